@@ -35,10 +35,10 @@
  */
 struct wr_hist {
 	uint64_t nb;            /* values added */
-	uint64_t min, max;      /* exact extremes; min is UINT64_MAX while nb == 0 */
+	uint64_t min, max;      /* exact; min is UINT64_MAX while nb == 0 */
 	uint64_t sum;           /* exact sum (wraps only past 2^64 in total) */
-	uint64_t nb_overflow;   /* values above WR_HIST_MAX_VALUE, in the last bucket */
-	uint64_t counts[WR_HIST_NB_BUCKETS];
+	uint64_t nb_overflow;   /* values > WR_HIST_MAX_VALUE, in last bucket */
+	uint64_t counts[WR_HIST_NB_BUCKETS]; /* values per bucket */
 };
 
 /*
@@ -148,7 +148,8 @@ wr_jitter_update(struct wr_jitter *j, uint64_t delay)
 		j->have_last = true;
 		return;
 	}
-	d = delay > j->last_delay ? delay - j->last_delay : j->last_delay - delay;
+	d = delay > j->last_delay ?
+		delay - j->last_delay : j->last_delay - delay;
 	j->last_delay = delay;
 	/* Never negative overall: (x + 8) >> 4 <= x for all x. */
 	j->jitter_x16 += d - ((j->jitter_x16 + 8) >> 4);

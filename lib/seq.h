@@ -34,9 +34,19 @@
  *           closed epoch is kept in closed_span_pkts so wr_seq_gaps() still
  *           adds up. The very first frame starts epoch 0 and is no restart.
  *
- * A frame with a sequence before first_seq that is not a restart (the first
- * frames were reordered) lowers first_seq, so first_seq is the lowest
- * sequence received in the epoch.
+ * A jump of 2^63 or more ahead cannot be told from one behind and is
+ * handled as behind (a restart by rule (a)). A frame with a sequence before
+ * first_seq that is not a restart (the first frames were reordered) lowers
+ * first_seq, so first_seq is the lowest sequence received in the epoch.
+ *
+ * What the rules cost, on purpose: a copy older than the window counts as
+ * a unique frame (nb_rx_pkts one too high); a frame among the first
+ * WR_SEQ_WINDOW_BITS held back by a window or more reads as a restart
+ * (rule (b)); a restart to a base above WR_SEQ_WINDOW_BITS less than
+ * WR_SEQ_RESTART_BEHIND_PKTS back goes unseen (its frames count as old,
+ * then up to a window of them as dup). wr_seq_lost() stays exact under the
+ * second; wr_seq_gaps() does not. Reset trackers (wr_seq_init) between
+ * trials rather than rely on restart detection.
  *
  * Window: window[] is a ring bitmap (RFC 6479 style) rather than a shift
  * register, so an in-order update sets one bit and a jump ahead of k
@@ -70,16 +80,26 @@ _Static_assert(WR_SEQ_WINDOW_BITS >= 64 &&
  * over all epochs.
  */
 struct wr_seq {
-	uint64_t next_seq;      /* highest sequence seen + 1 (valid when started) */
-	uint64_t first_seq;     /* lowest sequence seen in the current epoch */
-	uint64_t nb_rx_pkts;    /* unique frames (first copy of each sequence) */
-	uint64_t nb_late_pkts;  /* unique frames that arrived after a higher one (reordered) */
-	uint64_t nb_dup_pkts;   /* further copies of a sequence already seen */
-	uint64_t nb_old_pkts;   /* arrived further behind than the window: late vs dup cannot be told */
-	uint64_t nb_restarts;   /* stream restarts detected */
-	uint64_t closed_span_pkts; /* sum of next_seq - first_seq of epochs closed by restarts */
-	bool started;           /* a frame was seen since wr_seq_init() */
-	uint64_t window[WR_SEQ_WINDOW_WORDS]; /* ring: bit seq % WINDOW_BITS set when seq seen */
+	/* Highest sequence seen + 1 (valid when started). */
+	uint64_t next_seq;
+	/* Lowest sequence seen in the current epoch. */
+	uint64_t first_seq;
+	/* Unique frames (first copy of each sequence), old ones included. */
+	uint64_t nb_rx_pkts;
+	/* Unique frames that arrived after a higher one (reordered). */
+	uint64_t nb_late_pkts;
+	/* Further copies of a sequence already seen (inside the window). */
+	uint64_t nb_dup_pkts;
+	/* Arrived further behind than the window: late vs dup untold. */
+	uint64_t nb_old_pkts;
+	/* Stream restarts detected (new epochs after the first). */
+	uint64_t nb_restarts;
+	/* Sum of next_seq - first_seq of the epochs closed by restarts. */
+	uint64_t closed_span_pkts;
+	/* A frame was seen since wr_seq_init(). */
+	bool started;
+	/* Ring: bit seq % WR_SEQ_WINDOW_BITS set when seq was seen. */
+	uint64_t window[WR_SEQ_WINDOW_WORDS];
 };
 
 /* Reset s to "nothing seen". This function can't fail. */
