@@ -12,6 +12,8 @@
 
 #include <rte_ether.h>
 
+#include "impair.h"
+
 #define WR_MAX_PORTS 32u
 #define WR_MAX_QUEUES 16u          /* per port and direction */
 #define WR_MAX_BURST 512u
@@ -75,6 +77,7 @@ struct wr_config {
 	struct wr_map maps[WR_MAX_MAPS];
 
 	unsigned int nb_ring_pairs; /* back-to-back port pairs made from rings */
+	struct wr_impair_spec impair; /* RX test fixture, off when all zero */
 	char json_path[PATH_MAX];
 	bool plain;                 /* never refresh in place */
 	bool quiet;                 /* no live view */

@@ -246,6 +246,36 @@ latency_json(const struct wr_run *run, unsigned int p)
 	return o;
 }
 
+/* What the --impair fixture did on port index p, NULL when off. */
+static json_t *
+impair_json(const struct wr_run *run, unsigned int p)
+{
+	uint64_t drop = 0, dup = 0, reorder = 0, delayed = 0;
+	bool any = false;
+	unsigned int q;
+	json_t *o;
+
+	for (q = 0; q < WR_MAX_QUEUES; q++) {
+		const struct wr_impair_q *iq = run->impair[p][q];
+
+		if (iq == NULL)
+			continue;
+		any = true;
+		drop += iq->nb_dropped;
+		dup += iq->nb_duplicated;
+		reorder += iq->nb_reordered;
+		delayed += iq->nb_delayed_polls;
+	}
+	if (!any)
+		return NULL;
+	o = json_object();
+	set(o, "dropped_pkts", u64(drop));
+	set(o, "duplicated_pkts", u64(dup));
+	set(o, "reordered_pkts", u64(reorder));
+	set(o, "delayed_polls", u64(delayed));
+	return o;
+}
+
 static json_t *
 total_port_json(const struct wr_run *run, unsigned int p)
 {
@@ -269,6 +299,7 @@ total_port_json(const struct wr_run *run, unsigned int p)
 	rates_json(o, &r);
 	set(o, "drops", drops_json(c));
 	set(o, "latency", latency_json(run, p));
+	set(o, "impair", impair_json(run, p));
 	return o;
 }
 

@@ -242,6 +242,56 @@ make_workers(struct wr_run *run, char *err, size_t el)
 	return 0;
 }
 
+/* Put the --impair fixture in front of every RX queue of the run. */
+static int
+impair_install(struct wr_run *run, char *err, size_t el)
+{
+	unsigned int p, q;
+
+	if (!wr_impair_active(&run->cfg->impair))
+		return 0;
+	for (p = 0; p < run->nb_ports; p++) {
+		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			struct wr_impair_q *iq;
+
+			if (run->rxq[p][q] == NULL)
+				continue;
+			iq = rte_zmalloc("wr_impair", sizeof(*iq), RTE_CACHE_LINE_SIZE);
+			if (iq == NULL)
+				return fail(-ENOMEM, err, el, "no memory for --impair");
+			iq->spec = run->cfg->impair;
+			run->impair[p][q] = iq;
+			run->impair_cb[p][q] = rte_eth_add_rx_callback(
+				run->ports[p].port_id, (uint16_t)q, wr_impair_rx, iq);
+			if (run->impair_cb[p][q] == NULL)
+				return fail(-ENOTSUP, err, el, "--impair: port %u queue "
+					"%u: RX callbacks unavailable: %s",
+					run->ports[p].port_id, q, rte_strerror(rte_errno));
+		}
+	}
+	return 0;
+}
+
+/* After the workers returned: detach the fixture, free what it held. */
+static void
+impair_remove(struct wr_run *run)
+{
+	unsigned int p, q;
+
+	for (p = 0; p < run->nb_ports; p++) {
+		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			if (run->impair_cb[p][q] != NULL) {
+				rte_eth_remove_rx_callback(run->ports[p].port_id,
+					(uint16_t)q, run->impair_cb[p][q]);
+				rte_free((void *)(uintptr_t)run->impair_cb[p][q]);
+				run->impair_cb[p][q] = NULL;
+			}
+			if (run->impair[p][q] != NULL)
+				wr_impair_flush(run->impair[p][q]);
+		}
+	}
+}
+
 static int
 alloc_series(struct wr_run *run, char *err, size_t el)
 {
@@ -280,6 +330,8 @@ wr_run_create(const struct wr_config *cfg, const char *cmdline,
 		rc = setup_ports(run, err, errlen);
 	if (rc == 0)
 		rc = make_workers(run, err, errlen);
+	if (rc == 0)
+		rc = impair_install(run, err, errlen);
 	if (rc != 0) {
 		wr_run_destroy(run);
 		return rc;
@@ -385,6 +437,7 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 	for (i = 0; i < run->plan.nb_workers; i++)
 		rte_eal_wait_lcore(run->workers[i]->lcore);
 	run->end_tsc = rte_rdtsc();
+	impair_remove(run);
 	wr_collect_final(run);
 	for (i = 0; i < run->nb_ports; i++)
 		wr_port_close(&run->ports[i]);
@@ -414,8 +467,10 @@ wr_run_destroy(struct wr_run *run)
 		wr_run_stop(run, WR_STOP_ERROR);
 	for (i = 0; i < run->plan.nb_workers; i++)
 		rte_free(run->workers[i]);
+	impair_remove(run);
 	for (i = 0; i < WR_MAX_PORTS; i++) {
 		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			rte_free(run->impair[i][q]);
 			rte_free(run->txq[i][q]);
 			rte_free(run->rxq[i][q]);
 		}

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "impair.h"
 #include "plan.h"
 #include "port.h"
 #include "stats.h"
@@ -66,6 +67,9 @@ struct wr_run {
 	struct wr_rxq *rxq[WR_MAX_PORTS][WR_MAX_QUEUES];
 	struct wr_ctl ctl;
 	bool launched;
+	/* --impair fixture per RX queue, by run port index. */
+	struct wr_impair_q *impair[WR_MAX_PORTS][WR_MAX_QUEUES];
+	const struct rte_eth_rxtx_callback *impair_cb[WR_MAX_PORTS][WR_MAX_QUEUES];
 
 	uint64_t start_tsc;
 	uint64_t tx_stop_tsc;

@@ -160,6 +160,35 @@ def jumbo():
     c.done(r)
 
 
+def impair_fixture():
+    """A fixture that drops, duplicates, reorders and delays by sequence
+    number: the receiver reports exactly what it did."""
+    c = Checker("impair_fixture")
+    r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                        "--txq", "2", "--rxq", "2", "--count", "200000", "--quiet",
+                        "--impair", "drop=1000,dup=1000@250,reorder=1000@500,delay=30us"])
+    c.eq(r.rc, 0, "exit code")
+    for s in r.doc["streams"]:
+        # 100000 frames per stream: one in 1000 of each kind.
+        c.eq(s["sent_pkts"], 100000, "sent")
+        c.eq(s["lost_pkts"], 100, "lost = dropped")
+        c.eq(s["rx_pkts"], 99900, "unique received")
+        c.eq(s["dup_pkts"], 100, "duplicates")
+        c.eq(s["late_pkts"], 100, "reordered")
+        # The last frame (seq 99999) is dropped too: tail loss, which only
+        # the sender's count reveals, so sequence gaps prove one fewer.
+        c.eq(s["gap_pkts"], 99, "gaps proven by sequence")
+        c.true(s["latency_min_ns"] >= 30000, "latency >= added delay: %r" % s["latency_min_ns"])
+    imp = {t["port_id"]: t.get("impair") for t in r.doc["totals"]}
+    c.eq(imp[1], {"dropped_pkts": 200, "duplicated_pkts": 200,
+                  "reordered_pkts": 200, "delayed_polls": imp[1]["delayed_polls"]},
+         "fixture counts")
+    c.true(r.doc["totals"][1]["latency"]["p50_ns"] >= 30000, "port p50 >= delay")
+    c.eq(r.doc["totals"][1]["rx_pkts"], 200000, "frames handed to the receiver")
+    wrtest.stream_balance(c, r.doc)
+    c.done(r)
+
+
 BAD = [
     (["--size", "63"], [], "--size 63: out of range, accepted 64 to 9018"),
     (["--size", "9019"], [], "accepted 64 to 9018"),
@@ -169,6 +198,8 @@ BAD = [
     (["--txq", "20"], ["net_null0"], "accepted 1 to 16"),
     (["--duration", "soon"], ["net_null0"], "not a duration"),
     ([], [], "no ports"),
+    (["--impair", "drop=0"], ["net_null0"], "--impair drop=0: expected N or N@K"),
+    (["--impair", "jitter=5"], ["net_null0"], "'jitter=5' is not a rule"),
 ]
 
 
@@ -199,6 +230,7 @@ def help_text():
 
 CASES = {f.__name__: f for f in (tx_null, rx_null, ring_loopback, ring_pair_count,
                                   json_fields, sigint, sigterm, jumbo, bad_inputs,
+                                  impair_fixture,
                                   help_text)}
 
 if __name__ == "__main__":
