@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "cputrack.h"
 #include "units.h"
 
 void
@@ -59,6 +60,36 @@ header(FILE *f)
 		"TX refused", "missed", "errors");
 }
 
+static void
+cpu_header(FILE *f)
+{
+	fprintf(f, "lcore %6s %10s %9s %9s %9s\n", "busy %", "cyc/frame",
+		"cyc/byte", "TX f/bst", "RX f/bst");
+}
+
+static void
+cpu_line(FILE *f, unsigned int lcore, const struct wr_cpu_cost *c)
+{
+	fprintf(f, "%5u %6.1f %10.1f %9.3f %9.1f %9.1f\n", lcore,
+		100.0 * c->busy_ratio, c->tsc_per_pkt, c->tsc_per_byte,
+		c->tx_pkts_per_burst, c->rx_pkts_per_burst);
+}
+
+/* Per-lcore CPU cost of one interval, below the port lines. */
+static void
+interval_cpu(FILE *f, const struct wr_run *run, const struct wr_interval *iv,
+		bool header)
+{
+	unsigned int i;
+
+	if (iv->lcore == NULL)
+		return;
+	if (header)
+		cpu_header(f);
+	for (i = 0; i < run->plan.nb_workers; i++)
+		cpu_line(f, run->plan.w[i].lcore, &iv->lcore[i]);
+}
+
 void
 app_view_interval(FILE *f, const struct wr_run *run,
 		const struct wr_interval *iv, bool in_place)
@@ -76,6 +107,7 @@ app_view_interval(FILE *f, const struct wr_run *run,
 		fprintf(f, "t=%.1fs\n", iv->t_s);
 	for (p = 0; p < run->nb_ports; p++)
 		port_line(f, run->ports[p].port_id, &iv->port[p].rates, &iv->port[p].cnt);
+	interval_cpu(f, run, iv, in_place || iv == &run->intervals[0]);
 	fflush(f);
 }
 
@@ -132,11 +164,59 @@ summary_streams(FILE *f, const struct wr_run *run)
 	}
 }
 
+/* Frames-per-burst histogram of one direction, non-empty bins only. */
+static void
+burst_hist(FILE *f, const char *dir, const uint64_t *bins)
+{
+	unsigned int b, lo, hi;
+
+	fprintf(f, "      %s bursts by frames:", dir);
+	for (b = 0; b < WR_CPU_BURST_BINS; b++) {
+		if (bins[b] == 0)
+			continue;
+		wr_cpu_bin_range(b, &lo, &hi);
+		if (lo == hi)
+			fprintf(f, " %u:%" PRIu64, lo, bins[b]);
+		else
+			fprintf(f, " %u-%u:%" PRIu64, lo, hi, bins[b]);
+	}
+	fprintf(f, "\n");
+}
+
+/* CPU cost over the whole run: per lcore, then each port's share. */
+static void
+summary_cpu(FILE *f, const struct wr_run *run)
+{
+	const struct wr_cpu_track *t = run->cpu;
+	struct wr_cpu_cost c;
+	double per_pkt, per_byte;
+	unsigned int i;
+
+	if (t == NULL || t->nb_workers == 0)
+		return;
+	fprintf(f, "CPU cost (TSC cycles of busy polling, %.3f GHz TSC)\n",
+		(double)run->tsc_hz / 1e9);
+	cpu_header(f);
+	for (i = 0; i < t->nb_workers; i++) {
+		wr_cpu_cost(&t->lcore[i], &c);
+		cpu_line(f, run->plan.w[i].lcore, &c);
+		burst_hist(f, "TX", t->lcore[i].tx_bursts);
+		burst_hist(f, "RX", t->lcore[i].rx_bursts);
+	}
+	fprintf(f, "port %10s %9s %14s\n", "cyc/frame", "cyc/byte", "frames moved");
+	for (i = 0; i < run->nb_ports; i++) {
+		wr_cpu_port_cost(&t->port[i], &per_pkt, &per_byte);
+		fprintf(f, "%4u %10.1f %9.3f %14" PRIu64 "\n", run->ports[i].port_id,
+			per_pkt, per_byte, t->port[i].pkts);
+	}
+}
+
 void
 app_view_summary(FILE *f, const struct wr_run *run)
 {
 	summary_ports(f, run);
 	summary_streams(f, run);
+	summary_cpu(f, run);
 	if (run->mbufs_missing != 0)
 		fprintf(f, "mbufs NOT returned to their pools: %" PRIu64 "\n",
 			run->mbufs_missing);

@@ -7,6 +7,7 @@
 
 #include "collect.h"
 #include "counter.h"
+#include "cputrack.h"
 
 static void
 add_txq(struct wr_port_counters *c, const struct wr_txq *q)
@@ -102,6 +103,7 @@ new_interval(struct wr_run *run)
 	}
 	iv = &run->intervals[run->nb_intervals];
 	iv->port = calloc(run->nb_ports, sizeof(*iv->port));
+	iv->lcore = NULL;
 	if (iv->port == NULL)
 		return NULL;
 	run->nb_intervals++;
@@ -125,6 +127,7 @@ wr_run_tick(struct wr_run *run)
 			run->tsc_hz, &iv->port[p].rates);
 		run->last[p] = run->total[p];
 	}
+	wr_cpu_track_tick(run, iv);
 	iv->t_s = wr_run_seconds(run, run->start_tsc, now);
 	iv->dt_s = wr_run_seconds(run, run->last_tsc, now);
 	run->last_tsc = now;
@@ -270,5 +273,7 @@ wr_collect_final(struct wr_run *run)
 		read_nic(run->ports[p].port_id, &run->nic[p]);
 		copy_nic(&run->total[p], &run->nic[p]);
 	}
+	if (run->cpu != NULL)
+		wr_cpu_track_final(run);
 	collect_streams(run);
 }

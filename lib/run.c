@@ -11,6 +11,7 @@
 #include <rte_malloc.h>
 
 #include "collect.h"
+#include "cputrack.h"
 #include "run.h"
 
 static int __rte_format_printf(4, 5)
@@ -332,6 +333,8 @@ wr_run_create(const struct wr_config *cfg, const char *cmdline,
 		rc = make_workers(run, err, errlen);
 	if (rc == 0)
 		rc = impair_install(run, err, errlen);
+	if (rc == 0 && (run->cpu = wr_cpu_track_create(run)) == NULL)
+		rc = fail(-ENOMEM, err, errlen, "no memory for CPU counters");
 	if (rc != 0) {
 		wr_run_destroy(run);
 		return rc;
@@ -451,8 +454,10 @@ free_intervals(struct wr_run *run)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->nb_intervals; i++)
+	for (i = 0; i < run->nb_intervals; i++) {
 		free(run->intervals[i].port);
+		free(run->intervals[i].lcore);
+	}
 	free(run->intervals);
 }
 
@@ -478,6 +483,7 @@ wr_run_destroy(struct wr_run *run)
 	for (i = 0; i < run->nb_ports; i++)
 		wr_port_teardown(&run->ports[i]);
 	free_intervals(run);
+	wr_cpu_track_free(run->cpu);
 	free(run->streams);
 	free(run->last);
 	free(run->nic);

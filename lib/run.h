@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "cpu.h"
 #include "impair.h"
 #include "plan.h"
 #include "port.h"
@@ -34,6 +35,7 @@ enum wr_stop_reason {
 struct wr_interval_port {
 	struct wr_port_counters cnt;   /* cumulative at the end of the interval */
 	struct wr_port_rates rates;
+	struct wr_cpu_port cpu;        /* its lcores' busy time, this interval */
 };
 
 /* One interval of the live view. */
@@ -41,6 +43,7 @@ struct wr_interval {
 	double t_s;                    /* end of the interval, since start */
 	double dt_s;                   /* measured length */
 	struct wr_interval_port *port; /* nb_ports entries, in run port order */
+	struct wr_cpu_cost *lcore;     /* plan.nb_workers entries, plan order */
 };
 
 /* A stream (sender port and queue) as received on one port. */
@@ -54,6 +57,8 @@ struct wr_stream_result {
 	int64_t lost_pkts;             /* sent - received (tail included) or gaps */
 	struct wr_stream_view view;
 };
+
+struct wr_cpu_track;
 
 struct wr_run {
 	const struct wr_config *cfg;
@@ -78,6 +83,7 @@ struct wr_run {
 	uint64_t nic_read_tsc;         /* last NIC counter read */
 	struct wr_port_counters *last; /* nb_ports: previous snapshot */
 	struct wr_port_counters *nic;  /* nb_ports: last NIC reading */
+	struct wr_cpu_track *cpu;      /* CPU cost per lcore and port */
 
 	unsigned int nb_intervals;
 	unsigned int max_intervals;

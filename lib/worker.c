@@ -150,9 +150,20 @@ tx_drain(struct wr_txq *q)
 	q->nb_pending = 0;
 }
 
+/* Per-burst tallies, published once. */
+struct rx_tally {
+	uint64_t bytes;
+	uint64_t lat_sum;
+	uint64_t lat_max;
+	uint32_t own;
+	uint32_t foreign;
+	uint32_t malformed;
+};
+
 /* Sequence, latency and jitter of one own frame; false: unknown stream. */
 static inline bool
-rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc)
+rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
+		struct rx_tally *t)
 {
 	struct wr_rx_stream *s;
 	uint64_t lat;
@@ -171,16 +182,10 @@ rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc)
 		s->lat_min_tsc = lat;
 	if (lat > s->lat_max_tsc)
 		s->lat_max_tsc = lat;
+	t->lat_sum += lat;
+	t->lat_max = RTE_MAX(t->lat_max, lat);
 	return true;
 }
-
-/* Per-burst tallies, published once. */
-struct rx_tally {
-	uint64_t bytes;
-	uint32_t own;
-	uint32_t foreign;
-	uint32_t malformed;
-};
 
 /* Classify one received burst into t. */
 static inline void
@@ -201,7 +206,7 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		t->bytes += m->pkt_len;
 		c = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
 			m->data_len, &fr);
-		if (likely(c == WR_FRAME_OWN) && likely(rx_own(q, &fr, now_tsc)))
+		if (likely(c == WR_FRAME_OWN) && likely(rx_own(q, &fr, now_tsc, t)))
 			t->own++;
 		else if (c == WR_FRAME_FOREIGN)
 			t->foreign++;
@@ -217,7 +222,7 @@ rx_burst(struct wr_rxq *q)
 {
 	struct rte_mbuf *pkts[WR_MAX_BURST];
 	uint16_t nb = rte_eth_rx_burst(q->port, q->queue, pkts, q->burst_pkts);
-	struct rx_tally t = { 0, 0, 0, 0 };
+	struct rx_tally t = { 0, 0, 0, 0, 0, 0 };
 
 	if (nb == 0)
 		return 0;
@@ -227,6 +232,9 @@ rx_burst(struct wr_rxq *q)
 	wr_counter_add(&q->st.nb_pkts, nb);
 	wr_counter_add(&q->st.nb_bytes, t.bytes);
 	wr_counter_add(&q->st.nb_own_pkts, t.own);
+	wr_counter_add(&q->st.lat_sum_tsc, t.lat_sum);
+	if (t.lat_max > q->st.lat_max_tsc)
+		wr_counter_set(&q->st.lat_max_tsc, t.lat_max);
 	if (unlikely(t.foreign != 0))
 		wr_counter_add(&q->st.nb_foreign_pkts, t.foreign);
 	if (unlikely(t.malformed != 0))
@@ -246,13 +254,38 @@ account(struct wr_worker_stats *st, unsigned int work, uint64_t delta_tsc)
 	}
 }
 
+/* Count one poll of a queue in its frames-per-burst bin. */
+static inline void
+count_burst(uint64_t *bins, uint16_t n)
+{
+	wr_counter_add(&bins[wr_cpu_burst_bin(n)], 1);
+}
+
 static inline unsigned int
 poll_rx(struct wr_worker *w)
 {
 	unsigned int i, work = 0;
+	uint16_t n;
 
-	for (i = 0; i < w->nb_rx; i++)
-		work += rx_burst(w->rx[i]);
+	for (i = 0; i < w->nb_rx; i++) {
+		n = rx_burst(w->rx[i]);
+		count_burst(w->st.rx_bursts, n);
+		work += n;
+	}
+	return work;
+}
+
+static inline unsigned int
+poll_tx(struct wr_worker *w, uint64_t now_tsc)
+{
+	unsigned int i, work = 0;
+	uint16_t n;
+
+	for (i = 0; i < w->nb_tx; i++) {
+		n = tx_burst(w->tx[i], now_tsc);
+		count_burst(w->st.tx_bursts, n);
+		work += n;
+	}
 	return work;
 }
 
@@ -264,10 +297,7 @@ wr_worker_main(void *arg)
 	unsigned int i, work;
 
 	while (__atomic_load_n(&w->ctl->tx_stop, __ATOMIC_RELAXED) == 0) {
-		work = 0;
-		for (i = 0; i < w->nb_tx; i++)
-			work += tx_burst(w->tx[i], now);
-		work += poll_rx(w);
+		work = poll_tx(w, now) + poll_rx(w);
 		prev = now;
 		now = rte_rdtsc();
 		account(&w->st, work, now - prev);

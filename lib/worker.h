@@ -15,6 +15,7 @@
 #include <rte_mbuf.h>
 
 #include "config.h"
+#include "cpu.h"
 #include "hist.h"
 #include "seq.h"
 
@@ -67,6 +68,8 @@ struct wr_rxq_stats {
 	uint64_t nb_own_pkts;      /* carry our test header */
 	uint64_t nb_foreign_pkts;  /* no signature */
 	uint64_t nb_malformed_pkts;/* signature but truncated or inconsistent */
+	uint64_t lat_sum_tsc;      /* latency of own frames, summed */
+	uint64_t lat_max_tsc;      /* largest latency of an own frame */
 } __rte_cache_aligned;
 
 /* What one RX queue knows of one sender stream. Owner lcore writes. */
@@ -94,6 +97,9 @@ struct wr_worker_stats {
 	uint64_t idle_tsc;        /* iterations that found nothing to do */
 	uint64_t nb_busy_polls;
 	uint64_t nb_idle_polls;
+	/* Polls of each queue by frames moved (cpu.h bins), one bump each. */
+	uint64_t tx_bursts[WR_CPU_BURST_BINS];
+	uint64_t rx_bursts[WR_CPU_BURST_BINS];
 } __rte_cache_aligned;
 
 struct wr_worker {
