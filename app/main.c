@@ -19,6 +19,7 @@
 
 #include "app.h"
 #include "opts.h"
+#include "profile.h"
 #include "result.h"
 
 #define TICK_US 10000u
@@ -143,14 +144,20 @@ run_all(const struct wr_config *cfg, const char *cmdline)
 	return rc;
 }
 
+/* Defaults, then the --profile file if any, then the command line. */
 static int
 parse_app(int argc, char **argv, struct wr_config *cfg, const char *prog)
 {
-	char err[512];
+	const char *profile;
+	char err[1024];
 	int rc;
 
 	wr_config_defaults(cfg);
-	rc = wr_opts_parse(argc, argv, cfg, err, sizeof(err));
+	rc = wr_opts_find_profile(argc, argv, &profile, err, sizeof(err));
+	if (rc == 0 && profile != NULL)
+		rc = wr_profile_load(profile, cfg, err, sizeof(err));
+	if (rc == 0)
+		rc = wr_opts_parse(argc, argv, cfg, err, sizeof(err));
 	if (rc == WR_OPTS_HELP) {
 		app_usage(stdout, prog);
 		return 0;

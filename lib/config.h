@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The validated configuration of one run. Filled by opts.c (command line)
- * and later by profiles; read-only once the run starts.
+ * The validated configuration of one run: defaults, then a profile
+ * (profile.c), then the command line (opts.c); read-only once the run
+ * starts.
  */
 #ifndef WR_CONFIG_H
 #define WR_CONFIG_H
@@ -79,6 +80,8 @@ struct wr_config {
 	unsigned int nb_ring_pairs; /* back-to-back port pairs made from rings */
 	struct wr_impair_spec impair; /* RX test fixture, off when all zero */
 	char json_path[PATH_MAX];
+	char profile_path[PATH_MAX]; /* --profile loaded first, "" if none */
+	bool maps_from_profile;     /* a --map on the command line replaces them */
 	bool plain;                 /* never refresh in place */
 	bool quiet;                 /* no live view */
 };

@@ -232,7 +232,7 @@ enum {
 	O_SIZE, O_DURATION, O_COUNT, O_INTERVAL, O_GRACE, O_LINK_TIMEOUT,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_FLOWS,
 	O_VLAN, O_MAP, O_RING_PAIRS, O_JSON, O_PLAIN, O_QUIET, O_HELP,
-	O_VERSION, O_IMPAIR,
+	O_VERSION, O_IMPAIR, O_PROFILE,
 };
 
 static const struct option long_opts[] = {
@@ -265,6 +265,7 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, O_HELP },
 	{ "version", no_argument, NULL, O_VERSION },
 	{ "impair", required_argument, NULL, O_IMPAIR },
+	{ "profile", required_argument, NULL, O_PROFILE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -352,6 +353,10 @@ opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	switch (c) {
 	case O_MAP:
+		if (cfg->maps_from_profile) {
+			cfg->nb_maps = 0;
+			cfg->maps_from_profile = false;
+		}
 		if (cfg->nb_maps == WR_MAX_MAPS)
 			return fail(err, el, "--map: at most %u maps", WR_MAX_MAPS);
 		return wr_opts_parse_map(v, &cfg->maps[cfg->nb_maps++], err, el);
@@ -361,6 +366,11 @@ opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 		strcpy(cfg->json_path, v);
 		return 0;
 	case O_IMPAIR: return wr_impair_parse(v, &cfg->impair, err, el);
+	case O_PROFILE:
+		if (strcmp(v, cfg->profile_path) != 0)
+			return fail(err, el, "--profile %s: not loaded (wr_profile_load "
+				"comes before wr_opts_parse)", v);
+		return 0;
 	case O_PLAIN: cfg->plain = true; return 0;
 	case O_QUIET: cfg->quiet = true; return 0;
 	default: break;
@@ -440,5 +450,49 @@ wr_opts_parse(int argc, char **argv, struct wr_config *cfg,
 	if (optind < argc)
 		return fail(err, errlen, "%s: unexpected argument (options start "
 			"with --; see --help)", argv[optind]);
+	return check_config(cfg, err, errlen);
+}
+
+int
+wr_opts_find_profile(int argc, char **argv, const char **path,
+		char *err, size_t errlen)
+{
+	int c;
+
+	*path = NULL;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+		if (c != O_PROFILE)
+			continue;
+		if (*path != NULL)
+			return fail(err, errlen, "--profile %s: a profile was already "
+				"given (%s); give one at most", optarg, *path);
+		*path = optarg;
+	}
+	return 0;
+}
+
+int
+wr_opts_set(const char *name, const char *value, struct wr_config *cfg,
+		char *err, size_t errlen)
+{
+	const struct option *o;
+
+	for (o = long_opts; o->name != NULL; o++)
+		if (strcmp(o->name, name) == 0)
+			break;
+	if (o->name == NULL || o->val == O_HELP || o->val == O_VERSION ||
+			o->val == O_PROFILE)
+		return -ENOENT;
+	if ((o->has_arg == no_argument) != (value == NULL))
+		return fail(err, errlen, "--%s: %s", name, value == NULL ?
+			"needs a value" : "takes no value");
+	return opt_one(o->val, value, cfg, err, errlen);
+}
+
+int
+wr_opts_check(struct wr_config *cfg, char *err, size_t errlen)
+{
 	return check_config(cfg, err, errlen);
 }

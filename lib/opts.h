@@ -37,4 +37,28 @@ int wr_opts_parse_portlist(const char *s, uint64_t *mask);
  */
 int wr_opts_parse_map(const char *s, struct wr_map *map, char *err, size_t errlen);
 
+/*
+ * Find --profile FILE in argv (same syntax rules as wr_opts_parse) without
+ * acting on any other option. *path is the file or NULL. Returns 0, or
+ * -EINVAL with a message when --profile is given more than once.
+ */
+int wr_opts_find_profile(int argc, char **argv, const char **path,
+		char *err, size_t errlen);
+
+/*
+ * Apply one option by its long name as if "--name value" were given
+ * (value NULL for options without one), e.g. from a profile. Returns 0,
+ * -ENOENT when there is no such option (or it cannot be set this way:
+ * help, version, profile), or -EINVAL with a message in err that starts
+ * "--name value: ".
+ */
+int wr_opts_set(const char *name, const char *value, struct wr_config *cfg,
+		char *err, size_t errlen);
+
+/*
+ * The cross-option rules wr_opts_parse checks last, for a configuration
+ * made without a command line. Returns 0 or -EINVAL with a message.
+ */
+int wr_opts_check(struct wr_config *cfg, char *err, size_t errlen);
+
 #endif /* WR_OPTS_H */

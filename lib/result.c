@@ -69,6 +69,65 @@ env_json(const struct wr_run *run)
 	return o;
 }
 
+/* A port role: the list of ids, or "all" when not given. */
+static json_t *
+ports_json(uint64_t mask, bool set)
+{
+	json_t *a;
+	unsigned int p;
+
+	if (!set)
+		return json_string("all");
+	a = json_array();
+	for (p = 0; p < WR_MAX_PORTS; p++)
+		if (mask & (1ULL << p))
+			json_array_append_new(a, u64(p));
+	return a;
+}
+
+static json_t *
+maps_json(const struct wr_config *c)
+{
+	json_t *a = json_array();
+	unsigned int i, j;
+	char buf[32];
+
+	for (i = 0; i < c->nb_maps; i++) {
+		json_t *m = json_object(), *q = json_array();
+
+		for (j = 0; j < c->maps[i].nb_q; j++) {
+			snprintf(buf, sizeof(buf), "%s%u.%u", c->maps[i].q[j].dir ==
+				WR_DIR_TX ? "tx" : "rx", c->maps[i].q[j].port,
+				c->maps[i].q[j].queue);
+			json_array_append_new(q, json_string(buf));
+		}
+		set(m, "lcore", u64(c->maps[i].lcore));
+		set(m, "queues", q);
+		json_array_append_new(a, m);
+	}
+	return a;
+}
+
+/* The rest of the merged configuration (profile, then command line). */
+static void
+config_more_json(json_t *o, const struct wr_config *c)
+{
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+
+	set(o, "profile", c->profile_path[0] ? json_string(c->profile_path) :
+		json_null());
+	set(o, "tx_ports", ports_json(c->tx_port_mask, c->tx_ports_set));
+	set(o, "rx_ports", ports_json(c->rx_port_mask, c->rx_ports_set));
+	set(o, "maps", maps_json(c));
+	set(o, "link_timeout_ms", u64(c->link_timeout_ms));
+	rte_ether_format_addr(mac, sizeof(mac), &c->src_mac);
+	set(o, "src_mac", c->src_mac_set ? json_string(mac) : json_string("port"));
+	rte_ether_format_addr(mac, sizeof(mac), &c->dst_mac);
+	set(o, "dst_mac", c->dst_mac_set ? json_string(mac) : json_string("peer"));
+	set(o, "plain", json_boolean(c->plain));
+	set(o, "quiet", json_boolean(c->quiet));
+}
+
 static json_t *
 config_json(const struct wr_config *c)
 {
@@ -96,6 +155,7 @@ config_json(const struct wr_config *c)
 		(c->dst_ip >> 16) & 255, (c->dst_ip >> 8) & 255, c->dst_ip & 255);
 	set(o, "dst_ip", json_string(mac));
 	set(o, "ring_pairs", u64(c->nb_ring_pairs));
+	config_more_json(o, c);
 	return o;
 }
 
