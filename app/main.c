@@ -21,6 +21,7 @@
 #include "opts.h"
 #include "profile.h"
 #include "result.h"
+#include "telemetry.h"
 
 #define TICK_US 10000u
 
@@ -212,6 +213,10 @@ main(int argc, char **argv)
 		return APP_EXIT_USAGE;
 	}
 	argv[n] = argv[0];
+	/* Without the socket (--no-telemetry) the commands are simply unused. */
+	if (wr_telemetry_register() != 0)
+		fprintf(stderr, "wirerate: warning: /wirerate/ telemetry commands "
+			"not registered\n");
 	rc = parse_app(argc - n, argv + n, &cfg, argv[0]);
 	if (rc <= 0) {
 		rte_eal_cleanup();

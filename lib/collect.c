@@ -8,6 +8,7 @@
 #include "collect.h"
 #include "counter.h"
 #include "cputrack.h"
+#include "telemetry.h"
 
 static void
 add_txq(struct wr_port_counters *c, const struct wr_txq *q)
@@ -131,6 +132,7 @@ wr_run_tick(struct wr_run *run)
 	iv->t_s = wr_run_seconds(run, run->start_tsc, now);
 	iv->dt_s = wr_run_seconds(run, run->last_tsc, now);
 	run->last_tsc = now;
+	wr_telemetry_publish(run, iv, WR_SNAP_RUNNING);
 	return iv;
 }
 

@@ -13,6 +13,7 @@
 #include "collect.h"
 #include "cputrack.h"
 #include "run.h"
+#include "telemetry.h"
 
 static int __rte_format_printf(4, 5)
 fail(int rc, char *err, size_t errlen, const char *fmt, ...)
@@ -363,6 +364,7 @@ wr_run_start(struct wr_run *run, char *err, size_t errlen)
 		}
 		run->launched = true;
 	}
+	wr_telemetry_publish(run, NULL, WR_SNAP_RUNNING);
 	return 0;
 }
 
@@ -434,6 +436,7 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 	run->stop_reason = why;
 	__atomic_store_n(&run->ctl.tx_stop, 1, __ATOMIC_RELEASE);
 	run->tx_stop_tsc = rte_rdtsc();
+	wr_telemetry_publish(run, NULL, WR_SNAP_STOPPING);
 	if (run->launched && run->cfg->grace_ms > 0)
 		grace(run);
 	__atomic_store_n(&run->ctl.rx_stop, 1, __ATOMIC_RELEASE);
@@ -447,6 +450,7 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 	run->mbufs_missing = 0;
 	for (i = 0; i < run->nb_ports; i++)
 		run->mbufs_missing += wr_port_mbufs_missing(&run->ports[i]);
+	wr_telemetry_publish(run, NULL, WR_SNAP_DONE);
 }
 
 static void

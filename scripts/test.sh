@@ -15,6 +15,7 @@ fi
 
 wr_need_root
 wr_install "${WR_PACKAGES[@]}"
+wr_install_test_tools
 wr_hugepages
 wr_build -Dwerror=true -Dbuildtype=debugoptimized
 args=()

@@ -5,6 +5,9 @@
 # Debian packages the build, the tests and the benchmark need.
 WR_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk dpdk-dev
 	libnuma-dev libjansson-dev iproute2)
+# Only the test suites need these: a real Prometheus server for the
+# prometheus_scrape case (~20 MB download, ~12 s to install here).
+WR_TEST_PACKAGES=(prometheus)
 WR_HUGEPAGES=${WR_HUGEPAGES:-512}   # 2 MiB pages: 1 GiB
 WR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WR_BUILD=${WR_BUILD:-$WR_ROOT/build}
@@ -29,6 +32,19 @@ wr_install() {
 	apt-get update -q >/dev/null || wr_die "apt-get update failed"
 	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
 		wr_die "apt-get install ${missing[*]} failed"
+}
+
+# Install the test-only packages. The tests start their own Prometheus on
+# loopback; the one Debian's package enables as a service (listening on
+# every address, port 9090) is stopped and disabled when this installed it.
+wr_install_test_tools() {
+	local had_prometheus=1
+	dpkg-query -W -f='${Status}' prometheus 2>/dev/null | grep -q 'ok installed' ||
+		had_prometheus=0
+	wr_install "${WR_TEST_PACKAGES[@]}"
+	if [ "$had_prometheus" -eq 0 ] && command -v systemctl >/dev/null; then
+		systemctl disable --now prometheus >/dev/null 2>&1 || true
+	fi
 }
 
 # Reserve 2 MiB hugepages and mount hugetlbfs; warn (tests then fall back

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "counter.h"
+#include "cputrack.h"
+#include "snapshot.h"
+
+static unsigned int
+index_of(const struct wr_run *run, uint16_t port_id)
+{
+	unsigned int p;
+
+	for (p = 0; p < run->nb_ports; p++)
+		if (run->ports[p].port_id == port_id)
+			break;
+	return p;
+}
+
+/* Latency sums of port index p, from what its RX queues publish. */
+static void
+latency_live(const struct wr_run *run, unsigned int p, struct wr_snap_port *sp)
+{
+	unsigned int q;
+
+	for (q = 0; q < WR_MAX_QUEUES; q++) {
+		const struct wr_rxq *rq = run->rxq[p][q];
+
+		if (rq == NULL)
+			continue;
+		sp->lat_sum_tsc += wr_counter_read(&rq->st.lat_sum_tsc);
+		sp->lat_max_tsc = RTE_MAX(sp->lat_max_tsc,
+			wr_counter_read(&rq->st.lat_max_tsc));
+	}
+}
+
+/* Once the workers returned: percentiles, and the loss streams account. */
+static void
+final_figures(const struct wr_run *run, unsigned int p, struct wr_snap_port *sp)
+{
+	static struct wr_hist h;   /* large; the stats core is the only caller */
+	unsigned int q, i;
+
+	wr_hist_init(&h);
+	for (q = 0; q < WR_MAX_QUEUES; q++)
+		if (run->rxq[p][q] != NULL)
+			wr_hist_merge(&h, &run->rxq[p][q]->lat);
+	if (h.nb > 0) {
+		sp->lat_min_tsc = h.min;
+		sp->lat_p50_tsc = wr_hist_percentile(&h, 50);
+		sp->lat_p99_tsc = wr_hist_percentile(&h, 99);
+		sp->lat_p999_tsc = wr_hist_percentile(&h, 99.9);
+	}
+	for (i = 0; i < run->nb_streams; i++)
+		if (run->streams[i].rx_port == sp->port_id &&
+				run->streams[i].lost_pkts > 0)
+			sp->lost_pkts += (uint64_t)run->streams[i].lost_pkts;
+}
+
+/* Interval figures: rates, mean latency, CPU cost per frame; without a
+ * new interval the previous snapshot's figures stand. */
+static void
+interval_figures(unsigned int p, const struct wr_interval *iv,
+		const struct wr_snap_port *old, struct wr_snap_port *sp)
+{
+	if (iv != NULL) {
+		sp->rates = iv->port[p].rates;
+		wr_cpu_port_cost(&iv->port[p].cpu, &sp->tsc_per_pkt, &sp->tsc_per_byte);
+	} else if (old != NULL) {
+		sp->rates = old->rates;
+		sp->tsc_per_pkt = old->tsc_per_pkt;
+		sp->tsc_per_byte = old->tsc_per_byte;
+	}
+	if (old != NULL && sp->cnt.rx_own_pkts > old->cnt.rx_own_pkts)
+		sp->lat_mean_tsc = (double)(sp->lat_sum_tsc - old->lat_sum_tsc) /
+			(double)(sp->cnt.rx_own_pkts - old->cnt.rx_own_pkts);
+	else if (old != NULL)
+		sp->lat_mean_tsc = old->lat_mean_tsc;
+}
+
+static void
+build_port(struct wr_snap *s, const struct wr_run *run, unsigned int p,
+		const struct wr_interval *iv, const struct wr_snap *prev)
+{
+	struct wr_snap_port *sp = &s->port[p];
+	const struct wr_port *port = &run->ports[p];
+	unsigned int peer = index_of(run, port->peer);
+
+	memset(sp, 0, sizeof(*sp));
+	sp->port_id = port->port_id;
+	sp->peer_id = port->peer;
+	sp->cnt = run->total[p];
+	if (port->rx && peer < run->nb_ports && run->ports[peer].tx &&
+			run->total[peer].tx_pkts > sp->cnt.rx_own_pkts)
+		sp->missing_pkts = run->total[peer].tx_pkts - sp->cnt.rx_own_pkts;
+	latency_live(run, p, sp);
+	if (run->cpu != NULL)
+		sp->cpu = run->cpu->port[p];
+	interval_figures(p, iv, prev != NULL ? &prev->port[p] : NULL, sp);
+	if (s->state == WR_SNAP_DONE) {
+		struct wr_port_counters zero;
+
+		memset(&zero, 0, sizeof(zero));
+		wr_stats_rates(&zero, &sp->cnt, run->tx_stop_tsc - run->start_tsc,
+			run->tsc_hz, &sp->rates);
+		final_figures(run, p, sp);
+	}
+}
+
+static void
+build_lcores(struct wr_snap *s, const struct wr_run *run,
+		const struct wr_interval *iv, const struct wr_snap *prev)
+{
+	unsigned int i;
+
+	s->nb_lcores = run->cpu != NULL ? run->cpu->nb_workers : 0;
+	for (i = 0; i < s->nb_lcores; i++) {
+		struct wr_snap_lcore *sl = &s->lcore[i];
+
+		sl->lcore = run->plan.w[i].lcore;
+		sl->cnt = run->cpu->lcore[i];
+		if (iv != NULL && iv->lcore != NULL)
+			sl->cost = iv->lcore[i];
+		else if (prev != NULL)
+			sl->cost = prev->lcore[i].cost;
+		else
+			memset(&sl->cost, 0, sizeof(sl->cost));
+	}
+}
+
+void
+wr_snap_build(struct wr_snap *s, const struct wr_run *run,
+		const struct wr_interval *iv, enum wr_snap_state state,
+		const struct wr_snap *prev)
+{
+	uint64_t until = run->stopped ? run->tx_stop_tsc : rte_rdtsc();
+	unsigned int p;
+
+	s->run_id = run->start_tsc;
+	s->state = state;
+	s->stop_reason = run->stop_reason;
+	s->tsc_hz = run->tsc_hz;
+	s->elapsed_ms = (uint64_t)(wr_run_seconds(run, run->start_tsc, until) * 1e3);
+	s->duration_ms = run->cfg->duration_ms;
+	s->count_pkts = run->cfg->count_pkts;
+	s->interval_ms = run->cfg->interval_ms;
+	s->nb_intervals = run->nb_intervals;
+	s->frame_size = run->cfg->frame_size;
+	s->nb_ports = run->nb_ports;
+	for (p = 0; p < run->nb_ports; p++)
+		build_port(s, run, p, iv, prev);
+	build_lcores(s, run, iv, prev);
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A self-contained picture of a run for readers outside the stats core
+ * (the telemetry handlers): state, per-port counters, rates, loss and
+ * latency, per-lcore CPU cost. Built by the stats core from what the
+ * workers publish (counter.h) and from its own interval; holds no pointer
+ * into the run, so a reader never touches a queue or a NIC register.
+ */
+#ifndef WR_SNAPSHOT_H
+#define WR_SNAPSHOT_H
+
+#include <stdint.h>
+
+#include "cpu.h"
+#include "plan.h"
+#include "run.h"
+#include "stats.h"
+
+enum wr_snap_state {
+	WR_SNAP_IDLE = 0,      /* no run published yet */
+	WR_SNAP_RUNNING = 1,   /* workers launched, traffic flowing */
+	WR_SNAP_STOPPING = 2,  /* TX stopped, RX draining (grace) */
+	WR_SNAP_DONE = 3,      /* workers returned; totals are exact */
+};
+
+struct wr_snap_port {
+	uint16_t port_id;
+	uint16_t peer_id;
+	struct wr_port_counters cnt;    /* cumulative */
+	struct wr_port_rates rates;     /* last interval; whole run once done */
+	/* Frames the peer port sent that have not arrived here yet: in flight
+	 * or lost; the peer must be in the run, else 0. */
+	uint64_t missing_pkts;
+	uint64_t lost_pkts;             /* sequence accounting; once done */
+	uint64_t lat_sum_tsc;           /* latency of own frames, cumulative */
+	uint64_t lat_max_tsc;           /* largest so far */
+	double lat_mean_tsc;            /* over the last interval */
+	uint64_t lat_min_tsc;           /* min and percentiles: once done */
+	uint64_t lat_p50_tsc;
+	uint64_t lat_p99_tsc;
+	uint64_t lat_p999_tsc;
+	struct wr_cpu_port cpu;         /* share of busy time, cumulative */
+	double tsc_per_pkt;             /* last interval */
+	double tsc_per_byte;
+};
+
+struct wr_snap_lcore {
+	unsigned int lcore;
+	struct wr_cpu_counters cnt;     /* cumulative */
+	struct wr_cpu_cost cost;        /* last interval */
+};
+
+struct wr_snap {
+	uint64_t run_id;                /* start TSC of the run */
+	uint64_t seq;                   /* snapshots published, this process */
+	enum wr_snap_state state;
+	enum wr_stop_reason stop_reason;
+	uint64_t tsc_hz;
+	uint64_t elapsed_ms;            /* since traffic started */
+	uint64_t duration_ms;           /* configured; 0: until count/signal */
+	uint64_t count_pkts;            /* configured, per TX port */
+	uint64_t interval_ms;
+	uint64_t nb_intervals;
+	uint32_t frame_size;
+	unsigned int nb_ports;
+	unsigned int nb_lcores;
+	struct wr_snap_port port[WR_MAX_PORTS];
+	struct wr_snap_lcore lcore[WR_PLAN_MAX_WORKERS];
+};
+
+/*
+ * Fill s from run as the stats core sees it now. iv is the interval just
+ * taken (NULL at start and once done); prev the previous snapshot of the
+ * same run, for interval figures, or NULL. Stats core only; this function
+ * can't fail.
+ */
+void wr_snap_build(struct wr_snap *s, const struct wr_run *run,
+		const struct wr_interval *iv, enum wr_snap_state state,
+		const struct wr_snap *prev);
+
+#endif /* WR_SNAPSHOT_H */

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_telemetry.h>
+
+#include "telemetry.h"
+
+/*
+ * The published snapshot. A module-level object because DPDK 22.11's
+ * telemetry callbacks take no user argument; written only by the stats
+ * core, read by handler threads, both under the mutex. The critical
+ * sections are a memcpy: the stats core never waits on a formatter.
+ */
+static pthread_mutex_t snap_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct wr_snap published;
+
+/* Stats-core private: the snapshot being built and the one before it. */
+static struct wr_snap building;
+static struct wr_snap previous;
+static uint64_t nb_published;
+
+void
+wr_telemetry_publish(const struct wr_run *run, const struct wr_interval *iv,
+		enum wr_snap_state state)
+{
+	const struct wr_snap *prev = nb_published > 0 &&
+		previous.run_id == run->start_tsc ? &previous : NULL;
+
+	wr_snap_build(&building, run, iv, state, prev);
+	building.seq = ++nb_published;
+	pthread_mutex_lock(&snap_lock);
+	memcpy(&published, &building, sizeof(published));
+	pthread_mutex_unlock(&snap_lock);
+	memcpy(&previous, &building, sizeof(previous));
+}
+
+void
+wr_telemetry_read(struct wr_snap *out)
+{
+	pthread_mutex_lock(&snap_lock);
+	memcpy(out, &published, sizeof(*out));
+	pthread_mutex_unlock(&snap_lock);
+}
+
+/* Non-negative real to the nearest integer. */
+static uint64_t
+round_u64(double x)
+{
+	return x <= 0.0 ? 0 : (uint64_t)(x + 0.5);
+}
+
+static void
+add(struct rte_tel_data *d, const char *name, uint64_t v)
+{
+	rte_tel_data_add_dict_u64(d, name, v);
+}
+
+static uint64_t
+ns(double tsc, uint64_t tsc_hz)
+{
+	return round_u64(wr_stats_tsc_to_ns(tsc, tsc_hz));
+}
+
+static int
+cmd_state(const char *cmd __rte_unused, const char *params __rte_unused,
+		struct rte_tel_data *d)
+{
+	uint64_t v[13];
+	static const char *const k[] = { "state", "running", "stop_reason",
+		"seq", "elapsed_ms", "duration_ms", "count_pkts", "interval_ms",
+		"intervals", "frame_size", "nb_ports", "nb_lcores", "tsc_hz" };
+	unsigned int i;
+
+	pthread_mutex_lock(&snap_lock);
+	v[0] = published.state;
+	v[1] = published.state == WR_SNAP_RUNNING;
+	v[2] = published.stop_reason;
+	v[3] = published.seq;
+	v[4] = published.elapsed_ms;
+	v[5] = published.duration_ms;
+	v[6] = published.count_pkts;
+	v[7] = published.interval_ms;
+	v[8] = published.nb_intervals;
+	v[9] = published.frame_size;
+	v[10] = published.nb_ports;
+	v[11] = published.nb_lcores;
+	v[12] = published.tsc_hz;
+	pthread_mutex_unlock(&snap_lock);
+	rte_tel_data_start_dict(d);
+	for (i = 0; i < RTE_DIM(k); i++)
+		add(d, k[i], v[i]);
+	return 0;
+}
+
+/* /wirerate/ports and /wirerate/lcores: the ids, as /ethdev/list does. */
+static int
+cmd_list(const char *cmd, const char *params __rte_unused,
+		struct rte_tel_data *d)
+{
+	unsigned int ids[WR_MAX_PORTS + WR_PLAN_MAX_WORKERS], n, i;
+	bool ports = strcmp(cmd, "/wirerate/ports") == 0;
+
+	pthread_mutex_lock(&snap_lock);
+	n = ports ? published.nb_ports : published.nb_lcores;
+	for (i = 0; i < n; i++)
+		ids[i] = ports ? published.port[i].port_id : published.lcore[i].lcore;
+	pthread_mutex_unlock(&snap_lock);
+	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
+	for (i = 0; i < n; i++)
+		rte_tel_data_add_array_int(d, (int)ids[i]);
+	return 0;
+}
+
+/* The id in params ("3"), or -1 when it is not a plain number. */
+static long
+param_id(const char *params)
+{
+	char *end;
+	long v;
+
+	if (params == NULL || *params < '0' || *params > '9')
+		return -1;
+	v = strtol(params, &end, 10);
+	return *end == '\0' && v < 65536 ? v : -1;
+}
+
+static void
+port_counters(struct rte_tel_data *d, const struct wr_port_counters *c)
+{
+	add(d, "tx_pkts", c->tx_pkts);
+	add(d, "tx_bytes", c->tx_bytes);
+	add(d, "rx_pkts", c->rx_pkts);
+	add(d, "rx_bytes", c->rx_bytes);
+	add(d, "rx_own_pkts", c->rx_own_pkts);
+	add(d, "rx_foreign_pkts", c->rx_foreign_pkts);
+	add(d, "rx_malformed_pkts", c->rx_malformed_pkts);
+	add(d, "tx_full_pkts", c->tx_full_pkts);
+	add(d, "tx_alloc_fail", c->tx_alloc_fail);
+	add(d, "tx_unsent_pkts", c->tx_unsent_pkts);
+	add(d, "nic_ipackets", c->nic_ipackets);
+	add(d, "nic_opackets", c->nic_opackets);
+	add(d, "nic_imissed", c->nic_imissed);
+	add(d, "nic_ierrors", c->nic_ierrors);
+	add(d, "nic_oerrors", c->nic_oerrors);
+	add(d, "nic_rx_nombuf", c->nic_rx_nombuf);
+}
+
+static void
+port_figures(struct rte_tel_data *d, const struct wr_snap_port *p, uint64_t hz)
+{
+	add(d, "tx_pps", round_u64(p->rates.tx_pps));
+	add(d, "rx_pps", round_u64(p->rates.rx_pps));
+	add(d, "tx_l1_bps", round_u64(p->rates.tx_l1_bps));
+	add(d, "tx_l2_bps", round_u64(p->rates.tx_l2_bps));
+	add(d, "rx_l1_bps", round_u64(p->rates.rx_l1_bps));
+	add(d, "rx_l2_bps", round_u64(p->rates.rx_l2_bps));
+	add(d, "missing_pkts", p->missing_pkts);
+	add(d, "lost_pkts", p->lost_pkts);
+	add(d, "lat_sum_ns", ns((double)p->lat_sum_tsc, hz));
+	add(d, "lat_mean_ns", ns(p->lat_mean_tsc, hz));
+	add(d, "lat_max_ns", ns((double)p->lat_max_tsc, hz));
+	add(d, "lat_min_ns", ns((double)p->lat_min_tsc, hz));
+	add(d, "lat_p50_ns", ns((double)p->lat_p50_tsc, hz));
+	add(d, "lat_p99_ns", ns((double)p->lat_p99_tsc, hz));
+	add(d, "lat_p999_ns", ns((double)p->lat_p999_tsc, hz));
+	add(d, "busy_tsc", round_u64(p->cpu.busy_tsc));
+	add(d, "tsc_per_kpkt", round_u64(1e3 * p->tsc_per_pkt));
+	add(d, "tsc_per_kbyte", round_u64(1e3 * p->tsc_per_byte));
+}
+
+static int
+cmd_port(const char *cmd __rte_unused, const char *params,
+		struct rte_tel_data *d)
+{
+	long id = param_id(params);
+	struct wr_snap_port p = { .port_id = 0 };
+	uint64_t hz = 0;
+	bool found = false;
+	unsigned int i;
+
+	pthread_mutex_lock(&snap_lock);
+	for (i = 0; i < published.nb_ports && !found; i++) {
+		if (published.port[i].port_id == id) {
+			p = published.port[i];
+			hz = published.tsc_hz;
+			found = true;
+		}
+	}
+	pthread_mutex_unlock(&snap_lock);
+	if (!found)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	add(d, "port_id", p.port_id);
+	add(d, "peer_port_id", p.peer_id);
+	port_counters(d, &p.cnt);
+	port_figures(d, &p, hz);
+	return 0;
+}
+
+/* Histogram bins as <dir>_bursts_<smallest burst the bin holds>. */
+static void
+lcore_bins(struct rte_tel_data *d, const char *dir, const uint64_t *bins)
+{
+	unsigned int b, lo, hi;
+	char name[32];
+
+	for (b = 0; b < WR_CPU_BURST_BINS; b++) {
+		wr_cpu_bin_range(b, &lo, &hi);
+		snprintf(name, sizeof(name), "%s_bursts_%u", dir, lo);
+		add(d, name, bins[b]);
+	}
+}
+
+static int
+cmd_lcore(const char *cmd __rte_unused, const char *params,
+		struct rte_tel_data *d)
+{
+	long id = param_id(params);
+	struct wr_snap_lcore l = { .lcore = 0 };
+	bool found = false;
+	unsigned int i;
+
+	pthread_mutex_lock(&snap_lock);
+	for (i = 0; i < published.nb_lcores && !found; i++) {
+		if (published.lcore[i].lcore == id) {
+			l = published.lcore[i];
+			found = true;
+		}
+	}
+	pthread_mutex_unlock(&snap_lock);
+	if (!found)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	add(d, "lcore", l.lcore);
+	add(d, "busy_tsc", l.cnt.busy_tsc);
+	add(d, "idle_tsc", l.cnt.idle_tsc);
+	add(d, "busy_polls", l.cnt.nb_busy_polls);
+	add(d, "idle_polls", l.cnt.nb_idle_polls);
+	add(d, "tx_pkts", l.cnt.tx_pkts);
+	add(d, "rx_pkts", l.cnt.rx_pkts);
+	add(d, "tx_bytes", l.cnt.tx_bytes);
+	add(d, "rx_bytes", l.cnt.rx_bytes);
+	add(d, "busy_permille", round_u64(1e3 * l.cost.busy_ratio));
+	add(d, "tsc_per_kpkt", round_u64(1e3 * l.cost.tsc_per_pkt));
+	add(d, "tsc_per_kbyte", round_u64(1e3 * l.cost.tsc_per_byte));
+	add(d, "tx_pkts_per_kburst", round_u64(1e3 * l.cost.tx_pkts_per_burst));
+	add(d, "rx_pkts_per_kburst", round_u64(1e3 * l.cost.rx_pkts_per_burst));
+	lcore_bins(d, "tx", l.cnt.tx_bursts);
+	lcore_bins(d, "rx", l.cnt.rx_bursts);
+	return 0;
+}
+
+int
+wr_telemetry_register(void)
+{
+	static const struct {
+		const char *cmd;
+		telemetry_cb fn;
+		const char *help;
+	} cmds[] = {
+		{ "/wirerate/state", cmd_state, "Run state, elapsed time, "
+			"configuration. No parameters." },
+		{ "/wirerate/ports", cmd_list, "Ids of the run's ports." },
+		{ "/wirerate/port", cmd_port, "One port: totals, rates, loss, "
+			"latency, CPU. Parameter: port id." },
+		{ "/wirerate/lcores", cmd_list, "Ids of the worker lcores." },
+		{ "/wirerate/lcore", cmd_lcore, "One worker lcore: CPU cost and "
+			"frames per burst. Parameter: lcore id." },
+	};
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < RTE_DIM(cmds); i++) {
+		rc = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn, cmds[i].help);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}

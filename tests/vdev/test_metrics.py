@@ -1,0 +1,462 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Live metrics on virtual ports: DPDK telemetry read with dpdk-telemetry.py
+while a run is going, and a real Prometheus server scraping the exporter.
+Usage: test_metrics.py CASE (see CASES). Standard library only."""
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+import wrtest
+from wrtest import Checker
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DOC = os.path.join(ROOT, "docs", "metrics.md")
+EXPORTER = os.path.join(ROOT, "scripts", "wirerate-exporter.py")
+TELEMETRY_PY = shutil.which("dpdk-telemetry.py") or "/usr/bin/dpdk-telemetry.py"
+RING_PAIR = ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1"]
+
+
+class LiveRun:
+    """A wirerate process in the background with its own file prefix; the
+    context exit stops it (SIGINT, then SIGKILL) and removes its runtime
+    directory."""
+
+    def __init__(self, opts, tmp):
+        self.json = os.path.join(tmp, "r.json")
+        eal = wrtest.eal_args([])
+        self.prefix = eal[eal.index("--file-prefix") + 1]
+        self.rundir = os.path.join("/var/run/dpdk", self.prefix)
+        self.sock = os.path.join(self.rundir, "dpdk_telemetry.v2")
+        argv = [wrtest.WIRERATE] + eal + ["--"] + opts + ["--json", self.json]
+        self.out = open(os.path.join(tmp, "wirerate.out"), "w+")
+        self.p = subprocess.Popen(argv, stdout=self.out, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL)
+        self.rc = None
+
+    def stop(self, timeout=60):
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGINT)
+        try:
+            self.rc = self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.rc = self.p.wait()
+        return self.rc
+
+    def result(self):
+        if not os.path.exists(self.json):
+            return None
+        with open(self.json) as f:
+            return json.load(f)
+
+    def output(self):
+        self.out.seek(0)
+        return self.out.read()[-3000:]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        self.out.close()
+        if os.path.isdir(self.rundir):
+            shutil.rmtree(self.rundir, ignore_errors=True)
+
+
+def telemetry(prefix, cmds):
+    """Send cmds through dpdk-telemetry.py in one session; return the
+    replies in order (the script prints one JSON line per command)."""
+    p = subprocess.run([sys.executable, TELEMETRY_PY, "-f", prefix],
+                       input="\n".join(cmds) + "\n", capture_output=True,
+                       text=True, timeout=30)
+    replies = []
+    for line in p.stdout.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            replies.append(list(json.loads(line).values())[0])
+    return replies if len(replies) == len(cmds) else [None] * len(cmds)
+
+
+def wait_until(cond, timeout, step=0.2):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(step)
+    return None
+
+
+def documented_keys():
+    """Keys per command from docs/metrics.md ('### `/wirerate/...`' tables)."""
+    keys, cmd = {}, None
+    with open(DOC) as f:
+        for line in f:
+            m = re.match(r"### `(/wirerate/[a-z]+)", line)
+            if m:
+                cmd = m.group(1)
+                keys[cmd] = set()
+                continue
+            if line.startswith("## "):
+                cmd = None
+            m = re.match(r"\| `([a-z0-9_{},]+)` \|", line)
+            if cmd and m:
+                keys[cmd].update(expand(m.group(1)))
+    return keys
+
+
+def expand(name):
+    """tx_bursts_{0,1,2} -> tx_bursts_0, tx_bursts_1, tx_bursts_2."""
+    m = re.match(r"(.*)\{([0-9,]+)\}$", name)
+    if not m:
+        return [name]
+    return [m.group(1) + v for v in m.group(2).split(",")]
+
+
+def running(prefix):
+    st = telemetry(prefix, ["/wirerate/state"])[0]
+    return st if st and st["running"] == 1 and st["intervals"] >= 1 else None
+
+
+def check_fields(c, replies, docs):
+    for cmd, doc in (("/wirerate/state", "/wirerate/state"),
+                     ("/wirerate/port,0", "/wirerate/port"),
+                     ("/wirerate/port,1", "/wirerate/port"),
+                     ("/wirerate/lcore,1", "/wirerate/lcore")):
+        got = replies.get(cmd)
+        c.true(isinstance(got, dict), "%s answers a dictionary" % cmd)
+        if not isinstance(got, dict):
+            continue
+        c.eq(sorted(set(got) - docs[doc]), [], "%s: keys not documented" % cmd)
+        c.eq(sorted(docs[doc] - set(got)), [], "%s: documented keys missing" % cmd)
+        c.true(all(isinstance(v, int) for v in got.values()),
+               "%s: every value an integer" % cmd)
+    c.eq(replies.get("/wirerate/ports"), [0, 1], "/wirerate/ports")
+    c.eq(replies.get("/wirerate/lcores"), [1], "/wirerate/lcores")
+
+
+def query_all(prefix):
+    """Every command in one session, bracketed by /wirerate/state: retried
+    until both states carry the same snapshot number, so all replies come
+    from one snapshot."""
+    cmds = ["/wirerate/state", "/wirerate/ports", "/wirerate/lcores",
+            "/wirerate/port,0", "/wirerate/port,1", "/wirerate/lcore,1",
+            "/wirerate/state"]
+    for _ in range(20):
+        r = telemetry(prefix, cmds)
+        if r[0] and r[-1] and r[0]["seq"] == r[-1]["seq"]:
+            return dict(zip(cmds, r))
+    return dict(zip(cmds, r))
+
+
+def check_live(c, a, b):
+    """Two readings one interval or more apart: live and moving."""
+    sa, sb = a["/wirerate/state"], b["/wirerate/state"]
+    c.eq(sb["state"], 1, "state running")
+    c.true(sb["seq"] > sa["seq"], "new snapshot between readings")
+    c.true(sb["elapsed_ms"] > sa["elapsed_ms"], "elapsed_ms moves")
+    c.eq(sb["frame_size"], 128, "frame_size")
+    c.eq(sb["interval_ms"], 500, "interval_ms")
+    p0a, p0b = a["/wirerate/port,0"], b["/wirerate/port,0"]
+    p1a, p1b = a["/wirerate/port,1"], b["/wirerate/port,1"]
+    c.true(p0b["tx_pkts"] > p0a["tx_pkts"] > 0, "port 0 tx_pkts grows")
+    # Frames and bytes are two counters: a reading may fall between them,
+    # one burst (32 frames) apart at most.
+    c.true(abs(p0b["tx_bytes"] - p0b["tx_pkts"] * 128) <= 32 * 128,
+           "tx_bytes = tx_pkts x 128 (within a burst)")
+    c.true(p1b["rx_own_pkts"] > p1a["rx_own_pkts"] > 0, "port 1 rx_own_pkts grows")
+    # Ports are read one after the other, so a live reading may see a frame
+    # received but not yet sent; missing never goes below 0.
+    c.eq(p1b["missing_pkts"], max(0, p0b["tx_pkts"] - p1b["rx_own_pkts"]),
+         "missing = sent by peer - received, same snapshot")
+    c.true(p0b["tx_pps"] > 0 and p1b["rx_pps"] > 0, "rates measured")
+    c.true(p0b["tx_l1_bps"] > p0b["tx_l2_bps"] > 0, "L1 above L2")
+    c.true(p1b["lat_sum_ns"] > p1a["lat_sum_ns"], "latency sum grows")
+    c.true(0 < p1b["lat_mean_ns"] <= p1b["lat_max_ns"], "mean <= max latency")
+    c.eq(p1b["peer_port_id"], 0, "peer of port 1")
+    la, lb = a["/wirerate/lcore,1"], b["/wirerate/lcore,1"]
+    c.true(lb["busy_tsc"] > la["busy_tsc"] > 0, "lcore busy cycles grow")
+    # Read a moment after the port counters of the same snapshot.
+    c.true(lb["tx_pkts"] >= p0b["tx_pkts"], "lcore 1 sent what port 0 sent")
+    c.true(lb["rx_pkts"] >= p1b["rx_pkts"], "lcore 1 received what port 1 did")
+    c.true(lb["tsc_per_kpkt"] > 0 and lb["tsc_per_kbyte"] > 0, "CPU cost figures")
+    c.true(sum(v for k, v in lb.items() if k.startswith("tx_bursts_")) >=
+           lb["busy_polls"], "a TX burst counted per busy poll at least")
+
+
+def telemetry_live():
+    """dpdk-telemetry.py reads /wirerate/ commands while the run goes on."""
+    c = Checker("telemetry_live")
+    docs = documented_keys()
+    c.true(len(docs.get("/wirerate/port", ())) > 20, "docs list the port keys")
+    with tempfile.TemporaryDirectory() as tmp, \
+            LiveRun(RING_PAIR + ["--size", "128", "--interval", "500ms",
+                                 "--duration", "0", "--quiet"], tmp) as run:
+        c.true(wait_until(lambda: os.path.exists(run.sock), 60) is not None,
+               "telemetry socket %s appears" % run.sock)
+        c.true(wait_until(lambda: running(run.prefix), 60) is not None,
+               "state running with an interval taken")
+        a = query_all(run.prefix)
+        time.sleep(1.2)
+        b = query_all(run.prefix)
+        check_fields(c, b, docs)
+        if c.failed == 0:
+            check_live(c, a, b)
+        bad = telemetry(run.prefix, ["/wirerate/port,9", "/wirerate/lcore,0"])
+        c.eq(bad, [None, None], "unknown port or lcore answers null")
+        c.eq(run.stop(), 0, "exit code after SIGINT")
+        doc = run.result()
+        c.true(doc is not None, "JSON written")
+        if doc and c.failed == 0:
+            tot = {t["port_id"]: t for t in doc["totals"]}
+            c.true(tot[0]["tx_pkts"] >= b["/wirerate/port,0"]["tx_pkts"],
+                   "final total >= live reading")
+            wrtest.stream_balance(c, doc)
+        if c.failed:
+            print(run.output())
+    c.done()
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def prom_query(base, q):
+    url = base + "/api/v1/query?" + urllib.parse.urlencode({"query": q})
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            doc = json.load(r)
+    except (OSError, ValueError):
+        return None
+    return doc["data"]["result"] if doc.get("status") == "success" else None
+
+
+def prom_range(base, q, seconds):
+    now = time.time()
+    url = base + "/api/v1/query_range?" + urllib.parse.urlencode(
+        {"query": q, "start": now - seconds, "end": now, "step": "1"})
+    with urllib.request.urlopen(url, timeout=5) as r:
+        doc = json.load(r)
+    return doc["data"]["result"] if doc.get("status") == "success" else None
+
+
+PROM_CONFIG = """global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: wirerate
+    static_configs:
+      - targets: ["127.0.0.1:%d"]
+"""
+
+
+def start_exporter(prefix, tmp):
+    log = open(os.path.join(tmp, "exporter.out"), "w+")
+    p = subprocess.Popen([sys.executable, EXPORTER, "--file-prefix", prefix,
+                          "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE,
+                         stderr=log, text=True, stdin=subprocess.DEVNULL)
+    line = p.stdout.readline()
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/metrics", line)
+    return p, int(m.group(1)) if m else None
+
+
+def start_prometheus(tmp, target_port):
+    cfg = os.path.join(tmp, "prometheus.yml")
+    with open(cfg, "w") as f:
+        f.write(PROM_CONFIG % target_port)
+    port = free_port()
+    log = open(os.path.join(tmp, "prometheus.out"), "w+")
+    p = subprocess.Popen(["prometheus", "--config.file=" + cfg,
+                          "--storage.tsdb.path=" + os.path.join(tmp, "data"),
+                          "--web.listen-address=127.0.0.1:%d" % port,
+                          "--log.level=warn"], stdout=log, stderr=log,
+                         stdin=subprocess.DEVNULL)
+    return p, "http://127.0.0.1:%d" % port
+
+
+def stop_proc(p):
+    if p is not None and p.poll() is None:
+        p.terminate()
+        try:
+            p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+def positive(base, q):
+    r = prom_query(base, q)
+    return r if r and all(float(s["value"][1]) > 0 for s in r) else None
+
+
+def check_prometheus(c, base, tmp):
+    tx = 'wirerate_port_frames_per_second{direction="tx",port="0"}'
+    r = wait_until(lambda: positive(base, tx), 90, step=1)
+    c.true(r is not None, "Prometheus holds %s > 0" % tx)
+    if r is None:
+        with open(os.path.join(tmp, "prometheus.out")) as f:
+            print(f.read()[-2000:])
+        return
+    c.eq(r[0]["metric"].get("job"), "wirerate", "series scraped by job wirerate")
+    up = prom_query(base, "wirerate_up")
+    c.true(up and up[0]["value"][1] == "1", "wirerate_up is 1")
+    rx = positive(base, 'wirerate_port_bits_per_second{direction="rx",layer="l1",port="1"}')
+    c.true(rx is not None, "port 1 RX L1 bit rate > 0")
+    rate = wait_until(lambda: positive(
+        base, 'rate(wirerate_port_frames_total{direction="tx",port="0"}[5s])'), 30, step=1)
+    c.true(rate is not None, "rate() over the frame counter > 0")
+    series = prom_range(base, tx, 60)
+    c.true(series and len(series[0]["values"]) >= 2,
+           "query_range returns the rate series (%d points)" %
+           (len(series[0]["values"]) if series else 0))
+    cost = positive(base, 'rate(wirerate_lcore_cycles_total{state="busy"}[5s]) / '
+                    'ignoring(state) sum without(direction) '
+                    '(rate(wirerate_lcore_frames_total[5s]))')
+    c.true(cost is not None, "cycles per frame from counters (docs query)")
+
+
+def prometheus_scrape():
+    """A real Prometheus scrapes the exporter; its query API has the rates."""
+    c = Checker("prometheus_scrape")
+    if shutil.which("prometheus") is None:
+        c.true(False, "prometheus installed (scripts/test.sh installs it; "
+               "or apt-get install prometheus)")
+        c.done()
+    exporter = prom = None
+    with tempfile.TemporaryDirectory() as tmp, \
+            LiveRun(RING_PAIR + ["--interval", "500ms", "--duration", "0",
+                                 "--quiet"], tmp) as run:
+        try:
+            c.true(wait_until(lambda: running(run.prefix), 60) is not None,
+                   "wirerate running")
+            exporter, eport = start_exporter(run.prefix, tmp)
+            c.true(eport is not None, "exporter listening")
+            if eport is not None:
+                prom, base = start_prometheus(tmp, eport)
+                check_prometheus(c, base, tmp)
+        finally:
+            stop_proc(prom)
+            stop_proc(exporter)
+        c.eq(run.stop(), 0, "wirerate exit code after SIGINT")
+        doc = run.result()
+        c.true(doc is not None and doc["stop_reason"] == "signal", "JSON written")
+    c.done()
+
+
+def check_bins(c, lc, d, bins):
+    """Frames per poll: every poll in one bin, frames within the bins' bounds."""
+    lo = hi = 0
+    for (b_lo, b_hi), n in zip(bins, lc[d + "_bursts"]):
+        lo += b_lo * n
+        hi += b_hi * n
+    c.true(lo <= lc[d + "_pkts"] <= hi, "%s frames %d within bins [%d, %d]" %
+           (d, lc[d + "_pkts"], lo, hi))
+
+
+def parse_bins(names):
+    out = []
+    for n in names:
+        lo, _, hi = n.partition("-")
+        out.append((int(lo), int(hi or lo)))
+    return out
+
+
+def cpu_cost():
+    """CPU cost in the JSON: exact identities between the counters."""
+    c = Checker("cpu_cost")
+    r = wrtest.run([], RING_PAIR + ["--duration", "1", "--size", "1518",
+                                    "--interval", "250ms"])
+    c.eq(r.rc, 0, "exit code")
+    if r.doc is None:
+        c.done(r)
+    cpu = r.doc["cpu"]
+    bins = parse_bins(cpu["burst_bins"])
+    c.eq(bins[0], (0, 0), "bin 0 holds empty polls")
+    c.eq(bins[-1], (512, 512), "last bin holds 512")
+    tot = {t["port_id"]: t for t in r.doc["totals"]}
+    c.eq(len(cpu["lcores"]), 1, "one worker")
+    lc = cpu["lcores"][0]
+    c.eq(lc["tx_pkts"], tot[0]["tx_pkts"], "lcore sent what port 0 sent")
+    c.eq(lc["rx_pkts"], tot[1]["rx_pkts"], "lcore received what port 1 did")
+    moved = lc["tx_pkts"] + lc["rx_pkts"]
+    c.true(lc["tx_pkts"] > 1000, "frames sent: %d" % lc["tx_pkts"])
+    c.eq(lc["tx_bytes"] + lc["rx_bytes"], moved * 1518, "bytes moved")
+    polls = lc["busy_polls"] + lc["idle_polls"]
+    c.eq(sum(lc["rx_bursts"]), polls, "one RX poll per loop iteration")
+    c.true(sum(lc["tx_bursts"]) <= polls, "TX polled only until TX stopped")
+    c.true(sum(lc["tx_bursts"][1:]) + sum(lc["rx_bursts"][1:]) >= lc["busy_polls"],
+           "a busy iteration moved frames on some queue")
+    check_bins(c, lc, "tx", bins)
+    check_bins(c, lc, "rx", bins)
+    busy = lc["busy_tsc"]
+    c.true(0 < lc["busy_ratio"] <= 1, "busy ratio in (0, 1]")
+    c.true(abs(lc["busy_ratio"] - busy / (busy + lc["idle_tsc"])) < 1e-9, "busy ratio")
+    c.true(abs(lc["tsc_per_pkt"] - busy / moved) < 1e-6 * lc["tsc_per_pkt"],
+           "cycles per frame = busy / (tx + rx)")
+    c.true(abs(lc["tsc_per_byte"] - busy / (moved * 1518)) < 1e-6 * lc["tsc_per_byte"],
+           "cycles per byte = busy / bytes")
+    ports = {p["port_id"]: p for p in cpu["ports"]}
+    c.true(abs(ports[0]["busy_tsc"] + ports[1]["busy_tsc"] - busy) <= 1e-6 * busy,
+           "ports' shares add up to the lcore's busy cycles")
+    c.eq((ports[0]["pkts"], ports[1]["pkts"]), (lc["tx_pkts"], lc["rx_pkts"]),
+         "frames per port")
+    c.true(len(r.doc["samples"]) >= 3, "samples: %d" % len(r.doc["samples"]))
+    for s in r.doc["samples"]:
+        c.eq([x["lcore"] for x in s["lcores"]], [1], "samples[].lcores")
+        c.true(s["lcores"][0]["tsc_per_pkt"] > 0, "interval cost measured")
+    c.true("CPU cost" in r.out and "cyc/frame" in r.out, "summary shows the cost")
+    c.done(r)
+
+
+def cpu_two_lcores():
+    """TX and RX on separate lcores: each port is charged its own lcore."""
+    c = Checker("cpu_two_lcores")
+    # Two workers sharing the second CPU: counts stay exact, rates do not.
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        eal = wrtest.eal_args([])
+        eal = ["--lcores", "0@0,1@1,2@1"] + eal[2:]
+        argv = [wrtest.WIRERATE] + eal + ["--"] + RING_PAIR + [
+            "--count", "100k", "--quiet", "--json", path]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=120,
+                           stdin=subprocess.DEVNULL)
+        c.eq(p.returncode, 0, "exit code")
+        doc = json.load(open(path)) if os.path.exists(path) else None
+        prefix = eal[eal.index("--file-prefix") + 1]
+        shutil.rmtree(os.path.join("/var/run/dpdk", prefix), ignore_errors=True)
+    if doc is None:
+        c.done()
+    lcores = {lc["lcore"]: lc for lc in doc["cpu"]["lcores"]}
+    ports = {pt["port_id"]: pt for pt in doc["cpu"]["ports"]}
+    c.eq(sorted(lcores), [1, 2], "two workers")
+    c.eq((lcores[1]["tx_pkts"], lcores[1]["rx_pkts"]), (100000, 0), "lcore 1 sends")
+    c.eq((lcores[2]["tx_pkts"], lcores[2]["rx_pkts"]), (0, 100000), "lcore 2 receives")
+    c.eq(sum(lcores[1]["rx_bursts"]), 0, "no RX polls on the TX lcore")
+    c.eq(sum(lcores[2]["tx_bursts"]), 0, "no TX polls on the RX lcore")
+    c.eq(ports[0]["busy_tsc"], float(lcores[1]["busy_tsc"]), "port 0 = lcore 1")
+    c.eq(ports[1]["busy_tsc"], float(lcores[2]["busy_tsc"]), "port 1 = lcore 2")
+    c.done()
+
+
+CASES = {f.__name__: f for f in (telemetry_live, prometheus_scrape, cpu_cost,
+                                  cpu_two_lcores)}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print("usage: test_metrics.py {%s}" % ",".join(CASES))
+        sys.exit(2)
+    CASES[sys.argv[1]]()

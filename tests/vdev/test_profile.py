@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Profiles on virtual ports: shipped profiles run, the command line wins
+over them, the JSON records the merged configuration, bad profiles exit 2
+with a message naming file, line, section, key and value.
+Usage: test_profile.py CASE (see CASES)."""
+import os
+import sys
+import tempfile
+
+import wrtest
+from wrtest import Checker
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CONFIG = os.path.join(ROOT, "config")
+
+
+def profile_run():
+    """The loopback demo profile, with two values overridden on the command line."""
+    c = Checker("profile_run")
+    demo = os.path.join(CONFIG, "loopback-demo.ini")
+    r = wrtest.run([], ["--profile", demo, "--duration", "1", "--size", "256",
+                        "--quiet"])
+    c.eq(r.rc, 0, "exit code")
+    if r.doc is None:
+        c.done(r)
+    cfg = r.doc["config"]
+    c.eq(cfg["profile"], demo, "config.profile")
+    c.eq(cfg["frame_size"], 256, "--size wins over the profile's 64")
+    c.eq(cfg["duration_ms"], 1000, "--duration wins over the profile's 5s")
+    c.eq(cfg["flows"], 4, "flows from the profile")
+    c.eq(cfg["ring_pairs"], 1, "ring-pairs from the profile")
+    c.eq(cfg["tx_ports"], [0], "tx-ports from the profile")
+    c.eq(cfg["rx_ports"], [1], "rx-ports from the profile")
+    c.eq(cfg["quiet"], True, "--quiet from the command line")
+    c.eq(cfg["interval_ms"], 1000, "interval from the profile")
+    tot = {t["port_id"]: t for t in r.doc["totals"]}
+    c.true(tot[0]["tx_pkts"] > 1000, "port 0 sent: %d" % tot[0]["tx_pkts"])
+    c.eq(tot[0]["tx_bytes"], tot[0]["tx_pkts"] * 256, "256-byte frames sent")
+    c.eq(tot[1]["rx_own_pkts"], tot[0]["tx_pkts"], "port 1 received them all")
+    wrtest.stream_balance(c, r.doc)
+    c.done(r)
+
+
+def profile_ci():
+    """The CI profile on a ring pair: exact count, JSON path overridden."""
+    c = Checker("profile_ci")
+    ci = os.path.join(CONFIG, "ci-regression.ini")
+    with tempfile.TemporaryDirectory() as d:
+        cwd = os.getcwd()
+        os.chdir(d)
+        try:
+            r = wrtest.run([], ["--profile", ci, "--ring-pairs", "1",
+                                "--count", "200k"])
+        finally:
+            os.chdir(cwd)
+        c.true(not os.path.exists(os.path.join(d, "wirerate-ci.json")),
+               "--json on the command line replaced the profile's file")
+    c.eq(r.rc, 0, "exit code")
+    if r.doc is None:
+        c.done(r)
+    tot = {t["port_id"]: t for t in r.doc["totals"]}
+    c.eq(tot[0]["tx_pkts"], 200000, "exactly --count frames sent")
+    c.eq(tot[1]["rx_own_pkts"], 200000, "all received")
+    c.eq(r.doc["stop_reason"], "count", "stopped by count")
+    c.eq(r.doc["config"]["count_pkts"], 200000, "config.count_pkts merged")
+    c.eq(r.doc["config"]["duration_ms"], 0, "a count alone runs until sent")
+    c.eq(r.doc["config"]["quiet"], True, "quiet from the profile")
+    c.true("t=" not in r.out, "no live view (quiet)")
+    wrtest.stream_balance(c, r.doc)
+    c.done(r)
+
+
+BAD = [
+    ("[frames]\nsize = 9100\n", [],
+     ":2: [frames] size = 9100: out of range, accepted 64 to 9018"),
+    ("# x\n[run]\ndurtion = 5s\n", [],
+     ":3: [run] durtion = 5s: unknown key; did you mean 'duration' (in [run])?"),
+    ("[frames]\nduration = 5s\n", [],
+     ":2: [frames] duration = 5s: duration belongs in section [run]"),
+    ("[ports]\ntx-ports 0\n", [],
+     ":2: 'tx-ports 0': expected [section], key = value or a '#' comment"),
+    ("[sizes]\n", [], ":1: [sizes]: unknown section; accepted: ports, lcores, "
+     "frames, run, output"),
+]
+
+
+def profile_errors():
+    """Bad profiles and bad --profile use exit 2 and say what is wrong."""
+    c = Checker("profile_errors")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "bad.ini")
+        for text, extra, msg in BAD:
+            with open(path, "w") as f:
+                f.write(text)
+            r = wrtest.run(["net_null0"], ["--profile", path] + extra, want_json=False)
+            c.eq(r.rc, 2, "exit code for %r" % text)
+            c.true(path + msg in r.err, "message %r in %r" % (msg, r.err[-300:]))
+        r = wrtest.run(["net_null0"], ["--profile", os.path.join(d, "none.ini")],
+                       want_json=False)
+        c.eq(r.rc, 2, "exit code for a missing profile")
+        c.true("none.ini: cannot read the profile" in r.err, "missing file named")
+        demo = os.path.join(CONFIG, "loopback-demo.ini")
+        r = wrtest.run(["net_null0"], ["--profile", demo, "--profile", demo],
+                       want_json=False)
+        c.eq(r.rc, 2, "exit code for two --profile")
+        c.true("a profile was already given" in r.err, "two profiles refused")
+    c.done()
+
+
+CASES = {f.__name__: f for f in (profile_run, profile_ci, profile_errors)}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print("usage: test_profile.py {%s}" % ",".join(CASES))
+        sys.exit(2)
+    CASES[sys.argv[1]]()
