@@ -75,7 +75,23 @@ cpu_line(FILE *f, unsigned int lcore, const struct wr_cpu_cost *c)
 		c->tx_pkts_per_burst, c->rx_pkts_per_burst);
 }
 
-/* Per-lcore CPU cost of one interval, below the port lines. */
+static void
+port_cpu_header(FILE *f)
+{
+	fprintf(f, "port %10s %9s %14s\n", "cyc/frame", "cyc/byte", "frames moved");
+}
+
+static void
+port_cpu_line(FILE *f, uint16_t port_id, const struct wr_cpu_port *p)
+{
+	double per_pkt, per_byte;
+
+	wr_cpu_port_cost(p, &per_pkt, &per_byte);
+	fprintf(f, "%4u %10.1f %9.3f %14" PRIu64 "\n", port_id, per_pkt,
+		per_byte, p->pkts);
+}
+
+/* CPU cost of one interval, per lcore then per port, below the rates. */
 static void
 interval_cpu(FILE *f, const struct wr_run *run, const struct wr_interval *iv,
 		bool header)
@@ -88,6 +104,10 @@ interval_cpu(FILE *f, const struct wr_run *run, const struct wr_interval *iv,
 		cpu_header(f);
 	for (i = 0; i < run->plan.nb_workers; i++)
 		cpu_line(f, run->plan.w[i].lcore, &iv->lcore[i]);
+	if (header)
+		port_cpu_header(f);
+	for (i = 0; i < run->nb_ports; i++)
+		port_cpu_line(f, run->ports[i].port_id, &iv->port[i].cpu);
 }
 
 void
@@ -189,7 +209,6 @@ summary_cpu(FILE *f, const struct wr_run *run)
 {
 	const struct wr_cpu_track *t = run->cpu;
 	struct wr_cpu_cost c;
-	double per_pkt, per_byte;
 	unsigned int i;
 
 	if (t == NULL || t->nb_workers == 0)
@@ -203,12 +222,9 @@ summary_cpu(FILE *f, const struct wr_run *run)
 		burst_hist(f, "TX", t->lcore[i].tx_bursts);
 		burst_hist(f, "RX", t->lcore[i].rx_bursts);
 	}
-	fprintf(f, "port %10s %9s %14s\n", "cyc/frame", "cyc/byte", "frames moved");
-	for (i = 0; i < run->nb_ports; i++) {
-		wr_cpu_port_cost(&t->port[i], &per_pkt, &per_byte);
-		fprintf(f, "%4u %10.1f %9.3f %14" PRIu64 "\n", run->ports[i].port_id,
-			per_pkt, per_byte, t->port[i].pkts);
-	}
+	port_cpu_header(f);
+	for (i = 0; i < run->nb_ports; i++)
+		port_cpu_line(f, run->ports[i].port_id, &t->port[i]);
 }
 
 void

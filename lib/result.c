@@ -247,6 +247,17 @@ cost_json(json_t *o, const struct wr_cpu_cost *c)
 	set(o, "rx_pkts_per_burst", json_real(c->rx_pkts_per_burst));
 }
 
+/* A port's share of CPU over one interval. */
+static void
+sample_port_cpu(json_t *o, const struct wr_cpu_port *cp)
+{
+	double per_pkt, per_byte;
+
+	wr_cpu_port_cost(cp, &per_pkt, &per_byte);
+	set(o, "tsc_per_pkt", json_real(per_pkt));
+	set(o, "tsc_per_byte", json_real(per_byte));
+}
+
 /* Per-lcore cost of one interval. */
 static json_t *
 sample_lcores_json(const struct wr_run *run, const struct wr_interval *iv)
@@ -355,6 +366,7 @@ samples_json(const struct wr_run *run)
 			rates_json(o, &iv->port[p].rates);
 			set(o, "tx_pkts", u64(iv->port[p].cnt.tx_pkts));
 			set(o, "rx_pkts", u64(iv->port[p].cnt.rx_pkts));
+			sample_port_cpu(o, &iv->port[p].cpu);
 			json_array_append_new(ports, o);
 		}
 		set(s, "ports", ports);

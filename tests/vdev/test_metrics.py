@@ -123,6 +123,30 @@ def expand(name):
     return [m.group(1) + v for v in m.group(2).split(",")]
 
 
+def telegraf_commands():
+    """additional_commands of the Telegraf snippet in docs/metrics.md."""
+    import tomllib
+    with open(DOC) as f:
+        text = f.read()
+    m = re.search(r"```toml\n(.*?)```", text, re.S)
+    conf = tomllib.loads(m.group(1))
+    return conf["inputs"]["dpdk"][0]["additional_commands"]
+
+
+def check_telegraf(c, prefix):
+    """What Telegraf's dpdk input requires of each command: it starts with
+    '/', is shorter than 56 characters without its parameter, and answers
+    a non-empty object (flattened into numeric fields)."""
+    cmds = telegraf_commands()
+    c.true(len(cmds) >= 3, "Telegraf snippet lists commands")
+    for cmd, reply in zip(cmds, telemetry(prefix, cmds)):
+        c.true(cmd.startswith("/") and len(cmd.split(",")[0]) < 56,
+               "%s: a valid Telegraf command" % cmd)
+        c.true(isinstance(reply, dict) and len(reply) > 0 and
+               all(isinstance(v, (int, float)) for v in reply.values()),
+               "%s: answers a dictionary of numbers" % cmd)
+
+
 def running(prefix):
     st = telemetry(prefix, ["/wirerate/state"])[0]
     return st if st and st["running"] == 1 and st["intervals"] >= 1 else None
@@ -212,6 +236,7 @@ def telemetry_live():
         check_fields(c, b, docs)
         if c.failed == 0:
             check_live(c, a, b)
+        check_telegraf(c, run.prefix)
         bad = telemetry(run.prefix, ["/wirerate/port,9", "/wirerate/lcore,0"])
         c.eq(bad, [None, None], "unknown port or lcore answers null")
         c.eq(run.stop(), 0, "exit code after SIGINT")
@@ -418,6 +443,7 @@ def cpu_cost():
     for s in r.doc["samples"]:
         c.eq([x["lcore"] for x in s["lcores"]], [1], "samples[].lcores")
         c.true(s["lcores"][0]["tsc_per_pkt"] > 0, "interval cost measured")
+        c.true(all(p["tsc_per_pkt"] > 0 for p in s["ports"]), "port cost measured")
     c.true("CPU cost" in r.out and "cyc/frame" in r.out, "summary shows the cost")
     c.done(r)
 

@@ -223,7 +223,7 @@ def help_text():
               "--burst", "--map", "--ring-pairs", "--size", "--src-mac", "--dst-mac",
               "--src-ip", "--dst-ip", "--sport", "--dport", "--flows", "--vlan",
               "--duration", "--count", "--interval", "--grace", "--link-timeout",
-              "--json", "--plain", "--quiet", "--version"):
+              "--json", "--plain", "--quiet", "--version", "--profile"):
         c.true(o in p.stdout, "%s documented" % o)
     c.done()
 
