@@ -8,7 +8,7 @@
 
 #include <rte_version.h>
 
-#include "cputrack.h"
+#include "cpujson.h"
 #include "result.h"
 #include "units.h"
 
@@ -237,116 +237,6 @@ rates_json(json_t *o, const struct wr_port_rates *r)
 	set(o, "rx_gbps_l2", json_real(r->rx_l2_bps / 1e9));
 }
 
-static void
-cost_json(json_t *o, const struct wr_cpu_cost *c)
-{
-	set(o, "busy_ratio", json_real(c->busy_ratio));
-	set(o, "tsc_per_pkt", json_real(c->tsc_per_pkt));
-	set(o, "tsc_per_byte", json_real(c->tsc_per_byte));
-	set(o, "tx_pkts_per_burst", json_real(c->tx_pkts_per_burst));
-	set(o, "rx_pkts_per_burst", json_real(c->rx_pkts_per_burst));
-}
-
-/* A port's share of CPU over one interval. */
-static void
-sample_port_cpu(json_t *o, const struct wr_cpu_port *cp)
-{
-	double per_pkt, per_byte;
-
-	wr_cpu_port_cost(cp, &per_pkt, &per_byte);
-	set(o, "tsc_per_pkt", json_real(per_pkt));
-	set(o, "tsc_per_byte", json_real(per_byte));
-}
-
-/* Per-lcore cost of one interval. */
-static json_t *
-sample_lcores_json(const struct wr_run *run, const struct wr_interval *iv)
-{
-	json_t *a = json_array();
-	unsigned int i;
-
-	for (i = 0; iv->lcore != NULL && i < run->plan.nb_workers; i++) {
-		json_t *o = json_object();
-
-		set(o, "lcore", u64(run->plan.w[i].lcore));
-		cost_json(o, &iv->lcore[i]);
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
-static json_t *
-bins_json(const uint64_t *bins)
-{
-	json_t *a = json_array();
-	unsigned int b;
-
-	for (b = 0; b < WR_CPU_BURST_BINS; b++)
-		json_array_append_new(a, u64(bins[b]));
-	return a;
-}
-
-static json_t *
-lcore_json(unsigned int lcore, const struct wr_cpu_counters *c)
-{
-	json_t *o = json_object();
-	struct wr_cpu_cost cost;
-
-	wr_cpu_cost(c, &cost);
-	set(o, "lcore", u64(lcore));
-	set(o, "busy_tsc", u64(c->busy_tsc));
-	set(o, "idle_tsc", u64(c->idle_tsc));
-	set(o, "busy_polls", u64(c->nb_busy_polls));
-	set(o, "idle_polls", u64(c->nb_idle_polls));
-	set(o, "tx_pkts", u64(c->tx_pkts));
-	set(o, "rx_pkts", u64(c->rx_pkts));
-	set(o, "tx_bytes", u64(c->tx_bytes));
-	set(o, "rx_bytes", u64(c->rx_bytes));
-	cost_json(o, &cost);
-	set(o, "tx_bursts", bins_json(c->tx_bursts));
-	set(o, "rx_bursts", bins_json(c->rx_bursts));
-	return o;
-}
-
-/* CPU cost over the whole run, per lcore and per port. */
-static json_t *
-cpu_json(const struct wr_run *run)
-{
-	json_t *o = json_object(), *bins = json_array();
-	json_t *lcores = json_array(), *ports = json_array();
-	unsigned int i, lo, hi;
-	char buf[16];
-
-	if (run->cpu == NULL)
-		return NULL;
-	for (i = 0; i < WR_CPU_BURST_BINS; i++) {
-		wr_cpu_bin_range(i, &lo, &hi);
-		snprintf(buf, sizeof(buf), lo == hi ? "%u" : "%u-%u", lo, hi);
-		json_array_append_new(bins, json_string(buf));
-	}
-	set(o, "burst_bins", bins);
-	for (i = 0; i < run->cpu->nb_workers; i++)
-		json_array_append_new(lcores, lcore_json(run->plan.w[i].lcore,
-			&run->cpu->lcore[i]));
-	set(o, "lcores", lcores);
-	for (i = 0; i < run->nb_ports; i++) {
-		const struct wr_cpu_port *cp = &run->cpu->port[i];
-		json_t *po = json_object();
-		double per_pkt, per_byte;
-
-		wr_cpu_port_cost(cp, &per_pkt, &per_byte);
-		set(po, "port_id", u64(run->ports[i].port_id));
-		set(po, "busy_tsc", json_real(cp->busy_tsc));
-		set(po, "pkts", u64(cp->pkts));
-		set(po, "bytes", u64(cp->bytes));
-		set(po, "tsc_per_pkt", json_real(per_pkt));
-		set(po, "tsc_per_byte", json_real(per_byte));
-		json_array_append_new(ports, po);
-	}
-	set(o, "ports", ports);
-	return o;
-}
-
 static json_t *
 samples_json(const struct wr_run *run)
 {
@@ -366,11 +256,11 @@ samples_json(const struct wr_run *run)
 			rates_json(o, &iv->port[p].rates);
 			set(o, "tx_pkts", u64(iv->port[p].cnt.tx_pkts));
 			set(o, "rx_pkts", u64(iv->port[p].cnt.rx_pkts));
-			sample_port_cpu(o, &iv->port[p].cpu);
+			wr_cpu_json_sample_port(o, &iv->port[p].cpu);
 			json_array_append_new(ports, o);
 		}
 		set(s, "ports", ports);
-		set(s, "lcores", sample_lcores_json(run, iv));
+		set(s, "lcores", wr_cpu_json_sample(run, iv));
 		json_array_append_new(a, s);
 	}
 	return a;
@@ -560,7 +450,7 @@ wr_result_build(const struct wr_run *run)
 		json_array_append_new(streams, stream_json(run, &run->streams[i]));
 	set(doc, "streams", streams);
 	set(doc, "accounting", accounting_json(run));
-	set(doc, "cpu", cpu_json(run));
+	set(doc, "cpu", wr_cpu_json(run));
 	return doc;
 }
 
