@@ -42,9 +42,10 @@ wr_install_test_tools() {
 	dpkg-query -W -f='${Status}' prometheus 2>/dev/null | grep -q 'ok installed' ||
 		had_prometheus=0
 	wr_install "${WR_TEST_PACKAGES[@]}"
-	if [ "$had_prometheus" -eq 0 ] && command -v systemctl >/dev/null; then
-		systemctl disable --now prometheus >/dev/null 2>&1 || true
-	fi
+	[ "$had_prometheus" -eq 1 ] && return 0
+	# systemd, or the init script where no systemd runs.
+	systemctl disable --now prometheus >/dev/null 2>&1 ||
+		service prometheus stop >/dev/null 2>&1 || true
 }
 
 # Reserve 2 MiB hugepages and mount hugetlbfs; warn (tests then fall back
