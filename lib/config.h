@@ -41,6 +41,13 @@ struct wr_map {
 	struct wr_qref q[2 * WR_MAX_QPW];
 };
 
+/* Which TX stamps latency may be computed from. */
+enum wr_lat_mode {
+	WR_LAT_AUTO = 0,  /* streams sent by this process (same TSC) */
+	WR_LAT_TSC,       /* also other processes: the user says same host */
+	WR_LAT_OFF,
+};
+
 struct wr_config {
 	/* Ports by role; a port may be in both. Empty masks mean "all". */
 	uint64_t tx_port_mask;
@@ -78,6 +85,7 @@ struct wr_config {
 
 	unsigned int nb_ring_pairs; /* back-to-back port pairs made from rings */
 	struct wr_impair_spec impair; /* RX test fixture, off when all zero */
+	enum wr_lat_mode lat_mode;
 	char json_path[PATH_MAX];
 	bool plain;                 /* never refresh in place */
 	bool quiet;                 /* no live view */

@@ -232,7 +232,7 @@ enum {
 	O_SIZE, O_DURATION, O_COUNT, O_INTERVAL, O_GRACE, O_LINK_TIMEOUT,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_FLOWS,
 	O_VLAN, O_MAP, O_RING_PAIRS, O_JSON, O_PLAIN, O_QUIET, O_HELP,
-	O_VERSION, O_IMPAIR,
+	O_VERSION, O_IMPAIR, O_LATENCY,
 };
 
 static const struct option long_opts[] = {
@@ -265,6 +265,7 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, O_HELP },
 	{ "version", no_argument, NULL, O_VERSION },
 	{ "impair", required_argument, NULL, O_IMPAIR },
+	{ "latency", required_argument, NULL, O_LATENCY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -348,6 +349,21 @@ opt_addr(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 }
 
 static int
+opt_latency(const char *v, enum wr_lat_mode *mode, char *err, size_t el)
+{
+	if (strcmp(v, "auto") == 0)
+		*mode = WR_LAT_AUTO;
+	else if (strcmp(v, "tsc") == 0)
+		*mode = WR_LAT_TSC;
+	else if (strcmp(v, "off") == 0)
+		*mode = WR_LAT_OFF;
+	else
+		return fail(err, el, "--latency %s: expected auto (streams of this "
+			"process), tsc (also other processes on this host) or off", v);
+	return 0;
+}
+
+static int
 opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	switch (c) {
@@ -361,6 +377,7 @@ opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 		strcpy(cfg->json_path, v);
 		return 0;
 	case O_IMPAIR: return wr_impair_parse(v, &cfg->impair, err, el);
+	case O_LATENCY: return opt_latency(v, &cfg->lat_mode, err, el);
 	case O_PLAIN: cfg->plain = true; return 0;
 	case O_QUIET: cfg->quiet = true; return 0;
 	default: break;

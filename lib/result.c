@@ -95,6 +95,8 @@ config_json(const struct wr_config *c)
 		(c->dst_ip >> 16) & 255, (c->dst_ip >> 8) & 255, c->dst_ip & 255);
 	set(o, "dst_ip", json_string(mac));
 	set(o, "ring_pairs", u64(c->nb_ring_pairs));
+	set(o, "latency", json_string(c->lat_mode == WR_LAT_TSC ? "tsc" :
+		c->lat_mode == WR_LAT_OFF ? "off" : "auto"));
 	return o;
 }
 
@@ -176,6 +178,18 @@ rates_json(json_t *o, const struct wr_port_rates *r)
 	set(o, "rx_gbps_l2", json_real(r->rx_l2_bps / 1e9));
 }
 
+static void
+seq_json(json_t *o, const struct wr_port_seq *s)
+{
+	set(o, "gap_pkts", u64(s->gap_pkts));
+	set(o, "late_pkts", u64(s->late_pkts));
+	set(o, "dup_pkts", u64(s->dup_pkts));
+	if (s->lat_samples == 0)
+		return;
+	set(o, "latency_mean_ns", json_real(s->lat_mean_ns));
+	set(o, "latency_p99_ns", json_real(s->lat_p99_ns));
+}
+
 static json_t *
 samples_json(const struct wr_run *run)
 {
@@ -195,6 +209,8 @@ samples_json(const struct wr_run *run)
 			rates_json(o, &iv->port[p].rates);
 			set(o, "tx_pkts", u64(iv->port[p].cnt.tx_pkts));
 			set(o, "rx_pkts", u64(iv->port[p].cnt.rx_pkts));
+			set(o, "rx_own_pkts", u64(iv->port[p].cnt.rx_own_pkts));
+			seq_json(o, &iv->port[p].seq);
 			json_array_append_new(ports, o);
 		}
 		set(s, "ports", ports);
@@ -298,7 +314,8 @@ total_port_json(const struct wr_run *run, unsigned int p)
 	set(o, "nic_opackets", u64(c->nic_opackets));
 	rates_json(o, &r);
 	set(o, "drops", drops_json(c));
-	set(o, "latency", latency_json(run, p));
+	if (run->port_lat_valid[p])
+		set(o, "latency", latency_json(run, p));
 	set(o, "impair", impair_json(run, p));
 	return o;
 }
@@ -323,7 +340,7 @@ stream_json(const struct wr_run *run, const struct wr_stream_result *s)
 	set(o, "dup_pkts", u64(v->seq.nb_dup_pkts));
 	set(o, "old_pkts", u64(v->seq.nb_old_pkts));
 	set(o, "restarts", u64(v->seq.nb_restarts));
-	if (v->nb_lat > 0) {
+	if (s->lat_valid) {
 		set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_min_tsc, run->tsc_hz)));
 		set(o, "latency_mean_ns", json_real(wr_stats_tsc_to_ns(
 			(double)v->lat_sum_tsc / (double)v->nb_lat, run->tsc_hz)));

@@ -24,6 +24,37 @@ fail(int rc, char *err, size_t errlen, const char *fmt, ...)
 	return rc;
 }
 
+bool
+wr_run_lat_valid(const struct wr_run *run, bool sender_in_run)
+{
+	switch (run->cfg->lat_mode) {
+	case WR_LAT_TSC: return true;
+	case WR_LAT_OFF: return false;
+	default: return sender_in_run;
+	}
+}
+
+/* A TSC that ticks at a constant rate in every state: stamps compare. */
+static bool
+tsc_invariant(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	bool ok = false;
+
+	if (f == NULL)
+		return false;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "flags", 5) != 0)
+			continue;
+		ok = strstr(line, " constant_tsc") != NULL &&
+			strstr(line, " nonstop_tsc") != NULL;
+		break;
+	}
+	fclose(f);
+	return ok;
+}
+
 const char *
 wr_run_stop_name(enum wr_stop_reason why)
 {
@@ -317,6 +348,12 @@ wr_run_create(const struct wr_config *cfg, const char *cmdline,
 		return fail(-ENOMEM, err, errlen, "no memory for the run");
 	run->cfg = cfg;
 	run->tsc_hz = rte_get_tsc_hz();
+	if (cfg->lat_mode == WR_LAT_TSC && !tsc_invariant()) {
+		free(run);
+		return fail(-EINVAL, err, errlen, "--latency tsc: this CPU's TSC is "
+			"not invariant (no constant_tsc and nonstop_tsc flags), so "
+			"another process's TX stamps cannot be compared; use auto");
+	}
 	snprintf(run->cmdline, sizeof(run->cmdline), "%s", cmdline);
 	rc = cfg->nb_ring_pairs == 0 ? 0 : wr_port_make_ring_pairs(
 		cfg->nb_ring_pairs, RTE_MAX(cfg->nb_txq, cfg->nb_rxq), err, errlen);

@@ -34,6 +34,7 @@ enum wr_stop_reason {
 struct wr_interval_port {
 	struct wr_port_counters cnt;   /* cumulative at the end of the interval */
 	struct wr_port_rates rates;
+	struct wr_port_seq seq;        /* live snapshot: approximate, see collect.h */
 };
 
 /* One interval of the live view. */
@@ -52,6 +53,7 @@ struct wr_stream_result {
 	bool sender_known;             /* the sender is in this run */
 	uint64_t sent_pkts;            /* when sender_known */
 	int64_t lost_pkts;             /* sent - received (tail included) or gaps */
+	bool lat_valid;                /* TX stamps share this run's clock */
 	struct wr_stream_view view;
 };
 
@@ -89,6 +91,7 @@ struct wr_run {
 	struct wr_stream_result *streams;
 	uint64_t mbufs_missing;
 	bool stopped;
+	bool port_lat_valid[WR_MAX_PORTS]; /* every stream on the port qualifies */
 };
 
 /*
@@ -129,6 +132,12 @@ wr_run_seconds(const struct wr_run *run, uint64_t from_tsc, uint64_t to_tsc)
 	return run->tsc_hz == 0 ? 0.0 :
 		(double)(to_tsc - from_tsc) / (double)run->tsc_hz;
 }
+
+/*
+ * Whether latency of a stream may be reported: its sender is in this
+ * process, or --latency tsc says the sender shares this host's TSC.
+ */
+bool wr_run_lat_valid(const struct wr_run *run, bool sender_in_run);
 
 /* Name of a stop reason for reports. */
 const char *wr_run_stop_name(enum wr_stop_reason why);

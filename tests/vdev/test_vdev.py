@@ -189,6 +189,37 @@ def impair_fixture():
     c.done(r)
 
 
+def latency_gating():
+    """Latency only from stamps on this run's clock: frames replayed from a
+    pcap written by another process carry no usable latency unless
+    --latency tsc says the sender shares this host's TSC."""
+    import os
+    import tempfile
+    c = Checker("latency_gating")
+    with tempfile.TemporaryDirectory() as d:
+        pcap = os.path.join(d, "f.pcap")
+        w = wrtest.run(["net_pcap0,tx_pcap=" + pcap], ["--rx-ports", "none",
+                                                       "--count", "3000", "--quiet"])
+        c.eq(w.rc, 0, "writer exit code")
+        rx = ["net_pcap0,rx_pcap=" + pcap]
+        base = ["--tx-ports", "none", "--duration", "1", "--quiet"]
+        auto = wrtest.run(rx, base)
+        tsc = wrtest.run(rx, base + ["--latency", "tsc"])
+        off = wrtest.run([], ["--ring-pairs", "1", "--count", "1000", "--quiet",
+                              "--latency", "off"])
+    s = auto.doc["streams"][0]
+    c.eq(s["sender_in_run"], False, "sender in another process")
+    c.eq(s["rx_pkts"], 3000, "all replayed frames received")
+    c.eq(s["gap_pkts"], 0, "no gaps")
+    c.true("latency_mean_ns" not in s, "auto: no latency for a foreign-process stream")
+    c.true("latency" not in auto.doc["totals"][0], "auto: no port latency")
+    c.eq(tsc.doc["config"]["latency"], "tsc", "config records the mode")
+    c.true("latency_mean_ns" in tsc.doc["streams"][0], "tsc: latency reported")
+    c.true(all("latency_mean_ns" not in s for s in off.doc["streams"]), "off: none")
+    c.true(all("latency" not in t for t in off.doc["totals"]), "off: no port latency")
+    c.done(auto)
+
+
 BAD = [
     (["--size", "63"], [], "--size 63: out of range, accepted 64 to 9018"),
     (["--size", "9019"], [], "accepted 64 to 9018"),
@@ -198,6 +229,7 @@ BAD = [
     (["--txq", "20"], ["net_null0"], "accepted 1 to 16"),
     (["--duration", "soon"], ["net_null0"], "not a duration"),
     ([], [], "no ports"),
+    (["--latency", "maybe"], ["net_null0"], "--latency maybe: expected auto"),
     (["--impair", "drop=0"], ["net_null0"], "--impair drop=0: expected N or N@K"),
     (["--impair", "jitter=5"], ["net_null0"], "'jitter=5' is not a rule"),
 ]
@@ -230,7 +262,7 @@ def help_text():
 
 CASES = {f.__name__: f for f in (tx_null, rx_null, ring_loopback, ring_pair_count,
                                   json_fields, sigint, sigterm, jumbo, bad_inputs,
-                                  impair_fixture,
+                                  impair_fixture, latency_gating,
                                   help_text)}
 
 if __name__ == "__main__":
