@@ -156,10 +156,27 @@ summary_streams(FILE *f, const struct wr_run *run)
 	}
 }
 
+static void
+summary_rates(FILE *f, const struct wr_run *run)
+{
+	struct wr_rate_check rc;
+	unsigned int p;
+
+	for (p = 0; p < run->nb_ports; p++) {
+		if (!wr_run_rate_check(run, p, &rc))
+			continue;
+		fprintf(f, "port %u rate: requested %.6f Mpps, achieved %.6f Mpps: %s%s\n",
+			run->ports[p].port_id, rc.requested_pps / 1e6,
+			rc.achieved_pps / 1e6, rc.reached ? "reached" : "NOT reached: ",
+			rc.reached ? "" : rc.reason);
+	}
+}
+
 void
 app_view_summary(FILE *f, const struct wr_run *run)
 {
 	summary_ports(f, run);
+	summary_rates(f, run);
 	summary_streams(f, run);
 	if (run->mbufs_missing != 0)
 		fprintf(f, "mbufs NOT returned to their pools: %" PRIu64 "\n",

@@ -13,6 +13,7 @@
 #include <rte_ether.h>
 
 #include "impair.h"
+#include "rate.h"
 
 #define WR_MAX_PORTS 32u
 #define WR_MAX_QUEUES 16u          /* per port and direction */
@@ -86,6 +87,8 @@ struct wr_config {
 	unsigned int nb_ring_pairs; /* back-to-back port pairs made from rings */
 	struct wr_impair_spec impair; /* RX test fixture, off when all zero */
 	enum wr_lat_mode lat_mode;
+	struct wr_rate rate;        /* per TX port; WR_RATE_NONE: line rate */
+	uint64_t link_speed_bps;    /* nominal speed for % rates, 0: reported */
 	char json_path[PATH_MAX];
 	bool plain;                 /* never refresh in place */
 	bool quiet;                 /* no live view */

@@ -232,7 +232,7 @@ enum {
 	O_SIZE, O_DURATION, O_COUNT, O_INTERVAL, O_GRACE, O_LINK_TIMEOUT,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_FLOWS,
 	O_VLAN, O_MAP, O_RING_PAIRS, O_JSON, O_PLAIN, O_QUIET, O_HELP,
-	O_VERSION, O_IMPAIR, O_LATENCY,
+	O_VERSION, O_IMPAIR, O_LATENCY, O_RATE, O_LINK_SPEED,
 };
 
 static const struct option long_opts[] = {
@@ -266,6 +266,8 @@ static const struct option long_opts[] = {
 	{ "version", no_argument, NULL, O_VERSION },
 	{ "impair", required_argument, NULL, O_IMPAIR },
 	{ "latency", required_argument, NULL, O_LATENCY },
+	{ "rate", required_argument, NULL, O_RATE },
+	{ "link-speed", required_argument, NULL, O_LINK_SPEED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -364,6 +366,16 @@ opt_latency(const char *v, enum wr_lat_mode *mode, char *err, size_t el)
 }
 
 static int
+opt_rate(const char *v, struct wr_rate *rate, char *err, size_t el)
+{
+	char why[384];
+
+	if (wr_rate_parse(v, rate, why, sizeof(why)) != 0)
+		return fail(err, el, "--rate: %s", why);
+	return 0;
+}
+
+static int
 opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	switch (c) {
@@ -378,6 +390,10 @@ opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 		return 0;
 	case O_IMPAIR: return wr_impair_parse(v, &cfg->impair, err, el);
 	case O_LATENCY: return opt_latency(v, &cfg->lat_mode, err, el);
+	case O_RATE: return opt_rate(v, &cfg->rate, err, el);
+	case O_LINK_SPEED:
+		return opt_u64("link-speed", v, 1000000, 1000000000000ULL,
+			&cfg->link_speed_bps, err, el);
 	case O_PLAIN: cfg->plain = true; return 0;
 	case O_QUIET: cfg->quiet = true; return 0;
 	default: break;

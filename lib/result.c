@@ -95,6 +95,13 @@ config_json(const struct wr_config *c)
 		(c->dst_ip >> 16) & 255, (c->dst_ip >> 8) & 255, c->dst_ip & 255);
 	set(o, "dst_ip", json_string(mac));
 	set(o, "ring_pairs", u64(c->nb_ring_pairs));
+	if (c->rate.unit != WR_RATE_NONE) {
+		char rate[64];
+
+		wr_rate_format(&c->rate, rate, sizeof(rate));
+		set(o, "rate", json_string(rate));
+	}
+	set(o, "link_speed_bps", u64(c->link_speed_bps));
 	set(o, "latency", json_string(c->lat_mode == WR_LAT_TSC ? "tsc" :
 		c->lat_mode == WR_LAT_OFF ? "off" : "auto"));
 	return o;
@@ -293,6 +300,26 @@ impair_json(const struct wr_run *run, unsigned int p)
 }
 
 static json_t *
+rate_json(const struct wr_run *run, unsigned int p)
+{
+	struct wr_rate_check rc;
+	json_t *o;
+
+	if (!wr_run_rate_check(run, p, &rc))
+		return NULL;
+	o = json_object();
+	set(o, "requested_pps", json_real(rc.requested_pps));
+	set(o, "achieved_pps", json_real(rc.achieved_pps));
+	set(o, "shortfall_pct", json_real(rc.shortfall_pct));
+	set(o, "clamped_pkts", u64(rc.clamped_pkts));
+	set(o, "link_bps", u64(run->ports[p].rate_link_bps));
+	set(o, "reached", json_boolean(rc.reached));
+	if (!rc.reached)
+		set(o, "reason", json_string(rc.reason));
+	return o;
+}
+
+static json_t *
 total_port_json(const struct wr_run *run, unsigned int p)
 {
 	const struct wr_port_counters *c = &run->total[p];
@@ -317,6 +344,7 @@ total_port_json(const struct wr_run *run, unsigned int p)
 	if (run->port_lat_valid[p])
 		set(o, "latency", latency_json(run, p));
 	set(o, "impair", impair_json(run, p));
+	set(o, "rate", rate_json(run, p));
 	return o;
 }
 

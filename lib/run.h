@@ -139,6 +139,27 @@ wr_run_seconds(const struct wr_run *run, uint64_t from_tsc, uint64_t to_tsc)
  */
 bool wr_run_lat_valid(const struct wr_run *run, bool sender_in_run);
 
+/* Whether a paced port reached its --rate, and if not, why. */
+struct wr_rate_check {
+	double requested_pps;      /* what the pacers were set to */
+	double achieved_pps;       /* frames accepted by the PMD / duration */
+	double shortfall_pct;      /* (requested - achieved) / requested, >= 0 */
+	uint64_t clamped_pkts;     /* budget the worker could not spend in time */
+	bool reached;              /* within WR_RUN_RATE_TOLERANCE_PCT, no clamp */
+	const char *reason;        /* when not reached */
+};
+
+#define WR_RUN_RATE_TOLERANCE_PCT 0.5
+#define WR_RUN_PACE_CATCHUP_S 0.010     /* backlog a stalled worker keeps */
+#define WR_RUN_PACE_MAX_BACKLOG 16384u
+
+/*
+ * Compare the paced rate of port index p with what it sent over the run.
+ * Returns false when the port was not paced. Call after wr_run_stop.
+ */
+bool wr_run_rate_check(const struct wr_run *run, unsigned int p,
+		struct wr_rate_check *out);
+
 /* Name of a stop reason for reports. */
 const char *wr_run_stop_name(enum wr_stop_reason why);
 
