@@ -21,9 +21,7 @@
 #include "opts.h"
 #include "result.h"
 
-#define TICK_US 10000u
-
-static volatile sig_atomic_t stop_signals;
+static volatile int stop_signals;  /* int: sig_atomic_t on Linux */
 
 /* First signal: stop cleanly. Second: leave now (results are atomic). */
 static void
@@ -58,43 +56,18 @@ join_cmdline(int argc, char **argv, char *buf, size_t len)
 			i ? " " : "", argv[i]);
 }
 
-/* Why the run should end now, or WR_STOP_NONE. */
-static enum wr_stop_reason
-should_stop(const struct wr_run *run, uint64_t now)
+struct live {
+	bool on;
+	bool in_place;
+};
+
+static void
+show_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 {
-	uint64_t dur = run->cfg->duration_ms;
+	const struct live *l = arg;
 
-	if (stop_signals != 0)
-		return WR_STOP_SIGNAL;
-	if (dur != 0 && now - run->start_tsc >= dur * (run->tsc_hz / 1000))
-		return WR_STOP_DURATION;
-	if (wr_run_tx_done(run))
-		return WR_STOP_COUNT;
-	return WR_STOP_NONE;
-}
-
-/* The stats core: sleep between intervals, never spin. */
-static enum wr_stop_reason
-stats_loop(struct wr_run *run, bool live, bool in_place)
-{
-	uint64_t step = run->cfg->interval_ms * (run->tsc_hz / 1000);
-	uint64_t next = run->start_tsc + step, now;
-	const struct wr_interval *iv;
-	enum wr_stop_reason why;
-
-	for (;;) {
-		rte_delay_us_sleep(TICK_US);
-		now = rte_rdtsc();
-		why = should_stop(run, now);
-		if (why != WR_STOP_NONE)
-			return why;
-		if (now < next)
-			continue;
-		next += step;
-		iv = wr_run_tick(run);
-		if (iv != NULL && live)
-			app_view_interval(stdout, run, iv, in_place);
-	}
+	if (l->on)
+		app_view_interval(stdout, run, iv, l->in_place);
 }
 
 static int
@@ -117,28 +90,47 @@ finish(struct wr_run *run, const struct wr_config *cfg)
 	return rc;
 }
 
+/* Print err and give the exit code a lib/ error means. */
+static int
+failed(int rc, const char *err)
+{
+	fprintf(stderr, "wirerate: error: %s\n", err);
+	return rc == -EINVAL ? APP_EXIT_USAGE : APP_EXIT_FAILED;
+}
+
+/* One trial as the configuration describes it, shown live. */
+static int
+run_single(struct wr_run *run, const struct wr_config *cfg)
+{
+	struct live l = { !cfg->quiet, isatty(STDOUT_FILENO) && !cfg->plain };
+	struct wr_trial t;
+	char err[512];
+	int rc;
+
+	wr_trial_from_config(cfg, &t);
+	rc = wr_run_trial(run, &t, err, sizeof(err));
+	if (rc == 0)
+		rc = wr_run_start(run, err, sizeof(err));
+	if (rc != 0)
+		return failed(rc, err);
+	wr_run_stop(run, wr_run_wait(run, &stop_signals, show_interval, &l));
+	wr_run_close(run);
+	return finish(run, cfg);
+}
+
 static int
 run_all(const struct wr_config *cfg, const char *cmdline)
 {
 	struct wr_run *run;
 	char err[512];
-	bool in_place = isatty(STDOUT_FILENO) && !cfg->plain;
 	int rc;
 
 	rc = wr_run_create(cfg, cmdline, &run, err, sizeof(err));
-	if (rc != 0) {
-		fprintf(stderr, "wirerate: error: %s\n", err);
-		return rc == -EINVAL ? APP_EXIT_USAGE : APP_EXIT_FAILED;
-	}
+	if (rc != 0)
+		return failed(rc, err);
 	if (!cfg->quiet)
 		app_view_plan(stdout, run);
-	if (wr_run_start(run, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate: error: %s\n", err);
-		wr_run_destroy(run);
-		return APP_EXIT_FAILED;
-	}
-	wr_run_stop(run, stats_loop(run, !cfg->quiet, in_place));
-	rc = finish(run, cfg);
+	rc = run_single(run, cfg);
 	wr_run_destroy(run);
 	return rc;
 }

@@ -22,6 +22,7 @@
 #define WR_MAX_QPW 32u             /* queues of one direction per worker */
 #define WR_FRAME_MIN_SIZE 64u      /* RFC 2544, FCS included */
 #define WR_FRAME_MAX_SIZE 9018u    /* 9000-byte MTU + 14 header + 4 FCS */
+#define WR_MAX_SIZES 16u           /* frame sizes of one sweep */
 
 enum wr_dir {
 	WR_DIR_TX = 0,
