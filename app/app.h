@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
+#include "modes.h"
 #include "run.h"
 
 enum app_exit {
@@ -23,6 +26,13 @@ void app_view_plan(FILE *f, const struct wr_run *run);
 /* Show one interval: in place on a terminal, plain lines otherwise. */
 void app_view_interval(FILE *f, const struct wr_run *run,
 		const struct wr_interval *iv, bool in_place);
+
+/* One line per trial of a test mode: progress on long runs. */
+void app_view_trial(FILE *f, const struct wr_run *run, const char *what,
+		const struct wr_trial_summary *s);
+
+/* The table of a test mode's results, from its JSON document. */
+void app_view_mode(FILE *f, json_t *doc);
 
 /* The final summary: per-port totals, streams, accounting. */
 void app_view_summary(FILE *f, const struct wr_run *run);

@@ -18,6 +18,7 @@
 #include <rte_version.h>
 
 #include "app.h"
+#include "modes.h"
 #include "opts.h"
 #include "result.h"
 
@@ -118,6 +119,43 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 	return finish(run, cfg);
 }
 
+static void
+show_trial(const struct wr_run *run, const char *what,
+		const struct wr_trial_summary *s, void *arg)
+{
+	(void)arg;
+	app_view_trial(stdout, run, what, s);
+}
+
+/* A test mode: many trials, a progress line each, a table at the end. */
+static int
+run_mode(struct wr_run *run, const struct wr_config *cfg)
+{
+	struct live l = { false, false };
+	struct wr_mode_hooks h = { &stop_signals, show_interval, show_trial, &l };
+	json_t *doc = wr_result_head(run);
+	char err[512];
+	int rc, code = APP_EXIT_OK;
+
+	if (doc == NULL)
+		return failed(-ENOMEM, "no memory for the result");
+	rc = wr_mode_run(run, &h, doc, err, sizeof(err));
+	if (rc != 0 && rc != -EINTR)
+		code = failed(rc, err);
+	wr_run_close(run);
+	json_object_set_new(doc, "mbufs_missing", json_integer((json_int_t)run->mbufs_missing));
+	json_object_set_new(doc, "stop_reason", json_string(rc == -EINTR ? "signal" :
+		rc == 0 ? "done" : "error"));
+	app_view_mode(stdout, doc);
+	if (cfg->json_path[0] != '\0' &&
+			wr_result_write_json(doc, cfg->json_path, err, sizeof(err)) != 0)
+		code = failed(-EIO, err);
+	if (run->mbufs_missing != 0 && code == APP_EXIT_OK)
+		code = failed(-EIO, "mbufs were not returned to their pools");
+	json_decref(doc);
+	return code;
+}
+
 static int
 run_all(const struct wr_config *cfg, const char *cmdline)
 {
@@ -130,7 +168,7 @@ run_all(const struct wr_config *cfg, const char *cmdline)
 		return failed(rc, err);
 	if (!cfg->quiet)
 		app_view_plan(stdout, run);
-	rc = run_single(run, cfg);
+	rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg) : run_mode(run, cfg);
 	wr_run_destroy(run);
 	return rc;
 }

@@ -61,6 +61,7 @@ app_usage(FILE *f, const char *prog)
 "                      atomically\n"
 "  --impair RULES      test fixture in front of every RX queue, by sequence\n"
 "                      number: drop=N[@K],dup=N[@K],reorder=N[@K],delay=T\n"
+"                      and a device with a known limit: police=RATE (pps)\n"
 "                      (frame with seq %% N == K; K defaults to N-1);\n"
 "                      see docs/accounting.md [off]\n"
 "  --latency MODE      auto: latency of frames this process sent (same\n"

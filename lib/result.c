@@ -273,7 +273,7 @@ latency_json(const struct wr_run *run, unsigned int p)
 static json_t *
 impair_json(const struct wr_run *run, unsigned int p)
 {
-	uint64_t drop = 0, dup = 0, reorder = 0, delayed = 0;
+	uint64_t drop = 0, dup = 0, reorder = 0, delayed = 0, policed = 0;
 	bool any = false;
 	unsigned int q;
 	json_t *o;
@@ -288,6 +288,7 @@ impair_json(const struct wr_run *run, unsigned int p)
 		dup += iq->nb_duplicated;
 		reorder += iq->nb_reordered;
 		delayed += iq->nb_delayed_polls;
+		policed += iq->nb_policed;
 	}
 	if (!any)
 		return NULL;
@@ -296,6 +297,7 @@ impair_json(const struct wr_run *run, unsigned int p)
 	set(o, "duplicated_pkts", u64(dup));
 	set(o, "reordered_pkts", u64(reorder));
 	set(o, "delayed_polls", u64(delayed));
+	set(o, "policed_pkts", u64(policed));
 	return o;
 }
 
@@ -409,29 +411,48 @@ accounting_json(const struct wr_run *run)
 }
 
 json_t *
-wr_result_build(const struct wr_run *run)
+wr_result_head(const struct wr_run *run)
 {
-	json_t *doc = json_object(), *ports = json_array(), *totals = json_array();
-	json_t *streams = json_array();
+	json_t *doc = json_object(), *ports = json_array();
 	unsigned int i;
 
 	set(doc, "schema", json_string(WR_RESULT_SCHEMA));
 	set(doc, "env", env_json(run));
 	set(doc, "config", config_json(run->cfg));
 	set(doc, "plan", plan_json(&run->plan));
-	for (i = 0; i < run->nb_ports; i++) {
+	for (i = 0; i < run->nb_ports; i++)
 		json_array_append_new(ports, port_json(&run->ports[i]));
-		json_array_append_new(totals, total_port_json(run, i));
-	}
 	set(doc, "ports", ports);
-	set(doc, "samples", samples_json(run));
-	set(doc, "duration_s", json_real(wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc)));
-	set(doc, "stop_reason", json_string(wr_run_stop_name(run->stop_reason)));
-	set(doc, "totals", totals);
+	return doc;
+}
+
+void
+wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples)
+{
+	json_t *totals = json_array(), *streams = json_array();
+	unsigned int i;
+
+	set(o, "frame_size", u64(run->trial.frame_size));
+	if (samples)
+		set(o, "samples", samples_json(run));
+	set(o, "duration_s", json_real(wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc)));
+	set(o, "stop_reason", json_string(wr_run_stop_name(run->stop_reason)));
+	for (i = 0; i < run->nb_ports; i++)
+		json_array_append_new(totals, total_port_json(run, i));
+	set(o, "totals", totals);
 	for (i = 0; i < run->nb_streams; i++)
 		json_array_append_new(streams, stream_json(run, &run->streams[i]));
-	set(doc, "streams", streams);
-	set(doc, "accounting", accounting_json(run));
+	set(o, "streams", streams);
+	set(o, "accounting", accounting_json(run));
+}
+
+json_t *
+wr_result_build(const struct wr_run *run)
+{
+	json_t *doc = wr_result_head(run);
+
+	if (doc != NULL)
+		wr_result_add_trial(doc, run, true);
 	return doc;
 }
 

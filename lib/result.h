@@ -17,6 +17,15 @@
 /* Build the whole result; NULL on memory exhaustion. Caller json_decref()s. */
 json_t *wr_result_build(const struct wr_run *run);
 
+/* schema, env, config, plan and ports of run; NULL on memory exhaustion. */
+json_t *wr_result_head(const struct wr_run *run);
+
+/*
+ * Add the last trial's frame_size, duration_s, stop_reason, totals, streams,
+ * accounting (and samples when asked) to object o.
+ */
+void wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples);
+
 /*
  * Write the result of run to path atomically. Returns 0, or a negative
  * errno with a message naming the path.

@@ -166,6 +166,9 @@ enum wr_stop_reason wr_run_wait(struct wr_run *run,
  */
 void wr_run_close(struct wr_run *run);
 
+/* True for drivers whose reported link speed is a label (virtual NICs). */
+bool wr_run_speed_is_label(const struct wr_port *p);
+
 /* Index among the run's ports of port_id (nb_ports when absent). */
 unsigned int wr_run_port_index(const struct wr_run *run, uint16_t port_id);
 

@@ -41,8 +41,8 @@ wr_trial_from_config(const struct wr_config *cfg, struct wr_trial *t)
 }
 
 /* Drivers whose reported link speed is a label, not a measurement. */
-static bool
-speed_is_label(const struct wr_port *p)
+bool
+wr_run_speed_is_label(const struct wr_port *p)
 {
 	static const char *const virt[] = {
 		"net_vmxnet3", "net_e1000_em", "net_virtio", "net_virtio_user",
@@ -73,7 +73,7 @@ rate_link_bps(struct wr_port *p, const struct wr_config *cfg,
 		p->rate_link_bps = (uint64_t)p->link_speed_mbps * 1000000;
 		return 0;
 	}
-	if (speed_is_label(p) || p->link_speed_mbps == 0)
+	if (wr_run_speed_is_label(p) || p->link_speed_mbps == 0)
 		return fail(-EINVAL, err, el, "--rate %g%%: port %u (%s) reports %u "
 			"Mb/s, a label on a virtual NIC: give the nominal speed with "
 			"--link-speed (e.g. 10G)", rate->value, p->port_id,
@@ -205,9 +205,15 @@ reset_state(struct wr_run *run)
 	for (p = 0; p < run->nb_ports; p++) {
 		run->ports[p].rate_pps = 0;
 		rte_eth_stats_reset(run->ports[p].port_id);
-		for (q = 0; q < WR_MAX_QUEUES; q++)
+		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			struct wr_impair_q *iq = run->impair[p][q];
+
 			if (run->rxq[p][q] != NULL)
 				wr_rxq_reset(run->rxq[p][q]);
+			if (iq != NULL)
+				iq->nb_dropped = iq->nb_duplicated = iq->nb_reordered =
+					iq->nb_delayed_polls = iq->nb_policed = 0;
+		}
 	}
 	memset(run->last, 0, run->nb_ports * sizeof(*run->last));
 	memset(run->nic, 0, run->nb_ports * sizeof(*run->nic));
