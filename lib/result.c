@@ -314,6 +314,7 @@ rate_json(const struct wr_run *run, unsigned int p)
 	set(o, "achieved_pps", json_real(rc.achieved_pps));
 	set(o, "shortfall_pct", json_real(rc.shortfall_pct));
 	set(o, "clamped_pkts", u64(rc.clamped_pkts));
+	set(o, "backlog_pkts", u64(rc.backlog_pkts));
 	set(o, "link_bps", u64(run->ports[p].rate_link_bps));
 	set(o, "reached", json_boolean(rc.reached));
 	if (!rc.reached)

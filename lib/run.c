@@ -400,8 +400,10 @@ wr_run_rate_check(const struct wr_run *run, unsigned int p,
 	if (run->ports[p].rate_pps <= 0.0)
 		return false;
 	for (q = 0; q < WR_MAX_QUEUES; q++)
-		if (run->txq[p][q] != NULL)
+		if (run->txq[p][q] != NULL) {
 			out->clamped_pkts += run->txq[p][q]->pace.nb_clamped_pkts;
+			out->backlog_pkts += wr_pace_backlog_pkts(&run->txq[p][q]->pace);
+		}
 	out->requested_pps = run->ports[p].rate_pps;
 	out->achieved_pps = dur > 0 ? (double)c->tx_pkts / dur : 0.0;
 	out->shortfall_pct = 100.0 * (1.0 - out->achieved_pps / out->requested_pps);

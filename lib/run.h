@@ -195,6 +195,7 @@ struct wr_rate_check {
 	double achieved_pps;       /* frames accepted by the PMD / duration */
 	double shortfall_pct;      /* (requested - achieved) / requested, >= 0 */
 	uint64_t clamped_pkts;     /* budget the worker could not spend in time */
+	uint64_t backlog_pkts;     /* budget earned but unspent at stop */
 	bool reached;              /* within WR_RUN_RATE_TOLERANCE_PCT, no clamp */
 	const char *reason;        /* when not reached */
 };
