@@ -98,17 +98,13 @@ stats_loop(struct wr_run *run, bool live, bool in_place)
 }
 
 static int
-finish(struct wr_run *run, const struct wr_config *cfg)
+finish(struct wr_run *run, json_t *trials)
 {
-	char err[512];
 	int rc = APP_EXIT_OK;
 
 	app_view_summary(stdout, run);
-	if (cfg->json_path[0] != '\0' &&
-			wr_result_write(run, cfg->json_path, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate: error: %s\n", err);
+	if (app_results_write(run, trials, stdout) != 0)
 		rc = APP_EXIT_FAILED;
-	}
 	if (run->mbufs_missing != 0) {
 		fprintf(stderr, "wirerate: error: %" PRIu64 " mbufs were not "
 			"returned to their pools\n", run->mbufs_missing);
@@ -117,12 +113,42 @@ finish(struct wr_run *run, const struct wr_config *cfg)
 	return rc;
 }
 
+/*
+ * --warmup trials, then --repeat counted ones, on the same ports; a signal
+ * ends the series. *trials collects the counted ones when there are
+ * several trials (NULL otherwise).
+ */
+static int
+run_trials(struct wr_run *run, const struct wr_config *cfg, json_t **trials)
+{
+	bool in_place = isatty(STDOUT_FILENO) && !cfg->plain;
+	unsigned int t, nb = cfg->nb_warmup + cfg->nb_repeat;
+	enum wr_stop_reason why = WR_STOP_NONE;
+	char err[512];
+
+	*trials = nb > 1 ? json_array() : NULL;
+	for (t = 0; t < nb && why != WR_STOP_SIGNAL; t++) {
+		if (t > 0)
+			wr_run_rearm(run);
+		if (wr_run_start(run, err, sizeof(err)) != 0) {
+			fprintf(stderr, "wirerate: error: %s\n", err);
+			return APP_EXIT_FAILED;
+		}
+		why = stats_loop(run, !cfg->quiet, in_place);
+		wr_run_halt(run, why);
+		if (*trials != NULL && app_trial_done(stdout, run, t, *trials) != 0)
+			return APP_EXIT_FAILED;
+	}
+	wr_run_stop(run, why);
+	return APP_EXIT_OK;
+}
+
 static int
 run_all(const struct wr_config *cfg, const char *cmdline)
 {
 	struct wr_run *run;
+	json_t *trials;
 	char err[512];
-	bool in_place = isatty(STDOUT_FILENO) && !cfg->plain;
 	int rc;
 
 	rc = wr_run_create(cfg, cmdline, &run, err, sizeof(err));
@@ -132,13 +158,10 @@ run_all(const struct wr_config *cfg, const char *cmdline)
 	}
 	if (!cfg->quiet)
 		app_view_plan(stdout, run);
-	if (wr_run_start(run, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate: error: %s\n", err);
-		wr_run_destroy(run);
-		return APP_EXIT_FAILED;
-	}
-	wr_run_stop(run, stats_loop(run, !cfg->quiet, in_place));
-	rc = finish(run, cfg);
+	rc = run_trials(run, cfg, &trials);
+	if (rc == APP_EXIT_OK)
+		rc = finish(run, trials);
+	json_decref(trials);
 	wr_run_destroy(run);
 	return rc;
 }
@@ -192,6 +215,10 @@ main(int argc, char **argv)
 	char cmdline[1024];
 	int n, rc;
 
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return app_compare_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "report") == 0)
+		return app_report_main(argc - 1, argv + 1);
 	if (early_opts(argc, argv) == 0)
 		return APP_EXIT_OK;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));

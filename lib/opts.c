@@ -29,6 +29,7 @@ wr_config_defaults(struct wr_config *cfg)
 	cfg->src_udp = 1024;
 	cfg->dst_udp = 1024;
 	cfg->nb_flows = 1;
+	cfg->nb_repeat = 1;
 }
 
 static int __rte_format_printf(3, 4)
@@ -232,7 +233,7 @@ enum {
 	O_SIZE, O_DURATION, O_COUNT, O_INTERVAL, O_GRACE, O_LINK_TIMEOUT,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_FLOWS,
 	O_VLAN, O_MAP, O_RING_PAIRS, O_JSON, O_PLAIN, O_QUIET, O_HELP,
-	O_VERSION,
+	O_VERSION, O_CSV, O_LABEL, O_REPEAT, O_WARMUP,
 };
 
 static const struct option long_opts[] = {
@@ -264,6 +265,10 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "help", no_argument, NULL, O_HELP },
 	{ "version", no_argument, NULL, O_VERSION },
+	{ "csv", required_argument, NULL, O_CSV },
+	{ "label", required_argument, NULL, O_LABEL },
+	{ "repeat", required_argument, NULL, O_REPEAT },
+	{ "warmup", required_argument, NULL, O_WARMUP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -366,12 +371,47 @@ opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	return 1;
 }
 
+/* Result options: --csv, --label, --repeat, --warmup. */
+static int
+opt_results(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	uint64_t x;
+	int rc;
+
+	switch (c) {
+	case O_CSV:
+		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->csv_path))
+			return fail(err, el, "--csv: path empty or too long");
+		strcpy(cfg->csv_path, v);
+		return 0;
+	case O_LABEL:
+		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->label))
+			return fail(err, el, "--label: empty or longer than %u "
+				"characters", WR_LABEL_LEN - 1);
+		strcpy(cfg->label, v);
+		return 0;
+	case O_REPEAT:
+		rc = opt_u64("repeat", v, 1, WR_MAX_REPEAT, &x, err, el);
+		if (rc == 0)
+			cfg->nb_repeat = (unsigned int)x;
+		return rc;
+	case O_WARMUP:
+		rc = opt_u64("warmup", v, 0, WR_MAX_WARMUP, &x, err, el);
+		if (rc == 0)
+			cfg->nb_warmup = (unsigned int)x;
+		return rc;
+	default: break;
+	}
+	return 1;
+}
+
 /* Dispatch one option to the handler that knows it. */
 static int
 opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	int (*const handlers[])(int, const char *, struct wr_config *, char *, size_t) = {
 		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc,
+		opt_results,
 	};
 	unsigned int i;
 	int rc;
@@ -402,6 +442,10 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 		return fail(err, el, "--size %u with --vlan: a tagged frame needs "
 			"at least %u bytes for the headers and test header",
 			cfg->frame_size, WR_FRAME_MIN_SIZE + 4);
+	if ((cfg->nb_repeat > 1 || cfg->nb_warmup > 0) && cfg->duration_ms == 0 &&
+			cfg->count_pkts == 0)
+		return fail(err, el, "--repeat/--warmup: each trial must end by "
+			"itself; give --duration T or --count N");
 	if (cfg->burst_pkts > cfg->nb_txd / 2)
 		return fail(err, el, "--burst %u is more than half of --txd %u",
 			cfg->burst_pkts, cfg->nb_txd);

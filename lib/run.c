@@ -369,13 +369,13 @@ grace(struct wr_run *run)
 }
 
 void
-wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
+wr_run_halt(struct wr_run *run, enum wr_stop_reason why)
 {
 	unsigned int i;
 
-	if (run->stopped)
+	if (run->halted)
 		return;
-	run->stopped = true;
+	run->halted = true;
 	run->stop_reason = why;
 	__atomic_store_n(&run->ctl.tx_stop, 1, __ATOMIC_RELEASE);
 	run->tx_stop_tsc = rte_rdtsc();
@@ -386,6 +386,17 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 		rte_eal_wait_lcore(run->workers[i]->lcore);
 	run->end_tsc = rte_rdtsc();
 	wr_collect_final(run);
+}
+
+void
+wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
+{
+	unsigned int i;
+
+	if (run->stopped)
+		return;
+	wr_run_halt(run, why);
+	run->stopped = true;
 	for (i = 0; i < run->nb_ports; i++)
 		wr_port_close(&run->ports[i]);
 	run->mbufs_missing = 0;
@@ -401,6 +412,40 @@ free_intervals(struct wr_run *run)
 	for (i = 0; i < run->nb_intervals; i++)
 		free(run->intervals[i].port);
 	free(run->intervals);
+}
+
+int
+wr_run_rearm(struct wr_run *run)
+{
+	unsigned int i, q;
+
+	if (!run->halted || run->stopped)
+		return -EINVAL;
+	for (i = 0; i < run->plan.nb_workers; i++)
+		memset(&run->workers[i]->st, 0, sizeof(run->workers[i]->st));
+	for (i = 0; i < WR_MAX_PORTS; i++) {
+		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			if (run->txq[i][q] != NULL)
+				wr_txq_reset(run->txq[i][q]);
+			if (run->rxq[i][q] != NULL)
+				wr_rxq_reset(run->rxq[i][q]);
+		}
+	}
+	for (i = 0; i < run->nb_ports; i++) {
+		rte_eth_stats_reset(run->ports[i].port_id);
+		memset(&run->nic[i], 0, sizeof(run->nic[i]));
+		memset(&run->total[i], 0, sizeof(run->total[i]));
+	}
+	free_intervals(run);
+	run->intervals = NULL;
+	run->nb_intervals = run->max_intervals = 0;
+	free(run->streams);
+	run->streams = NULL;
+	run->nb_streams = 0;
+	run->ctl.tx_stop = run->ctl.rx_stop = 0;
+	run->stop_reason = WR_STOP_NONE;
+	run->launched = run->halted = false;
+	return 0;
 }
 
 void

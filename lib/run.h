@@ -84,6 +84,7 @@ struct wr_run {
 	unsigned int nb_streams;
 	struct wr_stream_result *streams;
 	uint64_t mbufs_missing;
+	bool halted;                   /* traffic stopped, ports still started */
 	bool stopped;
 };
 
@@ -109,11 +110,27 @@ const struct wr_interval *wr_run_tick(struct wr_run *run);
 bool wr_run_tx_done(const struct wr_run *run);
 
 /*
- * Stop: TX first, RX polls up to the grace period, workers return, final
- * exact counters and per-stream results, ports stopped and closed, mbufs
- * counted back. This function can't fail; idempotent.
+ * Stop: wr_run_halt() (unless already halted: the halt's reason stays),
+ * then ports stopped and closed, mbufs counted back. This function can't
+ * fail; idempotent.
  */
 void wr_run_stop(struct wr_run *run, enum wr_stop_reason why);
+
+/*
+ * End one trial: TX stops, RX polls up to the grace period, workers
+ * return, exact totals and per-stream results are collected. The ports
+ * stay started, so wr_run_rearm() and wr_run_start() can run another
+ * trial. This function can't fail; idempotent.
+ */
+void wr_run_halt(struct wr_run *run, enum wr_stop_reason why);
+
+/*
+ * After wr_run_halt(): clear the queue, worker and NIC counters
+ * (rte_eth_stats_reset), stream trackers, intervals and stream results so
+ * the next wr_run_start() begins a fresh trial on the same ports. Returns
+ * 0, or -EINVAL when the run is not halted or already stopped.
+ */
+int wr_run_rearm(struct wr_run *run);
 
 /* Free everything; safe on NULL and on a run that never started. */
 void wr_run_destroy(struct wr_run *run);
