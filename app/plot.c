@@ -120,8 +120,9 @@ gp_axes(FILE *f, const struct rep *r)
 {
 	unsigned int k, lo = UINT_MAX, hi = 0, prev = 0;
 
-	fprintf(f, "set grid\nset key top right\nset logscale x 2\nset offsets 0, 0, graph 0.08, 0\nset xlabel "
-		"\"frame size, bytes (FCS included)\"\nset yrange [0:*]\nset xtics (");
+	fprintf(f, "set grid\nset key top right\nset logscale x 2\n"
+		"set offsets 0, 0, graph 0.08, 0\nset yrange [0:*]\n"
+		"set xlabel \"frame size, bytes (FCS included)\"\nset xtics (");
 	for (k = 0; k < r->nb_runs; k++) {
 		unsigned int sz = r->run[k].frame_size;
 
