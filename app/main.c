@@ -128,8 +128,11 @@ run_trials(struct wr_run *run, const struct wr_config *cfg, json_t **trials)
 
 	*trials = nb > 1 ? json_array() : NULL;
 	for (t = 0; t < nb && why != WR_STOP_SIGNAL; t++) {
-		if (t > 0)
-			wr_run_rearm(run);
+		if (t > 0 && wr_run_rearm(run) != 0) {
+			fprintf(stderr, "wirerate: error: trial %u: the run cannot "
+				"be restarted\n", t + 1);
+			return APP_EXIT_FAILED;
+		}
 		if (wr_run_start(run, err, sizeof(err)) != 0) {
 			fprintf(stderr, "wirerate: error: %s\n", err);
 			return APP_EXIT_FAILED;

@@ -403,6 +403,8 @@ wr_result_trial(const struct wr_run *run, unsigned int trial)
 
 	set(o, "trial", u64(trial));
 	traffic_json(o, run);
+	/* Known only once the ports close, after the last trial. */
+	json_object_del(json_object_get(o, "accounting"), "mbufs_missing");
 	return o;
 }
 

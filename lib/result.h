@@ -20,8 +20,9 @@ json_t *wr_result_build(const struct wr_run *run);
 /*
  * One trial of a repeated run (--repeat): "trial" (1-based), then the
  * traffic keys of a result: samples, duration_s, stop_reason, totals,
- * streams, accounting. Call after wr_run_halt(). NULL on memory
- * exhaustion; caller json_decref()s.
+ * streams, accounting (without mbufs_missing, known only at the end).
+ * Call after wr_run_halt(). NULL on memory exhaustion; caller
+ * json_decref()s.
  */
 json_t *wr_result_trial(const struct wr_run *run, unsigned int trial);
 

@@ -223,6 +223,7 @@ def trial_checks(c, doc, count):
         c.eq(tot[1]["rx_own_pkts"], count, "trial %d received" % t["trial"])
         c.eq(t["accounting"]["balanced"], True, "trial %d balanced" % t["trial"])
         c.eq(t["accounting"]["lost_pkts"], 0, "trial %d no loss" % t["trial"])
+        c.true("mbufs_missing" not in t["accounting"], "mbufs counted at the end only")
     c.eq([t["trial"] for t in doc["trials"]], [1, 2, 3], "trial numbers")
     s = doc["summary"]
     c.eq((s["trials"], s["warmup"]), (3, 1), "summary counts")
