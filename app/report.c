@@ -232,6 +232,15 @@ apply_labels(struct rep *r, const char *labels, char *err, size_t el)
 	return 0;
 }
 
+/* Control characters would break table rows and gnuplot lines. */
+static void
+clean_label(char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20)
+			*s = ' ';
+}
+
 /* Series = distinct labels in first-seen order; order = by series, size. */
 static void
 make_order(struct rep *r)
@@ -240,6 +249,7 @@ make_order(struct rep *r)
 
 	r->nb_series = 0;
 	for (i = 0; i < r->nb_runs; i++) {
+		clean_label(r->run[i].label);
 		for (s = 0; s < r->nb_series; s++)
 			if (strcmp(r->series[s], r->run[i].label) == 0)
 				break;
