@@ -72,17 +72,13 @@ show_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 }
 
 static int
-finish(struct wr_run *run, const struct wr_config *cfg)
+finish(struct wr_run *run, json_t *trials)
 {
-	char err[512];
 	int rc = APP_EXIT_OK;
 
 	app_view_summary(stdout, run);
-	if (cfg->json_path[0] != '\0' &&
-			wr_result_write(run, cfg->json_path, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate: error: %s\n", err);
+	if (app_results_write(run, trials, stdout) != 0)
 		rc = APP_EXIT_FAILED;
-	}
 	if (run->mbufs_missing != 0) {
 		fprintf(stderr, "wirerate: error: %" PRIu64 " mbufs were not "
 			"returned to their pools\n", run->mbufs_missing);
@@ -99,24 +95,37 @@ failed(int rc, const char *err)
 	return rc == -EINVAL ? APP_EXIT_USAGE : APP_EXIT_FAILED;
 }
 
-/* One trial as the configuration describes it, shown live. */
+/* --warmup trials, then --repeat counted ones of the configured trial. */
 static int
 run_single(struct wr_run *run, const struct wr_config *cfg)
 {
 	struct live l = { !cfg->quiet, isatty(STDOUT_FILENO) && !cfg->plain };
-	struct wr_trial t;
+	unsigned int t, nb = cfg->nb_warmup + cfg->nb_repeat;
+	enum wr_stop_reason why = WR_STOP_NONE;
+	json_t *trials = nb > 1 ? json_array() : NULL;
+	struct wr_trial tr;
 	char err[512];
-	int rc;
+	int rc = 0;
 
-	wr_trial_from_config(cfg, &t);
-	rc = wr_run_trial(run, &t, err, sizeof(err));
-	if (rc == 0)
-		rc = wr_run_start(run, err, sizeof(err));
-	if (rc != 0)
-		return failed(rc, err);
-	wr_run_stop(run, wr_run_wait(run, &stop_signals, show_interval, &l));
+	wr_trial_from_config(cfg, &tr);
+	for (t = 0; t < nb && why != WR_STOP_SIGNAL && rc == 0; t++) {
+		rc = wr_run_trial(run, &tr, err, sizeof(err));
+		if (rc == 0)
+			rc = wr_run_start(run, err, sizeof(err));
+		if (rc != 0)
+			break;
+		why = wr_run_wait(run, &stop_signals, show_interval, &l);
+		wr_run_stop(run, why);
+		if (trials != NULL && app_trial_done(stdout, run, t, trials) != 0)
+			rc = -EIO;
+	}
 	wr_run_close(run);
-	return finish(run, cfg);
+	if (rc == 0)
+		rc = finish(run, trials);
+	else
+		rc = failed(rc, rc == -EIO ? "cannot record the trial" : err);
+	json_decref(trials);
+	return rc;
 }
 
 static void
@@ -222,6 +231,10 @@ main(int argc, char **argv)
 	char cmdline[1024];
 	int n, rc;
 
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return app_compare_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "report") == 0)
+		return app_report_main(argc - 1, argv + 1);
 	if (early_opts(argc, argv) == 0)
 		return APP_EXIT_OK;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));

@@ -23,6 +23,9 @@
 #define WR_FRAME_MIN_SIZE 64u      /* RFC 2544, FCS included */
 #define WR_FRAME_MAX_SIZE 9018u    /* 9000-byte MTU + 14 header + 4 FCS */
 #define WR_MAX_SIZES 16u           /* frame sizes of one sweep */
+#define WR_MAX_REPEAT 1000u        /* --repeat */
+#define WR_MAX_WARMUP 100u         /* --warmup */
+#define WR_LABEL_LEN 128u          /* --label, with the NUL */
 
 enum wr_dir {
 	WR_DIR_TX = 0,
@@ -115,6 +118,13 @@ struct wr_config {
 	char json_path[PATH_MAX];
 	bool plain;                 /* never refresh in place */
 	bool quiet;                 /* no live view */
+
+	/* Results (docs/results.md). */
+	char csv_path[PATH_MAX];    /* per-interval CSV, "" = none */
+	char label[WR_LABEL_LEN];   /* names the run in reports, "" = none */
+	char profile_path[PATH_MAX];/* profile the config came from, "" = none */
+	unsigned int nb_repeat;     /* counted trials, 1..WR_MAX_REPEAT */
+	unsigned int nb_warmup;     /* trials run first and not counted */
 };
 
 /* Fill cfg with the documented defaults. This function can't fail. */

@@ -34,6 +34,7 @@ wr_config_defaults(struct wr_config *cfg)
 	cfg->max_trials = 20;
 	cfg->loss_step_pct = 10.0;
 	cfg->b2b_trials = 50;
+	cfg->nb_repeat = 1;
 }
 
 static int __rte_format_printf(3, 4)
@@ -240,6 +241,7 @@ enum {
 	O_VERSION, O_IMPAIR, O_LATENCY, O_RATE, O_LINK_SPEED, O_MODE, O_SIZES,
 	O_TRIAL, O_RESOLUTION, O_MAX_TRIALS, O_PDR, O_LOSS_STEP, O_B2B_TRIALS,
 	O_B2B_MAX,
+	O_CSV, O_LABEL, O_REPEAT, O_WARMUP,
 };
 
 static const struct option long_opts[] = {
@@ -284,6 +286,10 @@ static const struct option long_opts[] = {
 	{ "loss-step", required_argument, NULL, O_LOSS_STEP },
 	{ "b2b-trials", required_argument, NULL, O_B2B_TRIALS },
 	{ "b2b-max", required_argument, NULL, O_B2B_MAX },
+	{ "csv", required_argument, NULL, O_CSV },
+	{ "label", required_argument, NULL, O_LABEL },
+	{ "repeat", required_argument, NULL, O_REPEAT },
+	{ "warmup", required_argument, NULL, O_WARMUP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -511,12 +517,47 @@ opt_modes(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	return rc;
 }
 
+/* Result options: --csv, --label, --repeat, --warmup. */
+static int
+opt_results(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	uint64_t x;
+	int rc;
+
+	switch (c) {
+	case O_CSV:
+		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->csv_path))
+			return fail(err, el, "--csv: path empty or too long");
+		strcpy(cfg->csv_path, v);
+		return 0;
+	case O_LABEL:
+		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->label))
+			return fail(err, el, "--label: empty or longer than %u "
+				"characters", WR_LABEL_LEN - 1);
+		strcpy(cfg->label, v);
+		return 0;
+	case O_REPEAT:
+		rc = opt_u64("repeat", v, 1, WR_MAX_REPEAT, &x, err, el);
+		if (rc == 0)
+			cfg->nb_repeat = (unsigned int)x;
+		return rc;
+	case O_WARMUP:
+		rc = opt_u64("warmup", v, 0, WR_MAX_WARMUP, &x, err, el);
+		if (rc == 0)
+			cfg->nb_warmup = (unsigned int)x;
+		return rc;
+	default: break;
+	}
+	return 1;
+}
+
 /* Dispatch one option to the handler that knows it. */
 static int
 opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	int (*const handlers[])(int, const char *, struct wr_config *, char *, size_t) = {
 		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
+		opt_results,
 	};
 	unsigned int i;
 	int rc;
@@ -566,6 +607,10 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 	if (wr_impair_active(&cfg->impair) && cfg->burst_pkts > WR_IMPAIR_MAX_BURST)
 		return fail(err, el, "--burst %u with --impair: at most %u (the "
 			"fixture may double a burst)", cfg->burst_pkts, WR_IMPAIR_MAX_BURST);
+	if ((cfg->nb_repeat > 1 || cfg->nb_warmup > 0) && cfg->duration_ms == 0 &&
+			cfg->count_pkts == 0)
+		return fail(err, el, "--repeat/--warmup: each trial must end by "
+			"itself; give --duration T or --count N");
 	if (cfg->burst_pkts > cfg->nb_txd / 2)
 		return fail(err, el, "--burst %u is more than half of --txd %u",
 			cfg->burst_pkts, cfg->nb_txd);

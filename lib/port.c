@@ -160,6 +160,7 @@ wr_port_probe(struct wr_port *p, uint16_t port_id, bool tx, bool rx,
 	rte_eth_dev_get_name_by_port(port_id, p->name);
 	p->socket = rte_eth_dev_socket_id(port_id);
 	rte_eth_macaddr_get(port_id, &p->mac);
+	wr_devinfo_read(&p->info, p->driver, "/sys", &p->dev);
 	rc = probe_queues(p, cfg, err, errlen);
 	if (rc != 0)
 		return rc;

@@ -16,6 +16,7 @@
 #include <rte_mempool.h>
 
 #include "config.h"
+#include "devinfo.h"
 #include "frame.h"
 
 #define WR_PORT_MAX_NOTES 8u
@@ -38,6 +39,7 @@ struct wr_port {
 	struct rte_ether_addr mac;
 	uint16_t peer;               /* port whose MAC is the default destination */
 	struct rte_eth_dev_info info;
+	struct wr_devinfo dev;       /* bus, device, PCI ids (for results) */
 
 	/* What was configured after adapting to the PMD. */
 	uint16_t nb_txq;

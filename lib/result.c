@@ -9,6 +9,7 @@
 #include <rte_version.h>
 
 #include "result.h"
+#include "trials.h"
 #include "units.h"
 
 /* json_object_set_new that tolerates NULL values from failed allocations. */
@@ -65,6 +66,8 @@ env_json(const struct wr_run *run)
 		set(o, "hostname", json_string(buf));
 	}
 	set(o, "cmdline", json_string(run->cmdline));
+	set(o, "profile", run->cfg->profile_path[0] != '\0' ?
+		json_string(run->cfg->profile_path) : json_null());
 	return o;
 }
 
@@ -104,6 +107,8 @@ config_json(const struct wr_config *c)
 	set(o, "link_speed_bps", u64(c->link_speed_bps));
 	set(o, "latency", json_string(c->lat_mode == WR_LAT_TSC ? "tsc" :
 		c->lat_mode == WR_LAT_OFF ? "off" : "auto"));
+	set(o, "repeat", u64(c->nb_repeat));
+	set(o, "warmup", u64(c->nb_warmup));
 	return o;
 }
 
@@ -142,6 +147,26 @@ plan_json(const struct wr_plan *plan)
 	return o;
 }
 
+/* A string, or null when s is empty (not known). */
+static json_t *
+str_or_null(const char *s)
+{
+	return s[0] != '\0' ? json_string(s) : json_null();
+}
+
+/* Which device is behind the port (lib/devinfo.h). */
+static void
+device_json(json_t *o, const struct wr_devinfo *d)
+{
+	set(o, "bus", str_or_null(d->bus));
+	set(o, "device", str_or_null(d->device));
+	set(o, "pci_id", str_or_null(d->pci_id));
+	set(o, "pci_subsys", str_or_null(d->pci_subsys));
+	set(o, "pci_revision", d->pci_revision >= 0 ?
+		json_integer(d->pci_revision) : json_null());
+	set(o, "vmxnet3_version", str_or_null(d->vmxnet3_version));
+}
+
 static json_t *
 port_json(const struct wr_port *p)
 {
@@ -153,6 +178,7 @@ port_json(const struct wr_port *p)
 	set(o, "port_id", u64(p->port_id));
 	set(o, "name", json_string(p->name));
 	set(o, "driver", json_string(p->driver));
+	device_json(o, &p->dev);
 	set(o, "mac", json_string(mac));
 	set(o, "socket", json_integer(p->socket));
 	set(o, "role", json_string(p->tx && p->rx ? "tx+rx" : p->tx ? "tx" : "rx"));
@@ -418,6 +444,8 @@ wr_result_head(const struct wr_run *run)
 	unsigned int i;
 
 	set(doc, "schema", json_string(WR_RESULT_SCHEMA));
+	if (run->cfg->label[0] != '\0')
+		set(doc, "label", json_string(run->cfg->label));
 	set(doc, "env", env_json(run));
 	set(doc, "config", config_json(run->cfg));
 	set(doc, "plan", plan_json(&run->plan));
@@ -427,6 +455,7 @@ wr_result_head(const struct wr_run *run)
 	return doc;
 }
 
+/* What the traffic phase produced: the same keys in a result and a trial. */
 void
 wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples)
 {
@@ -454,6 +483,40 @@ wr_result_build(const struct wr_run *run)
 
 	if (doc != NULL)
 		wr_result_add_trial(doc, run, true);
+	return doc;
+}
+
+json_t *
+wr_result_trial(const struct wr_run *run, unsigned int trial)
+{
+	json_t *o = json_object();
+
+	set(o, "trial", u64(trial));
+	wr_result_add_trial(o, run, true);
+	/* Known only once the ports close, after the last trial. */
+	json_object_del(json_object_get(o, "accounting"), "mbufs_missing");
+	return o;
+}
+
+json_t *
+wr_result_build_trials(const struct wr_run *run, json_t *trials,
+		char *err, size_t errlen)
+{
+	json_t *doc = wr_result_build(run), *summary;
+
+	if (doc == NULL) {
+		snprintf(err, errlen, "no memory to build the result");
+		return NULL;
+	}
+	if (trials == NULL)
+		return doc;
+	summary = wr_trials_summary(trials, run->cfg->nb_warmup, err, errlen);
+	if (summary == NULL) {
+		json_decref(doc);
+		return NULL;
+	}
+	set(doc, "trials", json_incref(trials));
+	set(doc, "summary", summary);
 	return doc;
 }
 
