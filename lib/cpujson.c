@@ -4,6 +4,7 @@
  * per worker lcore and per port, over the run and over each interval.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cpujson.h"
 #include "cputrack.h"
@@ -91,26 +92,13 @@ lcore_json(unsigned int lcore, const struct wr_cpu_counters *c)
 	return o;
 }
 
-json_t *
-wr_cpu_json(const struct wr_run *run)
+/* Each port's share of the busy cycles of the lcores that serve it. */
+static json_t *
+ports_json(const struct wr_run *run)
 {
-	json_t *o = json_object(), *bins = json_array();
-	json_t *lcores = json_array(), *ports = json_array();
-	unsigned int i, lo, hi;
-	char buf[16];
+	json_t *ports = json_array();
+	unsigned int i;
 
-	if (run->cpu == NULL)
-		return NULL;
-	for (i = 0; i < WR_CPU_BURST_BINS; i++) {
-		wr_cpu_bin_range(i, &lo, &hi);
-		snprintf(buf, sizeof(buf), lo == hi ? "%u" : "%u-%u", lo, hi);
-		json_array_append_new(bins, json_string(buf));
-	}
-	set(o, "burst_bins", bins);
-	for (i = 0; i < run->cpu->nb_workers; i++)
-		json_array_append_new(lcores, lcore_json(run->plan.w[i].lcore,
-			&run->cpu->lcore[i]));
-	set(o, "lcores", lcores);
 	for (i = 0; i < run->nb_ports; i++) {
 		const struct wr_cpu_port *cp = &run->cpu->port[i];
 		json_t *po = json_object();
@@ -125,6 +113,52 @@ wr_cpu_json(const struct wr_run *run)
 		set(po, "tsc_per_byte", json_real(per_byte));
 		json_array_append_new(ports, po);
 	}
-	set(o, "ports", ports);
+	return ports;
+}
+
+static json_t *
+bin_names(void)
+{
+	json_t *bins = json_array();
+	unsigned int i, lo, hi;
+	char buf[16];
+
+	for (i = 0; i < WR_CPU_BURST_BINS; i++) {
+		wr_cpu_bin_range(i, &lo, &hi);
+		if (lo == hi)
+			snprintf(buf, sizeof(buf), "%u", lo);
+		else
+			snprintf(buf, sizeof(buf), "%u-%u", lo, hi);
+		json_array_append_new(bins, json_string(buf));
+	}
+	return bins;
+}
+
+json_t *
+wr_cpu_json(const struct wr_run *run)
+{
+	json_t *o, *lcores;
+	struct wr_cpu_counters all;
+	struct wr_cpu_cost cost;
+	unsigned int i;
+
+	if (run->cpu == NULL)
+		return NULL;
+	o = json_object();
+	lcores = json_array();
+	memset(&all, 0, sizeof(all));
+	for (i = 0; i < run->cpu->nb_workers; i++) {
+		json_array_append_new(lcores, lcore_json(run->plan.w[i].lcore,
+			&run->cpu->lcore[i]));
+		wr_cpu_add(&all, &run->cpu->lcore[i]);
+	}
+	/* Every worker together: the run's figures (lib/metrics.c reads them). */
+	wr_cpu_cost(&all, &cost);
+	set(o, "cycles_per_pkt", json_real(cost.tsc_per_pkt));
+	set(o, "cycles_per_byte", json_real(cost.tsc_per_byte));
+	set(o, "busy_ratio", json_real(cost.busy_ratio));
+	set(o, "burst_bins", bin_names());
+	set(o, "lcores", lcores);
+	set(o, "ports", ports_json(run));
 	return o;
 }

@@ -27,9 +27,12 @@ wr_cpu_read_worker(const struct wr_worker *w, struct wr_cpu_counters *out)
 	out->nb_idle_polls = wr_counter_read(&w->st.nb_idle_polls);
 	read_bins(out->tx_bursts, w->st.tx_bursts);
 	read_bins(out->rx_bursts, w->st.rx_bursts);
+	/* TX frames of a trial all have the queue's size (as collect.c). */
 	for (i = 0; i < w->nb_tx; i++) {
-		out->tx_pkts += wr_counter_read(&w->tx[i]->st.nb_pkts);
-		out->tx_bytes += wr_counter_read(&w->tx[i]->st.nb_bytes);
+		uint64_t pkts = wr_counter_read(&w->tx[i]->st.nb_pkts);
+
+		out->tx_pkts += pkts;
+		out->tx_bytes += pkts * w->tx[i]->frame_size;
 	}
 	for (i = 0; i < w->nb_rx; i++) {
 		out->rx_pkts += wr_counter_read(&w->rx[i]->st.nb_pkts);
@@ -45,7 +48,7 @@ read_queues(const struct wr_worker *w, uint64_t *pkts, uint64_t *bytes)
 
 	for (i = 0; i < w->nb_tx; i++, k++) {
 		pkts[k] = wr_counter_read(&w->tx[i]->st.nb_pkts);
-		bytes[k] = wr_counter_read(&w->tx[i]->st.nb_bytes);
+		bytes[k] = pkts[k] * w->tx[i]->frame_size;
 	}
 	for (i = 0; i < w->nb_rx; i++, k++) {
 		pkts[k] = wr_counter_read(&w->rx[i]->st.nb_pkts);
@@ -98,6 +101,20 @@ wr_cpu_track_create(const struct wr_run *run)
 	for (i = 0; i < n; i++)
 		map_queues(run, run->workers[i], t->q_port[i]);
 	return t;
+}
+
+void
+wr_cpu_track_reset(struct wr_cpu_track *t)
+{
+	unsigned int n;
+
+	if (t == NULL)
+		return;
+	n = t->nb_workers ? t->nb_workers : 1;
+	memset(t->lcore, 0, n * sizeof(*t->lcore));
+	memset(t->q_pkts, 0, n * sizeof(*t->q_pkts));
+	memset(t->q_bytes, 0, n * sizeof(*t->q_bytes));
+	memset(t->port, 0, (t->nb_ports ? t->nb_ports : 1) * sizeof(*t->port));
 }
 
 void

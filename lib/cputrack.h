@@ -30,6 +30,10 @@ struct wr_cpu_track {
  */
 struct wr_cpu_track *wr_cpu_track_create(const struct wr_run *run);
 
+/* Forget every reading: a new trial starts from zeroed worker counters.
+ * Safe on NULL. This function can't fail. */
+void wr_cpu_track_reset(struct wr_cpu_track *t);
+
 /* Free t; safe on NULL. */
 void wr_cpu_track_free(struct wr_cpu_track *t);
 

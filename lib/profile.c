@@ -34,17 +34,23 @@ struct section_spec {
 static const char *const ports_keys[] = { "tx-ports", "rx-ports", "txq",
 	"rxq", "txd", "rxd", "burst", "ring-pairs", NULL };
 static const char *const lcores_keys[] = { "map", NULL };
-static const char *const frames_keys[] = { "size", "src-mac", "dst-mac",
-	"src-ip", "dst-ip", "sport", "dport", "flows", "vlan", NULL };
-static const char *const run_keys[] = { "duration", "count", "interval",
-	"grace", "link-timeout", "impair", NULL };
-static const char *const output_keys[] = { "json", "plain", "quiet", NULL };
+static const char *const frames_keys[] = { "size", "sizes", "src-mac",
+	"dst-mac", "src-ip", "dst-ip", "sport", "dport", "flows", "vlan", NULL };
+static const char *const run_keys[] = { "duration", "count", "rate",
+	"link-speed", "interval", "grace", "link-timeout", "latency", "impair",
+	NULL };
+static const char *const test_keys[] = { "mode", "trial", "resolution",
+	"max-trials", "pdr", "loss-step", "b2b-trials", "b2b-max", "repeat",
+	"warmup", NULL };
+static const char *const output_keys[] = { "json", "csv", "label", "plain",
+	"quiet", NULL };
 
 static const struct section_spec sections[] = {
 	{ "ports", ports_keys, "ports, roles, queues" },
 	{ "lcores", lcores_keys, "lcore plan" },
 	{ "frames", frames_keys, "frame size and headers" },
 	{ "run", run_keys, "length and pacing of the run" },
+	{ "test", test_keys, "RFC 2544 test modes and repeated trials" },
 	{ "output", output_keys, "results and display" },
 };
 

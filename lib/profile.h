@@ -6,9 +6,13 @@
  *
  *   [ports]   tx-ports rx-ports txq rxq txd rxd burst ring-pairs
  *   [lcores]  map (repeatable: one key per worker lcore)
- *   [frames]  size src-mac dst-mac src-ip dst-ip sport dport flows vlan
- *   [run]     duration count interval grace link-timeout impair
- *   [output]  json plain quiet (plain, quiet: yes/no)
+ *   [frames]  size sizes src-mac dst-mac src-ip dst-ip sport dport flows
+ *             vlan
+ *   [run]     duration count rate link-speed interval grace link-timeout
+ *             latency impair
+ *   [test]    mode trial resolution max-trials pdr loss-step b2b-trials
+ *             b2b-max repeat warmup
+ *   [output]  json csv label plain quiet (plain, quiet: yes/no)
  *
  * Values take the syntax of the option. '#' starts a comment. Precedence:
  * defaults < profile < command line; the caller loads the profile into a

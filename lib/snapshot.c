@@ -35,7 +35,7 @@ latency_live(const struct wr_run *run, unsigned int p, struct wr_snap_port *sp)
 	}
 }
 
-/* Once the workers returned: percentiles, and the loss streams account. */
+/* Once the workers returned: percentiles, and what the streams account. */
 static void
 final_figures(const struct wr_run *run, unsigned int p, struct wr_snap_port *sp)
 {
@@ -52,31 +52,70 @@ final_figures(const struct wr_run *run, unsigned int p, struct wr_snap_port *sp)
 		sp->lat_p99_tsc = wr_hist_percentile(&h, 99);
 		sp->lat_p999_tsc = wr_hist_percentile(&h, 99.9);
 	}
-	for (i = 0; i < run->nb_streams; i++)
-		if (run->streams[i].rx_port == sp->port_id &&
-				run->streams[i].lost_pkts > 0)
-			sp->lost_pkts += (uint64_t)run->streams[i].lost_pkts;
+	sp->gap_pkts = sp->late_pkts = sp->dup_pkts = 0;
+	for (i = 0; i < run->nb_streams; i++) {
+		const struct wr_stream_result *r = &run->streams[i];
+
+		if (r->rx_port != sp->port_id)
+			continue;
+		if (r->lost_pkts > 0)
+			sp->lost_pkts += (uint64_t)r->lost_pkts;
+		sp->gap_pkts += wr_seq_gaps(&r->view.seq);
+		sp->late_pkts += r->view.seq.nb_late_pkts;
+		sp->dup_pkts += r->view.seq.nb_dup_pkts;
+	}
 }
 
 /* Interval figures: rates, mean latency, CPU cost per frame; without a
  * new interval the previous snapshot's figures stand. */
 static void
 interval_figures(unsigned int p, const struct wr_interval *iv,
-		const struct wr_snap_port *old, struct wr_snap_port *sp)
+		const struct wr_snap_port *old, uint64_t tsc_hz,
+		struct wr_snap_port *sp)
 {
 	if (iv != NULL) {
+		const struct wr_port_seq *q = &iv->port[p].seq;
+
 		sp->rates = iv->port[p].rates;
 		wr_cpu_port_cost(&iv->port[p].cpu, &sp->tsc_per_pkt, &sp->tsc_per_byte);
+		sp->gap_pkts = q->gap_pkts;
+		sp->late_pkts = q->late_pkts;
+		sp->dup_pkts = q->dup_pkts;
+		sp->lat_p99_tsc = (uint64_t)(q->lat_p99_ns * (double)tsc_hz / 1e9);
 	} else if (old != NULL) {
 		sp->rates = old->rates;
 		sp->tsc_per_pkt = old->tsc_per_pkt;
 		sp->tsc_per_byte = old->tsc_per_byte;
+		sp->gap_pkts = old->gap_pkts;
+		sp->late_pkts = old->late_pkts;
+		sp->dup_pkts = old->dup_pkts;
+		sp->lat_p99_tsc = old->lat_p99_tsc;
 	}
 	if (old != NULL && sp->cnt.rx_own_pkts > old->cnt.rx_own_pkts)
 		sp->lat_mean_tsc = (double)(sp->lat_sum_tsc - old->lat_sum_tsc) /
 			(double)(sp->cnt.rx_own_pkts - old->cnt.rx_own_pkts);
 	else if (old != NULL)
 		sp->lat_mean_tsc = old->lat_mean_tsc;
+}
+
+/* Latency means something only on a shared clock (--latency, run.h). */
+static bool
+latency_valid(const struct wr_run *run, unsigned int p, enum wr_snap_state st)
+{
+	const struct wr_port *port = &run->ports[p];
+	unsigned int peer = index_of(run, port->peer);
+
+	if (st == WR_SNAP_DONE)
+		return run->port_lat_valid[p];
+	return wr_run_lat_valid(run, peer < run->nb_ports && run->ports[peer].tx);
+}
+
+static void
+no_latency(struct wr_snap_port *sp)
+{
+	sp->lat_sum_tsc = sp->lat_max_tsc = sp->lat_min_tsc = 0;
+	sp->lat_p50_tsc = sp->lat_p99_tsc = sp->lat_p999_tsc = 0;
+	sp->lat_mean_tsc = 0;
 }
 
 static void
@@ -97,7 +136,8 @@ build_port(struct wr_snap *s, const struct wr_run *run, unsigned int p,
 	latency_live(run, p, sp);
 	if (run->cpu != NULL)
 		sp->cpu = run->cpu->port[p];
-	interval_figures(p, iv, prev != NULL ? &prev->port[p] : NULL, sp);
+	interval_figures(p, iv, prev != NULL ? &prev->port[p] : NULL,
+		run->tsc_hz, sp);
 	if (s->state == WR_SNAP_DONE) {
 		struct wr_port_counters zero;
 
@@ -106,6 +146,8 @@ build_port(struct wr_snap *s, const struct wr_run *run, unsigned int p,
 			run->tsc_hz, &sp->rates);
 		final_figures(run, p, sp);
 	}
+	if (!latency_valid(run, p, s->state))
+		no_latency(sp);
 }
 
 static void
@@ -142,11 +184,12 @@ wr_snap_build(struct wr_snap *s, const struct wr_run *run,
 	s->stop_reason = run->stop_reason;
 	s->tsc_hz = run->tsc_hz;
 	s->elapsed_ms = (uint64_t)(wr_run_seconds(run, run->start_tsc, until) * 1e3);
-	s->duration_ms = run->cfg->duration_ms;
-	s->count_pkts = run->cfg->count_pkts;
+	s->trial = run->nb_trials;
+	s->duration_ms = run->trial.duration_ms;
+	s->count_pkts = run->trial.count_pkts;
 	s->interval_ms = run->cfg->interval_ms;
 	s->nb_intervals = run->nb_intervals;
-	s->frame_size = run->cfg->frame_size;
+	s->frame_size = run->trial.frame_size;
 	s->nb_ports = run->nb_ports;
 	for (p = 0; p < run->nb_ports; p++)
 		build_port(s, run, p, iv, prev);

@@ -32,12 +32,17 @@ struct wr_snap_port {
 	 * or lost; the peer must be in the run, else 0. */
 	uint64_t missing_pkts;
 	uint64_t lost_pkts;             /* sequence accounting; once done */
+	/* Sequence accounting of own frames: approximate while running (the
+	 * trackers are read as they change), exact once done. */
+	uint64_t gap_pkts;
+	uint64_t late_pkts;
+	uint64_t dup_pkts;
 	uint64_t lat_sum_tsc;           /* latency of own frames, cumulative */
 	uint64_t lat_max_tsc;           /* largest so far */
 	double lat_mean_tsc;            /* over the last interval */
-	uint64_t lat_min_tsc;           /* min and percentiles: once done */
+	uint64_t lat_min_tsc;           /* min, p50, p99.9: once done */
 	uint64_t lat_p50_tsc;
-	uint64_t lat_p99_tsc;
+	uint64_t lat_p99_tsc;           /* approximate while running */
 	uint64_t lat_p999_tsc;
 	struct wr_cpu_port cpu;         /* share of busy time, cumulative */
 	double tsc_per_pkt;             /* last interval */
@@ -56,9 +61,10 @@ struct wr_snap {
 	enum wr_snap_state state;
 	enum wr_stop_reason stop_reason;
 	uint64_t tsc_hz;
+	uint64_t trial;                 /* trials started, 1 for a single run */
 	uint64_t elapsed_ms;            /* since traffic started */
-	uint64_t duration_ms;           /* configured; 0: until count/signal */
-	uint64_t count_pkts;            /* configured, per TX port */
+	uint64_t duration_ms;           /* this trial's; 0: until count/signal */
+	uint64_t count_pkts;            /* this trial's, per TX port */
 	uint64_t interval_ms;
 	uint64_t nb_intervals;
 	uint32_t frame_size;

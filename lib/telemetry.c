@@ -69,10 +69,11 @@ static int
 cmd_state(const char *cmd __rte_unused, const char *params __rte_unused,
 		struct rte_tel_data *d)
 {
-	uint64_t v[13];
+	uint64_t v[14];
 	static const char *const k[] = { "state", "running", "stop_reason",
 		"seq", "elapsed_ms", "duration_ms", "count_pkts", "interval_ms",
-		"intervals", "frame_size", "nb_ports", "nb_lcores", "tsc_hz" };
+		"intervals", "frame_size", "nb_ports", "nb_lcores", "tsc_hz",
+		"trial" };
 	unsigned int i;
 
 	pthread_mutex_lock(&snap_lock);
@@ -89,6 +90,7 @@ cmd_state(const char *cmd __rte_unused, const char *params __rte_unused,
 	v[10] = published.nb_ports;
 	v[11] = published.nb_lcores;
 	v[12] = published.tsc_hz;
+	v[13] = published.trial;
 	pthread_mutex_unlock(&snap_lock);
 	rte_tel_data_start_dict(d);
 	for (i = 0; i < RTE_DIM(k); i++)
@@ -160,6 +162,9 @@ port_figures(struct rte_tel_data *d, const struct wr_snap_port *p, uint64_t hz)
 	add(d, "rx_l2_bps", round_u64(p->rates.rx_l2_bps));
 	add(d, "missing_pkts", p->missing_pkts);
 	add(d, "lost_pkts", p->lost_pkts);
+	add(d, "gap_pkts", p->gap_pkts);
+	add(d, "late_pkts", p->late_pkts);
+	add(d, "dup_pkts", p->dup_pkts);
 	add(d, "lat_sum_ns", ns((double)p->lat_sum_tsc, hz));
 	add(d, "lat_mean_ns", ns(p->lat_mean_tsc, hz));
 	add(d, "lat_max_ns", ns((double)p->lat_max_tsc, hz));

@@ -88,6 +88,8 @@ def add_state(m, st):
               if st["stop_reason"] < len(STOP_REASONS) else "unknown"})
     m.add("wirerate_run_elapsed_seconds", "gauge", "Time since traffic started.",
           st["elapsed_ms"] / 1e3)
+    m.add("wirerate_run_trial", "gauge",
+          "Trials started; counters restart with each.", st["trial"])
     m.add("wirerate_run_duration_seconds", "gauge",
           "Configured run length; 0 runs until the count or a signal.",
           st["duration_ms"] / 1e3)
@@ -146,6 +148,14 @@ def add_port_drops(m, p, lab):
     m.add("wirerate_port_lost_frames", "gauge",
           "Frames lost by sequence accounting; final once the run is done.",
           p["lost_pkts"], lab)
+    m.add("wirerate_port_sequence_gap_frames", "gauge",
+          "Sequence numbers skipped and not yet filled (in flight included).",
+          p["gap_pkts"], lab)
+    m.add("wirerate_port_late_frames_total", "counter",
+          "Own frames that arrived after a higher sequence (reordered).",
+          p["late_pkts"], lab)
+    m.add("wirerate_port_duplicate_frames_total", "counter",
+          "Further copies of a sequence already seen.", p["dup_pkts"], lab)
 
 
 def add_port_latency(m, p, lab, done):

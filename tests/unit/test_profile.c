@@ -70,7 +70,7 @@ test_syntax_errors(void)
 	expect_error("[ports\n", 1, "a section line is [name] and nothing else");
 	expect_error("[ports] txq = 1\n", 1, "a section line is [name]");
 	expect_error("# header\n\n[port]\n", 3, "[port]: unknown section; "
-		"accepted: ports, lcores, frames, run, output");
+		"accepted: ports, lcores, frames, run, test, output");
 	expect_error("[run]\ncount = 1\n[frames]\n[run]\n", 4,
 		"[run]: section given twice (first on line 1)");
 	expect_error("size = 64\n[frames]\n", 1, "size: key before any [section]");
@@ -117,12 +117,15 @@ test_key_errors(void)
 {
 	expect_error("[run]\ndurtion = 5s\n", 2, "[run] durtion = 5s: unknown key; "
 		"did you mean 'duration' (in [run])? accepted in [run]: duration, "
-		"count, interval, grace, link-timeout, impair");
+		"count, rate, link-speed, interval, grace, link-timeout, latency, "
+		"impair");
 	expect_error("[ports]\ntx_ports = 0\n", 2, "did you mean 'tx-ports'");
-	expect_error("[frames]\nrate = 10\n", 2, "[frames] rate = 10: unknown key; "
-		"accepted in [frames]: size, src-mac, dst-mac");
+	expect_error("[frames]\nrate = 10\n", 2,
+		"[frames] rate = 10: rate belongs in section [run]");
+	expect_error("[frames]\nspeed = 10\n", 2, "[frames] speed = 10: unknown "
+		"key; accepted in [frames]: size, sizes, src-mac, dst-mac");
 	expect_error("[output]\nxyzzyplugh = 1\n", 2, "[output] xyzzyplugh = 1: "
-		"unknown key; accepted in [output]: json, plain, quiet");
+		"unknown key; accepted in [output]: json, csv, label, plain, quiet");
 	expect_error("[frames]\nduration = 5s\n", 2,
 		"[frames] duration = 5s: duration belongs in section [run]");
 	expect_error("[frames]\nsize = 64\n# again\nsize = 128\n", 4,
@@ -280,6 +283,40 @@ test_find_profile(void)
 	WR_CHECK(found == NULL);
 }
 
+/* Test modes, rates and results keys map to their options too. */
+static void
+test_mode_keys(void)
+{
+	struct wr_config c;
+
+	WR_CHECK_U64(load(&c, "[frames]\nsizes = 64,1518,9018\n"
+		"[run]\nrate = 50%\nlink-speed = 10G\nlatency = tsc\n"
+		"[test]\nmode = throughput\ntrial = 2s\nresolution = 1\n"
+		"max-trials = 7\npdr = 0.01\nloss-step = 5\nb2b-trials = 3\n"
+		"b2b-max = 1M\nrepeat = 3\nwarmup = 1\n"
+		"[output]\ncsv = /tmp/x.csv\nlabel = lab one\n"), 0);
+	WR_CHECK_U64(c.nb_sizes, 3);
+	WR_CHECK_U64(c.sizes[2], 9018);
+	WR_CHECK(c.rate.unit != WR_RATE_NONE);
+	WR_CHECK_U64(c.link_speed_bps, 10000000000ULL);
+	WR_CHECK(c.lat_mode == WR_LAT_TSC);
+	WR_CHECK(c.mode == WR_MODE_THROUGHPUT);
+	WR_CHECK_U64(c.trial_ms, 2000);
+	WR_CHECK_NEAR(c.resolution_pct, 1.0, 1e-12);
+	WR_CHECK_U64(c.max_trials, 7);
+	WR_CHECK_NEAR(c.pdr_ratio, 0.01, 1e-12);
+	WR_CHECK_NEAR(c.loss_step_pct, 5.0, 1e-12);
+	WR_CHECK_U64(c.b2b_trials, 3);
+	WR_CHECK_U64(c.b2b_max_pkts, 1000000);
+	WR_CHECK(c.nb_repeat == 3 && c.nb_warmup == 1);
+	WR_CHECK_STR(c.csv_path, "/tmp/x.csv");
+	WR_CHECK_STR(c.label, "lab one");
+	expect_error("[test]\nmode = fastest\n", 2, "[test] mode = fastest:");
+	expect_error("[frames]\nsizes = 64,63\n", 2, "[frames] sizes = 64,63: "
+		"'63' is not a frame size");
+	expect_error("[run]\nrate = fast\n", 2, "[run] rate = fast:");
+}
+
 /* Flags: "no" leaves the default; a cross-option rule runs after merging. */
 static void
 test_flags_and_rules(void)
@@ -355,6 +392,7 @@ main(int argc, char **argv)
 	WR_TEST_RUN(test_precedence);
 	WR_TEST_RUN(test_find_profile);
 	WR_TEST_RUN(test_flags_and_rules);
+	WR_TEST_RUN(test_mode_keys);
 	WR_TEST_RUN(test_shipped_profiles);
 	return wr_test_summary();
 }

@@ -42,7 +42,8 @@ def profile_run():
 
 
 def profile_ci():
-    """The CI profile on a ring pair: exact count, JSON path overridden."""
+    """The CI profile on a ring pair: exact count per trial, JSON path
+    overridden, CPU cost counted afresh in every trial."""
     c = Checker("profile_ci")
     ci = os.path.join(CONFIG, "ci-regression.ini")
     with tempfile.TemporaryDirectory() as d:
@@ -58,9 +59,21 @@ def profile_ci():
     c.eq(r.rc, 0, "exit code")
     if r.doc is None:
         c.done(r)
-    tot = {t["port_id"]: t for t in r.doc["totals"]}
-    c.eq(tot[0]["tx_pkts"], 200000, "exactly --count frames sent")
-    c.eq(tot[1]["rx_own_pkts"], 200000, "all received")
+    c.eq(r.doc["config"]["repeat"], 3, "repeat from the profile")
+    c.eq(r.doc["config"]["warmup"], 1, "warmup from the profile")
+    c.eq(r.doc.get("label"), "ci", "label from the profile")
+    trials = r.doc.get("trials", [])
+    c.eq(len(trials), 3, "three counted trials")
+    for t in trials:
+        tot = {p["port_id"]: p for p in t["totals"]}
+        c.eq(tot[0]["tx_pkts"], 200000, "trial %d: --count frames sent" % t["trial"])
+        c.eq(tot[1]["rx_own_pkts"], 200000, "trial %d: all received" % t["trial"])
+        lc = t["cpu"]["lcores"][0]
+        c.eq((lc["tx_pkts"], lc["rx_pkts"]), (200000, 200000),
+             "trial %d: CPU counters of this trial only" % t["trial"])
+        c.true(t["cpu"]["cycles_per_pkt"] > 0, "trial %d: cycles per frame" % t["trial"])
+    fig = r.doc.get("summary", {}).get("figures", {})
+    c.eq(fig.get("cycles_per_pkt", {}).get("n"), 3, "summary of cycles_per_pkt")
     c.eq(r.doc["stop_reason"], "count", "stopped by count")
     c.eq(r.doc["config"]["count_pkts"], 200000, "config.count_pkts merged")
     c.eq(r.doc["config"]["duration_ms"], 0, "a count alone runs until sent")
@@ -80,7 +93,7 @@ BAD = [
     ("[ports]\ntx-ports 0\n", [],
      ":2: 'tx-ports 0': expected [section], key = value or a '#' comment"),
     ("[sizes]\n", [], ":1: [sizes]: unknown section; accepted: ports, lcores, "
-     "frames, run, output"),
+     "frames, run, test, output"),
 ]
 
 
@@ -107,7 +120,34 @@ def profile_errors():
     c.done()
 
 
-CASES = {f.__name__: f for f in (profile_run, profile_ci, profile_errors)}
+def profile_mtu_sweep():
+    """The MTU profile on a ring pair: one paced trial per size, the CPU
+    cost of each in its own trial."""
+    c = Checker("profile_mtu_sweep")
+    mtu = os.path.join(CONFIG, "mtu-1500-vs-9000.ini")
+    r = wrtest.run([], ["--profile", mtu, "--ring-pairs", "1", "--duration", "1",
+                        "--quiet"])
+    c.eq(r.rc, 0, "exit code")
+    if r.doc is None:
+        c.done(r)
+    c.eq(r.doc.get("mode"), "sweep", "mode from the profile")
+    trials = r.doc.get("trials", [])
+    c.eq([t["frame_size"] for t in trials], [1518, 9018], "sizes from the profile")
+    for t in trials:
+        tot = {p["port_id"]: p for p in t["totals"]}
+        lc = t["cpu"]["lcores"][0]
+        c.eq(lc["tx_pkts"], tot[0]["tx_pkts"], "%d B: CPU counters per trial" %
+             t["frame_size"])
+        c.eq(lc["tx_bytes"], tot[0]["tx_pkts"] * t["frame_size"],
+             "%d B: bytes of this size" % t["frame_size"])
+        c.true(t["cpu"]["cycles_per_byte"] > 0, "%d B: cycles per byte" %
+               t["frame_size"])
+        c.eq(t["lost_pkts"], 0, "%d B: nothing lost" % t["frame_size"])
+    c.done(r)
+
+
+CASES = {f.__name__: f for f in (profile_run, profile_ci, profile_errors,
+                                  profile_mtu_sweep)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
