@@ -27,4 +27,11 @@ void app_view_interval(FILE *f, const struct wr_run *run,
 /* The final summary: per-port totals, streams, accounting. */
 void app_view_summary(FILE *f, const struct wr_run *run);
 
+/*
+ * wirerate merge SENDER.json RECEIVER.json [--json OUT]: the balance of a
+ * two-ended run. argv[0] is "merge". Returns the exit code: 0 balanced,
+ * 1 not balanced, 2 bad usage or input.
+ */
+int app_merge_main(int argc, char **argv);
+
 #endif /* WR_APP_H */

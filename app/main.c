@@ -20,6 +20,7 @@
 #include "app.h"
 #include "opts.h"
 #include "result.h"
+#include "rxclock.h"
 
 #define TICK_US 10000u
 
@@ -70,7 +71,28 @@ should_stop(const struct wr_run *run, uint64_t now)
 		return WR_STOP_DURATION;
 	if (wr_run_tx_done(run))
 		return WR_STOP_COUNT;
+	if (wr_rxclock_idle(run, now))
+		return WR_STOP_IDLE;
 	return WR_STOP_NONE;
+}
+
+/*
+ * --start-on-rx: sleep until the first frame arrives; false on a signal.
+ * The line tells a script that RX is polling (flushed even with --quiet).
+ */
+static bool
+wait_first_rx(struct wr_run *run)
+{
+	if (!run->cfg->start_on_rx)
+		return true;
+	printf("waiting for the first frame (--start-on-rx)\n");
+	fflush(stdout);
+	while (!wr_rxclock_started(run)) {
+		if (stop_signals != 0)
+			return false;
+		rte_delay_us_sleep(TICK_US);
+	}
+	return true;
 }
 
 /* The stats core: sleep between intervals, never spin. */
@@ -78,10 +100,13 @@ static enum wr_stop_reason
 stats_loop(struct wr_run *run, bool live, bool in_place)
 {
 	uint64_t step = run->cfg->interval_ms * (run->tsc_hz / 1000);
-	uint64_t next = run->start_tsc + step, now;
+	uint64_t next, now;
 	const struct wr_interval *iv;
 	enum wr_stop_reason why;
 
+	if (!wait_first_rx(run))
+		return WR_STOP_SIGNAL;
+	next = run->start_tsc + step;
 	for (;;) {
 		rte_delay_us_sleep(TICK_US);
 		now = rte_rdtsc();
@@ -192,6 +217,9 @@ main(int argc, char **argv)
 	char cmdline[1024];
 	int n, rc;
 
+	/* Subcommands work on result files, without EAL. */
+	if (argc >= 2 && strcmp(argv[1], "merge") == 0)
+		return app_merge_main(argc - 1, argv + 1);
 	if (early_opts(argc, argv) == 0)
 		return APP_EXIT_OK;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));

@@ -78,6 +78,11 @@ struct wr_config {
 	char json_path[PATH_MAX];
 	bool plain;                 /* never refresh in place */
 	bool quiet;                 /* no live view */
+
+	/* Two-ended runs: sender and receiver in different processes. */
+	bool start_on_rx;           /* the clock starts with the first RX frame */
+	uint64_t idle_timeout_ms;   /* stop this long after the last RX; 0: off */
+	bool reflect;               /* send every received frame back */
 };
 
 /* Fill cfg with the documented defaults. This function can't fail. */

@@ -232,7 +232,7 @@ enum {
 	O_SIZE, O_DURATION, O_COUNT, O_INTERVAL, O_GRACE, O_LINK_TIMEOUT,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_FLOWS,
 	O_VLAN, O_MAP, O_RING_PAIRS, O_JSON, O_PLAIN, O_QUIET, O_HELP,
-	O_VERSION,
+	O_VERSION, O_START_ON_RX, O_IDLE_TIMEOUT, O_REFLECT,
 };
 
 static const struct option long_opts[] = {
@@ -264,6 +264,9 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "help", no_argument, NULL, O_HELP },
 	{ "version", no_argument, NULL, O_VERSION },
+	{ "start-on-rx", no_argument, NULL, O_START_ON_RX },
+	{ "idle-timeout", required_argument, NULL, O_IDLE_TIMEOUT },
+	{ "reflect", no_argument, NULL, O_REFLECT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -366,12 +369,27 @@ opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	return 1;
 }
 
+/* Options of two-ended runs (docs/testbeds.md). */
+static int
+opt_twoend(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	switch (c) {
+	case O_START_ON_RX: cfg->start_on_rx = true; return 0;
+	case O_REFLECT: cfg->reflect = true; return 0;
+	case O_IDLE_TIMEOUT:
+		return opt_duration("idle-timeout", v, 10, &cfg->idle_timeout_ms, err, el);
+	default: break;
+	}
+	return 1;
+}
+
 /* Dispatch one option to the handler that knows it. */
 static int
 opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	int (*const handlers[])(int, const char *, struct wr_config *, char *, size_t) = {
 		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc,
+		opt_twoend,
 	};
 	unsigned int i;
 	int rc;
@@ -384,10 +402,48 @@ opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	return fail(err, el, "internal: option %d has no handler", c);
 }
 
+/*
+ * Rules of two-ended runs. A reflector sends what it receives, on the TX
+ * queue paired with each RX queue, so it generates nothing and needs as
+ * many TX queues as RX queues.
+ */
+static int
+check_twoend(struct wr_config *cfg, char *err, size_t el)
+{
+	bool rx_none = cfg->rx_ports_set && cfg->rx_port_mask == 0;
+	bool tx_none = cfg->tx_ports_set && cfg->tx_port_mask == 0;
+
+	if ((cfg->reflect || cfg->start_on_rx || cfg->idle_timeout_ms) && rx_none)
+		return fail(err, el, "--rx-ports none with --%s: it needs "
+			"received frames", cfg->reflect ? "reflect" :
+			cfg->start_on_rx ? "start-on-rx" : "idle-timeout");
+	if (cfg->reflect && cfg->tx_ports_set)
+		return fail(err, el, "--reflect with --tx-ports: a reflector "
+			"sends on its RX ports only (choose them with --rx-ports)");
+	if (cfg->reflect && cfg->count_pkts != 0)
+		return fail(err, el, "--reflect with --count: a reflector "
+			"generates nothing; stop it with --duration or "
+			"--idle-timeout");
+	if (cfg->start_on_rx && !cfg->reflect && !tx_none)
+		return fail(err, el, "--start-on-rx: a run that generates frames "
+			"starts its clock at launch; use it with --tx-ports none "
+			"(a receiver) or --reflect");
+	if (cfg->reflect)
+		cfg->nb_txq = cfg->nb_rxq;
+	/* An idle timeout ends the run: no default duration on top of it. */
+	if (cfg->idle_timeout_ms != 0 && !cfg->duration_set)
+		cfg->duration_ms = 0;
+	return 0;
+}
+
 /* Cross-option rules, checked once every option is known. */
 static int
 check_config(struct wr_config *cfg, char *err, size_t el)
 {
+	int rc = check_twoend(cfg, err, el);
+
+	if (rc != 0)
+		return rc;
 	/* A frame count alone runs until it is sent, not for the default time. */
 	if (cfg->count_pkts != 0 && !cfg->duration_set)
 		cfg->duration_ms = 0;

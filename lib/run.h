@@ -27,6 +27,7 @@ enum wr_stop_reason {
 	WR_STOP_COUNT,     /* every TX queue sent its --count share */
 	WR_STOP_SIGNAL,    /* SIGINT / SIGTERM */
 	WR_STOP_ERROR,
+	WR_STOP_IDLE,      /* --idle-timeout: nothing received for that long */
 };
 
 /* One port over one interval. */
@@ -66,6 +67,7 @@ struct wr_run {
 	struct wr_rxq *rxq[WR_MAX_PORTS][WR_MAX_QUEUES];
 	struct wr_ctl ctl;
 	bool launched;
+	bool rx_clock_started;         /* --start-on-rx: first frame seen */
 
 	uint64_t start_tsc;
 	uint64_t tx_stop_tsc;

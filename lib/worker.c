@@ -13,6 +13,7 @@
 
 #include "counter.h"
 #include "frame.h"
+#include "reflect.h"
 #include "worker.h"
 
 #define RX_PREFETCH 4u
@@ -218,11 +219,14 @@ rx_burst(struct wr_rxq *q)
 	struct rte_mbuf *pkts[WR_MAX_BURST];
 	uint16_t nb = rte_eth_rx_burst(q->port, q->queue, pkts, q->burst_pkts);
 	struct rx_tally t = { 0, 0, 0, 0 };
+	uint64_t now;
 
 	if (nb == 0)
 		return 0;
 	/* Read after the burst so no frame is stamped later than now. */
-	rx_classify(q, pkts, nb, rte_rdtsc(), &t);
+	now = rte_rdtsc();
+	rx_classify(q, pkts, nb, now, &t);
+	wr_rxq_stamp(&q->st, now);
 	rte_pktmbuf_free_bulk(pkts, nb);
 	wr_counter_add(&q->st.nb_pkts, nb);
 	wr_counter_add(&q->st.nb_bytes, t.bytes);
@@ -263,6 +267,8 @@ wr_worker_main(void *arg)
 	uint64_t now = rte_rdtsc(), prev;
 	unsigned int i, work;
 
+	if (w->mode == WR_WORKER_REFLECT)
+		return wr_reflect_main(w);
 	while (__atomic_load_n(&w->ctl->tx_stop, __ATOMIC_RELAXED) == 0) {
 		work = 0;
 		for (i = 0; i < w->nb_tx; i++)
