@@ -4,7 +4,7 @@
 
 # Debian packages the build, the tests and the benchmark need.
 WR_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk dpdk-dev
-	libnuma-dev libjansson-dev iproute2)
+	libnuma-dev libjansson-dev iproute2 tcpdump iperf3)
 WR_HUGEPAGES=${WR_HUGEPAGES:-512}   # 2 MiB pages: 1 GiB
 WR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WR_BUILD=${WR_BUILD:-$WR_ROOT/build}
