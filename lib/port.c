@@ -270,10 +270,15 @@ fill_conf(struct wr_port *p, struct rte_eth_conf *conf)
 		conf->rxmode.mtu = p->mtu;
 	if (p->fast_free)
 		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-	if (p->nb_rxq > 1) {
+	if (p->nb_rxq > 1 && (p->info.flow_type_rss_offloads &
+			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP)) != 0) {
 		conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		conf->rx_adv_conf.rss_conf.rss_hf = p->info.flow_type_rss_offloads &
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP);
+	} else if (p->nb_rxq > 1) {
+		/* virtio-user, memif, vhost: queue i receives the peer's queue i. */
+		note(p, "%u RX queues without RSS: the PMD has none, frames are "
+			"spread by the peer's queue", p->nb_rxq);
 	}
 }
 

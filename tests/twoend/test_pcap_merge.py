@@ -174,6 +174,9 @@ def merge_cli():
         p = subprocess.run([twoend.WIRERATE, "merge"] + argv, capture_output=True,
                            text=True, timeout=30)
         c.eq(p.returncode, want, "merge %s" % argv)
+    p = subprocess.run([twoend.WIRERATE, "--help"], capture_output=True, text=True)
+    for o in ("--start-on-rx", "--idle-timeout", "--reflect", " merge SENDER.json"):
+        c.true(o in p.stdout, "%s in --help" % o)
     bed.close()
     c.done()
 

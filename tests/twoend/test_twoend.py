@@ -48,31 +48,34 @@ def memif():
     finish(c, bed)
 
 
-def check_reflect(c, bed, gen, refl):
+def check_reflect(c, bed, gen, refl, nb_streams):
     """Generator and reflector both end well and every frame is accounted
-    for on the way out and on the way back."""
-    c.eq(gen.wait(60), 0, "generator exit code")
+    for on the way out and on the way back, over all streams and queues."""
+    rc = gen.wait(60)
+    c.eq(rc, 0, "generator exit code")
+    if rc != 0:
+        refl.stop()     # it would wait for a first frame that never comes
     c.eq(refl.wait(60), 0, "reflector exit code")
     gd, rd = twoend.load(bed.path("gen.json")), twoend.load(bed.path("refl.json"))
     if gd is None or rd is None:
         c.true(False, "both JSON results written")
         return
-    gs, rt = gd["streams"][0], rd["totals"][0]
+    c.eq(len(gd["streams"]), nb_streams, "generator streams")
+    sent, back, lost = (sum(s[k] for s in gd["streams"])
+                        for k in ("sent_pkts", "rx_pkts", "lost_pkts"))
+    rx, refl_pkts, unrefl, tx = (sum(t[k] for t in rd["totals"]) for k in
+                                 ("rx_pkts", "reflected_pkts", "unreflected_pkts", "tx_pkts"))
     print("generator sent %d, received back %d; reflector received %d, "
-          "reflected %d, could not %d" % (gs["sent_pkts"], gs["rx_pkts"],
-          rt["rx_pkts"], rt["reflected_pkts"], rt["unreflected_pkts"]))
+          "reflected %d, could not %d" % (sent, back, rx, refl_pkts, unrefl))
     c.eq(rd["stop_reason"], "idle", "reflector stopped by --idle-timeout")
-    c.true(rt["rx_pkts"] > 0, "reflector received frames")
-    c.eq(rt["rx_pkts"], gs["sent_pkts"], "reflector received all that was "
-         "sent (lossless ring)")
-    c.eq(rt["reflected_pkts"] + rt["unreflected_pkts"], rt["rx_pkts"],
-         "reflected + not reflected = received")
-    c.eq(rt["tx_pkts"], rt["reflected_pkts"], "reflector TX = reflected")
-    c.eq(gs["rx_pkts"], rt["reflected_pkts"], "generator got back every "
-         "reflected frame")
-    c.eq(gs["lost_pkts"], rt["unreflected_pkts"], "generator's loss = frames "
-         "the reflector could not send")
-    c.true("latency_mean_ns" in gs, "round trip latency measured")
+    c.true(rx > 0, "reflector received frames")
+    c.eq(rx, sent, "reflector received all that was sent (lossless ring)")
+    c.eq(refl_pkts + unrefl, rx, "reflected + not reflected = received")
+    c.eq(tx, refl_pkts, "reflector TX = reflected")
+    c.eq(back, refl_pkts, "generator got back every reflected frame")
+    c.eq(lost, unrefl, "generator's loss = frames the reflector could not send")
+    c.true(all("latency_mean_ns" in s for s in gd["streams"]),
+           "round trip latency measured")
     c.eq(rd["streams"], [], "a reflector classifies nothing")
     c.eq(rd["tx_streams"], [], "a reflector generates nothing")
     wrtest.stream_balance(c, gd)
@@ -88,7 +91,7 @@ def memif_reflect():
     refl = bed.wirerate("b", [memif_vdev(sock, "client")], [
         "--reflect", "--start-on-rx", "--idle-timeout", "1500ms", "--quiet",
         "--json", bed.path("refl.json")])
-    check_reflect(c, bed, gen, refl)
+    check_reflect(c, bed, gen, refl, 1)
     finish(c, bed)
 
 
@@ -121,16 +124,18 @@ def vhost():
 
 
 def vhost_reflect():
-    """virtio-user generates, vhost-user reflects on both queue pairs."""
+    """virtio-user generates on 2 queues, vhost-user reflects each RX queue
+    on its own TX queue: two streams go out and come back."""
     c = Checker("vhost_reflect")
     bed, (vh, vu) = vhost_pair("vhost_reflect")
-    refl = bed.wirerate("b", [vh], ["--reflect", "--start-on-rx", "--idle-timeout",
-                                    "1500ms", "--quiet", "--json", bed.path("refl.json")])
+    refl = bed.wirerate("b", [vh], ["--reflect", "--rxq", "2", "--start-on-rx",
+                                    "--idle-timeout", "1500ms", "--quiet",
+                                    "--json", bed.path("refl.json")])
     c.true(refl.wait_text(READY, 30), "vhost reflector ready")
-    gen = bed.wirerate("a", [vu], ["--count", "500k", "--grace", "1s", "--quiet",
-                                   "--json", bed.path("gen.json")],
+    gen = bed.wirerate("a", [vu], ["--txq", "2", "--rxq", "2", "--count", "500k",
+                                   "--grace", "1s", "--quiet", "--json", bed.path("gen.json")],
                        eal_extra=["--single-file-segments"])
-    check_reflect(c, bed, gen, refl)
+    check_reflect(c, bed, gen, refl, 2)
     finish(c, bed)
 
 
