@@ -9,6 +9,7 @@
 #include <rte_version.h>
 
 #include "result.h"
+#include "trials.h"
 #include "units.h"
 
 /* json_object_set_new that tolerates NULL values from failed allocations. */
@@ -65,6 +66,8 @@ env_json(const struct wr_run *run)
 		set(o, "hostname", json_string(buf));
 	}
 	set(o, "cmdline", json_string(run->cmdline));
+	set(o, "profile", run->cfg->profile_path[0] != '\0' ?
+		json_string(run->cfg->profile_path) : json_null());
 	return o;
 }
 
@@ -95,6 +98,17 @@ config_json(const struct wr_config *c)
 		(c->dst_ip >> 16) & 255, (c->dst_ip >> 8) & 255, c->dst_ip & 255);
 	set(o, "dst_ip", json_string(mac));
 	set(o, "ring_pairs", u64(c->nb_ring_pairs));
+	if (c->rate.unit != WR_RATE_NONE) {
+		char rate[64];
+
+		wr_rate_format(&c->rate, rate, sizeof(rate));
+		set(o, "rate", json_string(rate));
+	}
+	set(o, "link_speed_bps", u64(c->link_speed_bps));
+	set(o, "latency", json_string(c->lat_mode == WR_LAT_TSC ? "tsc" :
+		c->lat_mode == WR_LAT_OFF ? "off" : "auto"));
+	set(o, "repeat", u64(c->nb_repeat));
+	set(o, "warmup", u64(c->nb_warmup));
 	set(o, "start_on_rx", json_boolean(c->start_on_rx));
 	set(o, "idle_timeout_ms", u64(c->idle_timeout_ms));
 	set(o, "reflect", json_boolean(c->reflect));
@@ -136,6 +150,26 @@ plan_json(const struct wr_plan *plan)
 	return o;
 }
 
+/* A string, or null when s is empty (not known). */
+static json_t *
+str_or_null(const char *s)
+{
+	return s[0] != '\0' ? json_string(s) : json_null();
+}
+
+/* Which device is behind the port (lib/devinfo.h). */
+static void
+device_json(json_t *o, const struct wr_devinfo *d)
+{
+	set(o, "bus", str_or_null(d->bus));
+	set(o, "device", str_or_null(d->device));
+	set(o, "pci_id", str_or_null(d->pci_id));
+	set(o, "pci_subsys", str_or_null(d->pci_subsys));
+	set(o, "pci_revision", d->pci_revision >= 0 ?
+		json_integer(d->pci_revision) : json_null());
+	set(o, "vmxnet3_version", str_or_null(d->vmxnet3_version));
+}
+
 static json_t *
 port_json(const struct wr_port *p)
 {
@@ -147,6 +181,7 @@ port_json(const struct wr_port *p)
 	set(o, "port_id", u64(p->port_id));
 	set(o, "name", json_string(p->name));
 	set(o, "driver", json_string(p->driver));
+	device_json(o, &p->dev);
 	set(o, "mac", json_string(mac));
 	set(o, "socket", json_integer(p->socket));
 	set(o, "role", json_string(p->tx && p->rx ? "tx+rx" : p->tx ? "tx" : "rx"));
@@ -179,6 +214,18 @@ rates_json(json_t *o, const struct wr_port_rates *r)
 	set(o, "rx_gbps_l2", json_real(r->rx_l2_bps / 1e9));
 }
 
+static void
+seq_json(json_t *o, const struct wr_port_seq *s)
+{
+	set(o, "gap_pkts", u64(s->gap_pkts));
+	set(o, "late_pkts", u64(s->late_pkts));
+	set(o, "dup_pkts", u64(s->dup_pkts));
+	if (s->lat_samples == 0)
+		return;
+	set(o, "latency_mean_ns", json_real(s->lat_mean_ns));
+	set(o, "latency_p99_ns", json_real(s->lat_p99_ns));
+}
+
 static json_t *
 samples_json(const struct wr_run *run)
 {
@@ -198,6 +245,8 @@ samples_json(const struct wr_run *run)
 			rates_json(o, &iv->port[p].rates);
 			set(o, "tx_pkts", u64(iv->port[p].cnt.tx_pkts));
 			set(o, "rx_pkts", u64(iv->port[p].cnt.rx_pkts));
+			set(o, "rx_own_pkts", u64(iv->port[p].cnt.rx_own_pkts));
+			seq_json(o, &iv->port[p].seq);
 			json_array_append_new(ports, o);
 		}
 		set(s, "ports", ports);
@@ -249,6 +298,59 @@ latency_json(const struct wr_run *run, unsigned int p)
 	return o;
 }
 
+/* What the --impair fixture did on port index p, NULL when off. */
+static json_t *
+impair_json(const struct wr_run *run, unsigned int p)
+{
+	uint64_t drop = 0, dup = 0, reorder = 0, delayed = 0, policed = 0;
+	bool any = false;
+	unsigned int q;
+	json_t *o;
+
+	for (q = 0; q < WR_MAX_QUEUES; q++) {
+		const struct wr_impair_q *iq = run->impair[p][q];
+
+		if (iq == NULL)
+			continue;
+		any = true;
+		drop += iq->nb_dropped;
+		dup += iq->nb_duplicated;
+		reorder += iq->nb_reordered;
+		delayed += iq->nb_delayed_polls;
+		policed += iq->nb_policed;
+	}
+	if (!any)
+		return NULL;
+	o = json_object();
+	set(o, "dropped_pkts", u64(drop));
+	set(o, "duplicated_pkts", u64(dup));
+	set(o, "reordered_pkts", u64(reorder));
+	set(o, "delayed_polls", u64(delayed));
+	set(o, "policed_pkts", u64(policed));
+	return o;
+}
+
+static json_t *
+rate_json(const struct wr_run *run, unsigned int p)
+{
+	struct wr_rate_check rc;
+	json_t *o;
+
+	if (!wr_run_rate_check(run, p, &rc))
+		return NULL;
+	o = json_object();
+	set(o, "requested_pps", json_real(rc.requested_pps));
+	set(o, "achieved_pps", json_real(rc.achieved_pps));
+	set(o, "shortfall_pct", json_real(rc.shortfall_pct));
+	set(o, "clamped_pkts", u64(rc.clamped_pkts));
+	set(o, "backlog_pkts", u64(rc.backlog_pkts));
+	set(o, "link_bps", u64(run->ports[p].rate_link_bps));
+	set(o, "reached", json_boolean(rc.reached));
+	if (!rc.reached)
+		set(o, "reason", json_string(rc.reason));
+	return o;
+}
+
 static json_t *
 total_port_json(const struct wr_run *run, unsigned int p)
 {
@@ -273,7 +375,10 @@ total_port_json(const struct wr_run *run, unsigned int p)
 	set(o, "unreflected_pkts", u64(c->rx_unreflected_pkts));
 	rates_json(o, &r);
 	set(o, "drops", drops_json(c));
-	set(o, "latency", latency_json(run, p));
+	if (run->port_lat_valid[p])
+		set(o, "latency", latency_json(run, p));
+	set(o, "impair", impair_json(run, p));
+	set(o, "rate", rate_json(run, p));
 	return o;
 }
 
@@ -299,7 +404,7 @@ stream_json(const struct wr_run *run, const struct wr_stream_result *s)
 	set(o, "restarts", u64(v->seq.nb_restarts));
 	set(o, "first_seq", u64(v->seq.started ? v->seq.first_seq : 0));
 	set(o, "next_seq", u64(v->seq.started ? v->seq.next_seq : 0));
-	if (v->nb_lat > 0) {
+	if (s->lat_valid) {
 		set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_min_tsc, run->tsc_hz)));
 		set(o, "latency_mean_ns", json_real(wr_stats_tsc_to_ns(
 			(double)v->lat_sum_tsc / (double)v->nb_lat, run->tsc_hz)));
@@ -369,30 +474,86 @@ accounting_json(const struct wr_run *run)
 }
 
 json_t *
-wr_result_build(const struct wr_run *run)
+wr_result_head(const struct wr_run *run)
 {
-	json_t *doc = json_object(), *ports = json_array(), *totals = json_array();
-	json_t *streams = json_array();
+	json_t *doc = json_object(), *ports = json_array();
 	unsigned int i;
 
 	set(doc, "schema", json_string(WR_RESULT_SCHEMA));
+	if (run->cfg->label[0] != '\0')
+		set(doc, "label", json_string(run->cfg->label));
 	set(doc, "env", env_json(run));
 	set(doc, "config", config_json(run->cfg));
 	set(doc, "plan", plan_json(&run->plan));
-	for (i = 0; i < run->nb_ports; i++) {
+	for (i = 0; i < run->nb_ports; i++)
 		json_array_append_new(ports, port_json(&run->ports[i]));
-		json_array_append_new(totals, total_port_json(run, i));
-	}
 	set(doc, "ports", ports);
-	set(doc, "samples", samples_json(run));
-	set(doc, "duration_s", json_real(wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc)));
-	set(doc, "stop_reason", json_string(wr_run_stop_name(run->stop_reason)));
-	set(doc, "totals", totals);
+	return doc;
+}
+
+/* What the traffic phase produced: the same keys in a result and a trial. */
+void
+wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples)
+{
+	json_t *totals = json_array(), *streams = json_array();
+	unsigned int i;
+
+	set(o, "frame_size", u64(run->trial.frame_size));
+	if (samples)
+		set(o, "samples", samples_json(run));
+	set(o, "duration_s", json_real(wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc)));
+	set(o, "stop_reason", json_string(wr_run_stop_name(run->stop_reason)));
+	for (i = 0; i < run->nb_ports; i++)
+		json_array_append_new(totals, total_port_json(run, i));
+	set(o, "totals", totals);
 	for (i = 0; i < run->nb_streams; i++)
 		json_array_append_new(streams, stream_json(run, &run->streams[i]));
-	set(doc, "streams", streams);
-	set(doc, "tx_streams", tx_streams_json(run));
-	set(doc, "accounting", accounting_json(run));
+	set(o, "streams", streams);
+	set(o, "tx_streams", tx_streams_json(run));
+	set(o, "accounting", accounting_json(run));
+}
+
+json_t *
+wr_result_build(const struct wr_run *run)
+{
+	json_t *doc = wr_result_head(run);
+
+	if (doc != NULL)
+		wr_result_add_trial(doc, run, true);
+	return doc;
+}
+
+json_t *
+wr_result_trial(const struct wr_run *run, unsigned int trial)
+{
+	json_t *o = json_object();
+
+	set(o, "trial", u64(trial));
+	wr_result_add_trial(o, run, true);
+	/* Known only once the ports close, after the last trial. */
+	json_object_del(json_object_get(o, "accounting"), "mbufs_missing");
+	return o;
+}
+
+json_t *
+wr_result_build_trials(const struct wr_run *run, json_t *trials,
+		char *err, size_t errlen)
+{
+	json_t *doc = wr_result_build(run), *summary;
+
+	if (doc == NULL) {
+		snprintf(err, errlen, "no memory to build the result");
+		return NULL;
+	}
+	if (trials == NULL)
+		return doc;
+	summary = wr_trials_summary(trials, run->cfg->nb_warmup, err, errlen);
+	if (summary == NULL) {
+		json_decref(doc);
+		return NULL;
+	}
+	set(doc, "trials", json_incref(trials));
+	set(doc, "summary", summary);
 	return doc;
 }
 

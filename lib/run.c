@@ -25,6 +25,37 @@ fail(int rc, char *err, size_t errlen, const char *fmt, ...)
 	return rc;
 }
 
+bool
+wr_run_lat_valid(const struct wr_run *run, bool sender_in_run)
+{
+	switch (run->cfg->lat_mode) {
+	case WR_LAT_TSC: return true;
+	case WR_LAT_OFF: return false;
+	default: return sender_in_run;
+	}
+}
+
+/* A TSC that ticks at a constant rate in every state: stamps compare. */
+static bool
+tsc_invariant(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	bool ok = false;
+
+	if (f == NULL)
+		return false;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "flags", 5) != 0)
+			continue;
+		ok = strstr(line, " constant_tsc") != NULL &&
+			strstr(line, " nonstop_tsc") != NULL;
+		break;
+	}
+	fclose(f);
+	return ok;
+}
+
 const char *
 wr_run_stop_name(enum wr_stop_reason why)
 {
@@ -133,7 +164,7 @@ setup_ports(struct wr_run *run, char *err, size_t el)
 
 	for (i = 0; i < run->nb_ports; i++) {
 		run->ports[i].peer = peer_of(run, i)->port_id;
-		rc = wr_port_setup(&run->ports[i], run->cfg, peer_of(run, i), err, el);
+		rc = wr_port_setup(&run->ports[i], run->cfg, err, el);
 		if (rc != 0)
 			return rc == -EINVAL ? -EIO : rc;
 	}
@@ -142,9 +173,8 @@ setup_ports(struct wr_run *run, char *err, size_t el)
 	return 0;
 }
 
-/* Index of port_id among the run's ports (the plan names ids). */
-static unsigned int
-port_index(const struct wr_run *run, uint16_t port_id)
+unsigned int
+wr_run_port_index(const struct wr_run *run, uint16_t port_id)
 {
 	unsigned int i;
 
@@ -154,20 +184,10 @@ port_index(const struct wr_run *run, uint16_t port_id)
 	return i;
 }
 
-/* Frames TX queue q of n sends: an exact split of --count. */
-static uint64_t
-queue_limit(uint64_t count, uint16_t q, uint16_t n)
-{
-	if (count == 0)
-		return UINT64_MAX;
-	return count / n + (q < count % n ? 1 : 0);
-}
-
 static struct wr_txq *
 make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 {
-	unsigned int pi = port_index(run, r->port);
-	const struct wr_port *p = &run->ports[pi];
+	unsigned int pi = wr_run_port_index(run, r->port);
 	struct wr_txq *q = rte_zmalloc_socket("wr_txq", sizeof(*q),
 		RTE_CACHE_LINE_SIZE, socket);
 
@@ -178,12 +198,7 @@ make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 	q->burst_pkts = run->cfg->burst_pkts;
 	q->sport_base = run->cfg->src_udp;
 	q->nb_flows = run->cfg->nb_flows;
-	q->frame_size = run->cfg->frame_size;
-	q->data_len = p->layout.data_len;
-	q->sport_off = p->layout.udp_sport_off;
-	q->th_off = p->layout.th_off;
-	q->limit_pkts = queue_limit(run->cfg->count_pkts, r->queue, p->nb_txq);
-	q->pool = p->tx_pool[r->queue];
+	q->limit_pkts = UINT64_MAX;
 	wr_txq_reset(q);
 	run->txq[pi][r->queue] = q;
 	return q;
@@ -192,7 +207,7 @@ make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 static struct wr_rxq *
 make_rxq(struct wr_run *run, const struct wr_qref *r, int socket)
 {
-	unsigned int pi = port_index(run, r->port);
+	unsigned int pi = wr_run_port_index(run, r->port);
 	struct wr_rxq *q = rte_zmalloc_socket("wr_rxq", sizeof(*q),
 		RTE_CACHE_LINE_SIZE, socket);
 
@@ -208,7 +223,7 @@ make_rxq(struct wr_run *run, const struct wr_qref *r, int socket)
 
 static int
 make_worker(struct wr_run *run, const struct wr_plan_worker *pw,
-		struct wr_worker **out)
+		struct wr_worker **out, char *err, size_t el)
 {
 	int socket = pw->socket < 0 ? SOCKET_ID_ANY : pw->socket;
 	struct wr_worker *w = rte_zmalloc_socket("wr_worker", sizeof(*w),
@@ -217,20 +232,22 @@ make_worker(struct wr_run *run, const struct wr_plan_worker *pw,
 
 	*out = w;
 	if (w == NULL)
-		return -ENOMEM;
+		return fail(-ENOMEM, err, el, "no memory for lcore %u", pw->lcore);
 	w->lcore = pw->lcore;
 	w->mode = run->cfg->reflect ? WR_WORKER_REFLECT : WR_WORKER_GEN;
 	w->ctl = &run->ctl;
 	for (i = 0; i < pw->nb_tx; i++) {
 		w->tx[i] = make_txq(run, &pw->tx[i], socket);
 		if (w->tx[i] == NULL)
-			return -ENOMEM;
+			return fail(-ENOMEM, err, el, "no memory for the queues of "
+				"lcore %u", pw->lcore);
 		w->nb_tx++;
 	}
 	for (i = 0; i < pw->nb_rx; i++) {
 		w->rx[i] = make_rxq(run, &pw->rx[i], socket);
 		if (w->rx[i] == NULL)
-			return -ENOMEM;
+			return fail(-ENOMEM, err, el, "no memory for the queues of "
+				"lcore %u", pw->lcore);
 		w->nb_rx++;
 	}
 	return 0;
@@ -240,12 +257,64 @@ static int
 make_workers(struct wr_run *run, char *err, size_t el)
 {
 	unsigned int i;
+	int rc;
 
-	for (i = 0; i < run->plan.nb_workers; i++)
-		if (make_worker(run, &run->plan.w[i], &run->workers[i]) != 0)
-			return fail(-ENOMEM, err, el, "no memory for the queues of "
-				"lcore %u", run->plan.w[i].lcore);
+	for (i = 0; i < run->plan.nb_workers; i++) {
+		rc = make_worker(run, &run->plan.w[i], &run->workers[i], err, el);
+		if (rc != 0)
+			return rc;
+	}
 	return 0;
+}
+
+/* Put the --impair fixture in front of every RX queue of the run. */
+static int
+impair_install(struct wr_run *run, char *err, size_t el)
+{
+	unsigned int p, q;
+
+	if (!wr_impair_active(&run->cfg->impair))
+		return 0;
+	for (p = 0; p < run->nb_ports; p++) {
+		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			struct wr_impair_q *iq;
+
+			if (run->rxq[p][q] == NULL)
+				continue;
+			iq = rte_zmalloc("wr_impair", sizeof(*iq), RTE_CACHE_LINE_SIZE);
+			if (iq == NULL)
+				return fail(-ENOMEM, err, el, "no memory for --impair");
+			iq->spec = run->cfg->impair;
+			run->impair[p][q] = iq;
+			run->impair_cb[p][q] = rte_eth_add_rx_callback(
+				run->ports[p].port_id, (uint16_t)q, wr_impair_rx, iq);
+			if (run->impair_cb[p][q] == NULL)
+				return fail(-ENOTSUP, err, el, "--impair: port %u queue "
+					"%u: RX callbacks unavailable: %s",
+					run->ports[p].port_id, q, rte_strerror(rte_errno));
+		}
+	}
+	return 0;
+}
+
+/* After the workers returned: detach the fixture, free what it held. */
+static void
+impair_remove(struct wr_run *run)
+{
+	unsigned int p, q;
+
+	for (p = 0; p < run->nb_ports; p++) {
+		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			if (run->impair_cb[p][q] != NULL) {
+				rte_eth_remove_rx_callback(run->ports[p].port_id,
+					(uint16_t)q, run->impair_cb[p][q]);
+				rte_free((void *)(uintptr_t)run->impair_cb[p][q]);
+				run->impair_cb[p][q] = NULL;
+			}
+			if (run->impair[p][q] != NULL)
+				wr_impair_flush(run->impair[p][q]);
+		}
+	}
 }
 
 static int
@@ -273,6 +342,12 @@ wr_run_create(const struct wr_config *cfg, const char *cmdline,
 		return fail(-ENOMEM, err, errlen, "no memory for the run");
 	run->cfg = cfg;
 	run->tsc_hz = rte_get_tsc_hz();
+	if (cfg->lat_mode == WR_LAT_TSC && !tsc_invariant()) {
+		free(run);
+		return fail(-EINVAL, err, errlen, "--latency tsc: this CPU's TSC is "
+			"not invariant (no constant_tsc and nonstop_tsc flags), so "
+			"another process's TX stamps cannot be compared; use auto");
+	}
 	snprintf(run->cmdline, sizeof(run->cmdline), "%s", cmdline);
 	rc = cfg->nb_ring_pairs == 0 ? 0 : wr_port_make_ring_pairs(
 		cfg->nb_ring_pairs, RTE_MAX(cfg->nb_txq, cfg->nb_rxq), err, errlen);
@@ -286,6 +361,8 @@ wr_run_create(const struct wr_config *cfg, const char *cmdline,
 		rc = setup_ports(run, err, errlen);
 	if (rc == 0)
 		rc = make_workers(run, err, errlen);
+	if (rc == 0)
+		rc = impair_install(run, err, errlen);
 	if (rc != 0) {
 		wr_run_destroy(run);
 		return rc;
@@ -315,6 +392,42 @@ wr_run_start(struct wr_run *run, char *err, size_t errlen)
 		run->launched = true;
 	}
 	return 0;
+}
+
+bool
+wr_run_rate_check(const struct wr_run *run, unsigned int p,
+		struct wr_rate_check *out)
+{
+	const struct wr_port_counters *c = &run->total[p];
+	double dur = wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc);
+	unsigned int q;
+
+	memset(out, 0, sizeof(*out));
+	if (run->ports[p].rate_pps <= 0.0)
+		return false;
+	for (q = 0; q < WR_MAX_QUEUES; q++)
+		if (run->txq[p][q] != NULL) {
+			out->clamped_pkts += run->txq[p][q]->pace.nb_clamped_pkts;
+			out->backlog_pkts += wr_pace_backlog_pkts(&run->txq[p][q]->pace);
+		}
+	out->requested_pps = run->ports[p].rate_pps;
+	out->achieved_pps = dur > 0 ? (double)c->tx_pkts / dur : 0.0;
+	out->shortfall_pct = 100.0 * (1.0 - out->achieved_pps / out->requested_pps);
+	if (out->shortfall_pct < 0)
+		out->shortfall_pct = 0;
+	out->reached = out->shortfall_pct <= WR_RUN_RATE_TOLERANCE_PCT &&
+		out->clamped_pkts == 0;
+	if (out->reached)
+		return true;
+	if (c->tx_full_pkts != 0)
+		out->reason = "TX ring full: the port did not take frames as fast";
+	else if (c->tx_alloc_fail != 0)
+		out->reason = "mempool empty: frames not back from the port in time";
+	else if (out->clamped_pkts != 0)
+		out->reason = "CPU bound: the worker could not keep up with the pacer";
+	else
+		out->reason = "the run ended before the rate settled";
+	return true;
 }
 
 bool
@@ -413,6 +526,19 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 	if (why == WR_STOP_IDLE && wr_rxclock_last_tsc(run) > run->start_tsc)
 		run->tx_stop_tsc = wr_rxclock_last_tsc(run);
 	wr_collect_final(run);
+}
+
+void
+wr_run_close(struct wr_run *run)
+{
+	unsigned int i;
+
+	if (run->closed)
+		return;
+	if (run->launched && !run->stopped)
+		wr_run_stop(run, WR_STOP_ERROR);
+	run->closed = true;
+	impair_remove(run);
 	for (i = 0; i < run->nb_ports; i++)
 		wr_port_close(&run->ports[i]);
 	run->mbufs_missing = 0;
@@ -437,12 +563,12 @@ wr_run_destroy(struct wr_run *run)
 
 	if (run == NULL)
 		return;
-	if (run->launched && !run->stopped)
-		wr_run_stop(run, WR_STOP_ERROR);
+	wr_run_close(run);
 	for (i = 0; i < run->plan.nb_workers; i++)
 		rte_free(run->workers[i]);
 	for (i = 0; i < WR_MAX_PORTS; i++) {
 		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			rte_free(run->impair[i][q]);
 			rte_free(run->txq[i][q]);
 			rte_free(run->rxq[i][q]);
 		}

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <rte_cycles.h>
+
 #include "counter.h"
 #include "rxclock.h"
+
+#define WAIT_TICK_US 10000u
 
 uint64_t
 wr_rxclock_first_tsc(const struct wr_run *run)
@@ -51,6 +55,17 @@ wr_rxclock_started(struct wr_run *run)
 	run->start_tsc = first;
 	run->last_tsc = first;
 	run->rx_clock_started = true;
+	return true;
+}
+
+bool
+wr_rxclock_wait(struct wr_run *run, const volatile int *signals)
+{
+	while (!wr_rxclock_started(run)) {
+		if (signals != NULL && *signals != 0)
+			return false;
+		rte_delay_us_sleep(WAIT_TICK_US);
+	}
 	return true;
 }
 

@@ -31,6 +31,12 @@ uint64_t wr_rxclock_last_tsc(const struct wr_run *run);
 bool wr_rxclock_started(struct wr_run *run);
 
 /*
+ * Sleep (10 ms at a time) until wr_rxclock_started() is true. Returns true
+ * then, or false as soon as *signals (when not NULL) turns non-zero.
+ */
+bool wr_rxclock_wait(struct wr_run *run, const volatile int *signals);
+
+/*
  * True when --idle-timeout is set, a frame was received, and none has
  * arrived for the timeout by now_tsc. This function can't fail.
  */
