@@ -142,7 +142,6 @@ tx_burst(struct wr_txq *q, uint64_t now_tsc)
 	}
 	q->nb_pending = (uint16_t)(n - sent);
 	wr_counter_add(&q->st.nb_pkts, sent);
-	wr_counter_add(&q->st.nb_bytes, (uint64_t)sent * q->frame_size);
 	return sent;
 }
 

@@ -31,8 +31,7 @@ struct wr_ctl {
 
 /* TX queue counters: written only by the owning lcore. */
 struct wr_txq_stats {
-	uint64_t nb_pkts;         /* accepted by rte_eth_tx_burst */
-	uint64_t nb_bytes;        /* frame bytes, FCS included */
+	uint64_t nb_pkts;         /* accepted by rte_eth_tx_burst; bytes follow */
 	uint64_t nb_full_pkts;    /* offered but not taken (ring full); retried */
 	uint64_t nb_alloc_fail;   /* bursts that found the pool empty */
 	uint64_t nb_unsent_pkts;  /* built but still pending at stop; freed */
