@@ -40,11 +40,14 @@ def memif():
     snd = bed.wirerate("a", [memif_vdev(sock, "server")], SENDER + [
         "--count", "1M", "--json", bed.path("snd.json")])
     c.true(wait_path(sock, 30), "memif server socket created")
+    # Same host, invariant TSC: the receiver may time another process's frames.
     rcv = bed.wirerate("b", [memif_vdev(sock, "client")], RECEIVER + [
-        "--json", bed.path("rcv.json")])
+        "--latency", "tsc", "--json", bed.path("rcv.json")])
     m = check_pair(c, bed, snd, rcv, exact=True)
     if m:
         c.eq(m["totals"]["sent_pkts"], 1000000, "sender sent its --count")
+        c.true(m["streams"][0].get("latency_mean_ns", 0) > 0,
+               "one-way latency (--latency tsc) carried into the merge")
     finish(c, bed)
 
 
