@@ -28,7 +28,8 @@ reflect_swap_burst(struct rte_mbuf **pkts, uint16_t nb)
 		struct rte_mbuf *m = pkts[i];
 
 		if (i + REFLECT_PREFETCH < nb)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + REFLECT_PREFETCH], void *));
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + REFLECT_PREFETCH],
+				void *));
 		bytes += m->pkt_len;
 		wr_reflect_swap(rte_pktmbuf_mtod(m, uint8_t *), m->data_len);
 	}

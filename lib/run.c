@@ -488,7 +488,8 @@ grace(struct wr_run *run)
 	/* TX only: frames in flight go to a peer in another process or host,
 	 * which may still be reading them from a shared ring; linger. */
 	if (!run_has_rx(run)) {
-		rte_delay_us_sleep((unsigned int)RTE_MIN(run->cfg->grace_ms, 60000u) * 1000u);
+		rte_delay_us_sleep((unsigned int)RTE_MIN(run->cfg->grace_ms,
+			60000u) * 1000u);
 		return;
 	}
 	for (;;) {

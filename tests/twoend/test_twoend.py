@@ -4,6 +4,7 @@ separate processes over every virtual path this machine offers, checked
 exactly with `wirerate merge`. Each case sets up and removes its own files,
 namespaces and processes. Usage: test_twoend.py CASE (see CASES)."""
 import os
+import signal
 import sys
 import time
 
@@ -237,7 +238,12 @@ def main():
         sys.exit(2)
     if os.geteuid() != 0:
         skip("needs root (namespaces, hugepages)")
-    CASES[sys.argv[1]]()
+    # meson ends a test that outlives its timeout with SIGTERM: clean up too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    try:
+        CASES[sys.argv[1]]()
+    finally:
+        twoend.close_all()
 
 
 if __name__ == "__main__":

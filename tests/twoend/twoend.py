@@ -20,6 +20,13 @@ WIRERATE = os.environ.get("WIRERATE", "build/app/wirerate")
 SKIP = 77  # meson's exit code for a skipped test
 
 LCORES = {"a": ["-l", "0,1"], "b": ["-l", "0,1", "--main-lcore", "1"]}
+_BEDS = []  # every Bed made, so close_all() can clean up after a failure
+
+
+def close_all():
+    """Close every Bed (idempotent): for the runner's finally clause."""
+    for bed in _BEDS:
+        bed.close()
 
 
 def hugepages_free():
@@ -98,6 +105,7 @@ class Bed:
         self.tag = "w2e%d" % (os.getpid() % 100000)
         self.dir = tempfile.mkdtemp(prefix="wirerate-%s-" % name)
         self.procs, self.netns = [], []
+        _BEDS.append(self)
 
     def path(self, leaf):
         return os.path.join(self.dir, leaf)
@@ -152,6 +160,7 @@ class Bed:
             p.stop()
         for ns in self.netns:
             sh("ip", "netns", "del", ns, check=False)
+        self.netns = []
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def dump(self):
