@@ -243,18 +243,6 @@ rx_burst(struct wr_rxq *q)
 	return nb;
 }
 
-static inline void
-account(struct wr_worker_stats *st, unsigned int work, uint64_t delta_tsc)
-{
-	if (work != 0) {
-		wr_counter_add(&st->busy_tsc, delta_tsc);
-		wr_counter_add(&st->nb_busy_polls, 1);
-	} else {
-		wr_counter_add(&st->idle_tsc, delta_tsc);
-		wr_counter_add(&st->nb_idle_polls, 1);
-	}
-}
-
 static inline unsigned int
 poll_rx(struct wr_worker *w)
 {
@@ -287,7 +275,7 @@ wr_worker_main(void *arg)
 		work += poll_rx(w);
 		prev = now;
 		now = rte_rdtsc();
-		account(&w->st, work, now - prev);
+		wr_worker_account(&w->st, work, now - prev);
 	}
 	for (i = 0; i < w->nb_tx; i++)
 		tx_drain(w->tx[i]);
@@ -295,7 +283,7 @@ wr_worker_main(void *arg)
 		work = poll_rx(w);
 		prev = now;
 		now = rte_rdtsc();
-		account(&w->st, work, now - prev);
+		wr_worker_account(&w->st, work, now - prev);
 	}
 	return 0;
 }
