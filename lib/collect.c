@@ -31,6 +31,11 @@ add_rxq(struct wr_port_counters *c, const struct wr_rxq *q)
 	c->rx_own_pkts += wr_counter_read(&q->st.nb_own_pkts);
 	c->rx_foreign_pkts += wr_counter_read(&q->st.nb_foreign_pkts);
 	c->rx_malformed_pkts += wr_counter_read(&q->st.nb_malformed_pkts);
+	/* Reflected frames leave the port: they are its TX as well. */
+	c->rx_reflected_pkts += wr_counter_read(&q->st.nb_reflected_pkts);
+	c->rx_unreflected_pkts += wr_counter_read(&q->st.nb_unreflected_pkts);
+	c->tx_pkts += wr_counter_read(&q->st.nb_reflected_pkts);
+	c->tx_bytes += wr_counter_read(&q->st.nb_reflected_bytes);
 }
 
 static void

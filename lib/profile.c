@@ -38,7 +38,7 @@ static const char *const frames_keys[] = { "size", "sizes", "src-mac",
 	"dst-mac", "src-ip", "dst-ip", "sport", "dport", "flows", "vlan", NULL };
 static const char *const run_keys[] = { "duration", "count", "rate",
 	"link-speed", "interval", "grace", "link-timeout", "latency", "impair",
-	NULL };
+	"start-on-rx", "idle-timeout", "reflect", NULL };
 static const char *const test_keys[] = { "mode", "trial", "resolution",
 	"max-trials", "pdr", "loss-step", "b2b-trials", "b2b-max", "repeat",
 	"warmup", NULL };
@@ -57,7 +57,8 @@ static const struct section_spec sections[] = {
 /* Keys that may appear more than once in their section. */
 static const char *const repeatable[] = { "map", NULL };
 /* Options without a value: the key takes yes/no. */
-static const char *const flags[] = { "plain", "quiet", NULL };
+static const char *const flags[] = { "plain", "quiet", "start-on-rx",
+	"reflect", NULL };
 
 /* Where each section and entry of the file stands, from the lint pass. */
 struct lint_entry {

@@ -9,10 +9,12 @@
  *   [frames]  size sizes src-mac dst-mac src-ip dst-ip sport dport flows
  *             vlan
  *   [run]     duration count rate link-speed interval grace link-timeout
- *             latency impair
+ *             latency impair start-on-rx idle-timeout reflect
  *   [test]    mode trial resolution max-trials pdr loss-step b2b-trials
  *             b2b-max repeat warmup
- *   [output]  json csv label plain quiet (plain, quiet: yes/no)
+ *   [output]  json csv label plain quiet
+ *
+ * Options without a value (plain, quiet, start-on-rx, reflect) take yes/no.
  *
  * Values take the syntax of the option. '#' starts a comment. Precedence:
  * defaults < profile < command line; the caller loads the profile into a

@@ -5,7 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib/setup.sh"
 
-suites=(unit vdev results)
+suites=(unit vdev results twoend)
 if [ $# -gt 0 ]; then
 	case $1 in
 	-h|--help) echo "Usage: $0 [SUITE...]  (default: ${suites[*]})"; exit 0 ;;

@@ -5,7 +5,7 @@
 # Debian packages the build, the tests and the benchmark need (gnuplot-nox
 # draws the plots of `wirerate report`).
 WR_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk dpdk-dev
-	libnuma-dev libjansson-dev iproute2 gnuplot-nox)
+	libnuma-dev libjansson-dev iproute2 gnuplot-nox tcpdump iperf3)
 # Only the test suites need these: a real Prometheus server for the
 # prometheus_scrape case (~20 MB download, ~12 s to install here).
 WR_TEST_PACKAGES=(prometheus)

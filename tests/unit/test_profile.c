@@ -118,7 +118,7 @@ test_key_errors(void)
 	expect_error("[run]\ndurtion = 5s\n", 2, "[run] durtion = 5s: unknown key; "
 		"did you mean 'duration' (in [run])? accepted in [run]: duration, "
 		"count, rate, link-speed, interval, grace, link-timeout, latency, "
-		"impair");
+		"impair, start-on-rx, idle-timeout, reflect");
 	expect_error("[ports]\ntx_ports = 0\n", 2, "did you mean 'tx-ports'");
 	expect_error("[frames]\nrate = 10\n", 2,
 		"[frames] rate = 10: rate belongs in section [run]");
@@ -325,6 +325,10 @@ test_flags_and_rules(void)
 
 	WR_CHECK_U64(load(&c, "[output]\nquiet = off\nplain = TRUE\n"), 0);
 	WR_CHECK(!c.quiet && c.plain);
+	WR_CHECK_U64(load(&c, "[run]\nstart-on-rx = yes\nidle-timeout = 2s\n"
+		"reflect = no\n"), 0);
+	WR_CHECK(c.start_on_rx && !c.reflect);
+	WR_CHECK_U64(c.idle_timeout_ms, 2000);
 	WR_CHECK_U64(load(&c, "[ports]\ntxd = 32\nburst = 32\n"), 0);
 	WR_CHECK_U64(wr_opts_check(&c, err, sizeof(err)), (uint64_t)-EINVAL);
 	WR_CHECK_STR(err, "--burst 32 is more than half of --txd 32");
