@@ -289,6 +289,22 @@ search_result_json(json_t *res, const struct wr_search_result *r,
 		json_object_set_new(res, "at_ndr", summary_json(at_ndr));
 }
 
+/*
+ * Loss the search is told of. A trial whose generator never reached its
+ * rate (even after retries) cannot show the device passed that rate: it
+ * counts as lossy, so the NDR errs low, never high; *limited counts them.
+ */
+static uint64_t
+search_loss(const struct wr_trial_summary *s, unsigned int *limited)
+{
+	uint64_t lost = s->lost_pkts > 0 ? (uint64_t)s->lost_pkts : 0;
+
+	if (s->rate_reached)
+		return lost;
+	(*limited)++;
+	return lost > 0 ? lost : 1;
+}
+
 /* RFC 2544 26.1: the highest rate without loss, and latency there (26.2). */
 static int
 run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
@@ -299,6 +315,7 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 	struct wr_search_result r;
 	struct wr_search srch;
 	struct wr_trial t;
+	unsigned int limited = 0;
 	double pps;
 	int rc;
 
@@ -317,13 +334,13 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 		trial_at(m->run, size, pps, cfg->trial_ms, &t);
 		rc = trial(m, &t, "search", &s);
 		if (rc == 0)
-			rc = wr_search_report(&srch, pps, s.sent_pkts,
-				s.lost_pkts > 0 ? (uint64_t)s.lost_pkts : 0);
-		if (rc == 0 && s.lost_pkts == 0 && pps > best.requested_pps)
+			rc = wr_search_report(&srch, pps, s.sent_pkts, search_loss(&s, &limited));
+		if (rc == 0 && s.lost_pkts == 0 && s.rate_reached && pps > best.requested_pps)
 			best = s;
 	}
 	if (rc != 0)
 		return rc;
+	json_object_set_new(res, "generator_limited_trials", json_integer(limited));
 	wr_search_result(&srch, &r);
 	search_result_json(res, &r, &best, size, trusted_link_bps(m->run));
 	return 0;
@@ -337,6 +354,7 @@ run_loss(struct mode_ctx *m, uint32_t size, json_t *res)
 	struct wr_search_flr flr;
 	struct wr_trial t;
 	json_t *steps = json_array();
+	unsigned int limited = 0;
 	double pps, max, pct;
 	int rc;
 
@@ -351,12 +369,15 @@ run_loss(struct mode_ctx *m, uint32_t size, json_t *res)
 			json_t *o = summary_json(&s);
 
 			json_object_set_new(o, "pct_of_max", json_real(pct));
+			if (!s.rate_reached)
+				limited++;
 			json_object_set_new(o, "loss_pct", json_real(100.0 * s.loss_ratio));
 			json_array_append_new(steps, o);
 			rc = wr_search_flr_report(&flr, s.sent_pkts,
 				s.lost_pkts > 0 ? (uint64_t)s.lost_pkts : 0);
 		}
 	}
+	json_object_set_new(res, "generator_limited_trials", json_integer(limited));
 	return rc;
 }
 

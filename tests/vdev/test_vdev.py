@@ -307,6 +307,10 @@ def mode_throughput():
                                "--impair", "police=1Mpps"], timeout=180)
     c.eq(r.rc, 0, "exit code")
     res = r.doc["results"][0]
+    if res["generator_limited_trials"] > 0:
+        c.skip("the machine stalled the generator in %d trials"
+               % res["generator_limited_trials"])
+        c.done(r)
     c.eq(res["ndr_found"], True, "NDR found")
     c.true(abs(res["ndr_pps"] / 1e6 - 1) < 0.05, "NDR %r within 5%% of 1 Mpps" % res["ndr_pps"])
     c.eq(res["at_ndr"]["lost_pkts"], 0, "no loss at the NDR")
@@ -326,6 +330,9 @@ def mode_loss():
                                "--trial", "500ms", "--impair", "police=1Mpps"],
                    timeout=180)
     c.eq(r.rc, 0, "exit code")
+    if r.doc["results"][0]["generator_limited_trials"] > 0:
+        c.skip("the machine stalled the generator")
+        c.done(r)
     steps = r.doc["results"][0]["steps"]
     pcts = [s["pct_of_max"] for s in steps]
     c.eq(pcts[:2], [100, 90], "starts at 100% in 10% steps")

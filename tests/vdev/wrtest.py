@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Helpers for wirerate's vdev tests: run the program on virtual ports and
 read its JSON result. Standard library only."""
+import atexit
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -23,10 +25,21 @@ def hugepages_free():
     return 0
 
 
+PREFIX = "wrtest%d" % os.getpid()
+
+
+def _remove_runtime_dir():
+    """EAL leaves /var/run/dpdk/PREFIX behind even with --in-memory."""
+    shutil.rmtree(os.path.join("/var/run/dpdk", PREFIX), ignore_errors=True)
+
+
+atexit.register(_remove_runtime_dir)
+
+
 def eal_args(vdevs, lcores="0,1"):
     """EAL options for a private, file-less DPDK instance on vdevs."""
     args = ["-l", lcores, "--no-pci", "--log-level=*:warning",
-            "--file-prefix", "wrtest%d" % os.getpid()]
+            "--file-prefix", PREFIX]
     # --in-memory keeps no hugepage files behind; --no-huge when none are free.
     if hugepages_free() >= 128:
         args.append("--in-memory")
