@@ -29,6 +29,7 @@ wr_config_defaults(struct wr_config *cfg)
 	cfg->src_udp = 1024;
 	cfg->dst_udp = 1024;
 	cfg->nb_flows = 1;
+	cfg->stamp = WR_STAMP_FULL;
 }
 
 static int __rte_format_printf(3, 4)
@@ -232,7 +233,7 @@ enum {
 	O_SIZE, O_DURATION, O_COUNT, O_INTERVAL, O_GRACE, O_LINK_TIMEOUT,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_FLOWS,
 	O_VLAN, O_MAP, O_RING_PAIRS, O_JSON, O_PLAIN, O_QUIET, O_HELP,
-	O_VERSION,
+	O_VERSION, O_STAMP,
 };
 
 static const struct option long_opts[] = {
@@ -264,6 +265,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "help", no_argument, NULL, O_HELP },
 	{ "version", no_argument, NULL, O_VERSION },
+	{ "stamp", required_argument, NULL, O_STAMP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -366,12 +368,32 @@ opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	return 1;
 }
 
+/* --stamp: which test header fields TX writes into every frame. */
+static int
+opt_stamp(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	if (c != O_STAMP)
+		return 1;
+	if (strcmp(v, "full") == 0)
+		cfg->stamp = WR_STAMP_FULL;
+	else if (strcmp(v, "seq") == 0)
+		cfg->stamp = WR_STAMP_SEQ;
+	else if (strcmp(v, "none") == 0)
+		cfg->stamp = WR_STAMP_NONE;
+	else
+		return fail(err, el, "--stamp %s: expected full (sequence and "
+			"timestamp), seq (sequence only) or none (template as "
+			"built)", v);
+	return 0;
+}
+
 /* Dispatch one option to the handler that knows it. */
 static int
 opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	int (*const handlers[])(int, const char *, struct wr_config *, char *, size_t) = {
 		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc,
+		opt_stamp,
 	};
 	unsigned int i;
 	int rc;

@@ -95,6 +95,8 @@ config_json(const struct wr_config *c)
 		(c->dst_ip >> 16) & 255, (c->dst_ip >> 8) & 255, c->dst_ip & 255);
 	set(o, "dst_ip", json_string(mac));
 	set(o, "ring_pairs", u64(c->nb_ring_pairs));
+	set(o, "stamp", json_string(c->stamp == WR_STAMP_FULL ? "full" :
+		c->stamp == WR_STAMP_SEQ ? "seq" : "none"));
 	return o;
 }
 

@@ -177,6 +177,7 @@ make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 	q->data_len = p->layout.data_len;
 	q->sport_off = p->layout.udp_sport_off;
 	q->th_off = p->layout.th_off;
+	q->stamp = run->cfg->stamp;
 	q->limit_pkts = queue_limit(run->cfg->count_pkts, r->queue, p->nb_txq);
 	q->pool = p->tx_pool[r->queue];
 	wr_txq_reset(q);

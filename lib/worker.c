@@ -2,7 +2,7 @@
 /*
  * The hot paths. Per burst: one TSC read, bulk allocation from a pool whose
  * mbufs already hold the frame template, a stamp of sequence and timestamp
- * per frame, one rte_eth_tx_burst; on RX one burst, classification of each
+ * per frame (fewer fields with --stamp seq / none), one rte_eth_tx_burst; on RX one burst, classification of each
  * frame, bulk free. Counters are published once per burst (counter.h).
  */
 #include <string.h>
@@ -46,9 +46,14 @@ wr_rxq_reset(struct wr_rxq *q)
 	}
 }
 
-/* Length, sequence and timestamp of n new frames. */
-static inline void
-tx_stamp_new(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
+/*
+ * Length of n new frames and, when asked, their sequence (seq) and
+ * timestamp (ts). Always inlined with constant flags, so each --stamp mode
+ * gets its own loop with no per-frame test.
+ */
+static __rte_always_inline void
+tx_stamp_new(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo,
+		bool seq_on, bool ts_on)
 {
 	uint64_t seq = q->next_seq;
 	uint16_t i;
@@ -59,10 +64,24 @@ tx_stamp_new(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
 
 		m[i]->data_len = (uint16_t)q->data_len;
 		m[i]->pkt_len = q->data_len;
-		th->seq = seq++;
-		th->tsc_lo = tsc_lo;
+		if (seq_on)
+			th->seq = seq + i;
+		if (ts_on)
+			th->tsc_lo = tsc_lo;
 	}
-	q->next_seq = seq;
+	q->next_seq = seq + n;
+}
+
+/* Stamp n new frames as q->stamp says; decided once per burst. */
+static inline void
+tx_stamp(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
+{
+	if (likely(q->stamp == WR_STAMP_FULL))
+		tx_stamp_new(q, m, n, tsc_lo, true, true);
+	else if (q->stamp == WR_STAMP_SEQ)
+		tx_stamp_new(q, m, n, tsc_lo, true, false);
+	else
+		tx_stamp_new(q, m, n, tsc_lo, false, false);
 }
 
 /* Rare path: rotate the UDP source port over nb_flows flows. */
@@ -100,7 +119,7 @@ tx_fill(struct wr_txq *q, uint32_t tsc_lo)
 	uint64_t left = q->limit_pkts - q->next_seq;
 	uint16_t want = (uint16_t)(q->burst_pkts - n);
 
-	if (unlikely(n != 0))
+	if (unlikely(n != 0) && q->stamp == WR_STAMP_FULL)
 		tx_restamp(q, n, tsc_lo);
 	if (unlikely(left < want))
 		want = (uint16_t)left;
@@ -110,7 +129,7 @@ tx_fill(struct wr_txq *q, uint32_t tsc_lo)
 		wr_counter_add(&q->st.nb_alloc_fail, 1);
 		return n;
 	}
-	tx_stamp_new(q, &q->pending[n], want, tsc_lo);
+	tx_stamp(q, &q->pending[n], want, tsc_lo);
 	if (q->nb_flows > 1)
 		tx_stamp_flows(q, &q->pending[n], want);
 	return (uint16_t)(n + want);

@@ -160,6 +160,92 @@ def jumbo():
     c.done(r)
 
 
+def pcap_frames(path):
+    """Frames of a classic pcap file, as bytes (standard library only)."""
+    import struct
+    with open(path, "rb") as f:
+        data = f.read()
+    magic = struct.unpack_from("<I", data, 0)[0]
+    end = "<" if magic in (0xa1b2c3d4, 0xa1b23c4d) else ">"
+    frames, off = [], 24
+    while off + 16 <= len(data):
+        incl = struct.unpack_from(end + "I", data, off + 8)[0]
+        frames.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return frames
+
+
+def stamp_run(mode, nb):
+    """Send nb 64-byte frames with --stamp mode into a pcap file; return
+    (Result, [(magic, stream, seq, tsc_lo, frame bytes)])."""
+    import os
+    import struct
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "tx.pcap")
+        r = wrtest.run(["net_pcap0,tx_pcap=" + path],
+                       ["--rx-ports", "none", "--count", str(nb), "--stamp", mode,
+                        "--quiet"])
+        frames = pcap_frames(path) if os.path.exists(path) else []
+    # Untagged: the test header follows 14 + 20 + 8 bytes of headers.
+    return r, [struct.unpack_from("<IHQI", f, 42) + (f,) for f in frames]
+
+
+def stamp_pcap():
+    """--stamp full / seq / none, read back from the frames themselves."""
+    c = Checker("stamp_pcap")
+    nb = 1000
+    got = {}
+    for mode in ("full", "seq", "none"):
+        r, hdrs = stamp_run(mode, nb)
+        c.eq(r.rc, 0, "%s: exit code" % mode)
+        c.eq(r.doc["config"]["stamp"], mode, "%s: config.stamp" % mode)
+        c.eq(len(hdrs), nb, "%s: frames in the pcap file" % mode)
+        c.eq(sum(1 for h in hdrs if h[0] == 0x31485257), len(hdrs), "%s: magic" % mode)
+        c.eq(sum(1 for h in hdrs if len(h[4]) == 60), len(hdrs), "%s: 60 bytes" % mode)
+        got[mode] = hdrs
+    full, seq, none = got["full"], got["seq"], got["none"]
+    c.eq([h[2] for h in full], list(range(len(full))), "full: seq 0, 1, 2, ...")
+    c.true(len(set(h[3] for h in full)) > 1, "full: timestamps written")
+    # Stamps of one run lie within a few ms of the first (mod 2^32 cycles).
+    c.true(all((h[3] - full[0][3]) % 2**32 < 2**31 for h in full), "full: stamps in order")
+    c.eq([h[2] for h in seq], list(range(len(seq))), "seq: seq 0, 1, 2, ...")
+    c.eq(set(h[3] for h in seq), {0}, "seq: timestamp left at 0")
+    c.eq(set(h[2] for h in none), {0}, "none: every frame seq 0")
+    c.eq(set(h[3] for h in none), {0}, "none: timestamp left at 0")
+    c.eq(len(set(h[4] for h in none)), 1, "none: every frame the same bytes")
+    # The untouched template is a full frame with seq and stamp zeroed.
+    if full and none:
+        # seq at bytes 48..55, stamp at 56..59 of the 60.
+        zeroed = full[5][4][:48] + bytes(12)
+        c.eq(none[0][4], zeroed, "none: template = full frame less seq, stamp")
+    c.done()
+
+
+def stamp_ring():
+    """Ring loopback: --stamp full arrives in order; --stamp none frames are
+    own frames that all carry seq 0, so each one after the first reads as a
+    restart of the stream (docs/accounting.md rule 3), never as loss."""
+    c = Checker("stamp_ring")
+    nb = 100000
+    for mode in ("full", "none"):
+        r = wrtest.run(["net_ring0"], ["--count", str(nb), "--stamp", mode, "--quiet"])
+        c.eq(r.rc, 0, "%s: exit code" % mode)
+        t = r.doc["totals"][0]
+        c.eq(t["tx_pkts"], nb, "%s: tx_pkts" % mode)
+        c.eq(t["rx_own_pkts"], nb, "%s: all received as own" % mode)
+        s = r.doc["streams"]
+        c.eq(len(s), 1, "%s: one stream" % mode)
+        c.eq(s[0]["sent_pkts"], nb, "%s: sent" % mode)
+        c.eq(s[0]["rx_pkts"], nb, "%s: rx" % mode)
+        c.eq(s[0]["lost_pkts"], 0, "%s: lost" % mode)
+        c.eq(s[0]["dup_pkts"], 0, "%s: dup" % mode)
+        c.eq(s[0]["late_pkts"], 0, "%s: late" % mode)
+        c.eq(s[0]["restarts"], nb - 1 if mode == "none" else 0, "%s: restarts" % mode)
+        wrtest.stream_balance(c, r.doc)
+    c.done()
+
+
 BAD = [
     (["--size", "63"], [], "--size 63: out of range, accepted 64 to 9018"),
     (["--size", "9019"], [], "accepted 64 to 9018"),
@@ -169,6 +255,7 @@ BAD = [
     (["--txq", "20"], ["net_null0"], "accepted 1 to 16"),
     (["--duration", "soon"], ["net_null0"], "not a duration"),
     ([], [], "no ports"),
+    (["--stamp", "some"], [], "--stamp some: expected full"),
 ]
 
 
@@ -192,14 +279,14 @@ def help_text():
               "--burst", "--map", "--ring-pairs", "--size", "--src-mac", "--dst-mac",
               "--src-ip", "--dst-ip", "--sport", "--dport", "--flows", "--vlan",
               "--duration", "--count", "--interval", "--grace", "--link-timeout",
-              "--json", "--plain", "--quiet", "--version"):
+              "--json", "--plain", "--quiet", "--version", "--stamp"):
         c.true(o in p.stdout, "%s documented" % o)
     c.done()
 
 
 CASES = {f.__name__: f for f in (tx_null, rx_null, ring_loopback, ring_pair_count,
                                   json_fields, sigint, sigterm, jumbo, bad_inputs,
-                                  help_text)}
+                                  help_text, stamp_pcap, stamp_ring)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
