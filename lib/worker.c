@@ -196,10 +196,38 @@ rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc)
 /* Per-burst tallies, published once. */
 struct rx_tally {
 	uint64_t bytes;
+	uint64_t slow_free;  /* non-zero: some mbuf needs rte_pktmbuf_free */
 	uint32_t own;
 	uint32_t foreign;
 	uint32_t malformed;
 };
+
+/*
+ * Non-zero unless m can go straight back to pool like a freshly allocated
+ * mbuf (what rte_pktmbuf_prefree_seg would find): one reference, one
+ * segment (so no next), direct, from pool. Branch-free; it reads only the
+ * mbuf's first cache line, which the burst loop reads anyway.
+ */
+static inline uint64_t
+rx_not_raw(const struct rte_mbuf *m, const struct rte_mempool *pool)
+{
+	return (uint64_t)(rte_mbuf_refcnt_read(m) ^ 1) | (uint64_t)(m->nb_segs ^ 1) |
+		(m->ol_flags & (RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)) |
+		((uintptr_t)m->pool ^ (uintptr_t)pool);
+}
+
+/*
+ * Free a burst: one bulk put into the pool when every mbuf is plain
+ * (t->slow_free == 0), else the general rte_pktmbuf_free_bulk.
+ */
+static inline void
+rx_free(struct rte_mbuf **pkts, uint16_t nb, const struct rx_tally *t)
+{
+	if (likely(t->slow_free == 0))
+		rte_mempool_put_bulk(pkts[0]->pool, (void **)pkts, nb);
+	else
+		rte_pktmbuf_free_bulk(pkts, nb);
+}
 
 /* Classify one received burst into t. */
 static inline void
@@ -218,6 +246,7 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		if (i + RX_PREFETCH < nb)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RX_PREFETCH], void *));
 		t->bytes += m->pkt_len;
+		t->slow_free |= rx_not_raw(m, pkts[0]->pool);
 		c = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
 			m->data_len, &fr);
 		if (likely(c == WR_FRAME_OWN) && likely(rx_own(q, &fr, now_tsc)))
@@ -236,13 +265,13 @@ rx_burst(struct wr_rxq *q)
 {
 	struct rte_mbuf *pkts[WR_MAX_BURST];
 	uint16_t nb = rte_eth_rx_burst(q->port, q->queue, pkts, q->burst_pkts);
-	struct rx_tally t = { 0, 0, 0, 0 };
+	struct rx_tally t = { 0, 0, 0, 0, 0 };
 
 	if (nb == 0)
 		return 0;
 	/* Read after the burst so no frame is stamped later than now. */
 	rx_classify(q, pkts, nb, rte_rdtsc(), &t);
-	rte_pktmbuf_free_bulk(pkts, nb);
+	rx_free(pkts, nb, &t);
 	wr_counter_add(&q->st.nb_pkts, nb);
 	wr_counter_add(&q->st.nb_bytes, t.bytes);
 	wr_counter_add(&q->st.nb_own_pkts, t.own);
