@@ -234,6 +234,7 @@ static inline void
 rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		uint64_t now_tsc, struct rx_tally *t)
 {
+	const struct rte_mempool *pool = pkts[0]->pool;
 	struct wr_frame_rx fr;
 	uint16_t i;
 
@@ -246,7 +247,7 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		if (i + RX_PREFETCH < nb)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RX_PREFETCH], void *));
 		t->bytes += m->pkt_len;
-		t->slow_free |= rx_not_raw(m, pkts[0]->pool);
+		t->slow_free |= rx_not_raw(m, pool);
 		c = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
 			m->data_len, &fr);
 		if (likely(c == WR_FRAME_OWN) && likely(rx_own(q, &fr, now_tsc)))
