@@ -15,6 +15,9 @@ Usage: $0 [--runs N] [--seconds S] [--cases LIST] [--out DIR]
   --cases LIST   comma-separated, from tx64,tx1518,rx64,rx1518,stamp,
                  ring64,ring1518 [all]
   --out DIR      where bench.json and bench.md go [build-bench]
+  --min-share F  repeat a run whose worker thread got less than this share
+                 of its CPU (other processes took the rest) [0.5]
+  --attempts N   tries per run at most, the best share kept [3]
 Installs what is missing (apt), reserves hugepages, builds a release build
 in build-bench/, then measures. Needs both CPUs: run it on a quiet machine
 (the load average before and after is part of the report).
@@ -25,12 +28,16 @@ runs=5
 seconds=3
 cases=tx64,tx1518,rx64,rx1518,stamp,ring64,ring1518
 out=
+min_share=0.5
+attempts=3
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=${2:?--runs needs a value}; shift 2 ;;
 	--seconds) seconds=${2:?--seconds needs a value}; shift 2 ;;
 	--cases) cases=${2:?--cases needs a value}; shift 2 ;;
 	--out) out=${2:?--out needs a value}; shift 2 ;;
+	--min-share) min_share=${2:?--min-share needs a value}; shift 2 ;;
+	--attempts) attempts=${2:?--attempts needs a value}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -52,4 +59,5 @@ wr_log "load average now: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 wr_log "benchmark: $runs runs x ${seconds}s per program and case"
 exec python3 "$WR_ROOT/scripts/lib/bench.py" --wirerate "$WR_BUILD/app/wirerate" \
 	--runs "$runs" --seconds "$seconds" --cases "$cases" \
+	--min-share "$min_share" --attempts "$attempts" \
 	--json "$out/bench.json" --md "$out/bench.md"

@@ -105,10 +105,11 @@ class Window:
         # Packets per second of CPU time the worker actually got.
         self.cpu_pps = self.pps / self.cpu_share
         self.secs = secs
+        self.attempts = 1
 
     def as_dict(self):
-        return {"pps": self.pps, "cpu_pps": self.cpu_pps,
-                "cpu_share": self.cpu_share, "secs": self.secs}
+        return {"pps": self.pps, "cpu_pps": self.cpu_pps, "cpu_share": self.cpu_share,
+                "secs": self.secs, "attempts": self.attempts}
 
 
 def stream(argv, on_line, timeout):
@@ -197,7 +198,25 @@ def run_testpmd(args, vdev, mode, size):
     mk = st["marks"]
     if len(mk) < 2 or st["secs"] <= 0:
         sys.exit("testpmd gave no rate (exit %d): %s\n%s" % (rc, " ".join(argv), tail))
-    return Window(mk[-1][0] - mk[0][0], st["secs"], mk[0][1], mk[-1][1])
+    return Window(mk[-1][0] - mk[0][0], st["secs"], mk[0][1], mk[-1][1]), None
+
+
+def steady(args, fn, *a):
+    """fn(args, *a) -> (Window, extra), run again (at most args.attempts
+    times in all) while the worker got less than args.min_share of its CPU:
+    a worker that mostly waits for other processes measures its caches
+    as much as itself. Keeps the attempt with the largest share; its
+    as_dict() says how many attempts it took."""
+    best = None
+    for n in range(1, args.attempts + 1):
+        w, extra = fn(args, *a)
+        if best is None or w.cpu_share > best[0].cpu_share:
+            best = (w, extra)
+        if w.cpu_share >= args.min_share:
+            break
+        time.sleep(2)
+    best[0].attempts = n
+    return best
 
 
 def wr_case(kind, size, stamp="full"):
@@ -217,11 +236,11 @@ def compare(args, kind, size, log):
     for i in range(args.runs):
         for who in (("wr", "tp") if i % 2 == 0 else ("tp", "wr")):
             if who == "wr":
-                w, d = run_wirerate(args, vdev, opts, key)
+                w, d = steady(args, run_wirerate, vdev, opts, key)
                 tsc_hz = d["env"]["tsc_hz"]
                 wr.append(w.as_dict())
             else:
-                tp.append(run_testpmd(args, vdev, mode, size).as_dict())
+                tp.append(steady(args, run_testpmd, vdev, mode, size)[0].as_dict())
         log("%s %d run %d: wirerate %s, testpmd %s" % (
             kind.upper(), size, i + 1, fmt_run(wr[-1]), fmt_run(tp[-1])))
     return {"case": "%s%d" % (kind, size), "dir": kind, "size": size,
@@ -229,8 +248,9 @@ def compare(args, kind, size, log):
 
 
 def fmt_run(r):
-    return "%.2f Mpps (%.2f per CPU-second, %.0f %% CPU)" % (
-        r["pps"] / 1e6, r["cpu_pps"] / 1e6, 100 * r["cpu_share"])
+    return "%.2f Mpps (%.2f per CPU-second, %.0f %% CPU%s)" % (
+        r["pps"] / 1e6, r["cpu_pps"] / 1e6, 100 * r["cpu_share"],
+        ", %d tries" % r["attempts"] if r["attempts"] > 1 else "")
 
 
 def stamp_cost(args, log):
@@ -241,7 +261,7 @@ def stamp_cost(args, log):
         order = ["full", "seq", "none"]
         for st in (order if i % 2 == 0 else order[::-1]):
             vdev, opts, key = wr_case("tx", 64, st)
-            w, d = run_wirerate(args, vdev, opts, key)
+            w, d = steady(args, run_wirerate, vdev, opts, key)
             tsc_hz = d["env"]["tsc_hz"]
             runs[st].append(w.as_dict())
         log("stamp run %d: full %s; seq %s; none %s" % (
@@ -251,22 +271,20 @@ def stamp_cost(args, log):
 
 
 def ring(args, size, log):
-    """TX and RX on one core over a net_ring loopback."""
+    """TX and RX on one core over a net_ring loopback: every frame sent must
+    come back as an own frame, in the stream's accounting, none lost."""
     out = {"case": "ring%d" % size, "size": size, "tsc_hz": 0, "tx": [],
-           "rx": [], "lost_pkts": [], "tx_full_pkts": []}
+           "lost_pkts": [], "tx_full_pkts": []}
     for i in range(args.runs):
-        w, d = run_wirerate(args, "net_ring0", ["--size", str(size)], "tx_pkts")
+        w, d = steady(args, run_wirerate, "net_ring0", ["--size", str(size)], "tx_pkts")
         t, acc = d["totals"][0], d["accounting"]
         out["tsc_hz"] = d["env"]["tsc_hz"]
         out["tx"].append(w.as_dict())
-        # The RX rate over the whole run (frames in flight at the window's
-        # edges are at most a ring's worth).
-        out["rx"].append(t["rx_mpps"] * 1e6)
         out["lost_pkts"].append(acc["lost_pkts"])
         out["tx_full_pkts"].append(t["drops"]["tx_full_pkts"])
-        if not acc["balanced"] or t["rx_own_pkts"] != t["rx_pkts"] or \
-                t["rx_pkts"] != t["tx_pkts"]:
-            sys.exit("ring %d: accounting not exact: %s" % (size, acc))
+        if not acc["balanced"] or t["rx_own_pkts"] != t["tx_pkts"] or \
+                acc["received_pkts"] != acc["sent_pkts"]:
+            sys.exit("ring %d: not every frame came back: %s" % (size, acc))
         log("ring %d run %d: %s, lost %d, refused %d" % (
             size, i + 1, fmt_run(w.as_dict()), acc["lost_pkts"],
             t["drops"]["tx_full_pkts"]))
@@ -311,7 +329,7 @@ def summarise(res):
     for r in res["ring"]:
         tx = med(r["tx"], "cpu_pps")
         r.update({"tx_mpps": tx / 1e6, "tx_wall_mpps": med(r["tx"], "pps") / 1e6,
-                  "rx_wall_mpps": statistics.median(r["rx"]) / 1e6,
+                  "cpu_share_min": min(x["cpu_share"] for x in r["tx"]),
                   "cycles_per_pkt": cyc(r["tsc_hz"], tx),
                   "keeps_up": all(x == 0 for x in r["lost_pkts"])})
 
@@ -328,7 +346,9 @@ def markdown(res):
                " ".join("%.2f" % x for x in e["load_after"]), e["busy_before_pct"],
                e["busy_during_pct"], 100.0 / e["nproc"], e["steal_pct"]),
            "", "Mpps per CPU-second of the worker thread (wall-clock Mpps in "
-           "brackets); cycles per packet = TSC Hz / the former.", "",
+           "brackets); cycles per packet = TSC Hz / the former. A run whose "
+           "worker had under %.0f %% of its CPU was repeated (%d tries at most, "
+           "the best kept)." % (100 * res["min_share"], res["attempts"]), "",
            "| case | wirerate Mpps | testpmd Mpps | ratio (per-round median) "
            "| wirerate cyc/pkt | testpmd cyc/pkt | worker CPU share, lowest | target |",
            "|---|---|---|---|---|---|---|---|"]
@@ -353,13 +373,14 @@ def markdown(res):
         out.append("Full header cost %.1f %% (target <= %d %%: %s)." % (
             100 * s["full_cost"], 100 * STAMP_TARGET, "met" if s["met"] else "MISSED"))
     if res["ring"]:
-        out += ["", "| net_ring loopback, TX+RX on one core | Mpps | RX Mpps (wall) "
-                "| cyc/pkt (TX+RX) | lost | TX refused (ring full, retried) |",
+        out += ["", "| net_ring loopback, TX+RX on one core | Mpps sent = received "
+                "| cyc/pkt (TX+RX) | worker CPU share, lowest | lost, per run "
+                "| TX refused (ring full, retried), per run |",
                 "|---|---|---|---|---|---|"]
         for r in res["ring"]:
-            out.append("| %d B | %.1f (%.1f) | %.1f | %.1f | %s | %s |" % (
-                r["size"], r["tx_mpps"], r["tx_wall_mpps"], r["rx_wall_mpps"],
-                r["cycles_per_pkt"], "/".join(str(x) for x in r["lost_pkts"]),
+            out.append("| %d B | %.1f (%.1f) | %.1f | %.0f %% | %s | %s |" % (
+                r["size"], r["tx_mpps"], r["tx_wall_mpps"], r["cycles_per_pkt"],
+                100 * r["cpu_share_min"], "/".join(str(x) for x in r["lost_pkts"]),
                 "/".join(str(x) for x in r["tx_full_pkts"])))
     return "\n".join(out) + "\n"
 
@@ -387,6 +408,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=3)
     ap.add_argument("--cases", default=",".join(CASES))
+    ap.add_argument("--min-share", type=float, default=0.5)
+    ap.add_argument("--attempts", type=int, default=3)
     ap.add_argument("--json", required=True)
     ap.add_argument("--md", required=True)
     args = ap.parse_args()
@@ -399,6 +422,7 @@ def main():
         print("  " + msg, flush=True)
 
     res = {"schema": "wirerate-bench/1", "runs": args.runs, "seconds": args.seconds,
+           "min_share": args.min_share, "attempts": args.attempts,
            "compare": [], "stamp": None, "ring": []}
     # What the machine does without us: CPU busy over 2 s before starting.
     q0 = cpu_times()
