@@ -10,6 +10,7 @@ set -euo pipefail
 usage() {
 	cat <<USAGE
 Usage: $0 [--runs N] [--seconds S] [--cases LIST] [--out DIR]
+       [--min-share F] [--attempts N]
   --runs N       runs of each program per figure, alternating [5]
   --seconds S    length of each run, >= 2 [3]
   --cases LIST   comma-separated, from tx64,tx1518,rx64,rx1518,stamp,
