@@ -63,6 +63,13 @@ enum wr_lat_mode {
 	WR_LAT_OFF,
 };
 
+/* What TX writes into each frame's test header (--stamp). */
+enum wr_stamp {
+	WR_STAMP_FULL = 0, /* sequence and TX timestamp */
+	WR_STAMP_SEQ = 1,  /* sequence only; the timestamp stays 0 */
+	WR_STAMP_NONE = 2, /* template untouched: every frame has seq 0 */
+};
+
 struct wr_config {
 	/* Ports by role; a port may be in both. Empty masks mean "all". */
 	uint64_t tx_port_mask;
@@ -95,6 +102,7 @@ struct wr_config {
 	uint16_t dst_udp;
 	uint32_t nb_flows;          /* UDP source ports src_udp .. +nb_flows-1 */
 	uint16_t vlan_id;           /* 0: untagged */
+	enum wr_stamp stamp;        /* test header fields written per frame */
 
 	unsigned int nb_maps;       /* explicit lcore placement, 0: automatic */
 	struct wr_map maps[WR_MAX_MAPS];

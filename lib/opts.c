@@ -35,6 +35,7 @@ wr_config_defaults(struct wr_config *cfg)
 	cfg->loss_step_pct = 10.0;
 	cfg->b2b_trials = 50;
 	cfg->nb_repeat = 1;
+	cfg->stamp = WR_STAMP_FULL;
 }
 
 static int __rte_format_printf(3, 4)
@@ -243,6 +244,7 @@ enum {
 	O_B2B_MAX,
 	O_CSV, O_LABEL, O_REPEAT, O_WARMUP,
 	O_START_ON_RX, O_IDLE_TIMEOUT, O_REFLECT, O_PROFILE,
+	O_STAMP,
 };
 
 static const struct option long_opts[] = {
@@ -295,6 +297,7 @@ static const struct option long_opts[] = {
 	{ "start-on-rx", no_argument, NULL, O_START_ON_RX },
 	{ "idle-timeout", required_argument, NULL, O_IDLE_TIMEOUT },
 	{ "reflect", no_argument, NULL, O_REFLECT },
+	{ "stamp", required_argument, NULL, O_STAMP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -579,6 +582,25 @@ opt_twoend(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	return 1;
 }
 
+/* --stamp: which test header fields TX writes into every frame. */
+static int
+opt_stamp(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	if (c != O_STAMP)
+		return 1;
+	if (strcmp(v, "full") == 0)
+		cfg->stamp = WR_STAMP_FULL;
+	else if (strcmp(v, "seq") == 0)
+		cfg->stamp = WR_STAMP_SEQ;
+	else if (strcmp(v, "none") == 0)
+		cfg->stamp = WR_STAMP_NONE;
+	else
+		return fail(err, el, "--stamp %s: expected full (sequence and "
+			"timestamp), seq (sequence only) or none (template as "
+			"built)", v);
+	return 0;
+}
+
 /* Dispatch one option to the handler that knows it. */
 static int
 opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
@@ -586,6 +608,8 @@ opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	int (*const handlers[])(int, const char *, struct wr_config *, char *, size_t) = {
 		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
 		opt_results, opt_twoend,
+		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc,
+		opt_stamp,
 	};
 	unsigned int i;
 	int rc;

@@ -173,6 +173,8 @@ config_json(const struct wr_config *c)
 	set(o, "idle_timeout_ms", u64(c->idle_timeout_ms));
 	set(o, "reflect", json_boolean(c->reflect));
 	config_more_json(o, c);
+	set(o, "stamp", json_string(c->stamp == WR_STAMP_FULL ? "full" :
+		c->stamp == WR_STAMP_SEQ ? "seq" : "none"));
 	return o;
 }
 

@@ -201,6 +201,7 @@ make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 	q->sport_base = run->cfg->src_udp;
 	q->nb_flows = run->cfg->nb_flows;
 	q->limit_pkts = UINT64_MAX;
+	q->stamp = run->cfg->stamp;
 	wr_txq_reset(q);
 	run->txq[pi][r->queue] = q;
 	return q;

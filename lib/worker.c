@@ -2,7 +2,7 @@
 /*
  * The hot paths. Per burst: one TSC read, bulk allocation from a pool whose
  * mbufs already hold the frame template, a stamp of sequence and timestamp
- * per frame, one rte_eth_tx_burst; on RX one burst, classification of each
+ * per frame (fewer fields with --stamp seq / none), one rte_eth_tx_burst; on RX one burst, classification of each
  * frame, bulk free. Counters are published once per burst (counter.h).
  */
 #include <string.h>
@@ -47,9 +47,14 @@ wr_rxq_reset(struct wr_rxq *q)
 	}
 }
 
-/* Length, sequence and timestamp of n new frames. */
-static inline void
-tx_stamp_new(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
+/*
+ * Length of n new frames and, when asked, their sequence (seq) and
+ * timestamp (ts). Always inlined with constant flags, so each --stamp mode
+ * gets its own loop with no per-frame test.
+ */
+static __rte_always_inline void
+tx_stamp_new(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo,
+		bool seq_on, bool ts_on)
 {
 	uint64_t seq = q->next_seq;
 	uint16_t i;
@@ -60,10 +65,24 @@ tx_stamp_new(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
 
 		m[i]->data_len = (uint16_t)q->data_len;
 		m[i]->pkt_len = q->data_len;
-		th->seq = seq++;
-		th->tsc_lo = tsc_lo;
+		if (seq_on)
+			th->seq = seq + i;
+		if (ts_on)
+			th->tsc_lo = tsc_lo;
 	}
-	q->next_seq = seq;
+	q->next_seq = seq + n;
+}
+
+/* Stamp n new frames as q->stamp says; decided once per burst. */
+static inline void
+tx_stamp(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
+{
+	if (likely(q->stamp == WR_STAMP_FULL))
+		tx_stamp_new(q, m, n, tsc_lo, true, true);
+	else if (q->stamp == WR_STAMP_SEQ)
+		tx_stamp_new(q, m, n, tsc_lo, true, false);
+	else
+		tx_stamp_new(q, m, n, tsc_lo, false, false);
 }
 
 /* Rare path: rotate the UDP source port over nb_flows flows. */
@@ -101,7 +120,7 @@ tx_fill(struct wr_txq *q, uint32_t tsc_lo, uint16_t cap)
 	uint64_t left = q->limit_pkts - q->next_seq;
 	uint16_t want = cap > n ? (uint16_t)(cap - n) : 0;
 
-	if (unlikely(n != 0))
+	if (unlikely(n != 0) && q->stamp == WR_STAMP_FULL)
 		tx_restamp(q, n, tsc_lo);
 	if (unlikely(left < want))
 		want = (uint16_t)left;
@@ -111,7 +130,7 @@ tx_fill(struct wr_txq *q, uint32_t tsc_lo, uint16_t cap)
 		wr_counter_add(&q->st.nb_alloc_fail, 1);
 		return n;
 	}
-	tx_stamp_new(q, &q->pending[n], want, tsc_lo);
+	tx_stamp(q, &q->pending[n], want, tsc_lo);
 	if (q->nb_flows > 1)
 		tx_stamp_flows(q, &q->pending[n], want);
 	return (uint16_t)(n + want);
@@ -159,6 +178,7 @@ tx_drain(struct wr_txq *q)
 /* Per-burst tallies, published once. */
 struct rx_tally {
 	uint64_t bytes;
+	uint64_t slow_free;  /* non-zero: some mbuf needs rte_pktmbuf_free */
 	uint64_t lat_sum;
 	uint64_t lat_max;
 	uint32_t own;
@@ -193,11 +213,39 @@ rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
 	return true;
 }
 
+/*
+ * Non-zero unless m can go straight back to pool like a freshly allocated
+ * mbuf (what rte_pktmbuf_prefree_seg would find): one reference, one
+ * segment (so no next), direct, from pool. Branch-free; it reads only the
+ * mbuf's first cache line, which the burst loop reads anyway.
+ */
+static inline uint64_t
+rx_not_raw(const struct rte_mbuf *m, const struct rte_mempool *pool)
+{
+	return (uint64_t)(rte_mbuf_refcnt_read(m) ^ 1) | (uint64_t)(m->nb_segs ^ 1) |
+		(m->ol_flags & (RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)) |
+		((uintptr_t)m->pool ^ (uintptr_t)pool);
+}
+
+/*
+ * Free a burst: one bulk put into the pool when every mbuf is plain
+ * (t->slow_free == 0), else the general rte_pktmbuf_free_bulk.
+ */
+static inline void
+rx_free(struct rte_mbuf **pkts, uint16_t nb, const struct rx_tally *t)
+{
+	if (likely(t->slow_free == 0))
+		rte_mempool_put_bulk(pkts[0]->pool, (void **)pkts, nb);
+	else
+		rte_pktmbuf_free_bulk(pkts, nb);
+}
+
 /* Classify one received burst into t. */
 static inline void
 rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		uint64_t now_tsc, struct rx_tally *t)
 {
+	const struct rte_mempool *pool = pkts[0]->pool;
 	struct wr_frame_rx fr;
 	uint16_t i;
 
@@ -210,6 +258,7 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		if (i + RX_PREFETCH < nb)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RX_PREFETCH], void *));
 		t->bytes += m->pkt_len;
+		t->slow_free |= rx_not_raw(m, pool);
 		c = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
 			m->data_len, &fr);
 		if (likely(c == WR_FRAME_OWN) && likely(rx_own(q, &fr, now_tsc, t)))
@@ -228,7 +277,7 @@ rx_burst(struct wr_rxq *q)
 {
 	struct rte_mbuf *pkts[WR_MAX_BURST];
 	uint16_t nb = rte_eth_rx_burst(q->port, q->queue, pkts, q->burst_pkts);
-	struct rx_tally t = { 0, 0, 0, 0, 0, 0 };
+	struct rx_tally t = { 0 };
 	uint64_t now;
 
 	if (nb == 0)
@@ -237,7 +286,7 @@ rx_burst(struct wr_rxq *q)
 	now = rte_rdtsc();
 	rx_classify(q, pkts, nb, now, &t);
 	wr_rxq_stamp(&q->st, now);
-	rte_pktmbuf_free_bulk(pkts, nb);
+	rx_free(pkts, nb, &t);
 	wr_counter_add(&q->st.nb_pkts, nb);
 	wr_counter_add(&q->st.nb_bytes, t.bytes);
 	wr_counter_add(&q->st.nb_own_pkts, t.own);

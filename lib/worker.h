@@ -49,6 +49,7 @@ struct wr_txq {
 	uint32_t data_len;        /* bytes in the mbuf */
 	uint32_t sport_off;
 	uint32_t th_off;
+	enum wr_stamp stamp;      /* test header fields written per frame */
 	uint64_t limit_pkts;      /* frames to send; UINT64_MAX: no limit */
 	struct rte_mempool *pool; /* pre-filled with this queue's template */
 	bool paced;               /* --rate given: pace.conf holds this queue's share */

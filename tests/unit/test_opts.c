@@ -117,6 +117,24 @@ test_errors(void)
 }
 
 static void
+test_stamp(void)
+{
+	struct wr_config c;
+
+	WR_CHECK_U64(PARSE(&c, "--quiet"), 0);
+	WR_CHECK(c.stamp == WR_STAMP_FULL);
+	WR_CHECK_U64(PARSE(&c, "--stamp", "seq"), 0);
+	WR_CHECK(c.stamp == WR_STAMP_SEQ);
+	WR_CHECK_U64(PARSE(&c, "--stamp", "none"), 0);
+	WR_CHECK(c.stamp == WR_STAMP_NONE);
+	WR_CHECK_U64(PARSE(&c, "--stamp", "none", "--stamp", "full"), 0);
+	WR_CHECK(c.stamp == WR_STAMP_FULL);
+	WR_CHECK(PARSE(&c, "--stamp", "Full") == -EINVAL);
+	WR_CHECK_STR(err, "--stamp Full: expected full (sequence and timestamp), "
+		"seq (sequence only) or none");
+}
+
+static void
 test_map(void)
 {
 	struct wr_map m;
@@ -165,5 +183,6 @@ main(void)
 	WR_TEST_RUN(test_errors);
 	WR_TEST_RUN(test_map);
 	WR_TEST_RUN(test_impair);
+	WR_TEST_RUN(test_stamp);
 	return wr_test_summary();
 }

@@ -354,6 +354,116 @@ def mode_b2b():
     c.eq(res["bursts_pkts"], [4999, 4999], "longest clean burst, twice")
     c.eq(res["mean_pkts"], 4999, "mean")
     c.eq(res["max_tried_pkts"], 20000, "longest tried")
+
+def pcap_frames(path):
+    """Frames of a classic pcap file, as bytes (standard library only)."""
+    import struct
+    with open(path, "rb") as f:
+        data = f.read()
+    magic = struct.unpack_from("<I", data, 0)[0]
+    end = "<" if magic in (0xa1b2c3d4, 0xa1b23c4d) else ">"
+    frames, off = [], 24
+    while off + 16 <= len(data):
+        incl = struct.unpack_from(end + "I", data, off + 8)[0]
+        frames.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return frames
+
+
+def stamp_run(mode, nb):
+    """Send nb 64-byte frames with --stamp mode into a pcap file; return
+    (Result, [(magic, stream, seq, tsc_lo, frame bytes)])."""
+    import os
+    import struct
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "tx.pcap")
+        r = wrtest.run(["net_pcap0,tx_pcap=" + path],
+                       ["--rx-ports", "none", "--count", str(nb), "--stamp", mode,
+                        "--quiet"])
+        frames = pcap_frames(path) if os.path.exists(path) else []
+    # Untagged: the test header follows 14 + 20 + 8 bytes of headers.
+    return r, [struct.unpack_from("<IHQI", f, 42) + (f,) for f in frames]
+
+
+def stamp_pcap():
+    """--stamp full / seq / none, read back from the frames themselves."""
+    c = Checker("stamp_pcap")
+    nb = 1000
+    got = {}
+    for mode in ("full", "seq", "none"):
+        r, hdrs = stamp_run(mode, nb)
+        c.eq(r.rc, 0, "%s: exit code" % mode)
+        c.eq(r.doc["config"]["stamp"], mode, "%s: config.stamp" % mode)
+        c.eq(len(hdrs), nb, "%s: frames in the pcap file" % mode)
+        c.eq(sum(1 for h in hdrs if h[0] == 0x31485257), len(hdrs), "%s: magic" % mode)
+        c.eq(sum(1 for h in hdrs if len(h[4]) == 60), len(hdrs), "%s: 60 bytes" % mode)
+        got[mode] = hdrs
+    full, seq, none = got["full"], got["seq"], got["none"]
+    c.eq([h[2] for h in full], list(range(len(full))), "full: seq 0, 1, 2, ...")
+    c.true(len(set(h[3] for h in full)) > 1, "full: timestamps written")
+    # Stamps of one run lie within a few ms of the first (mod 2^32 cycles).
+    c.true(all((h[3] - full[0][3]) % 2**32 < 2**31 for h in full), "full: stamps in order")
+    c.eq([h[2] for h in seq], list(range(len(seq))), "seq: seq 0, 1, 2, ...")
+    c.eq(set(h[3] for h in seq), {0}, "seq: timestamp left at 0")
+    c.eq(set(h[2] for h in none), {0}, "none: every frame seq 0")
+    c.eq(set(h[3] for h in none), {0}, "none: timestamp left at 0")
+    c.eq(len(set(h[4] for h in none)), 1, "none: every frame the same bytes")
+    # The untouched template is a full frame with seq and stamp zeroed.
+    if full and none:
+        # seq at bytes 48..55, stamp at 56..59 of the 60.
+        zeroed = full[5][4][:48] + bytes(12)
+        c.eq(none[0][4], zeroed, "none: template = full frame less seq, stamp")
+    c.done()
+
+
+def stamp_ring():
+    """Ring loopback: --stamp full arrives in order; --stamp none frames are
+    own frames that all carry seq 0, so each one after the first reads as a
+    restart of the stream (docs/accounting.md rule 3), never as loss."""
+    c = Checker("stamp_ring")
+    nb = 100000
+    for mode in ("full", "none"):
+        r = wrtest.run(["net_ring0"], ["--count", str(nb), "--stamp", mode, "--quiet"])
+        c.eq(r.rc, 0, "%s: exit code" % mode)
+        t = r.doc["totals"][0]
+        c.eq(t["tx_pkts"], nb, "%s: tx_pkts" % mode)
+        c.eq(t["rx_own_pkts"], nb, "%s: all received as own" % mode)
+        s = r.doc["streams"]
+        c.eq(len(s), 1, "%s: one stream" % mode)
+        c.eq(s[0]["sent_pkts"], nb, "%s: sent" % mode)
+        c.eq(s[0]["rx_pkts"], nb, "%s: rx" % mode)
+        c.eq(s[0]["lost_pkts"], 0, "%s: lost" % mode)
+        c.eq(s[0]["dup_pkts"], 0, "%s: dup" % mode)
+        c.eq(s[0]["late_pkts"], 0, "%s: late" % mode)
+        c.eq(s[0]["restarts"], nb - 1 if mode == "none" else 0, "%s: restarts" % mode)
+        wrtest.stream_balance(c, r.doc)
+    c.done()
+
+
+def rx_chained():
+    """RX frames longer than an mbuf arrive as chains (net_pcap splits
+    them); a burst mixing chains and single mbufs must go back to the pool
+    whole (the RX free takes the general path for it)."""
+    import os
+    import struct
+    import tempfile
+    c = Checker("rx_chained")
+    sizes = [3000 if i % 2 == 0 else 60 for i in range(200)]
+    with tempfile.TemporaryDirectory() as d:
+        rx, tx = os.path.join(d, "rx.pcap"), os.path.join(d, "tx.pcap")
+        with open(rx, "wb") as f:
+            f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+            for n in sizes:
+                f.write(struct.pack("<IIII", 0, 0, n, n) + bytes(n))
+        r = wrtest.run(["net_pcap0,rx_pcap=%s,tx_pcap=%s" % (rx, tx)],
+                       ["--tx-ports", "none", "--duration", "1", "--quiet"])
+    c.eq(r.rc, 0, "exit code")
+    t = r.doc["totals"][0]
+    c.eq(t["rx_pkts"], len(sizes), "rx_pkts")
+    c.eq(t["rx_bytes"], sum(n + 4 for n in sizes), "rx bytes with FCS")
+    c.eq(t["rx_foreign_pkts"], len(sizes), "all foreign")
+    c.eq(r.doc["accounting"]["mbufs_missing"], 0, "every segment back in its pool")
     c.done(r)
 
 
@@ -377,6 +487,7 @@ BAD = [
     (["--latency", "maybe"], ["net_null0"], "--latency maybe: expected auto"),
     (["--impair", "drop=0"], ["net_null0"], "--impair drop=0: expected N or N@K"),
     (["--impair", "jitter=5"], ["net_null0"], "'jitter=5' is not a rule"),
+    (["--stamp", "some"], [], "--stamp some: expected full"),
 ]
 
 
@@ -400,7 +511,7 @@ def help_text():
               "--burst", "--map", "--ring-pairs", "--size", "--src-mac", "--dst-mac",
               "--src-ip", "--dst-ip", "--sport", "--dport", "--flows", "--vlan",
               "--duration", "--count", "--interval", "--grace", "--link-timeout",
-              "--json", "--plain", "--quiet", "--version", "--profile"):
+              "--json", "--plain", "--quiet", "--version", "--profile", "--stamp"):
         c.true(o in p.stdout, "%s documented" % o)
     c.done()
 
@@ -410,7 +521,7 @@ CASES = {f.__name__: f for f in (tx_null, rx_null, ring_loopback, ring_pair_coun
                                   impair_fixture, latency_gating, rate_pps,
                                   rate_gbps, mode_sweep, mode_throughput,
                                   mode_loss, mode_b2b,
-                                  help_text)}
+                                  help_text, stamp_pcap, stamp_ring, rx_chained)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
