@@ -35,7 +35,8 @@ static const char *const ports_keys[] = { "tx-ports", "rx-ports", "txq",
 	"rxq", "txd", "rxd", "burst", "ring-pairs", NULL };
 static const char *const lcores_keys[] = { "map", NULL };
 static const char *const frames_keys[] = { "size", "sizes", "src-mac",
-	"dst-mac", "src-ip", "dst-ip", "sport", "dport", "flows", "vlan", NULL };
+	"dst-mac", "src-ip", "dst-ip", "sport", "dport", "flows", "vlan", "stamp",
+	NULL };
 static const char *const run_keys[] = { "duration", "count", "rate",
 	"link-speed", "interval", "grace", "link-timeout", "latency", "impair",
 	"start-on-rx", "idle-timeout", "reflect", NULL };
