@@ -1,0 +1,685 @@
+#!/usr/bin/env bash
+# vnic-lab.sh: drive the real vmxnet3 / e1000 / e1000e / virtio PMDs inside a
+# QEMU guest (KVM when usable, else TCG emulation), run wirerate scenarios
+# there, bring the results out on a serial port and print a table per NIC
+# model. See docs/lab.md.
+set -euo pipefail
+
+readonly LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly TOP_DIR=$(cd "$LAB_DIR/.." && pwd)
+readonly PROG=${0##*/}
+
+# Models: QEMU device, PMD expected to probe it, whether it carries 9000 MTU.
+declare -A NIC_DEVICE=(
+	[vmxnet3]=vmxnet3 [e1000]=e1000 [e1000e]=e1000e
+	[e1000-82545em]=e1000-82545em [virtio]=virtio-net-pci
+)
+declare -A NIC_DRIVER=(
+	[vmxnet3]=net_vmxnet3 [e1000]=net_e1000_em [e1000e]=net_e1000_em
+	[e1000-82545em]=net_e1000_em [virtio]=net_virtio
+)
+declare -A NIC_JUMBO=(
+	[vmxnet3]=1 [e1000]=1 [e1000e]=1 [e1000-82545em]=1 [virtio]=1
+)
+readonly SWEEP_SIZES="64 128 256 512 1024 1280 1518"
+readonly PMDS="bus_pci bus_vdev mempool_ring mempool_stack net_vmxnet3 net_e1000 net_virtio"
+
+# Options (set by parse_args).
+nics="vmxnet3,e1000,e1000e,virtio"
+scenario=""
+tx_model="" rx_models="" sizes="" count="" rate="" duration=""
+app=auto bin=""
+cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/wirerate-lab"
+out_dir="" accel=auto install=1 guest_timeout="" quiet=0 keep_work=0
+mem_mb=1024 smp=2
+
+usage() {
+	cat <<EOF
+Usage: $PROG [options]
+
+Boots a QEMU guest with the listed NIC models on one internal hub, binds
+them to uio_pci_generic, runs a scenario (which NIC sends, which receive,
+frame sizes, count or duration, rate) with wirerate inside, collects the JSON
+results over a serial port and prints one table row per run.
+
+Scenario (one of):
+  --scenario NAME|FILE  pairs: each model sends to each other model (default)
+                        jumbo: MTU 1500 vs 9000 (1518 vs 9018 B) on the
+                               models that carry jumbo frames
+                        sweep: frame sizes $SWEEP_SIZES
+                               from the first model to the second
+                        FILE:  one run per line, "NAME key=value ...",
+                               keys tx rx size mtu count rate duration
+  --tx MODEL --rx MODEL[,MODEL...]   a single pair (with --size/--sizes)
+
+Traffic:
+  --size N | --sizes "N N ..."  frame size(s) in bytes, FCS included (64)
+  --count N             frames per run (default 2048 unless --duration)
+  --duration SECS       send for SECS seconds instead of a count
+  --rate PPS            pace the sender (wirerate only)
+
+Guest:
+  --nics LIST           NIC models on the hub, comma separated
+                        (default $nics; also e1000-82545em)
+  --accel auto|kvm|tcg  auto uses KVM when /dev/kvm works (default auto)
+  --mem MB / --smp N    guest memory and vCPUs (default $mem_mb / $smp)
+  --timeout SECS        hard limit for the whole guest run (default: derived)
+
+Program and files:
+  --app auto|wirerate|testpmd  generator in the guest (auto: wirerate if
+                        found, else dpdk-testpmd as a stand-in)
+  --bin PATH            wirerate binary (default: build*/app/wirerate, PATH)
+  --cache DIR           kernel and tool cache (default $cache_dir)
+  --out DIR             results directory (default: a new /tmp/vnic-lab.*)
+  --no-install          do not apt-get install missing tools
+  --keep                keep the work directory (initramfs, console log)
+  -q, --quiet           no progress lines
+  -h, --help            this text
+
+Exit status: 0 all runs completed, 1 a run or the guest failed, 2 bad usage.
+Results: OUT/summary.tsv (one line per run) and OUT/NAME/ (logs, JSON).
+EOF
+}
+
+die() {
+	echo "$PROG: error: $*" >&2
+	exit 1
+}
+
+usage_error() {
+	echo "$PROG: $*" >&2
+	echo "Try '$PROG --help'." >&2
+	exit 2
+}
+
+say() {
+	[ "$quiet" -eq 1 ] || echo "$PROG: $*" >&2
+}
+
+need_arg() {
+	[ "$#" -ge 2 ] && [ -n "$2" ] || usage_error "option $1 needs a value"
+}
+
+parse_args() {
+	while [ "$#" -gt 0 ]; do
+		case "$1" in
+		-h | --help) usage; exit 0 ;;
+		--nics) need_arg "$@"; nics=$2; shift ;;
+		--scenario) need_arg "$@"; scenario=$2; shift ;;
+		--tx) need_arg "$@"; tx_model=$2; shift ;;
+		--rx) need_arg "$@"; rx_models=$2; shift ;;
+		--size | --sizes) need_arg "$@"; sizes=${2//,/ }; shift ;;
+		--count) need_arg "$@"; count=$2; shift ;;
+		--duration) need_arg "$@"; duration=$2; shift ;;
+		--rate) need_arg "$@"; rate=$2; shift ;;
+		--accel) need_arg "$@"; accel=$2; shift ;;
+		--mem) need_arg "$@"; mem_mb=$2; shift ;;
+		--smp) need_arg "$@"; smp=$2; shift ;;
+		--timeout) need_arg "$@"; guest_timeout=$2; shift ;;
+		--app) need_arg "$@"; app=$2; shift ;;
+		--bin) need_arg "$@"; bin=$2; shift ;;
+		--cache) need_arg "$@"; cache_dir=$2; shift ;;
+		--out) need_arg "$@"; out_dir=$2; shift ;;
+		--no-install) install=0 ;;
+		--keep) keep_work=1 ;;
+		-q | --quiet) quiet=1 ;;
+		*) usage_error "unknown option '$1'" ;;
+		esac
+		shift
+	done
+	check_args
+}
+
+is_uint() {
+	[[ "$1" =~ ^[0-9]+$ ]]
+}
+
+check_args() {
+	local m v
+	for v in "$count" "$rate" "$mem_mb" "$smp" "$guest_timeout" $sizes; do
+		[ -z "$v" ] || is_uint "$v" || usage_error "'$v' is not a whole number"
+	done
+	[ -z "$duration" ] || [[ "$duration" =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+		usage_error "--duration '$duration': expected seconds"
+	[ -z "$count" ] || [ -z "$duration" ] ||
+		usage_error "--count and --duration exclude each other"
+	case "$accel" in auto | kvm | tcg) ;; *) usage_error "--accel: auto, kvm or tcg" ;; esac
+	case "$app" in auto | wirerate | testpmd) ;; *) usage_error "--app: auto, wirerate or testpmd" ;; esac
+	IFS=, read -r -a NICS <<<"$nics"
+	[ "${#NICS[@]}" -ge 2 ] || usage_error "--nics needs at least two models"
+	for m in "${NICS[@]}"; do
+		[ -n "${NIC_DEVICE[$m]:-}" ] ||
+			usage_error "unknown NIC model '$m' (known: ${!NIC_DEVICE[*]})"
+		[ "$(printf '%s\n' "${NICS[@]}" | grep -cx "$m")" -eq 1 ] ||
+			usage_error "NIC model '$m' listed twice"
+	done
+	if [ -n "$tx_model$rx_models" ]; then
+		[ -n "$tx_model" ] && [ -n "$rx_models" ] || usage_error "--tx and --rx go together"
+		[ -z "$scenario" ] || usage_error "--tx/--rx and --scenario exclude each other"
+	fi
+	[ -n "$scenario" ] || [ -n "$tx_model" ] || scenario=pairs
+}
+
+# --- host tools ---------------------------------------------------------
+
+# Install the Debian packages whose commands are missing.
+ensure_tools() {
+	local -A want=([qemu-system-x86_64]=qemu-system-x86 [busybox]=busybox-static
+		[cpio]=cpio [jq]=jq)
+	local c pkgs=()
+	for c in "${!want[@]}"; do
+		[ -x "/bin/$c" ] || command -v "$c" >/dev/null || pkgs+=("${want[$c]}")
+	done
+	# busybox-static, not the dynamic busybox: the guest has no libc for it.
+	busybox_bin=/bin/busybox
+	if ! file_is_static "$busybox_bin"; then
+		pkgs+=(busybox-static)
+	fi
+	[ "${#pkgs[@]}" -eq 0 ] && return 0
+	[ "$install" -eq 1 ] || die "missing packages: ${pkgs[*]} (run without --no-install, or apt-get install them)"
+	[ "$(id -u)" -eq 0 ] || die "missing packages: ${pkgs[*]}; apt-get needs root"
+	say "installing ${pkgs[*]}"
+	apt_get install -y --no-install-recommends "${pkgs[@]}"
+	file_is_static "$busybox_bin" || die "$busybox_bin is not statically linked"
+}
+
+file_is_static() {
+	[ -x "$1" ] && ! LC_ALL=C ldd "$1" >/dev/null 2>&1
+}
+
+# apt-get with one retry after "apt-get update" (a fresh CI machine has no lists).
+apt_get() {
+	DEBIAN_FRONTEND=noninteractive apt-get -q "$@" >"$cache_dir/apt.log" 2>&1 && return 0
+	DEBIAN_FRONTEND=noninteractive apt-get -q update >>"$cache_dir/apt.log" 2>&1 ||
+		die "apt-get update failed (see $cache_dir/apt.log)"
+	DEBIAN_FRONTEND=noninteractive apt-get -q "$@" >>"$cache_dir/apt.log" 2>&1 ||
+		die "apt-get $* failed (see $cache_dir/apt.log)"
+}
+
+# The kernel package linux-image-amd64 depends on (empty if apt has no lists).
+kernel_package() {
+	apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '/Depends: linux-image-[0-9]/ && !n++ {print $2}'
+}
+
+# Sets KVER and KDIR: the newest linux-image-*-amd64 that linux-image-amd64
+# depends on, downloaded with apt-get download and partly unpacked (kernel
+# and the two uio modules) into the cache.
+fetch_kernel() {
+	local pkg deb debs
+	pkg=$(kernel_package)
+	if [ -z "$pkg" ]; then
+		[ "$install" -eq 1 ] || die "cannot resolve linux-image-amd64 (apt lists missing)"
+		apt_get update
+		pkg=$(kernel_package)
+		[ -n "$pkg" ] || die "linux-image-amd64 does not name a kernel package"
+	fi
+	KVER=${pkg#linux-image-}
+	KDIR=$cache_dir/kernel-$KVER
+	[ -f "$KDIR/vmlinuz" ] && [ -f "$KDIR/uio_pci_generic.ko" ] && return 0
+	say "fetching kernel package $pkg"
+	mkdir -p "$cache_dir/deb"
+	debs=("$cache_dir/deb/${pkg}"_*.deb)
+	if [ ! -f "${debs[0]}" ]; then
+		(cd "$cache_dir/deb" && apt-get download -q "$pkg" >>"$cache_dir/apt.log" 2>&1) ||
+			die "apt-get download $pkg failed (see $cache_dir/apt.log)"
+		debs=("$cache_dir/deb/${pkg}"_*.deb)
+		[ -f "${debs[0]}" ] || die "apt-get download $pkg left no .deb"
+	fi
+	deb=${debs[0]}
+	# Only what the guest needs; the whole package unpacks to ~400 MB.
+	rm -rf "$KDIR.tmp"
+	mkdir -p "$KDIR.tmp/x"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$KDIR.tmp/x" --wildcards \
+		"./boot/vmlinuz-$KVER" "./lib/modules/$KVER/kernel/drivers/uio/uio.ko" \
+		"./lib/modules/$KVER/kernel/drivers/uio/uio_pci_generic.ko" ||
+		die "unpacking $deb failed"
+	mv "$KDIR.tmp/x/boot/vmlinuz-$KVER" "$KDIR.tmp/vmlinuz"
+	mv "$KDIR.tmp/x/lib/modules/$KVER/kernel/drivers/uio/"*.ko "$KDIR.tmp/"
+	rm -rf "$KDIR.tmp/x" "$KDIR"
+	mv "$KDIR.tmp" "$KDIR"
+	rm -f "$deb"
+}
+
+# --- accelerator --------------------------------------------------------
+
+# Sets ACCEL_ARGS and ACCEL_NAME. /dev/kvm can exist and still not work
+# (nested sandboxes): boot the bare kernel once and wait for its panic.
+pick_accel() {
+	if [ "$accel" != tcg ] && kvm_works; then
+		ACCEL_NAME=kvm
+		ACCEL_ARGS=(-accel kvm -cpu host)
+		return 0
+	fi
+	[ "$accel" = kvm ] && die "--accel kvm: /dev/kvm is missing or does not run a guest"
+	ACCEL_NAME=tcg
+	ACCEL_ARGS=(-accel tcg,thread=multi -cpu max)
+}
+
+kvm_works() {
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	timeout -k 2 20 qemu-system-x86_64 -nodefaults -display none -no-reboot \
+		-accel kvm -cpu host -m 256 -serial stdio -kernel "$KDIR/vmlinuz" \
+		-append 'console=ttyS0 panic=-1' 2>/dev/null </dev/null |
+		grep -q -m 1 'Kernel panic'
+}
+
+# --- generator adapters ---------------------------------------------------
+# The only places that know how the generator is invoked (app_cmd) and what
+# its output looks like (app_extract). Scenario rows are data; these turn a
+# row into a guest command and a run's files into one summary line.
+
+# Sets APP_BIN (the program copied into the guest) and APP.
+pick_app() {
+	local c
+	if [ "$app" != testpmd ] && [ -z "$bin" ]; then
+		for c in "$TOP_DIR"/build*/app/wirerate "$(command -v wirerate || true)"; do
+			[ -n "$c" ] && [ -x "$c" ] && { bin=$c; break; }
+		done
+	fi
+	if [ "$app" = wirerate ] || { [ "$app" = auto ] && [ -n "$bin" ]; }; then
+		[ -n "$bin" ] && [ -x "$bin" ] || die "wirerate binary not found (build it, or give --bin PATH)"
+		APP=wirerate
+		APP_BIN=$(realpath "$bin")
+		return 0
+	fi
+	APP=testpmd
+	APP_BIN=$(command -v dpdk-testpmd || true)
+	[ -n "$APP_BIN" ] || die "dpdk-testpmd not found (apt-get install dpdk)"
+	say "generator: dpdk-testpmd stand-in (no wirerate binary found)"
+}
+
+# app_cmd NAME TX_PCI RX_PCI_LIST SIZE MTU COUNT RATE DURATION -> guest command
+app_cmd() {
+	local name=$1 tx=$2 rx=$3 size=$4 mtu=$5 cnt=$6 rt=$7 dur=$8
+	case "$APP" in
+	testpmd)
+		[[ "$rx" != *,* ]] || die "run $name: the testpmd stand-in takes one RX NIC"
+		[ -z "$dur" ] || die "run $name: the testpmd stand-in sends a count, not a duration"
+		echo "tp_pair $tx $rx $size ${cnt:-2048}"
+		;;
+	wirerate)
+		local a eal="" ports txp="" rxp="" i=0
+		# Ports are numbered in PCI order of the allowed devices.
+		ports=$(printf '%s\n' "$tx" ${rx//,/ } | sort -u)
+		for a in $ports; do
+			eal+=" -a $a"
+			[ "$a" = "$tx" ] && txp=$i
+			[[ ",$rx," == *",$a,"* ]] && rxp+=${rxp:+,}$i
+			i=$((i + 1))
+		done
+		local args="--tx-ports $txp --rx-ports $rxp --size $size"
+		[ "$mtu" -le 1500 ] || args+=" --mtu $mtu"
+		if [ -n "$dur" ]; then args+=" --duration ${dur}s"; else args+=" --count ${cnt:-2048}"; fi
+		[ -z "$rt" ] || args+=" --rate $rt"
+		echo "/usr/bin/wirerate -l 0-$((smp - 1)) -n 1 --file-prefix lab$eal -- $args --json \$OUT/result.json"
+		;;
+	esac
+}
+
+# Driver that EAL probed for PCI address $2, from log file $1.
+probe_driver() {
+	awk -v pci="$2" '/Probe PCI driver:/ && index($0, pci) {print $5; exit}' "$1" 2>/dev/null
+}
+
+# app_extract DIR TX_PCI RX_PCI -> "sent received lost tx_mpps tx_gbps
+# rx_mpps rx_gbps cycles_per_pkt tx_driver rx_driver loss_source"
+# ('-' where a figure is unknown).
+app_extract() {
+	local d=$1 tx=$2 rx=$3
+	case "$APP" in
+	testpmd)
+		# testpmd has no sequence numbers: loss is sent - received.
+		local sent recv cpp
+		sent=$(awk '/Forward statistics for port/ {f=1} f && /TX-packets:/ {print $2; exit}' "$d/tx.log" 2>/dev/null)
+		recv=$(awk '/Forward statistics for port/ {f=1} f && /RX-packets:/ {print $2; exit}' "$d/rx.log" 2>/dev/null)
+		cpp=$(awk -F'[= ]+' '/CPU cycles\/packet=/ {print $4; exit}' "$d/rx.log" 2>/dev/null)
+		local lost=-
+		[ -n "$sent" ] && [ -n "$recv" ] && lost=$((sent - recv))
+		echo "${sent:--} ${recv:--} $lost - - - - ${cpp:--}" \
+			"$(probe_driver "$d/tx.log" "$tx") $(probe_driver "$d/rx.log" "$rx") count"
+		;;
+	wirerate)
+		local j=$d/result.json
+		if [ ! -s "$j" ]; then
+			echo "- - - - - - - - $(probe_driver "$d/log" "$tx") $(probe_driver "$d/log" "$rx") -"
+			return 0
+		fi
+		jq -r --arg tx "$tx" --arg rx "$rx" -f "$LAB_DIR/lab/extract.jq" "$j" 2>/dev/null ||
+			echo "- - - - - - - - - - -"
+		;;
+	esac
+}
+
+# --- scenarios ------------------------------------------------------------
+
+# Prints the scenario rows: "NAME key=value ...".
+scenario_rows() {
+	local t r s
+	local -a sz
+	read -r -a sz <<<"${sizes:-64}"
+	if [ -n "$tx_model" ]; then
+		for s in "${sz[@]}"; do
+			echo "$tx_model-to-${rx_models//,/+}-$s tx=$tx_model rx=$rx_models size=$s"
+		done
+		return 0
+	fi
+	case "$scenario" in
+	pairs)
+		for t in "${NICS[@]}"; do
+			for r in "${NICS[@]}"; do
+				[ "$t" = "$r" ] && continue
+				for s in "${sz[@]}"; do
+					echo "$t-to-$r-$s tx=$t rx=$r size=$s"
+				done
+			done
+		done
+		;;
+	jumbo)
+		for t in "${NICS[@]}"; do
+			for r in "${NICS[@]}"; do
+				[ "$t" = "$r" ] && continue
+				[ "${NIC_JUMBO[$t]}" = 1 ] && [ "${NIC_JUMBO[$r]}" = 1 ] || continue
+				echo "$t-to-$r-mtu1500 tx=$t rx=$r size=1518 mtu=1500"
+				echo "$t-to-$r-mtu9000 tx=$t rx=$r size=9018 mtu=9000"
+			done
+		done
+		;;
+	sweep)
+		[ -n "$sizes" ] || read -r -a sz <<<"$SWEEP_SIZES"
+		for s in "${sz[@]}"; do
+			echo "${NICS[0]}-to-${NICS[1]}-$s tx=${NICS[0]} rx=${NICS[1]} size=$s"
+		done
+		;;
+	*)
+		[ -r "$scenario" ] || usage_error "--scenario '$scenario': not pairs, jumbo, sweep or a readable file"
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$scenario"
+		;;
+	esac
+}
+
+pci_of() {
+	local i
+	for i in "${!NICS[@]}"; do
+		[ "${NICS[$i]}" = "$1" ] && { printf '0000:00:%02x.0' $((4 + i)); return 0; }
+	done
+	return 1
+}
+
+# Writes runs.list (guest) and plan.tsv (host) from the scenario rows.
+plan_runs() {
+	local line name kv k v tx rx size mtu cnt rt dur m rxpci
+	: >"$work/runs.list"
+	printf 'name\ttx\trx\tsize\tmtu\ttx_pci\trx_pci\n' >"$work/plan.tsv"
+	while read -r line; do
+		read -r name kv <<<"$line"
+		[[ "$name" =~ ^[A-Za-z0-9._+-]+$ ]] || usage_error "scenario: bad run name '$name'"
+		tx="" rx="" size=${sizes%% *} mtu=1500 cnt=$count rt=$rate dur=$duration
+		size=${size:-64}
+		for k in $kv; do
+			v=${k#*=}
+			case "$k" in
+			tx=*) tx=$v ;;
+			rx=*) rx=$v ;;
+			size=*) size=$v ;;
+			mtu=*) mtu=$v ;;
+			count=*) cnt=$v dur="" ;;
+			rate=*) rt=$v ;;
+			duration=*) dur=$v cnt="" ;;
+			*) usage_error "scenario run '$name': unknown key '$k'" ;;
+			esac
+		done
+		for v in "$size" "$mtu" $cnt $rt; do
+			is_uint "$v" || usage_error "scenario run '$name': '$v' is not a number"
+		done
+		[ "$size" -ge 64 ] || usage_error "scenario run '$name': size $size < 64"
+		[ "$size" -le $((mtu + 18)) ] || usage_error "scenario run '$name': size $size needs mtu >= $((size - 18))"
+		m=$(pci_of "$tx") || usage_error "scenario run '$name': tx '$tx' is not in --nics ($nics)"
+		rxpci=""
+		for v in ${rx//,/ }; do
+			rxpci+=${rxpci:+,}$(pci_of "$v") || usage_error "scenario run '$name': rx '$v' is not in --nics ($nics)"
+		done
+		[ -n "$rxpci" ] || usage_error "scenario run '$name': no rx"
+		printf '%s\t%s\n' "$name" "$(app_cmd "$name" "$m" "$rxpci" "$size" "$mtu" "$cnt" "$rt" "$dur")" >>"$work/runs.list"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tx" "$rx" "$size" "$mtu" "$m" "$rxpci" >>"$work/plan.tsv"
+	done < <(scenario_rows)
+	NRUNS=$(($(wc -l <"$work/runs.list")))
+	[ "$NRUNS" -gt 0 ] || usage_error "the scenario has no runs"
+}
+
+# --- initramfs ------------------------------------------------------------
+
+# Copies file $1 into the staging root at the same path, with its ldd closure.
+add_elf() {
+	local f lib
+	for f in "$@"; do
+		add_file "$f"
+		while read -r lib; do
+			add_file "$lib"
+		done < <(ldd "$f" 2>/dev/null | awk '/=> \// {print $3} /^[[:space:]]*\// {print $1}')
+	done
+}
+
+# Copies $1 into the staging root at the same path; a symlink is copied as
+# a symlink and its target follows, so a library loaded under two names
+# (soname, plugin file) stays one file, as on the host.
+add_file() {
+	local p=$1 t
+	while [ ! -e "$stage$p" ] && [ ! -L "$stage$p" ]; do
+		mkdir -p "$stage$(dirname "$p")"
+		if [ ! -L "$p" ]; then
+			cp "$p" "$stage$p"
+			return 0
+		fi
+		t=$(readlink "$p")
+		ln -s "$t" "$stage$p"
+		case "$t" in
+		/*) p=$t ;;
+		*) p=$(dirname "$p")/$t ;;
+		esac
+	done
+}
+
+build_initramfs() {
+	local pmddir p a
+	local -a dirs
+	stage=$work/root
+	rm -rf "$stage"
+	mkdir -p "$stage"/usr/{bin,sbin,lib,lib64} "$stage/lab" "$stage/lib/modules"
+	for a in bin sbin lib lib64; do ln -s "usr/$a" "$stage/$a"; done
+	mkdir -p "$stage/lib/modules"
+	cp "$busybox_bin" "$stage/usr/bin/busybox"
+	for a in $("$busybox_bin" --list); do
+		[ -e "$stage/usr/bin/$a" ] || ln -s busybox "$stage/usr/bin/$a"
+	done
+	cp "$LAB_DIR/lab/guest-init.sh" "$stage/init"
+	chmod 755 "$stage/init"
+	cp "$KDIR/uio.ko" "$KDIR/uio_pci_generic.ko" "$stage/lib/modules/"
+
+
+	# EAL's built-in plugin directory (RTE_EAL_PMD_PATH), e.g. pmds-23.0.
+	dirs=("$(pkg-config --variable=libdir libdpdk 2>/dev/null || echo /usr/lib/x86_64-linux-gnu)"/dpdk/pmds-*)
+	pmddir=${dirs[-1]}
+	[ -e "$pmddir/librte_bus_pci.so" ] || die "DPDK PMD directory not found (apt-get install dpdk)"
+	add_elf "$APP_BIN"
+	[ "$APP_BIN" = /usr/bin/wirerate ] || [ "$APP" != wirerate ] ||
+		{ mkdir -p "$stage/usr/bin"; cp "$APP_BIN" "$stage/usr/bin/wirerate"; }
+	# PMDs are plugins that ldd does not list; EAL loads what is in pmddir.
+	for p in $PMDS; do
+		[ -e "$pmddir/librte_$p.so" ] || die "DPDK plugin librte_$p.so missing in $pmddir"
+		add_elf "$pmddir/librte_$p.so"
+	done
+	# glibc dlopens libgcc_s for pthread_cancel; DPDK aborts on close without.
+	p=$(ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ && !n++ {print $NF}')
+	[ -n "$p" ] || die "libgcc_s.so.1 not found"
+	add_file "$p"
+	if [ "$APP" = testpmd ]; then
+		cp "$LAB_DIR/lab/guest-testpmd.sh" "$stage/lab/app.sh"
+		cp /usr/libexec/coreutils/libstdbuf.so "$stage/usr/lib/libstdbuf.so"
+	else
+		: >"$stage/lab/app.sh"
+	fi
+	cp "$work/runs.list" "$stage/lab/runs.list"
+	printf 'RUN_TIMEOUT=%s\nexport LD_LIBRARY_PATH=%s\n' "$RUN_TIMEOUT" "$pmddir" >"$stage/lab/env"
+	(cd "$stage" && chmod 755 . && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$work/initrd.cpio" ||
+		die "cpio failed"
+}
+
+# --- guest ----------------------------------------------------------------
+
+qemu_pid=""
+cleanup() {
+	if [ -n "$qemu_pid" ] && kill -0 "$qemu_pid" 2>/dev/null; then
+		kill "$qemu_pid" 2>/dev/null || true
+		wait "$qemu_pid" 2>/dev/null || true
+	fi
+	if [ -n "${work:-}" ] && [ "$keep_work" -eq 0 ]; then
+		rm -rf "$work"
+	fi
+}
+
+# Boots the guest; returns QEMU's exit status (124: timed out).
+boot_guest() {
+	local i args=() shown=0 rc
+	for i in "${!NICS[@]}"; do
+		local dev=${NIC_DEVICE[${NICS[$i]}]} extra=""
+		# QEMU's virtio RX queue holds 256 by default: drops under TCG.
+		[ "$dev" = virtio-net-pci ] && extra=",rx_queue_size=1024"
+		args+=(-netdev "hubport,id=n$i,hubid=0"
+			-device "$dev,netdev=n$i,mac=52:54:00:00:00:$((10 + i)),addr=0x$(printf %x $((4 + i)))$extra")
+	done
+	: >"$work/console.log"
+	: >"$work/results.txt"
+	timeout -k 5 "$guest_timeout" qemu-system-x86_64 -nodefaults -machine pc \
+		"${ACCEL_ARGS[@]}" -smp "$smp" -m "$mem_mb" -display none -no-reboot \
+		-chardev "file,id=con,path=$work/console.log" -serial chardev:con \
+		-chardev "file,id=res,path=$work/results.txt" -serial chardev:res \
+		-kernel "$KDIR/vmlinuz" -initrd "$work/initrd.cpio" \
+		-append "console=ttyS0 panic=-1 quiet hugepagesz=2M hugepages=256 tsc=reliable" \
+		"${args[@]}" </dev/null >"$work/qemu.log" 2>&1 &
+	qemu_pid=$!
+	while kill -0 "$qemu_pid" 2>/dev/null; do
+		shown=$(show_progress "$shown")
+		sleep 0.5
+	done
+	rc=0
+	wait "$qemu_pid" || rc=$?
+	qemu_pid=""
+	show_progress "$shown" >/dev/null
+	return "$rc"
+}
+
+# Prints the guest's "LAB:" lines after the first $1 of them; echoes the count.
+show_progress() {
+	local n
+	n=$(grep -c '^LAB: ' "$work/console.log" 2>/dev/null || true)
+	if [ "${n:-0}" -gt "$1" ] && [ "$quiet" -eq 0 ]; then
+		grep '^LAB: ' "$work/console.log" | tr -d '\r' | tail -n +$(($1 + 1)) |
+			sed "s/^LAB: /  guest $(date +%T) /" >&2
+	fi
+	echo "${n:-0}"
+}
+
+# Splits results.txt (base64 files between markers) into $out_dir/NAME/FILE.
+collect_results() {
+	local line file="" buf
+	buf=$work/b64
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case "$line" in
+		"==LAB-FILE "*"==")
+			file=${line#==LAB-FILE }
+			file=${file%==}
+			[[ "$file" =~ ^[A-Za-z0-9._+-]+/[A-Za-z0-9._-]+$ ]] || { file=""; continue; }
+			: >"$buf"
+			;;
+		"==LAB-END==")
+			[ -n "$file" ] || continue
+			mkdir -p "$out_dir/${file%/*}"
+			base64 -d "$buf" >"$out_dir/$file" 2>/dev/null || say "corrupt result file $file"
+			file=""
+			;;
+		*) [ -z "$file" ] || echo "$line" >>"$buf" ;;
+		esac
+	done <"$work/results.txt"
+	grep -q '^==LAB-DONE==' "$work/results.txt"
+}
+
+# --- report -----------------------------------------------------------------
+
+# Writes summary.tsv from plan.tsv and each run's files; returns 1 if a run
+# is missing or failed.
+summarize() {
+	local name tx rx size mtu txpci rxpci rc bad=0
+	{
+		printf 'name\ttx\trx\tsize\tmtu\taccel\tapp\trc\tsent\treceived\tlost'
+		printf '\ttx_mpps\ttx_gbps\trx_mpps\trx_gbps\tcycles_per_pkt\ttx_driver\trx_driver\tloss_source\n'
+		while IFS=$'\t' read -r name tx rx size mtu txpci rxpci; do
+			rc=$(cat "$out_dir/$name/rc" 2>/dev/null || echo -)
+			[ "$rc" = 0 ] || bad=1
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t' "$name" "$tx" "$rx" "$size" "$mtu" "$ACCEL_NAME" "$APP" "$rc"
+			app_extract "$out_dir/$name" "$txpci" "${rxpci%%,*}" | tr ' ' '\t'
+		done < <(tail -n +2 "$work/plan.tsv")
+	} >"$out_dir/summary.tsv"
+	return "$bad"
+}
+
+print_table() {
+	local label
+	if [ "$ACCEL_NAME" = tcg ]; then
+		label="EMULATED (QEMU TCG, no KVM): rates show the emulator, not the NICs; counts and loss are real"
+	else
+		label="KVM: rates are those of QEMU's device models on this host"
+	fi
+	echo
+	echo "vnic-lab: $NRUNS runs, generator $APP, $label"
+	awk -F'\t' '
+	function f(x, p) { return x == "-" || x == "" ? "-" : sprintf(p, x) }
+	NR == 1 { next }
+	NR == 2 {
+		printf "%-26s %-8s %-8s %5s %4s %9s %9s %7s %6s %8s %7s %8s %7s %8s %s\n",
+			"run", "tx", "rx", "size", "mtu", "sent", "received", "lost", "loss%",
+			"TX Mpps", "TX Gbps", "RX Mpps", "RX Gbps", "cyc/pkt", "drivers tx/rx"
+	}
+	{
+		loss = ($9 ~ /^[0-9]+$/ && $9 > 0 && $11 ~ /^-?[0-9]+$/) ? sprintf("%.2f", 100 * $11 / $9) : "-"
+		st = $8 == "0" ? "" : "  FAILED rc=" $8
+		printf "%-26s %-8s %-8s %5s %4s %9s %9s %7s %6s %8s %7s %8s %7s %8s %s/%s%s\n",
+			$1, $2, $3, $4, $5, $9, $10, $11, loss,
+			f($12, "%.3f"), f($13, "%.3f"), f($14, "%.3f"), f($15, "%.3f"),
+			f($16, "%.0f"), $17, $18, st
+	}' "$out_dir/summary.tsv"
+	[ "$APP" = testpmd ] && echo "(testpmd stand-in: loss = sent - received, no rates; wirerate counts loss by sequence numbers)"
+	echo "results: $out_dir/summary.tsv"
+}
+
+main() {
+	parse_args "$@"
+	mkdir -p "$cache_dir" || die "cannot create cache directory $cache_dir"
+	ensure_tools
+	fetch_kernel
+	pick_app
+	pick_accel
+	work=$(mktemp -d /tmp/vnic-lab-work.XXXXXX)
+	trap cleanup EXIT
+	trap 'exit 130' INT TERM
+	if [ -z "$out_dir" ]; then out_dir=$(mktemp -d /tmp/vnic-lab.XXXXXX); fi
+	mkdir -p "$out_dir"
+	RUN_TIMEOUT=120
+	[ -z "$duration" ] || RUN_TIMEOUT=$((120 + ${duration%.*}))
+	plan_runs
+	[ -n "$guest_timeout" ] || guest_timeout=$((90 + NRUNS * 60))
+	build_initramfs
+	say "booting guest ($ACCEL_NAME, ${NICS[*]}), $NRUNS runs, limit ${guest_timeout}s"
+	local rc=0 ok=0
+	boot_guest || rc=$?
+	[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || say "guest timed out after ${guest_timeout}s"
+	collect_results && ok=1
+	cp "$work/console.log" "$out_dir/console.log"
+	[ "$ok" -eq 1 ] || say "guest did not finish (QEMU rc=$rc); console: $out_dir/console.log"
+	summarize || ok=0
+	print_table
+	[ "$ok" -eq 1 ] || exit 1
+}
+
+main "$@"
