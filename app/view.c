@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <inttypes.h>
+#include <string.h>
+
+#include "app.h"
+#include "units.h"
+
+void
+app_view_plan(FILE *f, const struct wr_run *run)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < run->nb_ports; i++) {
+		const struct wr_port *p = &run->ports[i];
+
+		fprintf(f, "port %u %s (%s) %s: %u TX / %u RX queues, %u / %u "
+			"descriptors, MTU %u, link %s %u Mb/s (reported)\n",
+			p->port_id, p->name, p->driver,
+			p->tx && p->rx ? "tx+rx" : p->tx ? "tx" : "rx",
+			p->tx ? p->nb_txq : 0, p->rx ? p->nb_rxq : 0, p->nb_txd,
+			p->nb_rxd, p->mtu ? p->mtu : 1500,
+			p->link_up ? "up" : "DOWN", p->link_speed_mbps);
+		for (j = 0; j < p->nb_notes; j++)
+			fprintf(f, "  adapted: %s\n", p->notes[j]);
+	}
+	fprintf(f, "plan (%s%s): main lcore %u = stats\n",
+		run->plan.automatic ? "automatic" : "--map",
+		run->plan.nb_remote ? ", some queues off their port's NUMA socket" : "",
+		rte_get_main_lcore());
+	for (i = 0; i < run->plan.nb_workers; i++) {
+		const struct wr_plan_worker *w = &run->plan.w[i];
+
+		fprintf(f, "  lcore %u:", w->lcore);
+		for (j = 0; j < w->nb_tx; j++)
+			fprintf(f, " tx%u.%u", w->tx[j].port, w->tx[j].queue);
+		for (j = 0; j < w->nb_rx; j++)
+			fprintf(f, " rx%u.%u", w->rx[j].port, w->rx[j].queue);
+		fprintf(f, "\n");
+	}
+}
+
+static void
+port_line(FILE *f, uint16_t port_id, const struct wr_port_rates *r,
+		const struct wr_port_counters *c)
+{
+	fprintf(f, "%4u  %9.3f %8.3f %8.3f  %9.3f %8.3f %8.3f  %10" PRIu64
+		" %8" PRIu64 " %8" PRIu64 "\n", port_id,
+		r->tx_pps / 1e6, r->tx_l1_bps / 1e9, r->tx_l2_bps / 1e9,
+		r->rx_pps / 1e6, r->rx_l1_bps / 1e9, r->rx_l2_bps / 1e9,
+		c->tx_full_pkts, c->nic_imissed, c->nic_ierrors + c->nic_oerrors +
+		c->nic_rx_nombuf);
+}
+
+static void
+header(FILE *f)
+{
+	fprintf(f, "port  %9s %8s %8s  %9s %8s %8s  %10s %8s %8s\n",
+		"TX Mpps", "Gb/s L1", "Gb/s L2", "RX Mpps", "Gb/s L1", "Gb/s L2",
+		"TX refused", "missed", "errors");
+}
+
+void
+app_view_interval(FILE *f, const struct wr_run *run,
+		const struct wr_interval *iv, bool in_place)
+{
+	unsigned int p;
+
+	if (in_place)
+		fprintf(f, "\033[H\033[J");
+	if (in_place || iv == &run->intervals[0]) {
+		fprintf(f, "wirerate %s, %u-byte frames, interval %.3f s\n",
+			WR_VERSION, run->cfg->frame_size, iv->dt_s);
+		header(f);
+	}
+	if (!in_place)
+		fprintf(f, "t=%.1fs\n", iv->t_s);
+	for (p = 0; p < run->nb_ports; p++)
+		port_line(f, run->ports[p].port_id, &iv->port[p].rates, &iv->port[p].cnt);
+	fflush(f);
+}
+
+static void
+summary_ports(FILE *f, const struct wr_run *run)
+{
+	struct wr_port_counters zero;
+	struct wr_port_rates r;
+	unsigned int p;
+
+	memset(&zero, 0, sizeof(zero));
+	fprintf(f, "\nsummary over %.3f s (stopped by %s)\n",
+		wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc),
+		wr_run_stop_name(run->stop_reason));
+	header(f);
+	for (p = 0; p < run->nb_ports; p++) {
+		wr_stats_rates(&zero, &run->total[p], run->tx_stop_tsc - run->start_tsc,
+			run->tsc_hz, &r);
+		port_line(f, run->ports[p].port_id, &r, &run->total[p]);
+	}
+	fprintf(f, "%4s  %14s %14s %12s %10s %10s\n", "port", "TX frames",
+		"RX frames", "own", "foreign", "malformed");
+	for (p = 0; p < run->nb_ports; p++) {
+		const struct wr_port_counters *c = &run->total[p];
+
+		fprintf(f, "%4u  %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %10" PRIu64
+			" %10" PRIu64 "\n", run->ports[p].port_id, c->tx_pkts,
+			c->rx_pkts, c->rx_own_pkts, c->rx_foreign_pkts,
+			c->rx_malformed_pkts);
+	}
+}
+
+static void
+summary_streams(FILE *f, const struct wr_run *run)
+{
+	unsigned int i;
+
+	if (run->nb_streams == 0)
+		return;
+	fprintf(f, "%-10s %4s %12s %12s %10s %8s %8s %10s\n", "stream", "rx",
+		"sent", "received", "lost", "late", "dup", "lat us avg");
+	for (i = 0; i < run->nb_streams; i++) {
+		const struct wr_stream_result *s = &run->streams[i];
+		const struct wr_stream_view *v = &s->view;
+		char sent[24] = "?";
+
+		if (s->sender_known)
+			snprintf(sent, sizeof(sent), "%" PRIu64, s->sent_pkts);
+		fprintf(f, "tx%u.%-6u %4u %12s %12" PRIu64 " %10" PRId64 " %8" PRIu64
+			" %8" PRIu64 " %10.2f\n", s->tx_port, s->tx_queue, s->rx_port,
+			sent, v->seq.nb_rx_pkts, s->lost_pkts, v->seq.nb_late_pkts,
+			v->seq.nb_dup_pkts, v->nb_lat ? wr_stats_tsc_to_ns(
+			(double)v->lat_sum_tsc / (double)v->nb_lat, run->tsc_hz) / 1e3 : 0.0);
+	}
+}
+
+void
+app_view_summary(FILE *f, const struct wr_run *run)
+{
+	summary_ports(f, run);
+	summary_streams(f, run);
+	if (run->mbufs_missing != 0)
+		fprintf(f, "mbufs NOT returned to their pools: %" PRIu64 "\n",
+			run->mbufs_missing);
+	fflush(f);
+}

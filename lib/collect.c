@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+
+#include "collect.h"
+#include "counter.h"
+
+static void
+add_txq(struct wr_port_counters *c, const struct wr_txq *q)
+{
+	c->tx_pkts += wr_counter_read(&q->st.nb_pkts);
+	c->tx_bytes += wr_counter_read(&q->st.nb_bytes);
+	c->tx_full_pkts += wr_counter_read(&q->st.nb_full_pkts);
+	c->tx_alloc_fail += wr_counter_read(&q->st.nb_alloc_fail);
+	c->tx_unsent_pkts += wr_counter_read(&q->st.nb_unsent_pkts);
+}
+
+static void
+add_rxq(struct wr_port_counters *c, const struct wr_rxq *q)
+{
+	c->rx_pkts += wr_counter_read(&q->st.nb_pkts);
+	c->rx_bytes += wr_counter_read(&q->st.nb_bytes);
+	c->rx_own_pkts += wr_counter_read(&q->st.nb_own_pkts);
+	c->rx_foreign_pkts += wr_counter_read(&q->st.nb_foreign_pkts);
+	c->rx_malformed_pkts += wr_counter_read(&q->st.nb_malformed_pkts);
+}
+
+static void
+read_nic(uint16_t port_id, struct wr_port_counters *c)
+{
+	struct rte_eth_stats st;
+
+	if (rte_eth_stats_get(port_id, &st) != 0)
+		return;
+	c->nic_ipackets = st.ipackets;
+	c->nic_opackets = st.opackets;
+	c->nic_imissed = st.imissed;
+	c->nic_ierrors = st.ierrors;
+	c->nic_oerrors = st.oerrors;
+	c->nic_rx_nombuf = st.rx_nombuf;
+}
+
+static void
+copy_nic(struct wr_port_counters *dst, const struct wr_port_counters *src)
+{
+	dst->nic_ipackets = src->nic_ipackets;
+	dst->nic_opackets = src->nic_opackets;
+	dst->nic_imissed = src->nic_imissed;
+	dst->nic_ierrors = src->nic_ierrors;
+	dst->nic_oerrors = src->nic_oerrors;
+	dst->nic_rx_nombuf = src->nic_rx_nombuf;
+}
+
+/* Our own counters of port index p. */
+static void
+collect_queues(const struct wr_run *run, unsigned int p, struct wr_port_counters *c)
+{
+	unsigned int q;
+
+	memset(c, 0, sizeof(*c));
+	for (q = 0; q < WR_MAX_QUEUES; q++) {
+		if (run->txq[p][q] != NULL)
+			add_txq(c, run->txq[p][q]);
+		if (run->rxq[p][q] != NULL)
+			add_rxq(c, run->rxq[p][q]);
+	}
+}
+
+void
+wr_collect_ports(struct wr_run *run, struct wr_port_counters *out)
+{
+	uint64_t now = rte_rdtsc();
+	bool nic_due = now - run->nic_read_tsc >= run->tsc_hz;
+	unsigned int p;
+
+	for (p = 0; p < run->nb_ports; p++) {
+		collect_queues(run, p, &out[p]);
+		if (nic_due)
+			read_nic(run->ports[p].port_id, &run->nic[p]);
+		copy_nic(&out[p], &run->nic[p]);
+	}
+	if (nic_due)
+		run->nic_read_tsc = now;
+}
+
+static struct wr_interval *
+new_interval(struct wr_run *run)
+{
+	struct wr_interval *iv;
+
+	if (run->nb_intervals == run->max_intervals) {
+		unsigned int n = run->max_intervals ? 2 * run->max_intervals : 64;
+		struct wr_interval *bigger = realloc(run->intervals, n * sizeof(*bigger));
+
+		if (bigger == NULL)
+			return NULL;
+		run->intervals = bigger;
+		run->max_intervals = n;
+	}
+	iv = &run->intervals[run->nb_intervals];
+	iv->port = calloc(run->nb_ports, sizeof(*iv->port));
+	if (iv->port == NULL)
+		return NULL;
+	run->nb_intervals++;
+	return iv;
+}
+
+const struct wr_interval *
+wr_run_tick(struct wr_run *run)
+{
+	struct wr_interval *iv = new_interval(run);
+	uint64_t now;
+	unsigned int p;
+
+	if (iv == NULL)
+		return NULL;
+	now = rte_rdtsc();
+	wr_collect_ports(run, run->total);
+	for (p = 0; p < run->nb_ports; p++) {
+		iv->port[p].cnt = run->total[p];
+		wr_stats_rates(&run->last[p], &run->total[p], now - run->last_tsc,
+			run->tsc_hz, &iv->port[p].rates);
+		run->last[p] = run->total[p];
+	}
+	iv->t_s = wr_run_seconds(run, run->start_tsc, now);
+	iv->dt_s = wr_run_seconds(run, run->last_tsc, now);
+	run->last_tsc = now;
+	return iv;
+}
+
+/* Merge what the RX queues of port index p saw of stream sid into v. */
+static bool
+merge_stream(const struct wr_run *run, unsigned int p, unsigned int sid,
+		struct wr_stream_view *v)
+{
+	bool seen = false;
+	unsigned int q;
+
+	wr_stats_view_init(v);
+	for (q = 0; q < WR_MAX_QUEUES; q++) {
+		const struct wr_rxq *rq = run->rxq[p][q];
+		const struct wr_rx_stream *s;
+		double j;
+
+		if (rq == NULL || !rq->streams[sid].seq.started)
+			continue;
+		s = &rq->streams[sid];
+		wr_seq_merge(&v->seq, &s->seq);
+		v->nb_lat += s->nb_lat;
+		v->lat_sum_tsc += s->lat_sum_tsc;
+		v->lat_min_tsc = RTE_MIN(v->lat_min_tsc, s->lat_min_tsc);
+		v->lat_max_tsc = RTE_MAX(v->lat_max_tsc, s->lat_max_tsc);
+		j = wr_jitter_value(&s->jitter);
+		if (j > v->jitter_tsc)
+			v->jitter_tsc = j;
+		seen = true;
+	}
+	return seen;
+}
+
+/* The TX queue of this run that sends stream sid, or NULL. */
+static const struct wr_txq *
+sender_of(const struct wr_run *run, unsigned int sid)
+{
+	unsigned int port = sid / WR_MAX_QUEUES, q = sid % WR_MAX_QUEUES, p;
+
+	for (p = 0; p < run->nb_ports; p++)
+		if (run->ports[p].port_id == port)
+			return run->txq[p][q];
+	return NULL;
+}
+
+static void
+fill_result(const struct wr_run *run, struct wr_stream_result *r,
+		unsigned int sid, uint16_t rx_port)
+{
+	const struct wr_txq *tq = sender_of(run, sid);
+
+	r->stream_id = (uint16_t)sid;
+	r->tx_port = (uint16_t)(sid / WR_MAX_QUEUES);
+	r->tx_queue = (uint16_t)(sid % WR_MAX_QUEUES);
+	r->rx_port = rx_port;
+	r->sender_known = tq != NULL;
+	if (tq != NULL) {
+		r->sent_pkts = tq->st.nb_pkts;
+		r->lost_pkts = wr_seq_lost(&r->view.seq, r->sent_pkts);
+	} else {
+		r->lost_pkts = (int64_t)wr_seq_gaps(&r->view.seq);
+	}
+}
+
+static struct wr_stream_result *
+add_result(struct wr_run *run, unsigned int *cap)
+{
+	if (run->nb_streams == *cap) {
+		unsigned int n = *cap ? 2 * *cap : 16;
+		struct wr_stream_result *b = realloc(run->streams, n * sizeof(*b));
+
+		if (b == NULL)
+			return NULL;
+		run->streams = b;
+		*cap = n;
+	}
+	memset(&run->streams[run->nb_streams], 0, sizeof(run->streams[0]));
+	return &run->streams[run->nb_streams++];
+}
+
+/* Streams this run sent that no RX port saw: all of them lost. */
+static void
+add_unseen(struct wr_run *run, const bool *seen, bool any_rx, unsigned int *cap)
+{
+	struct wr_stream_result *r;
+	unsigned int p, q;
+
+	if (!any_rx)
+		return;
+	for (p = 0; p < run->nb_ports; p++) {
+		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			unsigned int sid = wr_port_stream_id(run->ports[p].port_id, (uint16_t)q);
+
+			if (run->txq[p][q] == NULL || seen[sid])
+				continue;
+			r = add_result(run, cap);
+			if (r == NULL)
+				return;
+			wr_stats_view_init(&r->view);
+			fill_result(run, r, sid, run->ports[p].peer);
+		}
+	}
+}
+
+static void
+collect_streams(struct wr_run *run)
+{
+	static bool seen[WR_MAX_STREAMS];
+	struct wr_stream_view v;
+	struct wr_stream_result *r;
+	unsigned int p, sid, cap = 0;
+	bool any_rx = false;
+
+	memset(seen, 0, sizeof(seen));
+	for (p = 0; p < run->nb_ports; p++) {
+		if (!run->ports[p].rx)
+			continue;
+		any_rx = true;
+		for (sid = 0; sid < WR_MAX_STREAMS; sid++) {
+			if (!merge_stream(run, p, sid, &v))
+				continue;
+			r = add_result(run, &cap);
+			if (r == NULL)
+				return;
+			r->view = v;
+			fill_result(run, r, sid, run->ports[p].port_id);
+			seen[sid] = true;
+		}
+	}
+	add_unseen(run, seen, any_rx, &cap);
+}
+
+void
+wr_collect_final(struct wr_run *run)
+{
+	unsigned int p;
+
+	for (p = 0; p < run->nb_ports; p++) {
+		collect_queues(run, p, &run->total[p]);
+		read_nic(run->ports[p].port_id, &run->nic[p]);
+		copy_nic(&run->total[p], &run->nic[p]);
+	}
+	collect_streams(run);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The stats core's side of a run: read the workers' published counters and
+ * the NICs' counters into per-port snapshots, and merge per-queue stream
+ * trackers into per-port stream results. Never touches a queue.
+ */
+#ifndef WR_COLLECT_H
+#define WR_COLLECT_H
+
+#include "run.h"
+
+/*
+ * Snapshot every port of run into out (run->nb_ports entries). NIC counters
+ * are read at most once a second (vmxnet3 reads cost a hypervisor trip) and
+ * otherwise repeated from the last reading. This function can't fail.
+ */
+void wr_collect_ports(struct wr_run *run, struct wr_port_counters *out);
+
+/*
+ * After the workers returned: exact totals (with a fresh NIC reading) into
+ * run->total and the per-stream results into run->streams.
+ */
+void wr_collect_final(struct wr_run *run);
+
+#endif /* WR_COLLECT_H */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The validated configuration of one run. Filled by opts.c (command line)
+ * and later by profiles; read-only once the run starts.
+ */
+#ifndef WR_CONFIG_H
+#define WR_CONFIG_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#define WR_MAX_PORTS 32u
+#define WR_MAX_QUEUES 16u          /* per port and direction */
+#define WR_MAX_BURST 512u
+#define WR_MAX_MAPS 64u            /* explicit lcore maps */
+#define WR_MAX_QPW 32u             /* queues of one direction per worker */
+#define WR_FRAME_MIN_SIZE 64u      /* RFC 2544, FCS included */
+#define WR_FRAME_MAX_SIZE 9018u    /* 9000-byte MTU + 14 header + 4 FCS */
+
+enum wr_dir {
+	WR_DIR_TX = 0,
+	WR_DIR_RX = 1,
+};
+
+/* One (port, queue) pair in one direction. */
+struct wr_qref {
+	uint16_t port;
+	uint16_t queue;
+	enum wr_dir dir;
+};
+
+/* An explicit placement: lcore owns the listed queues. */
+struct wr_map {
+	unsigned int lcore;
+	unsigned int nb_q;
+	struct wr_qref q[2 * WR_MAX_QPW];
+};
+
+struct wr_config {
+	/* Ports by role; a port may be in both. Empty masks mean "all". */
+	uint64_t tx_port_mask;
+	uint64_t rx_port_mask;
+	bool tx_ports_set;
+	bool rx_ports_set;
+	uint16_t nb_txq;            /* TX queues per TX port */
+	uint16_t nb_rxq;            /* RX queues per RX port */
+	uint16_t nb_txd;            /* TX descriptors asked for (PMD may adjust) */
+	uint16_t nb_rxd;
+	uint16_t burst_pkts;
+	uint32_t frame_size;        /* bytes, FCS included */
+
+	uint64_t duration_ms;       /* 0: until the count or a signal */
+	bool duration_set;          /* given explicitly */
+	uint64_t count_pkts;        /* frames per TX port, 0: unlimited */
+	uint64_t interval_ms;       /* stats interval */
+	uint64_t grace_ms;          /* RX keeps polling this long after TX stops */
+	uint64_t link_timeout_ms;   /* wait at most this for link up */
+
+	/* Frame fields; MACs default to the ports' own and their peers'. */
+	struct rte_ether_addr src_mac;
+	struct rte_ether_addr dst_mac;
+	bool src_mac_set;
+	bool dst_mac_set;
+	uint32_t src_ip;            /* host byte order */
+	uint32_t dst_ip;
+	uint16_t src_udp;
+	uint16_t dst_udp;
+	uint32_t nb_flows;          /* UDP source ports src_udp .. +nb_flows-1 */
+	uint16_t vlan_id;           /* 0: untagged */
+
+	unsigned int nb_maps;       /* explicit lcore placement, 0: automatic */
+	struct wr_map maps[WR_MAX_MAPS];
+
+	unsigned int nb_ring_pairs; /* back-to-back port pairs made from rings */
+	char json_path[PATH_MAX];
+	bool plain;                 /* never refresh in place */
+	bool quiet;                 /* no live view */
+};
+
+/* Fill cfg with the documented defaults. This function can't fail. */
+void wr_config_defaults(struct wr_config *cfg);
+
+#endif /* WR_CONFIG_H */

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Frame templates and the test header. Pure: no EAL.
+ *
+ * A frame is Ethernet [802.1Q] / IPv4 / UDP / test header / pattern, sized
+ * per RFC 2544 (FCS included, so the buffer holds size - 4 bytes). The test
+ * header is 18 bytes so that it fits a 64-byte untagged frame
+ * (60 - 14 - 20 - 8 = 18). Fields are little-endian (the generator's hosts).
+ */
+#ifndef WR_FRAME_H
+#define WR_FRAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_udp.h>
+
+/* "WRH1" in memory order. */
+#define WR_FRAME_MAGIC 0x31485257u
+
+/* The test header every generated frame carries after the UDP header. */
+struct wr_test_hdr {
+	uint32_t magic;     /* WR_FRAME_MAGIC */
+	uint16_t stream_id; /* sender's stream (port, queue) */
+	uint64_t seq;       /* per-stream sequence, from 0 */
+	uint32_t tsc_lo;    /* low 32 bits of the sender's TSC at TX */
+} __rte_packed;
+
+#define WR_FRAME_TH_LEN ((uint32_t)sizeof(struct wr_test_hdr))
+
+/* What to put in a template. */
+struct wr_frame_spec {
+	uint32_t size;                /* RFC 2544 size, FCS included */
+	struct rte_ether_addr src_mac;
+	struct rte_ether_addr dst_mac;
+	uint16_t vlan_id;             /* 0: untagged */
+	uint32_t src_ip;              /* host byte order */
+	uint32_t dst_ip;
+	uint16_t src_udp;
+	uint16_t dst_udp;
+	uint16_t stream_id;
+};
+
+/* Byte offsets of the fields TX workers rewrite per frame. */
+struct wr_frame_layout {
+	uint32_t data_len;     /* bytes in the mbuf: size - FCS */
+	uint32_t udp_sport_off;
+	uint32_t th_off;       /* test header */
+};
+
+/*
+ * Smallest frame size (FCS included) that holds the headers and the test
+ * header for a spec with or without a VLAN tag, never below 64.
+ */
+uint32_t wr_frame_min_size(bool vlan);
+
+/*
+ * Write the template for spec into buf (buflen >= spec->size - 4) and its
+ * layout into lay. The IPv4 checksum is valid; the UDP checksum is 0
+ * (allowed for IPv4, RFC 768) so per-frame stamping keeps the frame valid.
+ * The test header has magic and stream id set, seq and tsc zero.
+ * Returns 0, or -EINVAL when the size cannot hold the headers or buflen is
+ * too small.
+ */
+int wr_frame_build(const struct wr_frame_spec *spec, uint8_t *buf,
+		size_t buflen, struct wr_frame_layout *lay);
+
+/* What the receiver made of one frame. */
+enum wr_frame_class {
+	WR_FRAME_FOREIGN = 0,   /* not ours: no signature where ours has it */
+	WR_FRAME_OWN = 1,       /* signature and consistent lengths */
+	WR_FRAME_MALFORMED = 2, /* signature but truncated or inconsistent */
+};
+
+/* The fields of an own frame's test header, as received. */
+struct wr_frame_rx {
+	uint16_t stream_id;
+	uint64_t seq;
+	uint32_t tsc_lo;
+};
+
+/*
+ * Classify len bytes at data as received (FCS stripped) and, for own
+ * frames, copy the test header fields into out. Safe on any input: reads
+ * nothing beyond data[len - 1]. Inline: called once per received frame.
+ */
+static inline enum wr_frame_class
+wr_frame_classify(const uint8_t *data, uint32_t len, struct wr_frame_rx *out)
+{
+	const struct rte_ipv4_hdr *ip;
+	const struct wr_test_hdr *th;
+	uint32_t l2 = RTE_ETHER_HDR_LEN;
+	uint16_t type;
+
+	if (unlikely(len < RTE_ETHER_HDR_LEN + sizeof(*ip) + sizeof(struct rte_udp_hdr)))
+		return WR_FRAME_FOREIGN;
+	type = *(const uint16_t *)(data + 12);
+	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
+		l2 += 4;
+		type = *(const uint16_t *)(data + 16);
+	}
+	ip = (const struct rte_ipv4_hdr *)(data + l2);
+	if (type != RTE_BE16(RTE_ETHER_TYPE_IPV4) || ip->version_ihl != 0x45 ||
+			ip->next_proto_id != IPPROTO_UDP)
+		return WR_FRAME_FOREIGN;
+	th = (const struct wr_test_hdr *)((const uint8_t *)ip + sizeof(*ip) +
+		sizeof(struct rte_udp_hdr));
+	if (len < l2 + sizeof(*ip) + sizeof(struct rte_udp_hdr) + sizeof(uint32_t) ||
+			th->magic != WR_FRAME_MAGIC)
+		return WR_FRAME_FOREIGN;
+	if (unlikely(len < l2 + sizeof(*ip) + sizeof(struct rte_udp_hdr) + sizeof(*th) ||
+			rte_be_to_cpu_16(ip->total_length) != len - l2))
+		return WR_FRAME_MALFORMED;
+	out->stream_id = th->stream_id;
+	out->seq = th->seq;
+	out->tsc_lo = th->tsc_lo;
+	return WR_FRAME_OWN;
+}
+
+#endif /* WR_FRAME_H */

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Latency histogram and interarrival jitter. Pure: no EAL, no I/O, no
+ * allocation. Values are unsigned integers in whatever unit the caller
+ * uses (TSC cycles on the hot path); conversion is the reporter's job.
+ *
+ * Histogram layout (log-linear, as HdrHistogram): values below
+ * 2 * WR_HIST_SUB_COUNT have one bucket each; above that, every power of two
+ * [2^e, 2^(e+1)) is split into WR_HIST_SUB_COUNT equal buckets of width
+ * 2^(e - WR_HIST_SUB_BITS). A bucket is thus never wider than 1/32 of its
+ * lower bound. Values of 2^WR_HIST_VALUE_BITS or more are clamped into the
+ * last bucket and counted in nb_overflow; min, max and sum keep them exact.
+ *
+ * One histogram per measuring lcore, written only by it; the stats core
+ * combines them with wr_hist_merge().
+ */
+#ifndef WR_HIST_H
+#define WR_HIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Sub-buckets per power of two: 2^5 = 32, relative bucket width <= 1/32. */
+#define WR_HIST_SUB_BITS 5
+#define WR_HIST_SUB_COUNT (1u << WR_HIST_SUB_BITS)
+/* Values below 2^50 are bucketed (4.3 days of a 3 GHz TSC). */
+#define WR_HIST_VALUE_BITS 50
+#define WR_HIST_MAX_VALUE ((UINT64_C(1) << WR_HIST_VALUE_BITS) - 1)
+#define WR_HIST_NB_BUCKETS \
+	((WR_HIST_VALUE_BITS - WR_HIST_SUB_BITS + 1) * WR_HIST_SUB_COUNT)
+
+/*
+ * Distribution of the values of one measurement. Written only by the owning
+ * lcore (wr_hist_add); read and merged by the stats core.
+ */
+struct wr_hist {
+	uint64_t nb;            /* values added */
+	uint64_t min, max;      /* exact; min is UINT64_MAX while nb == 0 */
+	uint64_t sum;           /* exact sum (wraps only past 2^64 in total) */
+	uint64_t nb_overflow;   /* values > WR_HIST_MAX_VALUE, in last bucket */
+	uint64_t counts[WR_HIST_NB_BUCKETS]; /* values per bucket */
+};
+
+/*
+ * Bucket index of value v: v itself below 2 * WR_HIST_SUB_COUNT, else
+ * shift * 32 + (v >> shift) with shift = msb(v) - WR_HIST_SUB_BITS.
+ * Values above WR_HIST_MAX_VALUE map to the last bucket. No division, no
+ * branch but the clamp (usually a conditional move).
+ */
+static inline unsigned int
+wr_hist_bucket(uint64_t v)
+{
+	unsigned int shift;
+
+	if (v > WR_HIST_MAX_VALUE)
+		return WR_HIST_NB_BUCKETS - 1;
+	/* v | 32 keeps shift at 0 for the small values counted one by one. */
+	shift = 63 - WR_HIST_SUB_BITS -
+		(unsigned int)__builtin_clzll(v | WR_HIST_SUB_COUNT);
+	return (shift << WR_HIST_SUB_BITS) + (unsigned int)(v >> shift);
+}
+
+/*
+ * Add one value to h. Called per packet by the owning lcore.
+ * This function can't fail.
+ */
+static inline void
+wr_hist_add(struct wr_hist *h, uint64_t v)
+{
+	h->counts[wr_hist_bucket(v)]++;
+	h->nb_overflow += v > WR_HIST_MAX_VALUE;
+	h->nb++;
+	h->sum += v;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
+/* Reset h to empty (min = UINT64_MAX, all else 0). This function can't fail. */
+void wr_hist_init(struct wr_hist *h);
+
+/*
+ * Inclusive lower bound of bucket b: the smallest value v with
+ * wr_hist_bucket(v) == b. b == WR_HIST_NB_BUCKETS gives
+ * 2^WR_HIST_VALUE_BITS (the end of the bucketed range); larger b UINT64_MAX.
+ */
+uint64_t wr_hist_bucket_low(unsigned int b);
+
+/*
+ * Width of bucket b in values: 1 for b < 2 * WR_HIST_SUB_COUNT, then
+ * doubling every WR_HIST_SUB_COUNT buckets; 0 for b >= WR_HIST_NB_BUCKETS.
+ * The last bucket also holds the overflow, which its width does not cover.
+ */
+uint64_t wr_hist_bucket_width(unsigned int b);
+
+/*
+ * Value at percentile pct (clamped to [0, 100]), nearest-rank definition:
+ * the value of rank ceil(pct * nb / 100) (at least 1) in sorted order.
+ * Returned as the middle of that value's bucket, clamped to [min, max], so
+ * it is within 1/64 (half a bucket, 2^-(WR_HIST_SUB_BITS + 1)) of the exact
+ * value, and exact below 64. pct <= 0 gives min, pct >= 100 gives max.
+ * Returns 0 when h is empty, and max when the rank falls in the last bucket
+ * while it holds overflowed values.
+ */
+uint64_t wr_hist_percentile(const struct wr_hist *h, double pct);
+
+/* Exact arithmetic mean (sum / nb), 0.0 when empty. */
+double wr_hist_mean(const struct wr_hist *h);
+
+/*
+ * Add the values of src to dst. Every field stays exact, as if all values
+ * had been added to dst. This function can't fail; src is not modified.
+ */
+void wr_hist_merge(struct wr_hist *dst, const struct wr_hist *src);
+
+/*
+ * RFC 3550 section 6.4.1 interarrival jitter of a series of one-way delays
+ * (receive time - send time of each frame, in any one unit; the sender and
+ * receiver clocks need not agree since only differences count):
+ *   D(i-1, i) = delay(i) - delay(i-1)
+ *   J(i) = J(i-1) + (|D(i-1, i)| - J(i-1)) / 16
+ * Kept as 16 * J so that the update has no division (RFC 3550 A.8).
+ * Written only by the owning lcore.
+ */
+struct wr_jitter {
+	uint64_t last_delay;    /* delay of the previous frame */
+	uint64_t jitter_x16;    /* 16 * J, rounded */
+	bool have_last;         /* last_delay is valid */
+};
+
+/* Reset j: no frame seen, jitter 0. This function can't fail. */
+void wr_jitter_init(struct wr_jitter *j);
+
+/*
+ * Account the delay of the next frame. The first frame only sets the
+ * reference. 16 * J += |D| - round(16 * J / 16), as in RFC 3550 A.8; the
+ * rounding keeps the result within 0.5 units of the exact recurrence.
+ * Delays must stay below 2^59 so that 16 * J fits. This function can't fail.
+ */
+static inline void
+wr_jitter_update(struct wr_jitter *j, uint64_t delay)
+{
+	uint64_t d;
+
+	if (__builtin_expect(!j->have_last, 0)) {
+		j->last_delay = delay;
+		j->have_last = true;
+		return;
+	}
+	d = delay > j->last_delay ?
+		delay - j->last_delay : j->last_delay - delay;
+	j->last_delay = delay;
+	/* Never negative overall: (x + 8) >> 4 <= x for all x. */
+	j->jitter_x16 += d - ((j->jitter_x16 + 8) >> 4);
+}
+
+/* Current jitter J in the unit of the delays, 0.0 before two frames. */
+double wr_jitter_value(const struct wr_jitter *j);
+
+#endif /* WR_HIST_H */

@@ -1,0 +1,439 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opts.h"
+#include "units.h"
+
+void
+wr_config_defaults(struct wr_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nb_txq = 1;
+	cfg->nb_rxq = 1;
+	cfg->nb_txd = 1024;
+	cfg->nb_rxd = 1024;
+	cfg->burst_pkts = 32;
+	cfg->frame_size = 64;
+	cfg->duration_ms = 10000;
+	cfg->interval_ms = 1000;
+	cfg->grace_ms = 200;
+	cfg->link_timeout_ms = 5000;
+	cfg->src_ip = 0xc6120001;   /* 198.18.0.1, RFC 2544 benchmarking range */
+	cfg->dst_ip = 0xc6130001;   /* 198.19.0.1 */
+	cfg->src_udp = 1024;
+	cfg->dst_udp = 1024;
+	cfg->nb_flows = 1;
+}
+
+static int __rte_format_printf(3, 4)
+fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Parse an integer option value into *out within [min, max]. */
+static int
+opt_u64(const char *name, const char *val, uint64_t min, uint64_t max,
+		uint64_t *out, char *err, size_t errlen)
+{
+	int rc = wr_units_parse_u64(val, min, max, out);
+
+	if (rc == -ERANGE)
+		return fail(err, errlen, "--%s %s: out of range, accepted %" PRIu64
+			" to %" PRIu64, name, val, min, max);
+	if (rc < 0)
+		return fail(err, errlen, "--%s %s: not a whole number (k, M, G "
+			"suffixes allowed)", name, val);
+	return 0;
+}
+
+static int
+opt_u16(const char *name, const char *val, uint64_t min, uint64_t max,
+		uint16_t *out, char *err, size_t errlen)
+{
+	uint64_t v;
+	int rc = opt_u64(name, val, min, max, &v, err, errlen);
+
+	if (rc == 0)
+		*out = (uint16_t)v;
+	return rc;
+}
+
+static int
+opt_duration(const char *name, const char *val, uint64_t min_ms,
+		uint64_t *out, char *err, size_t errlen)
+{
+	uint64_t ms;
+
+	if (wr_units_parse_duration_ms(val, &ms) != 0)
+		return fail(err, errlen, "--%s %s: not a duration, accepted e.g. "
+			"10, 2.5s, 500ms, 5m, 1h", name, val);
+	if (ms < min_ms && !(ms == 0 && min_ms == 0))
+		return fail(err, errlen, "--%s %s: too short, at least %" PRIu64
+			" ms", name, val, min_ms);
+	*out = ms;
+	return 0;
+}
+
+int
+wr_opts_parse_portlist(const char *s, uint64_t *mask)
+{
+	uint64_t m = 0;
+	const char *p = s;
+
+	if (strcmp(s, "all") == 0) {
+		*mask = 0;
+		return 1;
+	}
+	if (strcmp(s, "none") == 0) {
+		*mask = 0;
+		return 0;
+	}
+	while (*p != '\0') {
+		char *end;
+		unsigned long lo, hi;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		lo = strtoul(p, &end, 10);
+		hi = lo;
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			hi = strtoul(p, &end, 10);
+		}
+		if (lo > hi || hi >= WR_MAX_PORTS)
+			return hi >= WR_MAX_PORTS ? -ERANGE : -EINVAL;
+		for (; lo <= hi; lo++)
+			m |= 1ULL << lo;
+		if (*end == ',')
+			end++;
+		else if (*end != '\0')
+			return -EINVAL;
+		p = end;
+	}
+	if (m == 0)
+		return -EINVAL;
+	*mask = m;
+	return 0;
+}
+
+/* Parse "tx3.1" / "rx0.0" into q. */
+static int
+parse_qref(const char *s, struct wr_qref *q)
+{
+	unsigned int port, queue;
+	int n = 0;
+
+	if (strncmp(s, "tx", 2) == 0)
+		q->dir = WR_DIR_TX;
+	else if (strncmp(s, "rx", 2) == 0)
+		q->dir = WR_DIR_RX;
+	else
+		return -EINVAL;
+	if (sscanf(s + 2, "%u.%u%n", &port, &queue, &n) != 2 ||
+			s[2 + n] != '\0' || s[2] < '0' || s[2] > '9')
+		return -EINVAL;
+	if (port >= WR_MAX_PORTS || queue >= WR_MAX_QUEUES)
+		return -ERANGE;
+	q->port = (uint16_t)port;
+	q->queue = (uint16_t)queue;
+	return 0;
+}
+
+int
+wr_opts_parse_map(const char *s, struct wr_map *map, char *err, size_t errlen)
+{
+	char buf[512];
+	char *save = NULL, *tok, *colon, *end;
+	unsigned long lcore;
+
+	if (strlen(s) >= sizeof(buf))
+		return fail(err, errlen, "--map %.40s...: too long", s);
+	strcpy(buf, s);
+	colon = strchr(buf, ':');
+	lcore = strtoul(buf, &end, 10);
+	if (colon == NULL || end != colon || buf[0] < '0' || buf[0] > '9' ||
+			lcore >= 1024)
+		return fail(err, errlen, "--map %s: expected LCORE:QUEUES, e.g. "
+			"1:tx0.0,rx0.0 (lcore id before the colon)", s);
+	memset(map, 0, sizeof(*map));
+	map->lcore = (unsigned int)lcore;
+	for (tok = strtok_r(colon + 1, ",", &save); tok != NULL;
+			tok = strtok_r(NULL, ",", &save)) {
+		if (map->nb_q == RTE_DIM(map->q))
+			return fail(err, errlen, "--map %s: more than %zu queues "
+				"for one lcore", s, RTE_DIM(map->q));
+		if (parse_qref(tok, &map->q[map->nb_q]) != 0)
+			return fail(err, errlen, "--map %s: '%s' is not a queue; "
+				"expected tx<port>.<queue> or rx<port>.<queue> with "
+				"port < %u and queue < %u", s, tok, WR_MAX_PORTS,
+				WR_MAX_QUEUES);
+		map->nb_q++;
+	}
+	if (map->nb_q == 0)
+		return fail(err, errlen, "--map %s: no queue after the colon", s);
+	return 0;
+}
+
+static int
+opt_mac(const char *name, const char *val, struct rte_ether_addr *mac,
+		bool *set, char *err, size_t errlen)
+{
+	if (rte_ether_unformat_addr(val, mac) != 0)
+		return fail(err, errlen, "--%s %s: not a MAC address, expected "
+			"e.g. 02:00:00:00:00:01", name, val);
+	*set = true;
+	return 0;
+}
+
+static int
+opt_ip(const char *name, const char *val, uint32_t *ip, char *err, size_t errlen)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, val, &a) != 1)
+		return fail(err, errlen, "--%s %s: not an IPv4 address, expected "
+			"dotted quad e.g. 198.18.0.1", name, val);
+	*ip = ntohl(a.s_addr);
+	return 0;
+}
+
+static int
+opt_ports(const char *name, const char *val, uint64_t *mask, bool *set,
+		char *err, size_t errlen)
+{
+	int rc = wr_opts_parse_portlist(val, mask);
+
+	if (rc == -ERANGE)
+		return fail(err, errlen, "--%s %s: port ids go up to %u", name,
+			val, WR_MAX_PORTS - 1);
+	if (rc < 0)
+		return fail(err, errlen, "--%s %s: expected a port list such as "
+			"0,1 or 0-3, or all, or none", name, val);
+	*set = (rc == 0);
+	return 0;
+}
+
+enum {
+	O_TX_PORTS = 256, O_RX_PORTS, O_TXQ, O_RXQ, O_TXD, O_RXD, O_BURST,
+	O_SIZE, O_DURATION, O_COUNT, O_INTERVAL, O_GRACE, O_LINK_TIMEOUT,
+	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_FLOWS,
+	O_VLAN, O_MAP, O_RING_PAIRS, O_JSON, O_PLAIN, O_QUIET, O_HELP,
+	O_VERSION,
+};
+
+static const struct option long_opts[] = {
+	{ "tx-ports", required_argument, NULL, O_TX_PORTS },
+	{ "rx-ports", required_argument, NULL, O_RX_PORTS },
+	{ "txq", required_argument, NULL, O_TXQ },
+	{ "rxq", required_argument, NULL, O_RXQ },
+	{ "txd", required_argument, NULL, O_TXD },
+	{ "rxd", required_argument, NULL, O_RXD },
+	{ "burst", required_argument, NULL, O_BURST },
+	{ "size", required_argument, NULL, O_SIZE },
+	{ "duration", required_argument, NULL, O_DURATION },
+	{ "count", required_argument, NULL, O_COUNT },
+	{ "interval", required_argument, NULL, O_INTERVAL },
+	{ "grace", required_argument, NULL, O_GRACE },
+	{ "link-timeout", required_argument, NULL, O_LINK_TIMEOUT },
+	{ "src-mac", required_argument, NULL, O_SRC_MAC },
+	{ "dst-mac", required_argument, NULL, O_DST_MAC },
+	{ "src-ip", required_argument, NULL, O_SRC_IP },
+	{ "dst-ip", required_argument, NULL, O_DST_IP },
+	{ "sport", required_argument, NULL, O_SPORT },
+	{ "dport", required_argument, NULL, O_DPORT },
+	{ "flows", required_argument, NULL, O_FLOWS },
+	{ "vlan", required_argument, NULL, O_VLAN },
+	{ "map", required_argument, NULL, O_MAP },
+	{ "ring-pairs", required_argument, NULL, O_RING_PAIRS },
+	{ "json", required_argument, NULL, O_JSON },
+	{ "plain", no_argument, NULL, O_PLAIN },
+	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "help", no_argument, NULL, O_HELP },
+	{ "version", no_argument, NULL, O_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Options that set one number: table-driven to keep the switch short. */
+static int
+opt_number(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	switch (c) {
+	case O_TXQ: return opt_u16("txq", v, 1, WR_MAX_QUEUES, &cfg->nb_txq, err, el);
+	case O_RXQ: return opt_u16("rxq", v, 1, WR_MAX_QUEUES, &cfg->nb_rxq, err, el);
+	case O_TXD: return opt_u16("txd", v, 32, 32768, &cfg->nb_txd, err, el);
+	case O_RXD: return opt_u16("rxd", v, 32, 32768, &cfg->nb_rxd, err, el);
+	case O_BURST: return opt_u16("burst", v, 1, WR_MAX_BURST, &cfg->burst_pkts, err, el);
+	case O_SPORT: return opt_u16("sport", v, 0, 65535, &cfg->src_udp, err, el);
+	case O_DPORT: return opt_u16("dport", v, 0, 65535, &cfg->dst_udp, err, el);
+	case O_VLAN: return opt_u16("vlan", v, 1, 4094, &cfg->vlan_id, err, el);
+	case O_COUNT: return opt_u64("count", v, 1, UINT64_MAX, &cfg->count_pkts, err, el);
+	default: break;
+	}
+	return 1;
+}
+
+static int
+opt_size_flows(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	uint64_t x;
+	int rc;
+
+	if (c == O_SIZE) {
+		rc = opt_u64("size", v, WR_FRAME_MIN_SIZE, WR_FRAME_MAX_SIZE, &x, err, el);
+		if (rc == 0)
+			cfg->frame_size = (uint32_t)x;
+		return rc;
+	}
+	if (c == O_FLOWS) {
+		rc = opt_u64("flows", v, 1, 65536, &x, err, el);
+		if (rc == 0)
+			cfg->nb_flows = (uint32_t)x;
+		return rc;
+	}
+	if (c == O_RING_PAIRS) {
+		rc = opt_u64("ring-pairs", v, 0, WR_MAX_PORTS / 2, &x, err, el);
+		if (rc == 0)
+			cfg->nb_ring_pairs = (unsigned int)x;
+		return rc;
+	}
+	return 1;
+}
+
+static int
+opt_time(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	switch (c) {
+	case O_DURATION:
+		cfg->duration_set = true;
+		return opt_duration("duration", v, 0, &cfg->duration_ms, err, el);
+	case O_INTERVAL: return opt_duration("interval", v, 100, &cfg->interval_ms, err, el);
+	case O_GRACE: return opt_duration("grace", v, 0, &cfg->grace_ms, err, el);
+	case O_LINK_TIMEOUT:
+		return opt_duration("link-timeout", v, 0, &cfg->link_timeout_ms, err, el);
+	default: break;
+	}
+	return 1;
+}
+
+static int
+opt_addr(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	switch (c) {
+	case O_SRC_MAC: return opt_mac("src-mac", v, &cfg->src_mac, &cfg->src_mac_set, err, el);
+	case O_DST_MAC: return opt_mac("dst-mac", v, &cfg->dst_mac, &cfg->dst_mac_set, err, el);
+	case O_SRC_IP: return opt_ip("src-ip", v, &cfg->src_ip, err, el);
+	case O_DST_IP: return opt_ip("dst-ip", v, &cfg->dst_ip, err, el);
+	case O_TX_PORTS:
+		return opt_ports("tx-ports", v, &cfg->tx_port_mask, &cfg->tx_ports_set, err, el);
+	case O_RX_PORTS:
+		return opt_ports("rx-ports", v, &cfg->rx_port_mask, &cfg->rx_ports_set, err, el);
+	default: break;
+	}
+	return 1;
+}
+
+static int
+opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	switch (c) {
+	case O_MAP:
+		if (cfg->nb_maps == WR_MAX_MAPS)
+			return fail(err, el, "--map: at most %u maps", WR_MAX_MAPS);
+		return wr_opts_parse_map(v, &cfg->maps[cfg->nb_maps++], err, el);
+	case O_JSON:
+		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->json_path))
+			return fail(err, el, "--json: path empty or too long");
+		strcpy(cfg->json_path, v);
+		return 0;
+	case O_PLAIN: cfg->plain = true; return 0;
+	case O_QUIET: cfg->quiet = true; return 0;
+	default: break;
+	}
+	return 1;
+}
+
+/* Dispatch one option to the handler that knows it. */
+static int
+opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	int (*const handlers[])(int, const char *, struct wr_config *, char *, size_t) = {
+		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc,
+	};
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < RTE_DIM(handlers); i++) {
+		rc = handlers[i](c, v, cfg, err, el);
+		if (rc <= 0)
+			return rc;
+	}
+	return fail(err, el, "internal: option %d has no handler", c);
+}
+
+/* Cross-option rules, checked once every option is known. */
+static int
+check_config(struct wr_config *cfg, char *err, size_t el)
+{
+	/* A frame count alone runs until it is sent, not for the default time. */
+	if (cfg->count_pkts != 0 && !cfg->duration_set)
+		cfg->duration_ms = 0;
+	if (cfg->tx_ports_set && cfg->rx_ports_set &&
+			cfg->tx_port_mask == 0 && cfg->rx_port_mask == 0)
+		return fail(err, el, "--tx-ports none and --rx-ports none: "
+			"nothing to do");
+	if (cfg->nb_flows > 1 && (uint32_t)cfg->src_udp + cfg->nb_flows - 1 > 65535)
+		return fail(err, el, "--flows %u with --sport %u: UDP source ports "
+			"would pass 65535", cfg->nb_flows, cfg->src_udp);
+	if (cfg->vlan_id != 0 && cfg->frame_size < WR_FRAME_MIN_SIZE + 4)
+		return fail(err, el, "--size %u with --vlan: a tagged frame needs "
+			"at least %u bytes for the headers and test header",
+			cfg->frame_size, WR_FRAME_MIN_SIZE + 4);
+	if (cfg->burst_pkts > cfg->nb_txd / 2)
+		return fail(err, el, "--burst %u is more than half of --txd %u",
+			cfg->burst_pkts, cfg->nb_txd);
+	return 0;
+}
+
+int
+wr_opts_parse(int argc, char **argv, struct wr_config *cfg,
+		char *err, size_t errlen)
+{
+	int c, rc, idx;
+
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		idx = optind;
+		c = getopt_long(argc, argv, "h", long_opts, NULL);
+		if (c == -1)
+			break;
+		if (c == 'h' || c == O_HELP)
+			return WR_OPTS_HELP;
+		if (c == O_VERSION)
+			return WR_OPTS_VERSION;
+		if (c == '?' || c == ':')
+			return fail(err, errlen, "%s: unknown option or missing "
+				"value (see --help)", idx < argc ? argv[idx] : "?");
+		rc = opt_one(c, optarg, cfg, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	if (optind < argc)
+		return fail(err, errlen, "%s: unexpected argument (options start "
+			"with --; see --help)", argv[optind]);
+	return check_config(cfg, err, errlen);
+}

@@ -1,0 +1,456 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eth_ring.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "port.h"
+#include "units.h"
+
+#define POOL_CACHE 128u
+#define RING_PAIR_SIZE 1024u   /* slots per rte_ring of a ring pair */
+#define EM_RX_FREE_THRESH 32u  /* below this every em RX burst costs a VM exit */
+
+static int __rte_format_printf(3, 4)
+fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static void __rte_format_printf(2, 3)
+note(struct wr_port *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->nb_notes == WR_PORT_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->notes[p->nb_notes++], WR_PORT_NOTE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+static bool
+is_driver(const struct wr_port *p, const char *name)
+{
+	return strcmp(p->driver, name) == 0;
+}
+
+/* Round n up to 2^k - 1, the most efficient size for a ring-backed pool. */
+static uint32_t
+pool_round(uint32_t n)
+{
+	uint32_t v = 1;
+
+	while (v - 1 < n)
+		v <<= 1;
+	return v - 1;
+}
+
+static int
+probe_queues(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
+{
+	/* Configure at least one queue each way: some PMDs (vmxnet3) refuse 0. */
+	p->nb_txq = p->tx ? cfg->nb_txq : 1;
+	p->nb_rxq = p->rx ? cfg->nb_rxq : 1;
+	if (p->nb_txq > p->info.max_tx_queues)
+		return fail(err, el, "port %u (%s): %u TX queues asked, the PMD "
+			"offers %u", p->port_id, p->driver, p->nb_txq,
+			p->info.max_tx_queues);
+	if (p->nb_rxq > p->info.max_rx_queues)
+		return fail(err, el, "port %u (%s): %u RX queues asked, the PMD "
+			"offers %u", p->port_id, p->driver, p->nb_rxq,
+			p->info.max_rx_queues);
+	if (is_driver(p, "net_vmxnet3") && !rte_is_power_of_2(p->nb_rxq))
+		return fail(err, el, "port %u (net_vmxnet3): %u RX queues; vmxnet3 "
+			"needs a power of two", p->port_id, p->nb_rxq);
+	return 0;
+}
+
+static void
+probe_desc(struct wr_port *p, const struct wr_config *cfg)
+{
+	uint16_t rxd = cfg->nb_rxd, txd = cfg->nb_txd;
+
+	if (rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &rxd, &txd) != 0) {
+		rxd = cfg->nb_rxd;
+		txd = cfg->nb_txd;
+	}
+	if (txd != cfg->nb_txd)
+		note(p, "TX descriptors %u -> %u (PMD allows %u..%u, multiple of %u)",
+			cfg->nb_txd, txd, p->info.tx_desc_lim.nb_min,
+			p->info.tx_desc_lim.nb_max, p->info.tx_desc_lim.nb_align);
+	if (rxd != cfg->nb_rxd)
+		note(p, "RX descriptors %u -> %u (PMD allows %u..%u, multiple of %u)",
+			cfg->nb_rxd, rxd, p->info.rx_desc_lim.nb_min,
+			p->info.rx_desc_lim.nb_max, p->info.rx_desc_lim.nb_align);
+	p->nb_txd = txd;
+	p->nb_rxd = rxd;
+}
+
+/* MTU and buffer sizes for the frame size; jumbo frames need a larger MTU. */
+static int
+probe_mtu(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
+{
+	uint32_t l2 = RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN + (cfg->vlan_id ? 4 : 0);
+	uint32_t need_mtu = cfg->frame_size - l2;
+	uint32_t frame_len = cfg->frame_size - WR_UNITS_FCS_BYTES;
+
+	p->mtu = 0;
+	if (need_mtu > RTE_ETHER_MTU) {
+		if (need_mtu > p->info.max_mtu || frame_len > p->info.max_rx_pktlen)
+			return fail(err, el, "port %u (%s): frame size %u needs MTU %u; "
+				"the port allows MTU %u (frames of %u bytes)",
+				p->port_id, p->driver, cfg->frame_size, need_mtu,
+				p->info.max_mtu, p->info.max_rx_pktlen);
+		p->mtu = (uint16_t)need_mtu;
+		note(p, "MTU set to %u for %u-byte frames", p->mtu, cfg->frame_size);
+	}
+	p->tx_mbuf_room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM, frame_len);
+	/* RX buffers hold a whole frame: QEMU's e1000 cannot split one. */
+	p->rx_mbuf_room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM,
+		(p->mtu ? p->mtu : RTE_ETHER_MTU) + l2);
+	if (p->rx_mbuf_room < p->info.min_rx_bufsize)
+		p->rx_mbuf_room = p->info.min_rx_bufsize;
+	return 0;
+}
+
+/* Pools sized from the rings and bursts actually configured. */
+static void
+probe_pools(struct wr_port *p, const struct wr_config *cfg)
+{
+	uint32_t in_flight = is_driver(p, "net_ring") ? RING_PAIR_SIZE : 0;
+
+	p->rx_rings_per_q = is_driver(p, "net_vmxnet3") ? 2 : 1;
+	/* Ring, pending burst and the one in hand, two lcore caches. */
+	p->tx_pool_mbufs = pool_round(p->nb_txd + in_flight +
+		4u * cfg->burst_pkts + 3u * POOL_CACHE);
+	p->rx_pool_mbufs = pool_round(p->nb_rxd * p->rx_rings_per_q +
+		4u * cfg->burst_pkts + 3u * POOL_CACHE);
+	if (p->rx_rings_per_q > 1)
+		note(p, "RX pool %u mbufs: %s fills %u rings per queue",
+			p->rx_pool_mbufs, p->driver, p->rx_rings_per_q);
+	p->fast_free = (p->info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0;
+}
+
+int
+wr_port_probe(struct wr_port *p, uint16_t port_id, bool tx, bool rx,
+		const struct wr_config *cfg, char *err, size_t errlen)
+{
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->port_id = port_id;
+	p->tx = tx;
+	p->rx = rx;
+	rc = rte_eth_dev_info_get(port_id, &p->info);
+	if (rc != 0)
+		return fail(err, errlen, "port %u: cannot read device info: %s",
+			port_id, rte_strerror(-rc));
+	snprintf(p->driver, sizeof(p->driver), "%s", p->info.driver_name);
+	rte_eth_dev_get_name_by_port(port_id, p->name);
+	p->socket = rte_eth_dev_socket_id(port_id);
+	rte_eth_macaddr_get(port_id, &p->mac);
+	rc = probe_queues(p, cfg, err, errlen);
+	if (rc != 0)
+		return rc;
+	probe_desc(p, cfg);
+	rc = probe_mtu(p, cfg, err, errlen);
+	if (rc != 0)
+		return rc;
+	probe_pools(p, cfg);
+	return 0;
+}
+
+/* Template copied into every mbuf of a TX pool once, at creation. */
+struct tmpl_arg {
+	const uint8_t *bytes;
+	uint32_t len;
+};
+
+static void
+tmpl_init(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
+		unsigned int idx __rte_unused)
+{
+	const struct tmpl_arg *t = arg;
+	struct rte_mbuf *m = obj;
+
+	memcpy((uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM, t->bytes, t->len);
+}
+
+static void
+fill_spec(const struct wr_port *p, const struct wr_config *cfg,
+		const struct wr_port *peer, uint16_t queue, struct wr_frame_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->size = cfg->frame_size;
+	s->src_mac = cfg->src_mac_set ? cfg->src_mac : p->mac;
+	s->dst_mac = cfg->dst_mac_set ? cfg->dst_mac : peer->mac;
+	s->vlan_id = cfg->vlan_id;
+	s->src_ip = cfg->src_ip;
+	s->dst_ip = cfg->dst_ip;
+	s->src_udp = cfg->src_udp;
+	s->dst_udp = cfg->dst_udp;
+	s->stream_id = wr_port_stream_id(p->port_id, queue);
+}
+
+static int
+make_tx_pool(struct wr_port *p, const struct wr_config *cfg,
+		const struct wr_port *peer, uint16_t q, char *err, size_t el)
+{
+	static uint8_t buf[WR_FRAME_MAX_SIZE];
+	struct wr_frame_spec spec;
+	struct tmpl_arg t;
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	fill_spec(p, cfg, peer, q, &spec);
+	if (wr_frame_build(&spec, buf, sizeof(buf), &p->layout) != 0)
+		return fail(err, el, "port %u: frame size %u cannot hold the "
+			"headers", p->port_id, cfg->frame_size);
+	snprintf(name, sizeof(name), "wr_tx_%u_%u", p->port_id, q);
+	p->tx_pool[q] = rte_pktmbuf_pool_create(name, p->tx_pool_mbufs, POOL_CACHE,
+		0, (uint16_t)(p->tx_mbuf_room + RTE_PKTMBUF_HEADROOM), p->socket);
+	if (p->tx_pool[q] == NULL)
+		return fail(err, el, "port %u TX queue %u: no memory for %u mbufs of "
+			"%u bytes on socket %d (%s): reserve more hugepages",
+			p->port_id, q, p->tx_pool_mbufs, p->tx_mbuf_room, p->socket,
+			rte_strerror(rte_errno));
+	t.bytes = buf;
+	t.len = p->layout.data_len;
+	rte_mempool_obj_iter(p->tx_pool[q], tmpl_init, &t);
+	return 0;
+}
+
+static int
+make_rx_pool(struct wr_port *p, uint16_t q, char *err, size_t el)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	snprintf(name, sizeof(name), "wr_rx_%u_%u", p->port_id, q);
+	p->rx_pool[q] = rte_pktmbuf_pool_create(name, p->rx_pool_mbufs, POOL_CACHE,
+		0, (uint16_t)(p->rx_mbuf_room + RTE_PKTMBUF_HEADROOM), p->socket);
+	if (p->rx_pool[q] == NULL)
+		return fail(err, el, "port %u RX queue %u: no memory for %u mbufs of "
+			"%u bytes on socket %d (%s): reserve more hugepages",
+			p->port_id, q, p->rx_pool_mbufs, p->rx_mbuf_room, p->socket,
+			rte_strerror(rte_errno));
+	return 0;
+}
+
+static void
+fill_conf(struct wr_port *p, struct rte_eth_conf *conf)
+{
+	memset(conf, 0, sizeof(*conf));
+	if (p->mtu != 0)
+		conf->rxmode.mtu = p->mtu;
+	if (p->fast_free)
+		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	if (p->nb_rxq > 1) {
+		conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf->rx_adv_conf.rss_conf.rss_hf = p->info.flow_type_rss_offloads &
+			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP);
+	}
+}
+
+static int
+setup_queues(struct wr_port *p, const struct rte_eth_conf *conf, char *err, size_t el)
+{
+	struct rte_eth_rxconf rxc = p->info.default_rxconf;
+	struct rte_eth_txconf txc = p->info.default_txconf;
+	uint16_t q;
+	int rc;
+
+	txc.offloads = conf->txmode.offloads;
+	if (is_driver(p, "net_e1000_em") && rxc.rx_free_thresh < EM_RX_FREE_THRESH) {
+		rxc.rx_free_thresh = EM_RX_FREE_THRESH;
+		note(p, "rx_free_thresh %u: fewer RX doorbells (VM exits) on em",
+			EM_RX_FREE_THRESH);
+	}
+	for (q = 0; q < p->nb_txq; q++) {
+		rc = rte_eth_tx_queue_setup(p->port_id, q, p->nb_txd, p->socket, &txc);
+		if (rc != 0)
+			return fail(err, el, "port %u (%s) TX queue %u, %u descriptors: "
+				"%s", p->port_id, p->driver, q, p->nb_txd, rte_strerror(-rc));
+	}
+	for (q = 0; q < p->nb_rxq; q++) {
+		rc = rte_eth_rx_queue_setup(p->port_id, q, p->nb_rxd, p->socket,
+			&rxc, p->rx_pool[q]);
+		if (rc != 0)
+			return fail(err, el, "port %u (%s) RX queue %u, %u descriptors: "
+				"%s", p->port_id, p->driver, q, p->nb_rxd, rte_strerror(-rc));
+	}
+	return 0;
+}
+
+static int
+make_pools(struct wr_port *p, const struct wr_config *cfg,
+		const struct wr_port *peer, char *err, size_t el)
+{
+	uint16_t q;
+	int rc;
+
+	for (q = 0; q < p->nb_txq; q++) {
+		rc = make_tx_pool(p, cfg, peer, q, err, el);
+		if (rc != 0)
+			return rc;
+	}
+	for (q = 0; q < p->nb_rxq; q++) {
+		rc = make_rx_pool(p, q, err, el);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+int
+wr_port_setup(struct wr_port *p, const struct wr_config *cfg,
+		const struct wr_port *peer, char *err, size_t errlen)
+{
+	struct rte_eth_conf conf;
+	int rc;
+
+	rc = make_pools(p, cfg, peer, err, errlen);
+	if (rc != 0)
+		return rc;
+	fill_conf(p, &conf);
+	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &conf);
+	if (rc != 0)
+		return fail(err, errlen, "port %u (%s): configure with %u RX / %u TX "
+			"queues%s failed: %s", p->port_id, p->driver, p->nb_rxq,
+			p->nb_txq, p->mtu ? " and a jumbo MTU" : "", rte_strerror(-rc));
+	p->configured = true;
+	rc = setup_queues(p, &conf, err, errlen);
+	if (rc != 0)
+		return rc;
+	if (p->rx)
+		rte_eth_promiscuous_enable(p->port_id); /* -ENOTSUP is harmless */
+	rc = rte_eth_dev_start(p->port_id);
+	if (rc != 0)
+		return fail(err, errlen, "port %u (%s): start failed: %s",
+			p->port_id, p->driver, rte_strerror(-rc));
+	p->started = true;
+	return 0;
+}
+
+void
+wr_port_wait_link(struct wr_port *p, uint64_t timeout_ms)
+{
+	struct rte_eth_link link;
+	uint64_t waited = 0;
+
+	for (;;) {
+		memset(&link, 0, sizeof(link));
+		if (rte_eth_link_get_nowait(p->port_id, &link) != 0)
+			break;
+		if (link.link_status == RTE_ETH_LINK_UP || waited >= timeout_ms)
+			break;
+		rte_delay_us_sleep(10 * 1000);
+		waited += 10;
+	}
+	p->link_up = link.link_status == RTE_ETH_LINK_UP;
+	p->link_speed_mbps = link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ?
+		0 : link.link_speed;
+	p->link_wait_ms = waited;
+}
+
+uint64_t
+wr_port_mbufs_missing(const struct wr_port *p)
+{
+	uint64_t missing = 0;
+	uint16_t q;
+
+	for (q = 0; q < WR_MAX_QUEUES; q++) {
+		if (p->tx_pool[q] != NULL)
+			missing += rte_mempool_in_use_count(p->tx_pool[q]);
+		if (p->rx_pool[q] != NULL)
+			missing += rte_mempool_in_use_count(p->rx_pool[q]);
+	}
+	return missing;
+}
+
+void
+wr_port_stop(struct wr_port *p)
+{
+	if (p->started)
+		rte_eth_dev_stop(p->port_id);
+	p->started = false;
+}
+
+/* Close the port: queues are released and their mbufs go back. */
+void
+wr_port_close(struct wr_port *p)
+{
+	wr_port_stop(p);
+	if (p->configured)
+		rte_eth_dev_close(p->port_id);
+	p->configured = false;
+}
+
+void
+wr_port_teardown(struct wr_port *p)
+{
+	uint16_t q;
+
+	wr_port_close(p);
+	for (q = 0; q < WR_MAX_QUEUES; q++) {
+		rte_mempool_free(p->tx_pool[q]);
+		rte_mempool_free(p->rx_pool[q]);
+		p->tx_pool[q] = NULL;
+		p->rx_pool[q] = NULL;
+	}
+}
+
+static int
+make_rings(struct rte_ring **r, unsigned int pair, const char *dir,
+		uint16_t nb_queues, char *err, size_t el)
+{
+	char name[RTE_RING_NAMESIZE];
+	uint16_t q;
+
+	for (q = 0; q < nb_queues; q++) {
+		snprintf(name, sizeof(name), "wr_pr%u_%s%u", pair, dir, q);
+		r[q] = rte_ring_create(name, RING_PAIR_SIZE, (int)rte_socket_id(),
+			RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (r[q] == NULL)
+			return fail(err, el, "ring pair %u: cannot create ring %s: %s",
+				pair, name, rte_strerror(rte_errno));
+	}
+	return 0;
+}
+
+int
+wr_port_make_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues,
+		char *err, size_t errlen)
+{
+	struct rte_ring *ab[WR_MAX_QUEUES], *ba[WR_MAX_QUEUES];
+	char name[32];
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < nb_pairs; i++) {
+		rc = make_rings(ab, i, "ab", nb_queues, err, errlen);
+		if (rc == 0)
+			rc = make_rings(ba, i, "ba", nb_queues, err, errlen);
+		if (rc != 0)
+			return rc;
+		snprintf(name, sizeof(name), "wr_pair%u_a", i);
+		if (rte_eth_from_rings(name, ba, nb_queues, ab, nb_queues,
+				rte_socket_id()) < 0)
+			return fail(err, errlen, "ring pair %u: %s", i, rte_strerror(rte_errno));
+		snprintf(name, sizeof(name), "wr_pair%u_b", i);
+		if (rte_eth_from_rings(name, ab, nb_queues, ba, nb_queues,
+				rte_socket_id()) < 0)
+			return fail(err, errlen, "ring pair %u: %s", i, rte_strerror(rte_errno));
+	}
+	return 0;
+}

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <rte_version.h>
+
+#include "result.h"
+#include "units.h"
+
+/* json_object_set_new that tolerates NULL values from failed allocations. */
+static void
+set(json_t *o, const char *k, json_t *v)
+{
+	if (v != NULL)
+		json_object_set_new(o, k, v);
+}
+
+static json_t *
+u64(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static void
+cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+
+	snprintf(buf, len, "unknown");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) != 0 || colon == NULL)
+			continue;
+		snprintf(buf, len, "%s", colon + 2);
+		buf[strcspn(buf, "\n")] = '\0';
+		break;
+	}
+	fclose(f);
+}
+
+static json_t *
+env_json(const struct wr_run *run)
+{
+	json_t *o = json_object();
+	struct utsname u;
+	char buf[256];
+
+	set(o, "wirerate_version", json_string(WR_VERSION));
+	set(o, "dpdk_version", json_string(rte_version()));
+	cpu_model(buf, sizeof(buf));
+	set(o, "cpu_model", json_string(buf));
+	set(o, "tsc_hz", u64(run->tsc_hz));
+	if (uname(&u) == 0)
+		set(o, "kernel", json_string(u.release));
+	if (gethostname(buf, sizeof(buf)) == 0) {
+		buf[sizeof(buf) - 1] = '\0';
+		set(o, "hostname", json_string(buf));
+	}
+	set(o, "cmdline", json_string(run->cmdline));
+	return o;
+}
+
+static json_t *
+config_json(const struct wr_config *c)
+{
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+	json_t *o = json_object();
+
+	set(o, "frame_size", u64(c->frame_size));
+	set(o, "burst_pkts", u64(c->burst_pkts));
+	set(o, "txq", u64(c->nb_txq));
+	set(o, "rxq", u64(c->nb_rxq));
+	set(o, "txd", u64(c->nb_txd));
+	set(o, "rxd", u64(c->nb_rxd));
+	set(o, "duration_ms", u64(c->duration_ms));
+	set(o, "count_pkts", u64(c->count_pkts));
+	set(o, "interval_ms", u64(c->interval_ms));
+	set(o, "grace_ms", u64(c->grace_ms));
+	set(o, "flows", u64(c->nb_flows));
+	set(o, "vlan", u64(c->vlan_id));
+	set(o, "src_udp", u64(c->src_udp));
+	set(o, "dst_udp", u64(c->dst_udp));
+	snprintf(mac, sizeof(mac), "%u.%u.%u.%u", c->src_ip >> 24,
+		(c->src_ip >> 16) & 255, (c->src_ip >> 8) & 255, c->src_ip & 255);
+	set(o, "src_ip", json_string(mac));
+	snprintf(mac, sizeof(mac), "%u.%u.%u.%u", c->dst_ip >> 24,
+		(c->dst_ip >> 16) & 255, (c->dst_ip >> 8) & 255, c->dst_ip & 255);
+	set(o, "dst_ip", json_string(mac));
+	set(o, "ring_pairs", u64(c->nb_ring_pairs));
+	return o;
+}
+
+static json_t *
+qlist(const struct wr_qref *q, unsigned int n)
+{
+	json_t *a = json_array();
+	char buf[32];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(buf, sizeof(buf), "%u.%u", q[i].port, q[i].queue);
+		json_array_append_new(a, json_string(buf));
+	}
+	return a;
+}
+
+static json_t *
+plan_json(const struct wr_plan *plan)
+{
+	json_t *o = json_object(), *ws = json_array();
+	unsigned int i;
+
+	set(o, "mode", json_string(plan->automatic ? "auto" : "map"));
+	set(o, "remote_queues", u64(plan->nb_remote));
+	for (i = 0; i < plan->nb_workers; i++) {
+		json_t *w = json_object();
+
+		set(w, "lcore", u64(plan->w[i].lcore));
+		set(w, "socket", json_integer(plan->w[i].socket));
+		set(w, "tx", qlist(plan->w[i].tx, plan->w[i].nb_tx));
+		set(w, "rx", qlist(plan->w[i].rx, plan->w[i].nb_rx));
+		json_array_append_new(ws, w);
+	}
+	set(o, "workers", ws);
+	return o;
+}
+
+static json_t *
+port_json(const struct wr_port *p)
+{
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+	json_t *o = json_object(), *notes = json_array();
+	unsigned int i;
+
+	rte_ether_format_addr(mac, sizeof(mac), &p->mac);
+	set(o, "port_id", u64(p->port_id));
+	set(o, "name", json_string(p->name));
+	set(o, "driver", json_string(p->driver));
+	set(o, "mac", json_string(mac));
+	set(o, "socket", json_integer(p->socket));
+	set(o, "role", json_string(p->tx && p->rx ? "tx+rx" : p->tx ? "tx" : "rx"));
+	set(o, "peer", u64(p->peer));
+	set(o, "txq", u64(p->nb_txq));
+	set(o, "rxq", u64(p->nb_rxq));
+	set(o, "txd", u64(p->nb_txd));
+	set(o, "rxd", u64(p->nb_rxd));
+	set(o, "mtu", u64(p->mtu ? p->mtu : RTE_ETHER_MTU));
+	set(o, "link_up", json_boolean(p->link_up));
+	set(o, "link_speed_mbps", u64(p->link_speed_mbps));
+	set(o, "link_wait_ms", u64(p->link_wait_ms));
+	set(o, "fast_free", json_boolean(p->fast_free));
+	set(o, "tx_pool_mbufs", u64(p->tx_pool_mbufs));
+	set(o, "rx_pool_mbufs", u64(p->rx_pool_mbufs));
+	for (i = 0; i < p->nb_notes; i++)
+		json_array_append_new(notes, json_string(p->notes[i]));
+	set(o, "notes", notes);
+	return o;
+}
+
+static void
+rates_json(json_t *o, const struct wr_port_rates *r)
+{
+	set(o, "tx_mpps", json_real(r->tx_pps / 1e6));
+	set(o, "rx_mpps", json_real(r->rx_pps / 1e6));
+	set(o, "tx_gbps_l1", json_real(r->tx_l1_bps / 1e9));
+	set(o, "tx_gbps_l2", json_real(r->tx_l2_bps / 1e9));
+	set(o, "rx_gbps_l1", json_real(r->rx_l1_bps / 1e9));
+	set(o, "rx_gbps_l2", json_real(r->rx_l2_bps / 1e9));
+}
+
+static json_t *
+samples_json(const struct wr_run *run)
+{
+	json_t *a = json_array();
+	unsigned int i, p;
+
+	for (i = 0; i < run->nb_intervals; i++) {
+		const struct wr_interval *iv = &run->intervals[i];
+		json_t *s = json_object(), *ports = json_array();
+
+		set(s, "t_s", json_real(iv->t_s));
+		set(s, "dt_s", json_real(iv->dt_s));
+		for (p = 0; p < run->nb_ports; p++) {
+			json_t *o = json_object();
+
+			set(o, "port_id", u64(run->ports[p].port_id));
+			rates_json(o, &iv->port[p].rates);
+			set(o, "tx_pkts", u64(iv->port[p].cnt.tx_pkts));
+			set(o, "rx_pkts", u64(iv->port[p].cnt.rx_pkts));
+			json_array_append_new(ports, o);
+		}
+		set(s, "ports", ports);
+		json_array_append_new(a, s);
+	}
+	return a;
+}
+
+static json_t *
+drops_json(const struct wr_port_counters *c)
+{
+	json_t *o = json_object();
+
+	set(o, "tx_full_pkts", u64(c->tx_full_pkts));
+	set(o, "tx_alloc_fail", u64(c->tx_alloc_fail));
+	set(o, "tx_unsent_pkts", u64(c->tx_unsent_pkts));
+	set(o, "rx_missed_pkts", u64(c->nic_imissed));
+	set(o, "rx_errors", u64(c->nic_ierrors));
+	set(o, "tx_errors", u64(c->nic_oerrors));
+	set(o, "rx_nombuf", u64(c->nic_rx_nombuf));
+	return o;
+}
+
+/* Latency of own frames received on port index p, merged over queues. */
+static json_t *
+latency_json(const struct wr_run *run, unsigned int p)
+{
+	static struct wr_hist h;
+	static const double pct[] = { 50, 90, 99, 99.9 };
+	static const char *const name[] = { "p50_ns", "p90_ns", "p99_ns", "p99_9_ns" };
+	json_t *o;
+	unsigned int q, i;
+
+	wr_hist_init(&h);
+	for (q = 0; q < WR_MAX_QUEUES; q++)
+		if (run->rxq[p][q] != NULL)
+			wr_hist_merge(&h, &run->rxq[p][q]->lat);
+	if (h.nb == 0)
+		return NULL;
+	o = json_object();
+	set(o, "clock", json_string("tsc"));
+	set(o, "samples", u64(h.nb));
+	set(o, "min_ns", json_real(wr_stats_tsc_to_ns((double)h.min, run->tsc_hz)));
+	set(o, "mean_ns", json_real(wr_stats_tsc_to_ns(wr_hist_mean(&h), run->tsc_hz)));
+	for (i = 0; i < RTE_DIM(pct); i++)
+		set(o, name[i], json_real(wr_stats_tsc_to_ns(
+			(double)wr_hist_percentile(&h, pct[i]), run->tsc_hz)));
+	set(o, "max_ns", json_real(wr_stats_tsc_to_ns((double)h.max, run->tsc_hz)));
+	return o;
+}
+
+static json_t *
+total_port_json(const struct wr_run *run, unsigned int p)
+{
+	const struct wr_port_counters *c = &run->total[p];
+	struct wr_port_counters zero;
+	struct wr_port_rates r;
+	json_t *o = json_object();
+
+	memset(&zero, 0, sizeof(zero));
+	wr_stats_rates(&zero, c, run->tx_stop_tsc - run->start_tsc, run->tsc_hz, &r);
+	set(o, "port_id", u64(run->ports[p].port_id));
+	set(o, "tx_pkts", u64(c->tx_pkts));
+	set(o, "tx_bytes", u64(c->tx_bytes));
+	set(o, "rx_pkts", u64(c->rx_pkts));
+	set(o, "rx_bytes", u64(c->rx_bytes));
+	set(o, "rx_own_pkts", u64(c->rx_own_pkts));
+	set(o, "rx_foreign_pkts", u64(c->rx_foreign_pkts));
+	set(o, "rx_malformed_pkts", u64(c->rx_malformed_pkts));
+	set(o, "nic_ipackets", u64(c->nic_ipackets));
+	set(o, "nic_opackets", u64(c->nic_opackets));
+	rates_json(o, &r);
+	set(o, "drops", drops_json(c));
+	set(o, "latency", latency_json(run, p));
+	return o;
+}
+
+static json_t *
+stream_json(const struct wr_run *run, const struct wr_stream_result *s)
+{
+	const struct wr_stream_view *v = &s->view;
+	json_t *o = json_object();
+
+	set(o, "stream_id", u64(s->stream_id));
+	set(o, "tx_port", u64(s->tx_port));
+	set(o, "tx_queue", u64(s->tx_queue));
+	set(o, "rx_port", u64(s->rx_port));
+	set(o, "sender_in_run", json_boolean(s->sender_known));
+	if (s->sender_known)
+		set(o, "sent_pkts", u64(s->sent_pkts));
+	set(o, "rx_pkts", u64(v->seq.nb_rx_pkts));
+	set(o, "lost_pkts", json_integer(s->lost_pkts));
+	set(o, "gap_pkts", u64(wr_seq_gaps(&v->seq)));
+	set(o, "late_pkts", u64(v->seq.nb_late_pkts));
+	set(o, "dup_pkts", u64(v->seq.nb_dup_pkts));
+	set(o, "old_pkts", u64(v->seq.nb_old_pkts));
+	set(o, "restarts", u64(v->seq.nb_restarts));
+	if (v->nb_lat > 0) {
+		set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_min_tsc, run->tsc_hz)));
+		set(o, "latency_mean_ns", json_real(wr_stats_tsc_to_ns(
+			(double)v->lat_sum_tsc / (double)v->nb_lat, run->tsc_hz)));
+		set(o, "latency_max_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_max_tsc, run->tsc_hz)));
+		set(o, "jitter_ns", json_real(wr_stats_tsc_to_ns(v->jitter_tsc, run->tsc_hz)));
+	}
+	return o;
+}
+
+/* sent = received + lost for every stream whose sender is in the run. */
+static json_t *
+accounting_json(const struct wr_run *run)
+{
+	uint64_t sent = 0, rx = 0;
+	int64_t lost = 0;
+	bool balanced = true;
+	unsigned int i;
+	json_t *o = json_object();
+
+	for (i = 0; i < run->nb_streams; i++) {
+		const struct wr_stream_result *s = &run->streams[i];
+
+		if (!s->sender_known)
+			continue;
+		sent += s->sent_pkts;
+		rx += s->view.seq.nb_rx_pkts;
+		lost += s->lost_pkts;
+		if ((int64_t)s->sent_pkts != (int64_t)s->view.seq.nb_rx_pkts + s->lost_pkts ||
+				s->lost_pkts < 0)
+			balanced = false;
+	}
+	set(o, "sent_pkts", u64(sent));
+	set(o, "received_pkts", u64(rx));
+	set(o, "lost_pkts", json_integer(lost));
+	set(o, "balanced", json_boolean(balanced));
+	set(o, "mbufs_missing", u64(run->mbufs_missing));
+	return o;
+}
+
+json_t *
+wr_result_build(const struct wr_run *run)
+{
+	json_t *doc = json_object(), *ports = json_array(), *totals = json_array();
+	json_t *streams = json_array();
+	unsigned int i;
+
+	set(doc, "schema", json_string(WR_RESULT_SCHEMA));
+	set(doc, "env", env_json(run));
+	set(doc, "config", config_json(run->cfg));
+	set(doc, "plan", plan_json(&run->plan));
+	for (i = 0; i < run->nb_ports; i++) {
+		json_array_append_new(ports, port_json(&run->ports[i]));
+		json_array_append_new(totals, total_port_json(run, i));
+	}
+	set(doc, "ports", ports);
+	set(doc, "samples", samples_json(run));
+	set(doc, "duration_s", json_real(wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc)));
+	set(doc, "stop_reason", json_string(wr_run_stop_name(run->stop_reason)));
+	set(doc, "totals", totals);
+	for (i = 0; i < run->nb_streams; i++)
+		json_array_append_new(streams, stream_json(run, &run->streams[i]));
+	set(doc, "streams", streams);
+	set(doc, "accounting", accounting_json(run));
+	return doc;
+}
+
+int
+wr_result_write_json(json_t *doc, const char *path, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX + 32];
+	int fd, rc = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
+		return rc;
+	}
+	if (json_dumpfd(doc, fd, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
+			write(fd, "\n", 1) != 1 || fsync(fd) != 0)
+		rc = errno ? -errno : -EIO;
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -errno;
+	if (rc != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
+		unlink(tmp);
+	}
+	return rc;
+}
+
+int
+wr_result_write(const struct wr_run *run, const char *path, char *err, size_t errlen)
+{
+	json_t *doc = wr_result_build(run);
+	int rc;
+
+	if (doc == NULL) {
+		snprintf(err, errlen, "%s: no memory to build the result", path);
+		return -ENOMEM;
+	}
+	rc = wr_result_write_json(doc, path, err, errlen);
+	json_decref(doc);
+	return rc;
+}

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "collect.h"
+#include "run.h"
+
+static int __rte_format_printf(4, 5)
+fail(int rc, char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+const char *
+wr_run_stop_name(enum wr_stop_reason why)
+{
+	switch (why) {
+	case WR_STOP_DURATION: return "duration";
+	case WR_STOP_COUNT: return "count";
+	case WR_STOP_SIGNAL: return "signal";
+	case WR_STOP_ERROR: return "error";
+	default: return "none";
+	}
+}
+
+/* Check that every port named in mask exists. */
+static int
+check_mask(uint64_t mask, const char *opt, char *err, size_t el)
+{
+	unsigned int p;
+
+	for (p = 0; p < WR_MAX_PORTS; p++)
+		if ((mask & (1ULL << p)) && !rte_eth_dev_is_valid_port((uint16_t)p))
+			return fail(-EINVAL, err, el, "--%s: port %u does not exist "
+				"(%u ports probed; add --vdev or bind a NIC)", opt, p,
+				rte_eth_dev_count_avail());
+	return 0;
+}
+
+/* Probe every port that has a role in this run. */
+static int
+probe_ports(struct wr_run *run, char *err, size_t el)
+{
+	const struct wr_config *cfg = run->cfg;
+	uint64_t all = 0, txm, rxm;
+	uint16_t pid;
+	int rc;
+
+	RTE_ETH_FOREACH_DEV(pid)
+		if (pid < WR_MAX_PORTS)
+			all |= 1ULL << pid;
+	if (all == 0)
+		return fail(-EINVAL, err, el, "no ports: give EAL a --vdev (e.g. "
+			"--vdev net_null0) or bind a NIC to vfio-pci/uio");
+	rc = check_mask(cfg->tx_port_mask, "tx-ports", err, el);
+	if (rc == 0)
+		rc = check_mask(cfg->rx_port_mask, "rx-ports", err, el);
+	if (rc != 0)
+		return rc;
+	txm = cfg->tx_ports_set ? cfg->tx_port_mask : all;
+	rxm = cfg->rx_ports_set ? cfg->rx_port_mask : all;
+	for (pid = 0; pid < WR_MAX_PORTS; pid++) {
+		bool tx = (txm >> pid) & 1, rx = (rxm >> pid) & 1;
+
+		if (!tx && !rx)
+			continue;
+		rc = wr_port_probe(&run->ports[run->nb_ports], pid, tx, rx, cfg, err, el);
+		if (rc != 0)
+			return rc;
+		run->nb_ports++;
+	}
+	return 0;
+}
+
+/* Peers follow testpmd's paired topology: 0-1, 2-3; a last odd port loops. */
+static const struct wr_port *
+peer_of(const struct wr_run *run, unsigned int i)
+{
+	unsigned int j = (i % 2 == 0) ? i + 1 : i - 1;
+
+	return j < run->nb_ports ? &run->ports[j] : &run->ports[i];
+}
+
+static int
+make_plan(struct wr_run *run, char *err, size_t el)
+{
+	struct wr_plan_port pp[WR_MAX_PORTS];
+	struct wr_plan_lcore lc[WR_PLAN_MAX_WORKERS];
+	unsigned int i, nb_lc = 0, lcore;
+
+	for (i = 0; i < run->nb_ports; i++) {
+		pp[i].port_id = run->ports[i].port_id;
+		pp[i].socket = run->ports[i].socket;
+		pp[i].nb_txq = run->ports[i].tx ? run->ports[i].nb_txq : 0;
+		pp[i].nb_rxq = run->ports[i].rx ? run->ports[i].nb_rxq : 0;
+	}
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		if (nb_lc == WR_PLAN_MAX_WORKERS)
+			break;
+		lc[nb_lc].id = lcore;
+		lc[nb_lc].socket = (int)rte_lcore_to_socket_id(lcore);
+		nb_lc++;
+	}
+	if (run->cfg->nb_maps > 0)
+		return wr_plan_from_maps(run->cfg->maps, run->cfg->nb_maps, pp,
+			run->nb_ports, lc, nb_lc, &run->plan, err, el);
+	return wr_plan_auto(pp, run->nb_ports, lc, nb_lc, &run->plan, err, el);
+}
+
+static int
+setup_ports(struct wr_run *run, char *err, size_t el)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < run->nb_ports; i++) {
+		run->ports[i].peer = peer_of(run, i)->port_id;
+		rc = wr_port_setup(&run->ports[i], run->cfg, peer_of(run, i), err, el);
+		if (rc != 0)
+			return rc == -EINVAL ? -EIO : rc;
+	}
+	for (i = 0; i < run->nb_ports; i++)
+		wr_port_wait_link(&run->ports[i], run->cfg->link_timeout_ms);
+	return 0;
+}
+
+/* Index of port_id among the run's ports (the plan names ids). */
+static unsigned int
+port_index(const struct wr_run *run, uint16_t port_id)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nb_ports; i++)
+		if (run->ports[i].port_id == port_id)
+			break;
+	return i;
+}
+
+/* Frames TX queue q of n sends: an exact split of --count. */
+static uint64_t
+queue_limit(uint64_t count, uint16_t q, uint16_t n)
+{
+	if (count == 0)
+		return UINT64_MAX;
+	return count / n + (q < count % n ? 1 : 0);
+}
+
+static struct wr_txq *
+make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
+{
+	unsigned int pi = port_index(run, r->port);
+	const struct wr_port *p = &run->ports[pi];
+	struct wr_txq *q = rte_zmalloc_socket("wr_txq", sizeof(*q),
+		RTE_CACHE_LINE_SIZE, socket);
+
+	if (q == NULL)
+		return NULL;
+	q->port = r->port;
+	q->queue = r->queue;
+	q->burst_pkts = run->cfg->burst_pkts;
+	q->sport_base = run->cfg->src_udp;
+	q->nb_flows = run->cfg->nb_flows;
+	q->frame_size = run->cfg->frame_size;
+	q->data_len = p->layout.data_len;
+	q->sport_off = p->layout.udp_sport_off;
+	q->th_off = p->layout.th_off;
+	q->limit_pkts = queue_limit(run->cfg->count_pkts, r->queue, p->nb_txq);
+	q->pool = p->tx_pool[r->queue];
+	wr_txq_reset(q);
+	run->txq[pi][r->queue] = q;
+	return q;
+}
+
+static struct wr_rxq *
+make_rxq(struct wr_run *run, const struct wr_qref *r, int socket)
+{
+	unsigned int pi = port_index(run, r->port);
+	struct wr_rxq *q = rte_zmalloc_socket("wr_rxq", sizeof(*q),
+		RTE_CACHE_LINE_SIZE, socket);
+
+	if (q == NULL)
+		return NULL;
+	q->port = r->port;
+	q->queue = r->queue;
+	q->burst_pkts = run->cfg->burst_pkts;
+	wr_rxq_reset(q);
+	run->rxq[pi][r->queue] = q;
+	return q;
+}
+
+static int
+make_worker(struct wr_run *run, const struct wr_plan_worker *pw,
+		struct wr_worker **out)
+{
+	int socket = pw->socket < 0 ? SOCKET_ID_ANY : pw->socket;
+	struct wr_worker *w = rte_zmalloc_socket("wr_worker", sizeof(*w),
+		RTE_CACHE_LINE_SIZE, socket);
+	uint16_t i;
+
+	*out = w;
+	if (w == NULL)
+		return -ENOMEM;
+	w->lcore = pw->lcore;
+	w->ctl = &run->ctl;
+	for (i = 0; i < pw->nb_tx; i++) {
+		w->tx[i] = make_txq(run, &pw->tx[i], socket);
+		if (w->tx[i] == NULL)
+			return -ENOMEM;
+		w->nb_tx++;
+	}
+	for (i = 0; i < pw->nb_rx; i++) {
+		w->rx[i] = make_rxq(run, &pw->rx[i], socket);
+		if (w->rx[i] == NULL)
+			return -ENOMEM;
+		w->nb_rx++;
+	}
+	return 0;
+}
+
+static int
+make_workers(struct wr_run *run, char *err, size_t el)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->plan.nb_workers; i++)
+		if (make_worker(run, &run->plan.w[i], &run->workers[i]) != 0)
+			return fail(-ENOMEM, err, el, "no memory for the queues of "
+				"lcore %u", run->plan.w[i].lcore);
+	return 0;
+}
+
+static int
+alloc_series(struct wr_run *run, char *err, size_t el)
+{
+	size_t n = run->nb_ports;
+
+	run->last = calloc(n, sizeof(*run->last));
+	run->nic = calloc(n, sizeof(*run->nic));
+	run->total = calloc(n, sizeof(*run->total));
+	if (run->last == NULL || run->nic == NULL || run->total == NULL)
+		return fail(-ENOMEM, err, el, "no memory for counters");
+	return 0;
+}
+
+int
+wr_run_create(const struct wr_config *cfg, const char *cmdline,
+		struct wr_run **out, char *err, size_t errlen)
+{
+	struct wr_run *run = calloc(1, sizeof(*run));
+	int rc;
+
+	*out = NULL;
+	if (run == NULL)
+		return fail(-ENOMEM, err, errlen, "no memory for the run");
+	run->cfg = cfg;
+	run->tsc_hz = rte_get_tsc_hz();
+	snprintf(run->cmdline, sizeof(run->cmdline), "%s", cmdline);
+	rc = cfg->nb_ring_pairs == 0 ? 0 : wr_port_make_ring_pairs(
+		cfg->nb_ring_pairs, RTE_MAX(cfg->nb_txq, cfg->nb_rxq), err, errlen);
+	if (rc == 0)
+		rc = probe_ports(run, err, errlen);
+	if (rc == 0)
+		rc = make_plan(run, err, errlen);
+	if (rc == 0)
+		rc = alloc_series(run, err, errlen);
+	if (rc == 0)
+		rc = setup_ports(run, err, errlen);
+	if (rc == 0)
+		rc = make_workers(run, err, errlen);
+	if (rc != 0) {
+		wr_run_destroy(run);
+		return rc;
+	}
+	*out = run;
+	return 0;
+}
+
+int
+wr_run_start(struct wr_run *run, char *err, size_t errlen)
+{
+	unsigned int i;
+	int rc;
+
+	wr_collect_ports(run, run->last);
+	run->start_tsc = rte_rdtsc();
+	run->last_tsc = run->start_tsc;
+	run->nic_read_tsc = run->start_tsc;
+	for (i = 0; i < run->plan.nb_workers; i++) {
+		rc = rte_eal_remote_launch(wr_worker_main, run->workers[i],
+			run->workers[i]->lcore);
+		if (rc != 0) {
+			wr_run_stop(run, WR_STOP_ERROR);
+			return fail(-EBUSY, err, errlen, "lcore %u is busy: cannot "
+				"launch its worker", run->workers[i]->lcore);
+		}
+		run->launched = true;
+	}
+	return 0;
+}
+
+bool
+wr_run_tx_done(const struct wr_run *run)
+{
+	unsigned int p, q;
+	bool any = false;
+
+	for (p = 0; p < run->nb_ports; p++) {
+		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			const struct wr_txq *t = run->txq[p][q];
+
+			if (t == NULL)
+				continue;
+			any = true;
+			if (t->limit_pkts == UINT64_MAX ||
+					__atomic_load_n(&t->done, __ATOMIC_RELAXED) == 0)
+				return false;
+		}
+	}
+	return any;
+}
+
+static uint64_t
+rx_total(struct wr_run *run)
+{
+	uint64_t sum = 0;
+	unsigned int p, q;
+
+	for (p = 0; p < run->nb_ports; p++)
+		for (q = 0; q < WR_MAX_QUEUES; q++)
+			if (run->rxq[p][q] != NULL)
+				sum += __atomic_load_n(&run->rxq[p][q]->st.nb_pkts,
+					__ATOMIC_RELAXED);
+	return sum;
+}
+
+/* Let RX drain: poll until nothing arrived for 50 ms or the grace ends. */
+static void
+grace(struct wr_run *run)
+{
+	uint64_t ms_tsc = run->tsc_hz / 1000;
+	uint64_t start = rte_rdtsc(), quiet_since = start, last = rx_total(run);
+	uint64_t now, cur, quiet = RTE_MIN(run->cfg->grace_ms, (uint64_t)50);
+
+	for (;;) {
+		rte_delay_us_sleep(5000);
+		now = rte_rdtsc();
+		cur = rx_total(run);
+		if (cur != last) {
+			last = cur;
+			quiet_since = now;
+		}
+		if (now - start >= run->cfg->grace_ms * ms_tsc ||
+				now - quiet_since >= quiet * ms_tsc)
+			break;
+	}
+}
+
+void
+wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
+{
+	unsigned int i;
+
+	if (run->stopped)
+		return;
+	run->stopped = true;
+	run->stop_reason = why;
+	__atomic_store_n(&run->ctl.tx_stop, 1, __ATOMIC_RELEASE);
+	run->tx_stop_tsc = rte_rdtsc();
+	if (run->launched && run->cfg->grace_ms > 0)
+		grace(run);
+	__atomic_store_n(&run->ctl.rx_stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < run->plan.nb_workers; i++)
+		rte_eal_wait_lcore(run->workers[i]->lcore);
+	run->end_tsc = rte_rdtsc();
+	wr_collect_final(run);
+	for (i = 0; i < run->nb_ports; i++)
+		wr_port_close(&run->ports[i]);
+	run->mbufs_missing = 0;
+	for (i = 0; i < run->nb_ports; i++)
+		run->mbufs_missing += wr_port_mbufs_missing(&run->ports[i]);
+}
+
+static void
+free_intervals(struct wr_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nb_intervals; i++)
+		free(run->intervals[i].port);
+	free(run->intervals);
+}
+
+void
+wr_run_destroy(struct wr_run *run)
+{
+	unsigned int i, q;
+
+	if (run == NULL)
+		return;
+	if (run->launched && !run->stopped)
+		wr_run_stop(run, WR_STOP_ERROR);
+	for (i = 0; i < run->plan.nb_workers; i++)
+		rte_free(run->workers[i]);
+	for (i = 0; i < WR_MAX_PORTS; i++) {
+		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			rte_free(run->txq[i][q]);
+			rte_free(run->rxq[i][q]);
+		}
+	}
+	for (i = 0; i < run->nb_ports; i++)
+		wr_port_teardown(&run->ports[i]);
+	free_intervals(run);
+	free(run->streams);
+	free(run->last);
+	free(run->nic);
+	free(run->total);
+	free(run);
+}

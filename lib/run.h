@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One run: ports set up from the configuration, a plan, workers launched,
+ * snapshots taken by the stats core, a clean stop. The caller (app/) owns the
+ * clock between snapshots, the display and the exit code.
+ *
+ * Errors: -EINVAL means the request cannot be met as asked (bad input, exit
+ * 2 in app/); any other negative errno means the run failed (exit 1). A
+ * message is always written to err.
+ */
+#ifndef WR_RUN_H
+#define WR_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "plan.h"
+#include "port.h"
+#include "stats.h"
+#include "worker.h"
+
+enum wr_stop_reason {
+	WR_STOP_NONE = 0,
+	WR_STOP_DURATION,  /* --duration elapsed */
+	WR_STOP_COUNT,     /* every TX queue sent its --count share */
+	WR_STOP_SIGNAL,    /* SIGINT / SIGTERM */
+	WR_STOP_ERROR,
+};
+
+/* One port over one interval. */
+struct wr_interval_port {
+	struct wr_port_counters cnt;   /* cumulative at the end of the interval */
+	struct wr_port_rates rates;
+};
+
+/* One interval of the live view. */
+struct wr_interval {
+	double t_s;                    /* end of the interval, since start */
+	double dt_s;                   /* measured length */
+	struct wr_interval_port *port; /* nb_ports entries, in run port order */
+};
+
+/* A stream (sender port and queue) as received on one port. */
+struct wr_stream_result {
+	uint16_t stream_id;
+	uint16_t tx_port;              /* decoded from the stream id */
+	uint16_t tx_queue;
+	uint16_t rx_port;
+	bool sender_known;             /* the sender is in this run */
+	uint64_t sent_pkts;            /* when sender_known */
+	int64_t lost_pkts;             /* sent - received (tail included) or gaps */
+	struct wr_stream_view view;
+};
+
+struct wr_run {
+	const struct wr_config *cfg;
+	char cmdline[1024];
+	uint64_t tsc_hz;
+	unsigned int nb_ports;         /* ports taking part, ascending id */
+	struct wr_port ports[WR_MAX_PORTS];
+	struct wr_plan plan;
+	struct wr_worker *workers[WR_PLAN_MAX_WORKERS];
+	struct wr_txq *txq[WR_MAX_PORTS][WR_MAX_QUEUES]; /* by run port index */
+	struct wr_rxq *rxq[WR_MAX_PORTS][WR_MAX_QUEUES];
+	struct wr_ctl ctl;
+	bool launched;
+
+	uint64_t start_tsc;
+	uint64_t tx_stop_tsc;
+	uint64_t end_tsc;
+	uint64_t last_tsc;             /* last snapshot */
+	uint64_t nic_read_tsc;         /* last NIC counter read */
+	struct wr_port_counters *last; /* nb_ports: previous snapshot */
+	struct wr_port_counters *nic;  /* nb_ports: last NIC reading */
+
+	unsigned int nb_intervals;
+	unsigned int max_intervals;
+	struct wr_interval *intervals;
+
+	enum wr_stop_reason stop_reason;
+	struct wr_port_counters *total;   /* nb_ports, exact, after stop */
+	unsigned int nb_streams;
+	struct wr_stream_result *streams;
+	uint64_t mbufs_missing;
+	bool stopped;
+};
+
+/*
+ * Make ring pairs if asked, choose the ports and their roles, probe them,
+ * plan lcores, set up and start the ports and wait for their links.
+ * cmdline is recorded in results. On success *out is the run; on error
+ * *out is NULL and everything made was undone.
+ */
+int wr_run_create(const struct wr_config *cfg, const char *cmdline,
+		struct wr_run **out, char *err, size_t errlen);
+
+/* Launch the workers. Returns 0 or -EBUSY when an lcore is not free. */
+int wr_run_start(struct wr_run *run, char *err, size_t errlen);
+
+/*
+ * Take a snapshot now, append an interval (rates since the previous one)
+ * and return it. NULL only when memory for the series ran out.
+ */
+const struct wr_interval *wr_run_tick(struct wr_run *run);
+
+/* True once every TX queue has sent its share of --count. */
+bool wr_run_tx_done(const struct wr_run *run);
+
+/*
+ * Stop: TX first, RX polls up to the grace period, workers return, final
+ * exact counters and per-stream results, ports stopped and closed, mbufs
+ * counted back. This function can't fail; idempotent.
+ */
+void wr_run_stop(struct wr_run *run, enum wr_stop_reason why);
+
+/* Free everything; safe on NULL and on a run that never started. */
+void wr_run_destroy(struct wr_run *run);
+
+/* Seconds between two TSC values of this run. */
+static inline double
+wr_run_seconds(const struct wr_run *run, uint64_t from_tsc, uint64_t to_tsc)
+{
+	return run->tsc_hz == 0 ? 0.0 :
+		(double)(to_tsc - from_tsc) / (double)run->tsc_hz;
+}
+
+/* Name of a stop reason for reports. */
+const char *wr_run_stop_name(enum wr_stop_reason why);
+
+#endif /* WR_RUN_H */

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Rare paths of the sequence tracker (first frame, restarts, frames older
+ * than the window) and the read side used by the stats core. The per-packet
+ * path is wr_seq_update() in seq.h.
+ */
+#include <string.h>
+
+#include "seq.h"
+
+void
+wr_seq_init(struct wr_seq *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void
+wr_seq_restart(struct wr_seq *s, uint64_t seq)
+{
+	if (s->started) {
+		s->closed_span_pkts += s->next_seq - s->first_seq;
+		s->nb_restarts++;
+	}
+	memset(s->window, 0, sizeof(s->window));
+	s->window[wr_seq_word(seq)] = wr_seq_bit(seq);
+	s->first_seq = seq;
+	s->next_seq = seq + 1;
+	s->nb_rx_pkts++;
+	s->started = true;
+}
+
+/* Whether the current epoch's numbering went past UINT64_MAX back to 0. */
+static bool
+epoch_wrapped(const struct wr_seq *s)
+{
+	return s->first_seq > s->next_seq - 1;
+}
+
+void
+wr_seq_update_far(struct wr_seq *s, uint64_t seq, uint64_t behind)
+{
+	if (behind >= WR_SEQ_RESTART_BEHIND_PKTS ||
+	    (seq < WR_SEQ_WINDOW_BITS && !epoch_wrapped(s))) {
+		wr_seq_restart(s, seq);
+		return;
+	}
+	/*
+	 * Too old to be looked up in the window. Counted as a first copy: a
+	 * generator's stream does not duplicate, so this keeps
+	 * sent == rx + lost exact.
+	 */
+	s->nb_rx_pkts++;
+	s->nb_late_pkts++;
+	s->nb_old_pkts++;
+	if (behind > s->next_seq - 1 - s->first_seq)
+		s->first_seq = seq;
+}
+
+uint64_t
+wr_seq_gaps(const struct wr_seq *s)
+{
+	uint64_t span;
+
+	if (!s->started)
+		return 0;
+	span = s->closed_span_pkts + (s->next_seq - s->first_seq);
+	return span > s->nb_rx_pkts ? span - s->nb_rx_pkts : 0;
+}
+
+int64_t
+wr_seq_lost(const struct wr_seq *s, uint64_t nb_sent)
+{
+	return (int64_t)(nb_sent - s->nb_rx_pkts);
+}
+
+/*
+ * Keep only the ring bits of a view that stopped at next_seq when the
+ * merged view goes up to top_next: sequences next_seq .. top_next - 1 were
+ * not seen by it, whatever its ring still holds in their slots.
+ */
+static void
+window_align(uint64_t *window, uint64_t next_seq, uint64_t top_next)
+{
+	wr_seq_window_clear(window, next_seq, top_next - next_seq);
+}
+
+/* Whether modular sequence a comes after b (within half the number space). */
+static bool
+seq_after(uint64_t a, uint64_t b)
+{
+	return a != b && a - b < (UINT64_C(1) << 63);
+}
+
+void
+wr_seq_merge(struct wr_seq *dst, const struct wr_seq *src)
+{
+	uint64_t win[WR_SEQ_WINDOW_WORDS];
+	uint64_t top_next;
+	unsigned int i;
+
+	if (!src->started)
+		return;
+	if (!dst->started) {
+		*dst = *src;
+		return;
+	}
+	top_next = seq_after(src->next_seq, dst->next_seq) ?
+		src->next_seq : dst->next_seq;
+	memcpy(win, src->window, sizeof(win));
+	window_align(win, src->next_seq, top_next);
+	window_align(dst->window, dst->next_seq, top_next);
+	for (i = 0; i < WR_SEQ_WINDOW_WORDS; i++)
+		dst->window[i] |= win[i];
+	if (seq_after(dst->first_seq, src->first_seq))
+		dst->first_seq = src->first_seq;
+	dst->next_seq = top_next;
+	dst->nb_rx_pkts += src->nb_rx_pkts;
+	dst->nb_late_pkts += src->nb_late_pkts;
+	dst->nb_dup_pkts += src->nb_dup_pkts;
+	dst->nb_old_pkts += src->nb_old_pkts;
+	if (src->nb_restarts > dst->nb_restarts)
+		dst->nb_restarts = src->nb_restarts;
+	if (src->closed_span_pkts > dst->closed_span_pkts)
+		dst->closed_span_pkts = src->closed_span_pkts;
+}

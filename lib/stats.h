@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Counters and rates as the stats core sees them. The maths is pure; the
+ * collection from worker queues lives in run.c.
+ */
+#ifndef WR_STATS_H
+#define WR_STATS_H
+
+#include <stdint.h>
+
+#include "hist.h"
+#include "seq.h"
+
+/* Cumulative counters of one port at one instant. */
+struct wr_port_counters {
+	/* From our own queues. */
+	uint64_t tx_pkts;
+	uint64_t tx_bytes;          /* frame bytes, FCS included */
+	uint64_t tx_full_pkts;      /* offered, not taken by the PMD (retried) */
+	uint64_t tx_alloc_fail;     /* bursts that found the pool empty */
+	uint64_t tx_unsent_pkts;    /* pending at stop, freed */
+	uint64_t rx_pkts;
+	uint64_t rx_bytes;
+	uint64_t rx_own_pkts;
+	uint64_t rx_foreign_pkts;
+	uint64_t rx_malformed_pkts;
+	/* From the NIC (rte_eth_stats_get), read at most once a second. */
+	uint64_t nic_ipackets;
+	uint64_t nic_opackets;
+	uint64_t nic_imissed;
+	uint64_t nic_ierrors;
+	uint64_t nic_oerrors;
+	uint64_t nic_rx_nombuf;
+};
+
+/* Rates of one port over one interval. */
+struct wr_port_rates {
+	double tx_pps;
+	double rx_pps;
+	double tx_l1_bps;   /* with 20 B preamble/SFD/IFG per frame */
+	double tx_l2_bps;   /* frame bytes */
+	double rx_l1_bps;
+	double rx_l2_bps;
+};
+
+/*
+ * Rates between two snapshots taken delta_tsc apart on a tsc_hz clock.
+ * All zero when delta_tsc is 0. This function can't fail.
+ */
+void wr_stats_rates(const struct wr_port_counters *prev,
+		const struct wr_port_counters *cur, uint64_t delta_tsc,
+		uint64_t tsc_hz, struct wr_port_rates *out);
+
+/* One sender stream as received on one port, merged over its RX queues. */
+struct wr_stream_view {
+	struct wr_seq seq;          /* merged with wr_seq_merge */
+	uint64_t nb_lat;
+	uint64_t lat_min_tsc;
+	uint64_t lat_max_tsc;
+	uint64_t lat_sum_tsc;
+	double jitter_tsc;          /* largest of the queues' RFC 3550 jitter */
+};
+
+/* Start an empty view. This function can't fail. */
+void wr_stats_view_init(struct wr_stream_view *v);
+
+/* Convert TSC cycles to nanoseconds. */
+static inline double
+wr_stats_tsc_to_ns(double tsc, uint64_t tsc_hz)
+{
+	return tsc_hz == 0 ? 0.0 : tsc * 1e9 / (double)tsc_hz;
+}
+
+#endif /* WR_STATS_H */

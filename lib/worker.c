@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The hot paths. Per burst: one TSC read, bulk allocation from a pool whose
+ * mbufs already hold the frame template, a stamp of sequence and timestamp
+ * per frame, one rte_eth_tx_burst; on RX one burst, classification of each
+ * frame, bulk free. Counters are published once per burst (counter.h).
+ */
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_prefetch.h>
+
+#include "counter.h"
+#include "frame.h"
+#include "worker.h"
+
+#define RX_PREFETCH 4u
+
+void
+wr_txq_reset(struct wr_txq *q)
+{
+	q->next_seq = 0;
+	q->flow = 0;
+	q->nb_pending = 0;
+	q->done = 0;
+	memset(&q->st, 0, sizeof(q->st));
+}
+
+void
+wr_rxq_reset(struct wr_rxq *q)
+{
+	unsigned int i;
+
+	memset(&q->st, 0, sizeof(q->st));
+	wr_hist_init(&q->lat);
+	for (i = 0; i < WR_MAX_STREAMS; i++) {
+		struct wr_rx_stream *s = &q->streams[i];
+
+		wr_seq_init(&s->seq);
+		wr_jitter_init(&s->jitter);
+		s->lat_min_tsc = UINT64_MAX;
+		s->lat_max_tsc = 0;
+		s->lat_sum_tsc = 0;
+		s->nb_lat = 0;
+	}
+}
+
+/* Length, sequence and timestamp of n new frames. */
+static inline void
+tx_stamp_new(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
+{
+	uint64_t seq = q->next_seq;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		struct wr_test_hdr *th = rte_pktmbuf_mtod_offset(m[i],
+			struct wr_test_hdr *, q->th_off);
+
+		m[i]->data_len = (uint16_t)q->data_len;
+		m[i]->pkt_len = q->data_len;
+		th->seq = seq++;
+		th->tsc_lo = tsc_lo;
+	}
+	q->next_seq = seq;
+}
+
+/* Rare path: rotate the UDP source port over nb_flows flows. */
+static __rte_noinline void
+tx_stamp_flows(struct wr_txq *q, struct rte_mbuf **m, uint16_t n)
+{
+	uint32_t flow = q->flow;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		*rte_pktmbuf_mtod_offset(m[i], uint16_t *, q->sport_off) =
+			rte_cpu_to_be_16((uint16_t)(q->sport_base + flow));
+		if (++flow == q->nb_flows)
+			flow = 0;
+	}
+	q->flow = flow;
+}
+
+/* Rare path: frames the PMD refused last time get a fresh timestamp. */
+static __rte_noinline void
+tx_restamp(struct wr_txq *q, uint16_t n, uint32_t tsc_lo)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++)
+		rte_pktmbuf_mtod_offset(q->pending[i], struct wr_test_hdr *,
+			q->th_off)->tsc_lo = tsc_lo;
+}
+
+/* Top up the pending burst with new frames; returns frames now pending. */
+static inline uint16_t
+tx_fill(struct wr_txq *q, uint32_t tsc_lo)
+{
+	uint16_t n = q->nb_pending;
+	uint64_t left = q->limit_pkts - q->next_seq;
+	uint16_t want = (uint16_t)(q->burst_pkts - n);
+
+	if (unlikely(n != 0))
+		tx_restamp(q, n, tsc_lo);
+	if (unlikely(left < want))
+		want = (uint16_t)left;
+	if (want == 0)
+		return n;
+	if (unlikely(rte_pktmbuf_alloc_bulk(q->pool, &q->pending[n], want) != 0)) {
+		wr_counter_add(&q->st.nb_alloc_fail, 1);
+		return n;
+	}
+	tx_stamp_new(q, &q->pending[n], want, tsc_lo);
+	if (q->nb_flows > 1)
+		tx_stamp_flows(q, &q->pending[n], want);
+	return (uint16_t)(n + want);
+}
+
+/* One TX burst; returns frames sent. */
+static inline uint16_t
+tx_burst(struct wr_txq *q, uint64_t now_tsc)
+{
+	uint16_t n = tx_fill(q, (uint32_t)now_tsc);
+	uint16_t sent;
+
+	if (n == 0) {
+		if (q->next_seq == q->limit_pkts && q->done == 0)
+			wr_counter_set(&q->done, 1);
+		return 0;
+	}
+	sent = rte_eth_tx_burst(q->port, q->queue, q->pending, n);
+	if (unlikely(sent < n)) {
+		memmove(q->pending, q->pending + sent, (n - sent) * sizeof(q->pending[0]));
+		wr_counter_add(&q->st.nb_full_pkts, n - sent);
+	}
+	q->nb_pending = (uint16_t)(n - sent);
+	wr_counter_add(&q->st.nb_pkts, sent);
+	wr_counter_add(&q->st.nb_bytes, (uint64_t)sent * q->frame_size);
+	return sent;
+}
+
+/* Free what is still pending at stop; it was never sent. */
+static void
+tx_drain(struct wr_txq *q)
+{
+	if (q->nb_pending == 0)
+		return;
+	rte_pktmbuf_free_bulk(q->pending, q->nb_pending);
+	wr_counter_add(&q->st.nb_unsent_pkts, q->nb_pending);
+	q->nb_pending = 0;
+}
+
+/* Sequence, latency and jitter of one own frame; false: unknown stream. */
+static inline bool
+rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc)
+{
+	struct wr_rx_stream *s;
+	uint64_t lat;
+
+	if (unlikely(fr->stream_id >= WR_MAX_STREAMS))
+		return false;
+	s = &q->streams[fr->stream_id];
+	wr_seq_update(&s->seq, fr->seq);
+	/* 32-bit TSC difference: exact for latencies below 2^32 cycles. */
+	lat = (uint32_t)((uint32_t)now_tsc - fr->tsc_lo);
+	wr_hist_add(&q->lat, lat);
+	wr_jitter_update(&s->jitter, lat);
+	s->lat_sum_tsc += lat;
+	s->nb_lat++;
+	if (lat < s->lat_min_tsc)
+		s->lat_min_tsc = lat;
+	if (lat > s->lat_max_tsc)
+		s->lat_max_tsc = lat;
+	return true;
+}
+
+/* Per-burst tallies, published once. */
+struct rx_tally {
+	uint64_t bytes;
+	uint32_t own;
+	uint32_t foreign;
+	uint32_t malformed;
+};
+
+/* Classify one received burst into t. */
+static inline void
+rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
+		uint64_t now_tsc, struct rx_tally *t)
+{
+	struct wr_frame_rx fr;
+	uint16_t i;
+
+	for (i = 0; i < nb && i < RX_PREFETCH; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = pkts[i];
+		enum wr_frame_class c;
+
+		if (i + RX_PREFETCH < nb)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RX_PREFETCH], void *));
+		t->bytes += m->pkt_len;
+		c = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
+			m->data_len, &fr);
+		if (likely(c == WR_FRAME_OWN) && likely(rx_own(q, &fr, now_tsc)))
+			t->own++;
+		else if (c == WR_FRAME_FOREIGN)
+			t->foreign++;
+		else
+			t->malformed++;
+	}
+	t->bytes += (uint64_t)nb * RTE_ETHER_CRC_LEN;
+}
+
+/* One RX burst; returns frames received. */
+static inline uint16_t
+rx_burst(struct wr_rxq *q)
+{
+	struct rte_mbuf *pkts[WR_MAX_BURST];
+	uint16_t nb = rte_eth_rx_burst(q->port, q->queue, pkts, q->burst_pkts);
+	struct rx_tally t = { 0, 0, 0, 0 };
+
+	if (nb == 0)
+		return 0;
+	/* Read after the burst so no frame is stamped later than now. */
+	rx_classify(q, pkts, nb, rte_rdtsc(), &t);
+	rte_pktmbuf_free_bulk(pkts, nb);
+	wr_counter_add(&q->st.nb_pkts, nb);
+	wr_counter_add(&q->st.nb_bytes, t.bytes);
+	wr_counter_add(&q->st.nb_own_pkts, t.own);
+	if (unlikely(t.foreign != 0))
+		wr_counter_add(&q->st.nb_foreign_pkts, t.foreign);
+	if (unlikely(t.malformed != 0))
+		wr_counter_add(&q->st.nb_malformed_pkts, t.malformed);
+	return nb;
+}
+
+static inline void
+account(struct wr_worker_stats *st, unsigned int work, uint64_t delta_tsc)
+{
+	if (work != 0) {
+		wr_counter_add(&st->busy_tsc, delta_tsc);
+		wr_counter_add(&st->nb_busy_polls, 1);
+	} else {
+		wr_counter_add(&st->idle_tsc, delta_tsc);
+		wr_counter_add(&st->nb_idle_polls, 1);
+	}
+}
+
+static inline unsigned int
+poll_rx(struct wr_worker *w)
+{
+	unsigned int i, work = 0;
+
+	for (i = 0; i < w->nb_rx; i++)
+		work += rx_burst(w->rx[i]);
+	return work;
+}
+
+int
+wr_worker_main(void *arg)
+{
+	struct wr_worker *w = arg;
+	uint64_t now = rte_rdtsc(), prev;
+	unsigned int i, work;
+
+	while (__atomic_load_n(&w->ctl->tx_stop, __ATOMIC_RELAXED) == 0) {
+		work = 0;
+		for (i = 0; i < w->nb_tx; i++)
+			work += tx_burst(w->tx[i], now);
+		work += poll_rx(w);
+		prev = now;
+		now = rte_rdtsc();
+		account(&w->st, work, now - prev);
+	}
+	for (i = 0; i < w->nb_tx; i++)
+		tx_drain(w->tx[i]);
+	while (__atomic_load_n(&w->ctl->rx_stop, __ATOMIC_RELAXED) == 0) {
+		work = poll_rx(w);
+		prev = now;
+		now = rte_rdtsc();
+		account(&w->st, work, now - prev);
+	}
+	return 0;
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Worker lcores: the only hot paths. A worker owns TX and RX queues (from
+ * the plan), polls them in one loop, and publishes per-queue counters once
+ * per burst. Workers never print, lock, allocate, or read NIC counters; the
+ * main lcore only flips the stop flags in struct wr_ctl.
+ */
+#ifndef WR_WORKER_H
+#define WR_WORKER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+
+#include "config.h"
+#include "hist.h"
+#include "seq.h"
+
+/* Stream ids are port * WR_MAX_QUEUES + queue of the sender. */
+#define WR_MAX_STREAMS (WR_MAX_PORTS * WR_MAX_QUEUES)
+
+/* Stop flags; written only by the main lcore, read by workers. */
+struct wr_ctl {
+	int tx_stop;   /* TX workers drain and stop sending */
+	int rx_stop;   /* everyone returns */
+};
+
+/* TX queue counters: written only by the owning lcore. */
+struct wr_txq_stats {
+	uint64_t nb_pkts;         /* accepted by rte_eth_tx_burst */
+	uint64_t nb_bytes;        /* frame bytes, FCS included */
+	uint64_t nb_full_pkts;    /* offered but not taken (ring full); retried */
+	uint64_t nb_alloc_fail;   /* bursts that found the pool empty */
+	uint64_t nb_unsent_pkts;  /* built but still pending at stop; freed */
+} __rte_cache_aligned;
+
+struct wr_txq {
+	/* Set up before launch, then read-only. */
+	uint16_t port;
+	uint16_t queue;
+	uint16_t burst_pkts;
+	uint16_t sport_base;      /* first UDP source port, host order */
+	uint32_t nb_flows;
+	uint32_t frame_size;      /* bytes, FCS included */
+	uint32_t data_len;        /* bytes in the mbuf */
+	uint32_t sport_off;
+	uint32_t th_off;
+	uint64_t limit_pkts;      /* frames to send; UINT64_MAX: no limit */
+	struct rte_mempool *pool; /* pre-filled with this queue's template */
+
+	/* Private to the owning lcore. */
+	uint64_t next_seq;        /* sequence of the next new frame */
+	uint32_t flow;
+	uint16_t nb_pending;      /* built, not yet taken by the PMD */
+	struct rte_mbuf *pending[WR_MAX_BURST];
+
+	struct wr_txq_stats st;
+	uint64_t done;            /* 1 once limit_pkts were sent (owner writes) */
+} __rte_cache_aligned;
+
+/* RX queue counters: written only by the owning lcore. */
+struct wr_rxq_stats {
+	uint64_t nb_pkts;
+	uint64_t nb_bytes;         /* frame bytes, FCS included */
+	uint64_t nb_own_pkts;      /* carry our test header */
+	uint64_t nb_foreign_pkts;  /* no signature */
+	uint64_t nb_malformed_pkts;/* signature but truncated or inconsistent */
+} __rte_cache_aligned;
+
+/* What one RX queue knows of one sender stream. Owner lcore writes. */
+struct wr_rx_stream {
+	struct wr_seq seq;
+	struct wr_jitter jitter;  /* TSC cycles */
+	uint64_t lat_min_tsc;
+	uint64_t lat_max_tsc;
+	uint64_t lat_sum_tsc;
+	uint64_t nb_lat;
+};
+
+struct wr_rxq {
+	uint16_t port;
+	uint16_t queue;
+	uint16_t burst_pkts;
+	struct wr_rxq_stats st;
+	struct wr_hist lat;       /* latency of own frames, TSC cycles */
+	struct wr_rx_stream streams[WR_MAX_STREAMS];
+} __rte_cache_aligned;
+
+/* Per-worker CPU cost; written only by the owning lcore. */
+struct wr_worker_stats {
+	uint64_t busy_tsc;        /* loop iterations that moved frames */
+	uint64_t idle_tsc;        /* iterations that found nothing to do */
+	uint64_t nb_busy_polls;
+	uint64_t nb_idle_polls;
+} __rte_cache_aligned;
+
+struct wr_worker {
+	unsigned int lcore;
+	uint16_t nb_tx;
+	uint16_t nb_rx;
+	struct wr_txq *tx[WR_MAX_QPW];
+	struct wr_rxq *rx[WR_MAX_QPW];
+	const struct wr_ctl *ctl;
+	struct wr_worker_stats st;
+} __rte_cache_aligned;
+
+/* Reset a TX queue's private state and counters. This function can't fail. */
+void wr_txq_reset(struct wr_txq *q);
+
+/* Reset an RX queue's counters and stream trackers. This function can't fail. */
+void wr_rxq_reset(struct wr_rxq *q);
+
+/*
+ * The lcore function (rte_eal_remote_launch): loop over the worker's queues
+ * until ctl->tx_stop, free what is still pending, keep receiving until
+ * ctl->rx_stop. Returns 0.
+ */
+int wr_worker_main(void *arg);
+
+#endif /* WR_WORKER_H */

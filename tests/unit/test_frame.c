@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit tests for frame.c: byte-exact templates and the RX classifier. */
+#include <string.h>
+
+#include "frame.h"
+#include "wr_test.h"
+
+static void
+spec_default(struct wr_frame_spec *s, uint32_t size)
+{
+	static const struct rte_ether_addr src = {{ 0x02, 0, 0, 0, 0, 0x01 }};
+	static const struct rte_ether_addr dst = {{ 0x02, 0, 0, 0, 0, 0x02 }};
+
+	memset(s, 0, sizeof(*s));
+	s->size = size;
+	s->src_mac = src;
+	s->dst_mac = dst;
+	s->src_ip = 0xc6120001;
+	s->dst_ip = 0xc6130001;
+	s->src_udp = 1024;
+	s->dst_udp = 5001;
+	s->stream_id = 17;
+}
+
+/* RFC 1071 one's-complement sum over the IPv4 header, computed by hand. */
+static uint16_t
+ref_cksum(const uint8_t *p, unsigned int len)
+{
+	uint32_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < len; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+static void
+check_untagged(uint32_t size)
+{
+	static uint8_t buf[9018];
+	static const uint8_t head[] = {
+		0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01, 0x08, 0x00,
+		0x45, 0x00,
+	};
+	struct wr_frame_spec s;
+	struct wr_frame_layout lay;
+	uint32_t ip_len = size - 4 - 14;
+
+	spec_default(&s, size);
+	memset(buf, 0xee, sizeof(buf));
+	WR_CHECK_U64(wr_frame_build(&s, buf, sizeof(buf), &lay), 0);
+	WR_CHECK_U64(lay.data_len, size - 4);
+	WR_CHECK(memcmp(buf, head, sizeof(head)) == 0);
+	WR_CHECK_U64((unsigned)(buf[16] << 8 | buf[17]), ip_len);  /* total length */
+	WR_CHECK_U64(buf[22], 64);                                   /* TTL */
+	WR_CHECK_U64(buf[23], 17);                                   /* UDP */
+	WR_CHECK_U64(ref_cksum(buf + 14, 20), 0xffff);               /* valid */
+	WR_CHECK(memcmp(buf + 26, "\xc6\x12\x00\x01\xc6\x13\x00\x01", 8) == 0);
+	WR_CHECK_U64((unsigned)(buf[34] << 8 | buf[35]), 1024);
+	WR_CHECK_U64((unsigned)(buf[36] << 8 | buf[37]), 5001);
+	WR_CHECK_U64((unsigned)(buf[38] << 8 | buf[39]), ip_len - 20); /* UDP len */
+	WR_CHECK_U64((unsigned)(buf[40] << 8 | buf[41]), 0);          /* no cksum */
+	WR_CHECK_U64(lay.th_off, 42);
+	WR_CHECK_U64(lay.udp_sport_off, 34);
+	WR_CHECK(memcmp(buf + 42, "WRH1\x11\x00", 6) == 0);           /* magic, stream */
+	if (size > 64)  /* 64 B: the test header fills the frame */
+		WR_CHECK_U64(buf[size - 5], (uint8_t)(size - 5)); /* pattern to the end */
+	WR_CHECK_U64(buf[size - 4], 0xee);                            /* nothing past it */
+}
+
+static void
+test_sizes(void)
+{
+	check_untagged(64);
+	check_untagged(128);
+	check_untagged(1518);
+	check_untagged(9018);
+}
+
+static void
+test_vlan(void)
+{
+	static uint8_t buf[128];
+	struct wr_frame_spec s;
+	struct wr_frame_layout lay;
+
+	spec_default(&s, 68);
+	s.vlan_id = 100;
+	WR_CHECK_U64(wr_frame_min_size(true), 68);
+	WR_CHECK_U64(wr_frame_build(&s, buf, sizeof(buf), &lay), 0);
+	WR_CHECK(memcmp(buf + 12, "\x81\x00\x00\x64\x08\x00", 6) == 0);
+	WR_CHECK_U64(lay.th_off, 46);
+	WR_CHECK_U64(ref_cksum(buf + 18, 20), 0xffff);
+	s.size = 64;
+	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) < 0);
+}
+
+static void
+test_too_small(void)
+{
+	static uint8_t buf[64];
+	struct wr_frame_spec s;
+	struct wr_frame_layout lay;
+
+	spec_default(&s, 63);
+	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) < 0);
+	spec_default(&s, 128);
+	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) < 0); /* buffer */
+}
+
+static void
+test_classify(void)
+{
+	static uint8_t buf[1514];
+	struct wr_frame_spec s;
+	struct wr_frame_layout lay;
+	struct wr_frame_rx rx;
+	struct wr_test_hdr th;
+
+	spec_default(&s, 1518);
+	wr_frame_build(&s, buf, sizeof(buf), &lay);
+	th.magic = WR_FRAME_MAGIC;
+	th.stream_id = 17;
+	th.seq = 0x0102030405060708ULL;
+	th.tsc_lo = 99;
+	memcpy(buf + lay.th_off, &th, sizeof(th));
+	WR_CHECK_U64(wr_frame_classify(buf, 1514, &rx), WR_FRAME_OWN);
+	WR_CHECK_U64(rx.seq, 0x0102030405060708ULL);
+	WR_CHECK_U64(rx.stream_id, 17);
+	WR_CHECK_U64(rx.tsc_lo, 99);
+	/* Truncated: the IP length no longer matches. */
+	WR_CHECK_U64(wr_frame_classify(buf, 1000, &rx), WR_FRAME_MALFORMED);
+	WR_CHECK_U64(wr_frame_classify(buf, lay.th_off + 10, &rx), WR_FRAME_MALFORMED);
+	/* Too short to hold the signature, or no signature: foreign. */
+	WR_CHECK_U64(wr_frame_classify(buf, lay.th_off + 2, &rx), WR_FRAME_FOREIGN);
+	WR_CHECK_U64(wr_frame_classify(buf, 10, &rx), WR_FRAME_FOREIGN);
+	buf[lay.th_off] ^= 1;
+	WR_CHECK_U64(wr_frame_classify(buf, 1514, &rx), WR_FRAME_FOREIGN);
+	buf[lay.th_off] ^= 1;
+	buf[12] = 0x86;  /* IPv6 ethertype */
+	WR_CHECK_U64(wr_frame_classify(buf, 1514, &rx), WR_FRAME_FOREIGN);
+}
+
+int
+main(void)
+{
+	WR_TEST_RUN(test_sizes);
+	WR_TEST_RUN(test_vlan);
+	WR_TEST_RUN(test_too_small);
+	WR_TEST_RUN(test_classify);
+	return wr_test_summary();
+}

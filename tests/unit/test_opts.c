@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit tests for opts.c: parsing, defaults and every error message. */
+#include <errno.h>
+
+#include "opts.h"
+#include "wr_test.h"
+
+static char err[512];
+
+static int
+parse(struct wr_config *cfg, int argc, const char **argv)
+{
+	wr_config_defaults(cfg);
+	err[0] = '\0';
+	return wr_opts_parse(argc, (char **)(uintptr_t)argv, cfg, err, sizeof(err));
+}
+
+#define PARSE(cfg, ...) ({ \
+	const char *a_[] = { "wirerate", __VA_ARGS__ }; \
+	parse(cfg, (int)RTE_DIM(a_), a_); })
+
+static void
+test_defaults(void)
+{
+	struct wr_config c;
+
+	WR_CHECK_U64(PARSE(&c, "--quiet"), WR_OPTS_RUN);
+	WR_CHECK_U64(c.frame_size, 64);
+	WR_CHECK_U64(c.burst_pkts, 32);
+	WR_CHECK_U64(c.duration_ms, 10000);
+	WR_CHECK_U64(c.interval_ms, 1000);
+	WR_CHECK(!c.tx_ports_set && !c.rx_ports_set);
+	WR_CHECK(c.quiet);
+}
+
+static void
+test_values(void)
+{
+	struct wr_config c;
+
+	WR_CHECK_U64(PARSE(&c, "--size", "9018", "--burst", "64", "--txq", "2",
+		"--duration", "2.5s", "--tx-ports", "0,2-3", "--rx-ports", "none",
+		"--src-ip", "10.0.0.1", "--dst-mac", "02:00:00:00:00:09",
+		"--flows", "16", "--vlan", "7", "--json", "/tmp/x.json"), 0);
+	WR_CHECK_U64(c.frame_size, 9018);
+	WR_CHECK_U64(c.burst_pkts, 64);
+	WR_CHECK_U64(c.nb_txq, 2);
+	WR_CHECK_U64(c.duration_ms, 2500);
+	WR_CHECK_U64(c.tx_port_mask, 0xd);
+	WR_CHECK(c.rx_ports_set && c.rx_port_mask == 0);
+	WR_CHECK_U64(c.src_ip, 0x0a000001);
+	WR_CHECK(c.dst_mac_set && c.dst_mac.addr_bytes[5] == 9);
+	WR_CHECK_U64(c.nb_flows, 16);
+	WR_CHECK_U64(c.vlan_id, 7);
+	WR_CHECK_STR(c.json_path, "/tmp/x.json");
+}
+
+static void
+test_count_means_no_duration(void)
+{
+	struct wr_config c;
+
+	WR_CHECK_U64(PARSE(&c, "--count", "1M"), 0);
+	WR_CHECK_U64(c.count_pkts, 1000000);
+	WR_CHECK_U64(c.duration_ms, 0);
+	WR_CHECK_U64(PARSE(&c, "--count", "10", "--duration", "3"), 0);
+	WR_CHECK_U64(c.duration_ms, 3000);
+}
+
+static void
+test_help_version(void)
+{
+	struct wr_config c;
+
+	WR_CHECK_U64(PARSE(&c, "--help"), WR_OPTS_HELP);
+	WR_CHECK_U64(PARSE(&c, "--version"), WR_OPTS_VERSION);
+}
+
+/* Each bad input fails with a message naming it and what is accepted. */
+static void
+test_errors(void)
+{
+	struct wr_config c;
+
+	WR_CHECK(PARSE(&c, "--size", "63") == -EINVAL);
+	WR_CHECK_STR(err, "--size 63: out of range, accepted 64 to 9018");
+	WR_CHECK(PARSE(&c, "--size", "big") == -EINVAL);
+	WR_CHECK_STR(err, "--size big: not a whole number");
+	WR_CHECK(PARSE(&c, "--burst", "0") == -EINVAL);
+	WR_CHECK_STR(err, "accepted 1 to 512");
+	WR_CHECK(PARSE(&c, "--duration", "5parsecs") == -EINVAL);
+	WR_CHECK_STR(err, "--duration 5parsecs: not a duration");
+	WR_CHECK(PARSE(&c, "--interval", "10ms") == -EINVAL);
+	WR_CHECK_STR(err, "at least 100 ms");
+	WR_CHECK(PARSE(&c, "--tx-ports", "0,x") == -EINVAL);
+	WR_CHECK_STR(err, "expected a port list");
+	WR_CHECK(PARSE(&c, "--tx-ports", "40") == -EINVAL);
+	WR_CHECK_STR(err, "port ids go up to 31");
+	WR_CHECK(PARSE(&c, "--src-ip", "300.1.1.1") == -EINVAL);
+	WR_CHECK_STR(err, "not an IPv4 address");
+	WR_CHECK(PARSE(&c, "--dst-mac", "zz") == -EINVAL);
+	WR_CHECK_STR(err, "not a MAC address");
+	WR_CHECK(PARSE(&c, "--bogus") == -EINVAL);
+	WR_CHECK_STR(err, "--bogus: unknown option");
+	WR_CHECK(PARSE(&c, "--size") == -EINVAL);
+	WR_CHECK_STR(err, "missing value");
+	WR_CHECK(PARSE(&c, "stray") == -EINVAL);
+	WR_CHECK_STR(err, "stray: unexpected argument");
+	WR_CHECK(PARSE(&c, "--flows", "100", "--sport", "65500") == -EINVAL);
+	WR_CHECK_STR(err, "would pass 65535");
+	WR_CHECK(PARSE(&c, "--vlan", "5", "--size", "64") == -EINVAL);
+	WR_CHECK_STR(err, "a tagged frame needs at least 68");
+	WR_CHECK(PARSE(&c, "--tx-ports", "none", "--rx-ports", "none") == -EINVAL);
+	WR_CHECK_STR(err, "nothing to do");
+	WR_CHECK(PARSE(&c, "--burst", "512", "--txd", "512") == -EINVAL);
+	WR_CHECK_STR(err, "more than half of --txd");
+}
+
+static void
+test_map(void)
+{
+	struct wr_map m;
+
+	WR_CHECK_U64(wr_opts_parse_map("3:tx0.1,rx2.0", &m, err, sizeof(err)), 0);
+	WR_CHECK_U64(m.lcore, 3);
+	WR_CHECK_U64(m.nb_q, 2);
+	WR_CHECK(m.q[0].dir == WR_DIR_TX && m.q[0].port == 0 && m.q[0].queue == 1);
+	WR_CHECK(m.q[1].dir == WR_DIR_RX && m.q[1].port == 2 && m.q[1].queue == 0);
+	WR_CHECK(wr_opts_parse_map("tx0.0", &m, err, sizeof(err)) == -EINVAL);
+	WR_CHECK_STR(err, "expected LCORE:QUEUES");
+	WR_CHECK(wr_opts_parse_map("1:tx0", &m, err, sizeof(err)) == -EINVAL);
+	WR_CHECK_STR(err, "'tx0' is not a queue");
+	WR_CHECK(wr_opts_parse_map("1:", &m, err, sizeof(err)) == -EINVAL);
+	WR_CHECK_STR(err, "no queue after the colon");
+	WR_CHECK(wr_opts_parse_map("1:rx0.99", &m, err, sizeof(err)) == -EINVAL);
+}
+
+int
+main(void)
+{
+	WR_TEST_RUN(test_defaults);
+	WR_TEST_RUN(test_values);
+	WR_TEST_RUN(test_count_means_no_duration);
+	WR_TEST_RUN(test_help_version);
+	WR_TEST_RUN(test_errors);
+	WR_TEST_RUN(test_map);
+	return wr_test_summary();
+}

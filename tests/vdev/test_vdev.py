@@ -1,0 +1,208 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""wirerate on virtual ports: short real runs, checked exactly.
+Usage: test_vdev.py CASE (see CASES)."""
+import signal
+import sys
+
+import wrtest
+from wrtest import Checker
+
+
+def tx_null():
+    """TX only on net_null: exactly --count frames leave, none refused."""
+    c = Checker("tx_null")
+    r = wrtest.run(["net_null0"], ["--rx-ports", "none", "--count", "250k", "--quiet"])
+    c.eq(r.rc, 0, "exit code")
+    t = r.doc["totals"][0]
+    c.eq(t["tx_pkts"], 250000, "tx_pkts")
+    c.eq(t["tx_bytes"], 250000 * 64, "tx_bytes")
+    c.eq(t["rx_pkts"], 0, "rx_pkts")
+    c.eq(r.doc["stop_reason"], "count", "stop reason")
+    c.eq(r.doc["ports"][0]["role"], "tx", "role")
+    c.true(t["tx_mpps"] > 0, "tx rate measured")
+    c.eq(r.doc["accounting"]["mbufs_missing"], 0, "mbufs back")
+    c.done(r)
+
+
+def rx_null():
+    """RX on net_null (a frame source): counted, all foreign, none ours."""
+    c = Checker("rx_null")
+    r = wrtest.run(["net_null0"], ["--tx-ports", "none", "--duration", "1", "--quiet"])
+    c.eq(r.rc, 0, "exit code")
+    t = r.doc["totals"][0]
+    c.true(t["rx_pkts"] > 1000, "frames received: %d" % t["rx_pkts"])
+    c.eq(t["rx_foreign_pkts"], t["rx_pkts"], "all foreign")
+    c.eq(t["rx_own_pkts"], 0, "none own")
+    # net_null hands out 64-byte buffers: 68-byte frames once the FCS counts.
+    c.eq(t["rx_bytes"], t["rx_pkts"] * 68, "rx bytes with FCS")
+    c.eq(r.doc["streams"], [], "no streams")
+    c.done(r)
+
+
+def ring_loopback():
+    """net_ring loops back to itself: every frame sent is received, exactly."""
+    c = Checker("ring_loopback")
+    r = wrtest.run(["net_ring0"], ["--duration", "1.5", "--quiet"])
+    c.eq(r.rc, 0, "exit code")
+    t = r.doc["totals"][0]
+    c.true(t["tx_pkts"] > 100000, "frames sent: %d" % t["tx_pkts"])
+    c.eq(t["rx_pkts"], t["tx_pkts"], "rx = tx")
+    c.eq(t["rx_own_pkts"], t["tx_pkts"], "all received are own")
+    c.eq(t["rx_bytes"], t["tx_bytes"], "rx bytes = tx bytes")
+    s = r.doc["streams"]
+    c.eq(len(s), 1, "one stream")
+    c.eq(s[0]["lost_pkts"], 0, "no loss")
+    c.eq(s[0]["dup_pkts"] + s[0]["late_pkts"], 0, "in order, no dups")
+    wrtest.stream_balance(c, r.doc)
+    c.done(r)
+
+
+def ring_pair_count():
+    """Two ports wired by rings, 2 queues each way, exact count per queue."""
+    c = Checker("ring_pair_count")
+    r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                        "--txq", "2", "--rxq", "2", "--count", "100001", "--quiet"])
+    c.eq(r.rc, 0, "exit code")
+    tot = {t["port_id"]: t for t in r.doc["totals"]}
+    c.eq(tot[0]["tx_pkts"], 100001, "port 0 sent")
+    c.eq(tot[1]["rx_own_pkts"], 100001, "port 1 received")
+    sent = sorted((s["tx_queue"], s["sent_pkts"]) for s in r.doc["streams"])
+    c.eq(sent, [(0, 50001), (1, 50000)], "exact split over queues")
+    c.eq([s["rx_port"] for s in r.doc["streams"]], [1, 1], "received on port 1")
+    wrtest.stream_balance(c, r.doc)
+    c.done(r)
+
+
+def json_fields():
+    """The JSON result, field by field."""
+    c = Checker("json_fields")
+    r = wrtest.run(["net_ring0"], ["--duration", "2.2", "--interval", "500ms",
+                                   "--size", "128", "--burst", "16", "--quiet"])
+    d = r.doc
+    c.eq(r.rc, 0, "exit code")
+    c.eq(d["schema"], "wirerate-result/1", "schema")
+    for k in ("wirerate_version", "dpdk_version", "cpu_model", "tsc_hz",
+              "kernel", "hostname", "cmdline"):
+        c.true(k in d["env"], "env.%s present" % k)
+    c.true(d["env"]["tsc_hz"] > 1e8, "tsc_hz plausible")
+    c.true("DPDK 2" in d["env"]["dpdk_version"], "dpdk version string")
+    c.eq(d["config"]["frame_size"], 128, "config.frame_size")
+    c.eq(d["config"]["burst_pkts"], 16, "config.burst_pkts")
+    c.eq(d["config"]["interval_ms"], 500, "config.interval_ms")
+    p = d["ports"][0]
+    c.eq(p["driver"], "net_ring", "ports[0].driver")
+    c.eq(p["role"], "tx+rx", "ports[0].role")
+    c.eq(p["link_up"], True, "link up")
+    c.eq(d["plan"]["mode"], "auto", "plan mode")
+    c.eq(d["plan"]["workers"][0]["tx"], ["0.0"], "plan worker tx")
+    c.true(3 <= len(d["samples"]) <= 5, "samples at 500 ms over 2.2 s: %d" % len(d["samples"]))
+    prev = 0
+    for s in d["samples"]:
+        c.true(0.4 < s["dt_s"] < 0.7, "interval length measured: %f" % s["dt_s"])
+        sp = s["ports"][0]
+        c.true(sp["tx_pkts"] >= prev, "cumulative counters monotonic")
+        prev = sp["tx_pkts"]
+        # Gbps L1 / L2 = (128 + 20) / 128 exactly from the same counters.
+        if sp["tx_gbps_l2"] > 0:
+            c.true(abs(sp["tx_gbps_l1"] / sp["tx_gbps_l2"] - 148 / 128) < 1e-6, "L1/L2 ratio")
+            c.true(abs(sp["tx_gbps_l2"] * 1e9 / 8 / 128 / (sp["tx_mpps"] * 1e6) - 1) < 1e-6,
+                   "Gbps from Mpps")
+    t = d["totals"][0]
+    c.true(t["tx_pkts"] >= prev, "totals >= last sample")
+    c.eq(t["tx_bytes"], t["tx_pkts"] * 128, "tx bytes")
+    c.true(abs(t["tx_mpps"] * 1e6 * d["duration_s"] - t["tx_pkts"]) < t["tx_pkts"] * 1e-6 + 1,
+           "total rate = frames / duration")
+    for k in ("tx_full_pkts", "tx_alloc_fail", "tx_unsent_pkts", "rx_missed_pkts",
+              "rx_errors", "tx_errors", "rx_nombuf"):
+        c.true(k in t["drops"], "drops.%s present" % k)
+    lat = t["latency"]
+    c.true(lat["min_ns"] <= lat["p50_ns"] <= lat["p99_ns"] <= lat["max_ns"], "latency order")
+    c.eq(lat["samples"], t["rx_own_pkts"], "a latency sample per own frame")
+    wrtest.stream_balance(c, d)
+    c.done(r)
+
+
+def sigint():
+    """SIGINT mid-run: exit 0, complete JSON, exact accounting."""
+    c = Checker("sigint")
+    r = wrtest.run_and_signal(["net_ring0"], ["--duration", "0", "--quiet"], after_s=2.5)
+    c.eq(r.rc, 0, "exit code")
+    c.true(r.doc is not None, "JSON written")
+    if r.doc:
+        c.eq(r.doc["stop_reason"], "signal", "stop reason")
+        c.true(r.doc["totals"][0]["tx_pkts"] > 0, "frames sent")
+        wrtest.stream_balance(c, r.doc)
+    c.done(r)
+
+
+def sigterm():
+    """SIGTERM behaves like SIGINT."""
+    c = Checker("sigterm")
+    r = wrtest.run_and_signal(["net_ring0"], ["--quiet"], after_s=2.5, sig=signal.SIGTERM)
+    c.eq(r.rc, 0, "exit code")
+    c.true(r.doc is not None and r.doc["stop_reason"] == "signal", "stopped by signal")
+    c.done(r)
+
+
+def jumbo():
+    """9018-byte frames (MTU 9000) go through a ring pair intact."""
+    c = Checker("jumbo")
+    r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                        "--size", "9018", "--count", "50000", "--quiet"])
+    c.eq(r.rc, 0, "exit code")
+    tot = {t["port_id"]: t for t in r.doc["totals"]}
+    c.eq(tot[1]["rx_own_pkts"], 50000, "all received as own (lengths consistent)")
+    c.eq(tot[1]["rx_bytes"], 50000 * 9018, "rx bytes")
+    c.eq(tot[1]["rx_malformed_pkts"], 0, "none malformed")
+    c.eq(r.doc["ports"][0]["mtu"], 9000, "MTU raised to 9000")
+    c.true(any("MTU set to 9000" in n for n in r.doc["ports"][0]["notes"]), "MTU note")
+    wrtest.stream_balance(c, r.doc)
+    c.done(r)
+
+
+BAD = [
+    (["--size", "63"], [], "--size 63: out of range, accepted 64 to 9018"),
+    (["--size", "9019"], [], "accepted 64 to 9018"),
+    (["--rate-typo", "1"], [], "unknown option"),
+    (["--tx-ports", "5"], ["net_null0"], "--tx-ports: port 5 does not exist"),
+    (["--map", "7:tx0.0"], ["net_null0"], "lcore 7 is not a worker lcore"),
+    (["--txq", "20"], ["net_null0"], "accepted 1 to 16"),
+    (["--duration", "soon"], ["net_null0"], "not a duration"),
+    ([], [], "no ports"),
+]
+
+
+def bad_inputs():
+    """Bad inputs exit 2 with a message saying what is wrong."""
+    c = Checker("bad_inputs")
+    for opts, vdevs, msg in BAD:
+        r = wrtest.run(vdevs, opts, want_json=False)
+        c.eq(r.rc, 2, "exit code for %s" % opts)
+        c.true(msg in r.err, "message for %s: %r in %r" % (opts, msg, r.err[-300:]))
+    c.done()
+
+
+def help_text():
+    """--help lists every option with its default, without EAL."""
+    import subprocess
+    c = Checker("help_text")
+    p = subprocess.run([wrtest.WIRERATE, "--help"], capture_output=True, text=True)
+    c.eq(p.returncode, 0, "exit code")
+    for o in ("--tx-ports", "--rx-ports", "--txq", "--rxq", "--txd", "--rxd",
+              "--burst", "--map", "--ring-pairs", "--size", "--src-mac", "--dst-mac",
+              "--src-ip", "--dst-ip", "--sport", "--dport", "--flows", "--vlan",
+              "--duration", "--count", "--interval", "--grace", "--link-timeout",
+              "--json", "--plain", "--quiet", "--version"):
+        c.true(o in p.stdout, "%s documented" % o)
+    c.done()
+
+
+CASES = {f.__name__: f for f in (tx_null, rx_null, ring_loopback, ring_pair_count,
+                                  json_fields, sigint, sigterm, jumbo, bad_inputs,
+                                  help_text)}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print("usage: test_vdev.py {%s}" % ",".join(CASES))
+        sys.exit(2)
+    CASES[sys.argv[1]]()

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Helpers for wirerate's vdev tests: run the program on virtual ports and
+read its JSON result. Standard library only."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+WIRERATE = os.environ.get("WIRERATE", "build/app/wirerate")
+
+
+def hugepages_free():
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("HugePages_Free:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def eal_args(vdevs, lcores="0,1"):
+    """EAL options for a private, file-less DPDK instance on vdevs."""
+    args = ["-l", lcores, "--no-pci", "--log-level=*:warning",
+            "--file-prefix", "wrtest%d" % os.getpid()]
+    # --in-memory keeps no hugepage files behind; --no-huge when none are free.
+    if hugepages_free() >= 128:
+        args.append("--in-memory")
+    else:
+        args += ["--no-huge", "-m", "1024"]
+    for v in vdevs:
+        args += ["--vdev", v]
+    return args
+
+
+class Result:
+    def __init__(self, rc, out, err, doc):
+        self.rc, self.out, self.err, self.doc = rc, out, err, doc
+
+
+def run(vdevs, opts, timeout=60, lcores="0,1", want_json=True):
+    """Run wirerate; return Result with the parsed JSON (or None)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        argv = [WIRERATE] + eal_args(vdevs, lcores) + ["--"] + list(opts)
+        if want_json:
+            argv += ["--json", path]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
+                           stdin=subprocess.DEVNULL)
+        doc = None
+        if want_json and os.path.exists(path):
+            with open(path) as f:
+                doc = json.load(f)
+        return Result(p.returncode, p.stdout, p.stderr, doc)
+
+
+def run_and_signal(vdevs, opts, after_s, sig=signal.SIGINT, timeout=60):
+    """Start wirerate, send sig after after_s seconds, wait for it."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        argv = [WIRERATE] + eal_args(vdevs) + ["--"] + list(opts) + ["--json", path]
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, stdin=subprocess.DEVNULL)
+        time.sleep(after_s)
+        p.send_signal(sig)
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        doc = None
+        if os.path.exists(path):
+            with open(path) as f:
+                doc = json.load(f)
+        return Result(p.returncode, out, err, doc)
+
+
+class Checker:
+    """Collects failed checks; exit code 1 if any failed."""
+
+    def __init__(self, name):
+        self.name, self.failed, self.nb = name, 0, 0
+
+    def eq(self, got, want, what):
+        self.nb += 1
+        if got != want:
+            self.failed += 1
+            print("FAIL %s: %s = %r, want %r" % (self.name, what, got, want))
+
+    def true(self, cond, what):
+        self.nb += 1
+        if not cond:
+            self.failed += 1
+            print("FAIL %s: %s" % (self.name, what))
+
+    def done(self, res=None):
+        if self.failed and res is not None:
+            print("--- stdout\n%s\n--- stderr\n%s" % (res.out[-3000:], res.err[-3000:]))
+        print("%s: %d checks, %d failed" % (self.name, self.nb, self.failed))
+        sys.exit(1 if self.failed else 0)
+
+
+def stream_balance(c, doc):
+    """sent = received + lost, exactly, for every stream of the run."""
+    for s in doc["streams"]:
+        if s["sender_in_run"]:
+            c.eq(s["sent_pkts"], s["rx_pkts"] + s["lost_pkts"],
+                 "stream %d sent = rx + lost" % s["stream_id"])
+    c.eq(doc["accounting"]["balanced"], True, "accounting balanced")
+    c.eq(doc["accounting"]["mbufs_missing"], 0, "mbufs back in their pools")
