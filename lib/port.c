@@ -122,6 +122,16 @@ probe_mtu(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
 		(p->mtu ? p->mtu : RTE_ETHER_MTU) + l2);
 	if (p->rx_mbuf_room < p->info.min_rx_bufsize)
 		p->rx_mbuf_room = p->info.min_rx_bufsize;
+	/*
+	 * em programs the buffer size as a power of two at most the room
+	 * (em_rctl_bsize), so a 9018-byte room gets 8192-byte buffers and
+	 * jumbo frames arrive in two segments: round up instead.
+	 */
+	if (is_driver(p, "net_e1000_em") && !rte_is_power_of_2(p->rx_mbuf_room)) {
+		p->rx_mbuf_room = rte_align32pow2(p->rx_mbuf_room);
+		note(p, "RX buffers of %u bytes: net_e1000_em only programs "
+			"powers of two", p->rx_mbuf_room);
+	}
 	return 0;
 }
 
