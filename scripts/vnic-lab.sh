@@ -28,7 +28,7 @@ readonly PMDS="bus_pci bus_vdev mempool_ring mempool_stack net_vmxnet3 net_e1000
 nics="vmxnet3,e1000,e1000e,virtio"
 scenario=""
 tx_model="" rx_models="" sizes="" count="" rate="" duration=""
-app=auto bin=""
+app=auto bin="" rxd=4096
 cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/wirerate-lab"
 out_dir="" accel=auto install=1 guest_timeout="" quiet=0 keep_work=0
 mem_mb=1024 smp=2
@@ -57,6 +57,8 @@ Traffic:
   --count N             frames per run (default 2048 unless --duration)
   --duration SECS       send for SECS seconds instead of a count
   --rate PPS            pace the sender (wirerate only)
+  --rxd N               RX descriptors per queue (default $rxd: under TCG
+                        the receiver is slower than the sender)
 
 Guest:
   --nics LIST           NIC models on the hub, comma separated
@@ -112,6 +114,7 @@ parse_args() {
 		--count) need_arg "$@"; count=$2; shift ;;
 		--duration) need_arg "$@"; duration=$2; shift ;;
 		--rate) need_arg "$@"; rate=$2; shift ;;
+		--rxd) need_arg "$@"; rxd=$2; shift ;;
 		--accel) need_arg "$@"; accel=$2; shift ;;
 		--mem) need_arg "$@"; mem_mb=$2; shift ;;
 		--smp) need_arg "$@"; smp=$2; shift ;;
@@ -136,7 +139,7 @@ is_uint() {
 
 check_args() {
 	local m v
-	for v in "$count" "$rate" "$mem_mb" "$smp" "$guest_timeout" $sizes; do
+	for v in "$count" "$rate" "$rxd" "$mem_mb" "$smp" "$guest_timeout" $sizes; do
 		[ -z "$v" ] || is_uint "$v" || usage_error "'$v' is not a whole number"
 	done
 	[ -z "$duration" ] || [[ "$duration" =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
@@ -299,20 +302,19 @@ app_cmd() {
 		echo "tp_pair $tx $rx $size ${cnt:-2048}"
 		;;
 	wirerate)
-		local a eal="" ports txp="" rxp="" i=0
-		# Ports are numbered in PCI order of the allowed devices.
-		ports=$(printf '%s\n' "$tx" ${rx//,/ } | sort -u)
-		for a in $ports; do
+		local a eal="" txp="" rxp="" i=0 args
+		# DPDK numbers the allowed ports in PCI order.
+		for a in $(printf '%s\n' "$tx" ${rx//,/ } | sort -u); do
 			eal+=" -a $a"
 			[ "$a" = "$tx" ] && txp=$i
 			[[ ",$rx," == *",$a,"* ]] && rxp+=${rxp:+,}$i
 			i=$((i + 1))
 		done
-		local args="--tx-ports $txp --rx-ports $rxp --size $size"
-		[ "$mtu" -le 1500 ] || args+=" --mtu $mtu"
+		# Large RX rings: under TCG the receiver is slower than the sender.
+		args="--tx-ports $txp --rx-ports $rxp --size $size --rxd $rxd --grace 2s --quiet"
 		if [ -n "$dur" ]; then args+=" --duration ${dur}s"; else args+=" --count ${cnt:-2048}"; fi
 		[ -z "$rt" ] || args+=" --rate $rt"
-		echo "/usr/bin/wirerate -l 0-$((smp - 1)) -n 1 --file-prefix lab$eal -- $args --json \$OUT/result.json"
+		echo "wirerate -l 0-$((smp - 1)) -n 1 --file-prefix lab$eal -- $args --json \$OUT/result.json"
 		;;
 	esac
 }
@@ -322,31 +324,30 @@ probe_driver() {
 	awk -v pci="$2" '/Probe PCI driver:/ && index($0, pci) {print $5; exit}' "$1" 2>/dev/null
 }
 
-# app_extract DIR TX_PCI RX_PCI -> "sent received lost tx_mpps tx_gbps
-# rx_mpps rx_gbps cycles_per_pkt tx_driver rx_driver loss_source"
-# ('-' where a figure is unknown).
+# app_extract DIR TX_PCI RX_PCI -> the summary fields after "rc", space
+# separated, '-' where the generator does not report a figure:
+readonly SUMMARY_FIELDS="sent received lost tx_mpps tx_gbps_l2 rx_mpps rx_gbps_l2
+cycles_per_pkt tx_driver rx_driver loss_source rx_bytes gap_pkts dup_pkts
+tx_nic_opackets rx_nic_ipackets rx_foreign_pkts"
 app_extract() {
 	local d=$1 tx=$2 rx=$3
 	case "$APP" in
 	testpmd)
 		# testpmd has no sequence numbers: loss is sent - received.
-		local sent recv cpp
+		local sent recv cpp lost=-
 		sent=$(awk '/Forward statistics for port/ {f=1} f && /TX-packets:/ {print $2; exit}' "$d/tx.log" 2>/dev/null)
 		recv=$(awk '/Forward statistics for port/ {f=1} f && /RX-packets:/ {print $2; exit}' "$d/rx.log" 2>/dev/null)
 		cpp=$(awk -F'[= ]+' '/CPU cycles\/packet=/ {print $4; exit}' "$d/rx.log" 2>/dev/null)
-		local lost=-
 		[ -n "$sent" ] && [ -n "$recv" ] && lost=$((sent - recv))
 		echo "${sent:--} ${recv:--} $lost - - - - ${cpp:--}" \
-			"$(probe_driver "$d/tx.log" "$tx") $(probe_driver "$d/rx.log" "$rx") count"
+			"$(probe_driver "$d/tx.log" "$tx") $(probe_driver "$d/rx.log" "$rx") count - - - - - -"
 		;;
 	wirerate)
-		local j=$d/result.json
-		if [ ! -s "$j" ]; then
-			echo "- - - - - - - - $(probe_driver "$d/log" "$tx") $(probe_driver "$d/log" "$rx") -"
-			return 0
+		if [ -s "$d/result.json" ]; then
+			jq -r --arg tx "$tx" --arg rx "$rx" -f "$LAB_DIR/lab/extract.jq" "$d/result.json" && return 0
+			say "$d/result.json: unreadable"
 		fi
-		jq -r --arg tx "$tx" --arg rx "$rx" -f "$LAB_DIR/lab/extract.jq" "$j" 2>/dev/null ||
-			echo "- - - - - - - - - - -"
+		echo "- - - - - - - - $(probe_driver "$d/log" "$tx") $(probe_driver "$d/log" "$rx") - - - - - - -"
 		;;
 	esac
 }
@@ -449,15 +450,18 @@ plan_runs() {
 
 # --- initramfs ------------------------------------------------------------
 
-# Copies file $1 into the staging root at the same path, with its ldd closure.
+# Copies the shared libraries ELF file $1 needs (ldd) into the staging root.
+add_libs() {
+	local lib
+	while read -r lib; do
+		add_file "$lib"
+	done < <(ldd "$1" 2>/dev/null | awk '/=> \// {print $3} /^[[:space:]]*\// {print $1}')
+}
+
+# Copies ELF file $1 into the staging root at the same path, with its libraries.
 add_elf() {
-	local f lib
-	for f in "$@"; do
-		add_file "$f"
-		while read -r lib; do
-			add_file "$lib"
-		done < <(ldd "$f" 2>/dev/null | awk '/=> \// {print $3} /^[[:space:]]*\// {print $1}')
-	done
+	add_file "$1"
+	add_libs "$1"
 }
 
 # Copies $1 into the staging root at the same path; a symlink is copied as
@@ -501,9 +505,12 @@ build_initramfs() {
 	dirs=("$(pkg-config --variable=libdir libdpdk 2>/dev/null || echo /usr/lib/x86_64-linux-gnu)"/dpdk/pmds-*)
 	pmddir=${dirs[-1]}
 	[ -e "$pmddir/librte_bus_pci.so" ] || die "DPDK PMD directory not found (apt-get install dpdk)"
-	add_elf "$APP_BIN"
-	[ "$APP_BIN" = /usr/bin/wirerate ] || [ "$APP" != wirerate ] ||
-		{ mkdir -p "$stage/usr/bin"; cp "$APP_BIN" "$stage/usr/bin/wirerate"; }
+	if [ "$APP" = wirerate ]; then
+		cp "$APP_BIN" "$stage/usr/bin/wirerate"
+		add_libs "$APP_BIN"
+	else
+		add_elf "$APP_BIN"
+	fi
 	# PMDs are plugins that ldd does not list; EAL loads what is in pmddir.
 	for p in $PMDS; do
 		[ -e "$pmddir/librte_$p.so" ] || die "DPDK plugin librte_$p.so missing in $pmddir"
@@ -612,8 +619,7 @@ collect_results() {
 summarize() {
 	local name tx rx size mtu txpci rxpci rc bad=0
 	{
-		printf 'name\ttx\trx\tsize\tmtu\taccel\tapp\trc\tsent\treceived\tlost'
-		printf '\ttx_mpps\ttx_gbps\trx_mpps\trx_gbps\tcycles_per_pkt\ttx_driver\trx_driver\tloss_source\n'
+		echo name tx rx size mtu accel app rc $SUMMARY_FIELDS | tr ' ' '\t'
 		while IFS=$'\t' read -r name tx rx size mtu txpci rxpci; do
 			rc=$(cat "$out_dir/$name/rc" 2>/dev/null || echo -)
 			[ "$rc" = 0 ] || bad=1
