@@ -59,6 +59,26 @@ header(FILE *f)
 		"TX refused", "missed", "errors");
 }
 
+/* Own frames, loss by sequence, reorder, duplicates, latency (cumulative). */
+static void
+seq_lines(FILE *f, const struct wr_run *run, const struct wr_interval *iv)
+{
+	unsigned int p;
+
+	fprintf(f, "port  %14s %10s %10s %10s %10s %10s\n", "own frames",
+		"gaps", "late", "dup", "lat avg us", "p99 us");
+	for (p = 0; p < run->nb_ports; p++) {
+		const struct wr_interval_port *ip = &iv->port[p];
+
+		if (!run->ports[p].rx)
+			continue;
+		fprintf(f, "%4u  %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+			" %10.2f %10.2f\n", run->ports[p].port_id, ip->cnt.rx_own_pkts,
+			ip->seq.gap_pkts, ip->seq.late_pkts, ip->seq.dup_pkts,
+			ip->seq.lat_mean_ns / 1e3, ip->seq.lat_p99_ns / 1e3);
+	}
+}
+
 void
 app_view_interval(FILE *f, const struct wr_run *run,
 		const struct wr_interval *iv, bool in_place)
@@ -76,6 +96,8 @@ app_view_interval(FILE *f, const struct wr_run *run,
 		fprintf(f, "t=%.1fs\n", iv->t_s);
 	for (p = 0; p < run->nb_ports; p++)
 		port_line(f, run->ports[p].port_id, &iv->port[p].rates, &iv->port[p].cnt);
+	if (in_place)
+		seq_lines(f, run, iv);
 	fflush(f);
 }
 
@@ -120,15 +142,33 @@ summary_streams(FILE *f, const struct wr_run *run)
 	for (i = 0; i < run->nb_streams; i++) {
 		const struct wr_stream_result *s = &run->streams[i];
 		const struct wr_stream_view *v = &s->view;
-		char sent[24] = "?";
+		char sent[24] = "?", lat[24] = "-";
 
 		if (s->sender_known)
 			snprintf(sent, sizeof(sent), "%" PRIu64, s->sent_pkts);
+		if (s->lat_valid)
+			snprintf(lat, sizeof(lat), "%.2f", wr_stats_tsc_to_ns(
+				(double)v->lat_sum_tsc / (double)v->nb_lat, run->tsc_hz) / 1e3);
 		fprintf(f, "tx%u.%-6u %4u %12s %12" PRIu64 " %10" PRId64 " %8" PRIu64
-			" %8" PRIu64 " %10.2f\n", s->tx_port, s->tx_queue, s->rx_port,
+			" %8" PRIu64 " %10s\n", s->tx_port, s->tx_queue, s->rx_port,
 			sent, v->seq.nb_rx_pkts, s->lost_pkts, v->seq.nb_late_pkts,
-			v->seq.nb_dup_pkts, v->nb_lat ? wr_stats_tsc_to_ns(
-			(double)v->lat_sum_tsc / (double)v->nb_lat, run->tsc_hz) / 1e3 : 0.0);
+			v->seq.nb_dup_pkts, lat);
+	}
+}
+
+static void
+summary_rates(FILE *f, const struct wr_run *run)
+{
+	struct wr_rate_check rc;
+	unsigned int p;
+
+	for (p = 0; p < run->nb_ports; p++) {
+		if (!wr_run_rate_check(run, p, &rc))
+			continue;
+		fprintf(f, "port %u rate: requested %.6f Mpps, achieved %.6f Mpps: %s%s\n",
+			run->ports[p].port_id, rc.requested_pps / 1e6,
+			rc.achieved_pps / 1e6, rc.reached ? "reached" : "NOT reached: ",
+			rc.reached ? "" : rc.reason);
 	}
 }
 
@@ -136,6 +176,7 @@ void
 app_view_summary(FILE *f, const struct wr_run *run)
 {
 	summary_ports(f, run);
+	summary_rates(f, run);
 	summary_streams(f, run);
 	if (run->mbufs_missing != 0)
 		fprintf(f, "mbufs NOT returned to their pools: %" PRIu64 "\n",

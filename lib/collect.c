@@ -108,6 +108,59 @@ new_interval(struct wr_run *run)
 	return iv;
 }
 
+/* The TX queue of this run that sends stream sid, or NULL. */
+static const struct wr_txq *
+sender_of(const struct wr_run *run, unsigned int sid)
+{
+	unsigned int port = sid / WR_MAX_QUEUES, q = sid % WR_MAX_QUEUES, p;
+
+	for (p = 0; p < run->nb_ports; p++)
+		if (run->ports[p].port_id == port)
+			return run->txq[p][q];
+	return NULL;
+}
+
+/*
+ * Sequence and latency figures of port index p from its RX queues' live
+ * trackers. The workers keep writing them, so this is a snapshot of
+ * single-writer 64-bit fields: each value is one the worker wrote, but
+ * they are not all from the same instant. The final figures are exact.
+ */
+static void
+collect_seq(const struct wr_run *run, unsigned int p, struct wr_port_seq *out)
+{
+	static struct wr_hist h;
+	unsigned int q, sid;
+	bool lat_ok = true;
+
+	memset(out, 0, sizeof(*out));
+	wr_hist_init(&h);
+	for (q = 0; q < WR_MAX_QUEUES; q++) {
+		const struct wr_rxq *rq = run->rxq[p][q];
+
+		if (rq == NULL)
+			continue;
+		wr_hist_merge(&h, &rq->lat);
+		for (sid = 0; sid < WR_MAX_STREAMS; sid++) {
+			const struct wr_seq *s = &rq->streams[sid].seq;
+
+			if (!s->started)
+				continue;
+			if (!wr_run_lat_valid(run, sender_of(run, sid) != NULL))
+				lat_ok = false;
+			out->gap_pkts += wr_seq_gaps(s);
+			out->late_pkts += s->nb_late_pkts;
+			out->dup_pkts += s->nb_dup_pkts;
+		}
+	}
+	if (!lat_ok)
+		return;
+	out->lat_samples = h.nb;
+	out->lat_mean_ns = wr_stats_tsc_to_ns(wr_hist_mean(&h), run->tsc_hz);
+	out->lat_p99_ns = wr_stats_tsc_to_ns((double)wr_hist_percentile(&h, 99.0),
+		run->tsc_hz);
+}
+
 const struct wr_interval *
 wr_run_tick(struct wr_run *run)
 {
@@ -124,6 +177,7 @@ wr_run_tick(struct wr_run *run)
 		wr_stats_rates(&run->last[p], &run->total[p], now - run->last_tsc,
 			run->tsc_hz, &iv->port[p].rates);
 		run->last[p] = run->total[p];
+		collect_seq(run, p, &iv->port[p].seq);
 	}
 	iv->t_s = wr_run_seconds(run, run->start_tsc, now);
 	iv->dt_s = wr_run_seconds(run, run->last_tsc, now);
@@ -161,18 +215,6 @@ merge_stream(const struct wr_run *run, unsigned int p, unsigned int sid,
 	return seen;
 }
 
-/* The TX queue of this run that sends stream sid, or NULL. */
-static const struct wr_txq *
-sender_of(const struct wr_run *run, unsigned int sid)
-{
-	unsigned int port = sid / WR_MAX_QUEUES, q = sid % WR_MAX_QUEUES, p;
-
-	for (p = 0; p < run->nb_ports; p++)
-		if (run->ports[p].port_id == port)
-			return run->txq[p][q];
-	return NULL;
-}
-
 static void
 fill_result(const struct wr_run *run, struct wr_stream_result *r,
 		unsigned int sid, uint16_t rx_port)
@@ -184,6 +226,7 @@ fill_result(const struct wr_run *run, struct wr_stream_result *r,
 	r->tx_queue = (uint16_t)(sid % WR_MAX_QUEUES);
 	r->rx_port = rx_port;
 	r->sender_known = tq != NULL;
+	r->lat_valid = wr_run_lat_valid(run, r->sender_known) && r->view.nb_lat > 0;
 	if (tq != NULL) {
 		r->sent_pkts = tq->st.nb_pkts;
 		r->lost_pkts = wr_seq_lost(&r->view.seq, r->sent_pkts);
@@ -260,6 +303,24 @@ collect_streams(struct wr_run *run)
 	add_unseen(run, seen, any_rx, &cap);
 }
 
+/* A port's latency is reported when every stream it saw qualifies. */
+static void
+port_lat_validity(struct wr_run *run)
+{
+	unsigned int p, i;
+
+	for (p = 0; p < run->nb_ports; p++)
+		run->port_lat_valid[p] = run->cfg->lat_mode != WR_LAT_OFF;
+	for (i = 0; i < run->nb_streams; i++) {
+		const struct wr_stream_result *s = &run->streams[i];
+
+		for (p = 0; p < run->nb_ports; p++)
+			if (run->ports[p].port_id == s->rx_port && s->view.nb_lat > 0 &&
+					!wr_run_lat_valid(run, s->sender_known))
+				run->port_lat_valid[p] = false;
+	}
+}
+
 void
 wr_collect_final(struct wr_run *run)
 {
@@ -271,4 +332,5 @@ wr_collect_final(struct wr_run *run)
 		copy_nic(&run->total[p], &run->nic[p]);
 	}
 	collect_streams(run);
+	port_lat_validity(run);
 }

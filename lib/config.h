@@ -12,6 +12,9 @@
 
 #include <rte_ether.h>
 
+#include "impair.h"
+#include "rate.h"
+
 #define WR_MAX_PORTS 32u
 #define WR_MAX_QUEUES 16u          /* per port and direction */
 #define WR_MAX_BURST 512u
@@ -37,6 +40,13 @@ struct wr_map {
 	unsigned int lcore;
 	unsigned int nb_q;
 	struct wr_qref q[2 * WR_MAX_QPW];
+};
+
+/* Which TX stamps latency may be computed from. */
+enum wr_lat_mode {
+	WR_LAT_AUTO = 0,  /* streams sent by this process (same TSC) */
+	WR_LAT_TSC,       /* also other processes: the user says same host */
+	WR_LAT_OFF,
 };
 
 struct wr_config {
@@ -75,6 +85,10 @@ struct wr_config {
 	struct wr_map maps[WR_MAX_MAPS];
 
 	unsigned int nb_ring_pairs; /* back-to-back port pairs made from rings */
+	struct wr_impair_spec impair; /* RX test fixture, off when all zero */
+	enum wr_lat_mode lat_mode;
+	struct wr_rate rate;        /* per TX port; WR_RATE_NONE: line rate */
+	uint64_t link_speed_bps;    /* nominal speed for % rates, 0: reported */
 	char json_path[PATH_MAX];
 	bool plain;                 /* never refresh in place */
 	bool quiet;                 /* no live view */

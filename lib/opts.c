@@ -232,7 +232,7 @@ enum {
 	O_SIZE, O_DURATION, O_COUNT, O_INTERVAL, O_GRACE, O_LINK_TIMEOUT,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_FLOWS,
 	O_VLAN, O_MAP, O_RING_PAIRS, O_JSON, O_PLAIN, O_QUIET, O_HELP,
-	O_VERSION,
+	O_VERSION, O_IMPAIR, O_LATENCY, O_RATE, O_LINK_SPEED,
 };
 
 static const struct option long_opts[] = {
@@ -264,6 +264,10 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "help", no_argument, NULL, O_HELP },
 	{ "version", no_argument, NULL, O_VERSION },
+	{ "impair", required_argument, NULL, O_IMPAIR },
+	{ "latency", required_argument, NULL, O_LATENCY },
+	{ "rate", required_argument, NULL, O_RATE },
+	{ "link-speed", required_argument, NULL, O_LINK_SPEED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -347,6 +351,31 @@ opt_addr(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 }
 
 static int
+opt_latency(const char *v, enum wr_lat_mode *mode, char *err, size_t el)
+{
+	if (strcmp(v, "auto") == 0)
+		*mode = WR_LAT_AUTO;
+	else if (strcmp(v, "tsc") == 0)
+		*mode = WR_LAT_TSC;
+	else if (strcmp(v, "off") == 0)
+		*mode = WR_LAT_OFF;
+	else
+		return fail(err, el, "--latency %s: expected auto (streams of this "
+			"process), tsc (also other processes on this host) or off", v);
+	return 0;
+}
+
+static int
+opt_rate(const char *v, struct wr_rate *rate, char *err, size_t el)
+{
+	char why[384];
+
+	if (wr_rate_parse(v, rate, why, sizeof(why)) != 0)
+		return fail(err, el, "--rate: %s", why);
+	return 0;
+}
+
+static int
 opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	switch (c) {
@@ -359,6 +388,12 @@ opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 			return fail(err, el, "--json: path empty or too long");
 		strcpy(cfg->json_path, v);
 		return 0;
+	case O_IMPAIR: return wr_impair_parse(v, &cfg->impair, err, el);
+	case O_LATENCY: return opt_latency(v, &cfg->lat_mode, err, el);
+	case O_RATE: return opt_rate(v, &cfg->rate, err, el);
+	case O_LINK_SPEED:
+		return opt_u64("link-speed", v, 1000000, 1000000000000ULL,
+			&cfg->link_speed_bps, err, el);
 	case O_PLAIN: cfg->plain = true; return 0;
 	case O_QUIET: cfg->quiet = true; return 0;
 	default: break;
@@ -402,6 +437,9 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 		return fail(err, el, "--size %u with --vlan: a tagged frame needs "
 			"at least %u bytes for the headers and test header",
 			cfg->frame_size, WR_FRAME_MIN_SIZE + 4);
+	if (wr_impair_active(&cfg->impair) && cfg->burst_pkts > WR_IMPAIR_MAX_BURST)
+		return fail(err, el, "--burst %u with --impair: at most %u (the "
+			"fixture may double a burst)", cfg->burst_pkts, WR_IMPAIR_MAX_BURST);
 	if (cfg->burst_pkts > cfg->nb_txd / 2)
 		return fail(err, el, "--burst %u is more than half of --txd %u",
 			cfg->burst_pkts, cfg->nb_txd);

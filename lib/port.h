@@ -54,6 +54,8 @@ struct wr_port {
 	bool link_up;
 	uint32_t link_speed_mbps;
 	uint64_t link_wait_ms;       /* how long the link took to come up */
+	uint64_t rate_link_bps;      /* speed a --rate % was taken of */
+	double rate_pps;             /* paced rate, sum of the queues' shares */
 
 	unsigned int nb_notes;       /* adaptations, in words */
 	char notes[WR_PORT_MAX_NOTES][WR_PORT_NOTE_LEN];

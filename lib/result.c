@@ -95,6 +95,15 @@ config_json(const struct wr_config *c)
 		(c->dst_ip >> 16) & 255, (c->dst_ip >> 8) & 255, c->dst_ip & 255);
 	set(o, "dst_ip", json_string(mac));
 	set(o, "ring_pairs", u64(c->nb_ring_pairs));
+	if (c->rate.unit != WR_RATE_NONE) {
+		char rate[64];
+
+		wr_rate_format(&c->rate, rate, sizeof(rate));
+		set(o, "rate", json_string(rate));
+	}
+	set(o, "link_speed_bps", u64(c->link_speed_bps));
+	set(o, "latency", json_string(c->lat_mode == WR_LAT_TSC ? "tsc" :
+		c->lat_mode == WR_LAT_OFF ? "off" : "auto"));
 	return o;
 }
 
@@ -176,6 +185,18 @@ rates_json(json_t *o, const struct wr_port_rates *r)
 	set(o, "rx_gbps_l2", json_real(r->rx_l2_bps / 1e9));
 }
 
+static void
+seq_json(json_t *o, const struct wr_port_seq *s)
+{
+	set(o, "gap_pkts", u64(s->gap_pkts));
+	set(o, "late_pkts", u64(s->late_pkts));
+	set(o, "dup_pkts", u64(s->dup_pkts));
+	if (s->lat_samples == 0)
+		return;
+	set(o, "latency_mean_ns", json_real(s->lat_mean_ns));
+	set(o, "latency_p99_ns", json_real(s->lat_p99_ns));
+}
+
 static json_t *
 samples_json(const struct wr_run *run)
 {
@@ -195,6 +216,8 @@ samples_json(const struct wr_run *run)
 			rates_json(o, &iv->port[p].rates);
 			set(o, "tx_pkts", u64(iv->port[p].cnt.tx_pkts));
 			set(o, "rx_pkts", u64(iv->port[p].cnt.rx_pkts));
+			set(o, "rx_own_pkts", u64(iv->port[p].cnt.rx_own_pkts));
+			seq_json(o, &iv->port[p].seq);
 			json_array_append_new(ports, o);
 		}
 		set(s, "ports", ports);
@@ -246,6 +269,56 @@ latency_json(const struct wr_run *run, unsigned int p)
 	return o;
 }
 
+/* What the --impair fixture did on port index p, NULL when off. */
+static json_t *
+impair_json(const struct wr_run *run, unsigned int p)
+{
+	uint64_t drop = 0, dup = 0, reorder = 0, delayed = 0;
+	bool any = false;
+	unsigned int q;
+	json_t *o;
+
+	for (q = 0; q < WR_MAX_QUEUES; q++) {
+		const struct wr_impair_q *iq = run->impair[p][q];
+
+		if (iq == NULL)
+			continue;
+		any = true;
+		drop += iq->nb_dropped;
+		dup += iq->nb_duplicated;
+		reorder += iq->nb_reordered;
+		delayed += iq->nb_delayed_polls;
+	}
+	if (!any)
+		return NULL;
+	o = json_object();
+	set(o, "dropped_pkts", u64(drop));
+	set(o, "duplicated_pkts", u64(dup));
+	set(o, "reordered_pkts", u64(reorder));
+	set(o, "delayed_polls", u64(delayed));
+	return o;
+}
+
+static json_t *
+rate_json(const struct wr_run *run, unsigned int p)
+{
+	struct wr_rate_check rc;
+	json_t *o;
+
+	if (!wr_run_rate_check(run, p, &rc))
+		return NULL;
+	o = json_object();
+	set(o, "requested_pps", json_real(rc.requested_pps));
+	set(o, "achieved_pps", json_real(rc.achieved_pps));
+	set(o, "shortfall_pct", json_real(rc.shortfall_pct));
+	set(o, "clamped_pkts", u64(rc.clamped_pkts));
+	set(o, "link_bps", u64(run->ports[p].rate_link_bps));
+	set(o, "reached", json_boolean(rc.reached));
+	if (!rc.reached)
+		set(o, "reason", json_string(rc.reason));
+	return o;
+}
+
 static json_t *
 total_port_json(const struct wr_run *run, unsigned int p)
 {
@@ -268,7 +341,10 @@ total_port_json(const struct wr_run *run, unsigned int p)
 	set(o, "nic_opackets", u64(c->nic_opackets));
 	rates_json(o, &r);
 	set(o, "drops", drops_json(c));
-	set(o, "latency", latency_json(run, p));
+	if (run->port_lat_valid[p])
+		set(o, "latency", latency_json(run, p));
+	set(o, "impair", impair_json(run, p));
+	set(o, "rate", rate_json(run, p));
 	return o;
 }
 
@@ -292,7 +368,7 @@ stream_json(const struct wr_run *run, const struct wr_stream_result *s)
 	set(o, "dup_pkts", u64(v->seq.nb_dup_pkts));
 	set(o, "old_pkts", u64(v->seq.nb_old_pkts));
 	set(o, "restarts", u64(v->seq.nb_restarts));
-	if (v->nb_lat > 0) {
+	if (s->lat_valid) {
 		set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_min_tsc, run->tsc_hz)));
 		set(o, "latency_mean_ns", json_real(wr_stats_tsc_to_ns(
 			(double)v->lat_sum_tsc / (double)v->nb_lat, run->tsc_hz)));

@@ -24,6 +24,37 @@ fail(int rc, char *err, size_t errlen, const char *fmt, ...)
 	return rc;
 }
 
+bool
+wr_run_lat_valid(const struct wr_run *run, bool sender_in_run)
+{
+	switch (run->cfg->lat_mode) {
+	case WR_LAT_TSC: return true;
+	case WR_LAT_OFF: return false;
+	default: return sender_in_run;
+	}
+}
+
+/* A TSC that ticks at a constant rate in every state: stamps compare. */
+static bool
+tsc_invariant(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	bool ok = false;
+
+	if (f == NULL)
+		return false;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "flags", 5) != 0)
+			continue;
+		ok = strstr(line, " constant_tsc") != NULL &&
+			strstr(line, " nonstop_tsc") != NULL;
+		break;
+	}
+	fclose(f);
+	return ok;
+}
+
 const char *
 wr_run_stop_name(enum wr_stop_reason why)
 {
@@ -158,6 +189,96 @@ queue_limit(uint64_t count, uint16_t q, uint16_t n)
 	return count / n + (q < count % n ? 1 : 0);
 }
 
+/* Drivers whose reported link speed is a label, not a measurement. */
+static bool
+speed_is_label(const struct wr_port *p)
+{
+	static const char *const virt[] = {
+		"net_vmxnet3", "net_e1000_em", "net_virtio", "net_virtio_user",
+		"net_vhost", "net_ring", "net_null", "net_memif", "net_tap",
+		"net_af_packet", "net_af_xdp", "net_pcap",
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(virt); i++)
+		if (strcmp(p->driver, virt[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The link speed a percentage rate is taken of: --link-speed, else the
+ * reported speed of a physical NIC. Sets *bps and p->rate_link_bps.
+ */
+static int
+rate_link_bps(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
+{
+	if (cfg->link_speed_bps != 0) {
+		p->rate_link_bps = cfg->link_speed_bps;
+		return 0;
+	}
+	if (cfg->rate.unit != WR_RATE_PCT) {
+		p->rate_link_bps = (uint64_t)p->link_speed_mbps * 1000000;
+		return 0;
+	}
+	if (speed_is_label(p) || p->link_speed_mbps == 0)
+		return fail(-EINVAL, err, el, "--rate %g%%: port %u (%s) reports %u "
+			"Mb/s, a label on a virtual NIC: give the nominal speed with "
+			"--link-speed (e.g. 10G)", cfg->rate.value, p->port_id,
+			p->driver, p->link_speed_mbps);
+	p->rate_link_bps = (uint64_t)p->link_speed_mbps * 1000000;
+	return 0;
+}
+
+/*
+ * Budget a stalled worker may catch up on: 10 ms of traffic, at least four
+ * bursts, at most WR_RUN_PACE_MAX_BACKLOG frames. It leaves in bursts of at
+ * most --burst; anything above the cap is dropped from the budget and
+ * reported as clamped (the rate was not reached).
+ */
+static uint32_t
+pace_backlog(double pps, uint16_t burst)
+{
+	double b = pps * WR_RUN_PACE_CATCHUP_S;
+
+	if (b < 4.0 * burst)
+		b = 4.0 * burst;
+	if (b > WR_RUN_PACE_MAX_BACKLOG)
+		b = WR_RUN_PACE_MAX_BACKLOG;
+	return (uint32_t)b;
+}
+
+/* Pacing of TX queue q of port p: its share of the port's --rate. */
+static int
+setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
+		char *err, size_t el)
+{
+	const struct wr_config *cfg = run->cfg;
+	double total, share;
+	int rc;
+
+	if (cfg->rate.unit == WR_RATE_NONE)
+		return 0;
+	rc = rate_link_bps(p, cfg, err, el);
+	if (rc != 0)
+		return rc;
+	if (wr_rate_to_pps(&cfg->rate, cfg->frame_size, p->rate_link_bps, &total) != 0)
+		return fail(-EINVAL, err, el, "--rate: cannot convert to frames per "
+			"second for port %u", p->port_id);
+	share = wr_pace_split(total, p->nb_txq, q->queue);
+	q->pace_conf.pps = share;
+	q->pace_conf.tsc_hz = run->tsc_hz;
+	q->pace_conf.max_burst = q->burst_pkts;
+	q->pace_conf.max_backlog_pkts = pace_backlog(share, q->burst_pkts);
+	if (share <= 0.0 || wr_pace_init(&q->pace, &q->pace_conf, rte_rdtsc()) != 0)
+		return fail(-EINVAL, err, el, "--rate: %.6g pps per queue on port %u "
+			"(%u queues) is outside what the pacer can hold at a TSC of "
+			"%" PRIu64 " Hz", share, p->port_id, p->nb_txq, run->tsc_hz);
+	q->paced = true;
+	p->rate_pps += wr_pace_rate_pps(&q->pace);
+	return 0;
+}
+
 static struct wr_txq *
 make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 {
@@ -203,28 +324,35 @@ make_rxq(struct wr_run *run, const struct wr_qref *r, int socket)
 
 static int
 make_worker(struct wr_run *run, const struct wr_plan_worker *pw,
-		struct wr_worker **out)
+		struct wr_worker **out, char *err, size_t el)
 {
 	int socket = pw->socket < 0 ? SOCKET_ID_ANY : pw->socket;
 	struct wr_worker *w = rte_zmalloc_socket("wr_worker", sizeof(*w),
 		RTE_CACHE_LINE_SIZE, socket);
 	uint16_t i;
+	int rc;
 
 	*out = w;
 	if (w == NULL)
-		return -ENOMEM;
+		return fail(-ENOMEM, err, el, "no memory for lcore %u", pw->lcore);
 	w->lcore = pw->lcore;
 	w->ctl = &run->ctl;
 	for (i = 0; i < pw->nb_tx; i++) {
 		w->tx[i] = make_txq(run, &pw->tx[i], socket);
 		if (w->tx[i] == NULL)
-			return -ENOMEM;
+			return fail(-ENOMEM, err, el, "no memory for the queues of "
+				"lcore %u", pw->lcore);
 		w->nb_tx++;
+		rc = setup_pace(run, &run->ports[port_index(run, pw->tx[i].port)],
+			w->tx[i], err, el);
+		if (rc != 0)
+			return rc;
 	}
 	for (i = 0; i < pw->nb_rx; i++) {
 		w->rx[i] = make_rxq(run, &pw->rx[i], socket);
 		if (w->rx[i] == NULL)
-			return -ENOMEM;
+			return fail(-ENOMEM, err, el, "no memory for the queues of "
+				"lcore %u", pw->lcore);
 		w->nb_rx++;
 	}
 	return 0;
@@ -234,12 +362,64 @@ static int
 make_workers(struct wr_run *run, char *err, size_t el)
 {
 	unsigned int i;
+	int rc;
 
-	for (i = 0; i < run->plan.nb_workers; i++)
-		if (make_worker(run, &run->plan.w[i], &run->workers[i]) != 0)
-			return fail(-ENOMEM, err, el, "no memory for the queues of "
-				"lcore %u", run->plan.w[i].lcore);
+	for (i = 0; i < run->plan.nb_workers; i++) {
+		rc = make_worker(run, &run->plan.w[i], &run->workers[i], err, el);
+		if (rc != 0)
+			return rc;
+	}
 	return 0;
+}
+
+/* Put the --impair fixture in front of every RX queue of the run. */
+static int
+impair_install(struct wr_run *run, char *err, size_t el)
+{
+	unsigned int p, q;
+
+	if (!wr_impair_active(&run->cfg->impair))
+		return 0;
+	for (p = 0; p < run->nb_ports; p++) {
+		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			struct wr_impair_q *iq;
+
+			if (run->rxq[p][q] == NULL)
+				continue;
+			iq = rte_zmalloc("wr_impair", sizeof(*iq), RTE_CACHE_LINE_SIZE);
+			if (iq == NULL)
+				return fail(-ENOMEM, err, el, "no memory for --impair");
+			iq->spec = run->cfg->impair;
+			run->impair[p][q] = iq;
+			run->impair_cb[p][q] = rte_eth_add_rx_callback(
+				run->ports[p].port_id, (uint16_t)q, wr_impair_rx, iq);
+			if (run->impair_cb[p][q] == NULL)
+				return fail(-ENOTSUP, err, el, "--impair: port %u queue "
+					"%u: RX callbacks unavailable: %s",
+					run->ports[p].port_id, q, rte_strerror(rte_errno));
+		}
+	}
+	return 0;
+}
+
+/* After the workers returned: detach the fixture, free what it held. */
+static void
+impair_remove(struct wr_run *run)
+{
+	unsigned int p, q;
+
+	for (p = 0; p < run->nb_ports; p++) {
+		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			if (run->impair_cb[p][q] != NULL) {
+				rte_eth_remove_rx_callback(run->ports[p].port_id,
+					(uint16_t)q, run->impair_cb[p][q]);
+				rte_free((void *)(uintptr_t)run->impair_cb[p][q]);
+				run->impair_cb[p][q] = NULL;
+			}
+			if (run->impair[p][q] != NULL)
+				wr_impair_flush(run->impair[p][q]);
+		}
+	}
 }
 
 static int
@@ -267,6 +447,12 @@ wr_run_create(const struct wr_config *cfg, const char *cmdline,
 		return fail(-ENOMEM, err, errlen, "no memory for the run");
 	run->cfg = cfg;
 	run->tsc_hz = rte_get_tsc_hz();
+	if (cfg->lat_mode == WR_LAT_TSC && !tsc_invariant()) {
+		free(run);
+		return fail(-EINVAL, err, errlen, "--latency tsc: this CPU's TSC is "
+			"not invariant (no constant_tsc and nonstop_tsc flags), so "
+			"another process's TX stamps cannot be compared; use auto");
+	}
 	snprintf(run->cmdline, sizeof(run->cmdline), "%s", cmdline);
 	rc = cfg->nb_ring_pairs == 0 ? 0 : wr_port_make_ring_pairs(
 		cfg->nb_ring_pairs, RTE_MAX(cfg->nb_txq, cfg->nb_rxq), err, errlen);
@@ -280,6 +466,8 @@ wr_run_create(const struct wr_config *cfg, const char *cmdline,
 		rc = setup_ports(run, err, errlen);
 	if (rc == 0)
 		rc = make_workers(run, err, errlen);
+	if (rc == 0)
+		rc = impair_install(run, err, errlen);
 	if (rc != 0) {
 		wr_run_destroy(run);
 		return rc;
@@ -309,6 +497,40 @@ wr_run_start(struct wr_run *run, char *err, size_t errlen)
 		run->launched = true;
 	}
 	return 0;
+}
+
+bool
+wr_run_rate_check(const struct wr_run *run, unsigned int p,
+		struct wr_rate_check *out)
+{
+	const struct wr_port_counters *c = &run->total[p];
+	double dur = wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc);
+	unsigned int q;
+
+	memset(out, 0, sizeof(*out));
+	if (run->ports[p].rate_pps <= 0.0)
+		return false;
+	for (q = 0; q < WR_MAX_QUEUES; q++)
+		if (run->txq[p][q] != NULL)
+			out->clamped_pkts += run->txq[p][q]->pace.nb_clamped_pkts;
+	out->requested_pps = run->ports[p].rate_pps;
+	out->achieved_pps = dur > 0 ? (double)c->tx_pkts / dur : 0.0;
+	out->shortfall_pct = 100.0 * (1.0 - out->achieved_pps / out->requested_pps);
+	if (out->shortfall_pct < 0)
+		out->shortfall_pct = 0;
+	out->reached = out->shortfall_pct <= WR_RUN_RATE_TOLERANCE_PCT &&
+		out->clamped_pkts == 0;
+	if (out->reached)
+		return true;
+	if (c->tx_full_pkts != 0)
+		out->reason = "TX ring full: the port did not take frames as fast";
+	else if (c->tx_alloc_fail != 0)
+		out->reason = "mempool empty: frames not back from the port in time";
+	else if (out->clamped_pkts != 0)
+		out->reason = "CPU bound: the worker could not keep up with the pacer";
+	else
+		out->reason = "the run ended before the rate settled";
+	return true;
 }
 
 bool
@@ -413,6 +635,7 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 	for (i = 0; i < run->plan.nb_workers; i++)
 		rte_eal_wait_lcore(run->workers[i]->lcore);
 	run->end_tsc = rte_rdtsc();
+	impair_remove(run);
 	wr_collect_final(run);
 	for (i = 0; i < run->nb_ports; i++)
 		wr_port_close(&run->ports[i]);
@@ -442,8 +665,10 @@ wr_run_destroy(struct wr_run *run)
 		wr_run_stop(run, WR_STOP_ERROR);
 	for (i = 0; i < run->plan.nb_workers; i++)
 		rte_free(run->workers[i]);
+	impair_remove(run);
 	for (i = 0; i < WR_MAX_PORTS; i++) {
 		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			rte_free(run->impair[i][q]);
 			rte_free(run->txq[i][q]);
 			rte_free(run->rxq[i][q]);
 		}

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "impair.h"
 #include "plan.h"
 #include "port.h"
 #include "stats.h"
@@ -33,6 +34,7 @@ enum wr_stop_reason {
 struct wr_interval_port {
 	struct wr_port_counters cnt;   /* cumulative at the end of the interval */
 	struct wr_port_rates rates;
+	struct wr_port_seq seq;        /* live snapshot: approximate, see collect.h */
 };
 
 /* One interval of the live view. */
@@ -51,6 +53,7 @@ struct wr_stream_result {
 	bool sender_known;             /* the sender is in this run */
 	uint64_t sent_pkts;            /* when sender_known */
 	int64_t lost_pkts;             /* sent - received (tail included) or gaps */
+	bool lat_valid;                /* TX stamps share this run's clock */
 	struct wr_stream_view view;
 };
 
@@ -66,6 +69,9 @@ struct wr_run {
 	struct wr_rxq *rxq[WR_MAX_PORTS][WR_MAX_QUEUES];
 	struct wr_ctl ctl;
 	bool launched;
+	/* --impair fixture per RX queue, by run port index. */
+	struct wr_impair_q *impair[WR_MAX_PORTS][WR_MAX_QUEUES];
+	const struct rte_eth_rxtx_callback *impair_cb[WR_MAX_PORTS][WR_MAX_QUEUES];
 
 	uint64_t start_tsc;
 	uint64_t tx_stop_tsc;
@@ -85,6 +91,7 @@ struct wr_run {
 	struct wr_stream_result *streams;
 	uint64_t mbufs_missing;
 	bool stopped;
+	bool port_lat_valid[WR_MAX_PORTS]; /* every stream on the port qualifies */
 };
 
 /*
@@ -125,6 +132,33 @@ wr_run_seconds(const struct wr_run *run, uint64_t from_tsc, uint64_t to_tsc)
 	return run->tsc_hz == 0 ? 0.0 :
 		(double)(to_tsc - from_tsc) / (double)run->tsc_hz;
 }
+
+/*
+ * Whether latency of a stream may be reported: its sender is in this
+ * process, or --latency tsc says the sender shares this host's TSC.
+ */
+bool wr_run_lat_valid(const struct wr_run *run, bool sender_in_run);
+
+/* Whether a paced port reached its --rate, and if not, why. */
+struct wr_rate_check {
+	double requested_pps;      /* what the pacers were set to */
+	double achieved_pps;       /* frames accepted by the PMD / duration */
+	double shortfall_pct;      /* (requested - achieved) / requested, >= 0 */
+	uint64_t clamped_pkts;     /* budget the worker could not spend in time */
+	bool reached;              /* within WR_RUN_RATE_TOLERANCE_PCT, no clamp */
+	const char *reason;        /* when not reached */
+};
+
+#define WR_RUN_RATE_TOLERANCE_PCT 0.5
+#define WR_RUN_PACE_CATCHUP_S 0.010     /* backlog a stalled worker keeps */
+#define WR_RUN_PACE_MAX_BACKLOG 16384u
+
+/*
+ * Compare the paced rate of port index p with what it sent over the run.
+ * Returns false when the port was not paced. Call after wr_run_stop.
+ */
+bool wr_run_rate_check(const struct wr_run *run, unsigned int p,
+		struct wr_rate_check *out);
 
 /* Name of a stop reason for reports. */
 const char *wr_run_stop_name(enum wr_stop_reason why);

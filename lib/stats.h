@@ -33,6 +33,16 @@ struct wr_port_counters {
 	uint64_t nic_rx_nombuf;
 };
 
+/* Sequence and latency figures of one port's own frames, cumulative. */
+struct wr_port_seq {
+	uint64_t gap_pkts;      /* provable loss so far (in flight included) */
+	uint64_t late_pkts;
+	uint64_t dup_pkts;
+	uint64_t lat_samples;
+	double lat_mean_ns;
+	double lat_p99_ns;
+};
+
 /* Rates of one port over one interval. */
 struct wr_port_rates {
 	double tx_pps;

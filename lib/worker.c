@@ -92,13 +92,13 @@ tx_restamp(struct wr_txq *q, uint16_t n, uint32_t tsc_lo)
 			q->th_off)->tsc_lo = tsc_lo;
 }
 
-/* Top up the pending burst with new frames; returns frames now pending. */
+/* Top up the pending frames to cap; returns frames now pending. */
 static inline uint16_t
-tx_fill(struct wr_txq *q, uint32_t tsc_lo)
+tx_fill(struct wr_txq *q, uint32_t tsc_lo, uint16_t cap)
 {
 	uint16_t n = q->nb_pending;
 	uint64_t left = q->limit_pkts - q->next_seq;
-	uint16_t want = (uint16_t)(q->burst_pkts - n);
+	uint16_t want = cap > n ? (uint16_t)(cap - n) : 0;
 
 	if (unlikely(n != 0))
 		tx_restamp(q, n, tsc_lo);
@@ -120,18 +120,24 @@ tx_fill(struct wr_txq *q, uint32_t tsc_lo)
 static inline uint16_t
 tx_burst(struct wr_txq *q, uint64_t now_tsc)
 {
-	uint16_t n = tx_fill(q, (uint32_t)now_tsc);
-	uint16_t sent;
+	/* The pacer, when on, says how many frames may leave now. */
+	uint16_t cap = q->paced ? (uint16_t)wr_pace_grant(&q->pace, now_tsc,
+		q->burst_pkts) : q->burst_pkts;
+	uint16_t n = tx_fill(q, (uint32_t)now_tsc, cap);
+	uint16_t offer = RTE_MIN(n, cap), sent;
 
-	if (n == 0) {
-		if (q->next_seq == q->limit_pkts && q->done == 0)
+	if (offer == 0) {
+		if (n == 0 && q->next_seq == q->limit_pkts && q->done == 0)
 			wr_counter_set(&q->done, 1);
 		return 0;
 	}
-	sent = rte_eth_tx_burst(q->port, q->queue, q->pending, n);
+	sent = rte_eth_tx_burst(q->port, q->queue, q->pending, offer);
+	if (q->paced)
+		wr_pace_commit(&q->pace, sent);
 	if (unlikely(sent < n)) {
 		memmove(q->pending, q->pending + sent, (n - sent) * sizeof(q->pending[0]));
-		wr_counter_add(&q->st.nb_full_pkts, n - sent);
+		if (sent < offer)
+			wr_counter_add(&q->st.nb_full_pkts, offer - sent);
 	}
 	q->nb_pending = (uint16_t)(n - sent);
 	wr_counter_add(&q->st.nb_pkts, sent);
@@ -262,6 +268,11 @@ wr_worker_main(void *arg)
 	struct wr_worker *w = arg;
 	uint64_t now = rte_rdtsc(), prev;
 	unsigned int i, work;
+
+	/* Pacing starts now; the configuration was validated at set-up. */
+	for (i = 0; i < w->nb_tx; i++)
+		if (w->tx[i]->paced)
+			wr_pace_init(&w->tx[i]->pace, &w->tx[i]->pace_conf, now);
 
 	while (__atomic_load_n(&w->ctl->tx_stop, __ATOMIC_RELAXED) == 0) {
 		work = 0;

@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "hist.h"
+#include "pace.h"
 #include "seq.h"
 
 /* Stream ids are port * WR_MAX_QUEUES + queue of the sender. */
@@ -49,12 +50,15 @@ struct wr_txq {
 	uint32_t th_off;
 	uint64_t limit_pkts;      /* frames to send; UINT64_MAX: no limit */
 	struct rte_mempool *pool; /* pre-filled with this queue's template */
+	bool paced;               /* --rate given: pace.conf holds this queue's share */
+	struct wr_pace_conf pace_conf;
 
 	/* Private to the owning lcore. */
 	uint64_t next_seq;        /* sequence of the next new frame */
 	uint32_t flow;
 	uint16_t nb_pending;      /* built, not yet taken by the PMD */
 	struct rte_mbuf *pending[WR_MAX_BURST];
+	struct wr_pace pace;      /* initialised when the worker starts */
 
 	struct wr_txq_stats st;
 	uint64_t done;            /* 1 once limit_pkts were sent (owner writes) */

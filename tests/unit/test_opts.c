@@ -135,6 +135,26 @@ test_map(void)
 	WR_CHECK(wr_opts_parse_map("1:rx0.99", &m, err, sizeof(err)) == -EINVAL);
 }
 
+static void
+test_impair(void)
+{
+	struct wr_config c;
+
+	WR_CHECK_U64(PARSE(&c, "--impair", "drop=1000,dup=10@3,reorder=7,delay=2ms"), 0);
+	WR_CHECK(c.impair.drop.every == 1000 && c.impair.drop.at == 999);
+	WR_CHECK(c.impair.dup.every == 10 && c.impair.dup.at == 3);
+	WR_CHECK(c.impair.reorder.every == 7 && c.impair.reorder.at == 6);
+	WR_CHECK_U64(c.impair.delay_us, 2000);
+	WR_CHECK(PARSE(&c, "--impair", "dup=10@10") == -EINVAL);
+	WR_CHECK_STR(err, "--impair dup=10@10: expected N or N@K");
+	WR_CHECK(PARSE(&c, "--impair", "delay=5s") == -EINVAL);
+	WR_CHECK_STR(err, "up to 1 s");
+	WR_CHECK(PARSE(&c, "--impair", "drop") == -EINVAL);
+	WR_CHECK_STR(err, "'drop' is not a rule");
+	WR_CHECK(PARSE(&c, "--impair", "drop=5", "--burst", "256") == -EINVAL);
+	WR_CHECK_STR(err, "--burst 256 with --impair: at most 255");
+}
+
 int
 main(void)
 {
@@ -144,5 +164,6 @@ main(void)
 	WR_TEST_RUN(test_help_version);
 	WR_TEST_RUN(test_errors);
 	WR_TEST_RUN(test_map);
+	WR_TEST_RUN(test_impair);
 	return wr_test_summary();
 }

@@ -160,6 +160,111 @@ def jumbo():
     c.done(r)
 
 
+def impair_fixture():
+    """A fixture that drops, duplicates, reorders and delays by sequence
+    number: the receiver reports exactly what it did."""
+    c = Checker("impair_fixture")
+    r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                        "--txq", "2", "--rxq", "2", "--count", "200000", "--quiet",
+                        "--impair", "drop=1000,dup=1000@250,reorder=1000@500,delay=30us"])
+    c.eq(r.rc, 0, "exit code")
+    for s in r.doc["streams"]:
+        # 100000 frames per stream: one in 1000 of each kind.
+        c.eq(s["sent_pkts"], 100000, "sent")
+        c.eq(s["lost_pkts"], 100, "lost = dropped")
+        c.eq(s["rx_pkts"], 99900, "unique received")
+        c.eq(s["dup_pkts"], 100, "duplicates")
+        c.eq(s["late_pkts"], 100, "reordered")
+        # The last frame (seq 99999) is dropped too: tail loss, which only
+        # the sender's count reveals, so sequence gaps prove one fewer.
+        c.eq(s["gap_pkts"], 99, "gaps proven by sequence")
+        c.true(s["latency_min_ns"] >= 30000, "latency >= added delay: %r" % s["latency_min_ns"])
+    imp = {t["port_id"]: t.get("impair") for t in r.doc["totals"]}
+    c.eq(imp[1], {"dropped_pkts": 200, "duplicated_pkts": 200,
+                  "reordered_pkts": 200, "delayed_polls": imp[1]["delayed_polls"]},
+         "fixture counts")
+    c.true(r.doc["totals"][1]["latency"]["p50_ns"] >= 30000, "port p50 >= delay")
+    c.eq(r.doc["totals"][1]["rx_pkts"], 200000, "frames handed to the receiver")
+    wrtest.stream_balance(c, r.doc)
+    c.done(r)
+
+
+def latency_gating():
+    """Latency only from stamps on this run's clock: frames replayed from a
+    pcap written by another process carry no usable latency unless
+    --latency tsc says the sender shares this host's TSC."""
+    import os
+    import tempfile
+    c = Checker("latency_gating")
+    with tempfile.TemporaryDirectory() as d:
+        pcap = os.path.join(d, "f.pcap")
+        w = wrtest.run(["net_pcap0,tx_pcap=" + pcap], ["--rx-ports", "none",
+                                                       "--count", "3000", "--quiet"])
+        c.eq(w.rc, 0, "writer exit code")
+        rx = ["net_pcap0,rx_pcap=" + pcap]
+        base = ["--tx-ports", "none", "--duration", "1", "--quiet"]
+        auto = wrtest.run(rx, base)
+        tsc = wrtest.run(rx, base + ["--latency", "tsc"])
+        off = wrtest.run([], ["--ring-pairs", "1", "--count", "1000", "--quiet",
+                              "--latency", "off"])
+    s = auto.doc["streams"][0]
+    c.eq(s["sender_in_run"], False, "sender in another process")
+    c.eq(s["rx_pkts"], 3000, "all replayed frames received")
+    c.eq(s["gap_pkts"], 0, "no gaps")
+    c.true("latency_mean_ns" not in s, "auto: no latency for a foreign-process stream")
+    c.true("latency" not in auto.doc["totals"][0], "auto: no port latency")
+    c.eq(tsc.doc["config"]["latency"], "tsc", "config records the mode")
+    c.true("latency_mean_ns" in tsc.doc["streams"][0], "tsc: latency reported")
+    c.true(all("latency_mean_ns" not in s for s in off.doc["streams"]), "off: none")
+    c.true(all("latency" not in t for t in off.doc["totals"]), "off: no port latency")
+    c.done(auto)
+
+
+def check_rate(c, opts, want_pps, what):
+    """Run paced TX on net_null and check the rate over the run within 0.5%.
+    A worker the machine stalled longer than the pacer's catch-up window
+    must say so (reached false, CPU bound); such a run is retried, and its
+    offered budget (sent + clamped) must still match the target."""
+    for attempt in range(3):
+        r = wrtest.run(["net_null0"], ["--rx-ports", "none", "--duration", "2",
+                                       "--quiet"] + opts)
+        c.eq(r.rc, 0, "%s exit code" % what)
+        rate = r.doc["totals"][0]["rate"]
+        c.true(abs(rate["requested_pps"] / want_pps - 1) < 1e-6,
+               "%s requested %r" % (what, rate["requested_pps"]))
+        if rate["clamped_pkts"] == 0:
+            break
+        c.eq(rate["reached"], False, "%s: a clamped run is not reached" % what)
+        c.true("CPU bound" in rate["reason"], "%s: reason given" % what)
+        offered = (r.doc["totals"][0]["tx_pkts"] + rate["clamped_pkts"]) / r.doc["duration_s"]
+        c.true(abs(offered / want_pps - 1) < 0.005, "%s offered budget %r" % (what, offered))
+        print("note: %s attempt %d stalled by the machine, retrying" % (what, attempt))
+    got = rate["achieved_pps"]
+    c.true(abs(got / want_pps - 1) < 0.005, "%s achieved %r within 0.5%%" % (what, got))
+    c.eq(rate["reached"], True, "%s reached" % what)
+    return r
+
+
+def rate_pps():
+    """Paced TX at 0.1, 1 and 5 Mpps on net_null, met within 0.5%."""
+    c = Checker("rate_pps")
+    for mpps in ("0.1", "1", "5"):
+        check_rate(c, ["--rate", mpps + "Mpps"], float(mpps) * 1e6, mpps + " Mpps")
+    c.done()
+
+
+def rate_gbps():
+    """An L1 Gbps target at 512 B, and an L2 one, and a % of a nominal link."""
+    c = Checker("rate_gbps")
+    check_rate(c, ["--rate", "2Gbps", "--size", "512"], 2e9 / (532 * 8), "2 Gbps L1")
+    check_rate(c, ["--rate", "l2:2Gbps", "--size", "512"], 2e9 / (512 * 8), "2 Gbps L2")
+    r = check_rate(c, ["--rate", "50%", "--link-speed", "1G", "--size", "1518"],
+                   0.5e9 / (1538 * 8), "50% of 1G")
+    c.eq(r.doc["totals"][0]["rate"]["link_bps"], 1000000000, "nominal speed reported")
+    c.eq(r.doc["config"]["rate"], "50%", "config records the rate")
+    c.done()
+
+
 BAD = [
     (["--size", "63"], [], "--size 63: out of range, accepted 64 to 9018"),
     (["--size", "9019"], [], "accepted 64 to 9018"),
@@ -169,6 +274,12 @@ BAD = [
     (["--txq", "20"], ["net_null0"], "accepted 1 to 16"),
     (["--duration", "soon"], ["net_null0"], "not a duration"),
     ([], [], "no ports"),
+    (["--rate", "50%"], ["net_null0"], "a label on a virtual NIC: give the nominal speed"),
+    (["--rate", "fast"], ["net_null0"], "--rate: bad rate 'fast'"),
+    (["--rate", "120%"], ["net_null0"], "above 100%"),
+    (["--latency", "maybe"], ["net_null0"], "--latency maybe: expected auto"),
+    (["--impair", "drop=0"], ["net_null0"], "--impair drop=0: expected N or N@K"),
+    (["--impair", "jitter=5"], ["net_null0"], "'jitter=5' is not a rule"),
 ]
 
 
@@ -199,6 +310,8 @@ def help_text():
 
 CASES = {f.__name__: f for f in (tx_null, rx_null, ring_loopback, ring_pair_count,
                                   json_fields, sigint, sigterm, jumbo, bad_inputs,
+                                  impair_fixture, latency_gating, rate_pps,
+                                  rate_gbps,
                                   help_text)}
 
 if __name__ == "__main__":

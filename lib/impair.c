@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "frame.h"
+#include "impair.h"
+#include "units.h"
+
+static int
+parse_rule(const char *key, const char *val, struct wr_impair_rule *r,
+		char *err, size_t el)
+{
+	char *end;
+	unsigned long every, at;
+
+	every = strtoul(val, &end, 10);
+	if (end == val || every == 0 || every > UINT32_MAX)
+		goto bad;
+	at = every - 1;
+	if (*end == '@') {
+		const char *p = end + 1;
+
+		at = strtoul(p, &end, 10);
+		if (end == p || at >= every)
+			goto bad;
+	}
+	if (*end != '\0')
+		goto bad;
+	r->every = (uint32_t)every;
+	r->at = (uint32_t)at;
+	return 0;
+bad:
+	snprintf(err, el, "--impair %s=%s: expected N or N@K with N >= 1 and "
+		"K < N (the frame with sequence %% N == K)", key, val);
+	return -EINVAL;
+}
+
+static int
+parse_delay(const char *val, uint32_t *us, char *err, size_t el)
+{
+	char *end;
+	double v = strtod(val, &end);
+
+	if (end != val && strcmp(end, "us") == 0 && v >= 0 && v <= 1e6) {
+		*us = (uint32_t)v;
+		return 0;
+	}
+	if (end != val && strcmp(end, "ms") == 0 && v >= 0 && v <= 1e3) {
+		*us = (uint32_t)(v * 1000);
+		return 0;
+	}
+	snprintf(err, el, "--impair delay=%s: expected microseconds or "
+		"milliseconds up to 1 s, e.g. 50us or 2ms", val);
+	return -EINVAL;
+}
+
+static int
+parse_item(char *item, struct wr_impair_spec *spec, char *err, size_t el)
+{
+	char *eq = strchr(item, '=');
+
+	if (eq == NULL)
+		goto bad;
+	*eq = '\0';
+	if (strcmp(item, "drop") == 0)
+		return parse_rule(item, eq + 1, &spec->drop, err, el);
+	if (strcmp(item, "dup") == 0)
+		return parse_rule(item, eq + 1, &spec->dup, err, el);
+	if (strcmp(item, "reorder") == 0)
+		return parse_rule(item, eq + 1, &spec->reorder, err, el);
+	if (strcmp(item, "delay") == 0)
+		return parse_delay(eq + 1, &spec->delay_us, err, el);
+	*eq = '=';
+bad:
+	snprintf(err, el, "--impair: '%s' is not a rule; expected drop=N[@K], "
+		"dup=N[@K], reorder=N[@K] or delay=T, comma-separated", item);
+	return -EINVAL;
+}
+
+int
+wr_impair_parse(const char *s, struct wr_impair_spec *spec, char *err, size_t el)
+{
+	char buf[256], *save = NULL, *item;
+	int rc;
+
+	memset(spec, 0, sizeof(*spec));
+	if (strlen(s) >= sizeof(buf) || s[0] == '\0') {
+		snprintf(err, el, "--impair: empty or longer than %zu characters",
+			sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	strcpy(buf, s);
+	for (item = strtok_r(buf, ",", &save); item != NULL;
+			item = strtok_r(NULL, ",", &save)) {
+		rc = parse_item(item, spec, err, el);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static inline int
+hits(const struct wr_impair_rule *r, uint64_t seq)
+{
+	return r->every != 0 && seq % r->every == r->at;
+}
+
+/* Sequence of an own frame, or -1 for anything else. */
+static int
+own_seq(struct rte_mbuf *m, uint64_t *seq)
+{
+	struct wr_frame_rx fr;
+
+	if (wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
+			&fr) != WR_FRAME_OWN)
+		return -1;
+	*seq = fr.seq;
+	return 0;
+}
+
+/* Decide one frame's fate; append what passes to out. */
+static uint16_t
+one(struct wr_impair_q *q, struct rte_mbuf *m, struct rte_mbuf **out, uint16_t n)
+{
+	uint64_t seq;
+
+	if (own_seq(m, &seq) != 0) {
+		out[n++] = m;
+	} else if (hits(&q->spec.drop, seq)) {
+		rte_pktmbuf_free(m);
+		q->nb_dropped++;
+		return n;
+	} else if (hits(&q->spec.reorder, seq) && q->held == NULL) {
+		q->held = m;
+		q->nb_reordered++;
+		return n;
+	} else {
+		out[n++] = m;
+		if (hits(&q->spec.dup, seq)) {
+			rte_mbuf_refcnt_update(m, 1);
+			out[n++] = m;
+			q->nb_duplicated++;
+		}
+	}
+	/* A frame passed: the held one follows it, one place late. */
+	if (q->held != NULL) {
+		out[n++] = q->held;
+		q->held = NULL;
+	}
+	return n;
+}
+
+uint16_t
+wr_impair_rx(uint16_t port_id __rte_unused, uint16_t queue __rte_unused,
+		struct rte_mbuf **pkts, uint16_t nb_pkts, uint16_t max_pkts __rte_unused,
+		void *user_param)
+{
+	struct wr_impair_q *q = user_param;
+	struct rte_mbuf *in[WR_IMPAIR_MAX_BURST];
+	uint16_t i, n = 0;
+
+	if (nb_pkts == 0) {
+		if (q->held != NULL) {
+			pkts[0] = q->held;
+			q->held = NULL;
+			return 1;
+		}
+		return 0;
+	}
+	if (q->spec.delay_us != 0) {
+		rte_delay_us_block(q->spec.delay_us);
+		q->nb_delayed_polls++;
+	}
+	memcpy(in, pkts, nb_pkts * sizeof(in[0]));
+	for (i = 0; i < nb_pkts; i++)
+		n = one(q, in[i], pkts, n);
+	return n;
+}
+
+void
+wr_impair_flush(struct wr_impair_q *q)
+{
+	if (q->held != NULL)
+		rte_pktmbuf_free(q->held);
+	q->held = NULL;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A deterministic impairment fixture between the NIC and the receiver: an
+ * ethdev RX callback that drops, duplicates, reorders and delays our own
+ * frames chosen by sequence number, so tests (and lab users checking their
+ * accounting) know exactly what the receiver must report.
+ *
+ * Rules, each optional, applied to own frames by their sequence s:
+ *   drop=N[@K]     drop the frame when s % N == K (K defaults to N - 1)
+ *   dup=N[@K]      pass the frame twice when s % N == K
+ *   reorder=N[@K]  hold the frame when s % N == K and pass it after the
+ *                  next frame (or on the next empty poll)
+ *   delay=T        busy-wait T (e.g. 50us) in every non-empty poll, so every
+ *                  frame's latency grows by at least T
+ * Foreign and malformed frames pass untouched.
+ */
+#ifndef WR_IMPAIR_H
+#define WR_IMPAIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+/* The callback may return up to twice the frames asked for, plus one. */
+#define WR_IMPAIR_MAX_BURST 255u
+
+struct wr_impair_rule {
+	uint32_t every;   /* 0: rule off */
+	uint32_t at;
+};
+
+struct wr_impair_spec {
+	struct wr_impair_rule drop;
+	struct wr_impair_rule dup;
+	struct wr_impair_rule reorder;
+	uint32_t delay_us;
+};
+
+/* What one RX queue's fixture did; written by the lcore polling it. */
+struct wr_impair_q {
+	struct wr_impair_spec spec;
+	struct rte_mbuf *held;      /* frame waiting to be passed late */
+	uint64_t nb_dropped;
+	uint64_t nb_duplicated;
+	uint64_t nb_reordered;
+	uint64_t nb_delayed_polls;
+};
+
+/*
+ * Parse "drop=1000,dup=1000@250,reorder=1000@500,delay=50us" into spec.
+ * Returns 0, or -EINVAL with a message naming the bad part.
+ */
+int wr_impair_parse(const char *s, struct wr_impair_spec *spec,
+		char *err, size_t errlen);
+
+/* True when the spec does anything. */
+static inline int
+wr_impair_active(const struct wr_impair_spec *spec)
+{
+	return spec->drop.every || spec->dup.every || spec->reorder.every ||
+		spec->delay_us;
+}
+
+/*
+ * The RX callback (rte_rx_callback_fn). user_param is a struct
+ * wr_impair_q. The caller's array must hold 2 * max_pkts + 1 mbufs: the
+ * receiver asks for at most WR_IMPAIR_MAX_BURST with a WR_MAX_BURST array.
+ */
+uint16_t wr_impair_rx(uint16_t port_id, uint16_t queue, struct rte_mbuf **pkts,
+		uint16_t nb_pkts, uint16_t max_pkts, void *user_param);
+
+/* Free a frame still held at the end. This function can't fail. */
+void wr_impair_flush(struct wr_impair_q *q);
+
+#endif /* WR_IMPAIR_H */
