@@ -16,6 +16,11 @@
 #define POOL_CACHE 128u
 #define RING_PAIR_SIZE 1024u   /* slots per rte_ring of a ring pair */
 #define EM_RX_FREE_THRESH 32u  /* below this every em RX burst costs a VM exit */
+/*
+ * Bytes a PMD may count in an RX buffer beyond the frame: a VLAN tag the
+ * MTU check always allows for (em, virtio: 4) and virtio's net header (12).
+ */
+#define RX_BUF_EXTRA 16u
 
 static int __rte_format_printf(3, 4)
 fail(char *err, size_t errlen, const char *fmt, ...)
@@ -119,7 +124,7 @@ probe_mtu(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
 	p->tx_mbuf_room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM, frame_len);
 	/* RX buffers hold a whole frame: QEMU's e1000 cannot split one. */
 	p->rx_mbuf_room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM,
-		(p->mtu ? p->mtu : RTE_ETHER_MTU) + l2);
+		(p->mtu ? p->mtu : RTE_ETHER_MTU) + l2 + RX_BUF_EXTRA);
 	if (p->rx_mbuf_room < p->info.min_rx_bufsize)
 		p->rx_mbuf_room = p->info.min_rx_bufsize;
 	/*
