@@ -5,8 +5,9 @@
 # model. See docs/lab.md.
 set -euo pipefail
 
-readonly LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-readonly TOP_DIR=$(cd "$LAB_DIR/.." && pwd)
+LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP_DIR=$(cd "$LAB_DIR/.." && pwd)
+readonly LAB_DIR TOP_DIR
 readonly PROG=${0##*/}
 
 # Models: QEMU device, PMD expected to probe it, whether it carries 9000 MTU.
@@ -31,7 +32,7 @@ tx_model="" rx_models="" sizes="" count="" rate="" duration=""
 app=auto bin="" rxd=4096
 cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/wirerate-lab"
 out_dir="" accel=auto install=1 guest_timeout="" quiet=0 keep_work=0
-mem_mb=1024 smp=2
+mem_mb=1024 smp=3
 
 usage() {
 	cat <<EOF
@@ -255,6 +256,11 @@ pick_accel() {
 		return 0
 	fi
 	[ "$accel" = kvm ] && die "--accel kvm: /dev/kvm is missing or does not run a guest"
+	if [ "$accel" = auto ] && [ -e /dev/kvm ]; then
+		say "/dev/kvm is there but does not run a guest (nested or sandboxed host): using TCG emulation"
+	elif [ "$accel" = auto ]; then
+		say "no /dev/kvm: using TCG emulation"
+	fi
 	ACCEL_NAME=tcg
 	ACCEL_ARGS=(-accel tcg,thread=multi -cpu max)
 }
@@ -302,19 +308,25 @@ app_cmd() {
 		echo "tp_pair $tx $rx $size ${cnt:-2048}"
 		;;
 	wirerate)
-		local a eal="" txp="" rxp="" i=0 args
+		local a eal="" txp="" rxp="" rxmap="" i=0 args
 		# DPDK numbers the allowed ports in PCI order.
 		for a in $(printf '%s\n' "$tx" ${rx//,/ } | sort -u); do
 			eal+=" -a $a"
 			[ "$a" = "$tx" ] && txp=$i
-			[[ ",$rx," == *",$a,"* ]] && rxp+=${rxp:+,}$i
+			if [[ ",$rx," == *",$a,"* ]]; then
+				rxp+=${rxp:+,}$i
+				rxmap+=${rxmap:+,}rx$i.0
+			fi
 			i=$((i + 1))
 		done
 		# Large RX rings: under TCG the receiver is slower than the sender.
+		# grace 2s: QEMU's e1000 delivers 1 s after the port starts.
 		args="--tx-ports $txp --rx-ports $rxp --size $size --rxd $rxd --grace 2s --quiet"
+		# TX and RX on their own lcores, so each worker's cost is one NIC's.
+		[ "$smp" -lt 3 ] || args+=" --map 1:tx$txp.0 --map 2:$rxmap"
 		if [ -n "$dur" ]; then args+=" --duration ${dur}s"; else args+=" --count ${cnt:-2048}"; fi
 		[ -z "$rt" ] || args+=" --rate $rt"
-		echo "wirerate -l 0-$((smp - 1)) -n 1 --file-prefix lab$eal -- $args --json \$OUT/result.json"
+		echo "wirerate -l 0-$((smp < 3 ? smp - 1 : 2)) -n 1 --file-prefix lab$eal -- $args --json \$OUT/result.json"
 		;;
 	esac
 }
@@ -327,8 +339,8 @@ probe_driver() {
 # app_extract DIR TX_PCI RX_PCI -> the summary fields after "rc", space
 # separated, '-' where the generator does not report a figure:
 readonly SUMMARY_FIELDS="sent received lost tx_mpps tx_gbps_l2 rx_mpps rx_gbps_l2
-cycles_per_pkt tx_driver rx_driver loss_source rx_bytes gap_pkts dup_pkts
-tx_nic_opackets rx_nic_ipackets rx_foreign_pkts"
+tx_cycles_per_pkt rx_cycles_per_pkt tx_driver rx_driver loss_source rx_bytes
+gap_pkts dup_pkts tx_nic_opackets rx_nic_ipackets rx_foreign_pkts"
 app_extract() {
 	local d=$1 tx=$2 rx=$3
 	case "$APP" in
@@ -339,7 +351,7 @@ app_extract() {
 		recv=$(awk '/Forward statistics for port/ {f=1} f && /RX-packets:/ {print $2; exit}' "$d/rx.log" 2>/dev/null)
 		cpp=$(awk -F'[= ]+' '/CPU cycles\/packet=/ {print $4; exit}' "$d/rx.log" 2>/dev/null)
 		[ -n "$sent" ] && [ -n "$recv" ] && lost=$((sent - recv))
-		echo "${sent:--} ${recv:--} $lost - - - - ${cpp:--}" \
+		echo "${sent:--} ${recv:--} $lost - - - - - ${cpp:--}" \
 			"$(probe_driver "$d/tx.log" "$tx") $(probe_driver "$d/rx.log" "$rx") count - - - - - -"
 		;;
 	wirerate)
@@ -347,7 +359,7 @@ app_extract() {
 			jq -r --arg tx "$tx" --arg rx "$rx" -f "$LAB_DIR/lab/extract.jq" "$d/result.json" && return 0
 			say "$d/result.json: unreadable"
 		fi
-		echo "- - - - - - - - $(probe_driver "$d/log" "$tx") $(probe_driver "$d/log" "$rx") - - - - - - -"
+		echo "- - - - - - - - - $(probe_driver "$d/log" "$tx") $(probe_driver "$d/log" "$rx") - - - - - - -"
 		;;
 	esac
 }
@@ -617,46 +629,119 @@ collect_results() {
 # Writes summary.tsv from plan.tsv and each run's files; returns 1 if a run
 # is missing or failed.
 summarize() {
-	local name tx rx size mtu txpci rxpci rc bad=0
+	local name tx rx size mtu txpci rxpci rc note i bad=0
+	local -a f names
+	local -A v
+	read -r -a names <<<"$(echo $SUMMARY_FIELDS)"
 	{
-		echo name tx rx size mtu accel app rc $SUMMARY_FIELDS | tr ' ' '\t'
+		echo name tx rx size mtu accel app rc $SUMMARY_FIELDS note | tr ' ' '\t'
 		while IFS=$'\t' read -r name tx rx size mtu txpci rxpci; do
 			rc=$(cat "$out_dir/$name/rc" 2>/dev/null || echo -)
-			[ "$rc" = 0 ] || bad=1
-			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t' "$name" "$tx" "$rx" "$size" "$mtu" "$ACCEL_NAME" "$APP" "$rc"
-			app_extract "$out_dir/$name" "$txpci" "${rxpci%%,*}" | tr ' ' '\t'
+			read -r -a f < <(app_extract "$out_dir/$name" "$txpci" "${rxpci%%,*}")
+			for i in "${!names[@]}"; do v[${names[$i]}]=${f[$i]:--}; done
+			note=""
+			[ "$rc" = 0 ] || note="FAILED (rc $rc)"
+			[ "${v[tx_driver]}" = "${NIC_DRIVER[$tx]}" ] || note+=" $tx driver ${v[tx_driver]}?"
+			[ "${v[rx_driver]}" = "${NIC_DRIVER[${rx%%,*}]}" ] || note+=" ${rx%%,*} driver ${v[rx_driver]}?"
+			[ -z "$note" ] || bad=1
+			printf '%s\t' "$name" "$tx" "$rx" "$size" "$mtu" "$ACCEL_NAME" "$APP" "$rc" "${f[@]}"
+			printf '%s\n' "${note# }"
 		done < <(tail -n +2 "$work/plan.tsv")
 	} >"$out_dir/summary.tsv"
 	return "$bad"
 }
 
+# Per-run rows, then per NIC model the medians over the runs where it sent
+# and where it received.
 print_table() {
-	local label
+	local label m size
 	if [ "$ACCEL_NAME" = tcg ]; then
-		label="EMULATED (QEMU TCG, no KVM): rates show the emulator, not the NICs; counts and loss are real"
+		label="EMULATED (QEMU TCG, no KVM): rates and cycles show the emulator, not the NICs; counts and loss are exact"
 	else
-		label="KVM: rates are those of QEMU's device models on this host"
+		label="KVM: rates and cycles are those of QEMU's device models on this host"
 	fi
 	echo
 	echo "vnic-lab: $NRUNS runs, generator $APP, $label"
 	awk -F'\t' '
 	function f(x, p) { return x == "-" || x == "" ? "-" : sprintf(p, x) }
-	NR == 1 { next }
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	NR == 2 {
-		printf "%-26s %-8s %-8s %5s %4s %9s %9s %7s %6s %8s %7s %8s %7s %8s %s\n",
-			"run", "tx", "rx", "size", "mtu", "sent", "received", "lost", "loss%",
-			"TX Mpps", "TX Gbps", "RX Mpps", "RX Gbps", "cyc/pkt", "drivers tx/rx"
+		printf "%-26s %-8s %-8s %5s %8s %8s %7s %6s %8s %7s %8s %7s %7s %7s\n",
+			"run", "tx", "rx", "size", "sent", "received", "lost", "loss%",
+			"TX Mpps", "TX Gbps", "RX Mpps", "RX Gbps", "TX c/p", "RX c/p"
 	}
 	{
-		loss = ($9 ~ /^[0-9]+$/ && $9 > 0 && $11 ~ /^-?[0-9]+$/) ? sprintf("%.2f", 100 * $11 / $9) : "-"
-		st = $8 == "0" ? "" : "  FAILED rc=" $8
-		printf "%-26s %-8s %-8s %5s %4s %9s %9s %7s %6s %8s %7s %8s %7s %8s %s/%s%s\n",
-			$1, $2, $3, $4, $5, $9, $10, $11, loss,
-			f($12, "%.3f"), f($13, "%.3f"), f($14, "%.3f"), f($15, "%.3f"),
-			f($16, "%.0f"), $17, $18, st
+		sent = $c["sent"]; lost = $c["lost"]
+		loss = (sent ~ /^[0-9]+$/ && sent > 0 && lost ~ /^-?[0-9]+$/) ? sprintf("%.2f", 100 * lost / sent) : "-"
+		printf "%-26s %-8s %-8s %5s %8s %8s %7s %6s %8s %7s %8s %7s %7s %7s%s\n",
+			$c["name"], $c["tx"], $c["rx"], $c["size"], sent, $c["received"], lost, loss,
+			f($c["tx_mpps"], "%.3f"), f($c["tx_gbps_l2"], "%.3f"),
+			f($c["rx_mpps"], "%.3f"), f($c["rx_gbps_l2"], "%.3f"),
+			f($c["tx_cycles_per_pkt"], "%.0f"), f($c["rx_cycles_per_pkt"], "%.0f"),
+			$c["note"] == "" ? "" : "  " $c["note"]
 	}' "$out_dir/summary.tsv"
-	[ "$APP" = testpmd ] && echo "(testpmd stand-in: loss = sent - received, no rates; wirerate counts loss by sequence numbers)"
+	if [ "$NRUNS" -gt 1 ]; then
+		echo
+		echo "per model and frame size, medians over the runs where it sent / received:"
+		printf '%-14s %5s %8s %7s %7s   %5s %8s %7s %7s %7s\n' "model/size" \
+			"sent" "TX Mpps" "TX Gbps" "TX c/p" "recv" "RX Mpps" "RX Gbps" "RX c/p" "loss%"
+		for size in $(cut -f4 "$out_dir/summary.tsv" | tail -n +2 | sort -nu); do
+			for m in "${NICS[@]}"; do
+				model_row "$m" "$size"
+			done
+		done
+	fi
+	echo "(Gbps: frame bytes (L2); c/p: busy TSC cycles per frame of the worker polling that NIC; loss: sequence numbers)"
+	[ "$APP" != testpmd ] || echo "(testpmd stand-in: loss = sent - received, no rates)"
 	echo "results: $out_dir/summary.tsv"
+}
+
+# Median of the numbers on stdin, or "-".
+median() {
+	sort -g | awk '{ v[NR] = $1 }
+	END {
+		if (NR == 0) print "-"
+		else if (NR % 2) print v[(NR + 1) / 2]
+		else print (v[NR / 2] + v[NR / 2 + 1]) / 2
+	}'
+}
+
+# One line of the per-model table for model $1 and frame size $2 (none
+# when the model has no run of that size).
+model_row() {
+	local m=$1 size=$2 k ns nr
+	local -A v
+	ns=$(column_of tx "$m" "$size" sent | wc -l)
+	nr=$(column_of rx "$m" "$size" sent | wc -l)
+	[ $((ns + nr)) -gt 0 ] || return 0
+	for k in tx_mpps tx_gbps_l2 tx_cycles_per_pkt; do
+		v[$k]=$(column_of tx "$m" "$size" "$k" | median)
+	done
+	for k in rx_mpps rx_gbps_l2 rx_cycles_per_pkt; do
+		v[$k]=$(column_of rx "$m" "$size" "$k" | median)
+	done
+	v[loss]=$(awk -F'\t' -v m="$m" -v size="$size" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["rx"] == m && $c["size"] == size && $c["sent"] ~ /^[0-9]+$/ &&
+			$c["lost"] ~ /^-?[0-9]+$/ { s += $c["sent"]; l += $c["lost"] }
+		END { print (s > 0 ? sprintf("%.2f", 100 * l / s) : "-") }' "$out_dir/summary.tsv")
+	awk -v m="$m/$size" -v ns="$ns" -v nr="$nr" \
+		-v a="${v[tx_mpps]}" -v b="${v[tx_gbps_l2]}" -v c="${v[tx_cycles_per_pkt]}" \
+		-v d="${v[rx_mpps]}" -v e="${v[rx_gbps_l2]}" -v f="${v[rx_cycles_per_pkt]}" -v l="${v[loss]}" '
+	function g(x, p) { return x == "-" ? "-" : sprintf(p, x) }
+	BEGIN {
+		printf "%-14s %5s %8s %7s %7s   %5s %8s %7s %7s %7s\n", m, ns,
+			g(a, "%.3f"), g(b, "%.3f"), g(c, "%.0f"), nr,
+			g(d, "%.3f"), g(e, "%.3f"), g(f, "%.0f"), l
+	}'
+}
+
+# Numeric values of column $4 in the summary rows of frame size $3 whose
+# $1 column ("tx" or "rx") is model $2.
+column_of() {
+	awk -F'\t' -v side="$1" -v m="$2" -v size="$3" -v k="$4" '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c[side] == m && $c["size"] == size && $c[k] ~ /^-?[0-9][0-9.e+-]*$/ { print $c[k] }' "$out_dir/summary.tsv"
 }
 
 main() {

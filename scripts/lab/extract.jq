@@ -7,6 +7,11 @@
 def port_id($pci): first(.ports[] | select(.name == $pci) | .port_id) // null;
 def total($id): first(.totals[] | select(.port_id == $id)) // {};
 def port($id): first(.ports[] | select(.port_id == $id)) // {};
+# Busy cycles per frame of the worker polling queue 0 of port $id as $dir
+# ("tx" or "rx"); one NIC's cost when vnic-lab gave each its own worker.
+def worker_cpp($dir; $id):
+	first(.plan.workers[] | select(any(.[$dir][]; . == "\($id).0"))
+		| .busy_cycles_per_pkt) // null;
 def sum(f): if length == 0 then null else map(f) | add end;
 
 port_id($tx) as $t
@@ -19,7 +24,7 @@ port_id($tx) as $t
 	($s | sum(.rx_pkts)),              # received: unique sequence numbers
 	($s | sum(.lost_pkts)),            # lost: sent - received, per stream
 	$tt.tx_mpps, $tt.tx_gbps_l2, $rt.rx_mpps, $rt.rx_gbps_l2,
-	null,                              # cycles per packet: not reported yet
+	worker_cpp("tx"; $t), worker_cpp("rx"; $r),
 	port($t).driver, port($r).driver,
 	"sequence",
 	$rt.rx_bytes,

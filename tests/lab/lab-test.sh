@@ -56,32 +56,34 @@ is_num() {
 	[[ "$1" =~ ^[0-9]+$ ]]
 }
 
-# One summary line (vnic-lab.sh's summary.tsv): name tx rx size mtu accel app
-# rc, then the figures of SUMMARY_FIELDS in vnic-lab.sh.
+# One run: $1 is the name of an associative array holding a summary.tsv
+# row by column name (see vnic-lab.sh, SUMMARY_FIELDS).
 check_run() {
-	local name=$1 tx=$2 rx=$3 size=$4 rc=$8 sent=$9 recv=${10} lost=${11}
-	local txd=${17} rxd=${18} src=${19} rx_bytes=${20} gaps=${21} dups=${22}
-	local nic_tx=${23} nic_rx=${24} foreign=${25}
-	check "$name: run exit status 0 (got $rc)" [ "$rc" = 0 ]
-	check "$name: wirerate drove $tx with ${DRIVER[$tx]} (got $txd)" [ "$txd" = "${DRIVER[$tx]}" ]
-	check "$name: wirerate drove $rx with ${DRIVER[$rx]} (got $rxd)" [ "$rxd" = "${DRIVER[$rx]}" ]
+	local -n r=$1
+	local name=${r[name]} tx=${r[tx]} rx=${r[rx]} size=${r[size]}
+	local sent=${r[sent]} recv=${r[received]} lost=${r[lost]}
+	check "$name: run exit status 0 (got ${r[rc]})" [ "${r[rc]}" = 0 ]
+	check "$name: wirerate drove $tx with ${DRIVER[$tx]} (got ${r[tx_driver]})" \
+		[ "${r[tx_driver]}" = "${DRIVER[$tx]}" ]
+	check "$name: wirerate drove $rx with ${DRIVER[$rx]} (got ${r[rx_driver]})" \
+		[ "${r[rx_driver]}" = "${DRIVER[$rx]}" ]
 	check "$name: sender counted $COUNT frames of $size B (got $sent)" [ "$sent" = "$COUNT" ]
-	check "$name: $tx PMD counted the same ($nic_tx)" [ "$nic_tx" = "$sent" ]
-	check "$name: loss comes from sequence numbers (got $src)" [ "$src" = sequence ]
+	check "$name: $tx PMD counted the same (${r[tx_nic_opackets]})" [ "${r[tx_nic_opackets]}" = "$sent" ]
+	check "$name: loss comes from sequence numbers (got ${r[loss_source]})" [ "${r[loss_source]}" = sequence ]
 	check "$name: received $recv + lost $lost == sent $sent" \
 		eval 'is_num "$recv" && is_num "$lost" && [ $((recv + lost)) -eq "$sent" ]'
-	check "$name: no duplicates ($dups), gaps $gaps <= lost $lost" \
-		eval '[ "$dups" = 0 ] && is_num "$gaps" && [ "$gaps" -le "$lost" ]'
+	check "$name: no duplicates (${r[dup_pkts]}), gaps ${r[gap_pkts]} <= lost $lost" \
+		eval '[ "${r[dup_pkts]}" = 0 ] && is_num "${r[gap_pkts]}" && [ "${r[gap_pkts]}" -le "$lost" ]'
 	# COUNT fits the RX ring: nothing may be lost, even under TCG.
 	check "$name: nothing lost (got $lost)" [ "$lost" = 0 ]
-	check "$name: $rx PMD saw at least the received ($nic_rx >= $recv)" \
-		eval 'is_num "$nic_rx" && [ "$nic_rx" -ge "$recv" ]'
-	check "$name: every frame arrived whole: $rx_bytes B == $recv x $size B, $foreign foreign" \
-		eval '[ "$foreign" = 0 ] && [ "$rx_bytes" = $((recv * size)) ]'
+	check "$name: $rx PMD saw at least the received (${r[rx_nic_ipackets]} >= $recv)" \
+		eval 'is_num "${r[rx_nic_ipackets]}" && [ "${r[rx_nic_ipackets]}" -ge "$recv" ]'
+	check "$name: every frame arrived whole: ${r[rx_bytes]} B == $recv x $size B, ${r[rx_foreign_pkts]} foreign" \
+		eval '[ "${r[rx_foreign_pkts]}" = 0 ] && [ "${r[rx_bytes]}" = $((recv * size)) ]'
 }
 
 main() {
-	local start rc=0 line
+	local start rc=0
 	start=$(date +%s)
 	echo "# vnic-lab: booting one guest for $(grep -c '^[a-z]' "$scenario") runs"
 	"$lab" --quiet --nics vmxnet3,e1000,e1000e --scenario "$scenario" --count "$COUNT" \
@@ -92,8 +94,14 @@ main() {
 	if [ ! -r "$out/summary.tsv" ]; then
 		ok 1 "summary.tsv written"
 	else
-		while IFS=$'\t' read -r -a line; do
-			check_run "${line[@]}"
+		local -a cols vals
+		local -A row
+		local i
+		IFS=$'\t' read -r -a cols <"$out/summary.tsv"
+		while IFS=$'\t' read -r -a vals; do
+			row=()
+			for i in "${!cols[@]}"; do row[${cols[$i]}]=${vals[$i]:-}; done
+			check_run row
 		done < <(tail -n +2 "$out/summary.tsv")
 		check "every scenario run reported" \
 			[ "$(($(wc -l <"$out/summary.tsv") - 1))" = "$(grep -c '^[a-z]' "$scenario")" ]
