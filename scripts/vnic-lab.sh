@@ -48,16 +48,19 @@ Scenario (one of):
                         jumbo: MTU 1500 vs 9000 (1518 vs 9018 B) on the
                                models that carry jumbo frames
                         sweep: frame sizes $SWEEP_SIZES
-                               from the first model to the second
+                               from --tx to --rx (default: the first
+                               model to the second)
                         FILE:  one run per line, "NAME key=value ...",
-                               keys tx rx size mtu count rate duration
+                               keys tx rx size count rate duration
+                               (the MTU follows the size: 9018 B = 9000)
   --tx MODEL --rx MODEL[,MODEL...]   a single pair (with --size/--sizes)
 
 Traffic:
   --size N | --sizes "N N ..."  frame size(s) in bytes, FCS included (64)
   --count N             frames per run (default 2048 unless --duration)
   --duration SECS       send for SECS seconds instead of a count
-  --rate PPS            pace the sender (wirerate only)
+  --rate RATE           pace the sender, in wirerate's --rate syntax
+                        (20kpps, 1.5Mpps, 2Gbps, ...)
   --rxd N               RX descriptors per queue (default $rxd: under TCG
                         the receiver is slower than the sender)
 
@@ -138,13 +141,26 @@ is_uint() {
 	[[ "$1" =~ ^[0-9]+$ ]]
 }
 
+is_seconds() {
+	[[ "$1" =~ ^[0-9]+(\.[0-9]+)?$ ]]
+}
+
+# wirerate checks the rate itself (pps, kpps, Mpps, Gbps, l2:, %, max); this
+# only keeps shell syntax out of the guest command line.
+is_rate() {
+	[[ "$1" =~ ^[A-Za-z0-9.:%]+$ ]]
+}
+
 check_args() {
 	local m v
-	for v in "$count" "$rate" "$rxd" "$mem_mb" "$smp" "$guest_timeout" $sizes; do
+	for v in "$count" "$rxd" "$mem_mb" "$smp" "$guest_timeout" $sizes; do
 		[ -z "$v" ] || is_uint "$v" || usage_error "'$v' is not a whole number"
 	done
-	[ -z "$duration" ] || [[ "$duration" =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+	[ -z "$duration" ] || is_seconds "$duration" ||
 		usage_error "--duration '$duration': expected seconds"
+	[ -z "$rate" ] || is_rate "$rate" ||
+		usage_error "--rate '$rate': expected wirerate's rate, e.g. 20kpps"
+	[ "$smp" -ge 2 ] || usage_error "--smp: at least 2 (main lcore and a worker)"
 	[ -z "$count" ] || [ -z "$duration" ] ||
 		usage_error "--count and --duration exclude each other"
 	case "$accel" in auto | kvm | tcg) ;; *) usage_error "--accel: auto, kvm or tcg" ;; esac
@@ -159,7 +175,8 @@ check_args() {
 	done
 	if [ -n "$tx_model$rx_models" ]; then
 		[ -n "$tx_model" ] && [ -n "$rx_models" ] || usage_error "--tx and --rx go together"
-		[ -z "$scenario" ] || usage_error "--tx/--rx and --scenario exclude each other"
+		[ -z "$scenario" ] || [ "$scenario" = sweep ] ||
+			usage_error "--tx/--rx go with --scenario sweep only"
 	fi
 	[ -n "$scenario" ] || [ -n "$tx_model" ] || scenario=pairs
 }
@@ -298,9 +315,10 @@ pick_app() {
 	say "generator: dpdk-testpmd stand-in (no wirerate binary found)"
 }
 
-# app_cmd NAME TX_PCI RX_PCI_LIST SIZE MTU COUNT RATE DURATION -> guest command
+# app_cmd NAME TX_PCI RX_PCI_LIST SIZE COUNT RATE DURATION -> guest command
+# (the generator raises the MTU from the frame size)
 app_cmd() {
-	local name=$1 tx=$2 rx=$3 size=$4 mtu=$5 cnt=$6 rt=$7 dur=$8
+	local name=$1 tx=$2 rx=$3 size=$4 cnt=$5 rt=$6 dur=$7
 	case "$APP" in
 	testpmd)
 		[[ "$rx" != *,* ]] || die "run $name: the testpmd stand-in takes one RX NIC"
@@ -371,7 +389,7 @@ scenario_rows() {
 	local t r s
 	local -a sz
 	read -r -a sz <<<"${sizes:-64}"
-	if [ -n "$tx_model" ]; then
+	if [ -n "$tx_model" ] && [ "$scenario" != sweep ]; then
 		for s in "${sz[@]}"; do
 			echo "$tx_model-to-${rx_models//,/+}-$s tx=$tx_model rx=$rx_models size=$s"
 		done
@@ -393,15 +411,16 @@ scenario_rows() {
 			for r in "${NICS[@]}"; do
 				[ "$t" = "$r" ] && continue
 				[ "${NIC_JUMBO[$t]}" = 1 ] && [ "${NIC_JUMBO[$r]}" = 1 ] || continue
-				echo "$t-to-$r-mtu1500 tx=$t rx=$r size=1518 mtu=1500"
-				echo "$t-to-$r-mtu9000 tx=$t rx=$r size=9018 mtu=9000"
+				echo "$t-to-$r-mtu1500 tx=$t rx=$r size=1518"
+				echo "$t-to-$r-mtu9000 tx=$t rx=$r size=9018"
 			done
 		done
 		;;
 	sweep)
 		[ -n "$sizes" ] || read -r -a sz <<<"$SWEEP_SIZES"
+		t=${tx_model:-${NICS[0]}} r=${rx_models:-${NICS[1]}}
 		for s in "${sz[@]}"; do
-			echo "${NICS[0]}-to-${NICS[1]}-$s tx=${NICS[0]} rx=${NICS[1]} size=$s"
+			echo "$t-to-${r//,/+}-$s tx=$t rx=$r size=$s"
 		done
 		;;
 	*)
@@ -423,11 +442,12 @@ pci_of() {
 plan_runs() {
 	local line name kv k v tx rx size mtu cnt rt dur m rxpci
 	: >"$work/runs.list"
+	MAX_DUR=0
 	printf 'name\ttx\trx\tsize\tmtu\ttx_pci\trx_pci\n' >"$work/plan.tsv"
 	while read -r line; do
 		read -r name kv <<<"$line"
 		[[ "$name" =~ ^[A-Za-z0-9._+-]+$ ]] || usage_error "scenario: bad run name '$name'"
-		tx="" rx="" size=${sizes%% *} mtu=1500 cnt=$count rt=$rate dur=$duration
+		tx="" rx="" size=${sizes%% *} cnt=$count rt=$rate dur=$duration
 		size=${size:-64}
 		for k in $kv; do
 			v=${k#*=}
@@ -435,25 +455,28 @@ plan_runs() {
 			tx=*) tx=$v ;;
 			rx=*) rx=$v ;;
 			size=*) size=$v ;;
-			mtu=*) mtu=$v ;;
 			count=*) cnt=$v dur="" ;;
 			rate=*) rt=$v ;;
 			duration=*) dur=$v cnt="" ;;
 			*) usage_error "scenario run '$name': unknown key '$k'" ;;
 			esac
 		done
-		for v in "$size" "$mtu" $cnt $rt; do
+		for v in "$size" $cnt; do
 			is_uint "$v" || usage_error "scenario run '$name': '$v' is not a number"
 		done
+		[ -z "$rt" ] || is_rate "$rt" || usage_error "scenario run '$name': bad rate '$rt'"
+		[ -z "$dur" ] || is_seconds "$dur" || usage_error "scenario run '$name': bad duration '$dur'"
 		[ "$size" -ge 64 ] || usage_error "scenario run '$name': size $size < 64"
-		[ "$size" -le $((mtu + 18)) ] || usage_error "scenario run '$name': size $size needs mtu >= $((size - 18))"
+		[ "$size" -le 9018 ] || usage_error "scenario run '$name': size $size > 9018"
+		mtu=$((size > 1518 ? size - 18 : 1500))
 		m=$(pci_of "$tx") || usage_error "scenario run '$name': tx '$tx' is not in --nics ($nics)"
 		rxpci=""
 		for v in ${rx//,/ }; do
 			rxpci+=${rxpci:+,}$(pci_of "$v") || usage_error "scenario run '$name': rx '$v' is not in --nics ($nics)"
 		done
 		[ -n "$rxpci" ] || usage_error "scenario run '$name': no rx"
-		printf '%s\t%s\n' "$name" "$(app_cmd "$name" "$m" "$rxpci" "$size" "$mtu" "$cnt" "$rt" "$dur")" >>"$work/runs.list"
+		[ -z "$dur" ] || MAX_DUR=$(awk -v a="$MAX_DUR" -v b="$dur" 'BEGIN { print (b > a ? int(b + 0.999) : a) }')
+		printf '%s\t%s\n' "$name" "$(app_cmd "$name" "$m" "$rxpci" "$size" "$cnt" "$rt" "$dur")" >>"$work/runs.list"
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tx" "$rx" "$size" "$mtu" "$m" "$rxpci" >>"$work/plan.tsv"
 	done < <(scenario_rows)
 	NRUNS=$(($(wc -l <"$work/runs.list")))
@@ -680,7 +703,7 @@ print_table() {
 			f($c["tx_cycles_per_pkt"], "%.0f"), f($c["rx_cycles_per_pkt"], "%.0f"),
 			$c["note"] == "" ? "" : "  " $c["note"]
 	}' "$out_dir/summary.tsv"
-	if [ "$NRUNS" -gt 1 ]; then
+	if repeated_models; then
 		echo
 		echo "per model and frame size, medians over the runs where it sent / received:"
 		printf '%-14s %5s %8s %7s %7s   %5s %8s %7s %7s %7s\n' "model/size" \
@@ -691,9 +714,21 @@ print_table() {
 			done
 		done
 	fi
-	echo "(Gbps: frame bytes (L2); c/p: busy TSC cycles per frame of the worker polling that NIC; loss: sequence numbers)"
-	[ "$APP" != testpmd ] || echo "(testpmd stand-in: loss = sent - received, no rates)"
+	if [ "$APP" = testpmd ]; then
+		echo "(testpmd stand-in: loss = sent - received; no rates; RX c/p from --record-core-cycles)"
+	else
+		echo "(Gbps: frame bytes (L2); c/p: busy TSC cycles per frame of the worker polling that NIC;"
+		echo " received: unique sequence numbers; lost = sent - received per stream)"
+	fi
 	echo "results: $out_dir/summary.tsv"
+}
+
+# True when a model sent, or received, in more than one run of one frame
+# size: only then does the per-model table say more than the rows.
+repeated_models() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ if (n["tx" $c["tx"] "/" $c["size"]]++ || n["rx" $c["rx"] "/" $c["size"]]++) r = 1 }
+	END { exit !r }' "$out_dir/summary.tsv"
 }
 
 # Median of the numbers on stdin, or "-".
@@ -756,10 +791,9 @@ main() {
 	trap 'exit 130' INT TERM
 	if [ -z "$out_dir" ]; then out_dir=$(mktemp -d /tmp/vnic-lab.XXXXXX); fi
 	mkdir -p "$out_dir"
-	RUN_TIMEOUT=120
-	[ -z "$duration" ] || RUN_TIMEOUT=$((120 + ${duration%.*}))
 	plan_runs
-	[ -n "$guest_timeout" ] || guest_timeout=$((90 + NRUNS * 60))
+	RUN_TIMEOUT=$((120 + MAX_DUR))
+	[ -n "$guest_timeout" ] || guest_timeout=$((90 + NRUNS * (60 + MAX_DUR)))
 	build_initramfs
 	say "booting guest ($ACCEL_NAME, ${NICS[*]}), $NRUNS runs, limit ${guest_timeout}s"
 	local rc=0 ok=0
