@@ -227,7 +227,7 @@ kernel_package() {
 # depends on, downloaded with apt-get download and partly unpacked (kernel
 # and the two uio modules) into the cache.
 fetch_kernel() {
-	local pkg deb debs
+	local pkg deb debs tmp
 	pkg=$(kernel_package)
 	if [ -z "$pkg" ]; then
 		[ "$install" -eq 1 ] || die "cannot resolve linux-image-amd64 (apt lists missing)"
@@ -249,16 +249,16 @@ fetch_kernel() {
 	fi
 	deb=${debs[0]}
 	# Only what the guest needs; the whole package unpacks to ~400 MB.
-	rm -rf "$KDIR.tmp"
-	mkdir -p "$KDIR.tmp/x"
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$KDIR.tmp/x" --wildcards \
+	tmp=$(mktemp -d "$cache_dir/kernel.XXXXXX")
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards \
 		"./boot/vmlinuz-$KVER" "./lib/modules/$KVER/kernel/drivers/uio/uio.ko" \
 		"./lib/modules/$KVER/kernel/drivers/uio/uio_pci_generic.ko" ||
-		die "unpacking $deb failed"
-	mv "$KDIR.tmp/x/boot/vmlinuz-$KVER" "$KDIR.tmp/vmlinuz"
-	mv "$KDIR.tmp/x/lib/modules/$KVER/kernel/drivers/uio/"*.ko "$KDIR.tmp/"
-	rm -rf "$KDIR.tmp/x" "$KDIR"
-	mv "$KDIR.tmp" "$KDIR"
+		{ rm -rf "$tmp"; die "unpacking $deb failed"; }
+	mv "$tmp/boot/vmlinuz-$KVER" "$tmp/vmlinuz"
+	mv "$tmp/lib/modules/$KVER/kernel/drivers/uio/"*.ko "$tmp/"
+	rm -rf "$tmp/boot" "$tmp/lib"
+	# Another lab may have finished first: keep its copy.
+	mv -T "$tmp" "$KDIR" 2>/dev/null || rm -rf "$tmp"
 	rm -f "$deb"
 }
 
@@ -622,29 +622,34 @@ show_progress() {
 	echo "${n:-0}"
 }
 
-# Splits results.txt (base64 files between markers) into $out_dir/NAME/FILE.
+# Splits results.txt (base64 files between markers) into $out_dir/NAME/FILE;
+# fails when the guest did not finish or a file arrived damaged.
 collect_results() {
-	local line file="" buf
-	buf=$work/b64
+	local line file="" sum="" buf=$work/b64 damaged=0 finished=0
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		case "$line" in
 		"==LAB-FILE "*"==")
-			file=${line#==LAB-FILE }
-			file=${file%==}
+			read -r file sum <<<"${line:11:${#line}-13}"
 			[[ "$file" =~ ^[A-Za-z0-9._+-]+/[A-Za-z0-9._-]+$ ]] || { file=""; continue; }
 			: >"$buf"
 			;;
 		"==LAB-END==")
 			[ -n "$file" ] || continue
 			mkdir -p "$out_dir/${file%/*}"
-			base64 -d "$buf" >"$out_dir/$file" 2>/dev/null || say "corrupt result file $file"
+			if ! base64 -d "$buf" >"$out_dir/$file" 2>/dev/null ||
+					[ "$(md5sum <"$out_dir/$file" | cut -d' ' -f1)" != "$sum" ]; then
+				say "$file: damaged on the serial line (kept as $file.bad)"
+				mv "$out_dir/$file" "$out_dir/$file.bad"
+				damaged=1
+			fi
 			file=""
 			;;
+		"==LAB-DONE==") finished=1 ;;
 		*) [ -z "$file" ] || echo "$line" >>"$buf" ;;
 		esac
 	done <"$work/results.txt"
-	grep -q '^==LAB-DONE==' "$work/results.txt"
+	[ "$finished" -eq 1 ] && [ "$damaged" -eq 0 ]
 }
 
 # --- report -----------------------------------------------------------------

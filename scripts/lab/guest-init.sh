@@ -46,11 +46,12 @@ bind_nics() {
 	done
 }
 
-# Send every file of /out/NAME to the host on ttyS1.
+# Send every file of /out/NAME to the host on ttyS1, each with its MD5 so
+# the host can tell a damaged transfer from a missing file.
 emit_run() {
 	for f in /out/"$1"/*; do
 		[ -f "$f" ] || continue
-		echo "==LAB-FILE $1/${f##*/}=="
+		echo "==LAB-FILE $1/${f##*/} $(md5sum <"$f" | cut -d' ' -f1)=="
 		base64 "$f"
 		echo "==LAB-END=="
 	done >/dev/ttyS1
