@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
+#include "modes.h"
 #include "run.h"
 
 enum app_exit {
@@ -24,7 +27,35 @@ void app_view_plan(FILE *f, const struct wr_run *run);
 void app_view_interval(FILE *f, const struct wr_run *run,
 		const struct wr_interval *iv, bool in_place);
 
+/* One line per trial of a test mode: progress on long runs. */
+void app_view_trial(FILE *f, const struct wr_run *run, const char *what,
+		const struct wr_trial_summary *s);
+
+/* The table of a test mode's results, from its JSON document. */
+void app_view_mode(FILE *f, json_t *doc);
+
 /* The final summary: per-port totals, streams, accounting. */
 void app_view_summary(FILE *f, const struct wr_run *run);
+
+/*
+ * After trial t (0-based, warm-ups first) of a repeated run: say so on f
+ * and, for a counted trial, append its result to trials. Returns 0, or -1
+ * with a message on stderr.
+ */
+int app_trial_done(FILE *f, const struct wr_run *run, unsigned int t,
+		json_t *trials);
+
+/*
+ * Build the result (with trials and their summary when trials is not
+ * NULL), print the trials' summary on f, and write --json and --csv.
+ * Returns 0, or -1 with a message on stderr.
+ */
+int app_results_write(const struct wr_run *run, json_t *trials, FILE *f);
+
+/* `wirerate compare ...` (argv[0] is "compare"); returns the exit code. */
+int app_compare_main(int argc, char **argv);
+
+/* `wirerate report ...` (argv[0] is "report"); returns the exit code. */
+int app_report_main(int argc, char **argv);
 
 #endif /* WR_APP_H */

@@ -18,12 +18,11 @@
 #include <rte_version.h>
 
 #include "app.h"
+#include "modes.h"
 #include "opts.h"
 #include "result.h"
 
-#define TICK_US 10000u
-
-static volatile sig_atomic_t stop_signals;
+static volatile int stop_signals;  /* int: sig_atomic_t on Linux */
 
 /* First signal: stop cleanly. Second: leave now (results are atomic). */
 static void
@@ -58,57 +57,28 @@ join_cmdline(int argc, char **argv, char *buf, size_t len)
 			i ? " " : "", argv[i]);
 }
 
-/* Why the run should end now, or WR_STOP_NONE. */
-static enum wr_stop_reason
-should_stop(const struct wr_run *run, uint64_t now)
+struct live {
+	bool on;
+	bool in_place;
+};
+
+static void
+show_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 {
-	uint64_t dur = run->cfg->duration_ms;
+	const struct live *l = arg;
 
-	if (stop_signals != 0)
-		return WR_STOP_SIGNAL;
-	if (dur != 0 && now - run->start_tsc >= dur * (run->tsc_hz / 1000))
-		return WR_STOP_DURATION;
-	if (wr_run_tx_done(run))
-		return WR_STOP_COUNT;
-	return WR_STOP_NONE;
-}
-
-/* The stats core: sleep between intervals, never spin. */
-static enum wr_stop_reason
-stats_loop(struct wr_run *run, bool live, bool in_place)
-{
-	uint64_t step = run->cfg->interval_ms * (run->tsc_hz / 1000);
-	uint64_t next = run->start_tsc + step, now;
-	const struct wr_interval *iv;
-	enum wr_stop_reason why;
-
-	for (;;) {
-		rte_delay_us_sleep(TICK_US);
-		now = rte_rdtsc();
-		why = should_stop(run, now);
-		if (why != WR_STOP_NONE)
-			return why;
-		if (now < next)
-			continue;
-		next += step;
-		iv = wr_run_tick(run);
-		if (iv != NULL && live)
-			app_view_interval(stdout, run, iv, in_place);
-	}
+	if (l->on)
+		app_view_interval(stdout, run, iv, l->in_place);
 }
 
 static int
-finish(struct wr_run *run, const struct wr_config *cfg)
+finish(struct wr_run *run, json_t *trials)
 {
-	char err[512];
 	int rc = APP_EXIT_OK;
 
 	app_view_summary(stdout, run);
-	if (cfg->json_path[0] != '\0' &&
-			wr_result_write(run, cfg->json_path, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate: error: %s\n", err);
+	if (app_results_write(run, trials, stdout) != 0)
 		rc = APP_EXIT_FAILED;
-	}
 	if (run->mbufs_missing != 0) {
 		fprintf(stderr, "wirerate: error: %" PRIu64 " mbufs were not "
 			"returned to their pools\n", run->mbufs_missing);
@@ -117,28 +87,97 @@ finish(struct wr_run *run, const struct wr_config *cfg)
 	return rc;
 }
 
+/* Print err and give the exit code a lib/ error means. */
+static int
+failed(int rc, const char *err)
+{
+	fprintf(stderr, "wirerate: error: %s\n", err);
+	return rc == -EINVAL ? APP_EXIT_USAGE : APP_EXIT_FAILED;
+}
+
+/* --warmup trials, then --repeat counted ones of the configured trial. */
+static int
+run_single(struct wr_run *run, const struct wr_config *cfg)
+{
+	struct live l = { !cfg->quiet, isatty(STDOUT_FILENO) && !cfg->plain };
+	unsigned int t, nb = cfg->nb_warmup + cfg->nb_repeat;
+	enum wr_stop_reason why = WR_STOP_NONE;
+	json_t *trials = nb > 1 ? json_array() : NULL;
+	struct wr_trial tr;
+	char err[512];
+	int rc = 0;
+
+	wr_trial_from_config(cfg, &tr);
+	for (t = 0; t < nb && why != WR_STOP_SIGNAL && rc == 0; t++) {
+		rc = wr_run_trial(run, &tr, err, sizeof(err));
+		if (rc == 0)
+			rc = wr_run_start(run, err, sizeof(err));
+		if (rc != 0)
+			break;
+		why = wr_run_wait(run, &stop_signals, show_interval, &l);
+		wr_run_stop(run, why);
+		if (trials != NULL && app_trial_done(stdout, run, t, trials) != 0)
+			rc = -EIO;
+	}
+	wr_run_close(run);
+	if (rc == 0)
+		rc = finish(run, trials);
+	else
+		rc = failed(rc, rc == -EIO ? "cannot record the trial" : err);
+	json_decref(trials);
+	return rc;
+}
+
+static void
+show_trial(const struct wr_run *run, const char *what,
+		const struct wr_trial_summary *s, void *arg)
+{
+	(void)arg;
+	app_view_trial(stdout, run, what, s);
+}
+
+/* A test mode: many trials, a progress line each, a table at the end. */
+static int
+run_mode(struct wr_run *run, const struct wr_config *cfg)
+{
+	struct live l = { false, false };
+	struct wr_mode_hooks h = { &stop_signals, show_interval, show_trial, &l };
+	json_t *doc = wr_result_head(run);
+	char err[512];
+	int rc, code = APP_EXIT_OK;
+
+	if (doc == NULL)
+		return failed(-ENOMEM, "no memory for the result");
+	rc = wr_mode_run(run, &h, doc, err, sizeof(err));
+	if (rc != 0 && rc != -EINTR)
+		code = failed(rc, err);
+	wr_run_close(run);
+	json_object_set_new(doc, "mbufs_missing", json_integer((json_int_t)run->mbufs_missing));
+	json_object_set_new(doc, "stop_reason", json_string(rc == -EINTR ? "signal" :
+		rc == 0 ? "done" : "error"));
+	app_view_mode(stdout, doc);
+	if (cfg->json_path[0] != '\0' &&
+			wr_result_write_json(doc, cfg->json_path, err, sizeof(err)) != 0)
+		code = failed(-EIO, err);
+	if (run->mbufs_missing != 0 && code == APP_EXIT_OK)
+		code = failed(-EIO, "mbufs were not returned to their pools");
+	json_decref(doc);
+	return code;
+}
+
 static int
 run_all(const struct wr_config *cfg, const char *cmdline)
 {
 	struct wr_run *run;
 	char err[512];
-	bool in_place = isatty(STDOUT_FILENO) && !cfg->plain;
 	int rc;
 
 	rc = wr_run_create(cfg, cmdline, &run, err, sizeof(err));
-	if (rc != 0) {
-		fprintf(stderr, "wirerate: error: %s\n", err);
-		return rc == -EINVAL ? APP_EXIT_USAGE : APP_EXIT_FAILED;
-	}
+	if (rc != 0)
+		return failed(rc, err);
 	if (!cfg->quiet)
 		app_view_plan(stdout, run);
-	if (wr_run_start(run, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate: error: %s\n", err);
-		wr_run_destroy(run);
-		return APP_EXIT_FAILED;
-	}
-	wr_run_stop(run, stats_loop(run, !cfg->quiet, in_place));
-	rc = finish(run, cfg);
+	rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg) : run_mode(run, cfg);
 	wr_run_destroy(run);
 	return rc;
 }
@@ -192,6 +231,10 @@ main(int argc, char **argv)
 	char cmdline[1024];
 	int n, rc;
 
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return app_compare_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "report") == 0)
+		return app_report_main(argc - 1, argv + 1);
 	if (early_opts(argc, argv) == 0)
 		return APP_EXIT_OK;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));

@@ -8,6 +8,7 @@ app_usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 "Usage: %s [EAL options] -- [wirerate options]\n"
+"       %s compare|report ... (see Results below)\n"
 "\n"
 "Transmit and count fixed-size Ethernet/IPv4/UDP frames on DPDK ports at\n"
 "line rate; every frame carries a test header (signature, stream, sequence,\n"
@@ -61,16 +62,28 @@ app_usage(FILE *f, const char *prog)
 "                      atomically\n"
 "  --impair RULES      test fixture in front of every RX queue, by sequence\n"
 "                      number: drop=N[@K],dup=N[@K],reorder=N[@K],delay=T\n"
+"                      and a device with a known limit: police=RATE (pps)\n"
 "                      (frame with seq %% N == K; K defaults to N-1);\n"
 "                      see docs/accounting.md [off]\n"
 "  --latency MODE      auto: latency of frames this process sent (same\n"
 "                      TSC); tsc: also frames of another process on this\n"
 "                      host (needs an invariant TSC); off [auto]\n"
+"  --csv FILE          write the per-interval table as CSV (one row per\n"
+"                      trial, interval and port), atomically\n"
+"  --label TEXT        name the run in results and reports\n"
+"  --repeat N          run the traffic phase N times on the same ports,\n"
+"                      fresh counters each trial; results gain \"trials\"\n"
+"                      and a \"summary\" (median, min, max, 95%% CI) [1]\n"
+"  --warmup N          trials run first and not counted [0]\n"
 "  --plain             plain lines even on a terminal\n"
 "  --quiet             no live view, only the summary\n"
 "  --help, --version\n"
 "\n"
+"Results: wirerate compare BASELINE.json RESULT.json (verdict and exit\n"
+"code for CI) and wirerate report RESULT.json... (tables and plots); see\n"
+"wirerate compare --help and wirerate report --help. Neither needs EAL.\n"
+"\n"
 "Exit status: 0 ran as asked (also when stopped by SIGINT/SIGTERM);\n"
 "1 the run failed (a port would not start, mbufs not returned, ...);\n"
-"2 bad usage or input.\n", prog);
+"2 bad usage or input.\n", prog, prog);
 }

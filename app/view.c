@@ -89,7 +89,7 @@ app_view_interval(FILE *f, const struct wr_run *run,
 		fprintf(f, "\033[H\033[J");
 	if (in_place || iv == &run->intervals[0]) {
 		fprintf(f, "wirerate %s, %u-byte frames, interval %.3f s\n",
-			WR_VERSION, run->cfg->frame_size, iv->dt_s);
+			WR_VERSION, run->trial.frame_size, iv->dt_s);
 		header(f);
 	}
 	if (!in_place)

@@ -22,6 +22,10 @@
 #define WR_MAX_QPW 32u             /* queues of one direction per worker */
 #define WR_FRAME_MIN_SIZE 64u      /* RFC 2544, FCS included */
 #define WR_FRAME_MAX_SIZE 9018u    /* 9000-byte MTU + 14 header + 4 FCS */
+#define WR_MAX_SIZES 16u           /* frame sizes of one sweep */
+#define WR_MAX_REPEAT 1000u        /* --repeat */
+#define WR_MAX_WARMUP 100u         /* --warmup */
+#define WR_LABEL_LEN 128u          /* --label, with the NUL */
 
 enum wr_dir {
 	WR_DIR_TX = 0,
@@ -42,6 +46,15 @@ struct wr_map {
 	struct wr_qref q[2 * WR_MAX_QPW];
 };
 
+/* What the run does with its trials. */
+enum wr_mode {
+	WR_MODE_RUN = 0,     /* one trial, live view */
+	WR_MODE_SWEEP,       /* one trial per frame size */
+	WR_MODE_THROUGHPUT,  /* RFC 2544 26.1: NDR (and PDR) per size */
+	WR_MODE_LOSS,        /* RFC 2544 26.3: frame loss rate per size */
+	WR_MODE_B2B,         /* RFC 2544 26.4: back-to-back bursts per size */
+};
+
 /* Which TX stamps latency may be computed from. */
 enum wr_lat_mode {
 	WR_LAT_AUTO = 0,  /* streams sent by this process (same TSC) */
@@ -60,7 +73,8 @@ struct wr_config {
 	uint16_t nb_txd;            /* TX descriptors asked for (PMD may adjust) */
 	uint16_t nb_rxd;
 	uint16_t burst_pkts;
-	uint32_t frame_size;        /* bytes, FCS included */
+	uint32_t frame_size;        /* bytes, FCS included; with --sizes the largest */
+	bool size_set;
 
 	uint64_t duration_ms;       /* 0: until the count or a signal */
 	bool duration_set;          /* given explicitly */
@@ -89,9 +103,28 @@ struct wr_config {
 	enum wr_lat_mode lat_mode;
 	struct wr_rate rate;        /* per TX port; WR_RATE_NONE: line rate */
 	uint64_t link_speed_bps;    /* nominal speed for % rates, 0: reported */
+
+	/* Test modes (RFC 2544). */
+	enum wr_mode mode;
+	unsigned int nb_sizes;      /* 0: frame_size alone */
+	uint32_t sizes[WR_MAX_SIZES];
+	uint64_t trial_ms;          /* search/loss trial length [60 s, RFC 2544] */
+	double resolution_pct;      /* throughput search resolution, relative */
+	unsigned int max_trials;    /* per size */
+	double pdr_ratio;           /* partial drop rate loss ratio, 0: NDR only */
+	double loss_step_pct;       /* frame loss rate step [10] */
+	unsigned int b2b_trials;    /* back-to-back repetitions */
+	uint64_t b2b_max_pkts;      /* longest burst tried, 0: 2 s at max rate */
 	char json_path[PATH_MAX];
 	bool plain;                 /* never refresh in place */
 	bool quiet;                 /* no live view */
+
+	/* Results (docs/results.md). */
+	char csv_path[PATH_MAX];    /* per-interval CSV, "" = none */
+	char label[WR_LABEL_LEN];   /* names the run in reports, "" = none */
+	char profile_path[PATH_MAX];/* profile the config came from, "" = none */
+	unsigned int nb_repeat;     /* counted trials, 1..WR_MAX_REPEAT */
+	unsigned int nb_warmup;     /* trials run first and not counted */
 };
 
 /* Fill cfg with the documented defaults. This function can't fail. */

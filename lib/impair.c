@@ -8,6 +8,7 @@
 
 #include "frame.h"
 #include "impair.h"
+#include "rate.h"
 #include "units.h"
 
 static int
@@ -59,6 +60,21 @@ parse_delay(const char *val, uint32_t *us, char *err, size_t el)
 }
 
 static int
+parse_police(const char *val, double *pps, char *err, size_t el)
+{
+	struct wr_rate r;
+	char why[256];
+
+	if (wr_rate_parse(val, &r, why, sizeof(why)) != 0 || r.unit != WR_RATE_PPS) {
+		snprintf(err, el, "--impair police=%s: expected frames per second, "
+			"e.g. 1Mpps or 250kpps", val);
+		return -EINVAL;
+	}
+	*pps = r.value;
+	return 0;
+}
+
+static int
 parse_item(char *item, struct wr_impair_spec *spec, char *err, size_t el)
 {
 	char *eq = strchr(item, '=');
@@ -74,10 +90,13 @@ parse_item(char *item, struct wr_impair_spec *spec, char *err, size_t el)
 		return parse_rule(item, eq + 1, &spec->reorder, err, el);
 	if (strcmp(item, "delay") == 0)
 		return parse_delay(eq + 1, &spec->delay_us, err, el);
+	if (strcmp(item, "police") == 0)
+		return parse_police(eq + 1, &spec->police_pps, err, el);
 	*eq = '=';
 bad:
 	snprintf(err, el, "--impair: '%s' is not a rule; expected drop=N[@K], "
-		"dup=N[@K], reorder=N[@K] or delay=T, comma-separated", item);
+		"dup=N[@K], reorder=N[@K], delay=T or police=R, comma-separated",
+		item);
 	return -EINVAL;
 }
 
@@ -154,6 +173,41 @@ one(struct wr_impair_q *q, struct rte_mbuf *m, struct rte_mbuf **out, uint16_t n
 	return n;
 }
 
+/* Token bucket: refill for the time since the last poll (once a burst). */
+static void
+police_refill(struct wr_impair_q *q)
+{
+	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
+	double depth = q->spec.police_pps * WR_IMPAIR_POLICE_DEPTH_S;
+
+	if (q->last_tsc == 0)
+		q->tokens = depth;
+	else
+		q->tokens += (double)(now - q->last_tsc) * q->spec.police_pps / (double)hz;
+	if (q->tokens > depth)
+		q->tokens = depth;
+	q->last_tsc = now;
+}
+
+/* Drop what exceeds the bucket; returns the frames kept, in order. */
+static uint16_t
+police(struct wr_impair_q *q, struct rte_mbuf **pkts, uint16_t nb)
+{
+	uint16_t i, n = 0;
+
+	police_refill(q);
+	for (i = 0; i < nb; i++) {
+		if (q->tokens >= 1.0) {
+			q->tokens -= 1.0;
+			pkts[n++] = pkts[i];
+		} else {
+			rte_pktmbuf_free(pkts[i]);
+			q->nb_policed++;
+		}
+	}
+	return n;
+}
+
 uint16_t
 wr_impair_rx(uint16_t port_id __rte_unused, uint16_t queue __rte_unused,
 		struct rte_mbuf **pkts, uint16_t nb_pkts, uint16_t max_pkts __rte_unused,
@@ -163,6 +217,8 @@ wr_impair_rx(uint16_t port_id __rte_unused, uint16_t queue __rte_unused,
 	struct rte_mbuf *in[WR_IMPAIR_MAX_BURST];
 	uint16_t i, n = 0;
 
+	if (q->spec.police_pps > 0 && nb_pkts > 0)
+		nb_pkts = police(q, pkts, nb_pkts);
 	if (nb_pkts == 0) {
 		if (q->held != NULL) {
 			pkts[0] = q->held;

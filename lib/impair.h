@@ -12,6 +12,9 @@
  *                  next frame (or on the next empty poll)
  *   delay=T        busy-wait T (e.g. 50us) in every non-empty poll, so every
  *                  frame's latency grows by at least T
+ *   police=R       a device with a known limit: a token bucket of R frames
+ *                  per second (e.g. 1Mpps), WR_IMPAIR_POLICE_DEPTH_S deep,
+ *                  drops every frame above it
  * Foreign and malformed frames pass untouched.
  */
 #ifndef WR_IMPAIR_H
@@ -30,11 +33,15 @@ struct wr_impair_rule {
 	uint32_t at;
 };
 
+/* Bucket depth of police=R: bursts up to this much of R pass. */
+#define WR_IMPAIR_POLICE_DEPTH_S 0.020
+
 struct wr_impair_spec {
 	struct wr_impair_rule drop;
 	struct wr_impair_rule dup;
 	struct wr_impair_rule reorder;
 	uint32_t delay_us;
+	double police_pps;          /* 0: no policer */
 };
 
 /* What one RX queue's fixture did; written by the lcore polling it. */
@@ -45,6 +52,9 @@ struct wr_impair_q {
 	uint64_t nb_duplicated;
 	uint64_t nb_reordered;
 	uint64_t nb_delayed_polls;
+	uint64_t nb_policed;
+	double tokens;              /* policer bucket, frames */
+	uint64_t last_tsc;          /* policer refill time, 0: not started */
 };
 
 /*
@@ -59,7 +69,7 @@ static inline int
 wr_impair_active(const struct wr_impair_spec *spec)
 {
 	return spec->drop.every || spec->dup.every || spec->reorder.every ||
-		spec->delay_us;
+		spec->delay_us || spec->police_pps > 0;
 }
 
 /*

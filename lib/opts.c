@@ -29,6 +29,12 @@ wr_config_defaults(struct wr_config *cfg)
 	cfg->src_udp = 1024;
 	cfg->dst_udp = 1024;
 	cfg->nb_flows = 1;
+	cfg->trial_ms = 60000;
+	cfg->resolution_pct = 0.5;
+	cfg->max_trials = 20;
+	cfg->loss_step_pct = 10.0;
+	cfg->b2b_trials = 50;
+	cfg->nb_repeat = 1;
 }
 
 static int __rte_format_printf(3, 4)
@@ -232,7 +238,10 @@ enum {
 	O_SIZE, O_DURATION, O_COUNT, O_INTERVAL, O_GRACE, O_LINK_TIMEOUT,
 	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_FLOWS,
 	O_VLAN, O_MAP, O_RING_PAIRS, O_JSON, O_PLAIN, O_QUIET, O_HELP,
-	O_VERSION, O_IMPAIR, O_LATENCY, O_RATE, O_LINK_SPEED,
+	O_VERSION, O_IMPAIR, O_LATENCY, O_RATE, O_LINK_SPEED, O_MODE, O_SIZES,
+	O_TRIAL, O_RESOLUTION, O_MAX_TRIALS, O_PDR, O_LOSS_STEP, O_B2B_TRIALS,
+	O_B2B_MAX,
+	O_CSV, O_LABEL, O_REPEAT, O_WARMUP,
 };
 
 static const struct option long_opts[] = {
@@ -268,6 +277,19 @@ static const struct option long_opts[] = {
 	{ "latency", required_argument, NULL, O_LATENCY },
 	{ "rate", required_argument, NULL, O_RATE },
 	{ "link-speed", required_argument, NULL, O_LINK_SPEED },
+	{ "mode", required_argument, NULL, O_MODE },
+	{ "sizes", required_argument, NULL, O_SIZES },
+	{ "trial", required_argument, NULL, O_TRIAL },
+	{ "resolution", required_argument, NULL, O_RESOLUTION },
+	{ "max-trials", required_argument, NULL, O_MAX_TRIALS },
+	{ "pdr", required_argument, NULL, O_PDR },
+	{ "loss-step", required_argument, NULL, O_LOSS_STEP },
+	{ "b2b-trials", required_argument, NULL, O_B2B_TRIALS },
+	{ "b2b-max", required_argument, NULL, O_B2B_MAX },
+	{ "csv", required_argument, NULL, O_CSV },
+	{ "label", required_argument, NULL, O_LABEL },
+	{ "repeat", required_argument, NULL, O_REPEAT },
+	{ "warmup", required_argument, NULL, O_WARMUP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -297,6 +319,7 @@ opt_size_flows(int c, const char *v, struct wr_config *cfg, char *err, size_t el
 	int rc;
 
 	if (c == O_SIZE) {
+		cfg->size_set = true;
 		rc = opt_u64("size", v, WR_FRAME_MIN_SIZE, WR_FRAME_MAX_SIZE, &x, err, el);
 		if (rc == 0)
 			cfg->frame_size = (uint32_t)x;
@@ -401,12 +424,140 @@ opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	return 1;
 }
 
+static int
+opt_mode(const char *v, enum wr_mode *mode, char *err, size_t el)
+{
+	static const char *const names[] = {
+		[WR_MODE_RUN] = "run", [WR_MODE_SWEEP] = "sweep",
+		[WR_MODE_THROUGHPUT] = "throughput", [WR_MODE_LOSS] = "loss",
+		[WR_MODE_B2B] = "b2b",
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(names); i++) {
+		if (strcmp(v, names[i]) == 0) {
+			*mode = (enum wr_mode)i;
+			return 0;
+		}
+	}
+	return fail(err, el, "--mode %s: expected run, sweep, throughput (RFC "
+		"2544 26.1), loss (26.3) or b2b (26.4)", v);
+}
+
+static int
+opt_sizes(const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	static const uint32_t rfc[] = { 64, 128, 256, 512, 1024, 1280, 1518, 9018 };
+	char buf[256], *save = NULL, *tok;
+	uint64_t x;
+	unsigned int n = 0;
+
+	if (strcmp(v, "rfc2544") == 0 || strcmp(v, "rfc2544-jumbo") == 0) {
+		n = strcmp(v, "rfc2544") == 0 ? 7 : 8;
+		memcpy(cfg->sizes, rfc, n * sizeof(rfc[0]));
+		cfg->nb_sizes = n;
+		return 0;
+	}
+	if (strlen(v) >= sizeof(buf))
+		return fail(err, el, "--sizes: list too long");
+	strcpy(buf, v);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+			tok = strtok_r(NULL, ",", &save)) {
+		if (n == WR_MAX_SIZES)
+			return fail(err, el, "--sizes %s: at most %u sizes", v, WR_MAX_SIZES);
+		if (wr_units_parse_u64(tok, WR_FRAME_MIN_SIZE, WR_FRAME_MAX_SIZE, &x) != 0)
+			return fail(err, el, "--sizes %s: '%s' is not a frame size "
+				"%u..%u; expected a list such as 64,512,1518 or "
+				"rfc2544 or rfc2544-jumbo", v, tok, WR_FRAME_MIN_SIZE,
+				WR_FRAME_MAX_SIZE);
+		cfg->sizes[n++] = (uint32_t)x;
+	}
+	cfg->nb_sizes = n;
+	return n == 0 ? fail(err, el, "--sizes: empty list") : 0;
+}
+
+static int
+opt_real(const char *name, const char *v, double min, double max, double *out,
+		char *err, size_t el)
+{
+	char *end;
+	double x = strtod(v, &end);
+
+	if (end == v || *end != '\0' || !(x >= min && x <= max))
+		return fail(err, el, "--%s %s: expected a number from %g to %g",
+			name, v, min, max);
+	*out = x;
+	return 0;
+}
+
+static int
+opt_modes(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	uint64_t x = 0;
+	int rc;
+
+	switch (c) {
+	case O_MODE: return opt_mode(v, &cfg->mode, err, el);
+	case O_SIZES: return opt_sizes(v, cfg, err, el);
+	case O_TRIAL: return opt_duration("trial", v, 100, &cfg->trial_ms, err, el);
+	case O_RESOLUTION:
+		return opt_real("resolution", v, 0.001, 50, &cfg->resolution_pct, err, el);
+	case O_PDR: return opt_real("pdr", v, 0, 0.5, &cfg->pdr_ratio, err, el);
+	case O_LOSS_STEP:
+		return opt_real("loss-step", v, 0.1, 10, &cfg->loss_step_pct, err, el);
+	case O_B2B_MAX: return opt_u64("b2b-max", v, 1, 1ULL << 40, &cfg->b2b_max_pkts, err, el);
+	case O_MAX_TRIALS: rc = opt_u64("max-trials", v, 1, 128, &x, err, el); break;
+	case O_B2B_TRIALS: rc = opt_u64("b2b-trials", v, 1, 1000, &x, err, el); break;
+	default: return 1;
+	}
+	if (rc == 0 && c == O_MAX_TRIALS)
+		cfg->max_trials = (unsigned int)x;
+	if (rc == 0 && c == O_B2B_TRIALS)
+		cfg->b2b_trials = (unsigned int)x;
+	return rc;
+}
+
+/* Result options: --csv, --label, --repeat, --warmup. */
+static int
+opt_results(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	uint64_t x;
+	int rc;
+
+	switch (c) {
+	case O_CSV:
+		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->csv_path))
+			return fail(err, el, "--csv: path empty or too long");
+		strcpy(cfg->csv_path, v);
+		return 0;
+	case O_LABEL:
+		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->label))
+			return fail(err, el, "--label: empty or longer than %u "
+				"characters", WR_LABEL_LEN - 1);
+		strcpy(cfg->label, v);
+		return 0;
+	case O_REPEAT:
+		rc = opt_u64("repeat", v, 1, WR_MAX_REPEAT, &x, err, el);
+		if (rc == 0)
+			cfg->nb_repeat = (unsigned int)x;
+		return rc;
+	case O_WARMUP:
+		rc = opt_u64("warmup", v, 0, WR_MAX_WARMUP, &x, err, el);
+		if (rc == 0)
+			cfg->nb_warmup = (unsigned int)x;
+		return rc;
+	default: break;
+	}
+	return 1;
+}
+
 /* Dispatch one option to the handler that knows it. */
 static int
 opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	int (*const handlers[])(int, const char *, struct wr_config *, char *, size_t) = {
-		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc,
+		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
+		opt_results,
 	};
 	unsigned int i;
 	int rc;
@@ -423,9 +574,20 @@ opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 static int
 check_config(struct wr_config *cfg, char *err, size_t el)
 {
+	unsigned int i;
+
 	/* A frame count alone runs until it is sent, not for the default time. */
 	if (cfg->count_pkts != 0 && !cfg->duration_set)
 		cfg->duration_ms = 0;
+	if (cfg->nb_sizes > 0 && cfg->size_set)
+		return fail(err, el, "--size and --sizes together: give one");
+	if (cfg->nb_sizes > 0 && cfg->mode == WR_MODE_RUN)
+		return fail(err, el, "--sizes needs a --mode (sweep, throughput, "
+			"loss, b2b); a plain run uses --size");
+	/* Ports are set up once for the largest size of the list. */
+	for (i = 0; i < cfg->nb_sizes; i++)
+		if (i == 0 || cfg->sizes[i] > cfg->frame_size)
+			cfg->frame_size = cfg->sizes[i];
 	if (cfg->tx_ports_set && cfg->rx_ports_set &&
 			cfg->tx_port_mask == 0 && cfg->rx_port_mask == 0)
 		return fail(err, el, "--tx-ports none and --rx-ports none: "
@@ -433,6 +595,11 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 	if (cfg->nb_flows > 1 && (uint32_t)cfg->src_udp + cfg->nb_flows - 1 > 65535)
 		return fail(err, el, "--flows %u with --sport %u: UDP source ports "
 			"would pass 65535", cfg->nb_flows, cfg->src_udp);
+	for (i = 0; i < cfg->nb_sizes; i++)
+		if (cfg->vlan_id != 0 && cfg->sizes[i] < WR_FRAME_MIN_SIZE + 4)
+			return fail(err, el, "--sizes with --vlan: %u is below the %u "
+				"bytes a tagged frame needs", cfg->sizes[i],
+				WR_FRAME_MIN_SIZE + 4);
 	if (cfg->vlan_id != 0 && cfg->frame_size < WR_FRAME_MIN_SIZE + 4)
 		return fail(err, el, "--size %u with --vlan: a tagged frame needs "
 			"at least %u bytes for the headers and test header",
@@ -440,6 +607,10 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 	if (wr_impair_active(&cfg->impair) && cfg->burst_pkts > WR_IMPAIR_MAX_BURST)
 		return fail(err, el, "--burst %u with --impair: at most %u (the "
 			"fixture may double a burst)", cfg->burst_pkts, WR_IMPAIR_MAX_BURST);
+	if ((cfg->nb_repeat > 1 || cfg->nb_warmup > 0) && cfg->duration_ms == 0 &&
+			cfg->count_pkts == 0)
+		return fail(err, el, "--repeat/--warmup: each trial must end by "
+			"itself; give --duration T or --count N");
 	if (cfg->burst_pkts > cfg->nb_txd / 2)
 		return fail(err, el, "--burst %u is more than half of --txd %u",
 			cfg->burst_pkts, cfg->nb_txd);

@@ -121,7 +121,6 @@ probe_mtu(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
 		p->mtu = (uint16_t)need_mtu;
 		note(p, "MTU set to %u for %u-byte frames", p->mtu, cfg->frame_size);
 	}
-	p->tx_mbuf_room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM, frame_len);
 	/* RX buffers hold a whole frame: QEMU's e1000 cannot split one. */
 	p->rx_mbuf_room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM,
 		(p->mtu ? p->mtu : RTE_ETHER_MTU) + l2 + RX_BUF_EXTRA);
@@ -176,6 +175,7 @@ wr_port_probe(struct wr_port *p, uint16_t port_id, bool tx, bool rx,
 	rte_eth_dev_get_name_by_port(port_id, p->name);
 	p->socket = rte_eth_dev_socket_id(port_id);
 	rte_eth_macaddr_get(port_id, &p->mac);
+	wr_devinfo_read(&p->info, p->driver, "/sys", &p->dev);
 	rc = probe_queues(p, cfg, err, errlen);
 	if (rc != 0)
 		return rc;
@@ -205,10 +205,11 @@ tmpl_init(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
 
 static void
 fill_spec(const struct wr_port *p, const struct wr_config *cfg,
-		const struct wr_port *peer, uint16_t queue, struct wr_frame_spec *s)
+		const struct wr_port *peer, uint16_t queue, uint32_t size,
+		struct wr_frame_spec *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->size = cfg->frame_size;
+	s->size = size;
 	s->src_mac = cfg->src_mac_set ? cfg->src_mac : p->mac;
 	s->dst_mac = cfg->dst_mac_set ? cfg->dst_mac : peer->mac;
 	s->vlan_id = cfg->vlan_id;
@@ -221,28 +222,61 @@ fill_spec(const struct wr_port *p, const struct wr_config *cfg,
 
 static int
 make_tx_pool(struct wr_port *p, const struct wr_config *cfg,
-		const struct wr_port *peer, uint16_t q, char *err, size_t el)
+		const struct wr_port *peer, struct wr_port_txset *set, uint16_t q,
+		char *err, size_t el)
 {
 	static uint8_t buf[WR_FRAME_MAX_SIZE];
+	uint32_t room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM,
+		set->frame_size - WR_UNITS_FCS_BYTES);
 	struct wr_frame_spec spec;
 	struct tmpl_arg t;
 	char name[RTE_MEMPOOL_NAMESIZE];
 
-	fill_spec(p, cfg, peer, q, &spec);
-	if (wr_frame_build(&spec, buf, sizeof(buf), &p->layout) != 0)
+	fill_spec(p, cfg, peer, q, set->frame_size, &spec);
+	if (wr_frame_build(&spec, buf, sizeof(buf), &set->layout) != 0)
 		return fail(err, el, "port %u: frame size %u cannot hold the "
-			"headers", p->port_id, cfg->frame_size);
-	snprintf(name, sizeof(name), "wr_tx_%u_%u", p->port_id, q);
-	p->tx_pool[q] = rte_pktmbuf_pool_create(name, p->tx_pool_mbufs, POOL_CACHE,
-		0, (uint16_t)(p->tx_mbuf_room + RTE_PKTMBUF_HEADROOM), p->socket);
-	if (p->tx_pool[q] == NULL)
+			"headers", p->port_id, set->frame_size);
+	snprintf(name, sizeof(name), "wr_tx_%u_%u_%u", p->port_id, q, set->frame_size);
+	set->pool[q] = rte_pktmbuf_pool_create(name, p->tx_pool_mbufs, POOL_CACHE,
+		0, (uint16_t)(room + RTE_PKTMBUF_HEADROOM), p->socket);
+	if (set->pool[q] == NULL)
 		return fail(err, el, "port %u TX queue %u: no memory for %u mbufs of "
 			"%u bytes on socket %d (%s): reserve more hugepages",
-			p->port_id, q, p->tx_pool_mbufs, p->tx_mbuf_room, p->socket,
+			p->port_id, q, p->tx_pool_mbufs, room, p->socket,
 			rte_strerror(rte_errno));
 	t.bytes = buf;
-	t.len = p->layout.data_len;
-	rte_mempool_obj_iter(p->tx_pool[q], tmpl_init, &t);
+	t.len = set->layout.data_len;
+	rte_mempool_obj_iter(set->pool[q], tmpl_init, &t);
+	return 0;
+}
+
+int
+wr_port_use_size(struct wr_port *p, const struct wr_config *cfg,
+		const struct wr_port *peer, uint32_t frame_size,
+		char *err, size_t errlen)
+{
+	struct wr_port_txset *set;
+	unsigned int i;
+	uint16_t q;
+	int rc;
+
+	for (i = 0; i < p->nb_txsets; i++) {
+		if (p->txset[i].frame_size == frame_size) {
+			p->cur = &p->txset[i];
+			return 0;
+		}
+	}
+	if (p->nb_txsets == WR_MAX_SIZES)
+		return fail(err, errlen, "port %u: more than %u frame sizes",
+			p->port_id, WR_MAX_SIZES);
+	set = &p->txset[p->nb_txsets++];
+	set->frame_size = frame_size;
+	for (q = 0; q < p->nb_txq; q++) {
+		rc = make_tx_pool(p, cfg, peer, set, q, err, errlen);
+		if (rc != 0)
+			return rc == -EINVAL ? -ENOMEM : rc;
+	}
+	p->cur = set;
 	return 0;
 }
 
@@ -308,17 +342,11 @@ setup_queues(struct wr_port *p, const struct rte_eth_conf *conf, char *err, size
 }
 
 static int
-make_pools(struct wr_port *p, const struct wr_config *cfg,
-		const struct wr_port *peer, char *err, size_t el)
+make_rx_pools(struct wr_port *p, char *err, size_t el)
 {
 	uint16_t q;
 	int rc;
 
-	for (q = 0; q < p->nb_txq; q++) {
-		rc = make_tx_pool(p, cfg, peer, q, err, el);
-		if (rc != 0)
-			return rc;
-	}
 	for (q = 0; q < p->nb_rxq; q++) {
 		rc = make_rx_pool(p, q, err, el);
 		if (rc != 0)
@@ -328,13 +356,13 @@ make_pools(struct wr_port *p, const struct wr_config *cfg,
 }
 
 int
-wr_port_setup(struct wr_port *p, const struct wr_config *cfg,
-		const struct wr_port *peer, char *err, size_t errlen)
+wr_port_setup(struct wr_port *p, const struct wr_config *cfg __rte_unused,
+		char *err, size_t errlen)
 {
 	struct rte_eth_conf conf;
 	int rc;
 
-	rc = make_pools(p, cfg, peer, err, errlen);
+	rc = make_rx_pools(p, err, errlen);
 	if (rc != 0)
 		return rc;
 	fill_conf(p, &conf);
@@ -384,9 +412,12 @@ wr_port_mbufs_missing(const struct wr_port *p)
 	uint64_t missing = 0;
 	uint16_t q;
 
+	unsigned int i;
+
 	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		if (p->tx_pool[q] != NULL)
-			missing += rte_mempool_in_use_count(p->tx_pool[q]);
+		for (i = 0; i < p->nb_txsets; i++)
+			if (p->txset[i].pool[q] != NULL)
+				missing += rte_mempool_in_use_count(p->txset[i].pool[q]);
 		if (p->rx_pool[q] != NULL)
 			missing += rte_mempool_in_use_count(p->rx_pool[q]);
 	}
@@ -416,13 +447,19 @@ wr_port_teardown(struct wr_port *p)
 {
 	uint16_t q;
 
+	unsigned int i;
+
 	wr_port_close(p);
 	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		rte_mempool_free(p->tx_pool[q]);
+		for (i = 0; i < p->nb_txsets; i++) {
+			rte_mempool_free(p->txset[i].pool[q]);
+			p->txset[i].pool[q] = NULL;
+		}
 		rte_mempool_free(p->rx_pool[q]);
-		p->tx_pool[q] = NULL;
 		p->rx_pool[q] = NULL;
 	}
+	p->nb_txsets = 0;
+	p->cur = NULL;
 }
 
 static int

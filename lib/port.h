@@ -16,10 +16,18 @@
 #include <rte_mempool.h>
 
 #include "config.h"
+#include "devinfo.h"
 #include "frame.h"
 
 #define WR_PORT_MAX_NOTES 8u
 #define WR_PORT_NOTE_LEN 160u
+
+/* The TX pools of one frame size. */
+struct wr_port_txset {
+	uint32_t frame_size;
+	struct wr_frame_layout layout;
+	struct rte_mempool *pool[WR_MAX_QUEUES];
+};
 
 struct wr_port {
 	uint16_t port_id;
@@ -31,6 +39,7 @@ struct wr_port {
 	struct rte_ether_addr mac;
 	uint16_t peer;               /* port whose MAC is the default destination */
 	struct rte_eth_dev_info info;
+	struct wr_devinfo dev;       /* bus, device, PCI ids (for results) */
 
 	/* What was configured after adapting to the PMD. */
 	uint16_t nb_txq;
@@ -42,12 +51,17 @@ struct wr_port {
 	unsigned int rx_rings_per_q; /* descriptor rings per RX queue (vmxnet3: 2) */
 	uint32_t tx_pool_mbufs;      /* per TX queue */
 	uint32_t rx_pool_mbufs;      /* per RX queue */
-	uint32_t tx_mbuf_room;       /* data room of TX mbufs, bytes */
-	uint32_t rx_mbuf_room;
+	uint32_t rx_mbuf_room;       /* data room of RX mbufs, bytes */
 
-	struct rte_mempool *tx_pool[WR_MAX_QUEUES];
+	/*
+	 * TX pools per frame size, each mbuf pre-filled with its queue's
+	 * template. Kept until teardown: a PMD may still hold mbufs of a
+	 * previous size in its TX ring.
+	 */
+	unsigned int nb_txsets;
+	struct wr_port_txset txset[WR_MAX_SIZES];
+	const struct wr_port_txset *cur;   /* the size now in use */
 	struct rte_mempool *rx_pool[WR_MAX_QUEUES];
-	struct wr_frame_layout layout;
 
 	bool configured;
 	bool started;
@@ -71,11 +85,20 @@ int wr_port_probe(struct wr_port *p, uint16_t port_id, bool tx, bool rx,
 		const struct wr_config *cfg, char *err, size_t errlen);
 
 /*
- * Create the pools (TX pools pre-filled with the frame template of each
- * queue's stream), configure the port and its queues, and start it.
+ * Create the RX pools, configure the port and its queues for the largest
+ * frame size of cfg, and start it.
  */
 int wr_port_setup(struct wr_port *p, const struct wr_config *cfg,
-		const struct wr_port *peer, char *err, size_t errlen);
+		char *err, size_t errlen);
+
+/*
+ * Make frame_size the size in use: its TX pools (one per TX queue, every
+ * mbuf holding the queue's template) are made on first use and p->cur points
+ * at them. peer gives the default destination MAC.
+ */
+int wr_port_use_size(struct wr_port *p, const struct wr_config *cfg,
+		const struct wr_port *peer, uint32_t frame_size,
+		char *err, size_t errlen);
 
 /* Wait up to timeout_ms for link up; sets link_up, speed, link_wait_ms. */
 void wr_port_wait_link(struct wr_port *p, uint64_t timeout_ms);

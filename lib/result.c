@@ -10,6 +10,7 @@
 
 #include "counter.h"
 #include "result.h"
+#include "trials.h"
 #include "units.h"
 
 /* json_object_set_new that tolerates NULL values from failed allocations. */
@@ -66,6 +67,8 @@ env_json(const struct wr_run *run)
 		set(o, "hostname", json_string(buf));
 	}
 	set(o, "cmdline", json_string(run->cmdline));
+	set(o, "profile", run->cfg->profile_path[0] != '\0' ?
+		json_string(run->cfg->profile_path) : json_null());
 	return o;
 }
 
@@ -105,6 +108,8 @@ config_json(const struct wr_config *c)
 	set(o, "link_speed_bps", u64(c->link_speed_bps));
 	set(o, "latency", json_string(c->lat_mode == WR_LAT_TSC ? "tsc" :
 		c->lat_mode == WR_LAT_OFF ? "off" : "auto"));
+	set(o, "repeat", u64(c->nb_repeat));
+	set(o, "warmup", u64(c->nb_warmup));
 	return o;
 }
 
@@ -122,32 +127,60 @@ qlist(const struct wr_qref *q, unsigned int n)
 	return a;
 }
 
-/*
- * What one worker's polling cost: TSC cycles of the loop iterations that
- * moved frames, of those that found nothing, the frames its queues moved
- * (TX sent plus RX received) and busy cycles per frame. Read after stop.
- */
+/* busy/idle TSC cycles, frames moved and busy cycles per frame into o. */
 static void
-worker_cost_json(json_t *o, const struct wr_worker *w)
+cost_json(json_t *o, uint64_t busy, uint64_t idle, uint64_t pkts)
 {
-	uint64_t busy = wr_counter_read(&w->st.busy_tsc), pkts = 0;
-	unsigned int i;
-
-	for (i = 0; i < w->nb_tx; i++)
-		pkts += wr_counter_read(&w->tx[i]->st.nb_pkts);
-	for (i = 0; i < w->nb_rx; i++)
-		pkts += wr_counter_read(&w->rx[i]->st.nb_pkts);
 	set(o, "busy_tsc", u64(busy));
-	set(o, "idle_tsc", u64(wr_counter_read(&w->st.idle_tsc)));
+	set(o, "idle_tsc", u64(idle));
 	set(o, "pkts", u64(pkts));
-	set(o, "busy_cycles_per_pkt",
+	set(o, "cycles_per_pkt",
 		pkts != 0 ? json_real((double)busy / (double)pkts) : json_null());
 }
 
+/*
+ * Polling cost in this trial: per worker lcore, TSC cycles of the loop
+ * iterations that moved frames (busy) and of those that found nothing
+ * (idle), the frames its queues moved (each sent and each received frame
+ * counts once) and busy cycles per frame; then the same over all workers.
+ * The counters restart with every trial.
+ */
 static json_t *
-plan_json(const struct wr_run *run)
+cpu_json(const struct wr_run *run)
 {
-	const struct wr_plan *plan = &run->plan;
+	json_t *o = json_object(), *ws = json_array();
+	uint64_t all_busy = 0, all_idle = 0, all_pkts = 0;
+	unsigned int i, q;
+
+	for (i = 0; i < run->plan.nb_workers; i++) {
+		const struct wr_worker *w = run->workers[i];
+		uint64_t busy, idle, pkts = 0;
+		json_t *wo;
+
+		if (w == NULL)
+			continue;
+		busy = wr_counter_read(&w->st.busy_tsc);
+		idle = wr_counter_read(&w->st.idle_tsc);
+		for (q = 0; q < w->nb_tx; q++)
+			pkts += wr_counter_read(&w->tx[q]->st.nb_pkts);
+		for (q = 0; q < w->nb_rx; q++)
+			pkts += wr_counter_read(&w->rx[q]->st.nb_pkts);
+		wo = json_object();
+		set(wo, "lcore", u64(w->lcore));
+		cost_json(wo, busy, idle, pkts);
+		json_array_append_new(ws, wo);
+		all_busy += busy;
+		all_idle += idle;
+		all_pkts += pkts;
+	}
+	cost_json(o, all_busy, all_idle, all_pkts);
+	set(o, "workers", ws);
+	return o;
+}
+
+static json_t *
+plan_json(const struct wr_plan *plan)
+{
 	json_t *o = json_object(), *ws = json_array();
 	unsigned int i;
 
@@ -160,12 +193,30 @@ plan_json(const struct wr_run *run)
 		set(w, "socket", json_integer(plan->w[i].socket));
 		set(w, "tx", qlist(plan->w[i].tx, plan->w[i].nb_tx));
 		set(w, "rx", qlist(plan->w[i].rx, plan->w[i].nb_rx));
-		if (run->workers[i] != NULL)
-			worker_cost_json(w, run->workers[i]);
 		json_array_append_new(ws, w);
 	}
 	set(o, "workers", ws);
 	return o;
+}
+
+/* A string, or null when s is empty (not known). */
+static json_t *
+str_or_null(const char *s)
+{
+	return s[0] != '\0' ? json_string(s) : json_null();
+}
+
+/* Which device is behind the port (lib/devinfo.h). */
+static void
+device_json(json_t *o, const struct wr_devinfo *d)
+{
+	set(o, "bus", str_or_null(d->bus));
+	set(o, "device", str_or_null(d->device));
+	set(o, "pci_id", str_or_null(d->pci_id));
+	set(o, "pci_subsys", str_or_null(d->pci_subsys));
+	set(o, "pci_revision", d->pci_revision >= 0 ?
+		json_integer(d->pci_revision) : json_null());
+	set(o, "vmxnet3_version", str_or_null(d->vmxnet3_version));
 }
 
 static json_t *
@@ -179,6 +230,7 @@ port_json(const struct wr_port *p)
 	set(o, "port_id", u64(p->port_id));
 	set(o, "name", json_string(p->name));
 	set(o, "driver", json_string(p->driver));
+	device_json(o, &p->dev);
 	set(o, "mac", json_string(mac));
 	set(o, "socket", json_integer(p->socket));
 	set(o, "role", json_string(p->tx && p->rx ? "tx+rx" : p->tx ? "tx" : "rx"));
@@ -299,7 +351,7 @@ latency_json(const struct wr_run *run, unsigned int p)
 static json_t *
 impair_json(const struct wr_run *run, unsigned int p)
 {
-	uint64_t drop = 0, dup = 0, reorder = 0, delayed = 0;
+	uint64_t drop = 0, dup = 0, reorder = 0, delayed = 0, policed = 0;
 	bool any = false;
 	unsigned int q;
 	json_t *o;
@@ -314,6 +366,7 @@ impair_json(const struct wr_run *run, unsigned int p)
 		dup += iq->nb_duplicated;
 		reorder += iq->nb_reordered;
 		delayed += iq->nb_delayed_polls;
+		policed += iq->nb_policed;
 	}
 	if (!any)
 		return NULL;
@@ -322,6 +375,7 @@ impair_json(const struct wr_run *run, unsigned int p)
 	set(o, "duplicated_pkts", u64(dup));
 	set(o, "reordered_pkts", u64(reorder));
 	set(o, "delayed_polls", u64(delayed));
+	set(o, "policed_pkts", u64(policed));
 	return o;
 }
 
@@ -338,6 +392,7 @@ rate_json(const struct wr_run *run, unsigned int p)
 	set(o, "achieved_pps", json_real(rc.achieved_pps));
 	set(o, "shortfall_pct", json_real(rc.shortfall_pct));
 	set(o, "clamped_pkts", u64(rc.clamped_pkts));
+	set(o, "backlog_pkts", u64(rc.backlog_pkts));
 	set(o, "link_bps", u64(run->ports[p].rate_link_bps));
 	set(o, "reached", json_boolean(rc.reached));
 	if (!rc.reached)
@@ -435,29 +490,86 @@ accounting_json(const struct wr_run *run)
 }
 
 json_t *
-wr_result_build(const struct wr_run *run)
+wr_result_head(const struct wr_run *run)
 {
-	json_t *doc = json_object(), *ports = json_array(), *totals = json_array();
-	json_t *streams = json_array();
+	json_t *doc = json_object(), *ports = json_array();
 	unsigned int i;
 
 	set(doc, "schema", json_string(WR_RESULT_SCHEMA));
+	if (run->cfg->label[0] != '\0')
+		set(doc, "label", json_string(run->cfg->label));
 	set(doc, "env", env_json(run));
 	set(doc, "config", config_json(run->cfg));
-	set(doc, "plan", plan_json(run));
-	for (i = 0; i < run->nb_ports; i++) {
+	set(doc, "plan", plan_json(&run->plan));
+	for (i = 0; i < run->nb_ports; i++)
 		json_array_append_new(ports, port_json(&run->ports[i]));
-		json_array_append_new(totals, total_port_json(run, i));
-	}
 	set(doc, "ports", ports);
-	set(doc, "samples", samples_json(run));
-	set(doc, "duration_s", json_real(wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc)));
-	set(doc, "stop_reason", json_string(wr_run_stop_name(run->stop_reason)));
-	set(doc, "totals", totals);
+	return doc;
+}
+
+/* What the traffic phase produced: the same keys in a result and a trial. */
+void
+wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples)
+{
+	json_t *totals = json_array(), *streams = json_array();
+	unsigned int i;
+
+	set(o, "frame_size", u64(run->trial.frame_size));
+	if (samples)
+		set(o, "samples", samples_json(run));
+	set(o, "duration_s", json_real(wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc)));
+	set(o, "stop_reason", json_string(wr_run_stop_name(run->stop_reason)));
+	for (i = 0; i < run->nb_ports; i++)
+		json_array_append_new(totals, total_port_json(run, i));
+	set(o, "totals", totals);
 	for (i = 0; i < run->nb_streams; i++)
 		json_array_append_new(streams, stream_json(run, &run->streams[i]));
-	set(doc, "streams", streams);
-	set(doc, "accounting", accounting_json(run));
+	set(o, "streams", streams);
+	set(o, "cpu", cpu_json(run));
+	set(o, "accounting", accounting_json(run));
+}
+
+json_t *
+wr_result_build(const struct wr_run *run)
+{
+	json_t *doc = wr_result_head(run);
+
+	if (doc != NULL)
+		wr_result_add_trial(doc, run, true);
+	return doc;
+}
+
+json_t *
+wr_result_trial(const struct wr_run *run, unsigned int trial)
+{
+	json_t *o = json_object();
+
+	set(o, "trial", u64(trial));
+	wr_result_add_trial(o, run, true);
+	/* Known only once the ports close, after the last trial. */
+	json_object_del(json_object_get(o, "accounting"), "mbufs_missing");
+	return o;
+}
+
+json_t *
+wr_result_build_trials(const struct wr_run *run, json_t *trials,
+		char *err, size_t errlen)
+{
+	json_t *doc = wr_result_build(run), *summary;
+
+	if (doc == NULL) {
+		snprintf(err, errlen, "no memory to build the result");
+		return NULL;
+	}
+	if (trials == NULL)
+		return doc;
+	summary = wr_trials_summary(trials, run->cfg->nb_warmup, err, errlen);
+	if (summary == NULL) {
+		json_decref(doc);
+		return NULL;
+	}
+	set(doc, "trials", json_incref(trials));
+	set(doc, "summary", summary);
 	return doc;
 }
 

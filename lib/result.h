@@ -17,6 +17,31 @@
 /* Build the whole result; NULL on memory exhaustion. Caller json_decref()s. */
 json_t *wr_result_build(const struct wr_run *run);
 
+/* schema, env, config, plan and ports of run; NULL on memory exhaustion. */
+json_t *wr_result_head(const struct wr_run *run);
+
+/*
+ * Add the last trial's frame_size, duration_s, stop_reason, totals, streams,
+ * accounting (and samples when asked) to object o.
+ */
+void wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples);
+
+/*
+ * One trial of a repeated run (--repeat): "trial" (1-based), then the
+ * traffic keys of a result: samples, duration_s, stop_reason, totals,
+ * streams, accounting (without mbufs_missing, known only at the end).
+ * Call after wr_run_stop(). NULL on memory exhaustion; caller
+ * json_decref()s.
+ */
+json_t *wr_result_trial(const struct wr_run *run, unsigned int trial);
+
+/*
+ * The whole result, plus "trials" (a reference is taken) and their
+ * "summary" when trials is not NULL. NULL with a message in err.
+ */
+json_t *wr_result_build_trials(const struct wr_run *run, json_t *trials,
+		char *err, size_t errlen);
+
 /*
  * Write the result of run to path atomically. Returns 0, or a negative
  * errno with a message naming the path.

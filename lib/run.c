@@ -159,7 +159,7 @@ setup_ports(struct wr_run *run, char *err, size_t el)
 
 	for (i = 0; i < run->nb_ports; i++) {
 		run->ports[i].peer = peer_of(run, i)->port_id;
-		rc = wr_port_setup(&run->ports[i], run->cfg, peer_of(run, i), err, el);
+		rc = wr_port_setup(&run->ports[i], run->cfg, err, el);
 		if (rc != 0)
 			return rc == -EINVAL ? -EIO : rc;
 	}
@@ -168,9 +168,8 @@ setup_ports(struct wr_run *run, char *err, size_t el)
 	return 0;
 }
 
-/* Index of port_id among the run's ports (the plan names ids). */
-static unsigned int
-port_index(const struct wr_run *run, uint16_t port_id)
+unsigned int
+wr_run_port_index(const struct wr_run *run, uint16_t port_id)
 {
 	unsigned int i;
 
@@ -180,110 +179,10 @@ port_index(const struct wr_run *run, uint16_t port_id)
 	return i;
 }
 
-/* Frames TX queue q of n sends: an exact split of --count. */
-static uint64_t
-queue_limit(uint64_t count, uint16_t q, uint16_t n)
-{
-	if (count == 0)
-		return UINT64_MAX;
-	return count / n + (q < count % n ? 1 : 0);
-}
-
-/* Drivers whose reported link speed is a label, not a measurement. */
-static bool
-speed_is_label(const struct wr_port *p)
-{
-	static const char *const virt[] = {
-		"net_vmxnet3", "net_e1000_em", "net_virtio", "net_virtio_user",
-		"net_vhost", "net_ring", "net_null", "net_memif", "net_tap",
-		"net_af_packet", "net_af_xdp", "net_pcap",
-	};
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(virt); i++)
-		if (strcmp(p->driver, virt[i]) == 0)
-			return true;
-	return false;
-}
-
-/*
- * The link speed a percentage rate is taken of: --link-speed, else the
- * reported speed of a physical NIC. Sets *bps and p->rate_link_bps.
- */
-static int
-rate_link_bps(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
-{
-	if (cfg->link_speed_bps != 0) {
-		p->rate_link_bps = cfg->link_speed_bps;
-		return 0;
-	}
-	if (cfg->rate.unit != WR_RATE_PCT) {
-		p->rate_link_bps = (uint64_t)p->link_speed_mbps * 1000000;
-		return 0;
-	}
-	if (speed_is_label(p) || p->link_speed_mbps == 0)
-		return fail(-EINVAL, err, el, "--rate %g%%: port %u (%s) reports %u "
-			"Mb/s, a label on a virtual NIC: give the nominal speed with "
-			"--link-speed (e.g. 10G)", cfg->rate.value, p->port_id,
-			p->driver, p->link_speed_mbps);
-	p->rate_link_bps = (uint64_t)p->link_speed_mbps * 1000000;
-	return 0;
-}
-
-/*
- * Budget a stalled worker may catch up on: 10 ms of traffic, at least four
- * bursts, at most WR_RUN_PACE_MAX_BACKLOG frames. It leaves in bursts of at
- * most --burst; anything above the cap is dropped from the budget and
- * reported as clamped (the rate was not reached).
- */
-static uint32_t
-pace_backlog(double pps, uint16_t burst)
-{
-	double b = pps * WR_RUN_PACE_CATCHUP_S;
-
-	if (b < 4.0 * burst)
-		b = 4.0 * burst;
-	if (b > WR_RUN_PACE_MAX_BACKLOG)
-		b = WR_RUN_PACE_MAX_BACKLOG;
-	return (uint32_t)b;
-}
-
-/* Pacing of TX queue q of port p: its share of the port's --rate. */
-static int
-setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
-		char *err, size_t el)
-{
-	const struct wr_config *cfg = run->cfg;
-	double total, share;
-	int rc;
-
-	if (cfg->rate.unit == WR_RATE_NONE)
-		return 0;
-	rc = rate_link_bps(p, cfg, err, el);
-	if (rc != 0)
-		return rc;
-	if (wr_rate_to_pps(&cfg->rate, cfg->frame_size, p->rate_link_bps, &total) != 0)
-		return fail(-EINVAL, err, el, "--rate: cannot convert to frames per "
-			"second for port %u", p->port_id);
-	share = wr_pace_split(total, p->nb_txq, q->queue);
-	q->pace_conf.pps = share;
-	q->pace_conf.tsc_hz = run->tsc_hz;
-	q->pace_conf.max_burst = q->burst_pkts;
-	q->pace_conf.max_backlog_pkts = pace_backlog(share, q->burst_pkts);
-	if (share <= 0.0 || wr_pace_init(&q->pace, &q->pace_conf, rte_rdtsc()) != 0)
-		return fail(-EINVAL, err, el, "--rate: %.6g pps per queue on port %u "
-			"(%u queues) is outside what the pacer can hold at a TSC of "
-			"%" PRIu64 " Hz", share, p->port_id, p->nb_txq, run->tsc_hz);
-	q->paced = true;
-	p->rate_pps += wr_pace_rate_pps(&q->pace);
-	return 0;
-}
-
 static struct wr_txq *
 make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 {
-	unsigned int pi = port_index(run, r->port);
-	const struct wr_port *p = &run->ports[pi];
+	unsigned int pi = wr_run_port_index(run, r->port);
 	struct wr_txq *q = rte_zmalloc_socket("wr_txq", sizeof(*q),
 		RTE_CACHE_LINE_SIZE, socket);
 
@@ -294,12 +193,7 @@ make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 	q->burst_pkts = run->cfg->burst_pkts;
 	q->sport_base = run->cfg->src_udp;
 	q->nb_flows = run->cfg->nb_flows;
-	q->frame_size = run->cfg->frame_size;
-	q->data_len = p->layout.data_len;
-	q->sport_off = p->layout.udp_sport_off;
-	q->th_off = p->layout.th_off;
-	q->limit_pkts = queue_limit(run->cfg->count_pkts, r->queue, p->nb_txq);
-	q->pool = p->tx_pool[r->queue];
+	q->limit_pkts = UINT64_MAX;
 	wr_txq_reset(q);
 	run->txq[pi][r->queue] = q;
 	return q;
@@ -308,7 +202,7 @@ make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 static struct wr_rxq *
 make_rxq(struct wr_run *run, const struct wr_qref *r, int socket)
 {
-	unsigned int pi = port_index(run, r->port);
+	unsigned int pi = wr_run_port_index(run, r->port);
 	struct wr_rxq *q = rte_zmalloc_socket("wr_rxq", sizeof(*q),
 		RTE_CACHE_LINE_SIZE, socket);
 
@@ -330,7 +224,6 @@ make_worker(struct wr_run *run, const struct wr_plan_worker *pw,
 	struct wr_worker *w = rte_zmalloc_socket("wr_worker", sizeof(*w),
 		RTE_CACHE_LINE_SIZE, socket);
 	uint16_t i;
-	int rc;
 
 	*out = w;
 	if (w == NULL)
@@ -343,10 +236,6 @@ make_worker(struct wr_run *run, const struct wr_plan_worker *pw,
 			return fail(-ENOMEM, err, el, "no memory for the queues of "
 				"lcore %u", pw->lcore);
 		w->nb_tx++;
-		rc = setup_pace(run, &run->ports[port_index(run, pw->tx[i].port)],
-			w->tx[i], err, el);
-		if (rc != 0)
-			return rc;
 	}
 	for (i = 0; i < pw->nb_rx; i++) {
 		w->rx[i] = make_rxq(run, &pw->rx[i], socket);
@@ -511,8 +400,10 @@ wr_run_rate_check(const struct wr_run *run, unsigned int p,
 	if (run->ports[p].rate_pps <= 0.0)
 		return false;
 	for (q = 0; q < WR_MAX_QUEUES; q++)
-		if (run->txq[p][q] != NULL)
+		if (run->txq[p][q] != NULL) {
 			out->clamped_pkts += run->txq[p][q]->pace.nb_clamped_pkts;
+			out->backlog_pkts += wr_pace_backlog_pkts(&run->txq[p][q]->pace);
+		}
 	out->requested_pps = run->ports[p].rate_pps;
 	out->achieved_pps = dur > 0 ? (double)c->tx_pkts / dur : 0.0;
 	out->shortfall_pct = 100.0 * (1.0 - out->achieved_pps / out->requested_pps);
@@ -635,8 +526,20 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 	for (i = 0; i < run->plan.nb_workers; i++)
 		rte_eal_wait_lcore(run->workers[i]->lcore);
 	run->end_tsc = rte_rdtsc();
-	impair_remove(run);
 	wr_collect_final(run);
+}
+
+void
+wr_run_close(struct wr_run *run)
+{
+	unsigned int i;
+
+	if (run->closed)
+		return;
+	if (run->launched && !run->stopped)
+		wr_run_stop(run, WR_STOP_ERROR);
+	run->closed = true;
+	impair_remove(run);
 	for (i = 0; i < run->nb_ports; i++)
 		wr_port_close(&run->ports[i]);
 	run->mbufs_missing = 0;
@@ -661,11 +564,9 @@ wr_run_destroy(struct wr_run *run)
 
 	if (run == NULL)
 		return;
-	if (run->launched && !run->stopped)
-		wr_run_stop(run, WR_STOP_ERROR);
+	wr_run_close(run);
 	for (i = 0; i < run->plan.nb_workers; i++)
 		rte_free(run->workers[i]);
-	impair_remove(run);
 	for (i = 0; i < WR_MAX_PORTS; i++) {
 		for (q = 0; q < WR_MAX_QUEUES; q++) {
 			rte_free(run->impair[i][q]);

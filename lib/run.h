@@ -30,6 +30,14 @@ enum wr_stop_reason {
 	WR_STOP_ERROR,
 };
 
+/* What one trial sends: the traffic phase between start and stop. */
+struct wr_trial {
+	uint32_t frame_size;       /* bytes, FCS included */
+	struct wr_rate rate;       /* per TX port; WR_RATE_NONE: unpaced */
+	uint64_t count_pkts;       /* per TX port, 0: unlimited */
+	uint64_t duration_ms;      /* 0: until the count or a signal */
+};
+
 /* One port over one interval. */
 struct wr_interval_port {
 	struct wr_port_counters cnt;   /* cumulative at the end of the interval */
@@ -85,6 +93,10 @@ struct wr_run {
 	unsigned int max_intervals;
 	struct wr_interval *intervals;
 
+	struct wr_trial trial;         /* the trial in progress or last run */
+	unsigned int nb_trials;        /* trials run so far */
+	uint64_t nb_flushed_pkts;      /* frames drained between trials */
+	bool closed;
 	enum wr_stop_reason stop_reason;
 	struct wr_port_counters *total;   /* nb_ports, exact, after stop */
 	unsigned int nb_streams;
@@ -103,6 +115,19 @@ struct wr_run {
 int wr_run_create(const struct wr_config *cfg, const char *cmdline,
 		struct wr_run **out, char *err, size_t errlen);
 
+/* The trial the configuration describes (--size, --rate, --count, ...). */
+void wr_trial_from_config(const struct wr_config *cfg, struct wr_trial *t);
+
+/*
+ * Prepare the next trial: frame size (TX pools of that size), rate split
+ * over each port's TX queues, --count split, fresh counters and trackers,
+ * RX queues drained of what arrived since the last trial. The run must be
+ * created or stopped. Returns 0, or -EINVAL (the rate cannot be paced, a %
+ * rate without a trusted link speed) / -ENOMEM with a message.
+ */
+int wr_run_trial(struct wr_run *run, const struct wr_trial *t,
+		char *err, size_t errlen);
+
 /* Launch the workers. Returns 0 or -EBUSY when an lcore is not free. */
 int wr_run_start(struct wr_run *run, char *err, size_t errlen);
 
@@ -116,11 +141,36 @@ const struct wr_interval *wr_run_tick(struct wr_run *run);
 bool wr_run_tx_done(const struct wr_run *run);
 
 /*
- * Stop: TX first, RX polls up to the grace period, workers return, final
- * exact counters and per-stream results, ports stopped and closed, mbufs
- * counted back. This function can't fail; idempotent.
+ * Stop the trial: TX first, RX polls up to the grace period, workers
+ * return, final exact counters and per-stream results. Ports stay up for
+ * the next trial. This function can't fail; idempotent per trial.
  */
 void wr_run_stop(struct wr_run *run, enum wr_stop_reason why);
+
+/* Called by wr_run_wait at each interval with the new interval. */
+typedef void (*wr_run_interval_cb)(const struct wr_run *run,
+		const struct wr_interval *iv, void *arg);
+
+/*
+ * The stats core during a trial: sleep between intervals (never spin),
+ * tick every --interval, and return why the trial should end: its duration,
+ * its count, or *signals turning non-zero. cb may be NULL.
+ */
+enum wr_stop_reason wr_run_wait(struct wr_run *run,
+		const volatile int *signals, wr_run_interval_cb cb, void *arg);
+
+/*
+ * After the last trial: remove the fixture, stop and close the ports, and
+ * count the mbufs not back in their pools (run->mbufs_missing).
+ * This function can't fail; idempotent.
+ */
+void wr_run_close(struct wr_run *run);
+
+/* True for drivers whose reported link speed is a label (virtual NICs). */
+bool wr_run_speed_is_label(const struct wr_port *p);
+
+/* Index among the run's ports of port_id (nb_ports when absent). */
+unsigned int wr_run_port_index(const struct wr_run *run, uint16_t port_id);
 
 /* Free everything; safe on NULL and on a run that never started. */
 void wr_run_destroy(struct wr_run *run);
@@ -145,6 +195,7 @@ struct wr_rate_check {
 	double achieved_pps;       /* frames accepted by the PMD / duration */
 	double shortfall_pct;      /* (requested - achieved) / requested, >= 0 */
 	uint64_t clamped_pkts;     /* budget the worker could not spend in time */
+	uint64_t backlog_pkts;     /* budget earned but unspent at stop */
 	bool reached;              /* within WR_RUN_RATE_TOLERANCE_PCT, no clamp */
 	const char *reason;        /* when not reached */
 };

@@ -8,10 +8,10 @@ def port_id($pci): first(.ports[] | select(.name == $pci) | .port_id) // null;
 def total($id): first(.totals[] | select(.port_id == $id)) // {};
 def port($id): first(.ports[] | select(.port_id == $id)) // {};
 # Busy cycles per frame of the worker polling queue 0 of port $id as $dir
-# ("tx" or "rx"); one NIC's cost when vnic-lab gave each its own worker.
+# ("tx" or "rx"): one NIC's cost when vnic-lab gave each its own worker.
 def worker_cpp($dir; $id):
-	first(.plan.workers[] | select(any(.[$dir][]; . == "\($id).0"))
-		| .busy_cycles_per_pkt) // null;
+	first(.plan.workers[] | select(any(.[$dir][]; . == "\($id).0")) | .lcore) as $l
+	| first(.cpu.workers[]? | select(.lcore == $l) | .cycles_per_pkt) // null;
 def sum(f): if length == 0 then null else map(f) | add end;
 
 port_id($tx) as $t

@@ -83,7 +83,11 @@ class Checker:
     """Collects failed checks; exit code 1 if any failed."""
 
     def __init__(self, name):
-        self.name, self.failed, self.nb = name, 0, 0
+        self.name, self.failed, self.nb, self.skipped = name, 0, 0, []
+
+    def skip(self, why):
+        """Mark the case skipped (exit 77) unless something failed."""
+        self.skipped.append(why)
 
     def eq(self, got, want, what):
         self.nb += 1
@@ -101,6 +105,9 @@ class Checker:
         if self.failed and res is not None:
             print("--- stdout\n%s\n--- stderr\n%s" % (res.out[-3000:], res.err[-3000:]))
         print("%s: %d checks, %d failed" % (self.name, self.nb, self.failed))
+        if not self.failed and self.skipped:
+            print("SKIP: " + "; ".join(self.skipped))
+            sys.exit(77)
         sys.exit(1 if self.failed else 0)
 
 

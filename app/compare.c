@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * wirerate compare [options] BASELINE.json RESULT.json
+ *
+ * Prints the per-metric table and the verdict; exit 0 pass, 1 regression,
+ * 2 bad input (the message names the file and the field). Optionally
+ * writes JUnit XML, one test case per metric. No EAL, no hugepages.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "app.h"
+#include "compare.h"
+#include "csv.h"
+
+struct cmp_args {
+	const char *base;
+	const char *cur;
+	const char *junit;
+	bool quiet;
+	struct wr_tolerances tol;
+};
+
+/* What JUnit needs: the comparison, or the reason there is none. */
+struct junit_ctx {
+	const struct cmp_args *a;
+	const struct wr_compare *c;   /* NULL on bad input */
+	const char *error;
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"Usage: wirerate compare [options] BASELINE.json RESULT.json\n"
+"\n"
+"Judge each metric of RESULT against BASELINE (both written by --json):\n"
+"Mpps, Gb/s L1 and L2 (TX and RX), loss %%, latency p50/p90/p99/p99.9,\n"
+"cycles per packet when both have it. With repeated trials (--repeat) the\n"
+"medians are compared, and a change inside the trials' spread [min, max]\n"
+"is noise, not a regression.\n"
+"\n"
+"  --tolerances FILE   METRIC = N%% | N | ignore, one a line (docs/ci.md);\n"
+"                      METRIC may be a group: throughput, loss, latency, cpu\n"
+"                      [throughput 5%%, loss 0.01 points, latency p50/p90\n"
+"                      20%%, p99 30%%, p99.9 50%%, cycles_per_pkt 5%%]\n"
+"  --tolerance M=V     one setting, repeatable, applied after the file\n"
+"  --junit FILE        also write JUnit XML: one test case per metric\n"
+"  --quiet             print only the verdict line\n"
+"  -h, --help\n"
+"\n"
+"Exit status: 0 no regression, 1 regression, 2 bad input (unreadable or\n"
+"corrupt file, missing field, schema mismatch, incomparable runs such as\n"
+"different frame sizes).\n");
+}
+
+static int
+parse_args(int argc, char **argv, struct cmp_args *a)
+{
+	static const struct option opts[] = {
+		{ "tolerances", required_argument, NULL, 'f' },
+		{ "tolerance", required_argument, NULL, 't' },
+		{ "junit", required_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *sets[64];
+	unsigned int nb_sets = 0, i;
+	char err[512];
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	wr_tolerances_defaults(&a->tol);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h': usage(stdout); return APP_EXIT_OK;
+		case 'f':
+			if (wr_tolerances_load(&a->tol, optarg, err, sizeof(err)) != 0)
+				goto bad;
+			break;
+		case 't':
+			if (nb_sets == RTE_DIM(sets)) {
+				snprintf(err, sizeof(err), "--tolerance: at most %zu",
+					RTE_DIM(sets));
+				goto bad;
+			}
+			sets[nb_sets++] = optarg;
+			break;
+		case 'j': a->junit = optarg; break;
+		case 'q': a->quiet = true; break;
+		default:
+			snprintf(err, sizeof(err), "%s: unknown option or missing "
+				"value (see wirerate compare --help)", argv[optind - 1]);
+			goto bad;
+		}
+	}
+	for (i = 0; i < nb_sets; i++)
+		if (wr_tolerances_set(&a->tol, sets[i], err, sizeof(err)) != 0)
+			goto bad;
+	if (argc - optind != 2) {
+		snprintf(err, sizeof(err), "expected BASELINE.json RESULT.json, got "
+			"%d file(s) (see wirerate compare --help)", argc - optind);
+		goto bad;
+	}
+	a->base = argv[optind];
+	a->cur = argv[optind + 1];
+	return -1;
+bad:
+	fprintf(stderr, "wirerate compare: error: %s\n", err);
+	return APP_EXIT_USAGE;
+}
+
+/* A side's value; "median [min..max] xN" when it comes from trials. */
+static const char *
+side_str(const struct wr_compare_side *s, char *buf, size_t len)
+{
+	if (!s->have)
+		snprintf(buf, len, "-");
+	else if (s->n > 1)
+		snprintf(buf, len, "%.6g [%.4g..%.4g] x%u", s->value, s->min,
+			s->max, s->n);
+	else
+		snprintf(buf, len, "%.6g", s->value);
+	return buf;
+}
+
+static const char *
+change_str(const struct wr_compare_row *r, char *buf, size_t len)
+{
+	if (isnan(r->change_pct))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.2f%%", r->change_pct);
+	return buf;
+}
+
+static void
+print_table(FILE *f, const struct cmp_args *a, const struct wr_compare *c)
+{
+	char b[64], r[64], ch[24], tol[24];
+	unsigned int i;
+
+	fprintf(f, "baseline %s\nresult   %s\n%u-byte frames\n\n%-17s %28s "
+		"%28s %9s %9s  %s\n", a->base, a->cur, c->frame_size, "metric",
+		"baseline", "result", "change", "tolerance", "verdict");
+	for (i = 0; i < c->nb_rows; i++) {
+		const struct wr_compare_row *row = &c->rows[i];
+
+		fprintf(f, "%-17s %28s %28s %9s %9s  %s", wr_metric_defs[row->id].name,
+			side_str(&row->base, b, sizeof(b)), side_str(&row->cur, r, sizeof(r)),
+			change_str(row, ch, sizeof(ch)), wr_tolerance_format(&row->tol, tol, sizeof(tol)),
+			wr_compare_verdict_name(row->verdict));
+		if (row->verdict == WR_VERDICT_REGRESSION ||
+				row->verdict == WR_VERDICT_NOISE ||
+				row->verdict == WR_VERDICT_SKIPPED)
+			fprintf(f, ": %s", row->why);
+		fprintf(f, "\n");
+	}
+	for (i = 0; i < c->nb_notes; i++)
+		fprintf(f, "note: %s\n", c->notes[i]);
+}
+
+static void
+print_verdict(FILE *f, const struct wr_compare *c)
+{
+	unsigned int i;
+	const char *sep = "";
+
+	if (!c->regression) {
+		fprintf(f, "verdict: PASS (%u pass, %u improved, %u inside the noise, "
+			"%u skipped)\n", c->nb[WR_VERDICT_PASS],
+			c->nb[WR_VERDICT_IMPROVED], c->nb[WR_VERDICT_NOISE],
+			c->nb[WR_VERDICT_SKIPPED]);
+		return;
+	}
+	fprintf(f, "verdict: REGRESSION in %u metric(s):", c->nb[WR_VERDICT_REGRESSION]);
+	for (i = 0; i < c->nb_rows; i++) {
+		if (c->rows[i].verdict != WR_VERDICT_REGRESSION)
+			continue;
+		fprintf(f, "%s %s", sep, wr_metric_defs[c->rows[i].id].name);
+		if (!isnan(c->rows[i].change_pct))
+			fprintf(f, " (%+.2f%%)", c->rows[i].change_pct);
+		sep = ",";
+	}
+	fprintf(f, "\n");
+}
+
+/* Text for an XML attribute or element: the five predefined entities. */
+static void
+xml_text(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default:
+			/* XML 1.0 forbids most control characters. */
+			if ((unsigned char)*s >= 0x20 || *s == '\t' || *s == '\n')
+				fputc(*s, f);
+			break;
+		}
+	}
+}
+
+static void
+junit_case(FILE *f, const char *cls, const struct wr_compare_row *r)
+{
+	char b[64], c[64], ch[24], line[512];
+
+	snprintf(line, sizeof(line), "%s: baseline %s, result %s, change %s: %s",
+		wr_metric_defs[r->id].name, side_str(&r->base, b, sizeof(b)),
+		side_str(&r->cur, c, sizeof(c)), change_str(r, ch, sizeof(ch)), r->why);
+	fprintf(f, "  <testcase classname=\"%s\" name=\"%s\" time=\"0\">\n", cls,
+		wr_metric_defs[r->id].name);
+	if (r->verdict == WR_VERDICT_REGRESSION) {
+		fputs("   <failure type=\"regression\" message=\"", f);
+		xml_text(f, line);
+		fputs("\"/>\n", f);
+	} else if (r->verdict == WR_VERDICT_SKIPPED) {
+		fputs("   <skipped message=\"", f);
+		xml_text(f, r->why);
+		fputs("\"/>\n", f);
+	}
+	fputs("   <system-out>", f);
+	xml_text(f, line);
+	fputs("</system-out>\n  </testcase>\n", f);
+}
+
+static void
+junit_props(FILE *f, const struct junit_ctx *j)
+{
+	unsigned int i;
+
+	fputs("  <properties>\n   <property name=\"baseline\" value=\"", f);
+	xml_text(f, j->a->base);
+	fputs("\"/>\n   <property name=\"result\" value=\"", f);
+	xml_text(f, j->a->cur);
+	fputs("\"/>\n", f);
+	for (i = 0; j->c != NULL && i < j->c->nb_notes; i++) {
+		fputs("   <property name=\"note\" value=\"", f);
+		xml_text(f, j->c->notes[i]);
+		fputs("\"/>\n", f);
+	}
+	fputs("  </properties>\n", f);
+}
+
+static int
+junit_fill(FILE *f, const void *arg)
+{
+	const struct junit_ctx *j = arg;
+	const struct wr_compare *c = j->c;
+	unsigned int tests = c ? c->nb_rows : 1, i;
+	unsigned int fails = c ? c->nb[WR_VERDICT_REGRESSION] : 0;
+	unsigned int skips = c ? c->nb[WR_VERDICT_SKIPPED] : 0;
+	char cls[48];
+
+	if (c != NULL)
+		snprintf(cls, sizeof(cls), "wirerate.compare.%uB", c->frame_size);
+	else
+		snprintf(cls, sizeof(cls), "wirerate.compare");
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "
+		"name=\"wirerate compare\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
+		"skipped=\"%u\">\n <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" "
+		"errors=\"%u\" skipped=\"%u\" time=\"0\">\n", tests, fails, !c, skips,
+		cls, tests, fails, !c, skips);
+	junit_props(f, j);
+	for (i = 0; c != NULL && i < c->nb_rows; i++)
+		junit_case(f, cls, &c->rows[i]);
+	if (c == NULL) {
+		fprintf(f, "  <testcase classname=\"%s\" name=\"input\" time=\"0\">\n"
+			"   <error type=\"bad-input\" message=\"", cls);
+		xml_text(f, j->error);
+		fputs("\"/>\n  </testcase>\n", f);
+	}
+	fputs(" </testsuite>\n</testsuites>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int
+write_junit(const struct cmp_args *a, const struct wr_compare *c, const char *error)
+{
+	struct junit_ctx j = { a, c, error };
+	char err[512];
+
+	if (a->junit == NULL)
+		return 0;
+	if (wr_csv_write_atomic(a->junit, junit_fill, &j, err, sizeof(err)) != 0) {
+		fprintf(stderr, "wirerate compare: error: --junit %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Bad input: say why (and in JUnit, so the CI page shows it). */
+static int
+bad_input(const struct cmp_args *a, const char *err)
+{
+	fprintf(stderr, "wirerate compare: error: %s\n", err);
+	write_junit(a, NULL, err);
+	return APP_EXIT_USAGE;
+}
+
+int
+app_compare_main(int argc, char **argv)
+{
+	static struct wr_compare cmp;
+	struct cmp_args a;
+	json_t *base = NULL, *cur = NULL;
+	char err[768];
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	if (wr_compare_load(a.base, &base, err, sizeof(err)) != 0 ||
+			wr_compare_load(a.cur, &cur, err, sizeof(err)) != 0 ||
+			wr_compare_docs(base, a.base, cur, a.cur, &a.tol, &cmp, err,
+			sizeof(err)) != 0) {
+		rc = bad_input(&a, err);
+	} else {
+		if (!a.quiet)
+			print_table(stdout, &a, &cmp);
+		print_verdict(stdout, &cmp);
+		rc = cmp.regression ? APP_EXIT_FAILED : APP_EXIT_OK;
+		if (write_junit(&a, &cmp, NULL) != 0)
+			rc = APP_EXIT_USAGE;
+	}
+	json_decref(base);
+	json_decref(cur);
+	return rc;
+}

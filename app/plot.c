@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Plots of `wirerate report`, drawn by gnuplot from a generated script:
+ * throughput (Mpps, and Gb/s L1 and L2) against frame size, and cycles per
+ * packet against frame size, each as PNG (pngcairo) and SVG.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report.h"
+
+extern char **environ;
+
+/*
+ * Columns of plots.dat: frame size, then value, min and max over the
+ * trials (value, value, value for a single run) of each figure.
+ */
+enum { COL_MPPS = 2, COL_GBPS_L1 = 5, COL_GBPS_L2 = 8, COL_CYCLES = 11 };
+
+/* A gnuplot double-quoted string. */
+static void
+gp_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if ((unsigned char)*s >= 0x20)
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static FILE *
+open_in(const char *dir, const char *name, char *err, size_t el)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f == NULL)
+		snprintf(err, el, "%s: cannot create: %s", path, strerror(errno));
+	return f;
+}
+
+/* Value, min and max of a figure ("?": missing, for gnuplot). */
+static void
+data_triple(FILE *f, const struct rep_run *run, unsigned int id)
+{
+	if (id == WR_METRIC_CYCLES_PER_PKT && !run->m.have[id])
+		fprintf(f, " ? ? ?");
+	else if (id == WR_METRIC_CYCLES_PER_PKT)
+		fprintf(f, " %.9g %.9g %.9g", run->m.v[id], run->lo.v[id], run->hi.v[id]);
+	else
+		fprintf(f, " %.9g %.9g %.9g", rep_throughput(run, &run->m, id),
+			rep_throughput(run, &run->lo, id), rep_throughput(run, &run->hi, id));
+}
+
+/* One block per series (gnuplot "index"), rows sorted by frame size. */
+static int
+write_data(const struct rep *r, const char *dir, char *err, size_t el)
+{
+	FILE *f = open_in(dir, "plots.dat", err, el);
+	unsigned int s, k;
+
+	if (f == NULL)
+		return -1;
+	for (s = 0; s < r->nb_series; s++) {
+		fprintf(f, "# series %u: %s\n# frame_size, then value min max of: "
+			"mpps gbps_l1 gbps_l2 cycles_per_pkt\n", s, r->series[s]);
+		for (k = 0; k < r->nb_runs; k++) {
+			const struct rep_run *run = &r->run[r->order[k]];
+
+			if (r->series_of[r->order[k]] != s)
+				continue;
+			fprintf(f, "%u", run->frame_size);
+			data_triple(f, run, WR_METRIC_TX_MPPS);
+			data_triple(f, run, WR_METRIC_TX_GBPS_L1);
+			data_triple(f, run, WR_METRIC_TX_GBPS_L2);
+			data_triple(f, run, WR_METRIC_CYCLES_PER_PKT);
+			fprintf(f, "\n");
+		}
+		fprintf(f, "\n\n");
+	}
+	if (fclose(f) != 0) {
+		snprintf(err, el, "%s/plots.dat: cannot write", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* One curve per series, with the trials' min..max as error bars. */
+static void
+gp_plot(FILE *f, const struct rep *r, unsigned int col, const char *suffix,
+		const char *dash, bool first)
+{
+	char title[WR_LABEL_LEN + 16];
+	unsigned int s;
+
+	for (s = 0; s < r->nb_series; s++) {
+		snprintf(title, sizeof(title), "%s%s", r->series[s], suffix);
+		fprintf(f, "%s\"plots.dat\" index %u using 1:%u:%u:%u with "
+			"yerrorlines lw 2 pt 7 lc %u %s title ",
+			first && s == 0 ? "plot " : ", ", s, col, col + 1, col + 2,
+			s + 1, dash);
+		gp_string(f, title);
+	}
+}
+
+static void
+gp_axes(FILE *f, const struct rep *r)
+{
+	unsigned int k, lo = UINT_MAX, hi = 0, prev = 0;
+
+	fprintf(f, "set grid\nset key top right\nset logscale x 2\n"
+		"set offsets 0, 0, graph 0.08, 0\nset yrange [0:*]\n"
+		"set xlabel \"frame size, bytes (FCS included)\"\nset xtics (");
+	for (k = 0; k < r->nb_runs; k++) {
+		unsigned int sz = r->run[k].frame_size;
+
+		lo = sz < lo ? sz : lo;
+		hi = sz > hi ? sz : hi;
+	}
+	/* Each distinct size once, ascending. */
+	for (;;) {
+		unsigned int next = UINT_MAX;
+
+		for (k = 0; k < r->nb_runs; k++)
+			if (r->run[k].frame_size > prev && r->run[k].frame_size < next)
+				next = r->run[k].frame_size;
+		if (next == UINT_MAX)
+			break;
+		fprintf(f, "%s%u", prev ? ", " : "", next);
+		prev = next;
+	}
+	fprintf(f, ")\nset xrange [%g:%g]\n", lo / 1.25, hi * 1.25);
+}
+
+/* The plots for one terminal (png or svg). */
+static void
+gp_figures(FILE *f, const struct rep *r, const char *term, const char *ext,
+		const char *title)
+{
+	fprintf(f, "set terminal %s size 1280,520 noenhanced font \"sans,10\"\n"
+		"set output \"throughput.%s\"\nset multiplot layout 1,2 title ", term, ext);
+	gp_string(f, title);
+	fprintf(f, "\nset ylabel \"Mpps (received; sent if nothing was received)\"\n");
+	gp_plot(f, r, COL_MPPS, "", "", true);
+	fprintf(f, "\nset ylabel \"Gb/s (solid L1 with 20 B overhead, dashed L2)\"\n");
+	gp_plot(f, r, COL_GBPS_L1, " L1", "", true);
+	gp_plot(f, r, COL_GBPS_L2, " L2", "dt 2", false);
+	fprintf(f, "\nunset multiplot\nset output\n");
+	if (!rep_have_cycles(r))
+		return;
+	fprintf(f, "set terminal %s size 760,520 noenhanced font \"sans,10\"\n"
+		"set output \"cycles.%s\"\nset title ", term, ext);
+	gp_string(f, title);
+	fprintf(f, "\nset ylabel \"TSC cycles per packet\"\n");
+	gp_plot(f, r, COL_CYCLES, "", "", true);
+	fprintf(f, "\nunset title\nset output\n");
+}
+
+static int
+write_script(const struct rep *r, const char *dir, const char *title,
+		char *err, size_t el)
+{
+	FILE *f = open_in(dir, "plots.gp", err, el);
+
+	if (f == NULL)
+		return -1;
+	fprintf(f, "# Generated by wirerate report; run with: gnuplot plots.gp\n"
+		"set datafile missing \"?\"\n");
+	gp_axes(f, r);
+	gp_figures(f, r, "pngcairo", "png", title);
+	gp_figures(f, r, "svg dynamic", "svg", title);
+	if (fclose(f) != 0) {
+		snprintf(err, el, "%s/plots.gp: cannot write", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Run gnuplot plots.gp in dir, its output into gnuplot.log. */
+static int
+run_gnuplot(const char *dir, const char *gnuplot, char *err, size_t el)
+{
+	char prog[PATH_MAX], script[] = "plots.gp";
+	char *argv[] = { prog, script, NULL };
+	posix_spawn_file_actions_t fa;
+	int rc, status;
+	pid_t pid;
+
+	snprintf(prog, sizeof(prog), "%s", gnuplot);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addchdir_np(&fa, dir);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "gnuplot.log",
+		O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	rc = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0) {
+		snprintf(err, el, "cannot run %s: %s%s", gnuplot, strerror(rc),
+			rc == ENOENT ? " (install gnuplot-nox, as scripts/lib/"
+			"setup.sh does, or give --no-plots)" : "");
+		return -1;
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+			WEXITSTATUS(status) != 0) {
+		snprintf(err, el, "%s failed on %s/plots.gp: see %s/gnuplot.log",
+			gnuplot, dir, dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* The plot files gnuplot should have left, each non-empty. */
+static int
+check_outputs(const struct rep *r, const char *dir, char *err, size_t el)
+{
+	static const char *const names[] = { "throughput.png", "throughput.svg",
+		"cycles.png", "cycles.svg" };
+	unsigned int i, n = rep_have_cycles(r) ? 4 : 2;
+	char path[PATH_MAX];
+	struct stat st;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (stat(path, &st) != 0 || st.st_size == 0) {
+			snprintf(err, el, "gnuplot left no %s (see %s/gnuplot.log)",
+				path, dir);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Plots of an earlier report in dir must not pass for this one's. */
+static void
+remove_old(const char *dir)
+{
+	static const char *const names[] = { "throughput.png", "throughput.svg",
+		"cycles.png", "cycles.svg" };
+	char path[PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+}
+
+int
+rep_plot(const struct rep *r, const char *dir, const char *gnuplot,
+		const char *title, char *err, size_t errlen)
+{
+	remove_old(dir);
+	if (write_data(r, dir, err, errlen) != 0 ||
+			write_script(r, dir, title, err, errlen) != 0 ||
+			run_gnuplot(dir, gnuplot, err, errlen) != 0 ||
+			check_outputs(r, dir, err, errlen) != 0)
+		return -1;
+	return 0;
+}

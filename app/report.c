@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * wirerate report [options] RESULT.json...
+ *
+ * Side-by-side tables of several runs (Markdown and HTML), the per-size
+ * table as CSV, and plots against frame size drawn by gnuplot (plot.c).
+ * Exit 0 written, 1 writing or plotting failed, 2 bad input. No EAL.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <rte_common.h>
+
+#include "app.h"
+#include "compare.h"
+#include "csv.h"
+#include "report.h"
+#include "trials.h"
+
+struct rep_args {
+	const char *out;        /* directory, NULL: Markdown on stdout only */
+	const char *labels;     /* comma-separated, in file order */
+	const char *title;
+	const char *csv;
+	const char *gnuplot;
+	int pivot;              /* metric of the label matrix */
+	bool no_plots;
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+"Usage: wirerate report [options] RESULT.json...\n"
+"\n"
+"Tabulate several runs side by side (Markdown, HTML, CSV) and plot\n"
+"throughput (Mpps, Gb/s) and cycles per packet against frame size with\n"
+"gnuplot. Runs with the same label form one series across frame sizes;\n"
+"labels of the form ROW/COLUMN (e.g. vmxnet3/same-host) also give a\n"
+"ROW x COLUMN matrix per frame size.\n"
+"\n"
+"  --out DIR       write DIR/report.md, report.html, report.csv and the\n"
+"                  plots (throughput.png/.svg, cycles.png/.svg when the\n"
+"                  runs have cycles per packet) [Markdown on stdout]\n"
+"  --labels A,B,.. one label per file, in order [the run's --label, else\n"
+"                  DRIVER@HOST]\n"
+"  --title TEXT    [wirerate report]\n"
+"  --pivot METRIC  the figure of the ROW/COLUMN matrix [rx_gbps_l2]\n"
+"  --csv FILE      also write the per-size table as CSV to FILE\n"
+"  --no-plots      do not run gnuplot\n"
+"  --gnuplot PATH  the gnuplot program [gnuplot]\n"
+"  -h, --help\n"
+"\n"
+"Exit status: 0 written, 1 writing or plotting failed, 2 bad input.\n");
+}
+
+static int
+bad(const char *msg)
+{
+	fprintf(stderr, "wirerate report: error: %s\n", msg);
+	return APP_EXIT_USAGE;
+}
+
+static int
+parse_args(int argc, char **argv, struct rep_args *a)
+{
+	static const struct option opts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "labels", required_argument, NULL, 'l' },
+		{ "title", required_argument, NULL, 't' },
+		{ "pivot", required_argument, NULL, 'p' },
+		{ "csv", required_argument, NULL, 'c' },
+		{ "no-plots", no_argument, NULL, 'n' },
+		{ "gnuplot", required_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char msg[256];
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->title = "wirerate report";
+	a->gnuplot = "gnuplot";
+	a->pivot = WR_METRIC_RX_GBPS_L2;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h': usage(stdout); return APP_EXIT_OK;
+		case 'o': a->out = optarg; break;
+		case 'l': a->labels = optarg; break;
+		case 't': a->title = optarg; break;
+		case 'c': a->csv = optarg; break;
+		case 'n': a->no_plots = true; break;
+		case 'g': a->gnuplot = optarg; break;
+		case 'p':
+			a->pivot = wr_metrics_find(optarg);
+			if (a->pivot < 0) {
+				snprintf(msg, sizeof(msg), "--pivot %s: not a metric "
+					"(e.g. rx_mpps, rx_gbps_l2, latency_p99_ns)", optarg);
+				return bad(msg);
+			}
+			break;
+		default:
+			snprintf(msg, sizeof(msg), "%s: unknown option or missing "
+				"value (see wirerate report --help)", argv[optind - 1]);
+			return bad(msg);
+		}
+	}
+	if (optind >= argc)
+		return bad("no result files (see wirerate report --help)");
+	if ((unsigned int)(argc - optind) > REP_MAX_RUNS)
+		return bad("too many result files (at most 256)");
+	return -1;
+}
+
+double
+rep_throughput(const struct rep_run *r, const struct wr_metric_values *m,
+		unsigned int which)
+{
+	unsigned int rx = which + (WR_METRIC_RX_MPPS - WR_METRIC_TX_MPPS);
+
+	if (which == WR_METRIC_TX_GBPS_L1 || which == WR_METRIC_TX_GBPS_L2)
+		rx = which + (WR_METRIC_RX_GBPS_L1 - WR_METRIC_TX_GBPS_L1);
+	return r->m.v[WR_METRIC_RX_MPPS] > 0 ? m->v[rx] : m->v[which];
+}
+
+bool
+rep_have_cycles(const struct rep *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nb_runs; i++)
+		if (r->run[i].m.have[WR_METRIC_CYCLES_PER_PKT])
+			return true;
+	return false;
+}
+
+/* Label from the run: its --label, else the first driver and the host. */
+static void
+default_label(struct rep_run *r)
+{
+	const json_t *l = json_object_get(r->doc, "label");
+	const json_t *drv = wr_metrics_get(r->doc, "ports[0].driver");
+	const json_t *host = wr_metrics_get(r->doc, "env.hostname");
+
+	if (json_is_string(l))
+		snprintf(r->label, sizeof(r->label), "%s", json_string_value(l));
+	else
+		snprintf(r->label, sizeof(r->label), "%s@%s",
+			json_is_string(drv) ? json_string_value(drv) : "?",
+			json_is_string(host) ? json_string_value(host) : "?");
+}
+
+/* Figures of one run: the trials' median and spread, or the single run. */
+static int
+load_figures(struct rep_run *r, char *err, size_t el)
+{
+	struct wr_trials_figure f;
+	char why[256];
+	unsigned int id;
+	int rc;
+
+	if (wr_metrics_extract(r->doc, &r->m, why, sizeof(why)) != 0) {
+		snprintf(err, el, "%s: %s", r->path, why);
+		return -1;
+	}
+	r->lo = r->hi = r->m;
+	r->n = 1;
+	for (id = 0; id < WR_METRIC_COUNT; id++) {
+		rc = wr_trials_read_figure(r->doc, wr_metric_defs[id].name, &f, why,
+			sizeof(why));
+		if (rc == -EINVAL) {
+			snprintf(err, el, "%s: %s", r->path, why);
+			return -1;
+		}
+		if (rc != 0)
+			continue;
+		r->m.have[id] = r->lo.have[id] = r->hi.have[id] = true;
+		r->m.v[id] = f.median;
+		r->lo.v[id] = f.min;
+		r->hi.v[id] = f.max;
+		r->n = f.n;
+	}
+	return 0;
+}
+
+static int
+load_run(struct rep_run *r, const char *path, char *err, size_t el)
+{
+	double size;
+	char why[256];
+
+	r->path = path;
+	if (wr_compare_load(path, &r->doc, err, el) != 0)
+		return -1;
+	if (wr_metrics_get_number(r->doc, "config.frame_size", &size, why,
+			sizeof(why)) != 0) {
+		snprintf(err, el, "%s: %s", path, why);
+		return -1;
+	}
+	r->frame_size = (unsigned int)size;
+	default_label(r);
+	return load_figures(r, err, el);
+}
+
+/* --labels A,B,C onto the runs, one each, in order. */
+static int
+apply_labels(struct rep *r, const char *labels, char *err, size_t el)
+{
+	const char *p = labels;
+	unsigned int i;
+
+	for (i = 0; i < r->nb_runs; i++) {
+		size_t n = strcspn(p, ",");
+
+		if (*p == '\0' || n == 0 || n >= WR_LABEL_LEN)
+			break;
+		snprintf(r->run[i].label, WR_LABEL_LEN, "%.*s", (int)n, p);
+		p += n + (p[n] == ',');
+	}
+	if (i != r->nb_runs || *p != '\0') {
+		snprintf(err, el, "--labels %s: expected %u non-empty labels "
+			"separated by commas, one per result file", labels, r->nb_runs);
+		return -1;
+	}
+	return 0;
+}
+
+/* Control characters would break table rows and gnuplot lines. */
+static void
+clean_label(char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20)
+			*s = ' ';
+}
+
+/* Series = distinct labels in first-seen order; order = by series, size. */
+static void
+make_order(struct rep *r)
+{
+	unsigned int i, j, s;
+
+	r->nb_series = 0;
+	for (i = 0; i < r->nb_runs; i++) {
+		clean_label(r->run[i].label);
+		for (s = 0; s < r->nb_series; s++)
+			if (strcmp(r->series[s], r->run[i].label) == 0)
+				break;
+		if (s == r->nb_series)
+			r->series[r->nb_series++] = r->run[i].label;
+		r->series_of[i] = s;
+		r->order[i] = i;
+	}
+	for (i = 1; i < r->nb_runs; i++) {          /* insertion sort, stable */
+		unsigned int k = r->order[i];
+
+		for (j = i; j > 0; j--) {
+			unsigned int p = r->order[j - 1];
+
+			if (r->series_of[p] < r->series_of[k] ||
+					(r->series_of[p] == r->series_of[k] &&
+					r->run[p].frame_size <= r->run[k].frame_size))
+				break;
+			r->order[j] = p;
+		}
+		r->order[j] = k;
+	}
+}
+
+
+static int
+fill_md(FILE *f, const void *doc)
+{
+	rep_doc_markdown(f, doc);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int
+fill_html(FILE *f, const void *doc)
+{
+	rep_doc_html(f, doc);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int
+fill_csv(FILE *f, const void *r)
+{
+	return rep_csv(f, r);
+}
+
+/* Write dir/name (or path when dir is NULL) atomically with fill. */
+static int
+write_out(const char *dir, const char *name, wr_csv_fill_t fill, const void *ctx)
+{
+	char path[PATH_MAX], err[PATH_MAX + 128];
+
+	if (dir != NULL)
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+	else
+		snprintf(path, sizeof(path), "%s", name);
+	if (wr_csv_write_atomic(path, fill, ctx, err, sizeof(err)) != 0) {
+		fprintf(stderr, "wirerate report: error: %s\n", err);
+		return -1;
+	}
+	printf("wrote %s\n", path);
+	return 0;
+}
+
+/* The report directory: plots first (the pages say whether they exist). */
+static int
+emit_dir(const struct rep *r, const struct rep_args *a, struct rep_doc *doc)
+{
+	char err[PATH_MAX + 256];
+	int rc = APP_EXIT_OK;
+
+	if (mkdir(a->out, 0755) != 0 && errno != EEXIST) {
+		fprintf(stderr, "wirerate report: error: --out %s: cannot create: "
+			"%s\n", a->out, strerror(errno));
+		return APP_EXIT_FAILED;
+	}
+	if (!a->no_plots) {
+		if (rep_plot(r, a->out, a->gnuplot, a->title, err, sizeof(err)) != 0) {
+			fprintf(stderr, "wirerate report: error: %s\n", err);
+			rc = APP_EXIT_FAILED;
+		} else {
+			doc->plots = true;
+			doc->cycles = rep_have_cycles(r);
+		}
+	}
+	if (write_out(a->out, "report.md", fill_md, doc) != 0 ||
+			write_out(a->out, "report.html", fill_html, doc) != 0 ||
+			write_out(a->out, "report.csv", fill_csv, r) != 0)
+		rc = APP_EXIT_FAILED;
+	return rc;
+}
+
+static int
+emit(const struct rep *r, const struct rep_args *a)
+{
+	struct rep_doc doc;
+	int rc = APP_EXIT_OK;
+
+	memset(&doc, 0, sizeof(doc));
+	doc.title = a->title;
+	if (rep_doc_build(r, a->pivot, &doc) != 0) {
+		fprintf(stderr, "wirerate report: error: no memory for the tables\n");
+		return APP_EXIT_FAILED;
+	}
+	if (a->out == NULL)
+		rep_doc_markdown(stdout, &doc);
+	else
+		rc = emit_dir(r, a, &doc);
+	if (a->csv != NULL && write_out(NULL, a->csv, fill_csv, r) != 0)
+		rc = APP_EXIT_FAILED;
+	rep_doc_free(&doc);
+	return rc;
+}
+
+int
+app_report_main(int argc, char **argv)
+{
+	static struct rep r;
+	struct rep_args a;
+	char err[PATH_MAX + 512];
+	unsigned int i;
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	memset(&r, 0, sizeof(r));
+	for (; optind < argc; optind++, r.nb_runs++) {
+		if (load_run(&r.run[r.nb_runs], argv[optind], err, sizeof(err)) != 0) {
+			rc = bad(err);
+			goto out;
+		}
+	}
+	if (a.labels != NULL && apply_labels(&r, a.labels, err, sizeof(err)) != 0) {
+		rc = bad(err);
+		goto out;
+	}
+	make_order(&r);
+	rc = emit(&r, &a);
+out:
+	for (i = 0; i <= r.nb_runs && i < REP_MAX_RUNS; i++)
+		json_decref(r.run[i].doc);
+	return rc;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* `wirerate report`: the runs it tabulates and plots (report.c, plot.c). */
+#ifndef WR_APP_REPORT_H
+#define WR_APP_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "config.h"
+#include "metrics.h"
+
+#define REP_MAX_RUNS 256u
+
+/* One result file. */
+struct rep_run {
+	const char *path;
+	json_t *doc;
+	char label[WR_LABEL_LEN];     /* --labels, the run's label, or driver@host */
+	unsigned int frame_size;
+	unsigned int n;               /* trials behind the figures; 1: single run */
+	struct wr_metric_values m;    /* figures: the trials' medians if any */
+	struct wr_metric_values lo;   /* the trials' min (= m for a single run) */
+	struct wr_metric_values hi;   /* the trials' max */
+};
+
+struct rep {
+	unsigned int nb_runs;
+	struct rep_run run[REP_MAX_RUNS];
+	unsigned int order[REP_MAX_RUNS]; /* by label (first seen), then size */
+	unsigned int nb_series;           /* distinct labels */
+	const char *series[REP_MAX_RUNS]; /* label of each series */
+	unsigned int series_of[REP_MAX_RUNS]; /* run index -> series */
+};
+
+#define REP_MAX_COLS 13u
+#define REP_CELL 256u
+
+/* A table rendered as Markdown or HTML. */
+struct rep_table {
+	char title[192];
+	unsigned int nb_cols;
+	unsigned int nb_rows;
+	bool text;                               /* all columns left-aligned */
+	const char *head[REP_MAX_COLS];          /* point into static or run data */
+	char (*cell)[REP_MAX_COLS][REP_CELL];    /* nb_rows rows */
+};
+
+/* Everything one report shows. */
+struct rep_doc {
+	const char *title;
+	unsigned int nb_tables;
+	struct rep_table tables[16];   /* runs, label matrices, environment */
+	bool plots;                    /* throughput.png/.svg were drawn */
+	bool cycles;                   /* cycles.png/.svg were drawn */
+};
+
+/*
+ * Fill doc with the runs table, one ROW x COLUMN matrix of metric per
+ * frame size when every label reads ROW/COLUMN, and the environment
+ * table. Returns 0 or -ENOMEM. Free with rep_doc_free().
+ */
+int rep_doc_build(const struct rep *r, int metric, struct rep_doc *doc);
+
+/* Free the tables of doc. This function can't fail. */
+void rep_doc_free(struct rep_doc *doc);
+
+/* doc as Markdown on f; the plots are referenced by file name. */
+void rep_doc_markdown(FILE *f, const struct rep_doc *doc);
+
+/* doc as a standalone HTML page on f, embedding the plots (img). */
+void rep_doc_html(FILE *f, const struct rep_doc *doc);
+
+/*
+ * The per-size table as CSV on f: label, file, frame_size, trials, then
+ * each metric and its _min and _max over the trials. Returns 0 or -EIO.
+ */
+int rep_csv(FILE *f, const struct rep *r);
+
+/*
+ * Throughput of a run as the report plots it: what was received, or what
+ * was sent when the run had no receiving port, read from m (r's figures,
+ * or their min or max). which is WR_METRIC_TX_MPPS, WR_METRIC_TX_GBPS_L1
+ * or WR_METRIC_TX_GBPS_L2 (its RX twin is used when the run received).
+ */
+double rep_throughput(const struct rep_run *r, const struct wr_metric_values *m,
+		unsigned int which);
+
+/* True when any run has a cycles-per-packet figure. */
+bool rep_have_cycles(const struct rep *r);
+
+/*
+ * Write dir/plots.gp and dir/plots.dat, run gnuplot (path or name on
+ * PATH) in dir, and leave throughput.png/.svg (and cycles.png/.svg when
+ * rep_have_cycles()). gnuplot's own messages go to dir/gnuplot.log.
+ * Returns 0 or -1 with a message in err.
+ */
+int rep_plot(const struct rep *r, const char *dir, const char *gnuplot,
+		const char *title, char *err, size_t errlen);
+
+#endif /* WR_APP_REPORT_H */

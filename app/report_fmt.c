@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The tables of `wirerate report` and their Markdown, HTML and CSV forms. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "csv.h"
+#include "metrics.h"
+#include "report.h"
+
+/* The runs table: these metrics after label, size and trials. */
+static const unsigned int run_cols[] = {
+	WR_METRIC_TX_MPPS, WR_METRIC_RX_MPPS, WR_METRIC_TX_GBPS_L1,
+	WR_METRIC_RX_GBPS_L1, WR_METRIC_RX_GBPS_L2, WR_METRIC_LOSS_PCT,
+	WR_METRIC_LAT_P50, WR_METRIC_LAT_P99, WR_METRIC_CYCLES_PER_PKT,
+};
+
+static struct rep_table *
+table_new(struct rep_doc *doc, unsigned int rows, const char *fmt, ...)
+	__rte_format_printf(3, 4);
+
+/* Append an empty table of rows rows to doc; NULL when full or no memory. */
+static struct rep_table *
+table_new(struct rep_doc *doc, unsigned int rows, const char *fmt, ...)
+{
+	struct rep_table *t;
+	va_list ap;
+
+	if (doc->nb_tables == RTE_DIM(doc->tables))
+		return NULL;
+	t = &doc->tables[doc->nb_tables];
+	memset(t, 0, sizeof(*t));
+	t->cell = calloc(rows ? rows : 1, sizeof(*t->cell));
+	if (t->cell == NULL)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(t->title, sizeof(t->title), fmt, ap);
+	va_end(ap);
+	t->nb_rows = rows;
+	doc->nb_tables++;
+	return t;
+}
+
+/* A figure with its spread over the trials. */
+static void
+fmt_figure(char *buf, const struct rep_run *r, unsigned int id)
+{
+	if (!r->m.have[id])
+		snprintf(buf, REP_CELL, "-");
+	else if (r->n > 1)
+		snprintf(buf, REP_CELL, "%.4g [%.4g..%.4g]", r->m.v[id],
+			r->lo.v[id], r->hi.v[id]);
+	else
+		snprintf(buf, REP_CELL, "%.4g", r->m.v[id]);
+}
+
+static int
+runs_table(const struct rep *r, struct rep_doc *doc)
+{
+	struct rep_table *t = table_new(doc, r->nb_runs, "Runs (figures: median "
+		"[min..max] over the trials when repeated)");
+	unsigned int k, c;
+
+	if (t == NULL)
+		return -ENOMEM;
+	t->head[0] = "label";
+	t->head[1] = "frame B";
+	t->head[2] = "trials";
+	for (c = 0; c < RTE_DIM(run_cols); c++)
+		t->head[3 + c] = wr_metric_defs[run_cols[c]].label;
+	t->nb_cols = 3 + RTE_DIM(run_cols);
+	for (k = 0; k < r->nb_runs; k++) {
+		const struct rep_run *run = &r->run[r->order[k]];
+
+		snprintf(t->cell[k][0], REP_CELL, "%s", run->label);
+		snprintf(t->cell[k][1], REP_CELL, "%u", run->frame_size);
+		snprintf(t->cell[k][2], REP_CELL, "%u", run->n);
+		for (c = 0; c < RTE_DIM(run_cols); c++)
+			fmt_figure(t->cell[k][3 + c], run, run_cols[c]);
+	}
+	return 0;
+}
+
+/*
+ * Index of name[0..len-1] in list[0..*n-1], appended when new (up to max).
+ * Entries are labels (compared up to their '/') or column names.
+ */
+static int
+intern(const char **list, unsigned int *n, unsigned int max, const char *name,
+		size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)
+		if (strcspn(list[i], "/") == len && strncmp(list[i], name, len) == 0)
+			return (int)i;
+	if (*n == max)
+		return -1;
+	list[*n] = name;
+	return (int)(*n)++;
+}
+
+/* One ROW x COLUMN table of metric for the runs of one frame size. */
+static int
+matrix_table(const struct rep *r, int metric, unsigned int size,
+		const char **rows, unsigned int nb_rows, const char **cols,
+		unsigned int nb_cols, struct rep_doc *doc)
+{
+	struct rep_table *t = table_new(doc, nb_rows, "%s at %u-byte frames "
+		"(label ROW/COLUMN)", wr_metric_defs[metric].label, size);
+	unsigned int i, k;
+
+	if (t == NULL)
+		return -ENOMEM;
+	t->nb_cols = nb_cols + 1;
+	t->head[0] = "";
+	for (i = 0; i < nb_cols; i++)
+		t->head[i + 1] = cols[i];
+	for (i = 0; i < nb_rows; i++) {
+		snprintf(t->cell[i][0], REP_CELL, "%.*s",
+			(int)strcspn(rows[i], "/"), rows[i]);
+		for (k = 1; k <= nb_cols; k++)
+			snprintf(t->cell[i][k], REP_CELL, "-");
+	}
+	for (k = 0; k < r->nb_runs; k++) {
+		const struct rep_run *run = &r->run[k];
+		const char *slash = strchr(run->label, '/');
+		int row, col;
+
+		if (run->frame_size != size)
+			continue;
+		row = intern(rows, &nb_rows, nb_rows, run->label, slash - run->label);
+		col = intern(cols, &nb_cols, nb_cols, slash + 1, strlen(slash + 1));
+		if (row >= 0 && col >= 0)
+			fmt_figure(t->cell[row][col + 1], run, (unsigned int)metric);
+	}
+	return 0;
+}
+
+/* Matrices when every label reads ROW/COLUMN; one per frame size. */
+static int
+matrix_tables(const struct rep *r, int metric, struct rep_doc *doc)
+{
+	const char *rows[REP_MAX_RUNS], *cols[REP_MAX_COLS - 1];
+	unsigned int nb_rows = 0, nb_cols = 0, k, prev = 0, size;
+
+	for (k = 0; k < r->nb_runs; k++) {
+		const char *label = r->run[k].label, *slash = strchr(label, '/');
+
+		if (slash == NULL || slash == label || slash[1] == '\0' ||
+				strchr(slash + 1, '/') != NULL ||
+				intern(rows, &nb_rows, REP_MAX_RUNS, label, slash - label) < 0 ||
+				intern(cols, &nb_cols, RTE_DIM(cols), slash + 1,
+				strlen(slash + 1)) < 0)
+			return 0;
+	}
+	for (;;) {                       /* each frame size, ascending */
+		size = 0;
+		for (k = 0; k < r->nb_runs; k++)
+			if (r->run[k].frame_size > prev &&
+					(size == 0 || r->run[k].frame_size < size))
+				size = r->run[k].frame_size;
+		if (size == 0)
+			return 0;
+		if (matrix_table(r, metric, size, rows, nb_rows, cols, nb_cols, doc) != 0)
+			return -ENOMEM;
+		prev = size;
+	}
+}
+
+/* Ports of a run in one cell: id, driver, device, PCI id, MTU, link. */
+static void
+fmt_ports(char *buf, const json_t *doc)
+{
+	const json_t *p;
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	json_array_foreach(json_object_get(doc, "ports"), i, p) {
+		const json_t *pci = json_object_get(p, "pci_id");
+		const json_t *v3 = json_object_get(p, "vmxnet3_version");
+		const json_t *dev = json_object_get(p, "device");
+		const json_t *drv = json_object_get(p, "driver");
+
+		used += (size_t)snprintf(buf + used, REP_CELL - used,
+			"%s%" JSON_INTEGER_FORMAT " %s %s%s%s%s%s MTU %" JSON_INTEGER_FORMAT
+			" link %" JSON_INTEGER_FORMAT " Mb/s", i ? "; " : "",
+			json_integer_value(json_object_get(p, "port_id")),
+			json_is_string(drv) ? json_string_value(drv) : "?",
+			json_is_string(dev) ? json_string_value(dev) : "",
+			json_is_string(pci) ? " " : "",
+			json_is_string(pci) ? json_string_value(pci) : "",
+			json_is_string(v3) ? " vmxnet3 v" : "",
+			json_is_string(v3) ? json_string_value(v3) : "",
+			json_integer_value(json_object_get(p, "mtu")),
+			json_integer_value(json_object_get(p, "link_speed_mbps")));
+		if (used >= REP_CELL - 1)
+			break;
+	}
+}
+
+static const char *
+env_str(const json_t *doc, const char *path)
+{
+	const json_t *v = wr_metrics_get(doc, path);
+
+	return json_is_string(v) ? json_string_value(v) : "-";
+}
+
+static int
+env_table(const struct rep *r, struct rep_doc *doc)
+{
+	static const char *const head[] = { "label", "frame B", "file", "ports",
+		"CPU", "TSC Hz", "kernel", "host", "wirerate / DPDK", "profile" };
+	struct rep_table *t = table_new(doc, r->nb_runs, "Environment");
+	unsigned int k, c;
+
+	if (t == NULL)
+		return -ENOMEM;
+	for (c = 0; c < RTE_DIM(head); c++)
+		t->head[c] = head[c];
+	t->nb_cols = RTE_DIM(head);
+	t->text = true;
+	for (k = 0; k < r->nb_runs; k++) {
+		const struct rep_run *run = &r->run[r->order[k]];
+		char (*row)[REP_CELL] = t->cell[k];
+		const json_t *hz = wr_metrics_get(run->doc, "env.tsc_hz");
+
+		snprintf(row[0], REP_CELL, "%s", run->label);
+		snprintf(row[1], REP_CELL, "%u", run->frame_size);
+		snprintf(row[2], REP_CELL, "%s", run->path);
+		fmt_ports(row[3], run->doc);
+		snprintf(row[4], REP_CELL, "%s", env_str(run->doc, "env.cpu_model"));
+		snprintf(row[5], REP_CELL, "%.0f", json_number_value(hz));
+		snprintf(row[6], REP_CELL, "%s", env_str(run->doc, "env.kernel"));
+		snprintf(row[7], REP_CELL, "%s", env_str(run->doc, "env.hostname"));
+		snprintf(row[8], REP_CELL, "%s / %s", env_str(run->doc,
+			"env.wirerate_version"), env_str(run->doc, "env.dpdk_version"));
+		snprintf(row[9], REP_CELL, "%s", env_str(run->doc, "env.profile"));
+	}
+	return 0;
+}
+
+int
+rep_doc_build(const struct rep *r, int metric, struct rep_doc *doc)
+{
+	if (runs_table(r, doc) != 0 || matrix_tables(r, metric, doc) != 0 ||
+			env_table(r, doc) != 0)
+		return -ENOMEM;
+	return 0;
+}
+
+void
+rep_doc_free(struct rep_doc *doc)
+{
+	unsigned int i;
+
+	for (i = 0; i < doc->nb_tables; i++)
+		free(doc->tables[i].cell);
+	doc->nb_tables = 0;
+}
+
+/* A Markdown table cell: '|' would end it, newlines would end the row. */
+static void
+md_text(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else
+			fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+static void
+md_table(FILE *f, const struct rep_table *t)
+{
+	unsigned int r, c;
+
+	fprintf(f, "\n## %s\n\n|", t->title);
+	for (c = 0; c < t->nb_cols; c++) {
+		fputc(' ', f);
+		md_text(f, t->head[c]);
+		fputs(" |", f);
+	}
+	fputs("\n|", f);
+	for (c = 0; c < t->nb_cols; c++)
+		fputs(c == 0 || t->text ? "---|" : "---:|", f);
+	for (r = 0; r < t->nb_rows; r++) {
+		fputs("\n|", f);
+		for (c = 0; c < t->nb_cols; c++) {
+			fputc(' ', f);
+			md_text(f, t->cell[r][c]);
+			fputs(" |", f);
+		}
+	}
+	fputc('\n', f);
+}
+
+void
+rep_doc_markdown(FILE *f, const struct rep_doc *doc)
+{
+	unsigned int i;
+
+	fprintf(f, "# ");
+	md_text(f, doc->title);
+	fprintf(f, "\n\nThroughput sums the ports; loss is lost / sent over the "
+		"streams; latency percentiles are the worst port's.\n");
+	for (i = 0; i < doc->nb_tables; i++)
+		md_table(f, &doc->tables[i]);
+	if (doc->plots)
+		fprintf(f, "\n## Throughput against frame size\n\n![Throughput "
+			"against frame size](throughput.png)\n\n[SVG](throughput.svg)\n");
+	if (doc->cycles)
+		fprintf(f, "\n## Cycles per packet against frame size\n\n![Cycles "
+			"per packet against frame size](cycles.png)\n\n[SVG](cycles.svg)\n");
+}
+
+static void
+html_text(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f); break;
+		}
+	}
+}
+
+static void
+html_table(FILE *f, const struct rep_table *t)
+{
+	unsigned int r, c;
+
+	fputs("<h2>", f);
+	html_text(f, t->title);
+	fputs("</h2>\n<table>\n<tr>", f);
+	for (c = 0; c < t->nb_cols; c++) {
+		fputs("<th>", f);
+		html_text(f, t->head[c]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (r = 0; r < t->nb_rows; r++) {
+		fputs("<tr>", f);
+		for (c = 0; c < t->nb_cols; c++) {
+			fputs(t->text ? "<td class=\"text\">" : "<td>", f);
+			html_text(f, t->cell[r][c]);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void
+html_figure(FILE *f, const char *name, const char *caption)
+{
+	fprintf(f, "<h2>%s</h2>\n<figure><img src=\"%s.png\" alt=\"%s\">\n"
+		"<figcaption>%s (<a href=\"%s.svg\">SVG</a>)</figcaption></figure>\n",
+		caption, name, caption, caption, name);
+}
+
+void
+rep_doc_html(FILE *f, const struct rep_doc *doc)
+{
+	unsigned int i;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<title>", f);
+	html_text(f, doc->title);
+	fputs("</title>\n<style>\nbody { font-family: sans-serif; }\n"
+		"table { border-collapse: collapse; }\n"
+		"th, td { border: 1px solid #999; padding: 2px 6px; text-align: right; }\n"
+		"td:first-child, th:first-child, td.text { text-align: left; }\n"
+		"img { max-width: 100%; }\n</style>\n</head>\n<body>\n<h1>", f);
+	html_text(f, doc->title);
+	fputs("</h1>\n<p>Throughput sums the ports; loss is lost / sent over the "
+		"streams; latency percentiles are the worst port's.</p>\n", f);
+	for (i = 0; i < doc->nb_tables; i++)
+		html_table(f, &doc->tables[i]);
+	if (doc->plots)
+		html_figure(f, "throughput", "Throughput against frame size");
+	if (doc->cycles)
+		html_figure(f, "cycles", "Cycles per packet against frame size");
+	fputs("</body>\n</html>\n", f);
+}
+
+static void
+csv_num(FILE *f, bool have, double v)
+{
+	if (have)
+		fprintf(f, ",%.9g", v);
+	else
+		fputc(',', f);
+}
+
+int
+rep_csv(FILE *f, const struct rep *r)
+{
+	unsigned int k, id;
+
+	fputs("label,file,frame_size,trials", f);
+	for (id = 0; id < WR_METRIC_COUNT; id++)
+		fprintf(f, ",%s,%s_min,%s_max", wr_metric_defs[id].name,
+			wr_metric_defs[id].name, wr_metric_defs[id].name);
+	fputc('\n', f);
+	for (k = 0; k < r->nb_runs; k++) {
+		const struct rep_run *run = &r->run[r->order[k]];
+
+		wr_csv_field(f, run->label);
+		fputc(',', f);
+		wr_csv_field(f, run->path);
+		fprintf(f, ",%u,%u", run->frame_size, run->n);
+		for (id = 0; id < WR_METRIC_COUNT; id++) {
+			csv_num(f, run->m.have[id], run->m.v[id]);
+			csv_num(f, run->m.have[id], run->lo.v[id]);
+			csv_num(f, run->m.have[id], run->hi.v[id]);
+		}
+		fputc('\n', f);
+	}
+	return ferror(f) ? -EIO : 0;
+}

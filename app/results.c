@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Repeated trials on screen, and the result files (--json, --csv). */
+#include <stdio.h>
+
+#include "app.h"
+#include "csv.h"
+#include "metrics.h"
+#include "result.h"
+
+int
+app_trial_done(FILE *f, const struct wr_run *run, unsigned int t, json_t *trials)
+{
+	const struct wr_config *cfg = run->cfg;
+	unsigned int k = t - cfg->nb_warmup + 1;
+	struct wr_metric_values m;
+	char err[256];
+	json_t *trial;
+
+	if (t < cfg->nb_warmup) {
+		fprintf(f, "warm-up trial %u of %u done (stopped by %s), not "
+			"counted\n", t + 1, cfg->nb_warmup,
+			wr_run_stop_name(run->stop_reason));
+		return 0;
+	}
+	if (run->stop_reason == WR_STOP_SIGNAL) {
+		fprintf(f, "trial %u of %u stopped by a signal: not counted\n", k,
+			cfg->nb_repeat);
+		return 0;
+	}
+	trial = wr_result_trial(run, k);
+	if (trial == NULL || json_array_append_new(trials, trial) != 0) {
+		fprintf(stderr, "wirerate: error: no memory for trial %u\n", k);
+		return -1;
+	}
+	if (wr_metrics_extract(trial, &m, err, sizeof(err)) == 0)
+		fprintf(f, "trial %u of %u: TX %.3f Mpps %.3f Gb/s L1, RX %.3f "
+			"Mpps %.3f Gb/s L1, loss %s%.4g%%\n", k, cfg->nb_repeat,
+			m.v[WR_METRIC_TX_MPPS], m.v[WR_METRIC_TX_GBPS_L1],
+			m.v[WR_METRIC_RX_MPPS], m.v[WR_METRIC_RX_GBPS_L1],
+			m.have[WR_METRIC_LOSS_PCT] ? "" : "n/a ",
+			m.v[WR_METRIC_LOSS_PCT]);
+	fflush(f);
+	return 0;
+}
+
+/* Median, min, max and 95% CI of each figure over the trials. */
+static void
+view_summary(FILE *f, const json_t *summary)
+{
+	const json_t *figs = json_object_get(summary, "figures"), *o;
+	unsigned int id;
+
+	fprintf(f, "\n%" JSON_INTEGER_FORMAT " trials counted (%" JSON_INTEGER_FORMAT
+		" warm-up not counted)\n%-18s %12s %12s %12s   %s\n",
+		json_integer_value(json_object_get(summary, "trials")),
+		json_integer_value(json_object_get(summary, "warmup")),
+		"figure", "median", "min", "max", "95% CI of the mean");
+	for (id = 0; id < WR_METRIC_COUNT; id++) {
+		o = json_object_get(figs, wr_metric_defs[id].name);
+		if (o == NULL)
+			continue;
+		fprintf(f, "%-18s %12.6g %12.6g %12.6g   %.6g .. %.6g\n",
+			wr_metric_defs[id].name,
+			json_number_value(json_object_get(o, "median")),
+			json_number_value(json_object_get(o, "min")),
+			json_number_value(json_object_get(o, "max")),
+			json_number_value(json_object_get(o, "ci95_low")),
+			json_number_value(json_object_get(o, "ci95_high")));
+	}
+	fflush(f);
+}
+
+int
+app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
+{
+	const struct wr_config *cfg = run->cfg;
+	char err[512];
+	json_t *doc;
+	int rc = 0;
+
+	if (trials == NULL && cfg->json_path[0] == '\0' && cfg->csv_path[0] == '\0')
+		return 0;
+	doc = wr_result_build_trials(run, trials, err, sizeof(err));
+	if (doc == NULL) {
+		fprintf(stderr, "wirerate: error: %s\n", err);
+		return -1;
+	}
+	if (trials != NULL)
+		view_summary(f, json_object_get(doc, "summary"));
+	if (cfg->json_path[0] != '\0' &&
+			wr_result_write_json(doc, cfg->json_path, err, sizeof(err)) != 0) {
+		fprintf(stderr, "wirerate: error: %s\n", err);
+		rc = -1;
+	}
+	if (cfg->csv_path[0] != '\0' &&
+			wr_csv_write_intervals(doc, cfg->csv_path, err, sizeof(err)) != 0) {
+		fprintf(stderr, "wirerate: error: %s\n", err);
+		rc = -1;
+	}
+	json_decref(doc);
+	return rc;
+}

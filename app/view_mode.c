@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Progress lines and result tables of the test modes (sweep, RFC 2544). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "app.h"
+
+void
+app_view_trial(FILE *f, const struct wr_run *run, const char *what,
+		const struct wr_trial_summary *s)
+{
+	fprintf(f, "trial %3u %-9s %5u B  offered %10.4f Mpps  sent %12" PRIu64
+		"  lost %10" PRId64 " (%.4f%%)", run->nb_trials, what, s->frame_size,
+		s->achieved_pps / 1e6, s->sent_pkts, s->lost_pkts, 100.0 * s->loss_ratio);
+	if (s->lat_valid)
+		fprintf(f, "  lat p50 %.2f us", s->lat_p50_ns / 1e3);
+	fprintf(f, "\n");
+	fflush(f);
+}
+
+static double
+num(json_t *o, const char *k)
+{
+	return json_number_value(json_object_get(o, k));
+}
+
+static void
+table_sweep(FILE *f, json_t *results)
+{
+	size_t i;
+	json_t *r;
+
+	fprintf(f, "%6s %10s %10s %10s %12s %10s %12s\n", "size", "Mpps",
+		"Gb/s L1", "Gb/s L2", "lost", "loss %", "lat p50 us");
+	json_array_foreach(results, i, r)
+		fprintf(f, "%6.0f %10.4f %10.4f %10.4f %12.0f %10.4f %12.2f\n",
+			num(r, "frame_size"), num(r, "achieved_pps") / 1e6,
+			num(r, "gbps_l1"), num(r, "gbps_l2"), num(r, "lost_pkts"),
+			100 * num(r, "loss_ratio"), num(r, "latency_p50_ns") / 1e3);
+}
+
+static void
+table_throughput(FILE *f, json_t *results)
+{
+	size_t i;
+	json_t *r;
+
+	fprintf(f, "%6s %12s %10s %10s %10s %10s %8s %12s %s\n", "size", "NDR Mpps",
+		"Gb/s L1", "Gb/s L2", "% line", "PDR Mpps", "trials",
+		"lat p50 us", "max from");
+	json_array_foreach(results, i, r) {
+		json_t *at = json_object_get(r, "at_ndr");
+
+		fprintf(f, "%6.0f %12.4f %10.4f %10.4f %10.2f %10.4f %8.0f %12.2f %s%s\n",
+			num(r, "frame_size"), num(r, "ndr_mpps"), num(r, "ndr_gbps_l1"),
+			num(r, "ndr_gbps_l2"), num(r, "ndr_pct_of_line"),
+			num(r, "pdr_pps") / 1e6, num(r, "search_trials"),
+			at ? num(at, "latency_p50_ns") / 1e3 : 0.0,
+			json_string_value(json_object_get(r, "max_from")),
+			json_is_true(json_object_get(r, "converged")) ? "" : " (not converged)");
+	}
+}
+
+static void
+table_loss(FILE *f, json_t *results)
+{
+	size_t i, j;
+	json_t *r, *s;
+
+	fprintf(f, "%6s %8s %12s %14s %12s\n", "size", "% max", "Mpps", "sent", "loss %");
+	json_array_foreach(results, i, r)
+		json_array_foreach(json_object_get(r, "steps"), j, s)
+			fprintf(f, "%6.0f %8.1f %12.4f %14.0f %12.4f\n", num(r, "frame_size"),
+				num(s, "pct_of_max"), num(s, "achieved_pps") / 1e6,
+				num(s, "sent_pkts"), num(s, "loss_pct"));
+}
+
+static void
+table_b2b(FILE *f, json_t *results)
+{
+	size_t i;
+	json_t *r;
+
+	fprintf(f, "%6s %14s %14s %14s %14s\n", "size", "mean burst", "min", "max",
+		"longest tried");
+	json_array_foreach(results, i, r)
+		fprintf(f, "%6.0f %14.1f %14.0f %14.0f %14.0f\n", num(r, "frame_size"),
+			num(r, "mean_pkts"), num(r, "min_pkts"), num(r, "max_pkts"),
+			num(r, "max_tried_pkts"));
+}
+
+void
+app_view_mode(FILE *f, json_t *doc)
+{
+	const char *mode = json_string_value(json_object_get(doc, "mode"));
+	json_t *results = json_object_get(doc, "results");
+
+	fprintf(f, "\n%s results (trials of %.1f s%s)\n", mode, num(doc, "trial_s"),
+		json_is_true(json_object_get(doc, "rfc2544_trial_length")) ? "" :
+		", shorter than RFC 2544's 60 s");
+	if (strcmp(mode, "throughput") == 0)
+		table_throughput(f, results);
+	else if (strcmp(mode, "loss") == 0)
+		table_loss(f, results);
+	else if (strcmp(mode, "b2b") == 0)
+		table_b2b(f, results);
+	else
+		table_sweep(f, results);
+	fflush(f);
+}

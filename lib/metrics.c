@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "metrics.h"
+
+/*
+ * Default tolerances: throughput moves a few % between quiet runs on one
+ * host; latency tails move far more; loss is judged in absolute percentage
+ * points because a relative change from 0 has no meaning.
+ */
+const struct wr_metric_def wr_metric_defs[WR_METRIC_COUNT] = {
+	[WR_METRIC_TX_MPPS] = { "tx_mpps", "TX Mpps", "throughput",
+		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_RX_MPPS] = { "rx_mpps", "RX Mpps", "throughput",
+		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_TX_GBPS_L1] = { "tx_gbps_l1", "TX Gb/s L1", "throughput",
+		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_TX_GBPS_L2] = { "tx_gbps_l2", "TX Gb/s L2", "throughput",
+		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_RX_GBPS_L1] = { "rx_gbps_l1", "RX Gb/s L1", "throughput",
+		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_RX_GBPS_L2] = { "rx_gbps_l2", "RX Gb/s L2", "throughput",
+		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_LOSS_PCT] = { "loss_pct", "loss %", "loss",
+		WR_METRIC_LOWER_BETTER, 0.01, false },
+	[WR_METRIC_LAT_P50] = { "latency_p50_ns", "lat p50 ns", "latency",
+		WR_METRIC_LOWER_BETTER, 20.0, true },
+	[WR_METRIC_LAT_P90] = { "latency_p90_ns", "lat p90 ns", "latency",
+		WR_METRIC_LOWER_BETTER, 20.0, true },
+	[WR_METRIC_LAT_P99] = { "latency_p99_ns", "lat p99 ns", "latency",
+		WR_METRIC_LOWER_BETTER, 30.0, true },
+	[WR_METRIC_LAT_P99_9] = { "latency_p99_9_ns", "lat p99.9 ns", "latency",
+		WR_METRIC_LOWER_BETTER, 50.0, true },
+	[WR_METRIC_CYCLES_PER_PKT] = { "cycles_per_pkt", "cycles/pkt", "cpu",
+		WR_METRIC_LOWER_BETTER, 5.0, true },
+};
+
+/* Per-port throughput fields of totals[], in enum order from TX_MPPS. */
+static const char *const rate_keys[] = {
+	"tx_mpps", "rx_mpps", "tx_gbps_l1", "tx_gbps_l2", "rx_gbps_l1", "rx_gbps_l2",
+};
+
+/* Latency fields of totals[].latency, in enum order from LAT_P50. */
+static const char *const lat_keys[] = { "p50_ns", "p90_ns", "p99_ns", "p99_9_ns" };
+
+int
+wr_metrics_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < WR_METRIC_COUNT; i++)
+		if (strcmp(wr_metric_defs[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* One step of a path: a key up to '.', '[' or the end, then any [i]. */
+static const json_t *
+path_step(const json_t *cur, const char **p)
+{
+	char key[128];
+	size_t n = strcspn(*p, ".[");
+
+	if (n > 0) {
+		if (n >= sizeof(key) || !json_is_object(cur))
+			return NULL;
+		memcpy(key, *p, n);
+		key[n] = '\0';
+		cur = json_object_get(cur, key);
+		*p += n;
+	}
+	while (cur != NULL && **p == '[') {
+		char *end;
+		unsigned long i = strtoul(*p + 1, &end, 10);
+
+		if (*end != ']' || !json_is_array(cur))
+			return NULL;
+		cur = json_array_get(cur, i);
+		*p = end + 1;
+	}
+	if (**p == '.')
+		(*p)++;
+	return cur;
+}
+
+const json_t *
+wr_metrics_get(const json_t *root, const char *path)
+{
+	const json_t *cur = root;
+	const char *p = path;
+
+	while (cur != NULL && *p != '\0')
+		cur = path_step(cur, &p);
+	return cur;
+}
+
+int
+wr_metrics_get_number(const json_t *root, const char *path, double *out,
+		char *err, size_t errlen)
+{
+	const json_t *v = wr_metrics_get(root, path);
+
+	if (v == NULL) {
+		snprintf(err, errlen, "field '%s' is missing", path);
+		return -ENOENT;
+	}
+	if (!json_is_number(v)) {
+		snprintf(err, errlen, "field '%s' is not a number", path);
+		return -EINVAL;
+	}
+	*out = json_number_value(v);
+	return 0;
+}
+
+/* Sum the throughput fields of every port. */
+static int
+extract_rates(const json_t *run, size_t nb_ports, struct wr_metric_values *m,
+		char *err, size_t el)
+{
+	char path[64];
+	double x;
+	size_t i, k;
+
+	for (k = 0; k < RTE_DIM(rate_keys); k++) {
+		m->have[WR_METRIC_TX_MPPS + k] = true;
+		m->v[WR_METRIC_TX_MPPS + k] = 0.0;
+		for (i = 0; i < nb_ports; i++) {
+			snprintf(path, sizeof(path), "totals[%zu].%s", i, rate_keys[k]);
+			if (wr_metrics_get_number(run, path, &x, err, el) != 0)
+				return -EINVAL;
+			m->v[WR_METRIC_TX_MPPS + k] += x;
+		}
+	}
+	return 0;
+}
+
+/* Worst percentile over the ports that measured latency. */
+static int
+extract_latency(const json_t *run, size_t nb_ports, struct wr_metric_values *m,
+		char *err, size_t el)
+{
+	char path[64];
+	double x;
+	size_t i, k;
+
+	for (i = 0; i < nb_ports; i++) {
+		snprintf(path, sizeof(path), "totals[%zu].latency", i);
+		if (wr_metrics_get(run, path) == NULL)
+			continue;
+		for (k = 0; k < RTE_DIM(lat_keys); k++) {
+			unsigned int id = WR_METRIC_LAT_P50 + (unsigned int)k;
+
+			snprintf(path, sizeof(path), "totals[%zu].latency.%s", i, lat_keys[k]);
+			if (wr_metrics_get_number(run, path, &x, err, el) != 0)
+				return -EINVAL;
+			if (!m->have[id] || x > m->v[id])
+				m->v[id] = x;
+			m->have[id] = true;
+		}
+	}
+	return 0;
+}
+
+/* Loss over the streams whose sender is in the run; absent without RX. */
+static int
+extract_loss(const json_t *run, struct wr_metric_values *m, char *err, size_t el)
+{
+	double sent, lost;
+
+	if (wr_metrics_get_number(run, "accounting.sent_pkts", &sent, err, el) != 0 ||
+			wr_metrics_get_number(run, "accounting.lost_pkts", &lost, err, el) != 0)
+		return -EINVAL;
+	if (sent > 0) {
+		m->have[WR_METRIC_LOSS_PCT] = true;
+		m->v[WR_METRIC_LOSS_PCT] = 100.0 * lost / sent;
+	}
+	return 0;
+}
+
+int
+wr_metrics_extract(const json_t *run, struct wr_metric_values *out,
+		char *err, size_t errlen)
+{
+	const json_t *totals = json_object_get(run, "totals");
+	double cpp;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (totals == NULL || !json_is_array(totals) || json_array_size(totals) == 0) {
+		snprintf(err, errlen, "field 'totals' is %s", totals == NULL ?
+			"missing" : "not a non-empty array");
+		return -EINVAL;
+	}
+	if (extract_rates(run, json_array_size(totals), out, err, errlen) != 0 ||
+			extract_latency(run, json_array_size(totals), out, err, errlen) != 0 ||
+			extract_loss(run, out, err, errlen) != 0)
+		return -EINVAL;
+	rc = wr_metrics_get_number(run, "cpu.cycles_per_pkt", &cpp, err, errlen);
+	if (rc == -EINVAL)
+		return rc;
+	if (rc == 0) {
+		out->have[WR_METRIC_CYCLES_PER_PKT] = true;
+		out->v[WR_METRIC_CYCLES_PER_PKT] = cpp;
+	}
+	err[0] = '\0';
+	return 0;
+}

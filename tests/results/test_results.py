@@ -1,0 +1,448 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""wirerate compare / report / --repeat / --csv, checked exactly.
+Usage: test_results.py CASE (see CASES). Standard library only; the
+compare cases need no EAL, the others make short real runs on vdevs."""
+import copy
+import csv
+import json
+import os
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+import wrtest
+from wrtest import Checker
+
+W = wrtest.WIRERATE
+METRICS = ["tx_mpps", "rx_mpps", "tx_gbps_l1", "tx_gbps_l2", "rx_gbps_l1",
+           "rx_gbps_l2", "loss_pct", "latency_p50_ns", "latency_p90_ns",
+           "latency_p99_ns", "latency_p99_9_ns", "cycles_per_pkt"]
+
+
+def tool(args, timeout=60):
+    """Run a subcommand (no EAL); return CompletedProcess."""
+    return subprocess.run([W] + args, capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def real_run(d, name, vdevs, opts, timeout=90):
+    """A real run writing d/name.json; returns (rc, doc, stdout, stderr)."""
+    path = os.path.join(d, name + ".json")
+    argv = [W] + wrtest.eal_args(vdevs) + ["--"] + opts + ["--json", path]
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
+                       stdin=subprocess.DEVNULL)
+    doc = None
+    if os.path.exists(path):
+        with open(path) as f:
+            doc = json.load(f)
+    return p.returncode, doc, p.stdout, p.stderr
+
+
+def craft(size=64, mpps=10.0, p99=1000.0, lost=0, trials=None):
+    """A result document of the documented shape with chosen figures."""
+    def traffic(m):
+        return {
+            "totals": [{"port_id": 0, "tx_mpps": m, "rx_mpps": m,
+                        "tx_gbps_l1": m * (size + 20) * 8 / 1e3,
+                        "tx_gbps_l2": m * size * 8 / 1e3,
+                        "rx_gbps_l1": m * (size + 20) * 8 / 1e3,
+                        "rx_gbps_l2": m * size * 8 / 1e3,
+                        "latency": {"clock": "tsc", "samples": 1000,
+                                    "p50_ns": p99 / 2, "p90_ns": p99 * .8,
+                                    "p99_ns": p99, "p99_9_ns": p99 * 1.5}}],
+            "accounting": {"sent_pkts": 1000000, "received_pkts": 1000000 - lost,
+                           "lost_pkts": lost, "balanced": True}}
+    doc = {"schema": "wirerate-result/1",
+           "env": {"wirerate_version": "0.1.0", "hostname": "lab1"},
+           "config": {"frame_size": size, "vlan": 0},
+           "ports": [{"port_id": 0, "driver": "net_vmxnet3", "role": "tx+rx"}]}
+    doc.update(traffic(mpps))
+    if trials:
+        doc["trials"] = [dict(traffic(m), trial=i + 1) for i, m in enumerate(trials)]
+        s = sorted(trials)
+        n = len(s)
+        med = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+        figs = {}
+        for k in ("tx_mpps", "rx_mpps"):
+            figs[k] = {"n": n, "median": med, "min": s[0], "max": s[-1],
+                       "mean": sum(s) / n, "stddev": 0, "ci95_low": s[0],
+                       "ci95_high": s[-1]}
+        doc["summary"] = {"trials": n, "warmup": 0, "figures": figs}
+    return doc
+
+
+def write(d, name, doc):
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        if isinstance(doc, str):
+            f.write(doc)
+        else:
+            json.dump(doc, f)
+    return path
+
+
+def junit(c, path, tests, failures, errors, skipped):
+    """Parse JUnit XML with a real XML parser; return {name: testcase}."""
+    root = ET.parse(path).getroot()
+    c.eq(root.tag, "testsuites", "JUnit root element")
+    suites = root.findall("testsuite")
+    c.eq(len(suites), 1, "one testsuite")
+    s = suites[0]
+    for k, v in (("tests", tests), ("failures", failures), ("errors", errors),
+                 ("skipped", skipped)):
+        c.eq(int(s.get(k)), v, "testsuite %s" % k)
+        c.eq(int(root.get(k)), v, "testsuites %s" % k)
+    cases = {tc.get("name"): tc for tc in s.findall("testcase")}
+    c.eq(len(cases), tests, "distinct test cases")
+    return cases
+
+
+def compare_verdicts():
+    """compare on crafted baselines: exit codes, verdicts, JUnit."""
+    c = Checker("compare_verdicts")
+    d = tempfile.mkdtemp()
+    try:
+        base = write(d, "base.json", craft())
+        better = write(d, "better.json", craft(mpps=12.0, p99=900))
+        worse = write(d, "worse.json", craft(mpps=9.0, p99=1500))
+        jx = os.path.join(d, "j.xml")
+        p = tool(["compare", "--junit", jx, base, better])
+        c.eq(p.returncode, 0, "better: exit 0")
+        c.true("verdict: PASS" in p.stdout, "better: PASS line")
+        c.true("improved" in p.stdout, "better: improved rows")
+        cases = junit(c, jx, 12, 0, 0, 1)
+        c.eq(sorted(cases), sorted(METRICS), "a test case per metric")
+        c.true(cases["cycles_per_pkt"].find("skipped") is not None, "cycles skipped")
+        p = tool(["compare", "--junit", jx, base, worse])
+        c.eq(p.returncode, 1, "worse: exit 1")
+        c.true("verdict: REGRESSION" in p.stdout and "rx_mpps (-10.00%)" in p.stdout,
+               "worse: names rx_mpps -10%%: %r" % p.stdout[-300:])
+        # -10% Mpps (6 rates), +50% on p50/p90/p99 latency; p99.9 +50% is at its 50%.
+        cases = junit(c, jx, 12, 9, 0, 1)
+        f = cases["rx_mpps"].find("failure")
+        c.true(f is not None and "-10.00%" in f.get("message"), "rx_mpps failure message")
+        c.true(cases["latency_p99_9_ns"].find("failure") is None, "p99.9 within 50%")
+        p = tool(["compare", "--tolerance", "throughput=12%", "--tolerance",
+                  "latency=ignore", base, worse])
+        c.eq(p.returncode, 0, "worse with wider tolerances: exit 0")
+        tol = write(d, "tol.txt", "# CI\nthroughput = 12%\nlatency = ignore\n")
+        p = tool(["compare", "--tolerances", tol, "--quiet", base, worse])
+        c.eq(p.returncode, 0, "tolerance file: exit 0")
+        c.eq(p.stdout.count("\n"), 1, "--quiet: one line")
+    finally:
+        shutil.rmtree(d)
+    c.done()
+
+
+def compare_noise():
+    """Repeated trials: a change inside the spread is noise, not regression."""
+    c = Checker("compare_noise")
+    d = tempfile.mkdtemp()
+    try:
+        base = write(d, "b.json", craft(trials=[10.0, 9.0, 11.0, 10.5, 9.5]))
+        inside = write(d, "i.json", craft(trials=[9.2, 8.8, 9.6, 9.0, 9.3]))
+        outside = write(d, "o.json", craft(trials=[8.0, 8.2, 7.9, 8.1, 8.05]))
+        single = write(d, "s.json", craft(mpps=9.2))
+        jx = os.path.join(d, "j.xml")
+        p = tool(["compare", "--junit", jx, base, inside])
+        c.eq(p.returncode, 0, "inside the noise: exit 0")
+        c.true("noise: worse beyond the 5% tolerance but inside" in p.stdout,
+               "noise explained")
+        cases = junit(c, jx, 12, 0, 0, 1)
+        c.true(cases["rx_mpps"].find("failure") is None, "rx_mpps not failed")
+        p = tool(["compare", base, outside])
+        c.eq(p.returncode, 1, "outside the spread: exit 1")
+        p = tool(["compare", base, single])
+        c.eq(p.returncode, 1, "one side without trials: no noise allowance")
+    finally:
+        shutil.rmtree(d)
+    c.done()
+
+
+def compare_bad_input():
+    """Bad input exits 2 naming the file and the field, in JUnit too."""
+    c = Checker("compare_bad_input")
+    d = tempfile.mkdtemp()
+    try:
+        base = write(d, "base.json", craft())
+        miss = craft()
+        del miss["totals"][0]["rx_mpps"]
+        wrong_type = craft()
+        wrong_type["accounting"]["lost_pkts"] = "none"
+        v2 = craft()
+        v2["schema"] = "wirerate-result/2"
+        cases = [
+            (write(d, "size.json", craft(size=1518)),
+             "incomparable runs: frame size 64 B in %s, 1518 B in" % base),
+            (write(d, "miss.json", miss), "miss.json: field 'totals[0].rx_mpps' is missing"),
+            (write(d, "type.json", wrong_type),
+             "type.json: field 'accounting.lost_pkts' is not a number"),
+            (write(d, "corrupt.json", '{"schema": "wirerate-result/1",\n "totals": [\n'),
+             "corrupt.json:3:0: not valid JSON"),
+            (write(d, "v2.json", v2), "v2.json: schema mismatch"),
+            (write(d, "other.json", "[1, 2]"), "other.json: field 'schema' is missing"),
+            (os.path.join(d, "absent.json"), "absent.json: cannot read"),
+        ]
+        jx = os.path.join(d, "j.xml")
+        for path, msg in cases:
+            p = tool(["compare", "--junit", jx, base, path])
+            c.eq(p.returncode, 2, "exit code for %s" % os.path.basename(path))
+            c.true(msg in p.stderr, "message %r in %r" % (msg, p.stderr))
+            tc = junit(c, jx, 1, 0, 1, 0)
+            e = tc.get("input").find("error") if "input" in tc else None
+            c.true(e is not None and msg in e.get("message"), "JUnit error names it")
+        for args, msg in ((["compare", base], "expected BASELINE.json RESULT.json"),
+                          (["compare", "--tolerance", "rx=1%", base, base],
+                           "'rx' is not a metric"),
+                          (["compare", "--bogus", base, base], "--bogus: unknown option")):
+            p = tool(args)
+            c.eq(p.returncode, 2, "exit code for %s" % args[1])
+            c.true(msg in p.stderr, "message %r in %r" % (msg, p.stderr))
+        p = tool(["compare", "--help"])
+        c.eq(p.returncode, 0, "compare --help")
+        c.true("--junit FILE" in p.stdout and "Exit status" in p.stdout, "help text")
+    finally:
+        shutil.rmtree(d)
+    c.done()
+
+
+def trial_checks(c, doc, count):
+    """Every counted trial sent and received exactly count frames."""
+    c.eq(len(doc["trials"]), 3, "3 counted trials")
+    c.eq(doc["config"]["repeat"], 3, "config.repeat")
+    c.eq(doc["config"]["warmup"], 1, "config.warmup")
+    for t in doc["trials"]:
+        tot = {x["port_id"]: x for x in t["totals"]}
+        c.eq(tot[0]["tx_pkts"], count, "trial %d sent" % t["trial"])
+        c.eq(tot[1]["rx_own_pkts"], count, "trial %d received" % t["trial"])
+        c.eq(t["accounting"]["balanced"], True, "trial %d balanced" % t["trial"])
+        c.eq(t["accounting"]["lost_pkts"], 0, "trial %d no loss" % t["trial"])
+        c.true("mbufs_missing" not in t["accounting"], "mbufs counted at the end only")
+    c.eq([t["trial"] for t in doc["trials"]], [1, 2, 3], "trial numbers")
+    s = doc["summary"]
+    c.eq((s["trials"], s["warmup"]), (3, 1), "summary counts")
+    for k in ("tx_mpps", "rx_mpps", "loss_pct", "latency_p99_ns"):
+        f = s["figures"][k]
+        c.eq(f["n"], 3, "%s n" % k)
+        c.true(f["min"] <= f["median"] <= f["max"], "%s min <= median <= max" % k)
+        c.true(f["ci95_low"] <= f["mean"] <= f["ci95_high"], "%s CI holds the mean" % k)
+    for k in ("tx_mpps", "rx_mpps"):
+        vals = sorted(sum(x[k] for x in t["totals"]) for t in doc["trials"])
+        c.true(abs(s["figures"][k]["median"] - vals[1]) <= 1e-6 * vals[1],
+               "%s: the median of the trials' figures" % k)
+    c.eq(s["figures"]["loss_pct"]["max"], 0, "no loss in any trial")
+    last = doc["trials"][-1]
+    c.eq(doc["totals"], last["totals"], "top-level totals = last trial")
+    wrtest.stream_balance(c, doc)
+
+
+def fingerprint_checks(c, doc):
+    env = doc["env"]
+    for k in ("wirerate_version", "dpdk_version", "cpu_model", "tsc_hz", "kernel",
+              "hostname", "cmdline", "profile"):
+        c.true(k in env, "env.%s present" % k)
+    c.eq(env["profile"], None, "no profile used")
+    for p in doc["ports"]:
+        for k in ("driver", "bus", "device", "pci_id", "vmxnet3_version", "mtu",
+                  "link_speed_mbps"):
+            c.true(k in p, "ports[%d].%s present" % (p["port_id"], k))
+        c.eq(p["bus"], "vdev", "port %d on the vdev bus" % p["port_id"])
+        c.eq(p["pci_id"], None, "no PCI id off PCI")
+
+
+def png_size(path):
+    """(width, height) from a PNG's IHDR, or None when it is not a PNG."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        return None
+    return struct.unpack(">II", head[16:24])
+
+
+def end_to_end():
+    """Two short real runs, then compare and report on them."""
+    c = Checker("end_to_end")
+    d = tempfile.mkdtemp()
+    try:
+        rc, a, out, err = real_run(d, "a", [], [
+            "--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+            "--count", "300k", "--repeat", "3", "--warmup", "1", "--quiet",
+            "--label", "ring/pair"])
+        c.eq(rc, 0, "run a exit code")
+        if a is None:
+            c.done(wrtest.Result(rc, out, err, None))
+        c.eq(a["label"], "ring/pair", "label recorded")
+        c.true("3 trials counted (1 warm-up not counted)" in out, "trial summary shown")
+        trial_checks(c, a, 300000)
+        fingerprint_checks(c, a)
+        csv_path = os.path.join(d, "b.csv")
+        rc, b, out, err = real_run(d, "b", ["net_ring0"], [
+            "--duration", "0.6", "--interval", "100ms", "--size", "1518", "--quiet",
+            "--csv", csv_path, "--label", "ring/loop"])
+        c.eq(rc, 0, "run b exit code")
+        fingerprint_checks(c, b)
+        c.eq(b["ports"][0]["device"], "net_ring0", "vdev name as device")
+        with open(csv_path) as f:
+            rows = list(csv.DictReader(f))
+        c.eq(len(rows), len(b["samples"]), "a CSV row per interval (one port)")
+        c.true(len(rows) >= 3, "intervals at 100 ms over 0.6 s: %d" % len(rows))
+        c.eq([int(r["tx_pkts"]) for r in rows],
+             [s["ports"][0]["tx_pkts"] for s in b["samples"]], "CSV tx_pkts = JSON")
+        c.eq({r["trial"] for r in rows}, {"1"}, "single run is trial 1")
+        compare_real(c, d)
+        report_real(c, d)
+    finally:
+        shutil.rmtree(d)
+    c.done()
+
+
+def compare_real(c, d):
+    a, b = os.path.join(d, "a.json"), os.path.join(d, "b.json")
+    p = tool(["compare", a, a])
+    c.eq(p.returncode, 0, "a against itself: exit 0")
+    c.eq(p.stdout.count("+0.00%"), 12, "12 metrics unchanged (cycles from cpu)")
+    p = tool(["compare", a, b])
+    c.eq(p.returncode, 2, "a against b: exit 2")
+    c.true("frame size 64 B in %s, 1518 B in %s" % (a, b) in p.stderr, "why: %r" % p.stderr)
+    # A baseline whose every trial ran at twice the run's best trial: each
+    # rate regresses by 50% or more, outside any spread of the run.
+    with open(a) as f:
+        fast = json.load(f)
+    for k in METRICS[:6]:
+        f = fast["summary"]["figures"][k]
+        top = 2 * f["max"]
+        for q in ("median", "min", "max", "mean", "ci95_low", "ci95_high"):
+            f[q] = top
+    fp = write(d, "fast.json", fast)
+    jx = os.path.join(d, "ci.xml")
+    p = tool(["compare", "--tolerance", "latency=ignore", "--junit", jx, fp, a])
+    c.eq(p.returncode, 1, "half the baseline's rates: exit 1")
+    cases = junit(c, jx, 12, 6, 0, 4)
+    for k in METRICS[:6]:
+        f = cases[k].find("failure")
+        c.true(f is not None and "worse beyond the 5% tolerance" in f.get("message"),
+               "%s fails" % k)
+
+
+def report_real(c, d):
+    a, b = os.path.join(d, "a.json"), os.path.join(d, "b.json")
+    out = os.path.join(d, "rep")
+    p = tool(["report", "--out", out, "--title", "ring test", a, b], timeout=120)
+    c.eq(p.returncode, 0, "report exit code: %s" % p.stderr[-300:])
+    png = os.path.join(out, "throughput.png")
+    c.true(os.path.exists(png) and os.path.getsize(png) > 5000, "throughput.png written")
+    c.eq(png_size(png) if os.path.exists(png) else None, (1280, 520), "PNG header and size")
+    svg = os.path.join(out, "throughput.svg")
+    c.eq(ET.parse(svg).getroot().tag, "{http://www.w3.org/2000/svg}svg", "SVG parses")
+    c.true(os.path.exists(os.path.join(out, "cycles.png")), "cycles plot from cpu.cycles_per_pkt")
+    with open(os.path.join(out, "report.html")) as f:
+        html = f.read()
+    c.true('<img src="throughput.png"' in html, "HTML embeds the PNG")
+    c.true('href="throughput.svg"' in html, "HTML links the SVG")
+    c.true("ring/pair" in html and "ring/loop" in html, "labels from the runs")
+    with open(os.path.join(out, "report.md")) as f:
+        md = f.read()
+    c.true("![Throughput against frame size](throughput.png)" in md, "Markdown image")
+    c.true("## RX Gb/s L2 at 64-byte frames (label ROW/COLUMN)" in md, "matrix per size")
+    sec = md.split("## RX Gb/s L2 at 64-byte frames (label ROW/COLUMN)")[-1]
+    sec = sec.split("\n## ")[0]
+    c.true("|  | pair | loop |" in sec, "matrix columns from the labels")
+    c.true(re.search(r"\| ring \| [0-9.]+ \[[0-9.e+-]+\.\.[0-9.e+-]+\] \| - \|", sec)
+           is not None, "matrix row ring: pair measured at 64 B, loop not: %r" % sec)
+    with open(os.path.join(out, "report.csv")) as f:
+        rows = list(csv.DictReader(f))
+    c.eq([(r["label"], r["frame_size"], r["trials"]) for r in rows],
+         [("ring/pair", "64", "3"), ("ring/loop", "1518", "1")], "per-size CSV rows")
+    with open(a) as f:
+        ad = json.load(f)
+    c.true(abs(float(rows[0]["rx_mpps"]) - ad["summary"]["figures"]["rx_mpps"]["median"])
+           < 1e-6, "CSV holds the median")
+    with open(os.path.join(out, "plots.dat")) as f:
+        data = [ln.split() for ln in f if ln.strip() and not ln.startswith("#")]
+    c.eq([r[0] for r in data], ["64", "1518"], "plot data: one point per run")
+    # Cycles per packet when the runs carry it: a second plot.
+    for n in (a, b):
+        with open(n) as f:
+            doc = json.load(f)
+        doc["cpu"] = {"cycles_per_pkt": 100.0 if n == a else 250.0}
+        write(d, "cpp-" + os.path.basename(n), doc)
+    p = tool(["report", "--out", out, "--labels", "pair,loop",
+              os.path.join(d, "cpp-a.json"), os.path.join(d, "cpp-b.json")], timeout=120)
+    c.eq(p.returncode, 0, "report with cycles: exit code")
+    c.eq(png_size(os.path.join(out, "cycles.png")), (760, 520), "cycles.png header and size")
+    with open(os.path.join(out, "report.html")) as f:
+        c.true('<img src="cycles.png"' in f.read(), "HTML embeds the cycles plot")
+
+
+def repeat_signal():
+    """SIGINT during --repeat: the series ends, completed trials are kept."""
+    c = Checker("repeat_signal")
+    r = wrtest.run_and_signal(["net_ring0"], ["--duration", "1", "--repeat", "5",
+                                              "--quiet"], after_s=2.6)
+    c.eq(r.rc, 0, "exit code")
+    c.true(r.doc is not None, "JSON written")
+    if r.doc:
+        n = len(r.doc["trials"])
+        c.true(n <= 2, "completed trials kept: %d" % n)
+        c.eq(r.doc["summary"]["trials"], n, "summary over the kept trials")
+        c.eq(r.doc["stop_reason"], "signal", "top level is the interrupted trial")
+        for t in r.doc["trials"]:
+            c.eq(t["stop_reason"], "duration", "kept trial %d ran out" % t["trial"])
+            c.eq(t["accounting"]["balanced"], True, "trial %d balanced" % t["trial"])
+        c.eq(r.doc["accounting"]["mbufs_missing"], 0, "mbufs back")
+    c.done(r)
+
+
+def bad_options():
+    """Option and report input errors exit 2 and say what is accepted."""
+    c = Checker("bad_options")
+    for opts, msg in ((["--repeat", "0"], "--repeat 0: out of range, accepted 1 to 1000"),
+                      (["--warmup", "101"], "accepted 0 to 100"),
+                      (["--repeat", "3", "--duration", "0"],
+                       "--repeat/--warmup: each trial must end by itself"),
+                      (["--label", ""], "--label: empty")):
+        r = wrtest.run(["net_null0"], opts, want_json=False)
+        c.eq(r.rc, 2, "exit code for %s" % opts)
+        c.true(msg in r.err, "message for %s: %r" % (opts, r.err[-200:]))
+    d = tempfile.mkdtemp()
+    try:
+        good = write(d, "g.json", craft())
+        bad = write(d, "bad.json", '{"schema": "wirerate-result/1", "config": {"frame_size": 64}}')
+        for args, rc, msg in (
+                (["report"], 2, "no result files"),
+                (["report", "--labels", "a,b", good], 2, "expected 1 non-empty labels"),
+                (["report", bad], 2, "bad.json: field 'totals' is missing"),
+                (["report", "--pivot", "speed", good], 2, "--pivot speed: not a metric"),
+                (["report", "--out", os.path.join(d, "o"), "--gnuplot",
+                  "/nonexistent/gnuplot", good], 1, "cannot run /nonexistent/gnuplot")):
+            p = tool(args)
+            c.eq(p.returncode, rc, "exit code for %s" % args)
+            c.true(msg in p.stderr, "message %r in %r" % (msg, p.stderr))
+        p = tool(["report", "--no-plots", "--out", os.path.join(d, "np"), good])
+        c.eq(p.returncode, 0, "--no-plots exit code")
+        c.true(not os.path.exists(os.path.join(d, "np", "throughput.png")), "no plot")
+        p = tool(["report", good])
+        c.true(p.returncode == 0 and p.stdout.startswith("# wirerate report"),
+               "Markdown on stdout without --out")
+    finally:
+        shutil.rmtree(d)
+    p = tool(["--help"])
+    for o in ("--csv", "--label", "--repeat", "--warmup", "compare|report"):
+        c.true(o in p.stdout, "%s documented in --help" % o)
+    c.done()
+
+
+CASES = {f.__name__: f for f in (compare_verdicts, compare_noise, compare_bad_input,
+                                  end_to_end, repeat_signal, bad_options)}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print("usage: test_results.py {%s}" % ",".join(CASES))
+        sys.exit(2)
+    CASES[sys.argv[1]]()

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests for compare.c, tolerance.c and metrics.c: verdicts on
+ * crafted baselines (better, worse beyond tolerance, worse inside the
+ * noise, incomparable, missing fields, corrupt JSON) and the messages
+ * that name the file and the field.
+ */
+#include <errno.h>
+#include <math.h>
+
+#include "compare.h"
+#include "wr_docs.h"
+#include "wr_test.h"
+
+static struct wr_tolerances tol;
+static struct wr_compare cmp;
+static char err[1024];
+
+static int
+run_cmp(const json_t *base, const json_t *cur)
+{
+	err[0] = '\0';
+	return wr_compare_docs(base, "base.json", cur, "cur.json", &tol, &cmp,
+		err, sizeof(err));
+}
+
+static void
+test_metrics_extract(void)
+{
+	struct doc_port ports[2] = {
+		{ "tx", 10.0, 0.0, -1 }, { "rx", 0.0, 9.5, 800.0 },
+	};
+	json_t *doc = doc_make(64, ports, 2, 1000, 4);
+	struct wr_metric_values m;
+
+	WR_CHECK(wr_metrics_extract(doc, &m, err, sizeof(err)) == 0);
+	WR_CHECK_NEAR(m.v[WR_METRIC_TX_MPPS], 10.0, 1e-9);
+	WR_CHECK_NEAR(m.v[WR_METRIC_RX_MPPS], 9.5, 1e-9);
+	/* 64 B + 20 B on the wire: 9.5 Mpps = 6.384 Gb/s L1, 4.864 L2. */
+	WR_CHECK_NEAR(m.v[WR_METRIC_RX_GBPS_L1], 6.384, 1e-9);
+	WR_CHECK_NEAR(m.v[WR_METRIC_RX_GBPS_L2], 4.864, 1e-9);
+	WR_CHECK_NEAR(m.v[WR_METRIC_LOSS_PCT], 0.4, 1e-12);
+	WR_CHECK(m.have[WR_METRIC_LAT_P99]);
+	WR_CHECK_NEAR(m.v[WR_METRIC_LAT_P99], 800.0, 1e-9);
+	WR_CHECK_NEAR(m.v[WR_METRIC_LAT_P99_9], 1200.0, 1e-9);
+	WR_CHECK(!m.have[WR_METRIC_CYCLES_PER_PKT]);
+	json_object_set_new(doc, "cpu", json_pack("{s:f}", "cycles_per_pkt", 41.5));
+	WR_CHECK(wr_metrics_extract(doc, &m, err, sizeof(err)) == 0);
+	WR_CHECK(m.have[WR_METRIC_CYCLES_PER_PKT]);
+	WR_CHECK_NEAR(m.v[WR_METRIC_CYCLES_PER_PKT], 41.5, 1e-12);
+	json_decref(doc);
+}
+
+static void
+test_metrics_paths(void)
+{
+	json_t *doc = doc_simple(64, 1.0, 500, 0);
+	double v;
+
+	WR_CHECK(wr_metrics_get_number(doc, "totals[0].latency.p99_ns", &v, err,
+		sizeof(err)) == 0);
+	WR_CHECK_NEAR(v, 500.0, 1e-9);
+	WR_CHECK(wr_metrics_get_number(doc, "totals[3].tx_mpps", &v, err,
+		sizeof(err)) == -ENOENT);
+	WR_CHECK_STR(err, "'totals[3].tx_mpps' is missing");
+	WR_CHECK(wr_metrics_get_number(doc, "env.kernel", &v, err, sizeof(err)) == -EINVAL);
+	WR_CHECK_STR(err, "'env.kernel' is not a number");
+	WR_CHECK(wr_metrics_find("latency_p99_9_ns") == WR_METRIC_LAT_P99_9);
+	WR_CHECK(wr_metrics_find("nope") == -1);
+	json_decref(doc);
+}
+
+static void
+test_tolerances(void)
+{
+	struct wr_tolerances t;
+	char *path;
+
+	wr_tolerances_defaults(&t);
+	WR_CHECK(t.t[WR_METRIC_RX_MPPS].relative && t.t[WR_METRIC_RX_MPPS].value == 5.0);
+	WR_CHECK(!t.t[WR_METRIC_LOSS_PCT].relative);
+	WR_CHECK(wr_tolerances_set(&t, "latency = ignore", err, sizeof(err)) == 0);
+	WR_CHECK(t.t[WR_METRIC_LAT_P50].ignore && t.t[WR_METRIC_LAT_P99_9].ignore);
+	WR_CHECK(!t.t[WR_METRIC_RX_MPPS].ignore);
+	WR_CHECK(wr_tolerances_set(&t, "rx_mpps=2.5%", err, sizeof(err)) == 0);
+	WR_CHECK(t.t[WR_METRIC_RX_MPPS].relative && t.t[WR_METRIC_RX_MPPS].value == 2.5);
+	WR_CHECK(wr_tolerances_set(&t, "loss_pct = -1", err, sizeof(err)) == -EINVAL);
+	WR_CHECK_STR(err, "loss_pct = '-1': expected N%");
+	WR_CHECK(wr_tolerances_set(&t, "rx_pps = 1%", err, sizeof(err)) == -EINVAL);
+	WR_CHECK_STR(err, "'rx_pps' is not a metric");
+	path = doc_file(NULL, "# CI tolerances\nthroughput = 3%   # all rates\n\n"
+		"loss_pct = 0\nlatency_p99 = 10%\n");
+	WR_CHECK(wr_tolerances_load(&t, path, err, sizeof(err)) == -EINVAL);
+	WR_CHECK_STR(err, ":5: 'latency_p99' is not a metric");
+	WR_CHECK(t.t[WR_METRIC_TX_GBPS_L2].value == 3.0);
+	WR_CHECK(t.t[WR_METRIC_LOSS_PCT].value == 0.0);
+	unlink(path);
+	free(path);
+	WR_CHECK(wr_tolerances_load(&t, "/nonexistent/tol", err, sizeof(err)) == -ENOENT);
+	WR_CHECK_STR(err, "/nonexistent/tol: cannot read");
+}
+
+/* Row of metric id in the last comparison. */
+static const struct wr_compare_row *
+row(unsigned int id)
+{
+	return &cmp.rows[id];
+}
+
+static void
+test_better_and_within(void)
+{
+	json_t *base = doc_simple(64, 10.0, 1000, 0);
+	json_t *cur = doc_simple(64, 12.0, 1100, 0);
+
+	WR_CHECK(run_cmp(base, cur) == 0);
+	WR_CHECK(!cmp.regression);
+	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_IMPROVED);
+	WR_CHECK_NEAR(row(WR_METRIC_RX_MPPS)->change_pct, 20.0, 1e-9);
+	WR_CHECK(row(WR_METRIC_LAT_P99)->verdict == WR_VERDICT_PASS);   /* +10% < 30% */
+	WR_CHECK(row(WR_METRIC_LOSS_PCT)->verdict == WR_VERDICT_PASS);
+	WR_CHECK(row(WR_METRIC_CYCLES_PER_PKT)->verdict == WR_VERDICT_SKIPPED);
+	WR_CHECK_STR(row(WR_METRIC_CYCLES_PER_PKT)->why, "baseline nor the result");
+	WR_CHECK_U64(cmp.frame_size, 64);
+	WR_CHECK_U64(cmp.nb[WR_VERDICT_IMPROVED], 6);
+	json_decref(base);
+	json_decref(cur);
+}
+
+static void
+test_worse_beyond_tolerance(void)
+{
+	json_t *base = doc_simple(1518, 0.8, 1000, 0);
+	json_t *cur = doc_simple(1518, 0.74, 1400, 0);    /* -7.5%, +40% */
+
+	WR_CHECK(run_cmp(base, cur) == 0);
+	WR_CHECK(cmp.regression);
+	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_REGRESSION);
+	WR_CHECK_NEAR(row(WR_METRIC_RX_MPPS)->change_pct, -7.5, 1e-9);
+	WR_CHECK_STR(row(WR_METRIC_RX_MPPS)->why, "worse beyond the 5% tolerance");
+	WR_CHECK(row(WR_METRIC_LAT_P99)->verdict == WR_VERDICT_REGRESSION);
+	WR_CHECK(row(WR_METRIC_LAT_P99_9)->verdict == WR_VERDICT_PASS);  /* 40% < 50% */
+	/* A wider tolerance turns the rates into passes. */
+	WR_CHECK(wr_tolerances_set(&tol, "throughput = 8%", err, sizeof(err)) == 0);
+	WR_CHECK(wr_tolerances_set(&tol, "latency = ignore", err, sizeof(err)) == 0);
+	WR_CHECK(run_cmp(base, cur) == 0);
+	WR_CHECK(!cmp.regression);
+	WR_CHECK(row(WR_METRIC_LAT_P99)->verdict == WR_VERDICT_SKIPPED);
+	wr_tolerances_defaults(&tol);
+	json_decref(base);
+	json_decref(cur);
+}
+
+static void
+test_loss_absolute(void)
+{
+	json_t *base = doc_simple(64, 1.0, 500, 0);
+	json_t *small = doc_simple(64, 1.0, 500, 50);     /* 0.005 points */
+	json_t *big = doc_simple(64, 1.0, 500, 300);      /* 0.03 points */
+
+	WR_CHECK(run_cmp(base, small) == 0);
+	WR_CHECK(row(WR_METRIC_LOSS_PCT)->verdict == WR_VERDICT_PASS);
+	WR_CHECK(isnan(row(WR_METRIC_LOSS_PCT)->change_pct));   /* from 0 */
+	WR_CHECK(run_cmp(base, big) == 0);
+	WR_CHECK(row(WR_METRIC_LOSS_PCT)->verdict == WR_VERDICT_REGRESSION);
+	WR_CHECK(run_cmp(big, base) == 0);
+	WR_CHECK(row(WR_METRIC_LOSS_PCT)->verdict == WR_VERDICT_IMPROVED);
+	json_decref(base);
+	json_decref(small);
+	json_decref(big);
+}
+
+static void
+test_noise(void)
+{
+	static const double b[] = { 10.0, 9.0, 11.0, 10.5, 9.5 };
+	static const double inside[] = { 9.2, 8.8, 9.6, 9.0, 9.3 };   /* med 9.2 */
+	static const double outside[] = { 8.0, 8.2, 7.9, 8.1, 8.05 };
+	json_t *base = doc_simple(64, 10.0, 1000, 0);
+	json_t *c1 = doc_simple(64, 9.2, 1000, 0);
+	json_t *c2 = doc_simple(64, 8.0, 1000, 0);
+
+	doc_add_trials(base, 64, b, 5, 1000);
+	doc_add_trials(c1, 64, inside, 5, 1000);
+	doc_add_trials(c2, 64, outside, 5, 1000);
+	WR_CHECK(run_cmp(base, c1) == 0);
+	WR_CHECK_U64(row(WR_METRIC_RX_MPPS)->base.n, 5);
+	WR_CHECK_NEAR(row(WR_METRIC_RX_MPPS)->base.value, 10.0, 1e-9);  /* median */
+	WR_CHECK_NEAR(row(WR_METRIC_RX_MPPS)->change_pct, -8.0, 1e-9);
+	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_NOISE);
+	WR_CHECK_STR(row(WR_METRIC_RX_MPPS)->why, "inside the trials' spread");
+	WR_CHECK(!cmp.regression);
+	WR_CHECK(run_cmp(base, c2) == 0);         /* best 8.2 < worst 9.0 */
+	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_REGRESSION);
+	WR_CHECK(cmp.regression);
+	json_decref(base);
+	json_decref(c1);
+	json_decref(c2);
+}
+
+static void
+test_noise_needs_both_sides(void)
+{
+	static const double b[] = { 10.0, 9.0, 11.0 };
+	json_t *base = doc_simple(64, 10.0, 1000, 0);
+	json_t *cur = doc_simple(64, 9.2, 1000, 0);     /* single run */
+
+	doc_add_trials(base, 64, b, 3, 1000);
+	WR_CHECK(run_cmp(base, cur) == 0);
+	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_REGRESSION);
+	json_decref(base);
+	json_decref(cur);
+}
+
+static void
+test_incomparable(void)
+{
+	struct doc_port two[2] = { { "tx+rx", 5, 5, 900 }, { "tx+rx", 5, 5, 900 } };
+	json_t *base = doc_simple(64, 10.0, 1000, 0);
+	json_t *size = doc_simple(128, 10.0, 1000, 0);
+	json_t *vlan = doc_simple(64, 10.0, 1000, 0);
+	json_t *roles = doc_make(64, two, 2, 1e6, 0);
+
+	WR_CHECK(run_cmp(base, size) == -EINVAL);
+	WR_CHECK_STR(err, "incomparable runs: frame size 64 B in base.json, 128 B "
+		"in cur.json");
+	json_object_set_new(json_object_get(vlan, "config"), "vlan", json_integer(100));
+	WR_CHECK(run_cmp(base, vlan) == -EINVAL);
+	WR_CHECK_STR(err, "untagged in base.json and VLAN-tagged in cur.json");
+	WR_CHECK(run_cmp(base, roles) == -EINVAL);
+	WR_CHECK_STR(err, "base.json transmits on 1 and receives on 1 port(s), "
+		"cur.json on 2 and 2");
+	json_decref(base);
+	json_decref(size);
+	json_decref(vlan);
+	json_decref(roles);
+}
+
+static void
+test_missing_fields(void)
+{
+	json_t *base = doc_simple(64, 10.0, 1000, 0);
+	json_t *cur = doc_simple(64, 10.0, 1000, 0);
+
+	json_object_del(json_array_get(json_object_get(cur, "totals"), 0), "rx_mpps");
+	WR_CHECK(run_cmp(base, cur) == -EINVAL);
+	WR_CHECK_STR(err, "cur.json: field 'totals[0].rx_mpps' is missing");
+	json_object_del(json_object_get(base, "config"), "frame_size");
+	WR_CHECK(run_cmp(base, cur) == -EINVAL);
+	WR_CHECK_STR(err, "base.json: field 'config.frame_size' is missing");
+	json_decref(cur);
+	cur = doc_simple(64, 10.0, 1000, 0);
+	json_object_set_new(json_object_get(cur, "accounting"), "lost_pkts",
+		json_string("many"));
+	json_decref(base);
+	base = doc_simple(64, 10.0, 1000, 0);
+	WR_CHECK(run_cmp(base, cur) == -EINVAL);
+	WR_CHECK_STR(err, "cur.json: field 'accounting.lost_pkts' is not a number");
+	json_object_del(cur, "ports");
+	WR_CHECK(run_cmp(base, cur) == -EINVAL);
+	WR_CHECK_STR(err, "cur.json: field 'ports' is missing");
+	json_decref(base);
+	json_decref(cur);
+}
+
+static void
+test_load(void)
+{
+	json_t *good = doc_simple(64, 10.0, 1000, 0), *doc = NULL;
+	char *p_good = doc_file(good, NULL);
+	char *p_corrupt = doc_file(NULL, "{\"schema\": \"wirerate-result/1\",\n"
+		"  \"totals\": [1, 2,\n");
+	char *p_schema = doc_file(NULL, "{\"schema\": \"wirerate-result/2\"}");
+	char *p_other = doc_file(NULL, "[1, 2, 3]");
+
+	WR_CHECK(wr_compare_load(p_good, &doc, err, sizeof(err)) == 0);
+	WR_CHECK(doc != NULL && json_equal(doc, good));   /* schema round trip */
+	json_decref(doc);
+	WR_CHECK(wr_compare_load(p_corrupt, &doc, err, sizeof(err)) == -EINVAL);
+	WR_CHECK(doc == NULL);
+	WR_CHECK_STR(err, p_corrupt);
+	WR_CHECK_STR(err, ":3:0: not valid JSON");
+	WR_CHECK(wr_compare_load(p_schema, &doc, err, sizeof(err)) == -EINVAL);
+	WR_CHECK_STR(err, "schema mismatch: field 'schema' is \"wirerate-result/2\"");
+	WR_CHECK(wr_compare_load(p_other, &doc, err, sizeof(err)) == -EINVAL);
+	WR_CHECK_STR(err, "field 'schema' is missing");
+	WR_CHECK(wr_compare_load("/nonexistent.json", &doc, err, sizeof(err)) == -EINVAL);
+	WR_CHECK_STR(err, "/nonexistent.json: cannot read");
+	unlink(p_good);
+	unlink(p_corrupt);
+	unlink(p_schema);
+	unlink(p_other);
+	free(p_good);
+	free(p_corrupt);
+	free(p_schema);
+	free(p_other);
+	json_decref(good);
+}
+
+static void
+test_notes(void)
+{
+	json_t *base = doc_simple(64, 10.0, 1000, 0);
+	json_t *cur = doc_simple(64, 10.0, 1000, 0);
+
+	json_object_set_new(json_object_get(cur, "env"), "hostname", json_string("lab2"));
+	json_object_set_new(json_array_get(json_object_get(cur, "ports"), 0),
+		"driver", json_string("net_e1000_em"));
+	WR_CHECK(run_cmp(base, cur) == 0);
+	WR_CHECK_U64(cmp.nb_notes, 2);
+	WR_CHECK_STR(cmp.notes[0], "env.hostname differs: \"lab1\" in the baseline, "
+		"\"lab2\" in the result");
+	WR_CHECK_STR(cmp.notes[1], "ports[0].driver differs");
+	WR_CHECK_U64(cmp.nb[WR_VERDICT_PASS], 11);
+	json_decref(base);
+	json_decref(cur);
+}
+
+int
+main(void)
+{
+	wr_tolerances_defaults(&tol);
+	WR_TEST_RUN(test_metrics_extract);
+	WR_TEST_RUN(test_metrics_paths);
+	WR_TEST_RUN(test_tolerances);
+	WR_TEST_RUN(test_better_and_within);
+	WR_TEST_RUN(test_worse_beyond_tolerance);
+	WR_TEST_RUN(test_loss_absolute);
+	WR_TEST_RUN(test_noise);
+	WR_TEST_RUN(test_noise_needs_both_sides);
+	WR_TEST_RUN(test_incomparable);
+	WR_TEST_RUN(test_missing_fields);
+	WR_TEST_RUN(test_load);
+	WR_TEST_RUN(test_notes);
+	return wr_test_summary();
+}
