@@ -669,6 +669,7 @@ summarize() {
 			for i in "${!names[@]}"; do v[${names[$i]}]=${f[$i]:--}; done
 			note=""
 			[ "$rc" = 0 ] || note="FAILED (rc $rc)"
+			[ "${v[sent]}" != - ] || note+=" no result"
 			[ "${v[tx_driver]}" = "${NIC_DRIVER[$tx]}" ] || note+=" $tx driver ${v[tx_driver]}?"
 			[ "${v[rx_driver]}" = "${NIC_DRIVER[${rx%%,*}]}" ] || note+=" ${rx%%,*} driver ${v[rx_driver]}?"
 			[ -z "$note" ] || bad=1
@@ -806,6 +807,7 @@ main() {
 	[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || say "guest timed out after ${guest_timeout}s"
 	collect_results && ok=1
 	cp "$work/console.log" "$out_dir/console.log"
+	cp "$work/results.txt" "$out_dir/serial.log"
 	[ "$ok" -eq 1 ] || say "guest did not finish (QEMU rc=$rc); console: $out_dir/console.log"
 	summarize || ok=0
 	print_table

@@ -78,6 +78,8 @@ check_run() {
 	check "$name: nothing lost (got $lost)" [ "$lost" = 0 ]
 	check "$name: $rx PMD saw at least the received (${r[rx_nic_ipackets]} >= $recv)" \
 		eval 'is_num "${r[rx_nic_ipackets]}" && [ "${r[rx_nic_ipackets]}" -ge "$recv" ]'
+	check "$name: cycles per frame of the TX and RX workers (${r[tx_cycles_per_pkt]}, ${r[rx_cycles_per_pkt]})" \
+		eval '[[ "${r[tx_cycles_per_pkt]}" =~ ^[0-9.]+$ && "${r[rx_cycles_per_pkt]}" =~ ^[0-9.]+$ ]]'
 	check "$name: every frame arrived whole: ${r[rx_bytes]} B == $recv x $size B, ${r[rx_foreign_pkts]} foreign" \
 		eval '[ "${r[rx_foreign_pkts]}" = 0 ] && [ "${r[rx_bytes]}" = $((recv * size)) ]'
 }
