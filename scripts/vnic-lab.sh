@@ -645,10 +645,21 @@ collect_results() {
 			fi
 			file=""
 			;;
+		"==LAB-RUN "*"==") echo "${line:10:${#line}-12}" >>"$work/manifest" ;;
 		"==LAB-DONE==") finished=1 ;;
 		*) [ -z "$file" ] || echo "$line" >>"$buf" ;;
 		esac
 	done <"$work/results.txt"
+	# Files the guest listed that did not come through.
+	local run f
+	while read -r run f; do
+		for f in $f; do
+			[ -e "$out_dir/$run/$f" ] || [ -e "$out_dir/$run/$f.bad" ] || {
+				say "$run/$f: listed by the guest, lost on the serial line"
+				damaged=1
+			}
+		done
+	done < <(cat "$work/manifest" 2>/dev/null)
 	[ "$finished" -eq 1 ] && [ "$damaged" -eq 0 ]
 }
 

@@ -49,6 +49,7 @@ bind_nics() {
 # Send every file of /out/NAME to the host on ttyS1, each with its MD5 so
 # the host can tell a damaged transfer from a missing file.
 emit_run() {
+	echo "==LAB-RUN $1 $(cd "/out/$1" && echo *)==" >/dev/ttyS1
 	for f in /out/"$1"/*; do
 		[ -f "$f" ] || continue
 		echo "==LAB-FILE $1/${f##*/} $(md5sum <"$f" | cut -d' ' -f1)=="
