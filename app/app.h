@@ -58,4 +58,11 @@ int app_compare_main(int argc, char **argv);
 /* `wirerate report ...` (argv[0] is "report"); returns the exit code. */
 int app_report_main(int argc, char **argv);
 
+/*
+ * wirerate merge SENDER.json RECEIVER.json [--json OUT]: the balance of a
+ * two-ended run. argv[0] is "merge". Returns the exit code: 0 balanced,
+ * 1 not balanced, 2 bad usage or input.
+ */
+int app_merge_main(int argc, char **argv);
+
 #endif /* WR_APP_H */

@@ -114,6 +114,11 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 			rc = wr_run_start(run, err, sizeof(err));
 		if (rc != 0)
 			break;
+		/* --start-on-rx: RX polls now; tell a script it may send. */
+		if (cfg->start_on_rx) {
+			printf("waiting for the first frame (--start-on-rx)\n");
+			fflush(stdout);
+		}
 		why = wr_run_wait(run, &stop_signals, show_interval, &l);
 		wr_run_stop(run, why);
 		if (trials != NULL && app_trial_done(stdout, run, t, trials) != 0)
@@ -235,6 +240,8 @@ main(int argc, char **argv)
 		return app_compare_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return app_report_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "merge") == 0)
+		return app_merge_main(argc - 1, argv + 1);
 	if (early_opts(argc, argv) == 0)
 		return APP_EXIT_OK;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));

@@ -37,6 +37,10 @@ app_view_plan(FILE *f, const struct wr_run *run)
 			fprintf(f, " rx%u.%u", w->rx[j].port, w->rx[j].queue);
 		fprintf(f, "\n");
 	}
+	if (run->cfg->reflect)
+		fprintf(f, "reflect: each RX queue sends its frames back on the TX "
+			"queue of the same number, addresses swapped\n");
+	fflush(f);
 }
 
 static void
@@ -172,11 +176,29 @@ summary_rates(FILE *f, const struct wr_run *run)
 	}
 }
 
+/* --reflect: what came in, what went back, what could not. */
+static void
+summary_reflect(FILE *f, const struct wr_run *run)
+{
+	unsigned int p;
+
+	if (!run->cfg->reflect)
+		return;
+	fprintf(f, "%4s  %14s %14s %14s\n", "port", "received", "reflected",
+		"not reflected");
+	for (p = 0; p < run->nb_ports; p++)
+		fprintf(f, "%4u  %14" PRIu64 " %14" PRIu64 " %14" PRIu64 "\n",
+			run->ports[p].port_id, run->total[p].rx_pkts,
+			run->total[p].rx_reflected_pkts,
+			run->total[p].rx_unreflected_pkts);
+}
+
 void
 app_view_summary(FILE *f, const struct wr_run *run)
 {
 	summary_ports(f, run);
 	summary_rates(f, run);
+	summary_reflect(f, run);
 	summary_streams(f, run);
 	if (run->mbufs_missing != 0)
 		fprintf(f, "mbufs NOT returned to their pools: %" PRIu64 "\n",

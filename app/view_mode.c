@@ -14,6 +14,8 @@ app_view_trial(FILE *f, const struct wr_run *run, const char *what,
 		s->achieved_pps / 1e6, s->sent_pkts, s->lost_pkts, 100.0 * s->loss_ratio);
 	if (s->lat_valid)
 		fprintf(f, "  lat p50 %.2f us", s->lat_p50_ns / 1e3);
+	if (!s->rate_reached)
+		fprintf(f, "  (rate not reached: generator stalled)");
 	fprintf(f, "\n");
 	fflush(f);
 }

@@ -11,8 +11,11 @@
 static void
 add_txq(struct wr_port_counters *c, const struct wr_txq *q)
 {
-	c->tx_pkts += wr_counter_read(&q->st.nb_pkts);
-	c->tx_bytes += wr_counter_read(&q->st.nb_bytes);
+	uint64_t pkts = wr_counter_read(&q->st.nb_pkts);
+
+	/* Fixed-size frames: bytes from the same read, so rates agree. */
+	c->tx_pkts += pkts;
+	c->tx_bytes += pkts * q->frame_size;
 	c->tx_full_pkts += wr_counter_read(&q->st.nb_full_pkts);
 	c->tx_alloc_fail += wr_counter_read(&q->st.nb_alloc_fail);
 	c->tx_unsent_pkts += wr_counter_read(&q->st.nb_unsent_pkts);
@@ -26,6 +29,11 @@ add_rxq(struct wr_port_counters *c, const struct wr_rxq *q)
 	c->rx_own_pkts += wr_counter_read(&q->st.nb_own_pkts);
 	c->rx_foreign_pkts += wr_counter_read(&q->st.nb_foreign_pkts);
 	c->rx_malformed_pkts += wr_counter_read(&q->st.nb_malformed_pkts);
+	/* Reflected frames leave the port: they are its TX as well. */
+	c->rx_reflected_pkts += wr_counter_read(&q->st.nb_reflected_pkts);
+	c->rx_unreflected_pkts += wr_counter_read(&q->st.nb_unreflected_pkts);
+	c->tx_pkts += wr_counter_read(&q->st.nb_reflected_pkts);
+	c->tx_bytes += wr_counter_read(&q->st.nb_reflected_bytes);
 }
 
 static void

@@ -125,6 +125,11 @@ struct wr_config {
 	char profile_path[PATH_MAX];/* profile the config came from, "" = none */
 	unsigned int nb_repeat;     /* counted trials, 1..WR_MAX_REPEAT */
 	unsigned int nb_warmup;     /* trials run first and not counted */
+
+	/* Two-ended runs: sender and receiver in different processes. */
+	bool start_on_rx;           /* the clock starts with the first RX frame */
+	uint64_t idle_timeout_ms;   /* stop this long after the last RX; 0: off */
+	bool reflect;               /* send every received frame back */
 };
 
 /* Fill cfg with the documented defaults. This function can't fail. */

@@ -24,6 +24,7 @@ struct wr_trial_summary {
 	uint64_t received_pkts;
 	int64_t lost_pkts;
 	double loss_ratio;        /* lost / sent */
+	bool rate_reached;        /* every paced port reached its rate */
 	double duration_s;
 	bool lat_valid;
 	double lat_mean_ns;

@@ -242,6 +242,7 @@ enum {
 	O_TRIAL, O_RESOLUTION, O_MAX_TRIALS, O_PDR, O_LOSS_STEP, O_B2B_TRIALS,
 	O_B2B_MAX,
 	O_CSV, O_LABEL, O_REPEAT, O_WARMUP,
+	O_START_ON_RX, O_IDLE_TIMEOUT, O_REFLECT,
 };
 
 static const struct option long_opts[] = {
@@ -290,6 +291,9 @@ static const struct option long_opts[] = {
 	{ "label", required_argument, NULL, O_LABEL },
 	{ "repeat", required_argument, NULL, O_REPEAT },
 	{ "warmup", required_argument, NULL, O_WARMUP },
+	{ "start-on-rx", no_argument, NULL, O_START_ON_RX },
+	{ "idle-timeout", required_argument, NULL, O_IDLE_TIMEOUT },
+	{ "reflect", no_argument, NULL, O_REFLECT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -551,13 +555,27 @@ opt_results(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	return 1;
 }
 
+/* Options of two-ended runs (docs/testbeds.md). */
+static int
+opt_twoend(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	switch (c) {
+	case O_START_ON_RX: cfg->start_on_rx = true; return 0;
+	case O_REFLECT: cfg->reflect = true; return 0;
+	case O_IDLE_TIMEOUT:
+		return opt_duration("idle-timeout", v, 10, &cfg->idle_timeout_ms, err, el);
+	default: break;
+	}
+	return 1;
+}
+
 /* Dispatch one option to the handler that knows it. */
 static int
 opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	int (*const handlers[])(int, const char *, struct wr_config *, char *, size_t) = {
 		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
-		opt_results,
+		opt_results, opt_twoend,
 	};
 	unsigned int i;
 	int rc;
@@ -570,12 +588,55 @@ opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	return fail(err, el, "internal: option %d has no handler", c);
 }
 
+/*
+ * Rules of two-ended runs. A reflector sends what it receives, on the TX
+ * queue paired with each RX queue, so it generates nothing and needs as
+ * many TX queues as RX queues.
+ */
+static int
+check_twoend(struct wr_config *cfg, char *err, size_t el)
+{
+	bool rx_none = cfg->rx_ports_set && cfg->rx_port_mask == 0;
+	bool tx_none = cfg->tx_ports_set && cfg->tx_port_mask == 0;
+
+	if ((cfg->reflect || cfg->start_on_rx || cfg->idle_timeout_ms) && rx_none)
+		return fail(err, el, "--rx-ports none with --%s: it needs "
+			"received frames", cfg->reflect ? "reflect" :
+			cfg->start_on_rx ? "start-on-rx" : "idle-timeout");
+	if (cfg->reflect && cfg->tx_ports_set)
+		return fail(err, el, "--reflect with --tx-ports: a reflector "
+			"sends on its RX ports only (choose them with --rx-ports)");
+	if ((cfg->reflect || cfg->start_on_rx || cfg->idle_timeout_ms) &&
+			cfg->mode != WR_MODE_RUN)
+		return fail(err, el, "--%s with --mode: test modes generate and "
+			"receive in one process; two-ended runs are plain runs",
+			cfg->reflect ? "reflect" : cfg->start_on_rx ? "start-on-rx" :
+			"idle-timeout");
+	if (cfg->reflect && cfg->count_pkts != 0)
+		return fail(err, el, "--reflect with --count: a reflector "
+			"generates nothing; stop it with --duration or "
+			"--idle-timeout");
+	if (cfg->start_on_rx && !cfg->reflect && !tx_none)
+		return fail(err, el, "--start-on-rx: a run that generates frames "
+			"starts its clock at launch; use it with --tx-ports none "
+			"(a receiver) or --reflect");
+	if (cfg->reflect)
+		cfg->nb_txq = cfg->nb_rxq;
+	/* An idle timeout ends the run: no default duration on top of it. */
+	if (cfg->idle_timeout_ms != 0 && !cfg->duration_set)
+		cfg->duration_ms = 0;
+	return 0;
+}
+
 /* Cross-option rules, checked once every option is known. */
 static int
 check_config(struct wr_config *cfg, char *err, size_t el)
 {
 	unsigned int i;
+	int rc = check_twoend(cfg, err, el);
 
+	if (rc != 0)
+		return rc;
 	/* A frame count alone runs until it is sent, not for the default time. */
 	if (cfg->count_pkts != 0 && !cfg->duration_set)
 		cfg->duration_ms = 0;
@@ -608,7 +669,7 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 		return fail(err, el, "--burst %u with --impair: at most %u (the "
 			"fixture may double a burst)", cfg->burst_pkts, WR_IMPAIR_MAX_BURST);
 	if ((cfg->nb_repeat > 1 || cfg->nb_warmup > 0) && cfg->duration_ms == 0 &&
-			cfg->count_pkts == 0)
+			cfg->count_pkts == 0 && cfg->idle_timeout_ms == 0)
 		return fail(err, el, "--repeat/--warmup: each trial must end by "
 			"itself; give --duration T or --count N");
 	if (cfg->burst_pkts > cfg->nb_txd / 2)

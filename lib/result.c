@@ -110,6 +110,9 @@ config_json(const struct wr_config *c)
 		c->lat_mode == WR_LAT_OFF ? "off" : "auto"));
 	set(o, "repeat", u64(c->nb_repeat));
 	set(o, "warmup", u64(c->nb_warmup));
+	set(o, "start_on_rx", json_boolean(c->start_on_rx));
+	set(o, "idle_timeout_ms", u64(c->idle_timeout_ms));
+	set(o, "reflect", json_boolean(c->reflect));
 	return o;
 }
 
@@ -420,6 +423,8 @@ total_port_json(const struct wr_run *run, unsigned int p)
 	set(o, "rx_malformed_pkts", u64(c->rx_malformed_pkts));
 	set(o, "nic_ipackets", u64(c->nic_ipackets));
 	set(o, "nic_opackets", u64(c->nic_opackets));
+	set(o, "reflected_pkts", u64(c->rx_reflected_pkts));
+	set(o, "unreflected_pkts", u64(c->rx_unreflected_pkts));
 	rates_json(o, &r);
 	set(o, "drops", drops_json(c));
 	if (run->port_lat_valid[p])
@@ -449,6 +454,8 @@ stream_json(const struct wr_run *run, const struct wr_stream_result *s)
 	set(o, "dup_pkts", u64(v->seq.nb_dup_pkts));
 	set(o, "old_pkts", u64(v->seq.nb_old_pkts));
 	set(o, "restarts", u64(v->seq.nb_restarts));
+	set(o, "first_seq", u64(v->seq.started ? v->seq.first_seq : 0));
+	set(o, "next_seq", u64(v->seq.started ? v->seq.next_seq : 0));
 	if (s->lat_valid) {
 		set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_min_tsc, run->tsc_hz)));
 		set(o, "latency_mean_ns", json_real(wr_stats_tsc_to_ns(
@@ -457,6 +464,35 @@ stream_json(const struct wr_run *run, const struct wr_stream_result *s)
 		set(o, "jitter_ns", json_real(wr_stats_tsc_to_ns(v->jitter_tsc, run->tsc_hz)));
 	}
 	return o;
+}
+
+/*
+ * What each TX queue of this run sent: the sender's half of a two-ended
+ * balance (wirerate merge pairs it with a receiver's streams).
+ */
+static json_t *
+tx_streams_json(const struct wr_run *run)
+{
+	json_t *a = json_array();
+	unsigned int p, q;
+
+	for (p = 0; p < run->nb_ports; p++) {
+		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			const struct wr_txq *t = run->txq[p][q];
+			json_t *o;
+
+			if (t == NULL)
+				continue;
+			o = json_object();
+			set(o, "stream_id", u64(wr_port_stream_id(t->port, t->queue)));
+			set(o, "port", u64(t->port));
+			set(o, "queue", u64(t->queue));
+			set(o, "sent_pkts", u64(t->st.nb_pkts));
+			set(o, "unsent_pkts", u64(t->st.nb_unsent_pkts));
+			json_array_append_new(a, o);
+		}
+	}
+	return a;
 }
 
 /* sent = received + lost for every stream whose sender is in the run. */
@@ -525,6 +561,7 @@ wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples)
 	for (i = 0; i < run->nb_streams; i++)
 		json_array_append_new(streams, stream_json(run, &run->streams[i]));
 	set(o, "streams", streams);
+	set(o, "tx_streams", tx_streams_json(run));
 	set(o, "cpu", cpu_json(run));
 	set(o, "accounting", accounting_json(run));
 }

@@ -12,6 +12,7 @@
 
 #include "collect.h"
 #include "run.h"
+#include "rxclock.h"
 
 static int __rte_format_printf(4, 5)
 fail(int rc, char *err, size_t errlen, const char *fmt, ...)
@@ -63,6 +64,7 @@ wr_run_stop_name(enum wr_stop_reason why)
 	case WR_STOP_COUNT: return "count";
 	case WR_STOP_SIGNAL: return "signal";
 	case WR_STOP_ERROR: return "error";
+	case WR_STOP_IDLE: return "idle";
 	default: return "none";
 	}
 }
@@ -101,8 +103,9 @@ probe_ports(struct wr_run *run, char *err, size_t el)
 		rc = check_mask(cfg->rx_port_mask, "rx-ports", err, el);
 	if (rc != 0)
 		return rc;
-	txm = cfg->tx_ports_set ? cfg->tx_port_mask : all;
 	rxm = cfg->rx_ports_set ? cfg->rx_port_mask : all;
+	/* A reflector transmits on its RX ports (paired queues), nowhere else. */
+	txm = cfg->reflect ? rxm : cfg->tx_ports_set ? cfg->tx_port_mask : all;
 	for (pid = 0; pid < WR_MAX_PORTS; pid++) {
 		bool tx = (txm >> pid) & 1, rx = (rxm >> pid) & 1;
 
@@ -135,7 +138,9 @@ make_plan(struct wr_run *run, char *err, size_t el)
 	for (i = 0; i < run->nb_ports; i++) {
 		pp[i].port_id = run->ports[i].port_id;
 		pp[i].socket = run->ports[i].socket;
-		pp[i].nb_txq = run->ports[i].tx ? run->ports[i].nb_txq : 0;
+		/* Reflecting workers own RX queues; the paired TX queue follows. */
+		pp[i].nb_txq = run->ports[i].tx && !run->cfg->reflect ?
+			run->ports[i].nb_txq : 0;
 		pp[i].nb_rxq = run->ports[i].rx ? run->ports[i].nb_rxq : 0;
 	}
 	RTE_LCORE_FOREACH_WORKER(lcore) {
@@ -229,6 +234,7 @@ make_worker(struct wr_run *run, const struct wr_plan_worker *pw,
 	if (w == NULL)
 		return fail(-ENOMEM, err, el, "no memory for lcore %u", pw->lcore);
 	w->lcore = pw->lcore;
+	w->mode = run->cfg->reflect ? WR_WORKER_REFLECT : WR_WORKER_GEN;
 	w->ctl = &run->ctl;
 	for (i = 0; i < pw->nb_tx; i++) {
 		w->tx[i] = make_txq(run, &pw->tx[i], socket);
@@ -478,6 +484,18 @@ tx_total(struct wr_run *run)
 	return sum;
 }
 
+static bool
+run_has_rx(const struct wr_run *run)
+{
+	unsigned int p, q;
+
+	for (p = 0; p < run->nb_ports; p++)
+		for (q = 0; q < WR_MAX_QUEUES; q++)
+			if (run->rxq[p][q] != NULL)
+				return true;
+	return false;
+}
+
 /*
  * Let RX drain: poll until the grace ends, or earlier once nothing arrived
  * for 50 ms and at least as many own frames came in as were sent. Without
@@ -493,6 +511,13 @@ grace(struct wr_run *run)
 	uint64_t now, cur;
 	uint64_t quiet = RTE_MIN(run->cfg->grace_ms, (uint64_t)50);
 
+	/* TX only: frames in flight go to a peer in another process or host,
+	 * which may still be reading them from a shared ring; linger. */
+	if (!run_has_rx(run)) {
+		rte_delay_us_sleep((unsigned int)RTE_MIN(run->cfg->grace_ms,
+			60000u) * 1000u);
+		return;
+	}
 	rx_totals(run, &last, &own);
 	for (;;) {
 		rte_delay_us_sleep(5000);
@@ -526,6 +551,9 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 	for (i = 0; i < run->plan.nb_workers; i++)
 		rte_eal_wait_lcore(run->workers[i]->lcore);
 	run->end_tsc = rte_rdtsc();
+	/* Stopped by silence: the measured window ends at the last frame. */
+	if (why == WR_STOP_IDLE && wr_rxclock_last_tsc(run) > run->start_tsc)
+		run->tx_stop_tsc = wr_rxclock_last_tsc(run);
 	wr_collect_final(run);
 }
 

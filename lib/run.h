@@ -28,6 +28,7 @@ enum wr_stop_reason {
 	WR_STOP_COUNT,     /* every TX queue sent its --count share */
 	WR_STOP_SIGNAL,    /* SIGINT / SIGTERM */
 	WR_STOP_ERROR,
+	WR_STOP_IDLE,      /* --idle-timeout: nothing received for that long */
 };
 
 /* What one trial sends: the traffic phase between start and stop. */
@@ -80,6 +81,7 @@ struct wr_run {
 	/* --impair fixture per RX queue, by run port index. */
 	struct wr_impair_q *impair[WR_MAX_PORTS][WR_MAX_QUEUES];
 	const struct rte_eth_rxtx_callback *impair_cb[WR_MAX_PORTS][WR_MAX_QUEUES];
+	bool rx_clock_started;         /* --start-on-rx: first frame seen */
 
 	uint64_t start_tsc;
 	uint64_t tx_stop_tsc;

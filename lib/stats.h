@@ -24,6 +24,8 @@ struct wr_port_counters {
 	uint64_t rx_own_pkts;
 	uint64_t rx_foreign_pkts;
 	uint64_t rx_malformed_pkts;
+	uint64_t rx_reflected_pkts;   /* --reflect: sent back (also in tx_) */
+	uint64_t rx_unreflected_pkts; /* --reflect: TX queue full, freed */
 	/* From the NIC (rte_eth_stats_get), read at most once a second. */
 	uint64_t nic_ipackets;
 	uint64_t nic_opackets;

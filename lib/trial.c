@@ -15,6 +15,7 @@
 #include <rte_ethdev.h>
 
 #include "run.h"
+#include "rxclock.h"
 
 #define TICK_US 10000u
 #define DRAIN_IDLE_POLLS 100u
@@ -223,6 +224,7 @@ reset_state(struct wr_run *run)
 	memset(&run->ctl, 0, sizeof(run->ctl));
 	run->stopped = false;
 	run->launched = false;
+	run->rx_clock_started = false;
 	run->stop_reason = WR_STOP_NONE;
 	run->mbufs_missing = 0;
 }
@@ -286,6 +288,8 @@ should_stop(const struct wr_run *run, uint64_t now, const volatile int *signals)
 		return WR_STOP_DURATION;
 	if (wr_run_tx_done(run))
 		return WR_STOP_COUNT;
+	if (wr_rxclock_idle(run, now))
+		return WR_STOP_IDLE;
 	return WR_STOP_NONE;
 }
 
@@ -294,10 +298,13 @@ wr_run_wait(struct wr_run *run, const volatile int *signals,
 		wr_run_interval_cb cb, void *arg)
 {
 	uint64_t step = run->cfg->interval_ms * (run->tsc_hz / 1000);
-	uint64_t next = run->start_tsc + step, now;
+	uint64_t next, now;
 	const struct wr_interval *iv;
 	enum wr_stop_reason why;
 
+	if (!wr_rxclock_wait(run, signals))
+		return WR_STOP_SIGNAL;
+	next = run->start_tsc + step;
 	for (;;) {
 		rte_delay_us_sleep(TICK_US);
 		now = rte_rdtsc();

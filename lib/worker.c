@@ -13,6 +13,7 @@
 
 #include "counter.h"
 #include "frame.h"
+#include "reflect.h"
 #include "worker.h"
 
 #define RX_PREFETCH 4u
@@ -141,7 +142,6 @@ tx_burst(struct wr_txq *q, uint64_t now_tsc)
 	}
 	q->nb_pending = (uint16_t)(n - sent);
 	wr_counter_add(&q->st.nb_pkts, sent);
-	wr_counter_add(&q->st.nb_bytes, (uint64_t)sent * q->frame_size);
 	return sent;
 }
 
@@ -224,11 +224,14 @@ rx_burst(struct wr_rxq *q)
 	struct rte_mbuf *pkts[WR_MAX_BURST];
 	uint16_t nb = rte_eth_rx_burst(q->port, q->queue, pkts, q->burst_pkts);
 	struct rx_tally t = { 0, 0, 0, 0 };
+	uint64_t now;
 
 	if (nb == 0)
 		return 0;
 	/* Read after the burst so no frame is stamped later than now. */
-	rx_classify(q, pkts, nb, rte_rdtsc(), &t);
+	now = rte_rdtsc();
+	rx_classify(q, pkts, nb, now, &t);
+	wr_rxq_stamp(&q->st, now);
 	rte_pktmbuf_free_bulk(pkts, nb);
 	wr_counter_add(&q->st.nb_pkts, nb);
 	wr_counter_add(&q->st.nb_bytes, t.bytes);
@@ -238,18 +241,6 @@ rx_burst(struct wr_rxq *q)
 	if (unlikely(t.malformed != 0))
 		wr_counter_add(&q->st.nb_malformed_pkts, t.malformed);
 	return nb;
-}
-
-static inline void
-account(struct wr_worker_stats *st, unsigned int work, uint64_t delta_tsc)
-{
-	if (work != 0) {
-		wr_counter_add(&st->busy_tsc, delta_tsc);
-		wr_counter_add(&st->nb_busy_polls, 1);
-	} else {
-		wr_counter_add(&st->idle_tsc, delta_tsc);
-		wr_counter_add(&st->nb_idle_polls, 1);
-	}
 }
 
 static inline unsigned int
@@ -269,6 +260,9 @@ wr_worker_main(void *arg)
 	uint64_t now = rte_rdtsc(), prev;
 	unsigned int i, work;
 
+	if (w->mode == WR_WORKER_REFLECT)
+		return wr_reflect_main(w);
+
 	/* Pacing starts now; the configuration was validated at set-up. */
 	for (i = 0; i < w->nb_tx; i++)
 		if (w->tx[i]->paced)
@@ -281,7 +275,7 @@ wr_worker_main(void *arg)
 		work += poll_rx(w);
 		prev = now;
 		now = rte_rdtsc();
-		account(&w->st, work, now - prev);
+		wr_worker_account(&w->st, work, now - prev);
 	}
 	for (i = 0; i < w->nb_tx; i++)
 		tx_drain(w->tx[i]);
@@ -289,7 +283,7 @@ wr_worker_main(void *arg)
 		work = poll_rx(w);
 		prev = now;
 		now = rte_rdtsc();
-		account(&w->st, work, now - prev);
+		wr_worker_account(&w->st, work, now - prev);
 	}
 	return 0;
 }

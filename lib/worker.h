@@ -15,6 +15,7 @@
 #include <rte_mbuf.h>
 
 #include "config.h"
+#include "counter.h"
 #include "hist.h"
 #include "pace.h"
 #include "seq.h"
@@ -30,8 +31,7 @@ struct wr_ctl {
 
 /* TX queue counters: written only by the owning lcore. */
 struct wr_txq_stats {
-	uint64_t nb_pkts;         /* accepted by rte_eth_tx_burst */
-	uint64_t nb_bytes;        /* frame bytes, FCS included */
+	uint64_t nb_pkts;         /* accepted by rte_eth_tx_burst; bytes follow */
 	uint64_t nb_full_pkts;    /* offered but not taken (ring full); retried */
 	uint64_t nb_alloc_fail;   /* bursts that found the pool empty */
 	uint64_t nb_unsent_pkts;  /* built but still pending at stop; freed */
@@ -71,6 +71,11 @@ struct wr_rxq_stats {
 	uint64_t nb_own_pkts;      /* carry our test header */
 	uint64_t nb_foreign_pkts;  /* no signature */
 	uint64_t nb_malformed_pkts;/* signature but truncated or inconsistent */
+	uint64_t first_tsc;        /* TSC after the first non-empty burst; 0: none */
+	uint64_t last_tsc;         /* TSC after the latest non-empty burst */
+	uint64_t nb_reflected_pkts;   /* --reflect: sent back out */
+	uint64_t nb_reflected_bytes;  /* frame bytes, FCS included */
+	uint64_t nb_unreflected_pkts; /* --reflect: TX queue full; freed */
 } __rte_cache_aligned;
 
 /* What one RX queue knows of one sender stream. Owner lcore writes. */
@@ -100,8 +105,15 @@ struct wr_worker_stats {
 	uint64_t nb_idle_polls;
 } __rte_cache_aligned;
 
+/* What a worker's loop does; decided once, before launch. */
+enum wr_worker_mode {
+	WR_WORKER_GEN = 0,     /* generate on TX queues, count on RX queues */
+	WR_WORKER_REFLECT = 1, /* send each RX queue's frames back (reflect.c) */
+};
+
 struct wr_worker {
 	unsigned int lcore;
+	enum wr_worker_mode mode;
 	uint16_t nb_tx;
 	uint16_t nb_rx;
 	struct wr_txq *tx[WR_MAX_QPW];
@@ -109,6 +121,34 @@ struct wr_worker {
 	const struct wr_ctl *ctl;
 	struct wr_worker_stats st;
 } __rte_cache_aligned;
+
+/*
+ * Publish the TSC of a non-empty RX burst: the first one once, the latest
+ * every time. Only the queue's owning lcore may call this.
+ */
+static inline void
+wr_rxq_stamp(struct wr_rxq_stats *st, uint64_t now_tsc)
+{
+	if (unlikely(st->first_tsc == 0))
+		wr_counter_set(&st->first_tsc, now_tsc);
+	wr_counter_set(&st->last_tsc, now_tsc);
+}
+
+/*
+ * Add one loop iteration of delta_tsc cycles to the busy (work != 0) or
+ * idle side. Only the worker's own lcore may call this.
+ */
+static inline void
+wr_worker_account(struct wr_worker_stats *st, unsigned int work, uint64_t delta_tsc)
+{
+	if (work != 0) {
+		wr_counter_add(&st->busy_tsc, delta_tsc);
+		wr_counter_add(&st->nb_busy_polls, 1);
+	} else {
+		wr_counter_add(&st->idle_tsc, delta_tsc);
+		wr_counter_add(&st->nb_idle_polls, 1);
+	}
+}
 
 /* Reset a TX queue's private state and counters. This function can't fail. */
 void wr_txq_reset(struct wr_txq *q);

@@ -6,7 +6,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib/setup.sh"
 
-suites=(unit vdev results lab)
+suites=(unit vdev results twoend lab)
 if [ $# -gt 0 ]; then
 	case $1 in
 	-h|--help) echo "Usage: $0 [SUITE...]  (default: ${suites[*]})"; exit 0 ;;

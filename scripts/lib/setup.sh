@@ -5,7 +5,7 @@
 # Debian packages the build, the tests and the benchmark need (gnuplot-nox
 # draws the plots of `wirerate report`).
 WR_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk dpdk-dev
-	libnuma-dev libjansson-dev iproute2 gnuplot-nox)
+	libnuma-dev libjansson-dev iproute2 gnuplot-nox tcpdump iperf3)
 WR_HUGEPAGES=${WR_HUGEPAGES:-512}   # 2 MiB pages: 1 GiB
 WR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WR_BUILD=${WR_BUILD:-$WR_ROOT/build}

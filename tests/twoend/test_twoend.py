@@ -1,0 +1,250 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Two-ended test beds: sender and receiver (or generator and reflector) in
+separate processes over every virtual path this machine offers, checked
+exactly with `wirerate merge`. Each case sets up and removes its own files,
+namespaces and processes. Usage: test_twoend.py CASE (see CASES)."""
+import os
+import signal
+import sys
+import time
+
+import twoend
+import wrtest
+from twoend import Bed, check_pair, hugepages_free, sh, skip, wait_path
+from wrtest import Checker
+
+# A sender in another process marks its end for the receiver by silence.
+RECEIVER = ["--tx-ports", "none", "--start-on-rx", "--idle-timeout", "1500ms",
+            "--quiet"]
+SENDER = ["--rx-ports", "none", "--quiet", "--grace", "500ms"]
+MAC_A, MAC_B = "02:00:00:00:0a:01", "02:00:00:00:0b:01"
+READY = "waiting for the first frame"
+
+
+def finish(c, bed):
+    if c.failed:
+        bed.dump()
+    bed.close()
+    c.done()
+
+
+def memif_vdev(sock, role):
+    return "net_memif0,role=%s,socket=%s,socket-abstract=no" % (role, sock)
+
+
+def memif():
+    """memif, two processes: the sender is the server (it exits first: the
+    22.11 server can crash when a client disconnects under it), the
+    receiver the client. Lossless shared ring: every frame arrives."""
+    c, bed = Checker("memif"), Bed("memif")
+    sock = bed.path("memif.sock")
+    snd = bed.wirerate("a", [memif_vdev(sock, "server")], SENDER + [
+        "--count", "1M", "--json", bed.path("snd.json")])
+    c.true(wait_path(sock, 30), "memif server socket created")
+    # Same host, invariant TSC: the receiver may time another process's frames.
+    rcv = bed.wirerate("b", [memif_vdev(sock, "client")], RECEIVER + [
+        "--latency", "tsc", "--json", bed.path("rcv.json")])
+    m = check_pair(c, bed, snd, rcv, exact=True)
+    if m:
+        c.eq(m["totals"]["sent_pkts"], 1000000, "sender sent its --count")
+        c.true(m["streams"][0].get("latency_mean_ns", 0) > 0,
+               "one-way latency (--latency tsc) carried into the merge")
+    finish(c, bed)
+
+
+def check_reflect(c, bed, gen, refl, nb_streams):
+    """Generator and reflector both end well and every frame is accounted
+    for on the way out and on the way back, over all streams and queues."""
+    rc = gen.wait(60)
+    c.eq(rc, 0, "generator exit code")
+    if rc != 0:
+        refl.stop()     # it would wait for a first frame that never comes
+    c.eq(refl.wait(60), 0, "reflector exit code")
+    gd, rd = twoend.load(bed.path("gen.json")), twoend.load(bed.path("refl.json"))
+    if gd is None or rd is None:
+        c.true(False, "both JSON results written")
+        return
+    c.eq(len(gd["streams"]), nb_streams, "generator streams")
+    sent, back, lost = (sum(s[k] for s in gd["streams"])
+                        for k in ("sent_pkts", "rx_pkts", "lost_pkts"))
+    rx, refl_pkts, unrefl, tx = (sum(t[k] for t in rd["totals"]) for k in
+                                 ("rx_pkts", "reflected_pkts", "unreflected_pkts", "tx_pkts"))
+    print("generator sent %d, received back %d; reflector received %d, "
+          "reflected %d, could not %d" % (sent, back, rx, refl_pkts, unrefl))
+    c.eq(rd["stop_reason"], "idle", "reflector stopped by --idle-timeout")
+    c.true(rx > 0, "reflector received frames")
+    c.eq(rx, sent, "reflector received all that was sent (lossless ring)")
+    c.eq(refl_pkts + unrefl, rx, "reflected + not reflected = received")
+    c.eq(tx, refl_pkts, "reflector TX = reflected")
+    c.eq(back, refl_pkts, "generator got back every reflected frame")
+    c.eq(lost, unrefl, "generator's loss = frames the reflector could not send")
+    c.true(all("latency_mean_ns" in s for s in gd["streams"]),
+           "round trip latency measured")
+    c.eq(rd["streams"], [], "a reflector classifies nothing")
+    c.eq(rd["tx_streams"], [], "a reflector generates nothing")
+    wrtest.stream_balance(c, gd)
+
+
+def memif_reflect():
+    """A generator and a reflector over memif: what goes out comes back."""
+    c, bed = Checker("memif_reflect"), Bed("memif_reflect")
+    sock = bed.path("memif.sock")
+    gen = bed.wirerate("a", [memif_vdev(sock, "server")], [
+        "--count", "500k", "--grace", "1s", "--quiet", "--json", bed.path("gen.json")])
+    c.true(wait_path(sock, 30), "memif server socket created")
+    refl = bed.wirerate("b", [memif_vdev(sock, "client")], [
+        "--reflect", "--start-on-rx", "--idle-timeout", "1500ms", "--quiet",
+        "--json", bed.path("refl.json")])
+    check_reflect(c, bed, gen, refl, 1)
+    finish(c, bed)
+
+
+def vhost_pair(name):
+    """vhost-user (server, exits last: virtio-user gets SIGPIPE otherwise)
+    and virtio-user (--single-file-segments) with two queue pairs."""
+    if hugepages_free() < 128:
+        skip("virtio-user needs hugepages to share its memory with vhost")
+    bed = Bed(name)
+    sock = bed.path("vhost.sock")
+    return bed, ("net_vhost0,iface=%s,queues=2" % sock,
+                 "net_virtio_user0,path=%s,queues=2" % sock)
+
+
+def vhost():
+    """virtio-user sends on 2 queues, vhost-user receives on 2: two
+    streams, both lossless."""
+    c = Checker("vhost")
+    bed, (vh, vu) = vhost_pair("vhost")
+    rcv = bed.wirerate("b", [vh], RECEIVER + ["--rxq", "2", "--json", bed.path("rcv.json")])
+    c.true(rcv.wait_text(READY, 30), "vhost receiver ready")
+    snd = bed.wirerate("a", [vu], SENDER + ["--txq", "2", "--count", "1M",
+                                             "--json", bed.path("snd.json")],
+                       eal_extra=["--single-file-segments"])
+    m = check_pair(c, bed, snd, rcv, exact=True)
+    if m:
+        c.eq(sorted((s["stream_id"], s["sent_pkts"]) for s in m["streams"]),
+             [(0, 500000), (1, 500000)], "two streams, --count split exactly")
+    finish(c, bed)
+
+
+def vhost_reflect():
+    """virtio-user generates on 2 queues, vhost-user reflects each RX queue
+    on its own TX queue: two streams go out and come back."""
+    c = Checker("vhost_reflect")
+    bed, (vh, vu) = vhost_pair("vhost_reflect")
+    refl = bed.wirerate("b", [vh], ["--reflect", "--rxq", "2", "--start-on-rx",
+                                    "--idle-timeout", "1500ms", "--quiet",
+                                    "--json", bed.path("refl.json")])
+    c.true(refl.wait_text(READY, 30), "vhost reflector ready")
+    gen = bed.wirerate("a", [vu], ["--txq", "2", "--rxq", "2", "--count", "500k",
+                                   "--grace", "1s", "--quiet", "--json", bed.path("gen.json")],
+                       eal_extra=["--single-file-segments"])
+    check_reflect(c, bed, gen, refl, 2)
+    finish(c, bed)
+
+
+def veth_pair(c, name, vdev, mtu):
+    """Sender in namespace A, receiver in B, a veth pair between them; the
+    kernel carries the frames. Loss is allowed (the kernel may drop) but
+    must be proven by sequence numbers. Returns (bed, sender, receiver)."""
+    bed = Bed(name)
+    na, nb = bed.add_netns("A"), bed.add_netns("B")
+    va, vb = bed.veth(na, nb, mtu, (MAC_A, MAC_B))
+    rcv = bed.wirerate("b", [vdev % vb], RECEIVER + ["--json", bed.path("rcv.json")],
+                       netns=nb)
+    ready = rcv.wait_text(READY, 30)
+    snd = None
+    if ready:
+        snd = bed.wirerate("a", [vdev % va], SENDER + [
+            "--count", "200k", "--src-mac", MAC_A, "--dst-mac", MAC_B,
+            "--json", bed.path("snd.json")], netns=na)
+    return bed, snd, rcv, ready
+
+
+def af_packet():
+    """net_af_packet on a veth pair between two namespaces (framecnt=8192:
+    the default ring drops under bursts)."""
+    c = Checker("af_packet")
+    bed, snd, rcv, ready = veth_pair(c, "af_packet", "net_af_packet0,iface=%s,framecnt=8192",
+                                     1500)
+    c.true(ready, "af_packet receiver ready")
+    if ready:
+        check_pair(c, bed, snd, rcv, exact=False)
+    finish(c, bed)
+
+
+XDP_REFUSED = ("Error attaching XDP program", "Failed to create xsk socket",
+               "failed to initialize net_af_xdp", "Failed to init internals")
+
+
+def af_xdp():
+    """net_af_xdp on a veth pair (MTU 1500: veth refuses XDP above a page);
+    skipped where the kernel refuses the XDP program or the socket."""
+    c = Checker("af_xdp")
+    if hugepages_free() < 128:
+        skip("af_xdp zero copy needs hugepage-backed pools")
+    bed, snd, rcv, ready = veth_pair(
+        c, "af_xdp", "net_af_xdp0,iface=%s,start_queue=0,queue_count=1", 1500)
+    if not ready:
+        text = rcv.text()
+        bed.close()
+        if any(k in text for k in XDP_REFUSED):
+            skip("the kernel refused AF_XDP on veth:\n" + text[-800:])
+        c.true(False, "af_xdp receiver ready:\n" + text[-2000:])
+        c.done()
+    check_pair(c, bed, snd, rcv, exact=False)
+    finish(c, bed)
+
+
+def tap():
+    """net_tap in two processes, the two tap interfaces on a kernel bridge
+    in a namespace. A smoke test: the bridge port drops traffic while it
+    comes up, so loss is expected, but it must be proven."""
+    c, bed = Checker("tap"), Bed("tap")
+    ns = bed.add_netns("T")
+    br, ta, tb = bed.tag + "br", bed.tag + "ta", bed.tag + "tb"
+    sh("ip", "-n", ns, "link", "add", br, "type", "bridge", "stp_state", "0",
+       "forward_delay", "0")
+    sh("ip", "-n", ns, "link", "set", br, "up")
+    rcv = bed.wirerate("b", ["net_tap0,iface=" + tb], RECEIVER + [
+        "--json", bed.path("rcv.json")], netns=ns)
+    c.true(rcv.wait_text(READY, 30), "tap receiver ready")
+    sh("ip", "-n", ns, "link", "set", tb, "master", br)
+    snd = bed.wirerate("a", ["net_tap0,iface=" + ta], SENDER + [
+        "--duration", "2500ms", "--dst-mac", MAC_B, "--json", bed.path("snd.json")],
+        netns=ns)
+    attached = False
+    for _ in range(600):
+        if sh("ip", "-n", ns, "link", "set", ta, "master", br, check=False).returncode == 0:
+            attached = True
+            break
+        if snd.p.poll() is not None:
+            break
+        time.sleep(0.05)
+    c.true(attached, "sender's tap attached to the bridge")
+    check_pair(c, bed, snd, rcv, exact=False)
+    finish(c, bed)
+
+
+CASES = {f.__name__: f for f in (memif, memif_reflect, vhost, vhost_reflect,
+                                  af_packet, af_xdp, tap)}
+
+
+def main():
+    import test_pcap_merge
+    CASES.update(test_pcap_merge.CASES)
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print("usage: test_twoend.py {%s}" % ",".join(CASES))
+        sys.exit(2)
+    if os.geteuid() != 0:
+        skip("needs root (namespaces, hugepages)")
+    # meson ends a test that outlives its timeout with SIGTERM: clean up too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    try:
+        CASES[sys.argv[1]]()
+    finally:
+        twoend.close_all()
+
+
+if __name__ == "__main__":
+    main()
