@@ -10,7 +10,7 @@ TOP_DIR=$(cd "$LAB_DIR/.." && pwd)
 readonly LAB_DIR TOP_DIR
 readonly PROG=${0##*/}
 
-# Models: QEMU device, PMD expected to probe it, whether it carries 9000 MTU.
+# Models: QEMU device and the PMD expected to probe it. All carry MTU 9000.
 declare -A NIC_DEVICE=(
 	[vmxnet3]=vmxnet3 [e1000]=e1000 [e1000e]=e1000e
 	[e1000-82545em]=e1000-82545em [virtio]=virtio-net-pci
@@ -19,9 +19,6 @@ declare -A NIC_DRIVER=(
 	[vmxnet3]=net_vmxnet3 [e1000]=net_e1000_em [e1000e]=net_e1000_em
 	[e1000-82545em]=net_e1000_em [virtio]=net_virtio
 )
-declare -A NIC_JUMBO=(
-	[vmxnet3]=1 [e1000]=1 [e1000e]=1 [e1000-82545em]=1 [virtio]=1
-)
 readonly SWEEP_SIZES="64 128 256 512 1024 1280 1518"
 readonly PMDS="bus_pci bus_vdev mempool_ring mempool_stack net_vmxnet3 net_e1000 net_virtio"
 
@@ -29,7 +26,7 @@ readonly PMDS="bus_pci bus_vdev mempool_ring mempool_stack net_vmxnet3 net_e1000
 nics="vmxnet3,e1000,e1000e,virtio"
 scenario=""
 tx_model="" rx_models="" sizes="" count="" rate="" duration=""
-app=auto bin="" rxd=4096
+app=wirerate bin="" rxd=4096
 cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/wirerate-lab"
 out_dir="" accel=auto install=1 guest_timeout="" quiet=0 keep_work=0
 mem_mb=1024 smp=3
@@ -45,8 +42,8 @@ results over a serial port and prints one table row per run.
 
 Scenario (one of):
   --scenario NAME|FILE  pairs: each model sends to each other model (default)
-                        jumbo: MTU 1500 vs 9000 (1518 vs 9018 B) on the
-                               models that carry jumbo frames
+                        jumbo: MTU 1500 vs 9000 (1518 vs 9018 B), each
+                               model to each other
                         sweep: frame sizes $SWEEP_SIZES
                                from --tx to --rx (default: the first
                                model to the second)
@@ -72,8 +69,8 @@ Guest:
   --timeout SECS        hard limit for the whole guest run (default: derived)
 
 Program and files:
-  --app auto|wirerate|testpmd  generator in the guest (auto: wirerate if
-                        found, else dpdk-testpmd as a stand-in)
+  --app wirerate|testpmd  generator in the guest (default wirerate;
+                        testpmd: DPDK's reference, counts only)
   --bin PATH            wirerate binary (default: build*/app/wirerate, PATH)
   --cache DIR           kernel and tool cache (default $cache_dir)
   --out DIR             results directory (default: a new /tmp/vnic-lab.*)
@@ -164,7 +161,7 @@ check_args() {
 	[ -z "$count" ] || [ -z "$duration" ] ||
 		usage_error "--count and --duration exclude each other"
 	case "$accel" in auto | kvm | tcg) ;; *) usage_error "--accel: auto, kvm or tcg" ;; esac
-	case "$app" in auto | wirerate | testpmd) ;; *) usage_error "--app: auto, wirerate or testpmd" ;; esac
+	case "$app" in wirerate | testpmd) ;; *) usage_error "--app: wirerate or testpmd" ;; esac
 	IFS=, read -r -a NICS <<<"$nics"
 	[ "${#NICS[@]}" -ge 2 ] || usage_error "--nics needs at least two models"
 	for m in "${NICS[@]}"; do
@@ -185,17 +182,14 @@ check_args() {
 
 # Install the Debian packages whose commands are missing.
 ensure_tools() {
-	local -A want=([qemu-system-x86_64]=qemu-system-x86 [busybox]=busybox-static
-		[cpio]=cpio [jq]=jq)
+	local -A want=([qemu-system-x86_64]=qemu-system-x86 [cpio]=cpio [jq]=jq)
 	local c pkgs=()
 	for c in "${!want[@]}"; do
-		[ -x "/bin/$c" ] || command -v "$c" >/dev/null || pkgs+=("${want[$c]}")
+		command -v "$c" >/dev/null || pkgs+=("${want[$c]}")
 	done
 	# busybox-static, not the dynamic busybox: the guest has no libc for it.
 	busybox_bin=/bin/busybox
-	if ! file_is_static "$busybox_bin"; then
-		pkgs+=(busybox-static)
-	fi
+	file_is_static "$busybox_bin" || pkgs+=(busybox-static)
 	[ "${#pkgs[@]}" -eq 0 ] && return 0
 	[ "$install" -eq 1 ] || die "missing packages: ${pkgs[*]} (run without --no-install, or apt-get install them)"
 	[ "$(id -u)" -eq 0 ] || die "missing packages: ${pkgs[*]}; apt-get needs root"
@@ -256,7 +250,7 @@ fetch_kernel() {
 		{ rm -rf "$tmp"; die "unpacking $deb failed"; }
 	mv "$tmp/boot/vmlinuz-$KVER" "$tmp/vmlinuz"
 	mv "$tmp/lib/modules/$KVER/kernel/drivers/uio/"*.ko "$tmp/"
-	rm -rf "$tmp/boot" "$tmp/lib"
+	rm -rf "${tmp:?}/boot" "${tmp:?}/lib"
 	# Another lab may have finished first: keep its copy.
 	mv -T "$tmp" "$KDIR" 2>/dev/null || rm -rf "$tmp"
 	rm -f "$deb"
@@ -283,11 +277,13 @@ pick_accel() {
 }
 
 kvm_works() {
+	local out
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
-	timeout -k 2 20 qemu-system-x86_64 -nodefaults -display none -no-reboot \
+	# Captured, not piped: grep -q would end QEMU with SIGPIPE (pipefail).
+	out=$(timeout -k 2 10 qemu-system-x86_64 -nodefaults -display none -no-reboot \
 		-accel kvm -cpu host -m 256 -serial stdio -kernel "$KDIR/vmlinuz" \
-		-append 'console=ttyS0 panic=-1' 2>/dev/null </dev/null |
-		grep -q -m 1 'Kernel panic'
+		-append 'console=ttyS0 panic=-1' 2>/dev/null </dev/null || true)
+	[[ "$out" == *"Kernel panic"* ]]
 }
 
 # --- generator adapters ---------------------------------------------------
@@ -298,21 +294,20 @@ kvm_works() {
 # Sets APP_BIN (the program copied into the guest) and APP.
 pick_app() {
 	local c
-	if [ "$app" != testpmd ] && [ -z "$bin" ]; then
+	APP=$app
+	if [ "$APP" = testpmd ]; then
+		APP_BIN=$(command -v dpdk-testpmd || true)
+		[ -n "$APP_BIN" ] || die "dpdk-testpmd not found (apt-get install dpdk)"
+		return 0
+	fi
+	if [ -z "$bin" ]; then
 		for c in "$TOP_DIR"/build*/app/wirerate "$(command -v wirerate || true)"; do
 			[ -n "$c" ] && [ -x "$c" ] && { bin=$c; break; }
 		done
 	fi
-	if [ "$app" = wirerate ] || { [ "$app" = auto ] && [ -n "$bin" ]; }; then
-		[ -n "$bin" ] && [ -x "$bin" ] || die "wirerate binary not found (build it, or give --bin PATH)"
-		APP=wirerate
-		APP_BIN=$(realpath "$bin")
-		return 0
-	fi
-	APP=testpmd
-	APP_BIN=$(command -v dpdk-testpmd || true)
-	[ -n "$APP_BIN" ] || die "dpdk-testpmd not found (apt-get install dpdk)"
-	say "generator: dpdk-testpmd stand-in (no wirerate binary found)"
+	[ -n "$bin" ] && [ -x "$bin" ] ||
+		die "wirerate not found: build it (scripts/quickstart.sh) or give --bin PATH"
+	APP_BIN=$(realpath "$bin")
 }
 
 # app_cmd NAME TX_PCI RX_PCI_LIST SIZE COUNT RATE DURATION -> guest command
@@ -410,7 +405,6 @@ scenario_rows() {
 		for t in "${NICS[@]}"; do
 			for r in "${NICS[@]}"; do
 				[ "$t" = "$r" ] && continue
-				[ "${NIC_JUMBO[$t]}" = 1 ] && [ "${NIC_JUMBO[$r]}" = 1 ] || continue
 				echo "$t-to-$r-mtu1500 tx=$t rx=$r size=1518"
 				echo "$t-to-$r-mtu9000 tx=$t rx=$r size=9018"
 			done
