@@ -17,6 +17,11 @@
 #define RING_PAIR_SIZE 1024u   /* slots per rte_ring of a ring pair */
 #define EM_RX_FREE_THRESH 32u  /* below this every em RX burst costs a VM exit */
 /*
+ * Bytes a PMD may count in an RX buffer beyond the frame: a VLAN tag the
+ * MTU check always allows for (em, virtio: 4) and virtio's net header (12).
+ */
+#define RX_BUF_EXTRA 16u
+/*
  * net_af_xdp (DPDK 22.11, zero copy) fills a fill ring of 2048 slots from
  * the RX pool at queue set-up, whatever nb_rxd says, and does not give back
  * the mbufs left in its rings when the port closes: the ring plus up to two
@@ -127,9 +132,19 @@ probe_mtu(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
 	}
 	/* RX buffers hold a whole frame: QEMU's e1000 cannot split one. */
 	p->rx_mbuf_room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM,
-		(p->mtu ? p->mtu : RTE_ETHER_MTU) + l2);
+		(p->mtu ? p->mtu : RTE_ETHER_MTU) + l2 + RX_BUF_EXTRA);
 	if (p->rx_mbuf_room < p->info.min_rx_bufsize)
 		p->rx_mbuf_room = p->info.min_rx_bufsize;
+	/*
+	 * em programs the buffer size as a power of two at most the room
+	 * (em_rctl_bsize), so a 9018-byte room gets 8192-byte buffers and
+	 * jumbo frames arrive in two segments: round up instead.
+	 */
+	if (is_driver(p, "net_e1000_em") && !rte_is_power_of_2(p->rx_mbuf_room)) {
+		p->rx_mbuf_room = rte_align32pow2(p->rx_mbuf_room);
+		note(p, "RX buffers of %u bytes: net_e1000_em only programs "
+			"powers of two", p->rx_mbuf_room);
+	}
 	return 0;
 }
 

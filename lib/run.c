@@ -457,16 +457,35 @@ wr_run_tx_done(const struct wr_run *run)
 	return any;
 }
 
+/* Frames received so far (all RX queues) and own frames among them. */
+static void
+rx_totals(struct wr_run *run, uint64_t *all, uint64_t *own)
+{
+	unsigned int p, q;
+
+	*all = 0;
+	*own = 0;
+	for (p = 0; p < run->nb_ports; p++)
+		for (q = 0; q < WR_MAX_QUEUES; q++)
+			if (run->rxq[p][q] != NULL) {
+				*all += __atomic_load_n(&run->rxq[p][q]->st.nb_pkts,
+					__ATOMIC_RELAXED);
+				*own += __atomic_load_n(&run->rxq[p][q]->st.nb_own_pkts,
+					__ATOMIC_RELAXED);
+			}
+}
+
+/* Frames this run's TX queues have sent. */
 static uint64_t
-rx_total(struct wr_run *run)
+tx_total(struct wr_run *run)
 {
 	uint64_t sum = 0;
 	unsigned int p, q;
 
 	for (p = 0; p < run->nb_ports; p++)
 		for (q = 0; q < WR_MAX_QUEUES; q++)
-			if (run->rxq[p][q] != NULL)
-				sum += __atomic_load_n(&run->rxq[p][q]->st.nb_pkts,
+			if (run->txq[p][q] != NULL)
+				sum += __atomic_load_n(&run->txq[p][q]->st.nb_pkts,
 					__ATOMIC_RELAXED);
 	return sum;
 }
@@ -483,13 +502,20 @@ run_has_rx(const struct wr_run *run)
 	return false;
 }
 
-/* Let RX drain: poll until nothing arrived for 50 ms or the grace ends. */
+/*
+ * Let RX drain: poll until the grace ends, or earlier once nothing arrived
+ * for 50 ms and at least as many own frames came in as were sent. Without
+ * that second condition a path that delivers late in bulk looks finished:
+ * QEMU's e1000 model holds what it receives for 1 s after every RCTL write
+ * (port start, promiscuous mode) and then delivers it all at once.
+ */
 static void
 grace(struct wr_run *run)
 {
 	uint64_t ms_tsc = run->tsc_hz / 1000;
-	uint64_t start = rte_rdtsc(), quiet_since = start, last = rx_total(run);
-	uint64_t now, cur, quiet = RTE_MIN(run->cfg->grace_ms, (uint64_t)50);
+	uint64_t start = rte_rdtsc(), quiet_since = start, last, own;
+	uint64_t now, cur;
+	uint64_t quiet = RTE_MIN(run->cfg->grace_ms, (uint64_t)50);
 
 	/* TX only: frames in flight go to a peer in another process or host,
 	 * which may still be reading them from a shared ring; linger. */
@@ -498,16 +524,18 @@ grace(struct wr_run *run)
 			60000u) * 1000u);
 		return;
 	}
+	rx_totals(run, &last, &own);
 	for (;;) {
 		rte_delay_us_sleep(5000);
 		now = rte_rdtsc();
-		cur = rx_total(run);
+		rx_totals(run, &cur, &own);
 		if (cur != last) {
 			last = cur;
 			quiet_since = now;
 		}
-		if (now - start >= run->cfg->grace_ms * ms_tsc ||
-				now - quiet_since >= quiet * ms_tsc)
+		if (now - start >= run->cfg->grace_ms * ms_tsc)
+			break;
+		if (now - quiet_since >= quiet * ms_tsc && own >= tx_total(run))
 			break;
 	}
 }

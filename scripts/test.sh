@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Command two: the same set-up as quickstart.sh, a -Dwerror=true build, and
-# every test suite that needs no special hardware. .ci/run calls this.
+# every test suite that needs no special hardware ('lab' boots a QEMU guest:
+# emulated NICs, no KVM needed). .ci/run calls this.
 set -euo pipefail
 . "$(dirname "$0")/lib/setup.sh"
 
-suites=(unit vdev results twoend)
+suites=(unit vdev results twoend lab)
 if [ $# -gt 0 ]; then
 	case $1 in
 	-h|--help) echo "Usage: $0 [SUITE...]  (default: ${suites[*]})"; exit 0 ;;

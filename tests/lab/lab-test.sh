@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The 'lab' meson suite: one guest boot with vmxnet3, e1000 and e1000e on one
+# hub (ci.scenario), then per run: wirerate drove each port with the right
+# PMD, the sender sent exactly the requested count, and the receiver's count
+# plus its sequence-proven loss equals what was sent (and, since the count
+# fits the RX ring, nothing was lost). TAP output.
+set -euo pipefail
+
+readonly COUNT=512
+
+usage() {
+	cat <<USAGE
+Usage: ${0##*/} --lab PATH/vnic-lab.sh --bin WIRERATE --work DIR
+Runs the lab suite; results and the kernel cache go under DIR.
+USAGE
+}
+
+lab="" work="" bin=""
+while [ "$#" -gt 0 ]; do
+	case "$1" in
+	--lab) lab=$2; shift ;;
+	--work) work=$2; shift ;;
+	--bin) bin=$2; shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) echo "${0##*/}: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+	shift
+done
+if [ ! -x "$lab" ] || [ ! -x "$bin" ] || [ -z "$work" ]; then
+	usage >&2
+	exit 2
+fi
+
+declare -A DRIVER=([vmxnet3]=net_vmxnet3 [e1000]=net_e1000_em [e1000e]=net_e1000_em)
+scenario=$(dirname "$0")/ci.scenario
+out=$work/lab-out
+n=0 failed=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=1
+	fi
+}
+
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok 0 "$desc"; else ok 1 "$desc"; fi
+}
+
+is_num() {
+	[[ "$1" =~ ^[0-9]+$ ]]
+}
+
+# One run: $1 is the name of an associative array holding a summary.tsv
+# row by column name (see vnic-lab.sh, SUMMARY_FIELDS).
+check_run() {
+	local -n r=$1
+	local name=${r[name]} tx=${r[tx]} rx=${r[rx]} size=${r[size]}
+	local sent=${r[sent]} recv=${r[received]} lost=${r[lost]}
+	check "$name: run exit status 0 (got ${r[rc]})" [ "${r[rc]}" = 0 ]
+	check "$name: wirerate drove $tx with ${DRIVER[$tx]} (got ${r[tx_driver]})" \
+		[ "${r[tx_driver]}" = "${DRIVER[$tx]}" ]
+	check "$name: wirerate drove $rx with ${DRIVER[$rx]} (got ${r[rx_driver]})" \
+		[ "${r[rx_driver]}" = "${DRIVER[$rx]}" ]
+	check "$name: sender counted $COUNT frames of $size B (got $sent)" [ "$sent" = "$COUNT" ]
+	check "$name: $tx PMD counted the same (${r[tx_nic_opackets]})" [ "${r[tx_nic_opackets]}" = "$sent" ]
+	check "$name: loss comes from sequence numbers (got ${r[loss_source]})" [ "${r[loss_source]}" = sequence ]
+	check "$name: received $recv + lost $lost == sent $sent" \
+		eval 'is_num "$recv" && is_num "$lost" && [ $((recv + lost)) -eq "$sent" ]'
+	check "$name: no duplicates (${r[dup_pkts]}), gaps ${r[gap_pkts]} <= lost $lost" \
+		eval '[ "${r[dup_pkts]}" = 0 ] && is_num "${r[gap_pkts]}" && [ "${r[gap_pkts]}" -le "$lost" ]'
+	# COUNT fits the RX ring: nothing may be lost, even under TCG.
+	check "$name: nothing lost (got $lost)" [ "$lost" = 0 ]
+	check "$name: $rx PMD saw at least the received (${r[rx_nic_ipackets]} >= $recv)" \
+		eval 'is_num "${r[rx_nic_ipackets]}" && [ "${r[rx_nic_ipackets]}" -ge "$recv" ]'
+	check "$name: cycles per frame of the TX and RX workers (${r[tx_cycles_per_pkt]}, ${r[rx_cycles_per_pkt]})" \
+		eval '[[ "${r[tx_cycles_per_pkt]}" =~ ^[0-9.]+$ && "${r[rx_cycles_per_pkt]}" =~ ^[0-9.]+$ ]]'
+	check "$name: every frame arrived whole: ${r[rx_bytes]} B == $recv x $size B, ${r[rx_foreign_pkts]} foreign" \
+		eval '[ "${r[rx_foreign_pkts]}" = 0 ] && [ "${r[rx_bytes]}" = $((recv * size)) ]'
+}
+
+main() {
+	local start rc=0
+	start=$(date +%s)
+	echo "# vnic-lab: booting one guest for $(grep -c '^[a-z]' "$scenario") runs"
+	"$lab" --quiet --nics vmxnet3,e1000,e1000e --scenario "$scenario" --count "$COUNT" \
+		--app wirerate --bin "$bin" --cache "$work/lab-cache" --out "$out" --timeout 280 2>&1 |
+		sed 's/^/# /' || rc=$?
+	echo "# vnic-lab took $(($(date +%s) - start)) s"
+	check "vnic-lab.sh exit status 0 (got $rc)" [ "$rc" = 0 ]
+	if [ ! -r "$out/summary.tsv" ]; then
+		ok 1 "summary.tsv written"
+	else
+		local -a cols vals
+		local -A row
+		local i
+		IFS=$'\t' read -r -a cols <"$out/summary.tsv"
+		while IFS=$'\t' read -r -a vals; do
+			row=()
+			for i in "${!cols[@]}"; do row[${cols[$i]}]=${vals[$i]:-}; done
+			check_run row
+		done < <(tail -n +2 "$out/summary.tsv")
+		check "every scenario run reported" \
+			[ "$(($(wc -l <"$out/summary.tsv") - 1))" = "$(grep -c '^[a-z]' "$scenario")" ]
+	fi
+	echo "1..$n"
+	return "$failed"
+}
+
+rm -rf "$work/lab-out"
+main
