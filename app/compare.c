@@ -295,7 +295,7 @@ write_junit(const struct cmp_args *a, const struct wr_compare *c, const char *er
 
 	if (a->junit == NULL)
 		return 0;
-	if (wr_csv_write_atomic(a->junit, junit_fill, &j, err, sizeof(err)) != 0) {
+	if (wr_file_write_atomic(a->junit, junit_fill, &j, err, sizeof(err)) != 0) {
 		fprintf(stderr, "wirerate compare: error: --junit %s\n", err);
 		return -1;
 	}

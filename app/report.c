@@ -297,7 +297,7 @@ fill_csv(FILE *f, const void *r)
 
 /* Write dir/name (or path when dir is NULL) atomically with fill. */
 static int
-write_out(const char *dir, const char *name, wr_csv_fill_t fill, const void *ctx)
+write_out(const char *dir, const char *name, wr_file_fill_t fill, const void *ctx)
 {
 	char path[PATH_MAX], err[PATH_MAX + 128];
 
@@ -305,7 +305,7 @@ write_out(const char *dir, const char *name, wr_csv_fill_t fill, const void *ctx
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
 	else
 		snprintf(path, sizeof(path), "%s", name);
-	if (wr_csv_write_atomic(path, fill, ctx, err, sizeof(err)) != 0) {
+	if (wr_file_write_atomic(path, fill, ctx, err, sizeof(err)) != 0) {
 		fprintf(stderr, "wirerate report: error: %s\n", err);
 		return -1;
 	}

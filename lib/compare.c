@@ -8,20 +8,10 @@
 
 #include <rte_common.h>
 
+#include "errmsg.h"
 #include "compare.h"
 #include "result.h"
 #include "trials.h"
-
-static int __rte_format_printf(3, 4)
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 const char *
 wr_compare_verdict_name(enum wr_verdict v)
@@ -44,19 +34,19 @@ wr_compare_load(const char *path, json_t **doc, char *err, size_t errlen)
 	d = json_load_file(path, 0, &je);
 	if (d == NULL) {
 		if (je.line <= 0)
-			return fail(err, errlen, "%s: cannot read: %s", path, je.text);
-		return fail(err, errlen, "%s:%d:%d: not valid JSON: %s", path,
+			return wr_err(-EINVAL, err, errlen, "%s: cannot read: %s", path, je.text);
+		return wr_err(-EINVAL, err, errlen, "%s:%d:%d: not valid JSON: %s", path,
 			je.line, je.column, je.text);
 	}
 	schema = json_object_get(d, "schema");
 	if (!json_is_object(d) || schema == NULL || !json_is_string(schema)) {
 		json_decref(d);
-		return fail(err, errlen, "%s: field 'schema' is missing or not a "
+		return wr_err(-EINVAL, err, errlen, "%s: field 'schema' is missing or not a "
 			"string: not a wirerate result (expected \"schema\": \"%s\")",
 			path, WR_RESULT_SCHEMA);
 	}
 	if (strcmp(json_string_value(schema), WR_RESULT_SCHEMA) != 0) {
-		(void)fail(err, errlen, "%s: schema mismatch: field 'schema' is "
+		(void)wr_err(-EINVAL, err, errlen, "%s: schema mismatch: field 'schema' is "
 			"\"%s\", this wirerate reads \"%s\"", path,
 			json_string_value(schema), WR_RESULT_SCHEMA);
 		json_decref(d);
@@ -76,12 +66,12 @@ count_roles(const json_t *doc, const char *name, unsigned int *tx,
 
 	*tx = *rx = 0;
 	if (!json_is_array(ports))
-		return fail(err, el, "%s: field 'ports' is missing or not an array",
+		return wr_err(-EINVAL, err, el, "%s: field 'ports' is missing or not an array",
 			name);
 	for (i = 0; i < json_array_size(ports); i++) {
 		role = json_object_get(json_array_get(ports, i), "role");
 		if (!json_is_string(role))
-			return fail(err, el, "%s: field 'ports[%zu].role' is missing "
+			return wr_err(-EINVAL, err, el, "%s: field 'ports[%zu].role' is missing "
 				"or not a string", name, i);
 		*tx += strstr(json_string_value(role), "tx") != NULL;
 		*rx += strstr(json_string_value(role), "rx") != NULL;
@@ -96,7 +86,7 @@ need_number(const json_t *doc, const char *name, const char *path, double *v,
 	char why[192];
 
 	if (wr_metrics_get_number(doc, path, v, why, sizeof(why)) != 0)
-		return fail(err, el, "%s: %s", name, why);
+		return wr_err(-EINVAL, err, el, "%s: %s", name, why);
 	return 0;
 }
 
@@ -112,21 +102,21 @@ check_comparable(const json_t *base, const char *bn, const json_t *cur,
 			need_number(cur, cn, "config.frame_size", &cs, err, el) != 0)
 		return -EINVAL;
 	if (bs != cs)
-		return fail(err, el, "incomparable runs: frame size %.0f B in %s, "
+		return wr_err(-EINVAL, err, el, "incomparable runs: frame size %.0f B in %s, "
 			"%.0f B in %s (compare runs of the same frame size)", bs, bn,
 			cs, cn);
 	out->frame_size = (unsigned int)bs;
 	if (wr_metrics_get_number(base, "config.vlan", &bv, err, el) == 0 &&
 			wr_metrics_get_number(cur, "config.vlan", &cv, err, el) == 0 &&
 			(bv == 0) != (cv == 0))
-		return fail(err, el, "incomparable runs: frames are %s in %s and "
+		return wr_err(-EINVAL, err, el, "incomparable runs: frames are %s in %s and "
 			"%s in %s", bv ? "VLAN-tagged" : "untagged", bn,
 			cv ? "VLAN-tagged" : "untagged", cn);
 	if (count_roles(base, bn, &btx, &brx, err, el) != 0 ||
 			count_roles(cur, cn, &ctx, &crx, err, el) != 0)
 		return -EINVAL;
 	if (btx != ctx || brx != crx)
-		return fail(err, el, "incomparable runs: %s transmits on %u and "
+		return wr_err(-EINVAL, err, el, "incomparable runs: %s transmits on %u and "
 			"receives on %u port(s), %s on %u and %u", bn, btx, brx, cn,
 			ctx, crx);
 	return 0;
@@ -203,7 +193,7 @@ side_values(const json_t *doc, const char *name, unsigned int which,
 	int rc;
 
 	if (wr_metrics_extract(doc, &m, why, sizeof(why)) != 0)
-		return fail(err, el, "%s: %s", name, why);
+		return wr_err(-EINVAL, err, el, "%s: %s", name, why);
 	for (id = 0; id < WR_METRIC_COUNT; id++) {
 		struct wr_compare_row *r = &out->rows[id];
 		struct wr_compare_side *s = which == 0 ? &r->base : &r->cur;
@@ -214,7 +204,7 @@ side_values(const json_t *doc, const char *name, unsigned int which,
 		rc = wr_trials_read_figure(doc, wr_metric_defs[id].name, &f, why,
 			sizeof(why));
 		if (rc == -EINVAL)
-			return fail(err, el, "%s: %s", name, why);
+			return wr_err(-EINVAL, err, el, "%s: %s", name, why);
 		if (rc == 0) {
 			s->have = true;
 			s->value = f.median;

@@ -6,31 +6,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "jsonw.h"
 #include "cpujson.h"
 #include "cputrack.h"
 
-/* json_object_set_new that tolerates NULL values from failed allocations. */
-static void
-set(json_t *o, const char *k, json_t *v)
-{
-	if (v != NULL)
-		json_object_set_new(o, k, v);
-}
-
-static json_t *
-u64(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
 
 static void
 cost_json(json_t *o, const struct wr_cpu_cost *c)
 {
-	set(o, "busy_ratio", json_real(c->busy_ratio));
-	set(o, "tsc_per_pkt", json_real(c->tsc_per_pkt));
-	set(o, "tsc_per_byte", json_real(c->tsc_per_byte));
-	set(o, "tx_pkts_per_burst", json_real(c->tx_pkts_per_burst));
-	set(o, "rx_pkts_per_burst", json_real(c->rx_pkts_per_burst));
+	wr_json_set(o, "busy_ratio", json_real(c->busy_ratio));
+	wr_json_set(o, "tsc_per_pkt", json_real(c->tsc_per_pkt));
+	wr_json_set(o, "tsc_per_byte", json_real(c->tsc_per_byte));
+	wr_json_set(o, "tx_pkts_per_burst", json_real(c->tx_pkts_per_burst));
+	wr_json_set(o, "rx_pkts_per_burst", json_real(c->rx_pkts_per_burst));
 }
 
 void
@@ -39,8 +27,8 @@ wr_cpu_json_sample_port(json_t *o, const struct wr_cpu_port *cp)
 	double per_pkt, per_byte;
 
 	wr_cpu_port_cost(cp, &per_pkt, &per_byte);
-	set(o, "tsc_per_pkt", json_real(per_pkt));
-	set(o, "tsc_per_byte", json_real(per_byte));
+	wr_json_set(o, "tsc_per_pkt", json_real(per_pkt));
+	wr_json_set(o, "tsc_per_byte", json_real(per_byte));
 }
 
 json_t *
@@ -52,7 +40,7 @@ wr_cpu_json_sample(const struct wr_run *run, const struct wr_interval *iv)
 	for (i = 0; iv->lcore != NULL && i < run->plan.nb_workers; i++) {
 		json_t *o = json_object();
 
-		set(o, "lcore", u64(run->plan.w[i].lcore));
+		wr_json_set(o, "lcore", wr_json_u64(run->plan.w[i].lcore));
 		cost_json(o, &iv->lcore[i]);
 		json_array_append_new(a, o);
 	}
@@ -66,7 +54,7 @@ bins_json(const uint64_t *bins)
 	unsigned int b;
 
 	for (b = 0; b < WR_CPU_BURST_BINS; b++)
-		json_array_append_new(a, u64(bins[b]));
+		json_array_append_new(a, wr_json_u64(bins[b]));
 	return a;
 }
 
@@ -77,18 +65,18 @@ lcore_json(unsigned int lcore, const struct wr_cpu_counters *c)
 	struct wr_cpu_cost cost;
 
 	wr_cpu_cost(c, &cost);
-	set(o, "lcore", u64(lcore));
-	set(o, "busy_tsc", u64(c->busy_tsc));
-	set(o, "idle_tsc", u64(c->idle_tsc));
-	set(o, "busy_polls", u64(c->nb_busy_polls));
-	set(o, "idle_polls", u64(c->nb_idle_polls));
-	set(o, "tx_pkts", u64(c->tx_pkts));
-	set(o, "rx_pkts", u64(c->rx_pkts));
-	set(o, "tx_bytes", u64(c->tx_bytes));
-	set(o, "rx_bytes", u64(c->rx_bytes));
+	wr_json_set(o, "lcore", wr_json_u64(lcore));
+	wr_json_set(o, "busy_tsc", wr_json_u64(c->busy_tsc));
+	wr_json_set(o, "idle_tsc", wr_json_u64(c->idle_tsc));
+	wr_json_set(o, "busy_polls", wr_json_u64(c->nb_busy_polls));
+	wr_json_set(o, "idle_polls", wr_json_u64(c->nb_idle_polls));
+	wr_json_set(o, "tx_pkts", wr_json_u64(c->tx_pkts));
+	wr_json_set(o, "rx_pkts", wr_json_u64(c->rx_pkts));
+	wr_json_set(o, "tx_bytes", wr_json_u64(c->tx_bytes));
+	wr_json_set(o, "rx_bytes", wr_json_u64(c->rx_bytes));
 	cost_json(o, &cost);
-	set(o, "tx_bursts", bins_json(c->tx_bursts));
-	set(o, "rx_bursts", bins_json(c->rx_bursts));
+	wr_json_set(o, "tx_bursts", bins_json(c->tx_bursts));
+	wr_json_set(o, "rx_bursts", bins_json(c->rx_bursts));
 	return o;
 }
 
@@ -105,12 +93,12 @@ ports_json(const struct wr_run *run)
 		double per_pkt, per_byte;
 
 		wr_cpu_port_cost(cp, &per_pkt, &per_byte);
-		set(po, "port_id", u64(run->ports[i].port_id));
-		set(po, "busy_tsc", json_real(cp->busy_tsc));
-		set(po, "pkts", u64(cp->pkts));
-		set(po, "bytes", u64(cp->bytes));
-		set(po, "tsc_per_pkt", json_real(per_pkt));
-		set(po, "tsc_per_byte", json_real(per_byte));
+		wr_json_set(po, "port_id", wr_json_u64(run->ports[i].port_id));
+		wr_json_set(po, "busy_tsc", json_real(cp->busy_tsc));
+		wr_json_set(po, "pkts", wr_json_u64(cp->pkts));
+		wr_json_set(po, "bytes", wr_json_u64(cp->bytes));
+		wr_json_set(po, "tsc_per_pkt", json_real(per_pkt));
+		wr_json_set(po, "tsc_per_byte", json_real(per_byte));
 		json_array_append_new(ports, po);
 	}
 	return ports;
@@ -154,11 +142,11 @@ wr_cpu_json(const struct wr_run *run)
 	}
 	/* Every worker together: the run's figures (lib/metrics.c reads them). */
 	wr_cpu_cost(&all, &cost);
-	set(o, "cycles_per_pkt", json_real(cost.tsc_per_pkt));
-	set(o, "cycles_per_byte", json_real(cost.tsc_per_byte));
-	set(o, "busy_ratio", json_real(cost.busy_ratio));
-	set(o, "burst_bins", bin_names());
-	set(o, "lcores", lcores);
-	set(o, "ports", ports_json(run));
+	wr_json_set(o, "cycles_per_pkt", json_real(cost.tsc_per_pkt));
+	wr_json_set(o, "cycles_per_byte", json_real(cost.tsc_per_byte));
+	wr_json_set(o, "busy_ratio", json_real(cost.busy_ratio));
+	wr_json_set(o, "burst_bins", bin_names());
+	wr_json_set(o, "lcores", lcores);
+	wr_json_set(o, "ports", ports_json(run));
 	return o;
 }

@@ -81,37 +81,6 @@ wr_csv_field(FILE *f, const char *s)
 	return ferror(f) ? -EIO : 0;
 }
 
-int
-wr_csv_write_atomic(const char *path, wr_csv_fill_t fill, const void *ctx,
-		char *err, size_t errlen)
-{
-	char tmp[PATH_MAX + 32];
-	FILE *f;
-	int fd, rc;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (f == NULL) {
-		rc = -errno;
-		if (fd >= 0)
-			close(fd);
-		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(-rc));
-		return rc;
-	}
-	rc = fill(f, ctx);
-	if (rc == 0 && (fflush(f) != 0 || fsync(fileno(f)) != 0))
-		rc = -errno;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
-		unlink(tmp);
-	}
-	return rc;
-}
 
 static int
 fill_intervals(FILE *f, const void *doc)
@@ -123,5 +92,5 @@ int
 wr_csv_write_intervals(const json_t *doc, const char *path,
 		char *err, size_t errlen)
 {
-	return wr_csv_write_atomic(path, fill_intervals, doc, err, errlen);
+	return wr_file_write_atomic(path, fill_intervals, doc, err, errlen);
 }

@@ -12,6 +12,8 @@
 
 #include <jansson.h>
 
+#include "fileio.h"
+
 /* Header of the per-interval table, without the newline. */
 #define WR_CSV_INTERVAL_HEADER "trial,t_s,dt_s,port_id,tx_mpps,rx_mpps," \
 	"tx_gbps_l1,tx_gbps_l2,rx_gbps_l1,rx_gbps_l2,tx_pkts,rx_pkts"
@@ -27,15 +29,6 @@ int wr_csv_intervals(const json_t *doc, FILE *f);
 /* Write s as one CSV field (quoted when needed). Returns 0 or -EIO. */
 int wr_csv_field(FILE *f, const char *s);
 
-/* Fills f; returns 0 or a negative errno. */
-typedef int (*wr_csv_fill_t)(FILE *f, const void *ctx);
-
-/*
- * Create path atomically: fill a temporary file in the same directory,
- * fsync, rename. Returns 0 or a negative errno with a message naming path.
- */
-int wr_csv_write_atomic(const char *path, wr_csv_fill_t fill, const void *ctx,
-		char *err, size_t errlen);
 
 /* Write the per-interval table of doc to path atomically (see above). */
 int wr_csv_write_intervals(const json_t *doc, const char *path,

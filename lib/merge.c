@@ -5,22 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "jsonw.h"
+#include "errmsg.h"
 #include "config.h"
 #include "merge.h"
 
 /* The schema of lib/result.c (WR_RESULT_SCHEMA); merge reads no other. */
 #define RESULT_SCHEMA "wirerate-result/1"
-
-static int __attribute__((format(printf, 3, 4)))
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 /* Say why a row does not balance; the first reason wins. */
 static void __attribute__((format(printf, 2, 3)))
@@ -64,12 +55,12 @@ wr_merge_load(const char *path, json_t **doc, char *err, size_t errlen)
 	*doc = json_loadf(f, 0, &je);
 	fclose(f);
 	if (*doc == NULL)
-		return fail(err, errlen, "%s:%d:%d: not valid JSON: %s", path,
+		return wr_err(-EINVAL, err, errlen, "%s:%d:%d: not valid JSON: %s", path,
 			je.line, je.column, je.text);
 	if (!json_is_object(*doc)) {
 		json_decref(*doc);
 		*doc = NULL;
-		return fail(err, errlen, "%s: not a JSON object", path);
+		return wr_err(-EINVAL, err, errlen, "%s: not a JSON object", path);
 	}
 	return 0;
 }
@@ -80,7 +71,7 @@ check_schema(const json_t *doc, const char *who, char *err, size_t el)
 	const char *s = json_string_value(json_object_get(doc, "schema"));
 
 	if (s == NULL || strcmp(s, RESULT_SCHEMA) != 0)
-		return fail(err, el, "%s: schema is %s, expected \"%s\" (a file "
+		return wr_err(-EINVAL, err, el, "%s: schema is %s, expected \"%s\" (a file "
 			"written by wirerate --json)", who, s ? s : "missing",
 			RESULT_SCHEMA);
 	return 0;
@@ -121,24 +112,24 @@ read_sender(const json_t *snd, struct wr_merge *m, char *err, size_t el)
 	size_t i;
 
 	if (!json_is_array(a))
-		return fail(err, el, "SENDER: no tx_streams array (not the result "
+		return wr_err(-EINVAL, err, el, "SENDER: no tx_streams array (not the result "
 			"of a run that transmitted, or an older wirerate)");
 	if (json_array_size(a) == 0)
-		return fail(err, el, "SENDER: tx_streams is empty, that run sent "
+		return wr_err(-EINVAL, err, el, "SENDER: tx_streams is empty, that run sent "
 			"nothing (SENDER and RECEIVER swapped?)");
 	for (i = 0; i < json_array_size(a); i++) {
 		const json_t *e = json_array_get(a, i);
 
 		if (get_u64(e, "stream_id", &sid) != 0 || sid > UINT16_MAX ||
 				get_u64(e, "sent_pkts", &sent) != 0)
-			return fail(err, el, "SENDER: tx_streams[%zu] needs stream_id "
+			return wr_err(-EINVAL, err, el, "SENDER: tx_streams[%zu] needs stream_id "
 				"(0..65535) and sent_pkts (whole numbers)", i);
 		if (find_row(m, sid) != NULL)
-			return fail(err, el, "SENDER: stream %" PRIu64 " is listed "
+			return wr_err(-EINVAL, err, el, "SENDER: stream %" PRIu64 " is listed "
 				"twice in tx_streams", sid);
 		r = new_row(m, sid);
 		if (r == NULL)
-			return fail(err, el, "SENDER: more than %u streams",
+			return wr_err(-EINVAL, err, el, "SENDER: more than %u streams",
 				WR_MERGE_MAX_ROWS);
 		r->in_sender = true;
 		r->sent_pkts = sent;
@@ -167,11 +158,11 @@ read_rx_entry(json_t *e, size_t i, struct rx_view *v, char *err, size_t el)
 	memset(v, 0, sizeof(*v));
 	for (k = 0; k < RTE_DIM(rx_keys); k++)
 		if (get_u64(e, rx_keys[k], &v->v[k]) != 0)
-			return fail(err, el, "RECEIVER: streams[%zu].%s is missing or "
+			return wr_err(-EINVAL, err, el, "RECEIVER: streams[%zu].%s is missing or "
 				"not a whole number%s", i, rx_keys[k], k >= K_FIRST ?
 				" (written by an older wirerate?)" : "");
 	if (v->v[K_SID] > UINT16_MAX)
-		return fail(err, el, "RECEIVER: streams[%zu].stream_id %" PRIu64
+		return wr_err(-EINVAL, err, el, "RECEIVER: streams[%zu].stream_id %" PRIu64
 			" is above 65535", i, v->v[K_SID]);
 	v->own = json_is_true(json_object_get(e, "sender_in_run"));
 	v->entry = e;
@@ -211,7 +202,7 @@ read_receiver(const json_t *rcv, struct wr_merge *m, char *err, size_t el)
 	int rc;
 
 	if (!json_is_array(a))
-		return fail(err, el, "RECEIVER: no streams array");
+		return wr_err(-EINVAL, err, el, "RECEIVER: no streams array");
 	for (i = 0; i < json_array_size(a); i++) {
 		rc = read_rx_entry(json_array_get(a, i), i, &v, err, el);
 		if (rc != 0)
@@ -227,7 +218,7 @@ read_receiver(const json_t *rcv, struct wr_merge *m, char *err, size_t el)
 		if (r == NULL)
 			r = new_row(m, v.v[K_SID]);
 		if (r == NULL)
-			return fail(err, el, "RECEIVER: more than %u streams",
+			return wr_err(-EINVAL, err, el, "RECEIVER: more than %u streams",
 				WR_MERGE_MAX_ROWS);
 		apply_rx(r, &v);
 	}
@@ -310,19 +301,6 @@ wr_merge_compute(const json_t *snd, const json_t *rcv, struct wr_merge *m,
 	return 0;
 }
 
-/* json_object_set_new that tolerates NULL values from failed allocations. */
-static void
-set(json_t *o, const char *k, json_t *v)
-{
-	if (v != NULL)
-		json_object_set_new(o, k, v);
-}
-
-static json_t *
-u64(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
 
 /* Where one input came from: its path and the run's own description. */
 static json_t *
@@ -334,7 +312,7 @@ source_json(const json_t *doc, const char *path)
 	json_t *o = json_object(), *v;
 	unsigned int i;
 
-	set(o, "file", json_string(path));
+	wr_json_set(o, "file", json_string(path));
 	for (i = 0; i < RTE_DIM(env_keys); i++) {
 		v = json_object_get(env, env_keys[i]);
 		if (v != NULL)
@@ -357,31 +335,31 @@ row_json(const struct wr_merge_row *r)
 	json_t *o = json_object(), *v;
 	unsigned int i;
 
-	set(o, "stream_id", u64(r->stream_id));
-	set(o, "tx_port", u64(r->stream_id / WR_MAX_QUEUES));
-	set(o, "tx_queue", u64(r->stream_id % WR_MAX_QUEUES));
-	set(o, "rx_port", r->rx_port < 0 ? json_null() : json_integer(r->rx_port));
-	set(o, "in_sender", json_boolean(r->in_sender));
-	set(o, "in_receiver", json_boolean(r->in_receiver));
-	set(o, "sent_pkts", u64(r->sent_pkts));
-	set(o, "rx_pkts", u64(r->rx_pkts));
-	set(o, "lost_pkts", json_integer(r->lost_pkts));
-	set(o, "head_lost_pkts", u64(r->head_lost_pkts));
-	set(o, "gap_pkts", u64(r->gap_pkts));
-	set(o, "tail_lost_pkts", u64(r->tail_lost_pkts));
-	set(o, "first_seq", u64(r->first_seq));
-	set(o, "next_seq", u64(r->next_seq));
-	set(o, "late_pkts", u64(r->late_pkts));
-	set(o, "dup_pkts", u64(r->dup_pkts));
-	set(o, "old_pkts", u64(r->old_pkts));
-	set(o, "restarts", u64(r->restarts));
+	wr_json_set(o, "stream_id", wr_json_u64(r->stream_id));
+	wr_json_set(o, "tx_port", wr_json_u64(r->stream_id / WR_MAX_QUEUES));
+	wr_json_set(o, "tx_queue", wr_json_u64(r->stream_id % WR_MAX_QUEUES));
+	wr_json_set(o, "rx_port", r->rx_port < 0 ? json_null() : json_integer(r->rx_port));
+	wr_json_set(o, "in_sender", json_boolean(r->in_sender));
+	wr_json_set(o, "in_receiver", json_boolean(r->in_receiver));
+	wr_json_set(o, "sent_pkts", wr_json_u64(r->sent_pkts));
+	wr_json_set(o, "rx_pkts", wr_json_u64(r->rx_pkts));
+	wr_json_set(o, "lost_pkts", json_integer(r->lost_pkts));
+	wr_json_set(o, "head_lost_pkts", wr_json_u64(r->head_lost_pkts));
+	wr_json_set(o, "gap_pkts", wr_json_u64(r->gap_pkts));
+	wr_json_set(o, "tail_lost_pkts", wr_json_u64(r->tail_lost_pkts));
+	wr_json_set(o, "first_seq", wr_json_u64(r->first_seq));
+	wr_json_set(o, "next_seq", wr_json_u64(r->next_seq));
+	wr_json_set(o, "late_pkts", wr_json_u64(r->late_pkts));
+	wr_json_set(o, "dup_pkts", wr_json_u64(r->dup_pkts));
+	wr_json_set(o, "old_pkts", wr_json_u64(r->old_pkts));
+	wr_json_set(o, "restarts", wr_json_u64(r->restarts));
 	for (i = 0; r->latency != NULL && i < RTE_DIM(lat_keys); i++) {
 		v = json_object_get(r->latency, lat_keys[i]);
 		if (v != NULL)
 			json_object_set(o, lat_keys[i], v);
 	}
-	set(o, "balanced", json_boolean(r->balanced));
-	set(o, "why", json_string(r->why));
+	wr_json_set(o, "balanced", json_boolean(r->balanced));
+	wr_json_set(o, "why", json_string(r->why));
 	return o;
 }
 
@@ -390,17 +368,17 @@ totals_json(const struct wr_merge *m)
 {
 	json_t *o = json_object();
 
-	set(o, "sent_pkts", u64(m->sent_pkts));
-	set(o, "rx_pkts", u64(m->rx_pkts));
-	set(o, "lost_pkts", json_integer(m->lost_pkts));
-	set(o, "head_lost_pkts", u64(m->head_lost_pkts));
-	set(o, "gap_pkts", u64(m->gap_pkts));
-	set(o, "tail_lost_pkts", u64(m->tail_lost_pkts));
-	set(o, "late_pkts", u64(m->late_pkts));
-	set(o, "dup_pkts", u64(m->dup_pkts));
-	set(o, "loss_ratio", json_real(m->sent_pkts == 0 ? 0.0 :
+	wr_json_set(o, "sent_pkts", wr_json_u64(m->sent_pkts));
+	wr_json_set(o, "rx_pkts", wr_json_u64(m->rx_pkts));
+	wr_json_set(o, "lost_pkts", json_integer(m->lost_pkts));
+	wr_json_set(o, "head_lost_pkts", wr_json_u64(m->head_lost_pkts));
+	wr_json_set(o, "gap_pkts", wr_json_u64(m->gap_pkts));
+	wr_json_set(o, "tail_lost_pkts", wr_json_u64(m->tail_lost_pkts));
+	wr_json_set(o, "late_pkts", wr_json_u64(m->late_pkts));
+	wr_json_set(o, "dup_pkts", wr_json_u64(m->dup_pkts));
+	wr_json_set(o, "loss_ratio", json_real(m->sent_pkts == 0 ? 0.0 :
 		(double)m->lost_pkts / (double)m->sent_pkts));
-	set(o, "unbalanced_streams", u64(m->nb_unbalanced));
+	wr_json_set(o, "unbalanced_streams", wr_json_u64(m->nb_unbalanced));
 	return o;
 }
 
@@ -416,13 +394,13 @@ wr_merge_json(const struct wr_merge *m, const json_t *snd,
 		json_decref(rows);
 		return NULL;
 	}
-	set(doc, "schema", json_string(WR_MERGE_SCHEMA));
-	set(doc, "sender", source_json(snd, snd_path));
-	set(doc, "receiver", source_json(rcv, rcv_path));
+	wr_json_set(doc, "schema", json_string(WR_MERGE_SCHEMA));
+	wr_json_set(doc, "sender", source_json(snd, snd_path));
+	wr_json_set(doc, "receiver", source_json(rcv, rcv_path));
 	for (i = 0; i < m->nb_rows; i++)
 		json_array_append_new(rows, row_json(&m->rows[i]));
-	set(doc, "streams", rows);
-	set(doc, "totals", totals_json(m));
-	set(doc, "balanced", json_boolean(m->balanced));
+	wr_json_set(doc, "streams", rows);
+	wr_json_set(doc, "totals", totals_json(m));
+	wr_json_set(doc, "balanced", json_boolean(m->balanced));
 	return doc;
 }

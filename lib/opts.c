@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "opts.h"
 #include "units.h"
 
@@ -38,17 +39,6 @@ wr_config_defaults(struct wr_config *cfg)
 	cfg->stamp = WR_STAMP_FULL;
 }
 
-static int __rte_format_printf(3, 4)
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 /* Parse an integer option value into *out within [min, max]. */
 static int
 opt_u64(const char *name, const char *val, uint64_t min, uint64_t max,
@@ -57,10 +47,10 @@ opt_u64(const char *name, const char *val, uint64_t min, uint64_t max,
 	int rc = wr_units_parse_u64(val, min, max, out);
 
 	if (rc == -ERANGE)
-		return fail(err, errlen, "--%s %s: out of range, accepted %" PRIu64
+		return wr_err(-EINVAL, err, errlen, "--%s %s: out of range, accepted %" PRIu64
 			" to %" PRIu64, name, val, min, max);
 	if (rc < 0)
-		return fail(err, errlen, "--%s %s: not a whole number (k, M, G "
+		return wr_err(-EINVAL, err, errlen, "--%s %s: not a whole number (k, M, G "
 			"suffixes allowed)", name, val);
 	return 0;
 }
@@ -84,10 +74,10 @@ opt_duration(const char *name, const char *val, uint64_t min_ms,
 	uint64_t ms;
 
 	if (wr_units_parse_duration_ms(val, &ms) != 0)
-		return fail(err, errlen, "--%s %s: not a duration, accepted e.g. "
+		return wr_err(-EINVAL, err, errlen, "--%s %s: not a duration, accepted e.g. "
 			"10, 2.5s, 500ms, 5m, 1h", name, val);
 	if (ms < min_ms && !(ms == 0 && min_ms == 0))
-		return fail(err, errlen, "--%s %s: too short, at least %" PRIu64
+		return wr_err(-EINVAL, err, errlen, "--%s %s: too short, at least %" PRIu64
 			" ms", name, val, min_ms);
 	*out = ms;
 	return 0;
@@ -168,30 +158,30 @@ wr_opts_parse_map(const char *s, struct wr_map *map, char *err, size_t errlen)
 	unsigned long lcore;
 
 	if (strlen(s) >= sizeof(buf))
-		return fail(err, errlen, "--map %.40s...: too long", s);
+		return wr_err(-EINVAL, err, errlen, "--map %.40s...: too long", s);
 	strcpy(buf, s);
 	colon = strchr(buf, ':');
 	lcore = strtoul(buf, &end, 10);
 	if (colon == NULL || end != colon || buf[0] < '0' || buf[0] > '9' ||
 			lcore >= 1024)
-		return fail(err, errlen, "--map %s: expected LCORE:QUEUES, e.g. "
+		return wr_err(-EINVAL, err, errlen, "--map %s: expected LCORE:QUEUES, e.g. "
 			"1:tx0.0,rx0.0 (lcore id before the colon)", s);
 	memset(map, 0, sizeof(*map));
 	map->lcore = (unsigned int)lcore;
 	for (tok = strtok_r(colon + 1, ",", &save); tok != NULL;
 			tok = strtok_r(NULL, ",", &save)) {
 		if (map->nb_q == RTE_DIM(map->q))
-			return fail(err, errlen, "--map %s: more than %zu queues "
+			return wr_err(-EINVAL, err, errlen, "--map %s: more than %zu queues "
 				"for one lcore", s, RTE_DIM(map->q));
 		if (parse_qref(tok, &map->q[map->nb_q]) != 0)
-			return fail(err, errlen, "--map %s: '%s' is not a queue; "
+			return wr_err(-EINVAL, err, errlen, "--map %s: '%s' is not a queue; "
 				"expected tx<port>.<queue> or rx<port>.<queue> with "
 				"port < %u and queue < %u", s, tok, WR_MAX_PORTS,
 				WR_MAX_QUEUES);
 		map->nb_q++;
 	}
 	if (map->nb_q == 0)
-		return fail(err, errlen, "--map %s: no queue after the colon", s);
+		return wr_err(-EINVAL, err, errlen, "--map %s: no queue after the colon", s);
 	return 0;
 }
 
@@ -200,7 +190,7 @@ opt_mac(const char *name, const char *val, struct rte_ether_addr *mac,
 		bool *set, char *err, size_t errlen)
 {
 	if (rte_ether_unformat_addr(val, mac) != 0)
-		return fail(err, errlen, "--%s %s: not a MAC address, expected "
+		return wr_err(-EINVAL, err, errlen, "--%s %s: not a MAC address, expected "
 			"e.g. 02:00:00:00:00:01", name, val);
 	*set = true;
 	return 0;
@@ -212,7 +202,7 @@ opt_ip(const char *name, const char *val, uint32_t *ip, char *err, size_t errlen
 	struct in_addr a;
 
 	if (inet_pton(AF_INET, val, &a) != 1)
-		return fail(err, errlen, "--%s %s: not an IPv4 address, expected "
+		return wr_err(-EINVAL, err, errlen, "--%s %s: not an IPv4 address, expected "
 			"dotted quad e.g. 198.18.0.1", name, val);
 	*ip = ntohl(a.s_addr);
 	return 0;
@@ -225,10 +215,10 @@ opt_ports(const char *name, const char *val, uint64_t *mask, bool *set,
 	int rc = wr_opts_parse_portlist(val, mask);
 
 	if (rc == -ERANGE)
-		return fail(err, errlen, "--%s %s: port ids go up to %u", name,
+		return wr_err(-EINVAL, err, errlen, "--%s %s: port ids go up to %u", name,
 			val, WR_MAX_PORTS - 1);
 	if (rc < 0)
-		return fail(err, errlen, "--%s %s: expected a port list such as "
+		return wr_err(-EINVAL, err, errlen, "--%s %s: expected a port list such as "
 			"0,1 or 0-3, or all, or none", name, val);
 	*set = (rc == 0);
 	return 0;
@@ -391,7 +381,7 @@ opt_latency(const char *v, enum wr_lat_mode *mode, char *err, size_t el)
 	else if (strcmp(v, "off") == 0)
 		*mode = WR_LAT_OFF;
 	else
-		return fail(err, el, "--latency %s: expected auto (streams of this "
+		return wr_err(-EINVAL, err, el, "--latency %s: expected auto (streams of this "
 			"process), tsc (also other processes on this host) or off", v);
 	return 0;
 }
@@ -402,7 +392,7 @@ opt_rate(const char *v, struct wr_rate *rate, char *err, size_t el)
 	char why[384];
 
 	if (wr_rate_parse(v, rate, why, sizeof(why)) != 0)
-		return fail(err, el, "--rate: %s", why);
+		return wr_err(-EINVAL, err, el, "--rate: %s", why);
 	return 0;
 }
 
@@ -416,17 +406,17 @@ opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 			cfg->maps_from_profile = false;
 		}
 		if (cfg->nb_maps == WR_MAX_MAPS)
-			return fail(err, el, "--map: at most %u maps", WR_MAX_MAPS);
+			return wr_err(-EINVAL, err, el, "--map: at most %u maps", WR_MAX_MAPS);
 		return wr_opts_parse_map(v, &cfg->maps[cfg->nb_maps++], err, el);
 	case O_JSON:
 		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->json_path))
-			return fail(err, el, "--json: path empty or too long");
+			return wr_err(-EINVAL, err, el, "--json: path empty or too long");
 		strcpy(cfg->json_path, v);
 		return 0;
 	case O_IMPAIR: return wr_impair_parse(v, &cfg->impair, err, el);
 	case O_PROFILE:
 		if (strcmp(v, cfg->profile_path) != 0)
-			return fail(err, el, "--profile %s: not loaded (wr_profile_load "
+			return wr_err(-EINVAL, err, el, "--profile %s: not loaded (wr_profile_load "
 				"comes before wr_opts_parse)", v);
 		return 0;
 	case O_LATENCY: return opt_latency(v, &cfg->lat_mode, err, el);
@@ -457,7 +447,7 @@ opt_mode(const char *v, enum wr_mode *mode, char *err, size_t el)
 			return 0;
 		}
 	}
-	return fail(err, el, "--mode %s: expected run, sweep, throughput (RFC "
+	return wr_err(-EINVAL, err, el, "--mode %s: expected run, sweep, throughput (RFC "
 		"2544 26.1), loss (26.3) or b2b (26.4)", v);
 }
 
@@ -476,21 +466,21 @@ opt_sizes(const char *v, struct wr_config *cfg, char *err, size_t el)
 		return 0;
 	}
 	if (strlen(v) >= sizeof(buf))
-		return fail(err, el, "--sizes: list too long");
+		return wr_err(-EINVAL, err, el, "--sizes: list too long");
 	strcpy(buf, v);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 			tok = strtok_r(NULL, ",", &save)) {
 		if (n == WR_MAX_SIZES)
-			return fail(err, el, "--sizes %s: at most %u sizes", v, WR_MAX_SIZES);
+			return wr_err(-EINVAL, err, el, "--sizes %s: at most %u sizes", v, WR_MAX_SIZES);
 		if (wr_units_parse_u64(tok, WR_FRAME_MIN_SIZE, WR_FRAME_MAX_SIZE, &x) != 0)
-			return fail(err, el, "--sizes %s: '%s' is not a frame size "
+			return wr_err(-EINVAL, err, el, "--sizes %s: '%s' is not a frame size "
 				"%u..%u; expected a list such as 64,512,1518 or "
 				"rfc2544 or rfc2544-jumbo", v, tok, WR_FRAME_MIN_SIZE,
 				WR_FRAME_MAX_SIZE);
 		cfg->sizes[n++] = (uint32_t)x;
 	}
 	cfg->nb_sizes = n;
-	return n == 0 ? fail(err, el, "--sizes: empty list") : 0;
+	return n == 0 ? wr_err(-EINVAL, err, el, "--sizes: empty list") : 0;
 }
 
 static int
@@ -501,7 +491,7 @@ opt_real(const char *name, const char *v, double min, double max, double *out,
 	double x = strtod(v, &end);
 
 	if (end == v || *end != '\0' || !(x >= min && x <= max))
-		return fail(err, el, "--%s %s: expected a number from %g to %g",
+		return wr_err(-EINVAL, err, el, "--%s %s: expected a number from %g to %g",
 			name, v, min, max);
 	*out = x;
 	return 0;
@@ -544,12 +534,12 @@ opt_results(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	switch (c) {
 	case O_CSV:
 		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->csv_path))
-			return fail(err, el, "--csv: path empty or too long");
+			return wr_err(-EINVAL, err, el, "--csv: path empty or too long");
 		strcpy(cfg->csv_path, v);
 		return 0;
 	case O_LABEL:
 		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->label))
-			return fail(err, el, "--label: empty or longer than %u "
+			return wr_err(-EINVAL, err, el, "--label: empty or longer than %u "
 				"characters", WR_LABEL_LEN - 1);
 		strcpy(cfg->label, v);
 		return 0;
@@ -595,7 +585,7 @@ opt_stamp(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	else if (strcmp(v, "none") == 0)
 		cfg->stamp = WR_STAMP_NONE;
 	else
-		return fail(err, el, "--stamp %s: expected full (sequence and "
+		return wr_err(-EINVAL, err, el, "--stamp %s: expected full (sequence and "
 			"timestamp), seq (sequence only) or none (template as "
 			"built)", v);
 	return 0;
@@ -619,7 +609,7 @@ opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 		if (rc <= 0)
 			return rc;
 	}
-	return fail(err, el, "internal: option %d has no handler", c);
+	return wr_err(-EINVAL, err, el, "internal: option %d has no handler", c);
 }
 
 /*
@@ -634,24 +624,24 @@ check_twoend(struct wr_config *cfg, char *err, size_t el)
 	bool tx_none = cfg->tx_ports_set && cfg->tx_port_mask == 0;
 
 	if ((cfg->reflect || cfg->start_on_rx || cfg->idle_timeout_ms) && rx_none)
-		return fail(err, el, "--rx-ports none with --%s: it needs "
+		return wr_err(-EINVAL, err, el, "--rx-ports none with --%s: it needs "
 			"received frames", cfg->reflect ? "reflect" :
 			cfg->start_on_rx ? "start-on-rx" : "idle-timeout");
 	if (cfg->reflect && cfg->tx_ports_set)
-		return fail(err, el, "--reflect with --tx-ports: a reflector "
+		return wr_err(-EINVAL, err, el, "--reflect with --tx-ports: a reflector "
 			"sends on its RX ports only (choose them with --rx-ports)");
 	if ((cfg->reflect || cfg->start_on_rx || cfg->idle_timeout_ms) &&
 			cfg->mode != WR_MODE_RUN)
-		return fail(err, el, "--%s with --mode: test modes generate and "
+		return wr_err(-EINVAL, err, el, "--%s with --mode: test modes generate and "
 			"receive in one process; two-ended runs are plain runs",
 			cfg->reflect ? "reflect" : cfg->start_on_rx ? "start-on-rx" :
 			"idle-timeout");
 	if (cfg->reflect && cfg->count_pkts != 0)
-		return fail(err, el, "--reflect with --count: a reflector "
+		return wr_err(-EINVAL, err, el, "--reflect with --count: a reflector "
 			"generates nothing; stop it with --duration or "
 			"--idle-timeout");
 	if (cfg->start_on_rx && !cfg->reflect && !tx_none)
-		return fail(err, el, "--start-on-rx: a run that generates frames "
+		return wr_err(-EINVAL, err, el, "--start-on-rx: a run that generates frames "
 			"starts its clock at launch; use it with --tx-ports none "
 			"(a receiver) or --reflect");
 	if (cfg->reflect)
@@ -675,9 +665,9 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 	if (cfg->count_pkts != 0 && !cfg->duration_set)
 		cfg->duration_ms = 0;
 	if (cfg->nb_sizes > 0 && cfg->size_set)
-		return fail(err, el, "--size and --sizes together: give one");
+		return wr_err(-EINVAL, err, el, "--size and --sizes together: give one");
 	if (cfg->nb_sizes > 0 && cfg->mode == WR_MODE_RUN)
-		return fail(err, el, "--sizes needs a --mode (sweep, throughput, "
+		return wr_err(-EINVAL, err, el, "--sizes needs a --mode (sweep, throughput, "
 			"loss, b2b); a plain run uses --size");
 	/* Ports are set up once for the largest size of the list. */
 	for (i = 0; i < cfg->nb_sizes; i++)
@@ -685,29 +675,29 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 			cfg->frame_size = cfg->sizes[i];
 	if (cfg->tx_ports_set && cfg->rx_ports_set &&
 			cfg->tx_port_mask == 0 && cfg->rx_port_mask == 0)
-		return fail(err, el, "--tx-ports none and --rx-ports none: "
+		return wr_err(-EINVAL, err, el, "--tx-ports none and --rx-ports none: "
 			"nothing to do");
 	if (cfg->nb_flows > 1 && (uint32_t)cfg->src_udp + cfg->nb_flows - 1 > 65535)
-		return fail(err, el, "--flows %u with --sport %u: UDP source ports "
+		return wr_err(-EINVAL, err, el, "--flows %u with --sport %u: UDP source ports "
 			"would pass 65535", cfg->nb_flows, cfg->src_udp);
 	for (i = 0; i < cfg->nb_sizes; i++)
 		if (cfg->vlan_id != 0 && cfg->sizes[i] < WR_FRAME_MIN_SIZE + 4)
-			return fail(err, el, "--sizes with --vlan: %u is below the %u "
+			return wr_err(-EINVAL, err, el, "--sizes with --vlan: %u is below the %u "
 				"bytes a tagged frame needs", cfg->sizes[i],
 				WR_FRAME_MIN_SIZE + 4);
 	if (cfg->vlan_id != 0 && cfg->frame_size < WR_FRAME_MIN_SIZE + 4)
-		return fail(err, el, "--size %u with --vlan: a tagged frame needs "
+		return wr_err(-EINVAL, err, el, "--size %u with --vlan: a tagged frame needs "
 			"at least %u bytes for the headers and test header",
 			cfg->frame_size, WR_FRAME_MIN_SIZE + 4);
 	if (wr_impair_active(&cfg->impair) && cfg->burst_pkts > WR_IMPAIR_MAX_BURST)
-		return fail(err, el, "--burst %u with --impair: at most %u (the "
+		return wr_err(-EINVAL, err, el, "--burst %u with --impair: at most %u (the "
 			"fixture may double a burst)", cfg->burst_pkts, WR_IMPAIR_MAX_BURST);
 	if ((cfg->nb_repeat > 1 || cfg->nb_warmup > 0) && cfg->duration_ms == 0 &&
 			cfg->count_pkts == 0 && cfg->idle_timeout_ms == 0)
-		return fail(err, el, "--repeat/--warmup: each trial must end by "
+		return wr_err(-EINVAL, err, el, "--repeat/--warmup: each trial must end by "
 			"itself; give --duration T or --count N");
 	if (cfg->burst_pkts > cfg->nb_txd / 2)
-		return fail(err, el, "--burst %u is more than half of --txd %u",
+		return wr_err(-EINVAL, err, el, "--burst %u is more than half of --txd %u",
 			cfg->burst_pkts, cfg->nb_txd);
 	return 0;
 }
@@ -730,14 +720,14 @@ wr_opts_parse(int argc, char **argv, struct wr_config *cfg,
 		if (c == O_VERSION)
 			return WR_OPTS_VERSION;
 		if (c == '?' || c == ':')
-			return fail(err, errlen, "%s: unknown option or missing "
+			return wr_err(-EINVAL, err, errlen, "%s: unknown option or missing "
 				"value (see --help)", idx < argc ? argv[idx] : "?");
 		rc = opt_one(c, optarg, cfg, err, errlen);
 		if (rc < 0)
 			return rc;
 	}
 	if (optind < argc)
-		return fail(err, errlen, "%s: unexpected argument (options start "
+		return wr_err(-EINVAL, err, errlen, "%s: unexpected argument (options start "
 			"with --; see --help)", argv[optind]);
 	return check_config(cfg, err, errlen);
 }
@@ -755,7 +745,7 @@ wr_opts_find_profile(int argc, char **argv, const char **path,
 		if (c != O_PROFILE)
 			continue;
 		if (*path != NULL)
-			return fail(err, errlen, "--profile %s: a profile was already "
+			return wr_err(-EINVAL, err, errlen, "--profile %s: a profile was already "
 				"given (%s); give one at most", optarg, *path);
 		*path = optarg;
 	}
@@ -775,7 +765,7 @@ wr_opts_set(const char *name, const char *value, struct wr_config *cfg,
 			o->val == O_PROFILE)
 		return -ENOENT;
 	if ((o->has_arg == no_argument) != (value == NULL))
-		return fail(err, errlen, "--%s: %s", name, value == NULL ?
+		return wr_err(-EINVAL, err, errlen, "--%s: %s", name, value == NULL ?
 			"needs a value" : "takes no value");
 	return opt_one(o->val, value, cfg, err, errlen);
 }

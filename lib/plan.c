@@ -5,18 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "plan.h"
-
-static int __rte_format_printf(3, 4)
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 static const char *
 dir_name(enum wr_dir d)
@@ -84,10 +74,10 @@ init_workers(struct wr_plan *plan, const struct wr_plan_lcore *lcores,
 
 	memset(plan, 0, sizeof(*plan));
 	if (nb_lcores == 0)
-		return fail(err, errlen, "no worker lcore: give EAL at least two "
+		return wr_err(-EINVAL, err, errlen, "no worker lcore: give EAL at least two "
 			"lcores, e.g. -l 0,1 (the main lcore is the stats core)");
 	if (nb_lcores > WR_PLAN_MAX_WORKERS)
-		return fail(err, errlen, "%u worker lcores: at most %u", nb_lcores,
+		return wr_err(-EINVAL, err, errlen, "%u worker lcores: at most %u", nb_lcores,
 			WR_PLAN_MAX_WORKERS);
 	for (i = 0; i < nb_lcores; i++) {
 		plan->w[i].lcore = lcores[i].id;
@@ -115,7 +105,7 @@ place_dir(struct wr_plan *plan, unsigned int nb_lcores, enum wr_dir dir,
 			ref.dir = dir;
 			w = pick_worker(plan->w, nb_lcores, ports[p].socket, &local);
 			if (worker_add(w, &ref) != 0)
-				return fail(err, errlen, "more than %u %s queues per "
+				return wr_err(-EINVAL, err, errlen, "more than %u %s queues per "
 					"lcore: give more lcores", WR_MAX_QPW,
 					dir_name(dir));
 			if (!local)
@@ -201,18 +191,18 @@ apply_map(struct wr_plan *plan, const struct wr_map *m, int li,
 
 		qi = queue_index(ports, nb_ports, q);
 		if (qi < 0)
-			return fail(err, errlen, "--map %u: %s%u.%u is not a queue of "
+			return wr_err(-EINVAL, err, errlen, "--map %u: %s%u.%u is not a queue of "
 				"this run (port %s, %u %s queues)", m->lcore,
 				dir_name(q->dir), q->port, q->queue,
 				pp == NULL ? "not used" : "used",
 				pp == NULL ? 0 : (q->dir == WR_DIR_TX ? pp->nb_txq : pp->nb_rxq),
 				dir_name(q->dir));
 		if (seen[qi])
-			return fail(err, errlen, "--map %u: %s%u.%u is mapped twice",
+			return wr_err(-EINVAL, err, errlen, "--map %u: %s%u.%u is mapped twice",
 				m->lcore, dir_name(q->dir), q->port, q->queue);
 		seen[qi] = true;
 		if (worker_add(&plan->w[li], q) != 0)
-			return fail(err, errlen, "--map %u: more than %u %s queues",
+			return wr_err(-EINVAL, err, errlen, "--map %u: more than %u %s queues",
 				m->lcore, WR_MAX_QPW, dir_name(q->dir));
 		if (pp->socket >= 0 && plan->w[li].socket >= 0 &&
 				pp->socket != plan->w[li].socket)
@@ -231,11 +221,11 @@ check_all_mapped(const struct wr_plan_port *ports, unsigned int nb_ports,
 	for (i = 0; i < nb_ports; i++) {
 		for (q = 0; q < ports[i].nb_txq; q++)
 			if (!seen[i * 2 * WR_MAX_QUEUES + q])
-				return fail(err, errlen, "--map: tx%u.%u is not mapped "
+				return wr_err(-EINVAL, err, errlen, "--map: tx%u.%u is not mapped "
 					"to any lcore", ports[i].port_id, q);
 		for (q = 0; q < ports[i].nb_rxq; q++)
 			if (!seen[i * 2 * WR_MAX_QUEUES + WR_MAX_QUEUES + q])
-				return fail(err, errlen, "--map: rx%u.%u is not mapped "
+				return wr_err(-EINVAL, err, errlen, "--map: rx%u.%u is not mapped "
 					"to any lcore", ports[i].port_id, q);
 	}
 	return 0;
@@ -255,11 +245,11 @@ wr_plan_from_maps(const struct wr_map *maps, unsigned int nb_maps,
 	if (rc != 0)
 		return rc;
 	if (nb_ports > WR_MAX_PORTS)
-		return fail(err, errlen, "%u ports: at most %u", nb_ports, WR_MAX_PORTS);
+		return wr_err(-EINVAL, err, errlen, "%u ports: at most %u", nb_ports, WR_MAX_PORTS);
 	for (i = 0; i < nb_maps; i++) {
 		li = find_lcore(lcores, nb_lcores, maps[i].lcore);
 		if (li < 0)
-			return fail(err, errlen, "--map %u: lcore %u is not a worker "
+			return wr_err(-EINVAL, err, errlen, "--map %u: lcore %u is not a worker "
 				"lcore of this run (check EAL -l/--lcores; the main "
 				"lcore is the stats core)", maps[i].lcore, maps[i].lcore);
 		rc = apply_map(plan, &maps[i], li, ports, nb_ports, seen, err, errlen);

@@ -10,6 +10,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "errmsg.h"
 #include "port.h"
 #include "units.h"
 
@@ -30,17 +31,6 @@
  */
 #define XSK_RING_SLOTS 2048u
 #define XSK_HELD_MBUFS (XSK_RING_SLOTS + 64u)
-
-static int __rte_format_printf(3, 4)
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 static void __rte_format_printf(2, 3)
 note(struct wr_port *p, const char *fmt, ...)
@@ -78,15 +68,15 @@ probe_queues(struct wr_port *p, const struct wr_config *cfg, char *err, size_t e
 	p->nb_txq = p->tx ? cfg->nb_txq : 1;
 	p->nb_rxq = p->rx ? cfg->nb_rxq : 1;
 	if (p->nb_txq > p->info.max_tx_queues)
-		return fail(err, el, "port %u (%s): %u TX queues asked, the PMD "
+		return wr_err(-EINVAL, err, el, "port %u (%s): %u TX queues asked, the PMD "
 			"offers %u", p->port_id, p->driver, p->nb_txq,
 			p->info.max_tx_queues);
 	if (p->nb_rxq > p->info.max_rx_queues)
-		return fail(err, el, "port %u (%s): %u RX queues asked, the PMD "
+		return wr_err(-EINVAL, err, el, "port %u (%s): %u RX queues asked, the PMD "
 			"offers %u", p->port_id, p->driver, p->nb_rxq,
 			p->info.max_rx_queues);
 	if (is_driver(p, "net_vmxnet3") && !rte_is_power_of_2(p->nb_rxq))
-		return fail(err, el, "port %u (net_vmxnet3): %u RX queues; vmxnet3 "
+		return wr_err(-EINVAL, err, el, "port %u (net_vmxnet3): %u RX queues; vmxnet3 "
 			"needs a power of two", p->port_id, p->nb_rxq);
 	return 0;
 }
@@ -123,7 +113,7 @@ probe_mtu(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
 	p->mtu = 0;
 	if (need_mtu > RTE_ETHER_MTU) {
 		if (need_mtu > p->info.max_mtu || frame_len > p->info.max_rx_pktlen)
-			return fail(err, el, "port %u (%s): frame size %u needs MTU %u; "
+			return wr_err(-EINVAL, err, el, "port %u (%s): frame size %u needs MTU %u; "
 				"the port allows MTU %u (frames of %u bytes)",
 				p->port_id, p->driver, cfg->frame_size, need_mtu,
 				p->info.max_mtu, p->info.max_rx_pktlen);
@@ -183,7 +173,7 @@ wr_port_probe(struct wr_port *p, uint16_t port_id, bool tx, bool rx,
 	p->rx = rx;
 	rc = rte_eth_dev_info_get(port_id, &p->info);
 	if (rc != 0)
-		return fail(err, errlen, "port %u: cannot read device info: %s",
+		return wr_err(-EINVAL, err, errlen, "port %u: cannot read device info: %s",
 			port_id, rte_strerror(-rc));
 	snprintf(p->driver, sizeof(p->driver), "%s", p->info.driver_name);
 	rte_eth_dev_get_name_by_port(port_id, p->name);
@@ -248,13 +238,13 @@ make_tx_pool(struct wr_port *p, const struct wr_config *cfg,
 
 	fill_spec(p, cfg, peer, q, set->frame_size, &spec);
 	if (wr_frame_build(&spec, buf, sizeof(buf), &set->layout) != 0)
-		return fail(err, el, "port %u: frame size %u cannot hold the "
+		return wr_err(-EINVAL, err, el, "port %u: frame size %u cannot hold the "
 			"headers", p->port_id, set->frame_size);
 	snprintf(name, sizeof(name), "wr_tx_%u_%u_%u", p->port_id, q, set->frame_size);
 	set->pool[q] = rte_pktmbuf_pool_create(name, p->tx_pool_mbufs, POOL_CACHE,
 		0, (uint16_t)(room + RTE_PKTMBUF_HEADROOM), p->socket);
 	if (set->pool[q] == NULL)
-		return fail(err, el, "port %u TX queue %u: no memory for %u mbufs of "
+		return wr_err(-EINVAL, err, el, "port %u TX queue %u: no memory for %u mbufs of "
 			"%u bytes on socket %d (%s): reserve more hugepages",
 			p->port_id, q, p->tx_pool_mbufs, room, p->socket,
 			rte_strerror(rte_errno));
@@ -281,7 +271,7 @@ wr_port_use_size(struct wr_port *p, const struct wr_config *cfg,
 		}
 	}
 	if (p->nb_txsets == WR_MAX_SIZES)
-		return fail(err, errlen, "port %u: more than %u frame sizes",
+		return wr_err(-EINVAL, err, errlen, "port %u: more than %u frame sizes",
 			p->port_id, WR_MAX_SIZES);
 	set = &p->txset[p->nb_txsets++];
 	set->frame_size = frame_size;
@@ -303,7 +293,7 @@ make_rx_pool(struct wr_port *p, uint16_t q, char *err, size_t el)
 	p->rx_pool[q] = rte_pktmbuf_pool_create(name, p->rx_pool_mbufs, POOL_CACHE,
 		0, (uint16_t)(p->rx_mbuf_room + RTE_PKTMBUF_HEADROOM), p->socket);
 	if (p->rx_pool[q] == NULL)
-		return fail(err, el, "port %u RX queue %u: no memory for %u mbufs of "
+		return wr_err(-EINVAL, err, el, "port %u RX queue %u: no memory for %u mbufs of "
 			"%u bytes on socket %d (%s): reserve more hugepages",
 			p->port_id, q, p->rx_pool_mbufs, p->rx_mbuf_room, p->socket,
 			rte_strerror(rte_errno));
@@ -347,14 +337,14 @@ setup_queues(struct wr_port *p, const struct rte_eth_conf *conf, char *err, size
 	for (q = 0; q < p->nb_txq; q++) {
 		rc = rte_eth_tx_queue_setup(p->port_id, q, p->nb_txd, p->socket, &txc);
 		if (rc != 0)
-			return fail(err, el, "port %u (%s) TX queue %u, %u descriptors: "
+			return wr_err(-EINVAL, err, el, "port %u (%s) TX queue %u, %u descriptors: "
 				"%s", p->port_id, p->driver, q, p->nb_txd, rte_strerror(-rc));
 	}
 	for (q = 0; q < p->nb_rxq; q++) {
 		rc = rte_eth_rx_queue_setup(p->port_id, q, p->nb_rxd, p->socket,
 			&rxc, p->rx_pool[q]);
 		if (rc != 0)
-			return fail(err, el, "port %u (%s) RX queue %u, %u descriptors: "
+			return wr_err(-EINVAL, err, el, "port %u (%s) RX queue %u, %u descriptors: "
 				"%s", p->port_id, p->driver, q, p->nb_rxd, rte_strerror(-rc));
 	}
 	return 0;
@@ -387,7 +377,7 @@ wr_port_setup(struct wr_port *p, const struct wr_config *cfg __rte_unused,
 	fill_conf(p, &conf);
 	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &conf);
 	if (rc != 0)
-		return fail(err, errlen, "port %u (%s): configure with %u RX / %u TX "
+		return wr_err(-EINVAL, err, errlen, "port %u (%s): configure with %u RX / %u TX "
 			"queues%s failed: %s", p->port_id, p->driver, p->nb_rxq,
 			p->nb_txq, p->mtu ? " and a jumbo MTU" : "", rte_strerror(-rc));
 	p->configured = true;
@@ -398,7 +388,7 @@ wr_port_setup(struct wr_port *p, const struct wr_config *cfg __rte_unused,
 		rte_eth_promiscuous_enable(p->port_id); /* -ENOTSUP is harmless */
 	rc = rte_eth_dev_start(p->port_id);
 	if (rc != 0)
-		return fail(err, errlen, "port %u (%s): start failed: %s",
+		return wr_err(-EINVAL, err, errlen, "port %u (%s): start failed: %s",
 			p->port_id, p->driver, rte_strerror(-rc));
 	p->started = true;
 	return 0;
@@ -495,7 +485,7 @@ make_rings(struct rte_ring **r, unsigned int pair, const char *dir,
 		r[q] = rte_ring_create(name, RING_PAIR_SIZE, (int)rte_socket_id(),
 			RING_F_SP_ENQ | RING_F_SC_DEQ);
 		if (r[q] == NULL)
-			return fail(err, el, "ring pair %u: cannot create ring %s: %s",
+			return wr_err(-EINVAL, err, el, "ring pair %u: cannot create ring %s: %s",
 				pair, name, rte_strerror(rte_errno));
 	}
 	return 0;
@@ -519,11 +509,11 @@ wr_port_make_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues,
 		snprintf(name, sizeof(name), "wr_pair%u_a", i);
 		if (rte_eth_from_rings(name, ba, nb_queues, ab, nb_queues,
 				rte_socket_id()) < 0)
-			return fail(err, errlen, "ring pair %u: %s", i, rte_strerror(rte_errno));
+			return wr_err(-EINVAL, err, errlen, "ring pair %u: %s", i, rte_strerror(rte_errno));
 		snprintf(name, sizeof(name), "wr_pair%u_b", i);
 		if (rte_eth_from_rings(name, ab, nb_queues, ba, nb_queues,
 				rte_socket_id()) < 0)
-			return fail(err, errlen, "ring pair %u: %s", i, rte_strerror(rte_errno));
+			return wr_err(-EINVAL, err, errlen, "ring pair %u: %s", i, rte_strerror(rte_errno));
 	}
 	return 0;
 }

@@ -8,24 +8,13 @@
 
 #include <rte_version.h>
 
+#include "jsonw.h"
 #include "cpujson.h"
+#include "fileio.h"
 #include "result.h"
 #include "trials.h"
 #include "units.h"
 
-/* json_object_set_new that tolerates NULL values from failed allocations. */
-static void
-set(json_t *o, const char *k, json_t *v)
-{
-	if (v != NULL)
-		json_object_set_new(o, k, v);
-}
-
-static json_t *
-u64(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
 
 static void
 cpu_model(char *buf, size_t len)
@@ -55,19 +44,19 @@ env_json(const struct wr_run *run)
 	struct utsname u;
 	char buf[256];
 
-	set(o, "wirerate_version", json_string(WR_VERSION));
-	set(o, "dpdk_version", json_string(rte_version()));
+	wr_json_set(o, "wirerate_version", json_string(WR_VERSION));
+	wr_json_set(o, "dpdk_version", json_string(rte_version()));
 	cpu_model(buf, sizeof(buf));
-	set(o, "cpu_model", json_string(buf));
-	set(o, "tsc_hz", u64(run->tsc_hz));
+	wr_json_set(o, "cpu_model", json_string(buf));
+	wr_json_set(o, "tsc_hz", wr_json_u64(run->tsc_hz));
 	if (uname(&u) == 0)
-		set(o, "kernel", json_string(u.release));
+		wr_json_set(o, "kernel", json_string(u.release));
 	if (gethostname(buf, sizeof(buf)) == 0) {
 		buf[sizeof(buf) - 1] = '\0';
-		set(o, "hostname", json_string(buf));
+		wr_json_set(o, "hostname", json_string(buf));
 	}
-	set(o, "cmdline", json_string(run->cmdline));
-	set(o, "profile", run->cfg->profile_path[0] != '\0' ?
+	wr_json_set(o, "cmdline", json_string(run->cmdline));
+	wr_json_set(o, "profile", run->cfg->profile_path[0] != '\0' ?
 		json_string(run->cfg->profile_path) : json_null());
 	return o;
 }
@@ -84,7 +73,7 @@ ports_json(uint64_t mask, bool set)
 	a = json_array();
 	for (p = 0; p < WR_MAX_PORTS; p++)
 		if (mask & (1ULL << p))
-			json_array_append_new(a, u64(p));
+			json_array_append_new(a, wr_json_u64(p));
 	return a;
 }
 
@@ -104,8 +93,8 @@ maps_json(const struct wr_config *c)
 				c->maps[i].q[j].queue);
 			json_array_append_new(q, json_string(buf));
 		}
-		set(m, "lcore", u64(c->maps[i].lcore));
-		set(m, "queues", q);
+		wr_json_set(m, "lcore", wr_json_u64(c->maps[i].lcore));
+		wr_json_set(m, "queues", q);
 		json_array_append_new(a, m);
 	}
 	return a;
@@ -117,18 +106,18 @@ config_more_json(json_t *o, const struct wr_config *c)
 {
 	char mac[RTE_ETHER_ADDR_FMT_SIZE];
 
-	set(o, "profile", c->profile_path[0] ? json_string(c->profile_path) :
+	wr_json_set(o, "profile", c->profile_path[0] ? json_string(c->profile_path) :
 		json_null());
-	set(o, "tx_ports", ports_json(c->tx_port_mask, c->tx_ports_set));
-	set(o, "rx_ports", ports_json(c->rx_port_mask, c->rx_ports_set));
-	set(o, "maps", maps_json(c));
-	set(o, "link_timeout_ms", u64(c->link_timeout_ms));
+	wr_json_set(o, "tx_ports", ports_json(c->tx_port_mask, c->tx_ports_set));
+	wr_json_set(o, "rx_ports", ports_json(c->rx_port_mask, c->rx_ports_set));
+	wr_json_set(o, "maps", maps_json(c));
+	wr_json_set(o, "link_timeout_ms", wr_json_u64(c->link_timeout_ms));
 	rte_ether_format_addr(mac, sizeof(mac), &c->src_mac);
-	set(o, "src_mac", c->src_mac_set ? json_string(mac) : json_string("port"));
+	wr_json_set(o, "src_mac", c->src_mac_set ? json_string(mac) : json_string("port"));
 	rte_ether_format_addr(mac, sizeof(mac), &c->dst_mac);
-	set(o, "dst_mac", c->dst_mac_set ? json_string(mac) : json_string("peer"));
-	set(o, "plain", json_boolean(c->plain));
-	set(o, "quiet", json_boolean(c->quiet));
+	wr_json_set(o, "dst_mac", c->dst_mac_set ? json_string(mac) : json_string("peer"));
+	wr_json_set(o, "plain", json_boolean(c->plain));
+	wr_json_set(o, "quiet", json_boolean(c->quiet));
 }
 
 static json_t *
@@ -137,43 +126,43 @@ config_json(const struct wr_config *c)
 	char mac[RTE_ETHER_ADDR_FMT_SIZE];
 	json_t *o = json_object();
 
-	set(o, "frame_size", u64(c->frame_size));
-	set(o, "burst_pkts", u64(c->burst_pkts));
-	set(o, "txq", u64(c->nb_txq));
-	set(o, "rxq", u64(c->nb_rxq));
-	set(o, "txd", u64(c->nb_txd));
-	set(o, "rxd", u64(c->nb_rxd));
-	set(o, "duration_ms", u64(c->duration_ms));
-	set(o, "count_pkts", u64(c->count_pkts));
-	set(o, "interval_ms", u64(c->interval_ms));
-	set(o, "grace_ms", u64(c->grace_ms));
-	set(o, "flows", u64(c->nb_flows));
-	set(o, "vlan", u64(c->vlan_id));
-	set(o, "src_udp", u64(c->src_udp));
-	set(o, "dst_udp", u64(c->dst_udp));
+	wr_json_set(o, "frame_size", wr_json_u64(c->frame_size));
+	wr_json_set(o, "burst_pkts", wr_json_u64(c->burst_pkts));
+	wr_json_set(o, "txq", wr_json_u64(c->nb_txq));
+	wr_json_set(o, "rxq", wr_json_u64(c->nb_rxq));
+	wr_json_set(o, "txd", wr_json_u64(c->nb_txd));
+	wr_json_set(o, "rxd", wr_json_u64(c->nb_rxd));
+	wr_json_set(o, "duration_ms", wr_json_u64(c->duration_ms));
+	wr_json_set(o, "count_pkts", wr_json_u64(c->count_pkts));
+	wr_json_set(o, "interval_ms", wr_json_u64(c->interval_ms));
+	wr_json_set(o, "grace_ms", wr_json_u64(c->grace_ms));
+	wr_json_set(o, "flows", wr_json_u64(c->nb_flows));
+	wr_json_set(o, "vlan", wr_json_u64(c->vlan_id));
+	wr_json_set(o, "src_udp", wr_json_u64(c->src_udp));
+	wr_json_set(o, "dst_udp", wr_json_u64(c->dst_udp));
 	snprintf(mac, sizeof(mac), "%u.%u.%u.%u", c->src_ip >> 24,
 		(c->src_ip >> 16) & 255, (c->src_ip >> 8) & 255, c->src_ip & 255);
-	set(o, "src_ip", json_string(mac));
+	wr_json_set(o, "src_ip", json_string(mac));
 	snprintf(mac, sizeof(mac), "%u.%u.%u.%u", c->dst_ip >> 24,
 		(c->dst_ip >> 16) & 255, (c->dst_ip >> 8) & 255, c->dst_ip & 255);
-	set(o, "dst_ip", json_string(mac));
-	set(o, "ring_pairs", u64(c->nb_ring_pairs));
+	wr_json_set(o, "dst_ip", json_string(mac));
+	wr_json_set(o, "ring_pairs", wr_json_u64(c->nb_ring_pairs));
 	if (c->rate.unit != WR_RATE_NONE) {
 		char rate[64];
 
 		wr_rate_format(&c->rate, rate, sizeof(rate));
-		set(o, "rate", json_string(rate));
+		wr_json_set(o, "rate", json_string(rate));
 	}
-	set(o, "link_speed_bps", u64(c->link_speed_bps));
-	set(o, "latency", json_string(c->lat_mode == WR_LAT_TSC ? "tsc" :
+	wr_json_set(o, "link_speed_bps", wr_json_u64(c->link_speed_bps));
+	wr_json_set(o, "latency", json_string(c->lat_mode == WR_LAT_TSC ? "tsc" :
 		c->lat_mode == WR_LAT_OFF ? "off" : "auto"));
-	set(o, "repeat", u64(c->nb_repeat));
-	set(o, "warmup", u64(c->nb_warmup));
-	set(o, "start_on_rx", json_boolean(c->start_on_rx));
-	set(o, "idle_timeout_ms", u64(c->idle_timeout_ms));
-	set(o, "reflect", json_boolean(c->reflect));
+	wr_json_set(o, "repeat", wr_json_u64(c->nb_repeat));
+	wr_json_set(o, "warmup", wr_json_u64(c->nb_warmup));
+	wr_json_set(o, "start_on_rx", json_boolean(c->start_on_rx));
+	wr_json_set(o, "idle_timeout_ms", wr_json_u64(c->idle_timeout_ms));
+	wr_json_set(o, "reflect", json_boolean(c->reflect));
 	config_more_json(o, c);
-	set(o, "stamp", json_string(c->stamp == WR_STAMP_FULL ? "full" :
+	wr_json_set(o, "stamp", json_string(c->stamp == WR_STAMP_FULL ? "full" :
 		c->stamp == WR_STAMP_SEQ ? "seq" : "none"));
 	return o;
 }
@@ -198,18 +187,18 @@ plan_json(const struct wr_plan *plan)
 	json_t *o = json_object(), *ws = json_array();
 	unsigned int i;
 
-	set(o, "mode", json_string(plan->automatic ? "auto" : "map"));
-	set(o, "remote_queues", u64(plan->nb_remote));
+	wr_json_set(o, "mode", json_string(plan->automatic ? "auto" : "map"));
+	wr_json_set(o, "remote_queues", wr_json_u64(plan->nb_remote));
 	for (i = 0; i < plan->nb_workers; i++) {
 		json_t *w = json_object();
 
-		set(w, "lcore", u64(plan->w[i].lcore));
-		set(w, "socket", json_integer(plan->w[i].socket));
-		set(w, "tx", qlist(plan->w[i].tx, plan->w[i].nb_tx));
-		set(w, "rx", qlist(plan->w[i].rx, plan->w[i].nb_rx));
+		wr_json_set(w, "lcore", wr_json_u64(plan->w[i].lcore));
+		wr_json_set(w, "socket", json_integer(plan->w[i].socket));
+		wr_json_set(w, "tx", qlist(plan->w[i].tx, plan->w[i].nb_tx));
+		wr_json_set(w, "rx", qlist(plan->w[i].rx, plan->w[i].nb_rx));
 		json_array_append_new(ws, w);
 	}
-	set(o, "workers", ws);
+	wr_json_set(o, "workers", ws);
 	return o;
 }
 
@@ -224,13 +213,13 @@ str_or_null(const char *s)
 static void
 device_json(json_t *o, const struct wr_devinfo *d)
 {
-	set(o, "bus", str_or_null(d->bus));
-	set(o, "device", str_or_null(d->device));
-	set(o, "pci_id", str_or_null(d->pci_id));
-	set(o, "pci_subsys", str_or_null(d->pci_subsys));
-	set(o, "pci_revision", d->pci_revision >= 0 ?
+	wr_json_set(o, "bus", str_or_null(d->bus));
+	wr_json_set(o, "device", str_or_null(d->device));
+	wr_json_set(o, "pci_id", str_or_null(d->pci_id));
+	wr_json_set(o, "pci_subsys", str_or_null(d->pci_subsys));
+	wr_json_set(o, "pci_revision", d->pci_revision >= 0 ?
 		json_integer(d->pci_revision) : json_null());
-	set(o, "vmxnet3_version", str_or_null(d->vmxnet3_version));
+	wr_json_set(o, "vmxnet3_version", str_or_null(d->vmxnet3_version));
 }
 
 static json_t *
@@ -241,52 +230,52 @@ port_json(const struct wr_port *p)
 	unsigned int i;
 
 	rte_ether_format_addr(mac, sizeof(mac), &p->mac);
-	set(o, "port_id", u64(p->port_id));
-	set(o, "name", json_string(p->name));
-	set(o, "driver", json_string(p->driver));
+	wr_json_set(o, "port_id", wr_json_u64(p->port_id));
+	wr_json_set(o, "name", json_string(p->name));
+	wr_json_set(o, "driver", json_string(p->driver));
 	device_json(o, &p->dev);
-	set(o, "mac", json_string(mac));
-	set(o, "socket", json_integer(p->socket));
-	set(o, "role", json_string(p->tx && p->rx ? "tx+rx" : p->tx ? "tx" : "rx"));
-	set(o, "peer", u64(p->peer));
-	set(o, "txq", u64(p->nb_txq));
-	set(o, "rxq", u64(p->nb_rxq));
-	set(o, "txd", u64(p->nb_txd));
-	set(o, "rxd", u64(p->nb_rxd));
-	set(o, "mtu", u64(p->mtu ? p->mtu : RTE_ETHER_MTU));
-	set(o, "link_up", json_boolean(p->link_up));
-	set(o, "link_speed_mbps", u64(p->link_speed_mbps));
-	set(o, "link_wait_ms", u64(p->link_wait_ms));
-	set(o, "fast_free", json_boolean(p->fast_free));
-	set(o, "tx_pool_mbufs", u64(p->tx_pool_mbufs));
-	set(o, "rx_pool_mbufs", u64(p->rx_pool_mbufs));
+	wr_json_set(o, "mac", json_string(mac));
+	wr_json_set(o, "socket", json_integer(p->socket));
+	wr_json_set(o, "role", json_string(p->tx && p->rx ? "tx+rx" : p->tx ? "tx" : "rx"));
+	wr_json_set(o, "peer", wr_json_u64(p->peer));
+	wr_json_set(o, "txq", wr_json_u64(p->nb_txq));
+	wr_json_set(o, "rxq", wr_json_u64(p->nb_rxq));
+	wr_json_set(o, "txd", wr_json_u64(p->nb_txd));
+	wr_json_set(o, "rxd", wr_json_u64(p->nb_rxd));
+	wr_json_set(o, "mtu", wr_json_u64(p->mtu ? p->mtu : RTE_ETHER_MTU));
+	wr_json_set(o, "link_up", json_boolean(p->link_up));
+	wr_json_set(o, "link_speed_mbps", wr_json_u64(p->link_speed_mbps));
+	wr_json_set(o, "link_wait_ms", wr_json_u64(p->link_wait_ms));
+	wr_json_set(o, "fast_free", json_boolean(p->fast_free));
+	wr_json_set(o, "tx_pool_mbufs", wr_json_u64(p->tx_pool_mbufs));
+	wr_json_set(o, "rx_pool_mbufs", wr_json_u64(p->rx_pool_mbufs));
 	for (i = 0; i < p->nb_notes; i++)
 		json_array_append_new(notes, json_string(p->notes[i]));
-	set(o, "notes", notes);
+	wr_json_set(o, "notes", notes);
 	return o;
 }
 
 static void
 rates_json(json_t *o, const struct wr_port_rates *r)
 {
-	set(o, "tx_mpps", json_real(r->tx_pps / 1e6));
-	set(o, "rx_mpps", json_real(r->rx_pps / 1e6));
-	set(o, "tx_gbps_l1", json_real(r->tx_l1_bps / 1e9));
-	set(o, "tx_gbps_l2", json_real(r->tx_l2_bps / 1e9));
-	set(o, "rx_gbps_l1", json_real(r->rx_l1_bps / 1e9));
-	set(o, "rx_gbps_l2", json_real(r->rx_l2_bps / 1e9));
+	wr_json_set(o, "tx_mpps", json_real(r->tx_pps / 1e6));
+	wr_json_set(o, "rx_mpps", json_real(r->rx_pps / 1e6));
+	wr_json_set(o, "tx_gbps_l1", json_real(r->tx_l1_bps / 1e9));
+	wr_json_set(o, "tx_gbps_l2", json_real(r->tx_l2_bps / 1e9));
+	wr_json_set(o, "rx_gbps_l1", json_real(r->rx_l1_bps / 1e9));
+	wr_json_set(o, "rx_gbps_l2", json_real(r->rx_l2_bps / 1e9));
 }
 
 static void
 seq_json(json_t *o, const struct wr_port_seq *s)
 {
-	set(o, "gap_pkts", u64(s->gap_pkts));
-	set(o, "late_pkts", u64(s->late_pkts));
-	set(o, "dup_pkts", u64(s->dup_pkts));
+	wr_json_set(o, "gap_pkts", wr_json_u64(s->gap_pkts));
+	wr_json_set(o, "late_pkts", wr_json_u64(s->late_pkts));
+	wr_json_set(o, "dup_pkts", wr_json_u64(s->dup_pkts));
 	if (s->lat_samples == 0)
 		return;
-	set(o, "latency_mean_ns", json_real(s->lat_mean_ns));
-	set(o, "latency_p99_ns", json_real(s->lat_p99_ns));
+	wr_json_set(o, "latency_mean_ns", json_real(s->lat_mean_ns));
+	wr_json_set(o, "latency_p99_ns", json_real(s->lat_p99_ns));
 }
 
 static json_t *
@@ -299,22 +288,22 @@ samples_json(const struct wr_run *run)
 		const struct wr_interval *iv = &run->intervals[i];
 		json_t *s = json_object(), *ports = json_array();
 
-		set(s, "t_s", json_real(iv->t_s));
-		set(s, "dt_s", json_real(iv->dt_s));
+		wr_json_set(s, "t_s", json_real(iv->t_s));
+		wr_json_set(s, "dt_s", json_real(iv->dt_s));
 		for (p = 0; p < run->nb_ports; p++) {
 			json_t *o = json_object();
 
-			set(o, "port_id", u64(run->ports[p].port_id));
+			wr_json_set(o, "port_id", wr_json_u64(run->ports[p].port_id));
 			rates_json(o, &iv->port[p].rates);
-			set(o, "tx_pkts", u64(iv->port[p].cnt.tx_pkts));
-			set(o, "rx_pkts", u64(iv->port[p].cnt.rx_pkts));
-			set(o, "rx_own_pkts", u64(iv->port[p].cnt.rx_own_pkts));
+			wr_json_set(o, "tx_pkts", wr_json_u64(iv->port[p].cnt.tx_pkts));
+			wr_json_set(o, "rx_pkts", wr_json_u64(iv->port[p].cnt.rx_pkts));
+			wr_json_set(o, "rx_own_pkts", wr_json_u64(iv->port[p].cnt.rx_own_pkts));
 			seq_json(o, &iv->port[p].seq);
 			wr_cpu_json_sample_port(o, &iv->port[p].cpu);
 			json_array_append_new(ports, o);
 		}
-		set(s, "ports", ports);
-		set(s, "lcores", wr_cpu_json_sample(run, iv));
+		wr_json_set(s, "ports", ports);
+		wr_json_set(s, "lcores", wr_cpu_json_sample(run, iv));
 		json_array_append_new(a, s);
 	}
 	return a;
@@ -325,13 +314,13 @@ drops_json(const struct wr_port_counters *c)
 {
 	json_t *o = json_object();
 
-	set(o, "tx_full_pkts", u64(c->tx_full_pkts));
-	set(o, "tx_alloc_fail", u64(c->tx_alloc_fail));
-	set(o, "tx_unsent_pkts", u64(c->tx_unsent_pkts));
-	set(o, "rx_missed_pkts", u64(c->nic_imissed));
-	set(o, "rx_errors", u64(c->nic_ierrors));
-	set(o, "tx_errors", u64(c->nic_oerrors));
-	set(o, "rx_nombuf", u64(c->nic_rx_nombuf));
+	wr_json_set(o, "tx_full_pkts", wr_json_u64(c->tx_full_pkts));
+	wr_json_set(o, "tx_alloc_fail", wr_json_u64(c->tx_alloc_fail));
+	wr_json_set(o, "tx_unsent_pkts", wr_json_u64(c->tx_unsent_pkts));
+	wr_json_set(o, "rx_missed_pkts", wr_json_u64(c->nic_imissed));
+	wr_json_set(o, "rx_errors", wr_json_u64(c->nic_ierrors));
+	wr_json_set(o, "tx_errors", wr_json_u64(c->nic_oerrors));
+	wr_json_set(o, "rx_nombuf", wr_json_u64(c->nic_rx_nombuf));
 	return o;
 }
 
@@ -352,14 +341,14 @@ latency_json(const struct wr_run *run, unsigned int p)
 	if (h.nb == 0)
 		return NULL;
 	o = json_object();
-	set(o, "clock", json_string("tsc"));
-	set(o, "samples", u64(h.nb));
-	set(o, "min_ns", json_real(wr_stats_tsc_to_ns((double)h.min, run->tsc_hz)));
-	set(o, "mean_ns", json_real(wr_stats_tsc_to_ns(wr_hist_mean(&h), run->tsc_hz)));
+	wr_json_set(o, "clock", json_string("tsc"));
+	wr_json_set(o, "samples", wr_json_u64(h.nb));
+	wr_json_set(o, "min_ns", json_real(wr_stats_tsc_to_ns((double)h.min, run->tsc_hz)));
+	wr_json_set(o, "mean_ns", json_real(wr_stats_tsc_to_ns(wr_hist_mean(&h), run->tsc_hz)));
 	for (i = 0; i < RTE_DIM(pct); i++)
-		set(o, name[i], json_real(wr_stats_tsc_to_ns(
+		wr_json_set(o, name[i], json_real(wr_stats_tsc_to_ns(
 			(double)wr_hist_percentile(&h, pct[i]), run->tsc_hz)));
-	set(o, "max_ns", json_real(wr_stats_tsc_to_ns((double)h.max, run->tsc_hz)));
+	wr_json_set(o, "max_ns", json_real(wr_stats_tsc_to_ns((double)h.max, run->tsc_hz)));
 	return o;
 }
 
@@ -387,11 +376,11 @@ impair_json(const struct wr_run *run, unsigned int p)
 	if (!any)
 		return NULL;
 	o = json_object();
-	set(o, "dropped_pkts", u64(drop));
-	set(o, "duplicated_pkts", u64(dup));
-	set(o, "reordered_pkts", u64(reorder));
-	set(o, "delayed_polls", u64(delayed));
-	set(o, "policed_pkts", u64(policed));
+	wr_json_set(o, "dropped_pkts", wr_json_u64(drop));
+	wr_json_set(o, "duplicated_pkts", wr_json_u64(dup));
+	wr_json_set(o, "reordered_pkts", wr_json_u64(reorder));
+	wr_json_set(o, "delayed_polls", wr_json_u64(delayed));
+	wr_json_set(o, "policed_pkts", wr_json_u64(policed));
 	return o;
 }
 
@@ -404,15 +393,15 @@ rate_json(const struct wr_run *run, unsigned int p)
 	if (!wr_run_rate_check(run, p, &rc))
 		return NULL;
 	o = json_object();
-	set(o, "requested_pps", json_real(rc.requested_pps));
-	set(o, "achieved_pps", json_real(rc.achieved_pps));
-	set(o, "shortfall_pct", json_real(rc.shortfall_pct));
-	set(o, "clamped_pkts", u64(rc.clamped_pkts));
-	set(o, "backlog_pkts", u64(rc.backlog_pkts));
-	set(o, "link_bps", u64(run->ports[p].rate_link_bps));
-	set(o, "reached", json_boolean(rc.reached));
+	wr_json_set(o, "requested_pps", json_real(rc.requested_pps));
+	wr_json_set(o, "achieved_pps", json_real(rc.achieved_pps));
+	wr_json_set(o, "shortfall_pct", json_real(rc.shortfall_pct));
+	wr_json_set(o, "clamped_pkts", wr_json_u64(rc.clamped_pkts));
+	wr_json_set(o, "backlog_pkts", wr_json_u64(rc.backlog_pkts));
+	wr_json_set(o, "link_bps", wr_json_u64(run->ports[p].rate_link_bps));
+	wr_json_set(o, "reached", json_boolean(rc.reached));
 	if (!rc.reached)
-		set(o, "reason", json_string(rc.reason));
+		wr_json_set(o, "reason", json_string(rc.reason));
 	return o;
 }
 
@@ -426,24 +415,24 @@ total_port_json(const struct wr_run *run, unsigned int p)
 
 	memset(&zero, 0, sizeof(zero));
 	wr_stats_rates(&zero, c, run->tx_stop_tsc - run->start_tsc, run->tsc_hz, &r);
-	set(o, "port_id", u64(run->ports[p].port_id));
-	set(o, "tx_pkts", u64(c->tx_pkts));
-	set(o, "tx_bytes", u64(c->tx_bytes));
-	set(o, "rx_pkts", u64(c->rx_pkts));
-	set(o, "rx_bytes", u64(c->rx_bytes));
-	set(o, "rx_own_pkts", u64(c->rx_own_pkts));
-	set(o, "rx_foreign_pkts", u64(c->rx_foreign_pkts));
-	set(o, "rx_malformed_pkts", u64(c->rx_malformed_pkts));
-	set(o, "nic_ipackets", u64(c->nic_ipackets));
-	set(o, "nic_opackets", u64(c->nic_opackets));
-	set(o, "reflected_pkts", u64(c->rx_reflected_pkts));
-	set(o, "unreflected_pkts", u64(c->rx_unreflected_pkts));
+	wr_json_set(o, "port_id", wr_json_u64(run->ports[p].port_id));
+	wr_json_set(o, "tx_pkts", wr_json_u64(c->tx_pkts));
+	wr_json_set(o, "tx_bytes", wr_json_u64(c->tx_bytes));
+	wr_json_set(o, "rx_pkts", wr_json_u64(c->rx_pkts));
+	wr_json_set(o, "rx_bytes", wr_json_u64(c->rx_bytes));
+	wr_json_set(o, "rx_own_pkts", wr_json_u64(c->rx_own_pkts));
+	wr_json_set(o, "rx_foreign_pkts", wr_json_u64(c->rx_foreign_pkts));
+	wr_json_set(o, "rx_malformed_pkts", wr_json_u64(c->rx_malformed_pkts));
+	wr_json_set(o, "nic_ipackets", wr_json_u64(c->nic_ipackets));
+	wr_json_set(o, "nic_opackets", wr_json_u64(c->nic_opackets));
+	wr_json_set(o, "reflected_pkts", wr_json_u64(c->rx_reflected_pkts));
+	wr_json_set(o, "unreflected_pkts", wr_json_u64(c->rx_unreflected_pkts));
 	rates_json(o, &r);
-	set(o, "drops", drops_json(c));
+	wr_json_set(o, "drops", drops_json(c));
 	if (run->port_lat_valid[p])
-		set(o, "latency", latency_json(run, p));
-	set(o, "impair", impair_json(run, p));
-	set(o, "rate", rate_json(run, p));
+		wr_json_set(o, "latency", latency_json(run, p));
+	wr_json_set(o, "impair", impair_json(run, p));
+	wr_json_set(o, "rate", rate_json(run, p));
 	return o;
 }
 
@@ -453,28 +442,30 @@ stream_json(const struct wr_run *run, const struct wr_stream_result *s)
 	const struct wr_stream_view *v = &s->view;
 	json_t *o = json_object();
 
-	set(o, "stream_id", u64(s->stream_id));
-	set(o, "tx_port", u64(s->tx_port));
-	set(o, "tx_queue", u64(s->tx_queue));
-	set(o, "rx_port", u64(s->rx_port));
-	set(o, "sender_in_run", json_boolean(s->sender_known));
+	wr_json_set(o, "stream_id", wr_json_u64(s->stream_id));
+	wr_json_set(o, "tx_port", wr_json_u64(s->tx_port));
+	wr_json_set(o, "tx_queue", wr_json_u64(s->tx_queue));
+	wr_json_set(o, "rx_port", wr_json_u64(s->rx_port));
+	wr_json_set(o, "sender_in_run", json_boolean(s->sender_known));
 	if (s->sender_known)
-		set(o, "sent_pkts", u64(s->sent_pkts));
-	set(o, "rx_pkts", u64(v->seq.nb_rx_pkts));
-	set(o, "lost_pkts", json_integer(s->lost_pkts));
-	set(o, "gap_pkts", u64(wr_seq_gaps(&v->seq)));
-	set(o, "late_pkts", u64(v->seq.nb_late_pkts));
-	set(o, "dup_pkts", u64(v->seq.nb_dup_pkts));
-	set(o, "old_pkts", u64(v->seq.nb_old_pkts));
-	set(o, "restarts", u64(v->seq.nb_restarts));
-	set(o, "first_seq", u64(v->seq.started ? v->seq.first_seq : 0));
-	set(o, "next_seq", u64(v->seq.started ? v->seq.next_seq : 0));
+		wr_json_set(o, "sent_pkts", wr_json_u64(s->sent_pkts));
+	wr_json_set(o, "rx_pkts", wr_json_u64(v->seq.nb_rx_pkts));
+	wr_json_set(o, "lost_pkts", json_integer(s->lost_pkts));
+	wr_json_set(o, "gap_pkts", wr_json_u64(wr_seq_gaps(&v->seq)));
+	wr_json_set(o, "late_pkts", wr_json_u64(v->seq.nb_late_pkts));
+	wr_json_set(o, "dup_pkts", wr_json_u64(v->seq.nb_dup_pkts));
+	wr_json_set(o, "old_pkts", wr_json_u64(v->seq.nb_old_pkts));
+	wr_json_set(o, "restarts", wr_json_u64(v->seq.nb_restarts));
+	wr_json_set(o, "first_seq", wr_json_u64(v->seq.started ? v->seq.first_seq : 0));
+	wr_json_set(o, "next_seq", wr_json_u64(v->seq.started ? v->seq.next_seq : 0));
 	if (s->lat_valid) {
-		set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_min_tsc, run->tsc_hz)));
-		set(o, "latency_mean_ns", json_real(wr_stats_tsc_to_ns(
+		wr_json_set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns(
+			(double)v->lat_min_tsc, run->tsc_hz)));
+		wr_json_set(o, "latency_mean_ns", json_real(wr_stats_tsc_to_ns(
 			(double)v->lat_sum_tsc / (double)v->nb_lat, run->tsc_hz)));
-		set(o, "latency_max_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_max_tsc, run->tsc_hz)));
-		set(o, "jitter_ns", json_real(wr_stats_tsc_to_ns(v->jitter_tsc, run->tsc_hz)));
+		wr_json_set(o, "latency_max_ns", json_real(wr_stats_tsc_to_ns(
+			(double)v->lat_max_tsc, run->tsc_hz)));
+		wr_json_set(o, "jitter_ns", json_real(wr_stats_tsc_to_ns(v->jitter_tsc, run->tsc_hz)));
 	}
 	return o;
 }
@@ -497,11 +488,11 @@ tx_streams_json(const struct wr_run *run)
 			if (t == NULL)
 				continue;
 			o = json_object();
-			set(o, "stream_id", u64(wr_port_stream_id(t->port, t->queue)));
-			set(o, "port", u64(t->port));
-			set(o, "queue", u64(t->queue));
-			set(o, "sent_pkts", u64(t->st.nb_pkts));
-			set(o, "unsent_pkts", u64(t->st.nb_unsent_pkts));
+			wr_json_set(o, "stream_id", wr_json_u64(wr_port_stream_id(t->port, t->queue)));
+			wr_json_set(o, "port", wr_json_u64(t->port));
+			wr_json_set(o, "queue", wr_json_u64(t->queue));
+			wr_json_set(o, "sent_pkts", wr_json_u64(t->st.nb_pkts));
+			wr_json_set(o, "unsent_pkts", wr_json_u64(t->st.nb_unsent_pkts));
 			json_array_append_new(a, o);
 		}
 	}
@@ -530,11 +521,11 @@ accounting_json(const struct wr_run *run)
 				s->lost_pkts < 0)
 			balanced = false;
 	}
-	set(o, "sent_pkts", u64(sent));
-	set(o, "received_pkts", u64(rx));
-	set(o, "lost_pkts", json_integer(lost));
-	set(o, "balanced", json_boolean(balanced));
-	set(o, "mbufs_missing", u64(run->mbufs_missing));
+	wr_json_set(o, "sent_pkts", wr_json_u64(sent));
+	wr_json_set(o, "received_pkts", wr_json_u64(rx));
+	wr_json_set(o, "lost_pkts", json_integer(lost));
+	wr_json_set(o, "balanced", json_boolean(balanced));
+	wr_json_set(o, "mbufs_missing", wr_json_u64(run->mbufs_missing));
 	return o;
 }
 
@@ -544,15 +535,15 @@ wr_result_head(const struct wr_run *run)
 	json_t *doc = json_object(), *ports = json_array();
 	unsigned int i;
 
-	set(doc, "schema", json_string(WR_RESULT_SCHEMA));
+	wr_json_set(doc, "schema", json_string(WR_RESULT_SCHEMA));
 	if (run->cfg->label[0] != '\0')
-		set(doc, "label", json_string(run->cfg->label));
-	set(doc, "env", env_json(run));
-	set(doc, "config", config_json(run->cfg));
-	set(doc, "plan", plan_json(&run->plan));
+		wr_json_set(doc, "label", json_string(run->cfg->label));
+	wr_json_set(doc, "env", env_json(run));
+	wr_json_set(doc, "config", config_json(run->cfg));
+	wr_json_set(doc, "plan", plan_json(&run->plan));
 	for (i = 0; i < run->nb_ports; i++)
 		json_array_append_new(ports, port_json(&run->ports[i]));
-	set(doc, "ports", ports);
+	wr_json_set(doc, "ports", ports);
 	return doc;
 }
 
@@ -563,20 +554,20 @@ wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples)
 	json_t *totals = json_array(), *streams = json_array();
 	unsigned int i;
 
-	set(o, "frame_size", u64(run->trial.frame_size));
+	wr_json_set(o, "frame_size", wr_json_u64(run->trial.frame_size));
 	if (samples)
-		set(o, "samples", samples_json(run));
-	set(o, "duration_s", json_real(wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc)));
-	set(o, "stop_reason", json_string(wr_run_stop_name(run->stop_reason)));
+		wr_json_set(o, "samples", samples_json(run));
+	wr_json_set(o, "duration_s", json_real(wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc)));
+	wr_json_set(o, "stop_reason", json_string(wr_run_stop_name(run->stop_reason)));
 	for (i = 0; i < run->nb_ports; i++)
 		json_array_append_new(totals, total_port_json(run, i));
-	set(o, "totals", totals);
+	wr_json_set(o, "totals", totals);
 	for (i = 0; i < run->nb_streams; i++)
 		json_array_append_new(streams, stream_json(run, &run->streams[i]));
-	set(o, "streams", streams);
-	set(o, "tx_streams", tx_streams_json(run));
-	set(o, "accounting", accounting_json(run));
-	set(o, "cpu", wr_cpu_json(run));
+	wr_json_set(o, "streams", streams);
+	wr_json_set(o, "tx_streams", tx_streams_json(run));
+	wr_json_set(o, "accounting", accounting_json(run));
+	wr_json_set(o, "cpu", wr_cpu_json(run));
 }
 
 json_t *
@@ -594,7 +585,7 @@ wr_result_trial(const struct wr_run *run, unsigned int trial)
 {
 	json_t *o = json_object();
 
-	set(o, "trial", u64(trial));
+	wr_json_set(o, "trial", wr_json_u64(trial));
 	wr_result_add_trial(o, run, true);
 	/* Known only once the ports close, after the last trial. */
 	json_object_del(json_object_get(o, "accounting"), "mbufs_missing");
@@ -618,36 +609,25 @@ wr_result_build_trials(const struct wr_run *run, json_t *trials,
 		json_decref(doc);
 		return NULL;
 	}
-	set(doc, "trials", json_incref(trials));
-	set(doc, "summary", summary);
+	wr_json_set(doc, "trials", json_incref(trials));
+	wr_json_set(doc, "summary", summary);
 	return doc;
+}
+
+/* json_dumpf as a wr_file_fill_t. */
+static int
+fill_json(FILE *f, const void *ctx)
+{
+	if (json_dumpf((const json_t *)ctx, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
+			fputc('\n', f) == EOF)
+		return -EIO;
+	return 0;
 }
 
 int
 wr_result_write_json(json_t *doc, const char *path, char *err, size_t errlen)
 {
-	char tmp[PATH_MAX + 32];
-	int fd, rc = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
-		return rc;
-	}
-	if (json_dumpfd(doc, fd, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
-			write(fd, "\n", 1) != 1 || fsync(fd) != 0)
-		rc = errno ? -errno : -EIO;
-	if (close(fd) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
-		unlink(tmp);
-	}
-	return rc;
+	return wr_file_write_atomic(path, fill_json, doc, err, errlen);
 }
 
 int

@@ -10,22 +10,12 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
+#include "errmsg.h"
 #include "collect.h"
 #include "cputrack.h"
 #include "run.h"
 #include "rxclock.h"
 #include "telemetry.h"
-
-static int __rte_format_printf(4, 5)
-fail(int rc, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 bool
 wr_run_lat_valid(const struct wr_run *run, bool sender_in_run)
@@ -79,7 +69,7 @@ check_mask(uint64_t mask, const char *opt, char *err, size_t el)
 
 	for (p = 0; p < WR_MAX_PORTS; p++)
 		if ((mask & (1ULL << p)) && !rte_eth_dev_is_valid_port((uint16_t)p))
-			return fail(-EINVAL, err, el, "--%s: port %u does not exist "
+			return wr_err(-EINVAL, err, el, "--%s: port %u does not exist "
 				"(%u ports probed; add --vdev or bind a NIC)", opt, p,
 				rte_eth_dev_count_avail());
 	return 0;
@@ -98,7 +88,7 @@ probe_ports(struct wr_run *run, char *err, size_t el)
 		if (pid < WR_MAX_PORTS)
 			all |= 1ULL << pid;
 	if (all == 0)
-		return fail(-EINVAL, err, el, "no ports: give EAL a --vdev (e.g. "
+		return wr_err(-EINVAL, err, el, "no ports: give EAL a --vdev (e.g. "
 			"--vdev net_null0) or bind a NIC to vfio-pci/uio");
 	rc = check_mask(cfg->tx_port_mask, "tx-ports", err, el);
 	if (rc == 0)
@@ -235,21 +225,21 @@ make_worker(struct wr_run *run, const struct wr_plan_worker *pw,
 
 	*out = w;
 	if (w == NULL)
-		return fail(-ENOMEM, err, el, "no memory for lcore %u", pw->lcore);
+		return wr_err(-ENOMEM, err, el, "no memory for lcore %u", pw->lcore);
 	w->lcore = pw->lcore;
 	w->mode = run->cfg->reflect ? WR_WORKER_REFLECT : WR_WORKER_GEN;
 	w->ctl = &run->ctl;
 	for (i = 0; i < pw->nb_tx; i++) {
 		w->tx[i] = make_txq(run, &pw->tx[i], socket);
 		if (w->tx[i] == NULL)
-			return fail(-ENOMEM, err, el, "no memory for the queues of "
+			return wr_err(-ENOMEM, err, el, "no memory for the queues of "
 				"lcore %u", pw->lcore);
 		w->nb_tx++;
 	}
 	for (i = 0; i < pw->nb_rx; i++) {
 		w->rx[i] = make_rxq(run, &pw->rx[i], socket);
 		if (w->rx[i] == NULL)
-			return fail(-ENOMEM, err, el, "no memory for the queues of "
+			return wr_err(-ENOMEM, err, el, "no memory for the queues of "
 				"lcore %u", pw->lcore);
 		w->nb_rx++;
 	}
@@ -286,13 +276,13 @@ impair_install(struct wr_run *run, char *err, size_t el)
 				continue;
 			iq = rte_zmalloc("wr_impair", sizeof(*iq), RTE_CACHE_LINE_SIZE);
 			if (iq == NULL)
-				return fail(-ENOMEM, err, el, "no memory for --impair");
+				return wr_err(-ENOMEM, err, el, "no memory for --impair");
 			iq->spec = run->cfg->impair;
 			run->impair[p][q] = iq;
 			run->impair_cb[p][q] = rte_eth_add_rx_callback(
 				run->ports[p].port_id, (uint16_t)q, wr_impair_rx, iq);
 			if (run->impair_cb[p][q] == NULL)
-				return fail(-ENOTSUP, err, el, "--impair: port %u queue "
+				return wr_err(-ENOTSUP, err, el, "--impair: port %u queue "
 					"%u: RX callbacks unavailable: %s",
 					run->ports[p].port_id, q, rte_strerror(rte_errno));
 		}
@@ -329,7 +319,7 @@ alloc_series(struct wr_run *run, char *err, size_t el)
 	run->nic = calloc(n, sizeof(*run->nic));
 	run->total = calloc(n, sizeof(*run->total));
 	if (run->last == NULL || run->nic == NULL || run->total == NULL)
-		return fail(-ENOMEM, err, el, "no memory for counters");
+		return wr_err(-ENOMEM, err, el, "no memory for counters");
 	return 0;
 }
 
@@ -342,12 +332,12 @@ wr_run_create(const struct wr_config *cfg, const char *cmdline,
 
 	*out = NULL;
 	if (run == NULL)
-		return fail(-ENOMEM, err, errlen, "no memory for the run");
+		return wr_err(-ENOMEM, err, errlen, "no memory for the run");
 	run->cfg = cfg;
 	run->tsc_hz = rte_get_tsc_hz();
 	if (cfg->lat_mode == WR_LAT_TSC && !tsc_invariant()) {
 		free(run);
-		return fail(-EINVAL, err, errlen, "--latency tsc: this CPU's TSC is "
+		return wr_err(-EINVAL, err, errlen, "--latency tsc: this CPU's TSC is "
 			"not invariant (no constant_tsc and nonstop_tsc flags), so "
 			"another process's TX stamps cannot be compared; use auto");
 	}
@@ -367,7 +357,7 @@ wr_run_create(const struct wr_config *cfg, const char *cmdline,
 	if (rc == 0)
 		rc = impair_install(run, err, errlen);
 	if (rc == 0 && (run->cpu = wr_cpu_track_create(run)) == NULL)
-		rc = fail(-ENOMEM, err, errlen, "no memory for CPU counters");
+		rc = wr_err(-ENOMEM, err, errlen, "no memory for CPU counters");
 	if (rc != 0) {
 		wr_run_destroy(run);
 		return rc;
@@ -391,7 +381,7 @@ wr_run_start(struct wr_run *run, char *err, size_t errlen)
 			run->workers[i]->lcore);
 		if (rc != 0) {
 			wr_run_stop(run, WR_STOP_ERROR);
-			return fail(-EBUSY, err, errlen, "lcore %u is busy: cannot "
+			return wr_err(-EBUSY, err, errlen, "lcore %u is busy: cannot "
 				"launch its worker", run->workers[i]->lcore);
 		}
 		run->launched = true;

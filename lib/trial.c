@@ -14,23 +14,13 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
+#include "errmsg.h"
 #include "cputrack.h"
 #include "run.h"
 #include "rxclock.h"
 
 #define TICK_US 10000u
 #define DRAIN_IDLE_POLLS 100u
-
-static int __rte_format_printf(4, 5)
-fail(int rc, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 void
 wr_trial_from_config(const struct wr_config *cfg, struct wr_trial *t)
@@ -76,7 +66,7 @@ rate_link_bps(struct wr_port *p, const struct wr_config *cfg,
 		return 0;
 	}
 	if (wr_run_speed_is_label(p) || p->link_speed_mbps == 0)
-		return fail(-EINVAL, err, el, "--rate %g%%: port %u (%s) reports %u "
+		return wr_err(-EINVAL, err, el, "--rate %g%%: port %u (%s) reports %u "
 			"Mb/s, a label on a virtual NIC: give the nominal speed with "
 			"--link-speed (e.g. 10G)", rate->value, p->port_id,
 			p->driver, p->link_speed_mbps);
@@ -118,7 +108,7 @@ setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
 		return rc;
 	if (wr_rate_to_pps(&run->trial.rate, run->trial.frame_size,
 			p->rate_link_bps, &total) != 0)
-		return fail(-EINVAL, err, el, "--rate: cannot convert to frames per "
+		return wr_err(-EINVAL, err, el, "--rate: cannot convert to frames per "
 			"second for port %u", p->port_id);
 	share = wr_pace_split(total, p->nb_txq, q->queue);
 	q->pace_conf.pps = share;
@@ -126,7 +116,7 @@ setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
 	q->pace_conf.max_burst = q->burst_pkts;
 	q->pace_conf.max_backlog_pkts = pace_backlog(share, q->burst_pkts);
 	if (share <= 0.0 || wr_pace_init(&q->pace, &q->pace_conf, rte_rdtsc()) != 0)
-		return fail(-EINVAL, err, el, "--rate: %.6g pps per queue on port %u "
+		return wr_err(-EINVAL, err, el, "--rate: %.6g pps per queue on port %u "
 			"(%u queues) is outside what the pacer can hold at a TSC of "
 			"%" PRIu64 " Hz", share, p->port_id, p->nb_txq, run->tsc_hz);
 	q->paced = true;
@@ -266,10 +256,10 @@ int
 wr_run_trial(struct wr_run *run, const struct wr_trial *t, char *err, size_t errlen)
 {
 	if (run->launched && !run->stopped)
-		return fail(-EBUSY, err, errlen, "a trial is still running");
+		return wr_err(-EBUSY, err, errlen, "a trial is still running");
 	if (t->frame_size > run->cfg->frame_size ||
 			t->frame_size < WR_FRAME_MIN_SIZE)
-		return fail(-EINVAL, err, errlen, "trial frame size %u outside "
+		return wr_err(-EINVAL, err, errlen, "trial frame size %u outside "
 			"64..%u (the ports were set up for %u)", t->frame_size,
 			run->cfg->frame_size, run->cfg->frame_size);
 	run->trial = *t;

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+
+int
+wr_file_write_atomic(const char *path, wr_file_fill_t fill, const void *ctx,
+		char *err, size_t errlen)
+{
+	char tmp[PATH_MAX + 32];
+	FILE *f;
+	int fd, rc;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (f == NULL) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(-rc));
+		return rc;
+	}
+	rc = fill(f, ctx);
+	if (rc == 0 && (fflush(f) != 0 || fsync(fileno(f)) != 0))
+		rc = -errno;
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -errno;
+	if (rc != 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
+		unlink(tmp);
+	}
+	return rc;
+}
