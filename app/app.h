@@ -52,6 +52,9 @@ int app_trial_done(FILE *f, const struct wr_run *run, unsigned int t,
  */
 int app_results_write(const struct wr_run *run, json_t *trials, FILE *f);
 
+/* Write s escaped for XML or HTML text and attributes. */
+void app_markup_text(FILE *f, const char *s);
+
 /* `wirerate compare ...` (argv[0] is "compare"); returns the exit code. */
 int app_compare_main(int argc, char **argv);
 

@@ -193,26 +193,6 @@ print_verdict(FILE *f, const struct wr_compare *c)
 	fprintf(f, "\n");
 }
 
-/* Text for an XML attribute or element: the five predefined entities. */
-static void
-xml_text(FILE *f, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default:
-			/* XML 1.0 forbids most control characters. */
-			if ((unsigned char)*s >= 0x20 || *s == '\t' || *s == '\n')
-				fputc(*s, f);
-			break;
-		}
-	}
-}
-
 static void
 junit_case(FILE *f, const char *cls, const struct wr_compare_row *r)
 {
@@ -225,15 +205,15 @@ junit_case(FILE *f, const char *cls, const struct wr_compare_row *r)
 		wr_metric_defs[r->id].name);
 	if (r->verdict == WR_VERDICT_REGRESSION) {
 		fputs("   <failure type=\"regression\" message=\"", f);
-		xml_text(f, line);
+		app_markup_text(f, line);
 		fputs("\"/>\n", f);
 	} else if (r->verdict == WR_VERDICT_SKIPPED) {
 		fputs("   <skipped message=\"", f);
-		xml_text(f, r->why);
+		app_markup_text(f, r->why);
 		fputs("\"/>\n", f);
 	}
 	fputs("   <system-out>", f);
-	xml_text(f, line);
+	app_markup_text(f, line);
 	fputs("</system-out>\n  </testcase>\n", f);
 }
 
@@ -243,13 +223,13 @@ junit_props(FILE *f, const struct junit_ctx *j)
 	unsigned int i;
 
 	fputs("  <properties>\n   <property name=\"baseline\" value=\"", f);
-	xml_text(f, j->a->base);
+	app_markup_text(f, j->a->base);
 	fputs("\"/>\n   <property name=\"result\" value=\"", f);
-	xml_text(f, j->a->cur);
+	app_markup_text(f, j->a->cur);
 	fputs("\"/>\n", f);
 	for (i = 0; j->c != NULL && i < j->c->nb_notes; i++) {
 		fputs("   <property name=\"note\" value=\"", f);
-		xml_text(f, j->c->notes[i]);
+		app_markup_text(f, j->c->notes[i]);
 		fputs("\"/>\n", f);
 	}
 	fputs("  </properties>\n", f);
@@ -280,7 +260,7 @@ junit_fill(FILE *f, const void *arg)
 	if (c == NULL) {
 		fprintf(f, "  <testcase classname=\"%s\" name=\"input\" time=\"0\">\n"
 			"   <error type=\"bad-input\" message=\"", cls);
-		xml_text(f, j->error);
+		app_markup_text(f, j->error);
 		fputs("\"/>\n  </testcase>\n", f);
 	}
 	fputs(" </testsuite>\n</testsuites>\n", f);

@@ -8,6 +8,7 @@
 
 #include <rte_common.h>
 
+#include "app.h"
 #include "csv.h"
 #include "metrics.h"
 #include "report.h"
@@ -321,30 +322,16 @@ rep_doc_markdown(FILE *f, const struct rep_doc *doc)
 }
 
 static void
-html_text(FILE *f, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f); break;
-		}
-	}
-}
-
-static void
 html_table(FILE *f, const struct rep_table *t)
 {
 	unsigned int r, c;
 
 	fputs("<h2>", f);
-	html_text(f, t->title);
+	app_markup_text(f, t->title);
 	fputs("</h2>\n<table>\n<tr>", f);
 	for (c = 0; c < t->nb_cols; c++) {
 		fputs("<th>", f);
-		html_text(f, t->head[c]);
+		app_markup_text(f, t->head[c]);
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n", f);
@@ -352,7 +339,7 @@ html_table(FILE *f, const struct rep_table *t)
 		fputs("<tr>", f);
 		for (c = 0; c < t->nb_cols; c++) {
 			fputs(t->text ? "<td class=\"text\">" : "<td>", f);
-			html_text(f, t->cell[r][c]);
+			app_markup_text(f, t->cell[r][c]);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -375,13 +362,13 @@ rep_doc_html(FILE *f, const struct rep_doc *doc)
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<title>", f);
-	html_text(f, doc->title);
+	app_markup_text(f, doc->title);
 	fputs("</title>\n<style>\nbody { font-family: sans-serif; }\n"
 		"table { border-collapse: collapse; }\n"
 		"th, td { border: 1px solid #999; padding: 2px 6px; text-align: right; }\n"
 		"td:first-child, th:first-child, td.text { text-align: left; }\n"
 		"img { max-width: 100%; }\n</style>\n</head>\n<body>\n<h1>", f);
-	html_text(f, doc->title);
+	app_markup_text(f, doc->title);
 	fputs("</h1>\n<p>Throughput sums the ports; loss is lost / sent over the "
 		"streams; latency percentiles are the worst port's.</p>\n", f);
 	for (i = 0; i < doc->nb_tables; i++)

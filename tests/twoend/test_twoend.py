@@ -33,13 +33,16 @@ def memif_vdev(sock, role):
 
 
 def memif():
-    """memif, two processes: the sender is the server (it exits first: the
-    22.11 server can crash when a client disconnects under it), the
-    receiver the client. Lossless shared ring: every frame arrives."""
+    """memif, two processes: the sender is the server, the receiver the
+    client. DPDK 22.11's memif can crash the side still polling RX when its
+    peer disconnects, so the receiver leaves first: the TX-only sender
+    lingers (--grace) past the receiver's idle timeout, and a server that
+    polls no RX queue is safe when the client goes. Lossless shared ring:
+    every frame arrives."""
     c, bed = Checker("memif"), Bed("memif")
     sock = bed.path("memif.sock")
     snd = bed.wirerate("a", [memif_vdev(sock, "server")], SENDER + [
-        "--count", "1M", "--json", bed.path("snd.json")])
+        "--grace", "4s", "--count", "1M", "--json", bed.path("snd.json")])
     c.true(wait_path(sock, 30), "memif server socket created")
     # Same host, invariant TSC: the receiver may time another process's frames.
     rcv = bed.wirerate("b", [memif_vdev(sock, "client")], RECEIVER + [
