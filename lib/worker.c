@@ -2,8 +2,9 @@
 /*
  * The hot paths. Per burst: one TSC read, bulk allocation from a pool whose
  * mbufs already hold the frame template, a stamp of sequence and timestamp
- * per frame (fewer fields with --stamp seq / none), one rte_eth_tx_burst; on RX one burst, classification of each
- * frame, bulk free. Counters are published once per burst (counter.h).
+ * per frame (fewer fields with --stamp seq / none), one rte_eth_tx_burst; on
+ * RX one burst, classification of each frame, bulk free. Counters are
+ * published once per burst (counter.h).
  */
 #include <string.h>
 
