@@ -592,6 +592,10 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 			cfg->tx_port_mask == 0 && cfg->rx_port_mask == 0)
 		return fail(err, el, "--tx-ports none and --rx-ports none: "
 			"nothing to do");
+	if (cfg->count_pkts != 0 && cfg->tx_ports_set && cfg->tx_port_mask == 0)
+		return fail(err, el, "--count with --tx-ports none: no port sends, "
+			"so the count would never be reached; give --duration for "
+			"a receive-only run");
 	if (cfg->nb_flows > 1 && (uint32_t)cfg->src_udp + cfg->nb_flows - 1 > 65535)
 		return fail(err, el, "--flows %u with --sport %u: UDP source ports "
 			"would pass 65535", cfg->nb_flows, cfg->src_udp);
@@ -623,10 +627,15 @@ wr_opts_parse(int argc, char **argv, struct wr_config *cfg,
 {
 	int c, rc, idx;
 
-	optind = 1;
+	/*
+	 * 0, not 1: a full reset (glibc, musl). With 1, a call that returned
+	 * in the middle of grouped short options ("-hh") leaves getopt's
+	 * position pointing into the previous argv, read by the next call.
+	 */
+	optind = 0;
 	opterr = 0;
 	for (;;) {
-		idx = optind;
+		idx = optind > 0 ? optind : 1;
 		c = getopt_long(argc, argv, "h", long_opts, NULL);
 		if (c == -1)
 			break;
