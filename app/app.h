@@ -52,6 +52,29 @@ int app_trial_done(FILE *f, const struct wr_run *run, unsigned int t,
  */
 int app_results_write(const struct wr_run *run, json_t *trials, FILE *f);
 
+/*
+ * wr_result_write_json() with SIGINT and SIGTERM held until the file is in
+ * place, so that a second signal (a quick exit) cannot leave the temporary
+ * file behind. Returns 0 or a negative errno with a message in err.
+ */
+int app_write_json(json_t *doc, const char *path, char *err, size_t errlen);
+
+/*
+ * The EAL arguments to use: argv with --huge-unlink added when the user's
+ * EAL options allow it (no --in-memory, --no-huge, --huge-unlink,
+ * --single-file-segments or --proc-type), so that no hugepage file
+ * outlives the process, even one killed. *argc is updated. Returns argv
+ * itself when nothing is added (or memory ran out).
+ */
+char **app_eal_argv(int *argc, char **argv);
+
+/*
+ * rte_eal_cleanup(), then, in a primary process, remove what the EAL left
+ * of this --file-prefix: hugepage files (kept with --single-file-segments)
+ * and the runtime directory. This function can't fail.
+ */
+void app_eal_cleanup(void);
+
 /* `wirerate compare ...` (argv[0] is "compare"); returns the exit code. */
 int app_compare_main(int argc, char **argv);
 

@@ -6,6 +6,7 @@
  * usage or input.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,23 @@ on_signal(int sig)
 		_exit(APP_EXIT_FAILED);
 }
 
+/*
+ * SIG_BLOCK or SIG_UNBLOCK SIGINT and SIGTERM in this thread. Blocked
+ * while EAL starts its threads, which inherit the mask: the signals then
+ * always reach the main thread, and holding them there (app_write_json)
+ * holds them for the whole process.
+ */
+static void
+mask_stop_signals(int how)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(how, &set, NULL);
+}
+
 static void
 install_signals(void)
 {
@@ -40,6 +58,8 @@ install_signals(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/* The flag is polled: no system call needs to fail with EINTR. */
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -157,7 +177,7 @@ run_mode(struct wr_run *run, const struct wr_config *cfg)
 		rc == 0 ? "done" : "error"));
 	app_view_mode(stdout, doc);
 	if (cfg->json_path[0] != '\0' &&
-			wr_result_write_json(doc, cfg->json_path, err, sizeof(err)) != 0)
+			app_write_json(doc, cfg->json_path, err, sizeof(err)) != 0)
 		code = failed(-EIO, err);
 	if (run->mbufs_missing != 0 && code == APP_EXIT_OK)
 		code = failed(-EIO, "mbufs were not returned to their pools");
@@ -239,7 +259,10 @@ main(int argc, char **argv)
 		return APP_EXIT_OK;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));
 	install_signals();
+	mask_stop_signals(SIG_BLOCK);
+	argv = app_eal_argv(&argc, argv);
 	n = rte_eal_init(argc, argv);
+	mask_stop_signals(SIG_UNBLOCK);
 	if (n < 0) {
 		fprintf(stderr, "wirerate: error: EAL initialisation failed: %s "
 			"(check the EAL options before --, hugepages, and that no "
@@ -250,10 +273,10 @@ main(int argc, char **argv)
 	argv[n] = argv[0];
 	rc = parse_app(argc - n, argv + n, &cfg, argv[0]);
 	if (rc <= 0) {
-		rte_eal_cleanup();
+		app_eal_cleanup();
 		return rc == 0 ? APP_EXIT_OK : APP_EXIT_USAGE;
 	}
 	rc = run_all(&cfg, cmdline);
-	rte_eal_cleanup();
+	app_eal_cleanup();
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Repeated trials on screen, and the result files (--json, --csv). */
+#include <signal.h>
 #include <stdio.h>
 
 #include "app.h"
@@ -70,6 +71,46 @@ view_summary(FILE *f, const json_t *summary)
 	fflush(f);
 }
 
+/* Hold (or release) SIGINT and SIGTERM: a file being written is finished. */
+static void
+hold_signals(bool hold, sigset_t *old)
+{
+	sigset_t set;
+
+	if (!hold) {
+		sigprocmask(SIG_SETMASK, old, NULL);
+		return;
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+int
+app_write_json(json_t *doc, const char *path, char *err, size_t errlen)
+{
+	sigset_t old;
+	int rc;
+
+	hold_signals(true, &old);
+	rc = wr_result_write_json(doc, path, err, errlen);
+	hold_signals(false, &old);
+	return rc;
+}
+
+static int
+write_csv(const json_t *doc, const char *path, char *err, size_t errlen)
+{
+	sigset_t old;
+	int rc;
+
+	hold_signals(true, &old);
+	rc = wr_csv_write_intervals(doc, path, err, errlen);
+	hold_signals(false, &old);
+	return rc;
+}
+
 int
 app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 {
@@ -88,12 +129,12 @@ app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 	if (trials != NULL)
 		view_summary(f, json_object_get(doc, "summary"));
 	if (cfg->json_path[0] != '\0' &&
-			wr_result_write_json(doc, cfg->json_path, err, sizeof(err)) != 0) {
+			app_write_json(doc, cfg->json_path, err, sizeof(err)) != 0) {
 		fprintf(stderr, "wirerate: error: %s\n", err);
 		rc = -1;
 	}
 	if (cfg->csv_path[0] != '\0' &&
-			wr_csv_write_intervals(doc, cfg->csv_path, err, sizeof(err)) != 0) {
+			write_csv(doc, cfg->csv_path, err, sizeof(err)) != 0) {
 		fprintf(stderr, "wirerate: error: %s\n", err);
 		rc = -1;
 	}
