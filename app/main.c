@@ -173,6 +173,7 @@ run_mode(struct wr_run *run, const struct wr_config *cfg)
 		code = failed(rc, err);
 	wr_run_close(run);
 	json_object_set_new(doc, "mbufs_missing", json_integer((json_int_t)run->mbufs_missing));
+	json_object_set_new(doc, "stranded_pkts", json_integer((json_int_t)run->nb_stranded_pkts));
 	json_object_set_new(doc, "stop_reason", json_string(rc == -EINTR ? "signal" :
 		rc == 0 ? "done" : "error"));
 	app_view_mode(stdout, doc);

@@ -178,6 +178,10 @@ app_view_summary(FILE *f, const struct wr_run *run)
 	summary_ports(f, run);
 	summary_rates(f, run);
 	summary_streams(f, run);
+	if (run->nb_stranded_pkts != 0)
+		fprintf(f, "%" PRIu64 " frames sent into a ring pair were never "
+			"received (no port read them); freed at the end\n",
+			run->nb_stranded_pkts);
 	if (run->mbufs_missing != 0)
 		fprintf(f, "mbufs NOT returned to their pools: %" PRIu64 "\n",
 			run->mbufs_missing);

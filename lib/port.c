@@ -491,3 +491,32 @@ wr_port_make_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues,
 	}
 	return 0;
 }
+
+uint64_t
+wr_port_drain_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues)
+{
+	static const char *const dirs[] = { "ab", "ba" };
+	struct rte_mbuf *m[64];
+	char name[RTE_RING_NAMESIZE];
+	struct rte_ring *r;
+	uint64_t nb = 0;
+	unsigned int i, d, n;
+	uint16_t q;
+
+	for (i = 0; i < nb_pairs; i++) {
+		for (d = 0; d < RTE_DIM(dirs); d++) {
+			for (q = 0; q < nb_queues; q++) {
+				snprintf(name, sizeof(name), "wr_pr%u_%s%u", i, dirs[d], q);
+				r = rte_ring_lookup(name);
+				if (r == NULL)
+					continue;
+				while ((n = rte_ring_dequeue_burst(r, (void **)m,
+						RTE_DIM(m), NULL)) > 0) {
+					rte_pktmbuf_free_bulk(m, n);
+					nb += n;
+				}
+			}
+		}
+	}
+	return nb;
+}

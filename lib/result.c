@@ -434,6 +434,7 @@ accounting_json(const struct wr_run *run)
 	set(o, "lost_pkts", json_integer(lost));
 	set(o, "balanced", json_boolean(balanced));
 	set(o, "mbufs_missing", u64(run->mbufs_missing));
+	set(o, "stranded_pkts", u64(run->nb_stranded_pkts));
 	return o;
 }
 
@@ -495,6 +496,7 @@ wr_result_trial(const struct wr_run *run, unsigned int trial)
 	wr_result_add_trial(o, run, true);
 	/* Known only once the ports close, after the last trial. */
 	json_object_del(json_object_get(o, "accounting"), "mbufs_missing");
+	json_object_del(json_object_get(o, "accounting"), "stranded_pkts");
 	return o;
 }
 

@@ -514,6 +514,9 @@ wr_run_close(struct wr_run *run)
 	impair_remove(run);
 	for (i = 0; i < run->nb_ports; i++)
 		wr_port_close(&run->ports[i]);
+	/* Frames in a ring pair nobody read are ours to return. */
+	run->nb_stranded_pkts = wr_port_drain_ring_pairs(run->cfg->nb_ring_pairs,
+		RTE_MAX(run->cfg->nb_txq, run->cfg->nb_rxq));
 	run->mbufs_missing = 0;
 	for (i = 0; i < run->nb_ports; i++)
 		run->mbufs_missing += wr_port_mbufs_missing(&run->ports[i]);

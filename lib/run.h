@@ -102,6 +102,7 @@ struct wr_run {
 	unsigned int nb_streams;
 	struct wr_stream_result *streams;
 	uint64_t mbufs_missing;
+	uint64_t nb_stranded_pkts;     /* left in ring pairs, freed at close */
 	bool stopped;
 	bool port_lat_valid[WR_MAX_PORTS]; /* every stream on the port qualifies */
 };
