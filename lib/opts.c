@@ -242,6 +242,7 @@ enum {
 	O_TRIAL, O_RESOLUTION, O_MAX_TRIALS, O_PDR, O_LOSS_STEP, O_B2B_TRIALS,
 	O_B2B_MAX,
 	O_CSV, O_LABEL, O_REPEAT, O_WARMUP,
+	O_POOL_MBUFS,
 };
 
 static const struct option long_opts[] = {
@@ -290,6 +291,7 @@ static const struct option long_opts[] = {
 	{ "label", required_argument, NULL, O_LABEL },
 	{ "repeat", required_argument, NULL, O_REPEAT },
 	{ "warmup", required_argument, NULL, O_WARMUP },
+	{ "pool-mbufs", required_argument, NULL, O_POOL_MBUFS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -551,13 +553,28 @@ opt_results(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	return 1;
 }
 
+/* Test knobs: --pool-mbufs. */
+static int
+opt_test(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	uint64_t x;
+	int rc;
+
+	if (c != O_POOL_MBUFS)
+		return 1;
+	rc = opt_u64("pool-mbufs", v, 1, WR_MAX_POOL_MBUFS, &x, err, el);
+	if (rc == 0)
+		cfg->pool_mbufs = (uint32_t)x;
+	return rc;
+}
+
 /* Dispatch one option to the handler that knows it. */
 static int
 opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	int (*const handlers[])(int, const char *, struct wr_config *, char *, size_t) = {
 		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
-		opt_results,
+		opt_results, opt_test,
 	};
 	unsigned int i;
 	int rc;
@@ -615,6 +632,10 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 			cfg->count_pkts == 0)
 		return fail(err, el, "--repeat/--warmup: each trial must end by "
 			"itself; give --duration T or --count N");
+	if (cfg->pool_mbufs != 0 && cfg->pool_mbufs < cfg->burst_pkts)
+		return fail(err, el, "--pool-mbufs %u is below --burst %u: no "
+			"burst could ever be allocated", cfg->pool_mbufs,
+			cfg->burst_pkts);
 	if (cfg->burst_pkts > cfg->nb_txd / 2)
 		return fail(err, el, "--burst %u is more than half of --txd %u",
 			cfg->burst_pkts, cfg->nb_txd);

@@ -46,6 +46,17 @@ is_driver(const struct wr_port *p, const char *name)
 	return strcmp(p->driver, name) == 0;
 }
 
+/*
+ * Per-lcore cache of a pool of n mbufs: none for the tiny pools of
+ * --pool-mbufs, where cached mbufs would hide the exhaustion under test
+ * (the mempool also refuses a cache above n / 1.5).
+ */
+static unsigned int
+pool_cache(uint32_t n)
+{
+	return n >= 3u * POOL_CACHE ? POOL_CACHE : 0;
+}
+
 /* Round n up to 2^k - 1, the most efficient size for a ring-backed pool. */
 static uint32_t
 pool_round(uint32_t n)
@@ -136,6 +147,11 @@ probe_pools(struct wr_port *p, const struct wr_config *cfg)
 		4u * cfg->burst_pkts + 3u * POOL_CACHE);
 	p->rx_pool_mbufs = pool_round(p->nb_rxd * p->rx_rings_per_q +
 		4u * cfg->burst_pkts + 3u * POOL_CACHE);
+	if (cfg->pool_mbufs != 0) {
+		p->tx_pool_mbufs = p->rx_pool_mbufs = cfg->pool_mbufs;
+		note(p, "pools of %u mbufs (--pool-mbufs, a test knob)",
+			cfg->pool_mbufs);
+	}
 	if (p->rx_rings_per_q > 1)
 		note(p, "RX pool %u mbufs: %s fills %u rings per queue",
 			p->rx_pool_mbufs, p->driver, p->rx_rings_per_q);
@@ -222,7 +238,8 @@ make_tx_pool(struct wr_port *p, const struct wr_config *cfg,
 		return fail(err, el, "port %u: frame size %u cannot hold the "
 			"headers", p->port_id, set->frame_size);
 	snprintf(name, sizeof(name), "wr_tx_%u_%u_%u", p->port_id, q, set->frame_size);
-	set->pool[q] = rte_pktmbuf_pool_create(name, p->tx_pool_mbufs, POOL_CACHE,
+	set->pool[q] = rte_pktmbuf_pool_create(name, p->tx_pool_mbufs,
+		pool_cache(p->tx_pool_mbufs),
 		0, (uint16_t)(room + RTE_PKTMBUF_HEADROOM), p->socket);
 	if (set->pool[q] == NULL)
 		return fail(err, el, "port %u TX queue %u: no memory for %u mbufs of "
@@ -271,7 +288,8 @@ make_rx_pool(struct wr_port *p, uint16_t q, char *err, size_t el)
 	char name[RTE_MEMPOOL_NAMESIZE];
 
 	snprintf(name, sizeof(name), "wr_rx_%u_%u", p->port_id, q);
-	p->rx_pool[q] = rte_pktmbuf_pool_create(name, p->rx_pool_mbufs, POOL_CACHE,
+	p->rx_pool[q] = rte_pktmbuf_pool_create(name, p->rx_pool_mbufs,
+		pool_cache(p->rx_pool_mbufs),
 		0, (uint16_t)(p->rx_mbuf_room + RTE_PKTMBUF_HEADROOM), p->socket);
 	if (p->rx_pool[q] == NULL)
 		return fail(err, el, "port %u RX queue %u: no memory for %u mbufs of "

@@ -116,6 +116,11 @@ test_errors(void)
 	/* Found by the fuzzer: this run would wait for ever. */
 	WR_CHECK(PARSE(&c, "--tx-ports", "none", "--count", "1000") == -EINVAL);
 	WR_CHECK_STR(err, "--count with --tx-ports none");
+	WR_CHECK(PARSE(&c, "--pool-mbufs", "16") == -EINVAL);
+	WR_CHECK_STR(err, "--pool-mbufs 16 is below --burst 32");
+	WR_CHECK_U64(PARSE(&c, "--pool-mbufs", "64"), 0);
+	WR_CHECK_U64(c.pool_mbufs, 64);
+	WR_CHECK(PARSE(&c, "--pool-mbufs", "0") == -EINVAL);
 	WR_CHECK(PARSE(&c, "--burst", "512", "--txd", "512") == -EINVAL);
 	WR_CHECK_STR(err, "more than half of --txd");
 }
