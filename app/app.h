@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "config.h"
 #include "modes.h"
 #include "run.h"
 
@@ -74,6 +75,23 @@ char **app_eal_argv(int *argc, char **argv);
  * and the runtime directory. This function can't fail.
  */
 void app_eal_cleanup(void);
+
+/* Once EAL is up: list the runtime directory for app_eal_quick_cleanup(). */
+void app_eal_note_files(void);
+
+/*
+ * Remove the runtime directory listed by app_eal_note_files() with
+ * async-signal-safe calls only (for a signal handler about to _exit).
+ * Hugepage files need nothing: --huge-unlink, or --in-memory.
+ */
+void app_eal_quick_cleanup(void);
+
+/*
+ * Before any traffic: --json and --csv name a writable file or a file that
+ * can be created (the directory exists and is writable), so a run never
+ * ends without its results. Returns 0, or -1 with a message on stderr.
+ */
+int app_outputs_check(const struct wr_config *cfg);
 
 /* `wirerate compare ...` (argv[0] is "compare"); returns the exit code. */
 int app_compare_main(int argc, char **argv);

@@ -62,6 +62,47 @@ app_eal_argv(int *argc, char **argv)
 	return out;
 }
 
+/*
+ * The runtime directory's files, listed once EAL is up, so that a quick
+ * exit (second signal) can remove them with async-signal-safe calls only.
+ */
+#define QUICK_MAX_FILES 64u
+static char quick_dir[PATH_MAX];
+static char quick_files[QUICK_MAX_FILES][PATH_MAX + 256];
+static unsigned int nb_quick_files;
+
+void
+app_eal_note_files(void)
+{
+	struct dirent *e;
+	DIR *d;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return;
+	snprintf(quick_dir, sizeof(quick_dir), "%s", rte_eal_get_runtime_dir());
+	d = opendir(quick_dir);
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL && nb_quick_files < QUICK_MAX_FILES) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(quick_files[nb_quick_files++], sizeof(quick_files[0]),
+			"%s/%s", quick_dir, e->d_name);
+	}
+	closedir(d);
+}
+
+void
+app_eal_quick_cleanup(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb_quick_files; i++)
+		unlink(quick_files[i]);
+	if (quick_dir[0] != '\0')
+		rmdir(quick_dir);
+}
+
 /* Unlink dir/PREFIXmap_* (hugepage files of this prefix). */
 static void
 remove_hugefiles(const char *dir, const char *prefix)

@@ -30,8 +30,10 @@ static void
 on_signal(int sig)
 {
 	(void)sig;
-	if (++stop_signals >= 2)
+	if (++stop_signals >= 2) {
+		app_eal_quick_cleanup();
 		_exit(APP_EXIT_FAILED);
+	}
 }
 
 /*
@@ -223,6 +225,8 @@ parse_app(int argc, char **argv, struct wr_config *cfg, const char *prog)
 		fprintf(stderr, "wirerate: error: %s\n", err);
 		return -1;
 	}
+	if (app_outputs_check(cfg) != 0)
+		return -1;
 	return 1;
 }
 
@@ -263,6 +267,8 @@ main(int argc, char **argv)
 	mask_stop_signals(SIG_BLOCK);
 	argv = app_eal_argv(&argc, argv);
 	n = rte_eal_init(argc, argv);
+	if (n >= 0)
+		app_eal_note_files();   /* before a pending signal can be taken */
 	mask_stop_signals(SIG_UNBLOCK);
 	if (n < 0) {
 		fprintf(stderr, "wirerate: error: EAL initialisation failed: %s "

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Repeated trials on screen, and the result files (--json, --csv). */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "csv.h"
@@ -69,6 +75,42 @@ view_summary(FILE *f, const json_t *summary)
 			json_number_value(json_object_get(o, "ci95_high")));
 	}
 	fflush(f);
+}
+
+/* Whether path can be written at the end of the run; a message if not. */
+static int
+output_ok(const char *opt, const char *path)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (path[0] == '\0')
+		return 0;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode) || access(path, W_OK) != 0) {
+			fprintf(stderr, "wirerate: error: %s %s: %s\n", opt, path,
+				S_ISDIR(st.st_mode) ? "is a directory" :
+				"exists and is not writable");
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (access(dirname(dir), W_OK | X_OK) != 0) {
+		fprintf(stderr, "wirerate: error: %s %s: cannot create a file in "
+			"%s: %s\n", opt, path, dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+app_outputs_check(const struct wr_config *cfg)
+{
+	if (output_ok("--json", cfg->json_path) != 0 ||
+			output_ok("--csv", cfg->csv_path) != 0)
+		return -1;
+	return 0;
 }
 
 /* Hold (or release) SIGINT and SIGTERM: a file being written is finished. */

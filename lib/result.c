@@ -8,6 +8,7 @@
 
 #include <rte_version.h>
 
+#include "csv.h"
 #include "result.h"
 #include "trials.h"
 #include "units.h"
@@ -522,31 +523,20 @@ wr_result_build_trials(const struct wr_run *run, json_t *trials,
 	return doc;
 }
 
+static int
+fill_json(FILE *f, const void *doc)
+{
+	errno = 0;
+	if (json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
+			fputc('\n', f) == EOF)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
 int
 wr_result_write_json(json_t *doc, const char *path, char *err, size_t errlen)
 {
-	char tmp[PATH_MAX + 32];
-	int fd, rc = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
-		return rc;
-	}
-	if (json_dumpfd(doc, fd, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
-			write(fd, "\n", 1) != 1 || fsync(fd) != 0)
-		rc = errno ? -errno : -EIO;
-	if (close(fd) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
-		unlink(tmp);
-	}
-	return rc;
+	return wr_csv_write_atomic(path, fill_json, doc, err, errlen);
 }
 
 int
