@@ -96,6 +96,9 @@ app_view_interval(FILE *f, const struct wr_run *run,
 		fprintf(f, "t=%.1fs\n", iv->t_s);
 	for (p = 0; p < run->nb_ports; p++)
 		port_line(f, run->ports[p].port_id, &iv->port[p].rates, &iv->port[p].cnt);
+	for (p = 0; p < run->nb_ports; p++)
+		if (!run->link[p].up)
+			fprintf(f, "port %u: LINK DOWN\n", run->ports[p].port_id);
 	if (in_place)
 		seq_lines(f, run, iv);
 	fflush(f);
@@ -172,12 +175,31 @@ summary_rates(FILE *f, const struct wr_run *run)
 	}
 }
 
+/* Ports whose link went down during the trial, or is down at its end. */
+static void
+links_summary(FILE *f, const struct wr_run *run)
+{
+	unsigned int p;
+
+	for (p = 0; p < run->nb_ports; p++) {
+		const struct wr_link_watch *w = &run->link[p];
+
+		if (w->nb_down == 0 && w->up)
+			continue;
+		fprintf(f, "port %u: link went down %u time(s), %.1f s down in "
+			"all%s\n", run->ports[p].port_id, w->nb_down,
+			wr_run_seconds(run, 0, w->down_tsc),
+			w->up ? "" : "; DOWN at the end");
+	}
+}
+
 void
 app_view_summary(FILE *f, const struct wr_run *run)
 {
 	summary_ports(f, run);
 	summary_rates(f, run);
 	summary_streams(f, run);
+	links_summary(f, run);
 	if (run->nb_stranded_pkts != 0)
 		fprintf(f, "%" PRIu64 " frames sent into a ring pair were never "
 			"received (no port read them); freed at the end\n",

@@ -72,6 +72,17 @@ collect_queues(const struct wr_run *run, unsigned int p, struct wr_port_counters
 	}
 }
 
+bool
+wr_collect_link_up(uint16_t port_id)
+{
+	struct rte_eth_link link;
+
+	memset(&link, 0, sizeof(link));
+	if (rte_eth_link_get_nowait(port_id, &link) != 0)
+		return false;
+	return link.link_status == RTE_ETH_LINK_UP;
+}
+
 void
 wr_collect_ports(struct wr_run *run, struct wr_port_counters *out)
 {
@@ -81,8 +92,12 @@ wr_collect_ports(struct wr_run *run, struct wr_port_counters *out)
 
 	for (p = 0; p < run->nb_ports; p++) {
 		collect_queues(run, p, &out[p]);
-		if (nic_due)
+		if (nic_due) {
 			read_nic(run->ports[p].port_id, &run->nic[p]);
+			/* Link state with the NIC counters: a vmxnet3 read is a trip. */
+			wr_link_watch_update(&run->link[p],
+				wr_collect_link_up(run->ports[p].port_id), now);
+		}
 		copy_nic(&out[p], &run->nic[p]);
 	}
 	if (nic_due)
@@ -333,6 +348,8 @@ wr_collect_final(struct wr_run *run)
 		collect_queues(run, p, &run->total[p]);
 		read_nic(run->ports[p].port_id, &run->nic[p]);
 		copy_nic(&run->total[p], &run->nic[p]);
+		wr_link_watch_update(&run->link[p],
+			wr_collect_link_up(run->ports[p].port_id), run->end_tsc);
 	}
 	collect_streams(run);
 	port_lat_validity(run);

@@ -349,6 +349,19 @@ rate_json(const struct wr_run *run, unsigned int p)
 	return o;
 }
 
+/* The link over the trial: up at the end, times it went down, time down. */
+static json_t *
+link_json(const struct wr_run *run, unsigned int p)
+{
+	const struct wr_link_watch *w = &run->link[p];
+	json_t *o = json_object();
+
+	set(o, "up", json_boolean(w->up));
+	set(o, "down_events", u64(w->nb_down));
+	set(o, "down_s", json_real(wr_run_seconds(run, 0, w->down_tsc)));
+	return o;
+}
+
 static json_t *
 total_port_json(const struct wr_run *run, unsigned int p)
 {
@@ -375,6 +388,7 @@ total_port_json(const struct wr_run *run, unsigned int p)
 		set(o, "latency", latency_json(run, p));
 	set(o, "impair", impair_json(run, p));
 	set(o, "rate", rate_json(run, p));
+	set(o, "link", link_json(run, p));
 	return o;
 }
 

@@ -373,6 +373,9 @@ wr_run_start(struct wr_run *run, char *err, size_t errlen)
 
 	wr_collect_ports(run, run->last);
 	run->start_tsc = rte_rdtsc();
+	for (i = 0; i < run->nb_ports; i++)
+		wr_link_watch_start(&run->link[i],
+			wr_collect_link_up(run->ports[i].port_id), run->start_tsc);
 	run->last_tsc = run->start_tsc;
 	run->nic_read_tsc = run->start_tsc;
 	for (i = 0; i < run->plan.nb_workers; i++) {

@@ -17,6 +17,7 @@
 
 #include "config.h"
 #include "impair.h"
+#include "link.h"
 #include "plan.h"
 #include "port.h"
 #include "stats.h"
@@ -105,6 +106,7 @@ struct wr_run {
 	uint64_t nb_stranded_pkts;     /* left in ring pairs, freed at close */
 	bool stopped;
 	bool port_lat_valid[WR_MAX_PORTS]; /* every stream on the port qualifies */
+	struct wr_link_watch link[WR_MAX_PORTS]; /* by run port index, stats core */
 };
 
 /*

@@ -33,7 +33,7 @@ class Run:
     hugetlbfs when there are enough pages: the clean-up is under test),
     stdout read line by line, signals sent on demand."""
 
-    def __init__(self, vdevs, opts, json_out=True, csv=False):
+    def __init__(self, vdevs, opts, json_out=True, csv=False, wrap=()):
         SEQ[0] += 1
         self.prefix = "wrf%d_%d" % (os.getpid(), SEQ[0])
         self.dir = tempfile.mkdtemp(prefix="wrfault")
@@ -44,7 +44,7 @@ class Run:
             eal += ["--no-huge", "-m", "1024"]
         for v in vdevs:
             eal += ["--vdev", v]
-        argv = [wrtest.WIRERATE] + eal + ["--"] + list(opts)
+        argv = list(wrap) + [wrtest.WIRERATE] + eal + ["--"] + list(opts)
         if json_out:
             argv += ["--json", self.path]
         if csv:
@@ -491,6 +491,69 @@ def bad_eal_option():
     c.done()
 
 
+def ip(*args, check=True):
+    return subprocess.run(["ip"] + list(args), capture_output=True, text=True,
+                          check=check)
+
+
+def link_down_tap():
+    """A link goes down mid-run: two tap ports joined by a bridge in a
+    network namespace made for the test, the receiving tap set down for
+    2.5 s. The run keeps going and ends by its duration; the port reports
+    its link going down and for how long; the frames lost meanwhile are
+    proven by sequence gaps and sent = received + lost holds exactly."""
+    c = Checker("link_down_tap")
+    ns = "wrf%d" % os.getpid()
+    ta, tb = "wrft%da" % (os.getpid() % 100000), "wrft%db" % (os.getpid() % 100000)
+    if ip("netns", "add", ns, check=False).returncode != 0:
+        c.skip("cannot create a network namespace")
+        c.done()
+    try:
+        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
+                        "net.ipv6.conf.all.disable_ipv6=1",
+                        "net.ipv6.conf.default.disable_ipv6=1"], check=True)
+        ip("-n", ns, "link", "add", "wrfbr", "type", "bridge", "forward_delay", "0")
+        ip("-n", ns, "link", "set", "wrfbr", "up")
+        # Not the receiving tap's own MAC: the bridge would keep such frames.
+        r = Run(["net_tap0,iface=" + ta, "net_tap1,iface=" + tb],
+                ["--tx-ports", "0", "--rx-ports", "1", "--rate", "10kpps",
+                 "--dst-mac", "02:00:00:00:00:99", "--duration", "8", "--plain",
+                 "--interval", "250ms"], wrap=["ip", "netns", "exec", ns])
+        end = time.monotonic() + 30
+        while ip("-n", ns, "link", "show", tb, check=False).returncode != 0:
+            c.true(time.monotonic() < end and r.p.poll() is None, "taps made")
+            if r.p.poll() is not None or time.monotonic() > end:
+                break
+            time.sleep(0.05)
+        ip("-n", ns, "link", "set", ta, "master", "wrfbr", check=False)
+        ip("-n", ns, "link", "set", tb, "master", "wrfbr", check=False)
+        c.true(r.wait_line("t=2.0s") is not None, "traffic flowing")
+        ip("-n", ns, "link", "set", tb, "down", check=False)
+        FAULTS[0] += 1
+        time.sleep(2.5)
+        ip("-n", ns, "link", "set", tb, "up", check=False)
+        r.finish()
+        if r.doc:
+            link = {t["port_id"]: t["link"] for t in r.doc["totals"]}
+            c.true(link[1]["down_events"] >= 1, "port 1 seen going down: %r" % link[1])
+            c.true(1.0 <= link[1]["down_s"] <= 4.0, "time down: %r" % link[1]["down_s"])
+            c.eq(link[1]["up"], True, "port 1 up again at the end")
+            c.eq(r.doc["stop_reason"], "duration", "kept running to its duration")
+            s = r.doc["streams"][0]
+            c.true(s["gap_pkts"] >= 10000, "loss proven by sequence gaps: %d" % s["gap_pkts"])
+            wrtest.stream_balance(c, r.doc)
+            print("link down 2.5 s: seen %d time(s), %.1f s down; sent %d, received "
+                  "%d, lost %d (%d proven by gaps)" % (
+                      link[1]["down_events"], link[1]["down_s"], s["sent_pkts"],
+                      s["rx_pkts"], s["lost_pkts"], s["gap_pkts"]))
+        c.true("port 1: LINK DOWN" in r.out, "live view says so")
+        c.true("port 1: link went down" in r.out, "summary says so")
+        check_clean(c, r, "tap link down")
+    finally:
+        ip("netns", "del", ns, check=False)
+    c.done()
+
+
 def done_summary():
     print("faults injected: %d" % FAULTS[0])
 
@@ -498,7 +561,8 @@ def done_summary():
 CASES = {f.__name__: f for f in (signal_phases, signal_term_mid_run, signal_grace,
                                   double_signal, tiny_pool, tx_ring_full,
                                   rx_no_traffic, mode_signal, output_devices,
-                                  bad_command_lines, bad_eal_option)}
+                                  bad_command_lines, bad_eal_option,
+                                  link_down_tap)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
