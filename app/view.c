@@ -151,7 +151,7 @@ summary_streams(FILE *f, const struct wr_run *run)
 			snprintf(sent, sizeof(sent), "%" PRIu64, s->sent_pkts);
 		if (s->lat_valid)
 			snprintf(lat, sizeof(lat), "%.2f", wr_stats_tsc_to_ns(
-				(double)v->lat_sum_tsc / (double)v->nb_lat, run->tsc_hz) / 1e3);
+				wr_stats_view_lat_mean_tsc(v), run->tsc_hz) / 1e3);
 		fprintf(f, "tx%u.%-6u %4u %12s %12" PRIu64 " %10" PRId64 " %8" PRIu64
 			" %8" PRIu64 " %10s\n", s->tx_port, s->tx_queue, s->rx_port,
 			sent, v->seq.nb_rx_pkts, s->lost_pkts, v->seq.nb_late_pkts,

@@ -223,6 +223,7 @@ merge_stream(const struct wr_run *run, unsigned int p, unsigned int sid,
 		wr_seq_merge(&v->seq, &s->seq);
 		v->nb_lat += s->nb_lat;
 		v->lat_sum_tsc += s->lat_sum_tsc;
+		v->lat_sum_hi += s->lat_sum_hi + (v->lat_sum_tsc < s->lat_sum_tsc);
 		v->lat_min_tsc = RTE_MIN(v->lat_min_tsc, s->lat_min_tsc);
 		v->lat_max_tsc = RTE_MAX(v->lat_max_tsc, s->lat_max_tsc);
 		j = wr_jitter_value(&s->jitter);

@@ -415,7 +415,7 @@ stream_json(const struct wr_run *run, const struct wr_stream_result *s)
 	if (s->lat_valid) {
 		set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_min_tsc, run->tsc_hz)));
 		set(o, "latency_mean_ns", json_real(wr_stats_tsc_to_ns(
-			(double)v->lat_sum_tsc / (double)v->nb_lat, run->tsc_hz)));
+			wr_stats_view_lat_mean_tsc(v), run->tsc_hz)));
 		set(o, "latency_max_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_max_tsc, run->tsc_hz)));
 		set(o, "jitter_ns", json_real(wr_stats_tsc_to_ns(v->jitter_tsc, run->tsc_hz)));
 	}
