@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "config.h"
 #include "modes.h"
 #include "run.h"
 
@@ -54,6 +55,45 @@ int app_results_write(const struct wr_run *run, json_t *trials, FILE *f);
 
 /* Write s escaped for XML or HTML text and attributes. */
 void app_markup_text(FILE *f, const char *s);
+/*
+ * wr_result_write_json() with SIGINT and SIGTERM held until the file is in
+ * place, so that a second signal (a quick exit) cannot leave the temporary
+ * file behind. Returns 0 or a negative errno with a message in err.
+ */
+int app_write_json(json_t *doc, const char *path, char *err, size_t errlen);
+
+/*
+ * The EAL arguments to use: argv with --huge-unlink added when the user's
+ * EAL options allow it (no --in-memory, --no-huge, --huge-unlink,
+ * --single-file-segments or --proc-type), so that no hugepage file
+ * outlives the process, even one killed. *argc is updated. Returns argv
+ * itself when nothing is added (or memory ran out).
+ */
+char **app_eal_argv(int *argc, char **argv);
+
+/*
+ * rte_eal_cleanup(), then, in a primary process, remove what the EAL left
+ * of this --file-prefix: hugepage files (kept with --single-file-segments)
+ * and the runtime directory. This function can't fail.
+ */
+void app_eal_cleanup(void);
+
+/* Once EAL is up: list the runtime directory for app_eal_quick_cleanup(). */
+void app_eal_note_files(void);
+
+/*
+ * Remove the runtime directory listed by app_eal_note_files() with
+ * async-signal-safe calls only (for a signal handler about to _exit).
+ * Hugepage files need nothing: --huge-unlink, or --in-memory.
+ */
+void app_eal_quick_cleanup(void);
+
+/*
+ * Before any traffic: --json and --csv name a writable file or a file that
+ * can be created (the directory exists and is writable), so a run never
+ * ends without its results. Returns 0, or -1 with a message on stderr.
+ */
+int app_outputs_check(const struct wr_config *cfg);
 
 /* `wirerate compare ...` (argv[0] is "compare"); returns the exit code. */
 int app_compare_main(int argc, char **argv);

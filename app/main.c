@@ -6,6 +6,7 @@
  * usage or input.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +32,27 @@ static void
 on_signal(int sig)
 {
 	(void)sig;
-	if (++stop_signals >= 2)
+	if (++stop_signals >= 2) {
+		app_eal_quick_cleanup();
 		_exit(APP_EXIT_FAILED);
+	}
+}
+
+/*
+ * SIG_BLOCK or SIG_UNBLOCK SIGINT and SIGTERM in this thread. Blocked
+ * while EAL starts its threads, which inherit the mask: the signals then
+ * always reach the main thread, and holding them there (app_write_json)
+ * holds them for the whole process.
+ */
+static void
+mask_stop_signals(int how)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(how, &set, NULL);
 }
 
 static void
@@ -42,6 +62,8 @@ install_signals(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/* The flag is polled: no system call needs to fail with EINTR. */
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -160,11 +182,12 @@ run_mode(struct wr_run *run, const struct wr_config *cfg)
 		code = failed(rc, err);
 	wr_run_close(run);
 	json_object_set_new(doc, "mbufs_missing", json_integer((json_int_t)run->mbufs_missing));
+	json_object_set_new(doc, "stranded_pkts", json_integer((json_int_t)run->nb_stranded_pkts));
 	json_object_set_new(doc, "stop_reason", json_string(rc == -EINTR ? "signal" :
 		rc == 0 ? "done" : "error"));
 	app_view_mode(stdout, doc);
 	if (cfg->json_path[0] != '\0' &&
-			wr_result_write_json(doc, cfg->json_path, err, sizeof(err)) != 0)
+			app_write_json(doc, cfg->json_path, err, sizeof(err)) != 0)
 		code = failed(-EIO, err);
 	if (run->mbufs_missing != 0 && code == APP_EXIT_OK)
 		code = failed(-EIO, "mbufs were not returned to their pools");
@@ -215,6 +238,8 @@ parse_app(int argc, char **argv, struct wr_config *cfg, const char *prog)
 		fprintf(stderr, "wirerate: error: %s\n", err);
 		return -1;
 	}
+	if (app_outputs_check(cfg) != 0)
+		return -1;
 	return 1;
 }
 
@@ -254,7 +279,12 @@ main(int argc, char **argv)
 		return APP_EXIT_OK;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));
 	install_signals();
+	mask_stop_signals(SIG_BLOCK);
+	argv = app_eal_argv(&argc, argv);
 	n = rte_eal_init(argc, argv);
+	if (n >= 0)
+		app_eal_note_files();   /* before a pending signal can be taken */
+	mask_stop_signals(SIG_UNBLOCK);
 	if (n < 0) {
 		fprintf(stderr, "wirerate: error: EAL initialisation failed: %s "
 			"(check the EAL options before --, hugepages, and that no "
@@ -269,10 +299,10 @@ main(int argc, char **argv)
 			"not registered\n");
 	rc = parse_app(argc - n, argv + n, &cfg, argv[0]);
 	if (rc <= 0) {
-		rte_eal_cleanup();
+		app_eal_cleanup();
 		return rc == 0 ? APP_EXIT_OK : APP_EXIT_USAGE;
 	}
 	rc = run_all(&cfg, cmdline);
-	rte_eal_cleanup();
+	app_eal_cleanup();
 	return rc;
 }

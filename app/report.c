@@ -193,14 +193,14 @@ load_figures(struct rep_run *r, char *err, size_t el)
 static int
 load_run(struct rep_run *r, const char *path, char *err, size_t el)
 {
-	double size;
+	uint64_t size;
 	char why[256];
 
 	r->path = path;
 	if (wr_compare_load(path, &r->doc, err, el) != 0)
 		return -1;
-	if (wr_metrics_get_number(r->doc, "config.frame_size", &size, why,
-			sizeof(why)) != 0) {
+	if (wr_metrics_get_count(r->doc, "config.frame_size", UINT16_MAX, &size,
+			why, sizeof(why)) != 0) {
 		snprintf(err, el, "%s: %s", path, why);
 		return -1;
 	}

@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Repeated trials on screen, and the result files (--json, --csv). */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "csv.h"
@@ -70,6 +77,82 @@ view_summary(FILE *f, const json_t *summary)
 	fflush(f);
 }
 
+/* Whether path can be written at the end of the run; a message if not. */
+static int
+output_ok(const char *opt, const char *path)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (path[0] == '\0')
+		return 0;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode) || access(path, W_OK) != 0) {
+			fprintf(stderr, "wirerate: error: %s %s: %s\n", opt, path,
+				S_ISDIR(st.st_mode) ? "is a directory" :
+				"exists and is not writable");
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (access(dirname(dir), W_OK | X_OK) != 0) {
+		fprintf(stderr, "wirerate: error: %s %s: cannot create a file in "
+			"%s: %s\n", opt, path, dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+app_outputs_check(const struct wr_config *cfg)
+{
+	if (output_ok("--json", cfg->json_path) != 0 ||
+			output_ok("--csv", cfg->csv_path) != 0)
+		return -1;
+	return 0;
+}
+
+/* Hold (or release) SIGINT and SIGTERM: a file being written is finished. */
+static void
+hold_signals(bool hold, sigset_t *old)
+{
+	sigset_t set;
+
+	if (!hold) {
+		sigprocmask(SIG_SETMASK, old, NULL);
+		return;
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+int
+app_write_json(json_t *doc, const char *path, char *err, size_t errlen)
+{
+	sigset_t old;
+	int rc;
+
+	hold_signals(true, &old);
+	rc = wr_result_write_json(doc, path, err, errlen);
+	hold_signals(false, &old);
+	return rc;
+}
+
+static int
+write_csv(const json_t *doc, const char *path, char *err, size_t errlen)
+{
+	sigset_t old;
+	int rc;
+
+	hold_signals(true, &old);
+	rc = wr_csv_write_intervals(doc, path, err, errlen);
+	hold_signals(false, &old);
+	return rc;
+}
+
 int
 app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 {
@@ -88,12 +171,12 @@ app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 	if (trials != NULL)
 		view_summary(f, json_object_get(doc, "summary"));
 	if (cfg->json_path[0] != '\0' &&
-			wr_result_write_json(doc, cfg->json_path, err, sizeof(err)) != 0) {
+			app_write_json(doc, cfg->json_path, err, sizeof(err)) != 0) {
 		fprintf(stderr, "wirerate: error: %s\n", err);
 		rc = -1;
 	}
 	if (cfg->csv_path[0] != '\0' &&
-			wr_csv_write_intervals(doc, cfg->csv_path, err, sizeof(err)) != 0) {
+			write_csv(doc, cfg->csv_path, err, sizeof(err)) != 0) {
 		fprintf(stderr, "wirerate: error: %s\n", err);
 		rc = -1;
 	}

@@ -152,6 +152,9 @@ app_view_interval(FILE *f, const struct wr_run *run,
 	for (p = 0; p < run->nb_ports; p++)
 		port_line(f, run->ports[p].port_id, &iv->port[p].rates, &iv->port[p].cnt);
 	interval_cpu(f, run, iv, in_place || iv == &run->intervals[0]);
+	for (p = 0; p < run->nb_ports; p++)
+		if (!run->link[p].up)
+			fprintf(f, "port %u: LINK DOWN\n", run->ports[p].port_id);
 	if (in_place)
 		seq_lines(f, run, iv);
 	fflush(f);
@@ -204,7 +207,7 @@ summary_streams(FILE *f, const struct wr_run *run)
 			snprintf(sent, sizeof(sent), "%" PRIu64, s->sent_pkts);
 		if (s->lat_valid)
 			snprintf(lat, sizeof(lat), "%.2f", wr_stats_tsc_to_ns(
-				(double)v->lat_sum_tsc / (double)v->nb_lat, run->tsc_hz) / 1e3);
+				wr_stats_view_lat_mean_tsc(v), run->tsc_hz) / 1e3);
 		fprintf(f, "tx%u.%-6u %4u %12s %12" PRIu64 " %10" PRId64 " %8" PRIu64
 			" %8" PRIu64 " %10s\n", s->tx_port, s->tx_queue, s->rx_port,
 			sent, v->seq.nb_rx_pkts, s->lost_pkts, v->seq.nb_late_pkts,
@@ -288,6 +291,24 @@ summary_reflect(FILE *f, const struct wr_run *run)
 			run->total[p].rx_unreflected_pkts);
 }
 
+/* Ports whose link went down during the trial, or is down at its end. */
+static void
+links_summary(FILE *f, const struct wr_run *run)
+{
+	unsigned int p;
+
+	for (p = 0; p < run->nb_ports; p++) {
+		const struct wr_link_watch *w = &run->link[p];
+
+		if (w->nb_down == 0 && w->up)
+			continue;
+		fprintf(f, "port %u: link went down %u time(s), %.1f s down in "
+			"all%s\n", run->ports[p].port_id, w->nb_down,
+			wr_run_seconds(run, 0, w->down_tsc),
+			w->up ? "" : "; DOWN at the end");
+	}
+}
+
 void
 app_view_summary(FILE *f, const struct wr_run *run)
 {
@@ -296,6 +317,11 @@ app_view_summary(FILE *f, const struct wr_run *run)
 	summary_reflect(f, run);
 	summary_streams(f, run);
 	summary_cpu(f, run);
+	links_summary(f, run);
+	if (run->nb_stranded_pkts != 0)
+		fprintf(f, "%" PRIu64 " frames sent into a ring pair were never "
+			"received (no port read them); freed at the end\n",
+			run->nb_stranded_pkts);
 	if (run->mbufs_missing != 0)
 		fprintf(f, "mbufs NOT returned to their pools: %" PRIu64 "\n",
 			run->mbufs_missing);

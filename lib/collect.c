@@ -79,6 +79,17 @@ collect_queues(const struct wr_run *run, unsigned int p, struct wr_port_counters
 	}
 }
 
+bool
+wr_collect_link_up(uint16_t port_id)
+{
+	struct rte_eth_link link;
+
+	memset(&link, 0, sizeof(link));
+	if (rte_eth_link_get_nowait(port_id, &link) != 0)
+		return false;
+	return link.link_status == RTE_ETH_LINK_UP;
+}
+
 void
 wr_collect_ports(struct wr_run *run, struct wr_port_counters *out)
 {
@@ -88,8 +99,12 @@ wr_collect_ports(struct wr_run *run, struct wr_port_counters *out)
 
 	for (p = 0; p < run->nb_ports; p++) {
 		collect_queues(run, p, &out[p]);
-		if (nic_due)
+		if (nic_due) {
 			read_nic(run->ports[p].port_id, &run->nic[p]);
+			/* Link state with the NIC counters: a vmxnet3 read is a trip. */
+			wr_link_watch_update(&run->link[p],
+				wr_collect_link_up(run->ports[p].port_id), now);
+		}
 		copy_nic(&out[p], &run->nic[p]);
 	}
 	if (nic_due)
@@ -218,6 +233,7 @@ merge_stream(const struct wr_run *run, unsigned int p, unsigned int sid,
 		wr_seq_merge(&v->seq, &s->seq);
 		v->nb_lat += s->nb_lat;
 		v->lat_sum_tsc += s->lat_sum_tsc;
+		v->lat_sum_hi += s->lat_sum_hi + (v->lat_sum_tsc < s->lat_sum_tsc);
 		v->lat_min_tsc = RTE_MIN(v->lat_min_tsc, s->lat_min_tsc);
 		v->lat_max_tsc = RTE_MAX(v->lat_max_tsc, s->lat_max_tsc);
 		j = wr_jitter_value(&s->jitter);
@@ -343,6 +359,8 @@ wr_collect_final(struct wr_run *run)
 		collect_queues(run, p, &run->total[p]);
 		read_nic(run->ports[p].port_id, &run->nic[p]);
 		copy_nic(&run->total[p], &run->nic[p]);
+		wr_link_watch_update(&run->link[p],
+			wr_collect_link_up(run->ports[p].port_id), run->end_tsc);
 	}
 	if (run->cpu != NULL)
 		wr_cpu_track_final(run);

@@ -16,6 +16,9 @@
  */
 void wr_collect_ports(struct wr_run *run, struct wr_port_counters *out);
 
+/* Whether port_id's link is up now (no wait). This function can't fail. */
+bool wr_collect_link_up(uint16_t port_id);
+
 /*
  * After the workers returned: exact totals (with a fresh NIC reading) into
  * run->total and the per-stream results into run->streams.

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,11 +24,33 @@ wr_compare_verdict_name(enum wr_verdict v)
 	return (unsigned int)v < WR_VERDICT_COUNT ? names[v] : "?";
 }
 
+/* A parsed document is a result of this schema, or it is released. */
+static int
+check_schema(json_t *d, const char *name, json_t **doc, char *err, size_t errlen)
+{
+	const json_t *schema = json_object_get(d, "schema");
+
+	if (!json_is_object(d) || schema == NULL || !json_is_string(schema)) {
+		json_decref(d);
+		return wr_err(-EINVAL, err, errlen, "%s: field 'schema' is missing or not a "
+			"string: not a wirerate result (expected \"schema\": \"%s\")",
+			name, WR_RESULT_SCHEMA);
+	}
+	if (strcmp(json_string_value(schema), WR_RESULT_SCHEMA) != 0) {
+		(void)wr_err(-EINVAL, err, errlen, "%s: schema mismatch: field 'schema' is "
+			"\"%.64s\", this wirerate reads \"%s\"", name,
+			json_string_value(schema), WR_RESULT_SCHEMA);
+		json_decref(d);
+		return -EINVAL;
+	}
+	*doc = d;
+	return 0;
+}
+
 int
 wr_compare_load(const char *path, json_t **doc, char *err, size_t errlen)
 {
 	json_error_t je;
-	const json_t *schema;
 	json_t *d;
 
 	*doc = NULL;
@@ -38,22 +61,22 @@ wr_compare_load(const char *path, json_t **doc, char *err, size_t errlen)
 		return wr_err(-EINVAL, err, errlen, "%s:%d:%d: not valid JSON: %s", path,
 			je.line, je.column, je.text);
 	}
-	schema = json_object_get(d, "schema");
-	if (!json_is_object(d) || schema == NULL || !json_is_string(schema)) {
-		json_decref(d);
-		return wr_err(-EINVAL, err, errlen, "%s: field 'schema' is missing or not a "
-			"string: not a wirerate result (expected \"schema\": \"%s\")",
-			path, WR_RESULT_SCHEMA);
-	}
-	if (strcmp(json_string_value(schema), WR_RESULT_SCHEMA) != 0) {
-		(void)wr_err(-EINVAL, err, errlen, "%s: schema mismatch: field 'schema' is "
-			"\"%s\", this wirerate reads \"%s\"", path,
-			json_string_value(schema), WR_RESULT_SCHEMA);
-		json_decref(d);
-		return -EINVAL;
-	}
-	*doc = d;
-	return 0;
+	return check_schema(d, path, doc, err, errlen);
+}
+
+int
+wr_compare_parse(const char *buf, size_t len, const char *name, json_t **doc,
+		char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *d;
+
+	*doc = NULL;
+	d = json_loadb(buf, len, 0, &je);
+	if (d == NULL)
+		return wr_err(-EINVAL, err, errlen, "%s:%d:%d: not valid JSON: %s", name,
+			je.line, je.column, je.text);
+	return check_schema(d, name, doc, err, errlen);
 }
 
 /* Ports transmitting and receiving, from ports[].role. */
@@ -79,13 +102,15 @@ count_roles(const json_t *doc, const char *name, unsigned int *tx,
 	return 0;
 }
 
+/* config.frame_size: a whole number of bytes. */
 static int
-need_number(const json_t *doc, const char *name, const char *path, double *v,
-		char *err, size_t el)
+need_size(const json_t *doc, const char *name, uint64_t *size, char *err,
+		size_t el)
 {
 	char why[192];
 
-	if (wr_metrics_get_number(doc, path, v, why, sizeof(why)) != 0)
+	if (wr_metrics_get_count(doc, "config.frame_size", UINT16_MAX, size, why,
+			sizeof(why)) != 0)
 		return wr_err(-EINVAL, err, el, "%s: %s", name, why);
 	return 0;
 }
@@ -95,16 +120,17 @@ static int
 check_comparable(const json_t *base, const char *bn, const json_t *cur,
 		const char *cn, struct wr_compare *out, char *err, size_t el)
 {
-	double bs, cs, bv, cv;
+	uint64_t bs, cs;
+	double bv, cv;
 	unsigned int btx, brx, ctx, crx;
 
-	if (need_number(base, bn, "config.frame_size", &bs, err, el) != 0 ||
-			need_number(cur, cn, "config.frame_size", &cs, err, el) != 0)
+	if (need_size(base, bn, &bs, err, el) != 0 ||
+			need_size(cur, cn, &cs, err, el) != 0)
 		return -EINVAL;
 	if (bs != cs)
-		return wr_err(-EINVAL, err, el, "incomparable runs: frame size %.0f B in %s, "
-			"%.0f B in %s (compare runs of the same frame size)", bs, bn,
-			cs, cn);
+		return wr_err(-EINVAL, err, el, "incomparable runs: frame size %" PRIu64 " B in "
+			"%s, %" PRIu64 " B in %s (compare runs of the same frame size)",
+			bs, bn, cs, cn);
 	out->frame_size = (unsigned int)bs;
 	if (wr_metrics_get_number(base, "config.vlan", &bv, err, el) == 0 &&
 			wr_metrics_get_number(cur, "config.vlan", &cv, err, el) == 0 &&

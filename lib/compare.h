@@ -69,6 +69,13 @@ struct wr_compare {
 int wr_compare_load(const char *path, json_t **doc, char *err, size_t errlen);
 
 /*
+ * The same checks on len bytes at buf (not NUL-terminated), named name in
+ * messages. Returns 0 with *doc (caller json_decref()s), or -EINVAL.
+ */
+int wr_compare_parse(const char *buf, size_t len, const char *name,
+		json_t **doc, char *err, size_t errlen);
+
+/*
  * Compare cur (named cur_name in messages) against base (base_name):
  * refuse incomparable runs (frame size, VLAN tag, ports transmitting or
  * receiving differ) and documents lacking required fields, then judge each

@@ -27,6 +27,7 @@
 #define WR_MAX_REPEAT 1000u        /* --repeat */
 #define WR_MAX_WARMUP 100u         /* --warmup */
 #define WR_LABEL_LEN 128u          /* --label, with the NUL */
+#define WR_MAX_POOL_MBUFS (1u << 24) /* --pool-mbufs */
 
 enum wr_dir {
 	WR_DIR_TX = 0,
@@ -109,6 +110,7 @@ struct wr_config {
 
 	unsigned int nb_ring_pairs; /* back-to-back port pairs made from rings */
 	struct wr_impair_spec impair; /* RX test fixture, off when all zero */
+	uint32_t pool_mbufs;        /* test knob: mbufs per pool, 0: sized */
 	enum wr_lat_mode lat_mode;
 	struct wr_rate rate;        /* per TX port; WR_RATE_NONE: line rate */
 	uint64_t link_speed_bps;    /* nominal speed for % rates, 0: reported */

@@ -4,18 +4,47 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
+
+/*
+ * A path that exists and is not a regular file (/dev/null, /dev/stdout, a
+ * FIFO) is written in place: renaming a file over it would replace the
+ * device node or pipe with a plain file.
+ */
+static int
+write_in_place(const char *path, wr_file_fill_t fill, const void *ctx,
+		char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (f == NULL) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = fill(f, ctx);
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	if (rc != 0)
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
+	return rc;
+}
 
 int
 wr_file_write_atomic(const char *path, wr_file_fill_t fill, const void *ctx,
 		char *err, size_t errlen)
 {
 	char tmp[PATH_MAX + 32];
+	struct stat st;
 	FILE *f;
 	int fd, rc;
 
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return write_in_place(path, fill, ctx, err, errlen);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	f = fd < 0 ? NULL : fdopen(fd, "w");

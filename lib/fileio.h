@@ -15,7 +15,9 @@ typedef int (*wr_file_fill_t)(FILE *f, const void *ctx);
 
 /*
  * Create path atomically: fill a temporary file in the same directory,
- * fsync, rename. Returns 0 or a negative errno with a message naming path.
+ * fsync, rename. A path that exists and is not a regular file (/dev/null,
+ * /dev/stdout, a FIFO) is written in place instead, never replaced.
+ * Returns 0 or a negative errno with a message naming path.
  */
 int wr_file_write_atomic(const char *path, wr_file_fill_t fill, const void *ctx,
 		char *err, size_t errlen);

@@ -98,7 +98,7 @@ wr_hist_mean(const struct wr_hist *h)
 {
 	if (h->nb == 0)
 		return 0.0;
-	return (double)h->sum / (double)h->nb;
+	return ((double)h->sum_hi * 0x1p64 + (double)h->sum) / (double)h->nb;
 }
 
 void
@@ -110,6 +110,7 @@ wr_hist_merge(struct wr_hist *dst, const struct wr_hist *src)
 		dst->counts[b] += src->counts[b];
 	dst->nb += src->nb;
 	dst->sum += src->sum;
+	dst->sum_hi += src->sum_hi + (dst->sum < src->sum);
 	dst->nb_overflow += src->nb_overflow;
 	if (src->min < dst->min)
 		dst->min = src->min;

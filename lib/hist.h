@@ -36,7 +36,8 @@
 struct wr_hist {
 	uint64_t nb;            /* values added */
 	uint64_t min, max;      /* exact; min is UINT64_MAX while nb == 0 */
-	uint64_t sum;           /* exact sum (wraps only past 2^64 in total) */
+	uint64_t sum;           /* sum modulo 2^64 ... */
+	uint64_t sum_hi;        /* ... and its carries: sum_hi * 2^64 + sum */
 	uint64_t nb_overflow;   /* values > WR_HIST_MAX_VALUE, in last bucket */
 	uint64_t counts[WR_HIST_NB_BUCKETS]; /* values per bucket */
 };
@@ -71,6 +72,7 @@ wr_hist_add(struct wr_hist *h, uint64_t v)
 	h->nb_overflow += v > WR_HIST_MAX_VALUE;
 	h->nb++;
 	h->sum += v;
+	h->sum_hi += h->sum < v;   /* a carry: no wrap in any real run */
 	if (v < h->min)
 		h->min = v;
 	if (v > h->max)

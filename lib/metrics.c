@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +116,25 @@ wr_metrics_get_number(const json_t *root, const char *path, double *out,
 		return -EINVAL;
 	}
 	*out = json_number_value(v);
+	return 0;
+}
+
+int
+wr_metrics_get_count(const json_t *root, const char *path, uint64_t max,
+		uint64_t *out, char *err, size_t errlen)
+{
+	double x;
+	int rc = wr_metrics_get_number(root, path, &x, err, errlen);
+
+	if (rc != 0)
+		return rc;
+	/* Checked before any conversion: a double beyond the type is UB. */
+	if (!(x >= 0 && x <= (double)max) || x != floor(x)) {
+		snprintf(err, errlen, "field '%s' is %.6g, expected a whole "
+			"number from 0 to %" PRIu64, path, x, max);
+		return -EINVAL;
+	}
+	*out = (uint64_t)x;
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -62,6 +63,14 @@ int wr_metrics_find(const char *name);
  */
 int wr_metrics_get_number(const json_t *root, const char *path, double *out,
 		char *err, size_t errlen);
+
+/*
+ * Read a count at path: a whole number from 0 to max (a frame size, a
+ * number of trials). Returns 0, -ENOENT or -EINVAL (not a number, not
+ * whole, out of range), with err naming the path.
+ */
+int wr_metrics_get_count(const json_t *root, const char *path, uint64_t max,
+		uint64_t *out, char *err, size_t errlen);
 
 /* The JSON value at path (syntax as above), or NULL. */
 const json_t *wr_metrics_get(const json_t *root, const char *path);

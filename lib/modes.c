@@ -258,14 +258,19 @@ run_sweep(struct mode_ctx *m, uint32_t size, json_t *res)
 {
 	struct wr_trial_summary s;
 	struct wr_trial t;
+	json_t *o;
 	int rc;
 
 	wr_trial_from_config(m->run->cfg, &t);
 	t.frame_size = size;
 	rc = trial(m, &t, "sweep", &s);
-	if (rc == 0)
-		json_object_update(res, summary_json(&s));
-	return rc;
+	if (rc != 0)
+		return rc;
+	/* json_object_update() copies the keys: the object is still ours. */
+	o = summary_json(&s);
+	json_object_update(res, o);
+	json_decref(o);
+	return 0;
 }
 
 static void

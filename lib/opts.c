@@ -235,6 +235,7 @@ enum {
 	O_CSV, O_LABEL, O_REPEAT, O_WARMUP,
 	O_START_ON_RX, O_IDLE_TIMEOUT, O_REFLECT, O_PROFILE,
 	O_STAMP,
+	O_POOL_MBUFS,
 };
 
 static const struct option long_opts[] = {
@@ -288,6 +289,7 @@ static const struct option long_opts[] = {
 	{ "idle-timeout", required_argument, NULL, O_IDLE_TIMEOUT },
 	{ "reflect", no_argument, NULL, O_REFLECT },
 	{ "stamp", required_argument, NULL, O_STAMP },
+	{ "pool-mbufs", required_argument, NULL, O_POOL_MBUFS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -591,15 +593,28 @@ opt_stamp(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	return 0;
 }
 
+/* Test knobs: --pool-mbufs. */
+static int
+opt_test(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	uint64_t x;
+	int rc;
+
+	if (c != O_POOL_MBUFS)
+		return 1;
+	rc = opt_u64("pool-mbufs", v, 1, WR_MAX_POOL_MBUFS, &x, err, el);
+	if (rc == 0)
+		cfg->pool_mbufs = (uint32_t)x;
+	return rc;
+}
+
 /* Dispatch one option to the handler that knows it. */
 static int
 opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	int (*const handlers[])(int, const char *, struct wr_config *, char *, size_t) = {
 		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
-		opt_results, opt_twoend,
-		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc,
-		opt_stamp,
+		opt_results, opt_twoend, opt_stamp, opt_test,
 	};
 	unsigned int i;
 	int rc;
@@ -677,6 +692,10 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 			cfg->tx_port_mask == 0 && cfg->rx_port_mask == 0)
 		return wr_err(-EINVAL, err, el, "--tx-ports none and --rx-ports none: "
 			"nothing to do");
+	if (cfg->count_pkts != 0 && cfg->tx_ports_set && cfg->tx_port_mask == 0)
+		return wr_err(-EINVAL, err, el, "--count with --tx-ports none: no port sends, "
+			"so the count would never be reached; give --duration for "
+			"a receive-only run");
 	if (cfg->nb_flows > 1 && (uint32_t)cfg->src_udp + cfg->nb_flows - 1 > 65535)
 		return wr_err(-EINVAL, err, el, "--flows %u with --sport %u: UDP source ports "
 			"would pass 65535", cfg->nb_flows, cfg->src_udp);
@@ -696,6 +715,10 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 			cfg->count_pkts == 0 && cfg->idle_timeout_ms == 0)
 		return wr_err(-EINVAL, err, el, "--repeat/--warmup: each trial must end by "
 			"itself; give --duration T or --count N");
+	if (cfg->pool_mbufs != 0 && cfg->pool_mbufs < cfg->burst_pkts)
+		return wr_err(-EINVAL, err, el, "--pool-mbufs %u is below --burst %u: no "
+			"burst could ever be allocated", cfg->pool_mbufs,
+			cfg->burst_pkts);
 	if (cfg->burst_pkts > cfg->nb_txd / 2)
 		return wr_err(-EINVAL, err, el, "--burst %u is more than half of --txd %u",
 			cfg->burst_pkts, cfg->nb_txd);
@@ -708,10 +731,15 @@ wr_opts_parse(int argc, char **argv, struct wr_config *cfg,
 {
 	int c, rc, idx;
 
-	optind = 1;
+	/*
+	 * 0, not 1: a full reset (glibc, musl). With 1, a call that returned
+	 * in the middle of grouped short options ("-hh") leaves getopt's
+	 * position pointing into the previous argv, read by the next call.
+	 */
+	optind = 0;
 	opterr = 0;
 	for (;;) {
-		idx = optind;
+		idx = optind > 0 ? optind : 1;
 		c = getopt_long(argc, argv, "h", long_opts, NULL);
 		if (c == -1)
 			break;

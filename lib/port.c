@@ -50,6 +50,17 @@ is_driver(const struct wr_port *p, const char *name)
 	return strcmp(p->driver, name) == 0;
 }
 
+/*
+ * Per-lcore cache of a pool of n mbufs: none for the tiny pools of
+ * --pool-mbufs, where cached mbufs would hide the exhaustion under test
+ * (the mempool also refuses a cache above n / 1.5).
+ */
+static unsigned int
+pool_cache(uint32_t n)
+{
+	return n >= 3u * POOL_CACHE ? POOL_CACHE : 0;
+}
+
 /* Round n up to 2^k - 1, the most efficient size for a ring-backed pool. */
 static uint32_t
 pool_round(uint32_t n)
@@ -155,6 +166,11 @@ probe_pools(struct wr_port *p, const struct wr_config *cfg)
 		note(p, "RX pool %u mbufs: net_af_xdp fills a %u-slot ring from it "
 			"and keeps up to %u mbufs per pool after close (not counted "
 			"as missing)", p->rx_pool_mbufs, xsk, XSK_HELD_MBUFS);
+	if (cfg->pool_mbufs != 0) {
+		p->tx_pool_mbufs = p->rx_pool_mbufs = cfg->pool_mbufs;
+		note(p, "pools of %u mbufs (--pool-mbufs, a test knob)",
+			cfg->pool_mbufs);
+	}
 	if (p->rx_rings_per_q > 1)
 		note(p, "RX pool %u mbufs: %s fills %u rings per queue",
 			p->rx_pool_mbufs, p->driver, p->rx_rings_per_q);
@@ -241,7 +257,8 @@ make_tx_pool(struct wr_port *p, const struct wr_config *cfg,
 		return wr_err(-EINVAL, err, el, "port %u: frame size %u cannot hold the "
 			"headers", p->port_id, set->frame_size);
 	snprintf(name, sizeof(name), "wr_tx_%u_%u_%u", p->port_id, q, set->frame_size);
-	set->pool[q] = rte_pktmbuf_pool_create(name, p->tx_pool_mbufs, POOL_CACHE,
+	set->pool[q] = rte_pktmbuf_pool_create(name, p->tx_pool_mbufs,
+		pool_cache(p->tx_pool_mbufs),
 		0, (uint16_t)(room + RTE_PKTMBUF_HEADROOM), p->socket);
 	if (set->pool[q] == NULL)
 		return wr_err(-EINVAL, err, el, "port %u TX queue %u: no memory for %u mbufs of "
@@ -290,7 +307,8 @@ make_rx_pool(struct wr_port *p, uint16_t q, char *err, size_t el)
 	char name[RTE_MEMPOOL_NAMESIZE];
 
 	snprintf(name, sizeof(name), "wr_rx_%u_%u", p->port_id, q);
-	p->rx_pool[q] = rte_pktmbuf_pool_create(name, p->rx_pool_mbufs, POOL_CACHE,
+	p->rx_pool[q] = rte_pktmbuf_pool_create(name, p->rx_pool_mbufs,
+		pool_cache(p->rx_pool_mbufs),
 		0, (uint16_t)(p->rx_mbuf_room + RTE_PKTMBUF_HEADROOM), p->socket);
 	if (p->rx_pool[q] == NULL)
 		return wr_err(-EINVAL, err, el, "port %u RX queue %u: no memory for %u mbufs of "
@@ -516,4 +534,33 @@ wr_port_make_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues,
 			return wr_err(-EINVAL, err, errlen, "ring pair %u: %s", i, rte_strerror(rte_errno));
 	}
 	return 0;
+}
+
+uint64_t
+wr_port_drain_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues)
+{
+	static const char *const dirs[] = { "ab", "ba" };
+	struct rte_mbuf *m[64];
+	char name[RTE_RING_NAMESIZE];
+	struct rte_ring *r;
+	uint64_t nb = 0;
+	unsigned int i, d, n;
+	uint16_t q;
+
+	for (i = 0; i < nb_pairs; i++) {
+		for (d = 0; d < RTE_DIM(dirs); d++) {
+			for (q = 0; q < nb_queues; q++) {
+				snprintf(name, sizeof(name), "wr_pr%u_%s%u", i, dirs[d], q);
+				r = rte_ring_lookup(name);
+				if (r == NULL)
+					continue;
+				while ((n = rte_ring_dequeue_burst(r, (void **)m,
+						RTE_DIM(m), NULL)) > 0) {
+					rte_pktmbuf_free_bulk(m, n);
+					nb += n;
+				}
+			}
+		}
+	}
+	return nb;
 }

@@ -139,4 +139,12 @@ wr_port_stream_id(uint16_t port, uint16_t queue)
 int wr_port_make_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues,
 		char *err, size_t errlen);
 
+/*
+ * Free the frames still inside the rings of the pairs made by
+ * wr_port_make_ring_pairs(): sent by one end, never received by the other
+ * (a port not polled, or not in the run). Call once no lcore uses the
+ * ports. Returns the number of frames freed. This function can't fail.
+ */
+uint64_t wr_port_drain_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues);
+
 #endif /* WR_PORT_H */

@@ -405,6 +405,19 @@ rate_json(const struct wr_run *run, unsigned int p)
 	return o;
 }
 
+/* The link over the trial: up at the end, times it went down, time down. */
+static json_t *
+link_json(const struct wr_run *run, unsigned int p)
+{
+	const struct wr_link_watch *w = &run->link[p];
+	json_t *o = json_object();
+
+	wr_json_set(o, "up", json_boolean(w->up));
+	wr_json_set(o, "down_events", wr_json_u64(w->nb_down));
+	wr_json_set(o, "down_s", json_real(wr_run_seconds(run, 0, w->down_tsc)));
+	return o;
+}
+
 static json_t *
 total_port_json(const struct wr_run *run, unsigned int p)
 {
@@ -433,6 +446,7 @@ total_port_json(const struct wr_run *run, unsigned int p)
 		wr_json_set(o, "latency", latency_json(run, p));
 	wr_json_set(o, "impair", impair_json(run, p));
 	wr_json_set(o, "rate", rate_json(run, p));
+	wr_json_set(o, "link", link_json(run, p));
 	return o;
 }
 
@@ -459,12 +473,10 @@ stream_json(const struct wr_run *run, const struct wr_stream_result *s)
 	wr_json_set(o, "first_seq", wr_json_u64(v->seq.started ? v->seq.first_seq : 0));
 	wr_json_set(o, "next_seq", wr_json_u64(v->seq.started ? v->seq.next_seq : 0));
 	if (s->lat_valid) {
-		wr_json_set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns(
-			(double)v->lat_min_tsc, run->tsc_hz)));
+		wr_json_set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_min_tsc, run->tsc_hz)));
 		wr_json_set(o, "latency_mean_ns", json_real(wr_stats_tsc_to_ns(
-			(double)v->lat_sum_tsc / (double)v->nb_lat, run->tsc_hz)));
-		wr_json_set(o, "latency_max_ns", json_real(wr_stats_tsc_to_ns(
-			(double)v->lat_max_tsc, run->tsc_hz)));
+			wr_stats_view_lat_mean_tsc(v), run->tsc_hz)));
+		wr_json_set(o, "latency_max_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_max_tsc, run->tsc_hz)));
 		wr_json_set(o, "jitter_ns", json_real(wr_stats_tsc_to_ns(v->jitter_tsc, run->tsc_hz)));
 	}
 	return o;
@@ -526,6 +538,7 @@ accounting_json(const struct wr_run *run)
 	wr_json_set(o, "lost_pkts", json_integer(lost));
 	wr_json_set(o, "balanced", json_boolean(balanced));
 	wr_json_set(o, "mbufs_missing", wr_json_u64(run->mbufs_missing));
+	wr_json_set(o, "stranded_pkts", wr_json_u64(run->nb_stranded_pkts));
 	return o;
 }
 
@@ -589,6 +602,7 @@ wr_result_trial(const struct wr_run *run, unsigned int trial)
 	wr_result_add_trial(o, run, true);
 	/* Known only once the ports close, after the last trial. */
 	json_object_del(json_object_get(o, "accounting"), "mbufs_missing");
+	json_object_del(json_object_get(o, "accounting"), "stranded_pkts");
 	return o;
 }
 
@@ -614,13 +628,13 @@ wr_result_build_trials(const struct wr_run *run, json_t *trials,
 	return doc;
 }
 
-/* json_dumpf as a wr_file_fill_t. */
 static int
-fill_json(FILE *f, const void *ctx)
+fill_json(FILE *f, const void *doc)
 {
-	if (json_dumpf((const json_t *)ctx, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
+	errno = 0;
+	if (json_dumpf((const json_t *)doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
 			fputc('\n', f) == EOF)
-		return -EIO;
+		return errno ? -errno : -EIO;
 	return 0;
 }
 

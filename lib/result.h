@@ -51,7 +51,8 @@ int wr_result_write(const struct wr_run *run, const char *path,
 
 /*
  * Write any JSON document to path atomically (temporary file, fsync,
- * rename). Returns 0 or a negative errno with a message.
+ * rename; in place when path is a device or FIFO, see wr_file_write_atomic).
+ * Returns 0 or a negative errno with a message.
  */
 int wr_result_write_json(json_t *doc, const char *path, char *err, size_t errlen);
 

@@ -374,6 +374,9 @@ wr_run_start(struct wr_run *run, char *err, size_t errlen)
 
 	wr_collect_ports(run, run->last);
 	run->start_tsc = rte_rdtsc();
+	for (i = 0; i < run->nb_ports; i++)
+		wr_link_watch_start(&run->link[i],
+			wr_collect_link_up(run->ports[i].port_id), run->start_tsc);
 	run->last_tsc = run->start_tsc;
 	run->nic_read_tsc = run->start_tsc;
 	for (i = 0; i < run->plan.nb_workers; i++) {
@@ -568,6 +571,9 @@ wr_run_close(struct wr_run *run)
 	impair_remove(run);
 	for (i = 0; i < run->nb_ports; i++)
 		wr_port_close(&run->ports[i]);
+	/* Frames in a ring pair nobody read are ours to return. */
+	run->nb_stranded_pkts = wr_port_drain_ring_pairs(run->cfg->nb_ring_pairs,
+		RTE_MAX(run->cfg->nb_txq, run->cfg->nb_rxq));
 	run->mbufs_missing = 0;
 	for (i = 0; i < run->nb_ports; i++)
 		run->mbufs_missing += wr_port_mbufs_missing(&run->ports[i]);

@@ -18,6 +18,7 @@
 #include "config.h"
 #include "cpu.h"
 #include "impair.h"
+#include "link.h"
 #include "plan.h"
 #include "port.h"
 #include "stats.h"
@@ -110,8 +111,10 @@ struct wr_run {
 	unsigned int nb_streams;
 	struct wr_stream_result *streams;
 	uint64_t mbufs_missing;
+	uint64_t nb_stranded_pkts;     /* left in ring pairs, freed at close */
 	bool stopped;
 	bool port_lat_valid[WR_MAX_PORTS]; /* every stream on the port qualifies */
+	struct wr_link_watch link[WR_MAX_PORTS]; /* by run port index, stats core */
 };
 
 /*

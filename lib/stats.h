@@ -69,9 +69,20 @@ struct wr_stream_view {
 	uint64_t nb_lat;
 	uint64_t lat_min_tsc;
 	uint64_t lat_max_tsc;
-	uint64_t lat_sum_tsc;
+	uint64_t lat_sum_tsc;       /* modulo 2^64 ... */
+	uint64_t lat_sum_hi;        /* ... and its carries */
 	double jitter_tsc;          /* largest of the queues' RFC 3550 jitter */
 };
+
+/* Mean latency of a view in TSC cycles (0 without samples). */
+static inline double
+wr_stats_view_lat_mean_tsc(const struct wr_stream_view *v)
+{
+	if (v->nb_lat == 0)
+		return 0.0;
+	return ((double)v->lat_sum_hi * 0x1p64 + (double)v->lat_sum_tsc) /
+		(double)v->nb_lat;
+}
 
 /* Start an empty view. This function can't fail. */
 void wr_stats_view_init(struct wr_stream_view *v);

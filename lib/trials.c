@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,14 +164,14 @@ wr_trials_read_figure(const json_t *doc, const char *name,
 	double *dst[] = { &out->median, &out->min, &out->max, &out->mean,
 		&out->stddev, &out->ci95_low, &out->ci95_high };
 	char path[128];
-	double n;
+	uint64_t n;
 	unsigned int k;
 
 	snprintf(path, sizeof(path), "summary.figures.%s", name);
 	if (wr_metrics_get(doc, path) == NULL)
 		return -ENOENT;
 	snprintf(path, sizeof(path), "summary.figures.%s.n", name);
-	if (wr_metrics_get_number(doc, path, &n, err, errlen) != 0)
+	if (wr_metrics_get_count(doc, path, UINT_MAX, &n, err, errlen) != 0)
 		return -EINVAL;
 	out->n = (unsigned int)n;
 	for (k = 0; k < RTE_DIM(keys); k++) {

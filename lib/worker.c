@@ -44,6 +44,7 @@ wr_rxq_reset(struct wr_rxq *q)
 		s->lat_min_tsc = UINT64_MAX;
 		s->lat_max_tsc = 0;
 		s->lat_sum_tsc = 0;
+		s->lat_sum_hi = 0;
 		s->nb_lat = 0;
 	}
 }
@@ -204,6 +205,7 @@ rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
 	wr_hist_add(&q->lat, lat);
 	wr_jitter_update(&s->jitter, lat);
 	s->lat_sum_tsc += lat;
+	s->lat_sum_hi += s->lat_sum_tsc < lat;
 	s->nb_lat++;
 	if (lat < s->lat_min_tsc)
 		s->lat_min_tsc = lat;

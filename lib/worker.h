@@ -88,7 +88,8 @@ struct wr_rx_stream {
 	struct wr_jitter jitter;  /* TSC cycles */
 	uint64_t lat_min_tsc;
 	uint64_t lat_max_tsc;
-	uint64_t lat_sum_tsc;
+	uint64_t lat_sum_tsc;     /* modulo 2^64 ... */
+	uint64_t lat_sum_hi;      /* ... and its carries */
 	uint64_t nb_lat;
 };
 

@@ -1,39 +1,99 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Command two: the same set-up as quickstart.sh, a -Dwerror=true build, and
-# every test suite that needs no special hardware ('lab' boots a QEMU guest:
-# emulated NICs, no KVM needed). .ci/run calls this.
+# Command two: the same set-up as quickstart.sh, a -Dwerror=true build and
+# every test suite that needs no special hardware ('lab' boots a QEMU
+# guest: emulated NICs, no KVM needed); then the same program
+# and tests built with AddressSanitizer + UndefinedBehaviorSanitizer
+# (clang), where the fuzz targets also run for a bounded time. .ci/run
+# calls this.
 set -euo pipefail
 . "$(dirname "$0")/lib/setup.sh"
 
-suites=(unit vdev results twoend lab)
+suites=(unit vdev results twoend faults lab)  # in $WR_BUILD (gcc)
+san_suites=(unit vdev faults fuzz)    # in $WR_SAN_BUILD (clang, sanitizers)
+
+usage() {
+	cat <<USAGE
+Usage: $0                 suites ${suites[*]}, then in the sanitizer
+                          build ${san_suites[*]}
+       $0 SUITE...        these suites, in the plain build only
+       $0 --san [SUITE...] the sanitizer build only [${san_suites[*]}]
+Opt-in suites: soak (WR_SOAK_S seconds [600]). Fuzzing time per target:
+WR_FUZZ_SECONDS [$WR_FUZZ_SECONDS].
+USAGE
+}
+
+plain=1
+san=1
 if [ $# -gt 0 ]; then
 	case $1 in
-	-h|--help) echo "Usage: $0 [SUITE...]  (default: ${suites[*]})"; exit 0 ;;
-	*) suites=("$@") ;;
+	-h|--help) usage; exit 0 ;;
+	--san) shift; plain=0; [ $# -eq 0 ] || san_suites=("$@") ;;
+	-*) usage >&2; exit 2 ;;
+	*) suites=("$@"); san=0 ;;
 	esac
 fi
+
+# Run suites in a build directory; returns meson's status.
+run_suites() {
+	local dir=$1 s args=()
+	shift
+	for s in "$@"; do args+=(--suite "$s"); done
+	wr_log "$dir: ${*}"
+	meson test -C "$dir" --print-errorlogs "${args[@]}"
+}
+
+# One closing line per build, and the reliability figures the tests print.
+summary() {
+	python3 - "$@" <<'PY'
+import json, re, sys
+figures = {}
+total = [0, 0, 0]
+for log in sys.argv[1:]:
+    ok = bad = skip = 0
+    try:
+        lines = open(log + "/meson-logs/testlog.json").read().splitlines()
+    except OSError:
+        continue
+    for line in lines:
+        r = json.loads(line)
+        if r["result"] in ("OK", "EXPECTEDFAIL"): ok += 1
+        elif r["result"] == "SKIP": skip += 1
+        else: bad += 1
+        out = r.get("stdout") or ""
+        for m in re.finditer(r"^fuzz (\w+): (\d+) executions", out, re.M):
+            figures["fuzz %s executions" % m.group(1)] = int(m.group(2))
+        for key, pat in (("faults injected", r"^faults injected: (\d+)"),
+                         ("bad command lines tried", r"^bad command lines tried: (\d+)")):
+            for m in re.finditer(pat, out, re.M):
+                k = "%s (%s)" % (key, log.rsplit("/", 1)[-1])
+                figures[k] = figures.get(k, 0) + int(m.group(1))
+    print("%s: %d passed, %d failed, %d skipped" % (log, ok, bad, skip))
+    total = [t + x for t, x in zip(total, (ok, bad, skip))]
+for k in sorted(figures):
+    print("  %s: %d" % (k, figures[k]))
+print("total: %d passed, %d failed, %d skipped" % tuple(total))
+PY
+}
 
 wr_need_root
 wr_install "${WR_PACKAGES[@]}"
 wr_install_test_tools
+[ $san -eq 0 ] || wr_install "${WR_SAN_PACKAGES[@]}"
 wr_hugepages
-wr_build -Dwerror=true -Dbuildtype=debugoptimized
-args=()
-for s in "${suites[@]}"; do args+=(--suite "$s"); done
+rc=0
+dirs=()
 set +e
-meson test -C "$WR_BUILD" --print-errorlogs "${args[@]}"
-rc=$?
+if [ $plain -eq 1 ]; then
+	wr_build -Dwerror=true -Dbuildtype=debugoptimized
+	run_suites "$WR_BUILD" "${suites[@]}" || rc=1
+	dirs+=("$WR_BUILD")
+fi
+if [ $san -eq 1 ]; then
+	wr_build_san
+	run_suites "$WR_SAN_BUILD" "${san_suites[@]}" || rc=1
+	dirs+=("$WR_SAN_BUILD")
+fi
 set -e
-# One closing line any CI can read.
-python3 - "$WR_BUILD/meson-logs/testlog.json" <<'PY'
-import json, sys
-ok = bad = skip = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
-    if r in ("OK", "EXPECTEDFAIL"): ok += 1
-    elif r == "SKIP": skip += 1
-    else: bad += 1
-print("%d passed, %d failed, %d skipped" % (ok, bad, skip))
-PY
+summary "${dirs[@]}"
 exit $rc

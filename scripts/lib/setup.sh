@@ -9,9 +9,15 @@ WR_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk dpdk-dev
 # Only the test suites need these: a real Prometheus server for the
 # prometheus_scrape case (~20 MB download, ~12 s to install here).
 WR_TEST_PACKAGES=(prometheus)
+# The sanitizer build (scripts/test.sh, scripts/fuzz.sh): clang with
+# AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer; llvm for
+# llvm-symbolizer (readable stack traces).
+WR_SAN_PACKAGES=(clang libclang-rt-dev llvm)
 WR_HUGEPAGES=${WR_HUGEPAGES:-512}   # 2 MiB pages: 1 GiB
 WR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WR_BUILD=${WR_BUILD:-$WR_ROOT/build}
+WR_SAN_BUILD=${WR_SAN_BUILD:-$WR_ROOT/build-san}
+WR_FUZZ_SECONDS=${WR_FUZZ_SECONDS:-20}   # per target, suite fuzz
 
 wr_log() { printf '==> %s\n' "$*"; }
 wr_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -69,14 +75,29 @@ wr_hugepages() {
 	fi
 }
 
-# Configure (once) and build; extra meson options as arguments.
-wr_build() {
-	if [ -f "$WR_BUILD/build.ninja" ]; then
-		meson configure "$WR_BUILD" "$@" >/dev/null
+# Configure DIR (once) and build it; extra meson options as arguments.
+wr_build_in() {
+	local dir=$1
+	shift
+	if [ -f "$dir/build.ninja" ]; then
+		meson configure "$dir" "$@" >/dev/null
 	else
-		meson setup "$WR_BUILD" "$WR_ROOT" "$@" >/dev/null
-	fi || wr_die "meson set-up failed"
-	ninja -C "$WR_BUILD" || wr_die "build failed"
+		meson setup "$dir" "$WR_ROOT" "$@" >/dev/null
+	fi || wr_die "meson set-up of $dir failed"
+	ninja -C "$dir" || wr_die "build in $dir failed"
+}
+
+# The build of quickstart.sh and test.sh; extra meson options as arguments.
+wr_build() {
+	wr_build_in "$WR_BUILD" "$@"
+}
+
+# clang with ASan + UBSan (every test binary and the program) and the
+# libFuzzer targets; -Db_lundef=false as the sanitizer runtimes need.
+wr_build_san() {
+	CC=clang wr_build_in "$WR_SAN_BUILD" -Dwerror=true \
+		-Dbuildtype=debugoptimized -Db_sanitize=address,undefined \
+		-Db_lundef=false -Dfuzz=enabled -Dfuzz_seconds="$WR_FUZZ_SECONDS"
 }
 
 # EAL options for a run on this machine: every core, no PCI probing (the

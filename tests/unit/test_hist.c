@@ -377,6 +377,29 @@ test_jitter(void)
 	WR_CHECK_NEAR(wr_jitter_value(&j), ref.j, 0.5);
 }
 
+/* Sums past 2^64 keep their carries: the mean stays exact. */
+static void
+test_sum_carry(void)
+{
+	struct wr_hist a, b;
+	uint64_t big = UINT64_C(3) << 62;   /* 0.75 * 2^64 */
+	unsigned int i;
+
+	wr_hist_init(&a);
+	wr_hist_init(&b);
+	for (i = 0; i < 4; i++)
+		wr_hist_add(&a, big);       /* 3 * 2^64 in all */
+	WR_CHECK_U64(a.sum_hi, 3);
+	WR_CHECK_U64(a.sum, 0);
+	WR_CHECK_NEAR(wr_hist_mean(&a), (double)big, 1.0);
+	wr_hist_add(&b, big);
+	wr_hist_add(&b, big);
+	wr_hist_merge(&a, &b);          /* 4.5 * 2^64 */
+	WR_CHECK_U64(a.sum_hi, 4);
+	WR_CHECK_U64(a.sum, UINT64_C(1) << 63);
+	WR_CHECK_NEAR(wr_hist_mean(&a), (double)big, 1.0);
+}
+
 int
 main(void)
 {
@@ -391,5 +414,6 @@ main(void)
 	WR_TEST_RUN(test_overflow);
 	WR_TEST_RUN(test_merge);
 	WR_TEST_RUN(test_jitter);
+	WR_TEST_RUN(test_sum_carry);
 	return wr_test_summary();
 }

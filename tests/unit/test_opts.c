@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for opts.c: parsing, defaults and every error message. */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "opts.h"
 #include "wr_test.h"
@@ -112,6 +113,14 @@ test_errors(void)
 	WR_CHECK_STR(err, "a tagged frame needs at least 68");
 	WR_CHECK(PARSE(&c, "--tx-ports", "none", "--rx-ports", "none") == -EINVAL);
 	WR_CHECK_STR(err, "nothing to do");
+	/* Found by the fuzzer: this run would wait for ever. */
+	WR_CHECK(PARSE(&c, "--tx-ports", "none", "--count", "1000") == -EINVAL);
+	WR_CHECK_STR(err, "--count with --tx-ports none");
+	WR_CHECK(PARSE(&c, "--pool-mbufs", "16") == -EINVAL);
+	WR_CHECK_STR(err, "--pool-mbufs 16 is below --burst 32");
+	WR_CHECK_U64(PARSE(&c, "--pool-mbufs", "64"), 0);
+	WR_CHECK_U64(c.pool_mbufs, 64);
+	WR_CHECK(PARSE(&c, "--pool-mbufs", "0") == -EINVAL);
 	WR_CHECK(PARSE(&c, "--burst", "512", "--txd", "512") == -EINVAL);
 	WR_CHECK_STR(err, "more than half of --txd");
 }
@@ -173,6 +182,27 @@ test_impair(void)
 	WR_CHECK_STR(err, "--burst 256 with --impair: at most 255");
 }
 
+/*
+ * Found by the fuzzer: a parse that stops inside grouped short options
+ * ("-hh") must not leave getopt pointing into its argv for the next call.
+ */
+static void
+test_getopt_reset(void)
+{
+	struct wr_config c;
+	char *hh = strdup("-hh"), *x = strdup("-x");
+	char *a1[] = { (char *)(uintptr_t)"wirerate", hh, NULL };
+	char *a2[] = { (char *)(uintptr_t)"wirerate", x, NULL };
+
+	wr_config_defaults(&c);
+	WR_CHECK_U64(wr_opts_parse(2, a1, &c, err, sizeof(err)), WR_OPTS_HELP);
+	/* A stale position would read hh's second 'h' and answer HELP. */
+	WR_CHECK(wr_opts_parse(2, a2, &c, err, sizeof(err)) == -EINVAL);
+	WR_CHECK_STR(err, "-x: unknown option");
+	free(hh);
+	free(x);
+}
+
 int
 main(void)
 {
@@ -184,5 +214,6 @@ main(void)
 	WR_TEST_RUN(test_map);
 	WR_TEST_RUN(test_impair);
 	WR_TEST_RUN(test_stamp);
+	WR_TEST_RUN(test_getopt_reset);
 	return wr_test_summary();
 }

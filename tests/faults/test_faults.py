@@ -1,0 +1,576 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Faults injected into real runs: signals at every phase (EAL start-up,
+port start, traffic, the grace drain, result writing), a second signal,
+tiny mempools, TX rings that stay full, RX ports that see nothing. After
+every run: the exit code, a complete result file or none (never a partial
+or temporary one), every mbuf back, and no hugepage file or runtime
+directory of the run left. Usage: test_faults.py CASE (see CASES)."""
+import glob
+import json
+import os
+import random
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import wrtest
+from wrtest import Checker
+
+SEQ = [0]
+
+
+def hugetlbfs_mounts():
+    with open("/proc/mounts") as f:
+        return [l.split()[1] for l in f if l.split()[2] == "hugetlbfs"]
+
+
+class Run:
+    """One wirerate process with its own --file-prefix (hugepage files on
+    hugetlbfs when there are enough pages: the clean-up is under test),
+    stdout read line by line, signals sent on demand."""
+
+    def __init__(self, vdevs, opts, json_out=True, csv=False, wrap=()):
+        SEQ[0] += 1
+        self.prefix = "wrf%d_%d" % (os.getpid(), SEQ[0])
+        self.dir = tempfile.mkdtemp(prefix="wrfault")
+        self.path = os.path.join(self.dir, "r.json")
+        eal = ["-l", "0,1", "--no-pci", "--log-level=*:warning",
+               "--file-prefix", self.prefix]
+        if wrtest.hugepages_free() < 128:
+            eal += ["--no-huge", "-m", "1024"]
+        for v in vdevs:
+            eal += ["--vdev", v]
+        argv = list(wrap) + [wrtest.WIRERATE] + eal + ["--"] + list(opts)
+        if json_out:
+            argv += ["--json", self.path]
+        if csv:
+            argv += ["--csv", os.path.join(self.dir, "r.csv")]
+        self.lines, self.t0 = [], time.monotonic()
+        self.p = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True,
+                                  stdin=subprocess.DEVNULL)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.p.stdout:
+            self.lines.append((time.monotonic(), line))
+
+    def wait_handler(self, timeout=30):
+        """Until the SIGINT handler is installed (SigCgt): from then on a
+        signal is the program's to handle, EAL start-up included."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                with open("/proc/%d/status" % self.p.pid) as f:
+                    for l in f:
+                        if l.startswith("SigCgt:") and \
+                                int(l.split()[1], 16) & (1 << (signal.SIGINT - 1)):
+                            return True
+            except OSError:
+                return False
+            time.sleep(0.0005)
+        return False
+
+    def wait_line(self, text, timeout=60):
+        """Until a stdout line contains text; its arrival time or None."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            for t, l in list(self.lines):
+                if text in l:
+                    return t
+            if self.p.poll() is not None and not self.reader.is_alive():
+                return None
+            time.sleep(0.005)
+        return None
+
+    def signal(self, sig=signal.SIGINT):
+        if self.p.poll() is None:
+            self.p.send_signal(sig)
+
+    def finish(self, timeout=60):
+        try:
+            self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+            self.rc = "hang"
+        else:
+            self.rc = self.p.returncode
+        self.reader.join(5)
+        self.err = self.p.stderr.read()
+        self.out = "".join(l for _, l in self.lines)
+        self.wall = time.monotonic() - self.t0
+        self.files = sorted(os.listdir(self.dir))
+        self.doc, self.bad_json = None, None
+        if os.path.exists(self.path):
+            try:
+                with open(self.path) as f:
+                    self.doc = json.load(f)
+            except ValueError as e:
+                self.bad_json = str(e)
+        return self
+
+    def leftovers(self):
+        """Hugepage files and the runtime directory of this prefix."""
+        left = []
+        for m in hugetlbfs_mounts():
+            left += glob.glob(os.path.join(m, self.prefix + "*"))
+        rt = "/var/run/dpdk/" + self.prefix
+        if os.path.exists(rt):
+            left.append(rt)
+        return left
+
+    def cleanup(self):
+        for f in self.files:
+            os.unlink(os.path.join(self.dir, f))
+        os.rmdir(self.dir)
+        for p in self.leftovers():   # only after a failed check
+            if os.path.isdir(p):
+                for f in os.listdir(p):
+                    os.unlink(os.path.join(p, f))
+                os.rmdir(p)
+            else:
+                os.unlink(p)
+
+
+FAULTS = [0]
+
+
+def check_clean(c, r, what, rcs=(0,), need_doc=True, files=("r.json",)):
+    """What must hold after every run, whatever was injected."""
+    c.true(r.rc in rcs, "%s: exit code %r in %r (stderr %r)" % (what, r.rc, rcs, r.err[-400:]))
+    c.true(r.bad_json is None, "%s: result file is valid JSON (%s)" % (what, r.bad_json))
+    c.true(set(r.files) <= set(files), "%s: no temporary file left: %r" % (what, r.files))
+    if need_doc:
+        c.true(r.doc is not None, "%s: result file written" % what)
+    if r.doc is not None:
+        c.eq(r.doc.get("schema"), "wirerate-result/1", "%s: complete result (schema)" % what)
+        for k in ("env", "config", "ports", "totals", "streams", "accounting"):
+            c.true(k in r.doc, "%s: complete result (%s)" % (what, k))
+        acc = r.doc.get("accounting", {})
+        c.eq(acc.get("mbufs_missing"), 0, "%s: every mbuf back" % what)
+        c.eq(acc.get("balanced"), True, "%s: sent = received + lost" % what)
+    left = r.leftovers()
+    c.eq(left, [], "%s: nothing of the run left (hugepage files, runtime dir)" % what)
+    r.cleanup()
+
+
+RING = ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1"]
+
+
+def signal_phases():
+    """One SIGINT at a sweep of moments from the handler's installation:
+    EAL start-up, port start (before the plan is printed), the first
+    frames, mid-run. Every one ends in a complete result."""
+    c = Checker("signal_phases")
+    phases = {"start-up": 0, "ports up": 0}
+    for delay in (0, 0.002, 0.01, 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.45, 0.7, 1.0):
+        r = Run([], RING + ["--duration", "5", "--plain", "--interval", "100ms"])
+        c.true(r.wait_handler(), "handler installed")
+        time.sleep(delay)
+        up = any("plan (" in l for _, l in r.lines)
+        r.signal()
+        FAULTS[0] += 1
+        r.finish()
+        phases["ports up" if up else "start-up"] += 1
+        if r.doc is not None:
+            c.eq(r.doc["stop_reason"], "signal", "delay %g: stop reason" % delay)
+            c.true(r.wall < 10, "delay %g: ended quickly (%.1f s)" % (delay, r.wall))
+        check_clean(c, r, "SIGINT %g s after the handler" % delay)
+    print("signals by phase: %r" % phases)
+    c.true(phases["start-up"] > 0, "some signals landed during start-up")
+    c.true(phases["ports up"] > 0, "some signals landed once the ports were up")
+    c.done()
+
+
+def signal_term_mid_run():
+    """SIGTERM mid-run on a 2-queue ring pair: exact accounting per queue."""
+    c = Checker("signal_term_mid_run")
+    r = Run([], RING + ["--txq", "2", "--rxq", "2", "--duration", "0", "--plain",
+                        "--interval", "200ms"])
+    c.true(r.wait_line("t=0.4s") is not None, "traffic flowing")
+    r.signal(signal.SIGTERM)
+    FAULTS[0] += 1
+    r.finish()
+    if r.doc:
+        c.eq(r.doc["stop_reason"], "signal", "stop reason")
+        c.true(r.doc["accounting"]["sent_pkts"] > 0, "frames sent")
+        c.eq(r.doc["accounting"]["lost_pkts"], 0, "nothing lost on a ring pair")
+        wrtest.stream_balance(c, r.doc)
+    check_clean(c, r, "SIGTERM mid-run")
+    c.done()
+
+
+def signal_grace():
+    """SIGINT during the grace drain (TX stopped, RX still polling a frame
+    source for 2 s): the drain ends as configured, the result is complete."""
+    c = Checker("signal_grace")
+    r = Run(["net_null0"], ["--duration", "1", "--grace", "2s", "--plain",
+                            "--interval", "100ms"])
+    t = r.wait_line("t=0.1s")
+    c.true(t is not None, "traffic flowing")
+    if t is not None:
+        time.sleep(max(0.0, t + 1.9 - time.monotonic()))  # ~1 s into the grace
+        r.signal()
+        FAULTS[0] += 1
+    r.finish()
+    if r.doc:
+        c.eq(r.doc["stop_reason"], "duration", "the trial ended by its duration")
+        t = r.doc["totals"][0]
+        c.true(t["rx_pkts"] > t["tx_pkts"], "RX kept polling in the grace: %d > %d"
+               % (t["rx_pkts"], t["tx_pkts"]))
+    check_clean(c, r, "SIGINT in the grace")
+    c.done()
+
+
+def double_signal():
+    """Two signals, the second soon after the first, at random moments
+    (seeded): the run ends with a complete result (exit 0) or quickly
+    (exit 1) with a complete result or none: never a partial or temporary
+    file, never hugepage files or a runtime directory left."""
+    c = Checker("double_signal")
+    rnd = random.Random(2544)
+    quick = complete = 0
+    for i in range(14):
+        first, gap = rnd.uniform(0.0, 1.2), rnd.choice([0.0, 0.001, 0.01, 0.05, 0.2, 0.5])
+        opts = RING + ["--duration", "0", "--quiet", "--interval", "100ms"]
+        r = Run([], opts, csv=i % 2 == 1)  # odd runs write a second file
+        c.true(r.wait_handler(), "handler installed")
+        time.sleep(first)
+        r.signal()
+        time.sleep(gap)
+        r.signal(signal.SIGTERM if i % 3 == 0 else signal.SIGINT)
+        FAULTS[0] += 2
+        r.finish(timeout=20)
+        quick += r.rc == 1
+        complete += r.doc is not None
+        if r.rc == 1:
+            c.true(r.wall < 15, "quick exit: %.1f s" % r.wall)
+        if r.rc == 0 and i % 2 == 1:
+            with open(os.path.join(r.dir, "r.csv")) as f:
+                c.true(f.readline().startswith("trial,t_s"), "CSV complete")
+        check_clean(c, r, "signals at %.3f + %.3f s" % (first, gap), rcs=(0, 1),
+                    need_doc=r.rc == 0, files=("r.json", "r.csv"))
+    print("double signals: %d quick exits, %d complete results of 14 runs" % (quick, complete))
+    c.true(quick > 0, "some second signals forced a quick exit")
+    c.done()
+
+
+def tiny_pool():
+    """Mempool exhaustion: 64-mbuf TX pools into a ring nobody reads
+    (exhausted for good), and into a loopback that returns them (exhausted
+    again and again): counted, no hang, exact accounting, all mbufs back."""
+    c = Checker("tiny_pool")
+    r = Run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "none",
+                 "--pool-mbufs", "64", "--duration", "1", "--quiet"]).finish()
+    FAULTS[0] += 1
+    if r.doc:
+        t = r.doc["totals"][0]
+        c.eq(t["tx_pkts"], 64, "sent what the pool held")
+        c.true(t["drops"]["tx_alloc_fail"] > 0, "empty pool counted: %d" % t["drops"]["tx_alloc_fail"])
+        c.eq(r.doc["accounting"]["stranded_pkts"], 64, "frames left in the ring, freed")
+        c.true(any("--pool-mbufs" in n for n in r.doc["ports"][0]["notes"]), "knob noted")
+    check_clean(c, r, "pool of 64, nobody reading")
+    r = Run(["net_ring0"], ["--pool-mbufs", "64", "--count", "300k", "--quiet"]).finish()
+    FAULTS[0] += 1
+    if r.doc:
+        t = r.doc["totals"][0]
+        c.eq(t["tx_pkts"], 300000, "every frame sent")
+        c.eq(t["rx_own_pkts"], 300000, "every frame received")
+        c.eq(r.doc["stop_reason"], "count", "ended by the count")
+        wrtest.stream_balance(c, r.doc)
+    check_clean(c, r, "pool of 64, loopback")
+    r = Run([], RING + ["--pool-mbufs", "40", "--burst", "32", "--count", "200k",
+                        "--quiet"]).finish()
+    FAULTS[0] += 1
+    if r.doc:
+        c.eq(r.doc["accounting"]["sent_pkts"], 200000, "sent through a 40-mbuf pool")
+        c.eq(r.doc["accounting"]["lost_pkts"], 0, "none lost")
+        print("pool of 40 on a ring pair: %d empty-pool bursts" %
+              r.doc["totals"][0]["drops"]["tx_alloc_fail"])
+    check_clean(c, r, "pool of 40, ring pair")
+    c.done()
+
+
+def tx_ring_full():
+    """A TX ring that stays full (the other end of the ring pair is not
+    polled): refusals counted, the ring's 1023 frames freed at the end, a
+    signal in that state handled."""
+    c = Checker("tx_ring_full")
+    r = Run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "none",
+                 "--duration", "0", "--plain", "--interval", "100ms"])
+    c.true(r.wait_line("t=0.5s") is not None, "running")
+    r.signal()
+    FAULTS[0] += 2
+    r.finish()
+    if r.doc:
+        t = r.doc["totals"][0]
+        c.eq(t["tx_pkts"], 1023, "the ring took its capacity")
+        c.true(t["drops"]["tx_full_pkts"] > 0, "refusals counted: %d" % t["drops"]["tx_full_pkts"])
+        c.true(0 < t["drops"]["tx_unsent_pkts"] <= 32, "pending burst freed at stop: %d"
+               % t["drops"]["tx_unsent_pkts"])
+        c.eq(r.doc["accounting"]["stranded_pkts"], 1023, "ring emptied at close")
+        c.eq(r.doc["stop_reason"], "signal", "stopped by the signal")
+    check_clean(c, r, "TX ring full")
+    c.done()
+
+
+def rx_no_traffic():
+    """RX ports that see nothing: counted as nothing, the run ends by its
+    duration or a signal; --count with no sender is refused up front."""
+    c = Checker("rx_no_traffic")
+    r = Run([], ["--ring-pairs", "1", "--tx-ports", "none", "--rx-ports", "1",
+                 "--duration", "1", "--quiet"]).finish()
+    FAULTS[0] += 1
+    if r.doc:
+        c.eq(r.doc["totals"][0]["rx_pkts"], 0, "nothing received")
+        c.eq(r.doc["streams"], [], "no streams")
+        c.eq(r.doc["stop_reason"], "duration", "ended by its duration")
+    check_clean(c, r, "RX without traffic")
+    r = Run([], ["--ring-pairs", "1", "--tx-ports", "none", "--duration", "0",
+                 "--plain", "--interval", "100ms"])
+    c.true(r.wait_line("t=0.3s") is not None, "running")
+    r.signal()
+    FAULTS[0] += 2
+    r.finish()
+    if r.doc:
+        c.eq(r.doc["stop_reason"], "signal", "an endless RX-only run ends on a signal")
+    check_clean(c, r, "RX without traffic, signal")
+    r = Run([], ["--ring-pairs", "1", "--tx-ports", "none", "--count", "1000"]).finish(timeout=30)
+    FAULTS[0] += 1
+    c.eq(r.rc, 2, "--count with no sender: bad usage, not a wait for ever")
+    c.true("--count with --tx-ports none" in r.err, "says why: %r" % r.err[-200:])
+    check_clean(c, r, "--count without a sender", rcs=(2,), need_doc=False)
+    c.done()
+
+
+def mode_signal():
+    """SIGINT in the middle of an RFC 2544 frame loss series (2 Mpps into a
+    0.5 Mpps policer: many trials): the trials done so far are written,
+    stop_reason signal, exit 0."""
+    c = Checker("mode_signal")
+    r = Run([], RING + ["--mode", "loss", "--size", "128", "--rate", "2Mpps",
+                        "--trial", "300ms", "--impair", "police=500kpps"])
+    c.true(r.wait_line("trial   2") is not None, "search under way")
+    r.signal()
+    FAULTS[0] += 1
+    r.finish()
+    if r.doc:
+        c.eq(r.doc.get("stop_reason"), "signal", "stop reason")
+        c.eq(r.doc.get("mbufs_missing"), 0, "every mbuf back")
+    c.true(r.rc == 0 and r.doc is not None, "exit 0 with a result")
+    c.true(r.bad_json is None and set(r.files) <= {"r.json"}, "no partial file")
+    c.eq(r.leftovers(), [], "nothing of the run left")
+    r.cleanup()
+    c.done()
+
+
+def output_devices():
+    """Results written to a device node and a FIFO go into them: the node
+    and the FIFO are still there afterwards (never replaced by a file)."""
+    c = Checker("output_devices")
+    d = tempfile.mkdtemp(prefix="wrfault")
+    node, fifo = os.path.join(d, "null"), os.path.join(d, "fifo")
+    os.mknod(node, 0o600 | stat.S_IFCHR, os.makedev(1, 3))  # a private null
+    os.mkfifo(fifo)
+    got = []
+    def read_fifo():
+        with open(fifo) as f:
+            got.append(f.read())
+    reader = threading.Thread(target=read_fifo, daemon=True)
+    reader.start()
+    r = Run(["net_ring0"], ["--count", "10k", "--quiet", "--csv", fifo], json_out=False)
+    r.finish()
+    reader.join(10)
+    c.eq(r.rc, 0, "exit code")
+    c.true(got and got[0].startswith("trial,t_s"), "CSV came through the FIFO")
+    c.true(stat.S_ISFIFO(os.stat(fifo).st_mode), "FIFO still a FIFO")
+    r2 = Run(["net_ring0"], ["--count", "10k", "--quiet", "--json", node], json_out=False).finish()
+    c.eq(r2.rc, 0, "exit code")
+    c.true(stat.S_ISCHR(os.stat(node).st_mode), "device node still a device")
+    c.eq(r.leftovers() + r2.leftovers(), [], "nothing of the runs left")
+    r.cleanup()
+    r2.cleanup()
+    os.unlink(node)
+    os.unlink(fifo)
+    os.rmdir(d)
+    c.done()
+
+
+# Bad values per option: empty, not a number, negative, past the range,
+# trailing junk; then options without their value.
+BAD_VALUES = {
+    "--txq": ["0", "17", "x", "-1", "1.5"], "--rxq": ["0", "17"],
+    "--txd": ["31", "32769", "1k5"], "--rxd": ["0", "99999"],
+    "--burst": ["0", "513", "32x"], "--size": ["63", "9019", "", "1e3"],
+    "--duration": ["x", "-1", "5y", "1.0001"], "--count": ["0", "x", "1e3", "-5"],
+    "--interval": ["99ms", "x"], "--grace": ["x", "-1s"], "--link-timeout": ["soon"],
+    "--src-mac": ["02:00", "zz:00:00:00:00:01", ""], "--dst-mac": ["02:00:00:00:00:01:02"],
+    "--src-ip": ["1.2.3", "256.0.0.1", "::1"], "--dst-ip": [""],
+    "--sport": ["65536", "-1"], "--dport": ["x"], "--flows": ["0", "65537"],
+    "--vlan": ["0", "4095"], "--map": ["x", "1:", "1:tx0", "1:tx99.0", "1:rx0.99", "2000:tx0.0"],
+    "--ring-pairs": ["17", "x"], "--json": [""], "--csv": [""],
+    "--impair": ["drop=0", "jitter=5", "delay=5s", "police=1Gbps", "drop=5@5", ""],
+    "--latency": ["maybe", ""], "--rate": ["0pps", "-1pps", "101%", "1Mbit", "10GBps", "fast"],
+    "--link-speed": ["1", "x"], "--mode": ["fast", ""],
+    "--sizes": ["", "63", "64,,128", "rfc", "64,9019"], "--trial": ["50ms", "x"],
+    "--resolution": ["0", "51", "x"], "--max-trials": ["0", "129"], "--pdr": ["0.6", "x"],
+    "--loss-step": ["0", "11"], "--b2b-trials": ["0", "1001"], "--b2b-max": ["0"],
+    "--label": ["", "x" * 200], "--repeat": ["0", "1001"], "--warmup": ["101", "x"],
+    "--pool-mbufs": ["0", "16", "99999999"],
+}
+# Each valid alone; together a configuration that must not start.
+BAD_COMBOS = [
+    ["--tx-ports", "none", "--rx-ports", "none"],
+    ["--tx-ports", "none", "--count", "1000"],
+    ["--size", "128", "--sizes", "64,128", "--mode", "sweep"],
+    ["--sizes", "64,128"],
+    ["--vlan", "5", "--size", "64"],
+    ["--flows", "100", "--sport", "65500"],
+    ["--impair", "drop=10", "--burst", "256"],
+    ["--repeat", "2", "--duration", "0"],
+    ["--burst", "512", "--txd", "512"],
+    ["--pool-mbufs", "32", "--burst", "64"],
+    ["--duration", "1", "stray"],
+    ["--bogus-option"],
+    ["-x"],
+    ["--json", "/nonexistent-dir/r.json"],
+    ["--csv", "/tmp"],
+    # Known only once the ports are probed or up: still before any frame.
+    ["--tx-ports", "5"],
+    ["--rx-ports", "0-3"],
+    ["--rate", "50%"],
+    ["--map", "5:tx0.0,rx0.0"],
+    ["--map", "1:tx0.0", "--map", "1:tx0.0,rx0.0"],
+    ["--map", "1:rx0.0"],
+    ["--mode", "throughput", "--rate", "10%"],
+]
+
+
+def bad_command_lines():
+    """Every bad command line exits 2 with a message naming what is wrong
+    and sends nothing: the port is a pcap writer, whose file must hold no
+    frame (24 bytes of header, or not even that). Also a bad EAL option."""
+    c = Checker("bad_command_lines")
+    cases = []
+    for opt, vals in BAD_VALUES.items():
+        cases += [[opt, v] for v in vals] + [["--duration", "1", opt]]
+    cases += BAD_COMBOS
+    d = tempfile.mkdtemp(prefix="wrfault")
+    pcap = os.path.join(d, "tx.pcap")
+    for opts in cases:
+        r = Run(["net_pcap0,tx_pcap=" + pcap], opts, json_out=False).finish(timeout=30)
+        size = os.path.getsize(pcap) if os.path.exists(pcap) else 0
+        c.eq(r.rc, 2, "exit code for %r (stderr %r)" % (opts, r.err[-300:]))
+        c.true("wirerate: error: " in r.err, "a message for %r" % opts)
+        c.true(size <= 24, "no frame sent for %r: pcap of %d bytes" % (opts, size))
+        c.eq(r.leftovers(), [], "nothing left for %r" % opts)
+        r.cleanup()
+        if os.path.exists(pcap):
+            os.unlink(pcap)
+    os.rmdir(d)
+    print("bad command lines tried: %d" % len(cases))
+    c.done()
+
+
+def bad_eal_option():
+    """A bad EAL option (before --) is bad usage too, with nothing left."""
+    c = Checker("bad_eal_option")
+    SEQ[0] += 1
+    prefix = "wrf%d_%d" % (os.getpid(), SEQ[0])
+    p = subprocess.run([wrtest.WIRERATE, "-l", "0,1", "--no-pci", "--file-prefix",
+                        prefix, "--bogus-eal", "--", "--duration", "1"],
+                       capture_output=True, text=True, timeout=60)
+    c.eq(p.returncode, 2, "exit code")
+    c.true("EAL initialisation failed" in p.stderr, "says so: %r" % p.stderr[-300:])
+    c.done()
+
+
+def ip(*args, check=True):
+    return subprocess.run(["ip"] + list(args), capture_output=True, text=True,
+                          check=check)
+
+
+def link_down_tap():
+    """A link goes down mid-run: two tap ports joined by a bridge in a
+    network namespace made for the test, the receiving tap set down for
+    2.5 s. The run keeps going and ends by its duration; the port reports
+    its link going down and for how long; the frames lost meanwhile are
+    proven by sequence gaps and sent = received + lost holds exactly."""
+    c = Checker("link_down_tap")
+    ns = "wrf%d" % os.getpid()
+    ta, tb = "wrft%da" % (os.getpid() % 100000), "wrft%db" % (os.getpid() % 100000)
+    if not os.path.exists("/dev/net/tun"):
+        c.skip("no /dev/net/tun: no tap ports here")
+        c.done()
+    if ip("netns", "add", ns, check=False).returncode != 0:
+        c.skip("cannot create a network namespace")
+        c.done()
+    try:
+        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
+                        "net.ipv6.conf.all.disable_ipv6=1",
+                        "net.ipv6.conf.default.disable_ipv6=1"], check=True)
+        ip("-n", ns, "link", "add", "wrfbr", "type", "bridge", "forward_delay", "0")
+        ip("-n", ns, "link", "set", "wrfbr", "up")
+        # Not the receiving tap's own MAC: the bridge would keep such frames.
+        r = Run(["net_tap0,iface=" + ta, "net_tap1,iface=" + tb],
+                ["--tx-ports", "0", "--rx-ports", "1", "--rate", "10kpps",
+                 "--dst-mac", "02:00:00:00:00:99", "--duration", "8", "--plain",
+                 "--interval", "250ms"], wrap=["ip", "netns", "exec", ns])
+        end = time.monotonic() + 30
+        while ip("-n", ns, "link", "show", tb, check=False).returncode != 0:
+            c.true(time.monotonic() < end and r.p.poll() is None, "taps made")
+            if r.p.poll() is not None or time.monotonic() > end:
+                break
+            time.sleep(0.05)
+        ip("-n", ns, "link", "set", ta, "master", "wrfbr", check=False)
+        ip("-n", ns, "link", "set", tb, "master", "wrfbr", check=False)
+        c.true(r.wait_line("t=2.0s") is not None, "traffic flowing")
+        ip("-n", ns, "link", "set", tb, "down", check=False)
+        FAULTS[0] += 1
+        time.sleep(2.5)
+        ip("-n", ns, "link", "set", tb, "up", check=False)
+        r.finish()
+        if r.doc:
+            link = {t["port_id"]: t["link"] for t in r.doc["totals"]}
+            c.true(link[1]["down_events"] >= 1, "port 1 seen going down: %r" % link[1])
+            c.true(1.0 <= link[1]["down_s"] <= 4.0, "time down: %r" % link[1]["down_s"])
+            c.eq(link[1]["up"], True, "port 1 up again at the end")
+            c.eq(r.doc["stop_reason"], "duration", "kept running to its duration")
+            s = r.doc["streams"][0]
+            c.true(s["gap_pkts"] >= 10000, "loss proven by sequence gaps: %d" % s["gap_pkts"])
+            wrtest.stream_balance(c, r.doc)
+            print("link down 2.5 s: seen %d time(s), %.1f s down; sent %d, received "
+                  "%d, lost %d (%d proven by gaps)" % (
+                      link[1]["down_events"], link[1]["down_s"], s["sent_pkts"],
+                      s["rx_pkts"], s["lost_pkts"], s["gap_pkts"]))
+        c.true("port 1: LINK DOWN" in r.out, "live view says so")
+        c.true("port 1: link went down" in r.out, "summary says so")
+        check_clean(c, r, "tap link down")
+    finally:
+        ip("netns", "del", ns, check=False)
+    c.done()
+
+
+def done_summary():
+    print("faults injected: %d" % FAULTS[0])
+
+
+CASES = {f.__name__: f for f in (signal_phases, signal_term_mid_run, signal_grace,
+                                  double_signal, tiny_pool, tx_ring_full,
+                                  rx_no_traffic, mode_signal, output_devices,
+                                  bad_command_lines, bad_eal_option,
+                                  link_down_tap)}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print("usage: test_faults.py {%s}" % ",".join(CASES))
+        sys.exit(2)
+    import atexit
+    atexit.register(done_summary)
+    CASES[sys.argv[1]]()
