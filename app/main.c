@@ -67,6 +67,11 @@ install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/*
+	 * A closed pipe (stdout into head, a vhost-user peer gone) is an
+	 * error to handle, not a reason to die with the results unwritten.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static void

@@ -491,6 +491,30 @@ def bad_eal_option():
     c.done()
 
 
+def stdout_closed():
+    """The reader of the live view goes away (wirerate ... | head -1): the
+    run carries on to its end and writes its result (SIGPIPE ignored)."""
+    c = Checker("stdout_closed")
+    d = tempfile.mkdtemp(prefix="wrfault")
+    path = os.path.join(d, "r.json")
+    argv = [wrtest.WIRERATE] + wrtest.eal_args(["net_ring0"]) + [
+        "--", "--duration", "1.5", "--plain", "--interval", "100ms", "--json", path]
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         stdin=subprocess.DEVNULL)
+    p.stdout.readline()
+    p.stdout.close()
+    FAULTS[0] += 1
+    rc = p.wait(timeout=60)
+    c.eq(rc, 0, "exit code")
+    doc = json.load(open(path)) if os.path.exists(path) else None
+    c.true(doc is not None and doc["stop_reason"] == "duration", "ran to its end")
+    if doc:
+        wrtest.stream_balance(c, doc)
+        os.unlink(path)
+    os.rmdir(d)
+    c.done()
+
+
 def ip(*args, check=True):
     return subprocess.run(["ip"] + list(args), capture_output=True, text=True,
                           check=check)
@@ -565,7 +589,7 @@ CASES = {f.__name__: f for f in (signal_phases, signal_term_mid_run, signal_grac
                                   double_signal, tiny_pool, tx_ring_full,
                                   rx_no_traffic, mode_signal, output_devices,
                                   bad_command_lines, bad_eal_option,
-                                  link_down_tap)}
+                                  link_down_tap, stdout_closed)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:

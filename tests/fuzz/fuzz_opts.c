@@ -133,19 +133,14 @@ parse(int argc, char **argv, struct wr_config *cfg, char *err, size_t len)
 	return wr_opts_parse(argc, argv, cfg, err, len);
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* argv from the input: each argument its own exact-size allocation. */
+static int
+make_argv(const uint8_t *data, size_t size, char **argv)
 {
-	static struct wr_config cfg, again;
-	char *argv[FUZZ_MAX_ARGS + 2], *argv2[FUZZ_MAX_ARGS + 2];
-	char err[512], err2[512];
-	int argc = 1, rc, rc2, i;
 	size_t start = 0, k;
+	int argc = 1;
 
-	if (size > FUZZ_MAX_INPUT)
-		return 0;
 	argv[0] = (char *)(uintptr_t)"wirerate";
-	/* Each argument in its own exact-size allocation (ASan sees overreads). */
 	for (k = 0; k <= size && argc <= FUZZ_MAX_ARGS; k++) {
 		if (k < size && data[k] != '\n' && data[k] != '\0')
 			continue;
@@ -153,15 +148,46 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		start = k + 1;
 	}
 	argv[argc] = NULL;
-	/* getopt_long permutes argv (options first): parse a copy twice. */
+	return argc;
+}
+
+static void
+free_argv(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		free(argv[i]);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct wr_config cfg, again;
+	char *argv[FUZZ_MAX_ARGS + 2], *argv2[FUZZ_MAX_ARGS + 2];
+	char err[512], err2[512], quiet[] = "--quiet";
+	char *plain[] = { (char *)(uintptr_t)"wirerate", quiet, NULL };
+	int argc, rc, rc2;
+
+	if (size > FUZZ_MAX_INPUT)
+		return 0;
+	/* getopt_long permutes argv (options first): keep the pointers. */
+	argc = make_argv(data, size, argv);
 	memcpy(argv2, argv, sizeof(argv[0]) * (size_t)(argc + 1));
 	rc = parse(argc, argv, &cfg, err, sizeof(err));
 	FUZZ_CHECK(rc == WR_OPTS_RUN || rc == WR_OPTS_HELP ||
 		rc == WR_OPTS_VERSION || rc == -EINVAL);
 	if (rc < 0)
 		FUZZ_CHECK(fuzz_msg_ok(err, sizeof(err)));
-	/* No state survives a call: the same argv parses the same way. */
-	rc2 = parse(argc, argv2, &again, err2, sizeof(err2));
+	/*
+	 * No state survives a call: a plain command line still parses as it
+	 * should, and the same arguments, in fresh memory, parse the same way.
+	 */
+	FUZZ_CHECK(parse(2, plain, &again, err2, sizeof(err2)) == WR_OPTS_RUN);
+	free_argv(argc, argv2);
+	argc = make_argv(data, size, argv);
+	memcpy(argv2, argv, sizeof(argv[0]) * (size_t)(argc + 1));
+	rc2 = parse(argc, argv, &again, err2, sizeof(err2));
 	FUZZ_CHECK(rc2 == rc);
 	if (rc < 0)
 		FUZZ_CHECK(strcmp(err, err2) == 0);
@@ -170,7 +196,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_config(&cfg);
 		check_plan(&cfg);
 	}
-	for (i = 1; i < argc; i++)
-		free(argv2[i]);
+	free_argv(argc, argv2);
 	return 0;
 }
