@@ -16,6 +16,8 @@ import sys
 import tempfile
 import time
 
+from wrtest import hugepages_free  # noqa: F401 (re-exported to the beds)
+
 WIRERATE = os.environ.get("WIRERATE", "build/app/wirerate")
 SKIP = 77  # meson's exit code for a skipped test
 
@@ -27,17 +29,6 @@ def close_all():
     """Close every Bed (idempotent): for the runner's finally clause."""
     for bed in _BEDS:
         bed.close()
-
-
-def hugepages_free():
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("HugePages_Free:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
 
 
 def skip(why):

@@ -12,20 +12,8 @@
 #include "reflect.h"
 #include "rxclock.h"
 #include "wr_test.h"
+#include "wr_test_opts.h"
 
-static char err[512];
-
-static int
-parse(struct wr_config *cfg, int argc, const char **argv)
-{
-	wr_config_defaults(cfg);
-	err[0] = '\0';
-	return wr_opts_parse(argc, (char **)(uintptr_t)argv, cfg, err, sizeof(err));
-}
-
-#define PARSE(cfg, ...) ({ \
-	const char *a_[] = { "wirerate", __VA_ARGS__ }; \
-	parse(cfg, (int)RTE_DIM(a_), a_); })
 
 static uint32_t
 build(uint8_t *buf, uint32_t size, uint16_t vlan)
