@@ -146,6 +146,52 @@ def vhost_reflect():
     finish(c, bed)
 
 
+def vhost_peer_killed():
+    """The peer disappears mid-run (SIGKILL), each way: the survivor sees
+    the link go down, ends as configured (idle timeout or duration), exits
+    0 with a complete result and every mbuf back; the sender counts what
+    the dead ring refused, the receiver proves no gap in what it got."""
+    c = Checker("vhost_peer_killed")
+    bed, (vh, vu) = vhost_pair("vhost_peer_killed")
+    # 1. The sender (virtio-user) dies; the receiver (vhost) survives.
+    rcv = bed.wirerate("b", [vh], RECEIVER + ["--json", bed.path("rcv.json")])
+    c.true(rcv.wait_text(READY, 30), "vhost receiver ready")
+    snd = bed.wirerate("a", [vu], SENDER + ["--rate", "1Mpps", "--duration", "30"],
+                       eal_extra=["--single-file-segments"])
+    time.sleep(3)
+    snd.p.kill()
+    snd.wait(10)
+    c.eq(rcv.wait(30), 0, "receiver exit code after its peer was killed")
+    rd = twoend.load(bed.path("rcv.json"))
+    c.true(rd is not None, "receiver result written")
+    if rd:
+        c.eq(rd["stop_reason"], "idle", "receiver ended by its idle timeout")
+        c.true(rd["totals"][0]["link"]["down_events"] >= 1, "link down seen")
+        c.true(rd["streams"][0]["rx_pkts"] > 0, "frames received before")
+        c.eq(rd["streams"][0]["gap_pkts"], 0, "no gap in what arrived")
+        c.eq(rd["accounting"]["mbufs_missing"], 0, "mbufs back")
+    # 2. The receiver (vhost) dies; the sender (virtio-user) survives.
+    rcv2 = bed.wirerate("b", [vh], ["--tx-ports", "none", "--duration", "30", "--quiet"],
+                        name="rcv2")
+    time.sleep(2)
+    snd2 = bed.wirerate("a", [vu], SENDER + ["--rate", "1Mpps", "--duration", "6",
+                                             "--json", bed.path("snd2.json")],
+                        eal_extra=["--single-file-segments"], name="snd2")
+    time.sleep(3)
+    rcv2.p.kill()
+    rcv2.wait(10)
+    c.eq(snd2.wait(30), 0, "sender exit code after its peer was killed")
+    sd = twoend.load(bed.path("snd2.json"))
+    c.true(sd is not None, "sender result written")
+    if sd:
+        t = sd["totals"][0]
+        c.eq(sd["stop_reason"], "duration", "sender ran its --duration")
+        c.true(t["link"]["down_events"] >= 1, "link down seen")
+        c.true(t["drops"]["tx_full_pkts"] > 0, "the dead ring's refusals counted")
+        c.eq(sd["accounting"]["mbufs_missing"], 0, "mbufs back")
+    finish(c, bed)
+
+
 def veth_pair(c, name, vdev, mtu):
     """Sender in namespace A, receiver in B, a veth pair between them; the
     kernel carries the frames. Loss is allowed (the kernel may drop) but
@@ -230,6 +276,7 @@ def tap():
 
 
 CASES = {f.__name__: f for f in (memif, memif_reflect, vhost, vhost_reflect,
+                                  vhost_peer_killed,
                                   af_packet, af_xdp, tap)}
 
 
