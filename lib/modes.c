@@ -188,8 +188,7 @@ trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *what,
 }
 
 static void
-trial_at(const struct wr_run *run, uint32_t size, double pps, uint64_t ms,
-		struct wr_trial *t)
+trial_at(uint32_t size, double pps, uint64_t ms, struct wr_trial *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->frame_size = size;
@@ -198,7 +197,6 @@ trial_at(const struct wr_run *run, uint32_t size, double pps, uint64_t ms,
 		t->rate.value = pps;
 	}
 	t->duration_ms = ms;
-	(void)run;
 }
 
 /* The link speed the configuration lets us trust, 0 when none. */
@@ -244,7 +242,7 @@ max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
 		json_object_set_new(res, "max_from", json_string("line rate"));
 		return 0;
 	}
-	trial_at(m->run, size, 0, CALIBRATE_MS, &t);
+	trial_at(size, 0, CALIBRATE_MS, &t);
 	rc = trial(m, &t, "calibrate", &s);
 	if (rc != 0)
 		return rc;
@@ -336,7 +334,7 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 	sc.max_trials = cfg->max_trials;
 	rc = wr_search_init(&srch, &sc);
 	while (rc == 0 && wr_search_next(&srch, &pps) == WR_SEARCH_TRIAL) {
-		trial_at(m->run, size, pps, cfg->trial_ms, &t);
+		trial_at(size, pps, cfg->trial_ms, &t);
 		rc = trial(m, &t, "search", &s);
 		if (rc == 0)
 			rc = wr_search_report(&srch, pps, s.sent_pkts, search_loss(&s, &limited));
@@ -368,7 +366,7 @@ run_loss(struct mode_ctx *m, uint32_t size, json_t *res)
 	if (rc == 0)
 		rc = wr_search_flr_init(&flr, max, m->run->cfg->loss_step_pct);
 	while (rc == 0 && wr_search_flr_next(&flr, &pps, &pct) == WR_SEARCH_TRIAL) {
-		trial_at(m->run, size, pps, m->run->cfg->trial_ms, &t);
+		trial_at(size, pps, m->run->cfg->trial_ms, &t);
 		rc = trial(m, &t, "loss", &s);
 		if (rc == 0) {
 			json_t *o = summary_json(&s);
@@ -397,7 +395,7 @@ b2b_search(struct mode_ctx *m, uint32_t size, uint64_t max_pkts, uint64_t *best)
 
 	while (hi - lo > 1) {
 		n = lo == 0 && hi == max_pkts + 1 ? max_pkts : lo + (hi - lo) / 2;
-		trial_at(m->run, size, 0, m->run->cfg->trial_ms, &t);
+		trial_at(size, 0, m->run->cfg->trial_ms, &t);
 		t.count_pkts = n;
 		rc = trial(m, &t, "b2b", &s);
 		if (rc != 0)

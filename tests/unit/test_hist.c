@@ -11,24 +11,12 @@
 static uint64_t values[NB_VALUES];
 static struct wr_hist hist, hist2, hist3;
 
-/* Small deterministic PRNG (xorshift64*), fixed seeds: tests repeat. */
-static uint64_t
-prng_next(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * UINT64_C(0x2545F4914F6CDD1D);
-}
 
 /* Uniform in [0, 1) with 53 bits. */
 static double
 prng_unit(uint64_t *state)
 {
-	return (double)(prng_next(state) >> 11) * 0x1.0p-53;
+	return (double)(wr_test_prng(state) >> 11) * 0x1.0p-53;
 }
 
 static int
@@ -134,7 +122,7 @@ test_bucket_layout(void)
 			v >= wr_hist_bucket_low(b + 1);
 	}
 	for (v = 0; v < 200000; v++) {
-		uint64_t x = prng_next(&st) >> (prng_next(&st) % 64);
+		uint64_t x = wr_test_prng(&st) >> (wr_test_prng(&st) % 64);
 
 		b = wr_hist_bucket(x);
 		if (x > WR_HIST_MAX_VALUE)
@@ -213,7 +201,7 @@ test_small_exact(void)
 	unsigned int i;
 
 	for (i = 0; i < 6400; i++)
-		values[i] = prng_next(&st) % 64;
+		values[i] = wr_test_prng(&st) % 64;
 	fill_and_check(6400);
 	/* One bucket per value below 64: percentiles are exact. */
 	WR_CHECK_U64(wr_hist_percentile(&hist, 50), values[3199]);
@@ -228,7 +216,7 @@ test_uniform(void)
 	unsigned int i;
 
 	for (i = 0; i < NB_VALUES; i++)
-		values[i] = 1000 + prng_next(&st) % 999001;
+		values[i] = 1000 + wr_test_prng(&st) % 999001;
 	fill_and_check(NB_VALUES);
 }
 
@@ -253,7 +241,7 @@ test_wide(void)
 
 	/* 48 powers of two, 1 .. 2^48 inclusive. */
 	for (i = 0; i < NB_VALUES - 1; i++)
-		values[i] = (prng_next(&st) >> 16) >> (prng_next(&st) % 49);
+		values[i] = (wr_test_prng(&st) >> 16) >> (wr_test_prng(&st) % 49);
 	values[NB_VALUES - 1] = UINT64_C(1) << 48;
 	fill_and_check(NB_VALUES);
 }
@@ -302,7 +290,7 @@ test_merge(void)
 	wr_hist_init(&hist2);
 	wr_hist_init(&hist3);
 	for (i = 0; i < NB_VALUES; i++) {
-		values[i] = 500 + prng_next(&st) % (1u << (i % 20 + 1));
+		values[i] = 500 + wr_test_prng(&st) % (1u << (i % 20 + 1));
 		wr_hist_add(&hist, values[i]);
 		wr_hist_add(i % 3 == 0 ? &hist2 : &hist3, values[i]);
 	}
@@ -363,7 +351,7 @@ test_jitter(void)
 	/* Noise, spikes and steps, step by step against the reference. */
 	wr_jitter_init(&j);
 	for (i = 0; i < 200000; i++) {
-		d = 50000 + prng_next(&st) % 2000;
+		d = 50000 + wr_test_prng(&st) % 2000;
 		if (i % 997 == 0)
 			d += 300000;
 		if (i >= 100000)

@@ -8,24 +8,12 @@
 
 #define W WR_SEQ_WINDOW_BITS
 
-/* Small deterministic PRNG (xorshift64*), fixed seeds: tests repeat. */
-static uint64_t
-prng_next(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * UINT64_C(0x2545F4914F6CDD1D);
-}
 
 /* Uniform-ish in [0, n) for small n; the bias is irrelevant here. */
 static uint64_t
 prng_below(uint64_t *state, uint64_t n)
 {
-	return (prng_next(state) >> 11) % n;
+	return (wr_test_prng(state) >> 11) % n;
 }
 
 /* Feed sequences base + from .. base + to - 1 in order. */

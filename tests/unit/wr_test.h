@@ -61,6 +61,19 @@ static int wr_test_nb_failed;
 	} \
 } while (0)
 
+/* Small deterministic PRNG (xorshift64*): fixed seeds, tests repeat. */
+static inline uint64_t
+wr_test_prng(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * UINT64_C(0x2545F4914F6CDD1D);
+}
+
 static inline int
 wr_test_summary(void)
 {
