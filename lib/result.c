@@ -11,6 +11,7 @@
 #include "jsonw.h"
 #include "cpujson.h"
 #include "fileio.h"
+#include "capture.h"
 #include "result.h"
 #include "trials.h"
 #include "units.h"
@@ -590,6 +591,8 @@ wr_result_build(const struct wr_run *run)
 
 	if (doc != NULL)
 		wr_result_add_trial(doc, run, true);
+	if (doc != NULL && run->cap != NULL)
+		wr_json_set(doc, "capture", wr_capture_json(run->cap));
 	return doc;
 }
 
