@@ -661,12 +661,12 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 int
 wr_opts_lookup(const char *arg, bool *has_arg)
 {
-	size_t n = strcspn(arg, "=");
-	const struct option *o;
+	size_t n = strcspn(arg, "="), i;
 
-	for (o = long_opts; o->name != NULL; o++) {
-		if (strncmp(o->name, arg, n) == 0 && o->name[n] == '\0') {
-			*has_arg = o->has_arg != no_argument;
+	for (i = 0; i < wr_optab_len; i++) {
+		if (strncmp(wr_optab[i].name, arg, n) == 0 &&
+				wr_optab[i].name[n] == '\0') {
+			*has_arg = wr_optab[i].has_arg != no_argument;
 			return 0;
 		}
 	}
@@ -676,12 +676,12 @@ wr_opts_lookup(const char *arg, bool *has_arg)
 const char *
 wr_opts_closest(const char *arg)
 {
-	const struct option *o;
 	struct wr_suggest sg;
+	size_t i;
 
 	wr_suggest_init(&sg, arg, strcspn(arg, "="));
-	for (o = long_opts; o->name != NULL; o++)
-		wr_suggest_try(&sg, o->name);
+	for (i = 0; i < wr_optab_len; i++)
+		wr_suggest_try(&sg, wr_optab[i].name);
 	return sg.best;
 }
 
