@@ -10,6 +10,7 @@
 #include "errmsg.h"
 #include "optab.h"
 #include "opts.h"
+#include "suggest.h"
 #include "units.h"
 
 void
@@ -658,6 +659,57 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 }
 
 int
+wr_opts_lookup(const char *arg, bool *has_arg)
+{
+	size_t n = strcspn(arg, "="), i;
+
+	for (i = 0; i < wr_optab_len; i++) {
+		if (strncmp(wr_optab[i].name, arg, n) == 0 &&
+				wr_optab[i].name[n] == '\0') {
+			*has_arg = wr_optab[i].has_arg != no_argument;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+const char *
+wr_opts_closest(const char *arg)
+{
+	struct wr_suggest sg;
+	size_t i;
+
+	wr_suggest_init(&sg, arg, strcspn(arg, "="));
+	for (i = 0; i < wr_optab_len; i++)
+		wr_suggest_try(&sg, wr_optab[i].name);
+	return sg.best;
+}
+
+/*
+ * What getopt refused in arg: a known option without its value, an
+ * abbreviation of several, or an unknown option (with the closest name).
+ */
+static int
+bad_option(const char *arg, char *err, size_t el)
+{
+	const char *near;
+	bool has_arg;
+
+	if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
+		return wr_err(-EINVAL, err, el, "%s: unknown option (wirerate options "
+			"are long, e.g. --size 64; see --help)", arg);
+	if (wr_opts_lookup(arg + 2, &has_arg) == 0)
+		return wr_err(-EINVAL, err, el, "%s: %s (see --help)", arg,
+			has_arg ? "needs a value" : "takes no value");
+	near = wr_opts_closest(arg + 2);
+	if (near != NULL)
+		return wr_err(-EINVAL, err, el, "%s: unknown option; did you mean "
+			"--%s? (see --help)", arg, near);
+	return wr_err(-EINVAL, err, el, "%s: unknown option, or an abbreviation of "
+		"several (see --help)", arg);
+}
+
+int
 wr_opts_parse(int argc, char **argv, struct wr_config *cfg,
 		char *err, size_t errlen)
 {
@@ -682,8 +734,7 @@ wr_opts_parse(int argc, char **argv, struct wr_config *cfg,
 		if (c == WR_OPT_VERSION)
 			return WR_OPTS_VERSION;
 		if (c == '?' || c == ':')
-			return wr_err(-EINVAL, err, errlen, "%s: unknown option or missing "
-				"value (see --help)", idx < argc ? argv[idx] : "?");
+			return bad_option(idx < argc ? argv[idx] : "?", err, errlen);
 		rc = opt_one(c, optarg, cfg, err, errlen);
 		if (rc < 0)
 			return rc;

@@ -133,7 +133,16 @@ test_errors(void)
 	WR_CHECK(PARSE(&c, "--bogus") == -EINVAL);
 	WR_CHECK_STR(err, "--bogus: unknown option");
 	WR_CHECK(PARSE(&c, "--size") == -EINVAL);
-	WR_CHECK_STR(err, "missing value");
+	WR_CHECK_STR(err, "--size: needs a value");
+	/* A misspelt option: the closest name, swaps counting as one edit. */
+	WR_CHECK(PARSE(&c, "--szie", "512") == -EINVAL);
+	WR_CHECK_STR(err, "--szie: unknown option; did you mean --size?");
+	WR_CHECK(PARSE(&c, "--ring-piars=1") == -EINVAL);
+	WR_CHECK_STR(err, "did you mean --ring-pairs?");
+	WR_CHECK(PARSE(&c, "--plain=1") == -EINVAL);
+	WR_CHECK_STR(err, "--plain=1: takes no value");
+	WR_CHECK(PARSE(&c, "--zzzzzz") == -EINVAL);
+	WR_CHECK(strstr(err, "did you mean") == NULL);
 	WR_CHECK(PARSE(&c, "stray") == -EINVAL);
 	WR_CHECK_STR(err, "stray: unexpected argument");
 	WR_CHECK(PARSE(&c, "--flows", "100", "--sport", "65500") == -EINVAL);
