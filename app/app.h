@@ -79,6 +79,22 @@ int app_capture_write(const struct wr_run *run, FILE *f);
 char **app_eal_argv(int *argc, char **argv);
 
 /*
+ * rte_eal_init() with its log held back: shown only when it fails (or
+ * when the user gave --log-level), followed by the cause wirerate can name
+ * (the --file-prefix in use by another process, no hugetlbfs mounted) and
+ * what to do. Returns what rte_eal_init() returns.
+ */
+int app_eal_init(int argc, char **argv);
+
+/*
+ * Before EAL: the index of "--" in argv (argc when there is none) in *dd.
+ * Returns 0, or -1 with a message on stderr when a wirerate option comes
+ * before -- (the message shows the command line that works) or an
+ * unknown option there is close to a known one ("did you mean").
+ */
+int app_cmdline_check(int argc, char **argv, int *dd);
+
+/*
  * rte_eal_cleanup(), then, in a primary process, remove what the EAL left
  * of this --file-prefix: hugepage files (kept with --single-file-segments)
  * and the runtime directory. This function can't fail.

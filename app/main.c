@@ -277,12 +277,36 @@ early_opts(int argc, char **argv)
 	return -1;
 }
 
+/*
+ * The wirerate options (after the first --, argv[dd]) parsed before EAL
+ * starts, so that their errors come first and alone. 1: run, 0: done
+ * (--help), -1: bad input (said on stderr).
+ */
+static int
+parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
+{
+	char **app_argv;
+	int nb = dd < argc ? argc - dd : 1, rc;
+
+	app_argv = calloc((size_t)nb + 1, sizeof(*app_argv));
+	if (app_argv == NULL) {
+		fprintf(stderr, "wirerate: error: no memory\n");
+		return -1;
+	}
+	app_argv[0] = argv[0];
+	if (dd < argc)
+		memcpy(app_argv + 1, argv + dd + 1, sizeof(*app_argv) * (size_t)(nb - 1));
+	rc = parse_app(nb, app_argv, cfg, argv[0]);
+	free(app_argv);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
 	static struct wr_config cfg;
 	char cmdline[1024];
-	int n, rc;
+	int dd, n, rc;
 
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return app_compare_main(argc - 1, argv + 1);
@@ -292,31 +316,25 @@ main(int argc, char **argv)
 		return app_merge_main(argc - 1, argv + 1);
 	if (early_opts(argc, argv) == 0)
 		return APP_EXIT_OK;
+	if (app_cmdline_check(argc, argv, &dd) != 0)
+		return APP_EXIT_USAGE;
+	rc = parse_before_eal(argc, argv, dd, &cfg);
+	if (rc <= 0)
+		return rc == 0 ? APP_EXIT_OK : APP_EXIT_USAGE;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));
 	install_signals();
 	mask_stop_signals(SIG_BLOCK);
 	argv = app_eal_argv(&argc, argv);
-	n = rte_eal_init(argc, argv);
+	n = app_eal_init(argc, argv);
 	if (n >= 0)
 		app_eal_note_files();   /* before a pending signal can be taken */
 	mask_stop_signals(SIG_UNBLOCK);
-	if (n < 0) {
-		fprintf(stderr, "wirerate: error: EAL initialisation failed: %s "
-			"(check the EAL options before --, hugepages, and that no "
-			"other DPDK process uses the same --file-prefix)\n",
-			rte_strerror(rte_errno));
+	if (n < 0)
 		return APP_EXIT_USAGE;
-	}
-	argv[n] = argv[0];
 	/* Without the socket (--no-telemetry) the commands are simply unused. */
 	if (wr_telemetry_register() != 0)
 		fprintf(stderr, "wirerate: warning: /wirerate/ telemetry commands "
 			"not registered\n");
-	rc = parse_app(argc - n, argv + n, &cfg, argv[0]);
-	if (rc <= 0) {
-		app_eal_cleanup();
-		return rc == 0 ? APP_EXIT_OK : APP_EXIT_USAGE;
-	}
 	rc = run_all(&cfg, cmdline);
 	app_eal_cleanup();
 	return rc;

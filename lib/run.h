@@ -65,7 +65,14 @@ struct wr_stream_result {
 	uint16_t rx_port;
 	bool sender_known;             /* the sender is in this run */
 	uint64_t sent_pkts;            /* when sender_known */
-	int64_t lost_pkts;             /* sent - received (tail included) or gaps */
+	int64_t lost_pkts;             /* sent - received (tail included) or
+	                                * gaps; never negative */
+	uint64_t excess_pkts;          /* received - sent when that is > 0 */
+	unsigned int nb_rx_ports;      /* ports that received it, first rx_port */
+	struct {
+		uint16_t port_id;
+		uint64_t rx_pkts;      /* unique frames merged from this port */
+	} rx_split[WR_MAX_PORTS];
 	bool lat_valid;                /* TX stamps share this run's clock */
 	struct wr_stream_view view;
 };
