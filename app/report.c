@@ -349,7 +349,8 @@ emit(const struct rep *r, const struct rep_args *a)
 
 	memset(&doc, 0, sizeof(doc));
 	doc.title = a->title;
-	if (rep_doc_build(r, a->pivot, &doc) != 0) {
+	if (rep_doc_build(r, a->pivot, &doc) != 0 ||
+			rep_campaign_table(r, &doc) != 0) {
 		fprintf(stderr, "wirerate report: error: no memory for the tables\n");
 		return APP_EXIT_FAILED;
 	}
@@ -376,8 +377,11 @@ app_report_main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	memset(&r, 0, sizeof(r));
-	for (; optind < argc; optind++, r.nb_runs++) {
-		if (load_run(&r.run[r.nb_runs], argv[optind], err, sizeof(err)) != 0) {
+	for (; optind < argc; optind++) {
+		rc = rep_campaign_load(&r, argv[optind], err, sizeof(err));
+		if (rc == 1)
+			rc = load_run(&r.run[r.nb_runs++], argv[optind], err, sizeof(err));
+		if (rc != 0) {
 			rc = bad(err);
 			goto out;
 		}
@@ -391,5 +395,6 @@ app_report_main(int argc, char **argv)
 out:
 	for (i = 0; i <= r.nb_runs && i < REP_MAX_RUNS; i++)
 		json_decref(r.run[i].doc);
+	rep_campaign_free(&r);
 	return rc;
 }

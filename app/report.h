@@ -26,7 +26,10 @@ struct rep_run {
 	struct wr_metric_values hi;   /* the trials' max */
 };
 
+struct rep_campaign;
+
 struct rep {
+	struct rep_campaign *campaign;    /* two-ended inputs (report_campaign.c) */
 	unsigned int nb_runs;
 	struct rep_run run[REP_MAX_RUNS];
 	unsigned int order[REP_MAX_RUNS]; /* by label (first seen), then size */
@@ -99,5 +102,24 @@ bool rep_have_cycles(const struct rep *r);
  */
 int rep_plot(const struct rep *r, const char *dir, const char *gnuplot,
 		const char *title, char *err, size_t errlen);
+
+/*
+ * When path is a campaign cell (wirerate-cell/1) or a merge
+ * (wirerate-merge/1): record it in rep->campaign and, when it has a
+ * balanced merge, add its pair of results to rep->run[] as one run.
+ * Returns 0, 1 when path is neither (read it as a result), or -1 with a
+ * message in err.
+ */
+int rep_campaign_load(struct rep *rep, const char *path, char *err, size_t el);
+
+/*
+ * Put the campaign table (every cell, failed ones too, with both ends'
+ * cycles per frame) first in doc. Returns 0 (also without cells) or
+ * -ENOMEM.
+ */
+int rep_campaign_table(const struct rep *rep, struct rep_doc *doc);
+
+/* Free what rep_campaign_load() kept. This function can't fail. */
+void rep_campaign_free(struct rep *rep);
 
 #endif /* WR_APP_REPORT_H */

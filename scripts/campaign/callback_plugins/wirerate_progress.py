@@ -40,7 +40,7 @@ class CallbackModule(CallbackBase):
     def v2_runner_on_ok(self, result):
         if result._task.get_name() == "Progress":
             r = result._result
-            for line in str(r.get("msg") or r.get("stdout") or "").splitlines():
+            for line in str(r.get("stdout") or r.get("msg") or "").splitlines():
                 self._say(line)
 
     def v2_runner_on_failed(self, result, ignore_errors=False):

@@ -19,17 +19,24 @@ set -u
 
 die() { echo "wr-host: $*" >&2; exit 1; }
 
+# True while PID runs (a zombie waiting for its reaper does not).
+alive() {
+	[ -n "$1" ] && kill -0 "$1" 2>/dev/null &&
+		! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null
+}
+
 # Stop the process whose PID is in FILE (if it still runs), TERM then KILL.
 # (TERM: a command started with & by a non-interactive shell ignores INT.)
 stop_pidfile() {
 	[ -f "$1" ] || return 0
 	pid=$(cat "$1")
 	rm -f "$1"
-	[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+	alive "$pid" || return 0
 	kill -TERM "$pid" 2>/dev/null
 	i=0
-	while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	kill -KILL "$pid" 2>/dev/null || true
+	while alive "$pid" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	alive "$pid" && kill -KILL "$pid" 2>/dev/null
+	return 0
 }
 
 # At least N 2 MiB hugepages (never fewer than the host has) and hugetlbfs.

@@ -32,9 +32,10 @@ def write(path, text):
 
 def unreachable(res, role, host):
     if isinstance(res, dict) and res.get("unreachable"):
-        msg = str(res.get("msg", "")).strip().splitlines()
+        msg = str(res.get("msg", "")).strip()
+        msg = msg[msg.rfind("ssh:"):] if "ssh:" in msg else msg
         return "%s host %s unreachable%s" % (role, host,
-                                              (": " + msg[-1][:160]) if msg else "")
+                                              (": " + msg[:160]) if msg else "")
     return None
 
 
