@@ -490,6 +490,117 @@ def rx_chained():
     c.done(r)
 
 
+def write_pcap(path, frames):
+    """A classic little-endian pcap file of Ethernet frames."""
+    import struct
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        for fr in frames:
+            f.write(struct.pack("<IIII", 0, 0, len(fr), len(fr)) + fr)
+
+
+def own_frame(template, stream, seq):
+    """template (a frame wirerate wrote) with another stream id and seq."""
+    import struct
+    return template[:46] + struct.pack("<HQ", stream, seq) + template[56:]
+
+
+def loss_excess():
+    """Two streams of this run, replayed from a crafted pcap: stream 0
+    arrives whole plus 5 copies older than the sequence window (counted
+    received: excess), stream 1 loses 3 frames. The trial's loss is 3 and
+    the excess 5 is reported apart, never netted (the old sum read -2)."""
+    import os
+    import tempfile
+    c = Checker("loss_excess")
+    n = 5000
+    _, hdrs = stamp_run("full", 1)
+    c.eq(len(hdrs), 1, "template frame written")
+    tpl = hdrs[0][4]
+    s0 = [own_frame(tpl, 0, q) for q in range(n)]
+    s0 += [own_frame(tpl, 0, q) for q in range(2000, 2005)]
+    s1 = [own_frame(tpl, 1, q) for q in range(n) if q not in (100, 200, 300)]
+    with tempfile.TemporaryDirectory() as d:
+        write_pcap(os.path.join(d, "in.pcap"), s0 + s1)
+        vdev = "net_pcap0,rx_pcap={0}/in.pcap,tx_pcap={0}/a.pcap,tx_pcap={0}/b.pcap".format(d)
+        opts = ["--txq", "2", "--count", str(2 * n), "--latency", "off", "--quiet",
+                "--grace", "300ms"]
+        run = wrtest.run([vdev], opts)
+        mode = wrtest.run([vdev], opts + ["--mode", "sweep", "--sizes", "64"])
+    c.eq(run.rc, 0, "run: exit code")
+    st = {s["stream_id"]: s for s in run.doc["streams"]}
+    c.eq((st[0]["sent_pkts"], st[0]["rx_pkts"], st[0]["lost_pkts"], st[0]["excess_pkts"]),
+         (n, n + 5, 0, 5), "stream 0: sent, rx, lost, excess")
+    c.eq((st[1]["sent_pkts"], st[1]["rx_pkts"], st[1]["lost_pkts"], st[1]["excess_pkts"]),
+         (n, n - 3, 3, 0), "stream 1: sent, rx, lost, excess")
+    acc = run.doc["accounting"]
+    c.eq((acc["lost_pkts"], acc["excess_pkts"], acc["balanced"]), (3, 5, False),
+         "accounting: lost, excess, balanced")
+    c.eq(mode.rc, 0, "sweep: exit code")
+    res = mode.doc["results"][0]
+    c.eq((res["sent_pkts"], res["lost_pkts"], res["excess_pkts"]), (2 * n, 3, 5),
+         "trial: the drop shows, excess apart")
+    c.done(run)
+
+
+def stream_two_ports():
+    """One stream spread by the DUT over two ports (a LAG): net_pcap port
+    0 sends stream 0, ports 1 and 2 replay its even and odd sequences.
+    The stream is accounted once: received = sum, lost = sent - sum, the
+    split kept per port (the old rows read half of it lost on each port)."""
+    import os
+    import tempfile
+    c = Checker("stream_two_ports")
+    n = 4000
+    _, hdrs = stamp_run("full", 1)
+    c.eq(len(hdrs), 1, "template frame written")
+    tpl = hdrs[0][4]
+    lost = (10, 11)          # one even and one odd sequence never arrive
+    with tempfile.TemporaryDirectory() as d:
+        for half in (0, 1):
+            write_pcap(os.path.join(d, "rx%d.pcap" % half),
+                       [own_frame(tpl, 0, q) for q in range(half, n, 2) if q not in lost])
+        r = wrtest.run(["net_pcap0,tx_pcap=%s/tx.pcap" % d,
+                        "net_pcap1,rx_pcap=%s/rx0.pcap" % d,
+                        "net_pcap2,rx_pcap=%s/rx1.pcap" % d],
+                       ["--tx-ports", "0", "--rx-ports", "1,2", "--count", str(n),
+                        "--latency", "off", "--quiet", "--grace", "300ms"])
+    c.eq(r.rc, 0, "exit code")
+    st = [s for s in r.doc["streams"] if s["stream_id"] == 0]
+    c.eq(len(st), 1, "stream 0 reported once")
+    if st:
+        s = st[0]
+        c.eq((s["sent_pkts"], s["rx_pkts"], s["lost_pkts"], s["excess_pkts"]),
+             (n, n - 2, 2, 0), "sent, received (sum of ports), lost, excess")
+        c.eq(s["gap_pkts"], 2, "gaps of the merged view")
+        c.eq(s["rx_ports"], [{"port_id": 1, "rx_pkts": n // 2 - 1},
+                             {"port_id": 2, "rx_pkts": n // 2 - 1}], "split per port")
+    acc = r.doc["accounting"]
+    c.eq((acc["sent_pkts"], acc["received_pkts"], acc["lost_pkts"]), (n, n - 2, 2),
+         "accounting counts the stream once")
+    tot = {t["port_id"]: t for t in r.doc["totals"]}
+    c.eq(tot[1]["rx_own_pkts"] + tot[2]["rx_own_pkts"], n - 2, "ports' own frames")
+    wrtest.stream_balance(c, r.doc)
+    c.done(r)
+
+
+def sender_only():
+    """--rx-ports none: the accounting states what was sent and that the
+    balance needs the receiver (the old one read sent_pkts 0, balanced)."""
+    c = Checker("sender_only")
+    r = wrtest.run(["net_null0"], ["--rx-ports", "none", "--count", "12345", "--quiet"])
+    c.eq(r.rc, 0, "exit code")
+    acc = r.doc["accounting"]
+    c.eq(acc["sent_pkts"], 12345, "sent_pkts: what the sender sent")
+    c.eq(acc["sent_pkts"], sum(s["sent_pkts"] for s in r.doc["tx_streams"]),
+         "sent_pkts = tx_streams")
+    c.eq(acc["balanced"], None, "no balance claimed over zero frames")
+    c.true("wirerate merge" in acc.get("balance", ""), "says the balance needs merge")
+    c.true("received_pkts" not in acc and "lost_pkts" not in acc,
+           "no received or lost figure for a sender")
+    c.done(r)
+
+
 BAD = [
     (["--size", "63"], [], "--size 63: out of range, accepted 64 to 9018"),
     (["--size", "9019"], [], "accepted 64 to 9018"),
@@ -555,7 +666,8 @@ CASES = {f.__name__: f for f in (tx_null, rx_null, ring_loopback, ring_pair_coun
                                   impair_fixture, latency_gating, rate_pps,
                                   rate_gbps, mode_sweep, mode_throughput,
                                   mode_loss, mode_b2b,
-                                  help_text, stamp_pcap, stamp_ring, rx_chained)}
+                                  help_text, stamp_pcap, stamp_ring, rx_chained,
+                                  loss_excess, sender_only, stream_two_ports)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
