@@ -18,6 +18,7 @@
 #include <rte_common.h>
 
 #include "compare.h"
+#include "kinds.h"
 #include "report.h"
 
 #define CELL_SCHEMA "wirerate-cell/1"
@@ -139,10 +140,22 @@ load_merge(struct rep *rep, struct rep_cell *c, char *err, size_t el)
 		snprintf(err, el, "%s: schema is not \"%s\"", c->merge_path, MERGE_SCHEMA);
 		return -1;
 	}
+	if (rep->nb_runs == REP_MAX_RUNS) {
+		snprintf(err, el, "%s: more than %u rows in all", c->merge_path,
+			REP_MAX_RUNS);
+		return -1;
+	}
 	if (load_end(c->merge_path, c->merge, "sender", &c->sender, &c->snd, err,
 			el) != 0 || load_end(c->merge_path, c->merge, "receiver",
-			&run->doc, &c->rcv, err, el) != 0)
+			&rep->docs[rep->nb_files], &c->rcv, err, el) != 0)
 		return -1;
+	run->doc = rep->docs[rep->nb_files];
+	run->kind = wr_kind_of(run->doc, why, sizeof(why));
+	if (run->kind == NULL || strcmp(run->kind->name, "run") != 0) {
+		snprintf(err, el, "%s: the receiver's result is %s, not a single run",
+			c->merge_path, run->kind != NULL ? run->kind->name : why);
+		return -1;
+	}
 	tot = json_object_get(c->merge, "totals");
 	c->sent_pkts = (uint64_t)json_integer_value(json_object_get(tot, "sent_pkts"));
 	c->lost_pkts = json_integer_value(json_object_get(tot, "lost_pkts"));
@@ -156,6 +169,8 @@ load_merge(struct rep *rep, struct rep_cell *c, char *err, size_t el)
 			str_of(json_object_get(c->merge, "sender"), "hostname", "?")));
 	snprintf(run->label, sizeof(run->label), "%s", c->label);
 	run->path = c->merge_path;
+	run->file = rep->nb_files++;
+	run->load_pct = -1;
 	run->frame_size = c->frame_size = (unsigned int)size;
 	pair_figures(run, &c->snd, &c->rcv, c);
 	c->run = (int)rep->nb_runs++;
