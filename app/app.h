@@ -63,6 +63,13 @@ void app_markup_text(FILE *f, const char *s);
 int app_write_json(json_t *doc, const char *path, char *err, size_t errlen);
 
 /*
+ * --capture: write the kept frames to the pcapng file atomically (signals
+ * held) and say so on f. Returns 0 (also without --capture) or -1 with a
+ * message on stderr.
+ */
+int app_capture_write(const struct wr_run *run, FILE *f);
+
+/*
  * The EAL arguments to use: argv with --huge-unlink added when the user's
  * EAL options allow it (no --in-memory, --no-huge, --huge-unlink,
  * --single-file-segments or --proc-type), so that no hugepage file
@@ -70,6 +77,22 @@ int app_write_json(json_t *doc, const char *path, char *err, size_t errlen);
  * itself when nothing is added (or memory ran out).
  */
 char **app_eal_argv(int *argc, char **argv);
+
+/*
+ * rte_eal_init() with its log held back: shown only when it fails (or
+ * when the user gave --log-level), followed by the cause wirerate can name
+ * (the --file-prefix in use by another process, no hugetlbfs mounted) and
+ * what to do. Returns what rte_eal_init() returns.
+ */
+int app_eal_init(int argc, char **argv);
+
+/*
+ * Before EAL: the index of "--" in argv (argc when there is none) in *dd.
+ * Returns 0, or -1 with a message on stderr when a wirerate option comes
+ * before -- (the message shows the command line that works) or an
+ * unknown option there is close to a known one ("did you mean").
+ */
+int app_cmdline_check(int argc, char **argv, int *dd);
 
 /*
  * rte_eal_cleanup(), then, in a primary process, remove what the EAL left

@@ -19,6 +19,7 @@
 #include <rte_version.h>
 
 #include "app.h"
+#include "capture.h"
 #include "modes.h"
 #include "opts.h"
 #include "profile.h"
@@ -153,11 +154,15 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 		if (trials != NULL && app_trial_done(stdout, run, t, trials) != 0)
 			rc = -EIO;
 	}
+	/* Before the ports close: the file describes them. */
+	if (app_capture_write(run, stdout) != 0 && rc == 0)
+		rc = -EIO;
 	wr_run_close(run);
 	if (rc == 0)
 		rc = finish(run, trials);
 	else
-		rc = failed(rc, rc == -EIO ? "cannot record the trial" : err);
+		rc = failed(rc, rc == -EIO ? "cannot record the trial or the "
+			"capture" : err);
 	json_decref(trials);
 	return rc;
 }
@@ -185,11 +190,16 @@ run_mode(struct wr_run *run, const struct wr_config *cfg)
 	rc = wr_mode_run(run, &h, doc, err, sizeof(err));
 	if (rc != 0 && rc != -EINTR)
 		code = failed(rc, err);
+	/* Before the ports close: the file describes them. */
+	if (app_capture_write(run, stdout) != 0 && code == APP_EXIT_OK)
+		code = APP_EXIT_FAILED;
 	wr_run_close(run);
 	json_object_set_new(doc, "mbufs_missing", json_integer((json_int_t)run->mbufs_missing));
 	json_object_set_new(doc, "stranded_pkts", json_integer((json_int_t)run->nb_stranded_pkts));
 	json_object_set_new(doc, "stop_reason", json_string(rc == -EINTR ? "signal" :
 		rc == 0 ? "done" : "error"));
+	if (run->cap != NULL)
+		json_object_set_new(doc, "capture", wr_capture_json(run->cap));
 	app_view_mode(stdout, doc);
 	if (cfg->json_path[0] != '\0' &&
 			app_write_json(doc, cfg->json_path, err, sizeof(err)) != 0)
@@ -267,12 +277,36 @@ early_opts(int argc, char **argv)
 	return -1;
 }
 
+/*
+ * The wirerate options (after the first --, argv[dd]) parsed before EAL
+ * starts, so that their errors come first and alone. 1: run, 0: done
+ * (--help), -1: bad input (said on stderr).
+ */
+static int
+parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
+{
+	char **app_argv;
+	int nb = dd < argc ? argc - dd : 1, rc;
+
+	app_argv = calloc((size_t)nb + 1, sizeof(*app_argv));
+	if (app_argv == NULL) {
+		fprintf(stderr, "wirerate: error: no memory\n");
+		return -1;
+	}
+	app_argv[0] = argv[0];
+	if (dd < argc)
+		memcpy(app_argv + 1, argv + dd + 1, sizeof(*app_argv) * (size_t)(nb - 1));
+	rc = parse_app(nb, app_argv, cfg, argv[0]);
+	free(app_argv);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
 	static struct wr_config cfg;
 	char cmdline[1024];
-	int n, rc;
+	int dd, n, rc;
 
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return app_compare_main(argc - 1, argv + 1);
@@ -282,31 +316,25 @@ main(int argc, char **argv)
 		return app_merge_main(argc - 1, argv + 1);
 	if (early_opts(argc, argv) == 0)
 		return APP_EXIT_OK;
+	if (app_cmdline_check(argc, argv, &dd) != 0)
+		return APP_EXIT_USAGE;
+	rc = parse_before_eal(argc, argv, dd, &cfg);
+	if (rc <= 0)
+		return rc == 0 ? APP_EXIT_OK : APP_EXIT_USAGE;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));
 	install_signals();
 	mask_stop_signals(SIG_BLOCK);
 	argv = app_eal_argv(&argc, argv);
-	n = rte_eal_init(argc, argv);
+	n = app_eal_init(argc, argv);
 	if (n >= 0)
 		app_eal_note_files();   /* before a pending signal can be taken */
 	mask_stop_signals(SIG_UNBLOCK);
-	if (n < 0) {
-		fprintf(stderr, "wirerate: error: EAL initialisation failed: %s "
-			"(check the EAL options before --, hugepages, and that no "
-			"other DPDK process uses the same --file-prefix)\n",
-			rte_strerror(rte_errno));
+	if (n < 0)
 		return APP_EXIT_USAGE;
-	}
-	argv[n] = argv[0];
 	/* Without the socket (--no-telemetry) the commands are simply unused. */
 	if (wr_telemetry_register() != 0)
 		fprintf(stderr, "wirerate: warning: /wirerate/ telemetry commands "
 			"not registered\n");
-	rc = parse_app(argc - n, argv + n, &cfg, argv[0]);
-	if (rc <= 0) {
-		app_eal_cleanup();
-		return rc == 0 ? APP_EXIT_OK : APP_EXIT_USAGE;
-	}
 	rc = run_all(&cfg, cmdline);
 	app_eal_cleanup();
 	return rc;

@@ -2,6 +2,27 @@
 #include <stdio.h>
 
 #include "app.h"
+#include "optab.h"
+
+/* The options, by section, from the option table (lib/optab.c). */
+static void
+usage_options(FILE *f)
+{
+	char buf[1024];
+	unsigned int sec;
+	size_t i;
+
+	for (sec = 0; sec < WR_OPTSEC_COUNT; sec++) {
+		fprintf(f, "%s:\n", wr_optab_section_title(sec));
+		for (i = 0; i < wr_optab_len; i++) {
+			if (wr_optab[i].section != sec)
+				continue;
+			if (wr_optab_format(&wr_optab[i], buf, sizeof(buf)) > 0)
+				fputs(buf, f);
+		}
+		fputc('\n', f);
+	}
+}
 
 void
 app_usage(FILE *f, const char *prog)
@@ -17,94 +38,9 @@ app_usage(FILE *f, const char *prog)
 "EAL options (before --): -l 0,1 (main lcore = stats core, the others\n"
 "  are workers), --vdev net_null0 / net_ring0 / ..., -a PCI, --in-memory,\n"
 "  --file-prefix NAME, --no-pci. See the DPDK EAL guide.\n"
-"\n"
-"Ports and placement:\n"
-"  --tx-ports LIST     ports that transmit: 0,1 | 0-3 | all | none [all]\n"
-"  --rx-ports LIST     ports that receive [all]\n"
-"  --txq N             TX queues per TX port, 1..16 [1]\n"
-"  --rxq N             RX queues per RX port, 1..16 (RSS when > 1) [1]\n"
-"  --txd N / --rxd N   descriptors per queue, 32..32768; the PMD may round\n"
-"                      them (the plan says so) [1024 / 1024]\n"
-"  --burst N           frames per burst, 1..512 [32]\n"
-"  --map L:Q[,Q...]    explicit placement, repeatable: lcore L owns queues\n"
-"                      Q = tx<port>.<queue> | rx<port>.<queue>; every queue\n"
-"                      of the run must be mapped once [automatic plan]\n"
-"  --ring-pairs N      add N pairs of ports wired back to back with rings\n"
-"                      (what one sends the other receives) [0]\n"
-"\n"
-"Frames:\n"
-"  --size BYTES        frame size with FCS (RFC 2544), 64..9018; above 1518\n"
-"                      the port MTU is raised (9018 = MTU 9000) [64]\n"
-"  --src-mac / --dst-mac MAC   [port's own MAC / peer port's MAC:\n"
-"                      ports pair up 0-1, 2-3; a lone port is its own peer]\n"
-"  --src-ip / --dst-ip A.B.C.D [198.18.0.1 / 198.19.0.1]\n"
-"  --sport / --dport N UDP ports [1024 / 1024]\n"
-"  --flows N           vary the UDP source port over N values, 1..65536 [1]\n"
-"  --vlan ID           802.1Q tag 1..4094 (frames need >= 68 bytes) [none]\n"
-"  --stamp MODE        test header fields written per frame: full (sequence\n"
-"                      and TX timestamp), seq (sequence only: no latency),\n"
-"                      none (template as built: every frame is seq 0, no\n"
-"                      loss or latency accounting; for measuring the cost\n"
-"                      of stamping) [full]\n"
-"\n"
-"Rate:\n"
-"  --rate R            per TX port: 1.5Mpps, 250kpps, 9.5Gbps (L1, as RFC\n"
-"                      2544), l2:9.5Gbps, 50%% of the link, max [max]; split\n"
-"                      exactly over the port's TX queues, paced on the TSC\n"
-"                      in bursts of at most --burst frames\n"
-"  --link-speed BPS    nominal link speed for %% rates, e.g. 10G; required\n"
-"                      on virtual NICs whose reported speed is a label\n"
-"\n"
-"Profile:\n"
-"  --profile FILE      read option values from an INI file first (keys are\n"
-"                      these option names, by section; see config/*.ini\n"
-"                      and docs/profiles.md); options given here win\n"
-"\n"
-"Run length and output:\n"
-"  --duration T        run time: 10, 2.5s, 500ms, 5m, 1h; 0 = until the\n"
-"                      count or a signal [10s, or 0 with --count]\n"
-"  --count N           frames per TX port (k/M/G suffixes), split exactly\n"
-"                      over its TX queues [unlimited]\n"
-"  --interval T        stats interval, >= 100ms [1s]\n"
-"  --grace T           RX keeps polling this long after TX stops [200ms]\n"
-"  --link-timeout T    wait this long for links to come up [5s]\n"
-"  --json FILE         write the whole run as JSON (docs/results.md),\n"
-"                      atomically\n"
-"  --impair RULES      test fixture in front of every RX queue, by sequence\n"
-"                      number: drop=N[@K],dup=N[@K],reorder=N[@K],delay=T\n"
-"                      and a device with a known limit: police=RATE (pps)\n"
-"                      (frame with seq %% N == K; K defaults to N-1);\n"
-"                      see docs/accounting.md [off]\n"
-"  --pool-mbufs N      test knob: mbufs in each TX and RX pool (per queue),\n"
-"                      to provoke pool exhaustion (docs/reliability.md)\n"
-"                      [sized from rings and bursts]\n"
-"  --latency MODE      auto: latency of frames this process sent (same\n"
-"                      TSC); tsc: also frames of another process on this\n"
-"                      host (needs an invariant TSC); off [auto]\n"
-"  --csv FILE          write the per-interval table as CSV (one row per\n"
-"                      trial, interval and port), atomically\n"
-"  --label TEXT        name the run in results and reports\n"
-"  --repeat N          run the traffic phase N times on the same ports,\n"
-"                      fresh counters each trial; results gain \"trials\"\n"
-"                      and a \"summary\" (median, min, max, 95%% CI) [1]\n"
-"  --warmup N          trials run first and not counted [0]\n"
-"  --plain             plain lines even on a terminal\n"
-"  --quiet             no live view, only the summary\n"
-"  --help, --version\n"
-"\n"
-"Two ends (sender and receiver in different processes or hosts;\n"
-"docs/testbeds.md):\n"
-"  --start-on-rx       the clock (duration, intervals, rates) starts with\n"
-"                      the first received frame; with --tx-ports none or\n"
-"                      --reflect [start at launch]\n"
-"  --idle-timeout T    stop once nothing was received for T, counted from\n"
-"                      the first frame; the run then ends at its last frame\n"
-"                      and --duration defaults to 0 [off]\n"
-"  --reflect           send every received frame back out of its port on\n"
-"                      the TX queue paired with its RX queue, MACs, IPs and\n"
-"                      UDP/TCP ports swapped; counts what it reflected and\n"
-"                      what it could not (TX full: freed) [off]\n"
-"\n"
+"\n", prog, prog);
+	usage_options(f);
+	fprintf(f,
 "Subcommand: %s merge SENDER.json RECEIVER.json [--json OUT]\n"
 "  balance of a two-ended run per stream (exit 0 balanced, 1 not, 2 bad\n"
 "  input); see %s merge --help.\n"
@@ -115,5 +51,5 @@ app_usage(FILE *f, const char *prog)
 "\n"
 "Exit status: 0 ran as asked (also when stopped by SIGINT/SIGTERM);\n"
 "1 the run failed (a port would not start, mbufs not returned, ...);\n"
-"2 bad usage or input.\n", prog, prog, prog, prog);
+"2 bad usage or input.\n", prog, prog);
 }

@@ -213,7 +213,11 @@ wr_run_tick(struct wr_run *run)
 	return iv;
 }
 
-/* Merge what the RX queues of port index p saw of stream sid into v. */
+/*
+ * Add what the RX queues of port index p saw of stream sid to v (RSS
+ * spreads a stream over queues; a LAG or ECMP over ports). Returns whether
+ * any queue of p saw it.
+ */
 static bool
 merge_stream(const struct wr_run *run, unsigned int p, unsigned int sid,
 		struct wr_stream_view *v)
@@ -221,7 +225,6 @@ merge_stream(const struct wr_run *run, unsigned int p, unsigned int sid,
 	bool seen = false;
 	unsigned int q;
 
-	wr_stats_view_init(v);
 	for (q = 0; q < WR_MAX_QUEUES; q++) {
 		const struct wr_rxq *rq = run->rxq[p][q];
 		const struct wr_rx_stream *s;
@@ -244,6 +247,19 @@ merge_stream(const struct wr_run *run, unsigned int p, unsigned int sid,
 	return seen;
 }
 
+/*
+ * Loss of a stream, clamped at zero, and its excess: unique frames counted
+ * beyond what was sent (duplicates older than the sequence window, a
+ * duplicate of sequence 0, another sender on the same stream id). A
+ * negative loss never cancels another stream's real loss.
+ */
+static void
+set_loss(struct wr_stream_result *r, int64_t signed_lost)
+{
+	r->lost_pkts = signed_lost > 0 ? signed_lost : 0;
+	r->excess_pkts = signed_lost < 0 ? (uint64_t)-signed_lost : 0;
+}
+
 static void
 fill_result(const struct wr_run *run, struct wr_stream_result *r,
 		unsigned int sid, uint16_t rx_port)
@@ -257,10 +273,10 @@ fill_result(const struct wr_run *run, struct wr_stream_result *r,
 	r->sender_known = tq != NULL;
 	r->lat_valid = wr_run_lat_valid(run, r->sender_known) && r->view.nb_lat > 0;
 	if (tq != NULL) {
-		r->sent_pkts = tq->st.nb_pkts;
-		r->lost_pkts = wr_seq_lost(&r->view.seq, r->sent_pkts);
+		r->sent_pkts = wr_counter_read(&tq->st.nb_pkts);
+		set_loss(r, wr_seq_lost(&r->view.seq, r->sent_pkts));
 	} else {
-		r->lost_pkts = (int64_t)wr_seq_gaps(&r->view.seq);
+		set_loss(r, (int64_t)wr_seq_gaps(&r->view.seq));
 	}
 }
 
@@ -304,11 +320,35 @@ add_unseen(struct wr_run *run, const bool *seen, bool any_rx, unsigned int *cap)
 	}
 }
 
+/*
+ * Stream sid as received by every RX port from index p on, accounted once:
+ * received is the sum over the ports (a DUT may spread one stream over a
+ * LAG), lost is sent - that sum; each port's share is kept in rx_split.
+ * Returns false when no port saw it.
+ */
+static bool
+view_all_ports(const struct wr_run *run, unsigned int p, unsigned int sid,
+		struct wr_stream_result *r)
+{
+	uint64_t before;
+
+	wr_stats_view_init(&r->view);
+	r->nb_rx_ports = 0;
+	for (; p < run->nb_ports; p++) {
+		before = r->view.seq.nb_rx_pkts;
+		if (!run->ports[p].rx || !merge_stream(run, p, sid, &r->view))
+			continue;
+		r->rx_split[r->nb_rx_ports].port_id = run->ports[p].port_id;
+		r->rx_split[r->nb_rx_ports].rx_pkts = r->view.seq.nb_rx_pkts - before;
+		r->nb_rx_ports++;
+	}
+	return r->nb_rx_ports > 0;
+}
+
 static void
 collect_streams(struct wr_run *run)
 {
 	static bool seen[WR_MAX_STREAMS];
-	struct wr_stream_view v;
 	struct wr_stream_result *r;
 	unsigned int p, sid, cap = 0;
 	bool any_rx = false;
@@ -319,12 +359,15 @@ collect_streams(struct wr_run *run)
 			continue;
 		any_rx = true;
 		for (sid = 0; sid < WR_MAX_STREAMS; sid++) {
-			if (!merge_stream(run, p, sid, &v))
+			if (seen[sid])
 				continue;
 			r = add_result(run, &cap);
 			if (r == NULL)
 				return;
-			r->view = v;
+			if (!view_all_ports(run, p, sid, r)) {
+				run->nb_streams--;
+				continue;
+			}
 			fill_result(run, r, sid, run->ports[p].port_id);
 			seen[sid] = true;
 		}
@@ -343,10 +386,14 @@ port_lat_validity(struct wr_run *run)
 	for (i = 0; i < run->nb_streams; i++) {
 		const struct wr_stream_result *s = &run->streams[i];
 
+		unsigned int k;
+
+		if (s->view.nb_lat == 0 || wr_run_lat_valid(run, s->sender_known))
+			continue;
 		for (p = 0; p < run->nb_ports; p++)
-			if (run->ports[p].port_id == s->rx_port && s->view.nb_lat > 0 &&
-					!wr_run_lat_valid(run, s->sender_known))
-				run->port_lat_valid[p] = false;
+			for (k = 0; k < s->nb_rx_ports; k++)
+				if (run->ports[p].port_id == s->rx_split[k].port_id)
+					run->port_lat_valid[p] = false;
 	}
 }
 

@@ -191,8 +191,13 @@ extract_latency(const json_t *run, size_t nb_ports, struct wr_metric_values *m,
 static int
 extract_loss(const json_t *run, struct wr_metric_values *m, char *err, size_t el)
 {
+	const json_t *acc = json_object_get(run, "accounting");
 	double sent, lost;
 
+	/* A sender-only run has no loss of its own (its balance needs merge). */
+	if (json_is_object(acc) && json_object_get(acc, "lost_pkts") == NULL &&
+			json_is_null(json_object_get(acc, "balanced")))
+		return 0;
 	if (wr_metrics_get_number(run, "accounting.sent_pkts", &sent, err, el) != 0 ||
 			wr_metrics_get_number(run, "accounting.lost_pkts", &lost, err, el) != 0)
 		return -EINVAL;

@@ -92,7 +92,9 @@ wr_mode_summarize(const struct wr_run *run, struct wr_trial_summary *s)
 			continue;
 		s->sent_pkts += r->sent_pkts;
 		s->received_pkts += r->view.seq.nb_rx_pkts;
+		/* Each stream's loss is clamped at 0: excess never hides loss. */
 		s->lost_pkts += r->lost_pkts;
+		s->excess_pkts += r->excess_pkts;
 	}
 	s->loss_ratio = s->sent_pkts ? (double)s->lost_pkts / (double)s->sent_pkts : 0;
 	s->rate_reached = true;
@@ -120,6 +122,7 @@ summary_json(const struct wr_trial_summary *s)
 	json_object_set_new(o, "sent_pkts", json_integer((json_int_t)s->sent_pkts));
 	json_object_set_new(o, "received_pkts", json_integer((json_int_t)s->received_pkts));
 	json_object_set_new(o, "lost_pkts", json_integer(s->lost_pkts));
+	json_object_set_new(o, "excess_pkts", json_integer((json_int_t)s->excess_pkts));
 	json_object_set_new(o, "loss_ratio", json_real(s->loss_ratio));
 	json_object_set_new(o, "duration_s", json_real(s->duration_s));
 	json_object_set_new(o, "rate_reached", json_boolean(s->rate_reached));

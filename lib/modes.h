@@ -22,7 +22,8 @@ struct wr_trial_summary {
 	double achieved_pps;      /* per TX port, over the trial */
 	uint64_t sent_pkts;       /* all streams whose sender is in the run */
 	uint64_t received_pkts;
-	int64_t lost_pkts;
+	int64_t lost_pkts;        /* sum of each stream's loss, each >= 0 */
+	uint64_t excess_pkts;     /* frames counted beyond what was sent */
 	double loss_ratio;        /* lost / sent */
 	bool rate_reached;        /* every paced port reached its rate */
 	double duration_s;

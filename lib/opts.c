@@ -8,8 +8,11 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "optab.h"
 #include "opts.h"
+#include "opts_methods.h"
 #include "opts_traffic.h"
+#include "suggest.h"
 #include "units.h"
 
 void
@@ -44,6 +47,7 @@ wr_config_defaults(struct wr_config *cfg)
 	cfg->b2b_trials = 50;
 	cfg->nb_repeat = 1;
 	cfg->stamp = WR_STAMP_FULL;
+	wr_opts_methods_defaults(cfg);
 }
 
 /* Parse an integer option value into *out within [min, max]. */
@@ -231,94 +235,20 @@ opt_ports(const char *name, const char *val, uint64_t *mask, bool *set,
 	return 0;
 }
 
-enum {
-	O_TX_PORTS = 256, O_RX_PORTS, O_TXQ, O_RXQ, O_TXD, O_RXD, O_BURST,
-	O_SIZE, O_DURATION, O_COUNT, O_INTERVAL, O_GRACE, O_LINK_TIMEOUT,
-	O_SRC_MAC, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_FLOWS,
-	O_VLAN, O_MAP, O_RING_PAIRS, O_JSON, O_PLAIN, O_QUIET, O_HELP,
-	O_VERSION, O_IMPAIR, O_LATENCY, O_RATE, O_LINK_SPEED, O_MODE, O_SIZES,
-	O_TRIAL, O_RESOLUTION, O_MAX_TRIALS, O_PDR, O_LOSS_STEP, O_B2B_TRIALS,
-	O_B2B_MAX,
-	O_CSV, O_LABEL, O_REPEAT, O_WARMUP,
-	O_START_ON_RX, O_IDLE_TIMEOUT, O_REFLECT, O_PROFILE,
-	O_STAMP,
-	O_POOL_MBUFS,
-	O_MIX, O_IPV6, O_SRC_IP6, O_DST_IP6,
-};
-
-static const struct option long_opts[] = {
-	{ "tx-ports", required_argument, NULL, O_TX_PORTS },
-	{ "rx-ports", required_argument, NULL, O_RX_PORTS },
-	{ "txq", required_argument, NULL, O_TXQ },
-	{ "rxq", required_argument, NULL, O_RXQ },
-	{ "txd", required_argument, NULL, O_TXD },
-	{ "rxd", required_argument, NULL, O_RXD },
-	{ "burst", required_argument, NULL, O_BURST },
-	{ "size", required_argument, NULL, O_SIZE },
-	{ "duration", required_argument, NULL, O_DURATION },
-	{ "count", required_argument, NULL, O_COUNT },
-	{ "interval", required_argument, NULL, O_INTERVAL },
-	{ "grace", required_argument, NULL, O_GRACE },
-	{ "link-timeout", required_argument, NULL, O_LINK_TIMEOUT },
-	{ "src-mac", required_argument, NULL, O_SRC_MAC },
-	{ "dst-mac", required_argument, NULL, O_DST_MAC },
-	{ "src-ip", required_argument, NULL, O_SRC_IP },
-	{ "dst-ip", required_argument, NULL, O_DST_IP },
-	{ "sport", required_argument, NULL, O_SPORT },
-	{ "dport", required_argument, NULL, O_DPORT },
-	{ "flows", required_argument, NULL, O_FLOWS },
-	{ "vlan", required_argument, NULL, O_VLAN },
-	{ "map", required_argument, NULL, O_MAP },
-	{ "ring-pairs", required_argument, NULL, O_RING_PAIRS },
-	{ "json", required_argument, NULL, O_JSON },
-	{ "plain", no_argument, NULL, O_PLAIN },
-	{ "quiet", no_argument, NULL, O_QUIET },
-	{ "help", no_argument, NULL, O_HELP },
-	{ "version", no_argument, NULL, O_VERSION },
-	{ "impair", required_argument, NULL, O_IMPAIR },
-	{ "latency", required_argument, NULL, O_LATENCY },
-	{ "rate", required_argument, NULL, O_RATE },
-	{ "link-speed", required_argument, NULL, O_LINK_SPEED },
-	{ "mode", required_argument, NULL, O_MODE },
-	{ "sizes", required_argument, NULL, O_SIZES },
-	{ "trial", required_argument, NULL, O_TRIAL },
-	{ "resolution", required_argument, NULL, O_RESOLUTION },
-	{ "max-trials", required_argument, NULL, O_MAX_TRIALS },
-	{ "pdr", required_argument, NULL, O_PDR },
-	{ "loss-step", required_argument, NULL, O_LOSS_STEP },
-	{ "b2b-trials", required_argument, NULL, O_B2B_TRIALS },
-	{ "b2b-max", required_argument, NULL, O_B2B_MAX },
-	{ "csv", required_argument, NULL, O_CSV },
-	{ "label", required_argument, NULL, O_LABEL },
-	{ "repeat", required_argument, NULL, O_REPEAT },
-	{ "warmup", required_argument, NULL, O_WARMUP },
-	{ "profile", required_argument, NULL, O_PROFILE },
-	{ "start-on-rx", no_argument, NULL, O_START_ON_RX },
-	{ "idle-timeout", required_argument, NULL, O_IDLE_TIMEOUT },
-	{ "reflect", no_argument, NULL, O_REFLECT },
-	{ "stamp", required_argument, NULL, O_STAMP },
-	{ "pool-mbufs", required_argument, NULL, O_POOL_MBUFS },
-	{ "mix", required_argument, NULL, O_MIX },
-	{ "ipv6", no_argument, NULL, O_IPV6 },
-	{ "src-ip6", required_argument, NULL, O_SRC_IP6 },
-	{ "dst-ip6", required_argument, NULL, O_DST_IP6 },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* Options that set one number: table-driven to keep the switch short. */
 static int
 opt_number(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	switch (c) {
-	case O_TXQ: return opt_u16("txq", v, 1, WR_MAX_QUEUES, &cfg->nb_txq, err, el);
-	case O_RXQ: return opt_u16("rxq", v, 1, WR_MAX_QUEUES, &cfg->nb_rxq, err, el);
-	case O_TXD: return opt_u16("txd", v, 32, 32768, &cfg->nb_txd, err, el);
-	case O_RXD: return opt_u16("rxd", v, 32, 32768, &cfg->nb_rxd, err, el);
-	case O_BURST: return opt_u16("burst", v, 1, WR_MAX_BURST, &cfg->burst_pkts, err, el);
-	case O_SPORT: return opt_u16("sport", v, 0, 65535, &cfg->src_udp, err, el);
-	case O_DPORT: return opt_u16("dport", v, 0, 65535, &cfg->dst_udp, err, el);
-	case O_VLAN: return opt_u16("vlan", v, 1, 4094, &cfg->vlan_id, err, el);
-	case O_COUNT: return opt_u64("count", v, 1, UINT64_MAX, &cfg->count_pkts, err, el);
+	case WR_OPT_TXQ: return opt_u16("txq", v, 1, WR_MAX_QUEUES, &cfg->nb_txq, err, el);
+	case WR_OPT_RXQ: return opt_u16("rxq", v, 1, WR_MAX_QUEUES, &cfg->nb_rxq, err, el);
+	case WR_OPT_TXD: return opt_u16("txd", v, 32, 32768, &cfg->nb_txd, err, el);
+	case WR_OPT_RXD: return opt_u16("rxd", v, 32, 32768, &cfg->nb_rxd, err, el);
+	case WR_OPT_BURST: return opt_u16("burst", v, 1, WR_MAX_BURST, &cfg->burst_pkts, err, el);
+	case WR_OPT_SPORT: return opt_u16("sport", v, 0, 65535, &cfg->src_udp, err, el);
+	case WR_OPT_DPORT: return opt_u16("dport", v, 0, 65535, &cfg->dst_udp, err, el);
+	case WR_OPT_VLAN: return opt_u16("vlan", v, 1, 4094, &cfg->vlan_id, err, el);
+	case WR_OPT_COUNT: return opt_u64("count", v, 1, UINT64_MAX, &cfg->count_pkts, err, el);
 	default: break;
 	}
 	return 1;
@@ -330,20 +260,20 @@ opt_size_flows(int c, const char *v, struct wr_config *cfg, char *err, size_t el
 	uint64_t x;
 	int rc;
 
-	if (c == O_SIZE) {
+	if (c == WR_OPT_SIZE) {
 		cfg->size_set = true;
 		rc = opt_u64("size", v, WR_FRAME_MIN_SIZE, WR_FRAME_MAX_SIZE, &x, err, el);
 		if (rc == 0)
 			cfg->frame_size = (uint32_t)x;
 		return rc;
 	}
-	if (c == O_FLOWS) {
+	if (c == WR_OPT_FLOWS) {
 		rc = opt_u64("flows", v, 1, 65536, &x, err, el);
 		if (rc == 0)
 			cfg->nb_flows = (uint32_t)x;
 		return rc;
 	}
-	if (c == O_RING_PAIRS) {
+	if (c == WR_OPT_RING_PAIRS) {
 		rc = opt_u64("ring-pairs", v, 0, WR_MAX_PORTS / 2, &x, err, el);
 		if (rc == 0)
 			cfg->nb_ring_pairs = (unsigned int)x;
@@ -356,12 +286,12 @@ static int
 opt_time(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	switch (c) {
-	case O_DURATION:
+	case WR_OPT_DURATION:
 		cfg->duration_set = true;
 		return opt_duration("duration", v, 0, &cfg->duration_ms, err, el);
-	case O_INTERVAL: return opt_duration("interval", v, 100, &cfg->interval_ms, err, el);
-	case O_GRACE: return opt_duration("grace", v, 0, &cfg->grace_ms, err, el);
-	case O_LINK_TIMEOUT:
+	case WR_OPT_INTERVAL: return opt_duration("interval", v, 100, &cfg->interval_ms, err, el);
+	case WR_OPT_GRACE: return opt_duration("grace", v, 0, &cfg->grace_ms, err, el);
+	case WR_OPT_LINK_TIMEOUT:
 		return opt_duration("link-timeout", v, 0, &cfg->link_timeout_ms, err, el);
 	default: break;
 	}
@@ -372,13 +302,13 @@ static int
 opt_addr(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	switch (c) {
-	case O_SRC_MAC: return opt_mac("src-mac", v, &cfg->src_mac, &cfg->src_mac_set, err, el);
-	case O_DST_MAC: return opt_mac("dst-mac", v, &cfg->dst_mac, &cfg->dst_mac_set, err, el);
-	case O_SRC_IP: return opt_ip("src-ip", v, &cfg->src_ip, err, el);
-	case O_DST_IP: return opt_ip("dst-ip", v, &cfg->dst_ip, err, el);
-	case O_TX_PORTS:
+	case WR_OPT_SRC_MAC: return opt_mac("src-mac", v, &cfg->src_mac, &cfg->src_mac_set, err, el);
+	case WR_OPT_DST_MAC: return opt_mac("dst-mac", v, &cfg->dst_mac, &cfg->dst_mac_set, err, el);
+	case WR_OPT_SRC_IP: return opt_ip("src-ip", v, &cfg->src_ip, err, el);
+	case WR_OPT_DST_IP: return opt_ip("dst-ip", v, &cfg->dst_ip, err, el);
+	case WR_OPT_TX_PORTS:
 		return opt_ports("tx-ports", v, &cfg->tx_port_mask, &cfg->tx_ports_set, err, el);
-	case O_RX_PORTS:
+	case WR_OPT_RX_PORTS:
 		return opt_ports("rx-ports", v, &cfg->rx_port_mask, &cfg->rx_ports_set, err, el);
 	default: break;
 	}
@@ -414,7 +344,7 @@ static int
 opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	switch (c) {
-	case O_MAP:
+	case WR_OPT_MAP:
 		if (cfg->maps_from_profile) {
 			cfg->nb_maps = 0;
 			cfg->maps_from_profile = false;
@@ -422,24 +352,24 @@ opt_misc(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 		if (cfg->nb_maps == WR_MAX_MAPS)
 			return wr_err(-EINVAL, err, el, "--map: at most %u maps", WR_MAX_MAPS);
 		return wr_opts_parse_map(v, &cfg->maps[cfg->nb_maps++], err, el);
-	case O_JSON:
+	case WR_OPT_JSON:
 		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->json_path))
 			return wr_err(-EINVAL, err, el, "--json: path empty or too long");
 		strcpy(cfg->json_path, v);
 		return 0;
-	case O_IMPAIR: return wr_impair_parse(v, &cfg->impair, err, el);
-	case O_PROFILE:
+	case WR_OPT_IMPAIR: return wr_impair_parse(v, &cfg->impair, err, el);
+	case WR_OPT_PROFILE:
 		if (strcmp(v, cfg->profile_path) != 0)
 			return wr_err(-EINVAL, err, el, "--profile %s: not loaded (wr_profile_load "
 				"comes before wr_opts_parse)", v);
 		return 0;
-	case O_LATENCY: return opt_latency(v, &cfg->lat_mode, err, el);
-	case O_RATE: return opt_rate(v, &cfg->rate, err, el);
-	case O_LINK_SPEED:
+	case WR_OPT_LATENCY: return opt_latency(v, &cfg->lat_mode, err, el);
+	case WR_OPT_RATE: return opt_rate(v, &cfg->rate, err, el);
+	case WR_OPT_LINK_SPEED:
 		return opt_u64("link-speed", v, 1000000, 1000000000000ULL,
 			&cfg->link_speed_bps, err, el);
-	case O_PLAIN: cfg->plain = true; return 0;
-	case O_QUIET: cfg->quiet = true; return 0;
+	case WR_OPT_PLAIN: cfg->plain = true; return 0;
+	case WR_OPT_QUIET: cfg->quiet = true; return 0;
 	default: break;
 	}
 	return 1;
@@ -518,22 +448,22 @@ opt_modes(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	int rc;
 
 	switch (c) {
-	case O_MODE: return opt_mode(v, &cfg->mode, err, el);
-	case O_SIZES: return opt_sizes(v, cfg, err, el);
-	case O_TRIAL: return opt_duration("trial", v, 100, &cfg->trial_ms, err, el);
-	case O_RESOLUTION:
+	case WR_OPT_MODE: return opt_mode(v, &cfg->mode, err, el);
+	case WR_OPT_SIZES: return opt_sizes(v, cfg, err, el);
+	case WR_OPT_TRIAL: return opt_duration("trial", v, 100, &cfg->trial_ms, err, el);
+	case WR_OPT_RESOLUTION:
 		return opt_real("resolution", v, 0.001, 50, &cfg->resolution_pct, err, el);
-	case O_PDR: return opt_real("pdr", v, 0, 0.5, &cfg->pdr_ratio, err, el);
-	case O_LOSS_STEP:
+	case WR_OPT_PDR: return opt_real("pdr", v, 0, 0.5, &cfg->pdr_ratio, err, el);
+	case WR_OPT_LOSS_STEP:
 		return opt_real("loss-step", v, 0.1, 10, &cfg->loss_step_pct, err, el);
-	case O_B2B_MAX: return opt_u64("b2b-max", v, 1, 1ULL << 40, &cfg->b2b_max_pkts, err, el);
-	case O_MAX_TRIALS: rc = opt_u64("max-trials", v, 1, 128, &x, err, el); break;
-	case O_B2B_TRIALS: rc = opt_u64("b2b-trials", v, 1, 1000, &x, err, el); break;
+	case WR_OPT_B2B_MAX: return opt_u64("b2b-max", v, 1, 1ULL << 40, &cfg->b2b_max_pkts, err, el);
+	case WR_OPT_MAX_TRIALS: rc = opt_u64("max-trials", v, 1, 128, &x, err, el); break;
+	case WR_OPT_B2B_TRIALS: rc = opt_u64("b2b-trials", v, 1, 1000, &x, err, el); break;
 	default: return 1;
 	}
-	if (rc == 0 && c == O_MAX_TRIALS)
+	if (rc == 0 && c == WR_OPT_MAX_TRIALS)
 		cfg->max_trials = (unsigned int)x;
-	if (rc == 0 && c == O_B2B_TRIALS)
+	if (rc == 0 && c == WR_OPT_B2B_TRIALS)
 		cfg->b2b_trials = (unsigned int)x;
 	return rc;
 }
@@ -546,23 +476,23 @@ opt_results(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	int rc;
 
 	switch (c) {
-	case O_CSV:
+	case WR_OPT_CSV:
 		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->csv_path))
 			return wr_err(-EINVAL, err, el, "--csv: path empty or too long");
 		strcpy(cfg->csv_path, v);
 		return 0;
-	case O_LABEL:
+	case WR_OPT_LABEL:
 		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->label))
 			return wr_err(-EINVAL, err, el, "--label: empty or longer than %u "
 				"characters", WR_LABEL_LEN - 1);
 		strcpy(cfg->label, v);
 		return 0;
-	case O_REPEAT:
+	case WR_OPT_REPEAT:
 		rc = opt_u64("repeat", v, 1, WR_MAX_REPEAT, &x, err, el);
 		if (rc == 0)
 			cfg->nb_repeat = (unsigned int)x;
 		return rc;
-	case O_WARMUP:
+	case WR_OPT_WARMUP:
 		rc = opt_u64("warmup", v, 0, WR_MAX_WARMUP, &x, err, el);
 		if (rc == 0)
 			cfg->nb_warmup = (unsigned int)x;
@@ -577,9 +507,9 @@ static int
 opt_twoend(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	switch (c) {
-	case O_START_ON_RX: cfg->start_on_rx = true; return 0;
-	case O_REFLECT: cfg->reflect = true; return 0;
-	case O_IDLE_TIMEOUT:
+	case WR_OPT_START_ON_RX: cfg->start_on_rx = true; return 0;
+	case WR_OPT_REFLECT: cfg->reflect = true; return 0;
+	case WR_OPT_IDLE_TIMEOUT:
 		return opt_duration("idle-timeout", v, 10, &cfg->idle_timeout_ms, err, el);
 	default: break;
 	}
@@ -590,7 +520,7 @@ opt_twoend(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 static int
 opt_stamp(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
-	if (c != O_STAMP)
+	if (c != WR_OPT_STAMP)
 		return 1;
 	if (strcmp(v, "full") == 0)
 		cfg->stamp = WR_STAMP_FULL;
@@ -612,7 +542,7 @@ opt_test(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	uint64_t x;
 	int rc;
 
-	if (c != O_POOL_MBUFS)
+	if (c != WR_OPT_POOL_MBUFS)
 		return 1;
 	rc = opt_u64("pool-mbufs", v, 1, WR_MAX_POOL_MBUFS, &x, err, el);
 	if (rc == 0)
@@ -621,29 +551,17 @@ opt_test(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 }
 
 /* Dispatch one option to the handler that knows it. */
-/* The long name of option c. */
-static const char *
-opt_name(int c)
-{
-	const struct option *o;
-
-	for (o = long_opts; o->name != NULL && o->val != c; o++)
-		;
-	return o->name != NULL ? o->name : "?";
-}
-
 static int
 opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	int (*const handlers[])(int, const char *, struct wr_config *, char *, size_t) = {
 		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
-		opt_results, opt_twoend, opt_stamp, opt_test,
+		opt_results, opt_twoend, opt_stamp, opt_test, wr_opts_methods,
+		wr_opts_traffic,
 	};
 	unsigned int i;
 	int rc;
 
-	if (c >= O_MIX && c <= O_DST_IP6)
-		return wr_opts_traffic(opt_name(c), v, cfg, err, el);
 	for (i = 0; i < RTE_DIM(handlers); i++) {
 		rc = handlers[i](c, v, cfg, err, el);
 		if (rc <= 0)
@@ -699,6 +617,8 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 	unsigned int i;
 	int rc = check_twoend(cfg, err, el);
 
+	if (rc == 0)
+		rc = wr_opts_methods_check(cfg, err, el);
 	if (rc != 0)
 		return rc;
 	/* A frame count alone runs until it is sent, not for the default time. */
@@ -746,9 +666,61 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 }
 
 int
+wr_opts_lookup(const char *arg, bool *has_arg)
+{
+	size_t n = strcspn(arg, "="), i;
+
+	for (i = 0; i < wr_optab_len; i++) {
+		if (strncmp(wr_optab[i].name, arg, n) == 0 &&
+				wr_optab[i].name[n] == '\0') {
+			*has_arg = wr_optab[i].has_arg != no_argument;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+const char *
+wr_opts_closest(const char *arg)
+{
+	struct wr_suggest sg;
+	size_t i;
+
+	wr_suggest_init(&sg, arg, strcspn(arg, "="));
+	for (i = 0; i < wr_optab_len; i++)
+		wr_suggest_try(&sg, wr_optab[i].name);
+	return sg.best;
+}
+
+/*
+ * What getopt refused in arg: a known option without its value, an
+ * abbreviation of several, or an unknown option (with the closest name).
+ */
+static int
+bad_option(const char *arg, char *err, size_t el)
+{
+	const char *near;
+	bool has_arg;
+
+	if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
+		return wr_err(-EINVAL, err, el, "%s: unknown option (wirerate options "
+			"are long, e.g. --size 64; see --help)", arg);
+	if (wr_opts_lookup(arg + 2, &has_arg) == 0)
+		return wr_err(-EINVAL, err, el, "%s: %s (see --help)", arg,
+			has_arg ? "needs a value" : "takes no value");
+	near = wr_opts_closest(arg + 2);
+	if (near != NULL)
+		return wr_err(-EINVAL, err, el, "%s: unknown option; did you mean "
+			"--%s? (see --help)", arg, near);
+	return wr_err(-EINVAL, err, el, "%s: unknown option, or an abbreviation of "
+		"several (see --help)", arg);
+}
+
+int
 wr_opts_parse(int argc, char **argv, struct wr_config *cfg,
 		char *err, size_t errlen)
 {
+	struct option long_opts[WR_OPTAB_MAX + 1];
 	int c, rc, idx;
 
 	/*
@@ -756,6 +728,7 @@ wr_opts_parse(int argc, char **argv, struct wr_config *cfg,
 	 * in the middle of grouped short options ("-hh") leaves getopt's
 	 * position pointing into the previous argv, read by the next call.
 	 */
+	wr_optab_getopt(long_opts);
 	optind = 0;
 	opterr = 0;
 	for (;;) {
@@ -763,13 +736,12 @@ wr_opts_parse(int argc, char **argv, struct wr_config *cfg,
 		c = getopt_long(argc, argv, "h", long_opts, NULL);
 		if (c == -1)
 			break;
-		if (c == 'h' || c == O_HELP)
+		if (c == 'h' || c == WR_OPT_HELP)
 			return WR_OPTS_HELP;
-		if (c == O_VERSION)
+		if (c == WR_OPT_VERSION)
 			return WR_OPTS_VERSION;
 		if (c == '?' || c == ':')
-			return wr_err(-EINVAL, err, errlen, "%s: unknown option or missing "
-				"value (see --help)", idx < argc ? argv[idx] : "?");
+			return bad_option(idx < argc ? argv[idx] : "?", err, errlen);
 		rc = opt_one(c, optarg, cfg, err, errlen);
 		if (rc < 0)
 			return rc;
@@ -784,13 +756,15 @@ int
 wr_opts_find_profile(int argc, char **argv, const char **path,
 		char *err, size_t errlen)
 {
+	struct option long_opts[WR_OPTAB_MAX + 1];
 	int c;
 
+	wr_optab_getopt(long_opts);
 	*path = NULL;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
-		if (c != O_PROFILE)
+		if (c != WR_OPT_PROFILE)
 			continue;
 		if (*path != NULL)
 			return wr_err(-EINVAL, err, errlen, "--profile %s: a profile was already "
@@ -804,18 +778,15 @@ int
 wr_opts_set(const char *name, const char *value, struct wr_config *cfg,
 		char *err, size_t errlen)
 {
-	const struct option *o;
+	const struct wr_optdesc *o = wr_optab_find(name);
 
-	for (o = long_opts; o->name != NULL; o++)
-		if (strcmp(o->name, name) == 0)
-			break;
-	if (o->name == NULL || o->val == O_HELP || o->val == O_VERSION ||
-			o->val == O_PROFILE)
+	if (o == NULL || o->id == WR_OPT_HELP || o->id == WR_OPT_VERSION ||
+			o->id == WR_OPT_PROFILE)
 		return -ENOENT;
 	if ((o->has_arg == no_argument) != (value == NULL))
 		return wr_err(-EINVAL, err, errlen, "--%s: %s", name, value == NULL ?
 			"needs a value" : "takes no value");
-	return opt_one(o->val, value, cfg, err, errlen);
+	return opt_one(o->id, value, cfg, err, errlen);
 }
 
 int

@@ -7,6 +7,7 @@
 #ifndef WR_OPTS_H
 #define WR_OPTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "config.h"
@@ -60,5 +61,18 @@ int wr_opts_set(const char *name, const char *value, struct wr_config *cfg,
  * made without a command line. Returns 0 or -EINVAL with a message.
  */
 int wr_opts_check(struct wr_config *cfg, char *err, size_t errlen);
+
+/*
+ * Whether arg ("name" or "name=value", without the leading --) is a
+ * wirerate option by its full name; *has_arg says whether it takes a
+ * value. Returns 0, or -ENOENT.
+ */
+int wr_opts_lookup(const char *arg, bool *has_arg);
+
+/*
+ * The option name closest to arg ("name" or "name=value", without the
+ * leading --), or NULL when none is close (see wr_suggest_init).
+ */
+const char *wr_opts_closest(const char *arg);
 
 #endif /* WR_OPTS_H */

@@ -5,6 +5,7 @@
 
 #include "errmsg.h"
 #include "frame.h"
+#include "optab.h"
 #include "opts_traffic.h"
 
 static int
@@ -20,26 +21,24 @@ opt_ip6(const char *name, const char *v, uint8_t *addr, char *err, size_t el)
 }
 
 int
-wr_opts_traffic(const char *name, const char *v, struct wr_config *cfg,
-		char *err, size_t errlen)
+wr_opts_traffic(int id, const char *v, struct wr_config *cfg, char *err,
+		size_t errlen)
 {
 	char why[256];
 
-	if (strcmp(name, "mix") == 0) {
+	switch (id) {
+	case WR_OPT_MIX:
 		if (wr_mix_parse(v, WR_FRAME_MIN_SIZE, WR_FRAME_MAX_SIZE, &cfg->mix,
 				why, sizeof(why)) != 0)
 			return wr_err(-EINVAL, err, errlen, "--mix: %s", why);
 		return 0;
-	}
-	if (strcmp(name, "ipv6") == 0) {
+	case WR_OPT_IPV6:
 		cfg->ipv6 = true;
 		return 0;
+	case WR_OPT_SRC_IP6: return opt_ip6("src-ip6", v, cfg->src_ip6, err, errlen);
+	case WR_OPT_DST_IP6: return opt_ip6("dst-ip6", v, cfg->dst_ip6, err, errlen);
+	default: return 1;
 	}
-	if (strcmp(name, "src-ip6") == 0)
-		return opt_ip6(name, v, cfg->src_ip6, err, errlen);
-	if (strcmp(name, "dst-ip6") == 0)
-		return opt_ip6(name, v, cfg->dst_ip6, err, errlen);
-	return 1;
 }
 
 /* The kind of frame the minimum size is for, as in "a tagged frame". */

@@ -2,7 +2,7 @@
 /*
  * Options of the traffic a TX queue sends beyond one fixed-size IPv4
  * stream: --mix (frame size mixes, mix.h), --ipv6, --src-ip6, --dst-ip6.
- * Pure: no EAL; opts.c dispatches to it by option name.
+ * Pure: no EAL; opts.c dispatches to it by option id.
  */
 #ifndef WR_OPTS_TRAFFIC_H
 #define WR_OPTS_TRAFFIC_H
@@ -12,11 +12,11 @@
 #include "config.h"
 
 /*
- * Apply option name (without "--") with value v to cfg.
- * Returns 0, 1 when name is not one of these options, or -EINVAL with a
+ * Apply option id (optab.h) with value v to cfg.
+ * Returns 0, 1 when id is not one of these options, or -EINVAL with a
  * message naming the option and what was expected.
  */
-int wr_opts_traffic(const char *name, const char *v, struct wr_config *cfg,
+int wr_opts_traffic(int id, const char *v, struct wr_config *cfg,
 		char *err, size_t errlen);
 
 /*

@@ -19,6 +19,7 @@
 
 #include "opts.h"
 #include "profile.h"
+#include "suggest.h"
 
 #define COMMENT_CHAR '#'
 #define MAX_ENTRIES 512u
@@ -153,52 +154,19 @@ section_names(char *buf, size_t len)
 	return join(names, buf, len);
 }
 
-/* Edit distance of two short strings (keys are < CFG_NAME_LEN). */
-static unsigned int
-distance(const char *a, const char *b)
-{
-	unsigned int row[CFG_NAME_LEN + 1], i, j, diag, up, best;
-	size_t la = strlen(a), lb = strlen(b);
-
-	if (la > CFG_NAME_LEN || lb > CFG_NAME_LEN)
-		return UINT32_MAX;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		diag = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			up = row[j];
-			best = RTE_MIN(row[j] + 1, row[j - 1] + 1);
-			row[j] = RTE_MIN(best, diag + (a[i - 1] != b[j - 1]));
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
-/*
- * The known key closest to key (any section), or NULL if none is close: at
- * most one edit in three characters, so "durtion" finds "duration" but
- * "rate" does not find "grace".
- */
+/* The known key closest to key (any section), or NULL if none is close. */
 static const char *
 closest_key(const char *key)
 {
-	const char *best = NULL;
-	unsigned int i, d, best_d = RTE_MAX(1u, (unsigned int)strlen(key) / 3) + 1;
 	const char *const *k;
+	struct wr_suggest sg;
+	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(sections); i++) {
-		for (k = sections[i].keys; *k != NULL; k++) {
-			d = distance(key, *k);
-			if (d < best_d) {
-				best_d = d;
-				best = *k;
-			}
-		}
-	}
-	return best;
+	wr_suggest_init(&sg, key, strlen(key));
+	for (i = 0; i < RTE_DIM(sections); i++)
+		for (k = sections[i].keys; *k != NULL; k++)
+			wr_suggest_try(&sg, *k);
+	return sg.best;
 }
 
 static char *

@@ -12,6 +12,7 @@
 #include "jsonw.h"
 #include "cpujson.h"
 #include "fileio.h"
+#include "capture.h"
 #include "result.h"
 #include "trials.h"
 #include "units.h"
@@ -473,6 +474,20 @@ total_port_json(const struct wr_run *run, unsigned int p)
 	return o;
 }
 
+/* Each RX port's share of a stream: [{port_id, rx_pkts}], information only. */
+static json_t *
+rx_split_json(const struct wr_stream_result *s)
+{
+	json_t *a = json_array();
+	unsigned int k;
+
+	for (k = 0; k < s->nb_rx_ports; k++)
+		json_array_append_new(a, json_pack("{s:I, s:I}", "port_id",
+			(json_int_t)s->rx_split[k].port_id, "rx_pkts",
+			(json_int_t)s->rx_split[k].rx_pkts));
+	return a;
+}
+
 static json_t *
 stream_json(const struct wr_run *run, const struct wr_stream_result *s)
 {
@@ -483,11 +498,13 @@ stream_json(const struct wr_run *run, const struct wr_stream_result *s)
 	wr_json_set(o, "tx_port", wr_json_u64(s->tx_port));
 	wr_json_set(o, "tx_queue", wr_json_u64(s->tx_queue));
 	wr_json_set(o, "rx_port", wr_json_u64(s->rx_port));
+	wr_json_set(o, "rx_ports", rx_split_json(s));
 	wr_json_set(o, "sender_in_run", json_boolean(s->sender_known));
 	if (s->sender_known)
 		wr_json_set(o, "sent_pkts", wr_json_u64(s->sent_pkts));
 	wr_json_set(o, "rx_pkts", wr_json_u64(v->seq.nb_rx_pkts));
 	wr_json_set(o, "lost_pkts", json_integer(s->lost_pkts));
+	wr_json_set(o, "excess_pkts", wr_json_u64(s->excess_pkts));
 	wr_json_set(o, "gap_pkts", wr_json_u64(wr_seq_gaps(&v->seq)));
 	wr_json_set(o, "late_pkts", wr_json_u64(v->seq.nb_late_pkts));
 	wr_json_set(o, "dup_pkts", wr_json_u64(v->seq.nb_dup_pkts));
@@ -535,11 +552,42 @@ tx_streams_json(const struct wr_run *run)
 	return a;
 }
 
-/* sent = received + lost for every stream whose sender is in the run. */
+/* Frames this run's TX queues sent. */
+static uint64_t
+tx_sent(const struct wr_run *run)
+{
+	uint64_t sent = 0;
+	unsigned int p, q;
+
+	for (p = 0; p < run->nb_ports; p++)
+		for (q = 0; q < WR_MAX_QUEUES; q++)
+			if (run->txq[p][q] != NULL)
+				sent += run->txq[p][q]->st.nb_pkts;
+	return sent;
+}
+
+static bool
+any_rx_port(const struct wr_run *run)
+{
+	unsigned int p;
+
+	for (p = 0; p < run->nb_ports; p++)
+		if (run->ports[p].rx)
+			return true;
+	return false;
+}
+
+/*
+ * sent = received + lost - excess for every stream whose sender is in the
+ * run; balanced when that holds with no excess. lost is the sum of each
+ * stream's loss clamped at zero (a negative one never hides a real one).
+ * A run without RX ports states what it sent: its balance needs the
+ * receiver's result (wirerate merge).
+ */
 static json_t *
 accounting_json(const struct wr_run *run)
 {
-	uint64_t sent = 0, rx = 0;
+	uint64_t sent = 0, rx = 0, excess = 0;
 	int64_t lost = 0;
 	bool balanced = true;
 	unsigned int i;
@@ -553,14 +601,23 @@ accounting_json(const struct wr_run *run)
 		sent += s->sent_pkts;
 		rx += s->view.seq.nb_rx_pkts;
 		lost += s->lost_pkts;
-		if ((int64_t)s->sent_pkts != (int64_t)s->view.seq.nb_rx_pkts + s->lost_pkts ||
-				s->lost_pkts < 0)
+		excess += s->excess_pkts;
+		if ((int64_t)s->sent_pkts != (int64_t)s->view.seq.nb_rx_pkts + s->lost_pkts -
+				(int64_t)s->excess_pkts || s->excess_pkts != 0)
 			balanced = false;
 	}
-	wr_json_set(o, "sent_pkts", wr_json_u64(sent));
-	wr_json_set(o, "received_pkts", wr_json_u64(rx));
-	wr_json_set(o, "lost_pkts", json_integer(lost));
-	wr_json_set(o, "balanced", json_boolean(balanced));
+	if (!any_rx_port(run)) {
+		wr_json_set(o, "sent_pkts", wr_json_u64(tx_sent(run)));
+		wr_json_set(o, "balanced", json_null());
+		wr_json_set(o, "balance", json_string("needs the receiver's result: "
+			"wirerate merge SENDER.json RECEIVER.json"));
+	} else {
+		wr_json_set(o, "sent_pkts", wr_json_u64(sent));
+		wr_json_set(o, "received_pkts", wr_json_u64(rx));
+		wr_json_set(o, "lost_pkts", json_integer(lost));
+		wr_json_set(o, "excess_pkts", wr_json_u64(excess));
+		wr_json_set(o, "balanced", json_boolean(balanced));
+	}
 	wr_json_set(o, "mbufs_missing", wr_json_u64(run->mbufs_missing));
 	wr_json_set(o, "stranded_pkts", wr_json_u64(run->nb_stranded_pkts));
 	return o;
@@ -614,6 +671,8 @@ wr_result_build(const struct wr_run *run)
 
 	if (doc != NULL)
 		wr_result_add_trial(doc, run, true);
+	if (doc != NULL && run->cap != NULL)
+		wr_json_set(doc, "capture", wr_capture_json(run->cap));
 	return doc;
 }
 

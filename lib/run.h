@@ -65,12 +65,20 @@ struct wr_stream_result {
 	uint16_t rx_port;
 	bool sender_known;             /* the sender is in this run */
 	uint64_t sent_pkts;            /* when sender_known */
-	int64_t lost_pkts;             /* sent - received (tail included) or gaps */
+	int64_t lost_pkts;             /* sent - received (tail included) or
+	                                * gaps; never negative */
+	uint64_t excess_pkts;          /* received - sent when that is > 0 */
+	unsigned int nb_rx_ports;      /* ports that received it, first rx_port */
+	struct {
+		uint16_t port_id;
+		uint64_t rx_pkts;      /* unique frames merged from this port */
+	} rx_split[WR_MAX_PORTS];
 	bool lat_valid;                /* TX stamps share this run's clock */
 	struct wr_stream_view view;
 };
 
 struct wr_cpu_track;
+struct wr_capture;
 
 struct wr_run {
 	const struct wr_config *cfg;
@@ -115,6 +123,7 @@ struct wr_run {
 	bool stopped;
 	bool port_lat_valid[WR_MAX_PORTS]; /* every stream on the port qualifies */
 	struct wr_link_watch link[WR_MAX_PORTS]; /* by run port index, stats core */
+	struct wr_capture *cap;        /* --capture, NULL: off (capture.h) */
 };
 
 /*

@@ -98,10 +98,13 @@ struct wr_rx_stream {
 	uint64_t nb_lat;
 };
 
+struct wr_capq;
+
 struct wr_rxq {
 	uint16_t port;
 	uint16_t queue;
 	uint16_t burst_pkts;
+	struct wr_capq *cap;      /* --capture state, NULL: off (capture.h) */
 	struct wr_rxq_stats st;
 	struct wr_hist lat;       /* latency of own frames, TSC cycles */
 	struct wr_rx_stream streams[WR_MAX_STREAMS];

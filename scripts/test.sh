@@ -43,12 +43,16 @@ run_suites() {
 	meson test -C "$dir" --print-errorlogs "${args[@]}"
 }
 
-# One closing line per build, and the reliability figures the tests print.
+# One closing line per build, every skipped case with its reason, and the
+# reliability figures the tests print. Fails (1) when a suite that CI can
+# always run (unit, vdev, results: no hardware, no kernel feature) skipped.
 summary() {
 	python3 - "$@" <<'PY'
 import json, re, sys
+MUST_RUN = {"unit", "vdev", "results"}
 figures = {}
 total = [0, 0, 0]
+forbidden = []
 for log in sys.argv[1:]:
     ok = bad = skip = 0
     try:
@@ -57,10 +61,22 @@ for log in sys.argv[1:]:
         continue
     for line in lines:
         r = json.loads(line)
-        if r["result"] in ("OK", "EXPECTEDFAIL"): ok += 1
-        elif r["result"] == "SKIP": skip += 1
-        else: bad += 1
         out = r.get("stdout") or ""
+        if r["result"] in ("OK", "EXPECTEDFAIL"): ok += 1
+        elif r["result"] == "SKIP":
+            skip += 1
+            why = re.findall(r"^SKIP:? (.*)$", out, re.M)
+            # meson names a case "project:suite / case" (suite also a field
+            # in newer meson).
+            suites = set(r.get("suite") or [])
+            m = re.match(r"[^:]*:([^ ]+) / ", r["name"])
+            if m:
+                suites.add(m.group(1))
+            print("SKIP %s (%s): %s" % (r["name"], ",".join(sorted(suites)),
+                                        why[-1] if why else "no reason printed"))
+            if suites & MUST_RUN or not why:
+                forbidden.append(r["name"])
+        else: bad += 1
         for m in re.finditer(r"^fuzz (\w+): (\d+) executions", out, re.M):
             figures["fuzz %s executions" % m.group(1)] = int(m.group(2))
         for key, pat in (("faults injected", r"^faults injected: (\d+)"),
@@ -73,6 +89,10 @@ for log in sys.argv[1:]:
 for k in sorted(figures):
     print("  %s: %d" % (k, figures[k]))
 print("total: %d passed, %d failed, %d skipped" % tuple(total))
+if forbidden:
+    print("FAIL: skipped where CI must run everything (%s), or without a "
+          "reason: %s" % (", ".join(sorted(MUST_RUN)), ", ".join(forbidden)))
+    sys.exit(1)
 PY
 }
 
@@ -94,6 +114,6 @@ if [ $san -eq 1 ]; then
 	run_suites "$WR_SAN_BUILD" "${san_suites[@]}" || rc=1
 	dirs+=("$WR_SAN_BUILD")
 fi
+summary "${dirs[@]}" || rc=1
 set -e
-summary "${dirs[@]}"
 exit $rc

@@ -7,8 +7,9 @@
 WR_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk dpdk-dev
 	libnuma-dev libjansson-dev iproute2 gnuplot-nox tcpdump iperf3)
 # Only the test suites need these: a real Prometheus server for the
-# prometheus_scrape case (~20 MB download, ~12 s to install here); tshark,
-# the independent dissector that checks generated frames (test_traffic.py).
+# prometheus_scrape case (~20 MB download, ~12 s to install here); tshark
+# reads the --capture pcapng files back (tests/vdev/test_capture.py) and
+# checks generated frames as an independent dissector (test_traffic.py).
 WR_TEST_PACKAGES=(prometheus tshark)
 # The sanitizer build (scripts/test.sh, scripts/fuzz.sh): clang with
 # AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer; llvm for

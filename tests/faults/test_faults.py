@@ -529,12 +529,13 @@ def link_down_tap():
     c = Checker("link_down_tap")
     ns = "wrf%d" % os.getpid()
     ta, tb = "wrft%da" % (os.getpid() % 100000), "wrft%db" % (os.getpid() % 100000)
-    if not os.path.exists("/dev/net/tun"):
+    if not wrtest.have_tun():
         c.skip("no /dev/net/tun: no tap ports here")
         c.done()
-    if ip("netns", "add", ns, check=False).returncode != 0:
-        c.skip("cannot create a network namespace")
+    if not wrtest.have_netns():
+        c.skip("this process cannot create a network namespace")
         c.done()
+    ip("netns", "add", ns)
     try:
         subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
                         "net.ipv6.conf.all.disable_ipv6=1",

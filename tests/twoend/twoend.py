@@ -105,7 +105,8 @@ class Bed:
         """EAL options: the side's lcores, no PCI, a private prefix."""
         args = LCORES[side] + ["--no-pci", "--log-level=*:error",
                                "--file-prefix", "%s%s" % (self.tag, side)]
-        if hugepages_free() >= 128:
+        # Hugepages are root's: an unprivileged case runs without them.
+        if hugepages_free() >= 128 and os.geteuid() == 0:
             args.append("--in-memory")
         else:
             args += ["--no-huge", "-m", "512"]

@@ -3,10 +3,51 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "optab.h"
 #include "opts.h"
 #include "wr_test.h"
 #include "wr_test_opts.h"
 
+
+/* Every option of the table has help, a unique name and id, an argument
+ * name exactly when it takes one, lines within 78 columns, and a handler
+ * in the parser (no "internal: option N has no handler"). */
+static void
+test_optab(void)
+{
+	char buf[1024], msg[512];
+	struct wr_config c;
+	size_t i, j;
+
+	WR_CHECK(wr_optab_len > 40 && wr_optab_len <= WR_OPTAB_MAX);
+	for (i = 0; i < wr_optab_len; i++) {
+		const struct wr_optdesc *o = &wr_optab[i];
+		const char *line;
+		int n = wr_optab_format(o, buf, sizeof(buf));
+
+		if (n <= 0 || o->help == NULL || o->help[0] == '\0')
+			fprintf(stderr, "option --%s has no help line\n", o->name);
+		WR_CHECK(n > 0 && (size_t)n < sizeof(buf));
+		WR_CHECK(strncmp(buf, "  --", 4) == 0 && strstr(buf, o->name) == buf + 4);
+		WR_CHECK((o->arg != NULL) == (o->has_arg == required_argument));
+		WR_CHECK(o->section < WR_OPTSEC_COUNT);
+		WR_CHECK(wr_optab_find(o->name) == o);
+		for (line = buf; n > 0 && *line != '\0'; line = strchr(line, '\n') + 1)
+			WR_CHECK(strchr(line, '\n') - line <= 78);
+		for (j = i + 1; j < wr_optab_len; j++)
+			WR_CHECK(strcmp(o->name, wr_optab[j].name) != 0 && o->id != wr_optab[j].id);
+		if (o->id == WR_OPT_HELP || o->id == WR_OPT_VERSION || o->id == WR_OPT_PROFILE)
+			continue;
+		wr_config_defaults(&c);
+		msg[0] = '\0';
+		wr_opts_set(o->name, o->has_arg ? "1" : NULL, &c, msg, sizeof(msg));
+		WR_CHECK(strstr(msg, "no handler") == NULL);
+	}
+	WR_CHECK(wr_optab_find("no-such-option") == NULL);
+	/* A missing help text is refused, not formatted as an empty line. */
+	WR_CHECK(wr_optab_format(&(struct wr_optdesc){ "x", no_argument, 0, NULL, "",
+		WR_OPTSEC_RUN }, buf, sizeof(buf)) < 0);
+}
 
 static void
 test_defaults(void)
@@ -92,7 +133,16 @@ test_errors(void)
 	WR_CHECK(PARSE(&c, "--bogus") == -EINVAL);
 	WR_CHECK_STR(err, "--bogus: unknown option");
 	WR_CHECK(PARSE(&c, "--size") == -EINVAL);
-	WR_CHECK_STR(err, "missing value");
+	WR_CHECK_STR(err, "--size: needs a value");
+	/* A misspelt option: the closest name, swaps counting as one edit. */
+	WR_CHECK(PARSE(&c, "--szie", "512") == -EINVAL);
+	WR_CHECK_STR(err, "--szie: unknown option; did you mean --size?");
+	WR_CHECK(PARSE(&c, "--ring-piars=1") == -EINVAL);
+	WR_CHECK_STR(err, "did you mean --ring-pairs?");
+	WR_CHECK(PARSE(&c, "--plain=1") == -EINVAL);
+	WR_CHECK_STR(err, "--plain=1: takes no value");
+	WR_CHECK(PARSE(&c, "--zzzzzz") == -EINVAL);
+	WR_CHECK(strstr(err, "did you mean") == NULL);
 	WR_CHECK(PARSE(&c, "stray") == -EINVAL);
 	WR_CHECK_STR(err, "stray: unexpected argument");
 	WR_CHECK(PARSE(&c, "--flows", "100", "--sport", "65500") == -EINVAL);
@@ -194,6 +244,7 @@ test_getopt_reset(void)
 int
 main(void)
 {
+	WR_TEST_RUN(test_optab);
 	WR_TEST_RUN(test_defaults);
 	WR_TEST_RUN(test_values);
 	WR_TEST_RUN(test_count_means_no_duration);

@@ -75,7 +75,8 @@ class LiveRun:
 
 def telemetry(prefix, cmds):
     """Send cmds through dpdk-telemetry.py in one session; return the
-    replies in order (the script prints one JSON line per command)."""
+    replies in order (the script prints one JSON line per command), or
+    None when the session did not answer every command (it died)."""
     p = subprocess.run([sys.executable, TELEMETRY_PY, "-f", prefix],
                        input="\n".join(cmds) + "\n", capture_output=True,
                        text=True, timeout=30)
@@ -84,7 +85,7 @@ def telemetry(prefix, cmds):
         line = line.strip()
         if line.startswith("{"):
             replies.append(list(json.loads(line).values())[0])
-    return replies if len(replies) == len(cmds) else [None] * len(cmds)
+    return replies if len(replies) == len(cmds) else None
 
 
 def wait_until(cond, timeout, step=0.2):
@@ -139,7 +140,9 @@ def check_telegraf(c, prefix):
     a non-empty object (flattened into numeric fields)."""
     cmds = telegraf_commands()
     c.true(len(cmds) >= 3, "Telegraf snippet lists commands")
-    for cmd, reply in zip(cmds, telemetry(prefix, cmds)):
+    replies = telemetry(prefix, cmds)
+    c.true(replies is not None, "telemetry session answered %s" % cmds)
+    for cmd, reply in zip(cmds, replies or []):
         c.true(cmd.startswith("/") and len(cmd.split(",")[0]) < 56,
                "%s: a valid Telegraf command" % cmd)
         c.true(isinstance(reply, dict) and len(reply) > 0 and
@@ -148,7 +151,7 @@ def check_telegraf(c, prefix):
 
 
 def running(prefix):
-    st = telemetry(prefix, ["/wirerate/state"])[0]
+    st = (telemetry(prefix, ["/wirerate/state"]) or [None])[0]
     return st if st and st["running"] == 1 and st["intervals"] >= 1 else None
 
 
@@ -176,11 +179,12 @@ def query_all(prefix):
     cmds = ["/wirerate/state", "/wirerate/ports", "/wirerate/lcores",
             "/wirerate/port,0", "/wirerate/port,1", "/wirerate/lcore,1",
             "/wirerate/state"]
+    r = None
     for _ in range(20):
         r = telemetry(prefix, cmds)
-        if r[0] and r[-1] and r[0]["seq"] == r[-1]["seq"]:
+        if r and r[0] and r[-1] and r[0]["seq"] == r[-1]["seq"]:
             return dict(zip(cmds, r))
-    return dict(zip(cmds, r))
+    return dict(zip(cmds, r or []))
 
 
 def check_live(c, a, b):
@@ -237,6 +241,8 @@ def telemetry_live():
         if c.failed == 0:
             check_live(c, a, b)
         check_telegraf(c, run.prefix)
+        # A dead session answers None, not [None, None]: only a live one
+        # saying null for each passes.
         bad = telemetry(run.prefix, ["/wirerate/port,9", "/wirerate/lcore,0"])
         c.eq(bad, [None, None], "unknown port or lcore answers null")
         c.eq(run.stop(), 0, "exit code after SIGINT")

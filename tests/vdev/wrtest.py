@@ -25,6 +25,34 @@ def hugepages_free():
     return 0
 
 
+def have_tun():
+    """Probe: the kernel offers tap devices."""
+    return os.path.exists("/dev/net/tun")
+
+
+def have_netns():
+    """Probe: this process may create a network namespace (root, and a
+    kernel with CONFIG_NET_NS): one is made and removed."""
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        return False
+    name = "wrprobe%d" % os.getpid()
+    p = subprocess.run(["ip", "netns", "add", name], capture_output=True)
+    if p.returncode != 0:
+        return False
+    subprocess.run(["ip", "netns", "del", name], capture_output=True)
+    return True
+
+
+def have_af_xdp():
+    """Probe: the kernel opens an AF_XDP socket (address family 44)."""
+    import socket
+    try:
+        socket.socket(44, socket.SOCK_RAW, 0).close()
+    except OSError:
+        return False
+    return True
+
+
 PREFIX = "wrtest%d" % os.getpid()
 
 

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The option table (optab.h): names, arguments and help of every option,
+ * in --help order. Help lines are at most 52 characters so that with the
+ * 22-column option field --help stays within 76 columns.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "optab.h"
+
+#define REQ required_argument
+#define NO no_argument
+
+const struct wr_optdesc wr_optab[] = {
+	{ "tx-ports", REQ, WR_OPT_TX_PORTS, "LIST", "ports that transmit: 0,1 | 0-3 | all | "
+		"none [all]", WR_OPTSEC_PORTS },
+	{ "rx-ports", REQ, WR_OPT_RX_PORTS, "LIST", "ports that receive [all]",
+		WR_OPTSEC_PORTS },
+	{ "txq", REQ, WR_OPT_TXQ, "N", "TX queues per TX port, 1..16 [1]", WR_OPTSEC_PORTS },
+	{ "rxq", REQ, WR_OPT_RXQ, "N", "RX queues per RX port, 1..16 (RSS when > 1)\n[1]",
+		WR_OPTSEC_PORTS },
+	{ "txd", REQ, WR_OPT_TXD, "N", "TX descriptors per queue, 32..32768; the PMD\n"
+		"may round them (the plan says so) [1024]", WR_OPTSEC_PORTS },
+	{ "rxd", REQ, WR_OPT_RXD, "N", "RX descriptors per queue, 32..32768, as --txd\n"
+		"[1024]", WR_OPTSEC_PORTS },
+	{ "burst", REQ, WR_OPT_BURST, "N", "frames per burst, 1..512 [32]", WR_OPTSEC_PORTS },
+	{ "map", REQ, WR_OPT_MAP, "L:Q[,Q...]", "explicit placement, repeatable: lcore L\n"
+		"owns queues Q = tx<port>.<queue> |\nrx<port>.<queue>; every queue of the run "
+		"must\nbe mapped once [automatic plan]", WR_OPTSEC_PORTS },
+	{ "ring-pairs", REQ, WR_OPT_RING_PAIRS, "N", "add N pairs of ports wired back to "
+		"back with\nrings (what one sends the other receives) [0]", WR_OPTSEC_PORTS },
+
+	{ "size", REQ, WR_OPT_SIZE, "BYTES", "frame size with FCS (RFC 2544), 64..9018;\n"
+		"above 1518 the port MTU is raised (9018 = MTU\n9000) [64]", WR_OPTSEC_FRAMES },
+	{ "src-mac", REQ, WR_OPT_SRC_MAC, "MAC", "source MAC [the port's own]",
+		WR_OPTSEC_FRAMES },
+	{ "dst-mac", REQ, WR_OPT_DST_MAC, "MAC", "destination MAC [the peer port's MAC: "
+		"ports\npair up 0-1, 2-3; a lone port is its own peer]", WR_OPTSEC_FRAMES },
+	{ "src-ip", REQ, WR_OPT_SRC_IP, "A.B.C.D", "source IPv4 address [198.18.0.1]",
+		WR_OPTSEC_FRAMES },
+	{ "dst-ip", REQ, WR_OPT_DST_IP, "A.B.C.D", "destination IPv4 address [198.19.0.1]",
+		WR_OPTSEC_FRAMES },
+	{ "sport", REQ, WR_OPT_SPORT, "N", "UDP source port [1024]", WR_OPTSEC_FRAMES },
+	{ "dport", REQ, WR_OPT_DPORT, "N", "UDP destination port [1024]", WR_OPTSEC_FRAMES },
+	{ "flows", REQ, WR_OPT_FLOWS, "N", "vary the UDP source port over N values,\n"
+		"1..65536 [1]", WR_OPTSEC_FRAMES },
+	{ "vlan", REQ, WR_OPT_VLAN, "ID", "802.1Q tag 1..4094 (frames need >= 68 bytes)\n"
+		"[none]", WR_OPTSEC_FRAMES },
+	{ "mix", REQ, WR_OPT_MIX, "MIX", "frame sizes in a repeating sequence instead\n"
+		"of --size: imix (64:7,594:4,1518:1), a list\nSIZE[:WEIGHT],... or an RFC 6985 "
+		"genome of\nletters a-g (64..1518), h (9018), z (,z=SIZE)\n[none]",
+		WR_OPTSEC_FRAMES },
+	{ "ipv6", NO, WR_OPT_IPV6, NULL, "IPv6/UDP frames (UDP checksum set on every\n"
+		"frame), at least 84 bytes, 88 tagged [IPv4]", WR_OPTSEC_FRAMES },
+	{ "src-ip6", REQ, WR_OPT_SRC_IP6, "ADDR", "source IPv6 address [2001:2::1]",
+		WR_OPTSEC_FRAMES },
+	{ "dst-ip6", REQ, WR_OPT_DST_IP6, "ADDR", "destination IPv6 address\n"
+		"[2001:2:0:1::1]", WR_OPTSEC_FRAMES },
+	{ "stamp", REQ, WR_OPT_STAMP, "MODE", "test header fields written per frame: "
+		"full\n(sequence and TX timestamp), seq (sequence\nonly: no latency), none "
+		"(template as built:\nevery frame is seq 0, no loss or latency\naccounting; for "
+		"measuring the cost of\nstamping) [full]", WR_OPTSEC_FRAMES },
+
+	{ "rate", REQ, WR_OPT_RATE, "R", "per TX port: 1.5Mpps, 250kpps, 9.5Gbps (L1,\n"
+		"as RFC 2544), l2:9.5Gbps, 50% of the link,\nmax [max]; split exactly over the "
+		"port's TX\nqueues, paced on the TSC in bursts of at most\n--burst frames",
+		WR_OPTSEC_RATE },
+	{ "link-speed", REQ, WR_OPT_LINK_SPEED, "BPS", "nominal link speed for % rates, "
+		"e.g. 10G;\nrequired on virtual NICs whose reported speed\nis a label",
+		WR_OPTSEC_RATE },
+
+	{ "mode", REQ, WR_OPT_MODE, "MODE", "run (one run), sweep (one trial per size),\n"
+		"throughput (RFC 2544 26.1: NDR/PDR search),\nloss (26.3: frame loss rate), "
+		"b2b (26.4:\nback-to-back) [run]", WR_OPTSEC_MODES },
+	{ "sizes", REQ, WR_OPT_SIZES, "LIST", "frame sizes of a mode: 64,512,1518 | "
+		"rfc2544\n(64..1518, 7 sizes) | rfc2544-jumbo (and 9018)\n[--size]",
+		WR_OPTSEC_MODES },
+	{ "trial", REQ, WR_OPT_TRIAL, "T", "length of one trial, >= 100ms; shorter than\n"
+		"60 s is labelled as not RFC 2544 [60s]", WR_OPTSEC_MODES },
+	{ "resolution", REQ, WR_OPT_RESOLUTION, "PCT", "throughput search ends when the "
+		"bounds are\nwithin PCT% of each other, 0.001..50 [0.5]", WR_OPTSEC_MODES },
+	{ "max-trials", REQ, WR_OPT_MAX_TRIALS, "N", "at most N trials per throughput "
+		"search,\n1..128 [20]", WR_OPTSEC_MODES },
+	{ "pdr", REQ, WR_OPT_PDR, "RATIO", "also find the highest rate losing at most\n"
+		"RATIO of the frames (PDR), 0..0.5 [off]", WR_OPTSEC_MODES },
+	{ "loss-step", REQ, WR_OPT_LOSS_STEP, "PCT", "loss mode: step down by PCT% of the "
+		"maximum,\n0.1..10 [10]", WR_OPTSEC_MODES },
+	{ "b2b-trials", REQ, WR_OPT_B2B_TRIALS, "N", "back-to-back searches to repeat, "
+		"1..1000\n(RFC 2544 asks 50) [50]", WR_OPTSEC_MODES },
+	{ "b2b-max", REQ, WR_OPT_B2B_MAX, "N", "longest burst tried, in frames [2 s at "
+		"the\nmaximum rate]", WR_OPTSEC_MODES },
+
+	{ "profile", REQ, WR_OPT_PROFILE, "FILE", "read option values from an INI file "
+		"first\n(keys are these option names, by section; see\nconfig/*.ini and "
+		"docs/profiles.md); options\ngiven here win", WR_OPTSEC_PROFILE },
+
+	{ "duration", REQ, WR_OPT_DURATION, "T", "run time: 10, 2.5s, 500ms, 5m, 1h; 0 = "
+		"until\nthe count or a signal [10s, or 0 with --count]", WR_OPTSEC_RUN },
+	{ "count", REQ, WR_OPT_COUNT, "N", "frames per TX port (k/M/G suffixes), split\n"
+		"exactly over its TX queues [unlimited]", WR_OPTSEC_RUN },
+	{ "interval", REQ, WR_OPT_INTERVAL, "T", "stats interval, >= 100ms [1s]",
+		WR_OPTSEC_RUN },
+	{ "grace", REQ, WR_OPT_GRACE, "T", "RX keeps polling this long after TX stops\n"
+		"[200ms]", WR_OPTSEC_RUN },
+	{ "link-timeout", REQ, WR_OPT_LINK_TIMEOUT, "T", "wait this long for links to "
+		"come up [5s]", WR_OPTSEC_RUN },
+	{ "json", REQ, WR_OPT_JSON, "FILE", "write the whole run as JSON "
+		"(docs/results.md),\natomically", WR_OPTSEC_RUN },
+	{ "impair", REQ, WR_OPT_IMPAIR, "RULES", "test fixture in front of every RX "
+		"queue, by\nsequence number: drop=N[@K],dup=N[@K],\nreorder=N[@K],delay=T and "
+		"a device with a\nknown limit: police=RATE (pps) (frame with\nseq % N == K; K "
+		"defaults to N-1); see\ndocs/accounting.md [off]", WR_OPTSEC_RUN },
+	{ "pool-mbufs", REQ, WR_OPT_POOL_MBUFS, "N", "test knob: mbufs in each TX and RX "
+		"pool (per\nqueue), to provoke pool exhaustion\n(docs/reliability.md) [sized "
+		"from rings and\nbursts]", WR_OPTSEC_RUN },
+	{ "latency", REQ, WR_OPT_LATENCY, "MODE", "auto: latency of frames this process "
+		"sent\n(same TSC); tsc: also frames of another\nprocess on this host (needs an "
+		"invariant\nTSC); off [auto]", WR_OPTSEC_RUN },
+	{ "csv", REQ, WR_OPT_CSV, "FILE", "write the per-interval table as CSV (one row\n"
+		"per trial, interval and port), atomically", WR_OPTSEC_RUN },
+	{ "label", REQ, WR_OPT_LABEL, "TEXT", "name the run in results and reports",
+		WR_OPTSEC_RUN },
+	{ "repeat", REQ, WR_OPT_REPEAT, "N", "run the traffic phase N times on the same\n"
+		"ports, fresh counters each trial; results\ngain \"trials\" and a \"summary\" "
+		"(median, min,\nmax, 95% CI) [1]", WR_OPTSEC_RUN },
+	{ "warmup", REQ, WR_OPT_WARMUP, "N", "trials run first and not counted [0]",
+		WR_OPTSEC_RUN },
+	{ "plain", NO, WR_OPT_PLAIN, NULL, "plain lines even on a terminal", WR_OPTSEC_RUN },
+	{ "quiet", NO, WR_OPT_QUIET, NULL, "no live view, only the summary", WR_OPTSEC_RUN },
+	{ "help", NO, WR_OPT_HELP, NULL, "this text (also -h)", WR_OPTSEC_RUN },
+	{ "version", NO, WR_OPT_VERSION, NULL, "wirerate's and DPDK's versions",
+		WR_OPTSEC_RUN },
+
+	{ "start-on-rx", NO, WR_OPT_START_ON_RX, NULL, "the clock (duration, intervals, "
+		"rates)\nstarts with the first received frame; with\n--tx-ports none or "
+		"--reflect [start at\nlaunch]", WR_OPTSEC_TWOEND },
+	{ "idle-timeout", REQ, WR_OPT_IDLE_TIMEOUT, "T", "stop once nothing was received "
+		"for T,\ncounted from the first frame; the run then\nends at its last frame and "
+		"--duration\ndefaults to 0 [off]", WR_OPTSEC_TWOEND },
+	{ "reflect", NO, WR_OPT_REFLECT, NULL, "send every received frame back out of "
+		"its\nport on the TX queue paired with its RX\nqueue, MACs, IPs and UDP/TCP "
+		"ports swapped;\ncounts what it reflected and what it could\nnot (TX full: "
+		"freed) [off]", WR_OPTSEC_TWOEND },
+	{ "capture", REQ, WR_OPT_CAPTURE, "FILE", "write the frames that explain a bad "
+		"run to\nFILE (pcapng, rte_pcapng; tcpdump -r and\ntshark read it), "
+		"atomically at the end [off]", WR_OPTSEC_CAPTURE },
+	{ "capture-what", REQ, WR_OPT_CAPTURE_WHAT, "LIST", "what to keep: foreign "
+		"(and malformed\nframes), seq (around each gap, late or\nduplicate frame), "
+		"last (the last frames per\nRX queue at each stop) [foreign,seq,last]",
+		WR_OPTSEC_CAPTURE },
+	{ "capture-around", REQ, WR_OPT_CAPTURE_AROUND, "N", "frames kept each side of "
+		"a seq anomaly,\n0..4096 [4]", WR_OPTSEC_CAPTURE },
+	{ "capture-last", REQ, WR_OPT_CAPTURE_LAST, "N", "frames kept per RX queue at "
+		"each stop,\n0..4096 [16]", WR_OPTSEC_CAPTURE },
+	{ "capture-max", REQ, WR_OPT_CAPTURE_MAX, "N", "foreign and seq copies per RX "
+		"queue; the\nrest are counted (over_budget_pkts) [1000]",
+		WR_OPTSEC_CAPTURE },
+	{ "capture-snaplen", REQ, WR_OPT_CAPTURE_SNAPLEN, "BYTES", "bytes kept per "
+		"frame, 14..9018 [whole frame]", WR_OPTSEC_CAPTURE },
+};
+
+const size_t wr_optab_len = sizeof(wr_optab) / sizeof(wr_optab[0]);
+
+_Static_assert(sizeof(wr_optab) / sizeof(wr_optab[0]) <= WR_OPTAB_MAX,
+	"raise WR_OPTAB_MAX");
+
+static const char *const section_titles[WR_OPTSEC_COUNT] = {
+	[WR_OPTSEC_PORTS] = "Ports and placement",
+	[WR_OPTSEC_FRAMES] = "Frames",
+	[WR_OPTSEC_RATE] = "Rate",
+	[WR_OPTSEC_MODES] = "Test modes (docs/rfc2544.md)",
+	[WR_OPTSEC_PROFILE] = "Profile",
+	[WR_OPTSEC_RUN] = "Run length and output",
+	[WR_OPTSEC_TWOEND] = "Two ends (sender and receiver in different processes "
+		"or hosts;\ndocs/testbeds.md)",
+	[WR_OPTSEC_CAPTURE] = "Capture (docs/accounting.md)",
+};
+
+const char *
+wr_optab_section_title(enum wr_optab_section s)
+{
+	return (unsigned int)s < WR_OPTSEC_COUNT ? section_titles[s] : "";
+}
+
+const struct wr_optdesc *
+wr_optab_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < wr_optab_len; i++)
+		if (strcmp(wr_optab[i].name, name) == 0)
+			return &wr_optab[i];
+	return NULL;
+}
+
+void
+wr_optab_getopt(struct option *lo)
+{
+	size_t i;
+
+	for (i = 0; i < wr_optab_len; i++) {
+		lo[i].name = wr_optab[i].name;
+		lo[i].has_arg = wr_optab[i].has_arg;
+		lo[i].flag = NULL;
+		lo[i].val = wr_optab[i].id;
+	}
+	memset(&lo[i], 0, sizeof(lo[i]));
+}
+
+/* Column where help text starts: "  --" + name + " " + arg, padded. */
+#define HELP_COL 22
+
+/* snprintf at *n into buf[len], *n growing as snprintf counts. */
+static void __attribute__((format(printf, 4, 5)))
+append(char *buf, size_t len, int *n, const char *fmt, ...)
+{
+	size_t off = (size_t)*n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	*n += vsnprintf(off < len ? buf + off : NULL, off < len ? len - off : 0, fmt, ap);
+	va_end(ap);
+}
+
+int
+wr_optab_format(const struct wr_optdesc *o, char *buf, size_t len)
+{
+	const char *line = o->help, *nl;
+	int n = 0;
+
+	if (o->help == NULL || o->help[0] == '\0')
+		return -EINVAL;
+	append(buf, len, &n, "  --%s%s%s", o->name, o->arg ? " " : "",
+		o->arg ? o->arg : "");
+	/* A long name gets its help on the next line. */
+	if (n + 1 > HELP_COL)
+		append(buf, len, &n, "\n%*s", HELP_COL, "");
+	else
+		append(buf, len, &n, "%*s", HELP_COL - n, "");
+	for (;;) {
+		nl = strchr(line, '\n');
+		append(buf, len, &n, "%.*s\n", nl ? (int)(nl - line) : (int)strlen(line),
+			line);
+		if (nl == NULL)
+			break;
+		line = nl + 1;
+		append(buf, len, &n, "%*s", HELP_COL, "");
+	}
+	return n;
+}

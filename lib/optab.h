@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The option table: every wirerate option after "--", once, with its
+ * argument, its help text and its section of --help. The parser
+ * (getopt_long's table), --help, profiles and any argv check are made
+ * from it, so an option cannot exist without help or the other way round.
+ * Pure data: no EAL, no printing.
+ */
+#ifndef WR_OPTAB_H
+#define WR_OPTAB_H
+
+#include <getopt.h>
+#include <stddef.h>
+
+/* Sections of --help, in the order they are printed. */
+enum wr_optab_section {
+	WR_OPTSEC_PORTS = 0,
+	WR_OPTSEC_FRAMES,
+	WR_OPTSEC_RATE,
+	WR_OPTSEC_MODES,
+	WR_OPTSEC_PROFILE,
+	WR_OPTSEC_RUN,
+	WR_OPTSEC_TWOEND,
+	WR_OPTSEC_CAPTURE,
+	WR_OPTSEC_COUNT,
+};
+
+/* Option ids: getopt_long's return values (above any short option). */
+enum wr_optab_id {
+	WR_OPT_TX_PORTS = 256, WR_OPT_RX_PORTS, WR_OPT_TXQ, WR_OPT_RXQ,
+	WR_OPT_TXD, WR_OPT_RXD, WR_OPT_BURST, WR_OPT_MAP, WR_OPT_RING_PAIRS,
+	WR_OPT_SIZE, WR_OPT_SRC_MAC, WR_OPT_DST_MAC, WR_OPT_SRC_IP,
+	WR_OPT_DST_IP, WR_OPT_SPORT, WR_OPT_DPORT, WR_OPT_FLOWS, WR_OPT_VLAN,
+	WR_OPT_STAMP, WR_OPT_RATE, WR_OPT_LINK_SPEED, WR_OPT_MODE,
+	WR_OPT_SIZES, WR_OPT_TRIAL, WR_OPT_RESOLUTION, WR_OPT_MAX_TRIALS,
+	WR_OPT_PDR, WR_OPT_LOSS_STEP, WR_OPT_B2B_TRIALS, WR_OPT_B2B_MAX,
+	WR_OPT_PROFILE, WR_OPT_DURATION, WR_OPT_COUNT, WR_OPT_INTERVAL,
+	WR_OPT_GRACE, WR_OPT_LINK_TIMEOUT, WR_OPT_JSON,
+	WR_OPT_IMPAIR, WR_OPT_POOL_MBUFS, WR_OPT_LATENCY, WR_OPT_CSV,
+	WR_OPT_LABEL, WR_OPT_REPEAT, WR_OPT_WARMUP, WR_OPT_PLAIN,
+	WR_OPT_QUIET, WR_OPT_HELP, WR_OPT_VERSION, WR_OPT_START_ON_RX,
+	WR_OPT_IDLE_TIMEOUT, WR_OPT_REFLECT,
+	WR_OPT_CAPTURE, WR_OPT_CAPTURE_WHAT, WR_OPT_CAPTURE_AROUND,
+	WR_OPT_CAPTURE_LAST, WR_OPT_CAPTURE_MAX, WR_OPT_CAPTURE_SNAPLEN,
+	WR_OPT_MIX, WR_OPT_IPV6, WR_OPT_SRC_IP6, WR_OPT_DST_IP6,
+};
+
+/* One option. */
+struct wr_optdesc {
+	const char *name;     /* long name without "--" */
+	int has_arg;          /* no_argument or required_argument */
+	int id;               /* enum wr_optab_id */
+	const char *arg;      /* the argument's name in --help, NULL without */
+	const char *help;     /* what it does and its default in [...]; lines
+	                       * split with '\n', never empty */
+	enum wr_optab_section section;
+};
+
+/* The table, in --help order, and its length. */
+extern const struct wr_optdesc wr_optab[];
+extern const size_t wr_optab_len;
+
+/* Upper bound on wr_optab_len, for callers' fixed-size getopt tables. */
+#define WR_OPTAB_MAX 80
+
+/* A section's heading in --help ("Ports and placement"). */
+const char *wr_optab_section_title(enum wr_optab_section s);
+
+/* The option called name (without "--"), or NULL. */
+const struct wr_optdesc *wr_optab_find(const char *name);
+
+/*
+ * Fill lo[0..wr_optab_len] with getopt_long's table: one entry per
+ * option and the zero terminator. lo must hold WR_OPTAB_MAX + 1 entries.
+ * This function can't fail.
+ */
+void wr_optab_getopt(struct option *lo);
+
+/*
+ * Format one option for --help into buf: "  --name ARG" padded to a
+ * column, then its help lines, the later ones indented to that column,
+ * each ending in '\n'. Returns the length written (as snprintf), or
+ * -EINVAL when the option has no help text.
+ */
+int wr_optab_format(const struct wr_optdesc *o, char *buf, size_t len);
+
+#endif /* WR_OPTAB_H */
