@@ -63,6 +63,13 @@ void app_markup_text(FILE *f, const char *s);
 int app_write_json(json_t *doc, const char *path, char *err, size_t errlen);
 
 /*
+ * --capture: write the kept frames to the pcapng file atomically (signals
+ * held) and say so on f. Returns 0 (also without --capture) or -1 with a
+ * message on stderr.
+ */
+int app_capture_write(const struct wr_run *run, FILE *f);
+
+/*
  * The EAL arguments to use: argv with --huge-unlink added when the user's
  * EAL options allow it (no --in-memory, --no-huge, --huge-unlink,
  * --single-file-segments or --proc-type), so that no hugepage file

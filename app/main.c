@@ -19,6 +19,7 @@
 #include <rte_version.h>
 
 #include "app.h"
+#include "capture.h"
 #include "modes.h"
 #include "opts.h"
 #include "profile.h"
@@ -153,11 +154,15 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 		if (trials != NULL && app_trial_done(stdout, run, t, trials) != 0)
 			rc = -EIO;
 	}
+	/* Before the ports close: the file describes them. */
+	if (app_capture_write(run, stdout) != 0 && rc == 0)
+		rc = -EIO;
 	wr_run_close(run);
 	if (rc == 0)
 		rc = finish(run, trials);
 	else
-		rc = failed(rc, rc == -EIO ? "cannot record the trial" : err);
+		rc = failed(rc, rc == -EIO ? "cannot record the trial or the "
+			"capture" : err);
 	json_decref(trials);
 	return rc;
 }
@@ -185,11 +190,16 @@ run_mode(struct wr_run *run, const struct wr_config *cfg)
 	rc = wr_mode_run(run, &h, doc, err, sizeof(err));
 	if (rc != 0 && rc != -EINTR)
 		code = failed(rc, err);
+	/* Before the ports close: the file describes them. */
+	if (app_capture_write(run, stdout) != 0 && code == APP_EXIT_OK)
+		code = APP_EXIT_FAILED;
 	wr_run_close(run);
 	json_object_set_new(doc, "mbufs_missing", json_integer((json_int_t)run->mbufs_missing));
 	json_object_set_new(doc, "stranded_pkts", json_integer((json_int_t)run->nb_stranded_pkts));
 	json_object_set_new(doc, "stop_reason", json_string(rc == -EINTR ? "signal" :
 		rc == 0 ? "done" : "error"));
+	if (run->cap != NULL)
+		json_object_set_new(doc, "capture", wr_capture_json(run->cap));
 	app_view_mode(stdout, doc);
 	if (cfg->json_path[0] != '\0' &&
 			app_write_json(doc, cfg->json_path, err, sizeof(err)) != 0)

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "capture.h"
 #include "csv.h"
+#include "fileio.h"
 #include "metrics.h"
 #include "result.h"
 
@@ -108,7 +110,8 @@ int
 app_outputs_check(const struct wr_config *cfg)
 {
 	if (output_ok("--json", cfg->json_path) != 0 ||
-			output_ok("--csv", cfg->csv_path) != 0)
+			output_ok("--csv", cfg->csv_path) != 0 ||
+			output_ok("--capture", cfg->capture.path) != 0)
 		return -1;
 	return 0;
 }
@@ -182,4 +185,35 @@ app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 	}
 	json_decref(doc);
 	return rc;
+}
+
+int
+app_capture_write(const struct wr_run *run, FILE *f)
+{
+	const struct wr_capture_conf *cc = &run->cfg->capture;
+	json_t *o;
+	char err[512];
+	sigset_t old;
+	int rc;
+
+	if (run->cap == NULL)
+		return 0;
+	hold_signals(true, &old);
+	rc = wr_file_write_atomic(cc->path, wr_capture_write, run->cap, err,
+		sizeof(err));
+	hold_signals(false, &old);
+	if (rc != 0) {
+		fprintf(stderr, "wirerate: error: --capture %s\n", err);
+		return -1;
+	}
+	o = wr_capture_json(run->cap);
+	fprintf(f, "capture: %" JSON_INTEGER_FORMAT " frames written to %s (%"
+		JSON_INTEGER_FORMAT " anomalies seen, %" JSON_INTEGER_FORMAT
+		" copies dropped, %" JSON_INTEGER_FORMAT " past --capture-max)\n",
+		json_integer_value(json_object_get(o, "frames")), cc->path,
+		json_integer_value(json_object_get(o, "anomalies")),
+		json_integer_value(json_object_get(o, "dropped_pkts")),
+		json_integer_value(json_object_get(o, "over_budget_pkts")));
+	json_decref(o);
+	return 0;
 }

@@ -71,6 +71,22 @@ enum wr_stamp {
 	WR_STAMP_NONE = 2, /* template untouched: every frame has seq 0 */
 };
 
+/* What --capture keeps of the received frames (capture.h). */
+enum wr_capture_what_bits {
+	WR_CAPTURE_FOREIGN = 1u << 0,  /* foreign and malformed frames */
+	WR_CAPTURE_SEQ = 1u << 1,      /* around every sequence anomaly */
+	WR_CAPTURE_LAST = 1u << 2,     /* last frames per RX queue at stop */
+};
+
+struct wr_capture_conf {
+	char path[PATH_MAX];        /* pcapng file, "" = no capture */
+	uint32_t what;              /* WR_CAPTURE_* bits [all] */
+	uint32_t around_pkts;       /* frames kept each side of an anomaly [4] */
+	uint32_t last_pkts;         /* frames kept per RX queue at stop [16] */
+	uint32_t max_pkts;          /* foreign/anomaly copies per queue [1000] */
+	uint32_t snaplen;           /* bytes kept per frame, 0: whole [0] */
+};
+
 struct wr_config {
 	/* Ports by role; a port may be in both. Empty masks mean "all". */
 	uint64_t tx_port_mask;
@@ -142,6 +158,7 @@ struct wr_config {
 	bool start_on_rx;           /* the clock starts with the first RX frame */
 	uint64_t idle_timeout_ms;   /* stop this long after the last RX; 0: off */
 	bool reflect;               /* send every received frame back */
+	struct wr_capture_conf capture; /* --capture (capture.h) */
 };
 
 /* Fill cfg with the documented defaults. This function can't fail. */

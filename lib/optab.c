@@ -134,6 +134,22 @@ const struct wr_optdesc wr_optab[] = {
 		"its\nport on the TX queue paired with its RX\nqueue, MACs, IPs and UDP/TCP "
 		"ports swapped;\ncounts what it reflected and what it could\nnot (TX full: "
 		"freed) [off]", WR_OPTSEC_TWOEND },
+	{ "capture", REQ, WR_OPT_CAPTURE, "FILE", "write the frames that explain a bad "
+		"run to\nFILE (pcapng, rte_pcapng; tcpdump -r and\ntshark read it), "
+		"atomically at the end [off]", WR_OPTSEC_CAPTURE },
+	{ "capture-what", REQ, WR_OPT_CAPTURE_WHAT, "LIST", "what to keep: foreign "
+		"(and malformed\nframes), seq (around each gap, late or\nduplicate frame), "
+		"last (the last frames per\nRX queue at each stop) [foreign,seq,last]",
+		WR_OPTSEC_CAPTURE },
+	{ "capture-around", REQ, WR_OPT_CAPTURE_AROUND, "N", "frames kept each side of "
+		"a seq anomaly,\n0..4096 [4]", WR_OPTSEC_CAPTURE },
+	{ "capture-last", REQ, WR_OPT_CAPTURE_LAST, "N", "frames kept per RX queue at "
+		"each stop,\n0..4096 [16]", WR_OPTSEC_CAPTURE },
+	{ "capture-max", REQ, WR_OPT_CAPTURE_MAX, "N", "foreign and seq copies per RX "
+		"queue; the\nrest are counted (over_budget_pkts) [1000]",
+		WR_OPTSEC_CAPTURE },
+	{ "capture-snaplen", REQ, WR_OPT_CAPTURE_SNAPLEN, "BYTES", "bytes kept per "
+		"frame, 14..9018 [whole frame]", WR_OPTSEC_CAPTURE },
 };
 
 const size_t wr_optab_len = sizeof(wr_optab) / sizeof(wr_optab[0]);
@@ -150,6 +166,7 @@ static const char *const section_titles[WR_OPTSEC_COUNT] = {
 	[WR_OPTSEC_RUN] = "Run length and output",
 	[WR_OPTSEC_TWOEND] = "Two ends (sender and receiver in different processes "
 		"or hosts;\ndocs/testbeds.md)",
+	[WR_OPTSEC_CAPTURE] = "Capture (docs/accounting.md)",
 };
 
 const char *

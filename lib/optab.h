@@ -21,6 +21,7 @@ enum wr_optab_section {
 	WR_OPTSEC_PROFILE,
 	WR_OPTSEC_RUN,
 	WR_OPTSEC_TWOEND,
+	WR_OPTSEC_CAPTURE,
 	WR_OPTSEC_COUNT,
 };
 
@@ -39,6 +40,8 @@ enum wr_optab_id {
 	WR_OPT_LABEL, WR_OPT_REPEAT, WR_OPT_WARMUP, WR_OPT_PLAIN,
 	WR_OPT_QUIET, WR_OPT_HELP, WR_OPT_VERSION, WR_OPT_START_ON_RX,
 	WR_OPT_IDLE_TIMEOUT, WR_OPT_REFLECT,
+	WR_OPT_CAPTURE, WR_OPT_CAPTURE_WHAT, WR_OPT_CAPTURE_AROUND,
+	WR_OPT_CAPTURE_LAST, WR_OPT_CAPTURE_MAX, WR_OPT_CAPTURE_SNAPLEN,
 };
 
 /* One option. */
@@ -57,7 +60,7 @@ extern const struct wr_optdesc wr_optab[];
 extern const size_t wr_optab_len;
 
 /* Upper bound on wr_optab_len, for callers' fixed-size getopt tables. */
-#define WR_OPTAB_MAX 64
+#define WR_OPTAB_MAX 80
 
 /* A section's heading in --help ("Ports and placement"). */
 const char *wr_optab_section_title(enum wr_optab_section s);

@@ -10,6 +10,7 @@
 #include "errmsg.h"
 #include "optab.h"
 #include "opts.h"
+#include "opts_methods.h"
 #include "suggest.h"
 #include "units.h"
 
@@ -39,6 +40,7 @@ wr_config_defaults(struct wr_config *cfg)
 	cfg->b2b_trials = 50;
 	cfg->nb_repeat = 1;
 	cfg->stamp = WR_STAMP_FULL;
+	wr_opts_methods_defaults(cfg);
 }
 
 /* Parse an integer option value into *out within [min, max]. */
@@ -547,7 +549,7 @@ opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
 	int (*const handlers[])(int, const char *, struct wr_config *, char *, size_t) = {
 		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
-		opt_results, opt_twoend, opt_stamp, opt_test,
+		opt_results, opt_twoend, opt_stamp, opt_test, wr_opts_methods,
 	};
 	unsigned int i;
 	int rc;
@@ -607,6 +609,8 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 	unsigned int i;
 	int rc = check_twoend(cfg, err, el);
 
+	if (rc == 0)
+		rc = wr_opts_methods_check(cfg, err, el);
 	if (rc != 0)
 		return rc;
 	/* A frame count alone runs until it is sent, not for the default time. */

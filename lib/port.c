@@ -11,6 +11,7 @@
 #include <rte_ring.h>
 
 #include "errmsg.h"
+#include "capture.h"
 #include "port.h"
 #include "units.h"
 
@@ -155,12 +156,16 @@ probe_pools(struct wr_port *p, const struct wr_config *cfg)
 {
 	uint32_t in_flight = is_driver(p, "net_ring") ? RING_PAIR_SIZE : 0;
 	uint32_t xsk = is_driver(p, "net_af_xdp") ? XSK_RING_SLOTS : 0;
+	/* --capture holds the last frames received (a ring pair's are the
+	 * peer's TX mbufs): room for them in both pools. */
+	uint32_t held = cfg->capture.path[0] != '\0' ?
+		wr_capture_hold_slots(&cfg->capture) : 0;
 
 	p->rx_rings_per_q = is_driver(p, "net_vmxnet3") ? 2 : 1;
 	/* Ring, pending burst and the one in hand, two lcore caches. */
-	p->tx_pool_mbufs = pool_round(p->nb_txd + in_flight +
+	p->tx_pool_mbufs = pool_round(p->nb_txd + in_flight + held +
 		4u * cfg->burst_pkts + 3u * POOL_CACHE);
-	p->rx_pool_mbufs = pool_round(p->nb_rxd * p->rx_rings_per_q + xsk +
+	p->rx_pool_mbufs = pool_round(p->nb_rxd * p->rx_rings_per_q + xsk + held +
 		4u * cfg->burst_pkts + 3u * POOL_CACHE);
 	if (xsk != 0)
 		note(p, "RX pool %u mbufs: net_af_xdp fills a %u-slot ring from it "

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include "jsonw.h"
 #include "cpujson.h"
 #include "fileio.h"
+#include "capture.h"
 #include "result.h"
 #include "trials.h"
 #include "units.h"
@@ -43,6 +45,8 @@ env_json(const struct wr_run *run)
 	json_t *o = json_object();
 	struct utsname u;
 	char buf[256];
+	struct tm tm;
+	time_t now;
 
 	wr_json_set(o, "wirerate_version", json_string(WR_VERSION));
 	wr_json_set(o, "dpdk_version", json_string(rte_version()));
@@ -56,6 +60,11 @@ env_json(const struct wr_run *run)
 		wr_json_set(o, "hostname", json_string(buf));
 	}
 	wr_json_set(o, "cmdline", json_string(run->cmdline));
+	/* When the result was made: the end of the run, UTC, ISO 8601. */
+	now = time(NULL);
+	if (gmtime_r(&now, &tm) != NULL &&
+			strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm) > 0)
+		wr_json_set(o, "date_utc", json_string(buf));
 	wr_json_set(o, "profile", run->cfg->profile_path[0] != '\0' ?
 		json_string(run->cfg->profile_path) : json_null());
 	return o;
@@ -660,6 +669,8 @@ wr_result_build(const struct wr_run *run)
 
 	if (doc != NULL)
 		wr_result_add_trial(doc, run, true);
+	if (doc != NULL && run->cap != NULL)
+		wr_json_set(doc, "capture", wr_capture_json(run->cap));
 	return doc;
 }
 

@@ -10,6 +10,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
+#include "capture.h"
 #include "errmsg.h"
 #include "collect.h"
 #include "cputrack.h"
@@ -260,6 +261,38 @@ make_workers(struct wr_run *run, char *err, size_t el)
 	return 0;
 }
 
+/* --capture: a copy pool for the run, a capture state per RX queue. */
+static int
+capture_setup(struct wr_run *run, char *err, size_t el)
+{
+	unsigned int p, q, n = 0;
+
+	if (run->cfg->capture.path[0] == '\0')
+		return 0;
+	for (p = 0; p < run->nb_ports; p++)
+		for (q = 0; q < WR_MAX_QUEUES; q++)
+			n += run->rxq[p][q] != NULL;
+	run->cap = wr_capture_create(&run->cfg->capture, n, run->cfg->frame_size);
+	if (run->cap == NULL)
+		return wr_err(-ENOMEM, err, el, "--capture: no memory for the copy pool "
+			"(%u RX queues): %s", n, rte_strerror(rte_errno));
+	for (p = 0; p < run->nb_ports; p++) {
+		for (q = 0; q < WR_MAX_QUEUES; q++) {
+			struct wr_rxq *rq = run->rxq[p][q];
+
+			if (rq == NULL)
+				continue;
+			rq->cap = wr_capture_queue(run->cap, rq->port, rq->queue,
+				run->ports[p].socket);
+			if (rq->cap == NULL)
+				return wr_err(-ENOMEM, err, el, "--capture: no memory for "
+					"port %u RX queue %u: %s", rq->port, rq->queue,
+					rte_strerror(rte_errno));
+		}
+	}
+	return 0;
+}
+
 /* Put the --impair fixture in front of every RX queue of the run. */
 static int
 impair_install(struct wr_run *run, char *err, size_t el)
@@ -354,6 +387,8 @@ wr_run_create(const struct wr_config *cfg, const char *cmdline,
 		rc = setup_ports(run, err, errlen);
 	if (rc == 0)
 		rc = make_workers(run, err, errlen);
+	if (rc == 0)
+		rc = capture_setup(run, err, errlen);
 	if (rc == 0)
 		rc = impair_install(run, err, errlen);
 	if (rc == 0 && (run->cpu = wr_cpu_track_create(run)) == NULL)
@@ -551,6 +586,7 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 	for (i = 0; i < run->plan.nb_workers; i++)
 		rte_eal_wait_lcore(run->workers[i]->lcore);
 	run->end_tsc = rte_rdtsc();
+	wr_capture_drain(run->cap);
 	/* Stopped by silence: the measured window ends at the last frame. */
 	if (why == WR_STOP_IDLE && wr_rxclock_last_tsc(run) > run->start_tsc)
 		run->tx_stop_tsc = wr_rxclock_last_tsc(run);
@@ -599,6 +635,7 @@ wr_run_destroy(struct wr_run *run)
 	if (run == NULL)
 		return;
 	wr_run_close(run);
+	wr_capture_destroy(run->cap);
 	for (i = 0; i < run->plan.nb_workers; i++)
 		rte_free(run->workers[i]);
 	for (i = 0; i < WR_MAX_PORTS; i++) {

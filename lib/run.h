@@ -78,6 +78,7 @@ struct wr_stream_result {
 };
 
 struct wr_cpu_track;
+struct wr_capture;
 
 struct wr_run {
 	const struct wr_config *cfg;
@@ -125,6 +126,7 @@ struct wr_run {
 	bool stopped;
 	bool port_lat_valid[WR_MAX_PORTS]; /* every stream on the port qualifies */
 	struct wr_link_watch link[WR_MAX_PORTS]; /* by run port index, stats core */
+	struct wr_capture *cap;        /* --capture, NULL: off (capture.h) */
 };
 
 /*

@@ -14,6 +14,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
+#include "capture.h"
 #include "errmsg.h"
 #include "cputrack.h"
 #include "run.h"
@@ -310,6 +311,7 @@ wr_run_wait(struct wr_run *run, const volatile int *signals,
 		if (now < next)
 			continue;
 		next += step;
+		wr_capture_drain(run->cap);
 		iv = wr_run_tick(run);
 		if (iv != NULL && cb != NULL)
 			cb(run, iv, arg);

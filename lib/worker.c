@@ -12,6 +12,7 @@
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
 
+#include "capture.h"
 #include "counter.h"
 #include "frame.h"
 #include "reflect.h"
@@ -276,15 +277,19 @@ struct rx_tally {
 	uint32_t own;
 	uint32_t foreign;
 	uint32_t malformed;
+	uint32_t odd;        /* --capture: own frames out of sequence */
 };
 
 /*
  * Sequence, latency and jitter of one own frame; false: unknown stream.
  * Latency is summed once, per stream; the queue's histogram only counts
  * buckets (its moments come from the streams, wr_rxq_lat_final).
+ * When odd is not NULL (--capture), *odd says the sequence was not the
+ * one the stream expected (a gap before it, late, or a duplicate).
  */
-static inline bool
-rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc)
+static __rte_always_inline bool
+rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
+		bool *odd)
 {
 	struct wr_rx_stream *s;
 	uint64_t lat;
@@ -294,6 +299,8 @@ rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc)
 	s = &q->streams[fr->stream_id];
 	if (unlikely(!s->seq.started))
 		rx_stream_new(q, fr->stream_id);
+	if (odd != NULL)
+		*odd = s->seq.started && fr->seq != s->seq.next_seq;
 	wr_seq_update(&s->seq, fr->seq);
 	/* 32-bit TSC difference: exact for latencies below 2^32 cycles. */
 	lat = (uint32_t)((uint32_t)now_tsc - fr->tsc_lo);
@@ -340,13 +347,17 @@ rx_free(struct rte_mbuf **pkts, uint16_t nb, const struct rx_tally *t)
 		rte_pktmbuf_free_bulk(pkts, nb);
 }
 
-/* Classify one received burst into t. */
-static inline void
+/*
+ * Classify one received burst into t and, when why is not NULL
+ * (--capture; a constant in each caller), each frame into why[i].
+ */
+static __rte_always_inline void
 rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
-		uint64_t now_tsc, struct rx_tally *t)
+		uint64_t now_tsc, struct rx_tally *t, uint8_t *why)
 {
 	const struct rte_mempool *pool = pkts[0]->pool;
 	struct wr_frame_rx fr;
+	bool odd = false;
 	uint16_t i;
 
 	for (i = 0; i < nb && i < RX_PREFETCH; i++)
@@ -361,14 +372,38 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		t->slow_free |= rx_not_raw(m, pool);
 		c = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
 			m->data_len, &fr);
-		if (likely(c == WR_FRAME_OWN) && likely(rx_own(q, &fr, now_tsc)))
+		if (likely(c == WR_FRAME_OWN) &&
+				likely(rx_own(q, &fr, now_tsc, why ? &odd : NULL))) {
 			t->own++;
-		else if (c == WR_FRAME_FOREIGN)
+			if (why != NULL) {
+				why[i] = odd ? WR_CAPTURE_WHY_SEQ : WR_CAPTURE_WHY_NONE;
+				t->odd += odd;
+			}
+		} else if (c == WR_FRAME_FOREIGN) {
 			t->foreign++;
-		else
+			if (why != NULL)
+				why[i] = WR_CAPTURE_WHY_FOREIGN;
+		} else {
 			t->malformed++;
+			if (why != NULL)
+				why[i] = WR_CAPTURE_WHY_MALFORMED;
+		}
 	}
 	t->bytes += (uint64_t)nb * RTE_ETHER_CRC_LEN;
+}
+
+/* --capture on: classify with reasons, then capture.c keeps and frees. */
+static __rte_noinline void
+rx_capture(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
+		uint64_t now_tsc, struct rx_tally *t)
+{
+	uint8_t why[WR_MAX_BURST];
+	struct wr_capq_burst b = { pkts, why, now_tsc, nb, false, false };
+
+	rx_classify(q, pkts, nb, now_tsc, t, why);
+	b.anomalous = t->foreign != 0 || t->malformed != 0 || t->odd != 0;
+	b.raw = t->slow_free == 0;
+	wr_capq_burst(q->cap, &b);
 }
 
 /* One RX burst; returns frames received. */
@@ -384,9 +419,13 @@ rx_burst(struct wr_rxq *q)
 		return 0;
 	/* Read after the burst so no frame is stamped later than now. */
 	now = rte_rdtsc();
-	rx_classify(q, pkts, nb, now, &t);
+	if (unlikely(q->cap != NULL)) {
+		rx_capture(q, pkts, nb, now, &t);
+	} else {
+		rx_classify(q, pkts, nb, now, &t, NULL);
+		rx_free(pkts, nb, &t);
+	}
 	wr_rxq_stamp(&q->st, now);
-	rx_free(pkts, nb, &t);
 	wr_counter_add(&q->st.nb_pkts, nb);
 	wr_counter_add(&q->st.nb_bytes, t.bytes);
 	wr_counter_add(&q->st.nb_own_pkts, t.own);
@@ -463,5 +502,8 @@ wr_worker_main(void *arg)
 		wr_worker_account(&w->st, work, now - prev);
 		wr_worker_poll_publish(w);
 	}
+	for (i = 0; i < w->nb_rx; i++)
+		if (w->rx[i]->cap != NULL)
+			wr_capq_flush(w->rx[i]->cap);
 	return 0;
 }

@@ -98,6 +98,8 @@ struct wr_rx_stream {
 	uint64_t nb_lat;
 };
 
+struct wr_capq;
+
 /*
  * The publishing rule for what an RX queue's worker writes besides its
  * counters (counter.h): the sequence trackers, per-stream latency and the
@@ -124,6 +126,7 @@ struct wr_rxq {
 	uint16_t port;
 	uint16_t queue;
 	uint16_t burst_pkts;
+	struct wr_capq *cap;      /* --capture state, NULL: off (capture.h) */
 	struct wr_rxq_stats st;
 	/* Written only by the owning lcore; read as wr_rxq_pub says. */
 	uint64_t ivl_min_tsc;     /* latency extremes since the last copy */

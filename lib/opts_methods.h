@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Options of the measurement methods beyond RFC 2544: --capture and its
+ * knobs (capture.h). Pure: opts.c dispatches to these; their names and
+ * help are in the option table (optab.c).
+ */
+#ifndef WR_OPTS_METHODS_H
+#define WR_OPTS_METHODS_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "optab.h"
+
+/* Defaults of these options. This function can't fail. */
+void wr_opts_methods_defaults(struct wr_config *cfg);
+
+/*
+ * Apply option c with value v. Returns 0, 1 when c is not one of these,
+ * or -EINVAL with a message naming the option and value.
+ */
+int wr_opts_methods(int c, const char *v, struct wr_config *cfg, char *err,
+		size_t errlen);
+
+/* Cross-option rules of these options. Returns 0 or -EINVAL. */
+int wr_opts_methods_check(const struct wr_config *cfg, char *err,
+		size_t errlen);
+
+#endif /* WR_OPTS_METHODS_H */

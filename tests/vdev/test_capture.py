@@ -1,0 +1,252 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""--capture FILE.pcapng on virtual ports: the file is read back with tshark
+and tcpdump (not by wirerate) and compared with what the --impair fixture
+did to the stream, frame by frame.
+Usage: test_capture.py CASE (see CASES)."""
+import os
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+import wrtest
+from wrtest import Checker
+
+MAGIC = 0x31485257  # WR_FRAME_MAGIC, little-endian on the wire
+
+
+def tshark_fields(path, fields):
+    """Rows of the given tshark fields, one per frame, in file order."""
+    argv = ["tshark", "-r", path, "-T", "fields", "-E", "separator=|"]
+    for f in fields:
+        argv += ["-e", f]
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        raise RuntimeError("tshark -r %s: %s" % (path, p.stderr))
+    return [line.split("|") for line in p.stdout.splitlines()]
+
+
+def tcpdump_count(path):
+    p = subprocess.run(["tcpdump", "-n", "-r", path], capture_output=True,
+                       text=True, timeout=60)
+    return p.returncode, len(p.stdout.splitlines())
+
+
+def seq_of(payload_hex):
+    """Sequence of one of our frames from its UDP payload (test header)."""
+    b = bytes.fromhex(payload_hex.replace(":", ""))
+    magic, stream, seq = struct.unpack_from("<IHQ", b, 0)
+    return seq if magic == MAGIC else None
+
+
+def arrival(n, drop, dup, reorder):
+    """Sequences in the order the fixture hands them to the receiver
+    (impair.h: drop/dup/reorder=N@K on seq % N == K)."""
+    out, held = [], None
+    for s in range(n):
+        if s % drop[0] == drop[1]:
+            continue
+        if s % reorder[0] == reorder[1] and held is None:
+            held = s
+            continue
+        out.append(s)
+        if s % dup[0] == dup[1]:
+            out.append(s)
+        if held is not None:
+            out.append(held)
+            held = None
+    if held is not None:
+        out.append(held)
+    return out
+
+
+def expected(arr, around, last):
+    """What capture.h promises to keep of arrival list arr: around frames
+    each side of every frame whose sequence is not the expected next one,
+    and the last frames at the stop. Budget not reached here."""
+    keep, nxt, after, started = [], 0, 0, False
+    for i, s in enumerate(arr):
+        odd = started and s != nxt
+        started = True
+        if s >= nxt:
+            nxt = s + 1
+        if odd:
+            lo = max(i - around, keep[-1] + 1 if keep else 0)
+            keep.extend(range(lo, i + 1))
+            after = around
+        elif after:
+            keep.append(i)
+            after -= 1
+    lo = max(len(arr) - last, keep[-1] + 1 if keep else 0)
+    keep.extend(range(lo, len(arr)))
+    return [arr[i] for i in keep]
+
+
+def capture_impair():
+    """Gaps, duplicates and reordering from the fixture: the file holds
+    exactly the frames around each, then the last ones, in arrival order,
+    with wall-clock timestamps inside the run."""
+    c = Checker("capture_impair")
+    n, around, last = 20000, 2, 8
+    with tempfile.TemporaryDirectory() as d:
+        cap = os.path.join(d, "anomalies.pcapng")
+        t0 = time.time()
+        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                            "--count", str(n), "--quiet",
+                            "--impair", "drop=1000,dup=1000@250,reorder=1000@500",
+                            "--capture", cap, "--capture-around", str(around),
+                            "--capture-last", str(last), "--capture-max", "100k"])
+        t1 = time.time()
+        c.eq(r.rc, 0, "exit code")
+        rows = tshark_fields(cap, ["frame.time_epoch", "udp.payload",
+                                   "frame.interface_queue", "frame.len",
+                                   "frame.cap_len"])
+        rc, nb = tcpdump_count(cap)
+        c.eq(rc, 0, "tcpdump -r reads the file")
+        c.eq(nb, len(rows), "tcpdump and tshark see the same frames")
+        c.eq(os.listdir(d), ["anomalies.pcapng"], "no temporary file left")
+    want = expected(arrival(n, (1000, 999), (1000, 250), (1000, 500)), around, last)
+    got = [seq_of(p) for _, p, _, _, _ in rows]
+    c.eq(len(got), len(want), "frames kept")
+    c.true(got == want, "sequences kept, in order (first difference at %r)" %
+           next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None))
+    times = [float(t) for t, _, _, _, _ in rows]
+    c.true(all(t0 <= t <= t1 for t in times), "timestamps within the run: %r..%r "
+           "not in %r..%r" % (min(times), max(times), t0, t1))
+    c.true(times == sorted(times), "timestamps never go back")
+    c.true(all(q == "0" for _, _, q, _, _ in rows), "queue 0 recorded")
+    c.true(all(fl == "60" and cl == "60" for _, _, _, fl, cl in rows),
+           "whole 64-byte frames (60 without FCS)")
+    k = r.doc["capture"]
+    c.eq(k["frames"], len(want), "JSON frames")
+    c.eq(k["dropped_pkts"], 0, "no copy dropped")
+    c.eq(k["over_budget_pkts"], 0, "budget not reached")
+    s = r.doc["streams"][0]
+    # Each gap, duplicate and late frame is one odd arrival; a reordered
+    # frame also leaves a gap before its successor.
+    c.eq(k["anomalies"], s["gap_pkts"] + s["dup_pkts"] + 2 * s["late_pkts"],
+         "anomalies = gaps + duplicates + 2 x reordered")
+    c.done(r)
+
+
+def capture_budget():
+    """--capture-max bounds the copies per queue; what is past it is
+    counted. --capture-what seq keeps no last frames; --capture-snaplen
+    cuts frames but keeps their original length."""
+    c = Checker("capture_budget")
+    with tempfile.TemporaryDirectory() as d:
+        cap = os.path.join(d, "b.pcapng")
+        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                            "--count", "50000", "--size", "128", "--quiet",
+                            "--impair", "drop=100", "--capture", cap,
+                            "--capture-what", "seq", "--capture-around", "1",
+                            "--capture-max", "30", "--capture-snaplen", "64"])
+        c.eq(r.rc, 0, "exit code")
+        rows = tshark_fields(cap, ["udp.payload", "frame.len", "frame.cap_len"])
+    k = r.doc["capture"]
+    c.eq(len(rows), 30, "frames in the file = --capture-max")
+    c.eq(k["frames"], 30, "JSON frames")
+    # 500 drops, 499 gaps seen (the last frame is dropped: tail loss), each
+    # after a frame: 1 before + the odd one + 1 after = 3 per gap, so the
+    # budget of 30 holds 10 gaps; the other 489 are past it.
+    c.eq(k["anomalies"], 499, "anomalies seen")
+    c.eq(k["over_budget_pkts"], 489, "anomalies past the budget")
+    seqs = [seq_of(p) for p, _, _ in rows]
+    want = []
+    for g in range(10):
+        want += [100 * g + 98, 100 * g + 100, 100 * g + 101]
+    c.eq(seqs, want, "sequences around the first 10 gaps")
+    c.true(all(fl == "124" and cl == "64" for _, fl, cl in rows),
+           "snapped to 64 bytes, original length 124 kept")
+    c.done(r)
+
+
+def capture_foreign():
+    """Foreign frames from a pcap file arrive and are kept byte for byte
+    (compared by tshark), up to --capture-max."""
+    c = Checker("capture_foreign")
+    frames = []
+    for i in range(40):
+        body = bytes([0x02, 0, 0, 0, 0, i, 0x02, 0, 0, 0, 1, i, 0x88, 0xb5])
+        frames.append(body + bytes((i * 7 + j) & 0xff for j in range(46 + i)))
+    with tempfile.TemporaryDirectory() as d:
+        rx, tx, cap = (os.path.join(d, n) for n in ("rx.pcap", "tx.pcap", "f.pcapng"))
+        with open(rx, "wb") as f:
+            f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+            for b in frames:
+                f.write(struct.pack("<IIII", 0, 0, len(b), len(b)) + b)
+        r = wrtest.run(["net_pcap0,rx_pcap=%s,tx_pcap=%s" % (rx, tx)],
+                       ["--tx-ports", "none", "--duration", "1", "--quiet",
+                        "--capture", cap, "--capture-what", "foreign",
+                        "--capture-max", "25", "--size", "128"])
+        c.eq(r.rc, 0, "exit code")
+        rows = tshark_fields(cap, ["eth.src", "frame.len"])
+        raw = subprocess.run(["tshark", "-r", cap, "-x"], capture_output=True,
+                             text=True).stdout
+    c.eq(r.doc["totals"][0]["rx_foreign_pkts"], 40, "40 foreign frames received")
+    c.eq(len(rows), 25, "first 25 kept (--capture-max)")
+    c.eq([int(fl) for _, fl in rows], [len(b) for b in frames[:25]], "lengths")
+    c.eq([s for s, _ in rows], ["02:00:00:00:01:%02x" % i for i in range(25)],
+         "sources, in arrival order")
+    last = frames[24]
+    c.true(_hex_in_dump(last, raw), "bytes of the last kept frame")
+    c.eq(r.doc["capture"]["over_budget_pkts"], 15, "15 past the budget")
+    c.done(r)
+
+
+def _hex_in_dump(frame, dump):
+    """Whether tshark -x's hex dump holds frame's bytes (lines of 16)."""
+    hexes = []
+    for line in dump.splitlines():
+        parts = line.split("  ")
+        if len(parts) >= 2 and len(parts[0]) == 4:
+            hexes += parts[1].split()
+    joined = "".join(hexes)
+    return frame.hex() in joined
+
+
+def capture_sigint():
+    """Stopped by SIGINT mid-run: the file is complete (the last frames of
+    the queue) and there is no temporary file."""
+    c = Checker("capture_sigint")
+    with tempfile.TemporaryDirectory() as d:
+        cap = os.path.join(d, "s.pcapng")
+        r = wrtest.run_and_signal([], ["--ring-pairs", "1", "--tx-ports", "0",
+                                       "--rx-ports", "1", "--duration", "30",
+                                       "--rate", "100kpps", "--quiet",
+                                       "--capture", cap, "--capture-last", "5"], 2.0)
+        c.eq(r.rc, 0, "exit code")
+        rows = tshark_fields(cap, ["udp.payload"])
+        c.eq(sorted(os.listdir(d)), ["s.pcapng"], "no temporary file left")
+    seqs = [seq_of(p) for p, in rows]
+    sent = r.doc["streams"][0]["sent_pkts"]
+    c.eq(seqs, list(range(sent - 5, sent)), "the last 5 frames")
+    c.done(r)
+
+
+def capture_bad():
+    """Bad capture options: exit 2 and a message naming the option."""
+    c = Checker("capture_bad")
+    for opts, msg in [
+        (["--capture-what", "gaps"], "--capture-what gaps: 'gaps' is not one of"),
+        (["--capture-around", "5000"], "--capture-around 5000: out of range"),
+        (["--capture-snaplen", "10"], "--capture-snaplen 10: out of range"),
+        (["--capture", "x.pcapng", "--reflect", "--duration", "1"],
+         "--capture with --reflect"),
+    ]:
+        r = wrtest.run(["net_null0"], opts, want_json=False)
+        c.eq(r.rc, 2, "exit code for %s" % opts)
+        c.true(msg in r.err, "message for %s: %r" % (opts, r.err[-200:]))
+    c.done()
+
+
+CASES = {f.__name__: f for f in (capture_impair, capture_budget, capture_foreign,
+                                  capture_sigint, capture_bad)}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print("usage: test_capture.py {%s}" % ",".join(CASES))
+        sys.exit(2)
+    CASES[sys.argv[1]]()
