@@ -17,7 +17,7 @@ add_txq(struct wr_port_counters *c, const struct wr_txq *q)
 
 	/* Fixed-size frames: bytes from the same read, so rates agree. */
 	c->tx_pkts += pkts;
-	c->tx_bytes += pkts * q->frame_size;
+	c->tx_bytes += wr_txq_bytes(q, pkts);
 	c->tx_full_pkts += wr_counter_read(&q->st.nb_full_pkts);
 	c->tx_alloc_fail += wr_counter_read(&q->st.nb_alloc_fail);
 	c->tx_unsent_pkts += wr_counter_read(&q->st.nb_unsent_pkts);

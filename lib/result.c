@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -129,6 +130,27 @@ config_more_json(json_t *o, const struct wr_config *c)
 	wr_json_set(o, "quiet", json_boolean(c->quiet));
 }
 
+/* L3 and size mix of the generated frames (config). */
+static void
+config_traffic_json(json_t *o, const struct wr_config *c)
+{
+	char ip6[INET6_ADDRSTRLEN];
+
+	wr_json_set(o, "l3", json_string(c->ipv6 ? "ipv6" : "ipv4"));
+	if (c->ipv6) {
+		inet_ntop(AF_INET6, c->src_ip6, ip6, sizeof(ip6));
+		wr_json_set(o, "src_ip6", json_string(ip6));
+		inet_ntop(AF_INET6, c->dst_ip6, ip6, sizeof(ip6));
+		wr_json_set(o, "dst_ip6", json_string(ip6));
+	}
+	if (c->mix.nb_sizes == 0)
+		return;
+	wr_json_set(o, "mix", json_string(c->mix.text));
+	wr_json_set(o, "mix_frames_per_cycle", wr_json_u64(c->mix.seq_len));
+	wr_json_set(o, "mix_bytes_per_cycle", wr_json_u64(wr_mix_cycle_bytes(&c->mix)));
+	wr_json_set(o, "mix_mean_size", json_real(wr_mix_mean_size(&c->mix)));
+}
+
 static json_t *
 config_json(const struct wr_config *c)
 {
@@ -156,6 +178,7 @@ config_json(const struct wr_config *c)
 		(c->dst_ip >> 16) & 255, (c->dst_ip >> 8) & 255, c->dst_ip & 255);
 	wr_json_set(o, "dst_ip", json_string(mac));
 	wr_json_set(o, "ring_pairs", wr_json_u64(c->nb_ring_pairs));
+	config_traffic_json(o, c);
 	if (c->rate.unit != WR_RATE_NONE) {
 		char rate[64];
 
@@ -543,6 +566,7 @@ tx_streams_json(const struct wr_run *run)
 			wr_json_set(o, "port", wr_json_u64(t->port));
 			wr_json_set(o, "queue", wr_json_u64(t->queue));
 			wr_json_set(o, "sent_pkts", wr_json_u64(t->st.nb_pkts));
+			wr_json_set(o, "sent_bytes", wr_json_u64(wr_txq_bytes(t, t->st.nb_pkts)));
 			wr_json_set(o, "unsent_pkts", wr_json_u64(t->st.nb_unsent_pkts));
 			json_array_append_new(a, o);
 		}

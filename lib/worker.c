@@ -25,6 +25,7 @@ wr_txq_reset(struct wr_txq *q)
 {
 	q->next_seq = 0;
 	q->flow = 0;
+	q->var_pos = 0;
 	q->nb_pending = 0;
 	q->done = 0;
 	memset(&q->st, 0, sizeof(q->st));
@@ -196,12 +197,61 @@ tx_stamp_flows(struct wr_txq *q, struct rte_mbuf **m, uint16_t n)
 	q->flow = flow;
 }
 
+/* Sizes of a mix: slot by slot of the repeating sequence (txvar.h). */
+static inline void
+tx_var_sizes(struct wr_txq *q, struct rte_mbuf **m, uint16_t n)
+{
+	const struct wr_txvar *v = q->var;
+	uint32_t pos = q->var_pos;
+	uint16_t i, len;
+
+	for (i = 0; i < n; i++) {
+		len = wr_txvar_size_frame(v, rte_pktmbuf_mtod(m[i], uint8_t *), pos);
+		m[i]->data_len = len;
+		m[i]->pkt_len = len;
+		if (++pos == v->seq_len)
+			pos = 0;
+	}
+	q->var_pos = pos;
+}
+
+/*
+ * Rare path, decided once per burst: what varies beyond the test header
+ * (size mix, IPv6 checksum). Runs after the stamps it depends on.
+ */
+static __rte_noinline void
+tx_vary(struct wr_txq *q, struct rte_mbuf **m, uint16_t n)
+{
+	const struct wr_txvar *v = q->var;
+	uint16_t i, base;
+
+	if (v->mix)
+		tx_var_sizes(q, m, n);
+	if (!v->csum6)
+		return;
+	for (i = 0; i < n; i++) {
+		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
+
+		/* A mix wrote its size's template checksum into the frame. */
+		base = v->ck_base;
+		if (v->mix)
+			memcpy(&base, d + v->udp_ck_off, sizeof(base));
+		wr_txvar_csum6(v, d, base);
+	}
+}
+
 /* Rare path: frames the PMD refused last time get a fresh timestamp. */
 static __rte_noinline void
 tx_restamp(struct wr_txq *q, uint16_t n, uint32_t tsc_lo)
 {
 	uint16_t i;
 
+	if (q->var != NULL && q->var->csum6) {
+		for (i = 0; i < n; i++)
+			wr_txvar_restamp6(q->var,
+				rte_pktmbuf_mtod(q->pending[i], uint8_t *), tsc_lo);
+		return;
+	}
 	for (i = 0; i < n; i++)
 		rte_pktmbuf_mtod_offset(q->pending[i], struct wr_test_hdr *,
 			q->th_off)->tsc_lo = tsc_lo;
@@ -228,6 +278,8 @@ tx_fill(struct wr_txq *q, uint32_t tsc_lo, uint16_t cap)
 	tx_stamp(q, &q->pending[n], want, tsc_lo);
 	if (q->nb_flows > 1)
 		tx_stamp_flows(q, &q->pending[n], want);
+	if (unlikely(q->var != NULL))
+		tx_vary(q, &q->pending[n], want);
 	return (uint16_t)(n + want);
 }
 

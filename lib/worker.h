@@ -18,8 +18,10 @@
 #include "counter.h"
 #include "cpu.h"
 #include "hist.h"
+#include "mix.h"
 #include "pace.h"
 #include "seq.h"
+#include "txvar.h"
 
 /* Stream ids are port * WR_MAX_QUEUES + queue of the sender. */
 #define WR_MAX_STREAMS (WR_MAX_PORTS * WR_MAX_QUEUES)
@@ -61,10 +63,13 @@ struct wr_txq {
 	struct rte_mempool *pool; /* pre-filled with this queue's template */
 	bool paced;               /* --rate given: pace.conf holds this queue's share */
 	struct wr_pace_conf pace_conf;
+	const struct wr_txvar *var; /* NULL: fixed-size IPv4, nothing varies */
+	const struct wr_mix *mix; /* NULL: every frame has frame_size bytes */
 
 	/* Private to the owning lcore. */
 	uint64_t next_seq;        /* sequence of the next new frame */
 	uint32_t flow;
+	uint32_t var_pos;         /* slot of the next new frame in var->seq */
 	uint16_t nb_pending;      /* built, not yet taken by the PMD */
 	struct rte_mbuf *pending[WR_MAX_BURST];
 	struct wr_pace pace;      /* initialised when the worker starts */
@@ -195,6 +200,19 @@ wr_worker_account(struct wr_worker_stats *st, unsigned int work, uint64_t delta_
 		wr_counter_add(&st->idle_tsc, delta_tsc);
 		wr_counter_add(&st->nb_idle_polls, 1);
 	}
+}
+
+/*
+ * Bytes (FCS included) of the first pkts frames of TX queue q: frames
+ * leave in sequence order, so a mix gives them exactly. Not for the hot
+ * path. This function can't fail.
+ */
+static inline uint64_t
+wr_txq_bytes(const struct wr_txq *q, uint64_t pkts)
+{
+	if (q->mix != NULL)
+		return wr_mix_bytes(q->mix, pkts);
+	return pkts * q->frame_size;
 }
 
 /* Reset a TX queue's private state and counters. This function can't fail. */
