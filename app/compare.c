@@ -43,7 +43,10 @@ usage(FILE *f)
 "Mpps, Gb/s L1 and L2 (TX and RX), loss %%, latency p50/p90/p99/p99.9,\n"
 "cycles per packet when both have it. With repeated trials (--repeat) the\n"
 "medians are compared, and a change inside the trials' spread [min, max]\n"
-"is noise, not a regression.\n"
+"is noise, not a regression. Results of the test modes are compared per\n"
+"frame size: sweep (the same figures), throughput (NDR Mpps and Gb/s,\n"
+"PDR Mpps, latency at the NDR), loss (offered Mpps and loss %% at each\n"
+"load both reached) and b2b (burst length, spread over its trials).\n"
 "\n"
 "  --tolerances FILE   METRIC = N%% | N | ignore, one a line (docs/ci.md);\n"
 "                      METRIC may be a group: throughput, loss, latency, cpu\n"
@@ -56,7 +59,7 @@ usage(FILE *f)
 "\n"
 "Exit status: 0 no regression, 1 regression, 2 bad input (unreadable or\n"
 "corrupt file, missing field, schema mismatch, incomparable runs such as\n"
-"different frame sizes).\n");
+"different frame sizes or kinds of result).\n");
 }
 
 static int
@@ -143,26 +146,42 @@ change_str(const struct wr_compare_row *r, char *buf, size_t len)
 }
 
 static void
-print_table(FILE *f, const struct cmp_args *a, const struct wr_compare *c)
+print_row(FILE *f, const struct wr_compare_row *row)
 {
 	char b[64], r[64], ch[24], tol[24];
-	unsigned int i;
 
-	fprintf(f, "baseline %s\nresult   %s\n%u-byte frames\n\n%-17s %28s "
-		"%28s %9s %9s  %s\n", a->base, a->cur, c->frame_size, "metric",
-		"baseline", "result", "change", "tolerance", "verdict");
-	for (i = 0; i < c->nb_rows; i++) {
-		const struct wr_compare_row *row = &c->rows[i];
+	fprintf(f, "%-17s %28s %28s %9s %9s  %s", wr_metric_defs[row->id].name,
+		side_str(&row->base, b, sizeof(b)), side_str(&row->cur, r, sizeof(r)),
+		change_str(row, ch, sizeof(ch)),
+		wr_tolerance_format(&row->tol, tol, sizeof(tol)),
+		wr_compare_verdict_name(row->verdict));
+	if (row->verdict == WR_VERDICT_REGRESSION ||
+			row->verdict == WR_VERDICT_NOISE ||
+			row->verdict == WR_VERDICT_SKIPPED)
+		fprintf(f, ": %s", row->why);
+	fprintf(f, "\n");
+}
 
-		fprintf(f, "%-17s %28s %28s %9s %9s  %s", wr_metric_defs[row->id].name,
-			side_str(&row->base, b, sizeof(b)), side_str(&row->cur, r, sizeof(r)),
-			change_str(row, ch, sizeof(ch)), wr_tolerance_format(&row->tol, tol, sizeof(tol)),
-			wr_compare_verdict_name(row->verdict));
-		if (row->verdict == WR_VERDICT_REGRESSION ||
-				row->verdict == WR_VERDICT_NOISE ||
-				row->verdict == WR_VERDICT_SKIPPED)
-			fprintf(f, ": %s", row->why);
-		fprintf(f, "\n");
+/* One table per point: a frame size (and load for the loss test). */
+static void
+print_table(FILE *f, const struct cmp_args *a, const struct wr_compare *c)
+{
+	unsigned int i, p;
+
+	fprintf(f, "baseline %s\nresult   %s\n", a->base, a->cur);
+	if (strcmp(c->kind, "run") != 0 && strcmp(c->kind, "repeat") != 0)
+		fprintf(f, "%s results, %u point(s)\n", c->kind, c->nb_points);
+	for (p = 0; p < c->nb_points; p++) {
+		if (c->points[p].load_pct >= 0)
+			fprintf(f, "%s%s\n\n", p ? "\n" : "", c->points[p].name);
+		else
+			fprintf(f, "%s%u-byte frames\n\n", p ? "\n" : "",
+				c->points[p].frame_size);
+		fprintf(f, "%-17s %28s %28s %9s %9s  %s\n", "metric", "baseline",
+			"result", "change", "tolerance", "verdict");
+		for (i = 0; i < c->nb_rows; i++)
+			if (c->rows[i].point == p)
+				print_row(f, &c->rows[i]);
 	}
 	for (i = 0; i < c->nb_notes; i++)
 		fprintf(f, "note: %s\n", c->notes[i]);
@@ -186,11 +205,24 @@ print_verdict(FILE *f, const struct wr_compare *c)
 		if (c->rows[i].verdict != WR_VERDICT_REGRESSION)
 			continue;
 		fprintf(f, "%s %s", sep, wr_metric_defs[c->rows[i].id].name);
+		if (c->nb_points > 1)
+			fprintf(f, " at %s", c->points[c->rows[i].point].name);
 		if (!isnan(c->rows[i].change_pct))
 			fprintf(f, " (%+.2f%%)", c->rows[i].change_pct);
 		sep = ",";
 	}
 	fprintf(f, "\n");
+}
+
+/* JUnit class of a point: wirerate.compare.64B, ...64B.90pct for a load. */
+static void
+junit_class(const struct wr_compare *c, unsigned int p, char *cls, size_t len)
+{
+	if (c->points[p].load_pct >= 0)
+		snprintf(cls, len, "wirerate.compare.%uB.%gpct", c->points[p].frame_size,
+			c->points[p].load_pct);
+	else
+		snprintf(cls, len, "wirerate.compare.%uB", c->points[p].frame_size);
 }
 
 static void
@@ -245,8 +277,10 @@ junit_fill(FILE *f, const void *arg)
 	unsigned int skips = c ? c->nb[WR_VERDICT_SKIPPED] : 0;
 	char cls[48];
 
-	if (c != NULL)
-		snprintf(cls, sizeof(cls), "wirerate.compare.%uB", c->frame_size);
+	if (c != NULL && c->nb_points == 1)
+		junit_class(c, 0, cls, sizeof(cls));
+	else if (c != NULL)
+		snprintf(cls, sizeof(cls), "wirerate.compare.%s", c->kind);
 	else
 		snprintf(cls, sizeof(cls), "wirerate.compare");
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "
@@ -255,8 +289,10 @@ junit_fill(FILE *f, const void *arg)
 		"errors=\"%u\" skipped=\"%u\" time=\"0\">\n", tests, fails, !c, skips,
 		cls, tests, fails, !c, skips);
 	junit_props(f, j);
-	for (i = 0; c != NULL && i < c->nb_rows; i++)
+	for (i = 0; c != NULL && i < c->nb_rows; i++) {
+		junit_class(c, c->rows[i].point, cls, sizeof(cls));
 		junit_case(f, cls, &c->rows[i]);
+	}
 	if (c == NULL) {
 		fprintf(f, "  <testcase classname=\"%s\" name=\"input\" time=\"0\">\n"
 			"   <error type=\"bad-input\" message=\"", cls);

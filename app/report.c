@@ -141,72 +141,60 @@ rep_have_cycles(const struct rep *r)
 	return false;
 }
 
-/* Label from the run: its --label, else the first driver and the host. */
+/* Label of a file: its --label, else the first driver and the host. */
 static void
-default_label(struct rep_run *r)
+default_label(const json_t *doc, char *label)
 {
-	const json_t *l = json_object_get(r->doc, "label");
-	const json_t *drv = wr_metrics_get(r->doc, "ports[0].driver");
-	const json_t *host = wr_metrics_get(r->doc, "env.hostname");
+	const json_t *l = json_object_get(doc, "label");
+	const json_t *drv = wr_metrics_get(doc, "ports[0].driver");
+	const json_t *host = wr_metrics_get(doc, "env.hostname");
 
 	if (json_is_string(l))
-		snprintf(r->label, sizeof(r->label), "%s", json_string_value(l));
+		snprintf(label, WR_LABEL_LEN, "%s", json_string_value(l));
 	else
-		snprintf(r->label, sizeof(r->label), "%s@%s",
+		snprintf(label, WR_LABEL_LEN, "%s@%s",
 			json_is_string(drv) ? json_string_value(drv) : "?",
 			json_is_string(host) ? json_string_value(host) : "?");
 }
 
-/* Figures of one run: the trials' median and spread, or the single run. */
+/* One file: a row per point of its kind (a run has one, a sweep one per size). */
 static int
-load_figures(struct rep_run *r, char *err, size_t el)
+load_file(struct rep *r, const char *path, char *err, size_t el)
 {
-	struct wr_trials_figure f;
-	char why[256];
-	unsigned int id;
-	int rc;
+	static struct wr_points pts;
+	char label[WR_LABEL_LEN], why[256];
+	json_t *doc;
+	unsigned int i;
 
-	if (wr_metrics_extract(r->doc, &r->m, why, sizeof(why)) != 0) {
-		snprintf(err, el, "%s: %s", r->path, why);
+	if (wr_compare_load(path, &doc, err, el) != 0)
 		return -1;
-	}
-	r->lo = r->hi = r->m;
-	r->n = 1;
-	for (id = 0; id < WR_METRIC_COUNT; id++) {
-		rc = wr_trials_read_figure(r->doc, wr_metric_defs[id].name, &f, why,
-			sizeof(why));
-		if (rc == -EINVAL) {
-			snprintf(err, el, "%s: %s", r->path, why);
-			return -1;
-		}
-		if (rc != 0)
-			continue;
-		r->m.have[id] = r->lo.have[id] = r->hi.have[id] = true;
-		r->m.v[id] = f.median;
-		r->lo.v[id] = f.min;
-		r->hi.v[id] = f.max;
-		r->n = f.n;
-	}
-	return 0;
-}
-
-static int
-load_run(struct rep_run *r, const char *path, char *err, size_t el)
-{
-	uint64_t size;
-	char why[256];
-
-	r->path = path;
-	if (wr_compare_load(path, &r->doc, err, el) != 0)
-		return -1;
-	if (wr_metrics_get_count(r->doc, "config.frame_size", UINT16_MAX, &size,
-			why, sizeof(why)) != 0) {
+	r->docs[r->nb_files] = doc;
+	if (wr_kind_points(doc, &pts, why, sizeof(why)) != 0) {
 		snprintf(err, el, "%s: %s", path, why);
 		return -1;
 	}
-	r->frame_size = (unsigned int)size;
-	default_label(r);
-	return load_figures(r, err, el);
+	if (r->nb_runs + pts.nb > REP_MAX_RUNS) {
+		snprintf(err, el, "%s: more than %u rows in all", path, REP_MAX_RUNS);
+		return -1;
+	}
+	default_label(doc, label);
+	for (i = 0; i < pts.nb; i++) {
+		struct rep_run *run = &r->run[r->nb_runs++];
+
+		run->path = path;
+		run->doc = doc;
+		run->file = r->nb_files;
+		run->kind = pts.kind;
+		memcpy(run->label, label, sizeof(label));
+		run->frame_size = pts.p[i].frame_size;
+		run->load_pct = pts.p[i].load_pct;
+		run->n = pts.p[i].n;
+		run->m = pts.p[i].m;
+		run->lo = pts.p[i].lo;
+		run->hi = pts.p[i].hi;
+	}
+	r->nb_files++;
+	return 0;
 }
 
 /* --labels A,B,C onto the runs, one each, in order. */
@@ -216,17 +204,21 @@ apply_labels(struct rep *r, const char *labels, char *err, size_t el)
 	const char *p = labels;
 	unsigned int i;
 
-	for (i = 0; i < r->nb_runs; i++) {
+	unsigned int k;
+
+	for (i = 0; i < r->nb_files; i++) {
 		size_t n = strcspn(p, ",");
 
 		if (*p == '\0' || n == 0 || n >= WR_LABEL_LEN)
 			break;
-		snprintf(r->run[i].label, WR_LABEL_LEN, "%.*s", (int)n, p);
+		for (k = 0; k < r->nb_runs; k++)
+			if (r->run[k].file == i)
+				snprintf(r->run[k].label, WR_LABEL_LEN, "%.*s", (int)n, p);
 		p += n + (p[n] == ',');
 	}
-	if (i != r->nb_runs || *p != '\0') {
+	if (i != r->nb_files || *p != '\0') {
 		snprintf(err, el, "--labels %s: expected %u non-empty labels "
-			"separated by commas, one per result file", labels, r->nb_runs);
+			"separated by commas, one per result file", labels, r->nb_files);
 		return -1;
 	}
 	return 0;
@@ -239,6 +231,19 @@ clean_label(char *s)
 	for (; *s != '\0'; s++)
 		if ((unsigned char)*s < 0x20)
 			*s = ' ';
+}
+
+/* Whether row k sorts before row p: by series, frame size, load (high first). */
+static bool
+row_before(const struct rep *r, unsigned int k, unsigned int p)
+{
+	const struct rep_run *a = &r->run[k], *b = &r->run[p];
+
+	if (r->series_of[k] != r->series_of[p])
+		return r->series_of[k] < r->series_of[p];
+	if (a->frame_size != b->frame_size)
+		return a->frame_size < b->frame_size;
+	return a->load_pct > b->load_pct;
 }
 
 /* Series = distinct labels in first-seen order; order = by series, size. */
@@ -264,9 +269,7 @@ make_order(struct rep *r)
 		for (j = i; j > 0; j--) {
 			unsigned int p = r->order[j - 1];
 
-			if (r->series_of[p] < r->series_of[k] ||
-					(r->series_of[p] == r->series_of[k] &&
-					r->run[p].frame_size <= r->run[k].frame_size))
+			if (!row_before(r, k, p))
 				break;
 			r->order[j] = p;
 		}
@@ -326,12 +329,10 @@ emit_dir(const struct rep *r, const struct rep_args *a, struct rep_doc *doc)
 		return APP_EXIT_FAILED;
 	}
 	if (!a->no_plots) {
-		if (rep_plot(r, a->out, a->gnuplot, a->title, err, sizeof(err)) != 0) {
+		if (rep_plot(r, a->out, a->gnuplot, a->title, doc, err,
+				sizeof(err)) != 0) {
 			fprintf(stderr, "wirerate report: error: %s\n", err);
 			rc = APP_EXIT_FAILED;
-		} else {
-			doc->plots = true;
-			doc->cycles = rep_have_cycles(r);
 		}
 	}
 	if (write_out(a->out, "report.md", fill_md, doc) != 0 ||
@@ -349,7 +350,8 @@ emit(const struct rep *r, const struct rep_args *a)
 
 	memset(&doc, 0, sizeof(doc));
 	doc.title = a->title;
-	if (rep_doc_build(r, a->pivot, &doc) != 0) {
+	if (rep_doc_build(r, a->pivot, &doc) != 0 ||
+			rep_campaign_table(r, &doc) != 0) {
 		fprintf(stderr, "wirerate report: error: no memory for the tables\n");
 		return APP_EXIT_FAILED;
 	}
@@ -376,8 +378,11 @@ app_report_main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	memset(&r, 0, sizeof(r));
-	for (; optind < argc; optind++, r.nb_runs++) {
-		if (load_run(&r.run[r.nb_runs], argv[optind], err, sizeof(err)) != 0) {
+	for (; optind < argc; optind++) {
+		rc = rep_campaign_load(&r, argv[optind], err, sizeof(err));
+		if (rc == 1)
+			rc = load_file(&r, argv[optind], err, sizeof(err));
+		if (rc != 0) {
 			rc = bad(err);
 			goto out;
 		}
@@ -389,7 +394,8 @@ app_report_main(int argc, char **argv)
 	make_order(&r);
 	rc = emit(&r, &a);
 out:
-	for (i = 0; i <= r.nb_runs && i < REP_MAX_RUNS; i++)
-		json_decref(r.run[i].doc);
+	for (i = 0; i <= r.nb_files && i < REP_MAX_RUNS; i++)
+		json_decref(r.docs[i]);
+	rep_campaign_free(&r);
 	return rc;
 }

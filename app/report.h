@@ -10,24 +10,33 @@
 #include <jansson.h>
 
 #include "config.h"
+#include "kinds.h"
 #include "metrics.h"
 
 #define REP_MAX_RUNS 256u
 
-/* One result file. */
+/* One point of a result file (lib/kinds.h): a row of the report. */
 struct rep_run {
 	const char *path;
-	json_t *doc;
+	json_t *doc;                  /* owned by rep.docs */
+	unsigned int file;            /* index of the file, in argument order */
+	const struct wr_kind *kind;   /* the file's kind of result */
 	char label[WR_LABEL_LEN];     /* --labels, the run's label, or driver@host */
 	unsigned int frame_size;
+	double load_pct;              /* loss test: offered load %; -1 otherwise */
 	unsigned int n;               /* trials behind the figures; 1: single run */
 	struct wr_metric_values m;    /* figures: the trials' medians if any */
 	struct wr_metric_values lo;   /* the trials' min (= m for a single run) */
 	struct wr_metric_values hi;   /* the trials' max */
 };
 
+struct rep_campaign;
+
 struct rep {
-	unsigned int nb_runs;
+	struct rep_campaign *campaign; /* two-ended inputs (report_campaign.c) */
+	unsigned int nb_files;
+	json_t *docs[REP_MAX_RUNS];   /* one per file */
+	unsigned int nb_runs;         /* rows: points of every file */
 	struct rep_run run[REP_MAX_RUNS];
 	unsigned int order[REP_MAX_RUNS]; /* by label (first seen), then size */
 	unsigned int nb_series;           /* distinct labels */
@@ -35,7 +44,7 @@ struct rep {
 	unsigned int series_of[REP_MAX_RUNS]; /* run index -> series */
 };
 
-#define REP_MAX_COLS 13u
+#define REP_MAX_COLS 16u
 #define REP_CELL 256u
 
 /* A table rendered as Markdown or HTML. */
@@ -52,9 +61,10 @@ struct rep_table {
 struct rep_doc {
 	const char *title;
 	unsigned int nb_tables;
-	struct rep_table tables[16];   /* runs, label matrices, environment */
-	bool plots;                    /* throughput.png/.svg were drawn */
-	bool cycles;                   /* cycles.png/.svg were drawn */
+	struct rep_table tables[32];   /* kinds, label matrices, environment */
+	unsigned int nb_plots;         /* plots drawn (png and svg) */
+	const char *plot_name[8];      /* file name without extension */
+	const char *plot_title[8];
 };
 
 /*
@@ -92,12 +102,49 @@ double rep_throughput(const struct rep_run *r, const struct wr_metric_values *m,
 bool rep_have_cycles(const struct rep *r);
 
 /*
- * Write dir/plots.gp and dir/plots.dat, run gnuplot (path or name on
- * PATH) in dir, and leave throughput.png/.svg (and cycles.png/.svg when
- * rep_have_cycles()). gnuplot's own messages go to dir/gnuplot.log.
- * Returns 0 or -1 with a message in err.
+ * Write dir/plots.gp and its data files, run gnuplot (path or name on
+ * PATH) in dir, and leave each plot r calls for as NAME.png and NAME.svg:
+ * throughput (runs and sweeps), cycles (when rep_have_cycles()), and the
+ * plots of the test modes (plot_kinds.c). doc lists them (nb_plots,
+ * plot_name, plot_title). gnuplot's own messages go to dir/gnuplot.log.
+ * Returns 0 or -1 with a message in err (doc then lists none).
  */
 int rep_plot(const struct rep *r, const char *dir, const char *gnuplot,
-		const char *title, char *err, size_t errlen);
+		const char *title, struct rep_doc *doc, char *err, size_t errlen);
+
+/* Add the test modes' plots r calls for to doc's list. Can't fail. */
+void rep_plot_kinds_list(const struct rep *r, struct rep_doc *doc);
+
+/* Write dir/NAME.dat for each of those plots. Returns 0 or -1 with err. */
+int rep_plot_kinds_data(const struct rep *r, const char *dir, char *err,
+		size_t errlen);
+
+/* Their gnuplot commands (png and svg) on f. This function can't fail. */
+void rep_plot_kinds_script(FILE *f, const struct rep *r, const char *title);
+
+/* A gnuplot double-quoted string of s on f. */
+void rep_gp_string(FILE *f, const char *s);
+
+/* gnuplot commands for an x axis of r's frame sizes (log 2, one tic each). */
+void rep_gp_size_axis(FILE *f, const struct rep *r);
+
+/*
+ * When path is a campaign cell (wirerate-cell/1) or a merge
+ * (wirerate-merge/1): record it in rep->campaign and, when it has a
+ * balanced merge, add its pair of results as one run (its receiver's
+ * document is the file). Returns 0, 1 when path is neither (read it as a
+ * result), or -1 with a message in err.
+ */
+int rep_campaign_load(struct rep *rep, const char *path, char *err, size_t el);
+
+/*
+ * Put the campaign table (every cell, failed ones too, with both ends'
+ * cycles per frame) first in doc. Returns 0 (also without cells) or
+ * -ENOMEM.
+ */
+int rep_campaign_table(const struct rep *rep, struct rep_doc *doc);
+
+/* Free what rep_campaign_load() kept. This function can't fail. */
+void rep_campaign_free(struct rep *rep);
 
 #endif /* WR_APP_REPORT_H */

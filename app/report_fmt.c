@@ -13,13 +13,6 @@
 #include "metrics.h"
 #include "report.h"
 
-/* The runs table: these metrics after label, size and trials. */
-static const unsigned int run_cols[] = {
-	WR_METRIC_TX_MPPS, WR_METRIC_RX_MPPS, WR_METRIC_TX_GBPS_L1,
-	WR_METRIC_RX_GBPS_L1, WR_METRIC_RX_GBPS_L2, WR_METRIC_LOSS_PCT,
-	WR_METRIC_LAT_P50, WR_METRIC_LAT_P99, WR_METRIC_CYCLES_PER_PKT,
-};
-
 static struct rep_table *
 table_new(struct rep_doc *doc, unsigned int rows, const char *fmt, ...)
 	__rte_format_printf(3, 4);
@@ -59,30 +52,60 @@ fmt_figure(char *buf, const struct rep_run *r, unsigned int id)
 		snprintf(buf, REP_CELL, "%.4g", r->m.v[id]);
 }
 
-static int
-runs_table(const struct rep *r, struct rep_doc *doc)
+/* Rows of kind k in report order. */
+static unsigned int
+rows_of(const struct rep *r, const struct wr_kind *k, unsigned int *rows)
 {
-	struct rep_table *t = table_new(doc, r->nb_runs, "Runs (figures: median "
-		"[min..max] over the trials when repeated)");
-	unsigned int k, c;
+	unsigned int i, n = 0;
 
+	for (i = 0; i < r->nb_runs; i++)
+		if (r->run[r->order[i]].kind == k)
+			rows[n++] = r->order[i];
+	return n;
+}
+
+/* The table of one kind: label, size (and load), trials, its figures. */
+static int
+kind_table(const struct rep *r, const struct wr_kind *k, struct rep_doc *doc)
+{
+	unsigned int rows[REP_MAX_RUNS], nb = rows_of(r, k, rows), i, c, x;
+	struct rep_table *t;
+
+	if (nb == 0)
+		return 0;
+	t = table_new(doc, nb, "%s", k->title);
 	if (t == NULL)
 		return -ENOMEM;
+	x = k->by_load ? 4 : 3;
 	t->head[0] = "label";
 	t->head[1] = "frame B";
 	t->head[2] = "trials";
-	for (c = 0; c < RTE_DIM(run_cols); c++)
-		t->head[3 + c] = wr_metric_defs[run_cols[c]].label;
-	t->nb_cols = 3 + RTE_DIM(run_cols);
-	for (k = 0; k < r->nb_runs; k++) {
-		const struct rep_run *run = &r->run[r->order[k]];
+	t->head[3] = "load %";
+	for (c = 0; c < k->nb_shown; c++)
+		t->head[x + c] = wr_metric_defs[k->shown[c]].label;
+	t->nb_cols = x + k->nb_shown;
+	for (i = 0; i < nb; i++) {
+		const struct rep_run *run = &r->run[rows[i]];
 
-		snprintf(t->cell[k][0], REP_CELL, "%s", run->label);
-		snprintf(t->cell[k][1], REP_CELL, "%u", run->frame_size);
-		snprintf(t->cell[k][2], REP_CELL, "%u", run->n);
-		for (c = 0; c < RTE_DIM(run_cols); c++)
-			fmt_figure(t->cell[k][3 + c], run, run_cols[c]);
+		snprintf(t->cell[i][0], REP_CELL, "%s", run->label);
+		snprintf(t->cell[i][1], REP_CELL, "%u", run->frame_size);
+		snprintf(t->cell[i][2], REP_CELL, "%u", run->n);
+		if (k->by_load)
+			snprintf(t->cell[i][3], REP_CELL, "%.1f", run->load_pct);
+		for (c = 0; c < k->nb_shown; c++)
+			fmt_figure(t->cell[i][x + c], run, k->shown[c]);
 	}
+	return 0;
+}
+
+static int
+kind_tables(const struct rep *r, struct rep_doc *doc)
+{
+	unsigned int i;
+
+	for (i = 0; i < wr_nb_kinds; i++)
+		if (kind_table(r, &wr_kinds[i], doc) != 0)
+			return -ENOMEM;
 	return 0;
 }
 
@@ -103,6 +126,28 @@ intern(const char **list, unsigned int *n, unsigned int max, const char *name,
 		return -1;
 	list[*n] = name;
 	return (int)(*n)++;
+}
+
+/*
+ * The matrix figure of a row: an RX rate of a run that received nothing
+ * (TX only) is its TX twin, marked, as the throughput plot shows it.
+ */
+static void
+fmt_pivot(char *buf, const struct rep_run *run, unsigned int id)
+{
+	unsigned int tx = id;
+
+	if (id == WR_METRIC_RX_MPPS)
+		tx = WR_METRIC_TX_MPPS;
+	else if (id == WR_METRIC_RX_GBPS_L1 || id == WR_METRIC_RX_GBPS_L2)
+		tx = id - (WR_METRIC_RX_GBPS_L1 - WR_METRIC_TX_GBPS_L1);
+	if (tx == id || !run->m.have[WR_METRIC_RX_MPPS] ||
+			run->m.v[WR_METRIC_RX_MPPS] > 0 || !run->m.have[tx]) {
+		fmt_figure(buf, run, id);
+		return;
+	}
+	fmt_figure(buf, run, tx);
+	strncat(buf, " (TX)", REP_CELL - strlen(buf) - 1);
 }
 
 /* One ROW x COLUMN table of metric for the runs of one frame size. */
@@ -132,12 +177,12 @@ matrix_table(const struct rep *r, int metric, unsigned int size,
 		const char *slash = strchr(run->label, '/');
 		int row, col;
 
-		if (run->frame_size != size)
+		if (run->frame_size != size || !run->m.have[metric])
 			continue;
 		row = intern(rows, &nb_rows, nb_rows, run->label, slash - run->label);
 		col = intern(cols, &nb_cols, nb_cols, slash + 1, strlen(slash + 1));
 		if (row >= 0 && col >= 0)
-			fmt_figure(t->cell[row][col + 1], run, (unsigned int)metric);
+			fmt_pivot(t->cell[row][col + 1], run, (unsigned int)metric);
 	}
 	return 0;
 }
@@ -212,12 +257,44 @@ env_str(const json_t *doc, const char *path)
 	return json_is_string(v) ? json_string_value(v) : "-";
 }
 
+/* "64, 512" into buf: the frame sizes of the rows of file f. */
+static void
+fmt_sizes(char *buf, const struct rep *r, unsigned int f)
+{
+	unsigned int k, prev = 0;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < r->nb_runs && used < REP_CELL; k++) {
+		const struct rep_run *run = &r->run[r->order[k]];
+
+		if (run->file != f || run->frame_size == prev)
+			continue;
+		used += (size_t)snprintf(buf + used, REP_CELL - used, "%s%u",
+			used ? ", " : "", run->frame_size);
+		prev = run->frame_size;
+	}
+}
+
+/* The row of file f that comes first in the report, or NULL. */
+static const struct rep_run *
+first_row(const struct rep *r, unsigned int f)
+{
+	unsigned int k;
+
+	for (k = 0; k < r->nb_runs; k++)
+		if (r->run[r->order[k]].file == f)
+			return &r->run[r->order[k]];
+	return NULL;
+}
+
 static int
 env_table(const struct rep *r, struct rep_doc *doc)
 {
-	static const char *const head[] = { "label", "frame B", "file", "ports",
-		"CPU", "TSC Hz", "kernel", "host", "wirerate / DPDK", "profile" };
-	struct rep_table *t = table_new(doc, r->nb_runs, "Environment");
+	static const char *const head[] = { "label", "kind", "frame B", "file",
+		"ports", "CPU", "TSC Hz", "kernel", "host", "wirerate / DPDK",
+		"profile", "date (UTC)" };
+	struct rep_table *t = table_new(doc, r->nb_files, "Environment");
 	unsigned int k, c;
 
 	if (t == NULL)
@@ -226,22 +303,27 @@ env_table(const struct rep *r, struct rep_doc *doc)
 		t->head[c] = head[c];
 	t->nb_cols = RTE_DIM(head);
 	t->text = true;
-	for (k = 0; k < r->nb_runs; k++) {
-		const struct rep_run *run = &r->run[r->order[k]];
+	for (k = 0; k < r->nb_files; k++) {
+		const struct rep_run *run = first_row(r, k);
 		char (*row)[REP_CELL] = t->cell[k];
-		const json_t *hz = wr_metrics_get(run->doc, "env.tsc_hz");
+		const json_t *hz;
 
+		if (run == NULL)
+			continue;
+		hz = wr_metrics_get(run->doc, "env.tsc_hz");
 		snprintf(row[0], REP_CELL, "%s", run->label);
-		snprintf(row[1], REP_CELL, "%u", run->frame_size);
-		snprintf(row[2], REP_CELL, "%s", run->path);
-		fmt_ports(row[3], run->doc);
-		snprintf(row[4], REP_CELL, "%s", env_str(run->doc, "env.cpu_model"));
-		snprintf(row[5], REP_CELL, "%.0f", json_number_value(hz));
-		snprintf(row[6], REP_CELL, "%s", env_str(run->doc, "env.kernel"));
-		snprintf(row[7], REP_CELL, "%s", env_str(run->doc, "env.hostname"));
-		snprintf(row[8], REP_CELL, "%s / %s", env_str(run->doc,
+		snprintf(row[1], REP_CELL, "%s", run->kind->name);
+		fmt_sizes(row[2], r, k);
+		snprintf(row[3], REP_CELL, "%s", run->path);
+		fmt_ports(row[4], run->doc);
+		snprintf(row[5], REP_CELL, "%s", env_str(run->doc, "env.cpu_model"));
+		snprintf(row[6], REP_CELL, "%.0f", json_number_value(hz));
+		snprintf(row[7], REP_CELL, "%s", env_str(run->doc, "env.kernel"));
+		snprintf(row[8], REP_CELL, "%s", env_str(run->doc, "env.hostname"));
+		snprintf(row[9], REP_CELL, "%s / %s", env_str(run->doc,
 			"env.wirerate_version"), env_str(run->doc, "env.dpdk_version"));
-		snprintf(row[9], REP_CELL, "%s", env_str(run->doc, "env.profile"));
+		snprintf(row[10], REP_CELL, "%s", env_str(run->doc, "env.profile"));
+		snprintf(row[11], REP_CELL, "%s", env_str(run->doc, "env.date_utc"));
 	}
 	return 0;
 }
@@ -249,7 +331,7 @@ env_table(const struct rep *r, struct rep_doc *doc)
 int
 rep_doc_build(const struct rep *r, int metric, struct rep_doc *doc)
 {
-	if (runs_table(r, doc) != 0 || matrix_tables(r, metric, doc) != 0 ||
+	if (kind_tables(r, doc) != 0 || matrix_tables(r, metric, doc) != 0 ||
 			env_table(r, doc) != 0)
 		return -ENOMEM;
 	return 0;
@@ -313,12 +395,10 @@ rep_doc_markdown(FILE *f, const struct rep_doc *doc)
 		"streams; latency percentiles are the worst port's.\n");
 	for (i = 0; i < doc->nb_tables; i++)
 		md_table(f, &doc->tables[i]);
-	if (doc->plots)
-		fprintf(f, "\n## Throughput against frame size\n\n![Throughput "
-			"against frame size](throughput.png)\n\n[SVG](throughput.svg)\n");
-	if (doc->cycles)
-		fprintf(f, "\n## Cycles per packet against frame size\n\n![Cycles "
-			"per packet against frame size](cycles.png)\n\n[SVG](cycles.svg)\n");
+	for (i = 0; i < doc->nb_plots; i++)
+		fprintf(f, "\n## %s\n\n![%s](%s.png)\n\n[SVG](%s.svg)\n",
+			doc->plot_title[i], doc->plot_title[i], doc->plot_name[i],
+			doc->plot_name[i]);
 }
 
 static void
@@ -373,10 +453,8 @@ rep_doc_html(FILE *f, const struct rep_doc *doc)
 		"streams; latency percentiles are the worst port's.</p>\n", f);
 	for (i = 0; i < doc->nb_tables; i++)
 		html_table(f, &doc->tables[i]);
-	if (doc->plots)
-		html_figure(f, "throughput", "Throughput against frame size");
-	if (doc->cycles)
-		html_figure(f, "cycles", "Cycles per packet against frame size");
+	for (i = 0; i < doc->nb_plots; i++)
+		html_figure(f, doc->plot_name[i], doc->plot_title[i]);
 	fputs("</body>\n</html>\n", f);
 }
 
@@ -394,7 +472,7 @@ rep_csv(FILE *f, const struct rep *r)
 {
 	unsigned int k, id;
 
-	fputs("label,file,frame_size,trials", f);
+	fputs("label,file,kind,frame_size,load_pct,trials", f);
 	for (id = 0; id < WR_METRIC_COUNT; id++)
 		fprintf(f, ",%s,%s_min,%s_max", wr_metric_defs[id].name,
 			wr_metric_defs[id].name, wr_metric_defs[id].name);
@@ -405,7 +483,10 @@ rep_csv(FILE *f, const struct rep *r)
 		wr_csv_field(f, run->label);
 		fputc(',', f);
 		wr_csv_field(f, run->path);
-		fprintf(f, ",%u,%u", run->frame_size, run->n);
+		fprintf(f, ",%s,%u,", run->kind->name, run->frame_size);
+		if (run->load_pct >= 0)
+			fprintf(f, "%g", run->load_pct);
+		fprintf(f, ",%u", run->n);
 		for (id = 0; id < WR_METRIC_COUNT; id++) {
 			csv_num(f, run->m.have[id], run->m.v[id]);
 			csv_num(f, run->m.have[id], run->lo.v[id]);

@@ -114,23 +114,37 @@ interval_cpu(FILE *f, const struct wr_run *run, const struct wr_interval *iv,
 		port_cpu_line(f, run->ports[i].port_id, &iv->port[i].cpu);
 }
 
-/* Own frames, loss by sequence, reorder, duplicates, latency (cumulative). */
+/* A latency figure in us, or "-" when not known (never a 0). */
+static void
+lat_cell(FILE *f, const struct wr_lat_figs *l, double ns)
+{
+	if (l->samples > 0)
+		fprintf(f, " %10.2f", ns / 1e3);
+	else
+		fprintf(f, " %10s", "-");
+}
+
+/* Own frames, loss by sequence, reorder, duplicates (cumulative); latency
+ * of the interval's own frames, defined as in the JSON. */
 static void
 seq_lines(FILE *f, const struct wr_run *run, const struct wr_interval *iv)
 {
 	unsigned int p;
 
-	fprintf(f, "port  %14s %10s %10s %10s %10s %10s\n", "own frames",
-		"gaps", "late", "dup", "lat avg us", "p99 us");
+	fprintf(f, "port  %14s %10s %10s %10s %10s %10s %10s\n", "own frames",
+		"gaps", "late", "dup", "lat avg us", "p99 us", "max us");
 	for (p = 0; p < run->nb_ports; p++) {
 		const struct wr_interval_port *ip = &iv->port[p];
 
 		if (!run->ports[p].rx)
 			continue;
-		fprintf(f, "%4u  %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-			" %10.2f %10.2f\n", run->ports[p].port_id, ip->cnt.rx_own_pkts,
-			ip->seq.gap_pkts, ip->seq.late_pkts, ip->seq.dup_pkts,
-			ip->seq.lat_mean_ns / 1e3, ip->seq.lat_p99_ns / 1e3);
+		fprintf(f, "%4u  %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64,
+			run->ports[p].port_id, ip->cnt.rx_own_pkts,
+			ip->seq.gap_pkts, ip->seq.late_pkts, ip->seq.dup_pkts);
+		lat_cell(f, &ip->seq.lat, ip->seq.lat.mean_ns);
+		lat_cell(f, &ip->seq.lat, ip->seq.lat.p99_ns);
+		lat_cell(f, &ip->seq.lat, ip->seq.lat.max_ns);
+		fputc('\n', f);
 	}
 }
 

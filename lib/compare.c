@@ -11,6 +11,7 @@
 
 #include "errmsg.h"
 #include "compare.h"
+#include "kinds.h"
 #include "result.h"
 #include "trials.h"
 
@@ -102,36 +103,15 @@ count_roles(const json_t *doc, const char *name, unsigned int *tx,
 	return 0;
 }
 
-/* config.frame_size: a whole number of bytes. */
-static int
-need_size(const json_t *doc, const char *name, uint64_t *size, char *err,
-		size_t el)
-{
-	char why[192];
-
-	if (wr_metrics_get_count(doc, "config.frame_size", UINT16_MAX, size, why,
-			sizeof(why)) != 0)
-		return wr_err(-EINVAL, err, el, "%s: %s", name, why);
-	return 0;
-}
-
 /* Runs whose numbers mean different things are refused, with the reason. */
 static int
 check_comparable(const json_t *base, const char *bn, const json_t *cur,
 		const char *cn, struct wr_compare *out, char *err, size_t el)
 {
-	uint64_t bs, cs;
 	double bv, cv;
 	unsigned int btx, brx, ctx, crx;
 
-	if (need_size(base, bn, &bs, err, el) != 0 ||
-			need_size(cur, cn, &cs, err, el) != 0)
-		return -EINVAL;
-	if (bs != cs)
-		return wr_err(-EINVAL, err, el, "incomparable runs: frame size %" PRIu64 " B in "
-			"%s, %" PRIu64 " B in %s (compare runs of the same frame size)",
-			bs, bn, cs, cn);
-	out->frame_size = (unsigned int)bs;
+	(void)out;
 	if (wr_metrics_get_number(base, "config.vlan", &bv, err, el) == 0 &&
 			wr_metrics_get_number(cur, "config.vlan", &cv, err, el) == 0 &&
 			(bv == 0) != (cv == 0))
@@ -207,41 +187,6 @@ note_env(struct wr_compare *out, const json_t *base, const json_t *cur)
 	}
 }
 
-/* Each metric of one document: the trials' median and spread if any. */
-static int
-side_values(const json_t *doc, const char *name, unsigned int which,
-		struct wr_compare *out, char *err, size_t el)
-{
-	struct wr_metric_values m;
-	struct wr_trials_figure f;
-	char why[192];
-	unsigned int id;
-	int rc;
-
-	if (wr_metrics_extract(doc, &m, why, sizeof(why)) != 0)
-		return wr_err(-EINVAL, err, el, "%s: %s", name, why);
-	for (id = 0; id < WR_METRIC_COUNT; id++) {
-		struct wr_compare_row *r = &out->rows[id];
-		struct wr_compare_side *s = which == 0 ? &r->base : &r->cur;
-
-		s->have = m.have[id];
-		s->value = s->min = s->max = m.v[id];
-		s->n = 1;
-		rc = wr_trials_read_figure(doc, wr_metric_defs[id].name, &f, why,
-			sizeof(why));
-		if (rc == -EINVAL)
-			return wr_err(-EINVAL, err, el, "%s: %s", name, why);
-		if (rc == 0) {
-			s->have = true;
-			s->value = f.median;
-			s->min = f.min;
-			s->max = f.max;
-			s->n = f.n;
-		}
-	}
-	return 0;
-}
-
 /* True when the worse side's best trial reaches the other's worst one. */
 static bool
 inside_spread(const struct wr_compare_row *r)
@@ -301,26 +246,95 @@ judge(struct wr_compare_row *r)
 	}
 }
 
-int
-wr_compare_docs(const json_t *base, const char *base_name,
-		const json_t *cur, const char *cur_name,
-		const struct wr_tolerances *tol, struct wr_compare *out,
-		char *err, size_t errlen)
+/* "64, 512, 1518" into buf: the frame sizes of pts. */
+static const char *
+sizes_str(const struct wr_points *pts, char *buf, size_t len)
 {
-	unsigned int id;
+	unsigned int i, prev = 0;
+	size_t used = 0;
 
-	memset(out, 0, sizeof(*out));
-	if (check_comparable(base, base_name, cur, cur_name, out, err, errlen) != 0 ||
-			side_values(base, base_name, 0, out, err, errlen) != 0 ||
-			side_values(cur, cur_name, 1, out, err, errlen) != 0)
-		return -EINVAL;
-	note_env(out, base, cur);
-	out->nb_rows = WR_METRIC_COUNT;
-	for (id = 0; id < WR_METRIC_COUNT; id++) {
-		struct wr_compare_row *r = &out->rows[id];
+	buf[0] = '\0';
+	for (i = 0; i < pts->nb && used < len; i++) {
+		if (pts->p[i].frame_size == prev)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%u",
+			used ? ", " : "", pts->p[i].frame_size);
+		prev = pts->p[i].frame_size;
+	}
+	return buf;
+}
 
-		r->id = id;
-		r->tol = tol->t[id];
+/* True when every frame size of a is in b. */
+static bool
+sizes_within(const struct wr_points *a, const struct wr_points *b)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < a->nb; i++) {
+		for (j = 0; j < b->nb; j++)
+			if (a->p[i].frame_size == b->p[j].frame_size)
+				break;
+		if (j == b->nb)
+			return false;
+	}
+	return true;
+}
+
+/* Same kind (a run and a repeated run are) and the same frame sizes. */
+static int
+check_points(const struct wr_points *b, const char *bn, const struct wr_points *c,
+		const char *cn, char *err, size_t el)
+{
+	char bs[160], cs[160];
+
+	sizes_str(b, bs, sizeof(bs));
+	sizes_str(c, cs, sizeof(cs));
+	if (b->kind->points != c->kind->points)
+		return wr_err(-EINVAL, err, el, "incomparable results: %s is a %s "
+			"result (%s B), %s a %s result (%s B); compare results of "
+			"one kind", bn, b->kind->name, bs, cn, c->kind->name, cs);
+	if (!sizes_within(b, c) || !sizes_within(c, b))
+		return wr_err(-EINVAL, err, el, "incomparable runs: frame size%s %s B "
+			"in %s, %s B in %s (compare runs of the same frame size%s)",
+			b->nb > 1 || c->nb > 1 ? "s" : "", bs, bn, cs, cn,
+			b->nb > 1 || c->nb > 1 ? "s" : "");
+	return 0;
+}
+
+static void
+side_of(const struct wr_point *p, unsigned int id, struct wr_compare_side *s)
+{
+	s->have = p->m.have[id];
+	s->value = p->m.v[id];
+	s->min = p->lo.v[id];
+	s->max = p->hi.v[id];
+	s->n = p->n;
+}
+
+/* Judge the kind's metrics at one point present on both sides. */
+static int
+judge_point(const struct wr_point *bp, const struct wr_point *cp,
+		const struct wr_kind *k, const struct wr_tolerances *tol,
+		struct wr_compare *out, char *err, size_t el)
+{
+	struct wr_compare_point *pt = &out->points[out->nb_points];
+	unsigned int i;
+
+	if (out->nb_points == WR_COMPARE_MAX_POINTS ||
+			out->nb_rows + k->nb_judged > WR_COMPARE_MAX_ROWS)
+		return wr_err(-EINVAL, err, el, "more than %u points to compare",
+			WR_COMPARE_MAX_POINTS);
+	pt->frame_size = bp->frame_size;
+	pt->load_pct = bp->load_pct;
+	wr_point_name(k, bp, pt->name, sizeof(pt->name));
+	for (i = 0; i < k->nb_judged; i++) {
+		struct wr_compare_row *r = &out->rows[out->nb_rows++];
+
+		r->point = out->nb_points;
+		r->id = k->judged[i];
+		r->tol = tol->t[r->id];
+		side_of(bp, r->id, &r->base);
+		side_of(cp, r->id, &r->cur);
 		if (!r->base.have || !r->cur.have) {
 			r->verdict = WR_VERDICT_SKIPPED;
 			r->change_pct = NAN;
@@ -332,6 +346,72 @@ wr_compare_docs(const json_t *base, const char *base_name,
 		}
 		out->nb[r->verdict]++;
 	}
-	out->regression = out->nb[WR_VERDICT_REGRESSION] > 0;
+	out->nb_points++;
 	return 0;
+}
+
+/* Every point of base against the same point of cur. */
+static int
+judge_points(const struct wr_points *b, const struct wr_points *c,
+		const struct wr_tolerances *tol, struct wr_compare *out,
+		char *err, size_t el)
+{
+	const struct wr_point *cp;
+	char name[48];
+	unsigned int i;
+
+	for (i = 0; i < b->nb; i++) {
+		cp = wr_points_find(c, &b->p[i]);
+		if (cp == NULL)
+			note(out, "%s: only in the baseline", wr_point_name(b->kind,
+				&b->p[i], name, sizeof(name)));
+		else if (judge_point(&b->p[i], cp, b->kind, tol, out, err, el) != 0)
+			return -EINVAL;
+	}
+	for (i = 0; i < c->nb; i++)
+		if (wr_points_find(b, &c->p[i]) == NULL)
+			note(out, "%s: only in the result", wr_point_name(c->kind,
+				&c->p[i], name, sizeof(name)));
+	return 0;
+}
+
+/* The points of doc, err prefixed with its name. */
+static int
+load_points(const json_t *doc, const char *name, struct wr_points *pts,
+		char *err, size_t el)
+{
+	char why[256];
+
+	if (wr_kind_points(doc, pts, why, sizeof(why)) != 0)
+		return wr_err(-EINVAL, err, el, "%s: %s", name, why);
+	return 0;
+}
+
+int
+wr_compare_docs(const json_t *base, const char *base_name,
+		const json_t *cur, const char *cur_name,
+		const struct wr_tolerances *tol, struct wr_compare *out,
+		char *err, size_t errlen)
+{
+	struct wr_points *pts = malloc(2 * sizeof(*pts));
+	int rc = -EINVAL;
+
+	memset(out, 0, sizeof(*out));
+	if (pts == NULL)
+		return wr_err(-ENOMEM, err, errlen, "no memory");
+	if (load_points(base, base_name, &pts[0], err, errlen) != 0 ||
+			load_points(cur, cur_name, &pts[1], err, errlen) != 0 ||
+			check_points(&pts[0], base_name, &pts[1], cur_name, err, errlen) != 0 ||
+			check_comparable(base, base_name, cur, cur_name, out, err, errlen) != 0)
+		goto out;
+	snprintf(out->kind, sizeof(out->kind), "%s", pts[1].kind->name);
+	out->frame_size = pts[0].p[0].frame_size;
+	if (judge_points(&pts[0], &pts[1], tol, out, err, errlen) != 0)
+		goto out;
+	note_env(out, base, cur);
+	out->regression = out->nb[WR_VERDICT_REGRESSION] > 0;
+	rc = 0;
+out:
+	free(pts);
+	return rc;
 }

@@ -38,6 +38,7 @@ struct wr_compare_side {
 };
 
 struct wr_compare_row {
+	unsigned int point;            /* index in wr_compare.points */
 	unsigned int id;               /* enum wr_metric_id */
 	struct wr_compare_side base;
 	struct wr_compare_side cur;
@@ -50,11 +51,23 @@ struct wr_compare_row {
 
 #define WR_COMPARE_MAX_NOTES 24u
 #define WR_COMPARE_NOTE_LEN 256u
+#define WR_COMPARE_MAX_POINTS 128u
+#define WR_COMPARE_MAX_ROWS 1024u
+
+/* One point compared: a frame size (and offered load for the loss test). */
+struct wr_compare_point {
+	unsigned int frame_size;       /* bytes */
+	double load_pct;               /* -1 unless the kind is keyed by load */
+	char name[48];                 /* "64 B", "64 B at 90% load" */
+};
 
 struct wr_compare {
-	unsigned int frame_size;       /* bytes, the same on both sides */
-	unsigned int nb_rows;          /* WR_METRIC_COUNT, in table order */
-	struct wr_compare_row rows[WR_METRIC_COUNT];
+	char kind[16];                 /* the kind of both results: "run", ... */
+	unsigned int frame_size;       /* bytes, of the first point */
+	unsigned int nb_points;        /* points present on both sides */
+	struct wr_compare_point points[WR_COMPARE_MAX_POINTS];
+	unsigned int nb_rows;          /* the kind's metrics, point by point */
+	struct wr_compare_row rows[WR_COMPARE_MAX_ROWS];
 	unsigned int nb[WR_VERDICT_COUNT]; /* rows per verdict */
 	bool regression;               /* at least one row is a regression */
 	unsigned int nb_notes;         /* differences that do not block */
@@ -76,10 +89,12 @@ int wr_compare_parse(const char *buf, size_t len, const char *name,
 		json_t **doc, char *err, size_t errlen);
 
 /*
- * Compare cur (named cur_name in messages) against base (base_name):
- * refuse incomparable runs (frame size, VLAN tag, ports transmitting or
- * receiving differ) and documents lacking required fields, then judge each
- * metric with tol. Returns 0 with out filled, or -EINVAL with a message
+ * Compare cur (named cur_name in messages) against base (base_name), any
+ * kind of result (lib/kinds.h) point by point: refuse incomparable
+ * results (kinds, frame sizes, VLAN tag, ports transmitting or receiving
+ * differ) and documents lacking required fields, then judge each metric
+ * of the kind at each point present on both sides with tol (a point on
+ * one side only is a note). Returns 0 with out filled, or -EINVAL with a message
  * naming the file and the field or the difference.
  */
 int wr_compare_docs(const json_t *base, const char *base_name,

@@ -40,6 +40,14 @@ const struct wr_metric_def wr_metric_defs[WR_METRIC_COUNT] = {
 		WR_METRIC_LOWER_BETTER, 50.0, true },
 	[WR_METRIC_CYCLES_PER_PKT] = { "cycles_per_pkt", "cycles/pkt", "cpu",
 		WR_METRIC_LOWER_BETTER, 5.0, true },
+	[WR_METRIC_NDR_MPPS] = { "ndr_mpps", "NDR Mpps", "throughput",
+		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_NDR_GBPS_L1] = { "ndr_gbps_l1", "NDR Gb/s L1", "throughput",
+		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_PDR_MPPS] = { "pdr_mpps", "PDR Mpps", "throughput",
+		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_B2B_PKTS] = { "b2b_pkts", "b2b frames", "throughput",
+		WR_METRIC_HIGHER_BETTER, 5.0, true },
 };
 
 /* Per-port throughput fields of totals[], in enum order from TX_MPPS. */

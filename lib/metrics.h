@@ -27,6 +27,11 @@ enum wr_metric_id {
 	WR_METRIC_LAT_P99,
 	WR_METRIC_LAT_P99_9,
 	WR_METRIC_CYCLES_PER_PKT,
+	/* Figures of the test modes (lib/kinds.c), absent from a plain run. */
+	WR_METRIC_NDR_MPPS,
+	WR_METRIC_NDR_GBPS_L1,
+	WR_METRIC_PDR_MPPS,
+	WR_METRIC_B2B_PKTS,
 	WR_METRIC_COUNT,
 };
 

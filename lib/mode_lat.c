@@ -88,7 +88,7 @@ latency_json(const struct wr_run *run)
 	for (i = 0; i < run->nb_ports; i++)
 		for (q = 0; q < WR_MAX_QUEUES; q++)
 			if (run->port_lat_valid[i] && run->rxq[i][q] != NULL)
-				wr_hist_merge(&h, &run->rxq[i][q]->lat);
+				wr_rxq_lat_final(&h, run->rxq[i][q]);
 	json_object_set_new(o, "clock", json_string("TSC (rdtsc): TX stamp to "
 		"RX burst, same host"));
 	json_object_set_new(o, "tsc_hz", json_integer((json_int_t)run->tsc_hz));

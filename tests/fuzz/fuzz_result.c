@@ -17,6 +17,7 @@
 #include "app.h"
 
 #include "compare.h"
+#include "kinds.h"
 #include "csv.h"
 #include "fuzz.h"
 #include "metrics.h"
@@ -60,6 +61,7 @@ static void
 compare_self(const json_t *doc)
 {
 	static struct wr_compare out;
+	const struct wr_kind *kind;
 	struct wr_tolerances tol;
 	char err[512];
 
@@ -70,7 +72,8 @@ compare_self(const json_t *doc)
 		FUZZ_CHECK(fuzz_msg_ok(err, sizeof(err)));
 		return;
 	}
-	FUZZ_CHECK(out.nb_rows == WR_METRIC_COUNT);
+	kind = wr_kind_of(doc, err, sizeof(err));
+	FUZZ_CHECK(kind != NULL && out.nb_rows == out.nb_points * kind->nb_judged);
 	FUZZ_CHECK(!out.regression);
 	FUZZ_CHECK(out.nb[WR_VERDICT_IMPROVED] == 0);
 }

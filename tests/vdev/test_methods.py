@@ -63,7 +63,7 @@ def lat_under_load():
     percentiles in order, the histogram holding every received frame, the
     clock and its resolution given."""
     c = Checker("lat_under_load")
-    r = wrtest.run([], RING + ["--mode", "mlr", "--size", "64", "--rate", "400kpps",
+    r = wrtest.run([], RING + ["--mode", "mlr", "--size", "64", "--rate", "200kpps",
                                "--trial", "300ms", "--goals", "0:0.5:300ms:0.01",
                                "--impair", "delay=30us", "--lat-trial", "300ms"],
                    timeout=180)
@@ -88,7 +88,7 @@ def lat_under_load():
         c.true(lat["resolution_ns"] > 0 and lat["tsc_hz"] > 0 and "TSC" in lat["clock"],
                "clock and resolution given")
         lows = [b[0] for b in lat["histogram"]]
-        c.eq(lows, sorted(lows), "buckets in order")
+        c.true(all(a < b for a, b in zip(lows, lows[1:])), "buckets in order")
     c.true("latency under load" in r.out, "table printed")
     c.done(r)
 

@@ -1,0 +1,298 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Every kind of result wirerate writes (run, repeat, sweep, throughput,
+loss, b2b), made by short real runs, fed to `wirerate report` and
+`wirerate compare`; the report rendered by headless Chromium.
+Usage: test_kinds.py CASE (see CASES)."""
+import copy
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import wrtest
+from wrtest import Checker
+from test_results import png_size, real_run, tool, write
+
+RING = ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1", "--quiet"]
+KINDS = {
+    "run": ["--count", "200k"],
+    "repeat": ["--count", "100k", "--repeat", "2"],
+    "sweep": ["--mode", "sweep", "--sizes", "64,512", "--duration", "0.2"],
+    "throughput": ["--mode", "throughput", "--sizes", "64,512", "--rate", "2Mpps",
+                   "--trial", "0.1s", "--max-trials", "4", "--impair",
+                   "police=1Mpps", "--pdr", "0.01"],
+    "loss": ["--mode", "loss", "--sizes", "64", "--rate", "1Mpps", "--trial", "0.1s"],
+    "b2b": ["--mode", "b2b", "--sizes", "64", "--rate", "2Mpps", "--trial", "0.1s",
+            "--b2b-trials", "2"],
+}
+TITLES = {"run": "## Runs", "repeat": "## Repeated runs", "sweep": "## Frame-size sweeps",
+          "throughput": "## RFC 2544 throughput", "loss": "## RFC 2544 frame loss rate",
+          "b2b": "## RFC 2544 back-to-back"}
+PLOTS = {"run": "throughput", "repeat": "throughput", "sweep": "throughput",
+         "throughput": "ndr", "loss": "loss", "b2b": "b2b"}
+
+
+def points(kind, doc):
+    """The points of a result, read from its JSON here, not by wirerate:
+    [(frame_size, load or '', {csv column: value})]."""
+    if kind in ("run", "repeat"):
+        return [(doc["config"]["frame_size"], "", {})]
+    pts = []
+    for r in doc["results"]:
+        if kind == "sweep":
+            pts.append((r["frame_size"], "", {"tx_mpps": r["achieved_pps"] / 1e6,
+                                              "loss_pct": 100 * r["loss_ratio"]}))
+        elif kind == "throughput":
+            v = {"ndr_mpps": r["ndr_mpps"]} if r["ndr_found"] else {}
+            if r["pdr_found"]:
+                v["pdr_mpps"] = r["pdr_pps"] / 1e6
+            pts.append((r["frame_size"], "", v))
+        elif kind == "loss":
+            for s in sorted(r["steps"], key=lambda s: -s["pct_of_max"]):
+                pts.append((r["frame_size"], "%g" % s["pct_of_max"],
+                            {"loss_pct": s["loss_pct"],
+                             "tx_mpps": s["achieved_pps"] / 1e6}))
+        else:
+            pts.append((r["frame_size"], "", {"b2b_pkts": r["mean_pkts"],
+                                              "b2b_pkts_min": r["min_pkts"],
+                                              "b2b_pkts_max": r["max_pkts"]}))
+    return sorted(pts, key=lambda p: p[0])
+
+
+def make_all(c, d):
+    docs = {}
+    for kind, opts in KINDS.items():
+        rc, doc, out, err = real_run(d, kind, [], RING + opts + ["--label", kind])
+        c.eq(rc, 0, "%s run exit code (%s)" % (kind, err[-300:]))
+        c.true(doc is not None, "%s result written" % kind)
+        if doc is not None:
+            docs[kind] = doc
+    return docs
+
+
+def check_report_one(c, d, kind, doc):
+    """report on one file: its kind's table, one CSV row per point, each
+    figure as the JSON has it, its plot."""
+    out = os.path.join(d, "rep-" + kind)
+    p = tool(["report", "--out", out, os.path.join(d, kind + ".json")], timeout=120)
+    c.eq(p.returncode, 0, "report %s: exit code (%s)" % (kind, p.stderr[-300:]))
+    with open(os.path.join(out, "report.md")) as f:
+        md = f.read()
+    c.true(TITLES[kind] in md, "report %s: its table %r" % (kind, TITLES[kind]))
+    with open(os.path.join(out, "report.csv")) as f:
+        rows = list(csv.DictReader(f))
+    want = points(kind, doc)
+    c.eq([(int(r["frame_size"]), r["load_pct"]) for r in rows],
+         [(p[0], p[1]) for p in want], "report %s: a CSV row per point" % kind)
+    c.eq({r["kind"] for r in rows}, {kind}, "report %s: kind column" % kind)
+    for r, (size, load, vals) in zip(rows, want):
+        for col, v in vals.items():
+            c.true(r[col] != "" and abs(float(r[col]) - v) <= 1e-6 * max(1, abs(v)),
+                   "report %s %s %s: CSV %s = %r, JSON %r" % (kind, size, load, col,
+                                                             r[col], v))
+    png = os.path.join(out, PLOTS[kind] + ".png")
+    c.true(os.path.exists(png) and png_size(png) is not None,
+           "report %s: %s.png drawn" % (kind, PLOTS[kind]))
+    c.true('<img src="%s.png"' % PLOTS[kind] in open(os.path.join(out, "report.html")).read(),
+           "report %s: HTML shows %s.png" % (kind, PLOTS[kind]))
+
+
+def doctor(kind, doc):
+    """A copy of doc made worse at its last point: (copy, what regressed)."""
+    bad = copy.deepcopy(doc)
+    if kind in ("run", "repeat"):
+        for t in bad["totals"]:
+            for k in ("tx_mpps", "rx_mpps"):
+                t[k] /= 2
+        if kind == "repeat":
+            for fig in ("tx_mpps", "rx_mpps"):
+                f = bad["summary"]["figures"][fig]
+                for q in ("median", "min", "max", "mean", "ci95_low", "ci95_high"):
+                    f[q] /= 4
+        return bad, "tx_mpps"
+    r = bad["results"][-1]
+    size = r["frame_size"]
+    if kind == "sweep":
+        r["achieved_pps"] /= 2
+        return bad, "tx_mpps at %d B" % size
+    if kind == "throughput" and r["ndr_found"]:
+        r["ndr_mpps"] /= 2
+        return bad, "ndr_mpps at %d B" % size
+    if kind == "throughput":
+        r["pdr_found"], r["pdr_pps"] = True, r["pdr_pps"] / 2 if r["pdr_found"] else 0
+        return bad, "pdr_mpps at %d B" % size
+    if kind == "loss":
+        s = max(r["steps"], key=lambda s: s["pct_of_max"])
+        s["loss_pct"] = 5.0
+        return bad, "loss_pct"
+    r["mean_pkts"], r["min_pkts"], r["max_pkts"] = 10, 10, 10
+    return bad, "b2b_pkts"
+
+
+def check_compare_one(c, d, kind, doc):
+    path = os.path.join(d, kind + ".json")
+    jx = os.path.join(d, kind + "-junit.xml")
+    p = tool(["compare", "--junit", jx, path, path])
+    c.eq(p.returncode, 0, "compare %s with itself: exit 0 (%s)" % (kind, p.stderr[-300:]))
+    c.true("verdict: PASS" in p.stdout, "compare %s: PASS" % kind)
+    for size, load, _ in points(kind, doc):
+        head = "%d B at %s%% load" % (size, load) if load else "%d-byte frames" % size
+        c.true(head + "\n" in p.stdout, "compare %s: a table for %s" % (kind, head))
+    if kind not in ("run", "repeat"):
+        c.true("%s results, %d point(s)" % (kind, len(points(kind, doc))) in p.stdout,
+               "compare %s: says its kind and points" % kind)
+    xml = open(jx).read() if os.path.exists(jx) else ""
+    for size, load, _ in points(kind, doc):
+        cls = "wirerate.compare.%dB" % size + (".%spct" % load if load else "")
+        c.true('classname="%s"' % cls in xml, "compare %s: JUnit class %s" % (kind, cls))
+    bad, what = doctor(kind, doc)
+    p = tool(["compare", path, write(d, kind + "-bad.json", bad)])
+    c.eq(p.returncode, 1, "compare %s against a worse copy: exit 1" % kind)
+    c.true("verdict: REGRESSION" in p.stdout and what in p.stdout,
+           "compare %s: names %r: %r" % (kind, what, p.stdout[-400:]))
+
+
+def all_kinds():
+    """report and compare take every kind of result the suites produce."""
+    c = Checker("all_kinds")
+    d = tempfile.mkdtemp()
+    try:
+        docs = make_all(c, d)
+        for kind, doc in docs.items():
+            check_report_one(c, d, kind, doc)
+            check_compare_one(c, d, kind, doc)
+        out = os.path.join(d, "rep-all")
+        p = tool(["report", "--out", out] + [os.path.join(d, k + ".json") for k in docs],
+                 timeout=120)
+        c.eq(p.returncode, 0, "report of every kind at once: exit 0 (%s)" % p.stderr[-300:])
+        md = open(os.path.join(out, "report.md")).read()
+        for kind in docs:
+            c.true(TITLES[kind] in md, "all at once: %s table" % kind)
+        for name in set(PLOTS.values()):
+            c.true(png_size(os.path.join(out, name + ".png")) is not None,
+                   "all at once: %s.png" % name)
+        # Results of different kinds, or of other frame sizes, are refused.
+        run, sweep = os.path.join(d, "run.json"), os.path.join(d, "sweep.json")
+        p = tool(["compare", run, sweep])
+        c.eq(p.returncode, 2, "run against sweep: exit 2")
+        c.true("incomparable results: %s is a run result (64 B), %s a sweep result "
+               "(64, 512 B)" % (run, sweep) in p.stderr, repr(p.stderr))
+        other = copy.deepcopy(docs["sweep"])
+        other["results"][1]["frame_size"] = 1518
+        p = tool(["compare", sweep, write(d, "sweep-1518.json", other)])
+        c.eq(p.returncode, 2, "sweeps of other sizes: exit 2")
+        c.true("frame sizes 64, 512 B in %s, 64, 1518 B in" % sweep in p.stderr,
+               repr(p.stderr))
+        c.true(docs["run"]["env"]["date_utc"].endswith("Z"), "a result says when it ran")
+    finally:
+        shutil.rmtree(d)
+    c.done()
+
+
+CHECK_HTML = """<!DOCTYPE html><html><body><pre id="out">pending</pre>
+<iframe id="f" src="report.html" width="1400" height="900"></iframe>
+<script>
+document.getElementById("f").addEventListener("load", function () {
+  var d = this.contentDocument, res = {tables: [], images: []};
+  d.querySelectorAll("table").forEach(function (t) {
+    var h = t.previousElementSibling;
+    res.tables.push({title: h ? h.textContent : "", rows: t.rows.length,
+                     cols: t.rows.length ? t.rows[0].cells.length : 0});
+  });
+  d.querySelectorAll("img").forEach(function (i) {
+    var r = i.getBoundingClientRect();
+    res.images.push({src: i.getAttribute("src"), complete: i.complete,
+                     w: i.naturalWidth, h: i.naturalHeight, shown: r.width * r.height});
+  });
+  document.getElementById("out").textContent = JSON.stringify(res);
+});
+</script></body></html>
+"""
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def render(browser, page, profile):
+    """The report as headless Chromium loads it: tables and images."""
+    p = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--disable-quic", "--no-first-run",
+                        "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync",
+                        "--user-data-dir=" + profile, "--allow-file-access-from-files",
+                        "--virtual-time-budget=10000", "--dump-dom",
+                        "file://" + page], capture_output=True, text=True, timeout=120)
+    start = p.stdout.find('<pre id="out">')
+    end = p.stdout.find("</pre>", start)
+    if start < 0 or end < 0:
+        return None, p.stderr[-500:]
+    try:
+        return json.loads(p.stdout[start + len('<pre id="out">'):end]), ""
+    except ValueError:
+        return None, p.stdout[start:end][:300]
+
+
+def report_browser():
+    """report.html in a real browser: every table with its rows, every
+    plot loaded at the size of its PNG."""
+    c = Checker("report_browser")
+    browser = chromium()
+    if shutil.which("chromium") is None and shutil.which("chromium-browser") is None:
+        c.skip("no chromium binary (Debian package chromium)")
+        c.done()
+    d = tempfile.mkdtemp()
+    try:
+        for kind in ("run", "sweep", "b2b"):
+            rc, doc, out, err = real_run(d, kind, [], RING + KINDS[kind] + ["--label", kind])
+            c.eq(rc, 0, "%s exit code" % kind)
+        out = os.path.join(d, "rep")
+        p = tool(["report", "--out", out] + [os.path.join(d, k + ".json")
+                                             for k in ("run", "sweep", "b2b")], timeout=120)
+        c.eq(p.returncode, 0, "report exit code (%s)" % p.stderr[-300:])
+        with open(os.path.join(out, "report.csv")) as f:
+            rows = list(csv.DictReader(f))
+        md = open(os.path.join(out, "report.md")).read()
+        titles = [ln[3:] for ln in md.splitlines() if ln.startswith("## ")]
+        page = write(out, "check.html", CHECK_HTML)
+        res, why = render(browser, page, os.path.join(d, "profile"))
+        c.true(res is not None, "the browser ran the check page: %r" % why)
+        if res is None:
+            c.done()
+        tables = res["tables"]
+        c.eq([t["title"] for t in tables], [t for t in titles if "against" not in t],
+             "the browser shows the report's tables, in order")
+        per_kind = {k: sum(1 for r in rows if r["kind"] == k) for k in ("run", "sweep", "b2b")}
+        for t in tables:
+            for k, title in (("run", "Runs"), ("sweep", "Frame-size sweeps"),
+                             ("b2b", "RFC 2544 back-to-back")):
+                if t["title"].startswith(title):
+                    c.eq(t["rows"], per_kind[k] + 1, "%s table: header and a row per point" % k)
+            if t["title"] == "Environment":
+                c.eq(t["rows"], 4, "environment: a row per file")
+        imgs = [ln.split("](")[1][:-1] for ln in md.splitlines() if ln.startswith("![")]
+        c.true("b2b.png" in imgs and "throughput.png" in imgs, "plots: %r" % imgs)
+        c.eq([i["src"] for i in res["images"]], imgs, "the browser shows every plot")
+        for i in res["images"]:
+            c.true(i["complete"], "%s loaded" % i["src"])
+            c.eq((i["w"], i["h"]), png_size(os.path.join(out, i["src"])),
+                 "%s rendered at its PNG size" % i["src"])
+            c.true(i["shown"] > 0, "%s visible on the page" % i["src"])
+    finally:
+        shutil.rmtree(d)
+    c.done()
+
+
+CASES = {f.__name__: f for f in (all_kinds, report_browser)}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print("usage: test_kinds.py {%s}" % ",".join(CASES))
+        sys.exit(2)
+    CASES[sys.argv[1]]()
