@@ -313,7 +313,6 @@ BAD = [
      "cells[0] (x): frame size 32 outside 64..9018"),
     ("cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 9, rte: 1}\n",
      "cells[0] (x): unknown key(s) rte"),
-    ("cells: []\n", "campaign: file: expected a mapping with a non-empty list 'cells'"),
 ]
 
 
