@@ -61,23 +61,40 @@ interval_cpu(FILE *f, const struct wr_run *run, const struct wr_interval *iv)
 		view_port_cpu_line(f, run->ports[i].port_id, &iv->port[i].cpu);
 }
 
-/* Own frames, loss by sequence, reorder, duplicates, latency: since start. */
+/* A latency figure in us, or "-" when not known (never a 0). */
+static void
+lat_cell(FILE *f, const struct wr_lat_figs *l, double ns)
+{
+	if (l->samples > 0)
+		fprintf(f, " %9.2f", ns / 1e3);
+	else
+		fprintf(f, " %9s", "-");
+}
+
+/*
+ * Own frames, loss by sequence, reorder, duplicates (since start);
+ * latency of the interval's own frames, defined as in the JSON. 75
+ * columns.
+ */
 static void
 seq_lines(FILE *f, const struct wr_run *run, const struct wr_interval *iv)
 {
 	unsigned int p;
 
-	fprintf(f, "port  %14s %10s %10s %10s %10s %10s\n", "own frames",
-		"gaps", "late", "dup", "lat avg us", "p99 us");
+	fprintf(f, "port %13s %9s %9s %9s %9s %9s %9s\n", "own frames",
+		"gaps", "late", "dup", "avg us", "p99 us", "max us");
 	for (p = 0; p < run->nb_ports; p++) {
 		const struct wr_interval_port *ip = &iv->port[p];
 
 		if (!run->ports[p].rx)
 			continue;
-		fprintf(f, "%4u  %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-			" %10.2f %10.2f\n", run->ports[p].port_id, ip->cnt.rx_own_pkts,
-			ip->seq.gap_pkts, ip->seq.late_pkts, ip->seq.dup_pkts,
-			ip->seq.lat_mean_ns / 1e3, ip->seq.lat_p99_ns / 1e3);
+		fprintf(f, "%4u %13" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64,
+			run->ports[p].port_id, ip->cnt.rx_own_pkts,
+			ip->seq.gap_pkts, ip->seq.late_pkts, ip->seq.dup_pkts);
+		lat_cell(f, &ip->seq.lat, ip->seq.lat.mean_ns);
+		lat_cell(f, &ip->seq.lat, ip->seq.lat.p99_ns);
+		lat_cell(f, &ip->seq.lat, ip->seq.lat.max_ns);
+		fputc('\n', f);
 	}
 }
 
@@ -98,7 +115,8 @@ frame(FILE *f, const struct wr_run *run, const struct wr_interval *iv, bool wide
 	for (p = 0; p < run->nb_ports; p++)
 		if (!run->link[p].up)
 			fprintf(f, "port %u: LINK DOWN\n", run->ports[p].port_id);
-	fprintf(f, "since start (received frames by sequence number, latency):\n");
+	fprintf(f, "received frames by sequence number since start; latency of "
+		"this interval:\n");
 	seq_lines(f, run, iv);
 }
 

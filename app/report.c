@@ -350,7 +350,8 @@ emit(const struct rep *r, const struct rep_args *a)
 
 	memset(&doc, 0, sizeof(doc));
 	doc.title = a->title;
-	if (rep_doc_build(r, a->pivot, &doc) != 0) {
+	if (rep_doc_build(r, a->pivot, &doc) != 0 ||
+			rep_campaign_table(r, &doc) != 0) {
 		fprintf(stderr, "wirerate report: error: no memory for the tables\n");
 		return APP_EXIT_FAILED;
 	}
@@ -378,7 +379,10 @@ app_report_main(int argc, char **argv)
 		return rc;
 	memset(&r, 0, sizeof(r));
 	for (; optind < argc; optind++) {
-		if (load_file(&r, argv[optind], err, sizeof(err)) != 0) {
+		rc = rep_campaign_load(&r, argv[optind], err, sizeof(err));
+		if (rc == 1)
+			rc = load_file(&r, argv[optind], err, sizeof(err));
+		if (rc != 0) {
 			rc = bad(err);
 			goto out;
 		}
@@ -392,5 +396,6 @@ app_report_main(int argc, char **argv)
 out:
 	for (i = 0; i <= r.nb_files && i < REP_MAX_RUNS; i++)
 		json_decref(r.docs[i]);
+	rep_campaign_free(&r);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include <rte_ether.h>
 
 #include "impair.h"
+#include "mix.h"
 #include "rate.h"
 
 #define WR_MAX_PORTS 32u
@@ -119,6 +120,10 @@ struct wr_config {
 	uint16_t dst_udp;
 	uint32_t nb_flows;          /* UDP source ports src_udp .. +nb_flows-1 */
 	uint16_t vlan_id;           /* 0: untagged */
+	struct wr_mix mix;          /* --mix; nb_sizes 0: fixed frame_size */
+	bool ipv6;                  /* IPv6/UDP frames, not IPv4 */
+	uint8_t src_ip6[16];        /* network byte order */
+	uint8_t dst_ip6[16];
 	enum wr_stamp stamp;        /* test header fields written per frame */
 
 	unsigned int nb_maps;       /* explicit lcore placement, 0: automatic */

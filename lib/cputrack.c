@@ -32,7 +32,7 @@ wr_cpu_read_worker(const struct wr_worker *w, struct wr_cpu_counters *out)
 		uint64_t pkts = wr_counter_read(&w->tx[i]->st.nb_pkts);
 
 		out->tx_pkts += pkts;
-		out->tx_bytes += pkts * w->tx[i]->frame_size;
+		out->tx_bytes += wr_txq_bytes(w->tx[i], pkts);
 	}
 	for (i = 0; i < w->nb_rx; i++) {
 		out->rx_pkts += wr_counter_read(&w->rx[i]->st.nb_pkts);
@@ -48,7 +48,7 @@ read_queues(const struct wr_worker *w, uint64_t *pkts, uint64_t *bytes)
 
 	for (i = 0; i < w->nb_tx; i++, k++) {
 		pkts[k] = wr_counter_read(&w->tx[i]->st.nb_pkts);
-		bytes[k] = pkts[k] * w->tx[i]->frame_size;
+		bytes[k] = wr_txq_bytes(w->tx[i], pkts[k]);
 	}
 	for (i = 0; i < w->nb_rx; i++, k++) {
 		pkts[k] = wr_counter_read(&w->rx[i]->st.nb_pkts);

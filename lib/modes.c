@@ -59,7 +59,7 @@ summarize_latency(const struct wr_run *run, struct wr_trial_summary *s)
 	for (p = 0; p < run->nb_ports; p++)
 		for (q = 0; q < WR_MAX_QUEUES; q++)
 			if (run->port_lat_valid[p] && run->rxq[p][q] != NULL)
-				wr_hist_merge(&h, &run->rxq[p][q]->lat);
+				wr_rxq_lat_final(&h, run->rxq[p][q]);
 	s->lat_valid = h.nb > 0;
 	if (!s->lat_valid)
 		return;

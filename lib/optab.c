@@ -49,6 +49,16 @@ const struct wr_optdesc wr_optab[] = {
 		"1..65536 [1]", WR_OPTSEC_FRAMES },
 	{ "vlan", REQ, WR_OPT_VLAN, "ID", "802.1Q tag 1..4094 (frames need >= 68 bytes)\n"
 		"[none]", WR_OPTSEC_FRAMES },
+	{ "mix", REQ, WR_OPT_MIX, "MIX", "frame sizes in a repeating sequence instead\n"
+		"of --size: imix (64:7,594:4,1518:1), a list\nSIZE[:WEIGHT],... or an RFC 6985 "
+		"genome of\nletters a-g (64..1518), h (9018), z (,z=SIZE)\n[none]",
+		WR_OPTSEC_FRAMES },
+	{ "ipv6", NO, WR_OPT_IPV6, NULL, "IPv6/UDP frames (UDP checksum set on every\n"
+		"frame), at least 84 bytes, 88 tagged [IPv4]", WR_OPTSEC_FRAMES },
+	{ "src-ip6", REQ, WR_OPT_SRC_IP6, "ADDR", "source IPv6 address [2001:2::1]",
+		WR_OPTSEC_FRAMES },
+	{ "dst-ip6", REQ, WR_OPT_DST_IP6, "ADDR", "destination IPv6 address\n"
+		"[2001:2:0:1::1]", WR_OPTSEC_FRAMES },
 	{ "stamp", REQ, WR_OPT_STAMP, "MODE", "test header fields written per frame: "
 		"full\n(sequence and TX timestamp), seq (sequence\nonly: no latency), none "
 		"(template as built:\nevery frame is seq 0, no loss or latency\naccounting; for "

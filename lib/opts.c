@@ -11,6 +11,7 @@
 #include "optab.h"
 #include "opts.h"
 #include "opts_methods.h"
+#include "opts_traffic.h"
 #include "suggest.h"
 #include "units.h"
 
@@ -30,6 +31,12 @@ wr_config_defaults(struct wr_config *cfg)
 	cfg->link_timeout_ms = 5000;
 	cfg->src_ip = 0xc6120001;   /* 198.18.0.1, RFC 2544 benchmarking range */
 	cfg->dst_ip = 0xc6130001;   /* 198.19.0.1 */
+	/* 2001:2::1 and 2001:2:0:1::1, RFC 5180 benchmarking range. */
+	cfg->src_ip6[0] = cfg->dst_ip6[0] = 0x20;
+	cfg->src_ip6[1] = cfg->dst_ip6[1] = 0x01;
+	cfg->src_ip6[3] = cfg->dst_ip6[3] = 0x02;
+	cfg->dst_ip6[7] = 0x01;
+	cfg->src_ip6[15] = cfg->dst_ip6[15] = 0x01;
 	cfg->src_udp = 1024;
 	cfg->dst_udp = 1024;
 	cfg->nb_flows = 1;
@@ -550,6 +557,7 @@ opt_one(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	int (*const handlers[])(int, const char *, struct wr_config *, char *, size_t) = {
 		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
 		opt_results, opt_twoend, opt_stamp, opt_test, wr_opts_methods,
+		wr_opts_traffic,
 	};
 	unsigned int i;
 	int rc;
@@ -625,6 +633,10 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 	for (i = 0; i < cfg->nb_sizes; i++)
 		if (i == 0 || cfg->sizes[i] > cfg->frame_size)
 			cfg->frame_size = cfg->sizes[i];
+	/* Sizes against the headers (IPv6, tag); a mix sets frame_size. */
+	rc = wr_opts_traffic_check(cfg, err, el);
+	if (rc != 0)
+		return rc;
 	if (cfg->tx_ports_set && cfg->rx_ports_set &&
 			cfg->tx_port_mask == 0 && cfg->rx_port_mask == 0)
 		return wr_err(-EINVAL, err, el, "--tx-ports none and --rx-ports none: "
@@ -636,15 +648,6 @@ check_config(struct wr_config *cfg, char *err, size_t el)
 	if (cfg->nb_flows > 1 && (uint32_t)cfg->src_udp + cfg->nb_flows - 1 > 65535)
 		return wr_err(-EINVAL, err, el, "--flows %u with --sport %u: UDP source ports "
 			"would pass 65535", cfg->nb_flows, cfg->src_udp);
-	for (i = 0; i < cfg->nb_sizes; i++)
-		if (cfg->vlan_id != 0 && cfg->sizes[i] < WR_FRAME_MIN_SIZE + 4)
-			return wr_err(-EINVAL, err, el, "--sizes with --vlan: %u is below the %u "
-				"bytes a tagged frame needs", cfg->sizes[i],
-				WR_FRAME_MIN_SIZE + 4);
-	if (cfg->vlan_id != 0 && cfg->frame_size < WR_FRAME_MIN_SIZE + 4)
-		return wr_err(-EINVAL, err, el, "--size %u with --vlan: a tagged frame needs "
-			"at least %u bytes for the headers and test header",
-			cfg->frame_size, WR_FRAME_MIN_SIZE + 4);
 	if (wr_impair_active(&cfg->impair) && cfg->burst_pkts > WR_IMPAIR_MAX_BURST)
 		return wr_err(-EINVAL, err, el, "--burst %u with --impair: at most %u (the "
 			"fixture may double a burst)", cfg->burst_pkts, WR_IMPAIR_MAX_BURST);

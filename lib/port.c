@@ -7,6 +7,7 @@
 #include <rte_cycles.h>
 #include <rte_eth_ring.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
@@ -243,6 +244,32 @@ fill_spec(const struct wr_port *p, const struct wr_config *cfg,
 	s->src_udp = cfg->src_udp;
 	s->dst_udp = cfg->dst_udp;
 	s->stream_id = wr_port_stream_id(p->port_id, queue);
+	s->ipv6 = cfg->ipv6;
+	memcpy(s->src_ip6, cfg->src_ip6, sizeof(s->src_ip6));
+	memcpy(s->dst_ip6, cfg->dst_ip6, sizeof(s->dst_ip6));
+}
+
+/* What TX queue q varies per frame (txvar.h), when anything. */
+static int
+make_tx_var(struct wr_port *p, const struct wr_config *cfg,
+		struct wr_port_txset *set, uint16_t q,
+		const struct wr_frame_spec *spec, char *err, size_t el)
+{
+	struct wr_txvar v;
+	bool needed;
+
+	if (wr_txvar_build(&cfg->mix, spec, &set->layout, &v, &needed) != 0)
+		return wr_err(-EINVAL, err, el, "port %u: a size of mix %s cannot hold "
+			"the headers", p->port_id, cfg->mix.text);
+	if (!needed)
+		return 0;
+	set->var[q] = rte_malloc_socket("wr_txvar", sizeof(v), RTE_CACHE_LINE_SIZE,
+		p->socket);
+	if (set->var[q] == NULL)
+		return wr_err(-ENOMEM, err, el, "port %u TX queue %u: no memory for "
+			"its frame table", p->port_id, q);
+	memcpy(set->var[q], &v, sizeof(v));
+	return 0;
 }
 
 static int
@@ -273,7 +300,7 @@ make_tx_pool(struct wr_port *p, const struct wr_config *cfg,
 	t.bytes = buf;
 	t.len = set->layout.data_len;
 	rte_mempool_obj_iter(set->pool[q], tmpl_init, &t);
-	return 0;
+	return make_tx_var(p, cfg, set, q, &spec, err, el);
 }
 
 int
@@ -488,6 +515,8 @@ wr_port_teardown(struct wr_port *p)
 		for (i = 0; i < p->nb_txsets; i++) {
 			rte_mempool_free(p->txset[i].pool[q]);
 			p->txset[i].pool[q] = NULL;
+			rte_free(p->txset[i].var[q]);
+			p->txset[i].var[q] = NULL;
 		}
 		rte_mempool_free(p->rx_pool[q]);
 		p->rx_pool[q] = NULL;

@@ -18,6 +18,7 @@
 #include "config.h"
 #include "devinfo.h"
 #include "frame.h"
+#include "txvar.h"
 
 #define WR_PORT_MAX_NOTES 8u
 #define WR_PORT_NOTE_LEN 160u
@@ -27,6 +28,7 @@ struct wr_port_txset {
 	uint32_t frame_size;
 	struct wr_frame_layout layout;
 	struct rte_mempool *pool[WR_MAX_QUEUES];
+	struct wr_txvar *var[WR_MAX_QUEUES]; /* NULL: nothing varies per frame */
 };
 
 struct wr_port {

@@ -37,6 +37,7 @@ static const char *const ports_keys[] = { "tx-ports", "rx-ports", "txq",
 static const char *const lcores_keys[] = { "map", NULL };
 static const char *const frames_keys[] = { "size", "sizes", "src-mac",
 	"dst-mac", "src-ip", "dst-ip", "sport", "dport", "flows", "vlan", "stamp",
+	"mix", "ipv6", "src-ip6", "dst-ip6",
 	NULL };
 static const char *const run_keys[] = { "duration", "count", "rate",
 	"link-speed", "interval", "grace", "link-timeout", "latency", "impair",
@@ -60,7 +61,7 @@ static const struct section_spec sections[] = {
 static const char *const repeatable[] = { "map", NULL };
 /* Options without a value: the key takes yes/no. */
 static const char *const flags[] = { "plain", "quiet", "start-on-rx",
-	"reflect", NULL };
+	"reflect", "ipv6", NULL };
 
 /* Where each section and entry of the file stands, from the lint pass. */
 struct lint_entry {

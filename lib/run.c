@@ -651,6 +651,7 @@ wr_run_destroy(struct wr_run *run)
 	free_intervals(run);
 	wr_cpu_track_free(run->cpu);
 	free(run->streams);
+	free(run->lat_prev);
 	free(run->last);
 	free(run->nic);
 	free(run->total);

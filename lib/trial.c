@@ -107,8 +107,9 @@ setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
 	rc = rate_link_bps(p, cfg, &run->trial.rate, err, el);
 	if (rc != 0)
 		return rc;
-	if (wr_rate_to_pps(&run->trial.rate, run->trial.frame_size,
-			p->rate_link_bps, &total) != 0)
+	if ((cfg->mix.nb_sizes != 0 ? wr_mix_to_pps(&run->trial.rate, &cfg->mix,
+			p->rate_link_bps, &total) : wr_rate_to_pps(&run->trial.rate,
+			run->trial.frame_size, p->rate_link_bps, &total)) != 0)
 		return wr_err(-EINVAL, err, el, "--rate: cannot convert to frames per "
 			"second for port %u", p->port_id);
 	share = wr_pace_split(total, p->nb_txq, q->queue);
@@ -145,6 +146,8 @@ txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
 	q->sport_off = lay->udp_sport_off;
 	q->th_off = lay->th_off;
 	q->pool = p->cur->pool[q->queue];
+	q->var = p->cur->var[q->queue];
+	q->mix = run->cfg->mix.nb_sizes != 0 ? &run->cfg->mix : NULL;
 	q->limit_pkts = queue_limit(run->trial.count_pkts, q->queue, p->nb_txq);
 	q->paced = false;
 	wr_txq_reset(q);
@@ -188,6 +191,8 @@ free_series(struct wr_run *run)
 	free(run->streams);
 	run->streams = NULL;
 	run->nb_streams = 0;
+	free(run->lat_prev);
+	run->lat_prev = NULL;
 }
 
 /* Fresh counters, trackers and state for the next trial. */

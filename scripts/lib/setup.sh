@@ -8,7 +8,8 @@ WR_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk dpdk-dev
 	libnuma-dev libjansson-dev iproute2 gnuplot-nox tcpdump iperf3)
 # Only the test suites need these: a real Prometheus server for the
 # prometheus_scrape case (~20 MB download, ~12 s to install here); tshark
-# reads the --capture pcapng files back (tests/vdev/test_capture.py);
+# reads the --capture pcapng files back (tests/vdev/test_capture.py) and
+# checks generated frames as an independent dissector (test_traffic.py);
 # Chromium renders `wirerate report`'s HTML (results suite, report_browser)
 # and tmux captures the live view at 80 and 160 columns.
 WR_TEST_PACKAGES=(prometheus tshark chromium tmux)

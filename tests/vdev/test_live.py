@@ -77,7 +77,8 @@ def check_terminal(c, cols, opts, left_re):
                "%d cols: elapsed and what is left (%s): %r" % (cols, left_re, shown[-1500:]))
         c.true("counts: since start" in shown and "rates: last" in shown,
                "%d cols: per interval and cumulative said" % cols)
-        c.true("since start (received frames by sequence number" in shown,
+        c.true("received frames by sequence number since start; latency of "
+               "this interval" in shown,
                "%d cols: the latency block" % cols)
         end = t.wait("EXIT=", timeout=90)
         c.true(end is not None and "EXIT=0" in end, "%d cols: exit 0" % cols)
@@ -121,7 +122,7 @@ def live_plain():
     c.true(len(frames) >= 4, "a frame per interval: %d" % len(frames))
     for i, fr in enumerate(frames):
         for h in ("port   TX Mpps", "lcore busy %", "port  cyc/frame",
-                  "port      own frames"):
+                  "port    own frames"):
             c.true(h in fr, "frame %d has %r" % (i + 1, h))
         c.eq(len(re.findall(r"^ +\d+ ", fr, re.M)), 2 + 1 + 2 + 2,
              "frame %d: 2 port rows, 1 lcore row, 2 port-cycle rows, 2 latency rows"
