@@ -460,12 +460,18 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 	struct mode_ctx m = { run, hooks, json_array(), err, errlen };
 	json_t *results = json_array();
 	unsigned int i, n = cfg->nb_sizes ? cfg->nb_sizes : 1;
+	uint64_t trial_ms = cfg->mode == WR_MODE_SWEEP ? cfg->duration_ms : cfg->trial_ms;
 	int rc = 0;
 
 	json_object_set_new(doc, "mode", json_string(wr_mode_name(cfg->mode)));
-	json_object_set_new(doc, "trial_s", json_real((double)cfg->trial_ms / 1e3));
+	/* What ran: a sweep's trials last --duration (or --count), the others --trial. */
+	json_object_set_new(doc, "trial_s", json_real((double)trial_ms / 1e3));
+	if (cfg->mode == WR_MODE_SWEEP && cfg->count_pkts != 0)
+		json_object_set_new(doc, "trial_pkts", json_integer((json_int_t)cfg->count_pkts));
 	/* RFC 2544 asks 60 s trials; shorter ones are labelled as such. */
-	json_object_set_new(doc, "rfc2544_trial_length", json_boolean(cfg->trial_ms >= 60000));
+	json_object_set_new(doc, "rfc2544_trial_length", json_boolean(trial_ms >= 60000));
+	if (cfg->mode == WR_MODE_THROUGHPUT)
+		json_object_set_new(doc, "pdr_ratio", json_real(cfg->pdr_ratio));
 	json_object_set_new(doc, "trials", m.trials);
 	json_object_set_new(doc, "results", results);
 	for (i = 0; i < n && rc == 0; i++) {
