@@ -10,7 +10,8 @@ merge balances exactly, checked against counts wirerate did not make (the
 shaper's qdisc counters, the receiving veth's kernel counters) and the
 results the hosts kept; the report's table is complete.
 bad_input: campaigns with mistakes end with exit 2 and a message naming the
-cell and what is wrong, before any host is reached."""
+cell and what is wrong, before any host is reached; the campaigns shipped
+in config/campaigns/ expand against their inventories."""
 import json
 import os
 import re
@@ -343,9 +344,45 @@ def bad_input():
                            capture_output=True, text=True)
         c.eq(p.returncode, 2, "campaign.sh without CAMPAIGN: exit 2")
         c.true("Usage:" in p.stderr, "usage on bad usage")
+        check_examples(c, d)
     finally:
         shutil.rmtree(d, ignore_errors=True)
     c.done()
+
+
+EXAMPLES = {  # config/campaigns/: campaign -> (inventory, cell ids)
+    "vnic-seed": ("lab-inventory", ["%s_%s-hosts-1518B-r%d" % (n, p, r) if p == "different"
+                                    else "%s_same-host-1518B-r%d" % (n, r)
+                                    for p in ("same", "different")
+                                    for n in ("vmxnet3", "e1000e") for r in (1, 2, 3)]),
+    "mtu-1500-vs-9000": ("lab-inventory", ["vmxnet3_same-host-1518B-r1",
+                                           "vmxnet3_same-host-9018B-r1",
+                                           "vmxnet3_different-hosts-1518B-r1",
+                                           "vmxnet3_different-hosts-9018B-r1"]),
+    "ci-campaign": ("ci-inventory", ["x710-to-cx5-64B-r1", "x710-to-cx5-1518B-r1"]),
+}
+
+
+def check_examples(c, d):
+    """The shipped campaigns expand against their inventories (the
+    playbook's own filter, through Ansible on the implicit localhost: no
+    host of theirs is contacted)."""
+    conf = os.path.join(ROOT, "config", "campaigns")
+    ev = os.path.join(d, "ev.json")
+    with open(ev, "w") as f:
+        json.dump({"wr_defaults": {"dir": "/var/tmp/wirerate"}}, f)
+    env = dict(os.environ, ANSIBLE_FILTER_PLUGINS=os.path.join(
+        ROOT, "scripts", "campaign", "filter_plugins"), ANSIBLE_LOAD_CALLBACK_PLUGINS="0",
+        ANSIBLE_STDOUT_CALLBACK="json")
+    for camp, (inv, want) in sorted(EXAMPLES.items()):
+        expr = ("{{ lookup('file', '%s/%s.yml') | from_yaml | wr_cells(hostvars, '/x')"
+                " | map(attribute='id') | list }}" % (conf, camp))
+        p = subprocess.run(["ansible", "-i", os.path.join(conf, inv + ".yml"), "localhost",
+                            "-m", "debug", "-a", "msg=" + expr, "-e", "@" + ev, "-o"],
+                           capture_output=True, text=True, timeout=60, env=env)
+        m = re.search(r'"msg": (\[.*?\])', p.stdout)
+        got = json.loads(m.group(1)) if m else p.stdout + p.stderr
+        c.eq(sorted(got) if m else got, sorted(want), "config/campaigns/%s.yml cells" % camp)
 
 
 CASES = {"end_to_end": end_to_end, "bad_input": bad_input}
