@@ -206,8 +206,9 @@ rep_campaign_load(struct rep *rep, const char *path, char *err, size_t el)
 	const char *schema;
 	json_t *doc;
 
+	/* Unreadable: the result loader says why, in its words. */
 	if (load_json(path, &doc, err, el) != 0)
-		return -1;
+		return 1;
 	schema = str_of(doc, "schema", "");
 	if (strcmp(schema, CELL_SCHEMA) != 0 && strcmp(schema, MERGE_SCHEMA) != 0) {
 		json_decref(doc);

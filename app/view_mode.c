@@ -131,7 +131,10 @@ app_view_mode(FILE *f, json_t *doc)
 		table_loss(f, results);
 	else if (strcmp(mode, "b2b") == 0)
 		table_b2b(f, results);
+	else if (strcmp(mode, "mlr") == 0)
+		app_view_mlr(f, results);
 	else
 		table_sweep(f, results);
+	app_view_lat_load(f, results);
 	fflush(f);
 }

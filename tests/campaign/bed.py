@@ -44,7 +44,7 @@ class Bed:
         self.net = "10.213.%d" % (pid % 200 + 20)
         self.dir = workdir or tempfile.mkdtemp(prefix="wirerate-campaign-")
         os.makedirs(self.dir, exist_ok=True)
-        self.netns, self.links, self.sshd = [], [], {}
+        self.netns, self.links, self.sshd, self.pids_seen = [], [], {}, {}
         self.addr = {h: "%s.%d" % (self.net, 4 * i + 2) for i, h in
                      enumerate(self.HOSTS)}
 
@@ -118,7 +118,7 @@ Subsystem sftp /usr/lib/openssh/sftp-server
         while time.monotonic() < end and not os.path.exists(pidfile):
             time.sleep(0.05)
         with open(pidfile) as f:
-            self.sshd[h] = int(f.read().strip())
+            self.sshd[h] = self.pids_seen[h] = int(f.read().strip())
 
     def stop_sshd(self, h):
         """Stop one host's sshd by its PID: the host becomes unreachable."""
@@ -169,9 +169,36 @@ Subsystem sftp /usr/lib/openssh/sftp-server
         with open(self.path("inventory.yml"), "w") as f:
             f.write("\n".join(lines) + "\n")
 
+    def _kill_ns_pids(self):
+        """Whatever still runs in the namespaces (sessions of the sshd
+        children, anything a test left) by PID, TERM then KILL."""
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            pids = []
+            for ns in self.netns:
+                out = sh("ip", "netns", "pids", ns, check=False).stdout
+                pids += [int(x) for x in out.split()]
+            for pid in pids:
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    pass
+            end = time.monotonic() + 3
+            while pids and time.monotonic() < end:
+                pids = [p for p in pids if os.path.exists("/proc/%d" % p)]
+                time.sleep(0.05)
+
+    def _close_ssh_masters(self):
+        """The controller's SSH connection masters (ControlPersist)."""
+        cp = self.path("cp")
+        for sock in os.listdir(cp) if os.path.isdir(cp) else []:
+            sh("ssh", "-O", "exit", "-o", "ControlPath=" + os.path.join(cp, sock),
+               "wr-bed", check=False)
+
     def close(self):
+        self._close_ssh_masters()
         for h in list(self.sshd):
             self.stop_sshd(h)
+        self._kill_ns_pids()
         for ns in self.netns:
             sh("ip", "netns", "del", ns, check=False)
         for link in self.links:

@@ -139,26 +139,32 @@ def _check_cell(where, c):
         _bad(where, "label: expected non-empty text")
 
 
+def _layered(defaults, raw):
+    """raw over defaults; of the alternatives (sizes or mtus, count or
+    duration) the cell's own choice replaces the default's."""
+    c = dict(defaults)
+    for pair in (("sizes", "mtus"), ("count", "duration")):
+        if any(k in raw for k in pair):
+            for k in pair:
+                c.pop(k, None)
+    c.update(raw)
+    return c
+
+
 def wr_cells(campaign, hostvars, results):
     """Expand the matrix: cells x sizes x repeats, in file order."""
     if not isinstance(campaign, dict) or not isinstance(campaign.get("cells"), list) \
             or not campaign["cells"]:
         _bad("file", "expected a mapping with a non-empty list 'cells'")
-    defaults = dict(DEFAULTS)
-    defaults.update(campaign.get("defaults") or {})
+    if not isinstance(campaign.get("defaults") or {}, dict):
+        _bad("defaults", "expected a mapping of cell keys")
+    defaults = _layered(DEFAULTS, campaign.get("defaults") or {})
     out, ids = [], set()
     for i, raw in enumerate(campaign["cells"]):
         where = "cells[%d]" % i
         if not isinstance(raw, dict):
             _bad(where, "expected a mapping")
-        c = dict(defaults)
-        if "mtus" in raw:
-            c.pop("sizes", None)
-        c.update(raw)
-        if "count" in raw:
-            c.pop("duration", None)
-        if "duration" in raw:
-            c.pop("count", None)
+        c = _layered(defaults, raw)
         where = "cells[%d] (%s)" % (i, c.get("label", "?"))
         _check_cell(where, c)
         snd = _endpoint(where, "sender", c["sender"], hostvars)
