@@ -82,7 +82,7 @@ def check_labels(c, d, docs, outs):
     c.eq(sweep.get("trial_s"), 0.2, "sweep: trial_s is its --duration")
     c.true("sweep results (trials of 0.2 s, shorter than RFC 2544's 60 s)" in
            outs["sweep"], "sweep: the table says what ran: %r" % outs["sweep"][-400:])
-    tput = outs["throughput"].split("throughput results")[-1]
+    tput = outs["throughput"].split("throughput results")[-1].split("\n\n")[0]
     c.true(" PDR Mpps " in tput, "--pdr: a PDR column")
     rows = [ln.split() for ln in tput.splitlines()[2:] if ln.strip()]
     c.true(rows and all(r[4] == "-" for r in rows),
