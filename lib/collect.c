@@ -146,45 +146,128 @@ sender_of(const struct wr_run *run, unsigned int sid)
 	return NULL;
 }
 
-/*
- * Sequence and latency figures of port index p from its RX queues' live
- * trackers. The workers keep writing them, so this is a snapshot of
- * single-writer 64-bit fields: each value is one the worker wrote, but
- * they are not all from the same instant. The final figures are exact.
- */
-static void
-collect_seq(const struct wr_run *run, unsigned int p, struct wr_port_seq *out)
-{
-	static struct wr_hist h;
-	unsigned int q, sid;
-	bool lat_ok = true;
+/* Longest the stats core waits for the workers' copies (worker.h). */
+#define PUB_WAIT_MS 200u
 
-	memset(out, 0, sizeof(*out));
-	wr_hist_init(&h);
+/*
+ * Ask every generating worker for a stable copy of its RX state (the
+ * publish rule, struct wr_rxq_pub) and wait until each RX queue served
+ * the request. Returns false when none can come (not running) or some
+ * worker did not answer within PUB_WAIT_MS (a stalled CPU): the copies
+ * must not be read then.
+ */
+static bool
+publish_request(struct wr_run *run)
+{
+	uint64_t req, deadline;
+	unsigned int i, j;
+
+	if (!run->launched || __atomic_load_n(&run->ctl.rx_stop, __ATOMIC_RELAXED))
+		return false;
+	req = run->ctl.pub_req + 1;
+	__atomic_store_n(&run->ctl.pub_req, req, __ATOMIC_RELEASE);
+	deadline = rte_rdtsc() + run->tsc_hz / 1000 * PUB_WAIT_MS;
+	for (i = 0; i < run->plan.nb_workers; i++) {
+		const struct wr_worker *w = run->workers[i];
+
+		if (w == NULL || w->mode != WR_WORKER_GEN)
+			continue;
+		for (j = 0; j < w->nb_rx; j++) {
+			while (__atomic_load_n(&w->rx[j]->pub_done, __ATOMIC_ACQUIRE) != req) {
+				if (rte_rdtsc() > deadline)
+					return false;
+				rte_delay_us_sleep(20);
+			}
+		}
+	}
+	return true;
+}
+
+/* Sequence counts of port index p's published stream copies into out. */
+static void
+pub_seq(const struct wr_run *run, unsigned int p, struct wr_port_seq *out,
+		bool *lat_ok)
+{
+	unsigned int q, i;
+
 	for (q = 0; q < WR_MAX_QUEUES; q++) {
 		const struct wr_rxq *rq = run->rxq[p][q];
+		const struct wr_rxq_pub *pb;
 
 		if (rq == NULL)
 			continue;
-		wr_hist_merge(&h, &rq->lat);
-		for (sid = 0; sid < WR_MAX_STREAMS; sid++) {
-			const struct wr_seq *s = &rq->streams[sid].seq;
+		pb = &rq->pub[run->ctl.pub_req & 1];
+		for (i = 0; i < pb->nb_streams; i++) {
+			const struct wr_seq *sq = &pb->streams[i].seq;
 
-			if (!s->started)
-				continue;
-			if (!wr_run_lat_valid(run, sender_of(run, sid) != NULL))
-				lat_ok = false;
-			out->gap_pkts += wr_seq_gaps(s);
-			out->late_pkts += s->nb_late_pkts;
-			out->dup_pkts += s->nb_dup_pkts;
+			if (!wr_run_lat_valid(run, sender_of(run, pb->sid[i]) != NULL))
+				*lat_ok = false;
+			out->gap_pkts += wr_seq_gaps(sq);
+			out->late_pkts += sq->nb_late_pkts;
+			out->dup_pkts += sq->nb_dup_pkts;
 		}
 	}
-	if (!lat_ok)
+}
+
+/*
+ * Latency of port index p over the interval: its queues' copies merged
+ * (cumulative), less the previous copy's counts and sum; min and max the
+ * exact extremes the workers kept since their previous copy.
+ */
+static void
+pub_latency(struct wr_run *run, unsigned int p, struct wr_port_seq *out)
+{
+	static struct wr_hist now, ivl;   /* large; the stats core only */
+	struct wr_hist *prev = &run->lat_prev[p];
+	uint64_t lo = UINT64_MAX, hi = 0;
+	unsigned int q;
+
+	wr_hist_init(&now);
+	for (q = 0; q < WR_MAX_QUEUES; q++) {
+		const struct wr_rxq *rq = run->rxq[p][q];
+		const struct wr_rxq_pub *pb;
+
+		if (rq == NULL)
+			continue;
+		pb = &rq->pub[run->ctl.pub_req & 1];
+		wr_rxq_lat_pub(&now, pb);
+		lo = RTE_MIN(lo, pb->ivl_min_tsc);
+		hi = RTE_MAX(hi, pb->ivl_max_tsc);
+	}
+	wr_hist_delta(&now, prev, lo, hi, &ivl);
+	ivl.sum = now.sum - prev->sum;
+	ivl.sum_hi = now.sum_hi - prev->sum_hi - (now.sum < prev->sum);
+	wr_stats_lat_figs(&ivl, run->tsc_hz, &out->lat);
+	out->lat_sum_ns = wr_stats_tsc_to_ns((double)now.sum_hi * 0x1p64 +
+		(double)now.sum, run->tsc_hz);
+	*prev = now;
+}
+
+/*
+ * Sequence and latency figures of port index p from the copies its RX
+ * queues published for this tick (fresh); without fresh copies the
+ * sequence counts of the previous interval stand and latency is unknown.
+ */
+static void
+collect_seq(struct wr_run *run, unsigned int p, bool fresh, struct wr_port_seq *out)
+{
+	bool lat_ok = true;
+
+	memset(out, 0, sizeof(*out));
+	if (!fresh) {
+		if (run->nb_intervals >= 2)
+			*out = run->intervals[run->nb_intervals - 2].port[p].seq;
+		out->known = false;
+		memset(&out->lat, 0, sizeof(out->lat));
 		return;
-	out->lat_samples = h.nb;
-	out->lat_mean_ns = wr_stats_tsc_to_ns(wr_hist_mean(&h), run->tsc_hz);
-	out->lat_p99_ns = wr_stats_tsc_to_ns((double)wr_hist_percentile(&h, 99.0),
-		run->tsc_hz);
+	}
+	out->known = true;
+	pub_seq(run, p, out, &lat_ok);
+	pub_latency(run, p, out);
+	if (!lat_ok) {
+		memset(&out->lat, 0, sizeof(out->lat));
+		out->lat_sum_ns = 0;
+	}
 }
 
 const struct wr_interval *
@@ -193,9 +276,13 @@ wr_run_tick(struct wr_run *run)
 	struct wr_interval *iv = new_interval(run);
 	uint64_t now;
 	unsigned int p;
+	bool fresh;
 
 	if (iv == NULL)
 		return NULL;
+	if (run->lat_prev == NULL)
+		run->lat_prev = calloc(WR_MAX_PORTS, sizeof(*run->lat_prev));
+	fresh = run->lat_prev != NULL && publish_request(run);
 	now = rte_rdtsc();
 	wr_collect_ports(run, run->total);
 	for (p = 0; p < run->nb_ports; p++) {
@@ -203,7 +290,7 @@ wr_run_tick(struct wr_run *run)
 		wr_stats_rates(&run->last[p], &run->total[p], now - run->last_tsc,
 			run->tsc_hz, &iv->port[p].rates);
 		run->last[p] = run->total[p];
-		collect_seq(run, p, &iv->port[p].seq);
+		collect_seq(run, p, fresh, &iv->port[p].seq);
 	}
 	wr_cpu_track_tick(run, iv);
 	iv->t_s = wr_run_seconds(run, run->start_tsc, now);

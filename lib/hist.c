@@ -119,6 +119,50 @@ wr_hist_merge(struct wr_hist *dst, const struct wr_hist *src)
 }
 
 void
+wr_hist_set_moments(struct wr_hist *h, uint64_t min, uint64_t max,
+		uint64_t sum, uint64_t sum_hi)
+{
+	unsigned int b;
+
+	h->nb = 0;
+	for (b = 0; b < WR_HIST_NB_BUCKETS; b++)
+		h->nb += h->counts[b];
+	h->min = h->nb ? min : UINT64_MAX;
+	h->max = h->nb ? max : 0;
+	h->sum = sum;
+	h->sum_hi = sum_hi;
+}
+
+void
+wr_hist_delta(const struct wr_hist *now, const struct wr_hist *before,
+		uint64_t lo, uint64_t hi, struct wr_hist *out)
+{
+	unsigned int b, first = WR_HIST_NB_BUCKETS, last = 0;
+
+	wr_hist_init(out);
+	for (b = 0; b < WR_HIST_NB_BUCKETS; b++) {
+		out->counts[b] = now->counts[b] - before->counts[b];
+		if (out->counts[b] == 0)
+			continue;
+		out->nb += out->counts[b];
+		if (first == WR_HIST_NB_BUCKETS)
+			first = b;
+		last = b;
+	}
+	out->nb_overflow = now->nb_overflow - before->nb_overflow;
+	if (out->nb == 0)
+		return;
+	out->min = wr_hist_bucket_low(first);
+	if (out->min < lo)
+		out->min = lo;
+	out->max = wr_hist_bucket_low(last) + wr_hist_bucket_width(last) - 1;
+	if (out->max > hi || out->nb_overflow > 0)
+		out->max = hi;
+	if (out->min > out->max)
+		out->min = out->max;
+}
+
+void
 wr_jitter_init(struct wr_jitter *j)
 {
 	memset(j, 0, sizeof(*j));

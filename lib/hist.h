@@ -79,6 +79,38 @@ wr_hist_add(struct wr_hist *h, uint64_t v)
 		h->max = v;
 }
 
+/*
+ * Count one value in its bucket only: nb, min, max and sum are left for the
+ * caller to set (wr_hist_set_moments) from figures it keeps anyway, so a
+ * hot path that already sums latency per stream does not sum it twice.
+ * Called per packet by the owning lcore. This function can't fail.
+ */
+static inline void
+wr_hist_count(struct wr_hist *h, uint64_t v)
+{
+	h->counts[wr_hist_bucket(v)]++;
+	h->nb_overflow += v > WR_HIST_MAX_VALUE;
+}
+
+/*
+ * Set the moments of a histogram filled by wr_hist_count: nb from its
+ * counts, and the given exact min, max and 128-bit sum (sum_hi * 2^64 +
+ * sum). This function can't fail.
+ */
+void wr_hist_set_moments(struct wr_hist *h, uint64_t min, uint64_t max,
+		uint64_t sum, uint64_t sum_hi);
+
+/*
+ * The values added to now but not to before (before's counts a subset of
+ * now's: an earlier copy of the same histogram) into out: counts and nb
+ * subtracted; min and max of out are the bounds of its lowest and highest
+ * non-empty buckets clamped to [lo, hi] (the exact extremes of that span
+ * when the caller knows them, else 0 and UINT64_MAX); sum is left 0.
+ * This function can't fail.
+ */
+void wr_hist_delta(const struct wr_hist *now, const struct wr_hist *before,
+		uint64_t lo, uint64_t hi, struct wr_hist *out);
+
 /* Reset h to empty (min = UINT64_MAX, all else 0). This function can't fail. */
 void wr_hist_init(struct wr_hist *h);
 

@@ -299,16 +299,42 @@ rates_json(json_t *o, const struct wr_port_rates *r)
 	wr_json_set(o, "rx_gbps_l2", json_real(r->rx_l2_bps / 1e9));
 }
 
+/*
+ * Latency figures as an object: the same keys for a run's totals and for
+ * each sample's interval (struct wr_lat_figs); NULL when nothing is known.
+ */
+static json_t *
+lat_figs_json(const struct wr_lat_figs *f)
+{
+	json_t *o;
+
+	if (f->samples == 0)
+		return NULL;
+	o = json_object();
+	wr_json_set(o, "clock", json_string("tsc"));
+	wr_json_set(o, "samples", wr_json_u64(f->samples));
+	wr_json_set(o, "min_ns", json_real(f->min_ns));
+	wr_json_set(o, "mean_ns", json_real(f->mean_ns));
+	wr_json_set(o, "p50_ns", json_real(f->p50_ns));
+	wr_json_set(o, "p90_ns", json_real(f->p90_ns));
+	wr_json_set(o, "p99_ns", json_real(f->p99_ns));
+	wr_json_set(o, "p99_9_ns", json_real(f->p999_ns));
+	wr_json_set(o, "max_ns", json_real(f->max_ns));
+	return o;
+}
+
 static void
 seq_json(json_t *o, const struct wr_port_seq *s)
 {
 	wr_json_set(o, "gap_pkts", wr_json_u64(s->gap_pkts));
 	wr_json_set(o, "late_pkts", wr_json_u64(s->late_pkts));
 	wr_json_set(o, "dup_pkts", wr_json_u64(s->dup_pkts));
-	if (s->lat_samples == 0)
+	if (s->lat.samples == 0)
 		return;
-	wr_json_set(o, "latency_mean_ns", json_real(s->lat_mean_ns));
-	wr_json_set(o, "latency_p99_ns", json_real(s->lat_p99_ns));
+	/* The interval's own frames, defined as totals[].latency. */
+	wr_json_set(o, "latency", lat_figs_json(&s->lat));
+	wr_json_set(o, "latency_mean_ns", json_real(s->lat.mean_ns));
+	wr_json_set(o, "latency_p99_ns", json_real(s->lat.p99_ns));
 }
 
 static json_t *
@@ -362,27 +388,15 @@ static json_t *
 latency_json(const struct wr_run *run, unsigned int p)
 {
 	static struct wr_hist h;
-	static const double pct[] = { 50, 90, 99, 99.9 };
-	static const char *const name[] = { "p50_ns", "p90_ns", "p99_ns", "p99_9_ns" };
-	json_t *o;
-	unsigned int q, i;
+	struct wr_lat_figs f;
+	unsigned int q;
 
 	wr_hist_init(&h);
 	for (q = 0; q < WR_MAX_QUEUES; q++)
 		if (run->rxq[p][q] != NULL)
-			wr_hist_merge(&h, &run->rxq[p][q]->lat);
-	if (h.nb == 0)
-		return NULL;
-	o = json_object();
-	wr_json_set(o, "clock", json_string("tsc"));
-	wr_json_set(o, "samples", wr_json_u64(h.nb));
-	wr_json_set(o, "min_ns", json_real(wr_stats_tsc_to_ns((double)h.min, run->tsc_hz)));
-	wr_json_set(o, "mean_ns", json_real(wr_stats_tsc_to_ns(wr_hist_mean(&h), run->tsc_hz)));
-	for (i = 0; i < RTE_DIM(pct); i++)
-		wr_json_set(o, name[i], json_real(wr_stats_tsc_to_ns(
-			(double)wr_hist_percentile(&h, pct[i]), run->tsc_hz)));
-	wr_json_set(o, "max_ns", json_real(wr_stats_tsc_to_ns((double)h.max, run->tsc_hz)));
-	return o;
+			wr_rxq_lat_final(&h, run->rxq[p][q]);
+	wr_stats_lat_figs(&h, run->tsc_hz, &f);
+	return lat_figs_json(&f);
 }
 
 /* What the --impair fixture did on port index p, NULL when off. */

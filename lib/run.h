@@ -102,6 +102,9 @@ struct wr_run {
 	uint64_t end_tsc;
 	uint64_t last_tsc;             /* last snapshot */
 	uint64_t nic_read_tsc;         /* last NIC counter read */
+	/* Each port's latency histogram at the last published copy (collect.c),
+	 * WR_MAX_PORTS entries or NULL; freed and reset with each trial. */
+	struct wr_hist *lat_prev;
 	struct wr_port_counters *last; /* nb_ports: previous snapshot */
 	struct wr_port_counters *nic;  /* nb_ports: last NIC reading */
 	struct wr_cpu_track *cpu;      /* CPU cost per lcore and port */

@@ -18,23 +18,6 @@ index_of(const struct wr_run *run, uint16_t port_id)
 	return p;
 }
 
-/* Latency sums of port index p, from what its RX queues publish. */
-static void
-latency_live(const struct wr_run *run, unsigned int p, struct wr_snap_port *sp)
-{
-	unsigned int q;
-
-	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		const struct wr_rxq *rq = run->rxq[p][q];
-
-		if (rq == NULL)
-			continue;
-		sp->lat_sum_tsc += wr_counter_read(&rq->st.lat_sum_tsc);
-		sp->lat_max_tsc = RTE_MAX(sp->lat_max_tsc,
-			wr_counter_read(&rq->st.lat_max_tsc));
-	}
-}
-
 /* Once the workers returned: percentiles, and what the streams account. */
 static void
 final_figures(const struct wr_run *run, unsigned int p, struct wr_snap_port *sp)
@@ -45,13 +28,10 @@ final_figures(const struct wr_run *run, unsigned int p, struct wr_snap_port *sp)
 	wr_hist_init(&h);
 	for (q = 0; q < WR_MAX_QUEUES; q++)
 		if (run->rxq[p][q] != NULL)
-			wr_hist_merge(&h, &run->rxq[p][q]->lat);
-	if (h.nb > 0) {
-		sp->lat_min_tsc = h.min;
-		sp->lat_p50_tsc = wr_hist_percentile(&h, 50);
-		sp->lat_p99_tsc = wr_hist_percentile(&h, 99);
-		sp->lat_p999_tsc = wr_hist_percentile(&h, 99.9);
-	}
+			wr_rxq_lat_final(&h, run->rxq[p][q]);
+	wr_stats_lat_figs(&h, run->tsc_hz, &sp->lat);
+	sp->lat_sum_ns = wr_stats_tsc_to_ns((double)h.sum_hi * 0x1p64 + (double)h.sum,
+		run->tsc_hz);
 	sp->gap_pkts = sp->late_pkts = sp->dup_pkts = 0;
 	for (i = 0; i < run->nb_streams; i++) {
 		const struct wr_stream_result *r = &run->streams[i];
@@ -66,12 +46,11 @@ final_figures(const struct wr_run *run, unsigned int p, struct wr_snap_port *sp)
 	}
 }
 
-/* Interval figures: rates, mean latency, CPU cost per frame; without a
- * new interval the previous snapshot's figures stand. */
+/* Interval figures: rates, sequence counts, latency, CPU cost per frame;
+ * without a new interval the previous snapshot's figures stand. */
 static void
 interval_figures(unsigned int p, const struct wr_interval *iv,
-		const struct wr_snap_port *old, uint64_t tsc_hz,
-		struct wr_snap_port *sp)
+		const struct wr_snap_port *old, struct wr_snap_port *sp)
 {
 	if (iv != NULL) {
 		const struct wr_port_seq *q = &iv->port[p].seq;
@@ -81,7 +60,8 @@ interval_figures(unsigned int p, const struct wr_interval *iv,
 		sp->gap_pkts = q->gap_pkts;
 		sp->late_pkts = q->late_pkts;
 		sp->dup_pkts = q->dup_pkts;
-		sp->lat_p99_tsc = (uint64_t)(q->lat_p99_ns * (double)tsc_hz / 1e9);
+		sp->lat = q->lat;
+		sp->lat_sum_ns = q->lat_sum_ns;
 	} else if (old != NULL) {
 		sp->rates = old->rates;
 		sp->tsc_per_pkt = old->tsc_per_pkt;
@@ -89,13 +69,9 @@ interval_figures(unsigned int p, const struct wr_interval *iv,
 		sp->gap_pkts = old->gap_pkts;
 		sp->late_pkts = old->late_pkts;
 		sp->dup_pkts = old->dup_pkts;
-		sp->lat_p99_tsc = old->lat_p99_tsc;
+		sp->lat = old->lat;
+		sp->lat_sum_ns = old->lat_sum_ns;
 	}
-	if (old != NULL && sp->cnt.rx_own_pkts > old->cnt.rx_own_pkts)
-		sp->lat_mean_tsc = (double)(sp->lat_sum_tsc - old->lat_sum_tsc) /
-			(double)(sp->cnt.rx_own_pkts - old->cnt.rx_own_pkts);
-	else if (old != NULL)
-		sp->lat_mean_tsc = old->lat_mean_tsc;
 }
 
 /* Latency means something only on a shared clock (--latency, run.h). */
@@ -113,9 +89,8 @@ latency_valid(const struct wr_run *run, unsigned int p, enum wr_snap_state st)
 static void
 no_latency(struct wr_snap_port *sp)
 {
-	sp->lat_sum_tsc = sp->lat_max_tsc = sp->lat_min_tsc = 0;
-	sp->lat_p50_tsc = sp->lat_p99_tsc = sp->lat_p999_tsc = 0;
-	sp->lat_mean_tsc = 0;
+	memset(&sp->lat, 0, sizeof(sp->lat));
+	sp->lat_sum_ns = 0;
 }
 
 static void
@@ -133,11 +108,9 @@ build_port(struct wr_snap *s, const struct wr_run *run, unsigned int p,
 	if (port->rx && peer < run->nb_ports && run->ports[peer].tx &&
 			run->total[peer].tx_pkts > sp->cnt.rx_own_pkts)
 		sp->missing_pkts = run->total[peer].tx_pkts - sp->cnt.rx_own_pkts;
-	latency_live(run, p, sp);
 	if (run->cpu != NULL)
 		sp->cpu = run->cpu->port[p];
-	interval_figures(p, iv, prev != NULL ? &prev->port[p] : NULL,
-		run->tsc_hz, sp);
+	interval_figures(p, iv, prev != NULL ? &prev->port[p] : NULL, sp);
 	if (s->state == WR_SNAP_DONE) {
 		struct wr_port_counters zero;
 

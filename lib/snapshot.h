@@ -37,13 +37,11 @@ struct wr_snap_port {
 	uint64_t gap_pkts;
 	uint64_t late_pkts;
 	uint64_t dup_pkts;
-	uint64_t lat_sum_tsc;           /* latency of own frames, cumulative */
-	uint64_t lat_max_tsc;           /* largest so far */
-	double lat_mean_tsc;            /* over the last interval */
-	uint64_t lat_min_tsc;           /* min, p50, p99.9: once done */
-	uint64_t lat_p50_tsc;
-	uint64_t lat_p99_tsc;           /* approximate while running */
-	uint64_t lat_p999_tsc;
+	/* Latency of own frames: over the last interval while running, over
+	 * the whole run once done (as the JSON's totals[].latency); samples 0
+	 * when nothing is known (none arrived, not valid): no figure then. */
+	struct wr_lat_figs lat;
+	double lat_sum_ns;              /* cumulative, when lat is known */
 	struct wr_cpu_port cpu;         /* share of busy time, cumulative */
 	double tsc_per_pkt;             /* last interval */
 	double tsc_per_byte;

@@ -30,3 +30,19 @@ wr_stats_view_init(struct wr_stream_view *v)
 	wr_seq_init(&v->seq);
 	v->lat_min_tsc = UINT64_MAX;
 }
+
+void
+wr_stats_lat_figs(const struct wr_hist *h, uint64_t tsc_hz, struct wr_lat_figs *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (h->nb == 0)
+		return;
+	out->samples = h->nb;
+	out->min_ns = wr_stats_tsc_to_ns((double)h->min, tsc_hz);
+	out->mean_ns = wr_stats_tsc_to_ns(wr_hist_mean(h), tsc_hz);
+	out->p50_ns = wr_stats_tsc_to_ns((double)wr_hist_percentile(h, 50), tsc_hz);
+	out->p90_ns = wr_stats_tsc_to_ns((double)wr_hist_percentile(h, 90), tsc_hz);
+	out->p99_ns = wr_stats_tsc_to_ns((double)wr_hist_percentile(h, 99), tsc_hz);
+	out->p999_ns = wr_stats_tsc_to_ns((double)wr_hist_percentile(h, 99.9), tsc_hz);
+	out->max_ns = wr_stats_tsc_to_ns((double)h->max, tsc_hz);
+}

@@ -35,14 +35,40 @@ struct wr_port_counters {
 	uint64_t nic_rx_nombuf;
 };
 
-/* Sequence and latency figures of one port's own frames, cumulative. */
+/*
+ * Latency of a set of own frames, every figure defined as in the JSON's
+ * totals[].latency: percentiles by nearest rank over the histogram
+ * (hist.h, within 1/64), min, max and mean exact. samples == 0: nothing
+ * is known and no figure may be shown (never a 0 meaning unknown).
+ */
+struct wr_lat_figs {
+	uint64_t samples;
+	double min_ns;
+	double mean_ns;
+	double p50_ns;
+	double p90_ns;
+	double p99_ns;
+	double p999_ns;
+	double max_ns;
+};
+
+/* The figures of h (TSC cycles) in ns. This function can't fail. */
+void wr_stats_lat_figs(const struct wr_hist *h, uint64_t tsc_hz,
+		struct wr_lat_figs *out);
+
+/*
+ * Sequence and latency figures of one port's own frames: the sequence
+ * counts cumulative, the latency over the interval (lat.samples 0 when
+ * none arrived in it or no stable copy could be read), lat_sum_ns
+ * cumulative.
+ */
 struct wr_port_seq {
 	uint64_t gap_pkts;      /* provable loss so far (in flight included) */
 	uint64_t late_pkts;
 	uint64_t dup_pkts;
-	uint64_t lat_samples;
-	double lat_mean_ns;
-	double lat_p99_ns;
+	bool known;             /* a stable copy was read for this interval */
+	double lat_sum_ns;      /* cumulative, own frames */
+	struct wr_lat_figs lat; /* this interval */
 };
 
 /* Rates of one port over one interval. */

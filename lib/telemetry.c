@@ -59,12 +59,6 @@ add(struct rte_tel_data *d, const char *name, uint64_t v)
 	rte_tel_data_add_dict_u64(d, name, v);
 }
 
-static uint64_t
-ns(double tsc, uint64_t tsc_hz)
-{
-	return round_u64(wr_stats_tsc_to_ns(tsc, tsc_hz));
-}
-
 static int
 cmd_state(const char *cmd __rte_unused, const char *params __rte_unused,
 		struct rte_tel_data *d)
@@ -152,7 +146,7 @@ port_counters(struct rte_tel_data *d, const struct wr_port_counters *c)
 }
 
 static void
-port_figures(struct rte_tel_data *d, const struct wr_snap_port *p, uint64_t hz)
+port_figures(struct rte_tel_data *d, const struct wr_snap_port *p)
 {
 	add(d, "tx_pps", round_u64(p->rates.tx_pps));
 	add(d, "rx_pps", round_u64(p->rates.rx_pps));
@@ -165,13 +159,17 @@ port_figures(struct rte_tel_data *d, const struct wr_snap_port *p, uint64_t hz)
 	add(d, "gap_pkts", p->gap_pkts);
 	add(d, "late_pkts", p->late_pkts);
 	add(d, "dup_pkts", p->dup_pkts);
-	add(d, "lat_sum_ns", ns((double)p->lat_sum_tsc, hz));
-	add(d, "lat_mean_ns", ns(p->lat_mean_tsc, hz));
-	add(d, "lat_max_ns", ns((double)p->lat_max_tsc, hz));
-	add(d, "lat_min_ns", ns((double)p->lat_min_tsc, hz));
-	add(d, "lat_p50_ns", ns((double)p->lat_p50_tsc, hz));
-	add(d, "lat_p99_ns", ns((double)p->lat_p99_tsc, hz));
-	add(d, "lat_p999_ns", ns((double)p->lat_p999_tsc, hz));
+	/* Known figures only: a missing key is unknown, never a 0. */
+	if (p->lat.samples > 0) {
+		add(d, "lat_samples", p->lat.samples);
+		add(d, "lat_sum_ns", round_u64(p->lat_sum_ns));
+		add(d, "lat_mean_ns", round_u64(p->lat.mean_ns));
+		add(d, "lat_min_ns", round_u64(p->lat.min_ns));
+		add(d, "lat_p50_ns", round_u64(p->lat.p50_ns));
+		add(d, "lat_p99_ns", round_u64(p->lat.p99_ns));
+		add(d, "lat_p999_ns", round_u64(p->lat.p999_ns));
+		add(d, "lat_max_ns", round_u64(p->lat.max_ns));
+	}
 	add(d, "busy_tsc", round_u64(p->cpu.busy_tsc));
 	add(d, "tsc_per_kpkt", round_u64(1e3 * p->tsc_per_pkt));
 	add(d, "tsc_per_kbyte", round_u64(1e3 * p->tsc_per_byte));
@@ -183,7 +181,6 @@ cmd_port(const char *cmd __rte_unused, const char *params,
 {
 	long id = param_id(params);
 	struct wr_snap_port p = { .port_id = 0 };
-	uint64_t hz = 0;
 	bool found = false;
 	unsigned int i;
 
@@ -191,7 +188,6 @@ cmd_port(const char *cmd __rte_unused, const char *params,
 	for (i = 0; i < published.nb_ports && !found; i++) {
 		if (published.port[i].port_id == id) {
 			p = published.port[i];
-			hz = published.tsc_hz;
 			found = true;
 		}
 	}
@@ -202,7 +198,7 @@ cmd_port(const char *cmd __rte_unused, const char *params,
 	add(d, "port_id", p.port_id);
 	add(d, "peer_port_id", p.peer_id);
 	port_counters(d, &p.cnt);
-	port_figures(d, &p, hz);
+	port_figures(d, &p);
 	return 0;
 }
 

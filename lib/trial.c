@@ -257,6 +257,8 @@ free_series(struct wr_run *run)
 	free(run->streams);
 	run->streams = NULL;
 	run->nb_streams = 0;
+	free(run->lat_prev);
+	run->lat_prev = NULL;
 }
 
 /* Fresh counters, trackers and state for the next trial. */

@@ -38,6 +38,16 @@ wr_rxq_reset(struct wr_rxq *q)
 
 	memset(&q->st, 0, sizeof(q->st));
 	wr_hist_init(&q->lat);
+	q->ivl_min_tsc = UINT64_MAX;
+	q->ivl_max_tsc = 0;
+	q->nb_active = 0;
+	for (i = 0; i < 2; i++) {
+		q->pub[i].nb_streams = 0;
+		q->pub[i].nb_unpublished = 0;
+		wr_hist_init(&q->pub[i].lat);
+		q->pub[i].ivl_min_tsc = UINT64_MAX;
+		q->pub[i].ivl_max_tsc = 0;
+	}
 	for (i = 0; i < WR_MAX_STREAMS; i++) {
 		struct wr_rx_stream *s = &q->streams[i];
 
@@ -50,6 +60,88 @@ wr_rxq_reset(struct wr_rxq *q)
 		s->nb_lat = 0;
 		memset(&s->iat, 0, sizeof(s->iat));
 	}
+}
+
+/* Counts of src into h, and the moments from the streams given. */
+static void
+lat_counts(struct wr_hist *h, const struct wr_hist *src)
+{
+	unsigned int b;
+
+	for (b = 0; b < WR_HIST_NB_BUCKETS; b++)
+		h->counts[b] += src->counts[b];
+	h->nb_overflow += src->nb_overflow;
+}
+
+static void
+lat_stream(struct wr_hist *h, const struct wr_rx_stream *s)
+{
+	if (s->nb_lat == 0)
+		return;
+	h->nb += s->nb_lat;
+	h->sum += s->lat_sum_tsc;
+	h->sum_hi += s->lat_sum_hi + (h->sum < s->lat_sum_tsc);
+	h->min = RTE_MIN(h->min, s->lat_min_tsc);
+	h->max = RTE_MAX(h->max, s->lat_max_tsc);
+}
+
+void
+wr_rxq_lat_final(struct wr_hist *h, const struct wr_rxq *q)
+{
+	unsigned int i;
+
+	lat_counts(h, &q->lat);
+	for (i = 0; i < q->nb_active; i++)
+		lat_stream(h, &q->streams[q->active[i]]);
+}
+
+void
+wr_rxq_lat_pub(struct wr_hist *h, const struct wr_rxq_pub *pb)
+{
+	unsigned int i;
+
+	lat_counts(h, &pb->lat);
+	for (i = 0; i < pb->nb_streams; i++)
+		lat_stream(h, &pb->streams[i]);
+}
+
+/* Copy q's state into the copy for request req (struct wr_rxq_pub). */
+static void
+rxq_publish(struct wr_rxq *q, uint64_t req)
+{
+	struct wr_rxq_pub *pb = &q->pub[req & 1];
+	unsigned int i, n = RTE_MIN(q->nb_active, WR_PUB_STREAMS);
+
+	memcpy(pb->lat.counts, q->lat.counts, sizeof(pb->lat.counts));
+	pb->lat.nb_overflow = q->lat.nb_overflow;
+	pb->ivl_min_tsc = q->ivl_min_tsc;
+	pb->ivl_max_tsc = q->ivl_max_tsc;
+	q->ivl_min_tsc = UINT64_MAX;
+	q->ivl_max_tsc = 0;
+	for (i = 0; i < n; i++) {
+		pb->sid[i] = q->active[i];
+		pb->streams[i] = q->streams[q->active[i]];
+	}
+	pb->nb_streams = (uint16_t)n;
+	pb->nb_unpublished = (uint16_t)(q->nb_active - n);
+	__atomic_store_n(&q->pub_done, req, __ATOMIC_RELEASE);
+}
+
+void
+wr_worker_publish(struct wr_worker *w, uint64_t req)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nb_rx; i++)
+		rxq_publish(w->rx[i], req);
+	w->pub_seen = req;
+}
+
+/* Rare path: the first frame of a stream on this queue. */
+static __rte_noinline void
+rx_stream_new(struct wr_rxq *q, uint16_t sid)
+{
+	q->active[q->nb_active++] = sid;
 }
 
 /*
@@ -248,8 +340,6 @@ tx_drain(struct wr_txq *q)
 struct rx_tally {
 	uint64_t bytes;
 	uint64_t slow_free;  /* non-zero: some mbuf needs rte_pktmbuf_free */
-	uint64_t lat_sum;
-	uint64_t lat_max;
 	uint32_t own;
 	uint32_t foreign;
 	uint32_t malformed;
@@ -277,12 +367,14 @@ rx_iat(struct wr_rx_iat *a, uint64_t now_tsc)
 
 /*
  * Sequence, latency and jitter of one own frame; false: unknown stream.
+ * Latency is summed once, per stream; the queue's histogram only counts
+ * buckets (its moments come from the streams, wr_rxq_lat_final).
  * When odd is not NULL (--capture), *odd says the sequence was not the
  * one the stream expected (a gap before it, late, or a duplicate).
  */
 static __rte_always_inline bool
 rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
-		struct rx_tally *t, bool *odd)
+		bool *odd)
 {
 	struct wr_rx_stream *s;
 	uint64_t lat;
@@ -290,13 +382,15 @@ rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
 	if (unlikely(fr->stream_id >= WR_MAX_STREAMS))
 		return false;
 	s = &q->streams[fr->stream_id];
+	if (unlikely(!s->seq.started))
+		rx_stream_new(q, fr->stream_id);
 	if (odd != NULL)
 		*odd = s->seq.started && fr->seq != s->seq.next_seq;
 	wr_seq_update(&s->seq, fr->seq);
 	rx_iat(&s->iat, now_tsc);
 	/* 32-bit TSC difference: exact for latencies below 2^32 cycles. */
 	lat = (uint32_t)((uint32_t)now_tsc - fr->tsc_lo);
-	wr_hist_add(&q->lat, lat);
+	wr_hist_count(&q->lat, lat);
 	wr_jitter_update(&s->jitter, lat);
 	s->lat_sum_tsc += lat;
 	s->lat_sum_hi += s->lat_sum_tsc < lat;
@@ -305,8 +399,10 @@ rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
 		s->lat_min_tsc = lat;
 	if (lat > s->lat_max_tsc)
 		s->lat_max_tsc = lat;
-	t->lat_sum += lat;
-	t->lat_max = RTE_MAX(t->lat_max, lat);
+	if (lat < q->ivl_min_tsc)
+		q->ivl_min_tsc = lat;
+	if (lat > q->ivl_max_tsc)
+		q->ivl_max_tsc = lat;
 	return true;
 }
 
@@ -363,7 +459,7 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		c = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
 			m->data_len, &fr);
 		if (likely(c == WR_FRAME_OWN) &&
-				likely(rx_own(q, &fr, now_tsc, t, why ? &odd : NULL))) {
+				likely(rx_own(q, &fr, now_tsc, why ? &odd : NULL))) {
 			t->own++;
 			if (why != NULL) {
 				why[i] = odd ? WR_CAPTURE_WHY_SEQ : WR_CAPTURE_WHY_NONE;
@@ -419,9 +515,6 @@ rx_burst(struct wr_rxq *q)
 	wr_counter_add(&q->st.nb_pkts, nb);
 	wr_counter_add(&q->st.nb_bytes, t.bytes);
 	wr_counter_add(&q->st.nb_own_pkts, t.own);
-	wr_counter_add(&q->st.lat_sum_tsc, t.lat_sum);
-	if (t.lat_max > q->st.lat_max_tsc)
-		wr_counter_set(&q->st.lat_max_tsc, t.lat_max);
 	if (unlikely(t.foreign != 0))
 		wr_counter_add(&q->st.nb_foreign_pkts, t.foreign);
 	if (unlikely(t.malformed != 0))
@@ -487,6 +580,7 @@ wr_worker_main(void *arg)
 		prev = now;
 		now = rte_rdtsc();
 		wr_worker_account(&w->st, work, now - prev);
+		wr_worker_poll_publish(w);
 	}
 	for (i = 0; i < w->nb_tx; i++)
 		tx_drain(w->tx[i]);
@@ -495,6 +589,7 @@ wr_worker_main(void *arg)
 		prev = now;
 		now = rte_rdtsc();
 		wr_worker_account(&w->st, work, now - prev);
+		wr_worker_poll_publish(w);
 	}
 	for (i = 0; i < w->nb_rx; i++)
 		if (w->rx[i]->cap != NULL)

@@ -27,10 +27,17 @@
 /* Stream ids are port * WR_MAX_QUEUES + queue of the sender. */
 #define WR_MAX_STREAMS (WR_MAX_PORTS * WR_MAX_QUEUES)
 
-/* Stop flags; written only by the main lcore, read by workers. */
+/* Streams of one RX queue whose trackers are published live. */
+#define WR_PUB_STREAMS 64u
+
+/*
+ * Stop flags and the publication request; written only by the main lcore,
+ * read by workers (one cache line, read every loop iteration).
+ */
 struct wr_ctl {
 	int tx_stop;   /* TX workers drain and stop sending */
 	int rx_stop;   /* everyone returns */
+	uint64_t pub_req; /* raised once per interval: publish RX state */
 };
 
 /* TX queue counters: written only by the owning lcore. */
@@ -81,8 +88,6 @@ struct wr_rxq_stats {
 	uint64_t nb_own_pkts;      /* carry our test header */
 	uint64_t nb_foreign_pkts;  /* no signature */
 	uint64_t nb_malformed_pkts;/* signature but truncated or inconsistent */
-	uint64_t lat_sum_tsc;      /* latency of own frames, summed */
-	uint64_t lat_max_tsc;      /* largest latency of an own frame */
 	uint64_t first_tsc;        /* TSC after the first non-empty burst; 0: none */
 	uint64_t last_tsc;         /* TSC after the latest non-empty burst */
 	uint64_t nb_reflected_pkts;   /* --reflect: sent back out */
@@ -119,14 +124,44 @@ struct wr_rx_stream {
 
 struct wr_capq;
 
+/*
+ * The publishing rule for what an RX queue's worker writes besides its
+ * counters (counter.h): the sequence trackers, per-stream latency and the
+ * latency histogram are plain single-writer state, never read by another
+ * lcore while the worker runs. Once per interval the stats core raises
+ * wr_ctl.pub_req; the worker, between two bursts, copies that state into
+ * pub[req & 1] and then stores pub_done = req (release). The stats core
+ * reads pub[req & 1] only after loading pub_done == req (acquire), and
+ * raises the next request (which writes the other copy) only after it is
+ * done reading, so every copy it reads is stable and from one instant.
+ * After the workers returned the state itself is read (exact, final).
+ */
+struct wr_rxq_pub {
+	uint64_t ivl_min_tsc;     /* latency extremes since the previous */
+	uint64_t ivl_max_tsc;     /* copy; min UINT64_MAX when none */
+	struct wr_hist lat;       /* counts only (wr_hist_count) */
+	uint16_t nb_streams;      /* entries of sid[] and streams[] */
+	uint16_t nb_unpublished;  /* streams beyond WR_PUB_STREAMS */
+	uint16_t sid[WR_PUB_STREAMS];
+	struct wr_rx_stream streams[WR_PUB_STREAMS];
+};
+
 struct wr_rxq {
 	uint16_t port;
 	uint16_t queue;
 	uint16_t burst_pkts;
 	struct wr_capq *cap;      /* --capture state, NULL: off (capture.h) */
 	struct wr_rxq_stats st;
-	struct wr_hist lat;       /* latency of own frames, TSC cycles */
+	/* Written only by the owning lcore; read as wr_rxq_pub says. */
+	uint64_t ivl_min_tsc;     /* latency extremes since the last copy */
+	uint64_t ivl_max_tsc;
+	struct wr_hist lat;       /* latency of own frames, TSC cycles: counts
+	                           * only; moments from the streams */
+	uint16_t nb_active;       /* streams seen, in active[] */
+	uint16_t active[WR_MAX_STREAMS];
 	struct wr_rx_stream streams[WR_MAX_STREAMS];
+	uint64_t pub_done;        /* last request copied (release) */
+	struct wr_rxq_pub pub[2];
 } __rte_cache_aligned;
 
 /* Per-worker CPU cost; written only by the owning lcore. */
@@ -154,6 +189,7 @@ struct wr_worker {
 	struct wr_txq *tx[WR_MAX_QPW];
 	struct wr_rxq *rx[WR_MAX_QPW];
 	const struct wr_ctl *ctl;
+	uint64_t pub_seen;        /* last ctl->pub_req served; own lcore only */
 	struct wr_worker_stats st;
 } __rte_cache_aligned;
 
@@ -203,6 +239,35 @@ void wr_txq_reset(struct wr_txq *q);
 
 /* Reset an RX queue's counters and stream trackers. This function can't fail. */
 void wr_rxq_reset(struct wr_rxq *q);
+
+/*
+ * Add the latency of q's own frames to h (as wr_hist_merge would): bucket
+ * counts from q->lat, exact nb, min, max and sum from q's streams. Only
+ * once q's worker returned. This function can't fail.
+ */
+void wr_rxq_lat_final(struct wr_hist *h, const struct wr_rxq *q);
+
+/* The same from a published copy (struct wr_rxq_pub). Can't fail. */
+void wr_rxq_lat_pub(struct wr_hist *h, const struct wr_rxq_pub *pb);
+
+/*
+ * Serve a publication request (struct wr_rxq_pub) for every RX queue of w:
+ * kept out of line, called at most once per interval. Only w's lcore.
+ */
+void wr_worker_publish(struct wr_worker *w, uint64_t req);
+
+/*
+ * Serve a pending publication request, if any: one relaxed load of the
+ * control line per loop iteration. Only w's lcore may call this.
+ */
+static inline void
+wr_worker_poll_publish(struct wr_worker *w)
+{
+	uint64_t req = __atomic_load_n(&w->ctl->pub_req, __ATOMIC_ACQUIRE);
+
+	if (unlikely(req != w->pub_seen))
+		wr_worker_publish(w, req);
+}
 
 /*
  * The lcore function (rte_eal_remote_launch): loop over the worker's queues

@@ -159,19 +159,25 @@ def add_port_drops(m, p, lab):
 
 
 def add_port_latency(m, p, lab, done):
+    """Latency series only where wirerate knows them: an absent lat_ key
+    means unknown (no own frame in the interval, or latency not valid),
+    and is never exported as 0. Quantiles are of the last interval while
+    running and of the whole run once done (docs/metrics.md)."""
+    if "lat_samples" not in p:
+        return
     name = "wirerate_port_latency_seconds"
     helps = "Latency of own frames, TX stamp to RX (TSC)."
     m.add(name, "summary", helps, p["lat_sum_ns"] / 1e9, dict(lab, __suffix="_sum"))
     m.add(name, "summary", helps, p["rx_own_pkts"], dict(lab, __suffix="_count"))
-    if done and p["rx_own_pkts"] > 0:
-        for q, k in (("0.5", "lat_p50_ns"), ("0.99", "lat_p99_ns"),
-                     ("0.999", "lat_p999_ns")):
-            m.add(name, "summary", helps, p[k] / 1e9, dict(lab, quantile=q))
+    for q, k in (("0", "lat_min_ns"), ("0.5", "lat_p50_ns"), ("0.99", "lat_p99_ns"),
+                 ("0.999", "lat_p999_ns"), ("1", "lat_max_ns")):
+        m.add(name, "summary", helps, p[k] / 1e9, dict(lab, quantile=q))
     m.add("wirerate_port_latency_mean_seconds", "gauge",
-          "Mean latency of own frames over the last interval.",
+          "Mean latency of own frames over the last interval (whole run once done).",
           p["lat_mean_ns"] / 1e9, lab)
     m.add("wirerate_port_latency_max_seconds", "gauge",
-          "Largest latency of an own frame so far.", p["lat_max_ns"] / 1e9, lab)
+          "Largest latency of an own frame over the last interval (whole run once "
+          "done).", p["lat_max_ns"] / 1e9, lab)
 
 
 def add_port_cpu(m, p, lab):

@@ -7,6 +7,7 @@ import copy
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -63,14 +64,37 @@ def points(kind, doc):
 
 
 def make_all(c, d):
-    docs = {}
+    docs, outs = {}, {}
     for kind, opts in KINDS.items():
         rc, doc, out, err = real_run(d, kind, [], RING + opts + ["--label", kind])
         c.eq(rc, 0, "%s run exit code (%s)" % (kind, err[-300:]))
         c.true(doc is not None, "%s result written" % kind)
         if doc is not None:
             docs[kind] = doc
+        outs[kind] = out
+    check_labels(c, d, docs, outs)
     return docs
+
+
+def check_labels(c, d, docs, outs):
+    """What the screen and the JSON say is what ran."""
+    sweep = docs.get("sweep", {})
+    c.eq(sweep.get("trial_s"), 0.2, "sweep: trial_s is its --duration")
+    c.true("sweep results (trials of 0.2 s, shorter than RFC 2544's 60 s)" in
+           outs["sweep"], "sweep: the table says what ran: %r" % outs["sweep"][-400:])
+    tput = outs["throughput"].split("throughput results")[-1].split("\n\n")[0]
+    c.true(" PDR Mpps " in tput, "--pdr: a PDR column")
+    rows = [ln.split() for ln in tput.splitlines()[2:] if ln.strip()]
+    c.true(rows and all(r[4] == "-" for r in rows),
+           "%% line is '-' without a trusted link speed: %r" % tput)
+    rc, doc, out, err = real_run(d, "tput-nopdr", [], RING + [
+        "--mode", "throughput", "--sizes", "64", "--rate", "2Mpps", "--trial",
+        "0.1s", "--max-trials", "2"])
+    c.eq(rc, 0, "throughput without --pdr: exit code")
+    c.true("PDR" not in out.split("throughput results")[-1],
+           "no PDR column without --pdr: %r" % out[-300:])
+    c.true("last trial's summary over" in outs["repeat"],
+           "--repeat: the summary says it is the last trial's")
 
 
 def check_report_one(c, d, kind, doc):
@@ -155,6 +179,23 @@ def check_compare_one(c, d, kind, doc):
            "compare %s: names %r: %r" % (kind, what, p.stdout[-400:]))
 
 
+def tx_only_matrix(c, d):
+    """The label matrix shows what a TX-only run sent, marked, as the plot
+    does, never 0 [0..0]; fixed decimals per unit."""
+    rc, doc, out, err = real_run(d, "txonly", ["net_null0"], [
+        "--rx-ports", "none", "--duration", "0.3", "--quiet", "--label", "null/tx"])
+    c.eq(rc, 0, "TX-only run: exit code")
+    if doc is None:
+        return
+    tx = sum(t["tx_gbps_l2"] for t in doc["totals"])
+    p = tool(["report", os.path.join(d, "txonly.json")])
+    sec = p.stdout.split("## RX Gb/s L2 at 64-byte frames (label ROW/COLUMN)")[-1]
+    c.true("| null | %.3f (TX) |" % tx in sec,
+           "matrix cell is the TX rate %.3f, marked: %r" % (tx, sec[:300]))
+    c.true("| null/tx | 64 | 1 | %.4f |" % sum(t["tx_mpps"] for t in doc["totals"])
+           in p.stdout, "runs table: TX Mpps with 4 decimals")
+
+
 def all_kinds():
     """report and compare take every kind of result the suites produce."""
     c = Checker("all_kinds")
@@ -186,7 +227,10 @@ def all_kinds():
         c.eq(p.returncode, 2, "sweeps of other sizes: exit 2")
         c.true("frame sizes 64, 512 B in %s, 64, 1518 B in" % sweep in p.stderr,
                repr(p.stderr))
-        c.true(docs["run"]["env"]["date_utc"].endswith("Z"), "a result says when it ran")
+        c.true(re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$",
+                        docs["run"]["env"]["date_utc"]) is not None,
+               "a result says when it ran: %r" % docs["run"]["env"]["date_utc"])
+        tx_only_matrix(c, d)
     finally:
         shutil.rmtree(d)
     c.done()

@@ -101,6 +101,12 @@ def json_fields():
         c.true(0.3 < s["dt_s"] < 1.5, "interval length measured: %f" % s["dt_s"])
         sp = s["ports"][0]
         c.true(sp["tx_pkts"] >= prev, "cumulative counters monotonic")
+        # The interval's latency, keyed and defined as totals[].latency.
+        sl = sp.get("latency") or {}
+        v = [sl.get(k) for k in ("min_ns", "p50_ns", "p90_ns", "p99_ns", "p99_9_ns", "max_ns")]
+        c.true(None not in v and v[0] > 0 and v == sorted(v) and
+               v[0] <= sl["mean_ns"] <= v[-1],
+               "sample latency 0 < min <= p50 <= p90 <= p99 <= p99.9 <= max: %r" % sl)
         prev = sp["tx_pkts"]
         # Gbps L1 / L2 = (128 + 20) / 128 exactly from the same counters.
         if sp["tx_gbps_l2"] > 0:
@@ -335,7 +341,7 @@ def mode_throughput():
     c = Checker("mode_throughput")
     r = run_unlimited(c, ["--mode", "throughput", "--size", "256",
                           "--rate", "2Mpps", "--trial", "1s", "--resolution", "1",
-                          "--impair", "police=1Mpps"])
+                          "--impair", "police=1Mpps", "--lat-loads", "none"])
     res = r.doc["results"][0]
     c.eq(res["ndr_found"], True, "NDR found")
     c.true(abs(res["ndr_pps"] / 1e6 - 1) < 0.05, "NDR %r within 5%% of 1 Mpps" % res["ndr_pps"])
