@@ -69,6 +69,12 @@ int app_write_json(json_t *doc, const char *path, char *err, size_t errlen);
  */
 int app_capture_write(const struct wr_run *run, FILE *f);
 
+/* The --mode mlr table: per size and goal (view_methods.c). */
+void app_view_mlr(FILE *f, const json_t *results);
+
+/* Latency under load per size, when the results have it. */
+void app_view_lat_load(FILE *f, const json_t *results);
+
 /*
  * The EAL arguments to use: argv with --huge-unlink added when the user's
  * EAL options allow it (no --in-memory, --no-huge, --huge-unlink,

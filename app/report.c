@@ -38,15 +38,18 @@ usage(FILE *f)
 	fprintf(f,
 "Usage: wirerate report [options] RESULT.json...\n"
 "\n"
-"Tabulate several runs side by side (Markdown, HTML, CSV) and plot\n"
-"throughput (Mpps, Gb/s) and cycles per packet against frame size with\n"
-"gnuplot. Runs with the same label form one series across frame sizes;\n"
+"Tabulate results side by side (Markdown, HTML, CSV), a table per kind:\n"
+"runs, repeated runs (--repeat), sweeps, RFC 2544 throughput, frame loss\n"
+"rate and back-to-back (--mode), a row per frame size (and offered load).\n"
+"Plot with gnuplot throughput (Mpps, Gb/s) and cycles per packet against\n"
+"frame size, NDR/PDR against frame size, loss against offered load and\n"
+"back-to-back burst lengths. Runs with the same label form one series;\n"
 "labels of the form ROW/COLUMN (e.g. vmxnet3/same-host) also give a\n"
 "ROW x COLUMN matrix per frame size.\n"
 "\n"
 "  --out DIR       write DIR/report.md, report.html, report.csv and the\n"
-"                  plots (throughput.png/.svg, cycles.png/.svg when the\n"
-"                  runs have cycles per packet) [Markdown on stdout]\n"
+"                  plots (throughput, cycles, ndr, loss, b2b .png/.svg,\n"
+"                  those the results call for) [Markdown on stdout]\n"
 "  --labels A,B,.. one label per file, in order [the run's --label, else\n"
 "                  DRIVER@HOST]\n"
 "  --title TEXT    [wirerate report]\n"
@@ -355,7 +358,8 @@ emit(const struct rep *r, const struct rep_args *a)
 
 	memset(&doc, 0, sizeof(doc));
 	doc.title = a->title;
-	if (rep_doc_build(r, a->pivot, &doc) != 0) {
+	if (rep_doc_build(r, a->pivot, &doc) != 0 ||
+			rep_campaign_table(r, &doc) != 0) {
 		fprintf(stderr, "wirerate report: error: no memory for the tables\n");
 		return APP_EXIT_FAILED;
 	}
@@ -383,7 +387,10 @@ app_report_main(int argc, char **argv)
 		return rc;
 	memset(&r, 0, sizeof(r));
 	for (; optind < argc; optind++) {
-		if (load_file(&r, argv[optind], err, sizeof(err)) != 0) {
+		rc = rep_campaign_load(&r, argv[optind], err, sizeof(err));
+		if (rc == 1)
+			rc = load_file(&r, argv[optind], err, sizeof(err));
+		if (rc != 0) {
 			rc = bad(err);
 			goto out;
 		}
@@ -397,5 +404,6 @@ app_report_main(int argc, char **argv)
 out:
 	for (i = 0; i <= r.nb_files && i < REP_MAX_RUNS; i++)
 		json_decref(r.docs[i]);
+	rep_campaign_free(&r);
 	return rc;
 }

@@ -30,7 +30,10 @@ struct rep_run {
 	struct wr_metric_values hi;   /* the trials' max */
 };
 
+struct rep_campaign;
+
 struct rep {
+	struct rep_campaign *campaign; /* two-ended inputs (report_campaign.c) */
 	unsigned int nb_files;
 	json_t *docs[REP_MAX_RUNS];   /* one per file */
 	unsigned int nb_runs;         /* rows: points of every file */
@@ -124,5 +127,24 @@ void rep_gp_string(FILE *f, const char *s);
 
 /* gnuplot commands for an x axis of r's frame sizes (log 2, one tic each). */
 void rep_gp_size_axis(FILE *f, const struct rep *r);
+
+/*
+ * When path is a campaign cell (wirerate-cell/1) or a merge
+ * (wirerate-merge/1): record it in rep->campaign and, when it has a
+ * balanced merge, add its pair of results as one run (its receiver's
+ * document is the file). Returns 0, 1 when path is neither (read it as a
+ * result), or -1 with a message in err.
+ */
+int rep_campaign_load(struct rep *rep, const char *path, char *err, size_t el);
+
+/*
+ * Put the campaign table (every cell, failed ones too, with both ends'
+ * cycles per frame) first in doc. Returns 0 (also without cells) or
+ * -ENOMEM.
+ */
+int rep_campaign_table(const struct rep *rep, struct rep_doc *doc);
+
+/* Free what rep_campaign_load() kept. This function can't fail. */
+void rep_campaign_free(struct rep *rep);
 
 #endif /* WR_APP_REPORT_H */

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "cputrack.h"
 #include "units.h"
+#include "view.h"
 
 void
 app_view_plan(FILE *f, const struct wr_run *run)
@@ -14,13 +18,14 @@ app_view_plan(FILE *f, const struct wr_run *run)
 	for (i = 0; i < run->nb_ports; i++) {
 		const struct wr_port *p = &run->ports[i];
 
-		fprintf(f, "port %u %s (%s) %s: %u TX / %u RX queues, %u / %u "
-			"descriptors, MTU %u, link %s %u Mb/s (reported)\n",
+		/* Two lines that fit 80 columns (unless names are very long). */
+		fprintf(f, "port %u %s (%s) %s: link %s, %u Mb/s (reported)\n"
+			"  %u TX / %u RX queues, %u / %u descriptors, MTU %u\n",
 			p->port_id, p->name, p->driver,
 			p->tx && p->rx ? "tx+rx" : p->tx ? "tx" : "rx",
+			p->link_up ? "up" : "DOWN", p->link_speed_mbps,
 			p->tx ? p->nb_txq : 0, p->rx ? p->nb_rxq : 0, p->nb_txd,
-			p->nb_rxd, p->mtu ? p->mtu : 1500,
-			p->link_up ? "up" : "DOWN", p->link_speed_mbps);
+			p->nb_rxd, p->mtu ? p->mtu : 1500);
 		for (j = 0; j < p->nb_notes; j++)
 			fprintf(f, "  adapted: %s\n", p->notes[j]);
 	}
@@ -44,49 +49,74 @@ app_view_plan(FILE *f, const struct wr_run *run)
 	fflush(f);
 }
 
-static void
-port_line(FILE *f, uint16_t port_id, const struct wr_port_rates *r,
+/* A figure in exactly width characters: columns stay aligned. */
+static const char *
+fig(double v, unsigned int width, unsigned int decimals, char *buf)
+{
+	return wr_units_fit(v, width, decimals, buf, VIEW_FIG_LEN);
+}
+
+void
+view_port_line(FILE *f, bool wide, uint16_t port_id, const struct wr_port_rates *r,
 		const struct wr_port_counters *c)
 {
-	fprintf(f, "%4u  %9.3f %8.3f %8.3f  %9.3f %8.3f %8.3f  %10" PRIu64
-		" %8" PRIu64 " %8" PRIu64 "\n", port_id,
-		r->tx_pps / 1e6, r->tx_l1_bps / 1e9, r->tx_l2_bps / 1e9,
-		r->rx_pps / 1e6, r->rx_l1_bps / 1e9, r->rx_l2_bps / 1e9,
-		c->tx_full_pkts, c->nic_imissed, c->nic_ierrors + c->nic_oerrors +
-		c->nic_rx_nombuf);
+	char b[6][VIEW_FIG_LEN];
+	uint64_t errors = c->nic_ierrors + c->nic_oerrors + c->nic_rx_nombuf;
+
+	if (wide)
+		fprintf(f, "%4u  %s %s %s  %s %s %s  %10" PRIu64 " %8" PRIu64
+			" %8" PRIu64 "\n", port_id, fig(r->tx_pps / 1e6, 9, 3, b[0]),
+			fig(r->tx_l1_bps / 1e9, 8, 3, b[1]),
+			fig(r->tx_l2_bps / 1e9, 8, 3, b[2]),
+			fig(r->rx_pps / 1e6, 9, 3, b[3]),
+			fig(r->rx_l1_bps / 1e9, 8, 3, b[4]),
+			fig(r->rx_l2_bps / 1e9, 8, 3, b[5]), c->tx_full_pkts,
+			c->nic_imissed, errors);
+	else
+		fprintf(f, "%4u %s %s %s %s  %10" PRIu64 " %8" PRIu64 " %8" PRIu64
+			"\n", port_id, fig(r->tx_pps / 1e6, 9, 3, b[0]),
+			fig(r->tx_l1_bps / 1e9, 9, 3, b[1]),
+			fig(r->rx_pps / 1e6, 9, 3, b[3]),
+			fig(r->rx_l1_bps / 1e9, 9, 3, b[4]), c->tx_full_pkts,
+			c->nic_imissed, errors);
 }
 
-static void
-header(FILE *f)
+void
+view_port_header(FILE *f, bool wide)
 {
-	fprintf(f, "port  %9s %8s %8s  %9s %8s %8s  %10s %8s %8s\n",
-		"TX Mpps", "Gb/s L1", "Gb/s L2", "RX Mpps", "Gb/s L1", "Gb/s L2",
-		"TX refused", "missed", "errors");
+	if (wide)
+		fprintf(f, "port  %9s %8s %8s  %9s %8s %8s  %10s %8s %8s\n",
+			"TX Mpps", "Gb/s L1", "Gb/s L2", "RX Mpps", "Gb/s L1",
+			"Gb/s L2", "TX refused", "missed", "errors");
+	else
+		fprintf(f, "port %9s %9s %9s %9s  %10s %8s %8s\n", "TX Mpps",
+			"TX Gb/s", "RX Mpps", "RX Gb/s", "TX refused", "missed",
+			"errors");
 }
 
-static void
-cpu_header(FILE *f)
+void
+view_cpu_header(FILE *f)
 {
 	fprintf(f, "lcore %6s %10s %9s %9s %9s\n", "busy %", "cyc/frame",
 		"cyc/byte", "TX f/bst", "RX f/bst");
 }
 
-static void
-cpu_line(FILE *f, unsigned int lcore, const struct wr_cpu_cost *c)
+void
+view_cpu_line(FILE *f, unsigned int lcore, const struct wr_cpu_cost *c)
 {
 	fprintf(f, "%5u %6.1f %10.1f %9.3f %9.1f %9.1f\n", lcore,
 		100.0 * c->busy_ratio, c->tsc_per_pkt, c->tsc_per_byte,
 		c->tx_pkts_per_burst, c->rx_pkts_per_burst);
 }
 
-static void
-port_cpu_header(FILE *f)
+void
+view_port_cpu_header(FILE *f)
 {
 	fprintf(f, "port %10s %9s %14s\n", "cyc/frame", "cyc/byte", "frames moved");
 }
 
-static void
-port_cpu_line(FILE *f, uint16_t port_id, const struct wr_cpu_port *p)
+void
+view_port_cpu_line(FILE *f, uint16_t port_id, const struct wr_cpu_port *p)
 {
 	double per_pkt, per_byte;
 
@@ -95,101 +125,38 @@ port_cpu_line(FILE *f, uint16_t port_id, const struct wr_cpu_port *p)
 		per_byte, p->pkts);
 }
 
-/* CPU cost of one interval, per lcore then per port, below the rates. */
-static void
-interval_cpu(FILE *f, const struct wr_run *run, const struct wr_interval *iv,
-		bool header)
+unsigned int
+view_width(FILE *f)
 {
-	unsigned int i;
+	struct winsize ws;
+	const char *cols = getenv("COLUMNS");
+	long n;
 
-	if (iv->lcore == NULL)
-		return;
-	if (header)
-		cpu_header(f);
-	for (i = 0; i < run->plan.nb_workers; i++)
-		cpu_line(f, run->plan.w[i].lcore, &iv->lcore[i]);
-	if (header)
-		port_cpu_header(f);
-	for (i = 0; i < run->nb_ports; i++)
-		port_cpu_line(f, run->ports[i].port_id, &iv->port[i].cpu);
-}
-
-/* A latency figure in us, or "-" when not known (never a 0). */
-static void
-lat_cell(FILE *f, const struct wr_lat_figs *l, double ns)
-{
-	if (l->samples > 0)
-		fprintf(f, " %10.2f", ns / 1e3);
-	else
-		fprintf(f, " %10s", "-");
-}
-
-/* Own frames, loss by sequence, reorder, duplicates (cumulative); latency
- * of the interval's own frames, defined as in the JSON. */
-static void
-seq_lines(FILE *f, const struct wr_run *run, const struct wr_interval *iv)
-{
-	unsigned int p;
-
-	fprintf(f, "port  %14s %10s %10s %10s %10s %10s %10s\n", "own frames",
-		"gaps", "late", "dup", "lat avg us", "p99 us", "max us");
-	for (p = 0; p < run->nb_ports; p++) {
-		const struct wr_interval_port *ip = &iv->port[p];
-
-		if (!run->ports[p].rx)
-			continue;
-		fprintf(f, "%4u  %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64,
-			run->ports[p].port_id, ip->cnt.rx_own_pkts,
-			ip->seq.gap_pkts, ip->seq.late_pkts, ip->seq.dup_pkts);
-		lat_cell(f, &ip->seq.lat, ip->seq.lat.mean_ns);
-		lat_cell(f, &ip->seq.lat, ip->seq.lat.p99_ns);
-		lat_cell(f, &ip->seq.lat, ip->seq.lat.max_ns);
-		fputc('\n', f);
-	}
-}
-
-void
-app_view_interval(FILE *f, const struct wr_run *run,
-		const struct wr_interval *iv, bool in_place)
-{
-	unsigned int p;
-
-	if (in_place)
-		fprintf(f, "\033[H\033[J");
-	if (in_place || iv == &run->intervals[0]) {
-		fprintf(f, "wirerate %s, %u-byte frames, interval %.3f s\n",
-			WR_VERSION, run->trial.frame_size, iv->dt_s);
-		header(f);
-	}
-	if (!in_place)
-		fprintf(f, "t=%.1fs\n", iv->t_s);
-	for (p = 0; p < run->nb_ports; p++)
-		port_line(f, run->ports[p].port_id, &iv->port[p].rates, &iv->port[p].cnt);
-	interval_cpu(f, run, iv, in_place || iv == &run->intervals[0]);
-	for (p = 0; p < run->nb_ports; p++)
-		if (!run->link[p].up)
-			fprintf(f, "port %u: LINK DOWN\n", run->ports[p].port_id);
-	if (in_place)
-		seq_lines(f, run, iv);
-	fflush(f);
+	if (isatty(fileno(f)) && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 &&
+			ws.ws_col > 0)
+		return ws.ws_col;
+	n = cols != NULL ? strtol(cols, NULL, 10) : 0;
+	return n > 0 && n < 10000 ? (unsigned int)n : 80;
 }
 
 static void
 summary_ports(FILE *f, const struct wr_run *run)
 {
+	bool wide = view_width(f) >= VIEW_WIDE_COLS;
 	struct wr_port_counters zero;
 	struct wr_port_rates r;
 	unsigned int p;
 
 	memset(&zero, 0, sizeof(zero));
-	fprintf(f, "\nsummary over %.3f s (stopped by %s)\n",
+	fprintf(f, "\n%ssummary over %.3f s (stopped by %s)\n", run->cfg->nb_repeat +
+		run->cfg->nb_warmup > 1 ? "last trial's " : "",
 		wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc),
 		wr_run_stop_name(run->stop_reason));
-	header(f);
+	view_port_header(f, wide);
 	for (p = 0; p < run->nb_ports; p++) {
 		wr_stats_rates(&zero, &run->total[p], run->tx_stop_tsc - run->start_tsc,
 			run->tsc_hz, &r);
-		port_line(f, run->ports[p].port_id, &r, &run->total[p]);
+		view_port_line(f, wide, run->ports[p].port_id, &r, &run->total[p]);
 	}
 	fprintf(f, "%4s  %14s %14s %12s %10s %10s\n", "port", "TX frames",
 		"RX frames", "own", "foreign", "malformed");
@@ -210,7 +177,7 @@ summary_streams(FILE *f, const struct wr_run *run)
 
 	if (run->nb_streams == 0)
 		return;
-	fprintf(f, "%-10s %4s %12s %12s %10s %8s %8s %10s\n", "stream", "rx",
+	fprintf(f, "%-10s %4s %11s %11s %10s %8s %8s %10s\n", "stream", "rx",
 		"sent", "received", "lost", "late", "dup", "lat us avg");
 	for (i = 0; i < run->nb_streams; i++) {
 		const struct wr_stream_result *s = &run->streams[i];
@@ -222,7 +189,7 @@ summary_streams(FILE *f, const struct wr_run *run)
 		if (s->lat_valid)
 			snprintf(lat, sizeof(lat), "%.2f", wr_stats_tsc_to_ns(
 				wr_stats_view_lat_mean_tsc(v), run->tsc_hz) / 1e3);
-		fprintf(f, "tx%u.%-6u %4u %12s %12" PRIu64 " %10" PRId64 " %8" PRIu64
+		fprintf(f, "tx%u.%-6u %4u %11s %11" PRIu64 " %10" PRId64 " %8" PRIu64
 			" %8" PRIu64 " %10s\n", s->tx_port, s->tx_queue, s->rx_port,
 			sent, v->seq.nb_rx_pkts, s->lost_pkts, v->seq.nb_late_pkts,
 			v->seq.nb_dup_pkts, lat);
@@ -276,16 +243,16 @@ summary_cpu(FILE *f, const struct wr_run *run)
 		return;
 	fprintf(f, "CPU cost (TSC cycles of busy polling, %.3f GHz TSC)\n",
 		(double)run->tsc_hz / 1e9);
-	cpu_header(f);
+	view_cpu_header(f);
 	for (i = 0; i < t->nb_workers; i++) {
 		wr_cpu_cost(&t->lcore[i], &c);
-		cpu_line(f, run->plan.w[i].lcore, &c);
+		view_cpu_line(f, run->plan.w[i].lcore, &c);
 		burst_hist(f, "TX", t->lcore[i].tx_bursts);
 		burst_hist(f, "RX", t->lcore[i].rx_bursts);
 	}
-	port_cpu_header(f);
+	view_port_cpu_header(f);
 	for (i = 0; i < run->nb_ports; i++)
-		port_cpu_line(f, run->ports[i].port_id, &t->port[i]);
+		view_port_cpu_line(f, run->ports[i].port_id, &t->port[i]);
 }
 
 /* --reflect: what came in, what went back, what could not. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Progress lines and result tables of the test modes (sweep, RFC 2544). */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "app.h"
@@ -41,23 +42,43 @@ table_sweep(FILE *f, json_t *results)
 			100 * num(r, "loss_ratio"), num(r, "latency_p50_ns") / 1e3);
 }
 
-static void
-table_throughput(FILE *f, json_t *results)
+/* A figure of r, or "-" when r does not have it (no trusted link, no NDR). */
+static const char *
+opt_num(json_t *r, const char *k, double scale, int prec, char *buf, size_t len)
 {
+	json_t *v = json_object_get(r, k);
+
+	if (!json_is_number(v))
+		return "-";
+	snprintf(buf, len, "%.*f", prec, json_number_value(v) * scale);
+	return buf;
+}
+
+/* NDR per size; PDR only when --pdr asked for it; % of line when trusted. */
+static void
+table_throughput(FILE *f, json_t *doc, json_t *results)
+{
+	bool pdr = num(doc, "pdr_ratio") > 0;
+	char line[24], pdrs[24], lat[24];
 	size_t i;
 	json_t *r;
 
-	fprintf(f, "%6s %12s %10s %10s %10s %10s %8s %12s %s\n", "size", "NDR Mpps",
-		"Gb/s L1", "Gb/s L2", "% line", "PDR Mpps", "trials",
-		"lat p50 us", "max from");
+	fprintf(f, "%6s %10s %10s %10s %8s", "size", "NDR Mpps", "Gb/s L1",
+		"Gb/s L2", "% line");
+	if (pdr)
+		fprintf(f, " %10s", "PDR Mpps");
+	fprintf(f, " %7s %10s %s\n", "trials", "lat p50 us", "max from");
 	json_array_foreach(results, i, r) {
 		json_t *at = json_object_get(r, "at_ndr");
 
-		fprintf(f, "%6.0f %12.4f %10.4f %10.4f %10.2f %10.4f %8.0f %12.2f %s%s\n",
-			num(r, "frame_size"), num(r, "ndr_mpps"), num(r, "ndr_gbps_l1"),
-			num(r, "ndr_gbps_l2"), num(r, "ndr_pct_of_line"),
-			num(r, "pdr_pps") / 1e6, num(r, "search_trials"),
-			at ? num(at, "latency_p50_ns") / 1e3 : 0.0,
+		fprintf(f, "%6.0f %10.4f %10.4f %10.4f %8s", num(r, "frame_size"),
+			num(r, "ndr_mpps"), num(r, "ndr_gbps_l1"), num(r, "ndr_gbps_l2"),
+			opt_num(r, "ndr_pct_of_line", 1, 2, line, sizeof(line)));
+		if (pdr)
+			fprintf(f, " %10s", json_is_true(json_object_get(r, "pdr_found")) ?
+				opt_num(r, "pdr_pps", 1e-6, 4, pdrs, sizeof(pdrs)) : "-");
+		fprintf(f, " %7.0f %10s %s%s\n", num(r, "search_trials"),
+			at ? opt_num(at, "latency_p50_ns", 1e-3, 2, lat, sizeof(lat)) : "-",
 			json_string_value(json_object_get(r, "max_from")),
 			json_is_true(json_object_get(r, "converged")) ? "" : " (not converged)");
 	}
@@ -97,16 +118,23 @@ app_view_mode(FILE *f, json_t *doc)
 	const char *mode = json_string_value(json_object_get(doc, "mode"));
 	json_t *results = json_object_get(doc, "results");
 
-	fprintf(f, "\n%s results (trials of %.1f s%s)\n", mode, num(doc, "trial_s"),
-		json_is_true(json_object_get(doc, "rfc2544_trial_length")) ? "" :
-		", shorter than RFC 2544's 60 s");
+	if (json_is_number(json_object_get(doc, "trial_pkts")) && num(doc, "trial_s") == 0)
+		fprintf(f, "\n%s results (trials of %.0f frames per TX port)\n", mode,
+			num(doc, "trial_pkts"));
+	else
+		fprintf(f, "\n%s results (trials of %.1f s%s)\n", mode, num(doc, "trial_s"),
+			json_is_true(json_object_get(doc, "rfc2544_trial_length")) ? "" :
+			", shorter than RFC 2544's 60 s");
 	if (strcmp(mode, "throughput") == 0)
-		table_throughput(f, results);
+		table_throughput(f, doc, results);
 	else if (strcmp(mode, "loss") == 0)
 		table_loss(f, results);
 	else if (strcmp(mode, "b2b") == 0)
 		table_b2b(f, results);
+	else if (strcmp(mode, "mlr") == 0)
+		app_view_mlr(f, results);
 	else
 		table_sweep(f, results);
+	app_view_lat_load(f, results);
 	fflush(f);
 }

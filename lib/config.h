@@ -15,6 +15,7 @@
 
 #include "impair.h"
 #include "mix.h"
+#include "mlr.h"
 #include "rate.h"
 
 #define WR_MAX_PORTS 32u
@@ -28,6 +29,7 @@
 #define WR_MAX_REPEAT 1000u        /* --repeat */
 #define WR_MAX_WARMUP 100u         /* --warmup */
 #define WR_LABEL_LEN 128u          /* --label, with the NUL */
+#define WR_MAX_LAT_LOADS 16u       /* --lat-loads */
 #define WR_MAX_POOL_MBUFS (1u << 24) /* --pool-mbufs */
 
 enum wr_dir {
@@ -56,6 +58,7 @@ enum wr_mode {
 	WR_MODE_THROUGHPUT,  /* RFC 2544 26.1: NDR (and PDR) per size */
 	WR_MODE_LOSS,        /* RFC 2544 26.3: frame loss rate per size */
 	WR_MODE_B2B,         /* RFC 2544 26.4: back-to-back bursts per size */
+	WR_MODE_MLR,         /* MLRsearch (draft-ietf-bmwg-mlrsearch), mlr.h */
 };
 
 /* Which TX stamps latency may be computed from. */
@@ -165,6 +168,14 @@ struct wr_config {
 	uint64_t idle_timeout_ms;   /* stop this long after the last RX; 0: off */
 	bool reflect;               /* send every received frame back */
 	struct wr_capture_conf capture; /* --capture (capture.h) */
+	/* --mode mlr (mlr.h) and latency under load (modes_lat.c). */
+	bool trial_set;             /* --trial given (mlr defaults to 1 s) */
+	unsigned int nb_goals;
+	struct wr_mlr_goal goals[WR_MLR_MAX_GOALS];
+	uint64_t mlr_initial_ms;    /* short trials, 0: --trial / 10 */
+	unsigned int nb_lat_loads;  /* 0: no latency-under-load trials */
+	double lat_loads_pct[WR_MAX_LAT_LOADS];
+	uint64_t lat_trial_ms;      /* 0: --trial */
 };
 
 /* Fill cfg with the documented defaults. This function can't fail. */

@@ -136,15 +136,13 @@ static struct wr_point *
 new_point(const json_t *r, size_t i, struct wr_points *out, char *err, size_t el)
 {
 	struct wr_point *p;
-	char path[48];
 	uint64_t size;
 
-	snprintf(path, sizeof(path), "frame_size");
 	if (out->nb == WR_KIND_MAX_POINTS) {
 		wr_err(-EINVAL, err, el, "more than %u points", WR_KIND_MAX_POINTS);
 		return NULL;
 	}
-	if (wr_metrics_get_count(r, path, UINT16_MAX, &size, err, el) != 0) {
+	if (wr_metrics_get_count(r, "frame_size", UINT16_MAX, &size, err, el) != 0) {
 		snprintf(err, el, "field 'results[%zu].frame_size' is missing or "
 			"not a frame size", i);
 		return NULL;
@@ -154,8 +152,14 @@ new_point(const json_t *r, size_t i, struct wr_points *out, char *err, size_t el
 	return p;
 }
 
+/* Fill the point of one entry of results[] (named where in messages). */
+typedef int (*result_fn)(const json_t *r, const char *where, struct wr_point *p,
+		char *err, size_t el);
+
+/* A point per entry of the document's results[], filled by fn. */
 static int
-sweep_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
+each_result(const json_t *doc, struct wr_points *out, result_fn fn, char *err,
+		size_t el)
 {
 	const json_t *res, *r;
 	struct wr_point *p;
@@ -167,53 +171,88 @@ sweep_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
 	json_array_foreach(res, i, r) {
 		snprintf(where, sizeof(where), "results[%zu]", i);
 		p = new_point(r, i, out, err, el);
-		if (p == NULL || trial_figures(r, where, &p->m, err, el) != 0)
+		if (p == NULL || fn(r, where, p, err, el) != 0)
 			return -EINVAL;
 	}
 	return 0;
 }
 
 static int
+sweep_result(const json_t *r, const char *where, struct wr_point *p, char *err,
+		size_t el)
+{
+	return trial_figures(r, where, &p->m, err, el);
+}
+
+/* NDR, PDR when found, latency at the NDR. */
+static int
+throughput_result(const json_t *r, const char *where, struct wr_point *p,
+		char *err, size_t el)
+{
+	const json_t *at = json_object_get(r, "at_ndr");
+	struct wr_metric_values lat;
+	char at_where[64];
+	double v;
+
+	if (json_is_true(json_object_get(r, "ndr_found"))) {
+		if (need(r, where, "ndr_mpps", &v, err, el) != 0)
+			return -EINVAL;
+		put(&p->m, WR_METRIC_NDR_MPPS, v);
+		if (need(r, where, "ndr_gbps_l1", &v, err, el) != 0)
+			return -EINVAL;
+		put(&p->m, WR_METRIC_NDR_GBPS_L1, v);
+	}
+	if (json_is_true(json_object_get(r, "pdr_found"))) {
+		if (need(r, where, "pdr_pps", &v, err, el) != 0)
+			return -EINVAL;
+		put(&p->m, WR_METRIC_PDR_MPPS, v / 1e6);
+	}
+	memset(&lat, 0, sizeof(lat));
+	snprintf(at_where, sizeof(at_where), "%s.at_ndr", where);
+	if (at != NULL && trial_figures(at, at_where, &lat, err, el) != 0)
+		return -EINVAL;
+	p->m.have[WR_METRIC_LAT_P50] = lat.have[WR_METRIC_LAT_P50];
+	p->m.v[WR_METRIC_LAT_P50] = lat.v[WR_METRIC_LAT_P50];
+	p->m.have[WR_METRIC_LAT_P99] = lat.have[WR_METRIC_LAT_P99];
+	p->m.v[WR_METRIC_LAT_P99] = lat.v[WR_METRIC_LAT_P99];
+	return 0;
+}
+
+/* Back-to-back: the mean burst, with the shortest and longest as spread. */
+static int
+b2b_result(const json_t *r, const char *where, struct wr_point *p, char *err,
+		size_t el)
+{
+	double mean, lo, hi;
+
+	if (!opt(r, "mean_pkts", &mean))
+		return 0;              /* no burst passed: nothing measured */
+	if (need(r, where, "min_pkts", &lo, err, el) != 0 ||
+			need(r, where, "max_pkts", &hi, err, el) != 0)
+		return -EINVAL;
+	put(&p->m, WR_METRIC_B2B_PKTS, mean);
+	put(&p->lo, WR_METRIC_B2B_PKTS, lo);
+	put(&p->hi, WR_METRIC_B2B_PKTS, hi);
+	p->n = (unsigned int)json_array_size(json_object_get(r, "bursts_pkts"));
+	return 0;
+}
+
+static int
+sweep_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
+{
+	return each_result(doc, out, sweep_result, err, el);
+}
+
+static int
 throughput_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
 {
-	const json_t *res, *r, *at;
-	struct wr_metric_values lat;
-	struct wr_point *p;
-	char where[48];
-	double v;
-	size_t i;
+	return each_result(doc, out, throughput_result, err, el);
+}
 
-	if (mode_results(doc, &res, err, el) != 0)
-		return -EINVAL;
-	json_array_foreach(res, i, r) {
-		snprintf(where, sizeof(where), "results[%zu]", i);
-		p = new_point(r, i, out, err, el);
-		if (p == NULL)
-			return -EINVAL;
-		if (json_is_true(json_object_get(r, "ndr_found"))) {
-			if (need(r, where, "ndr_mpps", &v, err, el) != 0)
-				return -EINVAL;
-			put(&p->m, WR_METRIC_NDR_MPPS, v);
-			if (need(r, where, "ndr_gbps_l1", &v, err, el) != 0)
-				return -EINVAL;
-			put(&p->m, WR_METRIC_NDR_GBPS_L1, v);
-		}
-		if (json_is_true(json_object_get(r, "pdr_found"))) {
-			if (need(r, where, "pdr_pps", &v, err, el) != 0)
-				return -EINVAL;
-			put(&p->m, WR_METRIC_PDR_MPPS, v / 1e6);
-		}
-		at = json_object_get(r, "at_ndr");
-		memset(&lat, 0, sizeof(lat));
-		strcat(where, ".at_ndr");
-		if (at != NULL && trial_figures(at, where, &lat, err, el) != 0)
-			return -EINVAL;
-		p->m.have[WR_METRIC_LAT_P50] = lat.have[WR_METRIC_LAT_P50];
-		p->m.v[WR_METRIC_LAT_P50] = lat.v[WR_METRIC_LAT_P50];
-		p->m.have[WR_METRIC_LAT_P99] = lat.have[WR_METRIC_LAT_P99];
-		p->m.v[WR_METRIC_LAT_P99] = lat.v[WR_METRIC_LAT_P99];
-	}
-	return 0;
+static int
+b2b_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
+{
+	return each_result(doc, out, b2b_result, err, el);
 }
 
 static int
@@ -242,36 +281,6 @@ loss_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
 			p->load_pct = load;
 			put(&p->m, WR_METRIC_LOSS_PCT, loss);
 		}
-	}
-	return 0;
-}
-
-/* Back-to-back: the mean burst, with the shortest and longest as spread. */
-static int
-b2b_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
-{
-	const json_t *res, *r;
-	struct wr_point *p;
-	char where[48];
-	double mean, lo, hi;
-	size_t i;
-
-	if (mode_results(doc, &res, err, el) != 0)
-		return -EINVAL;
-	json_array_foreach(res, i, r) {
-		snprintf(where, sizeof(where), "results[%zu]", i);
-		p = new_point(r, i, out, err, el);
-		if (p == NULL)
-			return -EINVAL;
-		if (!opt(r, "mean_pkts", &mean))
-			continue;              /* no burst passed: nothing measured */
-		if (need(r, where, "min_pkts", &lo, err, el) != 0 ||
-				need(r, where, "max_pkts", &hi, err, el) != 0)
-			return -EINVAL;
-		put(&p->m, WR_METRIC_B2B_PKTS, mean);
-		put(&p->lo, WR_METRIC_B2B_PKTS, lo);
-		put(&p->hi, WR_METRIC_B2B_PKTS, hi);
-		p->n = (unsigned int)json_array_size(json_object_get(r, "bursts_pkts"));
 	}
 	return 0;
 }

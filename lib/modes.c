@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "modes.h"
+#include "modes_int.h"
 #include "result.h"
 #include "search.h"
 #include "units.h"
@@ -17,22 +17,13 @@
 /* Calibration trial when no maximum rate is known (unpaced, vdevs). */
 #define CALIBRATE_MS 2000u
 
-/* State shared by the trials of one mode run. */
-struct mode_ctx {
-	struct wr_run *run;
-	const struct wr_mode_hooks *h;
-	json_t *trials;
-	char *err;
-	size_t errlen;
-};
-
 const char *
 wr_mode_name(enum wr_mode mode)
 {
 	static const char *const names[] = {
 		[WR_MODE_RUN] = "run", [WR_MODE_SWEEP] = "sweep",
 		[WR_MODE_THROUGHPUT] = "throughput", [WR_MODE_LOSS] = "loss",
-		[WR_MODE_B2B] = "b2b",
+		[WR_MODE_B2B] = "b2b", [WR_MODE_MLR] = "mlr",
 	};
 
 	return (unsigned int)mode < RTE_DIM(names) ? names[mode] : "?";
@@ -451,7 +442,10 @@ run_size(struct mode_ctx *m, uint32_t size, json_t *res)
 {
 	json_object_set_new(res, "frame_size", json_integer(size));
 	switch (m->run->cfg->mode) {
-	case WR_MODE_THROUGHPUT: return run_throughput(m, size, res);
+	case WR_MODE_THROUGHPUT:
+		return wr_mode_lat_after(m, size, res, run_throughput(m, size, res));
+	case WR_MODE_MLR:
+		return wr_mode_lat_after(m, size, res, wr_mode_mlr(m, size, res));
 	case WR_MODE_LOSS: return run_loss(m, size, res);
 	case WR_MODE_B2B: return run_b2b(m, size, res);
 	default: return run_sweep(m, size, res);
@@ -466,12 +460,18 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 	struct mode_ctx m = { run, hooks, json_array(), err, errlen };
 	json_t *results = json_array();
 	unsigned int i, n = cfg->nb_sizes ? cfg->nb_sizes : 1;
+	uint64_t trial_ms = cfg->mode == WR_MODE_SWEEP ? cfg->duration_ms : cfg->trial_ms;
 	int rc = 0;
 
 	json_object_set_new(doc, "mode", json_string(wr_mode_name(cfg->mode)));
-	json_object_set_new(doc, "trial_s", json_real((double)cfg->trial_ms / 1e3));
+	/* What ran: a sweep's trials last --duration (or --count), the others --trial. */
+	json_object_set_new(doc, "trial_s", json_real((double)trial_ms / 1e3));
+	if (cfg->mode == WR_MODE_SWEEP && cfg->count_pkts != 0)
+		json_object_set_new(doc, "trial_pkts", json_integer((json_int_t)cfg->count_pkts));
 	/* RFC 2544 asks 60 s trials; shorter ones are labelled as such. */
-	json_object_set_new(doc, "rfc2544_trial_length", json_boolean(cfg->trial_ms >= 60000));
+	json_object_set_new(doc, "rfc2544_trial_length", json_boolean(trial_ms >= 60000));
+	if (cfg->mode == WR_MODE_THROUGHPUT)
+		json_object_set_new(doc, "pdr_ratio", json_real(cfg->pdr_ratio));
 	json_object_set_new(doc, "trials", m.trials);
 	json_object_set_new(doc, "results", results);
 	for (i = 0; i < n && rc == 0; i++) {
@@ -481,4 +481,36 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 		rc = run_size(&m, cfg->nb_sizes ? cfg->sizes[i] : cfg->frame_size, res);
 	}
 	return rc;
+}
+
+/* The shared pieces for mode_mlr.c and mode_lat.c (modes_int.h). */
+int
+wr_mode_trial(struct mode_ctx *m, const struct wr_trial *t, const char *what,
+		struct wr_trial_summary *s)
+{
+	return trial(m, t, what, s);
+}
+
+void
+wr_mode_trial_at(uint32_t size, double pps, uint64_t ms, struct wr_trial *t)
+{
+	trial_at(size, pps, ms, t);
+}
+
+int
+wr_mode_max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
+{
+	return max_rate(m, size, pps, res);
+}
+
+json_t *
+wr_mode_summary_json(const struct wr_trial_summary *s)
+{
+	return summary_json(s);
+}
+
+uint64_t
+wr_mode_trusted_link_bps(const struct wr_run *run)
+{
+	return trusted_link_bps(run);
 }

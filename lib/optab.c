@@ -148,6 +148,21 @@ const struct wr_optdesc wr_optab[] = {
 		"its\nport on the TX queue paired with its RX\nqueue, MACs, IPs and UDP/TCP "
 		"ports swapped;\ncounts what it reflected and what it could\nnot (TX full: "
 		"freed) [off]", WR_OPTSEC_TWOEND },
+	{ "goals", REQ, WR_OPT_GOALS, "LIST", "--mode mlr goals, comma-separated, each\n"
+		"LOSS:EXCEED:SUM:WIDTH: loss ratio a trial\nmay have, share of trial "
+		"seconds that may\nexceed it, seconds of full-length trials a\nload needs, "
+		"relative width of the result\n[0:0.5:21s:0.005,0.005:0.5:21s:0.005, CSIT's\n"
+		"NDR and PDR]", WR_OPTSEC_MODES },
+	{ "mlr-initial", REQ, WR_OPT_MLR_INITIAL, "T", "--mode mlr: length of the "
+		"short trials that\nnarrow the interval before full-length ones\n"
+		"(--trial; 1s for mlr unless given) [--trial / 10,\nat least 100ms]",
+		WR_OPTSEC_MODES },
+	{ "lat-loads", REQ, WR_OPT_LAT_LOADS, "LIST", "after --mode throughput or mlr: "
+		"latency\ntrials at these percentages of the rate found\n(NDR, or the "
+		"last goal's), 0 = a trickle of\n10 kpps; none = off [0,10,50,90]",
+		WR_OPTSEC_MODES },
+	{ "lat-trial", REQ, WR_OPT_LAT_TRIAL, "T", "length of each latency trial "
+		"[--trial]", WR_OPTSEC_MODES },
 	{ "capture", REQ, WR_OPT_CAPTURE, "FILE", "write the frames that explain a bad "
 		"run to\nFILE (pcapng, rte_pcapng; tcpdump -r and\ntshark read it), "
 		"atomically at the end [off]", WR_OPTSEC_CAPTURE },

@@ -384,7 +384,7 @@ opt_mode(const char *v, enum wr_mode *mode, char *err, size_t el)
 	static const char *const names[] = {
 		[WR_MODE_RUN] = "run", [WR_MODE_SWEEP] = "sweep",
 		[WR_MODE_THROUGHPUT] = "throughput", [WR_MODE_LOSS] = "loss",
-		[WR_MODE_B2B] = "b2b",
+		[WR_MODE_B2B] = "b2b", [WR_MODE_MLR] = "mlr",
 	};
 	unsigned int i;
 
@@ -395,7 +395,7 @@ opt_mode(const char *v, enum wr_mode *mode, char *err, size_t el)
 		}
 	}
 	return wr_err(-EINVAL, err, el, "--mode %s: expected run, sweep, throughput (RFC "
-		"2544 26.1), loss (26.3) or b2b (26.4)", v);
+		"2544 26.1), loss (26.3), b2b (26.4) or mlr (MLRsearch)", v);
 }
 
 static int
@@ -453,7 +453,9 @@ opt_modes(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	switch (c) {
 	case WR_OPT_MODE: return opt_mode(v, &cfg->mode, err, el);
 	case WR_OPT_SIZES: return opt_sizes(v, cfg, err, el);
-	case WR_OPT_TRIAL: return opt_duration("trial", v, 100, &cfg->trial_ms, err, el);
+	case WR_OPT_TRIAL:
+		cfg->trial_set = true;
+		return opt_duration("trial", v, 100, &cfg->trial_ms, err, el);
 	case WR_OPT_RESOLUTION:
 		return opt_real("resolution", v, 0.001, 50, &cfg->resolution_pct, err, el);
 	case WR_OPT_PDR: return opt_real("pdr", v, 0, 0.5, &cfg->pdr_ratio, err, el);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Options of the measurement methods beyond RFC 2544: --capture and its
- * knobs (capture.h). Pure: opts.c dispatches to these; their names and
+ * knobs (capture.h), --goals and --mlr-initial (mlr.h), --lat-loads and
+ * --lat-trial (latency under load). Pure: opts.c dispatches to these; their names and
  * help are in the option table (optab.c).
  */
 #ifndef WR_OPTS_METHODS_H
@@ -22,8 +23,10 @@ void wr_opts_methods_defaults(struct wr_config *cfg);
 int wr_opts_methods(int c, const char *v, struct wr_config *cfg, char *err,
 		size_t errlen);
 
-/* Cross-option rules of these options. Returns 0 or -EINVAL. */
-int wr_opts_methods_check(const struct wr_config *cfg, char *err,
-		size_t errlen);
+/*
+ * Cross-option rules of these options, and defaults that depend on the
+ * mode (--mode mlr: --trial 1s unless given). Returns 0 or -EINVAL.
+ */
+int wr_opts_methods_check(struct wr_config *cfg, char *err, size_t errlen);
 
 #endif /* WR_OPTS_METHODS_H */

@@ -71,8 +71,9 @@ check_mask(uint64_t mask, const char *opt, char *err, size_t el)
 	for (p = 0; p < WR_MAX_PORTS; p++)
 		if ((mask & (1ULL << p)) && !rte_eth_dev_is_valid_port((uint16_t)p))
 			return wr_err(-EINVAL, err, el, "--%s: port %u does not exist "
-				"(%u ports probed; add --vdev or bind a NIC)", opt, p,
-				rte_eth_dev_count_avail());
+				"(%u port%s probed; add --vdev or bind a NIC)", opt, p,
+				rte_eth_dev_count_avail(),
+				rte_eth_dev_count_avail() == 1 ? "" : "s");
 	return 0;
 }
 

@@ -64,6 +64,13 @@ wr_trials_figure(const double *v, unsigned int n, struct wr_trials_figure *out)
 	half = n > 1 ? wr_trials_t95(n - 1) * out->stddev / sqrt((double)n) : 0.0;
 	out->ci95_low = out->mean - half;
 	out->ci95_high = out->mean + half;
+	/*
+	 * Figures that cannot be negative (rates, latencies, counts) keep a
+	 * CI that cannot be either: the t interval is symmetric and, with a
+	 * few spread-out trials, would reach below 0.
+	 */
+	if (out->min >= 0.0 && out->ci95_low < 0.0)
+		out->ci95_low = 0.0;
 	return 0;
 }
 

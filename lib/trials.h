@@ -18,7 +18,8 @@ struct wr_trials_figure {
 	double max;
 	double mean;
 	double stddev;       /* sample standard deviation (n - 1); 0 when n < 2 */
-	double ci95_low;     /* 95% confidence interval of the mean (Student t); */
+	double ci95_low;     /* 95% confidence interval of the mean (Student t),
+	                      * never below 0 when no value is; */
 	double ci95_high;    /* equal to the mean when n < 2 */
 };
 

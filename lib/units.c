@@ -131,3 +131,22 @@ wr_units_si(double value, char *buf, size_t len)
 		snprintf(buf, len, "%.2f%c", value, prefix[i]);
 	return buf;
 }
+
+const char *
+wr_units_fit(double value, unsigned int width, unsigned int decimals, char *buf,
+		size_t len)
+{
+	int d, n = 0, w = (int)width;
+
+	for (d = (int)decimals; d >= 0; d--) {
+		n = snprintf(buf, len, "%*.*f", w, d, value);
+		if (n <= w)
+			return buf;
+	}
+	for (d = w > 6 ? w - 6 : 0; d >= 0; d--) {
+		n = snprintf(buf, len, "%*.*e", w, d, value);
+		if (n <= w)
+			return buf;
+	}
+	return buf;
+}

@@ -61,4 +61,14 @@ int wr_units_parse_duration_ms(const char *s, uint64_t *out_ms);
 /* Human form of a count with SI prefix into buf, e.g. "14.88M". */
 const char *wr_units_si(double value, char *buf, size_t len);
 
+/*
+ * value right-aligned in exactly width characters (width < len), with up
+ * to decimals decimals and fewer when it would not fit ("14.881",
+ * "12345.68", "123456789"); a value too large for width even without
+ * decimals is written with an exponent ("1.2e+12"). Keeps table columns
+ * aligned whatever the figure. Returns buf.
+ */
+const char *wr_units_fit(double value, unsigned int width, unsigned int decimals,
+		char *buf, size_t len);
+
 #endif /* WR_UNITS_H */

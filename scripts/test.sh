@@ -9,7 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib/setup.sh"
 
-suites=(unit vdev results twoend faults lab)  # in $WR_BUILD (gcc)
+suites=(unit vdev results twoend campaign faults lab)  # in $WR_BUILD (gcc)
 san_suites=(unit vdev faults fuzz)    # in $WR_SAN_BUILD (clang, sanitizers)
 
 usage() {

@@ -11,8 +11,11 @@ WR_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk dpdk-dev
 # reads the --capture pcapng files back (tests/vdev/test_capture.py) and
 # checks generated frames as an independent dissector (test_traffic.py);
 # Chromium renders `wirerate report`'s HTML (results suite, report_browser)
-# and tmux captures the live view at 80 and 160 columns.
-WR_TEST_PACKAGES=(prometheus tshark chromium tmux)
+# and tmux captures the live view at 80 and 160 columns. The campaign
+# suite drives scripts/campaign.sh (Ansible, ansible-core) over SSH to
+# namespace "hosts", each with its own sshd (openssh-server).
+WR_TEST_PACKAGES=(prometheus tshark chromium tmux ansible-core openssh-server
+	openssh-client)
 # The sanitizer build (scripts/test.sh, scripts/fuzz.sh): clang with
 # AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer; llvm for
 # llvm-symbolizer (readable stack traces).
@@ -48,15 +51,21 @@ wr_install() {
 # Install the test-only packages. The tests start their own Prometheus on
 # loopback; the one Debian's package enables as a service (listening on
 # every address, port 9090) is stopped and disabled when this installed it.
+# The same holds for openssh-server's sshd (port 22, every address): the
+# campaign suite starts its own, one per namespace.
 wr_install_test_tools() {
-	local had_prometheus=1
-	dpkg-query -W -f='${Status}' prometheus 2>/dev/null | grep -q 'ok installed' ||
-		had_prometheus=0
+	local had=() svc pkg
+	for pkg in prometheus openssh-server; do
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' &&
+			had+=("$pkg")
+	done
 	wr_install "${WR_TEST_PACKAGES[@]}"
-	[ "$had_prometheus" -eq 1 ] && return 0
-	# systemd, or the init script where no systemd runs.
-	systemctl disable --now prometheus >/dev/null 2>&1 ||
-		service prometheus stop >/dev/null 2>&1 || true
+	for svc in prometheus:prometheus ssh:openssh-server; do
+		[[ " ${had[*]} " == *" ${svc#*:} "* ]] && continue
+		# systemd, or the init script where no systemd runs.
+		systemctl disable --now "${svc%%:*}" >/dev/null 2>&1 ||
+			service "${svc%%:*}" stop >/dev/null 2>&1 || true
+	done
 }
 
 # Reserve 2 MiB hugepages and mount hugetlbfs; warn (tests then fall back

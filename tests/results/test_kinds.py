@@ -63,14 +63,37 @@ def points(kind, doc):
 
 
 def make_all(c, d):
-    docs = {}
+    docs, outs = {}, {}
     for kind, opts in KINDS.items():
         rc, doc, out, err = real_run(d, kind, [], RING + opts + ["--label", kind])
         c.eq(rc, 0, "%s run exit code (%s)" % (kind, err[-300:]))
         c.true(doc is not None, "%s result written" % kind)
         if doc is not None:
             docs[kind] = doc
+        outs[kind] = out
+    check_labels(c, d, docs, outs)
     return docs
+
+
+def check_labels(c, d, docs, outs):
+    """What the screen and the JSON say is what ran."""
+    sweep = docs.get("sweep", {})
+    c.eq(sweep.get("trial_s"), 0.2, "sweep: trial_s is its --duration")
+    c.true("sweep results (trials of 0.2 s, shorter than RFC 2544's 60 s)" in
+           outs["sweep"], "sweep: the table says what ran: %r" % outs["sweep"][-400:])
+    tput = outs["throughput"].split("throughput results")[-1]
+    c.true(" PDR Mpps " in tput, "--pdr: a PDR column")
+    rows = [ln.split() for ln in tput.splitlines()[2:] if ln.strip()]
+    c.true(rows and all(r[4] == "-" for r in rows),
+           "%% line is '-' without a trusted link speed: %r" % tput)
+    rc, doc, out, err = real_run(d, "tput-nopdr", [], RING + [
+        "--mode", "throughput", "--sizes", "64", "--rate", "2Mpps", "--trial",
+        "0.1s", "--max-trials", "2"])
+    c.eq(rc, 0, "throughput without --pdr: exit code")
+    c.true("PDR" not in out.split("throughput results")[-1],
+           "no PDR column without --pdr: %r" % out[-300:])
+    c.true("last trial's summary over" in outs["repeat"],
+           "--repeat: the summary says it is the last trial's")
 
 
 def check_report_one(c, d, kind, doc):

@@ -21,6 +21,8 @@ test_figure(void)
 {
 	static const double v[] = { 9, 2, 4, 5, 4, 7, 4, 5 };
 	static const double one[] = { 3.5 };
+	static const double lat[] = { 10.0, 1000.0 };
+	static const double neg[] = { -10.0, 1000.0 };
 	struct wr_trials_figure f;
 
 	WR_CHECK(wr_trials_figure(v, 8, &f) == 0);
@@ -42,6 +44,13 @@ test_figure(void)
 	WR_CHECK_NEAR(f.ci95_low, 3.5, 0);
 	WR_CHECK_NEAR(f.ci95_high, 3.5, 0);
 	WR_CHECK(wr_trials_figure(v, 0, &f) == -EINVAL);
+	/* Two spread-out latencies: 505 - 12.706 * 990 / 2 < 0. */
+	WR_CHECK(wr_trials_figure(lat, 2, &f) == 0);
+	WR_CHECK_NEAR(f.ci95_low, 0.0, 0);
+	WR_CHECK_NEAR(f.ci95_high, 505.0 + 12.706 * 990.0 / 2.0, 1e-6);
+	/* A figure that may be negative keeps its symmetric interval. */
+	WR_CHECK(wr_trials_figure(neg, 2, &f) == 0);
+	WR_CHECK(f.ci95_low < -1000.0);
 }
 
 static void

@@ -75,6 +75,22 @@ test_parse_duration(void)
 	WR_CHECK(wr_units_parse_duration_ms("-3", &ms) == -EINVAL);
 }
 
+/* Columns keep their width whatever the figure (Gb/s above 10000). */
+static void
+test_fit(void)
+{
+	char b[32];
+
+	WR_CHECK_STR(wr_units_fit(14.8809, 8, 3, b, sizeof(b)), "  14.881");
+	WR_CHECK_STR(wr_units_fit(9999.5, 8, 3, b, sizeof(b)), "9999.500");
+	WR_CHECK_STR(wr_units_fit(12345.678, 8, 3, b, sizeof(b)), "12345.68");
+	WR_CHECK_STR(wr_units_fit(123456.7, 8, 3, b, sizeof(b)), "123456.7");
+	WR_CHECK_STR(wr_units_fit(99999999.0, 8, 3, b, sizeof(b)), "99999999");
+	WR_CHECK(strlen(wr_units_fit(1.5e12, 8, 3, b, sizeof(b))) == 8);
+	WR_CHECK_STR(b, "1.50e+12");
+	WR_CHECK_STR(wr_units_fit(0, 9, 3, b, sizeof(b)), "    0.000");
+}
+
 int
 main(void)
 {
@@ -83,5 +99,6 @@ main(void)
 	WR_TEST_RUN(test_rate);
 	WR_TEST_RUN(test_parse_u64);
 	WR_TEST_RUN(test_parse_duration);
+	WR_TEST_RUN(test_fit);
 	return wr_test_summary();
 }

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The controller side of a wirerate campaign (scripts/campaign/campaign.yml):
+one local step per cell and one at the end, so that each costs one task.
+
+  wr-record.py cell WIRERATE < TASKS.json
+      keep a cell's results (the sender's and receiver's JSON and logs, as
+      their tasks returned them) in the cell's directory, merge them with
+      `wirerate merge`, and record the verdict in cell.json (schema
+      wirerate-cell/1): passed only when both ends ran, the receiver saw
+      frames and the merge balances. Prints the progress line.
+  wr-record.py summary WIRERATE RESULTS TITLE CELL_DIR...
+      `wirerate report --out RESULTS/report` over the recorded cells,
+      RESULTS/summary.json, and the campaign table on stdout. Exit 0 when
+      every cell passed, 1 otherwise.
+
+Standard library only. Files are written atomically (rename), so an
+interrupted controller leaves whole files or none."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def unreachable(res, role, host):
+    if isinstance(res, dict) and res.get("unreachable"):
+        msg = str(res.get("msg", "")).strip()
+        msg = msg[msg.rfind("ssh:"):] if "ssh:" in msg else msg
+        return "%s host %s unreachable%s" % (role, host,
+                                              (": " + msg[:160]) if msg else "")
+    return None
+
+
+def tail(res):
+    """The last line a host step wrote on stderr (its log), else stdout."""
+    for key in ("stderr", "stdout"):
+        lines = [x for x in str((res or {}).get(key, "")).splitlines() if x.strip()]
+        if lines:
+            return lines[-1][:200]
+    return str((res or {}).get("msg", "no output"))[:200]
+
+
+def ran(res):
+    return isinstance(res, dict) and isinstance(res.get("rc"), int)
+
+
+def verdict(t, merged, merge_out):
+    """Why the cell failed, or None."""
+    cell, rec, snd, fin = t["cell"], t["rec"], t["snd"], t["fin"]
+    why = (unreachable(rec, "receiver", cell["receiver"]["host"]) or
+           unreachable(snd, "sender", cell["sender"]["host"]) or
+           unreachable(fin, "receiver", cell["receiver"]["host"]))
+    if why:
+        return why
+    if not ran(rec) or rec["rc"] != 0:
+        return "receiver did not start: %s" % tail(rec)
+    if not ran(snd) or snd["rc"] != 0:
+        return "sender failed (exit %s): %s" % (snd.get("rc"), tail(snd))
+    if not ran(fin) or fin["rc"] != 0:
+        return "receiver failed (exit %s): %s" % (fin.get("rc"), tail(fin))
+    if merged is None:
+        return "no merge: %s" % merge_out
+    if merged["totals"]["rx_pkts"] == 0:
+        return "receiver saw no frame (sender sent %d)" % merged["totals"]["sent_pkts"]
+    if not merged["balanced"]:
+        return "merge does not balance: %d streams" % merged["totals"]["unbalanced_streams"]
+    return None
+
+
+def merge(wirerate, d):
+    """wirerate merge in d; returns (merged document or None, its last line)."""
+    out = os.path.join(d, "merged.json")
+    if os.path.exists(out):
+        os.unlink(out)
+    if not (os.path.exists(os.path.join(d, "snd.json")) and
+            os.path.exists(os.path.join(d, "rcv.json"))):
+        return None, "a result is missing"
+    p = subprocess.run([wirerate, "merge", "snd.json", "rcv.json", "--json",
+                        "merged.json"], cwd=d, capture_output=True, text=True)
+    write(os.path.join(d, "merge.txt"), p.stdout + p.stderr)
+    last = (p.stdout + p.stderr).strip().splitlines()
+    try:
+        with open(out) as f:
+            return json.load(f), last[-1] if last else ""
+    except (OSError, ValueError):
+        return None, last[-1] if last else "exit %d" % p.returncode
+
+
+def record(wirerate):
+    t = json.load(sys.stdin)
+    cell = t["cell"]
+    d = cell["result_dir"]
+    os.makedirs(d, exist_ok=True)
+    for name in ("snd.json", "rcv.json", "merged.json", "merge.txt"):
+        if os.path.exists(os.path.join(d, name)):
+            os.unlink(os.path.join(d, name))
+    # The JSON results are what snd-run and rcv-finish printed on stdout.
+    for name, res in (("snd", t["snd"]), ("rcv", t["fin"])):
+        if ran(res) and res.get("stdout", "").lstrip().startswith("{"):
+            write(os.path.join(d, name + ".json"), res["stdout"] + "\n")
+    write(os.path.join(d, "snd.log"), str(t["snd"].get("stderr", "")) + "\n")
+    write(os.path.join(d, "rcv.log"), "%s\n%s\n" % (t["rec"].get("stdout", ""),
+                                                  t["fin"].get("stderr", "")))
+    merged, merge_out = merge(wirerate, d)
+    why = verdict(t, merged, merge_out)
+    doc = {"schema": "wirerate-cell/1", "cell": cell["id"], "label": cell["label"],
+           "frame_size": cell["size"], "repeat": cell["repeat"],
+           "sender": "%s:%s" % (cell["sender"]["host"], cell["sender"]["port"]),
+           "receiver": "%s:%s" % (cell["receiver"]["host"], cell["receiver"]["port"]),
+           "status": "failed" if why else "passed", "reason": why or "",
+           "merged": "merged.json" if merged is not None else None}
+    write(os.path.join(d, "cell.json"), json.dumps(doc, indent=1) + "\n")
+    line = "cell %d/%d %s: %s" % (cell["n"], cell["of"], cell["id"], doc["status"])
+    if merged is not None:
+        tot = merged["totals"]
+        line += ": sent %d, received %d, lost %d" % (tot["sent_pkts"], tot["rx_pkts"],
+                                                     tot["lost_pkts"])
+    print(line + (" (%s)" % why if why else ""))
+    return 0
+
+
+def campaign_table(md):
+    """The "Campaign" section of report.md."""
+    m = re.search(r"^## Campaign.*?(?=^## |\Z)", md, re.M | re.S)
+    return m.group(0).rstrip() if m else md
+
+
+def summary(wirerate, results, title, dirs):
+    cells = []
+    for d in dirs:
+        try:
+            with open(os.path.join(d, "cell.json")) as f:
+                cells.append((d, json.load(f)))
+        except (OSError, ValueError):
+            cells.append((d, None))
+    have = [os.path.join(d, "cell.json") for d, c in cells if c is not None]
+    rc_report = 1
+    if have:
+        p = subprocess.run([wirerate, "report", "--out", os.path.join(results, "report"),
+                            "--title", title] + have, capture_output=True, text=True)
+        rc_report = p.returncode
+        if p.returncode != 0:
+            sys.stderr.write(p.stderr)
+    passed = [c["cell"] for _, c in cells if c and c["status"] == "passed"]
+    failed = {c["cell"]: c["reason"] for _, c in cells if c and c["status"] != "passed"}
+    missing = [os.path.basename(d) for d, c in cells if c is None]
+    s = {"cells": len(cells), "passed": len(passed), "failed": len(failed),
+         "not_run": missing, "failed_cells": failed, "report_rc": rc_report,
+         "report": os.path.join(results, "report", "report.md")}
+    write(os.path.join(results, "summary.json"), json.dumps(s, indent=1) + "\n")
+    try:
+        with open(s["report"]) as f:
+            print(campaign_table(f.read()))
+    except OSError:
+        print("no report written")
+    print("\n%d of %d cells passed%s; report: %s" % (
+        len(passed), len(cells), "" if not missing else
+        ", %d not run" % len(missing), s["report"]))
+    return 0 if len(passed) == len(cells) and rc_report == 0 else 1
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "cell":
+        return record(sys.argv[2])
+    if len(sys.argv) >= 5 and sys.argv[1] == "summary":
+        return summary(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Ansible filters of the wirerate campaign playbook (docs/campaigns.md).
+
+  campaign | wr_cells(hostvars, results)   every cell of the matrix, checked,
+                                           with both command lines
+  cells | wr_pending(rerun)                the cells without a passed result
+
+Pure Python on the controller: they read the campaign and the inventory
+and the cells' records (cell.json), they never reach a host."""
+import json
+import os
+import re
+import shlex
+
+from ansible.errors import AnsibleFilterError
+
+CELL_KEYS = {"label", "sender", "receiver", "sizes", "mtus", "count", "duration",
+             "rate", "idle_timeout", "grace", "repeats", "latency", "timeout",
+             "sender_options", "receiver_options"}
+DEFAULTS = {"sizes": [1518], "rate": "max", "idle_timeout": "2s",
+            "grace": "500ms", "repeats": 1, "latency": False, "timeout": 300,
+            "sender_options": "", "receiver_options": ""}
+EAL_SENDER = "-l 0,1"
+EAL_RECEIVER = "-l 0,1 --main-lcore 1"
+
+
+def _bad(where, msg):
+    raise AnsibleFilterError("campaign: %s: %s" % (where, msg))
+
+
+def _slug(label):
+    return re.sub(r"[^A-Za-z0-9.-]+", "_", label).strip("_") or "cell"
+
+
+def _endpoint(where, key, spec, hostvars):
+    """"HOST:PORT" -> (host, port name, port dict, host vars)."""
+    if not isinstance(spec, str) or spec.count(":") != 1:
+        _bad(where, "%s: %r: expected HOST:PORT (a host of the inventory and "
+             "a name under its wr_ports)" % (key, spec))
+    host, port = spec.split(":")
+    if host not in hostvars:
+        _bad(where, "%s: host %r is not in the inventory" % (key, host))
+    hv = hostvars[host]
+    ports = hv.get("wr_ports") or {}
+    if port not in ports:
+        _bad(where, "%s: host %s has no port %r in wr_ports (it has: %s)" % (
+            key, host, port, ", ".join(sorted(ports)) or "none"))
+    p = ports[port]
+    if not isinstance(p, dict) or (("pci" in p) == ("vdev" in p)):
+        _bad(where, "%s: %s wr_ports.%s: give exactly one of pci or vdev" % (
+            key, host, port))
+    return host, port, p, hv
+
+
+def _sizes(where, c):
+    if "mtus" in c and "sizes" in c:
+        _bad(where, "give sizes or mtus, not both")
+    if "mtus" in c:
+        vals, add = c["mtus"], 18        # MTU + Ethernet header + FCS
+    else:
+        vals, add = c.get("sizes", DEFAULTS["sizes"]), 0
+    if not isinstance(vals, list) or not vals or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in vals):
+        _bad(where, "sizes/mtus: %r: expected a list of whole numbers" % (vals,))
+    sizes = [v + add for v in vals]
+    for s in sizes:
+        if not 64 <= s <= 9018:
+            _bad(where, "frame size %d outside 64..9018" % s)
+    return sizes
+
+
+def _eal(hv, role, port, host):
+    lcores = hv.get("wr_eal_" + role, EAL_SENDER if role == "sender" else EAL_RECEIVER)
+    dev = "-a %s" % shlex.quote(port["pci"]) if "pci" in port else \
+        "--vdev %s" % shlex.quote(port["vdev"])
+    prefix = "wr-%s-%s" % (host, "snd" if role == "sender" else "rcv")
+    return "%s %s --file-prefix %s %s" % (lcores, hv.get("wr_eal_extra", ""),
+                                          prefix, dev)
+
+
+def _wr_dir(hv):
+    return hv.get("wr_dir") or hv["wr_defaults"]["dir"]
+
+
+def _commands(cell, c, snd, rcv):
+    """Both wirerate command lines of one cell (paths on each host)."""
+    q = shlex.quote
+    size = cell["size"]
+    s_host, _, s_port, s_hv = snd
+    r_host, _, r_port, r_hv = rcv
+    s_wd, r_wd = _wr_dir(s_hv), _wr_dir(r_hv)
+    sdir = "%s/cells/%s" % (s_wd, cell["id"])
+    rdir = "%s/cells/%s" % (r_wd, cell["id"])
+    stop = "--count %s" % q(str(c["count"])) if "count" in c else \
+        "--duration %s" % q(str(c["duration"]))
+    snd_opts = "--rx-ports none --size %d %s --grace %s --label %s --quiet" % (
+        size, stop, q(str(c["grace"])), q(cell["label"]))
+    if str(c["rate"]) != "max":
+        snd_opts += " --rate %s" % q(str(c["rate"]))
+    if "mac" in r_port:
+        snd_opts += " --dst-mac %s" % q(r_port["mac"])
+    rcv_opts = ("--tx-ports none --size %d --start-on-rx --idle-timeout %s "
+                "--label %s --quiet" % (size, q(str(c["idle_timeout"])),
+                                         q(cell["label"])))
+    if c["latency"]:
+        rcv_opts += " --latency tsc"
+    cell["sender"].update(dir=sdir, wr_dir=s_wd, cmd="%s %s -- %s %s --json %s/snd.json" % (
+        q(s_hv.get("wr_bin", s_wd + "/bin/wirerate")),
+        _eal(s_hv, "sender", s_port, s_host), snd_opts, c["sender_options"], sdir))
+    cell["receiver"].update(dir=rdir, wr_dir=r_wd, cmd="%s %s -- %s %s --json %s/rcv.json" % (
+        q(r_hv.get("wr_bin", r_wd + "/bin/wirerate")),
+        _eal(r_hv, "receiver", r_port, r_host), rcv_opts, c["receiver_options"],
+        rdir))
+
+
+def _seconds(where, key, v):
+    """A wirerate time ("2s", "1500ms", "1m" or a number of seconds) in s."""
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|m)?\s*", str(v))
+    if m is None:
+        _bad(where, "%s: %r: expected a time such as 2s or 1500ms" % (key, v))
+    return float(m.group(1)) * {"ms": 0.001, "s": 1, None: 1, "m": 60}[m.group(2)]
+
+
+def _check_cell(where, c):
+    unknown = set(c) - CELL_KEYS
+    if unknown:
+        _bad(where, "unknown key(s) %s (known: %s)" % (
+            ", ".join(sorted(unknown)), ", ".join(sorted(CELL_KEYS))))
+    for k in ("label", "sender", "receiver"):
+        if k not in c:
+            _bad(where, "%s is missing" % k)
+    if ("count" in c) == ("duration" in c):
+        _bad(where, "give exactly one of count (frames) or duration")
+    if not isinstance(c["repeats"], int) or c["repeats"] < 1:
+        _bad(where, "repeats: %r: expected a whole number >= 1" % (c["repeats"],))
+    if not isinstance(c["timeout"], int) or c["timeout"] < 10:
+        _bad(where, "timeout: %r: expected whole seconds >= 10" % (c["timeout"],))
+    if not isinstance(c["label"], str) or not c["label"].strip():
+        _bad(where, "label: expected non-empty text")
+
+
+def _layered(defaults, raw):
+    """raw over defaults; of the alternatives (sizes or mtus, count or
+    duration) the cell's own choice replaces the default's."""
+    c = dict(defaults)
+    for pair in (("sizes", "mtus"), ("count", "duration")):
+        if any(k in raw for k in pair):
+            for k in pair:
+                c.pop(k, None)
+    c.update(raw)
+    return c
+
+
+def wr_cells(campaign, hostvars, results):
+    """Expand the matrix: cells x sizes x repeats, in file order."""
+    if not isinstance(campaign, dict) or not isinstance(campaign.get("cells"), list) \
+            or not campaign["cells"]:
+        _bad("file", "expected a mapping with a non-empty list 'cells'")
+    if not isinstance(campaign.get("defaults") or {}, dict):
+        _bad("defaults", "expected a mapping of cell keys")
+    defaults = _layered(DEFAULTS, campaign.get("defaults") or {})
+    out, ids = [], set()
+    for i, raw in enumerate(campaign["cells"]):
+        where = "cells[%d]" % i
+        if not isinstance(raw, dict):
+            _bad(where, "expected a mapping")
+        c = _layered(defaults, raw)
+        where = "cells[%d] (%s)" % (i, c.get("label", "?"))
+        _check_cell(where, c)
+        snd = _endpoint(where, "sender", c["sender"], hostvars)
+        rcv = _endpoint(where, "receiver", c["receiver"], hostvars)
+        for size in _sizes(where, c):
+            for rep in range(1, c["repeats"] + 1):
+                cid = "%s-%dB-r%d" % (_slug(c["label"]), size, rep)
+                if cid in ids:
+                    _bad(where, "cell %s appears twice (same label and size)" % cid)
+                ids.add(cid)
+                cell = {"id": cid, "label": c["label"], "size": size, "repeat": rep,
+                        "timeout": c["timeout"],
+                        "finish_wait_s": int(_seconds(where, "idle_timeout",
+                                                      c["idle_timeout"])) + 10,
+                        "result_dir": "%s/cells/%s" % (results, cid),
+                        "sender": {"host": snd[0], "port": snd[1]},
+                        "receiver": {"host": rcv[0], "port": rcv[1]}}
+                _commands(cell, c, snd, rcv)
+                out.append(cell)
+    for n, cell in enumerate(out, 1):
+        cell["n"], cell["of"] = n, len(out)
+    return out
+
+
+def _passed(cell):
+    try:
+        with open(os.path.join(cell["result_dir"], "cell.json")) as f:
+            return json.load(f).get("status") == "passed"
+    except (OSError, ValueError):
+        return False
+
+
+def wr_pending(cells, rerun=False):
+    """Cells to run: all with rerun, else those without a passed result."""
+    return list(cells) if rerun else [c for c in cells if not _passed(c)]
+
+
+class FilterModule:
+    def filters(self):
+        return {"wr_cells": wr_cells, "wr_pending": wr_pending}

@@ -1,0 +1,228 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""A campaign test bed: three "hosts" as network namespaces, each with its
+own sshd listening only on its namespace address, reached from the root
+namespace (the Ansible controller) with a key made here. Data ports: a veth
+pair h1 <-> h2 (af_packet; a tbf shaper on h1's end: "different hosts") and
+memif between two processes of h3 ("same host"). Everything is private to
+one Bed and removed by Bed.close(), whatever happened: sshd by the PID in
+its PidFile, namespaces (with their veth ends), the root-side veth ends,
+memif sockets, the directory. See /work/shared/CAMPAIGN.md and
+docs/campaigns.md. Standard library only.
+
+  python3 bed.py up DIR     build a bed, write DIR/inventory.yml, stay up
+                            until SIGINT/SIGTERM (for trying the playbook)
+"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SSH_PORT = 2222
+MACS = {"h1": "02:00:00:13:01:01", "h2": "02:00:00:13:02:01"}
+SHAPER = "tbf rate 20mbit burst 32kb latency 50ms"
+
+
+def sh(*argv, check=True, timeout=30):
+    p = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout)
+    if check and p.returncode != 0:
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(argv), p.returncode,
+                                               p.stderr.strip()))
+    return p
+
+
+class Bed:
+    """Namespaces h1, h2, h3 on 10.213.T.0/24 (T from the PID)."""
+
+    HOSTS = ("h1", "h2", "h3")
+
+    def __init__(self, workdir=None):
+        pid = os.getpid()
+        self.tag = "wc%d" % (pid % 10000)
+        self.net = "10.213.%d" % (pid % 200 + 20)
+        self.dir = workdir or tempfile.mkdtemp(prefix="wirerate-campaign-")
+        os.makedirs(self.dir, exist_ok=True)
+        self.netns, self.links, self.sshd, self.pids_seen = [], [], {}, {}
+        self.addr = {h: "%s.%d" % (self.net, 4 * i + 2) for i, h in
+                     enumerate(self.HOSTS)}
+
+    def path(self, leaf):
+        return os.path.join(self.dir, leaf)
+
+    def ns(self, host):
+        return self.tag + host
+
+    def up(self):
+        """Build everything; raises on the first step that fails."""
+        os.makedirs("/run/sshd", exist_ok=True)
+        sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", self.path("key"))
+        sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", self.path("hostkey"))
+        for i, h in enumerate(self.HOSTS):
+            self._host(i, h)
+        self._data_link()
+        for h in self.HOSTS:
+            self.start_sshd(h)
+        self.write_inventory()
+
+    def _host(self, i, h):
+        ns = self.ns(h)
+        sh("ip", "netns", "add", ns)
+        self.netns.append(ns)
+        sh("ip", "netns", "exec", ns, "sysctl", "-qw",
+           "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1")
+        sh("ip", "-n", ns, "link", "set", "lo", "up")
+        root, inner = "%sc%d" % (self.tag, i), "%sn%d" % (self.tag, i)
+        sh("ip", "link", "add", root, "type", "veth", "peer", "name", inner)
+        self.links.append(root)
+        sh("ip", "link", "set", inner, "netns", ns)
+        sh("ip", "addr", "add", "%s.%d/30" % (self.net, 4 * i + 1), "dev", root)
+        sh("ip", "link", "set", root, "up")
+        sh("ip", "-n", ns, "addr", "add", "%s/30" % self.addr[h], "dev", inner)
+        sh("ip", "-n", ns, "link", "set", inner, "up")
+
+    def _data_link(self):
+        """h1 <-> h2: the "different hosts" link, shaped on h1's egress."""
+        a, b = self.tag + "d1", self.tag + "d2"
+        sh("ip", "link", "add", a, "type", "veth", "peer", "name", b)
+        for dev, h in ((a, "h1"), (b, "h2")):
+            sh("ip", "link", "set", dev, "netns", self.ns(h))
+            sh("ip", "-n", self.ns(h), "link", "set", dev, "address", MACS[h],
+               "mtu", "1500", "up")
+        sh("ip", "netns", "exec", self.ns("h1"), "tc", "qdisc", "add", "dev", a,
+           "root", *SHAPER.split())
+        self.data = (a, b)
+
+    def start_sshd(self, h):
+        conf = self.path("sshd-%s.conf" % h)
+        with open(conf, "w") as f:
+            f.write("""Port %d
+ListenAddress %s
+HostKey %s
+AuthorizedKeysFile %s
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+UsePAM no
+PidFile %s
+StrictModes no
+Subsystem sftp /usr/lib/openssh/sftp-server
+""" % (SSH_PORT, self.addr[h], self.path("hostkey"), self.path("key.pub"),
+                self.path("sshd-%s.pid" % h)))
+        pidfile = self.path("sshd-%s.pid" % h)
+        if os.path.exists(pidfile):
+            os.unlink(pidfile)
+        sh("ip", "netns", "exec", self.ns(h), "/usr/sbin/sshd", "-f", conf,
+           "-E", self.path("sshd-%s.log" % h))
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not os.path.exists(pidfile):
+            time.sleep(0.05)
+        with open(pidfile) as f:
+            self.sshd[h] = self.pids_seen[h] = int(f.read().strip())
+
+    def stop_sshd(self, h):
+        """Stop one host's sshd by its PID: the host becomes unreachable."""
+        pid = self.sshd.pop(h, None)
+        if pid is None:
+            return
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.05)
+
+    def write_inventory(self):
+        """The inventory of this bed: ports as af_packet and memif vdevs."""
+        sock = self.path("memif.sock")
+        memif = "net_memif0,role=%s,socket=" + sock + ",socket-abstract=no"
+        afp = "net_af_packet0,iface=%s,framecnt=8192,qdisc_bypass=0"
+        ports = {
+            "h1": {"veth": {"vdev": afp % self.data[0], "mac": MACS["h1"]}},
+            "h2": {"veth": {"vdev": afp % self.data[1], "mac": MACS["h2"]}},
+            "h3": {"memif-rcv": {"vdev": memif % "server"},
+                   "memif-snd": {"vdev": memif % "client"}},
+        }
+        lines = ["all:", "  vars:",
+                 "    ansible_port: %d" % SSH_PORT,
+                 "    ansible_user: root",
+                 "    ansible_ssh_private_key_file: %s" % self.path("key"),
+                 "    ansible_ssh_common_args: '-o StrictHostKeyChecking=no"
+                 " -o UserKnownHostsFile=/dev/null -o ConnectTimeout=5'",
+                 "    ansible_python_interpreter: /usr/bin/python3",
+                 "    wr_dir: %s" % self.path("hosts/{{ inventory_hostname }}"),
+                 "    wr_eal_extra: --no-pci --in-memory --log-level=*:error",
+                 "  hosts:"]
+        for h in self.HOSTS:
+            lines += ["    %s:" % h, "      ansible_host: %s" % self.addr[h],
+                      "      wr_label: namespace %s" % h,
+                      "      wr_hypervisor: %s" % ("box-a" if h != "h2" else "box-b"),
+                      "      wr_ports:"]
+            for name, p in ports[h].items():
+                lines.append("        %s:" % name)
+                lines += ["          %s: '%s'" % kv for kv in sorted(p.items())]
+        with open(self.path("inventory.yml"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+    def _kill_ns_pids(self):
+        """Whatever still runs in the namespaces (sessions of the sshd
+        children, anything a test left) by PID, TERM then KILL."""
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            pids = []
+            for ns in self.netns:
+                out = sh("ip", "netns", "pids", ns, check=False).stdout
+                pids += [int(x) for x in out.split()]
+            for pid in pids:
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    pass
+            end = time.monotonic() + 3
+            while pids and time.monotonic() < end:
+                pids = [p for p in pids if os.path.exists("/proc/%d" % p)]
+                time.sleep(0.05)
+
+    def _close_ssh_masters(self):
+        """The controller's SSH connection masters (ControlPersist)."""
+        cp = self.path("cp")
+        for sock in os.listdir(cp) if os.path.isdir(cp) else []:
+            sh("ssh", "-O", "exit", "-o", "ControlPath=" + os.path.join(cp, sock),
+               "wr-bed", check=False)
+
+    def close(self):
+        self._close_ssh_masters()
+        for h in list(self.sshd):
+            self.stop_sshd(h)
+        self._kill_ns_pids()
+        for ns in self.netns:
+            sh("ip", "netns", "del", ns, check=False)
+        for link in self.links:
+            sh("ip", "link", "del", link, check=False)
+        self.netns, self.links = [], []
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] != "up":
+        sys.exit(__doc__)
+    bed = Bed(sys.argv[2])
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
+    try:
+        bed.up()
+        print("bed up: %s/inventory.yml (sshd %s)" % (bed.dir, bed.sshd), flush=True)
+        while not stop:
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        bed.close()
+
+
+if __name__ == "__main__":
+    main()

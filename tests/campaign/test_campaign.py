@@ -1,0 +1,393 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Campaign suite: scripts/campaign.sh (Ansible over SSH) against three
+namespace "hosts" with their own sshd (bed.py). Usage: test_campaign.py CASE.
+
+end_to_end: a 2x2 campaign (same host over memif on h3, different hosts
+over a tbf-shaped veth h1 -> h2; 64 and 1518-byte frames). Run 1 with h3's
+sshd stopped: its cells fail as unreachable, the others pass, exit 1. Run
+2 with h3 back: only h3's cells run, all pass. Run 3: nothing runs. Every
+merge balances exactly, checked against counts wirerate did not make (the
+shaper's qdisc counters, the receiving veth's kernel counters) and the
+results the hosts kept; the report's table is complete.
+bad_input: campaigns with mistakes end with exit 2 and a message naming the
+cell and what is wrong, before any host is reached; the campaigns shipped
+in config/campaigns/ expand against their inventories."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+from bed import Bed, sh
+from wrtest import Checker
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CAMPAIGN_SH = os.path.join(ROOT, "scripts", "campaign.sh")
+WIRERATE = os.environ.get("WIRERATE", os.path.join(ROOT, "build", "app", "wirerate"))
+SKIP = 77
+
+CAMPAIGN = """campaign: bed
+title: same host vs different hosts (namespaces)
+defaults:
+  idle_timeout: 700ms
+cells:
+  - label: memif/same-host
+    sender: h3:memif-snd
+    receiver: h3:memif-rcv
+    sizes: [64, 1518]
+    count: 200000
+    # the memif client (sender) outlives the server's idle end
+    grace: 2500ms
+    latency: true
+    # a memif server's link is up only once the client connects
+    receiver_options: --link-timeout 0
+  - label: veth/different-hosts
+    sender: h1:veth
+    receiver: h2:veth
+    sizes: [64, 1518]
+    count: 3000
+"""
+SAME = ["memif_same-host-64B-r1", "memif_same-host-1518B-r1"]
+DIFF = ["veth_different-hosts-64B-r1", "veth_different-hosts-1518B-r1"]
+
+
+def probe():
+    """Skip only where the machine lacks what the bed needs."""
+    if os.getuid() != 0:
+        return "needs root (namespaces, sshd)"
+    for tool in ("ansible-playbook", "/usr/sbin/sshd", "ssh-keygen", "ip", "tc"):
+        if shutil.which(tool) is None:
+            return "%s is not installed (scripts/test.sh installs it)" % tool
+    p = subprocess.run(["ip", "netns", "add", "wcprobe%d" % os.getpid()],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return "cannot make a network namespace: " + p.stderr.strip()
+    sh("ip", "netns", "del", "wcprobe%d" % os.getpid(), check=False)
+    return None
+
+
+def campaign(bed, *extra, results=None):
+    """scripts/campaign.sh; returns (exit code, output)."""
+    argv = [CAMPAIGN_SH, "--results", results or bed.path("results")] + \
+        list(extra) + [bed.path("inventory.yml"), bed.path("campaign.yml")]
+    env = dict(os.environ, ANSIBLE_LOCAL_TEMP=bed.path("ansible-tmp"),
+               ANSIBLE_SSH_CONTROL_PATH_DIR=bed.path("cp"))
+    t0 = time.monotonic()
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env)
+    out = p.stdout + p.stderr
+    print("--- campaign.sh %s: exit %d in %.1f s\n%s" % (" ".join(extra), p.returncode,
+                                                      time.monotonic() - t0, out))
+    return p.returncode, out
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def cell_doc(bed, cid):
+    return load(bed.path("results/cells/%s/cell.json" % cid))
+
+
+def check_balance(c, bed, cid, exact):
+    """The merge against both ends' own files as the hosts kept them."""
+    d = bed.path("results/cells/" + cid)
+    m = load(os.path.join(d, "merged.json"))
+    host = {"memif": "h3"}.get(cid.split("_")[0])
+    sdir = bed.path("hosts/%s/cells/%s" % (host or "h1", cid))
+    rdir = bed.path("hosts/%s/cells/%s" % (host or "h2", cid))
+    snd, rcv = load(os.path.join(sdir, "snd.json")), load(os.path.join(rdir, "rcv.json"))
+    t = m["totals"]
+    sent = sum(s["sent_pkts"] for s in snd["tx_streams"])
+    got = sum(s["rx_pkts"] for s in rcv["streams"])
+    c.eq(m["balanced"], True, "%s: merge balanced" % cid)
+    c.eq(t["sent_pkts"], sent, "%s: merged sent = the sender's own count" % cid)
+    c.eq(t["rx_pkts"], got, "%s: merged received = the receiver's own count" % cid)
+    c.eq(t["sent_pkts"], t["rx_pkts"] + t["lost_pkts"], "%s: sent = received + lost" % cid)
+    c.eq(t["lost_pkts"], t["head_lost_pkts"] + t["gap_pkts"] + t["tail_lost_pkts"],
+         "%s: lost = head + gaps + tail" % cid)
+    c.true(t["rx_pkts"] > 0, "%s: frames received" % cid)
+    c.eq(rcv["stop_reason"], "idle", "%s: receiver ended by --idle-timeout" % cid)
+    if exact:
+        c.eq(t["lost_pkts"], 0, "%s: nothing lost on the memif ring" % cid)
+        c.eq(t["sent_pkts"], 200000, "%s: the campaign's count" % cid)
+    return m
+
+
+def qdisc_pkts(bed):
+    """(sent, dropped) of the shaper on h1's data veth: the kernel's counts."""
+    out = sh("ip", "netns", "exec", bed.ns("h1"), "tc", "-s", "-j", "qdisc", "show",
+             "dev", bed.data[0]).stdout
+    q = [x for x in json.loads(out) if x.get("kind") == "tbf"][0]
+    return q["packets"], q["drops"]
+
+
+def rx_kernel(bed):
+    out = sh("ip", "-n", bed.ns("h2"), "-s", "-j", "link", "show", bed.data[1]).stdout
+    return json.loads(out)[0]["stats64"]["rx"]["packets"]
+
+
+def table_rows(md):
+    """Rows of the report's campaign table: {(label, size): [cells]}."""
+    sec = re.search(r"^## Campaign.*?(?=^## |\Z)", md, re.M | re.S).group(0)
+    rows = {}
+    for line in sec.splitlines():
+        cols = [x.strip() for x in line.strip().strip("|").split("|")]
+        if len(cols) == 12 and cols[1].isdigit():
+            rows[(cols[0], int(cols[1]))] = cols
+    return rows
+
+
+def check_table(c, bed, failed_h3):
+    rows = table_rows(open(bed.path("results/report/report.md")).read())
+    c.eq(len(rows), 4, "campaign table: one row per cell")
+    for (label, size), cols in sorted(rows.items()):
+        same = label.startswith("memif")
+        if same and failed_h3:
+            c.true(cols[2].startswith("FAILED: receiver host h3 unreachable"),
+                   "%s %d: failed as unreachable (%s)" % (label, size, cols[2]))
+            continue
+        c.eq(cols[2], "passed", "%s %d: result" % (label, size))
+        # MB/s, Mpps, Gb/s L1/L2, sent/lost, cycles/frame at both ends
+        for i in (3, 4, 5, 6, 7, 9, 10):
+            c.true(cols[i] not in ("", "-"), "%s %d: column %d filled (%r)" % (
+                label, size, i, cols[i]))
+        # Latency: same host only (--latency tsc, one clock).
+        c.eq(cols[8] != "-", same, "%s %d: latency only where the clocks allow" % (
+            label, size))
+    return rows
+
+
+class Scraper(threading.Thread):
+    """Polls each exporter of prometheus.yml until it answers once."""
+
+    def __init__(self, targets):
+        super().__init__(daemon=True)
+        self.targets, self.answered, self.stop = targets, set(), False
+
+    def run(self):
+        while not self.stop and len(self.answered) < len(self.targets):
+            for t in self.targets:
+                if t in self.answered:
+                    continue
+                try:
+                    with urllib.request.urlopen("http://%s/metrics" % t, timeout=1) as r:
+                        if b"wirerate_up" in r.read():
+                            self.answered.add(t)
+                except OSError:
+                    pass
+            time.sleep(0.2)
+
+
+def scrape_targets(bed):
+    text = open(bed.path("results/prometheus.yml")).read()
+    return re.findall(r'targets: \["([0-9.]+:[0-9]+)"\]', text)
+
+
+def check_prometheus(c, bed):
+    targets = scrape_targets(bed)
+    want = sorted("%s:%d" % (bed.addr[h], p) for h in bed.HOSTS for p in (9477, 9478))
+    c.eq(sorted(targets), want, "prometheus.yml: each host's sender and receiver exporter")
+    if shutil.which("promtool"):
+        p = subprocess.run(["promtool", "check", "config", bed.path("results/prometheus.yml")],
+                           capture_output=True, text=True)
+        c.eq(p.returncode, 0, "promtool check config: " + p.stdout + p.stderr)
+    return targets
+
+
+def end_to_end():
+    c = Checker("campaign_end_to_end")
+    why = probe()
+    if why:
+        print("SKIP: " + why)
+        sys.exit(SKIP)
+    bed = Bed()
+    try:
+        bed.up()
+        with open(bed.path("campaign.yml"), "w") as f:
+            f.write(CAMPAIGN)
+        scenario(c, bed)
+    finally:
+        bed.close()
+        check_clean(c, bed)
+    c.done()
+
+
+def scenario(c, bed):
+    q0, k0 = qdisc_pkts(bed), rx_kernel(bed)
+    # Run 1: h3 unreachable.
+    bed.stop_sshd("h3")
+    rc, out = campaign(bed)
+    c.eq(rc, 1, "run 1 exit status: a cell failed")
+    for cid in SAME:
+        d = cell_doc(bed, cid)
+        c.eq(d["status"], "failed", "%s failed" % cid)
+        c.true("receiver host h3 unreachable" in d["reason"], "%s reason: %s" % (cid, d["reason"]))
+    tot = dict(sent_pkts=0, rx_pkts=0, head_lost_pkts=0, gap_pkts=0, tail_lost_pkts=0)
+    for cid in DIFF:
+        c.eq(cell_doc(bed, cid)["status"], "passed", "%s passed" % cid)
+        m = check_balance(c, bed, cid, exact=False)
+        for k in tot:
+            tot[k] += m["totals"][k]
+    # The kernel's counts of the shaped link, over both cells. The receiving
+    # af_packet ring (8192 frames) holds more than a cell sends, so every
+    # frame the shaper passed reaches the receiver; frames the shaper drops
+    # are holes in the sequence; frames the sender's PMD accepted into its
+    # TX ring but the kernel never took before the port closed are the tail.
+    (qs, qd), k1 = qdisc_pkts(bed), rx_kernel(bed)
+    qs, qd, k = qs - q0[0], qd - q0[1], k1 - k0
+    print("shaped link: sent %d, received %d; qdisc passed %d, dropped %d; "
+          "veth received %d" % (tot["sent_pkts"], tot["rx_pkts"], qs, qd, k))
+    c.eq(tot["rx_pkts"], k, "received = the receiving veth's kernel count")
+    c.eq(tot["rx_pkts"], qs, "received = what the shaper passed")
+    c.eq(tot["head_lost_pkts"] + tot["gap_pkts"], qd, "holes = the shaper's drops")
+    c.eq(tot["tail_lost_pkts"], tot["sent_pkts"] - qs - qd,
+         "tail = accepted by the sender's PMD, never taken by the kernel")
+    check_table(c, bed, failed_h3=True)
+    targets = check_prometheus(c, bed)
+    stamps = {cid: os.stat(bed.path("results/cells/%s/merged.json" % cid)).st_mtime_ns
+              for cid in DIFF}
+    # Run 2: h3 back; only its cells run.
+    bed.start_sshd("h3")
+    scraper = Scraper([t for t in targets if t.startswith(bed.addr["h3"] + ":")])
+    scraper.start()
+    rc, out = campaign(bed)
+    scraper.stop = True
+    c.eq(rc, 0, "run 2 exit status: every cell passed")
+    c.true("4 cells, 2 to run, 2 already passed" in out, "run 2 resumes: 2 to run")
+    c.eq(sorted(scraper.answered), sorted(scraper.targets),
+         "h3's exporters answered while the campaign ran")
+    for cid in SAME:
+        c.eq(cell_doc(bed, cid)["status"], "passed", "%s passed on the rerun" % cid)
+        check_balance(c, bed, cid, exact=True)
+    for cid in DIFF:
+        c.eq(os.stat(bed.path("results/cells/%s/merged.json" % cid)).st_mtime_ns,
+             stamps[cid], "%s not run again" % cid)
+    rows = check_table(c, bed, failed_h3=False)
+    for size in (64, 1518):
+        same, diff = (float(rows[(lab, size)][6]) for lab in
+                      ("memif/same-host", "veth/different-hosts"))
+        c.true(same > diff, "%d B: same host faster than the shaped link "
+               "(%.4g > %.4g Gb/s L2)" % (size, same, diff))
+    # Run 3: nothing to run.
+    rc, out = campaign(bed)
+    c.eq(rc, 0, "run 3 exit status")
+    c.true("4 cells, 0 to run, 4 already passed" in out, "run 3 runs nothing")
+    c.true("4 of 4 cells passed" in out, "run 3 prints the final table")
+    # A merge file is a report input of its own.
+    p = subprocess.run([WIRERATE, "report", "--no-plots",
+                        bed.path("results/cells/%s/merged.json" % SAME[1])],
+                       capture_output=True, text=True)
+    c.true(p.returncode == 0 and "| memif/same-host | 1518 | merged |" in p.stdout,
+           "wirerate report MERGED.json: " + p.stdout[:300] + p.stderr)
+
+
+def check_clean(c, bed):
+    """Nothing of the bed outlives it."""
+    left = sh("ip", "netns", "list").stdout
+    c.true(bed.tag not in left, "namespaces removed")
+    c.true(bed.tag not in sh("ip", "-o", "link").stdout, "veth ends removed")
+    for h, pid in bed.pids_seen.items():
+        c.true(not os.path.exists("/proc/%d" % pid) or
+               "sshd" not in open("/proc/%d/cmdline" % pid).read(), "sshd of %s stopped" % h)
+    ps = sh("ps", "-eo", "args").stdout
+    c.true(not re.search(r"--file-prefix wr-h[123]-", ps), "no wirerate left running")
+    c.true(not re.search(r"wirerate-exporter.py --file-prefix wr-h[123]-", ps),
+           "no exporter left running")
+    c.true(not any(n.startswith("wr-h") for n in os.listdir("/dev/hugepages"))
+           if os.path.isdir("/dev/hugepages") else True, "no hugepage files left")
+
+
+BAD = [
+    ("cells:\n  - {label: x, sender: h9:veth, receiver: h2:veth, count: 10}\n",
+     "cells[0] (x): sender: host 'h9' is not in the inventory"),
+    ("cells:\n  - {label: x, sender: h1:nope, receiver: h2:veth, count: 10}\n",
+     "cells[0] (x): sender: host h1 has no port 'nope' in wr_ports (it has: veth)"),
+    ("cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth}\n",
+     "cells[0] (x): give exactly one of count (frames) or duration"),
+    ("cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 9, sizes: [32]}\n",
+     "cells[0] (x): frame size 32 outside 64..9018"),
+    ("cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 9, rte: 1}\n",
+     "cells[0] (x): unknown key(s) rte"),
+]
+
+
+def bad_input():
+    """No namespaces needed: the campaign is checked against the inventory
+    before any host is reached (the hosts' addresses are never used)."""
+    c = Checker("campaign_bad_input")
+    if shutil.which("ansible-playbook") is None:
+        print("SKIP: ansible-playbook is not installed (scripts/test.sh installs it)")
+        sys.exit(SKIP)
+    d = tempfile.mkdtemp(prefix="wirerate-campaign-bad-")
+    try:
+        with open(os.path.join(d, "inventory.yml"), "w") as f:
+            f.write("all:\n  hosts:\n    h1:\n      ansible_host: 192.0.2.1\n"
+                    "      wr_ports: {veth: {vdev: net_null0}}\n"
+                    "    h2:\n      ansible_host: 192.0.2.2\n"
+                    "      wr_ports: {veth: {vdev: net_null0}}\n")
+        for i, (text, want) in enumerate(BAD):
+            camp = os.path.join(d, "bad%d.yml" % i)
+            with open(camp, "w") as f:
+                f.write(text)
+            p = subprocess.run([CAMPAIGN_SH, "--results", os.path.join(d, "r%d" % i),
+                                os.path.join(d, "inventory.yml"), camp],
+                               capture_output=True, text=True, timeout=120)
+            c.eq(p.returncode, 2, "bad campaign %d exit status" % i)
+            c.true(want in p.stderr, "bad campaign %d says %r: %s" % (i, want, p.stderr[-400:]))
+        p = subprocess.run([CAMPAIGN_SH, os.path.join(d, "inventory.yml")],
+                           capture_output=True, text=True)
+        c.eq(p.returncode, 2, "campaign.sh without CAMPAIGN: exit 2")
+        c.true("Usage:" in p.stderr, "usage on bad usage")
+        check_examples(c, d)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
+EXAMPLES = {  # config/campaigns/: campaign -> (inventory, cell ids)
+    "vnic-seed": ("lab-inventory", ["%s_%s-hosts-1518B-r%d" % (n, p, r) if p == "different"
+                                    else "%s_same-host-1518B-r%d" % (n, r)
+                                    for p in ("same", "different")
+                                    for n in ("vmxnet3", "e1000e") for r in (1, 2, 3)]),
+    "mtu-1500-vs-9000": ("lab-inventory", ["vmxnet3_same-host-1518B-r1",
+                                           "vmxnet3_same-host-9018B-r1",
+                                           "vmxnet3_different-hosts-1518B-r1",
+                                           "vmxnet3_different-hosts-9018B-r1"]),
+    "ci-campaign": ("ci-inventory", ["x710-to-cx5-64B-r1", "x710-to-cx5-1518B-r1"]),
+}
+
+
+def check_examples(c, d):
+    """The shipped campaigns expand against their inventories (the
+    playbook's own filter, through Ansible on the implicit localhost: no
+    host of theirs is contacted)."""
+    conf = os.path.join(ROOT, "config", "campaigns")
+    ev = os.path.join(d, "ev.json")
+    with open(ev, "w") as f:
+        json.dump({"wr_defaults": {"dir": "/var/tmp/wirerate"}}, f)
+    env = dict(os.environ, ANSIBLE_FILTER_PLUGINS=os.path.join(
+        ROOT, "scripts", "campaign", "filter_plugins"), ANSIBLE_LOAD_CALLBACK_PLUGINS="0",
+        ANSIBLE_STDOUT_CALLBACK="json")
+    for camp, (inv, want) in sorted(EXAMPLES.items()):
+        expr = ("{{ lookup('file', '%s/%s.yml') | from_yaml | wr_cells(hostvars, '/x')"
+                " | map(attribute='id') | list }}" % (conf, camp))
+        p = subprocess.run(["ansible", "-i", os.path.join(conf, inv + ".yml"), "localhost",
+                            "-m", "debug", "-a", "msg=" + expr, "-e", "@" + ev, "-o"],
+                           capture_output=True, text=True, timeout=60, env=env)
+        m = re.search(r'"msg": (\[.*?\])', p.stdout)
+        got = json.loads(m.group(1)) if m else p.stdout + p.stderr
+        c.eq(sorted(got) if m else got, sorted(want), "config/campaigns/%s.yml cells" % camp)
+
+
+CASES = {"end_to_end": end_to_end, "bad_input": bad_input}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        sys.exit("usage: test_campaign.py %s" % "|".join(CASES))
+    CASES[sys.argv[1]]()

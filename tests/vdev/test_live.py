@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The live view as a person sees it: captured under tmux at 80 and 160
+columns (in place, fits the width, port and plan lines kept above it,
+elapsed and remaining time or frames), and piped (--plain: every frame
+with its headers and the latency block). Usage: test_live.py CASE."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import wrtest
+from wrtest import Checker
+
+RING = ["--ring-pairs", "1"]
+
+
+class Tmux:
+    """A private tmux server (its own socket) with one window of a size."""
+
+    def __init__(self, cols, rows=60):
+        self.sock = "wrlive%d_%d" % (os.getpid(), cols)
+        self.cols = cols
+        self.base = ["tmux", "-L", self.sock, "-f", "/dev/null"]
+        self.rows = rows
+
+    def start(self, argv):
+        cmd = " ".join("'%s'" % a for a in argv) + "; echo EXIT=$?; sleep 120"
+        subprocess.run(self.base + ["new-session", "-d", "-x", str(self.cols),
+                                    "-y", str(self.rows), "-s", "live", cmd],
+                       check=True, env=dict(os.environ, TERM="xterm"))
+
+    def screen(self, history=False, joined=False):
+        args = ["capture-pane", "-p", "-t", "live"]
+        if joined:
+            args.append("-J")
+        if history:
+            args += ["-S", "-"]
+        return subprocess.run(self.base + args, capture_output=True,
+                              text=True).stdout
+
+    def wait(self, text, timeout=60):
+        end = time.time() + timeout
+        while time.time() < end:
+            s = self.screen(history=True, joined=True)
+            if text in s:
+                return s
+            time.sleep(0.1)
+        return None
+
+    def close(self):
+        subprocess.run(self.base + ["kill-server"], capture_output=True)
+
+
+def eal():
+    return [wrtest.WIRERATE] + wrtest.eal_args([])
+
+
+def check_terminal(c, cols, opts, left_re):
+    t = Tmux(cols)
+    try:
+        t.start(eal() + ["--"] + RING + opts)
+        mid = t.wait("t=1.0s")
+        c.true(mid is not None, "%d cols: the live view started" % cols)
+        if mid is None:
+            return None
+        time.sleep(0.3)
+        shown = t.screen()
+        hist = t.screen(history=True, joined=True)
+        for want in ("port 0 net_ring_wr_pair0_a", "port 1 net_ring_wr_pair0_b",
+                     "plan (automatic): main lcore", "  lcore 1: tx0.0"):
+            c.true(want in shown, "%d cols: %r still on screen mid-run" % (cols, want))
+        c.eq(len(re.findall(r"^t=\d", hist, re.M)), 1,
+             "%d cols: one frame, redrawn in place" % cols)
+        c.true(re.search(left_re, shown) is not None,
+               "%d cols: elapsed and what is left (%s): %r" % (cols, left_re, shown[-1500:]))
+        c.true("counts: since start" in shown and "rates: last" in shown,
+               "%d cols: per interval and cumulative said" % cols)
+        c.true("received frames by sequence number since start; latency of "
+               "this interval" in shown,
+               "%d cols: the latency block" % cols)
+        end = t.wait("EXIT=", timeout=90)
+        c.true(end is not None and "EXIT=0" in end, "%d cols: exit 0" % cols)
+        final = t.screen(history=True, joined=True)
+        long = [ln for ln in final.splitlines() if len(ln) > cols]
+        c.eq(long, [], "%d cols: no line wider than the terminal" % cols)
+        c.true("summary over" in final, "%d cols: the summary" % cols)
+        return final
+    finally:
+        t.close()
+
+
+def live_terminal():
+    """At 80 columns: the narrow table; at 160: L1 and L2; both in place
+    below the port lines and the plan."""
+    c = Checker("live_terminal")
+    if shutil.which("tmux") is None:
+        c.skip("no tmux (Debian package tmux)")
+        c.done()
+    narrow = check_terminal(c, 80, ["--duration", "3"],
+                            r"t=\d\.\ds of 3\.0s, \d\.\ds left")
+    if narrow is not None:
+        c.true("Gb/s L2" not in narrow, "80 cols: no L2 columns")
+        c.true("Gb/s L1" in narrow, "80 cols: says the Gb/s are L1")
+    wide = check_terminal(c, 160, ["--count", "40M", "--rate", "10Mpps"],
+                          r"frames sent per TX port, [0-9.]+[kM ] left")
+    if wide is not None:
+        c.true(re.search(r"TX Mpps +Gb/s L1 +Gb/s L2", wide) is not None,
+               "160 cols: L1 and L2 columns")
+    c.done()
+
+
+def live_plain():
+    """Piped: every frame has its headers and the latency block."""
+    c = Checker("live_plain")
+    r = wrtest.run([], RING + ["--duration", "0.6", "--interval", "100ms"],
+                   want_json=False)
+    c.eq(r.rc, 0, "exit code")
+    live = r.out.split("\nsummary over")[0]
+    frames = re.split(r"\n(?=t=\d)", live)[1:]
+    c.true(len(frames) >= 4, "a frame per interval: %d" % len(frames))
+    for i, fr in enumerate(frames):
+        for h in ("port   TX Mpps", "lcore busy %", "port  cyc/frame",
+                  "port    own frames"):
+            c.true(h in fr, "frame %d has %r" % (i + 1, h))
+        c.eq(len(re.findall(r"^ +\d+ ", fr, re.M)), 2 + 1 + 2 + 2,
+             "frame %d: 2 port rows, 1 lcore row, 2 port-cycle rows, 2 latency rows"
+             % (i + 1))
+    c.true(all(len(ln) <= 80 for ln in r.out.splitlines()),
+           "piped output fits 80 columns")
+    c.done(r)
+
+
+CASES = {f.__name__: f for f in (live_terminal, live_plain)}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print("usage: test_live.py {%s}" % ",".join(CASES))
+        sys.exit(2)
+    CASES[sys.argv[1]]()

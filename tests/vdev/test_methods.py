@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""--mode mlr (MLRsearch) and latency under load on a ring pair, against
+the --impair fixture as the device: a 1 Mpps policer with a 20 ms bucket,
+a fixed delay. Counts are checked against the fixture's own counters.
+Usage: test_methods.py CASE (see CASES)."""
+import sys
+
+import wrtest
+from wrtest import Checker
+
+RING = ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1", "--quiet"]
+# police=1Mpps passes R x T + 20 ms of R in a trial of T seconds: the
+# highest rate without loss over 0.5 s trials is 1.04 Mpps.
+KNEE_PPS = 1e6 * (1 + 0.020 / 0.5)
+
+
+def mode_mlr():
+    """NDR and PDR goals in one search: each goal's bounds bracket the
+    policer's knee, every trial is recorded with its intended and offered
+    load, and each trial's loss equals what the policer dropped."""
+    c = Checker("mode_mlr")
+    r = wrtest.run([], RING + ["--mode", "mlr", "--size", "128", "--rate", "2Mpps",
+                               "--trial", "500ms", "--mlr-initial", "100ms",
+                               "--goals", "0:0.5:1s:0.01,0.005:0.5:1s:0.01",
+                               "--impair", "police=1Mpps", "--lat-loads", "none"],
+                   timeout=180)
+    c.eq(r.rc, 0, "exit code")
+    res = r.doc["results"][0]
+    c.eq(r.doc["mode"], "mlr", "mode")
+    c.eq(len(res["goals"]), 2, "two goals")
+    for g in res["goals"]:
+        c.eq(g["done"], True, "goal %r done" % g["loss_ratio"])
+        c.true(g["rlb_pps"] < g["rub_pps"], "RLB below RUB")
+        c.true((g["rub_pps"] - g["rlb_pps"]) / g["rub_pps"] <= 0.01 + 1e-12,
+               "within the goal width")
+        c.true(abs(g["conditional_throughput_pps"] / KNEE_PPS - 1) < 0.04,
+               "conditional throughput %r within 4%% of the knee" %
+               g["conditional_throughput_pps"])
+    ndr, pdr = res["goals"]
+    c.true(pdr["rlb_pps"] >= ndr["rlb_pps"], "PDR at or above NDR")
+    mlr = [t for t in r.doc["trials"] if t["what"] in ("mlr", "mlr short")]
+    c.true(len(mlr) >= res["search_trials"], "every trial in the result's trials")
+    c.eq(len(res["mlr_trials"]), res["search_trials"], "every search trial listed")
+    shorts = [t for t in res["mlr_trials"] if not t["full_length"]]
+    c.true(len(shorts) >= 3, "short trials narrowed first: %d" % len(shorts))
+    c.eq(res["mlr_trials"][0]["intended_pps"], 2e6, "first trial at the maximum")
+    for t in res["mlr_trials"]:
+        short = t["offered_pps"] < t["intended_pps"] * (1 - 0.005)
+        if short:
+            c.eq(t["evidence"], False, "a trial short of its load is no evidence")
+    for t in mlr:
+        imp = t["totals"][1]["impair"]
+        c.eq(t["lost_pkts"], imp["policed_pkts"], "lost = policed (%s at %r)" %
+             (t["what"], t["requested_pps"]))
+    c.eq(r.doc["accounting"]["mbufs_missing"] if "accounting" in r.doc else
+         r.doc["mbufs_missing"], 0, "mbufs back")
+    c.done(r)
+
+
+def lat_under_load():
+    """Latency at 0, 10, 50 and 90% of the rate found, through a fixture
+    that delays every poll by 30 us: every figure at least the delay,
+    percentiles in order, the histogram holding every received frame, the
+    clock and its resolution given."""
+    c = Checker("lat_under_load")
+    r = wrtest.run([], RING + ["--mode", "mlr", "--size", "64", "--rate", "200kpps",
+                               "--trial", "300ms", "--goals", "0:0.5:300ms:0.01",
+                               "--impair", "delay=30us", "--lat-trial", "300ms"],
+                   timeout=180)
+    c.eq(r.rc, 0, "exit code")
+    res = r.doc["results"][0]
+    g = res["goals"][0]
+    c.eq(g["no_loss_up_to_max"], True, "no loss up to the maximum")
+    lul = res["latency_under_load"]
+    c.eq(lul["base_pps"], g["conditional_throughput_pps"], "base = conditional throughput")
+    levels = lul["levels"]
+    c.eq([lv["pct"] for lv in levels], [0, 10, 50, 90], "default load levels")
+    c.eq(levels[0]["intended_pps"], 10000, "0% is a 10 kpps trickle")
+    c.true(abs(levels[2]["intended_pps"] - 0.5 * lul["base_pps"]) < 1e-6, "50% of base")
+    for lv in levels:
+        lat = lv["latency"]
+        p = lat["percentiles_ns"]
+        c.true(lat["min_ns"] >= 30000, "min >= delay at %r%%: %r" % (lv["pct"], lat["min_ns"]))
+        c.true(lat["min_ns"] <= p["p50"] <= p["p90"] <= p["p99"] <= p["p99.9"] <= lat["max_ns"],
+               "percentiles in order at %r%%" % lv["pct"])
+        c.eq(sum(b[2] for b in lat["histogram"]), lat["count"], "histogram holds every frame")
+        c.eq(lat["count"], lv["sent_pkts"] - lv["lost_pkts"], "one latency per frame received")
+        c.true(lat["resolution_ns"] > 0 and lat["tsc_hz"] > 0 and "TSC" in lat["clock"],
+               "clock and resolution given")
+        lows = [b[0] for b in lat["histogram"]]
+        c.true(all(a < b for a, b in zip(lows, lows[1:])), "buckets in order")
+    c.true("latency under load" in r.out, "table printed")
+    c.done(r)
+
+
+def methods_bad():
+    """Bad --goals, --lat-loads, --mlr-initial: exit 2 naming the field."""
+    c = Checker("methods_bad")
+    for opts, msg in [
+        (["--mode", "mlr", "--goals", "0:0.5:1s"], "expected LOSS:EXCEED:SUM:WIDTH"),
+        (["--mode", "mlr", "--goals", "0:1.5:1s:0.01"], "exceed ratio '1.5'"),
+        (["--mode", "mlr", "--goals", "0:0.5:1s:0"], "width must be above 0"),
+        (["--lat-loads", "0,150"], "'150' is not a percentage from 0 to 100"),
+        (["--mode", "mlr", "--trial", "1s", "--mlr-initial", "2s"],
+         "--mlr-initial 2000ms is longer than --trial 1000ms"),
+        (["--mode", "fast"], "or mlr (MLRsearch)"),
+    ]:
+        r = wrtest.run(["net_null0"], opts, want_json=False)
+        c.eq(r.rc, 2, "exit code for %s" % opts)
+        c.true(msg in r.err, "message for %s: %r" % (opts, r.err[-200:]))
+    c.done()
+
+
+CASES = {f.__name__: f for f in (mode_mlr, lat_under_load, methods_bad)}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print("usage: test_methods.py {%s}" % ",".join(CASES))
+        sys.exit(2)
+    CASES[sys.argv[1]]()
