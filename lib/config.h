@@ -112,6 +112,7 @@ struct wr_config {
 	uint64_t count_pkts;        /* frames per TX port, 0: unlimited */
 	uint64_t interval_ms;       /* stats interval */
 	uint64_t grace_ms;          /* RX keeps polling this long after TX stops */
+	uint64_t checkpoint_ms;     /* --json rewritten this often; 0: at the end */
 	uint64_t link_timeout_ms;   /* wait at most this for link up */
 
 	/* Frame fields; MACs default to the ports' own and their peers'. */

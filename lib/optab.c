@@ -121,6 +121,10 @@ const struct wr_optdesc wr_optab[] = {
 		"come up [5s]", WR_OPTSEC_RUN },
 	{ "json", REQ, WR_OPT_JSON, "FILE", "write the whole run as JSON "
 		"(docs/results.md),\natomically", WR_OPTSEC_RUN },
+	{ "checkpoint", REQ, WR_OPT_CHECKPOINT, "T", "with --json, rewrite the file "
+		"atomically at\nthe first interval T after the last time, so\na crash leaves the "
+		"run up to then\n(\"stop_reason\": \"running\"); 0: only at the end\n[2s]",
+		WR_OPTSEC_RUN },
 	{ "impair", REQ, WR_OPT_IMPAIR, "RULES", "test fixture in front of every RX "
 		"queue, by\nsequence number: drop=N[@K],dup=N[@K],\nreorder=N[@K],delay=T and "
 		"a device with a\nknown limit: police=RATE (pps) (frame with\nseq % N == K; K "

@@ -18,6 +18,7 @@
 #include "capture.h"
 #include "errmsg.h"
 #include "cputrack.h"
+#include "result.h"
 #include "run.h"
 #include "rxclock.h"
 
@@ -384,5 +385,7 @@ wr_run_wait(struct wr_run *run, const volatile int *signals,
 		iv = wr_run_tick(run);
 		if (iv != NULL && cb != NULL)
 			cb(run, iv, arg);
+		if (iv != NULL && run->ckpt_ready)
+			wr_result_checkpoint(run);
 	}
 }
