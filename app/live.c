@@ -120,13 +120,35 @@ frame(FILE *f, const struct wr_run *run, const struct wr_interval *iv, bool wide
 	seq_lines(f, run, iv);
 }
 
+/*
+ * Rows that len bytes of lines take on a screen of width columns: a line
+ * wider than the screen wraps (a narrow terminal), and the next refresh
+ * must go up over every row.
+ */
+static unsigned int
+screen_rows(const char *buf, size_t len, unsigned int width)
+{
+	unsigned int rows = 0;
+	size_t i, col = 0;
+
+	for (i = 0; i < len; i++) {
+		if (buf[i] != '\n') {
+			col++;
+			continue;
+		}
+		rows += col == 0 ? 1 : (unsigned int)((col + width - 1) / width);
+		col = 0;
+	}
+	return rows;
+}
+
 void
 app_view_interval(FILE *f, const struct wr_run *run,
 		const struct wr_interval *iv, bool in_place)
 {
 	bool wide = view_width(f) >= VIEW_WIDE_COLS;
 	char *buf = NULL;
-	size_t len = 0, i;
+	size_t len = 0;
 	FILE *mem;
 
 	if (iv == &run->intervals[0])
@@ -147,7 +169,6 @@ app_view_interval(FILE *f, const struct wr_run *run,
 		fprintf(f, "\033[%uA", shown_lines);
 	fprintf(f, "\r\033[J%s", buf);
 	fflush(f);
-	for (shown_lines = 0, i = 0; i < len; i++)
-		shown_lines += buf[i] == '\n';
+	shown_lines = screen_rows(buf, len, view_width(f));
 	free(buf);
 }

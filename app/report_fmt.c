@@ -39,17 +39,43 @@ table_new(struct rep_doc *doc, unsigned int rows, const char *fmt, ...)
 	return t;
 }
 
+/*
+ * Decimals of a metric in the tables, one per kind of unit so a column
+ * never mixes them: Mpps 4, Gb/s 3, loss % 4, latency ns 0, cycles 1,
+ * frame counts 0.
+ */
+static int
+decimals(unsigned int id)
+{
+	const struct wr_metric_def *d = &wr_metric_defs[id];
+	size_t n = strlen(d->name);
+
+	if (n > 5 && strcmp(d->name + n - 5, "_pkts") == 0)
+		return 0;
+	if (strstr(d->name, "mpps") != NULL)
+		return 4;
+	if (strcmp(d->group, "loss") == 0)
+		return 4;
+	if (strcmp(d->group, "latency") == 0)
+		return 0;
+	if (strcmp(d->group, "cpu") == 0)
+		return 1;
+	return 3;
+}
+
 /* A figure with its spread over the trials. */
 static void
 fmt_figure(char *buf, const struct rep_run *r, unsigned int id)
 {
+	int p = decimals(id);
+
 	if (!r->m.have[id])
 		snprintf(buf, REP_CELL, "-");
 	else if (r->n > 1)
-		snprintf(buf, REP_CELL, "%.4g [%.4g..%.4g]", r->m.v[id],
-			r->lo.v[id], r->hi.v[id]);
+		snprintf(buf, REP_CELL, "%.*f [%.*f..%.*f]", p, r->m.v[id], p,
+			r->lo.v[id], p, r->hi.v[id]);
 	else
-		snprintf(buf, REP_CELL, "%.4g", r->m.v[id]);
+		snprintf(buf, REP_CELL, "%.*f", p, r->m.v[id]);
 }
 
 /* Rows of kind k in report order. */

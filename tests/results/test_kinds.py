@@ -7,6 +7,7 @@ import copy
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -91,7 +92,7 @@ def check_labels(c, d, docs, outs):
     c.eq(sweep.get("trial_s"), 0.2, "sweep: trial_s is its --duration")
     c.true("sweep results (trials of 0.2 s, shorter than RFC 2544's 60 s)" in
            outs["sweep"], "sweep: the table says what ran: %r" % outs["sweep"][-400:])
-    tput = outs["throughput"].split("throughput results")[-1]
+    tput = outs["throughput"].split("throughput results")[-1].split("\n\n")[0]
     c.true(" PDR Mpps " in tput, "--pdr: a PDR column")
     rows = [ln.split() for ln in tput.splitlines()[2:] if ln.strip()]
     c.true(rows and all(r[4] == "-" for r in rows),
@@ -210,6 +211,23 @@ def check_compare_one(c, d, kind, doc):
            "compare %s: names %r: %r" % (kind, what, p.stdout[-400:]))
 
 
+def tx_only_matrix(c, d):
+    """The label matrix shows what a TX-only run sent, marked, as the plot
+    does, never 0 [0..0]; fixed decimals per unit."""
+    rc, doc, out, err = real_run(d, "txonly", ["net_null0"], [
+        "--rx-ports", "none", "--duration", "0.3", "--quiet", "--label", "null/tx"])
+    c.eq(rc, 0, "TX-only run: exit code")
+    if doc is None:
+        return
+    tx = sum(t["tx_gbps_l2"] for t in doc["totals"])
+    p = tool(["report", os.path.join(d, "txonly.json")])
+    sec = p.stdout.split("## RX Gb/s L2 at 64-byte frames (label ROW/COLUMN)")[-1]
+    c.true("| null | %.3f (TX) |" % tx in sec,
+           "matrix cell is the TX rate %.3f, marked: %r" % (tx, sec[:300]))
+    c.true("| null/tx | 64 | 1 | %.4f |" % sum(t["tx_mpps"] for t in doc["totals"])
+           in p.stdout, "runs table: TX Mpps with 4 decimals")
+
+
 def all_kinds():
     """report and compare take every kind of result the suites produce."""
     c = Checker("all_kinds")
@@ -241,7 +259,10 @@ def all_kinds():
         c.eq(p.returncode, 2, "sweeps of other sizes: exit 2")
         c.true("frame sizes 64, 512 B in %s, 64, 1518 B in" % sweep in p.stderr,
                repr(p.stderr))
-        c.true(docs["run"]["env"]["date_utc"].endswith("Z"), "a result says when it ran")
+        c.true(re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$",
+                        docs["run"]["env"]["date_utc"]) is not None,
+               "a result says when it ran: %r" % docs["run"]["env"]["date_utc"])
+        tx_only_matrix(c, d)
     finally:
         shutil.rmtree(d)
     c.done()

@@ -108,7 +108,27 @@ def live_terminal():
     if wide is not None:
         c.true(re.search(r"TX Mpps +Gb/s L1 +Gb/s L2", wide) is not None,
                "160 cols: L1 and L2 columns")
+    narrower(c)
     c.done()
+
+
+def narrower(c):
+    """A terminal narrower than the table: lines wrap, the frame is still
+    redrawn in place (the view counts wrapped rows)."""
+    t = Tmux(60)
+    try:
+        t.start(eal() + ["--"] + RING + ["--duration", "2.5"])
+        mid = t.wait("t=2.0s")
+        c.true(mid is not None, "60 cols: the live view started")
+        if mid is not None:
+            time.sleep(0.2)
+            hist = t.screen(history=True, joined=True)
+            c.eq(len(re.findall(r"^t=\d", hist, re.M)), 1,
+                 "60 cols: one frame, redrawn in place over its wrapped rows")
+            c.true("plan (automatic)" in t.screen(), "60 cols: the plan on screen")
+        t.wait("EXIT=", timeout=60)
+    finally:
+        t.close()
 
 
 def live_plain():
