@@ -12,6 +12,8 @@ Cases (one worker core each, lcore 1; lcore 0 is the main/stats lcore):
   stamp           wirerate TX 64 B on net_null with --stamp full / seq / none
   ring64, ring1518  wirerate TX and RX on one core over a net_ring loopback:
                   does the RX analysis keep up (every frame back, none lost)?
+  traffic         wirerate TX cost of size mixes, several streams and IPv6
+                  against the fixed-size path (bench_traffic.py)
 
 Each run is measured over a window of --seconds between two of the
 program's own per-second stats prints, by its own counters and clock:
@@ -20,9 +22,10 @@ wirerate's JSON samples (cumulative packets, t_s) at the t=... lines of
 sum of testpmd's measured intervals (each one delta packets / printed pps).
 At both ends of the window the worker thread's schedstat is read: its
 on-CPU share over the window (on-CPU / (on-CPU + runnable-but-waiting)).
-Other processes on the worker's CPU take the rest, so the figures compared
-are packets per CPU-second of the worker (wall-clock rate / share); cycles
-per packet = TSC Hz / that rate.
+The figures compared first are the wall-clock medians; second, as a
+correction for other processes on the worker's CPU, packets per CPU-second
+of the worker (wall-clock rate / share) and cycles per packet = TSC Hz /
+that rate.
 """
 import argparse
 import json
@@ -35,8 +38,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_rx  # noqa: E402 (next to this file)
+import bench_rx
+from bench_traffic import markdown_traffic, summarise_traffic, traffic_cost
 
 TESTPMD = os.environ.get("TESTPMD", "dpdk-testpmd")
 TX_TARGET = 1.2       # wirerate TX 64 B >= 1.2 x testpmd txonly
@@ -418,7 +421,7 @@ def env_info(tsc_hz):
 
 
 CASES = ["tx64", "tx1518", "rx64", "rx1518", "stamp", "ring64", "ring1518",
-         "rxmemif64", "rxmemif1518"]
+         "traffic", "rxmemif64", "rxmemif1518"]
 
 
 def main():
@@ -442,7 +445,7 @@ def main():
 
     res = {"schema": "wirerate-bench/1", "runs": args.runs, "seconds": args.seconds,
            "min_share": args.min_share, "attempts": args.attempts,
-           "compare": [], "stamp": None, "ring": [], "rx_memif": []}
+           "compare": [], "stamp": None, "ring": [], "traffic": None, "rx_memif": []}
     # What the machine does without us: CPU busy over 2 s before starting.
     q0 = cpu_times()
     time.sleep(2)
@@ -450,6 +453,8 @@ def main():
     for c in cases:
         if c == "stamp":
             res["stamp"] = stamp_cost(args, log)
+        elif c == "traffic":
+            res["traffic"] = traffic_cost(args, log, steady, run_wirerate, fmt_run)
         elif c.startswith("ring"):
             res["ring"].append(ring(args, int(c[4:]), log))
         elif c.startswith("rxmemif"):
@@ -457,8 +462,8 @@ def main():
         else:
             res["compare"].append(compare(args, c[:2], int(c[2:]), log))
     cpu1 = cpu_times()
-    tsc = next((r["tsc_hz"] for r in res["compare"] + res["ring"] + [res["stamp"] or {}]
-                if r.get("tsc_hz")), 0)
+    tsc = next((r["tsc_hz"] for r in res["compare"] + res["ring"] +
+                [res["stamp"] or {}, res["traffic"] or {}] if r.get("tsc_hz")), 0)
     res["env"] = env_info(tsc)
     res["env"].update({"load_before": load0, "load_after": loadavg(),
                        "steal_pct": 100.0 * (cpu1[1] - cpu0[1]) / max(1, cpu1[0] - cpu0[0]),
@@ -466,6 +471,9 @@ def main():
                        "busy_during_pct": busy_pct(cpu0, cpu1)})
     summarise(res)
     md = markdown(res)
+    if res["traffic"]:
+        summarise_traffic(res["traffic"])
+        md += "\n".join(markdown_traffic(res["traffic"])) + "\n"
     with open(args.json, "w") as f:
         json.dump(res, f, indent=1)
     with open(args.md, "w") as f:
