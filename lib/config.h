@@ -16,7 +16,9 @@
 #include "impair.h"
 #include "mix.h"
 #include "mlr.h"
+#include "pattern.h"
 #include "rate.h"
+#include "stream.h"
 
 #define WR_MAX_PORTS 32u
 #define WR_MAX_QUEUES 16u          /* per port and direction */
@@ -128,6 +130,13 @@ struct wr_config {
 	bool ipv6;                  /* IPv6/UDP frames, not IPv4 */
 	uint8_t src_ip6[16];        /* network byte order */
 	uint8_t dst_ip6[16];
+	uint8_t dscp;               /* IPv4 TOS / IPv6 traffic class >> 2 */
+	uint8_t vlan_prio;          /* 802.1Q PCP, with --vlan */
+	struct wr_pattern pattern;  /* --pattern; constant: the pacer alone */
+	/* --stream: one TX queue per definition (stream.h); 0: none. */
+	unsigned int nb_stream_defs;
+	char stream_text[WR_STREAM_MAX][WR_STREAM_TEXT_LEN];
+	struct wr_stream_def streams[WR_STREAM_MAX]; /* built by the checks */
 	enum wr_stamp stamp;        /* test header fields written per frame */
 
 	unsigned int nb_maps;       /* explicit lcore placement, 0: automatic */

@@ -37,11 +37,11 @@ static const char *const ports_keys[] = { "tx-ports", "rx-ports", "txq",
 static const char *const lcores_keys[] = { "map", NULL };
 static const char *const frames_keys[] = { "size", "sizes", "src-mac",
 	"dst-mac", "src-ip", "dst-ip", "sport", "dport", "flows", "vlan", "stamp",
-	"mix", "ipv6", "src-ip6", "dst-ip6",
+	"mix", "ipv6", "src-ip6", "dst-ip6", "dscp", "vlan-prio", "stream",
 	NULL };
 static const char *const run_keys[] = { "duration", "count", "rate",
 	"link-speed", "interval", "grace", "link-timeout", "latency", "impair",
-	"start-on-rx", "idle-timeout", "reflect", NULL };
+	"start-on-rx", "idle-timeout", "reflect", "pattern", NULL };
 static const char *const test_keys[] = { "mode", "trial", "resolution",
 	"max-trials", "pdr", "loss-step", "b2b-trials", "b2b-max", "repeat",
 	"warmup", NULL };
@@ -58,7 +58,7 @@ static const struct section_spec sections[] = {
 };
 
 /* Keys that may appear more than once in their section. */
-static const char *const repeatable[] = { "map", NULL };
+static const char *const repeatable[] = { "map", "stream", NULL };
 /* Options without a value: the key takes yes/no. */
 static const char *const flags[] = { "plain", "quiet", "start-on-rx",
 	"reflect", "ipv6", NULL };

@@ -11,6 +11,7 @@
 #include <rte_version.h>
 
 #include "jsonw.h"
+#include "streamrx.h"
 #include "xcheck.h"
 #include "cpujson.h"
 #include "fileio.h"
@@ -522,6 +523,7 @@ stream_json(const struct wr_run *run, const struct wr_stream_result *s)
 	wr_json_set(o, "tx_queue", wr_json_u64(s->tx_queue));
 	wr_json_set(o, "rx_port", wr_json_u64(s->rx_port));
 	wr_json_set(o, "rx_ports", rx_split_json(s));
+	wr_json_set(o, "rx", wr_streamrx_json(run, s->stream_id));
 	wr_json_set(o, "sender_in_run", json_boolean(s->sender_known));
 	if (s->sender_known)
 		wr_json_set(o, "sent_pkts", wr_json_u64(s->sent_pkts));
@@ -568,6 +570,7 @@ tx_streams_json(const struct wr_run *run)
 			wr_json_set(o, "queue", wr_json_u64(t->queue));
 			wr_json_set(o, "sent_pkts", wr_json_u64(t->st.nb_pkts));
 			wr_json_set(o, "sent_bytes", wr_json_u64(wr_txq_bytes(t, t->st.nb_pkts)));
+			wr_streamrx_tx_json(o, run, t);
 			wr_json_set(o, "unsent_pkts", wr_json_u64(t->st.nb_unsent_pkts));
 			json_array_append_new(a, o);
 		}
