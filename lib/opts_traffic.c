@@ -48,7 +48,11 @@ opt_stream(int id, const char *v, struct wr_config *cfg, char *err, size_t el)
 		if (strlen(v) >= WR_STREAM_TEXT_LEN)
 			return wr_err(-EINVAL, err, el, "--stream %u: longer than %u "
 				"characters", cfg->nb_stream_defs + 1, WR_STREAM_TEXT_LEN - 1);
-		strcpy(cfg->stream_text[cfg->nb_stream_defs++], v);
+		strcpy(cfg->stream_text[cfg->nb_stream_defs], v);
+		/* Keys and values now, so a profile's error has its line. */
+		if (wr_stream_build(cfg, cfg->nb_stream_defs, err, el) != 0)
+			return -EINVAL;
+		cfg->nb_stream_defs++;
 		return 0;
 	default: return 1;
 	}

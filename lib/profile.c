@@ -47,6 +47,8 @@ static const char *const test_keys[] = { "mode", "trial", "resolution",
 	"warmup", NULL };
 static const char *const output_keys[] = { "json", "csv", "label", "plain",
 	"quiet", NULL };
+/* [streams]: every key is a stream's name, its value the definition. */
+static const char *const streams_keys[] = { NULL };
 
 static const struct section_spec sections[] = {
 	{ "ports", ports_keys, "ports, roles, queues" },
@@ -55,6 +57,7 @@ static const struct section_spec sections[] = {
 	{ "run", run_keys, "length and pacing of the run" },
 	{ "test", test_keys, "RFC 2544 test modes and repeated trials" },
 	{ "output", output_keys, "results and display" },
+	{ "streams", streams_keys, "NAME = stream definition, one per stream" },
 };
 
 /* Keys that may appear more than once in their section. */
@@ -372,7 +375,7 @@ seen_before(const struct ctx *x, unsigned int i)
 }
 
 static int
-apply_entry(struct ctx *x, unsigned int i, const struct section_spec *sp,
+apply_option(struct ctx *x, unsigned int i, const struct section_spec *sp,
 		const char *value)
 {
 	const struct lint_entry *le = &x->e[i];
@@ -402,6 +405,36 @@ apply_entry(struct ctx *x, unsigned int i, const struct section_spec *sp,
 		return reword(x, le, sp->name, value ? value : "yes", x->err);
 	x->cfg->maps_from_profile = x->cfg->nb_maps > 0;
 	return 0;
+}
+
+/* [streams] NAME = DEF: --stream "name=NAME;DEF". */
+static int
+apply_stream(struct ctx *x, const struct lint_entry *le, const char *value)
+{
+	char def[WR_STREAM_TEXT_LEN + CFG_NAME_LEN];
+	int rc;
+
+	snprintf(def, sizeof(def), "name=%s;%s", le->key, value);
+	rc = wr_opts_set("stream", def, x->cfg, x->err, x->el);
+	if (rc != 0)
+		return reword(x, le, "streams", value, x->err);
+	return 0;
+}
+
+static int
+apply_entry(struct ctx *x, unsigned int i, const struct section_spec *sp,
+		const char *value)
+{
+	unsigned int first;
+
+	if (sp->keys != streams_keys)
+		return apply_option(x, i, sp, value);
+	first = seen_before(x, i);
+	if (first != 0)
+		return perr(x, x->e[i].line, "[streams] %s: a key named %s is already "
+			"set on line %u; give each stream its own name", x->e[i].key,
+			x->e[i].key, first);
+	return apply_stream(x, &x->e[i], value);
 }
 
 /* Apply section index s of f; *next is the index of its first entry. */
