@@ -193,13 +193,20 @@ print_verdict(FILE *f, const struct wr_compare *c)
 	unsigned int i;
 	const char *sep = "";
 
-	if (!c->regression) {
+	if (c->nb_warnings != 0)
+		fprintf(f, "verdict: FAILED: %u cross-check warning(s) (see the notes)\n",
+			c->nb_warnings);
+	if (c->incomplete)
+		fprintf(f, "(a side is INCOMPLETE: written during its run)\n");
+	if (!c->regression && c->nb_warnings == 0) {
 		fprintf(f, "verdict: PASS (%u pass, %u improved, %u inside the noise, "
 			"%u skipped)\n", c->nb[WR_VERDICT_PASS],
 			c->nb[WR_VERDICT_IMPROVED], c->nb[WR_VERDICT_NOISE],
 			c->nb[WR_VERDICT_SKIPPED]);
 		return;
 	}
+	if (!c->regression)
+		return;
 	fprintf(f, "verdict: REGRESSION in %u metric(s):", c->nb[WR_VERDICT_REGRESSION]);
 	for (i = 0; i < c->nb_rows; i++) {
 		if (c->rows[i].verdict != WR_VERDICT_REGRESSION)
@@ -351,7 +358,7 @@ app_compare_main(int argc, char **argv)
 		if (!a.quiet)
 			print_table(stdout, &a, &cmp);
 		print_verdict(stdout, &cmp);
-		rc = cmp.regression ? APP_EXIT_FAILED : APP_EXIT_OK;
+		rc = cmp.regression || cmp.nb_warnings ? APP_EXIT_FAILED : APP_EXIT_OK;
 		if (write_junit(&a, &cmp, NULL) != 0)
 			rc = APP_EXIT_USAGE;
 	}

@@ -62,6 +62,10 @@ print_rows(FILE *f, const struct wr_merge *m)
 static void
 print_verdict(FILE *f, const struct wr_merge *m)
 {
+	if (m->incomplete)
+		fprintf(f, "INCOMPLETE: a side was written during its run (stop_reason "
+			"running): counts up to its last interval, in-flight frames "
+			"read as lost\n");
 	if (m->balanced)
 		fprintf(f, "balanced: sent %" PRIu64 " = received %" PRIu64
 			" + lost %" PRId64 " (%.6f%%)\n", m->sent_pkts, m->rx_pkts,

@@ -33,6 +33,10 @@ static const struct kind_plot kind_plots[] = {
 	{ "loss", "loss", "Frame loss rate against offered load",
 		"frames lost, % of those sent", 1, { WR_METRIC_LOSS_PCT },
 		{ "" }, { "" } },
+	{ "mlr", "mlr", "MLRsearch conditional throughput against frame size",
+		"Mpps (solid: zero-loss goal; dashed: last lossy goal)", 2,
+		{ WR_METRIC_NDR_MPPS, WR_METRIC_PDR_MPPS }, { " NDR", " PDR" },
+		{ "", "dt 2" } },
 	{ "b2b", "b2b", "Back-to-back burst length against frame size",
 		"frames in a burst without loss (mean, shortest..longest)", 1,
 		{ WR_METRIC_B2B_PKTS }, { "" }, { "" } },
@@ -68,6 +72,7 @@ rep_plot_kinds_list(const struct rep *r, struct rep_doc *doc)
 		doc->plot_name[doc->nb_plots] = kind_plots[i].name;
 		doc->plot_title[doc->nb_plots++] = kind_plots[i].title;
 	}
+	rep_plot_lat_list(r, doc);
 }
 
 /* Smallest frame size above prev of p's rows in series s; 0: none. */
@@ -184,7 +189,7 @@ rep_plot_kinds_data(const struct rep *r, const char *dir, char *err, size_t el)
 			return -1;
 		}
 	}
-	return 0;
+	return rep_plot_lat_data(r, dir, err, el);
 }
 
 /* The curves of one block: value with min..max error bars. */
@@ -242,4 +247,5 @@ rep_plot_kinds_script(FILE *f, const struct rep *r, const char *title)
 		plot_one(f, r, &kind_plots[i], "pngcairo", "png", t);
 		plot_one(f, r, &kind_plots[i], "svg dynamic", "svg", t);
 	}
+	rep_plot_lat_script(f, r, title);
 }

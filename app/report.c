@@ -45,7 +45,9 @@ usage(FILE *f)
 "frame size, NDR/PDR against frame size, loss against offered load and\n"
 "back-to-back burst lengths. Runs with the same label form one series;\n"
 "labels of the form ROW/COLUMN (e.g. vmxnet3/same-host) also give a\n"
-"ROW x COLUMN matrix per frame size.\n"
+"ROW x COLUMN matrix per frame size. Two-ended results too: a merge\n"
+"(wirerate merge --json) or a campaign's cell.json (docs/campaigns.md)\n"
+"adds a campaign table, failed cells with their reason.\n"
 "\n"
 "  --out DIR       write DIR/report.md, report.html, report.csv and the\n"
 "                  plots (throughput, cycles, ndr, loss, b2b .png/.svg,\n"
@@ -144,20 +146,25 @@ rep_have_cycles(const struct rep *r)
 	return false;
 }
 
-/* Label of a file: its --label, else the first driver and the host. */
+/* Label of a file: its --label, else the first driver and the host; a
+ * result written during its run (stop_reason running) says so. */
 static void
 default_label(const json_t *doc, char *label)
 {
 	const json_t *l = json_object_get(doc, "label");
 	const json_t *drv = wr_metrics_get(doc, "ports[0].driver");
 	const json_t *host = wr_metrics_get(doc, "env.hostname");
+	const char *why = json_string_value(json_object_get(doc, "stop_reason"));
+	const char *tag = why != NULL && strcmp(why, "running") == 0 ?
+		" (INCOMPLETE)" : "";
 
 	if (json_is_string(l))
-		snprintf(label, WR_LABEL_LEN, "%s", json_string_value(l));
+		snprintf(label, WR_LABEL_LEN, "%.*s%s", WR_LABEL_LEN - 16,
+			json_string_value(l), tag);
 	else
-		snprintf(label, WR_LABEL_LEN, "%s@%s",
+		snprintf(label, WR_LABEL_LEN, "%.40s@%.40s%s",
 			json_is_string(drv) ? json_string_value(drv) : "?",
-			json_is_string(host) ? json_string_value(host) : "?");
+			json_is_string(host) ? json_string_value(host) : "?", tag);
 }
 
 /* One file: a row per point of its kind (a run has one, a sweep one per size). */

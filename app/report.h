@@ -122,6 +122,16 @@ int rep_plot_kinds_data(const struct rep *r, const char *dir, char *err,
 /* Their gnuplot commands (png and svg) on f. This function can't fail. */
 void rep_plot_kinds_script(FILE *f, const struct rep *r, const char *title);
 
+/*
+ * The latency-under-load plot (plot_lat.c): listed, its data file and its
+ * script, when some result has latency_under_load levels. Called by the
+ * functions above; return and fail as they do.
+ */
+void rep_plot_lat_list(const struct rep *r, struct rep_doc *doc);
+int rep_plot_lat_data(const struct rep *r, const char *dir, char *err,
+		size_t errlen);
+void rep_plot_lat_script(FILE *f, const struct rep *r, const char *title);
+
 /* A gnuplot double-quoted string of s on f. */
 void rep_gp_string(FILE *f, const char *s);
 

@@ -182,8 +182,21 @@ static int
 load_cell(struct rep *rep, struct rep_cell *c, const char *path, char *err,
 		size_t el)
 {
+	static const char *const need[] = { "label", "status", "sender", "receiver" };
 	const char *merged = str_of(c->doc, "merged", NULL);
+	unsigned int i;
 
+	for (i = 0; i < RTE_DIM(need); i++)
+		if (str_of(c->doc, need[i], NULL) == NULL) {
+			snprintf(err, el, "%s: field '%s' is missing or not text",
+				path, need[i]);
+			return -1;
+		}
+	if (!json_is_integer(json_object_get(c->doc, "frame_size"))) {
+		snprintf(err, el, "%s: field 'frame_size' is missing or not a whole "
+			"number", path);
+		return -1;
+	}
 	snprintf(c->label, sizeof(c->label), "%s", str_of(c->doc, "label", "?"));
 	snprintf(c->where, sizeof(c->where), "%s -> %s", str_of(c->doc, "sender",
 		"?"), str_of(c->doc, "receiver", "?"));

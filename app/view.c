@@ -290,6 +290,20 @@ links_summary(FILE *f, const struct wr_run *run)
 	}
 }
 
+/* Cross-checks that disagreed (lib/xcheck.h), one named line each. */
+static void
+summary_warnings(FILE *f, const struct wr_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->xcheck.nb; i++)
+		fprintf(f, "WARNING %s: %s\n", run->xcheck.w[i].check,
+			run->xcheck.w[i].what);
+	if (run->xcheck.nb_dropped != 0)
+		fprintf(f, "WARNING: %u further cross-check warnings (see the JSON)\n",
+			run->xcheck.nb_dropped);
+}
+
 void
 app_view_summary(FILE *f, const struct wr_run *run)
 {
@@ -306,5 +320,6 @@ app_view_summary(FILE *f, const struct wr_run *run)
 	if (run->mbufs_missing != 0)
 		fprintf(f, "mbufs NOT returned to their pools: %" PRIu64 "\n",
 			run->mbufs_missing);
+	summary_warnings(f, run);
 	fflush(f);
 }

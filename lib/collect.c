@@ -9,6 +9,7 @@
 #include "counter.h"
 #include "cputrack.h"
 #include "telemetry.h"
+#include "xcheck.h"
 
 static void
 add_txq(struct wr_port_counters *c, const struct wr_txq *q)
@@ -36,6 +37,115 @@ add_rxq(struct wr_port_counters *c, const struct wr_rxq *q)
 	c->rx_unreflected_pkts += wr_counter_read(&q->st.nb_unreflected_pkts);
 	c->tx_pkts += wr_counter_read(&q->st.nb_reflected_pkts);
 	c->tx_bytes += wr_counter_read(&q->st.nb_reflected_bytes);
+}
+
+/* Sum of the xstats a PMD names as drops or discards (vendor counters
+ * the basic stats may not cover); 0 when it has none. */
+static uint64_t
+read_xstats_drops(uint16_t port_id)
+{
+	struct rte_eth_xstat_name *names = NULL;
+	struct rte_eth_xstat *vals = NULL;
+	uint64_t sum = 0;
+	int i, n = rte_eth_xstats_get_names(port_id, NULL, 0);
+
+	if (n <= 0)
+		return 0;
+	names = calloc((size_t)n, sizeof(*names));
+	vals = calloc((size_t)n, sizeof(*vals));
+	if (names != NULL && vals != NULL &&
+			rte_eth_xstats_get_names(port_id, names, (unsigned int)n) == n &&
+			rte_eth_xstats_get(port_id, vals, (unsigned int)n) == n)
+		for (i = 0; i < n; i++)
+			if (strstr(names[vals[i].id].name, "drop") != NULL ||
+					strstr(names[vals[i].id].name, "discard") != NULL)
+				sum += vals[i].value;
+	free(names);
+	free(vals);
+	return sum;
+}
+
+/*
+ * The PMD's own counts of port index p for the cross-checks: basic
+ * counters, per-queue ones when they add up to them, drops.
+ */
+static void
+xcheck_nic(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
+{
+	struct rte_eth_stats st;
+	uint64_t sq_o = 0, sq_i = 0;
+	unsigned int q;
+
+	memset(&st, 0, sizeof(st));
+	if (rte_eth_stats_get(run->ports[p].port_id, &st) != 0)
+		return;
+	x->nic_opackets = st.opackets;
+	x->nic_ipackets = st.ipackets;
+	x->nic_oerrors = st.oerrors;
+	x->nic_rx_drops = st.imissed + st.ierrors + st.rx_nombuf +
+		read_xstats_drops(run->ports[p].port_id);
+	x->nic_counts = st.opackets + st.ipackets + st.oerrors + x->nic_rx_drops > 0 ||
+		(x->own_tx == 0 && x->own_rx == 0);
+	for (q = 0; q < WR_MAX_QUEUES && q < RTE_ETHDEV_QUEUE_STAT_CNTRS; q++) {
+		x->nic_q_opackets[q] = st.q_opackets[q];
+		x->nic_q_ipackets[q] = st.q_ipackets[q];
+		sq_o += st.q_opackets[q];
+		sq_i += st.q_ipackets[q];
+	}
+	x->nic_q_counts = sq_o + sq_i > 0 && sq_o == st.opackets && sq_i == st.ipackets &&
+		run->ports[p].nb_txq <= RTE_ETHDEV_QUEUE_STAT_CNTRS &&
+		run->ports[p].nb_rxq <= RTE_ETHDEV_QUEUE_STAT_CNTRS;
+}
+
+/* wirerate's own counts of port index p for the cross-checks. */
+static void
+xcheck_own(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
+{
+	unsigned int q, i, k;
+
+	memset(x, 0, sizeof(*x));
+	x->port_id = run->ports[p].port_id;
+	x->nb_txq = run->ports[p].nb_txq;
+	x->nb_rxq = run->ports[p].nb_rxq;
+	for (q = 0; q < WR_MAX_QUEUES; q++) {
+		const struct wr_txq *tq = run->txq[p][q];
+		const struct wr_rxq *rq = run->rxq[p][q];
+		const struct wr_impair_q *iq = run->impair[p][q];
+
+		if (tq != NULL)
+			x->own_txq[q] += tq->st.nb_pkts;
+		if (rq != NULL) {
+			x->own_rxq[q] = rq->st.nb_pkts;
+			/* A reflector sends on the TX queue paired with q. */
+			x->own_txq[q] += rq->st.nb_reflected_pkts;
+		}
+		if (iq != NULL) {
+			x->impair_removed += iq->nb_dropped + iq->nb_policed;
+			x->impair_added += iq->nb_duplicated;
+		}
+		x->own_tx += x->own_txq[q];
+		x->own_rx += x->own_rxq[q];
+	}
+	x->tx = run->ports[p].tx || x->own_tx > 0;
+	x->rx = run->ports[p].rx;
+	for (i = 0; i < run->nb_streams; i++)
+		for (k = 0; k < run->streams[i].nb_rx_ports; k++)
+			if (run->streams[i].rx_split[k].port_id == x->port_id)
+				x->lost += (uint64_t)run->streams[i].lost_pkts;
+}
+
+static void
+cross_checks(struct wr_run *run)
+{
+	struct wr_xcheck_port x;
+	unsigned int p;
+
+	wr_xcheck_init(&run->xcheck);
+	for (p = 0; p < run->nb_ports; p++) {
+		xcheck_own(run, p, &x);
+		xcheck_nic(run, p, &x);
+		wr_xcheck_port(&run->xcheck, &x);
+	}
 }
 
 static void
@@ -160,7 +270,7 @@ static bool
 publish_request(struct wr_run *run)
 {
 	uint64_t req, deadline;
-	unsigned int i, j;
+	unsigned int i, j, nap_us = 10;
 
 	if (!run->launched || __atomic_load_n(&run->ctl.rx_stop, __ATOMIC_RELAXED))
 		return false;
@@ -176,7 +286,10 @@ publish_request(struct wr_run *run)
 			while (__atomic_load_n(&w->rx[j]->pub_done, __ATOMIC_ACQUIRE) != req) {
 				if (rte_rdtsc() > deadline)
 					return false;
-				rte_delay_us_sleep(20);
+				/* A worker answers within a loop iteration unless
+				 * descheduled: back off rather than spin. */
+				rte_delay_us_sleep(nap_us);
+				nap_us = RTE_MIN(2 * nap_us, 1000u);
 			}
 		}
 	}
@@ -238,6 +351,7 @@ pub_latency(struct wr_run *run, unsigned int p, struct wr_port_seq *out)
 	ivl.sum = now.sum - prev->sum;
 	ivl.sum_hi = now.sum_hi - prev->sum_hi - (now.sum < prev->sum);
 	wr_stats_lat_figs(&ivl, run->tsc_hz, &out->lat);
+	wr_stats_lat_figs(&now, run->tsc_hz, &out->lat_run);
 	out->lat_sum_ns = wr_stats_tsc_to_ns((double)now.sum_hi * 0x1p64 +
 		(double)now.sum, run->tsc_hz);
 	*prev = now;
@@ -259,6 +373,7 @@ collect_seq(struct wr_run *run, unsigned int p, bool fresh, struct wr_port_seq *
 			*out = run->intervals[run->nb_intervals - 2].port[p].seq;
 		out->known = false;
 		memset(&out->lat, 0, sizeof(out->lat));
+		memset(&out->lat_run, 0, sizeof(out->lat_run));
 		return;
 	}
 	out->known = true;
@@ -266,38 +381,30 @@ collect_seq(struct wr_run *run, unsigned int p, bool fresh, struct wr_port_seq *
 	pub_latency(run, p, out);
 	if (!lat_ok) {
 		memset(&out->lat, 0, sizeof(out->lat));
+		memset(&out->lat_run, 0, sizeof(out->lat_run));
 		out->lat_sum_ns = 0;
 	}
 }
 
-const struct wr_interval *
-wr_run_tick(struct wr_run *run)
+/*
+ * Stream sid as queue rq saw it, or NULL: its tracker once the workers
+ * returned (live false), else its entry in the copy published for the
+ * last tick (struct wr_rxq_pub).
+ */
+static const struct wr_rx_stream *
+rxq_stream(const struct wr_run *run, const struct wr_rxq *rq, unsigned int sid,
+		bool live)
 {
-	struct wr_interval *iv = new_interval(run);
-	uint64_t now;
-	unsigned int p;
-	bool fresh;
+	const struct wr_rxq_pub *pb;
+	unsigned int i;
 
-	if (iv == NULL)
-		return NULL;
-	if (run->lat_prev == NULL)
-		run->lat_prev = calloc(WR_MAX_PORTS, sizeof(*run->lat_prev));
-	fresh = run->lat_prev != NULL && publish_request(run);
-	now = rte_rdtsc();
-	wr_collect_ports(run, run->total);
-	for (p = 0; p < run->nb_ports; p++) {
-		iv->port[p].cnt = run->total[p];
-		wr_stats_rates(&run->last[p], &run->total[p], now - run->last_tsc,
-			run->tsc_hz, &iv->port[p].rates);
-		run->last[p] = run->total[p];
-		collect_seq(run, p, fresh, &iv->port[p].seq);
-	}
-	wr_cpu_track_tick(run, iv);
-	iv->t_s = wr_run_seconds(run, run->start_tsc, now);
-	iv->dt_s = wr_run_seconds(run, run->last_tsc, now);
-	run->last_tsc = now;
-	wr_telemetry_publish(run, iv, WR_SNAP_RUNNING);
-	return iv;
+	if (!live)
+		return rq->streams[sid].seq.started ? &rq->streams[sid] : NULL;
+	pb = &rq->pub[run->ctl.pub_req & 1];
+	for (i = 0; i < pb->nb_streams; i++)
+		if (pb->sid[i] == sid)
+			return &pb->streams[i];
+	return NULL;
 }
 
 /*
@@ -307,19 +414,20 @@ wr_run_tick(struct wr_run *run)
  */
 static bool
 merge_stream(const struct wr_run *run, unsigned int p, unsigned int sid,
-		struct wr_stream_view *v)
+		bool live, struct wr_stream_view *v)
 {
 	bool seen = false;
 	unsigned int q;
 
 	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		const struct wr_rxq *rq = run->rxq[p][q];
 		const struct wr_rx_stream *s;
 		double j;
 
-		if (rq == NULL || !rq->streams[sid].seq.started)
+		if (run->rxq[p][q] == NULL)
 			continue;
-		s = &rq->streams[sid];
+		s = rxq_stream(run, run->rxq[p][q], sid, live);
+		if (s == NULL)
+			continue;
 		wr_seq_merge(&v->seq, &s->seq);
 		v->nb_lat += s->nb_lat;
 		v->lat_sum_tsc += s->lat_sum_tsc;
@@ -415,7 +523,7 @@ add_unseen(struct wr_run *run, const bool *seen, bool any_rx, unsigned int *cap)
  */
 static bool
 view_all_ports(const struct wr_run *run, unsigned int p, unsigned int sid,
-		struct wr_stream_result *r)
+		bool live, struct wr_stream_result *r)
 {
 	uint64_t before;
 
@@ -423,7 +531,7 @@ view_all_ports(const struct wr_run *run, unsigned int p, unsigned int sid,
 	r->nb_rx_ports = 0;
 	for (; p < run->nb_ports; p++) {
 		before = r->view.seq.nb_rx_pkts;
-		if (!run->ports[p].rx || !merge_stream(run, p, sid, &r->view))
+		if (!run->ports[p].rx || !merge_stream(run, p, sid, live, &r->view))
 			continue;
 		r->rx_split[r->nb_rx_ports].port_id = run->ports[p].port_id;
 		r->rx_split[r->nb_rx_ports].rx_pkts = r->view.seq.nb_rx_pkts - before;
@@ -432,14 +540,22 @@ view_all_ports(const struct wr_run *run, unsigned int p, unsigned int sid,
 	return r->nb_rx_ports > 0;
 }
 
+/*
+ * run->streams from the trackers (live false: the workers returned) or
+ * from the copies published for the last tick (live), replacing what it
+ * held.
+ */
 static void
-collect_streams(struct wr_run *run)
+collect_streams(struct wr_run *run, bool live)
 {
 	static bool seen[WR_MAX_STREAMS];
 	struct wr_stream_result *r;
 	unsigned int p, sid, cap = 0;
 	bool any_rx = false;
 
+	free(run->streams);
+	run->streams = NULL;
+	run->nb_streams = 0;
 	memset(seen, 0, sizeof(seen));
 	for (p = 0; p < run->nb_ports; p++) {
 		if (!run->ports[p].rx)
@@ -451,7 +567,7 @@ collect_streams(struct wr_run *run)
 			r = add_result(run, &cap);
 			if (r == NULL)
 				return;
-			if (!view_all_ports(run, p, sid, r)) {
+			if (!view_all_ports(run, p, sid, live, r)) {
 				run->nb_streams--;
 				continue;
 			}
@@ -498,6 +614,53 @@ wr_collect_final(struct wr_run *run)
 	}
 	if (run->cpu != NULL)
 		wr_cpu_track_final(run);
-	collect_streams(run);
+	collect_streams(run, false);
 	port_lat_validity(run);
+	cross_checks(run);
+}
+
+bool
+wr_run_checkpoint_due(const struct wr_run *run, uint64_t now_tsc)
+{
+	uint64_t last = RTE_MAX(run->ckpt_tsc, run->start_tsc);
+	/* Checkpoints come at ticks, which wander: half an interval of slack. */
+	uint64_t slack = run->cfg->interval_ms / 2 * (run->tsc_hz / 1000);
+
+	return run->cfg->json_path[0] != '\0' && run->cfg->checkpoint_ms != 0 &&
+		now_tsc + slack - last >= run->cfg->checkpoint_ms * (run->tsc_hz / 1000);
+}
+
+const struct wr_interval *
+wr_run_tick(struct wr_run *run)
+{
+	struct wr_interval *iv = new_interval(run);
+	uint64_t now;
+	unsigned int p;
+	bool fresh;
+
+	if (iv == NULL)
+		return NULL;
+	if (run->lat_prev == NULL)
+		run->lat_prev = calloc(WR_MAX_PORTS, sizeof(*run->lat_prev));
+	fresh = run->lat_prev != NULL && publish_request(run);
+	now = rte_rdtsc();
+	wr_collect_ports(run, run->total);
+	for (p = 0; p < run->nb_ports; p++) {
+		iv->port[p].cnt = run->total[p];
+		wr_stats_rates(&run->last[p], &run->total[p], now - run->last_tsc,
+			run->tsc_hz, &iv->port[p].rates);
+		run->last[p] = run->total[p];
+		collect_seq(run, p, fresh, &iv->port[p].seq);
+	}
+	run->ckpt_ready = fresh && wr_run_checkpoint_due(run, now);
+	if (run->ckpt_ready) {
+		run->ckpt_tsc = now;
+		collect_streams(run, true);
+	}
+	wr_cpu_track_tick(run, iv);
+	iv->t_s = wr_run_seconds(run, run->start_tsc, now);
+	iv->dt_s = wr_run_seconds(run, run->last_tsc, now);
+	run->last_tsc = now;
+	wr_telemetry_publish(run, iv, WR_SNAP_RUNNING);
+	return iv;
 }

@@ -376,6 +376,46 @@ judge_points(const struct wr_points *b, const struct wr_points *c,
 	return 0;
 }
 
+/* Cross-check warnings of one array (a result's or a trial's). */
+static void
+note_warnings(struct wr_compare *out, const json_t *a, const char *name)
+{
+	const json_t *w;
+	size_t i;
+
+	if (!json_is_array(a))
+		return;
+	json_array_foreach(a, i, w) {
+		out->nb_warnings++;
+		note(out, "%s: cross-check %s failed: %s", name,
+			json_string_value(json_object_get(w, "check")) ?: "?",
+			json_string_value(json_object_get(w, "what")) ?: "?");
+	}
+}
+
+/*
+ * What a side says about its own integrity: written during the run
+ * (stop_reason "running": figures up to its last interval), and the
+ * cross-checks that disagreed, at the top and in each trial.
+ */
+static void
+judge_integrity(const json_t *doc, const char *name, struct wr_compare *out)
+{
+	const char *why = json_string_value(json_object_get(doc, "stop_reason"));
+	const json_t *trials = json_object_get(doc, "trials"), *t;
+	size_t i;
+
+	if (why != NULL && strcmp(why, "running") == 0) {
+		out->incomplete = true;
+		note(out, "%s is INCOMPLETE: written during its run (stop_reason "
+			"running), figures up to its last interval", name);
+	}
+	note_warnings(out, json_object_get(doc, "warnings"), name);
+	if (json_is_array(trials))
+		json_array_foreach(trials, i, t)
+			note_warnings(out, json_object_get(t, "warnings"), name);
+}
+
 /* The points of doc, err prefixed with its name. */
 static int
 load_points(const json_t *doc, const char *name, struct wr_points *pts,
@@ -410,6 +450,8 @@ wr_compare_docs(const json_t *base, const char *base_name,
 	if (judge_points(&pts[0], &pts[1], tol, out, err, errlen) != 0)
 		goto out;
 	note_env(out, base, cur);
+	judge_integrity(base, base_name, out);
+	judge_integrity(cur, cur_name, out);
 	out->regression = out->nb[WR_VERDICT_REGRESSION] > 0;
 	rc = 0;
 out:

@@ -71,6 +71,9 @@ struct wr_compare {
 	struct wr_compare_row rows[WR_COMPARE_MAX_ROWS];
 	unsigned int nb[WR_VERDICT_COUNT]; /* rows per verdict */
 	bool regression;               /* at least one row is a regression */
+	unsigned int nb_warnings;      /* cross-check warnings of both sides
+	                                * (lib/xcheck.h): each fails the compare */
+	bool incomplete;               /* a side was written during its run */
 	unsigned int nb_notes;         /* differences that do not block */
 	char notes[WR_COMPARE_MAX_NOTES][WR_COMPARE_NOTE_LEN];
 };

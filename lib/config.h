@@ -16,7 +16,9 @@
 #include "impair.h"
 #include "mix.h"
 #include "mlr.h"
+#include "pattern.h"
 #include "rate.h"
+#include "stream.h"
 
 #define WR_MAX_PORTS 32u
 #define WR_MAX_QUEUES 16u          /* per port and direction */
@@ -110,6 +112,7 @@ struct wr_config {
 	uint64_t count_pkts;        /* frames per TX port, 0: unlimited */
 	uint64_t interval_ms;       /* stats interval */
 	uint64_t grace_ms;          /* RX keeps polling this long after TX stops */
+	uint64_t checkpoint_ms;     /* --json rewritten this often; 0: at the end */
 	uint64_t link_timeout_ms;   /* wait at most this for link up */
 
 	/* Frame fields; MACs default to the ports' own and their peers'. */
@@ -127,6 +130,13 @@ struct wr_config {
 	bool ipv6;                  /* IPv6/UDP frames, not IPv4 */
 	uint8_t src_ip6[16];        /* network byte order */
 	uint8_t dst_ip6[16];
+	uint8_t dscp;               /* IPv4 TOS / IPv6 traffic class >> 2 */
+	uint8_t vlan_prio;          /* 802.1Q PCP, with --vlan */
+	struct wr_pattern pattern;  /* --pattern; constant: the pacer alone */
+	/* --stream: one TX queue per definition (stream.h); 0: none. */
+	unsigned int nb_stream_defs;
+	char stream_text[WR_STREAM_MAX][WR_STREAM_TEXT_LEN];
+	struct wr_stream_def streams[WR_STREAM_MAX]; /* built by the checks */
 	enum wr_stamp stamp;        /* test header fields written per frame */
 
 	unsigned int nb_maps;       /* explicit lcore placement, 0: automatic */

@@ -40,7 +40,8 @@ build_l2(const struct wr_frame_spec *spec, uint8_t *buf)
 		return RTE_ETHER_HDR_LEN;
 	}
 	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
-	*(uint16_t *)(buf + 14) = rte_cpu_to_be_16(spec->vlan_id & 0xfff);
+	*(uint16_t *)(buf + 14) = rte_cpu_to_be_16((uint16_t)((spec->vlan_prio & 7) << 13 |
+		(spec->vlan_id & 0xfff)));
 	*(uint16_t *)(buf + 16) = rte_cpu_to_be_16(l3);
 	return RTE_ETHER_HDR_LEN + 4;
 }
@@ -55,6 +56,7 @@ build_l3l4(const struct wr_frame_spec *spec, uint8_t *p, uint32_t ip_len,
 
 	memset(ip, 0, sizeof(*ip));
 	ip->version_ihl = 0x45;
+	ip->type_of_service = (uint8_t)(spec->dscp << 2);
 	ip->total_length = rte_cpu_to_be_16((uint16_t)ip_len);
 	ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
 	ip->time_to_live = 64;
@@ -83,7 +85,7 @@ build_l3l4_6(const struct wr_frame_spec *spec, uint8_t *p, uint32_t ip_len,
 	uint16_t len = (uint16_t)(ip_len - sizeof(*ip));
 
 	memset(ip, 0, sizeof(*ip));
-	ip->vtc_flow = rte_cpu_to_be_32(0x60000000u);
+	ip->vtc_flow = rte_cpu_to_be_32(0x60000000u | (uint32_t)(spec->dscp & 63) << 22);
 	ip->payload_len = rte_cpu_to_be_16(len);
 	ip->proto = IPPROTO_UDP;
 	ip->hop_limits = 64;

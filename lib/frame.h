@@ -46,6 +46,8 @@ struct wr_frame_spec {
 	uint16_t src_udp;
 	uint16_t dst_udp;
 	uint16_t stream_id;
+	uint8_t dscp;                 /* 0..63: IPv4 TOS, IPv6 traffic class */
+	uint8_t vlan_prio;            /* 802.1Q PCP 0..7, with a tag */
 	bool ipv6;                    /* IPv6 with src_ip6/dst_ip6, not IPv4 */
 	uint8_t src_ip6[16];          /* network byte order */
 	uint8_t dst_ip6[16];

@@ -323,6 +323,80 @@ loss_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
 	return 0;
 }
 
+/*
+ * Latency under load (mode_lat.c): the figures of its highest load level,
+ * where queues matter most. Absent levels leave m as it is.
+ */
+static int
+lat_load_figures(const json_t *r, const char *where, struct wr_metric_values *m,
+		char *err, size_t el)
+{
+	static const struct { const char *key; unsigned int id; } pcts[] = {
+		{ "p50", WR_METRIC_LAT_P50 }, { "p90", WR_METRIC_LAT_P90 },
+		{ "p99", WR_METRIC_LAT_P99 }, { "p99.9", WR_METRIC_LAT_P99_9 },
+	};
+	const json_t *levels = json_object_get(json_object_get(r,
+		"latency_under_load"), "levels"), *l, *top = NULL, *p;
+	double pct, best = -1, v;
+	unsigned int i;
+	size_t j;
+
+	json_array_foreach(levels, j, l) {
+		if (need(l, where, "pct", &pct, err, el) != 0)
+			return -EINVAL;
+		if (pct > best) {
+			best = pct;
+			top = l;
+		}
+	}
+	p = json_object_get(json_object_get(top, "latency"), "percentiles_ns");
+	for (i = 0; p != NULL && i < RTE_DIM(pcts); i++)
+		if (opt(p, pcts[i].key, &v))
+			put(m, pcts[i].id, v);
+	return 0;
+}
+
+/*
+ * MLRsearch: the conditional throughput of the first zero-loss goal as the
+ * NDR and of the last lossy goal as the PDR (CSIT's pair with the default
+ * goals); latency from the highest latency-under-load level.
+ */
+static int
+mlr_result(const json_t *r, const char *where, struct wr_point *p, char *err,
+		size_t el)
+{
+	const json_t *goals = json_object_get(r, "goals"), *g;
+	double glr, ct, l1;
+	bool ndr = false;
+	size_t i;
+
+	if (!json_is_array(goals))
+		return wr_err(-EINVAL, err, el, "field '%s.goals' is missing or not "
+			"an array", where);
+	json_array_foreach(goals, i, g) {
+		if (need(g, where, "loss_ratio", &glr, err, el) != 0 ||
+				need(g, where, "conditional_throughput_pps", &ct, err, el) != 0 ||
+				need(g, where, "conditional_throughput_gbps_l1", &l1, err, el) != 0)
+			return -EINVAL;
+		if (ct <= 0)
+			continue;
+		if (glr == 0 && !ndr) {
+			put(&p->m, WR_METRIC_NDR_MPPS, ct / 1e6);
+			put(&p->m, WR_METRIC_NDR_GBPS_L1, l1);
+			ndr = true;
+		} else if (glr > 0) {
+			put(&p->m, WR_METRIC_PDR_MPPS, ct / 1e6);
+		}
+	}
+	return lat_load_figures(r, where, &p->m, err, el);
+}
+
+static int
+mlr_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
+{
+	return each_result(doc, out, mlr_result, err, el);
+}
+
 #define IDS(...) \
 	sizeof((unsigned int[]){ __VA_ARGS__ }) / sizeof(unsigned int), \
 	{ __VA_ARGS__ }
@@ -361,6 +435,14 @@ const struct wr_kind wr_kinds[] = {
 	{ "b2b", "b2b", "RFC 2544 back-to-back (frames in the longest burst "
 		"without loss: mean [shortest..longest])", false,
 		IDS(WR_METRIC_B2B_PKTS), IDS(WR_METRIC_B2B_PKTS), b2b_points },
+	{ "mlr", "mlr", "MLRsearch (conditional throughput: NDR of the zero-loss "
+		"goal, PDR of the last lossy goal; latency at the highest "
+		"--lat-loads level)", false,
+		IDS(WR_METRIC_NDR_MPPS, WR_METRIC_NDR_GBPS_L1, WR_METRIC_PDR_MPPS,
+		WR_METRIC_LAT_P50, WR_METRIC_LAT_P99),
+		IDS(WR_METRIC_NDR_MPPS, WR_METRIC_NDR_GBPS_L1, WR_METRIC_PDR_MPPS,
+		WR_METRIC_LAT_P50, WR_METRIC_LAT_P90, WR_METRIC_LAT_P99,
+		WR_METRIC_LAT_P99_9), mlr_points },
 };
 const unsigned int wr_nb_kinds = RTE_DIM(wr_kinds);
 

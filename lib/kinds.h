@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The kinds of result wirerate writes (a run, a repeated run, and one per
- * test mode: sweep, throughput, loss, b2b) and their points: one set of
+ * test mode: sweep, throughput, loss, b2b, mlr) and their points: one set of
  * figures per frame size (and per offered load for the loss test, and per
  * stream of a single run: its loss), what
  * `wirerate compare` judges and `wirerate report` tabulates and plots.

@@ -276,6 +276,15 @@ add_totals(struct wr_merge *m, const struct wr_merge_row *r)
 	m->dup_pkts += r->dup_pkts;
 }
 
+/* A result written during its run (--checkpoint). */
+static bool
+running(const json_t *doc)
+{
+	const char *why = json_string_value(json_object_get(doc, "stop_reason"));
+
+	return why != NULL && strcmp(why, "running") == 0;
+}
+
 int
 wr_merge_compute(const json_t *snd, const json_t *rcv, struct wr_merge *m,
 		char *err, size_t errlen)
@@ -298,6 +307,7 @@ wr_merge_compute(const json_t *snd, const json_t *rcv, struct wr_merge *m,
 		add_totals(m, &m->rows[i]);
 	}
 	m->balanced = m->nb_rows > 0 && m->nb_unbalanced == 0;
+	m->incomplete = running(snd) || running(rcv);
 	return 0;
 }
 
@@ -402,5 +412,6 @@ wr_merge_json(const struct wr_merge *m, const json_t *snd,
 	wr_json_set(doc, "streams", rows);
 	wr_json_set(doc, "totals", totals_json(m));
 	wr_json_set(doc, "balanced", json_boolean(m->balanced));
+	wr_json_set(doc, "complete", json_boolean(!m->incomplete));
 	return doc;
 }

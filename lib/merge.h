@@ -53,6 +53,9 @@ struct wr_merge_row {
 };
 
 struct wr_merge {
+	/* A side was written during its run (stop_reason "running"): its
+	 * counts stop at its last interval, so the balance is provisional. */
+	bool incomplete;
 	unsigned int nb_rows;
 	struct wr_merge_row rows[WR_MERGE_MAX_ROWS];
 	/* Over the rows in the sender. */

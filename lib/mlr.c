@@ -338,6 +338,17 @@ full_next(struct wr_mlr *m, unsigned int gi, const struct wr_mlr_goal_result *r)
 		classify(m, g, slo) == CLS_NONE ? slo : r->rub * (1 - step));
 }
 
+/* Trials at the end of the list whose generator fell short, in a row. */
+static uint32_t
+invalid_streak(const struct wr_mlr *m)
+{
+	uint32_t n = 0;
+
+	while (n < m->nb_trials && !m->trials[m->nb_trials - 1 - n].valid)
+		n++;
+	return n;
+}
+
 int
 wr_mlr_next(struct wr_mlr *m, double *load, double *duration_s)
 {
@@ -352,7 +363,7 @@ wr_mlr_next(struct wr_mlr *m, double *load, double *duration_s)
 		*duration_s = m->pending_s;
 		return WR_MLR_TRIAL;
 	}
-	if (m->nb_trials >= m->conf.max_trials)
+	if (m->nb_trials >= m->conf.max_trials || invalid_streak(m) >= WR_MLR_MAX_INVALID)
 		return WR_MLR_DONE;
 	for (gi = 0; gi < m->conf.nb_goals; gi++) {
 		wr_mlr_result(m, gi, &r);

@@ -31,6 +31,8 @@
  * Trials whose generator fell short of the intended load (offered load
  * below it) are recorded but are no evidence about the device: they never
  * classify a load (the draft's "intended load" is what was attempted).
+ * After WR_MLR_MAX_INVALID of them in a row the search stops: the goals
+ * not done then say so.
  *
  * The search strategy is ours (the draft leaves it to implementations):
  *   1. short trials (initial duration) bisect, per goal in turn, from the
@@ -52,6 +54,8 @@
 
 #define WR_MLR_MAX_GOALS 8u
 #define WR_MLR_MAX_TRIALS 512u
+/* The search gives up after this many trials in a row fell short. */
+#define WR_MLR_MAX_INVALID 30u
 
 struct wr_mlr_goal {
 	double loss_ratio;     /* GLR, [0, 1) */
@@ -133,7 +137,8 @@ int wr_mlr_init(struct wr_mlr *m, const struct wr_mlr_conf *conf);
 
 /*
  * The next trial: its intended load and duration; WR_MLR_TRIAL, or
- * WR_MLR_DONE when every goal is done or max_trials were run. Asked again
+ * WR_MLR_DONE when every goal is done, max_trials were run or the last
+ * WR_MLR_MAX_INVALID trials fell short. Asked again
  * before the report, it gives the same trial. -EINVAL on NULL.
  */
 int wr_mlr_next(struct wr_mlr *m, double *load, double *duration_s);

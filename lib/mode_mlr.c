@@ -3,8 +3,8 @@
  * --mode mlr: the trial driver of MLRsearch (mlr.h). Each trial the search
  * asks for runs at its intended load for its duration; the load the
  * generator offered is measured apart, and a trial that fell short of
- * its intended load (after wr_mode_trial's retries) is reported as no
- * evidence about the device.
+ * its intended load is reported as no evidence about the device (the
+ * search asks again, and gives up after WR_MLR_MAX_INVALID in a row).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -142,7 +142,8 @@ wr_mode_mlr(struct mode_ctx *m, uint32_t size, json_t *res)
 	}
 	while ((rc = wr_mlr_next(&s, &load, &dur)) == WR_MLR_TRIAL) {
 		wr_mode_trial_at(size, load, (uint64_t)(dur * 1e3 + 0.5), &t);
-		rc = wr_mode_trial(m, &t, dur < c.final_s ? "mlr short" : "mlr", &sum);
+		rc = wr_mode_trial_once(m, &t, dur < c.final_s ? "mlr short" : "mlr",
+			&sum);
 		if (rc != 0)
 			break;
 		loss = sum.sent_pkts == 0 || sum.lost_pkts <= 0 ? 0 :

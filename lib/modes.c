@@ -491,6 +491,13 @@ wr_mode_trial(struct mode_ctx *m, const struct wr_trial *t, const char *what,
 	return trial(m, t, what, s);
 }
 
+int
+wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t,
+		const char *what, struct wr_trial_summary *s)
+{
+	return trial_once(m, t, what, s);
+}
+
 void
 wr_mode_trial_at(uint32_t size, double pps, uint64_t ms, struct wr_trial *t)
 {

@@ -28,6 +28,11 @@ struct mode_ctx {
 int wr_mode_trial(struct mode_ctx *m, const struct wr_trial *t,
 		const char *what, struct wr_trial_summary *s);
 
+/* The same, run once even when the generator fell short (MLRsearch
+ * decides itself what such a trial is worth). */
+int wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t,
+		const char *what, struct wr_trial_summary *s);
+
 /* A trial of size bytes at pps per TX port (0: unpaced) for ms. */
 void wr_mode_trial_at(uint32_t size, double pps, uint64_t ms,
 		struct wr_trial *t);

@@ -59,11 +59,23 @@ const struct wr_optdesc wr_optab[] = {
 		WR_OPTSEC_FRAMES },
 	{ "dst-ip6", REQ, WR_OPT_DST_IP6, "ADDR", "destination IPv6 address\n"
 		"[2001:2:0:1::1]", WR_OPTSEC_FRAMES },
+	{ "dscp", REQ, WR_OPT_DSCP, "N", "DSCP 0..63 in the IPv4 TOS or IPv6 traffic\n"
+		"class [0]", WR_OPTSEC_FRAMES },
+	{ "vlan-prio", REQ, WR_OPT_VLAN_PRIO, "N", "802.1Q priority (PCP) 0..7, with "
+		"--vlan [0]", WR_OPTSEC_FRAMES },
+	{ "stream", REQ, WR_OPT_STREAM, "DEF", "repeatable, up to 16: one stream per "
+		"TX\nqueue of each TX port, KEY=VALUE;... of name,\nsize, mix, rate, share "
+		"(% of --rate),\npattern, l3, src-ip, dst-ip, sport, dport,\nflows, vlan, "
+		"prio, dscp; keys left out take\nthe options' values (docs/traffic.md)\n"
+		"[one stream per TX queue]", WR_OPTSEC_FRAMES },
 	{ "stamp", REQ, WR_OPT_STAMP, "MODE", "test header fields written per frame: "
 		"full\n(sequence and TX timestamp), seq (sequence\nonly: no latency), none "
 		"(template as built:\nevery frame is seq 0, no loss or latency\naccounting; for "
 		"measuring the cost of\nstamping) [full]", WR_OPTSEC_FRAMES },
 
+	{ "pattern", REQ, WR_OPT_PATTERN, "P", "constant (the pacer), burst:N/T (N frames\n"
+		"back to back every T, e.g. burst:32/1ms) or\npoisson[:SEED] (exponential gaps "
+		"at --rate,\nfixed seed [1]) [constant]", WR_OPTSEC_RATE },
 	{ "rate", REQ, WR_OPT_RATE, "R", "per TX port: 1.5Mpps, 250kpps, 9.5Gbps (L1,\n"
 		"as RFC 2544), l2:9.5Gbps, 50% of the link,\nmax [max]; split exactly over the "
 		"port's TX\nqueues, paced on the TSC in bursts of at most\n--burst frames",
@@ -109,6 +121,10 @@ const struct wr_optdesc wr_optab[] = {
 		"come up [5s]", WR_OPTSEC_RUN },
 	{ "json", REQ, WR_OPT_JSON, "FILE", "write the whole run as JSON "
 		"(docs/results.md),\natomically", WR_OPTSEC_RUN },
+	{ "checkpoint", REQ, WR_OPT_CHECKPOINT, "T", "with --json, rewrite the file "
+		"atomically at\nthe first interval T after the last time, so\na crash leaves the "
+		"run up to then\n(\"stop_reason\": \"running\"); 0: only at the end\n[2s]",
+		WR_OPTSEC_RUN },
 	{ "impair", REQ, WR_OPT_IMPAIR, "RULES", "test fixture in front of every RX "
 		"queue, by\nsequence number: drop=N[@K],dup=N[@K],\nreorder=N[@K],delay=T and "
 		"a device with a\nknown limit: police=RATE (pps) (frame with\nseq % N == K; K "

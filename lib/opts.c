@@ -28,6 +28,7 @@ wr_config_defaults(struct wr_config *cfg)
 	cfg->duration_ms = 10000;
 	cfg->interval_ms = 1000;
 	cfg->grace_ms = 200;
+	cfg->checkpoint_ms = 2000;
 	cfg->link_timeout_ms = 5000;
 	cfg->src_ip = 0xc6120001;   /* 198.18.0.1, RFC 2544 benchmarking range */
 	cfg->dst_ip = 0xc6130001;   /* 198.19.0.1 */
@@ -291,6 +292,8 @@ opt_time(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 		return opt_duration("duration", v, 0, &cfg->duration_ms, err, el);
 	case WR_OPT_INTERVAL: return opt_duration("interval", v, 100, &cfg->interval_ms, err, el);
 	case WR_OPT_GRACE: return opt_duration("grace", v, 0, &cfg->grace_ms, err, el);
+	case WR_OPT_CHECKPOINT:
+		return opt_duration("checkpoint", v, 0, &cfg->checkpoint_ms, err, el);
 	case WR_OPT_LINK_TIMEOUT:
 		return opt_duration("link-timeout", v, 0, &cfg->link_timeout_ms, err, el);
 	default: break;

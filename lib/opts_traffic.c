@@ -6,6 +6,7 @@
 #include "errmsg.h"
 #include "frame.h"
 #include "optab.h"
+#include "units.h"
 #include "opts_traffic.h"
 
 static int
@@ -18,6 +19,43 @@ opt_ip6(const char *name, const char *v, uint8_t *addr, char *err, size_t el)
 			"e.g. 2001:2::1", name, v);
 	memcpy(addr, &a, sizeof(a));
 	return 0;
+}
+
+/* --dscp, --vlan-prio, --pattern, --stream; 1: not one of them. */
+static int
+opt_stream(int id, const char *v, struct wr_config *cfg, char *err, size_t el)
+{
+	char why[256];
+	uint64_t x;
+
+	switch (id) {
+	case WR_OPT_DSCP:
+	case WR_OPT_VLAN_PRIO:
+		if (wr_units_parse_u64(v, 0, id == WR_OPT_DSCP ? 63 : 7, &x) != 0)
+			return wr_err(-EINVAL, err, el, "--%s %s: expected 0..%u",
+				id == WR_OPT_DSCP ? "dscp" : "vlan-prio", v,
+				id == WR_OPT_DSCP ? 63 : 7);
+		*(id == WR_OPT_DSCP ? &cfg->dscp : &cfg->vlan_prio) = (uint8_t)x;
+		return 0;
+	case WR_OPT_PATTERN:
+		if (wr_pattern_parse(v, &cfg->pattern, why, sizeof(why)) != 0)
+			return wr_err(-EINVAL, err, el, "--pattern: %s", why);
+		return 0;
+	case WR_OPT_STREAM:
+		if (cfg->nb_stream_defs == WR_STREAM_MAX)
+			return wr_err(-EINVAL, err, el, "--stream: at most %u streams per "
+				"port", WR_STREAM_MAX);
+		if (strlen(v) >= WR_STREAM_TEXT_LEN)
+			return wr_err(-EINVAL, err, el, "--stream %u: longer than %u "
+				"characters", cfg->nb_stream_defs + 1, WR_STREAM_TEXT_LEN - 1);
+		strcpy(cfg->stream_text[cfg->nb_stream_defs], v);
+		/* Keys and values now, so a profile's error has its line. */
+		if (wr_stream_build(cfg, cfg->nb_stream_defs, err, el) != 0)
+			return -EINVAL;
+		cfg->nb_stream_defs++;
+		return 0;
+	default: return 1;
+	}
 }
 
 int
@@ -37,7 +75,7 @@ wr_opts_traffic(int id, const char *v, struct wr_config *cfg, char *err,
 		return 0;
 	case WR_OPT_SRC_IP6: return opt_ip6("src-ip6", v, cfg->src_ip6, err, errlen);
 	case WR_OPT_DST_IP6: return opt_ip6("dst-ip6", v, cfg->dst_ip6, err, errlen);
-	default: return 1;
+	default: return opt_stream(id, v, cfg, err, errlen);
 	}
 }
 
@@ -69,14 +107,59 @@ check_mix(struct wr_config *cfg, uint32_t min, char *err, size_t el)
 	return 0;
 }
 
+/* Streams from their definitions, over the options' values. */
+static int
+check_streams(struct wr_config *cfg, char *err, size_t el)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < cfg->nb_stream_defs; i++) {
+		rc = wr_stream_build(cfg, i, err, el);
+		if (rc != 0)
+			return rc;
+	}
+	return wr_stream_check(cfg, err, el);
+}
+
+/* A pattern on every queue: plain runs; poisson needs its mean rate. */
+static int
+check_pattern(const struct wr_config *cfg, char *err, size_t el)
+{
+	if (cfg->pattern.kind == WR_PATTERN_CONSTANT)
+		return 0;
+	if (cfg->mode != WR_MODE_RUN)
+		return wr_err(-EINVAL, err, el, "--pattern with --mode: the test modes "
+			"pace at a constant rate");
+	if (cfg->pattern.kind == WR_PATTERN_POISSON && cfg->rate.unit == WR_RATE_NONE &&
+			cfg->nb_stream_defs == 0)
+		return wr_err(-EINVAL, err, el, "--pattern poisson needs --rate (the mean "
+			"rate)");
+	if (cfg->pattern.kind == WR_PATTERN_BURST && cfg->rate.unit != WR_RATE_NONE)
+		return wr_err(-EINVAL, err, el, "--pattern burst:N/T with --rate: the "
+			"burst sets the rate (N / T per TX queue); give one");
+	return 0;
+}
+
 int
 wr_opts_traffic_check(struct wr_config *cfg, char *err, size_t errlen)
 {
 	uint32_t min = wr_frame_min_size_l3(cfg->vlan_id != 0, cfg->ipv6);
 	unsigned int i;
+	int rc = check_pattern(cfg, err, errlen);
 
-	if (cfg->mix.nb_sizes != 0)
-		return check_mix(cfg, min, err, errlen);
+	if (rc != 0)
+		return rc;
+	if (cfg->vlan_prio != 0 && cfg->vlan_id == 0 && cfg->nb_stream_defs == 0)
+		return wr_err(-EINVAL, err, errlen, "--vlan-prio %u without --vlan: an "
+			"untagged frame has no priority field", cfg->vlan_prio);
+	if (cfg->mix.nb_sizes != 0) {
+		rc = check_mix(cfg, min, err, errlen);
+		if (rc != 0 || cfg->nb_stream_defs == 0)
+			return rc;
+	}
+	if (cfg->nb_stream_defs != 0)
+		return check_streams(cfg, err, errlen);
 	for (i = 0; i < cfg->nb_sizes; i++)
 		if (cfg->sizes[i] < min)
 			return wr_err(-EINVAL, err, errlen, "--sizes: %u is below the %u "

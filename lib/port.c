@@ -229,6 +229,23 @@ tmpl_init(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
 	memcpy((uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM, t->bytes, t->len);
 }
 
+/* A --stream's own headers and size over the defaults. */
+static void
+fill_stream_spec(const struct wr_stream_def *d, struct wr_frame_spec *s)
+{
+	s->size = d->frame_size;
+	s->vlan_id = d->vlan_id;
+	s->vlan_prio = d->vlan_prio;
+	s->dscp = d->dscp;
+	s->src_ip = d->src_ip;
+	s->dst_ip = d->dst_ip;
+	s->src_udp = d->src_udp;
+	s->dst_udp = d->dst_udp;
+	s->ipv6 = d->ipv6;
+	memcpy(s->src_ip6, d->src_ip6, sizeof(s->src_ip6));
+	memcpy(s->dst_ip6, d->dst_ip6, sizeof(s->dst_ip6));
+}
+
 static void
 fill_spec(const struct wr_port *p, const struct wr_config *cfg,
 		const struct wr_port *peer, uint16_t queue, uint32_t size,
@@ -247,6 +264,10 @@ fill_spec(const struct wr_port *p, const struct wr_config *cfg,
 	s->ipv6 = cfg->ipv6;
 	memcpy(s->src_ip6, cfg->src_ip6, sizeof(s->src_ip6));
 	memcpy(s->dst_ip6, cfg->dst_ip6, sizeof(s->dst_ip6));
+	s->dscp = cfg->dscp;
+	s->vlan_prio = cfg->vlan_prio;
+	if (cfg->nb_stream_defs != 0)
+		fill_stream_spec(&cfg->streams[queue], s);
 }
 
 /* What TX queue q varies per frame (txvar.h), when anything. */
@@ -258,9 +279,11 @@ make_tx_var(struct wr_port *p, const struct wr_config *cfg,
 	struct wr_txvar v;
 	bool needed;
 
-	if (wr_txvar_build(&cfg->mix, spec, &set->layout, &v, &needed) != 0)
+	const struct wr_mix *mix = cfg->nb_stream_defs ? &cfg->streams[q].mix : &cfg->mix;
+
+	if (wr_txvar_build(mix, spec, &set->qlay[q], &v, &needed) != 0)
 		return wr_err(-EINVAL, err, el, "port %u: a size of mix %s cannot hold "
-			"the headers", p->port_id, cfg->mix.text);
+			"the headers", p->port_id, mix->text);
 	if (!needed)
 		return 0;
 	set->var[q] = rte_malloc_socket("wr_txvar", sizeof(v), RTE_CACHE_LINE_SIZE,
@@ -285,9 +308,10 @@ make_tx_pool(struct wr_port *p, const struct wr_config *cfg,
 	char name[RTE_MEMPOOL_NAMESIZE];
 
 	fill_spec(p, cfg, peer, q, set->frame_size, &spec);
-	if (wr_frame_build(&spec, buf, sizeof(buf), &set->layout) != 0)
+	if (wr_frame_build(&spec, buf, sizeof(buf), &set->qlay[q]) != 0)
 		return wr_err(-EINVAL, err, el, "port %u: frame size %u cannot hold the "
-			"headers", p->port_id, set->frame_size);
+			"headers", p->port_id, spec.size);
+	set->layout = set->qlay[q];
 	snprintf(name, sizeof(name), "wr_tx_%u_%u_%u", p->port_id, q, set->frame_size);
 	set->pool[q] = rte_pktmbuf_pool_create(name, p->tx_pool_mbufs,
 		pool_cache(p->tx_pool_mbufs),
@@ -298,7 +322,7 @@ make_tx_pool(struct wr_port *p, const struct wr_config *cfg,
 			p->port_id, q, p->tx_pool_mbufs, room, p->socket,
 			rte_strerror(rte_errno));
 	t.bytes = buf;
-	t.len = set->layout.data_len;
+	t.len = set->qlay[q].data_len;
 	rte_mempool_obj_iter(set->pool[q], tmpl_init, &t);
 	return make_tx_var(p, cfg, set, q, &spec, err, el);
 }

@@ -29,6 +29,7 @@ struct wr_port_txset {
 	struct wr_frame_layout layout;
 	struct rte_mempool *pool[WR_MAX_QUEUES];
 	struct wr_txvar *var[WR_MAX_QUEUES]; /* NULL: nothing varies per frame */
+	struct wr_frame_layout qlay[WR_MAX_QUEUES]; /* each queue's template */
 };
 
 struct wr_port {

@@ -37,16 +37,18 @@ static const char *const ports_keys[] = { "tx-ports", "rx-ports", "txq",
 static const char *const lcores_keys[] = { "map", NULL };
 static const char *const frames_keys[] = { "size", "sizes", "src-mac",
 	"dst-mac", "src-ip", "dst-ip", "sport", "dport", "flows", "vlan", "stamp",
-	"mix", "ipv6", "src-ip6", "dst-ip6",
+	"mix", "ipv6", "src-ip6", "dst-ip6", "dscp", "vlan-prio", "stream",
 	NULL };
 static const char *const run_keys[] = { "duration", "count", "rate",
 	"link-speed", "interval", "grace", "link-timeout", "latency", "impair",
-	"start-on-rx", "idle-timeout", "reflect", NULL };
+	"start-on-rx", "idle-timeout", "reflect", "pattern", NULL };
 static const char *const test_keys[] = { "mode", "trial", "resolution",
 	"max-trials", "pdr", "loss-step", "b2b-trials", "b2b-max", "repeat",
 	"warmup", NULL };
 static const char *const output_keys[] = { "json", "csv", "label", "plain",
 	"quiet", NULL };
+/* [streams]: every key is a stream's name, its value the definition. */
+static const char *const streams_keys[] = { NULL };
 
 static const struct section_spec sections[] = {
 	{ "ports", ports_keys, "ports, roles, queues" },
@@ -55,10 +57,11 @@ static const struct section_spec sections[] = {
 	{ "run", run_keys, "length and pacing of the run" },
 	{ "test", test_keys, "RFC 2544 test modes and repeated trials" },
 	{ "output", output_keys, "results and display" },
+	{ "streams", streams_keys, "NAME = stream definition, one per stream" },
 };
 
 /* Keys that may appear more than once in their section. */
-static const char *const repeatable[] = { "map", NULL };
+static const char *const repeatable[] = { "map", "stream", NULL };
 /* Options without a value: the key takes yes/no. */
 static const char *const flags[] = { "plain", "quiet", "start-on-rx",
 	"reflect", "ipv6", NULL };
@@ -372,7 +375,7 @@ seen_before(const struct ctx *x, unsigned int i)
 }
 
 static int
-apply_entry(struct ctx *x, unsigned int i, const struct section_spec *sp,
+apply_option(struct ctx *x, unsigned int i, const struct section_spec *sp,
 		const char *value)
 {
 	const struct lint_entry *le = &x->e[i];
@@ -402,6 +405,36 @@ apply_entry(struct ctx *x, unsigned int i, const struct section_spec *sp,
 		return reword(x, le, sp->name, value ? value : "yes", x->err);
 	x->cfg->maps_from_profile = x->cfg->nb_maps > 0;
 	return 0;
+}
+
+/* [streams] NAME = DEF: --stream "name=NAME;DEF". */
+static int
+apply_stream(struct ctx *x, const struct lint_entry *le, const char *value)
+{
+	char def[WR_STREAM_TEXT_LEN + CFG_NAME_LEN];
+	int rc;
+
+	snprintf(def, sizeof(def), "name=%s;%s", le->key, value);
+	rc = wr_opts_set("stream", def, x->cfg, x->err, x->el);
+	if (rc != 0)
+		return reword(x, le, "streams", value, x->err);
+	return 0;
+}
+
+static int
+apply_entry(struct ctx *x, unsigned int i, const struct section_spec *sp,
+		const char *value)
+{
+	unsigned int first;
+
+	if (sp->keys != streams_keys)
+		return apply_option(x, i, sp, value);
+	first = seen_before(x, i);
+	if (first != 0)
+		return perr(x, x->e[i].line, "[streams] %s: a key named %s is already "
+			"set on line %u; give each stream its own name", x->e[i].key,
+			x->e[i].key, first);
+	return apply_stream(x, &x->e[i], value);
 }
 
 /* Apply section index s of f; *next is the index of its first entry. */

@@ -56,4 +56,20 @@ int wr_result_write(const struct wr_run *run, const char *path,
  */
 int wr_result_write_json(json_t *doc, const char *path, char *err, size_t errlen);
 
+/*
+ * The result of a run still going, from what the stats core holds after
+ * its last tick (the workers' published copies, never their live state):
+ * the keys of wr_result_build with "stop_reason": "running" and
+ * "complete": false, samples and totals up to the last interval, streams
+ * as of that interval. Returns NULL without memory or before any tick.
+ */
+json_t *wr_result_build_running(const struct wr_run *run);
+
+/*
+ * Rewrite --json atomically with wr_result_build_running, so that a crash
+ * (SIGKILL, SIGSEGV, power cut) leaves the run up to its last interval.
+ * Counts it in run->nb_ckpt_written or nb_ckpt_failed. Stats core only.
+ */
+void wr_result_checkpoint(struct wr_run *run);
+
 #endif /* WR_RESULT_H */

@@ -614,6 +614,7 @@ wr_run_close(struct wr_run *run)
 	run->mbufs_missing = 0;
 	for (i = 0; i < run->nb_ports; i++)
 		run->mbufs_missing += wr_port_mbufs_missing(&run->ports[i]);
+	wr_xcheck_mbufs(&run->xcheck, run->mbufs_missing);
 }
 
 static void

@@ -23,6 +23,7 @@
 #include "port.h"
 #include "stats.h"
 #include "worker.h"
+#include "xcheck.h"
 
 enum wr_stop_reason {
 	WR_STOP_NONE = 0,
@@ -105,6 +106,15 @@ struct wr_run {
 	/* Each port's latency histogram at the last published copy (collect.c),
 	 * WR_MAX_PORTS entries or NULL; freed and reset with each trial. */
 	struct wr_hist *lat_prev;
+	/* --json rewritten during the run (--checkpoint): when it last was,
+	 * whether this tick's copies are ready for one, and how many were
+	 * written or failed (stats core only). */
+	uint64_t ckpt_tsc;
+	bool ckpt_ready;
+	uint64_t nb_ckpt_written;
+	uint64_t nb_ckpt_failed;
+	struct wr_xcheck xcheck;       /* cross-checks of the last trial (and
+	                                * mbufs, once the ports closed) */
 	struct wr_port_counters *last; /* nb_ports: previous snapshot */
 	struct wr_port_counters *nic;  /* nb_ports: last NIC reading */
 	struct wr_cpu_track *cpu;      /* CPU cost per lcore and port */
@@ -162,6 +172,12 @@ const struct wr_interval *wr_run_tick(struct wr_run *run);
 
 /* True once every TX queue has sent its share of --count. */
 bool wr_run_tx_done(const struct wr_run *run);
+
+/*
+ * Whether --json should be rewritten now (--checkpoint T since the last
+ * time, or since the start). This function can't fail.
+ */
+bool wr_run_checkpoint_due(const struct wr_run *run, uint64_t now_tsc);
 
 /*
  * Stop the trial: TX first, RX polls up to the grace period, workers

@@ -69,6 +69,7 @@ struct wr_port_seq {
 	bool known;             /* a stable copy was read for this interval */
 	double lat_sum_ns;      /* cumulative, own frames */
 	struct wr_lat_figs lat; /* this interval */
+	struct wr_lat_figs lat_run; /* the run so far */
 };
 
 /* Rates of one port over one interval. */

@@ -5,6 +5,7 @@
  * count, and starts from fresh counters.
  */
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "capture.h"
 #include "errmsg.h"
 #include "cputrack.h"
+#include "result.h"
 #include "run.h"
 #include "rxclock.h"
 
@@ -93,26 +95,85 @@ pace_backlog(double pps, uint16_t burst)
 	return (uint32_t)b;
 }
 
-/* Pacing of TX queue q of port p: its share of the port's --rate. */
+/* The --stream TX queue q carries, or NULL without --stream. */
+static const struct wr_stream_def *
+queue_stream(const struct wr_config *cfg, uint16_t queue)
+{
+	return cfg->nb_stream_defs != 0 ? &cfg->streams[queue] : NULL;
+}
+
+/*
+ * Frames per second of TX queue q of port p: its stream's rate, else its
+ * share of --rate (for a mix, from the mix's exact mean size).
+ */
+static int
+queue_pps(struct wr_run *run, struct wr_port *p, const struct wr_txq *q,
+		double *pps, char *err, size_t el)
+{
+	const struct wr_config *cfg = run->cfg;
+	const struct wr_stream_def *d = queue_stream(cfg, q->queue);
+	const struct wr_rate *r = d != NULL && d->rate.unit != WR_RATE_NONE ?
+		&d->rate : &run->trial.rate;
+	double total;
+	int rc = rate_link_bps(p, cfg, r, err, el);
+
+	if (rc != 0)
+		return rc;
+	if (d != NULL)
+		rc = wr_stream_pps(d, &run->trial.rate, p->rate_link_bps, pps);
+	else if (cfg->mix.nb_sizes != 0)
+		rc = wr_mix_to_pps(&run->trial.rate, &cfg->mix, p->rate_link_bps, &total);
+	else
+		rc = wr_rate_to_pps(&run->trial.rate, run->trial.frame_size,
+			p->rate_link_bps, &total);
+	if (rc != 0)
+		return wr_err(-EINVAL, err, el, "--rate: cannot convert to frames per "
+			"second for port %u", p->port_id);
+	if (d == NULL)
+		*pps = wr_pace_split(total, p->nb_txq, q->queue);
+	return 0;
+}
+
+/* A burst or poisson pattern on TX queue q: its gate instead of the pacer. */
+static int
+setup_gate(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
+		const struct wr_pattern *pat, char *err, size_t el)
+{
+	double pps = wr_pattern_burst_pps(pat);
+	int rc = 0;
+
+	if (pat->kind == WR_PATTERN_POISSON)
+		rc = queue_pps(run, p, q, &pps, err, el);
+	if (rc != 0)
+		return rc;
+	if (wr_gate_init(&q->gate, pat, pps, run->tsc_hz, q->burst_pkts,
+			rte_rdtsc()) != 0)
+		return wr_err(-EINVAL, err, el, "--pattern: port %u queue %u: %.6g pps "
+			"is outside what the gate can hold at a TSC of %" PRIu64 " Hz",
+			p->port_id, q->queue, pps, run->tsc_hz);
+	q->gated = true;
+	p->rate_pps += pps;
+	return 0;
+}
+
+/* Pacing of TX queue q of port p: its stream's rate or its --rate share. */
 static int
 setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
 		char *err, size_t el)
 {
-	const struct wr_config *cfg = run->cfg;
-	double total, share;
+	const struct wr_stream_def *d = queue_stream(run->cfg, q->queue);
+	const struct wr_pattern *pat = d != NULL ? &d->pattern : &run->cfg->pattern;
+	double share;
 	int rc;
 
-	if (run->trial.rate.unit == WR_RATE_NONE)
+	q->gated = false;
+	if (pat->kind != WR_PATTERN_CONSTANT)
+		return setup_gate(run, p, q, pat, err, el);
+	if (d == NULL && run->trial.rate.unit == WR_RATE_NONE)
 		return 0;
-	rc = rate_link_bps(p, cfg, &run->trial.rate, err, el);
-	if (rc != 0)
+	rc = queue_pps(run, p, q, &share, err, el);
+	if (rc != 0 || isinf(share))
 		return rc;
-	if ((cfg->mix.nb_sizes != 0 ? wr_mix_to_pps(&run->trial.rate, &cfg->mix,
-			p->rate_link_bps, &total) : wr_rate_to_pps(&run->trial.rate,
-			run->trial.frame_size, p->rate_link_bps, &total)) != 0)
-		return wr_err(-EINVAL, err, el, "--rate: cannot convert to frames per "
-			"second for port %u", p->port_id);
-	share = wr_pace_split(total, p->nb_txq, q->queue);
 	q->pace_conf.pps = share;
 	q->pace_conf.tsc_hz = run->tsc_hz;
 	q->pace_conf.max_burst = q->burst_pkts;
@@ -139,15 +200,21 @@ queue_limit(uint64_t count, uint16_t q, uint16_t n)
 static void
 txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
 {
-	const struct wr_frame_layout *lay = &p->cur->layout;
+	const struct wr_frame_layout *lay = &p->cur->qlay[q->queue];
+	const struct wr_stream_def *d = queue_stream(run->cfg, q->queue);
 
-	q->frame_size = run->trial.frame_size;
+	q->frame_size = d != NULL ? d->frame_size : run->trial.frame_size;
 	q->data_len = lay->data_len;
 	q->sport_off = lay->udp_sport_off;
 	q->th_off = lay->th_off;
 	q->pool = p->cur->pool[q->queue];
 	q->var = p->cur->var[q->queue];
 	q->mix = run->cfg->mix.nb_sizes != 0 ? &run->cfg->mix : NULL;
+	if (d != NULL) {
+		q->mix = d->mix.nb_sizes != 0 ? &d->mix : NULL;
+		q->sport_base = d->src_udp;
+		q->nb_flows = d->nb_flows;
+	}
 	q->limit_pkts = queue_limit(run->trial.count_pkts, q->queue, p->nb_txq);
 	q->paced = false;
 	wr_txq_reset(q);
@@ -318,5 +385,7 @@ wr_run_wait(struct wr_run *run, const volatile int *signals,
 		iv = wr_run_tick(run);
 		if (iv != NULL && cb != NULL)
 			cb(run, iv, arg);
+		if (iv != NULL && run->ckpt_ready)
+			wr_result_checkpoint(run);
 	}
 }

@@ -58,6 +58,7 @@ wr_rxq_reset(struct wr_rxq *q)
 		s->lat_sum_tsc = 0;
 		s->lat_sum_hi = 0;
 		s->nb_lat = 0;
+		memset(&s->iat, 0, sizeof(s->iat));
 	}
 }
 
@@ -283,6 +284,13 @@ tx_fill(struct wr_txq *q, uint32_t tsc_lo, uint16_t cap)
 	return (uint16_t)(n + want);
 }
 
+/* Rare path: a burst or poisson pattern says how many may leave now. */
+static __rte_noinline uint16_t
+tx_gate(struct wr_txq *q, uint64_t now_tsc)
+{
+	return (uint16_t)wr_gate_grant(&q->gate, now_tsc);
+}
+
 /* One TX burst; returns frames sent. */
 static inline uint16_t
 tx_burst(struct wr_txq *q, uint64_t now_tsc)
@@ -290,7 +298,11 @@ tx_burst(struct wr_txq *q, uint64_t now_tsc)
 	/* The pacer, when on, says how many frames may leave now. */
 	uint16_t cap = q->paced ? (uint16_t)wr_pace_grant(&q->pace, now_tsc,
 		q->burst_pkts) : q->burst_pkts;
-	uint16_t n = tx_fill(q, (uint32_t)now_tsc, cap);
+	uint16_t n;
+
+	if (unlikely(q->gated))
+		cap = tx_gate(q, now_tsc);
+	n = tx_fill(q, (uint32_t)now_tsc, cap);
 	uint16_t offer = RTE_MIN(n, cap), sent;
 
 	if (offer == 0) {
@@ -301,6 +313,8 @@ tx_burst(struct wr_txq *q, uint64_t now_tsc)
 	sent = rte_eth_tx_burst(q->port, q->queue, q->pending, offer);
 	if (q->paced)
 		wr_pace_commit(&q->pace, sent);
+	else if (unlikely(q->gated))
+		wr_gate_commit(&q->gate, sent);
 	if (unlikely(sent < n)) {
 		memmove(q->pending, q->pending + sent, (n - sent) * sizeof(q->pending[0]));
 		if (sent < offer)
@@ -332,6 +346,25 @@ struct rx_tally {
 	uint32_t odd;        /* --capture: own frames out of sequence */
 };
 
+/* The gap since the stream's previous frame on this queue. */
+static inline void
+rx_iat(struct wr_rx_iat *a, uint64_t now_tsc)
+{
+	uint64_t gap = now_tsc - a->last_tsc;
+	unsigned int bin;
+
+	if (unlikely(a->last_tsc == 0)) {
+		a->last_tsc = now_tsc;
+		return;
+	}
+	a->last_tsc = now_tsc;
+	bin = gap == 0 ? 0 : 64u - (unsigned int)__builtin_clzll(gap);
+	a->bins[bin < WR_IAT_BINS ? bin : WR_IAT_BINS - 1]++;
+	a->nb++;
+	a->sum_tsc += gap;
+	a->sumsq_tsc += (double)gap * (double)gap;
+}
+
 /*
  * Sequence, latency and jitter of one own frame; false: unknown stream.
  * Latency is summed once, per stream; the queue's histogram only counts
@@ -354,6 +387,7 @@ rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
 	if (odd != NULL)
 		*odd = s->seq.started && fr->seq != s->seq.next_seq;
 	wr_seq_update(&s->seq, fr->seq);
+	rx_iat(&s->iat, now_tsc);
 	/* 32-bit TSC difference: exact for latencies below 2^32 cycles. */
 	lat = (uint32_t)((uint32_t)now_tsc - fr->tsc_lo);
 	wr_hist_count(&q->lat, lat);
@@ -534,9 +568,12 @@ wr_worker_main(void *arg)
 		return wr_reflect_main(w);
 
 	/* Pacing starts now; the configuration was validated at set-up. */
-	for (i = 0; i < w->nb_tx; i++)
+	for (i = 0; i < w->nb_tx; i++) {
 		if (w->tx[i]->paced)
 			wr_pace_init(&w->tx[i]->pace, &w->tx[i]->pace_conf, now);
+		if (w->tx[i]->gated)
+			w->tx[i]->gate.next_tsc = now;
+	}
 
 	while (__atomic_load_n(&w->ctl->tx_stop, __ATOMIC_RELAXED) == 0) {
 		work = poll_tx(w, now) + poll_rx(w);

@@ -20,6 +20,7 @@
 #include "hist.h"
 #include "mix.h"
 #include "pace.h"
+#include "pattern.h"
 #include "seq.h"
 #include "txvar.h"
 
@@ -65,6 +66,7 @@ struct wr_txq {
 	struct wr_pace_conf pace_conf;
 	const struct wr_txvar *var; /* NULL: fixed-size IPv4, nothing varies */
 	const struct wr_mix *mix; /* NULL: every frame has frame_size bytes */
+	bool gated;               /* a burst or poisson pattern: gate decides */
 
 	/* Private to the owning lcore. */
 	uint64_t next_seq;        /* sequence of the next new frame */
@@ -76,6 +78,7 @@ struct wr_txq {
 
 	struct wr_txq_stats st;
 	uint64_t done;            /* 1 once limit_pkts were sent (owner writes) */
+	struct wr_gate gate;      /* gated: owner lcore's once running */
 } __rte_cache_aligned;
 
 /* RX queue counters: written only by the owning lcore. */
@@ -92,6 +95,21 @@ struct wr_rxq_stats {
 	uint64_t nb_unreflected_pkts; /* --reflect: TX queue full; freed */
 } __rte_cache_aligned;
 
+/* Inter-arrival bins: 0 holds gaps of 0 cycles, k > 0 [2^(k-1), 2^k). */
+#define WR_IAT_BINS 48u
+
+/*
+ * Gaps between a stream's frames on one RX queue, by RX burst time (frames
+ * of one burst are 0 apart). Owner lcore writes.
+ */
+struct wr_rx_iat {
+	uint64_t last_tsc;        /* previous arrival; 0: none yet */
+	uint64_t nb;              /* gaps counted */
+	uint64_t sum_tsc;
+	double sumsq_tsc;         /* for the coefficient of variation */
+	uint64_t bins[WR_IAT_BINS];
+};
+
 /* What one RX queue knows of one sender stream. Owner lcore writes. */
 struct wr_rx_stream {
 	struct wr_seq seq;
@@ -101,6 +119,7 @@ struct wr_rx_stream {
 	uint64_t lat_sum_tsc;     /* modulo 2^64 ... */
 	uint64_t lat_sum_hi;      /* ... and its carries */
 	uint64_t nb_lat;
+	struct wr_rx_iat iat;
 };
 
 struct wr_capq;

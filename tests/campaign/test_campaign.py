@@ -279,12 +279,48 @@ def scenario(c, bed):
     c.eq(rc, 0, "run 3 exit status")
     c.true("4 cells, 0 to run, 4 already passed" in out, "run 3 runs nothing")
     c.true("4 of 4 cells passed" in out, "run 3 prints the final table")
+    faults(c, bed)
     # A merge file is a report input of its own.
     p = subprocess.run([WIRERATE, "report", "--no-plots",
                         bed.path("results/cells/%s/merged.json" % SAME[1])],
                        capture_output=True, text=True)
     c.true(p.returncode == 0 and "| memif/same-host | 1518 | merged |" in p.stdout,
            "wirerate report MERGED.json: " + p.stdout[:300] + p.stderr)
+
+
+FAULTS = """campaign: faults
+defaults: {count: 100, idle_timeout: 500ms}
+cells:
+  - label: fault/bad-sender
+    sender: h1:veth
+    receiver: h2:veth
+    sender_options: --burst 0
+  - label: fault/nothing-received
+    sender: h1:veth
+    receiver: h3:memif-rcv
+    receiver_options: --link-timeout 0
+"""
+
+
+def faults(c, bed):
+    """A run that fails and a receiver that sees nothing: both cells fail,
+    each with its reason, and the campaign still ends with its report."""
+    with open(bed.path("faults.yml"), "w") as f:
+        f.write(FAULTS)
+    res = bed.path("results-faults")
+    argv = [CAMPAIGN_SH, "--results", res, "--no-exporters",
+            bed.path("inventory.yml"), bed.path("faults.yml")]
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, ANSIBLE_SSH_CONTROL_PATH_DIR=bed.path("cp")))
+    print("--- faults campaign: exit %d\n%s" % (p.returncode, p.stdout + p.stderr))
+    c.eq(p.returncode, 1, "faults campaign exit status")
+    want = {"fault_bad-sender-1518B-r1": "sender failed (exit 2): ",
+            "fault_nothing-received-1518B-r1": "receiver saw no frame (sender sent 100)"}
+    for cid, reason in want.items():
+        d = load(os.path.join(res, "cells", cid, "cell.json"))
+        c.eq(d["status"], "failed", "%s failed" % cid)
+        c.true(d["reason"].startswith(reason), "%s reason: %r" % (cid, d["reason"]))
+    c.true("0 of 2 cells passed" in p.stdout, "faults campaign: its table and count")
 
 
 def check_clean(c, bed):

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Every kind of result wirerate writes (run, repeat, sweep, throughput,
-loss, b2b), made by short real runs, fed to `wirerate report` and
+loss, b2b, mlr with latency under load), made by short real runs, fed to `wirerate report` and
 `wirerate compare`; the report rendered by headless Chromium.
 Usage: test_kinds.py CASE (see CASES)."""
 import copy
@@ -24,16 +24,20 @@ KINDS = {
     "sweep": ["--mode", "sweep", "--sizes", "64,512", "--duration", "0.2"],
     "throughput": ["--mode", "throughput", "--sizes", "64,512", "--rate", "2Mpps",
                    "--trial", "0.1s", "--max-trials", "4", "--impair",
-                   "police=1Mpps", "--pdr", "0.01"],
+                   "police=1Mpps", "--pdr", "0.01", "--lat-loads", "none"],
     "loss": ["--mode", "loss", "--sizes", "64", "--rate", "1Mpps", "--trial", "0.1s"],
     "b2b": ["--mode", "b2b", "--sizes", "64", "--rate", "2Mpps", "--trial", "0.1s",
             "--b2b-trials", "2"],
+    "mlr": ["--mode", "mlr", "--sizes", "64,512", "--rate", "400kpps", "--trial",
+            "0.3s", "--mlr-initial", "0.1s", "--goals",
+            "0:0.5:0.3s:0.05,0.01:0.5:0.3s:0.05", "--impair", "police=200kpps",
+            "--lat-loads", "0,50", "--lat-trial", "0.1s"],
 }
 TITLES = {"run": "## Runs", "repeat": "## Repeated runs", "sweep": "## Frame-size sweeps",
           "throughput": "## RFC 2544 throughput", "loss": "## RFC 2544 frame loss rate",
-          "b2b": "## RFC 2544 back-to-back"}
+          "b2b": "## RFC 2544 back-to-back", "mlr": "## MLRsearch"}
 PLOTS = {"run": "throughput", "repeat": "throughput", "sweep": "throughput",
-         "throughput": "ndr", "loss": "loss", "b2b": "b2b"}
+         "throughput": "ndr", "loss": "loss", "b2b": "b2b", "mlr": "mlr"}
 
 
 def points(kind, doc):
@@ -50,6 +54,15 @@ def points(kind, doc):
             v = {"ndr_mpps": r["ndr_mpps"]} if r["ndr_found"] else {}
             if r["pdr_found"]:
                 v["pdr_mpps"] = r["pdr_pps"] / 1e6
+            pts.append((r["frame_size"], "", v))
+        elif kind == "mlr":
+            g = r["goals"]
+            v = {"ndr_mpps": g[0]["conditional_throughput_pps"] / 1e6,
+                 "pdr_mpps": g[-1]["conditional_throughput_pps"] / 1e6}
+            levels = r["latency_under_load"].get("levels")
+            if levels:   # none when the search found no rate: a check fails
+                lv = max(levels, key=lambda lv: lv["pct"])
+                v["latency_p50_ns"] = lv["latency"]["percentiles_ns"]["p50"]
             pts.append((r["frame_size"], "", v))
         elif kind == "loss":
             for s in sorted(r["steps"], key=lambda s: -s["pct_of_max"]):
@@ -89,7 +102,7 @@ def check_labels(c, d, docs, outs):
            "%% line is '-' without a trusted link speed: %r" % tput)
     rc, doc, out, err = real_run(d, "tput-nopdr", [], RING + [
         "--mode", "throughput", "--sizes", "64", "--rate", "2Mpps", "--trial",
-        "0.1s", "--max-trials", "2"])
+        "0.1s", "--max-trials", "2", "--lat-loads", "none"])
     c.eq(rc, 0, "throughput without --pdr: exit code")
     c.true("PDR" not in out.split("throughput results")[-1],
            "no PDR column without --pdr: %r" % out[-300:])
@@ -122,6 +135,26 @@ def check_report_one(c, d, kind, doc):
            "report %s: %s.png drawn" % (kind, PLOTS[kind]))
     c.true('<img src="%s.png"' % PLOTS[kind] in open(os.path.join(out, "report.html")).read(),
            "report %s: HTML shows %s.png" % (kind, PLOTS[kind]))
+    if kind == "mlr":
+        check_latency_plot(c, out, doc)
+
+
+def check_latency_plot(c, out, doc):
+    """The latency-under-load plot: a curve per size and load level, its
+    points the JSON's percentiles on a 'nines' axis."""
+    c.true(png_size(os.path.join(out, "latency.png")) is not None, "latency.png drawn")
+    with open(os.path.join(out, "latency.dat")) as f:
+        blocks = [b.strip().splitlines() for b in f.read().split("\n\n\n") if b.strip()]
+    want = [(r["frame_size"], lv) for r in doc["results"]
+            for lv in r["latency_under_load"].get("levels", [])]
+    c.eq(len(want), 2 * len(doc["results"]), "two load levels per size")
+    c.eq(len(blocks), len(want), "a curve per size and load level")
+    for b, (size, lv) in zip(blocks, want):
+        c.true(b[0].endswith("%d B %g%%" % (size, lv["pct"])), "curve %r" % b[0])
+        p50 = float(b[1].split()[1])
+        c.true(abs(p50 - lv["latency"]["percentiles_ns"]["p50"]) <= 1e-6 * p50,
+               "p50 of %d B at %g%%" % (size, lv["pct"]))
+        c.true(abs(float(b[1].split()[0]) - 0.30103) < 1e-4, "p50 at x = -log10(0.5)")
 
 
 def doctor(kind, doc):
@@ -142,6 +175,9 @@ def doctor(kind, doc):
     if kind == "sweep":
         r["achieved_pps"] /= 2
         return bad, "tx_mpps at %d B" % size
+    if kind == "mlr":
+        r["goals"][0]["conditional_throughput_pps"] /= 2
+        return bad, "ndr_mpps at %d B" % size
     if kind == "throughput" and r["ndr_found"]:
         r["ndr_mpps"] /= 2
         return bad, "ndr_mpps at %d B" % size

@@ -388,9 +388,47 @@ test_sum_carry(void)
 	WR_CHECK_NEAR(wr_hist_mean(&a), (double)big, 1.0);
 }
 
+/* Counts only, moments set after; an interval as the difference of two
+ * copies of one histogram, bounded by the exact extremes given. */
+static void
+test_count_delta(void)
+{
+	static struct wr_hist a, b, d;
+	uint64_t v, sum = 0;
+
+	wr_hist_init(&a);
+	for (v = 1; v <= 100; v++) {
+		wr_hist_count(&a, v);
+		sum += v;
+	}
+	WR_CHECK_U64(a.nb, 0);
+	wr_hist_set_moments(&a, 1, 100, sum, 0);
+	WR_CHECK_U64(a.nb, 100);
+	WR_CHECK_U64(wr_hist_percentile(&a, 50), 50);
+	WR_CHECK(fabs(wr_hist_mean(&a) - 50.5) < 1e-9);
+	b = a;
+	for (v = 1000; v < 2000; v++)
+		wr_hist_count(&b, v);
+	wr_hist_set_moments(&b, 1, 1999, sum + 1499500, 0);
+	wr_hist_delta(&b, &a, 1000, 1999, &d);
+	WR_CHECK_U64(d.nb, 1000);
+	WR_CHECK_U64(d.min, 1000);
+	WR_CHECK_U64(d.max, 1999);
+	v = wr_hist_percentile(&d, 50);
+	WR_CHECK(v >= 1480 && v <= 1520);
+	WR_CHECK(wr_hist_percentile(&d, 99.9) <= d.max);
+	/* Without the extremes: the bounds of the outer buckets. */
+	wr_hist_delta(&b, &a, 0, UINT64_MAX, &d);
+	WR_CHECK(d.min <= 1000 && d.min > 960 && d.max >= 1999 && d.max < 2048);
+	/* Nothing new: empty. */
+	wr_hist_delta(&a, &a, 0, UINT64_MAX, &d);
+	WR_CHECK_U64(d.nb, 0);
+}
+
 int
 main(void)
 {
+	WR_TEST_RUN(test_count_delta);
 	WR_TEST_RUN(test_bucket_layout);
 	WR_TEST_RUN(test_empty);
 	WR_TEST_RUN(test_min_max_mean);

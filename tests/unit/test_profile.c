@@ -382,6 +382,26 @@ test_shipped_profiles(void)
 		free(names);
 }
 
+/* [streams]: one stream per key, named by it; errors say where. */
+static void
+test_streams_section(void)
+{
+	struct wr_config c;
+
+	WR_CHECK_U64(load(&c, "[frames]\nsize = 128\n[streams]\n"
+		"load = mix=imix;rate=1Gbps\nprobe = rate=10kpps;dport=2000;dscp=46\n"), 0);
+	WR_CHECK_U64(wr_opts_check(&c, err, sizeof(err)), 0);
+	WR_CHECK_U64(c.nb_stream_defs, 2);
+	WR_CHECK_STR(c.streams[0].name, "load");
+	WR_CHECK_U64(c.streams[0].mix.seq_len, 12);
+	WR_CHECK_STR(c.streams[1].name, "probe");
+	WR_CHECK_U64(c.streams[1].frame_size, 128);
+	WR_CHECK_U64(c.streams[1].dscp, 46);
+	expect_error("[streams]\na = size=64\na = size=128\n", 3,
+		"[streams] a: a key named a is already set on line 2");
+	expect_error("[streams]\nx = colour=red\n", 2, "unknown key 'colour'");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -398,5 +418,6 @@ main(int argc, char **argv)
 	WR_TEST_RUN(test_flags_and_rules);
 	WR_TEST_RUN(test_mode_keys);
 	WR_TEST_RUN(test_shipped_profiles);
+	WR_TEST_RUN(test_streams_section);
 	return wr_test_summary();
 }

@@ -3,6 +3,7 @@
 independent dissector: lengths, IPv4 header and IPv6 UDP checksums), exact
 byte accounting against the frames received, rate maths for a mix, and bad
 input refused before traffic."""
+import math
 import os
 import shutil
 import subprocess
@@ -158,8 +159,154 @@ def traffic_bad_inputs():
     c.done()
 
 
+STREAMS = ["--stream", "name=load;mix=imix;rate=100Mbps",
+           "--stream", "name=probe;l3=ipv6;size=130;rate=5kpps;dport=2000;dscp=46",
+           "--stream", "name=tagged;size=301;rate=3kpps;vlan=12;prio=5;sport=3000"]
+
+
+def streams_ring():
+    """Three streams on one port over a ring pair: each its own sequence,
+    rate, size and RX queue; every frame accounted for per stream, against
+    the receiving PMD's counter and the bytes received."""
+    c = Checker("streams_ring")
+    r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                        "--rxq", "3", "--duration", "1", "--quiet",
+                        "--grace", "50ms"] + STREAMS)
+    c.eq(r.rc, 0, "exit code")
+    wrtest.stream_balance(c, r.doc)
+    tx = {t["queue"]: t for t in r.doc["tx_streams"]}
+    c.eq([tx[q]["name"] for q in range(3)], ["load", "probe", "tagged"], "names")
+    c.eq([tx[q]["frame_size"] for q in range(3)], [1518, 130, 301], "sizes")
+    c.eq(tx[1]["l3"], "ipv6", "probe is IPv6")
+    for s in r.doc["streams"]:
+        q = s["tx_queue"]
+        c.eq(s["lost_pkts"], 0, "stream %d lost" % q)
+        c.eq([(x["port_id"], x["queue"]) for x in s["rx"]["rx_queues"]], [(1, q)],
+             "stream %d on RX queue %d (ring pair: queue k to queue k)" % (q, q))
+        c.eq(s["rx"]["rx_queues"][0]["rx_pkts"], s["rx_pkts"], "stream %d per queue" % q)
+    for q in (1, 2):
+        c.true(abs(tx[q]["sent_pkts"] - tx[q]["requested_pps"]) <
+               0.05 * tx[q]["requested_pps"] + 64,
+               "%s sent %d in 1 s at %r pps" % (tx[q]["name"], tx[q]["sent_pkts"],
+                                                 tx[q]["requested_pps"]))
+    rx = r.doc["totals"][1]
+    c.eq(rx["nic_ipackets"], sum(t["sent_pkts"] for t in tx.values()),
+         "receiving PMD counted every frame sent")
+    c.eq(rx["rx_bytes"], sum(t["sent_bytes"] for t in tx.values()),
+         "bytes received = bytes the streams sent")
+    c.done(r)
+
+
+def streams_pcap():
+    """Each stream's headers as tshark reads them: sizes, L3, DSCP, VLAN id
+    and priority, UDP ports, good checksums."""
+    c = Checker("streams_pcap")
+    with tempfile.TemporaryDirectory() as d:
+        # net_pcap gives one TX queue per tx_pcap: one file per stream.
+        paths = [os.path.join(d, "s%d.pcap" % k) for k in range(3)]
+        r = wrtest.run(["net_pcap0," + ",".join("tx_pcap=" + p for p in paths)],
+                       ["--rx-ports", "none", "--quiet", "--count", "300"] + STREAMS)
+        c.eq(r.rc, 0, "exit code")
+        rows = []
+        for p in paths:
+            rows += tshark(c, p, ["udp.dstport", "frame.len", "ip.dsfield.dscp",
+                                  "ipv6.tclass.dscp", "vlan.id", "vlan.priority",
+                                  "udp.checksum.status", "ip.checksum.status"],
+                           ["-o", "udp.check_checksum:TRUE", "-o",
+                            "ip.check_checksum:TRUE"])
+        c.eq(len(rows), 300, "frames captured")
+        by = {}
+        for x in rows:
+            by.setdefault(x[0], []).append(x)
+        c.eq(sorted((k, len(v)) for k, v in by.items()),
+             [("1024", 200), ("2000", 100)], "frames per dport (load, tagged: 1024)")
+        probe = by.get("2000", [])
+        c.eq({(x[1], x[3], x[6]) for x in probe}, {("126", "46", "1")},
+             "probe: 130 B IPv6, DSCP 46, UDP checksum good")
+        tagged = [x for x in by.get("1024", []) if x[4]]
+        c.eq(len(tagged), 100, "tagged frames")
+        c.eq({(x[1], x[4], x[5], x[7]) for x in tagged}, {("297", "12", "5", "1")},
+             "tagged: 301 B, VLAN 12 priority 5, IPv4 checksum good")
+        load = [x for x in by.get("1024", []) if not x[4]]
+        c.eq(sorted({int(x[1]) + 4 for x in load}), [64, 594, 1518], "load: the IMIX sizes")
+    c.done(r)
+
+
+def iat_below(iat, x_ns):
+    """Gaps shorter than x_ns, from the log2 bins (x_ns a bin edge)."""
+    return iat["zero_gaps"] + sum(b["count"] for b in iat["bins"]
+                                  if b["below_ns"] <= x_ns * 1.0001)
+
+
+def patterns_ring():
+    """The receiver's per-stream inter-arrival histogram shows each
+    pattern. A burst stream (16 every 2 ms): 15 of 16 gaps are 0, the
+    others mostly in the bin holding 2 ms and almost none below 1 ms. A
+    poisson stream (mean 500 us): its gaps below 4 mean gaps follow the
+    exponential law, few are 0. A worker that loses its
+    CPU (a shared machine) loses bursts or restarts the schedule, which
+    shows in the rate, not in these shapes."""
+    c = Checker("patterns_ring")
+    r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                        "--rxq", "2", "--duration", "2", "--quiet", "--grace", "50ms",
+                        "--stream", "name=b;size=128;pattern=burst:16/2ms",
+                        "--stream", "name=p;size=128;pattern=poisson:5;rate=2kpps;dport=9"])
+    c.eq(r.rc, 0, "exit code")
+    wrtest.stream_balance(c, r.doc)
+    st = {s["tx_queue"]: s for s in r.doc["streams"]}
+    tx = {t["queue"]: t for t in r.doc["tx_streams"]}
+    c.eq(tx[0]["sent_pkts"] % 16, 0, "burst: whole bursts of 16 sent")
+    b = st[0]["rx"]["interarrival"]
+    c.true(abs(b["zero_gaps"] / b["nb"] - 15 / 16) < 0.03,
+           "burst: %d of %d gaps are 0, want 15/16" % (b["zero_gaps"], b["nb"]))
+    top = max(b["bins"], key=lambda x: x["count"])
+    c.true(top["below_ns"] / 2 <= 2e6 * 1.02 and 2e6 < top["below_ns"],
+           "burst: most gaps between bursts in the bin of 2 ms (%r)" % b["bins"])
+    nonzero = b["nb"] - b["zero_gaps"]
+    short = iat_below(b, 1e6) - b["zero_gaps"]
+    c.true(short <= 0.05 * nonzero + 2, "burst: %d of %d gaps between bursts "
+           "below 1 ms" % (short, nonzero))
+    p = st[1]["rx"]["interarrival"]
+    mean = 500e3
+    c.true(p["zero_gaps"] < 0.1 * p["nb"], "poisson: %d of %d gaps 0" % (p["zero_gaps"], p["nb"]))
+    c.true(tx[1]["sent_pkts"] <= 2000 * 2 * 1.02 + 16, "poisson: never above the mean rate")
+    edges = [x["below_ns"] for x in p["bins"] if x["below_ns"] < 4 * mean]
+    cut = edges[-1]
+    total = iat_below(p, cut)
+    worst = 0.0
+    for e in edges:
+        want = (1 - math.exp(-e / mean)) / (1 - math.exp(-cut / mean))
+        worst = max(worst, abs(iat_below(p, e) / total - want))
+    c.true(worst < 0.1, "poisson: gaps below %.0f us follow the exponential law "
+           "within 0.1 (worst %.3f)" % (cut / 1e3, worst))
+    c.done(r)
+
+
+def streams_bad_inputs():
+    """Stream definitions refused before traffic, exit 2, stream and key named."""
+    c = Checker("streams_bad_inputs")
+    bad = [
+        (["--stream", "size=64", "--stream", "size=128"],
+         "--stream 2 (stream1) overlaps --stream 1 (stream0)"),
+        (["--stream", "name=v6;l3=ipv6;size=80"],
+         "--stream 1 (v6): size 80 is below the 84 bytes its IPv6"),
+        (["--link-speed", "1G", "--stream", "name=a;rate=600Mbps",
+          "--stream", "name=b;rate=500Mbps;dport=7"],
+         "--stream 2 (b): rate: the streams up to this one need 1.1 Gb/s"),
+        (["--stream", "name=m;mix=64,20000"], "frame size 20000 outside 64..9018"),
+        (["--stream", "size=64;mix=imix"], "size and mix: give one"),
+        (["--stream", "pattern=burst:4"], "expected burst:N/T"),
+    ]
+    for opts, msg in bad:
+        r = wrtest.run(["net_null0"], ["--count", "10", "--quiet"] + opts)
+        c.eq(r.rc, 2, "%s exit code" % opts)
+        c.true(msg in r.err, "%s says %r (got %r)" % (opts, msg, r.err[-300:]))
+    c.done()
+
+
 CASES = {f.__name__: f for f in (mix_pcap, ipv6_pcap, mix_ring, mix_rate,
-                                  traffic_bad_inputs)}
+                                  traffic_bad_inputs, streams_ring, streams_pcap,
+                                  patterns_ring, streams_bad_inputs)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:

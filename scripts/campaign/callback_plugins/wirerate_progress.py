@@ -52,6 +52,8 @@ class CallbackModule(CallbackBase):
                                            r.get("msg") or r.get("stderr") or r))
 
     def v2_runner_on_unreachable(self, result):
+        if result._task.delegate_to:
+            return      # a cell's task: its progress line gives the reason
         self._say("%s unreachable: %s" % (result._host.get_name(),
                                           str(result._result.get("msg", "")).strip()))
 

@@ -40,11 +40,13 @@ def unreachable(res, role, host):
 
 
 def tail(res):
-    """The last line a host step wrote on stderr (its log), else stdout."""
+    """What a host step said last: its last error line (wirerate's, the
+    step's), else the last line of stderr (the log), else of stdout."""
     for key in ("stderr", "stdout"):
         lines = [x for x in str((res or {}).get(key, "")).splitlines() if x.strip()]
+        errors = [x for x in lines if "error" in x.lower()]
         if lines:
-            return lines[-1][:200]
+            return (errors or lines)[-1][:200]
     return str((res or {}).get("msg", "no output"))[:200]
 
 

@@ -178,7 +178,7 @@ def wr_cells(campaign, hostvars, results):
                 cell = {"id": cid, "label": c["label"], "size": size, "repeat": rep,
                         "timeout": c["timeout"],
                         "finish_wait_s": int(_seconds(where, "idle_timeout",
-                                                      c["idle_timeout"])) + 10,
+                                                      c["idle_timeout"])) + 5,
                         "result_dir": "%s/cells/%s" % (results, cid),
                         "sender": {"host": snd[0], "port": snd[1]},
                         "receiver": {"host": rcv[0], "port": rcv[1]}}

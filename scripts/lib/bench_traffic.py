@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The 'traffic' case of bench.py: wirerate TX cost per frame on net_null
+for what issue 14 added, against the fixed-size path, alternating runs.
+
+  fixed64    --size 64 (IPv4, one stream): the reference
+  imix       --mix imix (per-frame size table)
+  streams4   four --stream of 64 B on one port (four TX queues, one core)
+  ipv4_84    --size 84, the smallest IPv6 size, in IPv4 (the comparison)
+  ipv6_84    --ipv6 --size 84 (UDP checksum updated per frame)
+
+Cost = cycles per frame / the reference's - 1 (fixed64 for imix and
+streams4, ipv4_84 for ipv6_84)."""
+import statistics
+
+VARIANTS = {
+    "fixed64": ["--size", "64"],
+    "imix": ["--mix", "imix"],
+    "streams4": ["--stream", "size=64;dport=1", "--stream", "size=64;dport=2",
+                 "--stream", "size=64;dport=3", "--stream", "size=64;dport=4"],
+    "ipv4_84": ["--size", "84"],
+    "ipv6_84": ["--ipv6", "--size", "84"],
+}
+GOALS = {"imix": ("fixed64", 0.20), "streams4": ("fixed64", 0.20),
+         "ipv6_84": ("ipv4_84", 0.15)}
+
+
+def traffic_cost(args, log, steady, run_wirerate, fmt_run):
+    """Each variant once per round, the order reversed every other round."""
+    runs = {k: [] for k in VARIANTS}
+    tsc_hz = 0
+    order = list(VARIANTS)
+    for i in range(args.runs):
+        for k in (order if i % 2 == 0 else order[::-1]):
+            w, d = steady(args, run_wirerate, "net_null0",
+                          ["--rx-ports", "none"] + VARIANTS[k], "tx_pkts")
+            tsc_hz = d["env"]["tsc_hz"]
+            runs[k].append(w.as_dict())
+        log("traffic run %d: %s" % (i + 1, "; ".join(
+            "%s %s" % (k, fmt_run(runs[k][-1])) for k in order)))
+    return {"case": "traffic", "tsc_hz": tsc_hz, "runs": runs}
+
+
+def summarise_traffic(t):
+    """Medians per CPU-second, cycles per frame and the costs, in place."""
+    pps = {k: statistics.median(r["cpu_pps"] for r in v) for k, v in t["runs"].items()}
+    t["mpps"] = {k: v / 1e6 for k, v in pps.items()}
+    t["cycles_per_pkt"] = {k: t["tsc_hz"] / v for k, v in pps.items()}
+    t["cost"] = {k: t["cycles_per_pkt"][k] / t["cycles_per_pkt"][ref] - 1
+                 for k, (ref, _) in GOALS.items()}
+    t["met"] = {k: t["cost"][k] <= goal for k, (_, goal) in GOALS.items()}
+
+
+def markdown_traffic(t):
+    out = ["", "| wirerate TX on net_null | Mpps | cyc/frame | cost | goal |",
+           "|---|---|---|---|---|"]
+    for k in VARIANTS:
+        cost = goal = ""
+        if k in GOALS:
+            ref, g = GOALS[k]
+            cost = "%+.1f %% vs %s" % (100 * t["cost"][k], ref)
+            goal = "<= %.0f %%: %s" % (100 * g, "met" if t["met"][k] else "MISSED")
+        out.append("| %s | %.1f | %.1f | %s | %s |" % (
+            k, t["mpps"][k], t["cycles_per_pkt"][k], cost, goal))
+    return out

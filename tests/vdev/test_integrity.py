@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Results that survive a crash, and cross-checks against counts wirerate
+did not make (PMD counters). Usage: test_integrity.py CASE (see CASES)."""
+import json
+import os
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+import wrtest
+from wrtest import Checker
+
+RING = ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1", "--quiet"]
+
+
+def tool(*argv):
+    p = subprocess.run([wrtest.WIRERATE] + list(argv), capture_output=True,
+                       text=True, timeout=60)
+    return p.returncode, p.stdout + p.stderr
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def kill_mid_run(d, opts, vdevs=(), min_samples=2, timeout=60):
+    """Start wirerate with --json, SIGKILL it once the file it rewrites
+    during the run holds min_samples intervals; return that file's doc."""
+    path = os.path.join(d, "r.json")
+    argv = [wrtest.WIRERATE] + wrtest.eal_args(list(vdevs)) + ["--"] + opts + [
+        "--json", path]
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         stdin=subprocess.DEVNULL)
+    end = time.monotonic() + timeout
+    doc = None
+    while time.monotonic() < end and p.poll() is None:
+        doc = load(path)
+        if doc and len(doc.get("samples", [])) >= min_samples:
+            break
+        time.sleep(0.2)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    return load(path), path
+
+
+def checkpoint_sigkill():
+    """--json is rewritten atomically during the run: SIGKILL leaves a valid
+    result up to the last interval, labelled running, that compare, report
+    and merge accept and label incomplete (the old one left nothing)."""
+    c = Checker("checkpoint_sigkill")
+    with tempfile.TemporaryDirectory() as d:
+        doc, path = kill_mid_run(d, RING + ["--duration", "0", "--interval", "500ms",
+                                            "--checkpoint", "1s"])
+        c.true(doc is not None, "a result file survives SIGKILL")
+        if doc is None:
+            c.done()
+        c.eq(doc["schema"], "wirerate-result/1", "schema")
+        c.eq((doc["stop_reason"], doc["complete"]), ("running", False), "labelled running")
+        c.true(len(doc["samples"]) >= 2, "intervals up to the last: %d" % len(doc["samples"]))
+        c.eq(doc["duration_s"], doc["samples"][-1]["t_s"], "duration = last interval")
+        tot = {t["port_id"]: t for t in doc["totals"]}
+        last = {p["port_id"]: p for p in doc["samples"][-1]["ports"]}
+        c.eq(tot[0]["tx_pkts"], last[0]["tx_pkts"], "totals as of the last interval")
+        c.true(tot[1]["rx_own_pkts"] > 0, "frames received")
+        s = doc["streams"]
+        c.eq(len(s), 1, "the stream, from the published copies")
+        if s:
+            c.true(0 < s[0]["rx_pkts"] <= s[0]["sent_pkts"], "received <= sent")
+            c.eq(s[0]["sent_pkts"], s[0]["rx_pkts"] + s[0]["lost_pkts"],
+                 "sent = received + in flight")
+        c.eq(doc["accounting"]["complete"], False, "accounting labelled incomplete")
+        c.eq([f for f in os.listdir(d) if f != "r.json"], [], "no temporary file")
+        rc, out = tool("compare", path, path)
+        c.eq(rc, 0, "compare accepts it: " + out[-300:])
+        c.true("INCOMPLETE" in out, "compare labels it incomplete")
+        rc, out = tool("report", path)
+        c.eq(rc, 0, "report accepts it: " + out[-300:])
+        c.true("(INCOMPLETE)" in out, "report labels it incomplete")
+        snd, _ = kill_mid_run(os.path.join(d), ["--rx-ports", "none", "--quiet",
+                                                "--duration", "0", "--checkpoint", "1s"],
+                              vdevs=["net_null0"], min_samples=1)
+        with open(os.path.join(d, "s.json"), "w") as f:
+            json.dump(snd, f)
+        rc, out = tool("merge", os.path.join(d, "s.json"), path)
+        c.true(rc in (0, 1), "merge accepts it (exit %d): %s" % (rc, out[-300:]))
+        c.true("INCOMPLETE" in out, "merge labels it incomplete")
+    r = wrtest.run([], RING + ["--duration", "2.5", "--checkpoint", "1s"])
+    c.eq(r.rc, 0, "a run to its end: exit code")
+    c.eq(r.doc["stop_reason"], "duration", "the final result replaces the last one")
+    c.true(r.doc["checkpoints"]["written"] >= 2 and r.doc["checkpoints"]["failed"] == 0,
+           "checkpoints written during it: %r" % r.doc["checkpoints"])
+    c.done(r)
+
+
+def xcheck_clean():
+    """On ring and null ports every cross-check agrees: no warnings."""
+    c = Checker("xcheck_clean")
+    for vdevs, opts in ((["net_ring0"], ["--txq", "2", "--rxq", "2"]),
+                        ([], RING[:-1]), (["net_null0"], ["--rx-ports", "none"])):
+        r = wrtest.run(vdevs, opts + ["--count", "200k", "--quiet"])
+        c.eq(r.rc, 0, "%s: exit code" % vdevs)
+        c.eq(r.doc["warnings"], [], "%s %s: no cross-check warning" % (vdevs, opts))
+        c.true("WARNING" not in r.out, "%s: none in the summary" % vdevs)
+    c.done(r)
+
+
+def xcheck_impair():
+    """The --impair fixture sits between the PMD and wirerate's count, as a
+    DUT would: what it removed and added is part of the path, so with it
+    the PMD's ipackets still agree with wirerate's count exactly."""
+    c = Checker("xcheck_impair")
+    r = wrtest.run([], RING + ["--txq", "2", "--rxq", "2", "--count", "200000",
+                               "--impair", "drop=1000,dup=1000@250,police=2Mpps"])
+    c.eq(r.rc, 0, "exit code")
+    imp = r.doc["totals"][1]["impair"]
+    c.true(imp["dropped_pkts"] > 0 and imp["duplicated_pkts"] > 0, "fixture acted")
+    c.eq(r.doc["warnings"], [], "PMD and wirerate agree through the fixture")
+    c.eq(r.doc["totals"][1]["rx_pkts"], r.doc["totals"][1]["nic_ipackets"] -
+         imp["dropped_pkts"] - imp["policed_pkts"] + imp["duplicated_pkts"],
+         "rx = ipackets - dropped - policed + duplicated")
+    c.done(r)
+
+
+def xcheck_pool():
+    """A pcap port whose RX pool is tiny: the PMD drops frames (rx_nombuf)
+    that no stream shows as lost: rx_drops fires."""
+    c = Checker("xcheck_pool")
+    with tempfile.TemporaryDirectory() as d:
+        rx = os.path.join(d, "rx.pcap")
+        with open(rx, "wb") as f:
+            f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+            for _ in range(2000):  # 3000 B: two mbufs each
+                f.write(struct.pack("<IIII", 0, 0, 3000, 3000) + bytes(3000))
+        r = wrtest.run(["net_pcap0,rx_pcap=%s,tx_pcap=%s/tx.pcap" % (rx, d)],
+                       ["--tx-ports", "none", "--duration", "1", "--quiet",
+                        "--pool-mbufs", "32"])
+    c.eq(r.rc, 0, "exit code")
+    nombuf = r.doc["totals"][0]["drops"]["rx_nombuf"]
+    c.true(nombuf > 0, "the PMD ran out of mbufs: %d" % nombuf)
+    w = [x for x in r.doc["warnings"] if x["check"] == "rx_drops"]
+    c.eq(len(w), 1, "rx_drops warning: %r" % r.doc["warnings"])
+    if w:
+        c.eq((w[0]["port_id"], w[0]["pmd"], w[0]["wirerate"]), (0, nombuf, 0),
+             "PMD drops against the streams' loss")
+    c.eq(r.doc["totals"][0]["rx_pkts"] + nombuf, 2000, "every frame of the file")
+    c.true("WARNING rx_drops" in r.out, "the summary names it")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        with open(path, "w") as f:
+            json.dump(r.doc, f)
+        rc, out = tool("compare", path, path)
+    c.eq(rc, 1, "compare fails on a cross-check warning")
+    c.true("cross-check rx_drops failed" in out and "verdict: FAILED" in out,
+           "compare names it: " + out[-400:])
+    c.done(r)
+
+
+CASES = {f.__name__: f for f in (checkpoint_sigkill, xcheck_clean, xcheck_impair,
+                                  xcheck_pool)}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print("usage: test_integrity.py {%s}" % ",".join(CASES))
+        sys.exit(2)
+    CASES[sys.argv[1]]()
