@@ -14,6 +14,7 @@
 #include <rte_ring.h>
 
 #include "capture.h"
+#include "fileio.h"
 
 /* Most queues one run captures on. */
 #define CAPTURE_MAX_QUEUES (WR_MAX_PORTS * WR_MAX_QUEUES)
@@ -48,6 +49,9 @@ struct wr_capture {
 	unsigned int nb_q;
 	struct wr_capq *q[CAPTURE_MAX_QUEUES];
 	uint32_t nb_kept;            /* copies drained so far */
+	uint32_t nb_written;         /* copies in the file at the last checkpoint */
+	uint32_t nb_ckpt_failed;     /* checkpoints that could not be written */
+	uint64_t written_tsc;        /* when it was written */
 	uint32_t max_kept;           /* = pool size: every copy fits */
 	struct rte_mbuf **kept;
 };
@@ -464,6 +468,22 @@ wr_capture_write(FILE *f, const void *arg)
 	return w < 0 ? -EIO : 0;
 }
 
+void
+wr_capture_checkpoint(struct wr_capture *cap, uint64_t now_tsc, uint64_t period_tsc)
+{
+	char err[256];
+
+	if (cap == NULL || period_tsc == 0 || cap->nb_kept == cap->nb_written ||
+			now_tsc - cap->written_tsc < period_tsc)
+		return;
+	cap->written_tsc = now_tsc;
+	if (wr_file_write_atomic(cap->conf.path, wr_capture_write, cap, err,
+			sizeof(err)) == 0)
+		cap->nb_written = cap->nb_kept;
+	else
+		cap->nb_ckpt_failed++;
+}
+
 json_t *
 wr_capture_json(const struct wr_capture *cap)
 {
@@ -484,6 +504,7 @@ wr_capture_json(const struct wr_capture *cap)
 	json_object_set_new(o, "over_budget_pkts", json_integer((json_int_t)over));
 	json_object_set_new(o, "anomalies", json_integer((json_int_t)anomalies));
 	json_object_set_new(o, "snaplen", json_integer(cap->snaplen));
+	json_object_set_new(o, "checkpoints_failed", json_integer(cap->nb_ckpt_failed));
 	json_object_set_new(o, "around_pkts", json_integer(cap->conf.around_pkts));
 	json_object_set_new(o, "last_pkts", json_integer(cap->conf.last_pkts));
 	json_object_set_new(o, "max_pkts", json_integer(cap->conf.max_pkts));

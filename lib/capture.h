@@ -135,6 +135,15 @@ void wr_capture_drain(struct wr_capture *cap);
  */
 int wr_capture_write(FILE *f, const void *cap);
 
+/*
+ * Stats core, during the run: rewrite the file (atomically, as at the end)
+ * when period_tsc passed since the last time and new copies came in, so a
+ * crash no handler survives leaves the frames kept until then.
+ * period_tsc 0: never. This function can't fail (failures are counted).
+ */
+void wr_capture_checkpoint(struct wr_capture *cap, uint64_t now_tsc,
+		uint64_t period_tsc);
+
 /* The "capture" object of a result: what was kept and lost. */
 json_t *wr_capture_json(const struct wr_capture *cap);
 

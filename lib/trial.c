@@ -382,6 +382,8 @@ wr_run_wait(struct wr_run *run, const volatile int *signals,
 			continue;
 		next += step;
 		wr_capture_drain(run->cap);
+		wr_capture_checkpoint(run->cap, now, run->cfg->checkpoint_ms *
+			(run->tsc_hz / 1000));
 		iv = wr_run_tick(run);
 		if (iv != NULL && cb != NULL)
 			cb(run, iv, arg);

@@ -143,7 +143,8 @@ Subsystem sftp /usr/lib/openssh/sftp-server
         memif = "net_memif0,role=%s,socket=" + sock + ",socket-abstract=no"
         afp = "net_af_packet0,iface=%s,framecnt=8192,qdisc_bypass=0"
         ports = {
-            "h1": {"veth": {"vdev": afp % self.data[0], "mac": MACS["h1"]}},
+            "h1": {"veth": {"vdev": afp % self.data[0], "mac": MACS["h1"]},
+                   "sink": {"vdev": "net_null0"}},
             "h2": {"veth": {"vdev": afp % self.data[1], "mac": MACS["h2"]}},
             "h3": {"memif-rcv": {"vdev": memif % "server"},
                    "memif-snd": {"vdev": memif % "client"}},

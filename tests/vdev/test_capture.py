@@ -226,6 +226,36 @@ def capture_sigint():
     c.done(r)
 
 
+def capture_sigkill():
+    """Killed with SIGKILL (no handler runs) after a few checkpoints: the
+    file holds the frames kept until the last one, every one around a
+    drop of the fixture, and opens in tshark."""
+    c = Checker("capture_sigkill")
+    with tempfile.TemporaryDirectory() as d:
+        cap = os.path.join(d, "k.pcapng")
+        argv = [wrtest.WIRERATE] + wrtest.eal_args([]) + [
+            "--", "--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+            "--duration", "60", "--rate", "100kpps", "--quiet", "--checkpoint", "1s",
+            "--impair", "drop=1000", "--capture", cap, "--capture-what", "seq"]
+        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL)
+        deadline = time.time() + 30
+        while time.time() < deadline and not os.path.exists(cap):
+            time.sleep(0.2)
+        time.sleep(2.5)
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        c.true(os.path.exists(cap), "a checkpoint was written")
+        rows = tshark_fields(cap, ["udp.payload"]) if os.path.exists(cap) else []
+    seqs = [seq_of(r[0]) for r in rows]
+    c.true(len(seqs) >= 9, "frames of at least one drop: %d" % len(seqs))
+    # Around the drop of 999 + 1000k: 995..998 before, 1000..1004 after.
+    c.true(all(s % 1000 in (995, 996, 997, 998, 0, 1, 2, 3, 4) for s in seqs),
+           "every frame next to a drop: %r" % seqs[:20])
+    c.true(999 not in [s % 1000 for s in seqs], "no dropped frame in the file")
+    c.done()
+
+
 def capture_bad():
     """Bad capture options: exit 2 and a message naming the option."""
     c = Checker("capture_bad")
@@ -243,7 +273,7 @@ def capture_bad():
 
 
 CASES = {f.__name__: f for f in (capture_impair, capture_budget, capture_foreign,
-                                  capture_sigint, capture_bad)}
+                                  capture_sigint, capture_sigkill, capture_bad)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
