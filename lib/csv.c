@@ -28,6 +28,29 @@ integer(const json_t *o, const char *key)
 	return json_integer_value(json_object_get(o, key));
 }
 
+/* Latency keys of samples[].ports[].latency, in header order after
+ * "samples" (the interval's own frames, defined as totals[].latency). */
+static const char *const lat_cols[] = {
+	"min_ns", "mean_ns", "p50_ns", "p90_ns", "p99_ns", "p99_9_ns", "max_ns",
+};
+
+/* The interval's latency columns: empty cells when it is not known (no
+ * own frame in the interval, or not valid), never a 0. */
+static void
+lat_cells(FILE *f, const json_t *lat)
+{
+	size_t k;
+
+	if (!json_is_object(lat)) {
+		for (k = 0; k <= RTE_DIM(lat_cols); k++)
+			fputc(',', f);
+		return;
+	}
+	fprintf(f, ",%" JSON_INTEGER_FORMAT, integer(lat, "samples"));
+	for (k = 0; k < RTE_DIM(lat_cols); k++)
+		fprintf(f, ",%.9g", num(lat, lat_cols[k]));
+}
+
 /* Rows of one trial's samples. */
 static void
 trial_rows(FILE *f, unsigned int trial, const json_t *samples)
@@ -41,8 +64,10 @@ trial_rows(FILE *f, unsigned int trial, const json_t *samples)
 				num(s, "t_s"), num(s, "dt_s"), integer(p, "port_id"));
 			for (k = 0; k < RTE_DIM(rate_cols); k++)
 				fprintf(f, ",%.9g", num(p, rate_cols[k]));
-			fprintf(f, ",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT "\n",
+			fprintf(f, ",%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT,
 				integer(p, "tx_pkts"), integer(p, "rx_pkts"));
+			lat_cells(f, json_object_get(p, "latency"));
+			fputc('\n', f);
 		}
 	}
 }

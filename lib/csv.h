@@ -16,7 +16,9 @@
 
 /* Header of the per-interval table, without the newline. */
 #define WR_CSV_INTERVAL_HEADER "trial,t_s,dt_s,port_id,tx_mpps,rx_mpps," \
-	"tx_gbps_l1,tx_gbps_l2,rx_gbps_l1,rx_gbps_l2,tx_pkts,rx_pkts"
+	"tx_gbps_l1,tx_gbps_l2,rx_gbps_l1,rx_gbps_l2,tx_pkts,rx_pkts," \
+	"lat_samples,lat_min_ns,lat_mean_ns,lat_p50_ns,lat_p90_ns,lat_p99_ns," \
+	"lat_p99_9_ns,lat_max_ns"
 
 /*
  * The per-interval table of a result document: one row per trial,

@@ -123,12 +123,15 @@ probe_mtu(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
 	uint32_t need_mtu = cfg->frame_size - l2;
 	uint32_t frame_len = cfg->frame_size - WR_UNITS_FCS_BYTES;
 
+	char origin[64];
+
 	p->mtu = 0;
 	if (need_mtu > RTE_ETHER_MTU) {
 		if (need_mtu > p->info.max_mtu || frame_len > p->info.max_rx_pktlen)
-			return wr_err(-EINVAL, err, el, "port %u (%s): frame size %u needs MTU %u; "
-				"the port allows MTU %u (frames of %u bytes)",
-				p->port_id, p->driver, cfg->frame_size, need_mtu,
+			return wr_err(-EINVAL, err, el, "port %u (%s): frame size %u (%s) "
+				"needs MTU %u; the port allows MTU %u (frames of %u bytes)",
+				p->port_id, p->driver, cfg->frame_size,
+				wr_stream_size_origin(cfg, origin, sizeof(origin)), need_mtu,
 				p->info.max_mtu, p->info.max_rx_pktlen);
 		p->mtu = (uint16_t)need_mtu;
 		note(p, "MTU set to %u for %u-byte frames", p->mtu, cfg->frame_size);

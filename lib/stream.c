@@ -210,6 +210,23 @@ wr_stream_build(struct wr_config *cfg, unsigned int idx, char *err, size_t el)
 	return check_seen(d, &s, idx, err, el);
 }
 
+const char *
+wr_stream_size_origin(const struct wr_config *cfg, char *buf, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nb_stream_defs; i++)
+		if (cfg->streams[i].frame_size == cfg->frame_size) {
+			snprintf(buf, len, "--stream %u (%s)", i + 1, cfg->streams[i].name);
+			return buf;
+		}
+	if (cfg->mix.nb_sizes != 0)
+		snprintf(buf, len, "--mix %s", cfg->mix.text);
+	else
+		snprintf(buf, len, "--size");
+	return buf;
+}
+
 double
 wr_stream_mean_size(const struct wr_stream_def *d)
 {

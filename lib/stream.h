@@ -76,6 +76,13 @@ int wr_stream_check(struct wr_config *cfg, char *err, size_t errlen);
 int wr_stream_pps(const struct wr_stream_def *d, const struct wr_rate *port,
 		uint64_t link_bps, double *pps);
 
+/*
+ * Where cfg's largest frame size comes from, for messages: "--stream 2
+ * (jumbo)", "--mix imix" or "--size". Returns buf.
+ */
+const char *wr_stream_size_origin(const struct wr_config *cfg, char *buf,
+		size_t len);
+
 /* Mean frame size of d in bytes, FCS included. */
 double wr_stream_mean_size(const struct wr_stream_def *d);
 

@@ -295,6 +295,14 @@ def end_to_end():
         c.eq([int(r["tx_pkts"]) for r in rows],
              [s["ports"][0]["tx_pkts"] for s in b["samples"]], "CSV tx_pkts = JSON")
         c.eq({r["trial"] for r in rows}, {"1"}, "single run is trial 1")
+        # Latency columns: the sample's latency object, empty when unknown.
+        for r, s in zip(rows, b["samples"]):
+            lat = s["ports"][0].get("latency")
+            got = (r["lat_samples"], r["lat_p50_ns"], r["lat_max_ns"])
+            want = ("", "", "") if lat is None else (
+                str(lat["samples"]), "%.9g" % lat["p50_ns"], "%.9g" % lat["max_ns"])
+            c.eq(got, want, "CSV latency = JSON sample latency at t=%s" % r["t_s"])
+        c.true(any(r["lat_samples"] for r in rows), "CSV latency present")
         compare_real(c, d)
         report_real(c, d)
     finally:

@@ -139,7 +139,16 @@ test_csv(void)
 	json_object_set_new(doc, "samples", samples(0.5, 750000));
 	s = csv_of(doc);
 	WR_CHECK(strcmp(s, WR_CSV_INTERVAL_HEADER "\n1,0.500000,0.500000,1,1.5,"
-		"1.25,1.008,0.768,0.84,0.64,750000,749999\n") == 0);
+		"1.25,1.008,0.768,0.84,0.64,750000,749999,,,,,,,,\n") == 0);
+	free(s);
+	/* A sample with latency: its figures; without: empty cells, never 0. */
+	json_object_set_new(json_array_get(json_object_get(json_array_get(
+		json_object_get(doc, "samples"), 0), "ports"), 0), "latency",
+		json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "samples",
+		(json_int_t)749999, "min_ns", 120.0, "mean_ns", 300.5, "p50_ns", 233.0,
+		"p90_ns", 247.0, "p99_ns", 261.0, "p99_9_ns", 296.0, "max_ns", 9000.0));
+	s = csv_of(doc);
+	WR_CHECK(strstr(s, ",750000,749999,749999,120,300.5,233,247,261,296,9000\n") != NULL);
 	free(s);
 	t = json_object();
 	json_object_set_new(t, "samples", samples(0.5, 10));
@@ -149,8 +158,8 @@ test_csv(void)
 	json_array_append_new(trials, t);
 	json_object_set_new(doc, "trials", trials);
 	s = csv_of(doc);
-	WR_CHECK_STR(s, "\n1,0.500000,0.500000,1,1.5,1.25,1.008,0.768,0.84,0.64,10,9\n"
-		"2,0.500000,0.500000,1,1.5,1.25,1.008,0.768,0.84,0.64,20,19\n");
+	WR_CHECK_STR(s, "\n1,0.500000,0.500000,1,1.5,1.25,1.008,0.768,0.84,0.64,10,9,,,,,,,,\n"
+		"2,0.500000,0.500000,1,1.5,1.25,1.008,0.768,0.84,0.64,20,19,,,,,,,,\n");
 	WR_CHECK(strstr(s, "750000") == NULL);      /* trials replace samples */
 	free(s);
 	json_decref(doc);

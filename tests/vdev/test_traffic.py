@@ -304,9 +304,28 @@ def streams_bad_inputs():
     c.done()
 
 
+def stream_mtu():
+    """A stream (or mix) larger than the port can carry is refused before
+    traffic, naming the stream: net_tap takes frames of 1522 bytes."""
+    c = Checker("stream_mtu")
+    if not os.path.exists("/dev/net/tun"):
+        c.skip("no /dev/net/tun for net_tap")
+        c.done()
+    for opts, origin in (
+            (["--stream", "name=small;size=128", "--stream",
+              "name=jumbo;size=9018;dport=9"], "(--stream 2 (jumbo))"),
+            (["--mix", "64,9018"], "(--mix 64,9018)")):
+        r = wrtest.run(["net_tap0,iface=wrt%d" % os.getpid()],
+                       ["--rx-ports", "none", "--count", "10", "--quiet"] + opts)
+        c.eq(r.rc, 2, "%s exit code" % opts)
+        c.true("frame size 9018 %s needs MTU 9000" % origin in r.err,
+               "%s: the error names it (got %r)" % (opts, r.err[-300:]))
+    c.done()
+
+
 CASES = {f.__name__: f for f in (mix_pcap, ipv6_pcap, mix_ring, mix_rate,
                                   traffic_bad_inputs, streams_ring, streams_pcap,
-                                  patterns_ring, streams_bad_inputs)}
+                                  patterns_ring, streams_bad_inputs, stream_mtu)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
