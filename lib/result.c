@@ -10,6 +10,7 @@
 
 #include <rte_version.h>
 
+#include "counter.h"
 #include "jsonw.h"
 #include "streamrx.h"
 #include "xcheck.h"
@@ -560,18 +561,22 @@ tx_streams_json(const struct wr_run *run)
 	for (p = 0; p < run->nb_ports; p++) {
 		for (q = 0; q < WR_MAX_QUEUES; q++) {
 			const struct wr_txq *t = run->txq[p][q];
+			uint64_t sent;
 			json_t *o;
 
 			if (t == NULL)
 				continue;
+			/* Counters: also read while the run goes on (--checkpoint). */
+			sent = wr_counter_read(&t->st.nb_pkts);
 			o = json_object();
 			wr_json_set(o, "stream_id", wr_json_u64(wr_port_stream_id(t->port, t->queue)));
 			wr_json_set(o, "port", wr_json_u64(t->port));
 			wr_json_set(o, "queue", wr_json_u64(t->queue));
-			wr_json_set(o, "sent_pkts", wr_json_u64(t->st.nb_pkts));
-			wr_json_set(o, "sent_bytes", wr_json_u64(wr_txq_bytes(t, t->st.nb_pkts)));
+			wr_json_set(o, "sent_pkts", wr_json_u64(sent));
+			wr_json_set(o, "sent_bytes", wr_json_u64(wr_txq_bytes(t, sent)));
 			wr_streamrx_tx_json(o, run, t);
-			wr_json_set(o, "unsent_pkts", wr_json_u64(t->st.nb_unsent_pkts));
+			wr_json_set(o, "unsent_pkts", wr_json_u64(wr_counter_read(
+				&t->st.nb_unsent_pkts)));
 			json_array_append_new(a, o);
 		}
 	}
@@ -619,7 +624,7 @@ tx_sent(const struct wr_run *run)
 	for (p = 0; p < run->nb_ports; p++)
 		for (q = 0; q < WR_MAX_QUEUES; q++)
 			if (run->txq[p][q] != NULL)
-				sent += run->txq[p][q]->st.nb_pkts;
+				sent += wr_counter_read(&run->txq[p][q]->st.nb_pkts);
 	return sent;
 }
 
