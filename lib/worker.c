@@ -198,47 +198,58 @@ tx_stamp_flows(struct wr_txq *q, struct rte_mbuf **m, uint16_t n)
 	q->flow = flow;
 }
 
-/* Sizes of a mix: slot by slot of the repeating sequence (txvar.h). */
-static inline void
-tx_var_sizes(struct wr_txq *q, struct rte_mbuf **m, uint16_t n)
+/*
+ * One frame of a queue where more than the test header varies (txvar.h):
+ * its size when a mix, its stamps and source port, then its IPv6 UDP
+ * checksum from its size's template checksum.
+ */
+static __rte_always_inline void
+tx_var_frame(const struct wr_txq *q, struct rte_mbuf *m, uint32_t pos,
+		uint64_t seq, uint32_t tsc_lo, uint32_t flow)
 {
 	const struct wr_txvar *v = q->var;
-	uint32_t pos = q->var_pos;
-	uint16_t i, len;
+	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+	struct wr_test_hdr *th = (struct wr_test_hdr *)(d + v->th_off);
+	uint16_t len = (uint16_t)q->data_len, base = v->ck_base;
 
-	for (i = 0; i < n; i++) {
-		len = wr_txvar_size_frame(v, rte_pktmbuf_mtod(m[i], uint8_t *), pos);
-		m[i]->data_len = len;
-		m[i]->pkt_len = len;
-		if (++pos == v->seq_len)
-			pos = 0;
+	if (v->mix) {
+		len = wr_txvar_size_frame(v, d, pos);
+		base = v->size[v->seq[pos]].var_val[WR_FRAME_NB_VAR - 1];
 	}
-	q->var_pos = pos;
+	m->data_len = len;
+	m->pkt_len = len;
+	if (q->stamp != WR_STAMP_NONE)
+		th->seq = seq;
+	if (q->stamp == WR_STAMP_FULL)
+		th->tsc_lo = tsc_lo;
+	if (q->nb_flows > 1)
+		*(uint16_t *)(d + q->sport_off) =
+			rte_cpu_to_be_16((uint16_t)(q->sport_base + flow));
+	if (v->csum6)
+		wr_txvar_csum6(v, d, base);
 }
 
 /*
- * Rare path, decided once per burst: what varies beyond the test header
- * (size mix, IPv6 checksum). Runs after the stamps it depends on.
+ * Rare path, decided once per burst: stamp n new frames of a queue with a
+ * size mix or IPv6 in one pass (instead of tx_stamp and tx_stamp_flows).
  */
 static __rte_noinline void
-tx_vary(struct wr_txq *q, struct rte_mbuf **m, uint16_t n)
+tx_stamp_var(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
 {
-	const struct wr_txvar *v = q->var;
-	uint16_t i, base;
+	uint32_t pos = q->var_pos, flow = q->flow;
+	uint64_t seq = q->next_seq;
+	uint16_t i;
 
-	if (v->mix)
-		tx_var_sizes(q, m, n);
-	if (!v->csum6)
-		return;
 	for (i = 0; i < n; i++) {
-		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
-
-		/* A mix wrote its size's template checksum into the frame. */
-		base = v->ck_base;
-		if (v->mix)
-			memcpy(&base, d + v->udp_ck_off, sizeof(base));
-		wr_txvar_csum6(v, d, base);
+		tx_var_frame(q, m[i], pos, seq + i, tsc_lo, flow);
+		if (q->var->mix && ++pos == q->var->seq_len)
+			pos = 0;
+		if (q->nb_flows > 1 && ++flow == q->nb_flows)
+			flow = 0;
 	}
+	q->var_pos = pos;
+	q->flow = flow;
+	q->next_seq = seq + n;
 }
 
 /* Rare path: frames the PMD refused last time get a fresh timestamp. */
@@ -276,11 +287,13 @@ tx_fill(struct wr_txq *q, uint32_t tsc_lo, uint16_t cap)
 		wr_counter_add(&q->st.nb_alloc_fail, 1);
 		return n;
 	}
+	if (unlikely(q->var != NULL)) {
+		tx_stamp_var(q, &q->pending[n], want, tsc_lo);
+		return (uint16_t)(n + want);
+	}
 	tx_stamp(q, &q->pending[n], want, tsc_lo);
 	if (q->nb_flows > 1)
 		tx_stamp_flows(q, &q->pending[n], want);
-	if (unlikely(q->var != NULL))
-		tx_vary(q, &q->pending[n], want);
 	return (uint16_t)(n + want);
 }
 
