@@ -199,34 +199,50 @@ tx_stamp_flows(struct wr_txq *q, struct rte_mbuf **m, uint16_t n)
 }
 
 /*
+ * What tx_stamp_var reads per frame, copied out of the queue once per
+ * burst: stores into frame bytes may alias anything, so fields read
+ * through q would be reloaded for every frame.
+ */
+struct tx_var_ctx {
+	const struct wr_txvar *v;
+	uint32_t th_off;
+	uint32_t sport_off;
+	uint32_t seq_len;
+	uint32_t nb_flows;
+	uint16_t data_len;
+	uint16_t sport_base;
+	uint16_t ck_base;
+	bool mix, csum6, seq_on, ts_on;
+};
+
+/*
  * One frame of a queue where more than the test header varies (txvar.h):
  * its size when a mix, its stamps and source port, then its IPv6 UDP
  * checksum from its size's template checksum.
  */
 static __rte_always_inline void
-tx_var_frame(const struct wr_txq *q, struct rte_mbuf *m, uint32_t pos,
+tx_var_frame(const struct tx_var_ctx *c, struct rte_mbuf *m, uint32_t pos,
 		uint64_t seq, uint32_t tsc_lo, uint32_t flow)
 {
-	const struct wr_txvar *v = q->var;
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
-	struct wr_test_hdr *th = (struct wr_test_hdr *)(d + v->th_off);
-	uint16_t len = (uint16_t)q->data_len, base = v->ck_base;
+	struct wr_test_hdr *th = (struct wr_test_hdr *)(d + c->th_off);
+	uint16_t len = c->data_len, base = c->ck_base;
 
-	if (v->mix) {
-		len = wr_txvar_size_frame(v, d, pos);
-		base = v->size[v->seq[pos]].var_val[WR_FRAME_NB_VAR - 1];
+	if (c->mix) {
+		len = wr_txvar_size_frame(c->v, d, pos);
+		base = c->v->size[c->v->seq[pos]].var_val[WR_FRAME_NB_VAR - 1];
 	}
 	m->data_len = len;
 	m->pkt_len = len;
-	if (q->stamp != WR_STAMP_NONE)
+	if (c->seq_on)
 		th->seq = seq;
-	if (q->stamp == WR_STAMP_FULL)
+	if (c->ts_on)
 		th->tsc_lo = tsc_lo;
-	if (q->nb_flows > 1)
-		*(uint16_t *)(d + q->sport_off) =
-			rte_cpu_to_be_16((uint16_t)(q->sport_base + flow));
-	if (v->csum6)
-		wr_txvar_csum6(v, d, base);
+	if (c->nb_flows > 1)
+		*(uint16_t *)(d + c->sport_off) =
+			rte_cpu_to_be_16((uint16_t)(c->sport_base + flow));
+	if (c->csum6)
+		wr_txvar_csum6(c->v, d, base);
 }
 
 /*
@@ -236,15 +252,23 @@ tx_var_frame(const struct wr_txq *q, struct rte_mbuf *m, uint32_t pos,
 static __rte_noinline void
 tx_stamp_var(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
 {
+	const struct wr_txvar *v = q->var;
+	const struct tx_var_ctx c = {
+		.v = v, .th_off = q->th_off, .sport_off = q->sport_off,
+		.seq_len = v->seq_len, .nb_flows = q->nb_flows,
+		.data_len = (uint16_t)q->data_len, .sport_base = q->sport_base,
+		.ck_base = v->ck_base, .mix = v->mix, .csum6 = v->csum6,
+		.seq_on = q->stamp != WR_STAMP_NONE, .ts_on = q->stamp == WR_STAMP_FULL,
+	};
 	uint32_t pos = q->var_pos, flow = q->flow;
 	uint64_t seq = q->next_seq;
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
-		tx_var_frame(q, m[i], pos, seq + i, tsc_lo, flow);
-		if (q->var->mix && ++pos == q->var->seq_len)
+		tx_var_frame(&c, m[i], pos, seq + i, tsc_lo, flow);
+		if (c.mix && ++pos == c.seq_len)
 			pos = 0;
-		if (q->nb_flows > 1 && ++flow == q->nb_flows)
+		if (c.nb_flows > 1 && ++flow == c.nb_flows)
 			flow = 0;
 	}
 	q->var_pos = pos;
