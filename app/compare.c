@@ -169,10 +169,10 @@ print_table(FILE *f, const struct cmp_args *a, const struct wr_compare *c)
 	unsigned int i, p;
 
 	fprintf(f, "baseline %s\nresult   %s\n", a->base, a->cur);
-	if (strcmp(c->kind, "run") != 0 && strcmp(c->kind, "repeat") != 0)
+	if (c->nb_points > 1 || strcmp(c->kind, "run") != 0)
 		fprintf(f, "%s results, %u point(s)\n", c->kind, c->nb_points);
 	for (p = 0; p < c->nb_points; p++) {
-		if (c->points[p].load_pct >= 0)
+		if (c->points[p].load_pct >= 0 || c->points[p].stream_id >= 0)
 			fprintf(f, "%s%s\n\n", p ? "\n" : "", c->points[p].name);
 		else
 			fprintf(f, "%s%u-byte frames\n\n", p ? "\n" : "",
@@ -225,7 +225,10 @@ print_verdict(FILE *f, const struct wr_compare *c)
 static void
 junit_class(const struct wr_compare *c, unsigned int p, char *cls, size_t len)
 {
-	if (c->points[p].load_pct >= 0)
+	if (c->points[p].stream_id >= 0)
+		snprintf(cls, len, "wirerate.compare.%uB.tx%d.%d", c->points[p].frame_size,
+			c->points[p].stream_id / 16, c->points[p].stream_id % 16);
+	else if (c->points[p].load_pct >= 0)
 		snprintf(cls, len, "wirerate.compare.%uB.%gpct", c->points[p].frame_size,
 			c->points[p].load_pct);
 	else

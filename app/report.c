@@ -191,7 +191,11 @@ load_file(struct rep *r, const char *path, char *err, size_t el)
 	}
 	default_label(doc, label);
 	for (i = 0; i < pts.nb; i++) {
-		struct rep_run *run = &r->run[r->nb_runs++];
+		struct rep_run *run;
+
+		if (pts.p[i].stream_id >= 0)
+			continue;          /* compare judges streams; tables are per run */
+		run = &r->run[r->nb_runs++];
 
 		run->path = path;
 		run->doc = doc;

@@ -266,13 +266,15 @@ rep_campaign_free(struct rep *rep)
 	rep->campaign = NULL;
 }
 
+/* A figure times scale with p decimals (the other tables' per unit). */
 static void
-fig(char *buf, const struct wr_metric_values *v, unsigned int id, double scale)
+fig(char *buf, const struct wr_metric_values *v, unsigned int id, double scale,
+		int p)
 {
 	if (v == NULL || !v->have[id])
 		snprintf(buf, REP_CELL, "-");
 	else
-		snprintf(buf, REP_CELL, "%.4g", v->v[id] * scale);
+		snprintf(buf, REP_CELL, "%.*f", p, v->v[id] * scale);
 }
 
 static void
@@ -284,18 +286,18 @@ cell_row(char (*row)[REP_CELL], const struct rep *rep, const struct rep_cell *c)
 	snprintf(row[1], REP_CELL, "%u", c->frame_size);
 	snprintf(row[2], REP_CELL, "%s", c->status);
 	/* MB/s: 10^6 bytes of Ethernet frames received per second (L2). */
-	fig(row[3], m, WR_METRIC_RX_GBPS_L2, 1e9 / 8 / 1e6);
-	fig(row[4], m, WR_METRIC_RX_MPPS, 1);
-	fig(row[5], m, WR_METRIC_RX_GBPS_L1, 1);
-	fig(row[6], m, WR_METRIC_RX_GBPS_L2, 1);
+	fig(row[3], m, WR_METRIC_RX_GBPS_L2, 1e9 / 8 / 1e6, 1);
+	fig(row[4], m, WR_METRIC_RX_MPPS, 1, 4);
+	fig(row[5], m, WR_METRIC_RX_GBPS_L1, 1, 3);
+	fig(row[6], m, WR_METRIC_RX_GBPS_L2, 1, 3);
 	if (m != NULL)
-		snprintf(row[7], REP_CELL, "%" PRIu64 " / %" PRId64 " (%.3g%%)",
+		snprintf(row[7], REP_CELL, "%" PRIu64 " / %" PRId64 " (%.4f%%)",
 			c->sent_pkts, c->lost_pkts, m->v[WR_METRIC_LOSS_PCT]);
 	else
 		snprintf(row[7], REP_CELL, "-");
-	fig(row[8], m, WR_METRIC_LAT_P50, 1);
-	fig(row[9], m != NULL ? &c->snd : NULL, WR_METRIC_CYCLES_PER_PKT, 1);
-	fig(row[10], m != NULL ? &c->rcv : NULL, WR_METRIC_CYCLES_PER_PKT, 1);
+	fig(row[8], m, WR_METRIC_LAT_P50, 1, 0);
+	fig(row[9], m != NULL ? &c->snd : NULL, WR_METRIC_CYCLES_PER_PKT, 1, 1);
+	fig(row[10], m != NULL ? &c->rcv : NULL, WR_METRIC_CYCLES_PER_PKT, 1, 1);
 	snprintf(row[11], REP_CELL, "%s", c->where);
 }
 

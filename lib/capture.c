@@ -34,7 +34,8 @@
 struct cap_meta {
 	uint64_t tsc;                /* RX burst timestamp */
 	uint64_t idx;                /* arrival index on the queue */
-	uint32_t queue;
+	uint16_t port;               /* RX port (not every PMD sets mbuf->port) */
+	uint16_t queue;
 	uint32_t orig_len;           /* frame bytes before the snap */
 };
 
@@ -67,6 +68,7 @@ keep(struct wr_capq *c, const struct rte_mbuf *m, uint64_t tsc, uint64_t idx)
 	if (meta != NULL) {
 		meta->tsc = tsc;
 		meta->idx = idx;
+		meta->port = c->port;
 		meta->queue = c->queue;
 		meta->orig_len = rte_pktmbuf_pkt_len(m);
 	}
@@ -377,8 +379,8 @@ cmp_tsc(const void *a, const void *b)
 
 	if (x->tsc != y->tsc)
 		return x->tsc < y->tsc ? -1 : 1;
-	if (ma->port != mb->port)
-		return ma->port < mb->port ? -1 : 1;
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
 	if (x->queue != y->queue)
 		return x->queue < y->queue ? -1 : 1;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
@@ -423,7 +425,7 @@ to_block(const struct wr_capture *cap, const struct rte_mbuf *raw)
 	if (body == NULL)
 		return NULL;
 	rte_pktmbuf_adj(body, sizeof(*meta));
-	b = rte_pcapng_copy(raw->port, meta->queue, body, cap->out,
+	b = rte_pcapng_copy(meta->port, meta->queue, body, cap->out,
 		cap->snaplen, meta->tsc, RTE_PCAPNG_DIRECTION_IN);
 	rte_pktmbuf_free(body);
 	if (b != NULL) {

@@ -8,8 +8,9 @@
 #include "collect.h"
 #include "counter.h"
 #include "cputrack.h"
+#include "rxpub.h"
 #include "telemetry.h"
-#include "xcheck.h"
+#include "xcheck_run.h"
 
 static void
 add_txq(struct wr_port_counters *c, const struct wr_txq *q)
@@ -37,115 +38,6 @@ add_rxq(struct wr_port_counters *c, const struct wr_rxq *q)
 	c->rx_unreflected_pkts += wr_counter_read(&q->st.nb_unreflected_pkts);
 	c->tx_pkts += wr_counter_read(&q->st.nb_reflected_pkts);
 	c->tx_bytes += wr_counter_read(&q->st.nb_reflected_bytes);
-}
-
-/* Sum of the xstats a PMD names as drops or discards (vendor counters
- * the basic stats may not cover); 0 when it has none. */
-static uint64_t
-read_xstats_drops(uint16_t port_id)
-{
-	struct rte_eth_xstat_name *names = NULL;
-	struct rte_eth_xstat *vals = NULL;
-	uint64_t sum = 0;
-	int i, n = rte_eth_xstats_get_names(port_id, NULL, 0);
-
-	if (n <= 0)
-		return 0;
-	names = calloc((size_t)n, sizeof(*names));
-	vals = calloc((size_t)n, sizeof(*vals));
-	if (names != NULL && vals != NULL &&
-			rte_eth_xstats_get_names(port_id, names, (unsigned int)n) == n &&
-			rte_eth_xstats_get(port_id, vals, (unsigned int)n) == n)
-		for (i = 0; i < n; i++)
-			if (strstr(names[vals[i].id].name, "drop") != NULL ||
-					strstr(names[vals[i].id].name, "discard") != NULL)
-				sum += vals[i].value;
-	free(names);
-	free(vals);
-	return sum;
-}
-
-/*
- * The PMD's own counts of port index p for the cross-checks: basic
- * counters, per-queue ones when they add up to them, drops.
- */
-static void
-xcheck_nic(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
-{
-	struct rte_eth_stats st;
-	uint64_t sq_o = 0, sq_i = 0;
-	unsigned int q;
-
-	memset(&st, 0, sizeof(st));
-	if (rte_eth_stats_get(run->ports[p].port_id, &st) != 0)
-		return;
-	x->nic_opackets = st.opackets;
-	x->nic_ipackets = st.ipackets;
-	x->nic_oerrors = st.oerrors;
-	x->nic_rx_drops = st.imissed + st.ierrors + st.rx_nombuf +
-		read_xstats_drops(run->ports[p].port_id);
-	x->nic_counts = st.opackets + st.ipackets + st.oerrors + x->nic_rx_drops > 0 ||
-		(x->own_tx == 0 && x->own_rx == 0);
-	for (q = 0; q < WR_MAX_QUEUES && q < RTE_ETHDEV_QUEUE_STAT_CNTRS; q++) {
-		x->nic_q_opackets[q] = st.q_opackets[q];
-		x->nic_q_ipackets[q] = st.q_ipackets[q];
-		sq_o += st.q_opackets[q];
-		sq_i += st.q_ipackets[q];
-	}
-	x->nic_q_counts = sq_o + sq_i > 0 && sq_o == st.opackets && sq_i == st.ipackets &&
-		run->ports[p].nb_txq <= RTE_ETHDEV_QUEUE_STAT_CNTRS &&
-		run->ports[p].nb_rxq <= RTE_ETHDEV_QUEUE_STAT_CNTRS;
-}
-
-/* wirerate's own counts of port index p for the cross-checks. */
-static void
-xcheck_own(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
-{
-	unsigned int q, i, k;
-
-	memset(x, 0, sizeof(*x));
-	x->port_id = run->ports[p].port_id;
-	x->nb_txq = run->ports[p].nb_txq;
-	x->nb_rxq = run->ports[p].nb_rxq;
-	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		const struct wr_txq *tq = run->txq[p][q];
-		const struct wr_rxq *rq = run->rxq[p][q];
-		const struct wr_impair_q *iq = run->impair[p][q];
-
-		if (tq != NULL)
-			x->own_txq[q] += tq->st.nb_pkts;
-		if (rq != NULL) {
-			x->own_rxq[q] = rq->st.nb_pkts;
-			/* A reflector sends on the TX queue paired with q. */
-			x->own_txq[q] += rq->st.nb_reflected_pkts;
-		}
-		if (iq != NULL) {
-			x->impair_removed += iq->nb_dropped + iq->nb_policed;
-			x->impair_added += iq->nb_duplicated;
-		}
-		x->own_tx += x->own_txq[q];
-		x->own_rx += x->own_rxq[q];
-	}
-	x->tx = run->ports[p].tx || x->own_tx > 0;
-	x->rx = run->ports[p].rx;
-	for (i = 0; i < run->nb_streams; i++)
-		for (k = 0; k < run->streams[i].nb_rx_ports; k++)
-			if (run->streams[i].rx_split[k].port_id == x->port_id)
-				x->lost += (uint64_t)run->streams[i].lost_pkts;
-}
-
-static void
-cross_checks(struct wr_run *run)
-{
-	struct wr_xcheck_port x;
-	unsigned int p;
-
-	wr_xcheck_init(&run->xcheck);
-	for (p = 0; p < run->nb_ports; p++) {
-		xcheck_own(run, p, &x);
-		xcheck_nic(run, p, &x);
-		wr_xcheck_port(&run->xcheck, &x);
-	}
 }
 
 static void
@@ -244,9 +136,8 @@ new_interval(struct wr_run *run)
 	return iv;
 }
 
-/* The TX queue of this run that sends stream sid, or NULL. */
-static const struct wr_txq *
-sender_of(const struct wr_run *run, unsigned int sid)
+const struct wr_txq *
+wr_collect_sender_of(const struct wr_run *run, unsigned int sid)
 {
 	unsigned int port = sid / WR_MAX_QUEUES, q = sid % WR_MAX_QUEUES, p;
 
@@ -254,136 +145,6 @@ sender_of(const struct wr_run *run, unsigned int sid)
 		if (run->ports[p].port_id == port)
 			return run->txq[p][q];
 	return NULL;
-}
-
-/* Longest the stats core waits for the workers' copies (worker.h). */
-#define PUB_WAIT_MS 200u
-
-/*
- * Ask every generating worker for a stable copy of its RX state (the
- * publish rule, struct wr_rxq_pub) and wait until each RX queue served
- * the request. Returns false when none can come (not running) or some
- * worker did not answer within PUB_WAIT_MS (a stalled CPU): the copies
- * must not be read then.
- */
-static bool
-publish_request(struct wr_run *run)
-{
-	uint64_t req, deadline;
-	unsigned int i, j, nap_us = 10;
-
-	if (!run->launched || __atomic_load_n(&run->ctl.rx_stop, __ATOMIC_RELAXED))
-		return false;
-	req = run->ctl.pub_req + 1;
-	__atomic_store_n(&run->ctl.pub_req, req, __ATOMIC_RELEASE);
-	deadline = rte_rdtsc() + run->tsc_hz / 1000 * PUB_WAIT_MS;
-	for (i = 0; i < run->plan.nb_workers; i++) {
-		const struct wr_worker *w = run->workers[i];
-
-		if (w == NULL || w->mode != WR_WORKER_GEN)
-			continue;
-		for (j = 0; j < w->nb_rx; j++) {
-			while (__atomic_load_n(&w->rx[j]->pub_done, __ATOMIC_ACQUIRE) != req) {
-				if (rte_rdtsc() > deadline)
-					return false;
-				/* A worker answers within a loop iteration unless
-				 * descheduled: back off rather than spin. */
-				rte_delay_us_sleep(nap_us);
-				nap_us = RTE_MIN(2 * nap_us, 1000u);
-			}
-		}
-	}
-	return true;
-}
-
-/* Sequence counts of port index p's published stream copies into out. */
-static void
-pub_seq(const struct wr_run *run, unsigned int p, struct wr_port_seq *out,
-		bool *lat_ok)
-{
-	unsigned int q, i;
-
-	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		const struct wr_rxq *rq = run->rxq[p][q];
-		const struct wr_rxq_pub *pb;
-
-		if (rq == NULL)
-			continue;
-		pb = &rq->pub[run->ctl.pub_req & 1];
-		for (i = 0; i < pb->nb_streams; i++) {
-			const struct wr_seq *sq = &pb->streams[i].seq;
-
-			if (!wr_run_lat_valid(run, sender_of(run, pb->sid[i]) != NULL))
-				*lat_ok = false;
-			out->gap_pkts += wr_seq_gaps(sq);
-			out->late_pkts += sq->nb_late_pkts;
-			out->dup_pkts += sq->nb_dup_pkts;
-		}
-	}
-}
-
-/*
- * Latency of port index p over the interval: its queues' copies merged
- * (cumulative), less the previous copy's counts and sum; min and max the
- * exact extremes the workers kept since their previous copy.
- */
-static void
-pub_latency(struct wr_run *run, unsigned int p, struct wr_port_seq *out)
-{
-	static struct wr_hist now, ivl;   /* large; the stats core only */
-	struct wr_hist *prev = &run->lat_prev[p];
-	uint64_t lo = UINT64_MAX, hi = 0;
-	unsigned int q;
-
-	wr_hist_init(&now);
-	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		const struct wr_rxq *rq = run->rxq[p][q];
-		const struct wr_rxq_pub *pb;
-
-		if (rq == NULL)
-			continue;
-		pb = &rq->pub[run->ctl.pub_req & 1];
-		wr_rxq_lat_pub(&now, pb);
-		lo = RTE_MIN(lo, pb->ivl_min_tsc);
-		hi = RTE_MAX(hi, pb->ivl_max_tsc);
-	}
-	wr_hist_delta(&now, prev, lo, hi, &ivl);
-	ivl.sum = now.sum - prev->sum;
-	ivl.sum_hi = now.sum_hi - prev->sum_hi - (now.sum < prev->sum);
-	wr_stats_lat_figs(&ivl, run->tsc_hz, &out->lat);
-	wr_stats_lat_figs(&now, run->tsc_hz, &out->lat_run);
-	out->lat_sum_ns = wr_stats_tsc_to_ns((double)now.sum_hi * 0x1p64 +
-		(double)now.sum, run->tsc_hz);
-	*prev = now;
-}
-
-/*
- * Sequence and latency figures of port index p from the copies its RX
- * queues published for this tick (fresh); without fresh copies the
- * sequence counts of the previous interval stand and latency is unknown.
- */
-static void
-collect_seq(struct wr_run *run, unsigned int p, bool fresh, struct wr_port_seq *out)
-{
-	bool lat_ok = true;
-
-	memset(out, 0, sizeof(*out));
-	if (!fresh) {
-		if (run->nb_intervals >= 2)
-			*out = run->intervals[run->nb_intervals - 2].port[p].seq;
-		out->known = false;
-		memset(&out->lat, 0, sizeof(out->lat));
-		memset(&out->lat_run, 0, sizeof(out->lat_run));
-		return;
-	}
-	out->known = true;
-	pub_seq(run, p, out, &lat_ok);
-	pub_latency(run, p, out);
-	if (!lat_ok) {
-		memset(&out->lat, 0, sizeof(out->lat));
-		memset(&out->lat_run, 0, sizeof(out->lat_run));
-		out->lat_sum_ns = 0;
-	}
 }
 
 /*
@@ -459,7 +220,7 @@ static void
 fill_result(const struct wr_run *run, struct wr_stream_result *r,
 		unsigned int sid, uint16_t rx_port)
 {
-	const struct wr_txq *tq = sender_of(run, sid);
+	const struct wr_txq *tq = wr_collect_sender_of(run, sid);
 
 	r->stream_id = (uint16_t)sid;
 	r->tx_port = (uint16_t)(sid / WR_MAX_QUEUES);
@@ -616,7 +377,7 @@ wr_collect_final(struct wr_run *run)
 		wr_cpu_track_final(run);
 	collect_streams(run, false);
 	port_lat_validity(run);
-	cross_checks(run);
+	wr_xcheck_run(run);
 }
 
 bool
@@ -642,7 +403,7 @@ wr_run_tick(struct wr_run *run)
 		return NULL;
 	if (run->lat_prev == NULL)
 		run->lat_prev = calloc(WR_MAX_PORTS, sizeof(*run->lat_prev));
-	fresh = run->lat_prev != NULL && publish_request(run);
+	fresh = run->lat_prev != NULL && wr_rxpub_request(run);
 	now = rte_rdtsc();
 	wr_collect_ports(run, run->total);
 	for (p = 0; p < run->nb_ports; p++) {
@@ -650,7 +411,7 @@ wr_run_tick(struct wr_run *run)
 		wr_stats_rates(&run->last[p], &run->total[p], now - run->last_tsc,
 			run->tsc_hz, &iv->port[p].rates);
 		run->last[p] = run->total[p];
-		collect_seq(run, p, fresh, &iv->port[p].seq);
+		wr_rxpub_port_seq(run, p, fresh, &iv->port[p].seq);
 	}
 	run->ckpt_ready = fresh && wr_run_checkpoint_due(run, now);
 	if (run->ckpt_ready) {

@@ -25,4 +25,7 @@ bool wr_collect_link_up(uint16_t port_id);
  */
 void wr_collect_final(struct wr_run *run);
 
+/* The TX queue of this run that sends stream sid, or NULL. Can't fail. */
+const struct wr_txq *wr_collect_sender_of(const struct wr_run *run, unsigned int sid);
+
 #endif /* WR_COLLECT_H */

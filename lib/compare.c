@@ -246,11 +246,11 @@ judge(struct wr_compare_row *r)
 	}
 }
 
-/* "64, 512, 1518" into buf: the frame sizes of pts. */
-static const char *
+/* "64, 512, 1518" into buf: the frame sizes of pts; returns how many. */
+static unsigned int
 sizes_str(const struct wr_points *pts, char *buf, size_t len)
 {
-	unsigned int i, prev = 0;
+	unsigned int i, prev = 0, n = 0;
 	size_t used = 0;
 
 	buf[0] = '\0';
@@ -260,8 +260,9 @@ sizes_str(const struct wr_points *pts, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%u",
 			used ? ", " : "", pts->p[i].frame_size);
 		prev = pts->p[i].frame_size;
+		n++;
 	}
-	return buf;
+	return n;
 }
 
 /* True when every frame size of a is in b. */
@@ -286,9 +287,8 @@ check_points(const struct wr_points *b, const char *bn, const struct wr_points *
 		const char *cn, char *err, size_t el)
 {
 	char bs[160], cs[160];
+	bool many = sizes_str(b, bs, sizeof(bs)) + sizes_str(c, cs, sizeof(cs)) > 2;
 
-	sizes_str(b, bs, sizeof(bs));
-	sizes_str(c, cs, sizeof(cs));
 	if (b->kind->points != c->kind->points)
 		return wr_err(-EINVAL, err, el, "incomparable results: %s is a %s "
 			"result (%s B), %s a %s result (%s B); compare results of "
@@ -296,8 +296,7 @@ check_points(const struct wr_points *b, const char *bn, const struct wr_points *
 	if (!sizes_within(b, c) || !sizes_within(c, b))
 		return wr_err(-EINVAL, err, el, "incomparable runs: frame size%s %s B "
 			"in %s, %s B in %s (compare runs of the same frame size%s)",
-			b->nb > 1 || c->nb > 1 ? "s" : "", bs, bn, cs, cn,
-			b->nb > 1 || c->nb > 1 ? "s" : "");
+			many ? "s" : "", bs, bn, cs, cn, many ? "s" : "");
 	return 0;
 }
 
@@ -318,20 +317,22 @@ judge_point(const struct wr_point *bp, const struct wr_point *cp,
 		struct wr_compare *out, char *err, size_t el)
 {
 	struct wr_compare_point *pt = &out->points[out->nb_points];
-	unsigned int i;
+	const unsigned int *ids;
+	unsigned int i, nb = wr_point_judged(k, bp, &ids);
 
 	if (out->nb_points == WR_COMPARE_MAX_POINTS ||
-			out->nb_rows + k->nb_judged > WR_COMPARE_MAX_ROWS)
+			out->nb_rows + nb > WR_COMPARE_MAX_ROWS)
 		return wr_err(-EINVAL, err, el, "more than %u points to compare",
 			WR_COMPARE_MAX_POINTS);
 	pt->frame_size = bp->frame_size;
 	pt->load_pct = bp->load_pct;
+	pt->stream_id = bp->stream_id;
 	wr_point_name(k, bp, pt->name, sizeof(pt->name));
-	for (i = 0; i < k->nb_judged; i++) {
+	for (i = 0; i < nb; i++) {
 		struct wr_compare_row *r = &out->rows[out->nb_rows++];
 
 		r->point = out->nb_points;
-		r->id = k->judged[i];
+		r->id = ids[i];
 		r->tol = tol->t[r->id];
 		side_of(bp, r->id, &r->base);
 		side_of(cp, r->id, &r->cur);

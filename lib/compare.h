@@ -58,6 +58,7 @@ struct wr_compare_row {
 struct wr_compare_point {
 	unsigned int frame_size;       /* bytes */
 	double load_pct;               /* -1 unless the kind is keyed by load */
+	int stream_id;                 /* a stream of a run; -1: the run */
 	char name[48];                 /* "64 B", "64 B at 90% load" */
 };
 

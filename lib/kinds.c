@@ -36,20 +36,6 @@ run_figures(const json_t *doc, struct wr_point *p, char *err, size_t el)
 	return 0;
 }
 
-static int
-run_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
-{
-	struct wr_point *p = &out->p[0];
-	uint64_t size;
-
-	if (wr_metrics_get_count(doc, "config.frame_size", UINT16_MAX, &size,
-			err, el) != 0)
-		return -EINVAL;
-	p->frame_size = (unsigned int)size;
-	out->nb = 1;
-	return run_figures(doc, p, err, el);
-}
-
 static void
 put(struct wr_metric_values *m, unsigned int id, double v)
 {
@@ -81,6 +67,58 @@ opt(const json_t *o, const char *key, double *v)
 		return false;
 	*v = json_number_value(x);
 	return true;
+}
+
+/*
+ * A point per stream whose sender is in the run: its loss. Not for a
+ * repeated run, whose streams are its last trial's only.
+ */
+static int
+stream_points(const json_t *doc, unsigned int size, struct wr_points *out,
+		char *err, size_t el)
+{
+	const json_t *streams = json_object_get(doc, "streams"), *st;
+	double id, sent, lost;
+	struct wr_point *p;
+	char where[32];
+	size_t i;
+
+	if (json_is_object(json_object_get(doc, "summary")) || !json_is_array(streams))
+		return 0;
+	json_array_foreach(streams, i, st) {
+		snprintf(where, sizeof(where), "streams[%zu]", i);
+		if (!json_is_true(json_object_get(st, "sender_in_run")))
+			continue;
+		if (need(st, where, "stream_id", &id, err, el) != 0 ||
+				need(st, where, "sent_pkts", &sent, err, el) != 0 ||
+				need(st, where, "lost_pkts", &lost, err, el) != 0)
+			return -EINVAL;
+		if (out->nb == WR_KIND_MAX_POINTS || !(id >= 0 && id < 65536))
+			return wr_err(-EINVAL, err, el, "field '%s.stream_id' is %g, or "
+				"more than %u streams", where, id, WR_KIND_MAX_POINTS - 1);
+		p = &out->p[out->nb++];
+		p->frame_size = size;
+		p->stream_id = (int)id;
+		if (sent > 0)
+			put(&p->m, WR_METRIC_LOSS_PCT, 100.0 * lost / sent);
+	}
+	return 0;
+}
+
+static int
+run_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
+{
+	struct wr_point *p = &out->p[0];
+	uint64_t size;
+
+	if (wr_metrics_get_count(doc, "config.frame_size", UINT16_MAX, &size,
+			err, el) != 0)
+		return -EINVAL;
+	p->frame_size = (unsigned int)size;
+	out->nb = 1;
+	if (run_figures(doc, p, err, el) != 0)
+		return -EINVAL;
+	return stream_points(doc, p->frame_size, out, err, el);
 }
 
 /*
@@ -425,12 +463,15 @@ wr_kind_of(const json_t *doc, char *err, size_t el)
 	return NULL;
 }
 
-/* Ascending frame size, then descending load (100% first). */
+/* Ascending frame size, then the run before its streams, then descending load. */
 static bool
 before(const struct wr_point *a, const struct wr_point *b)
 {
-	return a->frame_size < b->frame_size ||
-		(a->frame_size == b->frame_size && a->load_pct > b->load_pct);
+	if (a->frame_size != b->frame_size)
+		return a->frame_size < b->frame_size;
+	if (a->stream_id != b->stream_id)
+		return a->stream_id < b->stream_id;
+	return a->load_pct > b->load_pct;
 }
 
 int
@@ -442,6 +483,7 @@ wr_kind_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < WR_KIND_MAX_POINTS; i++) {
 		out->p[i].load_pct = -1;
+		out->p[i].stream_id = -1;
 		out->p[i].n = 1;
 	}
 	out->kind = wr_kind_of(doc, err, el);
@@ -464,11 +506,28 @@ wr_kind_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
 	return 0;
 }
 
+unsigned int
+wr_point_judged(const struct wr_kind *k, const struct wr_point *p,
+		const unsigned int **ids)
+{
+	static const unsigned int stream_ids[] = { WR_METRIC_LOSS_PCT };
+
+	if (p->stream_id >= 0) {
+		*ids = stream_ids;
+		return RTE_DIM(stream_ids);
+	}
+	*ids = k->judged;
+	return k->nb_judged;
+}
+
 const char *
 wr_point_name(const struct wr_kind *k, const struct wr_point *p, char *buf,
 		size_t len)
 {
-	if (k->by_load)
+	if (p->stream_id >= 0)
+		snprintf(buf, len, "%u B, stream tx%d.%d", p->frame_size,
+			p->stream_id / 16, p->stream_id % 16);
+	else if (k->by_load)
 		snprintf(buf, len, "%u B at %g%% load", p->frame_size, p->load_pct);
 	else
 		snprintf(buf, len, "%u B", p->frame_size);
@@ -482,6 +541,7 @@ wr_points_find(const struct wr_points *pts, const struct wr_point *p)
 
 	for (i = 0; i < pts->nb; i++)
 		if (pts->p[i].frame_size == p->frame_size &&
+				pts->p[i].stream_id == p->stream_id &&
 				fabs(pts->p[i].load_pct - p->load_pct) < 1e-9)
 			return &pts->p[i];
 	return NULL;

@@ -2,7 +2,8 @@
 /*
  * The kinds of result wirerate writes (a run, a repeated run, and one per
  * test mode: sweep, throughput, loss, b2b, mlr) and their points: one set of
- * figures per frame size (and per offered load for the loss test), what
+ * figures per frame size (and per offered load for the loss test, and per
+ * stream of a single run: its loss), what
  * `wirerate compare` judges and `wirerate report` tabulates and plots.
  * A new kind is one more entry of wr_kinds[] with its points() reader.
  * Pure: jansson only, no EAL, no I/O.
@@ -25,6 +26,8 @@ struct wr_point {
 	unsigned int frame_size;      /* bytes, FCS included */
 	double load_pct;              /* loss test: offered load, % of the
 	                               * maximum; -1 for other kinds */
+	int stream_id;                /* a stream of a run (port * 16 +
+	                               * queue of its sender); -1: the run */
 	unsigned int n;               /* trials behind the figures; 1: one */
 	struct wr_metric_values m;    /* figures (medians over trials) */
 	struct wr_metric_values lo;   /* spread over the trials, = m for n 1 */
@@ -73,7 +76,18 @@ const struct wr_kind *wr_kind_of(const json_t *doc, char *err, size_t errlen);
 int wr_kind_points(const json_t *doc, struct wr_points *out, char *err,
 		size_t errlen);
 
-/* "64 B", or "64 B at 90% load" for a point keyed by load. Returns buf. */
+/*
+ * Metrics compare judges at p: the kind's, or for a stream of a run its
+ * loss (the only figure a stream has on its own). Returns their number,
+ * *ids the list. This function can't fail.
+ */
+unsigned int wr_point_judged(const struct wr_kind *k, const struct wr_point *p,
+		const unsigned int **ids);
+
+/*
+ * "64 B", "64 B at 90% load" for a point keyed by load, "64 B, stream
+ * tx1.0" for a stream. Returns buf.
+ */
 const char *wr_point_name(const struct wr_kind *k, const struct wr_point *p,
 		char *buf, size_t len);
 

@@ -10,7 +10,9 @@
 
 #include <rte_version.h>
 
+#include "counter.h"
 #include "jsonw.h"
+#include "result_int.h"
 #include "streamrx.h"
 #include "xcheck.h"
 #include "cpujson.h"
@@ -289,8 +291,8 @@ port_json(const struct wr_port *p)
 	return o;
 }
 
-static void
-rates_json(json_t *o, const struct wr_port_rates *r)
+void
+wr_result_rates_json(json_t *o, const struct wr_port_rates *r)
 {
 	wr_json_set(o, "tx_mpps", json_real(r->tx_pps / 1e6));
 	wr_json_set(o, "rx_mpps", json_real(r->rx_pps / 1e6));
@@ -304,8 +306,8 @@ rates_json(json_t *o, const struct wr_port_rates *r)
  * Latency figures as an object: the same keys for a run's totals and for
  * each sample's interval (struct wr_lat_figs); NULL when nothing is known.
  */
-static json_t *
-lat_figs_json(const struct wr_lat_figs *f)
+json_t *
+wr_result_lat_figs_json(const struct wr_lat_figs *f)
 {
 	json_t *o;
 
@@ -333,13 +335,13 @@ seq_json(json_t *o, const struct wr_port_seq *s)
 	if (s->lat.samples == 0)
 		return;
 	/* The interval's own frames, defined as totals[].latency. */
-	wr_json_set(o, "latency", lat_figs_json(&s->lat));
+	wr_json_set(o, "latency", wr_result_lat_figs_json(&s->lat));
 	wr_json_set(o, "latency_mean_ns", json_real(s->lat.mean_ns));
 	wr_json_set(o, "latency_p99_ns", json_real(s->lat.p99_ns));
 }
 
-static json_t *
-samples_json(const struct wr_run *run)
+json_t *
+wr_result_samples_json(const struct wr_run *run)
 {
 	json_t *a = json_array();
 	unsigned int i, p;
@@ -354,7 +356,7 @@ samples_json(const struct wr_run *run)
 			json_t *o = json_object();
 
 			wr_json_set(o, "port_id", wr_json_u64(run->ports[p].port_id));
-			rates_json(o, &iv->port[p].rates);
+			wr_result_rates_json(o, &iv->port[p].rates);
 			wr_json_set(o, "tx_pkts", wr_json_u64(iv->port[p].cnt.tx_pkts));
 			wr_json_set(o, "rx_pkts", wr_json_u64(iv->port[p].cnt.rx_pkts));
 			wr_json_set(o, "rx_own_pkts", wr_json_u64(iv->port[p].cnt.rx_own_pkts));
@@ -369,8 +371,8 @@ samples_json(const struct wr_run *run)
 	return a;
 }
 
-static json_t *
-drops_json(const struct wr_port_counters *c)
+json_t *
+wr_result_drops_json(const struct wr_port_counters *c)
 {
 	json_t *o = json_object();
 
@@ -397,7 +399,7 @@ latency_json(const struct wr_run *run, unsigned int p)
 		if (run->rxq[p][q] != NULL)
 			wr_rxq_lat_final(&h, run->rxq[p][q]);
 	wr_stats_lat_figs(&h, run->tsc_hz, &f);
-	return lat_figs_json(&f);
+	return wr_result_lat_figs_json(&f);
 }
 
 /* What the --impair fixture did on port index p, NULL when off. */
@@ -488,8 +490,8 @@ total_port_json(const struct wr_run *run, unsigned int p)
 	wr_json_set(o, "nic_opackets", wr_json_u64(c->nic_opackets));
 	wr_json_set(o, "reflected_pkts", wr_json_u64(c->rx_reflected_pkts));
 	wr_json_set(o, "unreflected_pkts", wr_json_u64(c->rx_unreflected_pkts));
-	rates_json(o, &r);
-	wr_json_set(o, "drops", drops_json(c));
+	wr_result_rates_json(o, &r);
+	wr_json_set(o, "drops", wr_result_drops_json(c));
 	if (run->port_lat_valid[p])
 		wr_json_set(o, "latency", latency_json(run, p));
 	wr_json_set(o, "impair", impair_json(run, p));
@@ -512,8 +514,8 @@ rx_split_json(const struct wr_stream_result *s)
 	return a;
 }
 
-static json_t *
-stream_json(const struct wr_run *run, const struct wr_stream_result *s)
+json_t *
+wr_result_stream_json(const struct wr_run *run, const struct wr_stream_result *s)
 {
 	const struct wr_stream_view *v = &s->view;
 	json_t *o = json_object();
@@ -551,8 +553,8 @@ stream_json(const struct wr_run *run, const struct wr_stream_result *s)
  * What each TX queue of this run sent: the sender's half of a two-ended
  * balance (wirerate merge pairs it with a receiver's streams).
  */
-static json_t *
-tx_streams_json(const struct wr_run *run)
+json_t *
+wr_result_tx_streams_json(const struct wr_run *run)
 {
 	json_t *a = json_array();
 	unsigned int p, q;
@@ -560,52 +562,25 @@ tx_streams_json(const struct wr_run *run)
 	for (p = 0; p < run->nb_ports; p++) {
 		for (q = 0; q < WR_MAX_QUEUES; q++) {
 			const struct wr_txq *t = run->txq[p][q];
+			uint64_t sent;
 			json_t *o;
 
 			if (t == NULL)
 				continue;
+			/* Counters: also read while the run goes on (--checkpoint). */
+			sent = wr_counter_read(&t->st.nb_pkts);
 			o = json_object();
 			wr_json_set(o, "stream_id", wr_json_u64(wr_port_stream_id(t->port, t->queue)));
 			wr_json_set(o, "port", wr_json_u64(t->port));
 			wr_json_set(o, "queue", wr_json_u64(t->queue));
-			wr_json_set(o, "sent_pkts", wr_json_u64(t->st.nb_pkts));
-			wr_json_set(o, "sent_bytes", wr_json_u64(wr_txq_bytes(t, t->st.nb_pkts)));
+			wr_json_set(o, "sent_pkts", wr_json_u64(sent));
+			wr_json_set(o, "sent_bytes", wr_json_u64(wr_txq_bytes(t, sent)));
 			wr_streamrx_tx_json(o, run, t);
-			wr_json_set(o, "unsent_pkts", wr_json_u64(t->st.nb_unsent_pkts));
+			wr_json_set(o, "unsent_pkts", wr_json_u64(wr_counter_read(
+				&t->st.nb_unsent_pkts)));
 			json_array_append_new(a, o);
 		}
 	}
-	return a;
-}
-
-/*
- * The cross-checks that disagreed (xcheck.h): [{check, port_id (null for
- * the run), queue (null for the whole port), wirerate, pmd, what}].
- */
-static json_t *
-warnings_json(const struct wr_xcheck *x)
-{
-	json_t *a = json_array();
-	unsigned int i;
-
-	for (i = 0; i < x->nb; i++) {
-		const struct wr_xcheck_warning *w = &x->w[i];
-		json_t *o = json_object();
-
-		wr_json_set(o, "check", json_string(w->check));
-		wr_json_set(o, "port_id", w->port_id == UINT16_MAX ? json_null() :
-			wr_json_u64(w->port_id));
-		wr_json_set(o, "queue", w->queue < 0 ? json_null() : json_integer(w->queue));
-		wr_json_set(o, "wirerate", wr_json_u64(w->wirerate));
-		wr_json_set(o, "pmd", wr_json_u64(w->pmd));
-		wr_json_set(o, "what", json_string(w->what));
-		json_array_append_new(a, o);
-	}
-	if (x->nb_dropped != 0)
-		json_array_append_new(a, json_pack("{s:s, s:n, s:n, s:I, s:I, s:s}",
-			"check", "more", "port_id", "queue", "wirerate",
-			(json_int_t)x->nb_dropped, "pmd", (json_int_t)0, "what",
-			"further warnings not listed"));
 	return a;
 }
 
@@ -619,7 +594,7 @@ tx_sent(const struct wr_run *run)
 	for (p = 0; p < run->nb_ports; p++)
 		for (q = 0; q < WR_MAX_QUEUES; q++)
 			if (run->txq[p][q] != NULL)
-				sent += run->txq[p][q]->st.nb_pkts;
+				sent += wr_counter_read(&run->txq[p][q]->st.nb_pkts);
 	return sent;
 }
 
@@ -641,8 +616,8 @@ any_rx_port(const struct wr_run *run)
  * A run without RX ports states what it sent: its balance needs the
  * receiver's result (wirerate merge).
  */
-static json_t *
-accounting_json(const struct wr_run *run)
+json_t *
+wr_result_accounting_json(const struct wr_run *run)
 {
 	uint64_t sent = 0, rx = 0, excess = 0;
 	int64_t lost = 0;
@@ -680,88 +655,6 @@ accounting_json(const struct wr_run *run)
 	return o;
 }
 
-/* Totals of port index p at interval iv: counters, rates over the run so
- * far, drops, latency of the run so far (published copies). */
-static json_t *
-running_total_json(const struct wr_run *run, const struct wr_interval *iv,
-		unsigned int p)
-{
-	const struct wr_port_counters *c = &iv->port[p].cnt;
-	struct wr_port_counters zero;
-	struct wr_port_rates r;
-	json_t *o = json_object();
-
-	memset(&zero, 0, sizeof(zero));
-	wr_stats_rates(&zero, c, (uint64_t)(iv->t_s * (double)run->tsc_hz),
-		run->tsc_hz, &r);
-	wr_json_set(o, "port_id", wr_json_u64(run->ports[p].port_id));
-	wr_json_set(o, "tx_pkts", wr_json_u64(c->tx_pkts));
-	wr_json_set(o, "tx_bytes", wr_json_u64(c->tx_bytes));
-	wr_json_set(o, "rx_pkts", wr_json_u64(c->rx_pkts));
-	wr_json_set(o, "rx_bytes", wr_json_u64(c->rx_bytes));
-	wr_json_set(o, "rx_own_pkts", wr_json_u64(c->rx_own_pkts));
-	wr_json_set(o, "rx_foreign_pkts", wr_json_u64(c->rx_foreign_pkts));
-	wr_json_set(o, "rx_malformed_pkts", wr_json_u64(c->rx_malformed_pkts));
-	wr_json_set(o, "nic_ipackets", wr_json_u64(c->nic_ipackets));
-	wr_json_set(o, "nic_opackets", wr_json_u64(c->nic_opackets));
-	rates_json(o, &r);
-	wr_json_set(o, "drops", drops_json(c));
-	wr_json_set(o, "latency", lat_figs_json(&iv->port[p].seq.lat_run));
-	return o;
-}
-
-json_t *
-wr_result_build_running(const struct wr_run *run)
-{
-	const struct wr_interval *iv;
-	json_t *doc, *totals, *streams, *acc;
-	unsigned int i;
-
-	if (run->nb_intervals == 0)
-		return NULL;
-	iv = &run->intervals[run->nb_intervals - 1];
-	doc = wr_result_head(run);
-	if (doc == NULL)
-		return NULL;
-	totals = json_array();
-	streams = json_array();
-	wr_json_set(doc, "frame_size", wr_json_u64(run->trial.frame_size));
-	wr_json_set(doc, "samples", samples_json(run));
-	wr_json_set(doc, "duration_s", json_real(iv->t_s));
-	wr_json_set(doc, "stop_reason", json_string("running"));
-	wr_json_set(doc, "complete", json_false());
-	wr_json_set(doc, "trial", wr_json_u64(run->nb_trials));
-	for (i = 0; i < run->nb_ports; i++)
-		json_array_append_new(totals, running_total_json(run, iv, i));
-	wr_json_set(doc, "totals", totals);
-	for (i = 0; i < run->nb_streams; i++)
-		json_array_append_new(streams, stream_json(run, &run->streams[i]));
-	wr_json_set(doc, "streams", streams);
-	wr_json_set(doc, "tx_streams", tx_streams_json(run));
-	/* In flight frames read as lost: the balance is final only at the end. */
-	acc = accounting_json(run);
-	json_object_del(acc, "mbufs_missing");
-	json_object_del(acc, "stranded_pkts");
-	wr_json_set(acc, "complete", json_false());
-	wr_json_set(doc, "accounting", acc);
-	return doc;
-}
-
-void
-wr_result_checkpoint(struct wr_run *run)
-{
-	json_t *doc = wr_result_build_running(run);
-	char err[256];
-
-	run->ckpt_ready = false;
-	if (doc == NULL || wr_result_write_json(doc, run->cfg->json_path, err,
-			sizeof(err)) != 0)
-		run->nb_ckpt_failed++;
-	else
-		run->nb_ckpt_written++;
-	json_decref(doc);
-}
-
 json_t *
 wr_result_head(const struct wr_run *run)
 {
@@ -789,18 +682,18 @@ wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples)
 
 	wr_json_set(o, "frame_size", wr_json_u64(run->trial.frame_size));
 	if (samples)
-		wr_json_set(o, "samples", samples_json(run));
+		wr_json_set(o, "samples", wr_result_samples_json(run));
 	wr_json_set(o, "duration_s", json_real(wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc)));
 	wr_json_set(o, "stop_reason", json_string(wr_run_stop_name(run->stop_reason)));
 	for (i = 0; i < run->nb_ports; i++)
 		json_array_append_new(totals, total_port_json(run, i));
 	wr_json_set(o, "totals", totals);
 	for (i = 0; i < run->nb_streams; i++)
-		json_array_append_new(streams, stream_json(run, &run->streams[i]));
+		json_array_append_new(streams, wr_result_stream_json(run, &run->streams[i]));
 	wr_json_set(o, "streams", streams);
-	wr_json_set(o, "tx_streams", tx_streams_json(run));
-	wr_json_set(o, "accounting", accounting_json(run));
-	wr_json_set(o, "warnings", warnings_json(&run->xcheck));
+	wr_json_set(o, "tx_streams", wr_result_tx_streams_json(run));
+	wr_json_set(o, "accounting", wr_result_accounting_json(run));
+	wr_json_set(o, "warnings", wr_result_warnings_json(&run->xcheck));
 	wr_json_set(o, "cpu", wr_cpu_json(run));
 	if (run->cfg->json_path[0] != '\0' && run->cfg->checkpoint_ms != 0)
 		wr_json_set(o, "checkpoints", json_pack("{s:I, s:I}", "written",

@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DEFAULT_LISTEN = "127.0.0.1:9477"
 STATES = ("idle", "running", "stopping", "done")
-STOP_REASONS = ("none", "duration", "count", "signal", "error")
+STOP_REASONS = ("none", "duration", "count", "signal", "error", "idle")  # enum wr_stop_reason
 
 
 def runtime_dir(prefix):

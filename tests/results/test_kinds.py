@@ -232,6 +232,27 @@ def tx_only_matrix(c, d):
            in p.stdout, "runs table: TX Mpps with 4 decimals")
 
 
+def stream_compare(c, d, doc):
+    """A run is also compared stream by stream: one stream losing frames is
+    named, though the run's loss stays inside its tolerance."""
+    path = os.path.join(d, "run.json")
+    streams = [s for s in doc["streams"] if s["sender_in_run"]]
+    c.true(len(streams) >= 1, "the run has streams")
+    p = tool(["compare", path, path])
+    for s in streams:
+        head = "64 B, stream tx%d.%d\n" % (s["tx_port"], s["tx_queue"])
+        c.true(head in p.stdout, "a table for %r" % head)
+    bad = copy.deepcopy(doc)
+    s = [x for x in bad["streams"] if x["sender_in_run"]][0]
+    s["lost_pkts"] = s["sent_pkts"] // 1000          # 0.1% of one stream
+    p = tool(["compare", "--tolerance", "loss_pct=0.05", path,
+              write(d, "run-stream.json", bad)])
+    c.eq(p.returncode, 1, "a stream's loss: exit 1")
+    c.true("loss_pct at 64 B, stream tx%d.%d" % (s["tx_port"], s["tx_queue"])
+           in p.stdout.splitlines()[-1], "the verdict names the stream: %r"
+           % p.stdout[-300:])
+
+
 def all_kinds():
     """report and compare take every kind of result the suites produce."""
     c = Checker("all_kinds")
@@ -267,6 +288,7 @@ def all_kinds():
                         docs["run"]["env"]["date_utc"]) is not None,
                "a result says when it ran: %r" % docs["run"]["env"]["date_utc"])
         tx_only_matrix(c, d)
+        stream_compare(c, d, docs["run"])
     finally:
         shutil.rmtree(d)
     c.done()

@@ -102,22 +102,23 @@ def capture_impair():
         c.eq(r.rc, 0, "exit code")
         rows = tshark_fields(cap, ["frame.time_epoch", "udp.payload",
                                    "frame.interface_queue", "frame.len",
-                                   "frame.cap_len"])
+                                   "frame.cap_len", "frame.interface_id"])
         rc, nb = tcpdump_count(cap)
         c.eq(rc, 0, "tcpdump -r reads the file")
         c.eq(nb, len(rows), "tcpdump and tshark see the same frames")
         c.eq(os.listdir(d), ["anomalies.pcapng"], "no temporary file left")
     want = expected(arrival(n, (1000, 999), (1000, 250), (1000, 500)), around, last)
-    got = [seq_of(p) for _, p, _, _, _ in rows]
+    got = [seq_of(p) for _, p, _, _, _, _ in rows]
     c.eq(len(got), len(want), "frames kept")
     c.true(got == want, "sequences kept, in order (first difference at %r)" %
            next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None))
-    times = [float(t) for t, _, _, _, _ in rows]
+    times = [float(t) for t, _, _, _, _, _ in rows]
     c.true(all(t0 <= t <= t1 for t in times), "timestamps within the run: %r..%r "
            "not in %r..%r" % (min(times), max(times), t0, t1))
     c.true(times == sorted(times), "timestamps never go back")
-    c.true(all(q == "0" for _, _, q, _, _ in rows), "queue 0 recorded")
-    c.true(all(fl == "60" and cl == "60" for _, _, _, fl, cl in rows),
+    c.true(all(q == "0" for _, _, q, _, _, _ in rows), "queue 0 recorded")
+    c.true(all(i == "1" for _, _, _, _, _, i in rows), "the RX port's interface (1)")
+    c.true(all(fl == "60" and cl == "60" for _, _, _, fl, cl, _ in rows),
            "whole 64-byte frames (60 without FCS)")
     k = r.doc["capture"]
     c.eq(k["frames"], len(want), "JSON frames")

@@ -121,6 +121,10 @@ def quiet_eal():
     r = wirerate(eal + ["--log-level=lib.eal:info"] + run)
     c.eq(r.rc, 0, "run with --log-level: exit code")
     c.true("EAL: Detected" in r.out + r.err, "--log-level shows EAL's log")
+    r = wirerate(eal + ["--vdev", "net_null0", "--no-pci", "--", "--tx-ports", "3"])
+    c.eq(r.rc, 2, "a port that does not exist: exit code")
+    c.true("--tx-ports: port 3 does not exist (1 port probed;" in r.err,
+           "one port, singular: %r" % r.err)
     shutil.rmtree(runtime_dir(pfx), ignore_errors=True)
     c.done(r)
 
