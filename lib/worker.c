@@ -198,47 +198,82 @@ tx_stamp_flows(struct wr_txq *q, struct rte_mbuf **m, uint16_t n)
 	q->flow = flow;
 }
 
-/* Sizes of a mix: slot by slot of the repeating sequence (txvar.h). */
-static inline void
-tx_var_sizes(struct wr_txq *q, struct rte_mbuf **m, uint16_t n)
-{
-	const struct wr_txvar *v = q->var;
-	uint32_t pos = q->var_pos;
-	uint16_t i, len;
+/*
+ * What tx_stamp_var reads per frame, copied out of the queue once per
+ * burst: stores into frame bytes may alias anything, so fields read
+ * through q would be reloaded for every frame.
+ */
+struct tx_var_ctx {
+	const struct wr_txvar *v;
+	uint32_t th_off;
+	uint32_t sport_off;
+	uint32_t seq_len;
+	uint32_t nb_flows;
+	uint16_t data_len;
+	uint16_t sport_base;
+	uint16_t ck_base;
+	bool mix, csum6, seq_on, ts_on;
+};
 
-	for (i = 0; i < n; i++) {
-		len = wr_txvar_size_frame(v, rte_pktmbuf_mtod(m[i], uint8_t *), pos);
-		m[i]->data_len = len;
-		m[i]->pkt_len = len;
-		if (++pos == v->seq_len)
-			pos = 0;
+/*
+ * One frame of a queue where more than the test header varies (txvar.h):
+ * its size when a mix, its stamps and source port, then its IPv6 UDP
+ * checksum from its size's template checksum.
+ */
+static __rte_always_inline void
+tx_var_frame(const struct tx_var_ctx *c, struct rte_mbuf *m, uint32_t pos,
+		uint64_t seq, uint32_t tsc_lo, uint32_t flow)
+{
+	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+	struct wr_test_hdr *th = (struct wr_test_hdr *)(d + c->th_off);
+	uint16_t len = c->data_len, base = c->ck_base;
+
+	if (c->mix) {
+		len = wr_txvar_size_frame(c->v, d, pos);
+		base = c->v->size[c->v->seq[pos]].var_val[WR_FRAME_NB_VAR - 1];
 	}
-	q->var_pos = pos;
+	m->data_len = len;
+	m->pkt_len = len;
+	if (c->seq_on)
+		th->seq = seq;
+	if (c->ts_on)
+		th->tsc_lo = tsc_lo;
+	if (c->nb_flows > 1)
+		*(uint16_t *)(d + c->sport_off) =
+			rte_cpu_to_be_16((uint16_t)(c->sport_base + flow));
+	if (c->csum6)
+		wr_txvar_csum6(c->v, d, base);
 }
 
 /*
- * Rare path, decided once per burst: what varies beyond the test header
- * (size mix, IPv6 checksum). Runs after the stamps it depends on.
+ * Rare path, decided once per burst: stamp n new frames of a queue with a
+ * size mix or IPv6 in one pass (instead of tx_stamp and tx_stamp_flows).
  */
 static __rte_noinline void
-tx_vary(struct wr_txq *q, struct rte_mbuf **m, uint16_t n)
+tx_stamp_var(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
 {
 	const struct wr_txvar *v = q->var;
-	uint16_t i, base;
+	const struct tx_var_ctx c = {
+		.v = v, .th_off = q->th_off, .sport_off = q->sport_off,
+		.seq_len = v->seq_len, .nb_flows = q->nb_flows,
+		.data_len = (uint16_t)q->data_len, .sport_base = q->sport_base,
+		.ck_base = v->ck_base, .mix = v->mix, .csum6 = v->csum6,
+		.seq_on = q->stamp != WR_STAMP_NONE, .ts_on = q->stamp == WR_STAMP_FULL,
+	};
+	uint32_t pos = q->var_pos, flow = q->flow;
+	uint64_t seq = q->next_seq;
+	uint16_t i;
 
-	if (v->mix)
-		tx_var_sizes(q, m, n);
-	if (!v->csum6)
-		return;
 	for (i = 0; i < n; i++) {
-		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
-
-		/* A mix wrote its size's template checksum into the frame. */
-		base = v->ck_base;
-		if (v->mix)
-			memcpy(&base, d + v->udp_ck_off, sizeof(base));
-		wr_txvar_csum6(v, d, base);
+		tx_var_frame(&c, m[i], pos, seq + i, tsc_lo, flow);
+		if (c.mix && ++pos == c.seq_len)
+			pos = 0;
+		if (c.nb_flows > 1 && ++flow == c.nb_flows)
+			flow = 0;
 	}
+	q->var_pos = pos;
+	q->flow = flow;
+	q->next_seq = seq + n;
 }
 
 /* Rare path: frames the PMD refused last time get a fresh timestamp. */
@@ -276,11 +311,13 @@ tx_fill(struct wr_txq *q, uint32_t tsc_lo, uint16_t cap)
 		wr_counter_add(&q->st.nb_alloc_fail, 1);
 		return n;
 	}
+	if (unlikely(q->var != NULL)) {
+		tx_stamp_var(q, &q->pending[n], want, tsc_lo);
+		return (uint16_t)(n + want);
+	}
 	tx_stamp(q, &q->pending[n], want, tsc_lo);
 	if (q->nb_flows > 1)
 		tx_stamp_flows(q, &q->pending[n], want);
-	if (unlikely(q->var != NULL))
-		tx_vary(q, &q->pending[n], want);
 	return (uint16_t)(n + want);
 }
 
