@@ -40,9 +40,9 @@ for f in "$inventory" "$campaign"; do
 	[ -r "$f" ] || { echo "error: $f: cannot read" >&2; exit 2; }
 done
 command -v ansible-playbook >/dev/null ||
-	{ echo "error: ansible-playbook missing (apt-get install ansible-core)" >&2; exit 2; }
+	{ echo "error: ansible-playbook missing (apt-get install ansible-core)" >&2; exit 1; }
 [ -n "$results" ] || results=campaign-results/$(basename "${campaign%.*}")
-mkdir -p "$results" || exit 2
+mkdir -p "$results" || exit 1
 results=$(cd "$results" && pwd)
 rm -f "$results/campaign-error.txt" "$results/summary.json"
 
