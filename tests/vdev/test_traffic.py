@@ -3,6 +3,7 @@
 independent dissector: lengths, IPv4 header and IPv6 UDP checksums), exact
 byte accounting against the frames received, rate maths for a mix, and bad
 input refused before traffic."""
+import csv
 import math
 import os
 import shutil
@@ -232,6 +233,48 @@ def streams_pcap():
     c.done(r)
 
 
+TWO_STREAMS = ["--stream", "name=fast;size=128;rate=20kpps",
+               "--stream", "name=slow;size=300;rate=5kpps;dport=9"]
+
+
+def streams_csv():
+    """--csv-streams on a ring pair with two streams: one row per stream,
+    its sent count against what the receiver counted for that stream, the
+    sum against the receiving PMD's counter, the rate per name."""
+    c = Checker("streams_csv")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "s.csv")
+        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                            "--rxq", "2", "--duration", "1", "--quiet", "--grace",
+                            "50ms", "--csv-streams", path] + TWO_STREAMS)
+        c.eq(r.rc, 0, "exit code")
+        with open(path) as f:
+            lines = f.read().splitlines()
+    c.eq(lines[0].split(","), ["trial", "stream_id", "name", "tx_port", "tx_queue",
+                               "rx_port", "frame_size", "sent_pkts", "sent_bytes",
+                               "rx_pkts", "lost_pkts", "excess_pkts", "late_pkts",
+                               "dup_pkts", "lat_min_ns", "lat_mean_ns", "lat_max_ns",
+                               "jitter_ns"], "header")
+    rows = {x["name"]: x for x in csv.DictReader(lines)}
+    c.eq(sorted(rows), ["fast", "slow"], "one row per stream")
+    rx = {s["stream_id"]: s for s in r.doc["streams"]}
+    for name, size, pps in (("fast", 128, 20000), ("slow", 300, 5000)):
+        x = rows.get(name, {})
+        sent = int(x.get("sent_pkts") or -1)
+        c.eq(int(x.get("frame_size") or 0), size, "%s frame size" % name)
+        c.eq(sent * size, int(x.get("sent_bytes") or -1), "%s bytes" % name)
+        c.eq(sent, rx.get(int(x.get("stream_id") or -1), {}).get("rx_pkts"),
+             "%s sent = what the receiver counted for it" % name)
+        c.eq((x.get("rx_pkts"), x.get("lost_pkts")), (str(sent), "0"),
+             "%s received, lost in the row" % name)
+        c.true(abs(sent - pps) < 0.05 * pps + 64, "%s sent %d in 1 s at %d pps"
+               % (name, sent, pps))
+        c.true(float(x.get("lat_max_ns") or -1) > 0, "%s latency" % name)
+    c.eq(sum(int(x["sent_pkts"]) for x in rows.values()),
+         r.doc["totals"][1]["nic_ipackets"], "sum = the receiving PMD's count")
+    c.done(r)
+
+
 def iat_below(iat, x_ns):
     """Gaps shorter than x_ns, from the log2 bins (x_ns a bin edge)."""
     return iat["zero_gaps"] + sum(b["count"] for b in iat["bins"]
@@ -325,7 +368,8 @@ def stream_mtu():
 
 CASES = {f.__name__: f for f in (mix_pcap, ipv6_pcap, mix_ring, mix_rate,
                                   traffic_bad_inputs, streams_ring, streams_pcap,
-                                  patterns_ring, streams_bad_inputs, stream_mtu)}
+                                  patterns_ring, streams_bad_inputs, stream_mtu,
+                                  streams_csv)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
