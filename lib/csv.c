@@ -112,9 +112,8 @@ num_cell(FILE *f, const json_t *o, const char *key)
 		fputc(',', f);
 }
 
-/* The entry of a with this stream_id, NULL when none. */
-static const json_t *
-by_stream_id(const json_t *a, const json_t *id)
+const json_t *
+wr_csv_stream_find(const json_t *a, const json_t *id)
 {
 	const json_t *o;
 	size_t i;
@@ -173,9 +172,9 @@ trial_stream_rows(FILE *f, unsigned int trial, const json_t *o)
 	size_t i;
 
 	json_array_foreach(txs, i, s)
-		stream_row(f, trial, s, by_stream_id(rxs, json_object_get(s, "stream_id")));
+		stream_row(f, trial, s, wr_csv_stream_find(rxs, json_object_get(s, "stream_id")));
 	json_array_foreach(rxs, i, s)
-		if (by_stream_id(txs, json_object_get(s, "stream_id")) == NULL)
+		if (wr_csv_stream_find(txs, json_object_get(s, "stream_id")) == NULL)
 			stream_row(f, trial, NULL, s);
 }
 

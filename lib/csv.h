@@ -41,6 +41,12 @@ int wr_csv_intervals(const json_t *doc, FILE *f);
  */
 int wr_csv_streams(const json_t *doc, FILE *f);
 
+/*
+ * The entry of the array a (tx_streams or streams) whose stream_id equals
+ * id, NULL when none. This function can't fail.
+ */
+const json_t *wr_csv_stream_find(const json_t *a, const json_t *id);
+
 /* Write s as one CSV field (quoted when needed). Returns 0 or -EIO. */
 int wr_csv_field(FILE *f, const char *s);
 

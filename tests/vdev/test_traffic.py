@@ -4,6 +4,7 @@ independent dissector: lengths, IPv4 header and IPv6 UDP checksums), exact
 byte accounting against the frames received, rate maths for a mix, and bad
 input refused before traffic."""
 import csv
+import json
 import math
 import os
 import shutil
@@ -272,7 +273,42 @@ def streams_csv():
         c.true(float(x.get("lat_max_ns") or -1) > 0, "%s latency" % name)
     c.eq(sum(int(x["sent_pkts"]) for x in rows.values()),
          r.doc["totals"][1]["nic_ipackets"], "sum = the receiving PMD's count")
+    check_report_streams(c, r.doc)
     c.done(r)
+
+
+def report_table(md, title):
+    """Rows of the Markdown table titled title (dicts by header)."""
+    lines = md.split("## " + title, 1)[-1].split("\n\n")[1].splitlines()
+    cells = [[x.strip() for x in ln.strip("|").split("|")] for ln in lines]
+    return [dict(zip(cells[0], row)) for row in cells[2:]]
+
+
+def check_report_streams(c, doc):
+    """wirerate report on the result: a per-stream table whose sent and
+    received columns match the receiver's per-stream counts and, summed,
+    the receiving PMD's count."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "two.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        p = subprocess.run([wrtest.WIRERATE, "report", "--labels", "two", path],
+                           capture_output=True, text=True, timeout=60)
+    c.eq(p.returncode, 0, "report exit code (%s)" % p.stderr[-300:])
+    title = "Streams of two (%s)" % path
+    c.true(title in p.stdout, "report has %r" % title)
+    if title not in p.stdout:
+        return
+    rows = {x["name"]: x for x in report_table(p.stdout, title)}
+    c.eq(sorted(rows), ["fast", "slow"], "report: a row per stream")
+    rx = {s["stream_id"]: s for s in doc["streams"]}
+    for name, x in rows.items():
+        s = rx.get(int(x["stream"]), {})
+        c.eq((int(x["sent"]), int(x["received"]), x["lost"]),
+             (s.get("rx_pkts"), s.get("rx_pkts"), "0"),
+             "report: %s sent = received = the receiver's count" % name)
+    c.eq(sum(int(x["received"]) for x in rows.values()),
+         doc["totals"][1]["nic_ipackets"], "report: sum = the receiving PMD's count")
 
 
 def iat_below(iat, x_ns):
