@@ -282,8 +282,10 @@ junit_fill(FILE *f, const void *arg)
 {
 	const struct junit_ctx *j = arg;
 	const struct wr_compare *c = j->c;
-	unsigned int tests = c ? c->nb_rows : 1, i;
-	unsigned int fails = c ? c->nb[WR_VERDICT_REGRESSION] : 0;
+	/* Cross-check warnings: one more test case, failed (lib/xcheck.h). */
+	unsigned int xc = c != NULL && c->nb_warnings > 0;
+	unsigned int tests = (c ? c->nb_rows : 1) + xc, i;
+	unsigned int fails = (c ? c->nb[WR_VERDICT_REGRESSION] : 0) + xc;
 	unsigned int skips = c ? c->nb[WR_VERDICT_SKIPPED] : 0;
 	char cls[48];
 
@@ -303,6 +305,11 @@ junit_fill(FILE *f, const void *arg)
 		junit_class(c, c->rows[i].point, cls, sizeof(cls));
 		junit_case(f, cls, &c->rows[i]);
 	}
+	if (xc)
+		fprintf(f, "  <testcase classname=\"wirerate.compare\" name=\"cross_checks\" "
+			"time=\"0\">\n   <failure type=\"cross-check\" message=\"%u "
+			"cross-check warning(s): see the notes\"/>\n  </testcase>\n",
+			c->nb_warnings);
 	if (c == NULL) {
 		fprintf(f, "  <testcase classname=\"%s\" name=\"input\" time=\"0\">\n"
 			"   <error type=\"bad-input\" message=\"", cls);

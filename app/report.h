@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include <jansson.h>
+#include <rte_common.h>
 
 #include "config.h"
 #include "kinds.h"
@@ -73,6 +74,20 @@ struct rep_doc {
  * table. Returns 0 or -ENOMEM. Free with rep_doc_free().
  */
 int rep_doc_build(const struct rep *r, int metric, struct rep_doc *doc);
+
+/*
+ * Append a table per result file that holds two or more streams: a row
+ * per stream, sent (tx_streams) and received (streams) joined by
+ * stream_id. Returns 0 or -ENOMEM.
+ */
+int rep_stream_tables(const struct rep *r, struct rep_doc *doc);
+
+/*
+ * Append an empty table of rows rows to doc, titled by fmt; NULL when
+ * doc is full or out of memory.
+ */
+struct rep_table *rep_table_new(struct rep_doc *doc, unsigned int rows,
+		const char *fmt, ...) __rte_format_printf(3, 4);
 
 /* Free the tables of doc. This function can't fail. */
 void rep_doc_free(struct rep_doc *doc);

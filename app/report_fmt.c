@@ -13,13 +13,8 @@
 #include "metrics.h"
 #include "report.h"
 
-static struct rep_table *
-table_new(struct rep_doc *doc, unsigned int rows, const char *fmt, ...)
-	__rte_format_printf(3, 4);
-
-/* Append an empty table of rows rows to doc; NULL when full or no memory. */
-static struct rep_table *
-table_new(struct rep_doc *doc, unsigned int rows, const char *fmt, ...)
+struct rep_table *
+rep_table_new(struct rep_doc *doc, unsigned int rows, const char *fmt, ...)
 {
 	struct rep_table *t;
 	va_list ap;
@@ -99,7 +94,7 @@ kind_table(const struct rep *r, const struct wr_kind *k, struct rep_doc *doc)
 
 	if (nb == 0)
 		return 0;
-	t = table_new(doc, nb, "%s", k->title);
+	t = rep_table_new(doc, nb, "%s", k->title);
 	if (t == NULL)
 		return -ENOMEM;
 	x = k->by_load ? 4 : 3;
@@ -182,7 +177,7 @@ matrix_table(const struct rep *r, int metric, unsigned int size,
 		const char **rows, unsigned int nb_rows, const char **cols,
 		unsigned int nb_cols, struct rep_doc *doc)
 {
-	struct rep_table *t = table_new(doc, nb_rows, "%s at %u-byte frames "
+	struct rep_table *t = rep_table_new(doc, nb_rows, "%s at %u-byte frames "
 		"(label ROW/COLUMN)", wr_metric_defs[metric].label, size);
 	unsigned int i, k;
 
@@ -320,7 +315,7 @@ env_table(const struct rep *r, struct rep_doc *doc)
 	static const char *const head[] = { "label", "kind", "frame B", "file",
 		"ports", "CPU", "TSC Hz", "kernel", "host", "wirerate / DPDK",
 		"profile", "date (UTC)" };
-	struct rep_table *t = table_new(doc, r->nb_files, "Environment");
+	struct rep_table *t = rep_table_new(doc, r->nb_files, "Environment");
 	unsigned int k, c;
 
 	if (t == NULL)
@@ -358,7 +353,7 @@ int
 rep_doc_build(const struct rep *r, int metric, struct rep_doc *doc)
 {
 	if (kind_tables(r, doc) != 0 || matrix_tables(r, metric, doc) != 0 ||
-			env_table(r, doc) != 0)
+			rep_stream_tables(r, doc) != 0 || env_table(r, doc) != 0)
 		return -ENOMEM;
 	return 0;
 }

@@ -111,6 +111,7 @@ app_outputs_check(const struct wr_config *cfg)
 {
 	if (output_ok("--json", cfg->json_path) != 0 ||
 			output_ok("--csv", cfg->csv_path) != 0 ||
+			output_ok("--csv-streams", cfg->csv_streams_path) != 0 ||
 			output_ok("--capture", cfg->capture.path) != 0)
 		return -1;
 	return 0;
@@ -145,13 +146,15 @@ app_write_json(json_t *doc, const char *path, char *err, size_t errlen)
 }
 
 static int
-write_csv(const json_t *doc, const char *path, char *err, size_t errlen)
+write_csv(const json_t *doc, const char *path, bool streams, char *err,
+		size_t errlen)
 {
 	sigset_t old;
 	int rc;
 
 	hold_signals(true, &old);
-	rc = wr_csv_write_intervals(doc, path, err, errlen);
+	rc = streams ? wr_csv_write_streams(doc, path, err, errlen) :
+		wr_csv_write_intervals(doc, path, err, errlen);
 	hold_signals(false, &old);
 	return rc;
 }
@@ -164,7 +167,8 @@ app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 	json_t *doc;
 	int rc = 0;
 
-	if (trials == NULL && cfg->json_path[0] == '\0' && cfg->csv_path[0] == '\0')
+	if (trials == NULL && cfg->json_path[0] == '\0' && cfg->csv_path[0] == '\0' &&
+			cfg->csv_streams_path[0] == '\0')
 		return 0;
 	doc = wr_result_build_trials(run, trials, err, sizeof(err));
 	if (doc == NULL) {
@@ -179,7 +183,12 @@ app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 		rc = -1;
 	}
 	if (cfg->csv_path[0] != '\0' &&
-			write_csv(doc, cfg->csv_path, err, sizeof(err)) != 0) {
+			write_csv(doc, cfg->csv_path, false, err, sizeof(err)) != 0) {
+		fprintf(stderr, "wirerate: error: %s\n", err);
+		rc = -1;
+	}
+	if (cfg->csv_streams_path[0] != '\0' &&
+			write_csv(doc, cfg->csv_streams_path, true, err, sizeof(err)) != 0) {
 		fprintf(stderr, "wirerate: error: %s\n", err);
 		rc = -1;
 	}

@@ -88,6 +88,112 @@ wr_csv_intervals(const json_t *doc, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* A count cell, empty when o lacks key (the other end's half). */
+static void
+count_cell(FILE *f, const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (json_is_integer(v))
+		fprintf(f, ",%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else
+		fputc(',', f);
+}
+
+/* A number cell, empty when o lacks key (latency not valid). */
+static void
+num_cell(FILE *f, const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (json_is_number(v))
+		fprintf(f, ",%.9g", json_number_value(v));
+	else
+		fputc(',', f);
+}
+
+const json_t *
+wr_csv_stream_find(const json_t *a, const json_t *id)
+{
+	const json_t *o;
+	size_t i;
+
+	json_array_foreach(a, i, o)
+		if (json_equal(json_object_get(o, "stream_id"), id))
+			return o;
+	return NULL;
+}
+
+/* Receiver's columns of a stream row, after the sender's. */
+static const char *const stream_rx_cols[] = {
+	"rx_pkts", "lost_pkts", "excess_pkts", "late_pkts", "dup_pkts",
+};
+static const char *const stream_lat_cols[] = {
+	"latency_min_ns", "latency_mean_ns", "latency_max_ns", "jitter_ns",
+};
+
+/* One stream row: tx from tx_streams, rx from streams, either NULL. */
+static void
+stream_row(FILE *f, unsigned int trial, const json_t *tx, const json_t *rx)
+{
+	const json_t *any = tx != NULL ? tx : rx;
+	const char *name = json_string_value(json_object_get(tx, "name"));
+	size_t k;
+
+	fprintf(f, "%u", trial);
+	count_cell(f, any, "stream_id");
+	fputc(',', f);
+	wr_csv_field(f, name != NULL ? name : "");
+	if (tx != NULL) {
+		count_cell(f, tx, "port");
+		count_cell(f, tx, "queue");
+	} else {
+		count_cell(f, rx, "tx_port");
+		count_cell(f, rx, "tx_queue");
+	}
+	count_cell(f, rx, "rx_port");
+	count_cell(f, tx, "frame_size");
+	count_cell(f, tx, "sent_pkts");
+	count_cell(f, tx, "sent_bytes");
+	for (k = 0; k < RTE_DIM(stream_rx_cols); k++)
+		count_cell(f, rx, stream_rx_cols[k]);
+	for (k = 0; k < RTE_DIM(stream_lat_cols); k++)
+		num_cell(f, rx, stream_lat_cols[k]);
+	fputc('\n', f);
+}
+
+/* Stream rows of one trial: each stream sent, then each only received. */
+static void
+trial_stream_rows(FILE *f, unsigned int trial, const json_t *o)
+{
+	const json_t *txs = json_object_get(o, "tx_streams");
+	const json_t *rxs = json_object_get(o, "streams");
+	const json_t *s;
+	size_t i;
+
+	json_array_foreach(txs, i, s)
+		stream_row(f, trial, s, wr_csv_stream_find(rxs, json_object_get(s, "stream_id")));
+	json_array_foreach(rxs, i, s)
+		if (wr_csv_stream_find(txs, json_object_get(s, "stream_id")) == NULL)
+			stream_row(f, trial, NULL, s);
+}
+
+int
+wr_csv_streams(const json_t *doc, FILE *f)
+{
+	const json_t *trials = json_object_get(doc, "trials"), *t;
+	size_t i;
+
+	fprintf(f, "%s\n", WR_CSV_STREAM_HEADER);
+	if (json_is_array(trials) && json_array_size(trials) > 0) {
+		json_array_foreach(trials, i, t)
+			trial_stream_rows(f, (unsigned int)i + 1, t);
+	} else {
+		trial_stream_rows(f, 1, doc);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
 int
 wr_csv_field(FILE *f, const char *s)
 {
@@ -119,4 +225,17 @@ wr_csv_write_intervals(const json_t *doc, const char *path,
 		char *err, size_t errlen)
 {
 	return wr_file_write_atomic(path, fill_intervals, doc, err, errlen);
+}
+
+static int
+fill_streams(FILE *f, const void *doc)
+{
+	return wr_csv_streams(doc, f);
+}
+
+int
+wr_csv_write_streams(const json_t *doc, const char *path,
+		char *err, size_t errlen)
+{
+	return wr_file_write_atomic(path, fill_streams, doc, err, errlen);
 }

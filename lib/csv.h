@@ -28,12 +28,35 @@
  */
 int wr_csv_intervals(const json_t *doc, FILE *f);
 
+/* Header of the per-stream table, without the newline. */
+#define WR_CSV_STREAM_HEADER "trial,stream_id,name,tx_port,tx_queue,rx_port," \
+	"frame_size,sent_pkts,sent_bytes,rx_pkts,lost_pkts,excess_pkts," \
+	"late_pkts,dup_pkts,lat_min_ns,lat_mean_ns,lat_max_ns,jitter_ns"
+
+/*
+ * The per-stream table of a result document: one row per trial and
+ * stream, the sender's half from "tx_streams" joined by stream_id with
+ * the receiver's half from "streams" (empty cells for the half this run
+ * did not hold). Returns 0 or -EIO when writing to f failed.
+ */
+int wr_csv_streams(const json_t *doc, FILE *f);
+
+/*
+ * The entry of the array a (tx_streams or streams) whose stream_id equals
+ * id, NULL when none. This function can't fail.
+ */
+const json_t *wr_csv_stream_find(const json_t *a, const json_t *id);
+
 /* Write s as one CSV field (quoted when needed). Returns 0 or -EIO. */
 int wr_csv_field(FILE *f, const char *s);
 
 
 /* Write the per-interval table of doc to path atomically (see above). */
 int wr_csv_write_intervals(const json_t *doc, const char *path,
+		char *err, size_t errlen);
+
+/* Write the per-stream table of doc to path atomically (see above). */
+int wr_csv_write_streams(const json_t *doc, const char *path,
 		char *err, size_t errlen);
 
 #endif /* WR_CSV_H */

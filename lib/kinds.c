@@ -50,8 +50,7 @@ need(const json_t *o, const char *where, const char *key, double *v,
 {
 	const json_t *x = json_object_get(o, key);
 
-	/* Defined on every path: gcc -O3 cannot see that wr_err is non-zero. */
-	*v = 0.0;
+	*v = 0; /* defined on every path (gcc -O3 cannot see the error return) */
 	if (!json_is_number(x))
 		return wr_err(-EINVAL, err, el, "field '%s.%s' is %s", where, key,
 			x == NULL ? "missing" : "not a number");
@@ -65,7 +64,6 @@ opt(const json_t *o, const char *key, double *v)
 {
 	const json_t *x = json_object_get(o, key);
 
-	*v = 0.0;
 	if (!json_is_number(x))
 		return false;
 	*v = json_number_value(x);

@@ -287,19 +287,17 @@ search_result_json(json_t *res, const struct wr_search_result *r,
 }
 
 /*
- * Loss the search is told of. A trial whose generator never reached its
- * rate (even after retries) cannot show the device passed that rate: it
- * counts as lossy, so the NDR errs low, never high; *limited counts them.
+ * Loss the search is told of (wr_search_evidence_loss): a trial whose
+ * generator never reached its rate (even after retries) cannot show the
+ * device passed that rate, for the NDR or the PDR, so the search errs low,
+ * never high; *limited counts them.
  */
 static uint64_t
 search_loss(const struct wr_trial_summary *s, unsigned int *limited)
 {
-	uint64_t lost = s->lost_pkts > 0 ? (uint64_t)s->lost_pkts : 0;
-
-	if (s->rate_reached)
-		return lost;
-	(*limited)++;
-	return lost > 0 ? lost : 1;
+	if (!s->rate_reached)
+		(*limited)++;
+	return wr_search_evidence_loss(s->rate_reached, s->sent_pkts, s->lost_pkts);
 }
 
 /* RFC 2544 26.1: the highest rate without loss, and latency there (26.2). */

@@ -137,6 +137,9 @@ const struct wr_optdesc wr_optab[] = {
 		"invariant\nTSC); off [auto]", WR_OPTSEC_RUN },
 	{ "csv", REQ, WR_OPT_CSV, "FILE", "write the per-interval table as CSV (one row\n"
 		"per trial, interval and port), atomically", WR_OPTSEC_RUN },
+	{ "csv-streams", REQ, WR_OPT_CSV_STREAMS, "FILE", "write the per-stream table as "
+		"CSV (one row per\ntrial and stream: sent, received, lost,\nlatency), "
+		"atomically", WR_OPTSEC_RUN },
 	{ "label", REQ, WR_OPT_LABEL, "TEXT", "name the run in results and reports",
 		WR_OPTSEC_RUN },
 	{ "repeat", REQ, WR_OPT_REPEAT, "N", "run the traffic phase N times on the same\n"

@@ -473,7 +473,7 @@ opt_modes(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 	return rc;
 }
 
-/* Result options: --csv, --label, --repeat, --warmup. */
+/* Result options: --csv, --csv-streams, --label, --repeat, --warmup. */
 static int
 opt_results(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 {
@@ -485,6 +485,11 @@ opt_results(int c, const char *v, struct wr_config *cfg, char *err, size_t el)
 		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->csv_path))
 			return wr_err(-EINVAL, err, el, "--csv: path empty or too long");
 		strcpy(cfg->csv_path, v);
+		return 0;
+	case WR_OPT_CSV_STREAMS:
+		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->csv_streams_path))
+			return wr_err(-EINVAL, err, el, "--csv-streams: path empty or too long");
+		strcpy(cfg->csv_streams_path, v);
 		return 0;
 	case WR_OPT_LABEL:
 		if (strlen(v) == 0 || strlen(v) >= sizeof(cfg->label))

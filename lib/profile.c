@@ -45,7 +45,7 @@ static const char *const run_keys[] = { "duration", "count", "rate",
 static const char *const test_keys[] = { "mode", "trial", "resolution",
 	"max-trials", "pdr", "loss-step", "b2b-trials", "b2b-max", "repeat",
 	"warmup", NULL };
-static const char *const output_keys[] = { "json", "csv", "label", "plain",
+static const char *const output_keys[] = { "json", "csv", "csv-streams", "label", "plain",
 	"quiet", NULL };
 /* [streams]: every key is a stream's name, its value the definition. */
 static const char *const streams_keys[] = { NULL };

@@ -180,6 +180,16 @@ wr_search_report(struct wr_search *s, double rate_pps, uint64_t nb_sent,
 	return 0;
 }
 
+uint64_t
+wr_search_evidence_loss(bool reached, uint64_t nb_sent, int64_t lost_pkts)
+{
+	uint64_t lost = lost_pkts > 0 ? (uint64_t)lost_pkts : 0;
+
+	if (lost > nb_sent)
+		lost = nb_sent; /* duplicates cannot make loss exceed what was sent */
+	return reached ? lost : nb_sent;
+}
+
 int
 wr_search_result(const struct wr_search *s, struct wr_search_result *res)
 {

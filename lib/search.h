@@ -118,6 +118,17 @@ int wr_search_report(struct wr_search *s, double rate_pps, uint64_t nb_sent,
 		uint64_t nb_lost);
 
 /*
+ * The loss a search is told of for a trial that sent nb_sent frames and
+ * lost lost_pkts of them (clamped at 0). A trial whose generator fell short
+ * of its rate (reached false) is no evidence that the device passed that
+ * rate, for any target: it is reported as lossy beyond every loss ratio
+ * (all nb_sent frames), so neither the NDR nor the PDR can rise on it.
+ * This function can't fail.
+ */
+uint64_t wr_search_evidence_loss(bool reached, uint64_t nb_sent,
+		int64_t lost_pkts);
+
+/*
  * Fill *res from the trials so far (valid at any time, final once next()
  * said done). Returns 0, or -EINVAL when s or res is NULL.
  */

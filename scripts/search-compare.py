@@ -25,8 +25,9 @@ DEVICES = {
     "police": {"eal": [], "opts": ["--ring-pairs", "1", "--tx-ports", "0",
                                    "--rx-ports", "1", "--size", "64",
                                    "--rate", "1Mpps", "--impair", "police=500kpps"]},
-    # tbf at 40 Mbit/s (60-byte frames in the kernel: ~83 kpps), 200 kpps max.
-    "tbf": {"eal": ["--vdev", "net_af_packet0,iface=wra,framecnt=8192",
+    # tbf at 40 Mbit/s (60-byte frames in the kernel: ~83 kpps), 200 kpps max;
+    # qdisc_bypass=0 or the af_packet PMD skips the qdisc (and the shaper).
+    "tbf": {"eal": ["--vdev", "net_af_packet0,iface=wra,framecnt=8192,qdisc_bypass=0",
                     "--vdev", "net_af_packet1,iface=wrb,framecnt=8192"],
             "opts": ["--tx-ports", "0", "--rx-ports", "1", "--size", "64",
                      "--rate", "200kpps"]},

@@ -12,6 +12,7 @@ cycles per frame (wirerate: the JSON's cpu.lcores[].tsc_per_pkt; testpmd:
 import json
 import os
 import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -111,6 +112,10 @@ def one(args, who, size, pool):
             except subprocess.TimeoutExpired:
                 snd.kill()
                 snd.wait()
+            # EAL leaves its runtime directory behind even with --in-memory.
+            for tag in ("wrbs", "wrbr", "wrbt"):
+                shutil.rmtree("/var/run/dpdk/%s%d" % (tag, os.getpid()),
+                              ignore_errors=True)
 
 
 def rx_memif(args, size, log):

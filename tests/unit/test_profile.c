@@ -125,7 +125,7 @@ test_key_errors(void)
 	expect_error("[frames]\nspeed = 10\n", 2, "[frames] speed = 10: unknown "
 		"key; accepted in [frames]: size, sizes, src-mac, dst-mac");
 	expect_error("[output]\nxyzzyplugh = 1\n", 2, "[output] xyzzyplugh = 1: "
-		"unknown key; accepted in [output]: json, csv, label, plain, quiet");
+		"unknown key; accepted in [output]: json, csv, csv-streams, label, plain, quiet");
 	expect_error("[frames]\nduration = 5s\n", 2,
 		"[frames] duration = 5s: duration belongs in section [run]");
 	expect_error("[frames]\nsize = 64\n# again\nsize = 128\n", 4,

@@ -475,6 +475,37 @@ test_flr_reset_and_errors(void)
 	WR_CHECK(wr_search_flr_next(&f, NULL, NULL) == -EINVAL);
 }
 
+/*
+ * A generator-limited trial is a failure for every target: with a PDR of
+ * 0.5%, a lossless but limited trial must not raise the PDR (it once
+ * counted as 1 lost frame, under the PDR's ratio).
+ */
+static void
+test_limited_trial(void)
+{
+	struct wr_search_conf c = { .max_pps = 1e6, .min_pps = 1e3,
+		.res_rel = 0.01, .pdr_loss_ratio = 0.005, .max_trials = 64 };
+	struct wr_search_result r;
+	struct wr_search s;
+	double rate;
+
+	WR_CHECK_U64(wr_search_evidence_loss(true, 1000, 0), 0);
+	WR_CHECK_U64(wr_search_evidence_loss(true, 1000, -5), 0);
+	WR_CHECK_U64(wr_search_evidence_loss(true, 1000, 7), 7);
+	WR_CHECK_U64(wr_search_evidence_loss(true, 10, 70), 10);
+	WR_CHECK_U64(wr_search_evidence_loss(false, 1000, 0), 1000);
+	WR_CHECK_U64(wr_search_evidence_loss(false, 1000, 3), 1000);
+	/* A device without loss, a generator that falls short above 500 kpps. */
+	WR_CHECK(wr_search_init(&s, &c) == 0);
+	while (wr_search_next(&s, &rate) == WR_SEARCH_TRIAL)
+		WR_CHECK(wr_search_report(&s, rate, 100000,
+			wr_search_evidence_loss(rate <= 5e5, 100000, 0)) == 0);
+	WR_CHECK(wr_search_result(&s, &r) == 0);
+	WR_CHECK(r.ndr_pps <= 5e5);
+	WR_CHECK(r.pdr_pps <= 5e5);
+	WR_CHECK(r.ndr_pps >= 5e5 * 0.98);
+}
+
 int
 main(void)
 {
@@ -491,5 +522,6 @@ main(void)
 	WR_TEST_RUN(test_init_errors);
 	WR_TEST_RUN(test_flr);
 	WR_TEST_RUN(test_flr_reset_and_errors);
+	WR_TEST_RUN(test_limited_trial);
 	return wr_test_summary();
 }

@@ -170,10 +170,14 @@ def xcheck_pool():
         path = os.path.join(d, "r.json")
         with open(path, "w") as f:
             json.dump(r.doc, f)
-        rc, out = tool("compare", path, path)
+        jx = os.path.join(d, "j.xml")
+        rc, out = tool("compare", "--junit", jx, path, path)
+        xml = open(jx).read() if os.path.exists(jx) else ""
     c.eq(rc, 1, "compare fails on a cross-check warning")
     c.true("cross-check rx_drops failed" in out and "verdict: FAILED" in out,
            "compare names it: " + out[-400:])
+    c.true('name="cross_checks"' in xml and 'type="cross-check"' in xml,
+           "JUnit: a failed cross_checks case")
     c.done(r)
 
 

@@ -3,6 +3,8 @@
 independent dissector: lengths, IPv4 header and IPv6 UDP checksums), exact
 byte accounting against the frames received, rate maths for a mix, and bad
 input refused before traffic."""
+import csv
+import json
 import math
 import os
 import shutil
@@ -232,6 +234,83 @@ def streams_pcap():
     c.done(r)
 
 
+TWO_STREAMS = ["--stream", "name=fast;size=128;rate=20kpps",
+               "--stream", "name=slow;size=300;rate=5kpps;dport=9"]
+
+
+def streams_csv():
+    """--csv-streams on a ring pair with two streams: one row per stream,
+    its sent count against what the receiver counted for that stream, the
+    sum against the receiving PMD's counter, the rate per name."""
+    c = Checker("streams_csv")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "s.csv")
+        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                            "--rxq", "2", "--duration", "1", "--quiet", "--grace",
+                            "50ms", "--csv-streams", path] + TWO_STREAMS)
+        c.eq(r.rc, 0, "exit code")
+        with open(path) as f:
+            lines = f.read().splitlines()
+    c.eq(lines[0].split(","), ["trial", "stream_id", "name", "tx_port", "tx_queue",
+                               "rx_port", "frame_size", "sent_pkts", "sent_bytes",
+                               "rx_pkts", "lost_pkts", "excess_pkts", "late_pkts",
+                               "dup_pkts", "lat_min_ns", "lat_mean_ns", "lat_max_ns",
+                               "jitter_ns"], "header")
+    rows = {x["name"]: x for x in csv.DictReader(lines)}
+    c.eq(sorted(rows), ["fast", "slow"], "one row per stream")
+    rx = {s["stream_id"]: s for s in r.doc["streams"]}
+    for name, size, pps in (("fast", 128, 20000), ("slow", 300, 5000)):
+        x = rows.get(name, {})
+        sent = int(x.get("sent_pkts") or -1)
+        c.eq(int(x.get("frame_size") or 0), size, "%s frame size" % name)
+        c.eq(sent * size, int(x.get("sent_bytes") or -1), "%s bytes" % name)
+        c.eq(sent, rx.get(int(x.get("stream_id") or -1), {}).get("rx_pkts"),
+             "%s sent = what the receiver counted for it" % name)
+        c.eq((x.get("rx_pkts"), x.get("lost_pkts")), (str(sent), "0"),
+             "%s received, lost in the row" % name)
+        c.true(abs(sent - pps) < 0.05 * pps + 64, "%s sent %d in 1 s at %d pps"
+               % (name, sent, pps))
+        c.true(float(x.get("lat_max_ns") or -1) > 0, "%s latency" % name)
+    c.eq(sum(int(x["sent_pkts"]) for x in rows.values()),
+         r.doc["totals"][1]["nic_ipackets"], "sum = the receiving PMD's count")
+    check_report_streams(c, r.doc)
+    c.done(r)
+
+
+def report_table(md, title):
+    """Rows of the Markdown table titled title (dicts by header)."""
+    lines = md.split("## " + title, 1)[-1].split("\n\n")[1].splitlines()
+    cells = [[x.strip() for x in ln.strip("|").split("|")] for ln in lines]
+    return [dict(zip(cells[0], row)) for row in cells[2:]]
+
+
+def check_report_streams(c, doc):
+    """wirerate report on the result: a per-stream table whose sent and
+    received columns match the receiver's per-stream counts and, summed,
+    the receiving PMD's count."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "two.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        p = subprocess.run([wrtest.WIRERATE, "report", "--labels", "two", path],
+                           capture_output=True, text=True, timeout=60)
+    c.eq(p.returncode, 0, "report exit code (%s)" % p.stderr[-300:])
+    title = "Streams of two (%s)" % path
+    c.true(title in p.stdout, "report has %r" % title)
+    if title not in p.stdout:
+        return
+    rows = {x["name"]: x for x in report_table(p.stdout, title)}
+    c.eq(sorted(rows), ["fast", "slow"], "report: a row per stream")
+    rx = {s["stream_id"]: s for s in doc["streams"]}
+    for name, x in rows.items():
+        s = rx.get(int(x["stream"]), {})
+        c.eq((int(x["sent"]), int(x["received"]), x["lost"]),
+             (s.get("rx_pkts"), s.get("rx_pkts"), "0"),
+             "report: %s sent = received = the receiver's count" % name)
+    c.eq(sum(int(x["received"]) for x in rows.values()),
+         doc["totals"][1]["nic_ipackets"], "report: sum = the receiving PMD's count")
+
+
 def iat_below(iat, x_ns):
     """Gaps shorter than x_ns, from the log2 bins (x_ns a bin edge)."""
     return iat["zero_gaps"] + sum(b["count"] for b in iat["bins"]
@@ -325,7 +404,8 @@ def stream_mtu():
 
 CASES = {f.__name__: f for f in (mix_pcap, ipv6_pcap, mix_ring, mix_rate,
                                   traffic_bad_inputs, streams_ring, streams_pcap,
-                                  patterns_ring, streams_bad_inputs, stream_mtu)}
+                                  patterns_ring, streams_bad_inputs, stream_mtu,
+                                  streams_csv)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
