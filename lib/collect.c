@@ -147,13 +147,8 @@ wr_collect_sender_of(const struct wr_run *run, unsigned int sid)
 	return NULL;
 }
 
-/*
- * Stream sid as queue rq saw it, or NULL: its tracker once the workers
- * returned (live false), else its entry in the copy published for the
- * last tick (struct wr_rxq_pub).
- */
-static const struct wr_rx_stream *
-rxq_stream(const struct wr_run *run, const struct wr_rxq *rq, unsigned int sid,
+const struct wr_rx_stream *
+wr_collect_rxq_stream(const struct wr_run *run, const struct wr_rxq *rq, unsigned int sid,
 		bool live)
 {
 	const struct wr_rxq_pub *pb;
@@ -186,7 +181,7 @@ merge_stream(const struct wr_run *run, unsigned int p, unsigned int sid,
 
 		if (run->rxq[p][q] == NULL)
 			continue;
-		s = rxq_stream(run, run->rxq[p][q], sid, live);
+		s = wr_collect_rxq_stream(run, run->rxq[p][q], sid, live);
 		if (s == NULL)
 			continue;
 		wr_seq_merge(&v->seq, &s->seq);
@@ -378,6 +373,7 @@ wr_collect_final(struct wr_run *run)
 	collect_streams(run, false);
 	port_lat_validity(run);
 	wr_xcheck_run(run);
+	wr_rxpub_warnings(run, &run->xcheck);
 }
 
 bool

@@ -25,6 +25,15 @@ bool wr_collect_link_up(uint16_t port_id);
  */
 void wr_collect_final(struct wr_run *run);
 
+/*
+ * Stream sid as RX queue rq saw it, or NULL: its tracker once the workers
+ * returned (live false), else its entry in the copy published for the
+ * last tick (struct wr_rxq_pub; only after wr_rxpub_request succeeded).
+ * Stats core only. This function can't fail.
+ */
+const struct wr_rx_stream *wr_collect_rxq_stream(const struct wr_run *run,
+		const struct wr_rxq *rq, unsigned int sid, bool live);
+
 /* The TX queue of this run that sends stream sid, or NULL. Can't fail. */
 const struct wr_txq *wr_collect_sender_of(const struct wr_run *run, unsigned int sid);
 

@@ -515,7 +515,8 @@ rx_split_json(const struct wr_stream_result *s)
 }
 
 json_t *
-wr_result_stream_json(const struct wr_run *run, const struct wr_stream_result *s)
+wr_result_stream_json(const struct wr_run *run, const struct wr_stream_result *s,
+		bool live)
 {
 	const struct wr_stream_view *v = &s->view;
 	json_t *o = json_object();
@@ -525,7 +526,7 @@ wr_result_stream_json(const struct wr_run *run, const struct wr_stream_result *s
 	wr_json_set(o, "tx_queue", wr_json_u64(s->tx_queue));
 	wr_json_set(o, "rx_port", wr_json_u64(s->rx_port));
 	wr_json_set(o, "rx_ports", rx_split_json(s));
-	wr_json_set(o, "rx", wr_streamrx_json(run, s->stream_id));
+	wr_json_set(o, "rx", wr_streamrx_json(run, s->stream_id, live));
 	wr_json_set(o, "sender_in_run", json_boolean(s->sender_known));
 	if (s->sender_known)
 		wr_json_set(o, "sent_pkts", wr_json_u64(s->sent_pkts));
@@ -689,7 +690,7 @@ wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples)
 		json_array_append_new(totals, total_port_json(run, i));
 	wr_json_set(o, "totals", totals);
 	for (i = 0; i < run->nb_streams; i++)
-		json_array_append_new(streams, wr_result_stream_json(run, &run->streams[i]));
+		json_array_append_new(streams, wr_result_stream_json(run, &run->streams[i], false));
 	wr_json_set(o, "streams", streams);
 	wr_json_set(o, "tx_streams", wr_result_tx_streams_json(run));
 	wr_json_set(o, "accounting", wr_result_accounting_json(run));

@@ -24,9 +24,9 @@ json_t *wr_result_drops_json(const struct wr_port_counters *c);
 /* Latency figures keyed as totals[].latency; NULL when none is known. */
 json_t *wr_result_lat_figs_json(const struct wr_lat_figs *f);
 
-/* One streams[] entry. */
+/* One streams[] entry; live: during the run (wr_streamrx_json). */
 json_t *wr_result_stream_json(const struct wr_run *run,
-		const struct wr_stream_result *s);
+		const struct wr_stream_result *s, bool live);
 
 /* tx_streams[]: what each TX queue of run sent (counters read safely). */
 json_t *wr_result_tx_streams_json(const struct wr_run *run);

@@ -8,6 +8,7 @@
 #include "jsonw.h"
 #include "result.h"
 #include "result_int.h"
+#include "rxpub.h"
 
 json_t *
 wr_result_warnings_json(const struct wr_xcheck *x)
@@ -69,6 +70,7 @@ running_total_json(const struct wr_run *run, const struct wr_interval *iv,
 json_t *
 wr_result_build_running(const struct wr_run *run)
 {
+	static struct wr_xcheck warn;  /* large; the stats core only */
 	const struct wr_interval *iv;
 	json_t *doc, *totals, *streams, *acc;
 	unsigned int i;
@@ -91,7 +93,7 @@ wr_result_build_running(const struct wr_run *run)
 		json_array_append_new(totals, running_total_json(run, iv, i));
 	wr_json_set(doc, "totals", totals);
 	for (i = 0; i < run->nb_streams; i++)
-		json_array_append_new(streams, wr_result_stream_json(run, &run->streams[i]));
+		json_array_append_new(streams, wr_result_stream_json(run, &run->streams[i], true));
 	wr_json_set(doc, "streams", streams);
 	wr_json_set(doc, "tx_streams", wr_result_tx_streams_json(run));
 	/* In flight frames read as lost: the balance is final only at the end. */
@@ -100,6 +102,9 @@ wr_result_build_running(const struct wr_run *run)
 	json_object_del(acc, "stranded_pkts");
 	wr_json_set(acc, "complete", json_false());
 	wr_json_set(doc, "accounting", acc);
+	wr_xcheck_init(&warn);
+	wr_rxpub_warnings(run, &warn);
+	wr_json_set(doc, "warnings", wr_result_warnings_json(&warn));
 	return doc;
 }
 

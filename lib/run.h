@@ -113,6 +113,9 @@ struct wr_run {
 	bool ckpt_ready;
 	uint64_t nb_ckpt_written;
 	uint64_t nb_ckpt_failed;
+	/* Most streams an RX queue left out of its published copies this
+	 * trial (beyond WR_PUB_STREAMS), by run port index (rxpub.c). */
+	uint16_t rx_unpub[WR_MAX_PORTS][WR_MAX_QUEUES];
 	struct wr_xcheck xcheck;       /* cross-checks of the last trial (and
 	                                * mbufs, once the ports closed) */
 	struct wr_port_counters *last; /* nb_ports: previous snapshot */

@@ -45,9 +45,12 @@ wr_rxpub_request(struct wr_run *run)
 	return true;
 }
 
-/* Sequence counts of port index p's published stream copies into out. */
+/*
+ * Sequence counts of port index p's published stream copies into out;
+ * notes the streams a queue left out (run->rx_unpub).
+ */
 static void
-pub_seq(const struct wr_run *run, unsigned int p, struct wr_port_seq *out,
+pub_seq(struct wr_run *run, unsigned int p, struct wr_port_seq *out,
 		bool *lat_ok)
 {
 	unsigned int q, i;
@@ -59,6 +62,8 @@ pub_seq(const struct wr_run *run, unsigned int p, struct wr_port_seq *out,
 		if (rq == NULL)
 			continue;
 		pb = &rq->pub[run->ctl.pub_req & 1];
+		if (pb->nb_unpublished > run->rx_unpub[p][q])
+			run->rx_unpub[p][q] = pb->nb_unpublished;
 		for (i = 0; i < pb->nb_streams; i++) {
 			const struct wr_seq *sq = &pb->streams[i].seq;
 
@@ -104,6 +109,18 @@ pub_latency(struct wr_run *run, unsigned int p, struct wr_port_seq *out)
 	out->lat_sum_ns = wr_stats_tsc_to_ns((double)now.sum_hi * 0x1p64 +
 		(double)now.sum, run->tsc_hz);
 	*prev = now;
+}
+
+void
+wr_rxpub_warnings(const struct wr_run *run, struct wr_xcheck *x)
+{
+	unsigned int p, q;
+
+	for (p = 0; p < run->nb_ports; p++)
+		for (q = 0; q < WR_MAX_QUEUES; q++)
+			if (run->rx_unpub[p][q] != 0)
+				wr_xcheck_unpublished(x, run->ports[p].port_id, q,
+					run->rx_unpub[p][q], WR_PUB_STREAMS);
 }
 
 void

@@ -29,4 +29,11 @@ bool wr_rxpub_request(struct wr_run *run);
 void wr_rxpub_port_seq(struct wr_run *run, unsigned int p, bool fresh,
 		struct wr_port_seq *out);
 
+/*
+ * Append to x a live_unpublished warning (xcheck.h) for each RX queue
+ * whose published copies this trial left streams out. Stats core only.
+ * This function can't fail.
+ */
+void wr_rxpub_warnings(const struct wr_run *run, struct wr_xcheck *x);
+
 #endif /* WR_RXPUB_H */

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <math.h>
 
+#include "collect.h"
 #include "jsonw.h"
 #include "stats.h"
 #include "streamrx.h"
 
-/* Frames of stream id on each RX queue that saw it. */
+/*
+ * Frames of stream id on each RX queue that saw it, from the trackers or,
+ * live, from the published copies (collect.h): never the worker's state.
+ */
 static json_t *
-rx_queues_json(const struct wr_run *run, uint16_t id, struct wr_rx_iat *sum)
+rx_queues_json(const struct wr_run *run, uint16_t id, bool live,
+		struct wr_rx_iat *sum)
 {
 	json_t *a = json_array();
 	unsigned int p, q, k;
@@ -17,9 +22,11 @@ rx_queues_json(const struct wr_run *run, uint16_t id, struct wr_rx_iat *sum)
 			const struct wr_rxq *r = run->rxq[p][q];
 			const struct wr_rx_stream *s;
 
-			if (r == NULL || r->streams[id].seq.nb_rx_pkts == 0)
+			if (r == NULL)
 				continue;
-			s = &r->streams[id];
+			s = wr_collect_rxq_stream(run, r, id, live);
+			if (s == NULL || s->seq.nb_rx_pkts == 0)
+				continue;
 			json_array_append_new(a, json_pack("{s:I, s:I, s:I}", "port_id",
 				(json_int_t)r->port, "queue", (json_int_t)r->queue,
 				"rx_pkts", (json_int_t)s->seq.nb_rx_pkts));
@@ -60,12 +67,12 @@ iat_json(const struct wr_run *run, const struct wr_rx_iat *a)
 }
 
 json_t *
-wr_streamrx_json(const struct wr_run *run, uint16_t stream_id)
+wr_streamrx_json(const struct wr_run *run, uint16_t stream_id, bool live)
 {
 	struct wr_rx_iat sum = { 0 };
 	json_t *o = json_object();
 
-	wr_json_set(o, "rx_queues", rx_queues_json(run, stream_id, &sum));
+	wr_json_set(o, "rx_queues", rx_queues_json(run, stream_id, live, &sum));
 	wr_json_set(o, "interarrival", iat_json(run, &sum));
 	return o;
 }

@@ -260,6 +260,7 @@ free_series(struct wr_run *run)
 	run->nb_streams = 0;
 	free(run->lat_prev);
 	run->lat_prev = NULL;
+	memset(run->rx_unpub, 0, sizeof(run->rx_unpub));
 }
 
 /* Fresh counters, trackers and state for the next trial. */

@@ -59,6 +59,7 @@ wr_rxq_reset(struct wr_rxq *q)
 		s->lat_sum_hi = 0;
 		s->nb_lat = 0;
 		memset(&s->iat, 0, sizeof(s->iat));
+		s->nb_burst_pkts = 0;
 	}
 }
 
@@ -383,23 +384,28 @@ struct rx_tally {
 	uint32_t odd;        /* --capture: own frames out of sequence */
 };
 
-/* The gap since the stream's previous frame on this queue. */
-static inline void
-rx_iat(struct wr_rx_iat *a, uint64_t now_tsc)
-{
-	uint64_t gap = now_tsc - a->last_tsc;
-	unsigned int bin;
+/* Streams one RX burst touched, each once (not initialised: nb first). */
+struct rx_sids {
+	unsigned int nb;
+	uint16_t id[WR_MAX_BURST];
+};
 
-	if (unlikely(a->last_tsc == 0)) {
-		a->last_tsc = now_tsc;
-		return;
+/*
+ * Inter-arrival gaps of the streams of a burst stamped now_tsc (each with
+ * s->nb_burst_pkts frames): one fold per stream per burst, out of line,
+ * instead of a bin per frame.
+ */
+static __rte_noinline void
+rx_iat_burst(struct wr_rxq *q, const struct rx_sids *b, uint64_t now_tsc)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->nb; i++) {
+		struct wr_rx_stream *s = &q->streams[b->id[i]];
+
+		wr_iat_fold(&s->iat, now_tsc, s->nb_burst_pkts);
+		s->nb_burst_pkts = 0;
 	}
-	a->last_tsc = now_tsc;
-	bin = gap == 0 ? 0 : 64u - (unsigned int)__builtin_clzll(gap);
-	a->bins[bin < WR_IAT_BINS ? bin : WR_IAT_BINS - 1]++;
-	a->nb++;
-	a->sum_tsc += gap;
-	a->sumsq_tsc += (double)gap * (double)gap;
 }
 
 /*
@@ -407,11 +413,12 @@ rx_iat(struct wr_rx_iat *a, uint64_t now_tsc)
  * Latency is summed once, per stream; the queue's histogram only counts
  * buckets (its moments come from the streams, wr_rxq_lat_final).
  * When odd is not NULL (--capture), *odd says the sequence was not the
- * one the stream expected (a gap before it, late, or a duplicate).
+ * one the stream expected (a gap before it, late, or a duplicate). A
+ * stream's first frame of the burst adds it to b.
  */
 static __rte_always_inline bool
 rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
-		bool *odd)
+		bool *odd, struct rx_sids *b)
 {
 	struct wr_rx_stream *s;
 	uint64_t lat;
@@ -424,7 +431,9 @@ rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
 	if (odd != NULL)
 		*odd = s->seq.started && fr->seq != s->seq.next_seq;
 	wr_seq_update(&s->seq, fr->seq);
-	rx_iat(&s->iat, now_tsc);
+	/* Inter-arrival: note the stream once, count its frames (rx_iat_burst). */
+	if (s->nb_burst_pkts++ == 0)
+		b->id[b->nb++] = fr->stream_id;
 	/* 32-bit TSC difference: exact for latencies below 2^32 cycles. */
 	lat = (uint32_t)((uint32_t)now_tsc - fr->tsc_lo);
 	wr_hist_count(&q->lat, lat);
@@ -479,10 +488,12 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		uint64_t now_tsc, struct rx_tally *t, uint8_t *why)
 {
 	const struct rte_mempool *pool = pkts[0]->pool;
+	struct rx_sids b;
 	struct wr_frame_rx fr;
 	bool odd = false;
 	uint16_t i;
 
+	b.nb = 0;
 	for (i = 0; i < nb && i < RX_PREFETCH; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < nb; i++) {
@@ -496,7 +507,7 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		c = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
 			m->data_len, &fr);
 		if (likely(c == WR_FRAME_OWN) &&
-				likely(rx_own(q, &fr, now_tsc, why ? &odd : NULL))) {
+				likely(rx_own(q, &fr, now_tsc, why ? &odd : NULL, &b))) {
 			t->own++;
 			if (why != NULL) {
 				why[i] = odd ? WR_CAPTURE_WHY_SEQ : WR_CAPTURE_WHY_NONE;
@@ -513,6 +524,8 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		}
 	}
 	t->bytes += (uint64_t)nb * RTE_ETHER_CRC_LEN;
+	if (likely(b.nb != 0))
+		rx_iat_burst(q, &b, now_tsc);
 }
 
 /* --capture on: classify with reasons, then capture.c keeps and frees. */

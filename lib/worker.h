@@ -18,6 +18,7 @@
 #include "counter.h"
 #include "cpu.h"
 #include "hist.h"
+#include "iat.h"
 #include "mix.h"
 #include "pace.h"
 #include "pattern.h"
@@ -95,21 +96,6 @@ struct wr_rxq_stats {
 	uint64_t nb_unreflected_pkts; /* --reflect: TX queue full; freed */
 } __rte_cache_aligned;
 
-/* Inter-arrival bins: 0 holds gaps of 0 cycles, k > 0 [2^(k-1), 2^k). */
-#define WR_IAT_BINS 48u
-
-/*
- * Gaps between a stream's frames on one RX queue, by RX burst time (frames
- * of one burst are 0 apart). Owner lcore writes.
- */
-struct wr_rx_iat {
-	uint64_t last_tsc;        /* previous arrival; 0: none yet */
-	uint64_t nb;              /* gaps counted */
-	uint64_t sum_tsc;
-	double sumsq_tsc;         /* for the coefficient of variation */
-	uint64_t bins[WR_IAT_BINS];
-};
-
 /* What one RX queue knows of one sender stream. Owner lcore writes. */
 struct wr_rx_stream {
 	struct wr_seq seq;
@@ -119,7 +105,9 @@ struct wr_rx_stream {
 	uint64_t lat_sum_tsc;     /* modulo 2^64 ... */
 	uint64_t lat_sum_hi;      /* ... and its carries */
 	uint64_t nb_lat;
-	struct wr_rx_iat iat;
+	struct wr_rx_iat iat;     /* folded once per burst (wr_iat_fold) */
+	uint32_t nb_burst_pkts;   /* frames in the burst being classified;
+	                           * 0 between bursts */
 };
 
 struct wr_capq;
@@ -257,8 +245,9 @@ void wr_rxq_lat_pub(struct wr_hist *h, const struct wr_rxq_pub *pb);
 void wr_worker_publish(struct wr_worker *w, uint64_t req);
 
 /*
- * Serve a pending publication request, if any: one relaxed load of the
- * control line per loop iteration. Only w's lcore may call this.
+ * Serve a pending publication request, if any: one acquire load of the
+ * control line per loop iteration (a plain load on x86): what the worker
+ * then writes into the copy comes after the stats core finished reading it. Only w's lcore may call this.
  */
 static inline void
 wr_worker_poll_publish(struct wr_worker *w)

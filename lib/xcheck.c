@@ -110,6 +110,19 @@ wr_xcheck_port(struct wr_xcheck *x, const struct wr_xcheck_port *p)
 }
 
 void
+wr_xcheck_unpublished(struct wr_xcheck *x, uint16_t port_id, unsigned int queue,
+		uint64_t nb_streams, uint64_t limit)
+{
+	uint64_t v[2] = { nb_streams, limit };
+
+	if (nb_streams != 0)
+		warn(x, "live_unpublished", port_id, (int)queue, v, "port %u queue %u: "
+			"%" PRIu64 " streams beyond the %" PRIu64 " published live were "
+			"left out of interval, telemetry and checkpoint figures (the "
+			"final result counts them)", port_id, queue, nb_streams, limit);
+}
+
+void
 wr_xcheck_mbufs(struct wr_xcheck *x, uint64_t mbufs_missing)
 {
 	uint64_t v[2] = { mbufs_missing, 0 };

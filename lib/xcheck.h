@@ -73,6 +73,15 @@ void wr_xcheck_init(struct wr_xcheck *x);
  */
 void wr_xcheck_port(struct wr_xcheck *x, const struct wr_xcheck_port *p);
 
+/*
+ * RX queue queue of port_id saw nb_streams more streams than the limit
+ * its live copies hold (WR_PUB_STREAMS): interval, telemetry and
+ * checkpoint figures left them out (the final result counts them).
+ * Appends a live_unpublished warning when nb_streams != 0. Can't fail.
+ */
+void wr_xcheck_unpublished(struct wr_xcheck *x, uint16_t port_id,
+		unsigned int queue, uint64_t nb_streams, uint64_t limit);
+
 /* mbufs taken from the run's pools and never returned. Can't fail. */
 void wr_xcheck_mbufs(struct wr_xcheck *x, uint64_t mbufs_missing);
 

@@ -122,6 +122,25 @@ test_not_checked(void)
 	WR_CHECK_U64(x.nb, 0);
 }
 
+/* Streams an RX queue left out of its live copies: named, zero is silent. */
+static void
+test_unpublished(void)
+{
+	struct wr_xcheck x;
+
+	wr_xcheck_init(&x);
+	wr_xcheck_unpublished(&x, 3, 1, 0, 64);
+	WR_CHECK_U64(x.nb, 0);
+	wr_xcheck_unpublished(&x, 3, 1, 7, 64);
+	WR_CHECK_U64(x.nb, 1);
+	WR_CHECK_STR(x.w[0].check, "live_unpublished");
+	WR_CHECK_U64(x.w[0].port_id, 3);
+	WR_CHECK_U64(x.w[0].queue, 1);
+	WR_CHECK_U64(x.w[0].wirerate, 7);
+	WR_CHECK_U64(x.w[0].pmd, 64);
+	WR_CHECK_STR(x.w[0].what, "port 3 queue 1: 7 streams beyond the 64");
+}
+
 static void
 test_mbufs_and_overflow(void)
 {
@@ -149,6 +168,7 @@ main(void)
 	WR_TEST_RUN(test_tx);
 	WR_TEST_RUN(test_rx);
 	WR_TEST_RUN(test_not_checked);
+	WR_TEST_RUN(test_unpublished);
 	WR_TEST_RUN(test_mbufs_and_overflow);
 	return wr_test_summary();
 }

@@ -50,6 +50,17 @@ def kill_mid_run(d, opts, vdevs=(), min_samples=2, timeout=60):
     return load(path), path
 
 
+def rx_of_one_instant(c, s, label):
+    """A stream's rx block agrees with its counts: taken from the same copy
+    (during the run the published one, never the workers' live state, which
+    has moved on), its queues add up to rx_pkts and every frame but each
+    queue's first is one inter-arrival gap."""
+    qs = s["rx"]["rx_queues"]
+    c.eq(sum(q["rx_pkts"] for q in qs), s["rx_pkts"], "%s: rx_queues sum" % label)
+    c.eq(s["rx"]["interarrival"]["nb"], s["rx_pkts"] - len(qs),
+         "%s: one gap per frame after each queue's first" % label)
+
+
 def checkpoint_sigkill():
     """--json is rewritten atomically during the run: SIGKILL leaves a valid
     result up to the last interval, labelled running, that compare, report
@@ -75,6 +86,8 @@ def checkpoint_sigkill():
             c.true(0 < s[0]["rx_pkts"] <= s[0]["sent_pkts"], "received <= sent")
             c.eq(s[0]["sent_pkts"], s[0]["rx_pkts"] + s[0]["lost_pkts"],
                  "sent = received + in flight")
+            rx_of_one_instant(c, s[0], "checkpoint")
+        c.eq(doc["warnings"], [], "no live_unpublished warning (one stream)")
         c.eq(doc["accounting"]["complete"], False, "accounting labelled incomplete")
         c.eq([f for f in os.listdir(d) if f != "r.json"], [], "no temporary file")
         rc, out = tool("compare", path, path)
@@ -96,6 +109,8 @@ def checkpoint_sigkill():
     c.eq(r.doc["stop_reason"], "duration", "the final result replaces the last one")
     c.true(r.doc["checkpoints"]["written"] >= 2 and r.doc["checkpoints"]["failed"] == 0,
            "checkpoints written during it: %r" % r.doc["checkpoints"])
+    for st in r.doc["streams"]:
+        rx_of_one_instant(c, st, "final")
     c.done(r)
 
 
