@@ -279,7 +279,9 @@ NO_ROOT = ("pcap", "merge_cli")
 
 def main():
     import test_pcap_merge
+    import test_veth_methods
     CASES.update(test_pcap_merge.CASES)
+    CASES.update(test_veth_methods.CASES)
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
         print("usage: test_twoend.py {%s}" % ",".join(CASES))
         sys.exit(2)

@@ -41,14 +41,16 @@ def seq_of(payload_hex):
     return seq if magic == MAGIC else None
 
 
-def arrival(n, drop, dup, reorder):
+def arrival(n, drop, dup, reorder, late=None):
     """Sequences in the order the fixture hands them to the receiver
-    (impair.h: drop/dup/reorder=N@K on seq % N == K)."""
+    (impair.h: drop/dup/reorder=N@K on seq % N == K). late: the reorder
+    frames that did pass after their successor (None: all of them); a
+    held frame released on an empty poll stays in order."""
     out, held = [], None
     for s in range(n):
         if s % drop[0] == drop[1]:
             continue
-        if s % reorder[0] == reorder[1] and held is None:
+        if s % reorder[0] == reorder[1] and held is None and (late is None or s in late):
             held = s
             continue
         out.append(s)
