@@ -9,7 +9,7 @@
 /* The fields of spec at size, from a template built in buf. */
 static int
 size_fields(const struct wr_frame_spec *spec, uint32_t size, uint8_t *buf,
-		struct wr_txvar_size *out, struct wr_frame_layout *lay)
+		struct wr_txvar_slot *out, struct wr_frame_layout *lay)
 {
 	struct wr_frame_spec s = *spec;
 
@@ -39,6 +39,7 @@ int
 wr_txvar_build(const struct wr_mix *mix, const struct wr_frame_spec *spec,
 		const struct wr_frame_layout *lay, struct wr_txvar *v, bool *needed)
 {
+	struct wr_txvar_slot size[WR_MIX_MAX_SIZES];
 	struct wr_frame_layout l;
 	unsigned int i;
 	uint8_t *buf;
@@ -55,11 +56,12 @@ wr_txvar_build(const struct wr_mix *mix, const struct wr_frame_spec *spec,
 	if (buf == NULL)
 		return -ENOMEM;
 	for (i = 0; i < mix->nb_sizes && rc == 0; i++)
-		rc = size_fields(spec, mix->size[i], buf, &v->size[i], &l);
+		rc = size_fields(spec, mix->size[i], buf, &size[i], &l);
 	free(buf);
 	if (rc != 0)
 		return rc;
 	v->seq_len = mix->seq_len;
-	memcpy(v->seq, mix->seq, mix->seq_len);
+	for (i = 0; i < mix->seq_len; i++)
+		v->slot[i] = size[mix->seq[i]];
 	return 0;
 }

@@ -29,8 +29,12 @@
 #include "frame.h"
 #include "mix.h"
 
-/* The fields of one size of a mix, as stored in the frame. */
-struct wr_txvar_size {
+/*
+ * The fields of one frame of a mix's sequence (its size's), as stored in
+ * the frame: 8 bytes, one load per frame. For IPv6 the last is the UDP
+ * checksum of the size's template, the base of the per-frame update.
+ */
+struct wr_txvar_slot {
 	uint16_t data_len;                  /* bytes in the mbuf */
 	uint16_t var_val[WR_FRAME_NB_VAR];  /* frame.h: lengths, checksum */
 };
@@ -46,8 +50,9 @@ struct wr_txvar {
 	uint32_t sport_off;
 	uint16_t var_off[WR_FRAME_NB_VAR];
 	unsigned int seq_len;
-	struct wr_txvar_size size[WR_MIX_MAX_SIZES];
-	uint8_t seq[WR_MIX_MAX_SEQ];
+	/* Frame k of the mix's cycle, its size's fields resolved when built
+	 * (not size[seq[k]]: one dependent load less per frame). */
+	struct wr_txvar_slot slot[WR_MIX_MAX_SEQ];
 };
 
 /*
@@ -77,7 +82,7 @@ wr_txvar_fold(uint64_t s)
 static inline uint16_t
 wr_txvar_size_frame(const struct wr_txvar *v, uint8_t *data, unsigned int k)
 {
-	const struct wr_txvar_size *s = &v->size[v->seq[k]];
+	const struct wr_txvar_slot *s = &v->slot[k];
 
 	memcpy(data + v->var_off[0], &s->var_val[0], sizeof(uint16_t));
 	memcpy(data + v->var_off[1], &s->var_val[1], sizeof(uint16_t));
@@ -86,25 +91,47 @@ wr_txvar_size_frame(const struct wr_txvar *v, uint8_t *data, unsigned int k)
 }
 
 /*
+ * The IPv6 UDP checksum of a frame whose template (checksum base) had seq,
+ * timestamp and source port 0 / 0 / the first, now carrying seq and the
+ * words in burst_sum (timestamp, and source port less the template's: the
+ * same for a whole burst of one flow). RFC 1624 eqn 3; a result of 0 is
+ * sent as 0xffff (RFC 8200 section 8.1). This function can't fail.
+ */
+static inline uint16_t
+wr_txvar_csum6_of(uint16_t base, uint64_t burst_sum, uint64_t seq)
+{
+	uint16_t ck = (uint16_t)~wr_txvar_fold((uint64_t)(uint16_t)~base +
+		burst_sum + (uint32_t)seq + (seq >> 32));
+
+	return ck == 0 ? 0xffff : ck;
+}
+
+/*
+ * The words of a burst's IPv6 UDP checksum update other than seq: the
+ * timestamp tsc_lo as stored and the source port sport_be as stored,
+ * against the template's. This function can't fail.
+ */
+static inline uint64_t
+wr_txvar_csum6_burst(const struct wr_txvar *v, uint32_t tsc_lo, uint16_t sport_be)
+{
+	return (uint64_t)tsc_lo + sport_be + (uint16_t)~v->sport_base_be;
+}
+
+/*
  * Set the UDP checksum of the IPv6 frame at data from base, the checksum
  * of its size's template, and the seq, timestamp and source port now in
- * the frame. A result of 0 is sent as 0xffff (RFC 8200 section 8.1).
- * This function can't fail.
+ * the frame. This function can't fail.
  */
 static inline void
 wr_txvar_csum6(const struct wr_txvar *v, uint8_t *data, uint16_t base)
 {
 	const struct wr_test_hdr *th =
 		(const struct wr_test_hdr *)(data + v->th_off);
-	uint64_t seq = th->seq, sum;
 	uint16_t sport, ck;
 
 	memcpy(&sport, data + v->sport_off, sizeof(sport));
-	sum = (uint64_t)(uint16_t)~base + (uint32_t)seq + (seq >> 32) +
-		th->tsc_lo + sport + (uint16_t)~v->sport_base_be;
-	ck = (uint16_t)~wr_txvar_fold(sum);
-	if (ck == 0)
-		ck = 0xffff;
+	ck = wr_txvar_csum6_of(base, wr_txvar_csum6_burst(v, th->tsc_lo, sport),
+		th->seq);
 	memcpy(data + v->udp_ck_off, &ck, sizeof(ck));
 }
 

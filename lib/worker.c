@@ -231,7 +231,7 @@ tx_var_frame(const struct tx_var_ctx *c, struct rte_mbuf *m, uint32_t pos,
 
 	if (c->mix) {
 		len = wr_txvar_size_frame(c->v, d, pos);
-		base = c->v->size[c->v->seq[pos]].var_val[WR_FRAME_NB_VAR - 1];
+		base = c->v->slot[pos].var_val[WR_FRAME_NB_VAR - 1];
 	}
 	m->data_len = len;
 	m->pkt_len = len;
@@ -247,11 +247,62 @@ tx_var_frame(const struct tx_var_ctx *c, struct rte_mbuf *m, uint32_t pos,
 }
 
 /*
- * Rare path, decided once per burst: stamp n new frames of a queue with a
- * size mix or IPv6 in one pass (instead of tx_stamp and tx_stamp_flows).
+ * tx_stamp_var for full stamps and one flow, the usual case, always
+ * inlined with mix and csum6 constant: per frame one 8-byte slot load, the
+ * stores, and for IPv6 the checksum from seq and a per-burst sum (nothing
+ * read back from the frame). Offsets in locals: frame stores alias all.
  */
-static __rte_noinline void
-tx_stamp_var(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
+static __rte_always_inline void
+tx_var_full(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo,
+		bool mix, bool csum6)
+{
+	const struct wr_txvar *v = q->var;
+	const struct wr_txvar_slot *slot = v->slot;
+	const uint32_t th_off = q->th_off, ck_off = v->udp_ck_off;
+	const uint32_t seq_len = v->seq_len;
+	const uint16_t off0 = v->var_off[0], off1 = v->var_off[1];
+	const uint16_t off2 = v->var_off[2];
+	const uint64_t burst_sum = wr_txvar_csum6_burst(v, tsc_lo, v->sport_base_be);
+	struct wr_txvar_slot fixed = { .data_len = (uint16_t)q->data_len };
+	uint32_t pos = q->var_pos;
+	uint64_t seq = q->next_seq;
+	uint16_t i;
+
+	fixed.var_val[WR_FRAME_NB_VAR - 1] = v->ck_base;
+	for (i = 0; i < n; i++) {
+		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
+		struct wr_test_hdr *th = (struct wr_test_hdr *)(d + th_off);
+		const struct wr_txvar_slot s = mix ? slot[pos] : fixed;
+
+		if (mix) {
+			memcpy(d + off0, &s.var_val[0], sizeof(uint16_t));
+			memcpy(d + off1, &s.var_val[1], sizeof(uint16_t));
+			if (!csum6)   /* IPv6: the checksum, stored below */
+				memcpy(d + off2, &s.var_val[2], sizeof(uint16_t));
+			if (++pos == seq_len)
+				pos = 0;
+		}
+		m[i]->data_len = s.data_len;
+		m[i]->pkt_len = s.data_len;
+		th->seq = seq + i;
+		th->tsc_lo = tsc_lo;
+		if (csum6) {
+			uint16_t ck = wr_txvar_csum6_of(s.var_val[WR_FRAME_NB_VAR - 1],
+				burst_sum, seq + i);
+
+			memcpy(d + ck_off, &ck, sizeof(ck));
+		}
+	}
+	q->var_pos = pos;
+	q->next_seq = seq + n;
+}
+
+/*
+ * tx_stamp_var for other stamp modes or several flows: every flag tested
+ * per frame (predictable), the fields as the frame holds them.
+ */
+static void
+tx_stamp_some(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
 {
 	const struct wr_txvar *v = q->var;
 	const struct tx_var_ctx c = {
@@ -275,6 +326,27 @@ tx_stamp_var(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
 	q->var_pos = pos;
 	q->flow = flow;
 	q->next_seq = seq + n;
+}
+
+/*
+ * Rare path, decided once per burst: stamp n new frames of a queue with a
+ * size mix or IPv6 in one pass (instead of tx_stamp and tx_stamp_flows).
+ */
+static __rte_noinline void
+tx_stamp_var(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
+{
+	const struct wr_txvar *v = q->var;
+
+	if (likely(q->stamp == WR_STAMP_FULL && q->nb_flows <= 1)) {
+		if (v->mix && v->csum6)
+			tx_var_full(q, m, n, tsc_lo, true, true);
+		else if (v->mix)
+			tx_var_full(q, m, n, tsc_lo, true, false);
+		else
+			tx_var_full(q, m, n, tsc_lo, false, true);
+		return;
+	}
+	tx_stamp_some(q, m, n, tsc_lo);
 }
 
 /* Rare path: frames the PMD refused last time get a fresh timestamp. */
