@@ -410,10 +410,11 @@ wr_run_tick(struct wr_run *run)
 		wr_rxpub_port_seq(run, p, fresh, &iv->port[p].seq);
 	}
 	run->ckpt_ready = fresh && wr_run_checkpoint_due(run, now);
-	if (run->ckpt_ready) {
+	if (run->ckpt_ready)
 		run->ckpt_tsc = now;
+	/* Per-stream figures live (view, telemetry) when streams are defined. */
+	if (run->ckpt_ready || (fresh && run->cfg->nb_stream_defs > 0))
 		collect_streams(run, true);
-	}
 	wr_cpu_track_tick(run, iv);
 	iv->t_s = wr_run_seconds(run, run->start_tsc, now);
 	iv->dt_s = wr_run_seconds(run, run->last_tsc, now);

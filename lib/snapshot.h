@@ -15,6 +15,8 @@
 #include "plan.h"
 #include "run.h"
 #include "stats.h"
+#include "stream.h"
+#include "worker.h"
 
 enum wr_snap_state {
 	WR_SNAP_IDLE = 0,      /* no run published yet */
@@ -47,6 +49,29 @@ struct wr_snap_port {
 	double tsc_per_byte;
 };
 
+/*
+ * A stream of the run: its sender's count read at the snapshot, after its
+ * receiver's (so received <= sent while running); the receiver's counts
+ * from the copies the workers published for the last tick (every count
+ * of one instant), final once done. Counts since the trial started.
+ */
+struct wr_snap_stream {
+	uint16_t stream_id;
+	uint16_t tx_port;
+	uint16_t tx_queue;
+	uint16_t rx_port;               /* first port that received it */
+	bool sent_known;                /* its sender is in this run */
+	bool rx_known;                  /* a receiver of this run saw it */
+	bool lat_valid;                 /* lat_mean_ns known (shared clock) */
+	char name[WR_STREAM_NAME_LEN];  /* --stream name=, "" without */
+	uint64_t sent_pkts;
+	uint64_t rx_pkts;               /* unique frames */
+	uint64_t gap_pkts;              /* skipped, not (yet) filled */
+	uint64_t late_pkts;
+	uint64_t dup_pkts;
+	double lat_mean_ns;
+};
+
 struct wr_snap_lcore {
 	unsigned int lcore;
 	struct wr_cpu_counters cnt;     /* cumulative */
@@ -70,6 +95,8 @@ struct wr_snap {
 	unsigned int nb_lcores;
 	struct wr_snap_port port[WR_MAX_PORTS];
 	struct wr_snap_lcore lcore[WR_PLAN_MAX_WORKERS];
+	unsigned int nb_streams;
+	struct wr_snap_stream stream[WR_MAX_STREAMS];
 };
 
 /*
@@ -81,5 +108,13 @@ struct wr_snap {
 void wr_snap_build(struct wr_snap *s, const struct wr_run *run,
 		const struct wr_interval *iv, enum wr_snap_state state,
 		const struct wr_snap *prev);
+
+/*
+ * Fill out (max entries) with the run's streams, by stream id: each TX
+ * queue of the run and each stream its receivers saw (run->streams as last
+ * collected). Stats core only. Returns the number filled.
+ */
+unsigned int wr_snap_streams(const struct wr_run *run, struct wr_snap_stream *out,
+		unsigned int max);
 
 #endif /* WR_SNAPSHOT_H */

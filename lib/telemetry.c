@@ -255,6 +255,63 @@ cmd_lcore(const char *cmd __rte_unused, const char *params,
 	return 0;
 }
 
+/* /wirerate/streams: the stream ids of the run (tx_port * 16 + tx_queue). */
+static int
+cmd_streams(const char *cmd __rte_unused, const char *params __rte_unused,
+		struct rte_tel_data *d)
+{
+	static uint16_t ids[WR_MAX_STREAMS];   /* handlers run one at a time */
+	unsigned int n, i;
+
+	pthread_mutex_lock(&snap_lock);
+	n = published.nb_streams;
+	for (i = 0; i < n; i++)
+		ids[i] = published.stream[i].stream_id;
+	pthread_mutex_unlock(&snap_lock);
+	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
+	for (i = 0; i < n; i++)
+		rte_tel_data_add_array_int(d, ids[i]);
+	return 0;
+}
+
+static int
+cmd_stream(const char *cmd __rte_unused, const char *params,
+		struct rte_tel_data *d)
+{
+	long id = param_id(params);
+	struct wr_snap_stream s = { .stream_id = 0 };
+	bool found = false;
+	unsigned int i;
+
+	pthread_mutex_lock(&snap_lock);
+	for (i = 0; i < published.nb_streams && !found; i++) {
+		if (published.stream[i].stream_id == id) {
+			s = published.stream[i];
+			found = true;
+		}
+	}
+	pthread_mutex_unlock(&snap_lock);
+	if (!found)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	add(d, "stream_id", s.stream_id);
+	add(d, "tx_port", s.tx_port);
+	add(d, "tx_queue", s.tx_queue);
+	/* Known halves only: a missing key is unknown, never a 0. */
+	if (s.sent_known)
+		add(d, "sent_pkts", s.sent_pkts);
+	if (s.rx_known) {
+		add(d, "rx_port", s.rx_port);
+		add(d, "rx_pkts", s.rx_pkts);
+		add(d, "gap_pkts", s.gap_pkts);
+		add(d, "late_pkts", s.late_pkts);
+		add(d, "dup_pkts", s.dup_pkts);
+	}
+	if (s.lat_valid)
+		add(d, "lat_mean_ns", round_u64(s.lat_mean_ns));
+	return 0;
+}
+
 int
 wr_telemetry_register(void)
 {
@@ -271,6 +328,10 @@ wr_telemetry_register(void)
 		{ "/wirerate/lcores", cmd_list, "Ids of the worker lcores." },
 		{ "/wirerate/lcore", cmd_lcore, "One worker lcore: CPU cost and "
 			"frames per burst. Parameter: lcore id." },
+		{ "/wirerate/streams", cmd_streams, "Ids of the run's streams "
+			"(sent or received)." },
+		{ "/wirerate/stream", cmd_stream, "One stream: sent, received, "
+			"gaps, latency. Parameter: stream id." },
 	};
 	unsigned int i;
 	int rc;

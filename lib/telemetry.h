@@ -8,6 +8,8 @@
  *   /wirerate/port,<id>      one port: totals, rates, loss, latency, CPU
  *   /wirerate/lcores         ids of the worker lcores
  *   /wirerate/lcore,<id>     one worker lcore: CPU cost, bursts histogram
+ *   /wirerate/streams        ids of the run's streams
+ *   /wirerate/stream,<id>    one stream: sent, received, gaps, latency
  *
  * Every reply is a flat dictionary of integers (DPDK 22.11 telemetry has no
  * floating point), units in the key names; docs/metrics.md lists them.

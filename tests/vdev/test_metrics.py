@@ -285,6 +285,69 @@ def telemetry_live():
     c.done()
 
 
+STREAM_CMDS = ["/wirerate/state", "/wirerate/streams", "/wirerate/stream,0",
+               "/wirerate/stream,1", "/wirerate/port,0"]
+
+
+def telemetry_streams():
+    """/wirerate/stream,<id> on a ring pair with two streams at 20 and 5
+    kpps: each stream's receiver count against its sender's, their sum
+    against the sending PMD's count, the rates apart, the final JSON at
+    least the live reading."""
+    c = Checker("telemetry_streams")
+    docs = documented_keys().get("/wirerate/stream", set())
+    with tempfile.TemporaryDirectory() as tmp, \
+            LiveRun(RING_PAIR + ["--rxq", "2", "--interval", "250ms", "--duration", "0",
+                                 "--quiet", "--stream", "name=fast;size=128;rate=20kpps",
+                                 "--stream", "name=slow;size=300;rate=5kpps;dport=9"],
+                    tmp) as run:
+        c.true(wait_until(lambda: running(run.prefix), 60) is not None,
+               "state running with an interval taken")
+        wait_until(lambda: (telemetry(run.prefix, ["/wirerate/stream,1"]) or [{}])[0]
+                   .get("rx_pkts", 0) > 0, 30)
+        a = telemetry(run.prefix, STREAM_CMDS) or [{}] * len(STREAM_CMDS)
+        time.sleep(1.5)
+        b = telemetry(run.prefix, STREAM_CMDS) or [{}] * len(STREAM_CMDS)
+        c.eq(b[1], [0, 1], "/wirerate/streams: the two stream ids")
+        for k in (2, 3):
+            c.eq(set(b[k] or {}), docs, "%s keys as documented" % STREAM_CMDS[k])
+        if c.failed == 0:
+            check_stream_live(c, a, b)
+        c.eq(telemetry(run.prefix, ["/wirerate/stream,9"]), [None],
+             "unknown stream answers null")
+        c.eq(run.stop(), 0, "exit code after SIGINT")
+        doc = run.result()
+        if doc and c.failed == 0:
+            tx = {t["stream_id"]: t["sent_pkts"] for t in doc["tx_streams"]}
+            for k in (2, 3):
+                s = b[k]
+                c.true(tx[s["stream_id"]] >= s["sent_pkts"],
+                       "stream %d: final sent >= live" % s["stream_id"])
+            wrtest.stream_balance(c, doc)
+        if c.failed:
+            print(run.output())
+    c.done()
+
+
+def check_stream_live(c, a, b):
+    fast, slow, port = b[2], b[3], b[4]
+    for s in (fast, slow):
+        c.true(0 < s["rx_pkts"] <= s["sent_pkts"],
+               "stream %d: received %d <= sent %d" % (s["stream_id"], s["rx_pkts"],
+                                                     s["sent_pkts"]))
+        c.eq((s["tx_port"], s["rx_port"], s["gap_pkts"]), (0, 1, 0),
+             "stream %d ports, no gap" % s["stream_id"])
+        c.true(s.get("lat_mean_ns", 0) > 0, "stream %d latency" % s["stream_id"])
+    # Streams are read after the port's PMD counters in the same snapshot.
+    c.true(fast["sent_pkts"] + slow["sent_pkts"] >= port["nic_opackets"] > 0,
+           "sum sent %d >= the sending PMD's %d" % (
+               fast["sent_pkts"] + slow["sent_pkts"], port["nic_opackets"]))
+    df = fast["sent_pkts"] - a[2]["sent_pkts"]
+    ds = slow["sent_pkts"] - a[3]["sent_pkts"]
+    c.true(ds > 0 and 3.0 < df / ds < 5.0,
+           "fast sent %d, slow %d between readings (20 vs 5 kpps)" % (df, ds))
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -517,7 +580,8 @@ def cpu_two_lcores():
 
 
 CASES = {f.__name__: f for f in (telemetry_live, prometheus_scrape, cpu_cost,
-                                  cpu_two_lcores)}
+                                  cpu_two_lcores,
+                                  telemetry_streams)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
