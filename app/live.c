@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "snapshot.h"
 #include "units.h"
 #include "view.h"
 
@@ -98,6 +99,37 @@ seq_lines(FILE *f, const struct wr_run *run, const struct wr_interval *iv)
 	}
 }
 
+/*
+ * The streams when the run defines them (--stream, [streams]), counts
+ * since start: sent read after received, so in flight shows as sent and
+ * not received, never the reverse. 79 columns.
+ */
+static void
+stream_lines(FILE *f, const struct wr_run *run)
+{
+	static struct wr_snap_stream s[WR_MAX_STREAMS];   /* stats core only */
+	unsigned int n, i;
+	char txq[16], rx[8], sent[24], lat[24];
+
+	if (run->cfg->nb_stream_defs == 0)
+		return;
+	n = wr_snap_streams(run, s, RTE_DIM(s));
+	fprintf(f, "%-9s %-6s %3s %12s %12s %8s %6s %6s %9s\n", "stream", "tx.q",
+		"rx", "sent", "received", "gaps", "late", "dup", "avg us");
+	for (i = 0; i < n; i++) {
+		snprintf(txq, sizeof(txq), "tx%u.%u", s[i].tx_port, s[i].tx_queue);
+		snprintf(rx, sizeof(rx), s[i].rx_known ? "%u" : "-", s[i].rx_port);
+		snprintf(sent, sizeof(sent), s[i].sent_known ? "%" PRIu64 : "-",
+			s[i].sent_pkts);
+		snprintf(lat, sizeof(lat), s[i].lat_valid ? "%.2f" : "-",
+			s[i].lat_mean_ns / 1e3);
+		fprintf(f, "%-9.9s %-6s %3s %12s %12" PRIu64 " %8" PRIu64 " %6" PRIu64
+			" %6" PRIu64 " %9s\n", s[i].name[0] != '\0' ? s[i].name : "-",
+			txq, rx, sent, s[i].rx_pkts, s[i].gap_pkts, s[i].late_pkts,
+			s[i].dup_pkts, lat);
+	}
+}
+
 /* One frame of the live view. */
 static void
 frame(FILE *f, const struct wr_run *run, const struct wr_interval *iv, bool wide)
@@ -118,6 +150,7 @@ frame(FILE *f, const struct wr_run *run, const struct wr_interval *iv, bool wide
 	fprintf(f, "received frames by sequence number since start; latency of "
 		"this interval:\n");
 	seq_lines(f, run, iv);
+	stream_lines(f, run);
 }
 
 /*

@@ -152,7 +152,75 @@ def live_plain():
     c.done(r)
 
 
-CASES = {f.__name__: f for f in (live_terminal, live_plain)}
+TWO_STREAMS = ["--tx-ports", "0", "--rx-ports", "1", "--rxq", "2",
+               "--stream", "name=fast;size=128;rate=20kpps",
+               "--stream", "name=slow;size=300;rate=5kpps;dport=9"]
+STREAM_ROW = re.compile(r"^(fast|slow) +tx0\.([01]) +1 +(\d+) +(\d+) +(\d+) +(\d+) "
+                        r"+(\d+) +([0-9.]+)$", re.M)
+
+
+def stream_rows(fr):
+    """{name: (queue, sent, received, gaps)} of a frame's stream block."""
+    return {m.group(1): tuple(int(m.group(k)) for k in (2, 3, 4, 5))
+            for m in STREAM_ROW.finditer(fr)}
+
+
+def live_streams():
+    """Two streams on a ring pair: a per-stream block in every frame, piped
+    and at 80 columns under tmux; each stream's received count against its
+    sent count and, summed, the receiving port's own frames of the same
+    frame; the last frame against the final JSON (sent, the PMD's count)."""
+    c = Checker("live_streams")
+    r = wrtest.run([], RING + TWO_STREAMS + ["--duration", "1", "--interval", "200ms"])
+    c.eq(r.rc, 0, "exit code")
+    frames = re.split(r"\n(?=t=\d)", r.out.split("\nsummary over")[0])[1:]
+    c.true(len(frames) >= 3, "a frame per interval: %d" % len(frames))
+    for i, fr in enumerate(frames):
+        rows = stream_rows(fr)
+        c.eq(sorted(rows), ["fast", "slow"], "frame %d: a row per stream" % (i + 1))
+        own = re.search(r"^ +1 +(\d+) ", fr.split("own frames")[-1], re.M)
+        c.true(own is not None and all(x[2] <= x[1] for x in rows.values()) and
+               sum(x[2] for x in rows.values()) <= int(own.group(1)),
+               "frame %d: received <= sent per stream, sum <= port 1's own "
+               "frames (%r)" % (i + 1, rows))
+    last = stream_rows(frames[-1]) if frames else {}
+    if r.doc and sorted(last) == ["fast", "slow"]:
+        tx = {t["queue"]: t["sent_pkts"] for t in r.doc["tx_streams"]}
+        for name, (q, sent, rx, gaps) in last.items():
+            c.true(0 < sent <= tx[q], "%s: live sent %d <= final %d" % (name, sent, tx[q]))
+            c.eq(gaps, 0, "%s: no gap" % name)
+        c.true(sum(x[2] for x in last.values()) <= r.doc["totals"][1]["nic_ipackets"],
+               "live received <= the receiving PMD's final count")
+        ratio = last["fast"][1] / max(1, last["slow"][1])
+        c.true(3.0 < ratio < 5.0, "fast sent %.2fx slow (20 vs 5 kpps)" % ratio)
+    c.true(all(len(ln) <= 80 for fr in frames for ln in fr.splitlines()),
+           "piped frames fit 80 columns")
+    if shutil.which("tmux") is not None:
+        streams_terminal(c)
+    c.done(r)
+
+
+def streams_terminal(c):
+    t = Tmux(80)
+    try:
+        t.start(eal() + ["--"] + RING + TWO_STREAMS + ["--duration", "2"])
+        mid = t.wait("t=1.0s")
+        c.true(mid is not None, "80 cols: the live view started")
+        if mid is not None:
+            time.sleep(0.3)
+            c.eq(sorted(stream_rows(t.screen())), ["fast", "slow"],
+                 "80 cols: the stream block on screen mid-run")
+        end = t.wait("EXIT=", timeout=60)
+        c.true(end is not None and "EXIT=0" in end, "80 cols: exit 0")
+        hist = t.screen(history=True, joined=True)
+        live = hist[hist.find("\nt="):hist.find("summary over")]
+        c.eq([ln for ln in live.splitlines() if len(ln) > 80], [],
+             "80 cols: no line of the live frame wider than the terminal")
+    finally:
+        t.close()
+
+
+CASES = {f.__name__: f for f in (live_terminal, live_plain, live_streams)}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
