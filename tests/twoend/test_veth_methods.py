@@ -183,6 +183,8 @@ def veth_mlr():
     for lv in levels:
         lat = lv["latency"]
         pc = lat["percentiles_ns"]
+        print("latency at %r%% (%.0f pps): min %.0f p50 %.0f p99 %.0f max %.0f ns" % (
+            lv["pct"], lv["intended_pps"], lat["min_ns"], pc["p50"], pc["p99"], lat["max_ns"]))
         c.true(0 < lat["min_ns"] <= pc["p50"] <= pc["p90"] <= pc["p99"] <= pc["p99.9"]
                <= lat["max_ns"], "percentiles in order at %r%%" % lv["pct"])
         c.eq(lat["count"], lv["sent_pkts"] - lv["lost_pkts"], "one latency per frame")
