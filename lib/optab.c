@@ -208,8 +208,8 @@ static const char *const section_titles[WR_OPTSEC_COUNT] = {
 	[WR_OPTSEC_MODES] = "Test modes (docs/rfc2544.md)",
 	[WR_OPTSEC_PROFILE] = "Profile",
 	[WR_OPTSEC_RUN] = "Run length and output",
-	[WR_OPTSEC_TWOEND] = "Two ends (sender and receiver in different processes "
-		"or hosts;\ndocs/testbeds.md)",
+	[WR_OPTSEC_TWOEND] = ("Two ends (sender and receiver in different processes "
+		"or hosts;\ndocs/testbeds.md)"),
 	[WR_OPTSEC_CAPTURE] = "Capture (docs/accounting.md)",
 };
 
