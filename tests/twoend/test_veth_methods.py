@@ -107,7 +107,10 @@ def veth_capture():
     # shows which did: each must be a late frame of the receiver's.
     late = {b for a, b in zip(got, got[1:]) if b % 1000 == 500 and a == b + 1}
     c.eq(len(late), s["late_pkts"], "reordered frames in the file = receiver's late")
-    c.true(len(late) >= 1, "the bursts made at least one reorder happen")
+    # No floor on how many: on veth the af_packet PMD often hands over one
+    # frame per poll, and then the fixture releases every held frame in
+    # order (a quiet CI machine saw none). capture_impair (vdev ring pair,
+    # full bursts) proves reordered frames are kept.
     want = expected(arrival(CAP_N, (1000, 999), (1000, 250), (1000, 500), late),
                     CAP_AROUND, CAP_LAST)
     c.eq(len(got), len(want), "frames kept")
