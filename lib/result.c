@@ -468,16 +468,16 @@ link_json(const struct wr_run *run, unsigned int p)
 	return o;
 }
 
-static json_t *
-total_port_json(const struct wr_run *run, unsigned int p)
+json_t *
+wr_result_port_counters_json(const struct wr_run *run, unsigned int p,
+		const struct wr_port_counters *c, uint64_t dt_tsc)
 {
-	const struct wr_port_counters *c = &run->total[p];
 	struct wr_port_counters zero;
 	struct wr_port_rates r;
 	json_t *o = json_object();
 
 	memset(&zero, 0, sizeof(zero));
-	wr_stats_rates(&zero, c, run->tx_stop_tsc - run->start_tsc, run->tsc_hz, &r);
+	wr_stats_rates(&zero, c, dt_tsc, run->tsc_hz, &r);
 	wr_json_set(o, "port_id", wr_json_u64(run->ports[p].port_id));
 	wr_json_set(o, "tx_pkts", wr_json_u64(c->tx_pkts));
 	wr_json_set(o, "tx_bytes", wr_json_u64(c->tx_bytes));
@@ -488,10 +488,20 @@ total_port_json(const struct wr_run *run, unsigned int p)
 	wr_json_set(o, "rx_malformed_pkts", wr_json_u64(c->rx_malformed_pkts));
 	wr_json_set(o, "nic_ipackets", wr_json_u64(c->nic_ipackets));
 	wr_json_set(o, "nic_opackets", wr_json_u64(c->nic_opackets));
-	wr_json_set(o, "reflected_pkts", wr_json_u64(c->rx_reflected_pkts));
-	wr_json_set(o, "unreflected_pkts", wr_json_u64(c->rx_unreflected_pkts));
 	wr_result_rates_json(o, &r);
 	wr_json_set(o, "drops", wr_result_drops_json(c));
+	return o;
+}
+
+static json_t *
+total_port_json(const struct wr_run *run, unsigned int p)
+{
+	const struct wr_port_counters *c = &run->total[p];
+	json_t *o = wr_result_port_counters_json(run, p, c,
+		run->tx_stop_tsc - run->start_tsc);
+
+	wr_json_set(o, "reflected_pkts", wr_json_u64(c->rx_reflected_pkts));
+	wr_json_set(o, "unreflected_pkts", wr_json_u64(c->rx_unreflected_pkts));
 	if (run->port_lat_valid[p])
 		wr_json_set(o, "latency", latency_json(run, p));
 	wr_json_set(o, "impair", impair_json(run, p));

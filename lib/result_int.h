@@ -21,6 +21,14 @@ void wr_result_rates_json(json_t *o, const struct wr_port_rates *r);
 /* A port's drop counters. */
 json_t *wr_result_drops_json(const struct wr_port_counters *c);
 
+/*
+ * A port's counters as the result writes them (port_id, frames and bytes,
+ * own/foreign/malformed, the NIC's counts, rates over dt_tsc, drops):
+ * shared by the final totals and the live checkpoint. Returns a new object.
+ */
+json_t *wr_result_port_counters_json(const struct wr_run *run, unsigned int p,
+		const struct wr_port_counters *c, uint64_t dt_tsc);
+
 /* Latency figures keyed as totals[].latency; NULL when none is known. */
 json_t *wr_result_lat_figs_json(const struct wr_lat_figs *f);
 

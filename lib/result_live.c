@@ -43,26 +43,9 @@ static json_t *
 running_total_json(const struct wr_run *run, const struct wr_interval *iv,
 		unsigned int p)
 {
-	const struct wr_port_counters *c = &iv->port[p].cnt;
-	struct wr_port_counters zero;
-	struct wr_port_rates r;
-	json_t *o = json_object();
+	json_t *o = wr_result_port_counters_json(run, p, &iv->port[p].cnt,
+		(uint64_t)(iv->t_s * (double)run->tsc_hz));
 
-	memset(&zero, 0, sizeof(zero));
-	wr_stats_rates(&zero, c, (uint64_t)(iv->t_s * (double)run->tsc_hz),
-		run->tsc_hz, &r);
-	wr_json_set(o, "port_id", wr_json_u64(run->ports[p].port_id));
-	wr_json_set(o, "tx_pkts", wr_json_u64(c->tx_pkts));
-	wr_json_set(o, "tx_bytes", wr_json_u64(c->tx_bytes));
-	wr_json_set(o, "rx_pkts", wr_json_u64(c->rx_pkts));
-	wr_json_set(o, "rx_bytes", wr_json_u64(c->rx_bytes));
-	wr_json_set(o, "rx_own_pkts", wr_json_u64(c->rx_own_pkts));
-	wr_json_set(o, "rx_foreign_pkts", wr_json_u64(c->rx_foreign_pkts));
-	wr_json_set(o, "rx_malformed_pkts", wr_json_u64(c->rx_malformed_pkts));
-	wr_json_set(o, "nic_ipackets", wr_json_u64(c->nic_ipackets));
-	wr_json_set(o, "nic_opackets", wr_json_u64(c->nic_opackets));
-	wr_result_rates_json(o, &r);
-	wr_json_set(o, "drops", wr_result_drops_json(c));
 	wr_json_set(o, "latency", wr_result_lat_figs_json(&iv->port[p].seq.lat_run));
 	return o;
 }
