@@ -42,7 +42,11 @@ struct wr_ctl {
 	int tx_stop;   /* TX workers drain and stop sending */
 	int rx_stop;   /* everyone returns */
 	uint64_t pub_req; /* raised once per interval: publish RX state */
+	/* Bit p: the stats core saw run port index p's link go down (and not
+	 * yet back up): its TX queues offer nothing (worker.c poll_tx). */
+	uint64_t tx_paused;
 };
+_Static_assert(WR_MAX_PORTS <= 64, "wr_ctl.tx_paused holds a bit per port");
 
 /* TX queue counters: written only by the owning lcore. */
 struct wr_txq_stats {
