@@ -3,8 +3,8 @@
 the --impair fixture as the device: a 500 kpps policer with a 20 ms bucket,
 a fixed delay. Counts are checked against the fixture's own counters.
 Usage: test_methods.py CASE (see CASES)."""
-import sys
 
+import cases
 import wrtest
 from wrtest import Checker
 
@@ -111,10 +111,7 @@ def methods_bad():
     c.done()
 
 
-CASES = {f.__name__: f for f in (mode_mlr, lat_under_load, methods_bad)}
+CASES = cases.by_name(mode_mlr, lat_under_load, methods_bad)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_methods.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)

@@ -15,6 +15,7 @@ import time
 import urllib.parse
 import urllib.request
 
+import cases
 import wrtest
 from wrtest import Checker
 
@@ -579,12 +580,8 @@ def cpu_two_lcores():
     c.done()
 
 
-CASES = {f.__name__: f for f in (telemetry_live, prometheus_scrape, cpu_cost,
-                                  cpu_two_lcores,
-                                  telemetry_streams)}
+CASES = cases.by_name(telemetry_live, prometheus_scrape, cpu_cost, cpu_two_lcores,
+                      telemetry_streams)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_metrics.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)

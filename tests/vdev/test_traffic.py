@@ -9,9 +9,9 @@ import math
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 
+import cases
 import wrtest
 from test_vdev import check_rate
 from wrtest import Checker
@@ -402,13 +402,9 @@ def stream_mtu():
     c.done()
 
 
-CASES = {f.__name__: f for f in (mix_pcap, ipv6_pcap, mix_ring, mix_rate,
-                                  traffic_bad_inputs, streams_ring, streams_pcap,
-                                  patterns_ring, streams_bad_inputs, stream_mtu,
-                                  streams_csv)}
+CASES = cases.by_name(mix_pcap, ipv6_pcap, mix_ring, mix_rate, traffic_bad_inputs,
+                      streams_ring, streams_pcap, patterns_ring, streams_bad_inputs,
+                      stream_mtu, streams_csv)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_traffic.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)
