@@ -22,7 +22,7 @@ from eal import eal_args, remove_runtime_dir
 from stats import median_of
 
 TESTPMD = os.environ.get("TESTPMD", "dpdk-testpmd")
-POOL_CACHE = 128      # lib/port.c POOL_CACHE: testpmd gets --mbcache=128
+POOL_CACHE = 128      # lib/setup/port.c POOL_CACHE: testpmd gets --mbcache=128
 
 
 def memif(sock, role):

@@ -7,10 +7,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "frame.h"
-#include "opts.h"
-#include "reflect.h"
-#include "rxclock.h"
+#include "base/frame.h"
+#include "config/opts.h"
+#include "datapath/reflect.h"
+#include "stats/rxclock.h"
 #include "wr_test.h"
 #include "wr_test_opts.h"
 
