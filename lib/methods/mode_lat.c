@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stats/collect.h"
 #include "measure/hist.h"
 #include "modes_int.h"
 
@@ -81,14 +82,11 @@ latency_json(const struct wr_run *run)
 	static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
 	static struct wr_hist h;
 	json_t *o = json_object(), *p = json_object();
-	unsigned int i, q;
+	unsigned int i;
 	char k[16];
 
 	wr_hist_init(&h);
-	for (i = 0; i < run->nb_ports; i++)
-		for (q = 0; q < WR_MAX_QUEUES; q++)
-			if (run->port_lat_valid[i] && run->rxq[i][q] != NULL)
-				wr_rxq_lat_final(&h, run->rxq[i][q]);
+	wr_collect_lat(run, WR_COLLECT_LAT_VALID, &h);
 	json_object_set_new(o, "clock", json_string("TSC (rdtsc): TX stamp to "
 		"RX burst, same host"));
 	json_object_set_new(o, "tsc_hz", json_integer((json_int_t)run->tsc_hz));

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stats/collect.h"
 #include "modes_int.h"
 #include "results/result.h"
 #include "search.h"
@@ -44,13 +45,9 @@ static void
 summarize_latency(const struct wr_run *run, struct wr_trial_summary *s)
 {
 	static struct wr_hist h;
-	unsigned int p, q;
 
 	wr_hist_init(&h);
-	for (p = 0; p < run->nb_ports; p++)
-		for (q = 0; q < WR_MAX_QUEUES; q++)
-			if (run->port_lat_valid[p] && run->rxq[p][q] != NULL)
-				wr_rxq_lat_final(&h, run->rxq[p][q]);
+	wr_collect_lat(run, WR_COLLECT_LAT_VALID, &h);
 	s->lat_valid = h.nb > 0;
 	if (!s->lat_valid)
 		return;

@@ -10,6 +10,7 @@
 
 #include <rte_version.h>
 
+#include "stats/collect.h"
 #include "base/counter.h"
 #include "base/jsonw.h"
 #include "result_int.h"
@@ -392,12 +393,9 @@ latency_json(const struct wr_run *run, unsigned int p)
 {
 	static struct wr_hist h;
 	struct wr_lat_figs f;
-	unsigned int q;
 
 	wr_hist_init(&h);
-	for (q = 0; q < WR_MAX_QUEUES; q++)
-		if (run->rxq[p][q] != NULL)
-			wr_rxq_lat_final(&h, run->rxq[p][q]);
+	wr_collect_lat(run, p, &h);
 	wr_stats_lat_figs(&h, run->tsc_hz, &f);
 	return wr_result_lat_figs_json(&f);
 }
@@ -407,12 +405,13 @@ static json_t *
 impair_json(const struct wr_run *run, unsigned int p)
 {
 	uint64_t drop = 0, dup = 0, reorder = 0, delayed = 0, policed = 0;
+	const struct wr_rxq *rq;
 	bool any = false;
-	unsigned int q;
+	unsigned int i;
 	json_t *o;
 
-	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		const struct wr_impair_q *iq = run->impair[p][q];
+	WR_RUN_FOREACH_RXQ_OF(run, p, i, rq) {
+		const struct wr_impair_q *iq = rq->impair;
 
 		if (iq == NULL)
 			continue;
@@ -568,45 +567,25 @@ json_t *
 wr_result_tx_streams_json(const struct wr_run *run)
 {
 	json_t *a = json_array();
-	unsigned int p, q;
+	const struct wr_txq *t;
+	unsigned int i;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			const struct wr_txq *t = run->txq[p][q];
-			uint64_t sent;
-			json_t *o;
+	WR_RUN_FOREACH_TXQ(run, i, t) {
+		/* Counters: also read while the run goes on (--checkpoint). */
+		uint64_t sent = wr_counter_read(&t->st.nb_pkts);
+		json_t *o = json_object();
 
-			if (t == NULL)
-				continue;
-			/* Counters: also read while the run goes on (--checkpoint). */
-			sent = wr_counter_read(&t->st.nb_pkts);
-			o = json_object();
-			wr_json_set(o, "stream_id", wr_json_u64(wr_port_stream_id(t->port, t->queue)));
-			wr_json_set(o, "port", wr_json_u64(t->port));
-			wr_json_set(o, "queue", wr_json_u64(t->queue));
-			wr_json_set(o, "sent_pkts", wr_json_u64(sent));
-			wr_json_set(o, "sent_bytes", wr_json_u64(wr_txq_bytes(t, sent)));
-			wr_streamrx_tx_json(o, run, t);
-			wr_json_set(o, "unsent_pkts", wr_json_u64(wr_counter_read(
-				&t->st.nb_unsent_pkts)));
-			json_array_append_new(a, o);
-		}
+		wr_json_set(o, "stream_id", wr_json_u64(wr_port_stream_id(t->port, t->queue)));
+		wr_json_set(o, "port", wr_json_u64(t->port));
+		wr_json_set(o, "queue", wr_json_u64(t->queue));
+		wr_json_set(o, "sent_pkts", wr_json_u64(sent));
+		wr_json_set(o, "sent_bytes", wr_json_u64(wr_txq_bytes(t, sent)));
+		wr_streamrx_tx_json(o, run, t);
+		wr_json_set(o, "unsent_pkts", wr_json_u64(wr_counter_read(
+			&t->st.nb_unsent_pkts)));
+		json_array_append_new(a, o);
 	}
 	return a;
-}
-
-/* Frames this run's TX queues sent. */
-static uint64_t
-tx_sent(const struct wr_run *run)
-{
-	uint64_t sent = 0;
-	unsigned int p, q;
-
-	for (p = 0; p < run->nb_ports; p++)
-		for (q = 0; q < WR_MAX_QUEUES; q++)
-			if (run->txq[p][q] != NULL)
-				sent += wr_counter_read(&run->txq[p][q]->st.nb_pkts);
-	return sent;
 }
 
 static bool
@@ -650,7 +629,7 @@ wr_result_accounting_json(const struct wr_run *run)
 			balanced = false;
 	}
 	if (!any_rx_port(run)) {
-		wr_json_set(o, "sent_pkts", wr_json_u64(tx_sent(run)));
+		wr_json_set(o, "sent_pkts", wr_json_u64(wr_collect_tx_sent(run)));
 		wr_json_set(o, "balanced", json_null());
 		wr_json_set(o, "balance", json_string("needs the receiver's result: "
 			"wirerate merge SENDER.json RECEIVER.json"));

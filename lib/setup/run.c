@@ -191,6 +191,31 @@ wr_run_port_index(const struct wr_run *run, uint16_t port_id)
 	return i;
 }
 
+/* Registry order (run.h): run port index, then queue id. */
+static int
+qkey_cmp(int pa, int qa, int pb, int qb)
+{
+	return pa != pb ? pa - pb : qa - qb;
+}
+
+static int
+txq_cmp(const void *a, const void *b)
+{
+	const struct wr_txq *x = *(const struct wr_txq *const *)a;
+	const struct wr_txq *y = *(const struct wr_txq *const *)b;
+
+	return qkey_cmp(x->pidx, x->queue, y->pidx, y->queue);
+}
+
+static int
+rxq_cmp(const void *a, const void *b)
+{
+	const struct wr_rxq *x = *(const struct wr_rxq *const *)a;
+	const struct wr_rxq *y = *(const struct wr_rxq *const *)b;
+
+	return qkey_cmp(x->pidx, x->queue, y->pidx, y->queue);
+}
+
 static struct wr_txq *
 make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 {
@@ -202,13 +227,14 @@ make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 		return NULL;
 	q->port = r->port;
 	q->queue = r->queue;
+	q->pidx = (uint16_t)pi;
 	q->burst_pkts = run->cfg->burst_pkts;
 	q->sport_base = run->cfg->src_udp;
 	q->nb_flows = run->cfg->nb_flows;
 	q->limit_pkts = UINT64_MAX;
 	q->stamp = run->cfg->stamp;
 	wr_txq_reset(q);
-	run->txq[pi][r->queue] = q;
+	run->q.tx[run->q.nb_tx++] = q;
 	return q;
 }
 
@@ -223,9 +249,10 @@ make_rxq(struct wr_run *run, const struct wr_qref *r, int socket)
 		return NULL;
 	q->port = r->port;
 	q->queue = r->queue;
+	q->pidx = (uint16_t)pi;
 	q->burst_pkts = run->cfg->burst_pkts;
 	wr_rxq_reset(q);
-	run->rxq[pi][r->queue] = q;
+	run->q.rx[run->q.nb_rx++] = q;
 	return q;
 }
 
@@ -272,6 +299,8 @@ make_workers(struct wr_run *run, char *err, size_t el)
 		if (rc != 0)
 			return rc;
 	}
+	qsort(run->q.tx, run->q.nb_tx, sizeof(run->q.tx[0]), txq_cmp);
+	qsort(run->q.rx, run->q.nb_rx, sizeof(run->q.rx[0]), rxq_cmp);
 	return 0;
 }
 
@@ -279,30 +308,22 @@ make_workers(struct wr_run *run, char *err, size_t el)
 static int
 capture_setup(struct wr_run *run, char *err, size_t el)
 {
-	unsigned int p, q, n = 0;
+	unsigned int i, n = run->q.nb_rx;
+	struct wr_rxq *rq;
 
 	if (run->cfg->capture.path[0] == '\0')
 		return 0;
-	for (p = 0; p < run->nb_ports; p++)
-		for (q = 0; q < WR_MAX_QUEUES; q++)
-			n += run->rxq[p][q] != NULL;
 	run->cap = wr_capture_create(&run->cfg->capture, n, run->cfg->frame_size);
 	if (run->cap == NULL)
 		return wr_err(-ENOMEM, err, el, "--capture: no memory for the copy pool "
 			"(%u RX queues): %s", n, rte_strerror(rte_errno));
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			struct wr_rxq *rq = run->rxq[p][q];
-
-			if (rq == NULL)
-				continue;
-			rq->cap = wr_capture_queue(run->cap, rq->port, rq->queue,
-				run->ports[p].socket);
-			if (rq->cap == NULL)
-				return wr_err(-ENOMEM, err, el, "--capture: no memory for "
-					"port %u RX queue %u: %s", rq->port, rq->queue,
-					rte_strerror(rte_errno));
-		}
+	WR_RUN_FOREACH_RXQ(run, i, rq) {
+		rq->cap = wr_capture_queue(run->cap, rq->port, rq->queue,
+			run->ports[rq->pidx].socket);
+		if (rq->cap == NULL)
+			return wr_err(-ENOMEM, err, el, "--capture: no memory for "
+				"port %u RX queue %u: %s", rq->port, rq->queue,
+				rte_strerror(rte_errno));
 	}
 	return 0;
 }
@@ -311,28 +332,23 @@ capture_setup(struct wr_run *run, char *err, size_t el)
 static int
 impair_install(struct wr_run *run, char *err, size_t el)
 {
-	unsigned int p, q;
+	unsigned int i;
+	struct wr_rxq *rq;
 
 	if (!wr_impair_active(&run->cfg->impair))
 		return 0;
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			struct wr_impair_q *iq;
-
-			if (run->rxq[p][q] == NULL)
-				continue;
-			iq = rte_zmalloc("wr_impair", sizeof(*iq), RTE_CACHE_LINE_SIZE);
-			if (iq == NULL)
-				return wr_err(-ENOMEM, err, el, "no memory for --impair");
-			iq->spec = run->cfg->impair;
-			run->impair[p][q] = iq;
-			run->impair_cb[p][q] = rte_eth_add_rx_callback(
-				run->ports[p].port_id, (uint16_t)q, wr_impair_rx, iq);
-			if (run->impair_cb[p][q] == NULL)
-				return wr_err(-ENOTSUP, err, el, "--impair: port %u queue "
-					"%u: RX callbacks unavailable: %s",
-					run->ports[p].port_id, q, rte_strerror(rte_errno));
-		}
+	WR_RUN_FOREACH_RXQ(run, i, rq) {
+		rq->impair = rte_zmalloc("wr_impair", sizeof(*rq->impair),
+			RTE_CACHE_LINE_SIZE);
+		if (rq->impair == NULL)
+			return wr_err(-ENOMEM, err, el, "no memory for --impair");
+		rq->impair->spec = run->cfg->impair;
+		rq->impair_cb = rte_eth_add_rx_callback(rq->port, rq->queue,
+			wr_impair_rx, rq->impair);
+		if (rq->impair_cb == NULL)
+			return wr_err(-ENOTSUP, err, el, "--impair: port %u queue "
+				"%u: RX callbacks unavailable: %s", rq->port, rq->queue,
+				rte_strerror(rte_errno));
 	}
 	return 0;
 }
@@ -341,19 +357,17 @@ impair_install(struct wr_run *run, char *err, size_t el)
 static void
 impair_remove(struct wr_run *run)
 {
-	unsigned int p, q;
+	unsigned int i;
+	struct wr_rxq *rq;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			if (run->impair_cb[p][q] != NULL) {
-				rte_eth_remove_rx_callback(run->ports[p].port_id,
-					(uint16_t)q, run->impair_cb[p][q]);
-				rte_free((void *)(uintptr_t)run->impair_cb[p][q]);
-				run->impair_cb[p][q] = NULL;
-			}
-			if (run->impair[p][q] != NULL)
-				wr_impair_flush(run->impair[p][q]);
+	WR_RUN_FOREACH_RXQ(run, i, rq) {
+		if (rq->impair_cb != NULL) {
+			rte_eth_remove_rx_callback(rq->port, rq->queue, rq->impair_cb);
+			rte_free((void *)(uintptr_t)rq->impair_cb);
+			rq->impair_cb = NULL;
 		}
+		if (rq->impair != NULL)
+			wr_impair_flush(rq->impair);
 	}
 }
 
@@ -420,16 +434,16 @@ wr_run_rate_check(const struct wr_run *run, unsigned int p,
 {
 	const struct wr_port_counters *c = &run->total[p];
 	double dur = wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc);
-	unsigned int q;
+	const struct wr_txq *tq;
+	unsigned int i;
 
 	memset(out, 0, sizeof(*out));
 	if (run->ports[p].rate_pps <= 0.0)
 		return false;
-	for (q = 0; q < WR_MAX_QUEUES; q++)
-		if (run->txq[p][q] != NULL) {
-			out->clamped_pkts += run->txq[p][q]->pace.nb_clamped_pkts;
-			out->backlog_pkts += wr_pace_backlog_pkts(&run->txq[p][q]->pace);
-		}
+	WR_RUN_FOREACH_TXQ_OF(run, p, i, tq) {
+		out->clamped_pkts += tq->pace.nb_clamped_pkts;
+		out->backlog_pkts += wr_pace_backlog_pkts(&tq->pace);
+	}
 	out->requested_pps = run->ports[p].rate_pps;
 	out->achieved_pps = dur > 0 ? (double)c->tx_pkts / dur : 0.0;
 	out->shortfall_pct = 100.0 * (1.0 - out->achieved_pps / out->requested_pps);
@@ -453,22 +467,14 @@ wr_run_rate_check(const struct wr_run *run, unsigned int p,
 bool
 wr_run_tx_done(const struct wr_run *run)
 {
-	unsigned int p, q;
-	bool any = false;
+	const struct wr_txq *t;
+	unsigned int i;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			const struct wr_txq *t = run->txq[p][q];
-
-			if (t == NULL)
-				continue;
-			any = true;
-			if (t->limit_pkts == UINT64_MAX ||
-					__atomic_load_n(&t->done, __ATOMIC_RELAXED) == 0)
-				return false;
-		}
-	}
-	return any;
+	WR_RUN_FOREACH_TXQ(run, i, t)
+		if (t->limit_pkts == UINT64_MAX ||
+				__atomic_load_n(&t->done, __ATOMIC_RELAXED) == 0)
+			return false;
+	return run->q.nb_tx > 0;
 }
 
 
@@ -495,7 +501,7 @@ wr_setup_close(struct wr_run *run)
 void
 wr_setup_destroy(struct wr_run *run)
 {
-	unsigned int i, q;
+	unsigned int i;
 
 	if (run == NULL)
 		return;
@@ -503,12 +509,11 @@ wr_setup_destroy(struct wr_run *run)
 	wr_capture_destroy(run->cap);
 	for (i = 0; i < run->plan.nb_workers; i++)
 		rte_free(run->workers[i]);
-	for (i = 0; i < WR_MAX_PORTS; i++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			rte_free(run->impair[i][q]);
-			rte_free(run->txq[i][q]);
-			rte_free(run->rxq[i][q]);
-		}
+	for (i = 0; i < run->q.nb_tx; i++)
+		rte_free(run->q.tx[i]);
+	for (i = 0; i < run->q.nb_rx; i++) {
+		rte_free(run->q.rx[i]->impair);
+		rte_free(run->q.rx[i]);
 	}
 	for (i = 0; i < run->nb_ports; i++)
 		wr_port_teardown(&run->ports[i]);

@@ -78,6 +78,31 @@ struct wr_stream_result {
 	struct wr_stream_view view;
 };
 
+/*
+ * The queue registry: every TX and RX queue of the run, one flat array per
+ * direction, sorted by run port index, then queue id. Each queue knows its
+ * run port index (pidx: run->ports[pidx]), DPDK port id and queue id.
+ * Walk them with WR_RUN_FOREACH_TXQ/RXQ (i: the registry index, q: the
+ * queue), or WR_RUN_FOREACH_TXQ_OF/RXQ_OF for the queues of one run port.
+ */
+#define WR_RUN_MAX_QUEUES (WR_MAX_PORTS * WR_MAX_QUEUES)
+
+struct wr_queues {
+	unsigned int nb_tx;
+	unsigned int nb_rx;
+	struct wr_txq *tx[WR_RUN_MAX_QUEUES];
+	struct wr_rxq *rx[WR_RUN_MAX_QUEUES];
+};
+
+#define WR_RUN_FOREACH_TXQ(run, i, txq) \
+	for ((i) = 0; (i) < (run)->q.nb_tx && ((txq) = (run)->q.tx[(i)]) != NULL; (i)++)
+#define WR_RUN_FOREACH_RXQ(run, i, rxq) \
+	for ((i) = 0; (i) < (run)->q.nb_rx && ((rxq) = (run)->q.rx[(i)]) != NULL; (i)++)
+#define WR_RUN_FOREACH_TXQ_OF(run, p, i, txq) \
+	WR_RUN_FOREACH_TXQ(run, i, txq) if ((txq)->pidx != (p)) continue; else
+#define WR_RUN_FOREACH_RXQ_OF(run, p, i, rxq) \
+	WR_RUN_FOREACH_RXQ(run, i, rxq) if ((rxq)->pidx != (p)) continue; else
+
 struct wr_cpu_track;
 struct wr_capture;
 
@@ -89,13 +114,9 @@ struct wr_run {
 	struct wr_port ports[WR_MAX_PORTS];
 	struct wr_plan plan;
 	struct wr_worker *workers[WR_PLAN_MAX_WORKERS];
-	struct wr_txq *txq[WR_MAX_PORTS][WR_MAX_QUEUES]; /* by run port index */
-	struct wr_rxq *rxq[WR_MAX_PORTS][WR_MAX_QUEUES];
+	struct wr_queues q;            /* every queue of the run: see above */
 	struct wr_ctl ctl;
 	bool launched;
-	/* --impair fixture per RX queue, by run port index. */
-	struct wr_impair_q *impair[WR_MAX_PORTS][WR_MAX_QUEUES];
-	const struct rte_eth_rxtx_callback *impair_cb[WR_MAX_PORTS][WR_MAX_QUEUES];
 	bool rx_clock_started;         /* --start-on-rx: first frame seen */
 
 	uint64_t start_tsc;
@@ -114,8 +135,8 @@ struct wr_run {
 	uint64_t nb_ckpt_written;
 	uint64_t nb_ckpt_failed;
 	/* Most streams an RX queue left out of its published copies this
-	 * trial (beyond WR_PUB_STREAMS), by run port index (rxpub.c). */
-	uint16_t rx_unpub[WR_MAX_PORTS][WR_MAX_QUEUES];
+	 * trial (beyond WR_PUB_STREAMS), by registry index (rxpub.c). */
+	uint16_t rx_unpub[WR_RUN_MAX_QUEUES];
 	struct wr_xcheck xcheck;       /* cross-checks of the last trial (and
 	                                * mbufs, once the ports closed) */
 	struct wr_port_counters *last; /* nb_ports: previous snapshot */

@@ -70,15 +70,15 @@ copy_nic(struct wr_port_counters *dst, const struct wr_port_counters *src)
 static void
 collect_queues(const struct wr_run *run, unsigned int p, struct wr_port_counters *c)
 {
-	unsigned int q;
+	const struct wr_txq *tq;
+	const struct wr_rxq *rq;
+	unsigned int i;
 
 	memset(c, 0, sizeof(*c));
-	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		if (run->txq[p][q] != NULL)
-			add_txq(c, run->txq[p][q]);
-		if (run->rxq[p][q] != NULL)
-			add_rxq(c, run->rxq[p][q]);
-	}
+	WR_RUN_FOREACH_TXQ_OF(run, p, i, tq)
+		add_txq(c, tq);
+	WR_RUN_FOREACH_RXQ_OF(run, p, i, rq)
+		add_rxq(c, rq);
 }
 
 bool
@@ -139,11 +139,12 @@ new_interval(struct wr_run *run)
 const struct wr_txq *
 wr_collect_sender_of(const struct wr_run *run, unsigned int sid)
 {
-	unsigned int port = sid / WR_MAX_QUEUES, q = sid % WR_MAX_QUEUES, p;
+	const struct wr_txq *tq;
+	unsigned int i;
 
-	for (p = 0; p < run->nb_ports; p++)
-		if (run->ports[p].port_id == port)
-			return run->txq[p][q];
+	WR_RUN_FOREACH_TXQ(run, i, tq)
+		if (wr_port_stream_id(tq->port, tq->queue) == sid)
+			return tq;
 	return NULL;
 }
 
@@ -172,16 +173,14 @@ static bool
 merge_stream(const struct wr_run *run, unsigned int p, unsigned int sid,
 		bool live, struct wr_stream_view *v)
 {
+	const struct wr_rxq *rq;
 	bool seen = false;
 	unsigned int q;
 
-	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		const struct wr_rx_stream *s;
+	WR_RUN_FOREACH_RXQ_OF(run, p, q, rq) {
+		const struct wr_rx_stream *s = wr_collect_rxq_stream(run, rq, sid, live);
 		double j;
 
-		if (run->rxq[p][q] == NULL)
-			continue;
-		s = wr_collect_rxq_stream(run, run->rxq[p][q], sid, live);
 		if (s == NULL)
 			continue;
 		wr_seq_merge(&v->seq, &s->seq);
@@ -251,23 +250,22 @@ add_result(struct wr_run *run, unsigned int *cap)
 static void
 add_unseen(struct wr_run *run, const bool *seen, bool any_rx, unsigned int *cap)
 {
+	const struct wr_txq *tq;
 	struct wr_stream_result *r;
-	unsigned int p, q;
+	unsigned int i;
 
 	if (!any_rx)
 		return;
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			unsigned int sid = wr_port_stream_id(run->ports[p].port_id, (uint16_t)q);
+	WR_RUN_FOREACH_TXQ(run, i, tq) {
+		unsigned int sid = wr_port_stream_id(tq->port, tq->queue);
 
-			if (run->txq[p][q] == NULL || seen[sid])
-				continue;
-			r = add_result(run, cap);
-			if (r == NULL)
-				return;
-			wr_stats_view_init(&r->view);
-			fill_result(run, r, sid, run->ports[p].peer);
-		}
+		if (seen[sid])
+			continue;
+		r = add_result(run, cap);
+		if (r == NULL)
+			return;
+		wr_stats_view_init(&r->view);
+		fill_result(run, r, sid, run->ports[tq->pidx].peer);
 	}
 }
 
@@ -435,4 +433,42 @@ wr_collect_free_series(struct wr_run *run)
 	free(run->intervals);
 	run->intervals = NULL;
 	run->nb_intervals = 0;
+}
+
+void
+wr_collect_lat(const struct wr_run *run, unsigned int p, struct wr_hist *h)
+{
+	const struct wr_rxq *rq;
+	unsigned int i;
+
+	WR_RUN_FOREACH_RXQ(run, i, rq)
+		if (p == WR_COLLECT_LAT_VALID ? run->port_lat_valid[rq->pidx] :
+				rq->pidx == p)
+			wr_rxq_lat_final(h, rq);
+}
+
+uint64_t
+wr_collect_tx_sent(const struct wr_run *run)
+{
+	const struct wr_txq *tq;
+	uint64_t sum = 0;
+	unsigned int i;
+
+	WR_RUN_FOREACH_TXQ(run, i, tq)
+		sum += wr_counter_read(&tq->st.nb_pkts);
+	return sum;
+}
+
+void
+wr_collect_rx_seen(const struct wr_run *run, uint64_t *all, uint64_t *own)
+{
+	const struct wr_rxq *rq;
+	unsigned int i;
+
+	*all = 0;
+	*own = 0;
+	WR_RUN_FOREACH_RXQ(run, i, rq) {
+		*all += wr_counter_read(&rq->st.nb_pkts);
+		*own += wr_counter_read(&rq->st.nb_own_pkts);
+	}
 }

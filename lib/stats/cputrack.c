@@ -56,26 +56,15 @@ read_queues(const struct wr_worker *w, uint64_t *pkts, uint64_t *bytes)
 	}
 }
 
-static uint8_t
-port_index(const struct wr_run *run, uint16_t port_id)
-{
-	unsigned int p;
-
-	for (p = 0; p < run->nb_ports; p++)
-		if (run->ports[p].port_id == port_id)
-			break;
-	return (uint8_t)p;
-}
-
 static void
-map_queues(const struct wr_run *run, const struct wr_worker *w, uint8_t *q_port)
+map_queues(const struct wr_worker *w, uint8_t *q_port)
 {
 	unsigned int i, k = 0;
 
 	for (i = 0; i < w->nb_tx; i++)
-		q_port[k++] = port_index(run, w->tx[i]->port);
+		q_port[k++] = (uint8_t)w->tx[i]->pidx;
 	for (i = 0; i < w->nb_rx; i++)
-		q_port[k++] = port_index(run, w->rx[i]->port);
+		q_port[k++] = (uint8_t)w->rx[i]->pidx;
 }
 
 struct wr_cpu_track *
@@ -99,7 +88,7 @@ wr_cpu_track_create(const struct wr_run *run)
 		return NULL;
 	}
 	for (i = 0; i < n; i++)
-		map_queues(run, run->workers[i], t->q_port[i]);
+		map_queues(run->workers[i], t->q_port[i]);
 	return t;
 }
 

@@ -10,16 +10,13 @@ uint64_t
 wr_rxclock_first_tsc(const struct wr_run *run)
 {
 	uint64_t first = 0, t;
-	unsigned int p, q;
+	const struct wr_rxq *rq;
+	unsigned int i;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			if (run->rxq[p][q] == NULL)
-				continue;
-			t = wr_counter_read(&run->rxq[p][q]->st.first_tsc);
-			if (t != 0 && (first == 0 || t < first))
-				first = t;
-		}
+	WR_RUN_FOREACH_RXQ(run, i, rq) {
+		t = wr_counter_read(&rq->st.first_tsc);
+		if (t != 0 && (first == 0 || t < first))
+			first = t;
 	}
 	return first;
 }
@@ -28,16 +25,13 @@ uint64_t
 wr_rxclock_last_tsc(const struct wr_run *run)
 {
 	uint64_t last = 0, t;
-	unsigned int p, q;
+	const struct wr_rxq *rq;
+	unsigned int i;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			if (run->rxq[p][q] == NULL)
-				continue;
-			t = wr_counter_read(&run->rxq[p][q]->st.last_tsc);
-			if (t > last)
-				last = t;
-		}
+	WR_RUN_FOREACH_RXQ(run, i, rq) {
+		t = wr_counter_read(&rq->st.last_tsc);
+		if (t > last)
+			last = t;
 	}
 	return last;
 }

@@ -53,17 +53,14 @@ static void
 pub_seq(struct wr_run *run, unsigned int p, struct wr_port_seq *out,
 		bool *lat_ok)
 {
+	const struct wr_rxq *rq;
 	unsigned int q, i;
 
-	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		const struct wr_rxq *rq = run->rxq[p][q];
-		const struct wr_rxq_pub *pb;
+	WR_RUN_FOREACH_RXQ_OF(run, p, q, rq) {
+		const struct wr_rxq_pub *pb = &rq->pub[run->ctl.pub_req & 1];
 
-		if (rq == NULL)
-			continue;
-		pb = &rq->pub[run->ctl.pub_req & 1];
-		if (pb->nb_unpublished > run->rx_unpub[p][q])
-			run->rx_unpub[p][q] = pb->nb_unpublished;
+		if (pb->nb_unpublished > run->rx_unpub[q])
+			run->rx_unpub[q] = pb->nb_unpublished;
 		for (i = 0; i < pb->nb_streams; i++) {
 			const struct wr_seq *sq = &pb->streams[i].seq;
 
@@ -87,16 +84,13 @@ pub_latency(struct wr_run *run, unsigned int p, struct wr_port_seq *out)
 	static struct wr_hist now, ivl;   /* large; the stats core only */
 	struct wr_hist *prev = &run->lat_prev[p];
 	uint64_t lo = UINT64_MAX, hi = 0;
+	const struct wr_rxq *rq;
 	unsigned int q;
 
 	wr_hist_init(&now);
-	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		const struct wr_rxq *rq = run->rxq[p][q];
-		const struct wr_rxq_pub *pb;
+	WR_RUN_FOREACH_RXQ_OF(run, p, q, rq) {
+		const struct wr_rxq_pub *pb = &rq->pub[run->ctl.pub_req & 1];
 
-		if (rq == NULL)
-			continue;
-		pb = &rq->pub[run->ctl.pub_req & 1];
 		wr_rxq_lat_pub(&now, pb);
 		lo = RTE_MIN(lo, pb->ivl_min_tsc);
 		hi = RTE_MAX(hi, pb->ivl_max_tsc);
@@ -114,13 +108,13 @@ pub_latency(struct wr_run *run, unsigned int p, struct wr_port_seq *out)
 void
 wr_rxpub_warnings(const struct wr_run *run, struct wr_xcheck *x)
 {
-	unsigned int p, q;
+	const struct wr_rxq *rq;
+	unsigned int i;
 
-	for (p = 0; p < run->nb_ports; p++)
-		for (q = 0; q < WR_MAX_QUEUES; q++)
-			if (run->rx_unpub[p][q] != 0)
-				wr_xcheck_unpublished(x, run->ports[p].port_id, q,
-					run->rx_unpub[p][q], WR_PUB_STREAMS);
+	WR_RUN_FOREACH_RXQ(run, i, rq)
+		if (run->rx_unpub[i] != 0)
+			wr_xcheck_unpublished(x, rq->port, rq->queue,
+				run->rx_unpub[i], WR_PUB_STREAMS);
 }
 
 void

@@ -3,6 +3,7 @@
 
 #include <rte_cycles.h>
 
+#include "collect.h"
 #include "base/counter.h"
 #include "cputrack.h"
 #include "snapshot.h"
@@ -23,12 +24,10 @@ static void
 final_figures(const struct wr_run *run, unsigned int p, struct wr_snap_port *sp)
 {
 	static struct wr_hist h;   /* large; the stats core is the only caller */
-	unsigned int q, i;
+	unsigned int i;
 
 	wr_hist_init(&h);
-	for (q = 0; q < WR_MAX_QUEUES; q++)
-		if (run->rxq[p][q] != NULL)
-			wr_rxq_lat_final(&h, run->rxq[p][q]);
+	wr_collect_lat(run, p, &h);
 	wr_stats_lat_figs(&h, run->tsc_hz, &sp->lat);
 	sp->lat_sum_ns = wr_stats_tsc_to_ns((double)h.sum_hi * 0x1p64 + (double)h.sum,
 		run->tsc_hz);

@@ -15,27 +15,22 @@ rx_queues_json(const struct wr_run *run, uint16_t id, bool live,
 		struct wr_rx_iat *sum)
 {
 	json_t *a = json_array();
-	unsigned int p, q, k;
+	const struct wr_rxq *r;
+	unsigned int i, k;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			const struct wr_rxq *r = run->rxq[p][q];
-			const struct wr_rx_stream *s;
+	WR_RUN_FOREACH_RXQ(run, i, r) {
+		const struct wr_rx_stream *s = wr_collect_rxq_stream(run, r, id, live);
 
-			if (r == NULL)
-				continue;
-			s = wr_collect_rxq_stream(run, r, id, live);
-			if (s == NULL || s->seq.nb_rx_pkts == 0)
-				continue;
-			json_array_append_new(a, json_pack("{s:I, s:I, s:I}", "port_id",
-				(json_int_t)r->port, "queue", (json_int_t)r->queue,
-				"rx_pkts", (json_int_t)s->seq.nb_rx_pkts));
-			sum->nb += s->iat.nb;
-			sum->sum_tsc += s->iat.sum_tsc;
-			sum->sumsq_tsc += s->iat.sumsq_tsc;
-			for (k = 0; k < WR_IAT_BINS; k++)
-				sum->bins[k] += s->iat.bins[k];
-		}
+		if (s == NULL || s->seq.nb_rx_pkts == 0)
+			continue;
+		json_array_append_new(a, json_pack("{s:I, s:I, s:I}", "port_id",
+			(json_int_t)r->port, "queue", (json_int_t)r->queue,
+			"rx_pkts", (json_int_t)s->seq.nb_rx_pkts));
+		sum->nb += s->iat.nb;
+		sum->sum_tsc += s->iat.sum_tsc;
+		sum->sumsq_tsc += s->iat.sumsq_tsc;
+		for (k = 0; k < WR_IAT_BINS; k++)
+			sum->bins[k] += s->iat.bins[k];
 	}
 	return a;
 }

@@ -73,28 +73,27 @@ xcheck_nic(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
 static void
 xcheck_own(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
 {
+	const struct wr_txq *tq;
+	const struct wr_rxq *rq;
 	unsigned int q, i, k;
 
 	memset(x, 0, sizeof(*x));
 	x->port_id = run->ports[p].port_id;
 	x->nb_txq = run->ports[p].nb_txq;
 	x->nb_rxq = run->ports[p].nb_rxq;
+	WR_RUN_FOREACH_TXQ_OF(run, p, i, tq)
+		x->own_txq[tq->queue] += tq->st.nb_pkts;
+	WR_RUN_FOREACH_RXQ_OF(run, p, i, rq) {
+		x->own_rxq[rq->queue] = rq->st.nb_pkts;
+		/* A reflector sends on the TX queue paired with its RX queue. */
+		x->own_txq[rq->queue] += rq->st.nb_reflected_pkts;
+		if (rq->impair != NULL) {
+			x->impair_removed += rq->impair->nb_dropped +
+				rq->impair->nb_policed;
+			x->impair_added += rq->impair->nb_duplicated;
+		}
+	}
 	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		const struct wr_txq *tq = run->txq[p][q];
-		const struct wr_rxq *rq = run->rxq[p][q];
-		const struct wr_impair_q *iq = run->impair[p][q];
-
-		if (tq != NULL)
-			x->own_txq[q] += tq->st.nb_pkts;
-		if (rq != NULL) {
-			x->own_rxq[q] = rq->st.nb_pkts;
-			/* A reflector sends on the TX queue paired with q. */
-			x->own_txq[q] += rq->st.nb_reflected_pkts;
-		}
-		if (iq != NULL) {
-			x->impair_removed += iq->nb_dropped + iq->nb_policed;
-			x->impair_added += iq->nb_duplicated;
-		}
 		x->own_tx += x->own_txq[q];
 		x->own_rx += x->own_rxq[q];
 	}

@@ -64,51 +64,6 @@ wr_run_start(struct wr_run *run, char *err, size_t errlen)
 	return 0;
 }
 
-/* Frames received so far (all RX queues) and own frames among them. */
-static void
-rx_totals(struct wr_run *run, uint64_t *all, uint64_t *own)
-{
-	unsigned int p, q;
-
-	*all = 0;
-	*own = 0;
-	for (p = 0; p < run->nb_ports; p++)
-		for (q = 0; q < WR_MAX_QUEUES; q++)
-			if (run->rxq[p][q] != NULL) {
-				*all += __atomic_load_n(&run->rxq[p][q]->st.nb_pkts,
-					__ATOMIC_RELAXED);
-				*own += __atomic_load_n(&run->rxq[p][q]->st.nb_own_pkts,
-					__ATOMIC_RELAXED);
-			}
-}
-
-/* Frames this run's TX queues have sent. */
-static uint64_t
-tx_total(struct wr_run *run)
-{
-	uint64_t sum = 0;
-	unsigned int p, q;
-
-	for (p = 0; p < run->nb_ports; p++)
-		for (q = 0; q < WR_MAX_QUEUES; q++)
-			if (run->txq[p][q] != NULL)
-				sum += __atomic_load_n(&run->txq[p][q]->st.nb_pkts,
-					__ATOMIC_RELAXED);
-	return sum;
-}
-
-static bool
-run_has_rx(const struct wr_run *run)
-{
-	unsigned int p, q;
-
-	for (p = 0; p < run->nb_ports; p++)
-		for (q = 0; q < WR_MAX_QUEUES; q++)
-			if (run->rxq[p][q] != NULL)
-				return true;
-	return false;
-}
-
 /*
  * Let RX drain: poll until the grace ends, or earlier once nothing arrived
  * for 50 ms and at least as many own frames came in as were sent. Without
@@ -126,23 +81,23 @@ grace(struct wr_run *run)
 
 	/* TX only: frames in flight go to a peer in another process or host,
 	 * which may still be reading them from a shared ring; linger. */
-	if (!run_has_rx(run)) {
+	if (run->q.nb_rx == 0) {
 		rte_delay_us_sleep((unsigned int)RTE_MIN(run->cfg->grace_ms,
 			60000u) * 1000u);
 		return;
 	}
-	rx_totals(run, &last, &own);
+	wr_collect_rx_seen(run, &last, &own);
 	for (;;) {
 		rte_delay_us_sleep(5000);
 		now = rte_rdtsc();
-		rx_totals(run, &cur, &own);
+		wr_collect_rx_seen(run, &cur, &own);
 		if (cur != last) {
 			last = cur;
 			quiet_since = now;
 		}
 		if (now - start >= run->cfg->grace_ms * ms_tsc)
 			break;
-		if (now - quiet_since >= quiet * ms_tsc && own >= tx_total(run))
+		if (now - quiet_since >= quiet * ms_tsc && own >= wr_collect_tx_sent(run))
 			break;
 	}
 }

@@ -208,22 +208,19 @@ static void
 drain_rx(struct wr_run *run)
 {
 	struct rte_mbuf *pkts[WR_MAX_BURST];
-	unsigned int p, q, idle;
+	const struct wr_rxq *rq;
+	unsigned int i, idle;
 	uint16_t n;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			if (run->rxq[p][q] == NULL)
+	WR_RUN_FOREACH_RXQ(run, i, rq) {
+		for (idle = 0; idle < DRAIN_IDLE_POLLS; idle++) {
+			n = rte_eth_rx_burst(rq->port, rq->queue, pkts,
+				RTE_DIM(pkts) / 2);
+			if (n == 0)
 				continue;
-			for (idle = 0; idle < DRAIN_IDLE_POLLS; idle++) {
-				n = rte_eth_rx_burst(run->ports[p].port_id, (uint16_t)q,
-					pkts, RTE_DIM(pkts) / 2);
-				if (n == 0)
-					continue;
-				rte_pktmbuf_free_bulk(pkts, n);
-				run->nb_flushed_pkts += n;
-				idle = 0;
-			}
+			rte_pktmbuf_free_bulk(pkts, n);
+			run->nb_flushed_pkts += n;
+			idle = 0;
 		}
 	}
 }
@@ -250,21 +247,18 @@ free_series(struct wr_run *run)
 static void
 reset_state(struct wr_run *run)
 {
-	unsigned int p, q;
+	struct wr_rxq *rq;
+	unsigned int p;
 
 	free_series(run);
 	for (p = 0; p < run->nb_ports; p++) {
 		run->ports[p].rate_pps = 0;
 		rte_eth_stats_reset(run->ports[p].port_id);
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			struct wr_impair_q *iq = run->impair[p][q];
-
-			if (run->rxq[p][q] != NULL)
-				wr_rxq_reset(run->rxq[p][q]);
-			if (iq != NULL)
-				iq->nb_dropped = iq->nb_duplicated = iq->nb_reordered =
-					iq->nb_delayed_polls = iq->nb_policed = 0;
-		}
+	}
+	WR_RUN_FOREACH_RXQ(run, p, rq) {
+		wr_rxq_reset(rq);
+		if (rq->impair != NULL)
+			wr_impair_reset_counts(rq->impair);
 	}
 	memset(run->last, 0, run->nb_ports * sizeof(*run->last));
 	memset(run->nic, 0, run->nb_ports * sizeof(*run->nic));
@@ -284,7 +278,8 @@ reset_state(struct wr_run *run)
 static int
 configure_tx(struct wr_run *run, char *err, size_t el)
 {
-	unsigned int p, q;
+	struct wr_txq *tq;
+	unsigned int p, i;
 	int rc;
 
 	for (p = 0; p < run->nb_ports; p++) {
@@ -297,11 +292,9 @@ configure_tx(struct wr_run *run, char *err, size_t el)
 			run->trial.frame_size, err, el);
 		if (rc != 0)
 			return rc;
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			if (run->txq[p][q] == NULL)
-				continue;
-			txq_configure(run, run->txq[p][q], port);
-			rc = setup_pace(run, port, run->txq[p][q], err, el);
+		WR_RUN_FOREACH_TXQ_OF(run, p, i, tq) {
+			txq_configure(run, tq, port);
+			rc = setup_pace(run, port, tq, err, el);
 			if (rc != 0)
 				return rc;
 		}
