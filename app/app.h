@@ -8,9 +8,9 @@
 
 #include <jansson.h>
 
-#include "config.h"
-#include "modes.h"
-#include "run.h"
+#include "config/config.h"
+#include "methods/modes.h"
+#include "setup/run.h"
 
 enum app_exit {
 	APP_EXIT_OK = 0,

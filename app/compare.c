@@ -15,8 +15,8 @@
 #include <rte_common.h>
 
 #include "app.h"
-#include "compare.h"
-#include "csv.h"
+#include "results/compare.h"
+#include "base/csv.h"
 
 struct cmp_args {
 	const char *base;
@@ -282,7 +282,7 @@ junit_fill(FILE *f, const void *arg)
 {
 	const struct junit_ctx *j = arg;
 	const struct wr_compare *c = j->c;
-	/* Cross-check warnings: one more test case, failed (lib/xcheck.h). */
+	/* Cross-check warnings: one more test case, failed (lib/measure/xcheck.h). */
 	unsigned int xc = c != NULL && c->nb_warnings > 0;
 	unsigned int tests = (c ? c->nb_rows : 1) + xc, i;
 	unsigned int fails = (c ? c->nb[WR_VERDICT_REGRESSION] : 0) + xc;

@@ -19,12 +19,12 @@
 #include <rte_version.h>
 
 #include "app.h"
-#include "capture.h"
-#include "modes.h"
-#include "opts.h"
-#include "profile.h"
-#include "result.h"
-#include "telemetry.h"
+#include "datapath/capture.h"
+#include "methods/modes.h"
+#include "config/opts.h"
+#include "config/profile.h"
+#include "results/result.h"
+#include "stats/telemetry.h"
 
 static volatile int stop_signals;  /* int: sig_atomic_t on Linux */
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "app.h"
-#include "merge.h"
-#include "result.h"
+#include "results/merge.h"
+#include "results/result.h"
 
 static void
 merge_usage(FILE *f)

@@ -17,10 +17,10 @@
 #include <rte_common.h>
 
 #include "app.h"
-#include "compare.h"
-#include "csv.h"
+#include "results/compare.h"
+#include "base/csv.h"
 #include "report.h"
-#include "trials.h"
+#include "results/trials.h"
 
 struct rep_args {
 	const char *out;        /* directory, NULL: Markdown on stdout only */

@@ -10,13 +10,13 @@
 #include <jansson.h>
 #include <rte_common.h>
 
-#include "config.h"
-#include "kinds.h"
-#include "metrics.h"
+#include "config/config.h"
+#include "results/kinds.h"
+#include "measure/metrics.h"
 
 #define REP_MAX_RUNS 256u
 
-/* One point of a result file (lib/kinds.h): a row of the report. */
+/* One point of a result file (lib/results/kinds.h): a row of the report. */
 struct rep_run {
 	const char *path;
 	json_t *doc;                  /* owned by rep.docs */

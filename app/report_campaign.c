@@ -17,8 +17,8 @@
 
 #include <rte_common.h>
 
-#include "compare.h"
-#include "kinds.h"
+#include "results/compare.h"
+#include "results/kinds.h"
 #include "report.h"
 
 #define CELL_SCHEMA "wirerate-cell/1"

@@ -9,8 +9,8 @@
 #include <rte_common.h>
 
 #include "app.h"
-#include "csv.h"
-#include "metrics.h"
+#include "base/csv.h"
+#include "measure/metrics.h"
 #include "report.h"
 
 struct rep_table *

@@ -10,7 +10,7 @@
 
 #include <rte_common.h>
 
-#include "csv.h"
+#include "base/csv.h"
 #include "report.h"
 
 /* An integer of o as text into cell, "-" when o lacks it. */

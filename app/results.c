@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "capture.h"
-#include "csv.h"
-#include "fileio.h"
-#include "metrics.h"
-#include "result.h"
+#include "datapath/capture.h"
+#include "base/csv.h"
+#include "base/fileio.h"
+#include "measure/metrics.h"
+#include "results/result.h"
 
 int
 app_trial_done(FILE *f, const struct wr_run *run, unsigned int t, json_t *trials)

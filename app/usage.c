@@ -2,9 +2,9 @@
 #include <stdio.h>
 
 #include "app.h"
-#include "optab.h"
+#include "config/optab.h"
 
-/* The options, by section, from the option table (lib/optab.c). */
+/* The options, by section, from the option table (lib/config/optab.c). */
 static void
 usage_options(FILE *f)
 {

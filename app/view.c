@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "cputrack.h"
-#include "units.h"
+#include "stats/cputrack.h"
+#include "base/units.h"
 #include "view.h"
 
 void
@@ -290,7 +290,7 @@ links_summary(FILE *f, const struct wr_run *run)
 	}
 }
 
-/* Cross-checks that disagreed (lib/xcheck.h), one named line each. */
+/* Cross-checks that disagreed (lib/measure/xcheck.h), one named line each. */
 static void
 summary_warnings(FILE *f, const struct wr_run *run)
 {

@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cpu.h"
-#include "cputrack.h"
-#include "stats.h"
+#include "measure/cpu.h"
+#include "stats/cputrack.h"
+#include "measure/stats.h"
 
 /* At this width and above, the port table shows L1 and L2 Gb/s (92 columns). */
 #define VIEW_WIDE_COLS 100u

@@ -20,7 +20,7 @@ import tempfile
 import time
 
 TESTPMD = os.environ.get("TESTPMD", "dpdk-testpmd")
-POOL_CACHE = 128      # lib/port.c POOL_CACHE: testpmd gets --mbcache=128
+POOL_CACHE = 128      # lib/setup/port.c POOL_CACHE: testpmd gets --mbcache=128
 
 
 def memif(sock, role):

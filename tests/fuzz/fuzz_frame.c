@@ -4,7 +4,7 @@
  * (runts, giants, truncated headers, forged signatures) through
  * wr_frame_classify, and the sequence numbers of the frames it accepts
  * (plus raw and near-window sequences: wrapped, repeated, far behind)
- * through the sequence tracker of lib/seq.h, exactly as a worker feeds it.
+ * through the sequence tracker of lib/measure/seq.h, exactly as a worker feeds it.
  *
  * Input: the whole input is first classified as one frame; then it is read
  * as records [kind, len_lo, len_hi, bytes...]:
@@ -16,10 +16,10 @@
  * duplicate, never both, never neither; a received sequence inside the
  * window reads as seen; merged views add up.
  */
-#include "config.h"
-#include "frame.h"
+#include "config/config.h"
+#include "base/frame.h"
 #include "fuzz.h"
-#include "seq.h"
+#include "measure/seq.h"
 
 #define NB_TRACKERS 4u
 

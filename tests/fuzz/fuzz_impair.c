@@ -9,8 +9,8 @@
 #include <math.h>
 
 #include "fuzz.h"
-#include "impair.h"
-#include "opts.h"
+#include "config/impair_spec.h"
+#include "config/opts.h"
 
 #define FUZZ_MAX_INPUT 512
 

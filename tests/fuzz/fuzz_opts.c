@@ -12,8 +12,8 @@
 #include <math.h>
 
 #include "fuzz.h"
-#include "opts.h"
-#include "plan.h"
+#include "config/opts.h"
+#include "setup/plan.h"
 
 #define FUZZ_MAX_ARGS 64
 #define FUZZ_MAX_INPUT 4096

@@ -12,8 +12,8 @@
 #include <math.h>
 
 #include "fuzz.h"
-#include "rate.h"
-#include "units.h"
+#include "config/rate.h"
+#include "base/units.h"
 
 #define FUZZ_MAX_INPUT 512
 

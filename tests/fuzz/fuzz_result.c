@@ -16,13 +16,13 @@
 
 #include "app.h"
 
-#include "compare.h"
-#include "kinds.h"
-#include "csv.h"
+#include "results/compare.h"
+#include "results/kinds.h"
+#include "base/csv.h"
 #include "fuzz.h"
-#include "metrics.h"
-#include "tolerance.h"
-#include "trials.h"
+#include "measure/metrics.h"
+#include "measure/tolerance.h"
+#include "results/trials.h"
 
 #define FUZZ_MAX_INPUT (256 * 1024)
 

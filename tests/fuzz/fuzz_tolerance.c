@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "tolerance.h"
+#include "measure/tolerance.h"
 
 #define FUZZ_MAX_INPUT 8192
 

@@ -27,7 +27,7 @@ def ip_csum(hdr):
 
 
 def expected_frame(size, seq):
-    """The frame wirerate documents (docs/results.md, lib/frame.h), built
+    """The frame wirerate documents (docs/results.md, lib/base/frame.h), built
     independently: Ethernet / IPv4 (DF, TTL 64, valid checksum) / UDP
     (checksum 0) / test header (WRH1, stream 0, seq, tsc) / byte pattern.
     The 4 TSC bytes are returned as None: they vary."""

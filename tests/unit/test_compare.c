@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "compare.h"
+#include "results/compare.h"
 #include "wr_docs.h"
 #include "wr_test.h"
 

@@ -2,7 +2,7 @@
 /* Unit tests for cpu.c: CPU cost per frame and byte, bursts, shares. */
 #include <string.h>
 
-#include "cpu.h"
+#include "measure/cpu.h"
 #include "wr_test.h"
 
 static void

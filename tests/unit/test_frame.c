@@ -2,7 +2,7 @@
 /* Unit tests for frame.c: byte-exact templates and the RX classifier. */
 #include <string.h>
 
-#include "frame.h"
+#include "base/frame.h"
 #include "wr_test.h"
 
 static void

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "hist.h"
+#include "measure/hist.h"
 #include "wr_test.h"
 
 #define NB_VALUES 100000

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "iat.h"
+#include "measure/iat.h"
 #include "wr_test.h"
 
 /* The per-frame accounting the fold replaces: one arrival at now_tsc. */

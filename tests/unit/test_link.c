@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for link.c: transitions and time spent down. */
-#include "link.h"
+#include "measure/link.h"
 #include "wr_test.h"
 
 static void

@@ -2,7 +2,7 @@
 /* Unit tests for merge.c: pairing a sender's and a receiver's results. */
 #include <errno.h>
 
-#include "merge.h"
+#include "results/merge.h"
 #include "wr_test.h"
 
 static char err[512];

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "mix.h"
+#include "config/mix.h"
 #include "wr_test.h"
 
 static char err[256];

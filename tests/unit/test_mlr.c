@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mlr.h"
-#include "search.h"
+#include "methods/mlr.h"
+#include "methods/search.h"
 #include "wr_test.h"
 
 static struct wr_mlr_conf

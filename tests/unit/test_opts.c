@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "optab.h"
-#include "opts.h"
+#include "config/optab.h"
+#include "config/opts.h"
 #include "wr_test.h"
 #include "wr_test_opts.h"
 

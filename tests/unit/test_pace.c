@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "pace.h"
+#include "datapath/pace.h"
 #include "wr_test.h"
 
 /* Exact products for the expectations (tests run on 64-bit hosts). */

@@ -2,8 +2,8 @@
 /* Unit tests for plan.c: automatic and explicit lcore plans. */
 #include <errno.h>
 
-#include "opts.h"
-#include "plan.h"
+#include "config/opts.h"
+#include "setup/plan.h"
 #include "wr_test.h"
 
 static struct wr_plan plan;

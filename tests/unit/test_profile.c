@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "opts.h"
-#include "profile.h"
+#include "config/opts.h"
+#include "config/profile.h"
 #include "wr_test.h"
 
 static char err[1024];

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "rate.h"
+#include "config/rate.h"
 #include "wr_test.h"
 
 #define LINK_10G 10000000000ULL

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "search.h"
+#include "methods/search.h"
 #include "wr_test.h"
 
 #define LINE_64B 14880952.380952381	/* 10 GbE, 64 B frames */

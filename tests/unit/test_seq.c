@@ -3,7 +3,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "seq.h"
+#include "measure/seq.h"
 #include "wr_test.h"
 
 #define W WR_SEQ_WINDOW_BITS

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <math.h>
 
-#include "pattern.h"
-#include "stream.h"
+#include "config/pattern.h"
+#include "config/stream.h"
 #include "wr_test.h"
 #include "wr_test_opts.h"
 

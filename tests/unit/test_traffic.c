@@ -9,8 +9,8 @@
 
 #include <rte_ip.h>
 
-#include "frame.h"
-#include "txvar.h"
+#include "base/frame.h"
+#include "datapath/txvar.h"
 #include "wr_test.h"
 #include "wr_test_opts.h"
 

@@ -8,9 +8,9 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "csv.h"
-#include "devinfo.h"
-#include "trials.h"
+#include "base/csv.h"
+#include "setup/devinfo.h"
+#include "results/trials.h"
 #include "wr_docs.h"
 #include "wr_test.h"
 

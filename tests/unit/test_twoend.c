@@ -7,10 +7,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "frame.h"
-#include "opts.h"
-#include "reflect.h"
-#include "rxclock.h"
+#include "base/frame.h"
+#include "config/opts.h"
+#include "datapath/reflect.h"
+#include "stats/rxclock.h"
 #include "wr_test.h"
 #include "wr_test_opts.h"
 
@@ -159,8 +159,12 @@ fake_run(void)
 	f->run.cfg = &f->cfg;
 	f->run.tsc_hz = 1000000;            /* 1000 cycles per ms */
 	f->run.nb_ports = 2;
-	f->run.rxq[0][0] = calloc(1, sizeof(struct wr_rxq));
-	f->run.rxq[1][3] = calloc(1, sizeof(struct wr_rxq));
+	/* The registry (setup/run.h): port 0 queue 0, port 1 queue 3. */
+	f->run.q.rx[0] = calloc(1, sizeof(struct wr_rxq));
+	f->run.q.rx[1] = calloc(1, sizeof(struct wr_rxq));
+	f->run.q.rx[1]->pidx = 1;
+	f->run.q.rx[1]->queue = 3;
+	f->run.q.nb_rx = 2;
 	f->run.start_tsc = 100;
 	return f;
 }
@@ -168,8 +172,8 @@ fake_run(void)
 static void
 fake_free(struct fake *f)
 {
-	free(f->run.rxq[0][0]);
-	free(f->run.rxq[1][3]);
+	free(f->run.q.rx[0]);
+	free(f->run.q.rx[1]);
 	free(f);
 }
 
@@ -183,16 +187,16 @@ test_rxclock(void)
 	f->cfg.start_on_rx = true;
 	WR_CHECK(!wr_rxclock_started(r));
 	WR_CHECK_U64(r->start_tsc, 100);
-	wr_rxq_stamp(&r->rxq[1][3]->st, 5000);
-	wr_rxq_stamp(&r->rxq[0][0]->st, 7000);
-	wr_rxq_stamp(&r->rxq[0][0]->st, 9000);
-	WR_CHECK_U64(r->rxq[0][0]->st.first_tsc, 7000);
+	wr_rxq_stamp(&r->q.rx[1]->st, 5000);
+	wr_rxq_stamp(&r->q.rx[0]->st, 7000);
+	wr_rxq_stamp(&r->q.rx[0]->st, 9000);
+	WR_CHECK_U64(r->q.rx[0]->st.first_tsc, 7000);
 	WR_CHECK_U64(wr_rxclock_first_tsc(r), 5000);
 	WR_CHECK_U64(wr_rxclock_last_tsc(r), 9000);
 	WR_CHECK(wr_rxclock_started(r));
 	WR_CHECK_U64(r->start_tsc, 5000);   /* the first frame's arrival */
 	WR_CHECK_U64(r->last_tsc, 5000);
-	wr_rxq_stamp(&r->rxq[1][3]->st, 2000000);
+	wr_rxq_stamp(&r->q.rx[1]->st, 2000000);
 	WR_CHECK(wr_rxclock_started(r));
 	WR_CHECK_U64(r->start_tsc, 5000);   /* set once */
 	fake_free(f);
@@ -207,11 +211,11 @@ test_idle(void)
 	WR_CHECK(!wr_rxclock_idle(r, 1000000000));  /* no timeout set */
 	f->cfg.idle_timeout_ms = 100;               /* 100000 cycles */
 	WR_CHECK(!wr_rxclock_idle(r, 1000000000));  /* nothing received yet */
-	wr_rxq_stamp(&r->rxq[0][0]->st, 50000);
+	wr_rxq_stamp(&r->q.rx[0]->st, 50000);
 	WR_CHECK(!wr_rxclock_idle(r, 149999));
 	WR_CHECK(wr_rxclock_idle(r, 150000));
 	WR_CHECK(!wr_rxclock_idle(r, 40000));       /* stamped after "now" */
-	wr_rxq_stamp(&r->rxq[1][3]->st, 120000);
+	wr_rxq_stamp(&r->q.rx[1]->st, 120000);
 	WR_CHECK(!wr_rxclock_idle(r, 150000));
 	WR_CHECK(wr_rxclock_idle(r, 220000));
 	fake_free(f);

@@ -2,7 +2,7 @@
 /* Unit tests for units.c: wire-rate maths and number parsing. */
 #include <errno.h>
 
-#include "units.h"
+#include "base/units.h"
 #include "wr_test.h"
 
 static void

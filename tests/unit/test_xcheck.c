@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "wr_test.h"
-#include "xcheck.h"
+#include "measure/xcheck.h"
 
 /* A port that sent 1000 frames on 2 queues and received them, agreeing. */
 static void

@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "trials.h"
+#include "results/trials.h"
 
 /* What one crafted port measured. */
 struct doc_port {

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "opts.h"
+#include "config/opts.h"
 
 static char err[512];
 

@@ -642,11 +642,11 @@ def bad_inputs():
 
 
 def table_options():
-    """Option names as lib/optab.c's table spells them (read as text: an
+    """Option names as lib/config/optab.c's table spells them (read as text: an
     independent list to hold --help against)."""
     import os
     import re
-    src = os.path.join(os.path.dirname(__file__), "..", "..", "lib", "optab.c")
+    src = os.path.join(os.path.dirname(__file__), "..", "..", "lib", "config", "optab.c")
     with open(src) as f:
         return re.findall(r'^\t\{ "([a-z0-9-]+)", (?:REQ|NO), WR_OPT_', f.read(), re.M)
 
@@ -659,7 +659,7 @@ def help_text():
     p = subprocess.run([wrtest.WIRERATE, "--help"], capture_output=True, text=True)
     c.eq(p.returncode, 0, "exit code")
     names = table_options()
-    c.true(len(names) > 40, "options read from lib/optab.c: %d" % len(names))
+    c.true(len(names) > 40, "options read from lib/config/optab.c: %d" % len(names))
     for o in names + ["mode", "sizes", "trial", "resolution", "max-trials", "pdr",
                       "loss-step", "b2b-trials", "b2b-max"]:
         c.true(("  --%s " % o) in p.stdout or ("  --%s\n" % o) in p.stdout,

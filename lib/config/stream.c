@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "base/errmsg.h"
+#include "base/frame.h"
+#include "stream.h"
+#include "base/units.h"
+
+/* Everything a key leaves out comes from the command line. */
+static void
+def_defaults(const struct wr_config *cfg, unsigned int idx,
+		struct wr_stream_def *d)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "stream%u", idx);
+	d->frame_size = cfg->mix.nb_sizes ? wr_mix_max_size(&cfg->mix) : cfg->frame_size;
+	d->mix = cfg->mix;
+	d->pattern = cfg->pattern;
+	d->ipv6 = cfg->ipv6;
+	d->src_ip = cfg->src_ip;
+	d->dst_ip = cfg->dst_ip;
+	memcpy(d->src_ip6, cfg->src_ip6, 16);
+	memcpy(d->dst_ip6, cfg->dst_ip6, 16);
+	d->src_udp = cfg->src_udp;
+	d->dst_udp = cfg->dst_udp;
+	d->nb_flows = cfg->nb_flows;
+	d->vlan_id = cfg->vlan_id;
+	d->vlan_prio = cfg->vlan_prio;
+	d->dscp = cfg->dscp;
+}
+
+/* A whole number within [lo, hi]. */
+static int
+num(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	return wr_units_parse_u64(v, lo, hi, out) == 0 ? 0 : -EINVAL;
+}
+
+/* src-ip / dst-ip: either family; an IPv6 address means l3=ipv6. */
+static int
+set_addr(struct wr_stream_def *d, const char *v, uint32_t *ip4, uint8_t *ip6,
+		bool *saw6)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+
+	if (inet_pton(AF_INET, v, &a4) == 1) {
+		*ip4 = ntohl(a4.s_addr);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, v, &a6) != 1)
+		return -EINVAL;
+	memcpy(ip6, &a6, 16);
+	d->ipv6 = true;
+	*saw6 = true;
+	return 0;
+}
+
+/* What each key was given, to refuse contradictions. */
+struct seen {
+	bool size, mix, rate, share, l3v4, ip6;
+};
+
+/* Keys of the frame's headers. Returns 1 for a key it does not know. */
+static int
+key_header(struct wr_stream_def *d, const char *k, const char *v, struct seen *s)
+{
+	uint64_t x;
+	int rc;
+
+	if (strcmp(k, "src-ip") == 0)
+		return set_addr(d, v, &d->src_ip, d->src_ip6, &s->ip6);
+	if (strcmp(k, "dst-ip") == 0)
+		return set_addr(d, v, &d->dst_ip, d->dst_ip6, &s->ip6);
+	if (strcmp(k, "l3") == 0) {
+		if (strcmp(v, "ipv4") != 0 && strcmp(v, "ipv6") != 0)
+			return -EINVAL;
+		d->ipv6 = strcmp(v, "ipv6") == 0;
+		s->l3v4 = !d->ipv6;
+		return 0;
+	}
+	if (strcmp(k, "sport") == 0 || strcmp(k, "dport") == 0) {
+		rc = num(v, 0, 65535, &x);
+		*(k[0] == 's' ? &d->src_udp : &d->dst_udp) = (uint16_t)x;
+		return rc;
+	}
+	if (strcmp(k, "flows") == 0)
+		return (rc = num(v, 1, 65536, &x)) == 0 ? (d->nb_flows = (uint32_t)x, 0) : rc;
+	if (strcmp(k, "vlan") == 0)
+		return (rc = num(v, 1, 4094, &x)) == 0 ? (d->vlan_id = (uint16_t)x, 0) : rc;
+	if (strcmp(k, "prio") == 0)
+		return (rc = num(v, 0, 7, &x)) == 0 ? (d->vlan_prio = (uint8_t)x, 0) : rc;
+	if (strcmp(k, "dscp") == 0)
+		return (rc = num(v, 0, 63, &x)) == 0 ? (d->dscp = (uint8_t)x, 0) : rc;
+	return 1;
+}
+
+/* Keys of sizes, rates and patterns. Returns 1 for a key it does not know. */
+static int
+key_traffic(struct wr_stream_def *d, const char *k, const char *v,
+		struct seen *s, char *why, size_t wl)
+{
+	uint64_t x;
+	char *end;
+
+	if (strcmp(k, "name") == 0) {
+		if (v[0] == '\0' || strlen(v) >= sizeof(d->name))
+			return -EINVAL;
+		strcpy(d->name, v);
+		return 0;
+	}
+	if (strcmp(k, "size") == 0) {
+		s->size = true;
+		d->mix.nb_sizes = 0;
+		if (num(v, WR_FRAME_MIN_SIZE, WR_FRAME_MAX_SIZE, &x) != 0)
+			return -EINVAL;
+		d->frame_size = (uint32_t)x;
+		return 0;
+	}
+	if (strcmp(k, "mix") == 0) {
+		s->mix = true;
+		if (wr_mix_parse(v, WR_FRAME_MIN_SIZE, WR_FRAME_MAX_SIZE, &d->mix,
+				why, wl) != 0)
+			return -EINVAL;
+		d->frame_size = wr_mix_max_size(&d->mix);
+		return 0;
+	}
+	if (strcmp(k, "rate") == 0) {
+		s->rate = true;
+		return wr_rate_parse(v, &d->rate, why, wl);
+	}
+	if (strcmp(k, "share") == 0) {
+		s->share = true;
+		d->share_pct = strtod(v, &end);
+		if (end == v || (*end != '\0' && strcmp(end, "%") != 0) ||
+				!(d->share_pct > 0.0 && d->share_pct <= 100.0))
+			return -EINVAL;
+		return 0;
+	}
+	if (strcmp(k, "pattern") == 0)
+		return wr_pattern_parse(v, &d->pattern, why, wl);
+	return 1;
+}
+
+/* Apply one KEY=VALUE. */
+static int
+apply_key(struct wr_stream_def *d, char *kv, struct seen *s, unsigned int idx,
+		char *err, size_t el)
+{
+	char *eq = strchr(kv, '='), why[384] = "";
+	int rc;
+
+	if (eq == NULL)
+		return wr_err(-EINVAL, err, el, "--stream %u: '%s' is not KEY=VALUE", idx + 1, kv);
+	*eq = '\0';
+	rc = key_header(d, kv, eq + 1, s);
+	if (rc == 1)
+		rc = key_traffic(d, kv, eq + 1, s, why, sizeof(why));
+	if (rc == 1)
+		return wr_err(-EINVAL, err, el, "--stream %u: unknown key '%s' (name, size, "
+			"mix, rate, share, pattern, l3, src-ip, dst-ip, sport, dport, "
+			"flows, vlan, prio, dscp)", idx + 1, kv);
+	if (rc != 0)
+		return wr_err(-EINVAL, err, el, "--stream %u: %s=%s: %s", idx + 1, kv, eq + 1,
+			why[0] ? why : "not a valid value (see docs/traffic.md)");
+	return 0;
+}
+
+/* Keys that cannot go together. */
+static int
+check_seen(const struct wr_stream_def *d, const struct seen *s, unsigned int idx,
+		char *err, size_t el)
+{
+	const char *what = NULL;
+
+	if (s->size && s->mix)
+		what = "size and mix: give one";
+	else if (s->rate && s->share)
+		what = "rate and share: give one";
+	else if (s->l3v4 && s->ip6)
+		what = "l3=ipv4 with an IPv6 address";
+	else if (d->pattern.kind == WR_PATTERN_BURST && (s->rate || s->share))
+		what = "pattern burst:N/T sets the rate (N / T): no rate or share";
+	if (what == NULL)
+		return 0;
+	return wr_err(-EINVAL, err, el, "--stream %u (%s): %s", idx + 1, d->name, what);
+}
+
+int
+wr_stream_build(struct wr_config *cfg, unsigned int idx, char *err, size_t el)
+{
+	struct wr_stream_def *d = &cfg->streams[idx];
+	char buf[WR_STREAM_TEXT_LEN], *save = NULL, *kv;
+	struct seen s = { 0 };
+	int rc;
+
+	def_defaults(cfg, idx, d);
+	snprintf(buf, sizeof(buf), "%s", cfg->stream_text[idx]);
+	for (kv = strtok_r(buf, "; ", &save); kv != NULL; kv = strtok_r(NULL, "; ", &save)) {
+		rc = apply_key(d, kv, &s, idx, err, el);
+		if (rc != 0)
+			return rc;
+	}
+	return check_seen(d, &s, idx, err, el);
+}
+
+const char *
+wr_stream_size_origin(const struct wr_config *cfg, char *buf, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nb_stream_defs; i++)
+		if (cfg->streams[i].frame_size == cfg->frame_size) {
+			snprintf(buf, len, "--stream %u (%s)", i + 1, cfg->streams[i].name);
+			return buf;
+		}
+	if (cfg->mix.nb_sizes != 0)
+		snprintf(buf, len, "--mix %s", cfg->mix.text);
+	else
+		snprintf(buf, len, "--size");
+	return buf;
+}
+
+double
+wr_stream_mean_size(const struct wr_stream_def *d)
+{
+	return d->mix.nb_sizes ? wr_mix_mean_size(&d->mix) : (double)d->frame_size;
+}
+
+int
+wr_stream_pps(const struct wr_stream_def *d, const struct wr_rate *port,
+		uint64_t link_bps, double *pps)
+{
+	struct wr_rate r = d->rate;
+
+	if (d->pattern.kind == WR_PATTERN_BURST) {
+		*pps = wr_pattern_burst_pps(&d->pattern);
+		return 0;
+	}
+	if (r.unit == WR_RATE_NONE && d->share_pct > 0.0 && port->unit != WR_RATE_NONE) {
+		r = *port;
+		r.value *= d->share_pct / 100.0;
+	}
+	if (d->mix.nb_sizes != 0)
+		return wr_mix_to_pps(&r, &d->mix, link_bps, pps);
+	return wr_rate_to_pps(&r, d->frame_size, link_bps, pps);
+}
+
+/* Each stream's sizes hold its headers and test header. */
+static int
+check_sizes(const struct wr_stream_def *d, unsigned int i, char *err, size_t el)
+{
+	uint32_t min = wr_frame_min_size_l3(d->vlan_id != 0, d->ipv6);
+	uint32_t small = d->mix.nb_sizes ? wr_mix_min_size(&d->mix) : d->frame_size;
+
+	if (small < min)
+		return wr_err(-EINVAL, err, el, "--stream %u (%s): %s %u is below the %u "
+			"bytes its %s%s frames need for the headers and test header",
+			i + 1, d->name, d->mix.nb_sizes ? "mix size" : "size", small, min,
+			d->vlan_id ? "tagged " : "", d->ipv6 ? "IPv6" : "IPv4");
+	if (d->nb_flows > 1 && (uint32_t)d->src_udp + d->nb_flows - 1 > 65535)
+		return wr_err(-EINVAL, err, el, "--stream %u (%s): flows=%u from sport=%u "
+			"would pass 65535", i + 1, d->name, d->nb_flows, d->src_udp);
+	return 0;
+}
+
+/* Same addresses, destination port and tag, overlapping source ports. */
+static bool
+overlap(const struct wr_stream_def *a, const struct wr_stream_def *b)
+{
+	bool addr = a->ipv6 ? memcmp(a->src_ip6, b->src_ip6, 16) == 0 &&
+		memcmp(a->dst_ip6, b->dst_ip6, 16) == 0 :
+		a->src_ip == b->src_ip && a->dst_ip == b->dst_ip;
+
+	return a->ipv6 == b->ipv6 && addr && a->dst_udp == b->dst_udp &&
+		a->vlan_id == b->vlan_id &&
+		a->src_udp < b->src_udp + b->nb_flows &&
+		b->src_udp < a->src_udp + a->nb_flows;
+}
+
+/*
+ * With a port --rate, streams without a rate, share or burst pattern share
+ * equally what the explicit shares leave.
+ */
+static int
+assign_shares(struct wr_config *cfg, char *err, size_t el)
+{
+	double used = 0.0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < cfg->nb_stream_defs; i++) {
+		const struct wr_stream_def *d = &cfg->streams[i];
+
+		used += d->share_pct;
+		n += d->rate.unit == WR_RATE_NONE && d->share_pct == 0.0 &&
+			d->pattern.kind != WR_PATTERN_BURST;
+	}
+	if (used > 100.0 + 1e-9)
+		return wr_err(-EINVAL, err, el, "--stream: shares add up to %.6g%% of "
+			"--rate, more than 100%%", used);
+	if (cfg->rate.unit == WR_RATE_NONE || n == 0)
+		return 0;
+	if (used >= 100.0)
+		return wr_err(-EINVAL, err, el, "--stream: shares take all of --rate; "
+			"%u stream(s) without a rate or share would get nothing", n);
+	for (i = 0; i < cfg->nb_stream_defs; i++) {
+		struct wr_stream_def *d = &cfg->streams[i];
+
+		if (d->rate.unit == WR_RATE_NONE && d->share_pct == 0.0 &&
+				d->pattern.kind != WR_PATTERN_BURST)
+			d->share_pct = (100.0 - used) / n;
+	}
+	return 0;
+}
+
+/* With a trusted --link-speed, the streams' L1 rates fit the link. */
+static int
+check_rate_sum(const struct wr_config *cfg, char *err, size_t el)
+{
+	double sum = 0.0, pps, bps;
+	unsigned int i;
+
+	if (cfg->link_speed_bps == 0)
+		return 0;
+	for (i = 0; i < cfg->nb_stream_defs; i++) {
+		const struct wr_stream_def *d = &cfg->streams[i];
+
+		if (wr_stream_pps(d, &cfg->rate, cfg->link_speed_bps, &pps) != 0 ||
+				isinf(pps))
+			continue;
+		bps = pps * 8.0 * (wr_stream_mean_size(d) + WR_UNITS_L1_OVERHEAD_BYTES);
+		sum += bps;
+		if (sum > (double)cfg->link_speed_bps * (1 + 1e-9))
+			return wr_err(-EINVAL, err, el, "--stream %u (%s): rate: the streams "
+				"up to this one need %.6g Gb/s at L1, above the "
+				"--link-speed of %.6g Gb/s", i + 1, d->name, sum / 1e9,
+				(double)cfg->link_speed_bps / 1e9);
+	}
+	return 0;
+}
+
+/* Each stream on its own queue, in a plain run; a rate where one is needed. */
+static int
+check_shape(struct wr_config *cfg, char *err, size_t el)
+{
+	unsigned int i;
+
+	if (cfg->mode != WR_MODE_RUN)
+		return wr_err(-EINVAL, err, el, "--stream with --mode: the test modes "
+			"search one stream's rate; streams run in a plain run");
+	if (cfg->nb_txq != 1 && cfg->nb_txq != cfg->nb_stream_defs)
+		return wr_err(-EINVAL, err, el, "--txq %u with %u --stream: each stream "
+			"has its own TX queue", cfg->nb_txq, cfg->nb_stream_defs);
+	for (i = 0; i < cfg->nb_stream_defs; i++) {
+		const struct wr_stream_def *d = &cfg->streams[i];
+
+		if (d->pattern.kind == WR_PATTERN_POISSON && d->rate.unit == WR_RATE_NONE &&
+				d->share_pct == 0.0)
+			return wr_err(-EINVAL, err, el, "--stream %u (%s): pattern poisson "
+				"needs a mean rate: rate=, share= or --rate", i + 1, d->name);
+	}
+	return 0;
+}
+
+int
+wr_stream_check(struct wr_config *cfg, char *err, size_t el)
+{
+	unsigned int i, j;
+	int rc;
+
+	if (cfg->nb_stream_defs == 0)
+		return 0;
+	rc = assign_shares(cfg, err, el);
+	if (rc == 0)
+		rc = check_shape(cfg, err, el);
+	for (i = 0; i < cfg->nb_stream_defs && rc == 0; i++)
+		rc = check_sizes(&cfg->streams[i], i, err, el);
+	for (i = 0; i < cfg->nb_stream_defs && rc == 0; i++)
+		for (j = 0; j < i && rc == 0; j++)
+			if (overlap(&cfg->streams[i], &cfg->streams[j]))
+				rc = wr_err(-EINVAL, err, el, "--stream %u (%s) overlaps --stream "
+					"%u (%s): same addresses, dport and VLAN, and their "
+					"source ports (sport, flows) meet; give one another "
+					"sport, dport, address or vlan", i + 1,
+					cfg->streams[i].name, j + 1, cfg->streams[j].name);
+	if (rc == 0)
+		rc = check_rate_sum(cfg, err, el);
+	if (rc != 0)
+		return rc;
+	cfg->nb_txq = (uint16_t)cfg->nb_stream_defs;
+	cfg->frame_size = 0;
+	for (i = 0; i < cfg->nb_stream_defs; i++)
+		cfg->frame_size = RTE_MAX(cfg->frame_size, cfg->streams[i].frame_size);
+	return 0;
+}

@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_ether.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_pcapng.h>
+#include <rte_ring.h>
+
+#include "capture.h"
+#include "base/fileio.h"
+
+/* Most queues one run captures on. */
+#define CAPTURE_MAX_QUEUES (WR_MAX_PORTS * WR_MAX_QUEUES)
+/* Copies in flight per queue beyond its budget: the last frames. */
+#define CAPTURE_SLACK_PKTS 256u
+/* Biggest copy pool, whatever the options say. */
+#define CAPTURE_MAX_POOL (1u << 20)
+/* Frames handed to rte_pcapng_write_packets at once. */
+#define CAPTURE_WRITE_CHUNK 256u
+
+/*
+ * What a worker writes in front of each raw copy (in its headroom): the
+ * stats core turns the copy into a pcapng block later, in TSC order.
+ * rte_pcapng_copy() converts TSC to wall time with state it updates
+ * without locks, and only forwards in time: it runs on one thread only.
+ */
+struct cap_meta {
+	uint64_t tsc;                /* RX burst timestamp */
+	uint64_t idx;                /* arrival index on the queue */
+	uint16_t port;               /* RX port (not every PMD sets mbuf->port) */
+	uint16_t queue;
+	uint32_t orig_len;           /* frame bytes before the snap */
+};
+
+struct wr_capture {
+	struct wr_capture_conf conf;
+	struct rte_mempool *pool;    /* raw copies, filled by workers */
+	struct rte_mempool *out;     /* pcapng blocks, CAPTURE_WRITE_CHUNK */
+	uint64_t epoch_ns;           /* wall clock (CLOCK_REALTIME) at ... */
+	uint64_t epoch_tsc;          /* ... this TSC */
+	uint64_t tsc_hz;
+	uint32_t snaplen;
+	unsigned int nb_q;
+	struct wr_capq *q[CAPTURE_MAX_QUEUES];
+	uint32_t nb_kept;            /* copies drained so far */
+	uint32_t nb_written;         /* copies in the file at the last checkpoint */
+	uint32_t nb_ckpt_failed;     /* checkpoints that could not be written */
+	uint64_t written_tsc;        /* when it was written */
+	uint32_t max_kept;           /* = pool size: every copy fits */
+	struct rte_mbuf **kept;
+};
+
+/* Copy one frame; a copy that cannot be made or queued is counted. */
+static void
+keep(struct wr_capq *c, const struct rte_mbuf *m, uint64_t tsc, uint64_t idx)
+{
+	struct rte_mbuf *cp = rte_pktmbuf_copy(m, c->pool, 0, c->snaplen);
+	struct cap_meta *meta = cp == NULL ? NULL :
+		(struct cap_meta *)rte_pktmbuf_prepend(cp, sizeof(*meta));
+
+	if (meta != NULL) {
+		meta->tsc = tsc;
+		meta->idx = idx;
+		meta->port = c->port;
+		meta->queue = c->queue;
+		meta->orig_len = rte_pktmbuf_pkt_len(m);
+	}
+	if (meta == NULL || rte_ring_sp_enqueue(c->ring, cp) != 0) {
+		rte_pktmbuf_free(cp);
+		c->st.nb_dropped_pkts++;
+		return;
+	}
+	c->st.nb_copied_pkts++;
+}
+
+/* Frame of arrival index a: in this burst (from base) or held. */
+static const struct rte_mbuf *
+frame_at(const struct wr_capq *c, struct rte_mbuf **pkts, uint64_t base,
+		uint64_t a, uint64_t tsc, uint64_t *a_tsc)
+{
+	if (a >= base) {
+		*a_tsc = tsc;
+		return pkts[a - base];
+	}
+	*a_tsc = c->held_tsc[a & (c->nb_hold - 1)];
+	return c->held[a & (c->nb_hold - 1)];
+}
+
+/* Whether the frame classified why is one c keeps. */
+static bool
+wanted(const struct wr_capq *c, uint8_t why)
+{
+	if (why == WR_CAPTURE_WHY_NONE)
+		return false;
+	if (why == WR_CAPTURE_WHY_SEQ)
+		return (c->what & WR_CAPTURE_SEQ) != 0;
+	return (c->what & WR_CAPTURE_FOREIGN) != 0;
+}
+
+/* An anomaly at arrival index a: the frames before it, then itself. */
+static void
+keep_anomaly(struct wr_capq *c, struct rte_mbuf **pkts, uint64_t base,
+		uint64_t a, uint64_t tsc)
+{
+	uint64_t from = a > c->around_pkts ? a - c->around_pkts : 0, b, t;
+	const struct rte_mbuf *m;
+
+	if (c->st.nb_budget_pkts >= c->max_pkts) {
+		c->st.nb_over_budget_pkts++;
+		return;
+	}
+	from = RTE_MAX(from, RTE_MAX(c->next_uncopied, c->held_from));
+	for (b = from; b <= a && c->st.nb_budget_pkts < c->max_pkts; b++) {
+		m = frame_at(c, pkts, base, b, tsc, &t);
+		keep(c, m, t, b);
+		c->st.nb_budget_pkts++;
+	}
+	c->next_uncopied = a + 1;
+	c->after_left = c->around_pkts;
+}
+
+/*
+ * Give n mbufs back: one bulk put into pool when every one is plain (what
+ * the worker's own RX free does), else the general free.
+ */
+static void
+give_back(struct rte_mbuf **m, uint16_t n, bool raw, struct rte_mempool *pool)
+{
+	if (n == 0)
+		return;
+	if (raw)
+		rte_mempool_put_bulk(pool, (void **)m, n);
+	else
+		rte_pktmbuf_free_bulk(m, n);
+}
+
+/* Hold the newest frames of the burst; free the rest and the displaced. */
+static void
+hold(struct wr_capq *c, const struct wr_capq_burst *b)
+{
+	struct rte_mbuf *out[2 * WR_MAX_BURST];
+	struct rte_mempool *pool = b->pkts[0]->pool;
+	uint16_t keep_n = (uint16_t)RTE_MIN((uint32_t)b->nb, c->nb_hold);
+	uint16_t nb_out = (uint16_t)(b->nb - keep_n), i;
+	bool raw = b->raw;
+	uint64_t a;
+	uint32_t slot;
+
+	memcpy(out, b->pkts, nb_out * sizeof(b->pkts[0]));
+	for (i = nb_out; i < b->nb; i++) {
+		a = c->nb_seen + i;
+		slot = (uint32_t)(a & (c->nb_hold - 1));
+		if (c->held[slot] != NULL) {
+			out[nb_out++] = c->held[slot];
+			raw &= c->held_raw[slot] && c->held[slot]->pool == pool;
+		}
+		c->held[slot] = b->pkts[i];
+		c->held_tsc[slot] = b->tsc;
+		c->held_raw[slot] = b->raw;
+	}
+	a = c->nb_seen + b->nb;
+	if (a - c->held_from > c->nb_hold)
+		c->held_from = a - c->nb_hold;
+	give_back(out, nb_out, raw, pool);
+}
+
+/* Keep what the frames of an anomalous burst (or the one after) ask. */
+static void
+scan(struct wr_capq *c, const struct wr_capq_burst *b)
+{
+	uint64_t base = c->nb_seen;
+	uint16_t i;
+
+	for (i = 0; i < b->nb; i++) {
+		if (unlikely(b->why[i] != WR_CAPTURE_WHY_NONE))
+			c->st.nb_anomalies++;
+		if (wanted(c, b->why[i])) {
+			keep_anomaly(c, b->pkts, base, base + i, b->tsc);
+		} else if (c->after_left != 0) {
+			c->after_left--;
+			if (c->st.nb_budget_pkts < c->max_pkts) {
+				keep(c, b->pkts[i], b->tsc, base + i);
+				c->st.nb_budget_pkts++;
+				c->next_uncopied = base + i + 1;
+			}
+		}
+	}
+}
+
+void
+wr_capq_burst(struct wr_capq *c, const struct wr_capq_burst *b)
+{
+	if (unlikely(b->anomalous || c->after_left != 0))
+		scan(c, b);
+	if (c->nb_hold == 0) {
+		give_back(b->pkts, b->nb, b->raw, b->pkts[0]->pool);
+		c->held_from = c->nb_seen + b->nb;
+	} else {
+		hold(c, b);
+	}
+	c->nb_seen += b->nb;
+}
+
+void
+wr_capq_flush(struct wr_capq *c)
+{
+	uint64_t a, from = c->nb_seen > c->last_pkts ? c->nb_seen - c->last_pkts : 0;
+	uint32_t slot;
+
+	from = RTE_MAX(from, RTE_MAX(c->next_uncopied, c->held_from));
+	for (a = c->held_from; a < c->nb_seen; a++) {
+		slot = (uint32_t)(a & (c->nb_hold - 1));
+		if ((c->what & WR_CAPTURE_LAST) && a >= from)
+			keep(c, c->held[slot], c->held_tsc[slot], a);
+		rte_pktmbuf_free(c->held[slot]);
+		c->held[slot] = NULL;
+	}
+	c->held_from = c->nb_seen;
+	c->next_uncopied = RTE_MAX(c->next_uncopied, c->nb_seen);
+	c->after_left = 0;
+}
+
+/* The clock pair: TSC read on both sides of the wall clock, averaged. */
+static void
+clock_start(struct wr_capture *cap)
+{
+	struct timespec ts;
+	uint64_t t0 = rte_get_tsc_cycles();
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	cap->epoch_tsc = t0 + (rte_get_tsc_cycles() - t0) / 2;
+	cap->epoch_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	cap->tsc_hz = rte_get_tsc_hz();
+}
+
+/*
+ * rte_pcapng ties its TSC-to-wall-clock conversion to the first
+ * conversion and only moves it forwards: make that now, before any frame
+ * is received, so every frame's TSC comes after it.
+ */
+static int
+pcapng_clock_start(struct rte_mempool *mp)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp), *b;
+
+	if (m == NULL || rte_pktmbuf_append(m, RTE_ETHER_MIN_LEN) == NULL) {
+		rte_pktmbuf_free(m);
+		return -ENOMEM;
+	}
+	b = rte_pcapng_copy(0, 0, m, mp, RTE_ETHER_MIN_LEN, rte_get_tsc_cycles(),
+		RTE_PCAPNG_DIRECTION_IN);
+	rte_pktmbuf_free(m);
+	if (b == NULL)
+		return -ENOMEM;
+	rte_pktmbuf_free(b);
+	return 0;
+}
+
+struct wr_capture *
+wr_capture_create(const struct wr_capture_conf *conf, unsigned int nb_rxq,
+		uint32_t frame_size)
+{
+	struct wr_capture *cap = calloc(1, sizeof(*cap));
+	uint64_t n = (uint64_t)nb_rxq * (conf->max_pkts + conf->last_pkts +
+		CAPTURE_SLACK_PKTS);
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	if (cap == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	cap->conf = *conf;
+	clock_start(cap);
+	/* The mbuf holds the frame without its FCS. */
+	cap->snaplen = conf->snaplen != 0 && conf->snaplen < frame_size - 4 ?
+		conf->snaplen : frame_size - 4;
+	cap->max_kept = (uint32_t)RTE_MIN(n, (uint64_t)CAPTURE_MAX_POOL);
+	cap->kept = calloc(cap->max_kept, sizeof(cap->kept[0]));
+	snprintf(name, sizeof(name), "wr_cap_%d", (int)getpid());
+	if (cap->kept != NULL)
+		cap->pool = rte_pktmbuf_pool_create(name, cap->max_kept, 0, 0,
+			(uint16_t)(RTE_PKTMBUF_HEADROOM + cap->snaplen), SOCKET_ID_ANY);
+	snprintf(name, sizeof(name), "wr_capo_%d", (int)getpid());
+	if (cap->pool != NULL)
+		cap->out = rte_pktmbuf_pool_create(name, 2 * CAPTURE_WRITE_CHUNK + 1,
+			0, 0, (uint16_t)(RTE_PKTMBUF_HEADROOM +
+			rte_pcapng_mbuf_size(cap->snaplen)), SOCKET_ID_ANY);
+	if (cap->out == NULL || pcapng_clock_start(cap->out) != 0) {
+		rte_mempool_free(cap->out);
+		rte_mempool_free(cap->pool);
+		free(cap->kept);
+		free(cap);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	return cap;
+}
+
+uint32_t
+wr_capture_hold_slots(const struct wr_capture_conf *conf)
+{
+	uint32_t n = RTE_MAX((conf->what & WR_CAPTURE_SEQ) ? conf->around_pkts : 0,
+		(conf->what & WR_CAPTURE_LAST) ? conf->last_pkts : 0);
+
+	return n == 0 ? 0 : rte_align32pow2(n);
+}
+
+struct wr_capq *
+wr_capture_queue(struct wr_capture *cap, uint16_t port, uint16_t queue,
+		int socket)
+{
+	uint32_t slots = wr_capture_hold_slots(&cap->conf);
+	size_t sz = sizeof(struct wr_capq) + slots * (sizeof(struct rte_mbuf *) +
+		sizeof(uint64_t) + sizeof(bool));
+	char name[RTE_RING_NAMESIZE];
+	struct wr_capq *c;
+
+	if (cap->nb_q == CAPTURE_MAX_QUEUES) {
+		rte_errno = ENOSPC;
+		return NULL;
+	}
+	c = rte_zmalloc_socket("wr_capq", sz, RTE_CACHE_LINE_SIZE, socket);
+	if (c == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	snprintf(name, sizeof(name), "wr_cap_%d_%u", (int)getpid(), cap->nb_q);
+	c->ring = rte_ring_create(name, cap->max_kept, socket,
+		RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	if (c->ring == NULL) {
+		rte_free(c);
+		return NULL;
+	}
+	c->pool = cap->pool;
+	c->port = port;
+	c->queue = queue;
+	c->what = cap->conf.what;
+	c->around_pkts = (cap->conf.what & WR_CAPTURE_SEQ) ? cap->conf.around_pkts : 0;
+	c->last_pkts = cap->conf.last_pkts;
+	c->max_pkts = cap->conf.max_pkts;
+	c->snaplen = cap->snaplen;
+	c->nb_hold = slots;
+	c->held = (struct rte_mbuf **)(c + 1);
+	c->held_tsc = (uint64_t *)(c->held + slots);
+	c->held_raw = (bool *)(c->held_tsc + slots);
+	cap->q[cap->nb_q++] = c;
+	return c;
+}
+
+void
+wr_capture_drain(struct wr_capture *cap)
+{
+	unsigned int i;
+
+	if (cap == NULL)
+		return;
+	/* kept[] has room for the whole pool: a dequeue never overflows it. */
+	for (i = 0; i < cap->nb_q; i++)
+		cap->nb_kept += rte_ring_sc_dequeue_burst(cap->q[i]->ring,
+			(void **)&cap->kept[cap->nb_kept],
+			cap->max_kept - cap->nb_kept, NULL);
+}
+
+/* Order of the file: RX time, then port, queue and arrival on it. */
+static int
+cmp_tsc(const void *a, const void *b)
+{
+	const struct rte_mbuf *ma = *(struct rte_mbuf *const *)a;
+	const struct rte_mbuf *mb = *(struct rte_mbuf *const *)b;
+	const struct cap_meta *x = rte_pktmbuf_mtod(ma, const struct cap_meta *);
+	const struct cap_meta *y = rte_pktmbuf_mtod(mb, const struct cap_meta *);
+
+	if (x->tsc != y->tsc)
+		return x->tsc < y->tsc ? -1 : 1;
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	if (x->queue != y->queue)
+		return x->queue < y->queue ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Fields of an Enhanced Packet Block (pcapng 4.3): timestamp (high
+ * then low 32 bits, in the interface's resolution: ns as rte_pcapng
+ * declares it) and original length. */
+#define EPB_TS_HI_OFF 12
+#define EPB_TS_LO_OFF 16
+#define EPB_ORIG_LEN_OFF 24
+
+/*
+ * Wall-clock ns of an RX TSC. rte_pcapng_copy() of DPDK 22.11 converts
+ * the TSC itself and gets it wrong by a constant (dates in 2281 here),
+ * so the block's timestamp is set again from the run's own clock pair.
+ */
+static uint64_t
+tsc_to_ns(const struct wr_capture *cap, uint64_t tsc)
+{
+	uint64_t d = tsc - cap->epoch_tsc, s = d / cap->tsc_hz;
+
+	return cap->epoch_ns + s * 1000000000u +
+		(d - s * cap->tsc_hz) * 1000000000u / cap->tsc_hz;
+}
+
+static void
+epb_set(struct rte_mbuf *b, unsigned int off, uint32_t v)
+{
+	memcpy(rte_pktmbuf_mtod_offset(b, uint8_t *, off), &v, sizeof(v));
+}
+
+/* One raw copy as a pcapng block in out's pool; NULL when none is free. */
+static struct rte_mbuf *
+to_block(const struct wr_capture *cap, const struct rte_mbuf *raw)
+{
+	const struct cap_meta *meta = rte_pktmbuf_mtod(raw, const struct cap_meta *);
+	struct rte_mbuf *body = rte_pktmbuf_clone((struct rte_mbuf *)(uintptr_t)raw,
+		cap->out);
+	struct rte_mbuf *b;
+
+	if (body == NULL)
+		return NULL;
+	rte_pktmbuf_adj(body, sizeof(*meta));
+	b = rte_pcapng_copy(meta->port, meta->queue, body, cap->out,
+		cap->snaplen, meta->tsc, RTE_PCAPNG_DIRECTION_IN);
+	rte_pktmbuf_free(body);
+	if (b != NULL) {
+		uint64_t ns = tsc_to_ns(cap, meta->tsc);
+
+		epb_set(b, EPB_TS_HI_OFF, (uint32_t)(ns >> 32));
+		epb_set(b, EPB_TS_LO_OFF, (uint32_t)ns);
+		epb_set(b, EPB_ORIG_LEN_OFF, meta->orig_len);
+	}
+	return b;
+}
+
+int
+wr_capture_write(FILE *f, const void *arg)
+{
+	const struct wr_capture *cap = arg;
+	struct rte_mbuf *chunk[CAPTURE_WRITE_CHUNK];
+	rte_pcapng_t *pc;
+	uint32_t i, k, n;
+	ssize_t w = 0;
+	int fd = dup(fileno(f));
+
+	/* rte_pcapng_close() closes its descriptor; f keeps its own. */
+	if (fd < 0)
+		return -errno;
+	pc = rte_pcapng_fdopen(fd, NULL, NULL, "wirerate", NULL);
+	if (pc == NULL) {
+		close(fd);
+		return -rte_errno;
+	}
+	/* Per queue the copies are in arrival order already; merge them. */
+	qsort(cap->kept, cap->nb_kept, sizeof(cap->kept[0]), cmp_tsc);
+	for (i = 0; i < cap->nb_kept && w >= 0; i += n) {
+		n = RTE_MIN(cap->nb_kept - i, CAPTURE_WRITE_CHUNK);
+		for (k = 0; k < n; k++)
+			if ((chunk[k] = to_block(cap, cap->kept[i + k])) == NULL)
+				break;
+		w = k == n ? rte_pcapng_write_packets(pc, chunk, (uint16_t)n) : -1;
+		rte_pktmbuf_free_bulk(chunk, k);
+	}
+	rte_pcapng_close(pc);
+	return w < 0 ? -EIO : 0;
+}
+
+void
+wr_capture_checkpoint(struct wr_capture *cap, uint64_t now_tsc, uint64_t period_tsc)
+{
+	char err[256];
+
+	if (cap == NULL || period_tsc == 0 || cap->nb_kept == cap->nb_written ||
+			now_tsc - cap->written_tsc < period_tsc)
+		return;
+	cap->written_tsc = now_tsc;
+	if (wr_file_write_atomic(cap->conf.path, wr_capture_write, cap, err,
+			sizeof(err)) == 0)
+		cap->nb_written = cap->nb_kept;
+	else
+		cap->nb_ckpt_failed++;
+}
+
+json_t *
+wr_capture_json(const struct wr_capture *cap)
+{
+	uint64_t copied = 0, dropped = 0, over = 0, anomalies = 0;
+	json_t *o = json_object();
+	unsigned int i;
+
+	for (i = 0; i < cap->nb_q; i++) {
+		copied += cap->q[i]->st.nb_copied_pkts;
+		dropped += cap->q[i]->st.nb_dropped_pkts;
+		over += cap->q[i]->st.nb_over_budget_pkts;
+		anomalies += cap->q[i]->st.nb_anomalies;
+	}
+	json_object_set_new(o, "path", json_string(cap->conf.path));
+	json_object_set_new(o, "frames", json_integer((json_int_t)cap->nb_kept));
+	json_object_set_new(o, "copied_pkts", json_integer((json_int_t)copied));
+	json_object_set_new(o, "dropped_pkts", json_integer((json_int_t)dropped));
+	json_object_set_new(o, "over_budget_pkts", json_integer((json_int_t)over));
+	json_object_set_new(o, "anomalies", json_integer((json_int_t)anomalies));
+	json_object_set_new(o, "snaplen", json_integer(cap->snaplen));
+	json_object_set_new(o, "checkpoints_failed", json_integer(cap->nb_ckpt_failed));
+	json_object_set_new(o, "around_pkts", json_integer(cap->conf.around_pkts));
+	json_object_set_new(o, "last_pkts", json_integer(cap->conf.last_pkts));
+	json_object_set_new(o, "max_pkts", json_integer(cap->conf.max_pkts));
+	return o;
+}
+
+/* Free whatever a queue still holds (a worker that never flushed). */
+static void
+free_held(struct wr_capq *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nb_hold; i++) {
+		rte_pktmbuf_free(c->held[i]);
+		c->held[i] = NULL;
+	}
+}
+
+void
+wr_capture_destroy(struct wr_capture *cap)
+{
+	unsigned int i;
+
+	if (cap == NULL)
+		return;
+	wr_capture_drain(cap);
+	if (cap->nb_kept != 0)
+		rte_pktmbuf_free_bulk(cap->kept, cap->nb_kept);
+	for (i = 0; i < cap->nb_q; i++) {
+		free_held(cap->q[i]);
+		rte_ring_free(cap->q[i]->ring);
+		rte_free(cap->q[i]);
+	}
+	rte_mempool_free(cap->out);
+	rte_mempool_free(cap->pool);
+	free(cap->kept);
+	free(cap);
+}

@@ -1,0 +1,720 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The hot paths. Per burst: one TSC read, bulk allocation from a pool whose
+ * mbufs already hold the frame template, a stamp of sequence and timestamp
+ * per frame (fewer fields with --stamp seq / none), one rte_eth_tx_burst; on
+ * RX one burst, classification of each frame, bulk free. Counters are
+ * published once per burst (counter.h).
+ */
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_prefetch.h>
+
+#include "capture.h"
+#include "base/counter.h"
+#include "base/frame.h"
+#include "reflect.h"
+#include "worker.h"
+
+#define RX_PREFETCH 4u
+
+void
+wr_txq_reset(struct wr_txq *q)
+{
+	q->next_seq = 0;
+	q->flow = 0;
+	q->var_pos = 0;
+	q->nb_pending = 0;
+	q->done = 0;
+	memset(&q->st, 0, sizeof(q->st));
+}
+
+void
+wr_rxq_reset(struct wr_rxq *q)
+{
+	unsigned int i;
+
+	memset(&q->st, 0, sizeof(q->st));
+	wr_hist_init(&q->lat);
+	q->ivl_min_tsc = UINT64_MAX;
+	q->ivl_max_tsc = 0;
+	q->nb_active = 0;
+	for (i = 0; i < 2; i++) {
+		q->pub[i].nb_streams = 0;
+		q->pub[i].nb_unpublished = 0;
+		wr_hist_init(&q->pub[i].lat);
+		q->pub[i].ivl_min_tsc = UINT64_MAX;
+		q->pub[i].ivl_max_tsc = 0;
+	}
+	for (i = 0; i < WR_MAX_STREAMS; i++) {
+		struct wr_rx_stream *s = &q->streams[i];
+
+		wr_seq_init(&s->seq);
+		wr_jitter_init(&s->jitter);
+		s->lat_min_tsc = UINT64_MAX;
+		s->lat_max_tsc = 0;
+		s->lat_sum_tsc = 0;
+		s->lat_sum_hi = 0;
+		s->nb_lat = 0;
+		memset(&s->iat, 0, sizeof(s->iat));
+		s->nb_burst_pkts = 0;
+	}
+}
+
+/* Counts of src into h, and the moments from the streams given. */
+static void
+lat_counts(struct wr_hist *h, const struct wr_hist *src)
+{
+	unsigned int b;
+
+	for (b = 0; b < WR_HIST_NB_BUCKETS; b++)
+		h->counts[b] += src->counts[b];
+	h->nb_overflow += src->nb_overflow;
+}
+
+static void
+lat_stream(struct wr_hist *h, const struct wr_rx_stream *s)
+{
+	if (s->nb_lat == 0)
+		return;
+	h->nb += s->nb_lat;
+	h->sum += s->lat_sum_tsc;
+	h->sum_hi += s->lat_sum_hi + (h->sum < s->lat_sum_tsc);
+	h->min = RTE_MIN(h->min, s->lat_min_tsc);
+	h->max = RTE_MAX(h->max, s->lat_max_tsc);
+}
+
+void
+wr_rxq_lat_final(struct wr_hist *h, const struct wr_rxq *q)
+{
+	unsigned int i;
+
+	lat_counts(h, &q->lat);
+	for (i = 0; i < q->nb_active; i++)
+		lat_stream(h, &q->streams[q->active[i]]);
+}
+
+void
+wr_rxq_lat_pub(struct wr_hist *h, const struct wr_rxq_pub *pb)
+{
+	unsigned int i;
+
+	lat_counts(h, &pb->lat);
+	for (i = 0; i < pb->nb_streams; i++)
+		lat_stream(h, &pb->streams[i]);
+}
+
+/* Copy q's state into the copy for request req (struct wr_rxq_pub). */
+static void
+rxq_publish(struct wr_rxq *q, uint64_t req)
+{
+	struct wr_rxq_pub *pb = &q->pub[req & 1];
+	unsigned int i, n = RTE_MIN(q->nb_active, WR_PUB_STREAMS);
+
+	memcpy(pb->lat.counts, q->lat.counts, sizeof(pb->lat.counts));
+	pb->lat.nb_overflow = q->lat.nb_overflow;
+	pb->ivl_min_tsc = q->ivl_min_tsc;
+	pb->ivl_max_tsc = q->ivl_max_tsc;
+	q->ivl_min_tsc = UINT64_MAX;
+	q->ivl_max_tsc = 0;
+	for (i = 0; i < n; i++) {
+		pb->sid[i] = q->active[i];
+		pb->streams[i] = q->streams[q->active[i]];
+	}
+	pb->nb_streams = (uint16_t)n;
+	pb->nb_unpublished = (uint16_t)(q->nb_active - n);
+	__atomic_store_n(&q->pub_done, req, __ATOMIC_RELEASE);
+}
+
+void
+wr_worker_publish(struct wr_worker *w, uint64_t req)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nb_rx; i++)
+		rxq_publish(w->rx[i], req);
+	w->pub_seen = req;
+}
+
+/* Rare path: the first frame of a stream on this queue. */
+static __rte_noinline void
+rx_stream_new(struct wr_rxq *q, uint16_t sid)
+{
+	q->active[q->nb_active++] = sid;
+}
+
+/*
+ * Length of n new frames and, when asked, their sequence (seq) and
+ * timestamp (ts). Always inlined with constant flags, so each --stamp mode
+ * gets its own loop with no per-frame test.
+ */
+static __rte_always_inline void
+tx_stamp_new(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo,
+		bool seq_on, bool ts_on)
+{
+	uint64_t seq = q->next_seq;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		struct wr_test_hdr *th = rte_pktmbuf_mtod_offset(m[i],
+			struct wr_test_hdr *, q->th_off);
+
+		m[i]->data_len = (uint16_t)q->data_len;
+		m[i]->pkt_len = q->data_len;
+		if (seq_on)
+			th->seq = seq + i;
+		if (ts_on)
+			th->tsc_lo = tsc_lo;
+	}
+	q->next_seq = seq + n;
+}
+
+/* Stamp n new frames as q->stamp says; decided once per burst. */
+static inline void
+tx_stamp(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
+{
+	if (likely(q->stamp == WR_STAMP_FULL))
+		tx_stamp_new(q, m, n, tsc_lo, true, true);
+	else if (q->stamp == WR_STAMP_SEQ)
+		tx_stamp_new(q, m, n, tsc_lo, true, false);
+	else
+		tx_stamp_new(q, m, n, tsc_lo, false, false);
+}
+
+/* Rare path: rotate the UDP source port over nb_flows flows. */
+static __rte_noinline void
+tx_stamp_flows(struct wr_txq *q, struct rte_mbuf **m, uint16_t n)
+{
+	uint32_t flow = q->flow;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		*rte_pktmbuf_mtod_offset(m[i], uint16_t *, q->sport_off) =
+			rte_cpu_to_be_16((uint16_t)(q->sport_base + flow));
+		if (++flow == q->nb_flows)
+			flow = 0;
+	}
+	q->flow = flow;
+}
+
+/*
+ * What tx_stamp_var reads per frame, copied out of the queue once per
+ * burst: stores into frame bytes may alias anything, so fields read
+ * through q would be reloaded for every frame.
+ */
+struct tx_var_ctx {
+	const struct wr_txvar *v;
+	uint32_t th_off;
+	uint32_t sport_off;
+	uint32_t seq_len;
+	uint32_t nb_flows;
+	uint16_t data_len;
+	uint16_t sport_base;
+	uint16_t ck_base;
+	bool mix, csum6, seq_on, ts_on;
+};
+
+/*
+ * One frame of a queue where more than the test header varies (txvar.h):
+ * its size when a mix, its stamps and source port, then its IPv6 UDP
+ * checksum from its size's template checksum.
+ */
+static __rte_always_inline void
+tx_var_frame(const struct tx_var_ctx *c, struct rte_mbuf *m, uint32_t pos,
+		uint64_t seq, uint32_t tsc_lo, uint32_t flow)
+{
+	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+	struct wr_test_hdr *th = (struct wr_test_hdr *)(d + c->th_off);
+	uint16_t len = c->data_len, base = c->ck_base;
+
+	if (c->mix) {
+		len = wr_txvar_size_frame(c->v, d, pos);
+		base = c->v->slot[pos].var_val[WR_FRAME_NB_VAR - 1];
+	}
+	m->data_len = len;
+	m->pkt_len = len;
+	if (c->seq_on)
+		th->seq = seq;
+	if (c->ts_on)
+		th->tsc_lo = tsc_lo;
+	if (c->nb_flows > 1)
+		*(uint16_t *)(d + c->sport_off) =
+			rte_cpu_to_be_16((uint16_t)(c->sport_base + flow));
+	if (c->csum6)
+		wr_txvar_csum6(c->v, d, base);
+}
+
+/*
+ * tx_stamp_var for full stamps and one flow, the usual case, always
+ * inlined with mix and csum6 constant: per frame one 8-byte slot load, the
+ * stores, and for IPv6 the checksum from seq and a per-burst sum (nothing
+ * read back from the frame). Offsets in locals: frame stores alias all.
+ */
+static __rte_always_inline void
+tx_var_full(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo,
+		bool mix, bool csum6)
+{
+	const struct wr_txvar *v = q->var;
+	const struct wr_txvar_slot *slot = v->slot;
+	const uint32_t th_off = q->th_off, ck_off = v->udp_ck_off;
+	const uint32_t seq_len = v->seq_len;
+	const uint16_t off0 = v->var_off[0], off1 = v->var_off[1];
+	const uint16_t off2 = v->var_off[2];
+	const uint64_t burst_sum = wr_txvar_csum6_burst(v, tsc_lo, v->sport_base_be);
+	struct wr_txvar_slot fixed = { .data_len = (uint16_t)q->data_len };
+	uint32_t pos = q->var_pos;
+	uint64_t seq = q->next_seq;
+	uint16_t i;
+
+	fixed.var_val[WR_FRAME_NB_VAR - 1] = v->ck_base;
+	for (i = 0; i < n; i++) {
+		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
+		struct wr_test_hdr *th = (struct wr_test_hdr *)(d + th_off);
+		const struct wr_txvar_slot s = mix ? slot[pos] : fixed;
+
+		if (mix) {
+			memcpy(d + off0, &s.var_val[0], sizeof(uint16_t));
+			memcpy(d + off1, &s.var_val[1], sizeof(uint16_t));
+			if (!csum6)   /* IPv6: the checksum, stored below */
+				memcpy(d + off2, &s.var_val[2], sizeof(uint16_t));
+			if (++pos == seq_len)
+				pos = 0;
+		}
+		m[i]->data_len = s.data_len;
+		m[i]->pkt_len = s.data_len;
+		th->seq = seq + i;
+		th->tsc_lo = tsc_lo;
+		if (csum6) {
+			uint16_t ck = wr_txvar_csum6_of(s.var_val[WR_FRAME_NB_VAR - 1],
+				burst_sum, seq + i);
+
+			memcpy(d + ck_off, &ck, sizeof(ck));
+		}
+	}
+	q->var_pos = pos;
+	q->next_seq = seq + n;
+}
+
+/*
+ * tx_stamp_var for other stamp modes or several flows: every flag tested
+ * per frame (predictable), the fields as the frame holds them.
+ */
+static void
+tx_stamp_some(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
+{
+	const struct wr_txvar *v = q->var;
+	const struct tx_var_ctx c = {
+		.v = v, .th_off = q->th_off, .sport_off = q->sport_off,
+		.seq_len = v->seq_len, .nb_flows = q->nb_flows,
+		.data_len = (uint16_t)q->data_len, .sport_base = q->sport_base,
+		.ck_base = v->ck_base, .mix = v->mix, .csum6 = v->csum6,
+		.seq_on = q->stamp != WR_STAMP_NONE, .ts_on = q->stamp == WR_STAMP_FULL,
+	};
+	uint32_t pos = q->var_pos, flow = q->flow;
+	uint64_t seq = q->next_seq;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		tx_var_frame(&c, m[i], pos, seq + i, tsc_lo, flow);
+		if (c.mix && ++pos == c.seq_len)
+			pos = 0;
+		if (c.nb_flows > 1 && ++flow == c.nb_flows)
+			flow = 0;
+	}
+	q->var_pos = pos;
+	q->flow = flow;
+	q->next_seq = seq + n;
+}
+
+/*
+ * Rare path, decided once per burst: stamp n new frames of a queue with a
+ * size mix or IPv6 in one pass (instead of tx_stamp and tx_stamp_flows).
+ */
+static __rte_noinline void
+tx_stamp_var(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
+{
+	const struct wr_txvar *v = q->var;
+
+	if (likely(q->stamp == WR_STAMP_FULL && q->nb_flows <= 1)) {
+		if (v->mix && v->csum6)
+			tx_var_full(q, m, n, tsc_lo, true, true);
+		else if (v->mix)
+			tx_var_full(q, m, n, tsc_lo, true, false);
+		else
+			tx_var_full(q, m, n, tsc_lo, false, true);
+		return;
+	}
+	tx_stamp_some(q, m, n, tsc_lo);
+}
+
+/* Rare path: frames the PMD refused last time get a fresh timestamp. */
+static __rte_noinline void
+tx_restamp(struct wr_txq *q, uint16_t n, uint32_t tsc_lo)
+{
+	uint16_t i;
+
+	if (q->var != NULL && q->var->csum6) {
+		for (i = 0; i < n; i++)
+			wr_txvar_restamp6(q->var,
+				rte_pktmbuf_mtod(q->pending[i], uint8_t *), tsc_lo);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		rte_pktmbuf_mtod_offset(q->pending[i], struct wr_test_hdr *,
+			q->th_off)->tsc_lo = tsc_lo;
+}
+
+/* Top up the pending frames to cap; returns frames now pending. */
+static inline uint16_t
+tx_fill(struct wr_txq *q, uint32_t tsc_lo, uint16_t cap)
+{
+	uint16_t n = q->nb_pending;
+	uint64_t left = q->limit_pkts - q->next_seq;
+	uint16_t want = cap > n ? (uint16_t)(cap - n) : 0;
+
+	if (unlikely(n != 0) && q->stamp == WR_STAMP_FULL)
+		tx_restamp(q, n, tsc_lo);
+	if (unlikely(left < want))
+		want = (uint16_t)left;
+	if (want == 0)
+		return n;
+	if (unlikely(rte_pktmbuf_alloc_bulk(q->pool, &q->pending[n], want) != 0)) {
+		wr_counter_add(&q->st.nb_alloc_fail, 1);
+		return n;
+	}
+	if (unlikely(q->var != NULL)) {
+		tx_stamp_var(q, &q->pending[n], want, tsc_lo);
+		return (uint16_t)(n + want);
+	}
+	tx_stamp(q, &q->pending[n], want, tsc_lo);
+	if (q->nb_flows > 1)
+		tx_stamp_flows(q, &q->pending[n], want);
+	return (uint16_t)(n + want);
+}
+
+/* Rare path: a burst or poisson pattern says how many may leave now. */
+static __rte_noinline uint16_t
+tx_gate(struct wr_txq *q, uint64_t now_tsc)
+{
+	return (uint16_t)wr_gate_grant(&q->gate, now_tsc);
+}
+
+/* One TX burst; returns frames sent. */
+static inline uint16_t
+tx_burst(struct wr_txq *q, uint64_t now_tsc)
+{
+	/* The pacer, when on, says how many frames may leave now. */
+	uint16_t cap = q->paced ? (uint16_t)wr_pace_grant(&q->pace, now_tsc,
+		q->burst_pkts) : q->burst_pkts;
+	uint16_t n;
+
+	if (unlikely(q->gated))
+		cap = tx_gate(q, now_tsc);
+	n = tx_fill(q, (uint32_t)now_tsc, cap);
+	uint16_t offer = RTE_MIN(n, cap), sent;
+
+	if (offer == 0) {
+		if (n == 0 && q->next_seq == q->limit_pkts && q->done == 0)
+			wr_counter_set(&q->done, 1);
+		return 0;
+	}
+	sent = rte_eth_tx_burst(q->port, q->queue, q->pending, offer);
+	if (q->paced)
+		wr_pace_commit(&q->pace, sent);
+	else if (unlikely(q->gated))
+		wr_gate_commit(&q->gate, sent);
+	if (unlikely(sent < n)) {
+		memmove(q->pending, q->pending + sent, (n - sent) * sizeof(q->pending[0]));
+		if (sent < offer)
+			wr_counter_add(&q->st.nb_full_pkts, offer - sent);
+	}
+	q->nb_pending = (uint16_t)(n - sent);
+	wr_counter_add(&q->st.nb_pkts, sent);
+	return sent;
+}
+
+/* Free what is still pending at stop; it was never sent. */
+static void
+tx_drain(struct wr_txq *q)
+{
+	if (q->nb_pending == 0)
+		return;
+	rte_pktmbuf_free_bulk(q->pending, q->nb_pending);
+	wr_counter_add(&q->st.nb_unsent_pkts, q->nb_pending);
+	q->nb_pending = 0;
+}
+
+/* Per-burst tallies, published once. */
+struct rx_tally {
+	uint64_t bytes;
+	uint64_t slow_free;  /* non-zero: some mbuf needs rte_pktmbuf_free */
+	uint32_t own;
+	uint32_t foreign;
+	uint32_t malformed;
+	uint32_t odd;        /* --capture: own frames out of sequence */
+};
+
+/* Streams one RX burst touched, each once (not initialised: nb first). */
+struct rx_sids {
+	unsigned int nb;
+	uint16_t id[WR_MAX_BURST];
+};
+
+/*
+ * Inter-arrival gaps of the streams of a burst stamped now_tsc (each with
+ * s->nb_burst_pkts frames): one fold per stream per burst, out of line,
+ * instead of a bin per frame.
+ */
+static __rte_noinline void
+rx_iat_burst(struct wr_rxq *q, const struct rx_sids *b, uint64_t now_tsc)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->nb; i++) {
+		struct wr_rx_stream *s = &q->streams[b->id[i]];
+
+		wr_iat_fold(&s->iat, now_tsc, s->nb_burst_pkts);
+		s->nb_burst_pkts = 0;
+	}
+}
+
+/*
+ * Sequence, latency and jitter of one own frame; false: unknown stream.
+ * Latency is summed once, per stream; the queue's histogram only counts
+ * buckets (its moments come from the streams, wr_rxq_lat_final).
+ * When odd is not NULL (--capture), *odd says the sequence was not the
+ * one the stream expected (a gap before it, late, or a duplicate). A
+ * stream's first frame of the burst adds it to b.
+ */
+static __rte_always_inline bool
+rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
+		bool *odd, struct rx_sids *b)
+{
+	struct wr_rx_stream *s;
+	uint64_t lat;
+
+	if (unlikely(fr->stream_id >= WR_MAX_STREAMS))
+		return false;
+	s = &q->streams[fr->stream_id];
+	if (unlikely(!s->seq.started))
+		rx_stream_new(q, fr->stream_id);
+	if (odd != NULL)
+		*odd = s->seq.started && fr->seq != s->seq.next_seq;
+	wr_seq_update(&s->seq, fr->seq);
+	/* Inter-arrival: note the stream once, count its frames (rx_iat_burst). */
+	if (s->nb_burst_pkts++ == 0)
+		b->id[b->nb++] = fr->stream_id;
+	/* 32-bit TSC difference: exact for latencies below 2^32 cycles. */
+	lat = (uint32_t)((uint32_t)now_tsc - fr->tsc_lo);
+	wr_hist_count(&q->lat, lat);
+	wr_jitter_update(&s->jitter, lat);
+	s->lat_sum_tsc += lat;
+	s->lat_sum_hi += s->lat_sum_tsc < lat;
+	s->nb_lat++;
+	if (lat < s->lat_min_tsc)
+		s->lat_min_tsc = lat;
+	if (lat > s->lat_max_tsc)
+		s->lat_max_tsc = lat;
+	if (lat < q->ivl_min_tsc)
+		q->ivl_min_tsc = lat;
+	if (lat > q->ivl_max_tsc)
+		q->ivl_max_tsc = lat;
+	return true;
+}
+
+/*
+ * Non-zero unless m can go straight back to pool like a freshly allocated
+ * mbuf (what rte_pktmbuf_prefree_seg would find): one reference, one
+ * segment (so no next), direct, from pool. Branch-free; it reads only the
+ * mbuf's first cache line, which the burst loop reads anyway.
+ */
+static inline uint64_t
+rx_not_raw(const struct rte_mbuf *m, const struct rte_mempool *pool)
+{
+	return (uint64_t)(rte_mbuf_refcnt_read(m) ^ 1) | (uint64_t)(m->nb_segs ^ 1) |
+		(m->ol_flags & (RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)) |
+		((uintptr_t)m->pool ^ (uintptr_t)pool);
+}
+
+/*
+ * Free a burst: one bulk put into the pool when every mbuf is plain
+ * (t->slow_free == 0), else the general rte_pktmbuf_free_bulk.
+ */
+static inline void
+rx_free(struct rte_mbuf **pkts, uint16_t nb, const struct rx_tally *t)
+{
+	if (likely(t->slow_free == 0))
+		rte_mempool_put_bulk(pkts[0]->pool, (void **)pkts, nb);
+	else
+		rte_pktmbuf_free_bulk(pkts, nb);
+}
+
+/*
+ * Classify one received burst into t and, when why is not NULL
+ * (--capture; a constant in each caller), each frame into why[i].
+ */
+static __rte_always_inline void
+rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
+		uint64_t now_tsc, struct rx_tally *t, uint8_t *why)
+{
+	const struct rte_mempool *pool = pkts[0]->pool;
+	struct rx_sids b;
+	struct wr_frame_rx fr;
+	bool odd = false;
+	uint16_t i;
+
+	b.nb = 0;
+	for (i = 0; i < nb && i < RX_PREFETCH; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = pkts[i];
+		enum wr_frame_class c;
+
+		if (i + RX_PREFETCH < nb)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RX_PREFETCH], void *));
+		t->bytes += m->pkt_len;
+		t->slow_free |= rx_not_raw(m, pool);
+		c = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
+			m->data_len, &fr);
+		if (likely(c == WR_FRAME_OWN) &&
+				likely(rx_own(q, &fr, now_tsc, why ? &odd : NULL, &b))) {
+			t->own++;
+			if (why != NULL) {
+				why[i] = odd ? WR_CAPTURE_WHY_SEQ : WR_CAPTURE_WHY_NONE;
+				t->odd += odd;
+			}
+		} else if (c == WR_FRAME_FOREIGN) {
+			t->foreign++;
+			if (why != NULL)
+				why[i] = WR_CAPTURE_WHY_FOREIGN;
+		} else {
+			t->malformed++;
+			if (why != NULL)
+				why[i] = WR_CAPTURE_WHY_MALFORMED;
+		}
+	}
+	t->bytes += (uint64_t)nb * RTE_ETHER_CRC_LEN;
+	if (likely(b.nb != 0))
+		rx_iat_burst(q, &b, now_tsc);
+}
+
+/* --capture on: classify with reasons, then capture.c keeps and frees. */
+static __rte_noinline void
+rx_capture(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
+		uint64_t now_tsc, struct rx_tally *t)
+{
+	uint8_t why[WR_MAX_BURST];
+	struct wr_capq_burst b = { pkts, why, now_tsc, nb, false, false };
+
+	rx_classify(q, pkts, nb, now_tsc, t, why);
+	b.anomalous = t->foreign != 0 || t->malformed != 0 || t->odd != 0;
+	b.raw = t->slow_free == 0;
+	wr_capq_burst(q->cap, &b);
+}
+
+/* One RX burst; returns frames received. */
+static inline uint16_t
+rx_burst(struct wr_rxq *q)
+{
+	struct rte_mbuf *pkts[WR_MAX_BURST];
+	uint16_t nb = rte_eth_rx_burst(q->port, q->queue, pkts, q->burst_pkts);
+	struct rx_tally t = { 0 };
+	uint64_t now;
+
+	if (nb == 0)
+		return 0;
+	/* Read after the burst so no frame is stamped later than now. */
+	now = rte_rdtsc();
+	if (unlikely(q->cap != NULL)) {
+		rx_capture(q, pkts, nb, now, &t);
+	} else {
+		rx_classify(q, pkts, nb, now, &t, NULL);
+		rx_free(pkts, nb, &t);
+	}
+	wr_rxq_stamp(&q->st, now);
+	wr_counter_add(&q->st.nb_pkts, nb);
+	wr_counter_add(&q->st.nb_bytes, t.bytes);
+	wr_counter_add(&q->st.nb_own_pkts, t.own);
+	if (unlikely(t.foreign != 0))
+		wr_counter_add(&q->st.nb_foreign_pkts, t.foreign);
+	if (unlikely(t.malformed != 0))
+		wr_counter_add(&q->st.nb_malformed_pkts, t.malformed);
+	return nb;
+}
+
+/* Count one poll of a queue in its frames-per-burst bin. */
+static inline void
+count_burst(uint64_t *bins, uint16_t n)
+{
+	wr_counter_add(&bins[wr_cpu_burst_bin(n)], 1);
+}
+
+static inline unsigned int
+poll_rx(struct wr_worker *w)
+{
+	unsigned int i, work = 0;
+	uint16_t n;
+
+	for (i = 0; i < w->nb_rx; i++) {
+		n = rx_burst(w->rx[i]);
+		count_burst(w->st.rx_bursts, n);
+		work += n;
+	}
+	return work;
+}
+
+static inline unsigned int
+poll_tx(struct wr_worker *w, uint64_t now_tsc)
+{
+	unsigned int i, work = 0;
+	uint16_t n;
+
+	for (i = 0; i < w->nb_tx; i++) {
+		n = tx_burst(w->tx[i], now_tsc);
+		count_burst(w->st.tx_bursts, n);
+		work += n;
+	}
+	return work;
+}
+
+int
+wr_worker_main(void *arg)
+{
+	struct wr_worker *w = arg;
+	uint64_t now = rte_rdtsc(), prev;
+	unsigned int i, work;
+
+	if (w->mode == WR_WORKER_REFLECT)
+		return wr_reflect_main(w);
+
+	/* Pacing starts now; the configuration was validated at set-up. */
+	for (i = 0; i < w->nb_tx; i++) {
+		if (w->tx[i]->paced)
+			wr_pace_init(&w->tx[i]->pace, &w->tx[i]->pace_conf, now);
+		if (w->tx[i]->gated)
+			w->tx[i]->gate.next_tsc = now;
+	}
+
+	while (__atomic_load_n(&w->ctl->tx_stop, __ATOMIC_RELAXED) == 0) {
+		work = poll_tx(w, now) + poll_rx(w);
+		prev = now;
+		now = rte_rdtsc();
+		wr_worker_account(&w->st, work, now - prev);
+		wr_worker_poll_publish(w);
+	}
+	for (i = 0; i < w->nb_tx; i++)
+		tx_drain(w->tx[i]);
+	while (__atomic_load_n(&w->ctl->rx_stop, __ATOMIC_RELAXED) == 0) {
+		work = poll_rx(w);
+		prev = now;
+		now = rte_rdtsc();
+		wr_worker_account(&w->st, work, now - prev);
+		wr_worker_poll_publish(w);
+	}
+	for (i = 0; i < w->nb_rx; i++)
+		if (w->rx[i]->cap != NULL)
+			wr_capq_flush(w->rx[i]->cap);
+	return 0;
+}

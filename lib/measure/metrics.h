@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The figures of merit of a run, read back from its JSON result: what
+ * --repeat summarises, what `wirerate compare` judges and what `wirerate
+ * report` tabulates. One table defines them all so the three agree.
+ * Pure: jansson only, no EAL, no I/O.
+ */
+#ifndef WR_METRICS_H
+#define WR_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+enum wr_metric_id {
+	WR_METRIC_TX_MPPS = 0,
+	WR_METRIC_RX_MPPS,
+	WR_METRIC_TX_GBPS_L1,
+	WR_METRIC_TX_GBPS_L2,
+	WR_METRIC_RX_GBPS_L1,
+	WR_METRIC_RX_GBPS_L2,
+	WR_METRIC_LOSS_PCT,
+	WR_METRIC_LAT_P50,
+	WR_METRIC_LAT_P90,
+	WR_METRIC_LAT_P99,
+	WR_METRIC_LAT_P99_9,
+	WR_METRIC_CYCLES_PER_PKT,
+	/* Figures of the test modes (lib/results/kinds.c), absent from a plain run. */
+	WR_METRIC_NDR_MPPS,
+	WR_METRIC_NDR_GBPS_L1,
+	WR_METRIC_PDR_MPPS,
+	WR_METRIC_B2B_PKTS,
+	WR_METRIC_COUNT,
+};
+
+enum wr_metric_dir {
+	WR_METRIC_HIGHER_BETTER = 0,
+	WR_METRIC_LOWER_BETTER,
+};
+
+struct wr_metric_def {
+	const char *name;        /* key in summaries, tolerance files, CSV */
+	const char *label;       /* column heading */
+	const char *group;       /* "throughput", "loss", "latency", "cpu" */
+	enum wr_metric_dir dir;
+	double tol;              /* default tolerance */
+	bool tol_relative;       /* tol is a % change; else absolute, in unit */
+};
+
+/* The metric table, indexed by enum wr_metric_id. */
+extern const struct wr_metric_def wr_metric_defs[WR_METRIC_COUNT];
+
+/* Values of one run; have[i] false when the run has no such figure. */
+struct wr_metric_values {
+	bool have[WR_METRIC_COUNT];
+	double v[WR_METRIC_COUNT];
+};
+
+/* Index of the metric called name, or -1. */
+int wr_metrics_find(const char *name);
+
+/*
+ * Read the number at path in root. path is dot-separated keys with [i]
+ * array indices, e.g. "totals[1].latency.p99_ns". Returns 0, -ENOENT
+ * (absent) or -EINVAL (present but not a number), with err naming the path.
+ */
+int wr_metrics_get_number(const json_t *root, const char *path, double *out,
+		char *err, size_t errlen);
+
+/*
+ * Read a count at path: a whole number from 0 to max (a frame size, a
+ * number of trials). Returns 0, -ENOENT or -EINVAL (not a number, not
+ * whole, out of range), with err naming the path.
+ */
+int wr_metrics_get_count(const json_t *root, const char *path, uint64_t max,
+		uint64_t *out, char *err, size_t errlen);
+
+/* The JSON value at path (syntax as above), or NULL. */
+const json_t *wr_metrics_get(const json_t *root, const char *path);
+
+/*
+ * Extract every metric from a run object: a whole result document or one
+ * entry of its "trials" array (both have "totals" and "accounting").
+ * Throughput sums the ports' totals; latency percentiles take the worst
+ * port; loss_pct is accounting lost / sent in %; cycles_per_pkt comes from
+ * "cpu" when the run has it. Returns 0, or -EINVAL with err naming the
+ * missing or ill-typed field.
+ */
+int wr_metrics_extract(const json_t *run, struct wr_metric_values *out,
+		char *err, size_t errlen);
+
+#endif /* WR_METRICS_H */

@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stats/collect.h"
+#include "modes_int.h"
+#include "results/result.h"
+#include "search.h"
+#include "base/units.h"
+
+/* Shortest burst the RFC asks back-to-back trials to reach: 2 s at max. */
+#define B2B_DEFAULT_SPAN_S 2.0
+/* Lowest rate a throughput search tries, as a fraction of the maximum. */
+#define SEARCH_MIN_FRACTION 0.001
+/* Calibration trial when no maximum rate is known (unpaced, vdevs). */
+#define CALIBRATE_MS 2000u
+
+const char *
+wr_mode_name(enum wr_mode mode)
+{
+	static const char *const names[] = {
+		[WR_MODE_RUN] = "run", [WR_MODE_SWEEP] = "sweep",
+		[WR_MODE_THROUGHPUT] = "throughput", [WR_MODE_LOSS] = "loss",
+		[WR_MODE_B2B] = "b2b", [WR_MODE_MLR] = "mlr",
+	};
+
+	return (unsigned int)mode < RTE_DIM(names) ? names[mode] : "?";
+}
+
+static unsigned int
+nb_tx_ports(const struct wr_run *run)
+{
+	unsigned int p, n = 0;
+
+	for (p = 0; p < run->nb_ports; p++)
+		n += run->ports[p].tx;
+	return n ? n : 1;
+}
+
+/* Latency over every RX queue whose streams all qualify. */
+static void
+summarize_latency(const struct wr_run *run, struct wr_trial_summary *s)
+{
+	static struct wr_hist h;
+
+	wr_hist_init(&h);
+	wr_collect_lat(run, WR_COLLECT_LAT_VALID, &h);
+	s->lat_valid = h.nb > 0;
+	if (!s->lat_valid)
+		return;
+	s->lat_mean_ns = wr_stats_tsc_to_ns(wr_hist_mean(&h), run->tsc_hz);
+	s->lat_p50_ns = wr_stats_tsc_to_ns((double)wr_hist_percentile(&h, 50), run->tsc_hz);
+	s->lat_p99_ns = wr_stats_tsc_to_ns((double)wr_hist_percentile(&h, 99), run->tsc_hz);
+	s->lat_max_ns = wr_stats_tsc_to_ns((double)h.max, run->tsc_hz);
+}
+
+void
+wr_mode_summarize(const struct wr_run *run, struct wr_trial_summary *s)
+{
+	uint64_t tx = 0;
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	s->frame_size = run->trial.frame_size;
+	s->duration_s = wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc);
+	for (i = 0; i < run->nb_ports; i++) {
+		tx += run->total[i].tx_pkts;
+		s->requested_pps += run->ports[i].rate_pps;
+	}
+	s->requested_pps /= nb_tx_ports(run);
+	s->achieved_pps = s->duration_s > 0 ? (double)tx / s->duration_s /
+		nb_tx_ports(run) : 0.0;
+	for (i = 0; i < run->nb_streams; i++) {
+		const struct wr_stream_result *r = &run->streams[i];
+
+		if (!r->sender_known)
+			continue;
+		s->sent_pkts += r->sent_pkts;
+		s->received_pkts += r->view.seq.nb_rx_pkts;
+		/* Each stream's loss is clamped at 0: excess never hides loss. */
+		s->lost_pkts += r->lost_pkts;
+		s->excess_pkts += r->excess_pkts;
+	}
+	s->loss_ratio = s->sent_pkts ? (double)s->lost_pkts / (double)s->sent_pkts : 0;
+	s->rate_reached = true;
+	for (i = 0; i < run->nb_ports; i++) {
+		struct wr_rate_check rc;
+
+		if (wr_run_rate_check(run, i, &rc) && !rc.reached)
+			s->rate_reached = false;
+	}
+	summarize_latency(run, s);
+}
+
+static json_t *
+summary_json(const struct wr_trial_summary *s)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "frame_size", json_integer(s->frame_size));
+	json_object_set_new(o, "requested_pps", json_real(s->requested_pps));
+	json_object_set_new(o, "achieved_pps", json_real(s->achieved_pps));
+	json_object_set_new(o, "gbps_l1", json_real(wr_units_l1_bps(s->achieved_pps,
+		s->frame_size) / 1e9));
+	json_object_set_new(o, "gbps_l2", json_real(wr_units_l2_bps(s->achieved_pps,
+		s->frame_size) / 1e9));
+	json_object_set_new(o, "sent_pkts", json_integer((json_int_t)s->sent_pkts));
+	json_object_set_new(o, "received_pkts", json_integer((json_int_t)s->received_pkts));
+	json_object_set_new(o, "lost_pkts", json_integer(s->lost_pkts));
+	json_object_set_new(o, "excess_pkts", json_integer((json_int_t)s->excess_pkts));
+	json_object_set_new(o, "loss_ratio", json_real(s->loss_ratio));
+	json_object_set_new(o, "duration_s", json_real(s->duration_s));
+	json_object_set_new(o, "rate_reached", json_boolean(s->rate_reached));
+	if (s->lat_valid) {
+		json_object_set_new(o, "latency_mean_ns", json_real(s->lat_mean_ns));
+		json_object_set_new(o, "latency_p50_ns", json_real(s->lat_p50_ns));
+		json_object_set_new(o, "latency_p99_ns", json_real(s->lat_p99_ns));
+		json_object_set_new(o, "latency_max_ns", json_real(s->lat_max_ns));
+	}
+	return o;
+}
+
+/*
+ * A paced trial whose generator fell short of the rate (the worker was
+ * stalled) says nothing about the device: run it again, at most this often.
+ */
+#define TRIAL_ATTEMPTS 3
+
+static int trial_once(struct mode_ctx *m, const struct wr_trial *t,
+		const char *what, struct wr_trial_summary *s);
+
+/* A trial, repeated while its rate was not reached; the last one counts. */
+static int
+trial(struct mode_ctx *m, const struct wr_trial *t, const char *what,
+		struct wr_trial_summary *s)
+{
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; i < TRIAL_ATTEMPTS; i++) {
+		rc = trial_once(m, t, what, s);
+		if (rc != 0 || s->rate_reached)
+			break;
+	}
+	return rc;
+}
+
+/* One trial: prepare, run, stop, summarise, record. */
+static int
+trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *what,
+		struct wr_trial_summary *s)
+{
+	enum wr_stop_reason why;
+	json_t *o;
+	int rc;
+
+	rc = wr_run_trial(m->run, t, m->err, m->errlen);
+	if (rc == 0)
+		rc = wr_run_start(m->run, m->err, m->errlen);
+	if (rc != 0)
+		return rc;
+	why = wr_run_wait(m->run, m->h->signals, m->h->on_interval, m->h->arg);
+	wr_run_stop(m->run, why);
+	wr_mode_summarize(m->run, s);
+	o = summary_json(s);
+	json_object_set_new(o, "what", json_string(what));
+	wr_result_add_trial(o, m->run, false);
+	json_array_append_new(m->trials, o);
+	if (m->h->on_trial != NULL)
+		m->h->on_trial(m->run, what, s, m->h->arg);
+	if (why == WR_STOP_SIGNAL) {
+		snprintf(m->err, m->errlen, "stopped by a signal");
+		return -EINTR;
+	}
+	return 0;
+}
+
+static void
+trial_at(uint32_t size, double pps, uint64_t ms, struct wr_trial *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->frame_size = size;
+	if (pps > 0) {
+		t->rate.unit = WR_RATE_PPS;
+		t->rate.value = pps;
+	}
+	t->duration_ms = ms;
+}
+
+/* The link speed the configuration lets us trust, 0 when none. */
+static uint64_t
+trusted_link_bps(const struct wr_run *run)
+{
+	unsigned int p;
+
+	if (run->cfg->link_speed_bps != 0)
+		return run->cfg->link_speed_bps;
+	for (p = 0; p < run->nb_ports; p++)
+		if (run->ports[p].tx && run->ports[p].link_speed_mbps != 0 &&
+				!wr_run_speed_is_label(&run->ports[p]))
+			return (uint64_t)run->ports[p].link_speed_mbps * 1000000;
+	return 0;
+}
+
+/*
+ * The 100% rate of the RFC 2544 tests at size: --rate, else line rate of a
+ * trusted link, else what an unpaced calibration trial reaches (labelled).
+ */
+static int
+max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
+{
+	const struct wr_config *cfg = m->run->cfg;
+	uint64_t link = trusted_link_bps(m->run);
+	struct wr_trial_summary s;
+	struct wr_trial t;
+	int rc;
+
+	if (cfg->rate.unit == WR_RATE_PCT && link == 0) {
+		snprintf(m->err, m->errlen, "--rate %g%%: no trusted link speed "
+			"(virtual NICs report a label): give --link-speed",
+			cfg->rate.value);
+		return -EINVAL;
+	}
+	if (cfg->rate.unit != WR_RATE_NONE) {
+		json_object_set_new(res, "max_from", json_string("--rate"));
+		return wr_rate_to_pps(&cfg->rate, size, link, pps);
+	}
+	if (link != 0) {
+		*pps = wr_units_line_rate_pps(link, size);
+		json_object_set_new(res, "max_from", json_string("line rate"));
+		return 0;
+	}
+	trial_at(size, 0, CALIBRATE_MS, &t);
+	rc = trial(m, &t, "calibrate", &s);
+	if (rc != 0)
+		return rc;
+	*pps = s.achieved_pps;
+	json_object_set_new(res, "max_from", json_string("calibration (unpaced)"));
+	return *pps > 0 ? 0 : -EIO;
+}
+
+static int
+run_sweep(struct mode_ctx *m, uint32_t size, json_t *res)
+{
+	struct wr_trial_summary s;
+	struct wr_trial t;
+	json_t *o;
+	int rc;
+
+	wr_trial_from_config(m->run->cfg, &t);
+	t.frame_size = size;
+	rc = trial(m, &t, "sweep", &s);
+	if (rc != 0)
+		return rc;
+	/* json_object_update() copies the keys: the object is still ours. */
+	o = summary_json(&s);
+	json_object_update(res, o);
+	json_decref(o);
+	return 0;
+}
+
+static void
+search_result_json(json_t *res, const struct wr_search_result *r,
+		const struct wr_trial_summary *at_ndr, uint32_t size, uint64_t link)
+{
+	json_object_set_new(res, "ndr_found", json_boolean(r->ndr_found));
+	json_object_set_new(res, "ndr_pps", json_real(r->ndr_pps));
+	json_object_set_new(res, "ndr_mpps", json_real(r->ndr_pps / 1e6));
+	json_object_set_new(res, "ndr_gbps_l1", json_real(wr_units_l1_bps(r->ndr_pps, size) / 1e9));
+	json_object_set_new(res, "ndr_gbps_l2", json_real(wr_units_l2_bps(r->ndr_pps, size) / 1e9));
+	json_object_set_new(res, "ndr_upper_pps", json_real(r->ndr_upper_pps));
+	if (link != 0)
+		json_object_set_new(res, "ndr_pct_of_line", json_real(100.0 *
+			r->ndr_pps / wr_units_line_rate_pps(link, size)));
+	json_object_set_new(res, "pdr_found", json_boolean(r->pdr_found));
+	json_object_set_new(res, "pdr_pps", json_real(r->pdr_pps));
+	json_object_set_new(res, "converged", json_boolean(r->converged));
+	json_object_set_new(res, "search_trials", json_integer(r->nb_trials));
+	if (at_ndr->sent_pkts != 0)
+		json_object_set_new(res, "at_ndr", summary_json(at_ndr));
+}
+
+/*
+ * Loss the search is told of (wr_search_evidence_loss): a trial whose
+ * generator never reached its rate (even after retries) cannot show the
+ * device passed that rate, for the NDR or the PDR, so the search errs low,
+ * never high; *limited counts them.
+ */
+static uint64_t
+search_loss(const struct wr_trial_summary *s, unsigned int *limited)
+{
+	if (!s->rate_reached)
+		(*limited)++;
+	return wr_search_evidence_loss(s->rate_reached, s->sent_pkts, s->lost_pkts);
+}
+
+/* RFC 2544 26.1: the highest rate without loss, and latency there (26.2). */
+static int
+run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
+{
+	const struct wr_config *cfg = m->run->cfg;
+	struct wr_trial_summary s, best;
+	struct wr_search_conf sc;
+	struct wr_search_result r;
+	struct wr_search srch;
+	struct wr_trial t;
+	unsigned int limited = 0;
+	double pps;
+	int rc;
+
+	rc = max_rate(m, size, &pps, res);
+	if (rc != 0)
+		return rc;
+	memset(&sc, 0, sizeof(sc));
+	memset(&best, 0, sizeof(best));
+	sc.max_pps = pps;
+	sc.min_pps = pps * SEARCH_MIN_FRACTION;
+	sc.res_rel = cfg->resolution_pct / 100.0;
+	sc.pdr_loss_ratio = cfg->pdr_ratio;
+	sc.max_trials = cfg->max_trials;
+	rc = wr_search_init(&srch, &sc);
+	while (rc == 0 && wr_search_next(&srch, &pps) == WR_SEARCH_TRIAL) {
+		trial_at(size, pps, cfg->trial_ms, &t);
+		rc = trial(m, &t, "search", &s);
+		if (rc == 0)
+			rc = wr_search_report(&srch, pps, s.sent_pkts, search_loss(&s, &limited));
+		if (rc == 0 && s.lost_pkts == 0 && s.rate_reached && pps > best.requested_pps)
+			best = s;
+	}
+	if (rc != 0)
+		return rc;
+	json_object_set_new(res, "generator_limited_trials", json_integer(limited));
+	wr_search_result(&srch, &r);
+	search_result_json(res, &r, &best, size, trusted_link_bps(m->run));
+	return 0;
+}
+
+/* RFC 2544 26.3: loss at 100%, 90%, ... until two trials without loss. */
+static int
+run_loss(struct mode_ctx *m, uint32_t size, json_t *res)
+{
+	struct wr_trial_summary s;
+	struct wr_search_flr flr;
+	struct wr_trial t;
+	json_t *steps = json_array();
+	unsigned int limited = 0;
+	double pps, max, pct;
+	int rc;
+
+	json_object_set_new(res, "steps", steps);
+	rc = max_rate(m, size, &max, res);
+	if (rc == 0)
+		rc = wr_search_flr_init(&flr, max, m->run->cfg->loss_step_pct);
+	while (rc == 0 && wr_search_flr_next(&flr, &pps, &pct) == WR_SEARCH_TRIAL) {
+		trial_at(size, pps, m->run->cfg->trial_ms, &t);
+		rc = trial(m, &t, "loss", &s);
+		if (rc == 0) {
+			json_t *o = summary_json(&s);
+
+			json_object_set_new(o, "pct_of_max", json_real(pct));
+			if (!s.rate_reached)
+				limited++;
+			json_object_set_new(o, "loss_pct", json_real(100.0 * s.loss_ratio));
+			json_array_append_new(steps, o);
+			rc = wr_search_flr_report(&flr, s.sent_pkts,
+				s.lost_pkts > 0 ? (uint64_t)s.lost_pkts : 0);
+		}
+	}
+	json_object_set_new(res, "generator_limited_trials", json_integer(limited));
+	return rc;
+}
+
+/* Longest burst sent back to back without loss: binary search on length. */
+static int
+b2b_search(struct mode_ctx *m, uint32_t size, uint64_t max_pkts, uint64_t *best)
+{
+	struct wr_trial_summary s;
+	struct wr_trial t;
+	uint64_t lo = 0, hi = max_pkts + 1, n;
+	int rc;
+
+	while (hi - lo > 1) {
+		n = lo == 0 && hi == max_pkts + 1 ? max_pkts : lo + (hi - lo) / 2;
+		trial_at(size, 0, m->run->cfg->trial_ms, &t);
+		t.count_pkts = n;
+		rc = trial(m, &t, "b2b", &s);
+		if (rc != 0)
+			return rc;
+		if (s.lost_pkts == 0 && s.sent_pkts == n * nb_tx_ports(m->run))
+			lo = n;
+		else
+			hi = n;
+	}
+	*best = lo;
+	return 0;
+}
+
+/* RFC 2544 26.4: back-to-back, repeated; mean, min, max burst. */
+static int
+run_b2b(struct mode_ctx *m, uint32_t size, json_t *res)
+{
+	const struct wr_config *cfg = m->run->cfg;
+	json_t *bursts = json_array();
+	uint64_t max_pkts = cfg->b2b_max_pkts, best, sum = 0, lo = UINT64_MAX, hi = 0;
+	unsigned int i;
+	double pps;
+	int rc = 0;
+
+	json_object_set_new(res, "bursts_pkts", bursts);
+	if (max_pkts == 0) {
+		rc = max_rate(m, size, &pps, res);
+		max_pkts = (uint64_t)(pps * B2B_DEFAULT_SPAN_S);
+	}
+	json_object_set_new(res, "max_tried_pkts", json_integer((json_int_t)max_pkts));
+	for (i = 0; rc == 0 && i < cfg->b2b_trials; i++) {
+		rc = b2b_search(m, size, max_pkts, &best);
+		if (rc != 0)
+			break;
+		json_array_append_new(bursts, json_integer((json_int_t)best));
+		sum += best;
+		lo = RTE_MIN(lo, best);
+		hi = RTE_MAX(hi, best);
+	}
+	if (i > 0) {
+		json_object_set_new(res, "mean_pkts", json_real((double)sum / i));
+		json_object_set_new(res, "min_pkts", json_integer((json_int_t)lo));
+		json_object_set_new(res, "max_pkts", json_integer((json_int_t)hi));
+	}
+	return rc;
+}
+
+static int
+run_size(struct mode_ctx *m, uint32_t size, json_t *res)
+{
+	json_object_set_new(res, "frame_size", json_integer(size));
+	switch (m->run->cfg->mode) {
+	case WR_MODE_THROUGHPUT:
+		return wr_mode_lat_after(m, size, res, run_throughput(m, size, res));
+	case WR_MODE_MLR:
+		return wr_mode_lat_after(m, size, res, wr_mode_mlr(m, size, res));
+	case WR_MODE_LOSS: return run_loss(m, size, res);
+	case WR_MODE_B2B: return run_b2b(m, size, res);
+	default: return run_sweep(m, size, res);
+	}
+}
+
+int
+wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
+		json_t *doc, char *err, size_t errlen)
+{
+	const struct wr_config *cfg = run->cfg;
+	struct mode_ctx m = { run, hooks, json_array(), err, errlen };
+	json_t *results = json_array();
+	unsigned int i, n = cfg->nb_sizes ? cfg->nb_sizes : 1;
+	uint64_t trial_ms = cfg->mode == WR_MODE_SWEEP ? cfg->duration_ms : cfg->trial_ms;
+	int rc = 0;
+
+	json_object_set_new(doc, "mode", json_string(wr_mode_name(cfg->mode)));
+	/* What ran: a sweep's trials last --duration (or --count), the others --trial. */
+	json_object_set_new(doc, "trial_s", json_real((double)trial_ms / 1e3));
+	if (cfg->mode == WR_MODE_SWEEP && cfg->count_pkts != 0)
+		json_object_set_new(doc, "trial_pkts", json_integer((json_int_t)cfg->count_pkts));
+	/* RFC 2544 asks 60 s trials; shorter ones are labelled as such. */
+	json_object_set_new(doc, "rfc2544_trial_length", json_boolean(trial_ms >= 60000));
+	if (cfg->mode == WR_MODE_THROUGHPUT)
+		json_object_set_new(doc, "pdr_ratio", json_real(cfg->pdr_ratio));
+	json_object_set_new(doc, "trials", m.trials);
+	json_object_set_new(doc, "results", results);
+	for (i = 0; i < n && rc == 0; i++) {
+		json_t *res = json_object();
+
+		json_array_append_new(results, res);
+		rc = run_size(&m, cfg->nb_sizes ? cfg->sizes[i] : cfg->frame_size, res);
+	}
+	return rc;
+}
+
+/* The shared pieces for mode_mlr.c and mode_lat.c (modes_int.h). */
+int
+wr_mode_trial(struct mode_ctx *m, const struct wr_trial *t, const char *what,
+		struct wr_trial_summary *s)
+{
+	return trial(m, t, what, s);
+}
+
+int
+wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t,
+		const char *what, struct wr_trial_summary *s)
+{
+	return trial_once(m, t, what, s);
+}
+
+void
+wr_mode_trial_at(uint32_t size, double pps, uint64_t ms, struct wr_trial *t)
+{
+	trial_at(size, pps, ms, t);
+}
+
+int
+wr_mode_max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
+{
+	return max_rate(m, size, pps, res);
+}
+
+json_t *
+wr_mode_summary_json(const struct wr_trial_summary *s)
+{
+	return summary_json(s);
+}
+
+uint64_t
+wr_mode_trusted_link_bps(const struct wr_run *run)
+{
+	return trusted_link_bps(run);
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Test modes made of several trials on one set of ports: a frame-size
+ * sweep, and the RFC 2544 benchmarks: throughput (26.1, with latency at the
+ * throughput rate, 26.2), frame loss rate (26.3) and back-to-back frames
+ * (26.4). Each trial is a real traffic phase judged by the receiver's exact
+ * accounting (loss = sent - received by sequence numbers).
+ */
+#ifndef WR_MODES_H
+#define WR_MODES_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "trial/trial.h"
+
+/* What one trial came to. */
+struct wr_trial_summary {
+	uint32_t frame_size;
+	double requested_pps;     /* per TX port; 0: unpaced */
+	double achieved_pps;      /* per TX port, over the trial */
+	uint64_t sent_pkts;       /* all streams whose sender is in the run */
+	uint64_t received_pkts;
+	int64_t lost_pkts;        /* sum of each stream's loss, each >= 0 */
+	uint64_t excess_pkts;     /* frames counted beyond what was sent */
+	double loss_ratio;        /* lost / sent */
+	bool rate_reached;        /* every paced port reached its rate */
+	double duration_s;
+	bool lat_valid;
+	double lat_mean_ns;
+	double lat_p50_ns;
+	double lat_p99_ns;
+	double lat_max_ns;
+};
+
+/* Callbacks into app/: progress, live intervals, the stop signal. */
+struct wr_mode_hooks {
+	const volatile int *signals;
+	wr_run_interval_cb on_interval;
+	void (*on_trial)(const struct wr_run *run, const char *what,
+			const struct wr_trial_summary *s, void *arg);
+	void *arg;
+};
+
+/* Summarise the last (stopped) trial of run. This function can't fail. */
+void wr_mode_summarize(const struct wr_run *run, struct wr_trial_summary *s);
+
+/*
+ * Run run->cfg->mode over every frame size and fill doc (from
+ * wr_result_head) with "mode", "trials" and "results". Returns 0, -EINTR
+ * when a signal cut it short (doc holds what was done), or a negative errno
+ * with a message.
+ */
+int wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
+		json_t *doc, char *err, size_t errlen);
+
+/* Name of a mode, as --mode takes it. */
+const char *wr_mode_name(enum wr_mode mode);
+
+#endif /* WR_MODES_H */

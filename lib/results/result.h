@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The result of a run as JSON (schema in docs/results.md), written
+ * atomically: a temporary file in the same directory, fsync, rename.
+ */
+#ifndef WR_RESULT_H
+#define WR_RESULT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "setup/run.h"
+
+#define WR_RESULT_SCHEMA "wirerate-result/1"
+
+/* Build the whole result; NULL on memory exhaustion. Caller json_decref()s. */
+json_t *wr_result_build(const struct wr_run *run);
+
+/* schema, env, config, plan and ports of run; NULL on memory exhaustion. */
+json_t *wr_result_head(const struct wr_run *run);
+
+/*
+ * Add the last trial's frame_size, duration_s, stop_reason, totals, streams,
+ * accounting (and samples when asked) to object o.
+ */
+void wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples);
+
+/*
+ * One trial of a repeated run (--repeat): "trial" (1-based), then the
+ * traffic keys of a result: samples, duration_s, stop_reason, totals,
+ * streams, accounting (without mbufs_missing, known only at the end).
+ * Call after wr_run_stop(). NULL on memory exhaustion; caller
+ * json_decref()s.
+ */
+json_t *wr_result_trial(const struct wr_run *run, unsigned int trial);
+
+/*
+ * The whole result, plus "trials" (a reference is taken) and their
+ * "summary" when trials is not NULL. NULL with a message in err.
+ */
+json_t *wr_result_build_trials(const struct wr_run *run, json_t *trials,
+		char *err, size_t errlen);
+
+/*
+ * Write the result of run to path atomically. Returns 0, or a negative
+ * errno with a message naming the path.
+ */
+int wr_result_write(const struct wr_run *run, const char *path,
+		char *err, size_t errlen);
+
+/*
+ * Write any JSON document to path atomically (temporary file, fsync,
+ * rename; in place when path is a device or FIFO, see wr_file_write_atomic).
+ * Returns 0 or a negative errno with a message.
+ */
+int wr_result_write_json(json_t *doc, const char *path, char *err, size_t errlen);
+
+/*
+ * The result of a run still going, from what the stats core holds after
+ * its last tick (the workers' published copies, never their live state):
+ * the keys of wr_result_build with "stop_reason": "running" and
+ * "complete": false, samples and totals up to the last interval, streams
+ * as of that interval. Returns NULL without memory or before any tick.
+ */
+json_t *wr_result_build_running(const struct wr_run *run);
+
+/*
+ * Rewrite --json atomically with wr_result_build_running, so that a crash
+ * (SIGKILL, SIGSEGV, power cut) leaves the run up to its last interval.
+ * Counts it in run->nb_ckpt_written or nb_ckpt_failed. Stats core only.
+ */
+void wr_result_checkpoint(struct wr_run *run);
+
+#endif /* WR_RESULT_H */

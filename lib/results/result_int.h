@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The parts of a result document, shared by result.c (a finished run or
+ * trial) and result_live.c (a run still going, cross-check warnings).
+ * Internal to lib/.
+ */
+#ifndef WR_RESULT_INT_H
+#define WR_RESULT_INT_H
+
+#include <jansson.h>
+
+#include "setup/run.h"
+#include "measure/xcheck.h"
+
+/* samples[]: one object per interval of run. */
+json_t *wr_result_samples_json(const struct wr_run *run);
+
+/* Rates of one port into o (tx_mpps ... rx_gbps_l2). */
+void wr_result_rates_json(json_t *o, const struct wr_port_rates *r);
+
+/* A port's drop counters. */
+json_t *wr_result_drops_json(const struct wr_port_counters *c);
+
+/*
+ * A port's counters as the result writes them (port_id, frames and bytes,
+ * own/foreign/malformed, the NIC's counts, rates over dt_tsc, drops):
+ * shared by the final totals and the live checkpoint. Returns a new object.
+ */
+json_t *wr_result_port_counters_json(const struct wr_run *run, unsigned int p,
+		const struct wr_port_counters *c, uint64_t dt_tsc);
+
+/* Latency figures keyed as totals[].latency; NULL when none is known. */
+json_t *wr_result_lat_figs_json(const struct wr_lat_figs *f);
+
+/* One streams[] entry; live: during the run (wr_streamrx_json). */
+json_t *wr_result_stream_json(const struct wr_run *run,
+		const struct wr_stream_result *s, bool live);
+
+/* tx_streams[]: what each TX queue of run sent (counters read safely). */
+json_t *wr_result_tx_streams_json(const struct wr_run *run);
+
+/* The accounting object over run->streams. */
+json_t *wr_result_accounting_json(const struct wr_run *run);
+
+/* warnings[]: the cross-checks that disagreed, [{check, port_id (null for
+ * the run), queue (null for the whole port), wirerate, pmd, what}]. */
+json_t *wr_result_warnings_json(const struct wr_xcheck *x);
+
+#endif /* WR_RESULT_INT_H */

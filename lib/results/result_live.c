@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What a result says about its own integrity: the document written during
+ * a run (--checkpoint) and the cross-check warnings (xcheck.h).
+ */
+#include <string.h>
+
+#include "base/jsonw.h"
+#include "result.h"
+#include "result_int.h"
+#include "stats/rxpub.h"
+
+json_t *
+wr_result_warnings_json(const struct wr_xcheck *x)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < x->nb; i++) {
+		const struct wr_xcheck_warning *w = &x->w[i];
+		json_t *o = json_object();
+
+		wr_json_set(o, "check", json_string(w->check));
+		wr_json_set(o, "port_id", w->port_id == UINT16_MAX ? json_null() :
+			wr_json_u64(w->port_id));
+		wr_json_set(o, "queue", w->queue < 0 ? json_null() : json_integer(w->queue));
+		wr_json_set(o, "wirerate", wr_json_u64(w->wirerate));
+		wr_json_set(o, "pmd", wr_json_u64(w->pmd));
+		wr_json_set(o, "what", json_string(w->what));
+		json_array_append_new(a, o);
+	}
+	if (x->nb_dropped != 0)
+		json_array_append_new(a, json_pack("{s:s, s:n, s:n, s:I, s:I, s:s}",
+			"check", "more", "port_id", "queue", "wirerate",
+			(json_int_t)x->nb_dropped, "pmd", (json_int_t)0, "what",
+			"further warnings not listed"));
+	return a;
+}
+
+/* Totals of port index p at interval iv: counters, rates over the run so
+ * far, drops, latency of the run so far (published copies). */
+static json_t *
+running_total_json(const struct wr_run *run, const struct wr_interval *iv,
+		unsigned int p)
+{
+	json_t *o = wr_result_port_counters_json(run, p, &iv->port[p].cnt,
+		(uint64_t)(iv->t_s * (double)run->tsc_hz));
+
+	wr_json_set(o, "latency", wr_result_lat_figs_json(&iv->port[p].seq.lat_run));
+	return o;
+}
+
+json_t *
+wr_result_build_running(const struct wr_run *run)
+{
+	static struct wr_xcheck warn;  /* large; the stats core only */
+	const struct wr_interval *iv;
+	json_t *doc, *totals, *streams, *acc;
+	unsigned int i;
+
+	if (run->nb_intervals == 0)
+		return NULL;
+	iv = &run->intervals[run->nb_intervals - 1];
+	doc = wr_result_head(run);
+	if (doc == NULL)
+		return NULL;
+	totals = json_array();
+	streams = json_array();
+	wr_json_set(doc, "frame_size", wr_json_u64(run->trial.frame_size));
+	wr_json_set(doc, "samples", wr_result_samples_json(run));
+	wr_json_set(doc, "duration_s", json_real(iv->t_s));
+	wr_json_set(doc, "stop_reason", json_string("running"));
+	wr_json_set(doc, "complete", json_false());
+	wr_json_set(doc, "trial", wr_json_u64(run->nb_trials));
+	for (i = 0; i < run->nb_ports; i++)
+		json_array_append_new(totals, running_total_json(run, iv, i));
+	wr_json_set(doc, "totals", totals);
+	for (i = 0; i < run->nb_streams; i++)
+		json_array_append_new(streams, wr_result_stream_json(run, &run->streams[i], true));
+	wr_json_set(doc, "streams", streams);
+	wr_json_set(doc, "tx_streams", wr_result_tx_streams_json(run));
+	/* In flight frames read as lost: the balance is final only at the end. */
+	acc = wr_result_accounting_json(run);
+	json_object_del(acc, "mbufs_missing");
+	json_object_del(acc, "stranded_pkts");
+	wr_json_set(acc, "complete", json_false());
+	wr_json_set(doc, "accounting", acc);
+	wr_xcheck_init(&warn);
+	wr_rxpub_warnings(run, &warn);
+	wr_json_set(doc, "warnings", wr_result_warnings_json(&warn));
+	return doc;
+}
+
+void
+wr_result_checkpoint(struct wr_run *run)
+{
+	json_t *doc = wr_result_build_running(run);
+	char err[256];
+
+	run->ckpt_ready = false;
+	if (doc == NULL || wr_result_write_json(doc, run->cfg->json_path, err,
+			sizeof(err)) != 0)
+		run->nb_ckpt_failed++;
+	else
+		run->nb_ckpt_written++;
+	json_decref(doc);
+}

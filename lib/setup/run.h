@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One run: ports set up from the configuration, a plan, workers launched,
+ * snapshots taken by the stats core, a clean stop. The caller (app/) owns the
+ * clock between snapshots, the display and the exit code.
+ *
+ * Errors: -EINVAL means the request cannot be met as asked (bad input, exit
+ * 2 in app/); any other negative errno means the run failed (exit 1). A
+ * message is always written to err.
+ */
+#ifndef WR_RUN_H
+#define WR_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "measure/cpu.h"
+#include "datapath/impair.h"
+#include "measure/link.h"
+#include "plan.h"
+#include "port.h"
+#include "measure/stats.h"
+#include "datapath/worker.h"
+#include "measure/xcheck.h"
+
+enum wr_stop_reason {
+	WR_STOP_NONE = 0,
+	WR_STOP_DURATION,  /* --duration elapsed */
+	WR_STOP_COUNT,     /* every TX queue sent its --count share */
+	WR_STOP_SIGNAL,    /* SIGINT / SIGTERM */
+	WR_STOP_ERROR,
+	WR_STOP_IDLE,      /* --idle-timeout: nothing received for that long */
+};
+
+/* What one trial sends: the traffic phase between start and stop. */
+struct wr_trial {
+	uint32_t frame_size;       /* bytes, FCS included */
+	struct wr_rate rate;       /* per TX port; WR_RATE_NONE: unpaced */
+	uint64_t count_pkts;       /* per TX port, 0: unlimited */
+	uint64_t duration_ms;      /* 0: until the count or a signal */
+};
+
+/* One port over one interval. */
+struct wr_interval_port {
+	struct wr_port_counters cnt;   /* cumulative at the end of the interval */
+	struct wr_port_rates rates;
+	struct wr_port_seq seq;        /* live snapshot: approximate, see collect.h */
+	struct wr_cpu_port cpu;        /* its lcores' busy time, this interval */
+};
+
+/* One interval of the live view. */
+struct wr_interval {
+	double t_s;                    /* end of the interval, since start */
+	double dt_s;                   /* measured length */
+	struct wr_interval_port *port; /* nb_ports entries, in run port order */
+	struct wr_cpu_cost *lcore;     /* plan.nb_workers entries, plan order */
+};
+
+/* A stream (sender port and queue) as received on one port. */
+struct wr_stream_result {
+	uint16_t stream_id;
+	uint16_t tx_port;              /* decoded from the stream id */
+	uint16_t tx_queue;
+	uint16_t rx_port;
+	bool sender_known;             /* the sender is in this run */
+	uint64_t sent_pkts;            /* when sender_known */
+	int64_t lost_pkts;             /* sent - received (tail included) or
+	                                * gaps; never negative */
+	uint64_t excess_pkts;          /* received - sent when that is > 0 */
+	unsigned int nb_rx_ports;      /* ports that received it, first rx_port */
+	struct {
+		uint16_t port_id;
+		uint64_t rx_pkts;      /* unique frames merged from this port */
+	} rx_split[WR_MAX_PORTS];
+	bool lat_valid;                /* TX stamps share this run's clock */
+	struct wr_stream_view view;
+};
+
+/*
+ * The queue registry: every TX and RX queue of the run, one flat array per
+ * direction, sorted by run port index, then queue id. Each queue knows its
+ * run port index (pidx: run->ports[pidx]), DPDK port id and queue id.
+ * Walk them with WR_RUN_FOREACH_TXQ/RXQ (i: the registry index, q: the
+ * queue), or WR_RUN_FOREACH_TXQ_OF/RXQ_OF for the queues of one run port.
+ */
+#define WR_RUN_MAX_QUEUES (WR_MAX_PORTS * WR_MAX_QUEUES)
+
+struct wr_queues {
+	unsigned int nb_tx;
+	unsigned int nb_rx;
+	struct wr_txq *tx[WR_RUN_MAX_QUEUES];
+	struct wr_rxq *rx[WR_RUN_MAX_QUEUES];
+};
+
+#define WR_RUN_FOREACH_TXQ(run, i, txq) \
+	for ((i) = 0; (i) < (run)->q.nb_tx && ((txq) = (run)->q.tx[(i)]) != NULL; (i)++)
+#define WR_RUN_FOREACH_RXQ(run, i, rxq) \
+	for ((i) = 0; (i) < (run)->q.nb_rx && ((rxq) = (run)->q.rx[(i)]) != NULL; (i)++)
+#define WR_RUN_FOREACH_TXQ_OF(run, p, i, txq) \
+	WR_RUN_FOREACH_TXQ(run, i, txq) if ((txq)->pidx != (p)) continue; else
+#define WR_RUN_FOREACH_RXQ_OF(run, p, i, rxq) \
+	WR_RUN_FOREACH_RXQ(run, i, rxq) if ((rxq)->pidx != (p)) continue; else
+
+struct wr_cpu_track;
+struct wr_capture;
+
+struct wr_run {
+	const struct wr_config *cfg;
+	char cmdline[1024];
+	uint64_t tsc_hz;
+	unsigned int nb_ports;         /* ports taking part, ascending id */
+	struct wr_port ports[WR_MAX_PORTS];
+	struct wr_plan plan;
+	struct wr_worker *workers[WR_PLAN_MAX_WORKERS];
+	struct wr_queues q;            /* every queue of the run: see above */
+	struct wr_ctl ctl;
+	bool launched;
+	bool rx_clock_started;         /* --start-on-rx: first frame seen */
+
+	uint64_t start_tsc;
+	uint64_t tx_stop_tsc;
+	uint64_t end_tsc;
+	uint64_t last_tsc;             /* last snapshot */
+	uint64_t nic_read_tsc;         /* last NIC counter read */
+	/* Each port's latency histogram at the last published copy (collect.c),
+	 * WR_MAX_PORTS entries or NULL; freed and reset with each trial. */
+	struct wr_hist *lat_prev;
+	/* --json rewritten during the run (--checkpoint): when it last was,
+	 * whether this tick's copies are ready for one, and how many were
+	 * written or failed (stats core only). */
+	uint64_t ckpt_tsc;
+	bool ckpt_ready;
+	uint64_t nb_ckpt_written;
+	uint64_t nb_ckpt_failed;
+	/* Most streams an RX queue left out of its published copies this
+	 * trial (beyond WR_PUB_STREAMS), by registry index (rxpub.c). */
+	uint16_t rx_unpub[WR_RUN_MAX_QUEUES];
+	struct wr_xcheck xcheck;       /* cross-checks of the last trial (and
+	                                * mbufs, once the ports closed) */
+	struct wr_port_counters *last; /* nb_ports: previous snapshot */
+	struct wr_port_counters *nic;  /* nb_ports: last NIC reading */
+	struct wr_cpu_track *cpu;      /* CPU cost per lcore and port */
+
+	unsigned int nb_intervals;
+	unsigned int max_intervals;
+	struct wr_interval *intervals;
+
+	struct wr_trial trial;         /* the trial in progress or last run */
+	unsigned int nb_trials;        /* trials run so far */
+	uint64_t nb_flushed_pkts;      /* frames drained between trials */
+	bool closed;
+	enum wr_stop_reason stop_reason;
+	struct wr_port_counters *total;   /* nb_ports, exact, after stop */
+	unsigned int nb_streams;
+	struct wr_stream_result *streams;
+	uint64_t mbufs_missing;
+	uint64_t nb_stranded_pkts;     /* left in ring pairs, freed at close */
+	bool stopped;
+	bool port_lat_valid[WR_MAX_PORTS]; /* every stream on the port qualifies */
+	struct wr_link_watch link[WR_MAX_PORTS]; /* by run port index, stats core */
+	struct wr_capture *cap;        /* --capture, NULL: off (capture.h) */
+};
+
+/*
+ * Set-up only (trial/trial.h's wr_run_create adds the stats core's
+ * state): make ring pairs if asked, choose the ports and their roles, probe
+ * them, plan lcores, set up and start the ports and wait for their links,
+ * make the queues, the workers, --capture and the --impair fixture. On
+ * success *out is the run; on error *out is NULL and everything made was
+ * undone.
+ */
+int wr_setup_create(const struct wr_config *cfg, const char *cmdline,
+		struct wr_run **out, char *err, size_t errlen);
+
+/*
+ * Remove the fixture, stop and close the ports, and count the mbufs not
+ * back in their pools (run->mbufs_missing). The workers must have
+ * returned. This function can't fail; idempotent.
+ */
+void wr_setup_close(struct wr_run *run);
+
+/* Free what set-up made; safe on NULL. */
+void wr_setup_destroy(struct wr_run *run);
+
+/* True once every TX queue has sent its share of --count. */
+bool wr_run_tx_done(const struct wr_run *run);
+
+/* True for drivers whose reported link speed is a label (virtual NICs). */
+bool wr_run_speed_is_label(const struct wr_port *p);
+
+/* Index among the run's ports of port_id (nb_ports when absent). */
+unsigned int wr_run_port_index(const struct wr_run *run, uint16_t port_id);
+
+/* Seconds between two TSC values of this run. */
+static inline double
+wr_run_seconds(const struct wr_run *run, uint64_t from_tsc, uint64_t to_tsc)
+{
+	return run->tsc_hz == 0 ? 0.0 :
+		(double)(to_tsc - from_tsc) / (double)run->tsc_hz;
+}
+
+/*
+ * Whether latency of a stream may be reported: its sender is in this
+ * process, or --latency tsc says the sender shares this host's TSC.
+ */
+bool wr_run_lat_valid(const struct wr_run *run, bool sender_in_run);
+
+/* Whether a paced port reached its --rate, and if not, why. */
+struct wr_rate_check {
+	double requested_pps;      /* what the pacers were set to */
+	double achieved_pps;       /* frames accepted by the PMD / duration */
+	double shortfall_pct;      /* (requested - achieved) / requested, >= 0 */
+	uint64_t clamped_pkts;     /* budget the worker could not spend in time */
+	uint64_t backlog_pkts;     /* budget earned but unspent at stop */
+	bool reached;              /* within WR_RUN_RATE_TOLERANCE_PCT, no clamp */
+	const char *reason;        /* when not reached */
+};
+
+#define WR_RUN_RATE_TOLERANCE_PCT 0.5
+#define WR_RUN_PACE_CATCHUP_S 0.010     /* backlog a stalled worker keeps */
+#define WR_RUN_PACE_MAX_BACKLOG 16384u
+
+/*
+ * Compare the paced rate of port index p with what it sent over the run.
+ * Returns false when the port was not paced. Call after wr_run_stop.
+ */
+bool wr_run_rate_check(const struct wr_run *run, unsigned int p,
+		struct wr_rate_check *out);
+
+/* Name of a stop reason for reports. */
+const char *wr_run_stop_name(enum wr_stop_reason why);
+
+#endif /* WR_RUN_H */

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <rte_cycles.h>
+
+#include "base/counter.h"
+#include "rxclock.h"
+
+#define WAIT_TICK_US 10000u
+
+uint64_t
+wr_rxclock_first_tsc(const struct wr_run *run)
+{
+	uint64_t first = 0, t;
+	const struct wr_rxq *rq;
+	unsigned int i;
+
+	WR_RUN_FOREACH_RXQ(run, i, rq) {
+		t = wr_counter_read(&rq->st.first_tsc);
+		if (t != 0 && (first == 0 || t < first))
+			first = t;
+	}
+	return first;
+}
+
+uint64_t
+wr_rxclock_last_tsc(const struct wr_run *run)
+{
+	uint64_t last = 0, t;
+	const struct wr_rxq *rq;
+	unsigned int i;
+
+	WR_RUN_FOREACH_RXQ(run, i, rq) {
+		t = wr_counter_read(&rq->st.last_tsc);
+		if (t > last)
+			last = t;
+	}
+	return last;
+}
+
+bool
+wr_rxclock_started(struct wr_run *run)
+{
+	uint64_t first;
+
+	if (!run->cfg->start_on_rx || run->rx_clock_started)
+		return true;
+	first = wr_rxclock_first_tsc(run);
+	if (first == 0)
+		return false;
+	run->start_tsc = first;
+	run->last_tsc = first;
+	run->rx_clock_started = true;
+	return true;
+}
+
+bool
+wr_rxclock_wait(struct wr_run *run, const volatile int *signals)
+{
+	while (!wr_rxclock_started(run)) {
+		if (signals != NULL && *signals != 0)
+			return false;
+		rte_delay_us_sleep(WAIT_TICK_US);
+	}
+	return true;
+}
+
+bool
+wr_rxclock_idle(const struct wr_run *run, uint64_t now_tsc)
+{
+	uint64_t last;
+
+	if (run->cfg->idle_timeout_ms == 0)
+		return false;
+	last = wr_rxclock_last_tsc(run);
+	/* A worker may stamp a burst after the caller read its clock. */
+	if (last == 0 || last >= now_tsc)
+		return false;
+	return now_tsc - last >= run->cfg->idle_timeout_ms * (run->tsc_hz / 1000);
+}

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The stats core's side of the publishing rule for RX state (lib/datapath/worker.h,
+ * struct wr_rxq_pub): ask for a stable copy once per interval, wait for it,
+ * and turn the copies into a port's interval figures.
+ */
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+
+#include "collect.h"
+#include "rxpub.h"
+
+/* Longest the stats core waits for the workers' copies (worker.h). */
+#define PUB_WAIT_MS 200u
+
+bool
+wr_rxpub_request(struct wr_run *run)
+{
+	uint64_t req, deadline;
+	unsigned int i, j, nap_us = 10;
+
+	if (!run->launched || __atomic_load_n(&run->ctl.rx_stop, __ATOMIC_RELAXED))
+		return false;
+	req = run->ctl.pub_req + 1;
+	__atomic_store_n(&run->ctl.pub_req, req, __ATOMIC_RELEASE);
+	deadline = rte_rdtsc() + run->tsc_hz / 1000 * PUB_WAIT_MS;
+	for (i = 0; i < run->plan.nb_workers; i++) {
+		const struct wr_worker *w = run->workers[i];
+
+		if (w == NULL || w->mode != WR_WORKER_GEN)
+			continue;
+		for (j = 0; j < w->nb_rx; j++) {
+			while (__atomic_load_n(&w->rx[j]->pub_done, __ATOMIC_ACQUIRE) != req) {
+				if (rte_rdtsc() > deadline)
+					return false;
+				/* A worker answers within a loop iteration unless
+				 * descheduled: back off rather than spin. */
+				rte_delay_us_sleep(nap_us);
+				nap_us = RTE_MIN(2 * nap_us, 1000u);
+			}
+		}
+	}
+	return true;
+}
+
+/*
+ * Sequence counts of port index p's published stream copies into out;
+ * notes the streams a queue left out (run->rx_unpub).
+ */
+static void
+pub_seq(struct wr_run *run, unsigned int p, struct wr_port_seq *out,
+		bool *lat_ok)
+{
+	const struct wr_rxq *rq;
+	unsigned int q, i;
+
+	WR_RUN_FOREACH_RXQ_OF(run, p, q, rq) {
+		const struct wr_rxq_pub *pb = &rq->pub[run->ctl.pub_req & 1];
+
+		if (pb->nb_unpublished > run->rx_unpub[q])
+			run->rx_unpub[q] = pb->nb_unpublished;
+		for (i = 0; i < pb->nb_streams; i++) {
+			const struct wr_seq *sq = &pb->streams[i].seq;
+
+			if (!wr_run_lat_valid(run, wr_collect_sender_of(run, pb->sid[i]) != NULL))
+				*lat_ok = false;
+			out->gap_pkts += wr_seq_gaps(sq);
+			out->late_pkts += sq->nb_late_pkts;
+			out->dup_pkts += sq->nb_dup_pkts;
+		}
+	}
+}
+
+/*
+ * Latency of port index p over the interval: its queues' copies merged
+ * (cumulative), less the previous copy's counts and sum; min and max the
+ * exact extremes the workers kept since their previous copy.
+ */
+static void
+pub_latency(struct wr_run *run, unsigned int p, struct wr_port_seq *out)
+{
+	static struct wr_hist now, ivl;   /* large; the stats core only */
+	struct wr_hist *prev = &run->lat_prev[p];
+	uint64_t lo = UINT64_MAX, hi = 0;
+	const struct wr_rxq *rq;
+	unsigned int q;
+
+	wr_hist_init(&now);
+	WR_RUN_FOREACH_RXQ_OF(run, p, q, rq) {
+		const struct wr_rxq_pub *pb = &rq->pub[run->ctl.pub_req & 1];
+
+		wr_rxq_lat_pub(&now, pb);
+		lo = RTE_MIN(lo, pb->ivl_min_tsc);
+		hi = RTE_MAX(hi, pb->ivl_max_tsc);
+	}
+	wr_hist_delta(&now, prev, lo, hi, &ivl);
+	ivl.sum = now.sum - prev->sum;
+	ivl.sum_hi = now.sum_hi - prev->sum_hi - (now.sum < prev->sum);
+	wr_stats_lat_figs(&ivl, run->tsc_hz, &out->lat);
+	wr_stats_lat_figs(&now, run->tsc_hz, &out->lat_run);
+	out->lat_sum_ns = wr_stats_tsc_to_ns((double)now.sum_hi * 0x1p64 +
+		(double)now.sum, run->tsc_hz);
+	*prev = now;
+}
+
+void
+wr_rxpub_warnings(const struct wr_run *run, struct wr_xcheck *x)
+{
+	const struct wr_rxq *rq;
+	unsigned int i;
+
+	WR_RUN_FOREACH_RXQ(run, i, rq)
+		if (run->rx_unpub[i] != 0)
+			wr_xcheck_unpublished(x, rq->port, rq->queue,
+				run->rx_unpub[i], WR_PUB_STREAMS);
+}
+
+void
+wr_rxpub_port_seq(struct wr_run *run, unsigned int p, bool fresh,
+		struct wr_port_seq *out)
+{
+	bool lat_ok = true;
+
+	memset(out, 0, sizeof(*out));
+	if (!fresh) {
+		if (run->nb_intervals >= 2)
+			*out = run->intervals[run->nb_intervals - 2].port[p].seq;
+		out->known = false;
+		memset(&out->lat, 0, sizeof(out->lat));
+		memset(&out->lat_run, 0, sizeof(out->lat_run));
+		return;
+	}
+	out->known = true;
+	pub_seq(run, p, out, &lat_ok);
+	pub_latency(run, p, out);
+	if (!lat_ok) {
+		memset(&out->lat, 0, sizeof(out->lat));
+		memset(&out->lat_run, 0, sizeof(out->lat_run));
+		out->lat_sum_ns = 0;
+	}
+}

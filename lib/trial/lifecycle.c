@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A run's life around its trials: create (the set-up of setup/run.c plus
+ * the stats core's CPU tracking), start the workers, stop them (TX first,
+ * RX drained for the grace period, final counters), close and destroy.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "base/errmsg.h"
+#include "datapath/capture.h"
+#include "trial.h"
+#include "stats/collect.h"
+#include "stats/cputrack.h"
+#include "stats/rxclock.h"
+#include "stats/telemetry.h"
+
+int
+wr_run_create(const struct wr_config *cfg, const char *cmdline,
+		struct wr_run **out, char *err, size_t errlen)
+{
+	int rc = wr_setup_create(cfg, cmdline, out, err, errlen);
+
+	if (rc != 0)
+		return rc;
+	(*out)->cpu = wr_cpu_track_create(*out);
+	if ((*out)->cpu == NULL) {
+		wr_setup_destroy(*out);
+		*out = NULL;
+		return wr_err(-ENOMEM, err, errlen, "no memory for CPU counters");
+	}
+	return 0;
+}
+
+int
+wr_run_start(struct wr_run *run, char *err, size_t errlen)
+{
+	unsigned int i;
+	int rc;
+
+	wr_collect_ports(run, run->last);
+	run->start_tsc = rte_rdtsc();
+	for (i = 0; i < run->nb_ports; i++)
+		wr_link_watch_start(&run->link[i],
+			wr_collect_link_up(run->ports[i].port_id), run->start_tsc);
+	run->last_tsc = run->start_tsc;
+	run->nic_read_tsc = run->start_tsc;
+	for (i = 0; i < run->plan.nb_workers; i++) {
+		rc = rte_eal_remote_launch(wr_worker_main, run->workers[i],
+			run->workers[i]->lcore);
+		if (rc != 0) {
+			wr_run_stop(run, WR_STOP_ERROR);
+			return wr_err(-EBUSY, err, errlen, "lcore %u is busy: cannot "
+				"launch its worker", run->workers[i]->lcore);
+		}
+		run->launched = true;
+	}
+	wr_telemetry_publish(run, NULL, WR_SNAP_RUNNING);
+	return 0;
+}
+
+/*
+ * Let RX drain: poll until the grace ends, or earlier once nothing arrived
+ * for 50 ms and at least as many own frames came in as were sent. Without
+ * that second condition a path that delivers late in bulk looks finished:
+ * QEMU's e1000 model holds what it receives for 1 s after every RCTL write
+ * (port start, promiscuous mode) and then delivers it all at once.
+ */
+static void
+grace(struct wr_run *run)
+{
+	uint64_t ms_tsc = run->tsc_hz / 1000;
+	uint64_t start = rte_rdtsc(), quiet_since = start, last, own;
+	uint64_t now, cur;
+	uint64_t quiet = RTE_MIN(run->cfg->grace_ms, (uint64_t)50);
+
+	/* TX only: frames in flight go to a peer in another process or host,
+	 * which may still be reading them from a shared ring; linger. */
+	if (run->q.nb_rx == 0) {
+		rte_delay_us_sleep((unsigned int)RTE_MIN(run->cfg->grace_ms,
+			60000u) * 1000u);
+		return;
+	}
+	wr_collect_rx_seen(run, &last, &own);
+	for (;;) {
+		rte_delay_us_sleep(5000);
+		now = rte_rdtsc();
+		wr_collect_rx_seen(run, &cur, &own);
+		if (cur != last) {
+			last = cur;
+			quiet_since = now;
+		}
+		if (now - start >= run->cfg->grace_ms * ms_tsc)
+			break;
+		if (now - quiet_since >= quiet * ms_tsc && own >= wr_collect_tx_sent(run))
+			break;
+	}
+}
+
+void
+wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
+{
+	unsigned int i;
+
+	if (run->stopped)
+		return;
+	run->stopped = true;
+	run->stop_reason = why;
+	__atomic_store_n(&run->ctl.tx_stop, 1, __ATOMIC_RELEASE);
+	run->tx_stop_tsc = rte_rdtsc();
+	wr_telemetry_publish(run, NULL, WR_SNAP_STOPPING);
+	if (run->launched && run->cfg->grace_ms > 0)
+		grace(run);
+	__atomic_store_n(&run->ctl.rx_stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < run->plan.nb_workers; i++)
+		rte_eal_wait_lcore(run->workers[i]->lcore);
+	run->end_tsc = rte_rdtsc();
+	wr_capture_drain(run->cap);
+	/* Stopped by silence: the measured window ends at the last frame. */
+	if (why == WR_STOP_IDLE && wr_rxclock_last_tsc(run) > run->start_tsc)
+		run->tx_stop_tsc = wr_rxclock_last_tsc(run);
+	wr_collect_final(run);
+	wr_telemetry_publish(run, NULL, WR_SNAP_DONE);
+}
+
+void
+wr_run_close(struct wr_run *run)
+{
+	if (run->launched && !run->stopped && !run->closed)
+		wr_run_stop(run, WR_STOP_ERROR);
+	wr_setup_close(run);
+}
+
+void
+wr_run_destroy(struct wr_run *run)
+{
+	if (run == NULL)
+		return;
+	wr_run_close(run);
+	wr_collect_free_series(run);
+	wr_cpu_track_free(run->cpu);
+	wr_setup_destroy(run);
+}

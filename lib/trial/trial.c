@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Trials: one traffic phase of a run. Ports stay set up between trials; a
+ * trial picks the frame size (TX pools per size), the rate (pacers), the
+ * count, and starts from fresh counters.
+ */
+#include <errno.h>
+#include <math.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+
+#include "datapath/capture.h"
+#include "base/errmsg.h"
+#include "stats/cputrack.h"
+#include "results/result.h"
+#include "trial.h"
+#include "stats/rxclock.h"
+
+#define TICK_US 10000u
+#define DRAIN_IDLE_POLLS 100u
+
+void
+wr_trial_from_config(const struct wr_config *cfg, struct wr_trial *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->frame_size = cfg->frame_size;
+	t->rate = cfg->rate;
+	t->count_pkts = cfg->count_pkts;
+	t->duration_ms = cfg->duration_ms;
+}
+
+/*
+ * The link speed a percentage rate is taken of: --link-speed, else the
+ * reported speed of a physical NIC. Sets *bps and p->rate_link_bps.
+ */
+static int
+rate_link_bps(struct wr_port *p, const struct wr_config *cfg,
+		const struct wr_rate *rate, char *err, size_t el)
+{
+	if (cfg->link_speed_bps != 0) {
+		p->rate_link_bps = cfg->link_speed_bps;
+		return 0;
+	}
+	if (rate->unit != WR_RATE_PCT) {
+		p->rate_link_bps = (uint64_t)p->link_speed_mbps * 1000000;
+		return 0;
+	}
+	if (wr_run_speed_is_label(p) || p->link_speed_mbps == 0)
+		return wr_err(-EINVAL, err, el, "--rate %g%%: port %u (%s) reports %u "
+			"Mb/s, a label on a virtual NIC: give the nominal speed with "
+			"--link-speed (e.g. 10G)", rate->value, p->port_id,
+			p->driver, p->link_speed_mbps);
+	p->rate_link_bps = (uint64_t)p->link_speed_mbps * 1000000;
+	return 0;
+}
+
+/*
+ * Budget a stalled worker may catch up on: 10 ms of traffic, at least four
+ * bursts, at most WR_RUN_PACE_MAX_BACKLOG frames. It leaves in bursts of at
+ * most --burst; anything above the cap is dropped from the budget and
+ * reported as clamped (the rate was not reached).
+ */
+static uint32_t
+pace_backlog(double pps, uint16_t burst)
+{
+	double b = pps * WR_RUN_PACE_CATCHUP_S;
+
+	if (b < 4.0 * burst)
+		b = 4.0 * burst;
+	if (b > WR_RUN_PACE_MAX_BACKLOG)
+		b = WR_RUN_PACE_MAX_BACKLOG;
+	return (uint32_t)b;
+}
+
+/* The --stream TX queue q carries, or NULL without --stream. */
+static const struct wr_stream_def *
+queue_stream(const struct wr_config *cfg, uint16_t queue)
+{
+	return cfg->nb_stream_defs != 0 ? &cfg->streams[queue] : NULL;
+}
+
+/*
+ * Frames per second of TX queue q of port p: its stream's rate, else its
+ * share of --rate (for a mix, from the mix's exact mean size).
+ */
+static int
+queue_pps(struct wr_run *run, struct wr_port *p, const struct wr_txq *q,
+		double *pps, char *err, size_t el)
+{
+	const struct wr_config *cfg = run->cfg;
+	const struct wr_stream_def *d = queue_stream(cfg, q->queue);
+	const struct wr_rate *r = d != NULL && d->rate.unit != WR_RATE_NONE ?
+		&d->rate : &run->trial.rate;
+	double total;
+	int rc = rate_link_bps(p, cfg, r, err, el);
+
+	if (rc != 0)
+		return rc;
+	if (d != NULL)
+		rc = wr_stream_pps(d, &run->trial.rate, p->rate_link_bps, pps);
+	else if (cfg->mix.nb_sizes != 0)
+		rc = wr_mix_to_pps(&run->trial.rate, &cfg->mix, p->rate_link_bps, &total);
+	else
+		rc = wr_rate_to_pps(&run->trial.rate, run->trial.frame_size,
+			p->rate_link_bps, &total);
+	if (rc != 0)
+		return wr_err(-EINVAL, err, el, "--rate: cannot convert to frames per "
+			"second for port %u", p->port_id);
+	if (d == NULL)
+		*pps = wr_pace_split(total, p->nb_txq, q->queue);
+	return 0;
+}
+
+/* A burst or poisson pattern on TX queue q: its gate instead of the pacer. */
+static int
+setup_gate(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
+		const struct wr_pattern *pat, char *err, size_t el)
+{
+	double pps = wr_pattern_burst_pps(pat);
+	int rc = 0;
+
+	if (pat->kind == WR_PATTERN_POISSON)
+		rc = queue_pps(run, p, q, &pps, err, el);
+	if (rc != 0)
+		return rc;
+	if (wr_gate_init(&q->gate, pat, pps, run->tsc_hz, q->burst_pkts,
+			rte_rdtsc()) != 0)
+		return wr_err(-EINVAL, err, el, "--pattern: port %u queue %u: %.6g pps "
+			"is outside what the gate can hold at a TSC of %" PRIu64 " Hz",
+			p->port_id, q->queue, pps, run->tsc_hz);
+	q->gated = true;
+	p->rate_pps += pps;
+	return 0;
+}
+
+/* Pacing of TX queue q of port p: its stream's rate or its --rate share. */
+static int
+setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
+		char *err, size_t el)
+{
+	const struct wr_stream_def *d = queue_stream(run->cfg, q->queue);
+	const struct wr_pattern *pat = d != NULL ? &d->pattern : &run->cfg->pattern;
+	double share;
+	int rc;
+
+	q->gated = false;
+	if (pat->kind != WR_PATTERN_CONSTANT)
+		return setup_gate(run, p, q, pat, err, el);
+	if (d == NULL && run->trial.rate.unit == WR_RATE_NONE)
+		return 0;
+	rc = queue_pps(run, p, q, &share, err, el);
+	if (rc != 0 || isinf(share))
+		return rc;
+	q->pace_conf.pps = share;
+	q->pace_conf.tsc_hz = run->tsc_hz;
+	q->pace_conf.max_burst = q->burst_pkts;
+	q->pace_conf.max_backlog_pkts = pace_backlog(share, q->burst_pkts);
+	if (share <= 0.0 || wr_pace_init(&q->pace, &q->pace_conf, rte_rdtsc()) != 0)
+		return wr_err(-EINVAL, err, el, "--rate: %.6g pps per queue on port %u "
+			"(%u queues) is outside what the pacer can hold at a TSC of "
+			"%" PRIu64 " Hz", share, p->port_id, p->nb_txq, run->tsc_hz);
+	q->paced = true;
+	p->rate_pps += wr_pace_rate_pps(&q->pace);
+	return 0;
+}
+
+/* Frames TX queue q of n sends: an exact split of --count. */
+static uint64_t
+queue_limit(uint64_t count, uint16_t q, uint16_t n)
+{
+	if (count == 0)
+		return UINT64_MAX;
+	return count / n + (q < count % n ? 1 : 0);
+}
+
+/* Size, limit and pool of TX queue q for the trial. */
+static void
+txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
+{
+	const struct wr_frame_layout *lay = &p->cur->qlay[q->queue];
+	const struct wr_stream_def *d = queue_stream(run->cfg, q->queue);
+
+	q->frame_size = d != NULL ? d->frame_size : run->trial.frame_size;
+	q->data_len = lay->data_len;
+	q->sport_off = lay->udp_sport_off;
+	q->th_off = lay->th_off;
+	q->pool = p->cur->pool[q->queue];
+	q->var = p->cur->var[q->queue];
+	q->mix = run->cfg->mix.nb_sizes != 0 ? &run->cfg->mix : NULL;
+	if (d != NULL) {
+		q->mix = d->mix.nb_sizes != 0 ? &d->mix : NULL;
+		q->sport_base = d->src_udp;
+		q->nb_flows = d->nb_flows;
+	}
+	q->limit_pkts = queue_limit(run->trial.count_pkts, q->queue, p->nb_txq);
+	q->paced = false;
+	wr_txq_reset(q);
+}
+
+/* Frames that arrived since the last trial must not count in this one. */
+static void
+drain_rx(struct wr_run *run)
+{
+	struct rte_mbuf *pkts[WR_MAX_BURST];
+	const struct wr_rxq *rq;
+	unsigned int i, idle;
+	uint16_t n;
+
+	WR_RUN_FOREACH_RXQ(run, i, rq) {
+		for (idle = 0; idle < DRAIN_IDLE_POLLS; idle++) {
+			n = rte_eth_rx_burst(rq->port, rq->queue, pkts,
+				RTE_DIM(pkts) / 2);
+			if (n == 0)
+				continue;
+			rte_pktmbuf_free_bulk(pkts, n);
+			run->nb_flushed_pkts += n;
+			idle = 0;
+		}
+	}
+}
+
+static void
+free_series(struct wr_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nb_intervals; i++) {
+		free(run->intervals[i].port);
+		free(run->intervals[i].lcore);
+	}
+	run->nb_intervals = 0;
+	free(run->streams);
+	run->streams = NULL;
+	run->nb_streams = 0;
+	free(run->lat_prev);
+	run->lat_prev = NULL;
+	memset(run->rx_unpub, 0, sizeof(run->rx_unpub));
+}
+
+/* Fresh counters, trackers and state for the next trial. */
+static void
+reset_state(struct wr_run *run)
+{
+	struct wr_rxq *rq;
+	unsigned int p;
+
+	free_series(run);
+	for (p = 0; p < run->nb_ports; p++) {
+		run->ports[p].rate_pps = 0;
+		rte_eth_stats_reset(run->ports[p].port_id);
+	}
+	WR_RUN_FOREACH_RXQ(run, p, rq) {
+		wr_rxq_reset(rq);
+		if (rq->impair != NULL)
+			wr_impair_reset_counts(rq->impair);
+	}
+	memset(run->last, 0, run->nb_ports * sizeof(*run->last));
+	memset(run->nic, 0, run->nb_ports * sizeof(*run->nic));
+	memset(run->total, 0, run->nb_ports * sizeof(*run->total));
+	for (p = 0; p < run->plan.nb_workers; p++)
+		memset(&run->workers[p]->st, 0, sizeof(run->workers[p]->st));
+	wr_cpu_track_reset(run->cpu);
+	memset(&run->ctl, 0, sizeof(run->ctl));
+	run->stopped = false;
+	run->launched = false;
+	run->rx_clock_started = false;
+	run->stop_reason = WR_STOP_NONE;
+	run->mbufs_missing = 0;
+}
+
+/* TX pools of the trial's size, then each TX queue's size, limit and pace. */
+static int
+configure_tx(struct wr_run *run, char *err, size_t el)
+{
+	struct wr_txq *tq;
+	unsigned int p, i;
+	int rc;
+
+	for (p = 0; p < run->nb_ports; p++) {
+		struct wr_port *port = &run->ports[p];
+
+		if (!port->tx)
+			continue;
+		rc = wr_port_use_size(port, run->cfg,
+			&run->ports[wr_run_port_index(run, port->peer)],
+			run->trial.frame_size, err, el);
+		if (rc != 0)
+			return rc;
+		WR_RUN_FOREACH_TXQ_OF(run, p, i, tq) {
+			txq_configure(run, tq, port);
+			rc = setup_pace(run, port, tq, err, el);
+			if (rc != 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+int
+wr_run_trial(struct wr_run *run, const struct wr_trial *t, char *err, size_t errlen)
+{
+	if (run->launched && !run->stopped)
+		return wr_err(-EBUSY, err, errlen, "a trial is still running");
+	if (t->frame_size > run->cfg->frame_size ||
+			t->frame_size < WR_FRAME_MIN_SIZE)
+		return wr_err(-EINVAL, err, errlen, "trial frame size %u outside "
+			"64..%u (the ports were set up for %u)", t->frame_size,
+			run->cfg->frame_size, run->cfg->frame_size);
+	run->trial = *t;
+	if (run->nb_trials > 0)
+		drain_rx(run);
+	reset_state(run);
+	run->nb_trials++;
+	return configure_tx(run, err, errlen);
+}
+
+/* Why the trial should end now, or WR_STOP_NONE. */
+static enum wr_stop_reason
+should_stop(const struct wr_run *run, uint64_t now, const volatile int *signals)
+{
+	uint64_t dur = run->trial.duration_ms;
+
+	if (signals != NULL && *signals != 0)
+		return WR_STOP_SIGNAL;
+	if (dur != 0 && now - run->start_tsc >= dur * (run->tsc_hz / 1000))
+		return WR_STOP_DURATION;
+	if (wr_run_tx_done(run))
+		return WR_STOP_COUNT;
+	if (wr_rxclock_idle(run, now))
+		return WR_STOP_IDLE;
+	return WR_STOP_NONE;
+}
+
+enum wr_stop_reason
+wr_run_wait(struct wr_run *run, const volatile int *signals,
+		wr_run_interval_cb cb, void *arg)
+{
+	uint64_t step = run->cfg->interval_ms * (run->tsc_hz / 1000);
+	uint64_t next, now;
+	const struct wr_interval *iv;
+	enum wr_stop_reason why;
+
+	if (!wr_rxclock_wait(run, signals))
+		return WR_STOP_SIGNAL;
+	next = run->start_tsc + step;
+	for (;;) {
+		rte_delay_us_sleep(TICK_US);
+		now = rte_rdtsc();
+		why = should_stop(run, now, signals);
+		if (why != WR_STOP_NONE)
+			return why;
+		if (now < next)
+			continue;
+		next += step;
+		wr_capture_drain(run->cap);
+		wr_capture_checkpoint(run->cap, now, run->cfg->checkpoint_ms *
+			(run->tsc_hz / 1000));
+		iv = wr_run_tick(run);
+		if (iv != NULL && cb != NULL)
+			cb(run, iv, arg);
+		if (iv != NULL && run->ckpt_ready)
+			wr_result_checkpoint(run);
+	}
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One trial after another on a run: create the run, prepare a trial
+ * (frame size, rate, count), start the workers, let the stats core wait
+ * and tick, stop, and after the last trial close and destroy. Methods
+ * (methods/) and app/ drive a run only through these.
+ */
+#ifndef WR_TRIAL_H
+#define WR_TRIAL_H
+
+#include <stddef.h>
+
+#include "setup/run.h"
+#include "stats/collect.h"
+
+/*
+ * Set up the run (setup/run.h's wr_setup_create) and the stats core's CPU
+ * tracking. cmdline is recorded in results. On success *out is the run; on error
+ * *out is NULL and everything made was undone.
+ */
+int wr_run_create(const struct wr_config *cfg, const char *cmdline,
+		struct wr_run **out, char *err, size_t errlen);
+
+/* The trial the configuration describes (--size, --rate, --count, ...). */
+void wr_trial_from_config(const struct wr_config *cfg, struct wr_trial *t);
+
+/*
+ * Prepare the next trial: frame size (TX pools of that size), rate split
+ * over each port's TX queues, --count split, fresh counters and trackers,
+ * RX queues drained of what arrived since the last trial. The run must be
+ * created or stopped. Returns 0, or -EINVAL (the rate cannot be paced, a %
+ * rate without a trusted link speed) / -ENOMEM with a message.
+ */
+int wr_run_trial(struct wr_run *run, const struct wr_trial *t,
+		char *err, size_t errlen);
+
+/* Launch the workers. Returns 0 or -EBUSY when an lcore is not free. */
+int wr_run_start(struct wr_run *run, char *err, size_t errlen);
+
+/*
+ * Stop the trial: TX first, RX polls up to the grace period, workers
+ * return, final exact counters and per-stream results. Ports stay up for
+ * the next trial. This function can't fail; idempotent per trial.
+ */
+void wr_run_stop(struct wr_run *run, enum wr_stop_reason why);
+
+/* Called by wr_run_wait at each interval with the new interval. */
+typedef void (*wr_run_interval_cb)(const struct wr_run *run,
+		const struct wr_interval *iv, void *arg);
+
+/*
+ * The stats core during a trial: sleep between intervals (never spin),
+ * tick every --interval, and return why the trial should end: its duration,
+ * its count, or *signals turning non-zero. cb may be NULL.
+ */
+enum wr_stop_reason wr_run_wait(struct wr_run *run,
+		const volatile int *signals, wr_run_interval_cb cb, void *arg);
+
+/*
+ * After the last trial: remove the fixture, stop and close the ports, and
+ * count the mbufs not back in their pools (run->mbufs_missing).
+ * This function can't fail; idempotent.
+ */
+void wr_run_close(struct wr_run *run);
+
+/* Free everything; safe on NULL and on a run that never started. */
+void wr_run_destroy(struct wr_run *run);
+
+#endif /* WR_TRIAL_H */
