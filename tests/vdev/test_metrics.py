@@ -388,7 +388,8 @@ scrape_configs:
 
 def start_exporter(prefix, tmp):
     log = open(os.path.join(tmp, "exporter.out"), "w+")
-    p = subprocess.Popen([sys.executable, EXPORTER, "--file-prefix", prefix,
+    # By its #! line (Debian's python3, which has python3-prometheus-client).
+    p = subprocess.Popen([EXPORTER, "--file-prefix", prefix,
                           "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE,
                          stderr=log, text=True, stdin=subprocess.DEVNULL)
     line = p.stdout.readline()
