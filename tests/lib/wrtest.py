@@ -159,6 +159,16 @@ class Checker:
         sys.exit(1 if self.failed else 0)
 
 
+def refused(c, vdevs, opts, msg, want_json=False):
+    """wirerate on vdevs with opts is bad input: exit 2 and msg in its
+    stderr (want_json: run with --json, and no result written)."""
+    r = run(vdevs, opts, want_json=want_json)
+    c.eq(r.rc, 2, "exit code for %s" % opts)
+    c.true(msg in r.err, "message for %s: %r in %r" % (opts, msg, r.err[-300:]))
+    if want_json:
+        c.eq(r.doc, None, "%s: no result written" % opts)
+
+
 def stream_balance(c, doc):
     """sent = received + lost, exactly, for every stream of the run."""
     for s in doc["streams"]:

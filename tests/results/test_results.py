@@ -412,9 +412,7 @@ def bad_options():
                       (["--repeat", "3", "--duration", "0"],
                        "--repeat/--warmup: each trial must end by itself"),
                       (["--label", ""], "--label: empty")):
-        r = wrtest.run(["net_null0"], opts, want_json=False)
-        c.eq(r.rc, 2, "exit code for %s" % opts)
-        c.true(msg in r.err, "message for %s: %r" % (opts, r.err[-200:]))
+        wrtest.refused(c, ["net_null0"], opts, msg)
     d = tempfile.mkdtemp()
     try:
         good = write(d, "g.json", craft())

@@ -105,9 +105,7 @@ def methods_bad():
          "--mlr-initial 2000ms is longer than --trial 1000ms"),
         (["--mode", "fast"], "or mlr (MLRsearch)"),
     ]:
-        r = wrtest.run(["net_null0"], opts, want_json=False)
-        c.eq(r.rc, 2, "exit code for %s" % opts)
-        c.true(msg in r.err, "message for %s: %r" % (opts, r.err[-200:]))
+        wrtest.refused(c, ["net_null0"], opts, msg)
     c.done()
 
 
