@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * wirerate [EAL options] -- [wirerate options]
+ * wirerate check [EAL options] -- [wirerate options]
  *
  * Owns messages and exit codes: 0 ran as asked, 1 the run failed, 2 bad
  * usage or input.
@@ -109,9 +110,9 @@ finish(struct wr_run *run, json_t *trials)
 	app_view_summary(stdout, run);
 	if (app_results_write(run, trials, stdout) != 0)
 		rc = APP_EXIT_FAILED;
-	if (run->mbufs_missing != 0) {
+	if (wr_run_res(run)->mbufs_missing != 0) {
 		fprintf(stderr, "wirerate: error: %" PRIu64 " mbufs were not "
-			"returned to their pools\n", run->mbufs_missing);
+			"returned to their pools\n", wr_run_res(run)->mbufs_missing);
 		rc = APP_EXIT_FAILED;
 	}
 	return rc;
@@ -194,17 +195,17 @@ run_mode(struct wr_run *run, const struct wr_config *cfg)
 	if (app_capture_write(run, stdout) != 0 && code == APP_EXIT_OK)
 		code = APP_EXIT_FAILED;
 	wr_run_close(run);
-	json_object_set_new(doc, "mbufs_missing", json_integer((json_int_t)run->mbufs_missing));
-	json_object_set_new(doc, "stranded_pkts", json_integer((json_int_t)run->nb_stranded_pkts));
+	json_object_set_new(doc, "mbufs_missing", json_integer((json_int_t)wr_run_res(run)->mbufs_missing));
+	json_object_set_new(doc, "stranded_pkts", json_integer((json_int_t)wr_run_res(run)->nb_stranded_pkts));
 	json_object_set_new(doc, "stop_reason", json_string(rc == -EINTR ? "signal" :
 		rc == 0 ? "done" : "error"));
-	if (run->cap != NULL)
-		json_object_set_new(doc, "capture", wr_capture_json(run->cap));
+	if (wr_run_capture(run) != NULL)
+		json_object_set_new(doc, "capture", wr_capture_json(wr_run_capture(run)));
 	app_view_mode(stdout, doc);
 	if (cfg->json_path[0] != '\0' &&
 			app_write_json(doc, cfg->json_path, err, sizeof(err)) != 0)
 		code = failed(-EIO, err);
-	if (run->mbufs_missing != 0 && code == APP_EXIT_OK)
+	if (wr_run_res(run)->mbufs_missing != 0 && code == APP_EXIT_OK)
 		code = failed(-EIO, "mbufs were not returned to their pools");
 	json_decref(doc);
 	return code;
@@ -301,6 +302,22 @@ parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
 	return rc;
 }
 
+/*
+ * wirerate check ...: the command line checked as a run checks it before
+ * EAL starts (same messages), then exit 0 (valid) or 2, starting nothing:
+ * no EAL, no hugepages, no files. For scripts that build command lines.
+ */
+static int
+check_main(int argc, char **argv, struct wr_config *cfg)
+{
+	int dd, rc;
+
+	if (app_cmdline_check(argc, argv, &dd) != 0)
+		return APP_EXIT_USAGE;
+	rc = parse_before_eal(argc, argv, dd, cfg);
+	return rc < 0 ? APP_EXIT_USAGE : APP_EXIT_OK;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -314,6 +331,10 @@ main(int argc, char **argv)
 		return app_report_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "merge") == 0)
 		return app_merge_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "check") == 0) {
+		argv[1] = argv[0];      /* messages name the program */
+		return check_main(argc - 1, argv + 1, &cfg);
+	}
 	if (early_opts(argc, argv) == 0)
 		return APP_EXIT_OK;
 	if (app_cmdline_check(argc, argv, &dd) != 0)

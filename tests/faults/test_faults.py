@@ -12,11 +12,11 @@ import random
 import signal
 import stat
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 
+import cases
 import wrtest
 from wrtest import Checker
 
@@ -38,12 +38,7 @@ class Run:
         self.prefix = "wrf%d_%d" % (os.getpid(), SEQ[0])
         self.dir = tempfile.mkdtemp(prefix="wrfault")
         self.path = os.path.join(self.dir, "r.json")
-        eal = ["-l", "0,1", "--no-pci", "--log-level=*:warning",
-               "--file-prefix", self.prefix]
-        if wrtest.hugepages_free() < 128:
-            eal += ["--no-huge", "-m", "1024"]
-        for v in vdevs:
-            eal += ["--vdev", v]
+        eal = wrtest.eal_args(vdevs, prefix=self.prefix, in_memory=False)
         argv = list(wrap) + [wrtest.WIRERATE] + eal + ["--"] + list(opts)
         if json_out:
             argv += ["--json", self.path]
@@ -445,7 +440,10 @@ BAD_COMBOS = [
     ["-x"],
     ["--json", "/nonexistent-dir/r.json"],
     ["--csv", "/tmp"],
-    # Known only once the ports are probed or up: still before any frame.
+]
+# Known only once the ports are probed or up: still before any frame (and
+# beyond `wirerate check`, which starts no port).
+BAD_WITH_PORTS = [
     ["--tx-ports", "5"],
     ["--rx-ports", "0-3"],
     ["--rate", "50%"],
@@ -456,27 +454,46 @@ BAD_COMBOS = [
 ]
 
 
+def check_line(vdevs, opts):
+    """`wirerate check` on the command line a Run of vdevs and opts has."""
+    eal = wrtest.eal_args(vdevs, prefix="wrchk%d" % os.getpid(), in_memory=False)
+    return subprocess.run([wrtest.WIRERATE, "check"] + eal + ["--"] + list(opts),
+                          capture_output=True, text=True, timeout=30,
+                          stdin=subprocess.DEVNULL)
+
+
 def bad_command_lines():
     """Every bad command line exits 2 with a message naming what is wrong
     and sends nothing: the port is a pcap writer, whose file must hold no
-    frame (24 bytes of header, or not even that). Also a bad EAL option."""
+    frame (24 bytes of header, or not even that). Also a bad EAL option.
+    `wirerate check` refuses each line a run refuses before its ports are
+    up, with the run's own message, and accepts a good one starting nothing."""
     c = Checker("bad_command_lines")
     cases = []
     for opt, vals in BAD_VALUES.items():
         cases += [[opt, v] for v in vals] + [["--duration", "1", opt]]
-    cases += BAD_COMBOS
+    cases += BAD_COMBOS + BAD_WITH_PORTS
     d = tempfile.mkdtemp(prefix="wrfault")
     pcap = os.path.join(d, "tx.pcap")
+    vdevs = ["net_pcap0,tx_pcap=" + pcap]
     for opts in cases:
-        r = Run(["net_pcap0,tx_pcap=" + pcap], opts, json_out=False).finish(timeout=30)
+        r = Run(vdevs, opts, json_out=False).finish(timeout=30)
         size = os.path.getsize(pcap) if os.path.exists(pcap) else 0
         c.eq(r.rc, 2, "exit code for %r (stderr %r)" % (opts, r.err[-300:]))
         c.true("wirerate: error: " in r.err, "a message for %r" % opts)
+        if opts not in BAD_WITH_PORTS:
+            chk = check_line(vdevs, opts)
+            c.eq((chk.returncode, chk.stderr), (2, r.err), "wirerate check on %r" % opts)
         c.true(size <= 24, "no frame sent for %r: pcap of %d bytes" % (opts, size))
         c.eq(r.leftovers(), [], "nothing left for %r" % opts)
         r.cleanup()
         if os.path.exists(pcap):
             os.unlink(pcap)
+    chk = check_line(vdevs, ["--duration", "1", "--rate", "50kpps", "--json", pcap])
+    c.eq((chk.returncode, chk.stdout, chk.stderr), (0, "", ""), "wirerate check on a good line")
+    c.true(not os.path.exists(pcap), "wirerate check wrote no file")
+    c.true(not glob.glob("/var/run/dpdk/wrchk%d" % os.getpid()),
+           "wirerate check started no EAL (no runtime directory)")
     os.rmdir(d)
     print("bad command lines tried: %d" % len(cases))
     c.done()
@@ -667,17 +684,10 @@ def done_summary():
     print("faults injected: %d" % FAULTS[0])
 
 
-CASES = {f.__name__: f for f in (signal_phases, signal_term_mid_run, signal_grace,
-                                  double_signal, tiny_pool, tx_ring_full,
-                                  rx_no_traffic, mode_signal, output_devices,
-                                  bad_command_lines, bad_eal_option,
-                                  link_down_tap, link_down_tx,
-                                  stdout_closed)}
+CASES = cases.by_name(signal_phases, signal_term_mid_run, signal_grace, double_signal,
+                      tiny_pool, tx_ring_full, rx_no_traffic, mode_signal,
+                      output_devices, bad_command_lines, bad_eal_option, link_down_tap,
+                      link_down_tx, stdout_closed)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_faults.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    import atexit
-    atexit.register(done_summary)
-    CASES[sys.argv[1]]()
+    cases.main(CASES, after=done_summary)

@@ -6,12 +6,12 @@ import os
 import signal
 import struct
 import subprocess
-import sys
 import tempfile
 import time
 
+import cases
 import wrtest
-from wrtest import Checker
+from wrtest import Checker, load_json
 
 RING = ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1", "--quiet"]
 
@@ -20,14 +20,6 @@ def tool(*argv):
     p = subprocess.run([wrtest.WIRERATE] + list(argv), capture_output=True,
                        text=True, timeout=60)
     return p.returncode, p.stdout + p.stderr
-
-
-def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
 
 
 def kill_mid_run(d, opts, vdevs=(), min_samples=2, timeout=60):
@@ -41,13 +33,13 @@ def kill_mid_run(d, opts, vdevs=(), min_samples=2, timeout=60):
     end = time.monotonic() + timeout
     doc = None
     while time.monotonic() < end and p.poll() is None:
-        doc = load(path)
+        doc = load_json(path)
         if doc and len(doc.get("samples", [])) >= min_samples:
             break
         time.sleep(0.2)
     p.send_signal(signal.SIGKILL)
     p.wait()
-    return load(path), path
+    return load_json(path), path
 
 
 def rx_of_one_instant(c, s, label):
@@ -210,7 +202,7 @@ def xcheck_tx_kernel():
                                                 "--json", path]
             p = subprocess.run(argv, capture_output=True, text=True, timeout=60,
                                stdin=subprocess.DEVNULL)
-            r = wrtest.Result(p.returncode, p.stdout, p.stderr, load(path))
+            r = wrtest.Result(p.returncode, p.stdout, p.stderr, load_json(path))
             kern = subprocess.run(["ip", "netns", "exec", ns, "cat",
                                    "/sys/class/net/lo/statistics/tx_packets"],
                                   capture_output=True, text=True).stdout.strip()
@@ -290,12 +282,8 @@ def xcheck_mbufs():
     c.done(r)
 
 
-CASES = {f.__name__: f for f in (checkpoint_sigkill, xcheck_clean, xcheck_impair,
-                                  xcheck_pool, xcheck_tx_kernel, xcheck_bond,
-                                  xcheck_mbufs)}
+CASES = cases.by_name(checkpoint_sigkill, xcheck_clean, xcheck_impair, xcheck_pool,
+                      xcheck_tx_kernel, xcheck_bond, xcheck_mbufs)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_integrity.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)
