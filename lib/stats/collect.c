@@ -415,9 +415,9 @@ wr_run_tick(struct wr_run *run)
 
 	if (iv == NULL)
 		return NULL;
-	if (run->live.lat_prev == NULL)
-		run->live.lat_prev = calloc(WR_MAX_PORTS, sizeof(*run->live.lat_prev));
-	fresh = run->live.lat_prev != NULL && wr_rxpub_request(run);
+	if (run->live.pubread == NULL)
+		run->live.pubread = calloc(1, sizeof(*run->live.pubread));
+	fresh = run->live.pubread != NULL && wr_rxpub_request(run);
 	now = rte_rdtsc();
 	wr_collect_ports(run, run->res.total);
 	for (p = 0; p < run->setup.nb_ports; p++) {

@@ -541,6 +541,48 @@ def ip(*args, check=True):
                           check=check)
 
 
+def tap_names(tag):
+    """Namespace and tap names of a test, unique to this process."""
+    n = os.getpid() % 100000
+    return "wr%s%d" % (tag, os.getpid()), ("wr%st%da" % (tag, n), "wr%st%db" % (tag, n))
+
+
+def tap_probe(c):
+    """Skip (and end) the case when the machine has no taps or namespaces."""
+    if not wrtest.have_tun():
+        c.skip("no /dev/net/tun: no tap ports here")
+        c.done()
+    if not wrtest.have_netns():
+        c.skip("this process cannot create a network namespace")
+        c.done()
+
+
+def tap_bridge_run(c, ns, ta, tb, duration):
+    """One run on two tap ports in namespace ns (made by the caller), joined
+    by a bridge: port 0 sends 10 kpps, port 1 receives, a live line every
+    250 ms. Returns the Run once traffic flows (t=1.5s)."""
+    subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
+                    "net.ipv6.conf.all.disable_ipv6=1",
+                    "net.ipv6.conf.default.disable_ipv6=1"], check=True)
+    ip("-n", ns, "link", "add", "wrfbr", "type", "bridge", "forward_delay", "0")
+    ip("-n", ns, "link", "set", "wrfbr", "up")
+    # Not the receiving tap's own MAC: the bridge would keep such frames.
+    r = Run(["net_tap0,iface=" + ta, "net_tap1,iface=" + tb],
+            ["--tx-ports", "0", "--rx-ports", "1", "--rate", "10kpps",
+             "--dst-mac", "02:00:00:00:00:99", "--duration", str(duration),
+             "--plain", "--interval", "250ms"], wrap=["ip", "netns", "exec", ns])
+    end = time.monotonic() + 30
+    while ip("-n", ns, "link", "show", tb, check=False).returncode != 0:
+        c.true(time.monotonic() < end and r.p.poll() is None, "taps made")
+        if r.p.poll() is not None or time.monotonic() > end:
+            break
+        time.sleep(0.05)
+    ip("-n", ns, "link", "set", ta, "master", "wrfbr", check=False)
+    ip("-n", ns, "link", "set", tb, "master", "wrfbr", check=False)
+    c.true(r.wait_line("t=1.5s") is not None, "traffic flowing")
+    return r
+
+
 def link_down_tap():
     """A link goes down mid-run: two tap ports joined by a bridge in a
     network namespace made for the test, the receiving tap set down for
@@ -548,35 +590,11 @@ def link_down_tap():
     its link going down and for how long; the frames lost meanwhile are
     proven by sequence gaps and sent = received + lost holds exactly."""
     c = Checker("link_down_tap")
-    ns = "wrf%d" % os.getpid()
-    ta, tb = "wrft%da" % (os.getpid() % 100000), "wrft%db" % (os.getpid() % 100000)
-    if not wrtest.have_tun():
-        c.skip("no /dev/net/tun: no tap ports here")
-        c.done()
-    if not wrtest.have_netns():
-        c.skip("this process cannot create a network namespace")
-        c.done()
+    ns, (ta, tb) = tap_names("f")
+    tap_probe(c)
     ip("netns", "add", ns)
     try:
-        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
-                        "net.ipv6.conf.all.disable_ipv6=1",
-                        "net.ipv6.conf.default.disable_ipv6=1"], check=True)
-        ip("-n", ns, "link", "add", "wrfbr", "type", "bridge", "forward_delay", "0")
-        ip("-n", ns, "link", "set", "wrfbr", "up")
-        # Not the receiving tap's own MAC: the bridge would keep such frames.
-        r = Run(["net_tap0,iface=" + ta, "net_tap1,iface=" + tb],
-                ["--tx-ports", "0", "--rx-ports", "1", "--rate", "10kpps",
-                 "--dst-mac", "02:00:00:00:00:99", "--duration", "8", "--plain",
-                 "--interval", "250ms"], wrap=["ip", "netns", "exec", ns])
-        end = time.monotonic() + 30
-        while ip("-n", ns, "link", "show", tb, check=False).returncode != 0:
-            c.true(time.monotonic() < end and r.p.poll() is None, "taps made")
-            if r.p.poll() is not None or time.monotonic() > end:
-                break
-            time.sleep(0.05)
-        ip("-n", ns, "link", "set", ta, "master", "wrfbr", check=False)
-        ip("-n", ns, "link", "set", tb, "master", "wrfbr", check=False)
-        c.true(r.wait_line("t=2.0s") is not None, "traffic flowing")
+        r = tap_bridge_run(c, ns, ta, tb, 8)
         ip("-n", ns, "link", "set", tb, "down", check=False)
         FAULTS[0] += 1
         time.sleep(2.5)
@@ -619,33 +637,11 @@ def link_down_tx():
     that count stands still while TX is paused. Every frame is accounted
     for: what wirerate sent = the PMD's opackets, sent = received + lost."""
     c = Checker("link_down_tx")
-    ns = "wrg%d" % os.getpid()
-    ta, tb = "wrgt%da" % (os.getpid() % 100000), "wrgt%db" % (os.getpid() % 100000)
-    if not wrtest.have_tun():
-        c.skip("no /dev/net/tun: no tap ports here")
-        c.done()
-    if not wrtest.have_netns():
-        c.skip("this process cannot create a network namespace")
-        c.done()
+    ns, (ta, tb) = tap_names("g")
+    tap_probe(c)
     ip("netns", "add", ns)
     try:
-        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
-                        "net.ipv6.conf.all.disable_ipv6=1",
-                        "net.ipv6.conf.default.disable_ipv6=1"], check=True)
-        ip("-n", ns, "link", "add", "wrgbr", "type", "bridge", "forward_delay", "0")
-        ip("-n", ns, "link", "set", "wrgbr", "up")
-        r = Run(["net_tap0,iface=" + ta, "net_tap1,iface=" + tb],
-                ["--tx-ports", "0", "--rx-ports", "1", "--rate", "10kpps",
-                 "--dst-mac", "02:00:00:00:00:99", "--duration", "7", "--plain",
-                 "--interval", "250ms"], wrap=["ip", "netns", "exec", ns])
-        end = time.monotonic() + 30
-        while ip("-n", ns, "link", "show", tb, check=False).returncode != 0:
-            if r.p.poll() is not None or time.monotonic() > end:
-                break
-            time.sleep(0.05)
-        ip("-n", ns, "link", "set", ta, "master", "wrgbr", check=False)
-        ip("-n", ns, "link", "set", tb, "master", "wrgbr", check=False)
-        c.true(r.wait_line("t=1.5s") is not None, "traffic flowing")
+        r = tap_bridge_run(c, ns, ta, tb, 7)
         ip("-n", ns, "link", "set", ta, "down", check=False)
         FAULTS[0] += 1
         seen = r.wait_line("port 0: LINK DOWN", timeout=10)
