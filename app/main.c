@@ -113,9 +113,9 @@ finish(struct wr_run *run, json_t *trials)
 	app_view_summary(stdout, run);
 	if (app_results_write(run, trials, stdout) != 0)
 		rc = APP_EXIT_FAILED;
-	if (run->mbufs_missing != 0) {
+	if (wr_run_res(run)->mbufs_missing != 0) {
 		fprintf(stderr, "wirerate: error: %" PRIu64 " mbufs were not "
-			"returned to their pools\n", run->mbufs_missing);
+			"returned to their pools\n", wr_run_res(run)->mbufs_missing);
 		rc = APP_EXIT_FAILED;
 	}
 	return rc;
@@ -218,17 +218,17 @@ run_mode(struct wr_run *run, const struct wr_config *cfg)
 	if (app_capture_write(run, stdout) != 0 && code == APP_EXIT_OK)
 		code = APP_EXIT_FAILED;
 	wr_run_close(run);
-	json_object_set_new(doc, "mbufs_missing", json_integer((json_int_t)run->mbufs_missing));
-	json_object_set_new(doc, "stranded_pkts", json_integer((json_int_t)run->nb_stranded_pkts));
+	json_object_set_new(doc, "mbufs_missing", json_integer((json_int_t)wr_run_res(run)->mbufs_missing));
+	json_object_set_new(doc, "stranded_pkts", json_integer((json_int_t)wr_run_res(run)->nb_stranded_pkts));
 	json_object_set_new(doc, "stop_reason", json_string(rc == -EINTR ? "signal" :
 		rc == 0 ? "done" : "error"));
-	if (run->cap != NULL)
-		json_object_set_new(doc, "capture", wr_capture_json(run->cap));
+	if (wr_run_capture(run) != NULL)
+		json_object_set_new(doc, "capture", wr_capture_json(wr_run_capture(run)));
 	app_view_mode(stdout, doc);
 	if (cfg->json_path[0] != '\0' &&
 			app_write_json(doc, cfg->json_path, &fail) != 0)
 		code = failed(&fail);
-	if (run->mbufs_missing != 0 && code == APP_EXIT_OK) {
+	if (wr_run_res(run)->mbufs_missing != 0 && code == APP_EXIT_OK) {
 		wr_err_fail(&fail, -EIO, "mbufs were not returned to their pools");
 		code = failed(&fail);
 	}

@@ -19,7 +19,7 @@
 int
 app_trial_done(FILE *f, const struct wr_run *run, unsigned int t, json_t *trials)
 {
-	const struct wr_config *cfg = run->cfg;
+	const struct wr_config *cfg = wr_run_cfg(run);
 	unsigned int k = t - cfg->nb_warmup + 1;
 	struct wr_metric_values m;
 	struct wr_error err;
@@ -28,10 +28,10 @@ app_trial_done(FILE *f, const struct wr_run *run, unsigned int t, json_t *trials
 	if (t < cfg->nb_warmup) {
 		fprintf(f, "warm-up trial %u of %u done (stopped by %s), not "
 			"counted\n", t + 1, cfg->nb_warmup,
-			wr_run_stop_name(run->stop_reason));
+			wr_run_stop_name(wr_run_res(run)->stop_reason));
 		return 0;
 	}
-	if (run->stop_reason == WR_STOP_SIGNAL) {
+	if (wr_run_res(run)->stop_reason == WR_STOP_SIGNAL) {
 		fprintf(f, "trial %u of %u stopped by a signal: not counted\n", k,
 			cfg->nb_repeat);
 		return 0;
@@ -165,7 +165,7 @@ write_csv(const json_t *doc, const char *path, bool streams, struct wr_error *er
 int
 app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 {
-	const struct wr_config *cfg = run->cfg;
+	const struct wr_config *cfg = wr_run_cfg(run);
 	char msg[WR_ERROR_MSG_LEN];
 	struct wr_error err;
 	json_t *doc;
@@ -203,23 +203,23 @@ app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 int
 app_capture_write(const struct wr_run *run, FILE *f)
 {
-	const struct wr_capture_conf *cc = &run->cfg->capture;
+	const struct wr_capture_conf *cc = &wr_run_cfg(run)->capture;
 	struct wr_error err;
 	json_t *o;
 	sigset_t old;
 	int rc;
 
-	if (run->cap == NULL)
+	if (wr_run_capture(run) == NULL)
 		return 0;
 	hold_signals(true, &old);
-	rc = wr_file_write(cc->path, wr_capture_write, run->cap, &err);
+	rc = wr_file_write(cc->path, wr_capture_write, wr_run_capture(run), &err);
 	hold_signals(false, &old);
 	if (rc != 0) {
 		wr_err_prefix(&err, "--capture ");
 		app_error("wirerate", &err);
 		return -1;
 	}
-	o = wr_capture_json(run->cap);
+	o = wr_capture_json(wr_run_capture(run));
 	fprintf(f, "capture: %" JSON_INTEGER_FORMAT " frames written to %s (%"
 		JSON_INTEGER_FORMAT " anomalies seen, %" JSON_INTEGER_FORMAT
 		" copies dropped, %" JSON_INTEGER_FORMAT " past --capture-max)\n",

@@ -13,22 +13,25 @@ Prints a Markdown table (docs/rfc2544.md has one)."""
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from eal import eal_args  # noqa: E402
+from stats import median_sd  # noqa: E402
+
 NS = "wrcmp%d" % os.getpid()
 DEVICES = {
     # police=500kpps, 1 Mpps maximum, 0.5 s trials, 1% precision.
-    "police": {"eal": [], "opts": ["--ring-pairs", "1", "--tx-ports", "0",
-                                   "--rx-ports", "1", "--size", "64",
-                                   "--rate", "1Mpps", "--impair", "police=500kpps"]},
+    "police": {"vdevs": [], "opts": ["--ring-pairs", "1", "--tx-ports", "0",
+                                     "--rx-ports", "1", "--size", "64",
+                                     "--rate", "1Mpps", "--impair", "police=500kpps"]},
     # tbf at 40 Mbit/s (60-byte frames in the kernel: ~83 kpps), 200 kpps max;
     # qdisc_bypass=0 or the af_packet PMD skips the qdisc (and the shaper).
-    "tbf": {"eal": ["--vdev", "net_af_packet0,iface=wra,framecnt=8192,qdisc_bypass=0",
-                    "--vdev", "net_af_packet1,iface=wrb,framecnt=8192"],
+    "tbf": {"vdevs": ["net_af_packet0,iface=wra,framecnt=8192,qdisc_bypass=0",
+                      "net_af_packet1,iface=wrb,framecnt=8192"],
             "opts": ["--tx-ports", "0", "--rx-ports", "1", "--size", "64",
                      "--rate", "200kpps"]},
 }
@@ -62,7 +65,7 @@ def tbf_down():
 
 def one(wirerate, device, method, d):
     path = os.path.join(d, "r.json")
-    argv = [wirerate, "-l", "0,1", "--no-pci", "--in-memory"] + DEVICES[device]["eal"] + \
+    argv = [wirerate] + eal_args(DEVICES[device]["vdevs"], huge=True) + \
         ["--"] + DEVICES[device]["opts"] + METHODS[method] + \
         ["--lat-loads", "none", "--quiet", "--json", path]
     if device == "tbf":
@@ -82,11 +85,6 @@ def one(wirerate, device, method, d):
     return {"trials": len(doc["trials"]), "traffic_s": traffic, "wall_s": wall,
             "ndr": g[0]["conditional_throughput_pps"],
             "pdr": g[1]["conditional_throughput_pps"]}
-
-
-def summary(runs, key):
-    v = [r[key] for r in runs]
-    return statistics.median(v), (statistics.stdev(v) if len(v) > 1 else 0.0)
 
 
 def main():
@@ -112,7 +110,7 @@ def main():
           % a.device)
     print("|---|---:|---:|---:|---:|---:|")
     for m, runs in out.items():
-        cells = [summary(runs, k) for k in ("trials", "traffic_s", "wall_s", "ndr", "pdr")]
+        cells = [median_sd(runs, k) for k in ("trials", "traffic_s", "wall_s", "ndr", "pdr")]
         print("| %s | %.0f | %.1f | %.1f | %.1f (%.1f) | %.1f (%.1f) |" % (
             m, cells[0][0], cells[1][0], cells[2][0], cells[3][0] / 1e3,
             cells[3][1] / 1e3, cells[4][0] / 1e3, cells[4][1] / 1e3))

@@ -1,8 +1,9 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Prometheus exporter for wirerate: serves /metrics over HTTP, built on each
 scrape from wirerate's /wirerate/... commands on the DPDK telemetry socket.
-Python 3 standard library only. See docs/metrics.md.
+Built on Debian's python3-prometheus-client (a custom collector; the client
+writes the text format and serves it). See docs/metrics.md.
 
   wirerate-exporter.py [--file-prefix P | --socket PATH] [--listen ADDR:PORT]
   wirerate-exporter.py --once ...    print one scrape to stdout and exit
@@ -12,11 +13,22 @@ import json
 import os
 import socket
 import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+
+try:
+    from prometheus_client import CollectorRegistry, generate_latest
+    from prometheus_client.core import (CounterMetricFamily, GaugeMetricFamily,
+                                        HistogramMetricFamily, SummaryMetricFamily)
+    from prometheus_client.exposition import MetricsHandler
+except ImportError:
+    sys.exit("wirerate-exporter.py: error: needs python3-prometheus-client "
+             "(apt-get install python3-prometheus-client), run by /usr/bin/python3")
 
 DEFAULT_LISTEN = "127.0.0.1:9477"
 STATES = ("idle", "running", "stopping", "done")
 STOP_REASONS = ("none", "duration", "count", "signal", "error", "idle")  # enum wr_stop_reason
+KINDS = {"gauge": GaugeMetricFamily, "counter": CounterMetricFamily,
+         "summary": SummaryMetricFamily, "histogram": HistogramMetricFamily}
 
 
 def runtime_dir(prefix):
@@ -48,34 +60,22 @@ class Telemetry:
         self.sock.close()
 
 
-class Metrics:
-    """Prometheus text exposition format 0.0.4, grouped by metric family."""
+class Families:
+    """The metric families of one scrape, made on first use, in that order.
+    A family's label names are those of its first sample."""
 
     def __init__(self):
-        self.families = {}
+        self.fams = {}
 
-    def add(self, name, mtype, help_text, value, labels=None):
-        fam = self.families.setdefault(name, (mtype, help_text, []))
-        fam[2].append((labels or {}, value))
+    def family(self, name, kind, help_text, labels):
+        fam = self.fams.get(name)
+        if fam is None:
+            fam = self.fams[name] = KINDS[kind](name, help_text, labels=list(labels))
+        return fam
 
-    def text(self):
-        out = []
-        for name, (mtype, help_text, samples) in self.families.items():
-            out.append("# HELP %s %s" % (name, help_text))
-            out.append("# TYPE %s %s" % (name, mtype))
-            for labels, value in samples:
-                suffix = labels.get("__suffix", "")
-                lab = ",".join('%s="%s"' % kv for kv in sorted(labels.items())
-                               if kv[0] != "__suffix")
-                out.append("%s%s%s %s" % (name, suffix, "{%s}" % lab if lab else "",
-                                          fmt(value)))
-        return "\n".join(out) + "\n"
-
-
-def fmt(v):
-    if isinstance(v, float):
-        return repr(v)
-    return str(int(v))
+    def add(self, name, kind, help_text, value, labels=None):
+        labels = labels or {}
+        self.family(name, kind, help_text, labels).add_metric(list(labels.values()), value)
 
 
 def add_state(m, st):
@@ -158,7 +158,7 @@ def add_port_drops(m, p, lab):
           "Further copies of a sequence already seen.", p["dup_pkts"], lab)
 
 
-def add_port_latency(m, p, lab, done):
+def add_port_latency(m, p, lab):
     """Latency series only where wirerate knows them: an absent lat_ key
     means unknown (no own frame in the interval, or latency not valid),
     and is never exported as 0. Quantiles are of the last interval while
@@ -166,12 +166,11 @@ def add_port_latency(m, p, lab, done):
     if "lat_samples" not in p:
         return
     name = "wirerate_port_latency_seconds"
-    helps = "Latency of own frames, TX stamp to RX (TSC)."
-    m.add(name, "summary", helps, p["lat_sum_ns"] / 1e9, dict(lab, __suffix="_sum"))
-    m.add(name, "summary", helps, p["rx_own_pkts"], dict(lab, __suffix="_count"))
+    fam = m.family(name, "summary", "Latency of own frames, TX stamp to RX (TSC).", lab)
+    fam.add_metric(list(lab.values()), p["rx_own_pkts"], p["lat_sum_ns"] / 1e9)
     for q, k in (("0", "lat_min_ns"), ("0.5", "lat_p50_ns"), ("0.99", "lat_p99_ns"),
                  ("0.999", "lat_p999_ns"), ("1", "lat_max_ns")):
-        m.add(name, "summary", helps, p[k] / 1e9, dict(lab, quantile=q))
+        fam.add_sample(name, dict(lab, quantile=q), p[k] / 1e9)
     m.add("wirerate_port_latency_mean_seconds", "gauge",
           "Mean latency of own frames over the last interval (whole run once done).",
           p["lat_mean_ns"] / 1e9, lab)
@@ -193,20 +192,19 @@ def add_port_cpu(m, p, lab):
 
 
 def add_bursts(m, lc, lab, d):
-    """Frames per poll as a Prometheus histogram (cumulative buckets)."""
+    """Frames per poll as a Prometheus histogram (cumulative buckets; a bin
+    LO-HI of wirerate's is the bucket le=HI)."""
     bins = sorted((int(k.rsplit("_", 1)[1]), v) for k, v in lc.items()
                   if k.startswith(d + "_bursts_"))
-    name = "wirerate_lcore_burst_frames"
-    helps = "Frames moved per poll of a queue (0: empty poll)."
     dl = dict(lab, direction=d)
-    cum = 0
+    buckets, cum = [], 0
     for i, (lo, n) in enumerate(bins):
         cum += n
-        hi = bins[i + 1][0] - 1 if i + 1 < len(bins) else lo
-        m.add(name, "histogram", helps, cum, dict(dl, le=str(hi), __suffix="_bucket"))
-    m.add(name, "histogram", helps, cum, dict(dl, le="+Inf", __suffix="_bucket"))
-    m.add(name, "histogram", helps, lc[d + "_pkts"], dict(dl, __suffix="_sum"))
-    m.add(name, "histogram", helps, cum, dict(dl, __suffix="_count"))
+        buckets.append((str(bins[i + 1][0] - 1 if i + 1 < len(bins) else lo), cum))
+    buckets.append(("+Inf", cum))
+    m.family("wirerate_lcore_burst_frames", "histogram",
+             "Frames moved per poll of a queue (0: empty poll).", dl).add_metric(
+                 list(dl.values()), buckets, lc[d + "_pkts"])
 
 
 def add_lcore(m, lc):
@@ -235,64 +233,66 @@ def add_lcore(m, lc):
           lc["tsc_per_kbyte"] / 1e3, lab)
 
 
-def scrape(path):
-    """One scrape: query every command, return the exposition text."""
-    m = Metrics()
+def query_all(path):
+    """state, ports and lcores from the socket at path; None where it did
+    not answer."""
     try:
         t = Telemetry(path)
     except OSError:
-        m.add("wirerate_up", "gauge", "1 when wirerate's telemetry answered.", 0)
-        return m.text()
+        return None
     try:
         st = t.query("/wirerate/state")
         ports = [t.query("/wirerate/port,%d" % i) for i in t.query("/wirerate/ports") or []]
         lcores = [t.query("/wirerate/lcore,%d" % i) for i in t.query("/wirerate/lcores") or []]
     except (OSError, ValueError, KeyError):
-        m.add("wirerate_up", "gauge", "1 when wirerate's telemetry answered.", 0)
-        return m.text()
+        return None
     finally:
         t.close()
-    up = st is not None
-    m.add("wirerate_up", "gauge", "1 when wirerate's telemetry answered.", 1 if up else 0)
-    if not up:
-        return m.text()
-    add_state(m, st)
-    for p in ports:
-        if p is None:
-            continue
-        lab = {"port": str(p["port_id"])}
-        add_port_traffic(m, p, lab)
-        add_port_drops(m, p, lab)
-        add_port_latency(m, p, lab, st["state"] == 3)
-        add_port_cpu(m, p, lab)
-    for lc in lcores:
-        if lc is not None:
-            add_lcore(m, lc)
-    return m.text()
+    return None if st is None else (st, ports, lcores)
 
 
-def make_handler(path, verbose):
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):
-            if self.path.split("?")[0] == "/metrics":
-                body = scrape(path).encode()
-                ctype = "text/plain; version=0.0.4; charset=utf-8"
-                code = 200
-            elif self.path == "/":
-                body = b"wirerate exporter: see /metrics\n"
-                ctype, code = "text/plain", 200
-            else:
-                body, ctype, code = b"not found\n", "text/plain", 404
-            self.send_response(code)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+class WirerateCollector:
+    """Collects on each scrape: queries every command of the socket."""
 
+    def __init__(self, path):
+        self.path = path
+
+    def collect(self):
+        m = Families()
+        got = query_all(self.path)
+        m.add("wirerate_up", "gauge", "1 when wirerate's telemetry answered.",
+              0 if got is None else 1)
+        if got is not None:
+            st, ports, lcores = got
+            add_state(m, st)
+            for p in filter(None, ports):
+                lab = {"port": str(p["port_id"])}
+                add_port_traffic(m, p, lab)
+                add_port_drops(m, p, lab)
+                add_port_latency(m, p, lab)
+                add_port_cpu(m, p, lab)
+            for lc in filter(None, lcores):
+                add_lcore(m, lc)
+        return iter(m.fams.values())
+
+
+def serve(registry, listen, path, verbose):
+    """HTTP server of /metrics (prometheus_client's handler); port 0 picks
+    a free one, printed on stdout."""
+    class Handler(MetricsHandler):
         def log_message(self, fmt_, *args):
             if verbose:
-                sys.stderr.write("%s %s\n" % (self.address_string(), fmt_ % args))
-    return Handler
+                super().log_message(fmt_, *args)
+    Handler.registry = registry
+    host, _, port = listen.rpartition(":")
+    server = ThreadingHTTPServer((host.strip("[]"), int(port)), Handler)
+    print("wirerate exporter: http://%s:%d/metrics from %s" % (
+        host, server.server_address[1], path), flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    server.server_close()
 
 
 def main():
@@ -309,22 +309,16 @@ def main():
     args = ap.parse_args()
     path = args.socket or os.path.join(runtime_dir(args.file_prefix),
                                        "dpdk_telemetry.v2")
+    registry = CollectorRegistry()
+    registry.register(WirerateCollector(path))
     if args.once:
-        sys.stdout.write(scrape(path))
+        sys.stdout.write(generate_latest(registry).decode())
         return 0
     host, _, port = args.listen.rpartition(":")
     if not host or not port.isdigit():
         ap.error("--listen %s: expected ADDRESS:PORT, e.g. %s" % (args.listen,
                                                                    DEFAULT_LISTEN))
-    server = ThreadingHTTPServer((host.strip("[]"), int(port)),
-                                 make_handler(path, args.verbose))
-    print("wirerate exporter: http://%s:%d/metrics from %s" % (
-        host, server.server_address[1], path), flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    server.server_close()
+    serve(registry, args.listen, path, args.verbose)
     return 0
 
 

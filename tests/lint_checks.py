@@ -15,7 +15,8 @@ import os
 import sys
 
 # A skip's condition must call one of these probes (of the machine, not of
-# wirerate): they are defined in tests/vdev/wrtest.py and twoend.py.
+# wirerate): they are defined in tests/lib/wrtest.py (hugepages_free from
+# scripts/lib/eal.py).
 PROBES = {"which", "geteuid", "hugepages_free", "have_tun", "have_netns",
           "have_af_xdp", "exists"}
 

@@ -128,3 +128,13 @@ wr_impair_flush(struct wr_impair_q *q)
 		rte_pktmbuf_free(q->held);
 	q->held = NULL;
 }
+
+void
+wr_impair_reset_counts(struct wr_impair_q *q)
+{
+	q->nb_dropped = 0;
+	q->nb_duplicated = 0;
+	q->nb_reordered = 0;
+	q->nb_delayed_polls = 0;
+	q->nb_policed = 0;
+}

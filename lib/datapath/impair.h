@@ -36,6 +36,9 @@ struct wr_impair_q {
 uint16_t wr_impair_rx(uint16_t port_id, uint16_t queue, struct rte_mbuf **pkts,
 		uint16_t nb_pkts, uint16_t max_pkts, void *user_param);
 
+/* Zero what the fixture counted (a new trial). This function can't fail. */
+void wr_impair_reset_counts(struct wr_impair_q *q);
+
 /* Free a frame still held at the end. This function can't fail. */
 void wr_impair_flush(struct wr_impair_q *q);
 

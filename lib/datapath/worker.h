@@ -25,6 +25,9 @@
 #include "measure/seq.h"
 #include "txvar.h"
 
+struct rte_eth_rxtx_callback;
+struct wr_impair_q;
+
 /* Stream ids are port * WR_MAX_QUEUES + queue of the sender. */
 #define WR_MAX_STREAMS (WR_MAX_PORTS * WR_MAX_QUEUES)
 
@@ -51,8 +54,9 @@ struct wr_txq_stats {
 
 struct wr_txq {
 	/* Set up before launch, then read-only. */
-	uint16_t port;
+	uint16_t port;            /* DPDK port id */
 	uint16_t queue;
+	uint16_t pidx;            /* run port index (setup/run.h registry) */
 	uint16_t burst_pkts;
 	uint16_t sport_base;      /* first UDP source port, host order */
 	uint32_t nb_flows;
@@ -135,9 +139,13 @@ struct wr_rxq_pub {
 };
 
 struct wr_rxq {
-	uint16_t port;
+	uint16_t port;            /* DPDK port id */
 	uint16_t queue;
+	uint16_t pidx;            /* run port index (setup/run.h registry) */
 	uint16_t burst_pkts;
+	/* The --impair fixture in front of this queue (set-up's; NULL: none). */
+	struct wr_impair_q *impair;
+	const struct rte_eth_rxtx_callback *impair_cb;
 	struct wr_capq *cap;      /* --capture state, NULL: off (capture.h) */
 	struct wr_rxq_stats st;
 	/* Written only by the owning lcore; read as wr_rxq_pub says. */

@@ -10,6 +10,7 @@
 
 #include <rte_version.h>
 
+#include "stats/collect.h"
 #include "base/counter.h"
 #include "base/jsonw.h"
 #include "result_int.h"
@@ -57,21 +58,21 @@ env_json(const struct wr_run *run)
 	wr_json_set(o, "dpdk_version", json_string(rte_version()));
 	cpu_model(buf, sizeof(buf));
 	wr_json_set(o, "cpu_model", json_string(buf));
-	wr_json_set(o, "tsc_hz", wr_json_u64(run->tsc_hz));
+	wr_json_set(o, "tsc_hz", wr_json_u64(run->setup.tsc_hz));
 	if (uname(&u) == 0)
 		wr_json_set(o, "kernel", json_string(u.release));
 	if (gethostname(buf, sizeof(buf)) == 0) {
 		buf[sizeof(buf) - 1] = '\0';
 		wr_json_set(o, "hostname", json_string(buf));
 	}
-	wr_json_set(o, "cmdline", json_string(run->cmdline));
+	wr_json_set(o, "cmdline", json_string(run->setup.cmdline));
 	/* When the result was made: the end of the run, UTC, ISO 8601. */
 	now = time(NULL);
 	if (gmtime_r(&now, &tm) != NULL &&
 			strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm) > 0)
 		wr_json_set(o, "date_utc", json_string(buf));
-	wr_json_set(o, "profile", run->cfg->profile_path[0] != '\0' ?
-		json_string(run->cfg->profile_path) : json_null());
+	wr_json_set(o, "profile", run->setup.cfg->profile_path[0] != '\0' ?
+		json_string(run->setup.cfg->profile_path) : json_null());
 	return o;
 }
 
@@ -346,16 +347,16 @@ wr_result_samples_json(const struct wr_run *run)
 	json_t *a = json_array();
 	unsigned int i, p;
 
-	for (i = 0; i < run->nb_intervals; i++) {
-		const struct wr_interval *iv = &run->intervals[i];
+	for (i = 0; i < run->live.nb_intervals; i++) {
+		const struct wr_interval *iv = &run->live.intervals[i];
 		json_t *s = json_object(), *ports = json_array();
 
 		wr_json_set(s, "t_s", json_real(iv->t_s));
 		wr_json_set(s, "dt_s", json_real(iv->dt_s));
-		for (p = 0; p < run->nb_ports; p++) {
+		for (p = 0; p < run->setup.nb_ports; p++) {
 			json_t *o = json_object();
 
-			wr_json_set(o, "port_id", wr_json_u64(run->ports[p].port_id));
+			wr_json_set(o, "port_id", wr_json_u64(run->setup.ports[p].port_id));
 			wr_result_rates_json(o, &iv->port[p].rates);
 			wr_json_set(o, "tx_pkts", wr_json_u64(iv->port[p].cnt.tx_pkts));
 			wr_json_set(o, "rx_pkts", wr_json_u64(iv->port[p].cnt.rx_pkts));
@@ -392,13 +393,10 @@ latency_json(const struct wr_run *run, unsigned int p)
 {
 	static struct wr_hist h;
 	struct wr_lat_figs f;
-	unsigned int q;
 
 	wr_hist_init(&h);
-	for (q = 0; q < WR_MAX_QUEUES; q++)
-		if (run->rxq[p][q] != NULL)
-			wr_rxq_lat_final(&h, run->rxq[p][q]);
-	wr_stats_lat_figs(&h, run->tsc_hz, &f);
+	wr_collect_lat(run, p, &h);
+	wr_stats_lat_figs(&h, run->setup.tsc_hz, &f);
 	return wr_result_lat_figs_json(&f);
 }
 
@@ -407,12 +405,13 @@ static json_t *
 impair_json(const struct wr_run *run, unsigned int p)
 {
 	uint64_t drop = 0, dup = 0, reorder = 0, delayed = 0, policed = 0;
+	const struct wr_rxq *rq;
 	bool any = false;
-	unsigned int q;
+	unsigned int i;
 	json_t *o;
 
-	for (q = 0; q < WR_MAX_QUEUES; q++) {
-		const struct wr_impair_q *iq = run->impair[p][q];
+	WR_RUN_FOREACH_RXQ_OF(run, p, i, rq) {
+		const struct wr_impair_q *iq = rq->impair;
 
 		if (iq == NULL)
 			continue;
@@ -448,7 +447,7 @@ rate_json(const struct wr_run *run, unsigned int p)
 	wr_json_set(o, "shortfall_pct", json_real(rc.shortfall_pct));
 	wr_json_set(o, "clamped_pkts", wr_json_u64(rc.clamped_pkts));
 	wr_json_set(o, "backlog_pkts", wr_json_u64(rc.backlog_pkts));
-	wr_json_set(o, "link_bps", wr_json_u64(run->ports[p].rate_link_bps));
+	wr_json_set(o, "link_bps", wr_json_u64(run->setup.ports[p].rate_link_bps));
 	wr_json_set(o, "reached", json_boolean(rc.reached));
 	if (!rc.reached)
 		wr_json_set(o, "reason", json_string(rc.reason));
@@ -459,7 +458,7 @@ rate_json(const struct wr_run *run, unsigned int p)
 static json_t *
 link_json(const struct wr_run *run, unsigned int p)
 {
-	const struct wr_link_watch *w = &run->link[p];
+	const struct wr_link_watch *w = &run->live.link[p];
 	json_t *o = json_object();
 
 	wr_json_set(o, "up", json_boolean(w->up));
@@ -477,8 +476,8 @@ wr_result_port_counters_json(const struct wr_run *run, unsigned int p,
 	json_t *o = json_object();
 
 	memset(&zero, 0, sizeof(zero));
-	wr_stats_rates(&zero, c, dt_tsc, run->tsc_hz, &r);
-	wr_json_set(o, "port_id", wr_json_u64(run->ports[p].port_id));
+	wr_stats_rates(&zero, c, dt_tsc, run->setup.tsc_hz, &r);
+	wr_json_set(o, "port_id", wr_json_u64(run->setup.ports[p].port_id));
 	wr_json_set(o, "tx_pkts", wr_json_u64(c->tx_pkts));
 	wr_json_set(o, "tx_bytes", wr_json_u64(c->tx_bytes));
 	wr_json_set(o, "rx_pkts", wr_json_u64(c->rx_pkts));
@@ -496,13 +495,13 @@ wr_result_port_counters_json(const struct wr_run *run, unsigned int p,
 static json_t *
 total_port_json(const struct wr_run *run, unsigned int p)
 {
-	const struct wr_port_counters *c = &run->total[p];
+	const struct wr_port_counters *c = &run->res.total[p];
 	json_t *o = wr_result_port_counters_json(run, p, c,
-		run->tx_stop_tsc - run->start_tsc);
+		run->live.tx_stop_tsc - run->live.start_tsc);
 
 	wr_json_set(o, "reflected_pkts", wr_json_u64(c->rx_reflected_pkts));
 	wr_json_set(o, "unreflected_pkts", wr_json_u64(c->rx_unreflected_pkts));
-	if (run->port_lat_valid[p])
+	if (run->res.port_lat_valid[p])
 		wr_json_set(o, "latency", latency_json(run, p));
 	wr_json_set(o, "impair", impair_json(run, p));
 	wr_json_set(o, "rate", rate_json(run, p));
@@ -551,11 +550,11 @@ wr_result_stream_json(const struct wr_run *run, const struct wr_stream_result *s
 	wr_json_set(o, "first_seq", wr_json_u64(v->seq.started ? v->seq.first_seq : 0));
 	wr_json_set(o, "next_seq", wr_json_u64(v->seq.started ? v->seq.next_seq : 0));
 	if (s->lat_valid) {
-		wr_json_set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_min_tsc, run->tsc_hz)));
+		wr_json_set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_min_tsc, run->setup.tsc_hz)));
 		wr_json_set(o, "latency_mean_ns", json_real(wr_stats_tsc_to_ns(
-			wr_stats_view_lat_mean_tsc(v), run->tsc_hz)));
-		wr_json_set(o, "latency_max_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_max_tsc, run->tsc_hz)));
-		wr_json_set(o, "jitter_ns", json_real(wr_stats_tsc_to_ns(v->jitter_tsc, run->tsc_hz)));
+			wr_stats_view_lat_mean_tsc(v), run->setup.tsc_hz)));
+		wr_json_set(o, "latency_max_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_max_tsc, run->setup.tsc_hz)));
+		wr_json_set(o, "jitter_ns", json_real(wr_stats_tsc_to_ns(v->jitter_tsc, run->setup.tsc_hz)));
 	}
 	return o;
 }
@@ -568,45 +567,25 @@ json_t *
 wr_result_tx_streams_json(const struct wr_run *run)
 {
 	json_t *a = json_array();
-	unsigned int p, q;
+	const struct wr_txq *t;
+	unsigned int i;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			const struct wr_txq *t = run->txq[p][q];
-			uint64_t sent;
-			json_t *o;
+	WR_RUN_FOREACH_TXQ(run, i, t) {
+		/* Counters: also read while the run goes on (--checkpoint). */
+		uint64_t sent = wr_counter_read(&t->st.nb_pkts);
+		json_t *o = json_object();
 
-			if (t == NULL)
-				continue;
-			/* Counters: also read while the run goes on (--checkpoint). */
-			sent = wr_counter_read(&t->st.nb_pkts);
-			o = json_object();
-			wr_json_set(o, "stream_id", wr_json_u64(wr_port_stream_id(t->port, t->queue)));
-			wr_json_set(o, "port", wr_json_u64(t->port));
-			wr_json_set(o, "queue", wr_json_u64(t->queue));
-			wr_json_set(o, "sent_pkts", wr_json_u64(sent));
-			wr_json_set(o, "sent_bytes", wr_json_u64(wr_txq_bytes(t, sent)));
-			wr_streamrx_tx_json(o, run, t);
-			wr_json_set(o, "unsent_pkts", wr_json_u64(wr_counter_read(
-				&t->st.nb_unsent_pkts)));
-			json_array_append_new(a, o);
-		}
+		wr_json_set(o, "stream_id", wr_json_u64(wr_port_stream_id(t->port, t->queue)));
+		wr_json_set(o, "port", wr_json_u64(t->port));
+		wr_json_set(o, "queue", wr_json_u64(t->queue));
+		wr_json_set(o, "sent_pkts", wr_json_u64(sent));
+		wr_json_set(o, "sent_bytes", wr_json_u64(wr_txq_bytes(t, sent)));
+		wr_streamrx_tx_json(o, run, t);
+		wr_json_set(o, "unsent_pkts", wr_json_u64(wr_counter_read(
+			&t->st.nb_unsent_pkts)));
+		json_array_append_new(a, o);
 	}
 	return a;
-}
-
-/* Frames this run's TX queues sent. */
-static uint64_t
-tx_sent(const struct wr_run *run)
-{
-	uint64_t sent = 0;
-	unsigned int p, q;
-
-	for (p = 0; p < run->nb_ports; p++)
-		for (q = 0; q < WR_MAX_QUEUES; q++)
-			if (run->txq[p][q] != NULL)
-				sent += wr_counter_read(&run->txq[p][q]->st.nb_pkts);
-	return sent;
 }
 
 static bool
@@ -614,8 +593,8 @@ any_rx_port(const struct wr_run *run)
 {
 	unsigned int p;
 
-	for (p = 0; p < run->nb_ports; p++)
-		if (run->ports[p].rx)
+	for (p = 0; p < run->setup.nb_ports; p++)
+		if (run->setup.ports[p].rx)
 			return true;
 	return false;
 }
@@ -636,8 +615,8 @@ wr_result_accounting_json(const struct wr_run *run)
 	unsigned int i;
 	json_t *o = json_object();
 
-	for (i = 0; i < run->nb_streams; i++) {
-		const struct wr_stream_result *s = &run->streams[i];
+	for (i = 0; i < run->res.nb_streams; i++) {
+		const struct wr_stream_result *s = &run->res.streams[i];
 
 		if (!s->sender_known)
 			continue;
@@ -650,7 +629,7 @@ wr_result_accounting_json(const struct wr_run *run)
 			balanced = false;
 	}
 	if (!any_rx_port(run)) {
-		wr_json_set(o, "sent_pkts", wr_json_u64(tx_sent(run)));
+		wr_json_set(o, "sent_pkts", wr_json_u64(wr_collect_tx_sent(run)));
 		wr_json_set(o, "balanced", json_null());
 		wr_json_set(o, "balance", json_string("needs the receiver's result: "
 			"wirerate merge SENDER.json RECEIVER.json"));
@@ -661,8 +640,8 @@ wr_result_accounting_json(const struct wr_run *run)
 		wr_json_set(o, "excess_pkts", wr_json_u64(excess));
 		wr_json_set(o, "balanced", json_boolean(balanced));
 	}
-	wr_json_set(o, "mbufs_missing", wr_json_u64(run->mbufs_missing));
-	wr_json_set(o, "stranded_pkts", wr_json_u64(run->nb_stranded_pkts));
+	wr_json_set(o, "mbufs_missing", wr_json_u64(run->res.mbufs_missing));
+	wr_json_set(o, "stranded_pkts", wr_json_u64(run->res.nb_stranded_pkts));
 	return o;
 }
 
@@ -673,13 +652,13 @@ wr_result_head(const struct wr_run *run)
 	unsigned int i;
 
 	wr_json_set(doc, "schema", json_string(WR_RESULT_SCHEMA));
-	if (run->cfg->label[0] != '\0')
-		wr_json_set(doc, "label", json_string(run->cfg->label));
+	if (run->setup.cfg->label[0] != '\0')
+		wr_json_set(doc, "label", json_string(run->setup.cfg->label));
 	wr_json_set(doc, "env", env_json(run));
-	wr_json_set(doc, "config", config_json(run->cfg));
-	wr_json_set(doc, "plan", plan_json(&run->plan));
-	for (i = 0; i < run->nb_ports; i++)
-		json_array_append_new(ports, port_json(&run->ports[i]));
+	wr_json_set(doc, "config", config_json(run->setup.cfg));
+	wr_json_set(doc, "plan", plan_json(&run->setup.plan));
+	for (i = 0; i < run->setup.nb_ports; i++)
+		json_array_append_new(ports, port_json(&run->setup.ports[i]));
 	wr_json_set(doc, "ports", ports);
 	return doc;
 }
@@ -691,25 +670,25 @@ wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples)
 	json_t *totals = json_array(), *streams = json_array();
 	unsigned int i;
 
-	wr_json_set(o, "frame_size", wr_json_u64(run->trial.frame_size));
+	wr_json_set(o, "frame_size", wr_json_u64(run->live.trial.frame_size));
 	if (samples)
 		wr_json_set(o, "samples", wr_result_samples_json(run));
-	wr_json_set(o, "duration_s", json_real(wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc)));
-	wr_json_set(o, "stop_reason", json_string(wr_run_stop_name(run->stop_reason)));
-	for (i = 0; i < run->nb_ports; i++)
+	wr_json_set(o, "duration_s", json_real(wr_run_seconds(run, run->live.start_tsc, run->live.tx_stop_tsc)));
+	wr_json_set(o, "stop_reason", json_string(wr_run_stop_name(run->res.stop_reason)));
+	for (i = 0; i < run->setup.nb_ports; i++)
 		json_array_append_new(totals, total_port_json(run, i));
 	wr_json_set(o, "totals", totals);
-	for (i = 0; i < run->nb_streams; i++)
-		json_array_append_new(streams, wr_result_stream_json(run, &run->streams[i], false));
+	for (i = 0; i < run->res.nb_streams; i++)
+		json_array_append_new(streams, wr_result_stream_json(run, &run->res.streams[i], false));
 	wr_json_set(o, "streams", streams);
 	wr_json_set(o, "tx_streams", wr_result_tx_streams_json(run));
 	wr_json_set(o, "accounting", wr_result_accounting_json(run));
-	wr_json_set(o, "warnings", wr_result_warnings_json(&run->xcheck));
+	wr_json_set(o, "warnings", wr_result_warnings_json(&run->res.xcheck));
 	wr_json_set(o, "cpu", wr_cpu_json(run));
-	if (run->cfg->json_path[0] != '\0' && run->cfg->checkpoint_ms != 0)
+	if (run->setup.cfg->json_path[0] != '\0' && run->setup.cfg->checkpoint_ms != 0)
 		wr_json_set(o, "checkpoints", json_pack("{s:I, s:I}", "written",
-			(json_int_t)run->nb_ckpt_written, "failed",
-			(json_int_t)run->nb_ckpt_failed));
+			(json_int_t)run->live.nb_ckpt_written, "failed",
+			(json_int_t)run->live.nb_ckpt_failed));
 }
 
 json_t *
@@ -719,8 +698,8 @@ wr_result_build(const struct wr_run *run)
 
 	if (doc != NULL)
 		wr_result_add_trial(doc, run, true);
-	if (doc != NULL && run->cap != NULL)
-		wr_json_set(doc, "capture", wr_capture_json(run->cap));
+	if (doc != NULL && run->setup.cap != NULL)
+		wr_json_set(doc, "capture", wr_capture_json(run->setup.cap));
 	return doc;
 }
 
@@ -749,7 +728,7 @@ wr_result_build_trials(const struct wr_run *run, json_t *trials,
 	}
 	if (trials == NULL)
 		return doc;
-	summary = wr_trials_summary(trials, run->cfg->nb_warmup, err, errlen);
+	summary = wr_trials_summary(trials, run->setup.cfg->nb_warmup, err, errlen);
 	if (summary == NULL) {
 		json_decref(doc);
 		return NULL;

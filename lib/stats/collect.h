@@ -7,10 +7,13 @@
 #ifndef WR_COLLECT_H
 #define WR_COLLECT_H
 
+#include <limits.h>
+#include <stdint.h>
+
 #include "setup/run.h"
 
 /*
- * Snapshot every port of run into out (run->nb_ports entries). NIC counters
+ * Snapshot every port of run into out (run->setup.nb_ports entries). NIC counters
  * are read at most once a second (vmxnet3 reads cost a hypervisor trip) and
  * otherwise repeated from the last reading. This function can't fail.
  */
@@ -21,7 +24,7 @@ bool wr_collect_link_up(uint16_t port_id);
 
 /*
  * After the workers returned: exact totals (with a fresh NIC reading) into
- * run->total and the per-stream results into run->streams.
+ * run->res.total and the per-stream results into run->res.streams.
  */
 void wr_collect_final(struct wr_run *run);
 
@@ -49,7 +52,22 @@ const struct wr_interval *wr_run_tick(struct wr_run *run);
  */
 bool wr_run_checkpoint_due(const struct wr_run *run, uint64_t now_tsc);
 
-/* Free the interval series (run->intervals). This function can't fail. */
+/* Port index for wr_collect_lat: every port whose streams all qualify. */
+#define WR_COLLECT_LAT_VALID UINT_MAX
+
+/*
+ * Add the final latency counts of the RX queues of port index p (or of
+ * every port with valid latency, WR_COLLECT_LAT_VALID) to h. Can't fail.
+ */
+void wr_collect_lat(const struct wr_run *run, unsigned int p, struct wr_hist *h);
+
+/* Frames the run's TX queues sent so far (also while running). */
+uint64_t wr_collect_tx_sent(const struct wr_run *run);
+
+/* Frames the run's RX queues received so far, and own frames among them. */
+void wr_collect_rx_seen(const struct wr_run *run, uint64_t *all, uint64_t *own);
+
+/* Free the interval series (run->live.intervals). This function can't fail. */
 void wr_collect_free_series(struct wr_run *run);
 
 #endif /* WR_COLLECT_H */

@@ -10,16 +10,13 @@ uint64_t
 wr_rxclock_first_tsc(const struct wr_run *run)
 {
 	uint64_t first = 0, t;
-	unsigned int p, q;
+	const struct wr_rxq *rq;
+	unsigned int i;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			if (run->rxq[p][q] == NULL)
-				continue;
-			t = wr_counter_read(&run->rxq[p][q]->st.first_tsc);
-			if (t != 0 && (first == 0 || t < first))
-				first = t;
-		}
+	WR_RUN_FOREACH_RXQ(run, i, rq) {
+		t = wr_counter_read(&rq->st.first_tsc);
+		if (t != 0 && (first == 0 || t < first))
+			first = t;
 	}
 	return first;
 }
@@ -28,16 +25,13 @@ uint64_t
 wr_rxclock_last_tsc(const struct wr_run *run)
 {
 	uint64_t last = 0, t;
-	unsigned int p, q;
+	const struct wr_rxq *rq;
+	unsigned int i;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			if (run->rxq[p][q] == NULL)
-				continue;
-			t = wr_counter_read(&run->rxq[p][q]->st.last_tsc);
-			if (t > last)
-				last = t;
-		}
+	WR_RUN_FOREACH_RXQ(run, i, rq) {
+		t = wr_counter_read(&rq->st.last_tsc);
+		if (t > last)
+			last = t;
 	}
 	return last;
 }
@@ -47,14 +41,14 @@ wr_rxclock_started(struct wr_run *run)
 {
 	uint64_t first;
 
-	if (!run->cfg->start_on_rx || run->rx_clock_started)
+	if (!run->setup.cfg->start_on_rx || run->live.rx_clock_started)
 		return true;
 	first = wr_rxclock_first_tsc(run);
 	if (first == 0)
 		return false;
-	run->start_tsc = first;
-	run->last_tsc = first;
-	run->rx_clock_started = true;
+	run->live.start_tsc = first;
+	run->live.last_tsc = first;
+	run->live.rx_clock_started = true;
 	return true;
 }
 
@@ -74,11 +68,11 @@ wr_rxclock_idle(const struct wr_run *run, uint64_t now_tsc)
 {
 	uint64_t last;
 
-	if (run->cfg->idle_timeout_ms == 0)
+	if (run->setup.cfg->idle_timeout_ms == 0)
 		return false;
 	last = wr_rxclock_last_tsc(run);
 	/* A worker may stamp a burst after the caller read its clock. */
 	if (last == 0 || last >= now_tsc)
 		return false;
-	return now_tsc - last >= run->cfg->idle_timeout_ms * (run->tsc_hz / 1000);
+	return now_tsc - last >= run->setup.cfg->idle_timeout_ms * (run->setup.tsc_hz / 1000);
 }

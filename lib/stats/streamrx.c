@@ -15,27 +15,22 @@ rx_queues_json(const struct wr_run *run, uint16_t id, bool live,
 		struct wr_rx_iat *sum)
 {
 	json_t *a = json_array();
-	unsigned int p, q, k;
+	const struct wr_rxq *r;
+	unsigned int i, k;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		for (q = 0; q < WR_MAX_QUEUES; q++) {
-			const struct wr_rxq *r = run->rxq[p][q];
-			const struct wr_rx_stream *s;
+	WR_RUN_FOREACH_RXQ(run, i, r) {
+		const struct wr_rx_stream *s = wr_collect_rxq_stream(run, r, id, live);
 
-			if (r == NULL)
-				continue;
-			s = wr_collect_rxq_stream(run, r, id, live);
-			if (s == NULL || s->seq.nb_rx_pkts == 0)
-				continue;
-			json_array_append_new(a, json_pack("{s:I, s:I, s:I}", "port_id",
-				(json_int_t)r->port, "queue", (json_int_t)r->queue,
-				"rx_pkts", (json_int_t)s->seq.nb_rx_pkts));
-			sum->nb += s->iat.nb;
-			sum->sum_tsc += s->iat.sum_tsc;
-			sum->sumsq_tsc += s->iat.sumsq_tsc;
-			for (k = 0; k < WR_IAT_BINS; k++)
-				sum->bins[k] += s->iat.bins[k];
-		}
+		if (s == NULL || s->seq.nb_rx_pkts == 0)
+			continue;
+		json_array_append_new(a, json_pack("{s:I, s:I, s:I}", "port_id",
+			(json_int_t)r->port, "queue", (json_int_t)r->queue,
+			"rx_pkts", (json_int_t)s->seq.nb_rx_pkts));
+		sum->nb += s->iat.nb;
+		sum->sum_tsc += s->iat.sum_tsc;
+		sum->sumsq_tsc += s->iat.sumsq_tsc;
+		for (k = 0; k < WR_IAT_BINS; k++)
+			sum->bins[k] += s->iat.bins[k];
 	}
 	return a;
 }
@@ -54,13 +49,13 @@ iat_json(const struct wr_run *run, const struct wr_rx_iat *a)
 	unsigned int k;
 
 	wr_json_set(o, "nb", wr_json_u64(a->nb));
-	wr_json_set(o, "mean_ns", json_real(wr_stats_tsc_to_ns(mean, run->tsc_hz)));
+	wr_json_set(o, "mean_ns", json_real(wr_stats_tsc_to_ns(mean, run->setup.tsc_hz)));
 	wr_json_set(o, "cv", json_real(mean > 0.0 ? sqrt(var > 0.0 ? var : 0.0) / mean : 0.0));
 	wr_json_set(o, "zero_gaps", wr_json_u64(a->bins[0]));
 	for (k = 1; k < WR_IAT_BINS; k++)
 		if (a->bins[k] != 0)
 			json_array_append_new(bins, json_pack("{s:f, s:I}", "below_ns",
-				wr_stats_tsc_to_ns(ldexp(1.0, (int)k), run->tsc_hz),
+				wr_stats_tsc_to_ns(ldexp(1.0, (int)k), run->setup.tsc_hz),
 				"count", (json_int_t)a->bins[k]));
 	wr_json_set(o, "bins", bins);
 	return o;
@@ -80,7 +75,7 @@ wr_streamrx_json(const struct wr_run *run, uint16_t stream_id, bool live)
 void
 wr_streamrx_tx_json(json_t *o, const struct wr_run *run, const struct wr_txq *t)
 {
-	const struct wr_config *cfg = run->cfg;
+	const struct wr_config *cfg = run->setup.cfg;
 	const struct wr_stream_def *d = cfg->nb_stream_defs ? &cfg->streams[t->queue] : NULL;
 	const struct wr_pattern *pat = d != NULL ? &d->pattern : &cfg->pattern;
 	char buf[64];

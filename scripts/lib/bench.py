@@ -28,6 +28,7 @@ of the worker (wall-clock rate / share) and cycles per packet = TSC Hz /
 that rate.
 """
 import argparse
+import atexit
 import json
 import os
 import re
@@ -39,6 +40,8 @@ import tempfile
 import time
 
 import bench_rx
+from eal import eal_args, remove_runtime_dir
+from stats import median_of
 from bench_traffic import markdown_traffic, summarise_traffic, traffic_cost
 
 TESTPMD = os.environ.get("TESTPMD", "dpdk-testpmd")
@@ -47,21 +50,14 @@ RX_TARGET = 0.9       # wirerate RX 64 B within 10 % of testpmd rxonly
 STAMP_TARGET = 0.10   # full header costs at most 10 % against none
 
 
-def hugepages_free():
-    with open("/proc/meminfo") as f:
-        for line in f:
-            if line.startswith("HugePages_Free:"):
-                return int(line.split()[1])
-    return 0
-
-
 def eal(vdev, tag):
-    """The same EAL options for both programs: lcores 0 (main) and 1."""
-    args = ["-l", "0,1", "--no-pci", "--log-level=*:warning", "--vdev", vdev]
-    if hugepages_free() >= 128:
-        return args + ["--in-memory"]
-    return args + ["--no-huge", "-m", "1024", "--file-prefix",
-                   "wrbench%d%s" % (os.getpid(), tag)]
+    """The same EAL options for both programs: lcores 0 (main) and 1; tag
+    "w" (wirerate) or "t" (testpmd) in the file prefix."""
+    return eal_args([vdev], prefix="wrbench%d%s" % (os.getpid(), tag))
+
+
+for _tag in ("w", "t"):
+    atexit.register(remove_runtime_dir, "wrbench%d%s" % (os.getpid(), _tag))
 
 
 def cpu_times():
@@ -305,17 +301,13 @@ def cyc(tsc_hz, pps):
     return tsc_hz / pps if pps > 0 else float("nan")
 
 
-def med(runs, k):
-    return statistics.median(r[k] for r in runs)
-
-
 def summarise(res):
     """Medians, ratios, cycles per packet and verdicts, added in place.
     Ratios and cycles are per CPU-second of the worker; wall-clock rates
     are kept next to them."""
     for r in res["compare"]:
-        w, t = med(r["wirerate"], "cpu_pps"), med(r["testpmd"], "cpu_pps")
-        ww, tw = med(r["wirerate"], "pps"), med(r["testpmd"], "pps")
+        w, t = median_of(r["wirerate"], "cpu_pps"), median_of(r["testpmd"], "cpu_pps")
+        ww, tw = median_of(r["wirerate"], "pps"), median_of(r["testpmd"], "pps")
         per_round = [a["pps"] / b["pps"] for a, b in zip(r["wirerate"], r["testpmd"])]
         r.update({"wirerate_mpps": w / 1e6, "testpmd_mpps": t / 1e6,
                   "wirerate_wall_mpps": ww / 1e6, "testpmd_wall_mpps": tw / 1e6,
@@ -331,16 +323,16 @@ def summarise(res):
             r["target"], r["met"] = ">= %.1f" % RX_TARGET, r["ratio_wall"] >= RX_TARGET
     s = res["stamp"]
     if s:
-        m = {k: med(v, "cpu_pps") for k, v in s["runs"].items()}
+        m = {k: median_of(v, "cpu_pps") for k, v in s["runs"].items()}
         s["mpps"] = {k: v / 1e6 for k, v in m.items()}
-        s["wall_mpps"] = {k: med(v, "pps") / 1e6 for k, v in s["runs"].items()}
+        s["wall_mpps"] = {k: median_of(v, "pps") / 1e6 for k, v in s["runs"].items()}
         s["cycles_per_pkt"] = {k: cyc(s["tsc_hz"], v) for k, v in m.items()}
         s["full_cost"] = 1 - m["full"] / m["none"]
         s["seq_cost"] = 1 - m["seq"] / m["none"]
         s["met"] = s["full_cost"] <= STAMP_TARGET
     for r in res["ring"]:
-        tx = med(r["tx"], "cpu_pps")
-        r.update({"tx_mpps": tx / 1e6, "tx_wall_mpps": med(r["tx"], "pps") / 1e6,
+        tx = median_of(r["tx"], "cpu_pps")
+        r.update({"tx_mpps": tx / 1e6, "tx_wall_mpps": median_of(r["tx"], "pps") / 1e6,
                   "cpu_share_min": min(x["cpu_share"] for x in r["tx"]),
                   "cycles_per_pkt": cyc(r["tsc_hz"], tx),
                   "keeps_up": all(x == 0 for x in r["lost_pkts"])})

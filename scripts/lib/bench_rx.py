@@ -12,12 +12,14 @@ cycles per frame (wirerate: the JSON's cpu.lcores[].tsc_per_pkt; testpmd:
 import json
 import os
 import re
-import shutil
 import signal
 import statistics
 import subprocess
 import tempfile
 import time
+
+from eal import eal_args, remove_runtime_dir
+from stats import median_of
 
 TESTPMD = os.environ.get("TESTPMD", "dpdk-testpmd")
 POOL_CACHE = 128      # lib/setup/port.c POOL_CACHE: testpmd gets --mbcache=128
@@ -28,10 +30,10 @@ def memif(sock, role):
 
 
 def eal(vdev, prefix, worker_cpu):
-    """lcores 0,1; the worker on worker_cpu (1: the default main lcore 0)."""
-    args = ["-l", "0,1", "--no-pci", "--log-level=*:warning", "--in-memory",
-            "--file-prefix", prefix, "--vdev", vdev]
-    return args if worker_cpu == 1 else args + ["--main-lcore", "1"]
+    """lcores 0,1; the worker on worker_cpu (1: the default main lcore 0);
+    memif shares hugepages."""
+    return eal_args([vdev], prefix=prefix, huge=True,
+                    extra=[] if worker_cpu == 1 else ["--main-lcore", "1"])
 
 
 def start_sender(wr, sock, size, secs):
@@ -112,10 +114,8 @@ def one(args, who, size, pool):
             except subprocess.TimeoutExpired:
                 snd.kill()
                 snd.wait()
-            # EAL leaves its runtime directory behind even with --in-memory.
             for tag in ("wrbs", "wrbr", "wrbt"):
-                shutil.rmtree("/var/run/dpdk/%s%d" % (tag, os.getpid()),
-                              ignore_errors=True)
+                remove_runtime_dir("%s%d" % (tag, os.getpid()))
 
 
 def rx_memif(args, size, log):
@@ -134,11 +134,11 @@ def rx_memif(args, size, log):
         log("RX memif %d run %d: wirerate %.2f Mpps %.1f cyc/frame, testpmd %.2f "
             "Mpps %.1f cyc/frame" % (size, i + 1, w["pps"] / 1e6, w["cycles_per_pkt"],
                                      t["pps"] / 1e6, t["cycles_per_pkt"]))
-    med = lambda who, k: statistics.median(r[k] for r in out[who])
-    out.update({"wirerate_mpps": med("wirerate", "pps") / 1e6,
-                "testpmd_mpps": med("testpmd", "pps") / 1e6,
-                "wirerate_cycles_per_pkt": med("wirerate", "cycles_per_pkt"),
-                "testpmd_cycles_per_pkt": med("testpmd", "cycles_per_pkt"),
+    wr, tp = out["wirerate"], out["testpmd"]
+    out.update({"wirerate_mpps": median_of(wr, "pps") / 1e6,
+                "testpmd_mpps": median_of(tp, "pps") / 1e6,
+                "wirerate_cycles_per_pkt": median_of(wr, "cycles_per_pkt"),
+                "testpmd_cycles_per_pkt": median_of(tp, "cycles_per_pkt"),
                 "pool_mbufs": pool, "pool_cache": POOL_CACHE})
     return out
 

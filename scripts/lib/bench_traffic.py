@@ -10,7 +10,7 @@ for what issue 14 added, against the fixed-size path, alternating runs.
 
 Cost = cycles per frame / the reference's - 1 (fixed64 for imix and
 streams4, ipv4_84 for ipv6_84)."""
-import statistics
+from stats import median_of
 
 VARIANTS = {
     "fixed64": ["--size", "64"],
@@ -42,7 +42,7 @@ def traffic_cost(args, log, steady, run_wirerate, fmt_run):
 
 def summarise_traffic(t):
     """Medians per CPU-second, cycles per frame and the costs, in place."""
-    pps = {k: statistics.median(r["cpu_pps"] for r in v) for k, v in t["runs"].items()}
+    pps = {k: median_of(v, "cpu_pps") for k, v in t["runs"].items()}
     t["mpps"] = {k: v / 1e6 for k, v in pps.items()}
     t["cycles_per_pkt"] = {k: t["tsc_hz"] / v for k, v in pps.items()}
     t["cost"] = {k: t["cycles_per_pkt"][k] / t["cycles_per_pkt"][ref] - 1

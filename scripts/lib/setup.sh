@@ -7,14 +7,15 @@
 WR_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk dpdk-dev
 	libnuma-dev libjansson-dev iproute2 gnuplot-nox tcpdump iperf3)
 # Only the test suites need these: a real Prometheus server for the
-# prometheus_scrape case (~20 MB download, ~12 s to install here); tshark
+# prometheus_scrape case (~20 MB download, ~12 s to install here) and the
+# client library scripts/wirerate-exporter.py is built on; tshark
 # reads the --capture pcapng files back (tests/vdev/test_capture.py) and
 # checks generated frames as an independent dissector (test_traffic.py);
 # Chromium renders `wirerate report`'s HTML (results suite, report_browser)
 # and tmux captures the live view at 80 and 160 columns. The campaign
 # suite drives scripts/campaign.sh (Ansible, ansible-core) over SSH to
 # namespace "hosts", each with its own sshd (openssh-server).
-WR_TEST_PACKAGES=(prometheus tshark chromium tmux ansible-core openssh-server
+WR_TEST_PACKAGES=(prometheus python3-prometheus-client tshark chromium tmux ansible-core openssh-server
 	openssh-client)
 # The sanitizer build (scripts/test.sh, scripts/fuzz.sh): clang with
 # AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer; llvm for

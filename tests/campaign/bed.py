@@ -15,22 +15,17 @@ docs/campaigns.md. Standard library only.
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 
+# Also run by hand (bed.py up DIR): the shared test helpers' folder.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from wrtest import sh  # noqa: E402 (test_campaign.py takes it from here)
+
 SSH_PORT = 2222
 MACS = {"h1": "02:00:00:13:01:01", "h2": "02:00:00:13:02:01"}
 SHAPER = "tbf rate 20mbit burst 32kb latency 50ms"
-
-
-def sh(*argv, check=True, timeout=30):
-    p = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout)
-    if check and p.returncode != 0:
-        raise RuntimeError("%s: exit %d: %s" % (" ".join(argv), p.returncode,
-                                               p.stderr.strip()))
-    return p
 
 
 class Bed:

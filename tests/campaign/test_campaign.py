@@ -25,6 +25,7 @@ import threading
 import time
 import urllib.request
 
+import cases
 from bed import Bed, sh
 from wrtest import Checker
 
@@ -489,9 +490,7 @@ EXAMPLES = {  # config/campaigns/: campaign -> (inventory, cell ids)
 }
 
 
-CASES = {"end_to_end": end_to_end, "bad_input": bad_input}
+CASES = cases.by_name(end_to_end, bad_input)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        sys.exit("usage: test_campaign.py %s" % "|".join(CASES))
-    CASES[sys.argv[1]]()
+    cases.main(CASES)

@@ -12,11 +12,11 @@ import random
 import signal
 import stat
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 
+import cases
 import wrtest
 from wrtest import Checker
 
@@ -38,12 +38,7 @@ class Run:
         self.prefix = "wrf%d_%d" % (os.getpid(), SEQ[0])
         self.dir = tempfile.mkdtemp(prefix="wrfault")
         self.path = os.path.join(self.dir, "r.json")
-        eal = ["-l", "0,1", "--no-pci", "--log-level=*:warning",
-               "--file-prefix", self.prefix]
-        if wrtest.hugepages_free() < 128:
-            eal += ["--no-huge", "-m", "1024"]
-        for v in vdevs:
-            eal += ["--vdev", v]
+        eal = wrtest.eal_args(vdevs, prefix=self.prefix, in_memory=False)
         argv = list(wrap) + [wrtest.WIRERATE] + eal + ["--"] + list(opts)
         if json_out:
             argv += ["--json", self.path]
@@ -590,16 +585,10 @@ def done_summary():
     print("faults injected: %d" % FAULTS[0])
 
 
-CASES = {f.__name__: f for f in (signal_phases, signal_term_mid_run, signal_grace,
-                                  double_signal, tiny_pool, tx_ring_full,
-                                  rx_no_traffic, mode_signal, output_devices,
-                                  bad_command_lines, bad_eal_option,
-                                  link_down_tap, stdout_closed)}
+CASES = cases.by_name(signal_phases, signal_term_mid_run, signal_grace, double_signal,
+                      tiny_pool, tx_ring_full, rx_no_traffic, mode_signal,
+                      output_devices, bad_command_lines, bad_eal_option, link_down_tap,
+                      stdout_closed)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_faults.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    import atexit
-    atexit.register(done_summary)
-    CASES[sys.argv[1]]()
+    cases.main(CASES, after=done_summary)

@@ -10,10 +10,9 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 
-import wrtest
+import cases
 from wrtest import Checker
 from test_results import png_size, real_run, tool, write
 
@@ -391,10 +390,7 @@ def report_browser():
     c.done()
 
 
-CASES = {f.__name__: f for f in (all_kinds, report_browser)}
+CASES = cases.by_name(all_kinds, report_browser)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_kinds.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)

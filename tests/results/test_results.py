@@ -2,20 +2,18 @@
 """wirerate compare / report / --repeat / --csv, checked exactly.
 Usage: test_results.py CASE (see CASES). Standard library only; the
 compare cases need no EAL, the others make short real runs on vdevs."""
-import copy
 import csv
 import json
 import os
 import re
 import shutil
-import signal
+import statistics
 import struct
 import subprocess
-import sys
 import tempfile
-import time
 import xml.etree.ElementTree as ET
 
+import cases
 import wrtest
 from wrtest import Checker
 
@@ -67,10 +65,9 @@ def craft(size=64, mpps=10.0, p99=1000.0, lost=0, trials=None):
         doc["trials"] = [dict(traffic(m), trial=i + 1) for i, m in enumerate(trials)]
         s = sorted(trials)
         n = len(s)
-        med = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
         figs = {}
         for k in ("tx_mpps", "rx_mpps"):
-            figs[k] = {"n": n, "median": med, "min": s[0], "max": s[-1],
+            figs[k] = {"n": n, "median": statistics.median(s), "min": s[0], "max": s[-1],
                        "mean": sum(s) / n, "stddev": 0, "ci95_low": s[0],
                        "ci95_high": s[-1]}
         doc["summary"] = {"trials": n, "warmup": 0, "figures": figs}
@@ -415,9 +412,7 @@ def bad_options():
                       (["--repeat", "3", "--duration", "0"],
                        "--repeat/--warmup: each trial must end by itself"),
                       (["--label", ""], "--label: empty")):
-        r = wrtest.run(["net_null0"], opts, want_json=False)
-        c.eq(r.rc, 2, "exit code for %s" % opts)
-        c.true(msg in r.err, "message for %s: %r" % (opts, r.err[-200:]))
+        wrtest.refused(c, ["net_null0"], opts, msg)
     d = tempfile.mkdtemp()
     try:
         good = write(d, "g.json", craft())
@@ -446,11 +441,8 @@ def bad_options():
     c.done()
 
 
-CASES = {f.__name__: f for f in (compare_verdicts, compare_noise, compare_bad_input,
-                                  end_to_end, repeat_signal, bad_options)}
+CASES = cases.by_name(compare_verdicts, compare_noise, compare_bad_input, end_to_end,
+                      repeat_signal, bad_options)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_results.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)

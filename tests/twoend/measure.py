@@ -15,7 +15,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vdev"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import twoend  # noqa: E402
 from twoend import Bed, sh, wait_path  # noqa: E402
 
@@ -105,7 +105,7 @@ def pair(name, size, duration):
             return None, "a process failed: " + snd.text()[-300:] + rcv.text()[-300:]
         rc, out, m = twoend.merge(bed.path("snd.json"), bed.path("rcv.json"),
                                   bed.path("m.json"))
-        s, r = twoend.load(bed.path("snd.json")), twoend.load(bed.path("rcv.json"))
+        s, r = twoend.load_json(bed.path("snd.json")), twoend.load_json(bed.path("rcv.json"))
         return (s["totals"][0]["tx_mpps"], r["totals"][0]["rx_mpps"],
                 100 * m["totals"]["loss_ratio"], "yes" if rc == 0 else "NO"), None
     finally:
@@ -120,7 +120,7 @@ def pcap(size, duration):
             str(min(duration, 2)), "--json", bed.path("p.json")])
         if p.wait(60) != 0:
             return None, p.text()[-300:]
-        return (twoend.load(bed.path("p.json"))["totals"][0]["tx_mpps"], None, None,
+        return (twoend.load_json(bed.path("p.json"))["totals"][0]["tx_mpps"], None, None,
                 "n/a"), None
     finally:
         bed.close()
@@ -139,7 +139,7 @@ def reflect(size, duration):
                                                "1s", "--quiet", "--json", bed.path("r.json")])
         if g.wait(duration + 60) != 0 or r.wait(60) != 0:
             return None, g.text()[-300:] + r.text()[-300:]
-        gd = twoend.load(bed.path("g.json"))
+        gd = twoend.load_json(bed.path("g.json"))
         t, s = gd["totals"][0], gd["streams"][0]
         return (t["tx_mpps"], t["rx_mpps"], 100.0 * s["lost_pkts"] / max(1, s["sent_pkts"]),
                 "yes" if gd["accounting"]["balanced"] else "NO"), None

@@ -9,6 +9,7 @@ import shutil
 import struct
 import subprocess
 
+import cases
 import twoend
 from twoend import Bed, skip
 from wrtest import Checker
@@ -69,7 +70,7 @@ def pcap_size(c, bed, size):
         "--dst-ip", DST_IP, "--sport", str(SPORT), "--dport", str(DPORT),
         "--quiet", "--json", bed.path("p%d.json" % size)], name="pcap%d" % size)
     c.eq(res.wait(60), 0, "%d B: exit code" % size)
-    doc = twoend.load(bed.path("p%d.json" % size))
+    doc = twoend.load_json(bed.path("p%d.json" % size))
     c.eq(doc and doc["totals"][0]["tx_pkts"], PCAP_COUNT, "%d B: frames sent" % size)
     p, frames = tcpdump_frames(path)
     c.eq(p.returncode, 0, "%d B: tcpdump reads the file" % size)
@@ -205,4 +206,4 @@ def kernel_compare():
     c.done()
 
 
-CASES = {f.__name__: f for f in (pcap, merge_cli, kernel_compare)}
+CASES = cases.by_name(pcap, merge_cli, kernel_compare)

@@ -8,6 +8,9 @@ import signal
 import sys
 import time
 
+import cases
+import test_pcap_merge
+import test_veth_methods
 import twoend
 import wrtest
 from twoend import Bed, check_pair, hugepages_free, sh, skip, wait_path
@@ -63,7 +66,7 @@ def check_reflect(c, bed, gen, refl, nb_streams):
     if rc != 0:
         refl.stop()     # it would wait for a first frame that never comes
     c.eq(refl.wait(60), 0, "reflector exit code")
-    gd, rd = twoend.load(bed.path("gen.json")), twoend.load(bed.path("refl.json"))
+    gd, rd = twoend.load_json(bed.path("gen.json")), twoend.load_json(bed.path("refl.json"))
     if gd is None or rd is None:
         c.true(False, "both JSON results written")
         return
@@ -162,7 +165,7 @@ def vhost_peer_killed():
     snd.p.kill()
     snd.wait(10)
     c.eq(rcv.wait(30), 0, "receiver exit code after its peer was killed")
-    rd = twoend.load(bed.path("rcv.json"))
+    rd = twoend.load_json(bed.path("rcv.json"))
     c.true(rd is not None, "receiver result written")
     if rd:
         c.eq(rd["stop_reason"], "idle", "receiver ended by its idle timeout")
@@ -181,7 +184,7 @@ def vhost_peer_killed():
     rcv2.p.kill()
     rcv2.wait(10)
     c.eq(snd2.wait(30), 0, "sender exit code after its peer was killed")
-    sd = twoend.load(bed.path("snd2.json"))
+    sd = twoend.load_json(bed.path("snd2.json"))
     c.true(sd is not None, "sender result written")
     if sd:
         t = sd["totals"][0]
@@ -268,32 +271,23 @@ def tap():
     finish(c, bed)
 
 
-CASES = {f.__name__: f for f in (memif, memif_reflect, vhost, vhost_reflect,
-                                  vhost_peer_killed,
-                                  af_packet, af_xdp, tap)}
+# In the order of the meson tests (tests/meson.build registers them from here).
+CASES = {**cases.by_name(memif, memif_reflect, vhost, vhost_reflect, af_packet, af_xdp,
+                         tap),
+         **test_pcap_merge.CASES, **cases.by_name(vhost_peer_killed),
+         **test_veth_methods.CASES}
 
 
 # Cases that make no namespace, link or shared hugepage file.
 NO_ROOT = ("pcap", "merge_cli")
 
 
-def main():
-    import test_pcap_merge
-    import test_veth_methods
-    CASES.update(test_pcap_merge.CASES)
-    CASES.update(test_veth_methods.CASES)
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_twoend.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    if sys.argv[1] not in NO_ROOT and os.geteuid() != 0:
+def before(name):
+    if name not in NO_ROOT and os.geteuid() != 0:
         skip("needs root (namespaces, veths, hugepages)")
     # meson ends a test that outlives its timeout with SIGTERM: clean up too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-    try:
-        CASES[sys.argv[1]]()
-    finally:
-        twoend.close_all()
 
 
 if __name__ == "__main__":
-    main()
+    cases.main(CASES, before=before, after=twoend.close_all)

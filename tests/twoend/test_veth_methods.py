@@ -6,11 +6,11 @@ tcpdump; --mode mlr and latency under load with the fixture's policer as
 the device. Counts are checked against the other end's JSON, the
 fixture's own counters and the kernel's veth counters."""
 import json
-import os
 import time
 
+import cases
 import twoend
-from test_capture import arrival, expected, seq_of, tcpdump_count, tshark_fields
+from capture_model import arrival, expected, seq_of, tcpdump_count, tshark_fields
 from twoend import Bed, check_pair, sh
 from wrtest import Checker
 
@@ -67,7 +67,7 @@ def veth_capture():
         "--json", bed.path("snd.json")], netns=na)
     m = check_pair(c, bed, snd, rcv, exact=False)
     t1 = time.time()
-    rd = twoend.load(bed.path("rcv.json"))
+    rd = twoend.load_json(bed.path("rcv.json"))
     if m is None or rd is None:
         return finish(c, bed)
     sent = m["totals"]["sent_pkts"]
@@ -155,7 +155,7 @@ def veth_mlr():
         "--impair", "police=%dpps" % POLICE_PPS, "--lat-loads", "50",
         "--lat-trial", "200ms", "--json", out], netns=ns)
     c.eq(p.wait(90), 0, "exit code")
-    doc = twoend.load(out)
+    doc = twoend.load_json(out)
     if doc is None:
         c.true(False, "JSON written")
         return finish(c, bed)
@@ -195,4 +195,4 @@ def veth_mlr():
     finish(c, bed)
 
 
-CASES = {f.__name__: f for f in (veth_capture, veth_mlr)}
+CASES = cases.by_name(veth_capture, veth_mlr)

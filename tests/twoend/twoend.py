@@ -7,21 +7,21 @@ Lcore mapping for two DPDK processes on two CPUs (docs/testbeds.md): side
 "a" runs its worker on CPU 1 and its stats core on CPU 0; side "b" the
 other way round (--main-lcore 1), so the two busy-polling workers never
 share a CPU and each stats core sleeps on the other's CPU."""
-import json
 import os
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 
-from wrtest import hugepages_free  # noqa: F401 (re-exported to the beds)
+import wrtest
+# Re-exported to the beds, which take them from here.
+from wrtest import hugepages_free, load_json, sh, skip  # noqa: F401
 
 WIRERATE = os.environ.get("WIRERATE", "build/app/wirerate")
-SKIP = 77  # meson's exit code for a skipped test
 
-LCORES = {"a": ["-l", "0,1"], "b": ["-l", "0,1", "--main-lcore", "1"]}
+# Side "b" moves its main (stats) lcore to CPU 1; side "a" keeps EAL's CPU 0.
+MAIN_LCORE = {"a": [], "b": ["--main-lcore", "1"]}
 _BEDS = []  # every Bed made, so close_all() can clean up after a failure
 
 
@@ -29,20 +29,6 @@ def close_all():
     """Close every Bed (idempotent): for the runner's finally clause."""
     for bed in _BEDS:
         bed.close()
-
-
-def skip(why):
-    print("SKIP: %s" % why)
-    sys.exit(SKIP)
-
-
-def sh(*argv, check=True):
-    """Run a short system command; its output on failure."""
-    p = subprocess.run(list(argv), capture_output=True, text=True, timeout=30)
-    if check and p.returncode != 0:
-        raise RuntimeError("%s: exit %d: %s" % (" ".join(argv), p.returncode,
-                                               p.stderr.strip()))
-    return p
 
 
 class Proc:
@@ -102,17 +88,12 @@ class Bed:
         return os.path.join(self.dir, leaf)
 
     def eal(self, side, vdevs, extra=()):
-        """EAL options: the side's lcores, no PCI, a private prefix."""
-        args = LCORES[side] + ["--no-pci", "--log-level=*:error",
-                               "--file-prefix", "%s%s" % (self.tag, side)]
-        # Hugepages are root's: an unprivileged case runs without them.
-        if hugepages_free() >= 128 and os.geteuid() == 0:
-            args.append("--in-memory")
-        else:
-            args += ["--no-huge", "-m", "512"]
-        for v in vdevs:
-            args += ["--vdev", v]
-        return args + list(extra)
+        """EAL options: the side's lcores, no PCI, a private prefix.
+        Hugepages are root's: an unprivileged case runs without them."""
+        return wrtest.eal_args(vdevs, prefix="%s%s" % (self.tag, side),
+                               log_level="error", no_huge_mb=512,
+                               huge=None if os.geteuid() == 0 else False,
+                               extra=MAIN_LCORE[side] + list(extra))
 
     def wirerate(self, side, vdevs, opts, netns=None, eal_extra=(), name=None):
         """Start wirerate on one side; its output in NAME.log (NAME: side)."""
@@ -176,21 +157,13 @@ def wait_path(path, timeout):
     return False
 
 
-def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
 def merge(snd, rcv, out, extra=()):
     """wirerate merge; returns (exit code, stdout + stderr, merged JSON)."""
     if os.path.exists(out):
         os.unlink(out)
     p = subprocess.run([WIRERATE, "merge", snd, rcv, "--json", out] + list(extra),
                        capture_output=True, text=True, timeout=30)
-    return p.returncode, p.stdout + p.stderr, load(out)
+    return p.returncode, p.stdout + p.stderr, load_json(out)
 
 
 def check_pair(c, bed, snd, rcv, exact):
@@ -203,7 +176,7 @@ def check_pair(c, bed, snd, rcv, exact):
         rcv.stop()      # it would wait for a first frame that never comes
     c.eq(rcv.wait(60), 0, "receiver exit code")
     sj, rj = bed.path("snd.json"), bed.path("rcv.json")
-    rdoc = load(rj)
+    rdoc = load_json(rj)
     c.true(rdoc is not None and rdoc["stop_reason"] == "idle",
            "receiver stopped by --idle-timeout")
     rc, out, m = merge(sj, rj, bed.path("merge.json"))

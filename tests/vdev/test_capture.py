@@ -7,84 +7,13 @@ import os
 import signal
 import struct
 import subprocess
-import sys
 import tempfile
 import time
 
+import cases
 import wrtest
+from capture_model import arrival, expected, seq_of, tcpdump_count, tshark_fields
 from wrtest import Checker
-
-MAGIC = 0x31485257  # WR_FRAME_MAGIC, little-endian on the wire
-
-
-def tshark_fields(path, fields):
-    """Rows of the given tshark fields, one per frame, in file order."""
-    argv = ["tshark", "-r", path, "-T", "fields", "-E", "separator=|"]
-    for f in fields:
-        argv += ["-e", f]
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-    if p.returncode != 0:
-        raise RuntimeError("tshark -r %s: %s" % (path, p.stderr))
-    return [line.split("|") for line in p.stdout.splitlines()]
-
-
-def tcpdump_count(path):
-    p = subprocess.run(["tcpdump", "-n", "-r", path], capture_output=True,
-                       text=True, timeout=60)
-    return p.returncode, len(p.stdout.splitlines())
-
-
-def seq_of(payload_hex):
-    """Sequence of one of our frames from its UDP payload (test header)."""
-    b = bytes.fromhex(payload_hex.replace(":", ""))
-    magic, stream, seq = struct.unpack_from("<IHQ", b, 0)
-    return seq if magic == MAGIC else None
-
-
-def arrival(n, drop, dup, reorder, late=None):
-    """Sequences in the order the fixture hands them to the receiver
-    (impair.h: drop/dup/reorder=N@K on seq % N == K). late: the reorder
-    frames that did pass after their successor (None: all of them); a
-    held frame released on an empty poll stays in order."""
-    out, held = [], None
-    for s in range(n):
-        if s % drop[0] == drop[1]:
-            continue
-        if s % reorder[0] == reorder[1] and held is None and (late is None or s in late):
-            held = s
-            continue
-        out.append(s)
-        if s % dup[0] == dup[1]:
-            out.append(s)
-        if held is not None:
-            out.append(held)
-            held = None
-    if held is not None:
-        out.append(held)
-    return out
-
-
-def expected(arr, around, last):
-    """What capture.h promises to keep of arrival list arr: around frames
-    each side of every frame whose sequence is not the expected next one,
-    and the last frames at the stop. Budget not reached here."""
-    keep, nxt, after, started = [], 0, 0, False
-    for i, s in enumerate(arr):
-        odd = started and s != nxt
-        started = True
-        if s >= nxt:
-            nxt = s + 1
-        if odd:
-            lo = max(i - around, keep[-1] + 1 if keep else 0)
-            keep.extend(range(lo, i + 1))
-            after = around
-        elif after:
-            keep.append(i)
-            after -= 1
-    lo = max(len(arr) - last, keep[-1] + 1 if keep else 0)
-    keep.extend(range(lo, len(arr)))
-    return [arr[i] for i in keep]
-
 
 def capture_impair():
     """Gaps, duplicates and reordering from the fixture: the file holds
@@ -269,17 +198,12 @@ def capture_bad():
         (["--capture", "x.pcapng", "--reflect", "--duration", "1"],
          "--capture with --reflect"),
     ]:
-        r = wrtest.run(["net_null0"], opts, want_json=False)
-        c.eq(r.rc, 2, "exit code for %s" % opts)
-        c.true(msg in r.err, "message for %s: %r" % (opts, r.err[-200:]))
+        wrtest.refused(c, ["net_null0"], opts, msg)
     c.done()
 
 
-CASES = {f.__name__: f for f in (capture_impair, capture_budget, capture_foreign,
-                                  capture_sigint, capture_sigkill, capture_bad)}
+CASES = cases.by_name(capture_impair, capture_budget, capture_foreign, capture_sigint,
+                      capture_sigkill, capture_bad)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_capture.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)

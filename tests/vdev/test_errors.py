@@ -5,9 +5,9 @@ line, no runtime directory left). Usage: test_errors.py CASE."""
 import os
 import shutil
 import subprocess
-import sys
 import time
 
+import cases
 import wrtest
 from wrtest import Checker
 
@@ -189,11 +189,8 @@ def no_hugetlbfs():
     c.done()
 
 
-CASES = {f.__name__: f for f in (forgot_dashdash, did_you_mean, errors_before_eal,
-                                 quiet_eal, same_prefix, no_hugetlbfs)}
+CASES = cases.by_name(forgot_dashdash, did_you_mean, errors_before_eal, quiet_eal,
+                      same_prefix, no_hugetlbfs)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_errors.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)

@@ -6,12 +6,12 @@ import os
 import signal
 import struct
 import subprocess
-import sys
 import tempfile
 import time
 
+import cases
 import wrtest
-from wrtest import Checker
+from wrtest import Checker, load_json
 
 RING = ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1", "--quiet"]
 
@@ -20,14 +20,6 @@ def tool(*argv):
     p = subprocess.run([wrtest.WIRERATE] + list(argv), capture_output=True,
                        text=True, timeout=60)
     return p.returncode, p.stdout + p.stderr
-
-
-def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
 
 
 def kill_mid_run(d, opts, vdevs=(), min_samples=2, timeout=60):
@@ -41,13 +33,13 @@ def kill_mid_run(d, opts, vdevs=(), min_samples=2, timeout=60):
     end = time.monotonic() + timeout
     doc = None
     while time.monotonic() < end and p.poll() is None:
-        doc = load(path)
+        doc = load_json(path)
         if doc and len(doc.get("samples", [])) >= min_samples:
             break
         time.sleep(0.2)
     p.send_signal(signal.SIGKILL)
     p.wait()
-    return load(path), path
+    return load_json(path), path
 
 
 def rx_of_one_instant(c, s, label):
@@ -181,11 +173,117 @@ def xcheck_pool():
     c.done(r)
 
 
-CASES = {f.__name__: f for f in (checkpoint_sigkill, xcheck_clean, xcheck_impair,
-                                  xcheck_pool)}
+def warning(doc, check, port_id, queue=None):
+    """The one warning check names for port_id (queue None: the port's)."""
+    w = [x for x in doc["warnings"] if x["check"] == check and
+         x["port_id"] == port_id and x["queue"] == queue]
+    return w[0] if len(w) == 1 else None
+
+
+def xcheck_tx_kernel():
+    """af_packet on an interface that is down: the PMD takes every frame
+    (wirerate counts it sent) but the kernel refuses the send (ENETDOWN),
+    so net_af_packet counts it in oerrors, not opackets. tx_opackets and
+    tx_oerrors fire, with the PMD's figures; the kernel's own counter of
+    the interface says nothing left."""
+    c = Checker("xcheck_tx_kernel")
+    if not wrtest.have_netns():
+        c.skip("cannot create a network namespace (needs root and CONFIG_NET_NS)")
+        c.done()
+    ns = "wrxk%d" % os.getpid()
+    subprocess.run(["ip", "netns", "add", ns], check=True)
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.json")
+            # A new namespace's lo is down: nothing here brings it up.
+            argv = ["ip", "netns", "exec", ns, wrtest.WIRERATE] + wrtest.eal_args(
+                ["net_af_packet0,iface=lo"]) + ["--", "--rx-ports", "none",
+                                                "--duration", "1", "--quiet",
+                                                "--json", path]
+            p = subprocess.run(argv, capture_output=True, text=True, timeout=60,
+                               stdin=subprocess.DEVNULL)
+            r = wrtest.Result(p.returncode, p.stdout, p.stderr, load_json(path))
+            kern = subprocess.run(["ip", "netns", "exec", ns, "cat",
+                                   "/sys/class/net/lo/statistics/tx_packets"],
+                                  capture_output=True, text=True).stdout.strip()
+    finally:
+        subprocess.run(["ip", "netns", "del", ns])
+    c.eq(r.rc, 0, "exit code")
+    if r.doc is None:
+        c.done(r)
+    t = r.doc["totals"][0]
+    c.true(t["tx_pkts"] > 0, "wirerate handed frames over: %d" % t["tx_pkts"])
+    c.eq((t["nic_opackets"], t["drops"]["tx_errors"]), (0, t["tx_pkts"]),
+         "the PMD: opackets, oerrors")
+    c.eq(kern, "0", "the kernel sent nothing on lo")
+    w = warning(r.doc, "tx_opackets", 0)
+    c.true(w is not None, "tx_opackets warning: %r" % r.doc["warnings"])
+    if w:
+        c.eq((w["wirerate"], w["pmd"]), (t["tx_pkts"], 0), "tx_opackets figures")
+    w = warning(r.doc, "tx_oerrors", 0)
+    c.true(w is not None, "tx_oerrors warning: %r" % r.doc["warnings"])
+    if w:
+        c.eq((w["wirerate"], w["pmd"]), (t["tx_pkts"], t["tx_pkts"]),
+             "tx_oerrors figures")
+    c.true("WARNING tx_opackets" in r.out and "WARNING tx_oerrors" in r.out,
+           "the summary names both")
+    c.done(r)
+
+
+def xcheck_bond():
+    """A bond in 802.3ad mode over a net_ring loopback: the bonding PMD
+    sends and takes back its own LACP frames on the member port. They are
+    in its counters (the sum of the member's) and never pass through
+    wirerate: tx_opackets and rx_ipackets fire while every stream frame
+    arrives, each PMD figure above wirerate's by the same LACP frames."""
+    c = Checker("xcheck_bond")
+    r = wrtest.run(["net_ring0", "net_bonding0,mode=4,slave=net_ring0"],
+                   ["--tx-ports", "1", "--rx-ports", "1", "--count", "2000",
+                    "--duration", "30", "--quiet"])
+    c.eq(r.rc, 0, "exit code")
+    if r.doc is None:
+        c.done(r)
+    t = r.doc["totals"][0]
+    c.eq((t["port_id"], t["tx_pkts"], t["rx_own_pkts"], t["rx_pkts"]),
+         (1, 2000, 2000, 2000), "port 1, the bond: every frame sent came back")
+    lacp_tx, lacp_rx = t["nic_opackets"] - 2000, t["nic_ipackets"] - 2000
+    c.true(lacp_tx > 0, "the bond sent LACP frames of its own: %d" % lacp_tx)
+    c.eq(lacp_rx, lacp_tx, "and took every one back off the loop")
+    for check, key in (("tx_opackets", "nic_opackets"), ("rx_ipackets", "nic_ipackets")):
+        w = warning(r.doc, check, 1)
+        c.true(w is not None, "%s warning: %r" % (check, r.doc["warnings"]))
+        if w:
+            c.eq((w["wirerate"], w["pmd"]), (2000, t[key]), "%s figures" % check)
+        c.true("WARNING %s: port 1:" % check in r.out, "the summary names " + check)
+    c.done(r)
+
+
+def xcheck_mbufs():
+    """A net_ring port nobody reads: the frames stay in its ring, and the
+    ring PMD frees the ring at close without freeing them. The mempools
+    count them in use: the mbufs check fires (and the run fails) with
+    exactly the frames the PMD took (its opackets)."""
+    c = Checker("xcheck_mbufs")
+    r = wrtest.run(["net_ring0"], ["--rx-ports", "none", "--count", "5000",
+                                   "--duration", "1", "--quiet"])
+    c.eq(r.rc, 1, "exit code: mbufs missing fail the run")
+    if r.doc is None:
+        c.done(r)
+    t = r.doc["totals"][0]
+    c.true(0 < t["nic_opackets"] < 5000, "the ring filled: %d" % t["nic_opackets"])
+    c.eq(r.doc["accounting"]["mbufs_missing"], t["nic_opackets"],
+         "mbufs not back = frames left in the ring")
+    w = warning(r.doc, "mbufs", None)
+    c.true(w is not None, "mbufs warning: %r" % r.doc["warnings"])
+    if w:
+        c.eq(w["wirerate"], t["nic_opackets"], "mbufs figure")
+    c.true("WARNING mbufs" in r.out and "mbufs were not returned" in r.err,
+           "summary and error name it")
+    c.done(r)
+
+
+CASES = cases.by_name(checkpoint_sigkill, xcheck_clean, xcheck_impair, xcheck_pool,
+                      xcheck_tx_kernel, xcheck_bond, xcheck_mbufs)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_integrity.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)

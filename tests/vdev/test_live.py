@@ -7,9 +7,9 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 
+import cases
 import wrtest
 from wrtest import Checker
 
@@ -220,10 +220,7 @@ def streams_terminal(c):
         t.close()
 
 
-CASES = {f.__name__: f for f in (live_terminal, live_plain, live_streams)}
+CASES = cases.by_name(live_terminal, live_plain, live_streams)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_live.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)

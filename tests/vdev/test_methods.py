@@ -3,8 +3,8 @@
 the --impair fixture as the device: a 500 kpps policer with a 20 ms bucket,
 a fixed delay. Counts are checked against the fixture's own counters.
 Usage: test_methods.py CASE (see CASES)."""
-import sys
 
+import cases
 import wrtest
 from wrtest import Checker
 
@@ -105,16 +105,11 @@ def methods_bad():
          "--mlr-initial 2000ms is longer than --trial 1000ms"),
         (["--mode", "fast"], "or mlr (MLRsearch)"),
     ]:
-        r = wrtest.run(["net_null0"], opts, want_json=False)
-        c.eq(r.rc, 2, "exit code for %s" % opts)
-        c.true(msg in r.err, "message for %s: %r" % (opts, r.err[-200:]))
+        wrtest.refused(c, ["net_null0"], opts, msg)
     c.done()
 
 
-CASES = {f.__name__: f for f in (mode_mlr, lat_under_load, methods_bad)}
+CASES = cases.by_name(mode_mlr, lat_under_load, methods_bad)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_methods.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)

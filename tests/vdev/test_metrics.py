@@ -15,6 +15,7 @@ import time
 import urllib.parse
 import urllib.request
 
+import cases
 import wrtest
 from wrtest import Checker
 
@@ -387,7 +388,8 @@ scrape_configs:
 
 def start_exporter(prefix, tmp):
     log = open(os.path.join(tmp, "exporter.out"), "w+")
-    p = subprocess.Popen([sys.executable, EXPORTER, "--file-prefix", prefix,
+    # By its #! line (Debian's python3, which has python3-prometheus-client).
+    p = subprocess.Popen([EXPORTER, "--file-prefix", prefix,
                           "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE,
                          stderr=log, text=True, stdin=subprocess.DEVNULL)
     line = p.stdout.readline()
@@ -579,12 +581,8 @@ def cpu_two_lcores():
     c.done()
 
 
-CASES = {f.__name__: f for f in (telemetry_live, prometheus_scrape, cpu_cost,
-                                  cpu_two_lcores,
-                                  telemetry_streams)}
+CASES = cases.by_name(telemetry_live, prometheus_scrape, cpu_cost, cpu_two_lcores,
+                      telemetry_streams)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_metrics.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)

@@ -4,9 +4,9 @@ over them, the JSON records the merged configuration, bad profiles exit 2
 with a message naming file, line, section, key and value.
 Usage: test_profile.py CASE (see CASES)."""
 import os
-import sys
 import tempfile
 
+import cases
 import wrtest
 from wrtest import Checker
 
@@ -149,11 +149,7 @@ def profile_mtu_sweep():
     c.done(r)
 
 
-CASES = {f.__name__: f for f in (profile_run, profile_ci, profile_errors,
-                                  profile_mtu_sweep)}
+CASES = cases.by_name(profile_run, profile_ci, profile_errors, profile_mtu_sweep)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_profile.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)

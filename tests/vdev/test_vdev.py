@@ -2,8 +2,8 @@
 """wirerate on virtual ports: short real runs, checked exactly.
 Usage: test_vdev.py CASE (see CASES)."""
 import signal
-import sys
 
+import cases
 import wrtest
 from wrtest import Checker
 
@@ -635,9 +635,7 @@ def bad_inputs():
     """Bad inputs exit 2 with a message saying what is wrong."""
     c = Checker("bad_inputs")
     for opts, vdevs, msg in BAD:
-        r = wrtest.run(vdevs, opts, want_json=False)
-        c.eq(r.rc, 2, "exit code for %s" % opts)
-        c.true(msg in r.err, "message for %s: %r in %r" % (opts, msg, r.err[-300:]))
+        wrtest.refused(c, vdevs, opts, msg)
     c.done()
 
 
@@ -667,16 +665,11 @@ def help_text():
     c.done()
 
 
-CASES = {f.__name__: f for f in (tx_null, rx_null, ring_loopback, ring_pair_count,
-                                  json_fields, sigint, sigterm, jumbo, bad_inputs,
-                                  impair_fixture, latency_gating, rate_pps,
-                                  rate_gbps, mode_sweep, mode_throughput,
-                                  mode_loss, mode_b2b,
-                                  help_text, stamp_pcap, stamp_ring, rx_chained,
-                                  loss_excess, sender_only, stream_two_ports)}
+CASES = cases.by_name(tx_null, rx_null, ring_loopback, ring_pair_count, json_fields,
+                      sigint, sigterm, jumbo, bad_inputs, help_text, impair_fixture,
+                      latency_gating, rate_pps, rate_gbps, mode_sweep, mode_throughput,
+                      mode_loss, mode_b2b, stamp_pcap, stamp_ring, rx_chained,
+                      loss_excess, sender_only, stream_two_ports)
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print("usage: test_vdev.py {%s}" % ",".join(CASES))
-        sys.exit(2)
-    CASES[sys.argv[1]]()
+    cases.main(CASES)

@@ -72,6 +72,8 @@ bind() {
 
 # One exporter per role, on ADDRESS:PORT_SND and ADDRESS:PORT_RCV, each
 # reading the telemetry of the wirerate process with that role's prefix.
+# Run by its own #! line: /usr/bin/python3, where Debian's
+# python3-prometheus-client lives.
 exporters() {
 	dir=$1 prefix=$2
 	addr=${3%%:*}
@@ -80,7 +82,7 @@ exporters() {
 		port=${ports%%:*}
 		ports=${ports#*:}
 		stop_pidfile "$dir/exporter-$role.pid"
-		setsid python3 "$dir/bin/wirerate-exporter.py" --file-prefix "$prefix-$role" \
+		setsid "$dir/bin/wirerate-exporter.py" --file-prefix "$prefix-$role" \
 			--listen "$addr:$port" > "$dir/exporter-$role.log" 2>&1 < /dev/null &
 		echo $! > "$dir/exporter-$role.pid"
 		echo "exporter $role: http://$addr:$port/metrics"

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Helpers for wirerate's vdev tests: run the program on virtual ports and
-read its JSON result. Standard library only."""
+"""Helpers shared by wirerate's Python test suites (tests/*/test_*.py, with
+tests/lib on PYTHONPATH): run the program on virtual ports and read its JSON
+result, check (Checker), probe the machine, run a short command. The EAL
+options come from scripts/lib/eal.py (shared with the benchmarks); the case
+dispatch from tests/lib/cases.py. Standard library only."""
 import atexit
 import json
 import os
@@ -11,18 +14,12 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts", "lib"))
+import eal  # noqa: E402
+from eal import hugepages_free  # noqa: E402,F401 (a probe of the suites)
+
 WIRERATE = os.environ.get("WIRERATE", "build/app/wirerate")
-
-
-def hugepages_free():
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("HugePages_Free:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
 
 
 def have_tun():
@@ -54,28 +51,38 @@ def have_af_xdp():
 
 
 PREFIX = "wrtest%d" % os.getpid()
+atexit.register(eal.remove_runtime_dir, PREFIX)
 
 
-def _remove_runtime_dir():
-    """EAL leaves /var/run/dpdk/PREFIX behind even with --in-memory."""
-    shutil.rmtree(os.path.join("/var/run/dpdk", PREFIX), ignore_errors=True)
+def eal_args(vdevs, lcores="0,1", prefix=PREFIX, **kw):
+    """EAL options for a private DPDK instance on vdevs: this process's
+    prefix, no hugepage files; other prefixes and kw as in eal.eal_args."""
+    return eal.eal_args(vdevs, lcores, prefix=prefix, **kw)
 
 
-atexit.register(_remove_runtime_dir)
+def sh(*argv, check=True, timeout=30):
+    """Run a short system command; its output on failure."""
+    p = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout)
+    if check and p.returncode != 0:
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(argv), p.returncode,
+                                               p.stderr.strip()))
+    return p
 
 
-def eal_args(vdevs, lcores="0,1"):
-    """EAL options for a private, file-less DPDK instance on vdevs."""
-    args = ["-l", lcores, "--no-pci", "--log-level=*:warning",
-            "--file-prefix", PREFIX]
-    # --in-memory keeps no hugepage files behind; --no-huge when none are free.
-    if hugepages_free() >= 128:
-        args.append("--in-memory")
-    else:
-        args += ["--no-huge", "-m", "1024"]
-    for v in vdevs:
-        args += ["--vdev", v]
-    return args
+def load_json(path):
+    """The JSON document in path, or None (missing, or not complete yet)."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def skip(why):
+    """Skip the whole case now (meson's exit 77): for a missing capability
+    of the machine, proven by a probe, before any check."""
+    print("SKIP: %s" % why)
+    sys.exit(77)
 
 
 class Result:
@@ -150,6 +157,16 @@ class Checker:
             print("SKIP: " + "; ".join(self.skipped))
             sys.exit(77)
         sys.exit(1 if self.failed else 0)
+
+
+def refused(c, vdevs, opts, msg, want_json=False):
+    """wirerate on vdevs with opts is bad input: exit 2 and msg in its
+    stderr (want_json: run with --json, and no result written)."""
+    r = run(vdevs, opts, want_json=want_json)
+    c.eq(r.rc, 2, "exit code for %s" % opts)
+    c.true(msg in r.err, "message for %s: %r in %r" % (opts, msg, r.err[-300:]))
+    if want_json:
+        c.eq(r.doc, None, "%s: no result written" % opts)
 
 
 def stream_balance(c, doc):
