@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * wirerate [EAL options] -- [wirerate options]
+ * wirerate check [EAL options] -- [wirerate options]
  *
  * Owns messages and exit codes: 0 ran as asked, 1 the run failed (or the
  * machine could not do it), 2 bad usage or input. A lib/ error's class
@@ -331,6 +332,22 @@ parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
 	return rc;
 }
 
+/*
+ * wirerate check ...: the command line checked as a run checks it before
+ * EAL starts (same messages), then exit 0 (valid) or 2, starting nothing:
+ * no EAL, no hugepages, no files. For scripts that build command lines.
+ */
+static int
+check_main(int argc, char **argv, struct wr_config *cfg)
+{
+	int dd, rc;
+
+	if (app_cmdline_check(argc, argv, &dd) != 0)
+		return APP_EXIT_USAGE;
+	rc = parse_before_eal(argc, argv, dd, cfg);
+	return rc == APP_RUN ? APP_EXIT_OK : rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -344,6 +361,10 @@ main(int argc, char **argv)
 		return app_report_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "merge") == 0)
 		return app_merge_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "check") == 0) {
+		argv[1] = argv[0];      /* messages name the program */
+		return check_main(argc - 1, argv + 1, &cfg);
+	}
 	if (early_opts(argc, argv) == 0)
 		return APP_EXIT_OK;
 	if (app_cmdline_check(argc, argv, &dd) != 0)
