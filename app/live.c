@@ -25,7 +25,7 @@ static unsigned int shown_lines;
 static void
 progress(FILE *f, const struct wr_run *run, const struct wr_interval *iv)
 {
-	const struct wr_trial *t = &run->trial;
+	const struct wr_trial *t = wr_run_trial_spec(run);
 	uint64_t least = UINT64_MAX;
 	char a[24], b[24];
 	unsigned int p;
@@ -34,8 +34,8 @@ progress(FILE *f, const struct wr_run *run, const struct wr_interval *iv)
 	if (t->duration_ms != 0)
 		fprintf(f, " of %.1fs, %.1fs left", t->duration_ms / 1e3,
 			RTE_MAX(0.0, t->duration_ms / 1e3 - iv->t_s));
-	for (p = 0; p < run->nb_ports && t->count_pkts != 0; p++)
-		if (run->ports[p].tx && iv->port[p].cnt.tx_pkts < least)
+	for (p = 0; p < wr_run_nb_ports(run) && t->count_pkts != 0; p++)
+		if (wr_run_port(run, p)->tx && iv->port[p].cnt.tx_pkts < least)
 			least = iv->port[p].cnt.tx_pkts;
 	if (t->count_pkts != 0 && least != UINT64_MAX)
 		fprintf(f, "; %s of %s frames sent per TX port, %s left",
@@ -55,11 +55,11 @@ interval_cpu(FILE *f, const struct wr_run *run, const struct wr_interval *iv)
 	if (iv->lcore == NULL)
 		return;
 	view_cpu_header(f);
-	for (i = 0; i < run->plan.nb_workers; i++)
-		view_cpu_line(f, run->plan.w[i].lcore, &iv->lcore[i]);
+	for (i = 0; i < wr_run_plan(run)->nb_workers; i++)
+		view_cpu_line(f, wr_run_plan(run)->w[i].lcore, &iv->lcore[i]);
 	view_port_cpu_header(f);
-	for (i = 0; i < run->nb_ports; i++)
-		view_port_cpu_line(f, run->ports[i].port_id, &iv->port[i].cpu);
+	for (i = 0; i < wr_run_nb_ports(run); i++)
+		view_port_cpu_line(f, wr_run_port(run, i)->port_id, &iv->port[i].cpu);
 }
 
 /* A latency figure in us, or "-" when not known (never a 0). */
@@ -84,13 +84,13 @@ seq_lines(FILE *f, const struct wr_run *run, const struct wr_interval *iv)
 
 	fprintf(f, "port %13s %9s %9s %9s %9s %9s %9s\n", "own frames",
 		"gaps", "late", "dup", "avg us", "p99 us", "max us");
-	for (p = 0; p < run->nb_ports; p++) {
+	for (p = 0; p < wr_run_nb_ports(run); p++) {
 		const struct wr_interval_port *ip = &iv->port[p];
 
-		if (!run->ports[p].rx)
+		if (!wr_run_port(run, p)->rx)
 			continue;
 		fprintf(f, "%4u %13" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64,
-			run->ports[p].port_id, ip->cnt.rx_own_pkts,
+			wr_run_port(run, p)->port_id, ip->cnt.rx_own_pkts,
 			ip->seq.gap_pkts, ip->seq.late_pkts, ip->seq.dup_pkts);
 		lat_cell(f, &ip->seq.lat, ip->seq.lat.mean_ns);
 		lat_cell(f, &ip->seq.lat, ip->seq.lat.p99_ns);
@@ -111,7 +111,7 @@ stream_lines(FILE *f, const struct wr_run *run)
 	unsigned int n, i;
 	char txq[16], rx[8], sent[24], lat[24];
 
-	if (run->cfg->nb_stream_defs == 0)
+	if (wr_run_cfg(run)->nb_stream_defs == 0)
 		return;
 	n = wr_snap_streams(run, s, RTE_DIM(s));
 	fprintf(f, "%-9s %-6s %3s %12s %12s %8s %6s %6s %9s\n", "stream", "tx.q",
@@ -138,15 +138,15 @@ frame(FILE *f, const struct wr_run *run, const struct wr_interval *iv, bool wide
 
 	progress(f, run, iv);
 	fprintf(f, "%u B frames; rates: last %.3f s, Gb/s %s; counts: since "
-		"start\n", run->trial.frame_size, iv->dt_s, wide ? "L1 and L2" : "L1");
+		"start\n", wr_run_trial_spec(run)->frame_size, iv->dt_s, wide ? "L1 and L2" : "L1");
 	view_port_header(f, wide);
-	for (p = 0; p < run->nb_ports; p++)
-		view_port_line(f, wide, run->ports[p].port_id, &iv->port[p].rates,
+	for (p = 0; p < wr_run_nb_ports(run); p++)
+		view_port_line(f, wide, wr_run_port(run, p)->port_id, &iv->port[p].rates,
 			&iv->port[p].cnt);
 	interval_cpu(f, run, iv);
-	for (p = 0; p < run->nb_ports; p++)
-		if (!run->link[p].up)
-			fprintf(f, "port %u: LINK DOWN\n", run->ports[p].port_id);
+	for (p = 0; p < wr_run_nb_ports(run); p++)
+		if (!wr_run_link(run, p)->up)
+			fprintf(f, "port %u: LINK DOWN\n", wr_run_port(run, p)->port_id);
 	fprintf(f, "received frames by sequence number since start; latency of "
 		"this interval:\n");
 	seq_lines(f, run, iv);
@@ -184,7 +184,7 @@ app_view_interval(FILE *f, const struct wr_run *run,
 	size_t len = 0;
 	FILE *mem;
 
-	if (iv == &run->intervals[0])
+	if (iv == wr_run_interval(run, 0))
 		shown_lines = 0;      /* a new trial: nothing of ours above */
 	if (!in_place) {
 		fputc('\n', f);

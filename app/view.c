@@ -15,8 +15,8 @@ app_view_plan(FILE *f, const struct wr_run *run)
 {
 	unsigned int i, j;
 
-	for (i = 0; i < run->nb_ports; i++) {
-		const struct wr_port *p = &run->ports[i];
+	for (i = 0; i < wr_run_nb_ports(run); i++) {
+		const struct wr_port *p = wr_run_port(run, i);
 
 		/* Two lines that fit 80 columns (unless names are very long). */
 		fprintf(f, "port %u %s (%s) %s: link %s, %u Mb/s (reported)\n"
@@ -30,11 +30,11 @@ app_view_plan(FILE *f, const struct wr_run *run)
 			fprintf(f, "  adapted: %s\n", p->notes[j]);
 	}
 	fprintf(f, "plan (%s%s): main lcore %u = stats\n",
-		run->plan.automatic ? "automatic" : "--map",
-		run->plan.nb_remote ? ", some queues off their port's NUMA socket" : "",
+		wr_run_plan(run)->automatic ? "automatic" : "--map",
+		wr_run_plan(run)->nb_remote ? ", some queues off their port's NUMA socket" : "",
 		rte_get_main_lcore());
-	for (i = 0; i < run->plan.nb_workers; i++) {
-		const struct wr_plan_worker *w = &run->plan.w[i];
+	for (i = 0; i < wr_run_plan(run)->nb_workers; i++) {
+		const struct wr_plan_worker *w = &wr_run_plan(run)->w[i];
 
 		fprintf(f, "  lcore %u:", w->lcore);
 		for (j = 0; j < w->nb_tx; j++)
@@ -43,7 +43,7 @@ app_view_plan(FILE *f, const struct wr_run *run)
 			fprintf(f, " rx%u.%u", w->rx[j].port, w->rx[j].queue);
 		fprintf(f, "\n");
 	}
-	if (run->cfg->reflect)
+	if (wr_run_cfg(run)->reflect)
 		fprintf(f, "reflect: each RX queue sends its frames back on the TX "
 			"queue of the same number, addresses swapped\n");
 	fflush(f);
@@ -148,23 +148,23 @@ summary_ports(FILE *f, const struct wr_run *run)
 	unsigned int p;
 
 	memset(&zero, 0, sizeof(zero));
-	fprintf(f, "\n%ssummary over %.3f s (stopped by %s)\n", run->cfg->nb_repeat +
-		run->cfg->nb_warmup > 1 ? "last trial's " : "",
-		wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc),
-		wr_run_stop_name(run->stop_reason));
+	fprintf(f, "\n%ssummary over %.3f s (stopped by %s)\n", wr_run_cfg(run)->nb_repeat +
+		wr_run_cfg(run)->nb_warmup > 1 ? "last trial's " : "",
+		wr_run_seconds(run, 0, wr_run_tx_tsc(run)),
+		wr_run_stop_name(wr_run_res(run)->stop_reason));
 	view_port_header(f, wide);
-	for (p = 0; p < run->nb_ports; p++) {
-		wr_stats_rates(&zero, &run->total[p], run->tx_stop_tsc - run->start_tsc,
-			run->tsc_hz, &r);
-		view_port_line(f, wide, run->ports[p].port_id, &r, &run->total[p]);
+	for (p = 0; p < wr_run_nb_ports(run); p++) {
+		wr_stats_rates(&zero, &wr_run_res(run)->total[p], wr_run_tx_tsc(run),
+			wr_run_tsc_hz(run), &r);
+		view_port_line(f, wide, wr_run_port(run, p)->port_id, &r, &wr_run_res(run)->total[p]);
 	}
 	fprintf(f, "%4s  %14s %14s %12s %10s %10s\n", "port", "TX frames",
 		"RX frames", "own", "foreign", "malformed");
-	for (p = 0; p < run->nb_ports; p++) {
-		const struct wr_port_counters *c = &run->total[p];
+	for (p = 0; p < wr_run_nb_ports(run); p++) {
+		const struct wr_port_counters *c = &wr_run_res(run)->total[p];
 
 		fprintf(f, "%4u  %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %10" PRIu64
-			" %10" PRIu64 "\n", run->ports[p].port_id, c->tx_pkts,
+			" %10" PRIu64 "\n", wr_run_port(run, p)->port_id, c->tx_pkts,
 			c->rx_pkts, c->rx_own_pkts, c->rx_foreign_pkts,
 			c->rx_malformed_pkts);
 	}
@@ -175,12 +175,12 @@ summary_streams(FILE *f, const struct wr_run *run)
 {
 	unsigned int i;
 
-	if (run->nb_streams == 0)
+	if (wr_run_res(run)->nb_streams == 0)
 		return;
 	fprintf(f, "%-10s %4s %11s %11s %10s %8s %8s %10s\n", "stream", "rx",
 		"sent", "received", "lost", "late", "dup", "lat us avg");
-	for (i = 0; i < run->nb_streams; i++) {
-		const struct wr_stream_result *s = &run->streams[i];
+	for (i = 0; i < wr_run_res(run)->nb_streams; i++) {
+		const struct wr_stream_result *s = &wr_run_res(run)->streams[i];
 		const struct wr_stream_view *v = &s->view;
 		char sent[24] = "?", lat[24] = "-";
 
@@ -188,7 +188,7 @@ summary_streams(FILE *f, const struct wr_run *run)
 			snprintf(sent, sizeof(sent), "%" PRIu64, s->sent_pkts);
 		if (s->lat_valid)
 			snprintf(lat, sizeof(lat), "%.2f", wr_stats_tsc_to_ns(
-				wr_stats_view_lat_mean_tsc(v), run->tsc_hz) / 1e3);
+				wr_stats_view_lat_mean_tsc(v), wr_run_tsc_hz(run)) / 1e3);
 		fprintf(f, "tx%u.%-6u %4u %11s %11" PRIu64 " %10" PRId64 " %8" PRIu64
 			" %8" PRIu64 " %10s\n", s->tx_port, s->tx_queue, s->rx_port,
 			sent, v->seq.nb_rx_pkts, s->lost_pkts, v->seq.nb_late_pkts,
@@ -202,11 +202,11 @@ summary_rates(FILE *f, const struct wr_run *run)
 	struct wr_rate_check rc;
 	unsigned int p;
 
-	for (p = 0; p < run->nb_ports; p++) {
+	for (p = 0; p < wr_run_nb_ports(run); p++) {
 		if (!wr_run_rate_check(run, p, &rc))
 			continue;
 		fprintf(f, "port %u rate: requested %.6f Mpps, achieved %.6f Mpps: %s%s\n",
-			run->ports[p].port_id, rc.requested_pps / 1e6,
+			wr_run_port(run, p)->port_id, rc.requested_pps / 1e6,
 			rc.achieved_pps / 1e6, rc.reached ? "reached" : "NOT reached: ",
 			rc.reached ? "" : rc.reason);
 	}
@@ -235,24 +235,24 @@ burst_hist(FILE *f, const char *dir, const uint64_t *bins)
 static void
 summary_cpu(FILE *f, const struct wr_run *run)
 {
-	const struct wr_cpu_track *t = run->cpu;
+	const struct wr_cpu_track *t = wr_run_cpu(run);
 	struct wr_cpu_cost c;
 	unsigned int i;
 
 	if (t == NULL || t->nb_workers == 0)
 		return;
 	fprintf(f, "CPU cost (TSC cycles of busy polling, %.3f GHz TSC)\n",
-		(double)run->tsc_hz / 1e9);
+		(double)wr_run_tsc_hz(run) / 1e9);
 	view_cpu_header(f);
 	for (i = 0; i < t->nb_workers; i++) {
 		wr_cpu_cost(&t->lcore[i], &c);
-		view_cpu_line(f, run->plan.w[i].lcore, &c);
+		view_cpu_line(f, wr_run_plan(run)->w[i].lcore, &c);
 		burst_hist(f, "TX", t->lcore[i].tx_bursts);
 		burst_hist(f, "RX", t->lcore[i].rx_bursts);
 	}
 	view_port_cpu_header(f);
-	for (i = 0; i < run->nb_ports; i++)
-		view_port_cpu_line(f, run->ports[i].port_id, &t->port[i]);
+	for (i = 0; i < wr_run_nb_ports(run); i++)
+		view_port_cpu_line(f, wr_run_port(run, i)->port_id, &t->port[i]);
 }
 
 /* --reflect: what came in, what went back, what could not. */
@@ -261,15 +261,15 @@ summary_reflect(FILE *f, const struct wr_run *run)
 {
 	unsigned int p;
 
-	if (!run->cfg->reflect)
+	if (!wr_run_cfg(run)->reflect)
 		return;
 	fprintf(f, "%4s  %14s %14s %14s\n", "port", "received", "reflected",
 		"not reflected");
-	for (p = 0; p < run->nb_ports; p++)
+	for (p = 0; p < wr_run_nb_ports(run); p++)
 		fprintf(f, "%4u  %14" PRIu64 " %14" PRIu64 " %14" PRIu64 "\n",
-			run->ports[p].port_id, run->total[p].rx_pkts,
-			run->total[p].rx_reflected_pkts,
-			run->total[p].rx_unreflected_pkts);
+			wr_run_port(run, p)->port_id, wr_run_res(run)->total[p].rx_pkts,
+			wr_run_res(run)->total[p].rx_reflected_pkts,
+			wr_run_res(run)->total[p].rx_unreflected_pkts);
 }
 
 /* Ports whose link went down during the trial, or is down at its end. */
@@ -278,13 +278,13 @@ links_summary(FILE *f, const struct wr_run *run)
 {
 	unsigned int p;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		const struct wr_link_watch *w = &run->link[p];
+	for (p = 0; p < wr_run_nb_ports(run); p++) {
+		const struct wr_link_watch *w = wr_run_link(run, p);
 
 		if (w->nb_down == 0 && w->up)
 			continue;
 		fprintf(f, "port %u: link went down %u time(s), %.1f s down in "
-			"all%s\n", run->ports[p].port_id, w->nb_down,
+			"all%s\n", wr_run_port(run, p)->port_id, w->nb_down,
 			wr_run_seconds(run, 0, w->down_tsc),
 			w->up ? "" : "; DOWN at the end");
 	}
@@ -296,12 +296,12 @@ summary_warnings(FILE *f, const struct wr_run *run)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->xcheck.nb; i++)
-		fprintf(f, "WARNING %s: %s\n", run->xcheck.w[i].check,
-			run->xcheck.w[i].what);
-	if (run->xcheck.nb_dropped != 0)
+	for (i = 0; i < wr_run_res(run)->xcheck.nb; i++)
+		fprintf(f, "WARNING %s: %s\n", wr_run_res(run)->xcheck.w[i].check,
+			wr_run_res(run)->xcheck.w[i].what);
+	if (wr_run_res(run)->xcheck.nb_dropped != 0)
 		fprintf(f, "WARNING: %u further cross-check warnings (see the JSON)\n",
-			run->xcheck.nb_dropped);
+			wr_run_res(run)->xcheck.nb_dropped);
 }
 
 void
@@ -313,13 +313,13 @@ app_view_summary(FILE *f, const struct wr_run *run)
 	summary_streams(f, run);
 	summary_cpu(f, run);
 	links_summary(f, run);
-	if (run->nb_stranded_pkts != 0)
+	if (wr_run_res(run)->nb_stranded_pkts != 0)
 		fprintf(f, "%" PRIu64 " frames sent into a ring pair were never "
 			"received (no port read them); freed at the end\n",
-			run->nb_stranded_pkts);
-	if (run->mbufs_missing != 0)
+			wr_run_res(run)->nb_stranded_pkts);
+	if (wr_run_res(run)->mbufs_missing != 0)
 		fprintf(f, "mbufs NOT returned to their pools: %" PRIu64 "\n",
-			run->mbufs_missing);
+			wr_run_res(run)->mbufs_missing);
 	summary_warnings(f, run);
 	fflush(f);
 }

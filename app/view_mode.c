@@ -11,7 +11,7 @@ app_view_trial(FILE *f, const struct wr_run *run, const char *what,
 		const struct wr_trial_summary *s)
 {
 	fprintf(f, "trial %3u %-9s %5u B  offered %10.4f Mpps  sent %12" PRIu64
-		"  lost %10" PRId64 " (%.4f%%)", run->nb_trials, what, s->frame_size,
+		"  lost %10" PRId64 " (%.4f%%)", wr_run_nb_trials(run), what, s->frame_size,
 		s->achieved_pps / 1e6, s->sent_pkts, s->lost_pkts, 100.0 * s->loss_ratio);
 	if (s->lat_valid)
 		fprintf(f, "  lat p50 %.2f us", s->lat_p50_ns / 1e3);

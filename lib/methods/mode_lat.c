@@ -49,7 +49,7 @@ base_rate(const json_t *res, const char **from)
 static double
 ns_of(const struct wr_run *run, double tsc)
 {
-	return wr_stats_tsc_to_ns(tsc, run->tsc_hz);
+	return wr_stats_tsc_to_ns(tsc, run->setup.tsc_hz);
 }
 
 /* The non-empty buckets: [low_ns, width_ns, count] each. */
@@ -89,7 +89,7 @@ latency_json(const struct wr_run *run)
 	wr_collect_lat(run, WR_COLLECT_LAT_VALID, &h);
 	json_object_set_new(o, "clock", json_string("TSC (rdtsc): TX stamp to "
 		"RX burst, same host"));
-	json_object_set_new(o, "tsc_hz", json_integer((json_int_t)run->tsc_hz));
+	json_object_set_new(o, "tsc_hz", json_integer((json_int_t)run->setup.tsc_hz));
 	json_object_set_new(o, "resolution_ns", json_real(ns_of(run, 1.0)));
 	json_object_set_new(o, "bucket_relative_width", json_real(1.0 /
 		WR_HIST_SUB_COUNT));
@@ -113,7 +113,7 @@ latency_json(const struct wr_run *run)
 static int
 level(struct mode_ctx *m, uint32_t size, double base, double pct, json_t *levels)
 {
-	const struct wr_config *cfg = m->run->cfg;
+	const struct wr_config *cfg = m->run->setup.cfg;
 	double pps = pct == 0 ? fmin(LAT_TRICKLE_PPS, base) : base * pct / 100.0;
 	uint64_t ms = cfg->lat_trial_ms != 0 ? cfg->lat_trial_ms : cfg->trial_ms;
 	struct wr_trial_summary s;
@@ -141,7 +141,7 @@ level(struct mode_ctx *m, uint32_t size, double base, double pct, json_t *levels
 int
 wr_mode_lat_after(struct mode_ctx *m, uint32_t size, json_t *res, int rc)
 {
-	const struct wr_config *cfg = m->run->cfg;
+	const struct wr_config *cfg = m->run->setup.cfg;
 	json_t *o, *levels;
 	const char *from;
 	double base;

@@ -134,7 +134,7 @@ wr_mode_mlr(struct mode_ctx *m, uint32_t size, json_t *res)
 	rc = wr_mode_max_rate(m, size, &load, res);
 	if (rc != 0)
 		return rc;
-	conf_from(m->run->cfg, load, &c);
+	conf_from(m->run->setup.cfg, load, &c);
 	if (wr_mlr_init(&s, &c) != 0) {
 		snprintf(m->err, m->errlen, "--mode mlr: goals or durations out of "
 			"range");

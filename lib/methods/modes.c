@@ -35,8 +35,8 @@ nb_tx_ports(const struct wr_run *run)
 {
 	unsigned int p, n = 0;
 
-	for (p = 0; p < run->nb_ports; p++)
-		n += run->ports[p].tx;
+	for (p = 0; p < run->setup.nb_ports; p++)
+		n += run->setup.ports[p].tx;
 	return n ? n : 1;
 }
 
@@ -51,10 +51,10 @@ summarize_latency(const struct wr_run *run, struct wr_trial_summary *s)
 	s->lat_valid = h.nb > 0;
 	if (!s->lat_valid)
 		return;
-	s->lat_mean_ns = wr_stats_tsc_to_ns(wr_hist_mean(&h), run->tsc_hz);
-	s->lat_p50_ns = wr_stats_tsc_to_ns((double)wr_hist_percentile(&h, 50), run->tsc_hz);
-	s->lat_p99_ns = wr_stats_tsc_to_ns((double)wr_hist_percentile(&h, 99), run->tsc_hz);
-	s->lat_max_ns = wr_stats_tsc_to_ns((double)h.max, run->tsc_hz);
+	s->lat_mean_ns = wr_stats_tsc_to_ns(wr_hist_mean(&h), run->setup.tsc_hz);
+	s->lat_p50_ns = wr_stats_tsc_to_ns((double)wr_hist_percentile(&h, 50), run->setup.tsc_hz);
+	s->lat_p99_ns = wr_stats_tsc_to_ns((double)wr_hist_percentile(&h, 99), run->setup.tsc_hz);
+	s->lat_max_ns = wr_stats_tsc_to_ns((double)h.max, run->setup.tsc_hz);
 }
 
 void
@@ -64,17 +64,17 @@ wr_mode_summarize(const struct wr_run *run, struct wr_trial_summary *s)
 	unsigned int i;
 
 	memset(s, 0, sizeof(*s));
-	s->frame_size = run->trial.frame_size;
-	s->duration_s = wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc);
-	for (i = 0; i < run->nb_ports; i++) {
-		tx += run->total[i].tx_pkts;
-		s->requested_pps += run->ports[i].rate_pps;
+	s->frame_size = run->live.trial.frame_size;
+	s->duration_s = wr_run_seconds(run, run->live.start_tsc, run->live.tx_stop_tsc);
+	for (i = 0; i < run->setup.nb_ports; i++) {
+		tx += run->res.total[i].tx_pkts;
+		s->requested_pps += run->setup.ports[i].rate_pps;
 	}
 	s->requested_pps /= nb_tx_ports(run);
 	s->achieved_pps = s->duration_s > 0 ? (double)tx / s->duration_s /
 		nb_tx_ports(run) : 0.0;
-	for (i = 0; i < run->nb_streams; i++) {
-		const struct wr_stream_result *r = &run->streams[i];
+	for (i = 0; i < run->res.nb_streams; i++) {
+		const struct wr_stream_result *r = &run->res.streams[i];
 
 		if (!r->sender_known)
 			continue;
@@ -86,7 +86,7 @@ wr_mode_summarize(const struct wr_run *run, struct wr_trial_summary *s)
 	}
 	s->loss_ratio = s->sent_pkts ? (double)s->lost_pkts / (double)s->sent_pkts : 0;
 	s->rate_reached = true;
-	for (i = 0; i < run->nb_ports; i++) {
+	for (i = 0; i < run->setup.nb_ports; i++) {
 		struct wr_rate_check rc;
 
 		if (wr_run_rate_check(run, i, &rc) && !rc.reached)
@@ -196,12 +196,12 @@ trusted_link_bps(const struct wr_run *run)
 {
 	unsigned int p;
 
-	if (run->cfg->link_speed_bps != 0)
-		return run->cfg->link_speed_bps;
-	for (p = 0; p < run->nb_ports; p++)
-		if (run->ports[p].tx && run->ports[p].link_speed_mbps != 0 &&
-				!wr_run_speed_is_label(&run->ports[p]))
-			return (uint64_t)run->ports[p].link_speed_mbps * 1000000;
+	if (run->setup.cfg->link_speed_bps != 0)
+		return run->setup.cfg->link_speed_bps;
+	for (p = 0; p < run->setup.nb_ports; p++)
+		if (run->setup.ports[p].tx && run->setup.ports[p].link_speed_mbps != 0 &&
+				!wr_run_speed_is_label(&run->setup.ports[p]))
+			return (uint64_t)run->setup.ports[p].link_speed_mbps * 1000000;
 	return 0;
 }
 
@@ -212,7 +212,7 @@ trusted_link_bps(const struct wr_run *run)
 static int
 max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
 {
-	const struct wr_config *cfg = m->run->cfg;
+	const struct wr_config *cfg = m->run->setup.cfg;
 	uint64_t link = trusted_link_bps(m->run);
 	struct wr_trial_summary s;
 	struct wr_trial t;
@@ -250,7 +250,7 @@ run_sweep(struct mode_ctx *m, uint32_t size, json_t *res)
 	json_t *o;
 	int rc;
 
-	wr_trial_from_config(m->run->cfg, &t);
+	wr_trial_from_config(m->run->setup.cfg, &t);
 	t.frame_size = size;
 	rc = trial(m, &t, "sweep", &s);
 	if (rc != 0)
@@ -301,7 +301,7 @@ search_loss(const struct wr_trial_summary *s, unsigned int *limited)
 static int
 run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 {
-	const struct wr_config *cfg = m->run->cfg;
+	const struct wr_config *cfg = m->run->setup.cfg;
 	struct wr_trial_summary s, best;
 	struct wr_search_conf sc;
 	struct wr_search_result r;
@@ -353,9 +353,9 @@ run_loss(struct mode_ctx *m, uint32_t size, json_t *res)
 	json_object_set_new(res, "steps", steps);
 	rc = max_rate(m, size, &max, res);
 	if (rc == 0)
-		rc = wr_search_flr_init(&flr, max, m->run->cfg->loss_step_pct);
+		rc = wr_search_flr_init(&flr, max, m->run->setup.cfg->loss_step_pct);
 	while (rc == 0 && wr_search_flr_next(&flr, &pps, &pct) == WR_SEARCH_TRIAL) {
-		trial_at(size, pps, m->run->cfg->trial_ms, &t);
+		trial_at(size, pps, m->run->setup.cfg->trial_ms, &t);
 		rc = trial(m, &t, "loss", &s);
 		if (rc == 0) {
 			json_t *o = summary_json(&s);
@@ -384,7 +384,7 @@ b2b_search(struct mode_ctx *m, uint32_t size, uint64_t max_pkts, uint64_t *best)
 
 	while (hi - lo > 1) {
 		n = lo == 0 && hi == max_pkts + 1 ? max_pkts : lo + (hi - lo) / 2;
-		trial_at(size, 0, m->run->cfg->trial_ms, &t);
+		trial_at(size, 0, m->run->setup.cfg->trial_ms, &t);
 		t.count_pkts = n;
 		rc = trial(m, &t, "b2b", &s);
 		if (rc != 0)
@@ -402,7 +402,7 @@ b2b_search(struct mode_ctx *m, uint32_t size, uint64_t max_pkts, uint64_t *best)
 static int
 run_b2b(struct mode_ctx *m, uint32_t size, json_t *res)
 {
-	const struct wr_config *cfg = m->run->cfg;
+	const struct wr_config *cfg = m->run->setup.cfg;
 	json_t *bursts = json_array();
 	uint64_t max_pkts = cfg->b2b_max_pkts, best, sum = 0, lo = UINT64_MAX, hi = 0;
 	unsigned int i;
@@ -436,7 +436,7 @@ static int
 run_size(struct mode_ctx *m, uint32_t size, json_t *res)
 {
 	json_object_set_new(res, "frame_size", json_integer(size));
-	switch (m->run->cfg->mode) {
+	switch (m->run->setup.cfg->mode) {
 	case WR_MODE_THROUGHPUT:
 		return wr_mode_lat_after(m, size, res, run_throughput(m, size, res));
 	case WR_MODE_MLR:
@@ -451,7 +451,7 @@ int
 wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 		json_t *doc, char *err, size_t errlen)
 {
-	const struct wr_config *cfg = run->cfg;
+	const struct wr_config *cfg = run->setup.cfg;
 	struct mode_ctx m = { run, hooks, json_array(), err, errlen };
 	json_t *results = json_array();
 	unsigned int i, n = cfg->nb_sizes ? cfg->nb_sizes : 1;

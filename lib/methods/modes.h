@@ -47,7 +47,7 @@ struct wr_mode_hooks {
 void wr_mode_summarize(const struct wr_run *run, struct wr_trial_summary *s);
 
 /*
- * Run run->cfg->mode over every frame size and fill doc (from
+ * Run run->setup.cfg->mode over every frame size and fill doc (from
  * wr_result_head) with "mode", "trials" and "results". Returns 0, -EINTR
  * when a signal cut it short (doc holds what was done), or a negative errno
  * with a message.

@@ -58,21 +58,21 @@ env_json(const struct wr_run *run)
 	wr_json_set(o, "dpdk_version", json_string(rte_version()));
 	cpu_model(buf, sizeof(buf));
 	wr_json_set(o, "cpu_model", json_string(buf));
-	wr_json_set(o, "tsc_hz", wr_json_u64(run->tsc_hz));
+	wr_json_set(o, "tsc_hz", wr_json_u64(run->setup.tsc_hz));
 	if (uname(&u) == 0)
 		wr_json_set(o, "kernel", json_string(u.release));
 	if (gethostname(buf, sizeof(buf)) == 0) {
 		buf[sizeof(buf) - 1] = '\0';
 		wr_json_set(o, "hostname", json_string(buf));
 	}
-	wr_json_set(o, "cmdline", json_string(run->cmdline));
+	wr_json_set(o, "cmdline", json_string(run->setup.cmdline));
 	/* When the result was made: the end of the run, UTC, ISO 8601. */
 	now = time(NULL);
 	if (gmtime_r(&now, &tm) != NULL &&
 			strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm) > 0)
 		wr_json_set(o, "date_utc", json_string(buf));
-	wr_json_set(o, "profile", run->cfg->profile_path[0] != '\0' ?
-		json_string(run->cfg->profile_path) : json_null());
+	wr_json_set(o, "profile", run->setup.cfg->profile_path[0] != '\0' ?
+		json_string(run->setup.cfg->profile_path) : json_null());
 	return o;
 }
 
@@ -347,16 +347,16 @@ wr_result_samples_json(const struct wr_run *run)
 	json_t *a = json_array();
 	unsigned int i, p;
 
-	for (i = 0; i < run->nb_intervals; i++) {
-		const struct wr_interval *iv = &run->intervals[i];
+	for (i = 0; i < run->live.nb_intervals; i++) {
+		const struct wr_interval *iv = &run->live.intervals[i];
 		json_t *s = json_object(), *ports = json_array();
 
 		wr_json_set(s, "t_s", json_real(iv->t_s));
 		wr_json_set(s, "dt_s", json_real(iv->dt_s));
-		for (p = 0; p < run->nb_ports; p++) {
+		for (p = 0; p < run->setup.nb_ports; p++) {
 			json_t *o = json_object();
 
-			wr_json_set(o, "port_id", wr_json_u64(run->ports[p].port_id));
+			wr_json_set(o, "port_id", wr_json_u64(run->setup.ports[p].port_id));
 			wr_result_rates_json(o, &iv->port[p].rates);
 			wr_json_set(o, "tx_pkts", wr_json_u64(iv->port[p].cnt.tx_pkts));
 			wr_json_set(o, "rx_pkts", wr_json_u64(iv->port[p].cnt.rx_pkts));
@@ -396,7 +396,7 @@ latency_json(const struct wr_run *run, unsigned int p)
 
 	wr_hist_init(&h);
 	wr_collect_lat(run, p, &h);
-	wr_stats_lat_figs(&h, run->tsc_hz, &f);
+	wr_stats_lat_figs(&h, run->setup.tsc_hz, &f);
 	return wr_result_lat_figs_json(&f);
 }
 
@@ -447,7 +447,7 @@ rate_json(const struct wr_run *run, unsigned int p)
 	wr_json_set(o, "shortfall_pct", json_real(rc.shortfall_pct));
 	wr_json_set(o, "clamped_pkts", wr_json_u64(rc.clamped_pkts));
 	wr_json_set(o, "backlog_pkts", wr_json_u64(rc.backlog_pkts));
-	wr_json_set(o, "link_bps", wr_json_u64(run->ports[p].rate_link_bps));
+	wr_json_set(o, "link_bps", wr_json_u64(run->setup.ports[p].rate_link_bps));
 	wr_json_set(o, "reached", json_boolean(rc.reached));
 	if (!rc.reached)
 		wr_json_set(o, "reason", json_string(rc.reason));
@@ -458,7 +458,7 @@ rate_json(const struct wr_run *run, unsigned int p)
 static json_t *
 link_json(const struct wr_run *run, unsigned int p)
 {
-	const struct wr_link_watch *w = &run->link[p];
+	const struct wr_link_watch *w = &run->live.link[p];
 	json_t *o = json_object();
 
 	wr_json_set(o, "up", json_boolean(w->up));
@@ -476,8 +476,8 @@ wr_result_port_counters_json(const struct wr_run *run, unsigned int p,
 	json_t *o = json_object();
 
 	memset(&zero, 0, sizeof(zero));
-	wr_stats_rates(&zero, c, dt_tsc, run->tsc_hz, &r);
-	wr_json_set(o, "port_id", wr_json_u64(run->ports[p].port_id));
+	wr_stats_rates(&zero, c, dt_tsc, run->setup.tsc_hz, &r);
+	wr_json_set(o, "port_id", wr_json_u64(run->setup.ports[p].port_id));
 	wr_json_set(o, "tx_pkts", wr_json_u64(c->tx_pkts));
 	wr_json_set(o, "tx_bytes", wr_json_u64(c->tx_bytes));
 	wr_json_set(o, "rx_pkts", wr_json_u64(c->rx_pkts));
@@ -495,13 +495,13 @@ wr_result_port_counters_json(const struct wr_run *run, unsigned int p,
 static json_t *
 total_port_json(const struct wr_run *run, unsigned int p)
 {
-	const struct wr_port_counters *c = &run->total[p];
+	const struct wr_port_counters *c = &run->res.total[p];
 	json_t *o = wr_result_port_counters_json(run, p, c,
-		run->tx_stop_tsc - run->start_tsc);
+		run->live.tx_stop_tsc - run->live.start_tsc);
 
 	wr_json_set(o, "reflected_pkts", wr_json_u64(c->rx_reflected_pkts));
 	wr_json_set(o, "unreflected_pkts", wr_json_u64(c->rx_unreflected_pkts));
-	if (run->port_lat_valid[p])
+	if (run->res.port_lat_valid[p])
 		wr_json_set(o, "latency", latency_json(run, p));
 	wr_json_set(o, "impair", impair_json(run, p));
 	wr_json_set(o, "rate", rate_json(run, p));
@@ -550,11 +550,11 @@ wr_result_stream_json(const struct wr_run *run, const struct wr_stream_result *s
 	wr_json_set(o, "first_seq", wr_json_u64(v->seq.started ? v->seq.first_seq : 0));
 	wr_json_set(o, "next_seq", wr_json_u64(v->seq.started ? v->seq.next_seq : 0));
 	if (s->lat_valid) {
-		wr_json_set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_min_tsc, run->tsc_hz)));
+		wr_json_set(o, "latency_min_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_min_tsc, run->setup.tsc_hz)));
 		wr_json_set(o, "latency_mean_ns", json_real(wr_stats_tsc_to_ns(
-			wr_stats_view_lat_mean_tsc(v), run->tsc_hz)));
-		wr_json_set(o, "latency_max_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_max_tsc, run->tsc_hz)));
-		wr_json_set(o, "jitter_ns", json_real(wr_stats_tsc_to_ns(v->jitter_tsc, run->tsc_hz)));
+			wr_stats_view_lat_mean_tsc(v), run->setup.tsc_hz)));
+		wr_json_set(o, "latency_max_ns", json_real(wr_stats_tsc_to_ns((double)v->lat_max_tsc, run->setup.tsc_hz)));
+		wr_json_set(o, "jitter_ns", json_real(wr_stats_tsc_to_ns(v->jitter_tsc, run->setup.tsc_hz)));
 	}
 	return o;
 }
@@ -593,8 +593,8 @@ any_rx_port(const struct wr_run *run)
 {
 	unsigned int p;
 
-	for (p = 0; p < run->nb_ports; p++)
-		if (run->ports[p].rx)
+	for (p = 0; p < run->setup.nb_ports; p++)
+		if (run->setup.ports[p].rx)
 			return true;
 	return false;
 }
@@ -615,8 +615,8 @@ wr_result_accounting_json(const struct wr_run *run)
 	unsigned int i;
 	json_t *o = json_object();
 
-	for (i = 0; i < run->nb_streams; i++) {
-		const struct wr_stream_result *s = &run->streams[i];
+	for (i = 0; i < run->res.nb_streams; i++) {
+		const struct wr_stream_result *s = &run->res.streams[i];
 
 		if (!s->sender_known)
 			continue;
@@ -640,8 +640,8 @@ wr_result_accounting_json(const struct wr_run *run)
 		wr_json_set(o, "excess_pkts", wr_json_u64(excess));
 		wr_json_set(o, "balanced", json_boolean(balanced));
 	}
-	wr_json_set(o, "mbufs_missing", wr_json_u64(run->mbufs_missing));
-	wr_json_set(o, "stranded_pkts", wr_json_u64(run->nb_stranded_pkts));
+	wr_json_set(o, "mbufs_missing", wr_json_u64(run->res.mbufs_missing));
+	wr_json_set(o, "stranded_pkts", wr_json_u64(run->res.nb_stranded_pkts));
 	return o;
 }
 
@@ -652,13 +652,13 @@ wr_result_head(const struct wr_run *run)
 	unsigned int i;
 
 	wr_json_set(doc, "schema", json_string(WR_RESULT_SCHEMA));
-	if (run->cfg->label[0] != '\0')
-		wr_json_set(doc, "label", json_string(run->cfg->label));
+	if (run->setup.cfg->label[0] != '\0')
+		wr_json_set(doc, "label", json_string(run->setup.cfg->label));
 	wr_json_set(doc, "env", env_json(run));
-	wr_json_set(doc, "config", config_json(run->cfg));
-	wr_json_set(doc, "plan", plan_json(&run->plan));
-	for (i = 0; i < run->nb_ports; i++)
-		json_array_append_new(ports, port_json(&run->ports[i]));
+	wr_json_set(doc, "config", config_json(run->setup.cfg));
+	wr_json_set(doc, "plan", plan_json(&run->setup.plan));
+	for (i = 0; i < run->setup.nb_ports; i++)
+		json_array_append_new(ports, port_json(&run->setup.ports[i]));
 	wr_json_set(doc, "ports", ports);
 	return doc;
 }
@@ -670,25 +670,25 @@ wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples)
 	json_t *totals = json_array(), *streams = json_array();
 	unsigned int i;
 
-	wr_json_set(o, "frame_size", wr_json_u64(run->trial.frame_size));
+	wr_json_set(o, "frame_size", wr_json_u64(run->live.trial.frame_size));
 	if (samples)
 		wr_json_set(o, "samples", wr_result_samples_json(run));
-	wr_json_set(o, "duration_s", json_real(wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc)));
-	wr_json_set(o, "stop_reason", json_string(wr_run_stop_name(run->stop_reason)));
-	for (i = 0; i < run->nb_ports; i++)
+	wr_json_set(o, "duration_s", json_real(wr_run_seconds(run, run->live.start_tsc, run->live.tx_stop_tsc)));
+	wr_json_set(o, "stop_reason", json_string(wr_run_stop_name(run->res.stop_reason)));
+	for (i = 0; i < run->setup.nb_ports; i++)
 		json_array_append_new(totals, total_port_json(run, i));
 	wr_json_set(o, "totals", totals);
-	for (i = 0; i < run->nb_streams; i++)
-		json_array_append_new(streams, wr_result_stream_json(run, &run->streams[i], false));
+	for (i = 0; i < run->res.nb_streams; i++)
+		json_array_append_new(streams, wr_result_stream_json(run, &run->res.streams[i], false));
 	wr_json_set(o, "streams", streams);
 	wr_json_set(o, "tx_streams", wr_result_tx_streams_json(run));
 	wr_json_set(o, "accounting", wr_result_accounting_json(run));
-	wr_json_set(o, "warnings", wr_result_warnings_json(&run->xcheck));
+	wr_json_set(o, "warnings", wr_result_warnings_json(&run->res.xcheck));
 	wr_json_set(o, "cpu", wr_cpu_json(run));
-	if (run->cfg->json_path[0] != '\0' && run->cfg->checkpoint_ms != 0)
+	if (run->setup.cfg->json_path[0] != '\0' && run->setup.cfg->checkpoint_ms != 0)
 		wr_json_set(o, "checkpoints", json_pack("{s:I, s:I}", "written",
-			(json_int_t)run->nb_ckpt_written, "failed",
-			(json_int_t)run->nb_ckpt_failed));
+			(json_int_t)run->live.nb_ckpt_written, "failed",
+			(json_int_t)run->live.nb_ckpt_failed));
 }
 
 json_t *
@@ -698,8 +698,8 @@ wr_result_build(const struct wr_run *run)
 
 	if (doc != NULL)
 		wr_result_add_trial(doc, run, true);
-	if (doc != NULL && run->cap != NULL)
-		wr_json_set(doc, "capture", wr_capture_json(run->cap));
+	if (doc != NULL && run->setup.cap != NULL)
+		wr_json_set(doc, "capture", wr_capture_json(run->setup.cap));
 	return doc;
 }
 
@@ -728,7 +728,7 @@ wr_result_build_trials(const struct wr_run *run, json_t *trials,
 	}
 	if (trials == NULL)
 		return doc;
-	summary = wr_trials_summary(trials, run->cfg->nb_warmup, err, errlen);
+	summary = wr_trials_summary(trials, run->setup.cfg->nb_warmup, err, errlen);
 	if (summary == NULL) {
 		json_decref(doc);
 		return NULL;

@@ -68,7 +68,7 @@ json_t *wr_result_build_running(const struct wr_run *run);
 /*
  * Rewrite --json atomically with wr_result_build_running, so that a crash
  * (SIGKILL, SIGSEGV, power cut) leaves the run up to its last interval.
- * Counts it in run->nb_ckpt_written or nb_ckpt_failed. Stats core only.
+ * Counts it in run->live.nb_ckpt_written or nb_ckpt_failed. Stats core only.
  */
 void wr_result_checkpoint(struct wr_run *run);
 

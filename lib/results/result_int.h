@@ -39,7 +39,7 @@ json_t *wr_result_stream_json(const struct wr_run *run,
 /* tx_streams[]: what each TX queue of run sent (counters read safely). */
 json_t *wr_result_tx_streams_json(const struct wr_run *run);
 
-/* The accounting object over run->streams. */
+/* The accounting object over run->res.streams. */
 json_t *wr_result_accounting_json(const struct wr_run *run);
 
 /* warnings[]: the cross-checks that disagreed, [{check, port_id (null for

@@ -44,7 +44,7 @@ running_total_json(const struct wr_run *run, const struct wr_interval *iv,
 		unsigned int p)
 {
 	json_t *o = wr_result_port_counters_json(run, p, &iv->port[p].cnt,
-		(uint64_t)(iv->t_s * (double)run->tsc_hz));
+		(uint64_t)(iv->t_s * (double)run->setup.tsc_hz));
 
 	wr_json_set(o, "latency", wr_result_lat_figs_json(&iv->port[p].seq.lat_run));
 	return o;
@@ -58,25 +58,25 @@ wr_result_build_running(const struct wr_run *run)
 	json_t *doc, *totals, *streams, *acc;
 	unsigned int i;
 
-	if (run->nb_intervals == 0)
+	if (run->live.nb_intervals == 0)
 		return NULL;
-	iv = &run->intervals[run->nb_intervals - 1];
+	iv = &run->live.intervals[run->live.nb_intervals - 1];
 	doc = wr_result_head(run);
 	if (doc == NULL)
 		return NULL;
 	totals = json_array();
 	streams = json_array();
-	wr_json_set(doc, "frame_size", wr_json_u64(run->trial.frame_size));
+	wr_json_set(doc, "frame_size", wr_json_u64(run->live.trial.frame_size));
 	wr_json_set(doc, "samples", wr_result_samples_json(run));
 	wr_json_set(doc, "duration_s", json_real(iv->t_s));
 	wr_json_set(doc, "stop_reason", json_string("running"));
 	wr_json_set(doc, "complete", json_false());
-	wr_json_set(doc, "trial", wr_json_u64(run->nb_trials));
-	for (i = 0; i < run->nb_ports; i++)
+	wr_json_set(doc, "trial", wr_json_u64(run->live.nb_trials));
+	for (i = 0; i < run->setup.nb_ports; i++)
 		json_array_append_new(totals, running_total_json(run, iv, i));
 	wr_json_set(doc, "totals", totals);
-	for (i = 0; i < run->nb_streams; i++)
-		json_array_append_new(streams, wr_result_stream_json(run, &run->streams[i], true));
+	for (i = 0; i < run->res.nb_streams; i++)
+		json_array_append_new(streams, wr_result_stream_json(run, &run->res.streams[i], true));
 	wr_json_set(doc, "streams", streams);
 	wr_json_set(doc, "tx_streams", wr_result_tx_streams_json(run));
 	/* In flight frames read as lost: the balance is final only at the end. */
@@ -97,11 +97,11 @@ wr_result_checkpoint(struct wr_run *run)
 	json_t *doc = wr_result_build_running(run);
 	char err[256];
 
-	run->ckpt_ready = false;
-	if (doc == NULL || wr_result_write_json(doc, run->cfg->json_path, err,
+	run->live.ckpt_ready = false;
+	if (doc == NULL || wr_result_write_json(doc, run->setup.cfg->json_path, err,
 			sizeof(err)) != 0)
-		run->nb_ckpt_failed++;
+		run->live.nb_ckpt_failed++;
 	else
-		run->nb_ckpt_written++;
+		run->live.nb_ckpt_written++;
 	json_decref(doc);
 }

@@ -17,7 +17,7 @@
 bool
 wr_run_lat_valid(const struct wr_run *run, bool sender_in_run)
 {
-	switch (run->cfg->lat_mode) {
+	switch (run->setup.cfg->lat_mode) {
 	case WR_LAT_TSC: return true;
 	case WR_LAT_OFF: return false;
 	default: return sender_in_run;
@@ -94,7 +94,7 @@ check_mask(uint64_t mask, const char *opt, char *err, size_t el)
 static int
 probe_ports(struct wr_run *run, char *err, size_t el)
 {
-	const struct wr_config *cfg = run->cfg;
+	const struct wr_config *cfg = run->setup.cfg;
 	uint64_t all = 0, txm, rxm;
 	uint16_t pid;
 	int rc;
@@ -118,10 +118,10 @@ probe_ports(struct wr_run *run, char *err, size_t el)
 
 		if (!tx && !rx)
 			continue;
-		rc = wr_port_probe(&run->ports[run->nb_ports], pid, tx, rx, cfg, err, el);
+		rc = wr_port_probe(&run->setup.ports[run->setup.nb_ports], pid, tx, rx, cfg, err, el);
 		if (rc != 0)
 			return rc;
-		run->nb_ports++;
+		run->setup.nb_ports++;
 	}
 	return 0;
 }
@@ -132,7 +132,7 @@ peer_of(const struct wr_run *run, unsigned int i)
 {
 	unsigned int j = (i % 2 == 0) ? i + 1 : i - 1;
 
-	return j < run->nb_ports ? &run->ports[j] : &run->ports[i];
+	return j < run->setup.nb_ports ? &run->setup.ports[j] : &run->setup.ports[i];
 }
 
 static int
@@ -142,13 +142,13 @@ make_plan(struct wr_run *run, char *err, size_t el)
 	struct wr_plan_lcore lc[WR_PLAN_MAX_WORKERS];
 	unsigned int i, nb_lc = 0, lcore;
 
-	for (i = 0; i < run->nb_ports; i++) {
-		pp[i].port_id = run->ports[i].port_id;
-		pp[i].socket = run->ports[i].socket;
+	for (i = 0; i < run->setup.nb_ports; i++) {
+		pp[i].port_id = run->setup.ports[i].port_id;
+		pp[i].socket = run->setup.ports[i].socket;
 		/* Reflecting workers own RX queues; the paired TX queue follows. */
-		pp[i].nb_txq = run->ports[i].tx && !run->cfg->reflect ?
-			run->ports[i].nb_txq : 0;
-		pp[i].nb_rxq = run->ports[i].rx ? run->ports[i].nb_rxq : 0;
+		pp[i].nb_txq = run->setup.ports[i].tx && !run->setup.cfg->reflect ?
+			run->setup.ports[i].nb_txq : 0;
+		pp[i].nb_rxq = run->setup.ports[i].rx ? run->setup.ports[i].nb_rxq : 0;
 	}
 	RTE_LCORE_FOREACH_WORKER(lcore) {
 		if (nb_lc == WR_PLAN_MAX_WORKERS)
@@ -157,10 +157,10 @@ make_plan(struct wr_run *run, char *err, size_t el)
 		lc[nb_lc].socket = (int)rte_lcore_to_socket_id(lcore);
 		nb_lc++;
 	}
-	if (run->cfg->nb_maps > 0)
-		return wr_plan_from_maps(run->cfg->maps, run->cfg->nb_maps, pp,
-			run->nb_ports, lc, nb_lc, &run->plan, err, el);
-	return wr_plan_auto(pp, run->nb_ports, lc, nb_lc, &run->plan, err, el);
+	if (run->setup.cfg->nb_maps > 0)
+		return wr_plan_from_maps(run->setup.cfg->maps, run->setup.cfg->nb_maps, pp,
+			run->setup.nb_ports, lc, nb_lc, &run->setup.plan, err, el);
+	return wr_plan_auto(pp, run->setup.nb_ports, lc, nb_lc, &run->setup.plan, err, el);
 }
 
 static int
@@ -169,14 +169,14 @@ setup_ports(struct wr_run *run, char *err, size_t el)
 	unsigned int i;
 	int rc;
 
-	for (i = 0; i < run->nb_ports; i++) {
-		run->ports[i].peer = peer_of(run, i)->port_id;
-		rc = wr_port_setup(&run->ports[i], run->cfg, err, el);
+	for (i = 0; i < run->setup.nb_ports; i++) {
+		run->setup.ports[i].peer = peer_of(run, i)->port_id;
+		rc = wr_port_setup(&run->setup.ports[i], run->setup.cfg, err, el);
 		if (rc != 0)
 			return rc == -EINVAL ? -EIO : rc;
 	}
-	for (i = 0; i < run->nb_ports; i++)
-		wr_port_wait_link(&run->ports[i], run->cfg->link_timeout_ms);
+	for (i = 0; i < run->setup.nb_ports; i++)
+		wr_port_wait_link(&run->setup.ports[i], run->setup.cfg->link_timeout_ms);
 	return 0;
 }
 
@@ -185,8 +185,8 @@ wr_run_port_index(const struct wr_run *run, uint16_t port_id)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->nb_ports; i++)
-		if (run->ports[i].port_id == port_id)
+	for (i = 0; i < run->setup.nb_ports; i++)
+		if (run->setup.ports[i].port_id == port_id)
 			break;
 	return i;
 }
@@ -228,13 +228,13 @@ make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 	q->port = r->port;
 	q->queue = r->queue;
 	q->pidx = (uint16_t)pi;
-	q->burst_pkts = run->cfg->burst_pkts;
-	q->sport_base = run->cfg->src_udp;
-	q->nb_flows = run->cfg->nb_flows;
+	q->burst_pkts = run->setup.cfg->burst_pkts;
+	q->sport_base = run->setup.cfg->src_udp;
+	q->nb_flows = run->setup.cfg->nb_flows;
 	q->limit_pkts = UINT64_MAX;
-	q->stamp = run->cfg->stamp;
+	q->stamp = run->setup.cfg->stamp;
 	wr_txq_reset(q);
-	run->q.tx[run->q.nb_tx++] = q;
+	run->setup.q.tx[run->setup.q.nb_tx++] = q;
 	return q;
 }
 
@@ -250,9 +250,9 @@ make_rxq(struct wr_run *run, const struct wr_qref *r, int socket)
 	q->port = r->port;
 	q->queue = r->queue;
 	q->pidx = (uint16_t)pi;
-	q->burst_pkts = run->cfg->burst_pkts;
+	q->burst_pkts = run->setup.cfg->burst_pkts;
 	wr_rxq_reset(q);
-	run->q.rx[run->q.nb_rx++] = q;
+	run->setup.q.rx[run->setup.q.nb_rx++] = q;
 	return q;
 }
 
@@ -269,8 +269,8 @@ make_worker(struct wr_run *run, const struct wr_plan_worker *pw,
 	if (w == NULL)
 		return wr_err(-ENOMEM, err, el, "no memory for lcore %u", pw->lcore);
 	w->lcore = pw->lcore;
-	w->mode = run->cfg->reflect ? WR_WORKER_REFLECT : WR_WORKER_GEN;
-	w->ctl = &run->ctl;
+	w->mode = run->setup.cfg->reflect ? WR_WORKER_REFLECT : WR_WORKER_GEN;
+	w->ctl = &run->live.ctl;
 	for (i = 0; i < pw->nb_tx; i++) {
 		w->tx[i] = make_txq(run, &pw->tx[i], socket);
 		if (w->tx[i] == NULL)
@@ -294,13 +294,13 @@ make_workers(struct wr_run *run, char *err, size_t el)
 	unsigned int i;
 	int rc;
 
-	for (i = 0; i < run->plan.nb_workers; i++) {
-		rc = make_worker(run, &run->plan.w[i], &run->workers[i], err, el);
+	for (i = 0; i < run->setup.plan.nb_workers; i++) {
+		rc = make_worker(run, &run->setup.plan.w[i], &run->setup.workers[i], err, el);
 		if (rc != 0)
 			return rc;
 	}
-	qsort(run->q.tx, run->q.nb_tx, sizeof(run->q.tx[0]), txq_cmp);
-	qsort(run->q.rx, run->q.nb_rx, sizeof(run->q.rx[0]), rxq_cmp);
+	qsort(run->setup.q.tx, run->setup.q.nb_tx, sizeof(run->setup.q.tx[0]), txq_cmp);
+	qsort(run->setup.q.rx, run->setup.q.nb_rx, sizeof(run->setup.q.rx[0]), rxq_cmp);
 	return 0;
 }
 
@@ -308,18 +308,18 @@ make_workers(struct wr_run *run, char *err, size_t el)
 static int
 capture_setup(struct wr_run *run, char *err, size_t el)
 {
-	unsigned int i, n = run->q.nb_rx;
+	unsigned int i, n = run->setup.q.nb_rx;
 	struct wr_rxq *rq;
 
-	if (run->cfg->capture.path[0] == '\0')
+	if (run->setup.cfg->capture.path[0] == '\0')
 		return 0;
-	run->cap = wr_capture_create(&run->cfg->capture, n, run->cfg->frame_size);
-	if (run->cap == NULL)
+	run->setup.cap = wr_capture_create(&run->setup.cfg->capture, n, run->setup.cfg->frame_size);
+	if (run->setup.cap == NULL)
 		return wr_err(-ENOMEM, err, el, "--capture: no memory for the copy pool "
 			"(%u RX queues): %s", n, rte_strerror(rte_errno));
 	WR_RUN_FOREACH_RXQ(run, i, rq) {
-		rq->cap = wr_capture_queue(run->cap, rq->port, rq->queue,
-			run->ports[rq->pidx].socket);
+		rq->cap = wr_capture_queue(run->setup.cap, rq->port, rq->queue,
+			run->setup.ports[rq->pidx].socket);
 		if (rq->cap == NULL)
 			return wr_err(-ENOMEM, err, el, "--capture: no memory for "
 				"port %u RX queue %u: %s", rq->port, rq->queue,
@@ -335,14 +335,14 @@ impair_install(struct wr_run *run, char *err, size_t el)
 	unsigned int i;
 	struct wr_rxq *rq;
 
-	if (!wr_impair_active(&run->cfg->impair))
+	if (!wr_impair_active(&run->setup.cfg->impair))
 		return 0;
 	WR_RUN_FOREACH_RXQ(run, i, rq) {
 		rq->impair = rte_zmalloc("wr_impair", sizeof(*rq->impair),
 			RTE_CACHE_LINE_SIZE);
 		if (rq->impair == NULL)
 			return wr_err(-ENOMEM, err, el, "no memory for --impair");
-		rq->impair->spec = run->cfg->impair;
+		rq->impair->spec = run->setup.cfg->impair;
 		rq->impair_cb = rte_eth_add_rx_callback(rq->port, rq->queue,
 			wr_impair_rx, rq->impair);
 		if (rq->impair_cb == NULL)
@@ -374,12 +374,12 @@ impair_remove(struct wr_run *run)
 static int
 alloc_series(struct wr_run *run, char *err, size_t el)
 {
-	size_t n = run->nb_ports;
+	size_t n = run->setup.nb_ports;
 
-	run->last = calloc(n, sizeof(*run->last));
-	run->nic = calloc(n, sizeof(*run->nic));
-	run->total = calloc(n, sizeof(*run->total));
-	if (run->last == NULL || run->nic == NULL || run->total == NULL)
+	run->live.last = calloc(n, sizeof(*run->live.last));
+	run->live.nic = calloc(n, sizeof(*run->live.nic));
+	run->res.total = calloc(n, sizeof(*run->res.total));
+	if (run->live.last == NULL || run->live.nic == NULL || run->res.total == NULL)
 		return wr_err(-ENOMEM, err, el, "no memory for counters");
 	return 0;
 }
@@ -394,15 +394,15 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 	*out = NULL;
 	if (run == NULL)
 		return wr_err(-ENOMEM, err, errlen, "no memory for the run");
-	run->cfg = cfg;
-	run->tsc_hz = rte_get_tsc_hz();
+	run->setup.cfg = cfg;
+	run->setup.tsc_hz = rte_get_tsc_hz();
 	if (cfg->lat_mode == WR_LAT_TSC && !tsc_invariant()) {
 		free(run);
 		return wr_err(-EINVAL, err, errlen, "--latency tsc: this CPU's TSC is "
 			"not invariant (no constant_tsc and nonstop_tsc flags), so "
 			"another process's TX stamps cannot be compared; use auto");
 	}
-	snprintf(run->cmdline, sizeof(run->cmdline), "%s", cmdline);
+	snprintf(run->setup.cmdline, sizeof(run->setup.cmdline), "%s", cmdline);
 	rc = cfg->nb_ring_pairs == 0 ? 0 : wr_port_make_ring_pairs(
 		cfg->nb_ring_pairs, RTE_MAX(cfg->nb_txq, cfg->nb_rxq), err, errlen);
 	if (rc == 0)
@@ -432,19 +432,19 @@ bool
 wr_run_rate_check(const struct wr_run *run, unsigned int p,
 		struct wr_rate_check *out)
 {
-	const struct wr_port_counters *c = &run->total[p];
-	double dur = wr_run_seconds(run, run->start_tsc, run->tx_stop_tsc);
+	const struct wr_port_counters *c = &run->res.total[p];
+	double dur = wr_run_seconds(run, run->live.start_tsc, run->live.tx_stop_tsc);
 	const struct wr_txq *tq;
 	unsigned int i;
 
 	memset(out, 0, sizeof(*out));
-	if (run->ports[p].rate_pps <= 0.0)
+	if (run->setup.ports[p].rate_pps <= 0.0)
 		return false;
 	WR_RUN_FOREACH_TXQ_OF(run, p, i, tq) {
 		out->clamped_pkts += tq->pace.nb_clamped_pkts;
 		out->backlog_pkts += wr_pace_backlog_pkts(&tq->pace);
 	}
-	out->requested_pps = run->ports[p].rate_pps;
+	out->requested_pps = run->setup.ports[p].rate_pps;
 	out->achieved_pps = dur > 0 ? (double)c->tx_pkts / dur : 0.0;
 	out->shortfall_pct = 100.0 * (1.0 - out->achieved_pps / out->requested_pps);
 	if (out->shortfall_pct < 0)
@@ -474,7 +474,7 @@ wr_run_tx_done(const struct wr_run *run)
 		if (t->limit_pkts == UINT64_MAX ||
 				__atomic_load_n(&t->done, __ATOMIC_RELAXED) == 0)
 			return false;
-	return run->q.nb_tx > 0;
+	return run->setup.q.nb_tx > 0;
 }
 
 
@@ -483,19 +483,19 @@ wr_setup_close(struct wr_run *run)
 {
 	unsigned int i;
 
-	if (run->closed)
+	if (run->res.closed)
 		return;
-	run->closed = true;
+	run->res.closed = true;
 	impair_remove(run);
-	for (i = 0; i < run->nb_ports; i++)
-		wr_port_close(&run->ports[i]);
+	for (i = 0; i < run->setup.nb_ports; i++)
+		wr_port_close(&run->setup.ports[i]);
 	/* Frames in a ring pair nobody read are ours to return. */
-	run->nb_stranded_pkts = wr_port_drain_ring_pairs(run->cfg->nb_ring_pairs,
-		RTE_MAX(run->cfg->nb_txq, run->cfg->nb_rxq));
-	run->mbufs_missing = 0;
-	for (i = 0; i < run->nb_ports; i++)
-		run->mbufs_missing += wr_port_mbufs_missing(&run->ports[i]);
-	wr_xcheck_mbufs(&run->xcheck, run->mbufs_missing);
+	run->res.nb_stranded_pkts = wr_port_drain_ring_pairs(run->setup.cfg->nb_ring_pairs,
+		RTE_MAX(run->setup.cfg->nb_txq, run->setup.cfg->nb_rxq));
+	run->res.mbufs_missing = 0;
+	for (i = 0; i < run->setup.nb_ports; i++)
+		run->res.mbufs_missing += wr_port_mbufs_missing(&run->setup.ports[i]);
+	wr_xcheck_mbufs(&run->res.xcheck, run->res.mbufs_missing);
 }
 
 void
@@ -506,21 +506,21 @@ wr_setup_destroy(struct wr_run *run)
 	if (run == NULL)
 		return;
 	wr_setup_close(run);
-	wr_capture_destroy(run->cap);
-	for (i = 0; i < run->plan.nb_workers; i++)
-		rte_free(run->workers[i]);
-	for (i = 0; i < run->q.nb_tx; i++)
-		rte_free(run->q.tx[i]);
-	for (i = 0; i < run->q.nb_rx; i++) {
-		rte_free(run->q.rx[i]->impair);
-		rte_free(run->q.rx[i]);
+	wr_capture_destroy(run->setup.cap);
+	for (i = 0; i < run->setup.plan.nb_workers; i++)
+		rte_free(run->setup.workers[i]);
+	for (i = 0; i < run->setup.q.nb_tx; i++)
+		rte_free(run->setup.q.tx[i]);
+	for (i = 0; i < run->setup.q.nb_rx; i++) {
+		rte_free(run->setup.q.rx[i]->impair);
+		rte_free(run->setup.q.rx[i]);
 	}
-	for (i = 0; i < run->nb_ports; i++)
-		wr_port_teardown(&run->ports[i]);
-	free(run->streams);
-	free(run->lat_prev);
-	free(run->last);
-	free(run->nic);
-	free(run->total);
+	for (i = 0; i < run->setup.nb_ports; i++)
+		wr_port_teardown(&run->setup.ports[i]);
+	free(run->res.streams);
+	free(run->live.lat_prev);
+	free(run->live.last);
+	free(run->live.nic);
+	free(run->res.total);
 	free(run);
 }

@@ -81,7 +81,7 @@ struct wr_stream_result {
 /*
  * The queue registry: every TX and RX queue of the run, one flat array per
  * direction, sorted by run port index, then queue id. Each queue knows its
- * run port index (pidx: run->ports[pidx]), DPDK port id and queue id.
+ * run port index (pidx: run->setup.ports[pidx]), DPDK port id and queue id.
  * Walk them with WR_RUN_FOREACH_TXQ/RXQ (i: the registry index, q: the
  * queue), or WR_RUN_FOREACH_TXQ_OF/RXQ_OF for the queues of one run port.
  */
@@ -95,9 +95,9 @@ struct wr_queues {
 };
 
 #define WR_RUN_FOREACH_TXQ(run, i, txq) \
-	for ((i) = 0; (i) < (run)->q.nb_tx && ((txq) = (run)->q.tx[(i)]) != NULL; (i)++)
+	for ((i) = 0; (i) < (run)->setup.q.nb_tx && ((txq) = (run)->setup.q.tx[(i)]) != NULL; (i)++)
 #define WR_RUN_FOREACH_RXQ(run, i, rxq) \
-	for ((i) = 0; (i) < (run)->q.nb_rx && ((rxq) = (run)->q.rx[(i)]) != NULL; (i)++)
+	for ((i) = 0; (i) < (run)->setup.q.nb_rx && ((rxq) = (run)->setup.q.rx[(i)]) != NULL; (i)++)
 #define WR_RUN_FOREACH_TXQ_OF(run, p, i, txq) \
 	WR_RUN_FOREACH_TXQ(run, i, txq) if ((txq)->pidx != (p)) continue; else
 #define WR_RUN_FOREACH_RXQ_OF(run, p, i, rxq) \
@@ -106,7 +106,8 @@ struct wr_queues {
 struct wr_cpu_track;
 struct wr_capture;
 
-struct wr_run {
+/* What set-up builds (setup/run.c); read-only while trials run. */
+struct wr_run_setup {
 	const struct wr_config *cfg;
 	char cmdline[1024];
 	uint64_t tsc_hz;
@@ -115,10 +116,22 @@ struct wr_run {
 	struct wr_plan plan;
 	struct wr_worker *workers[WR_PLAN_MAX_WORKERS];
 	struct wr_queues q;            /* every queue of the run: see above */
+	struct wr_capture *cap;        /* --capture, NULL: off (capture.h) */
+};
+
+/*
+ * What a trial changes (trial/, and the stats core in stats/): the
+ * trial's clock and control, the interval series and the stats core's
+ * previous readings. Reset by wr_run_trial.
+ */
+struct wr_run_live {
+	struct wr_trial trial;         /* the trial in progress or last run */
+	unsigned int nb_trials;        /* trials run so far */
+	uint64_t nb_flushed_pkts;      /* frames drained between trials */
 	struct wr_ctl ctl;
 	bool launched;
+	bool stopped;
 	bool rx_clock_started;         /* --start-on-rx: first frame seen */
-
 	uint64_t start_tsc;
 	uint64_t tx_stop_tsc;
 	uint64_t end_tsc;
@@ -137,31 +150,93 @@ struct wr_run {
 	/* Most streams an RX queue left out of its published copies this
 	 * trial (beyond WR_PUB_STREAMS), by registry index (rxpub.c). */
 	uint16_t rx_unpub[WR_RUN_MAX_QUEUES];
-	struct wr_xcheck xcheck;       /* cross-checks of the last trial (and
-	                                * mbufs, once the ports closed) */
 	struct wr_port_counters *last; /* nb_ports: previous snapshot */
 	struct wr_port_counters *nic;  /* nb_ports: last NIC reading */
 	struct wr_cpu_track *cpu;      /* CPU cost per lcore and port */
-
 	unsigned int nb_intervals;
 	unsigned int max_intervals;
 	struct wr_interval *intervals;
+	struct wr_link_watch link[WR_MAX_PORTS]; /* by run port index, stats core */
+};
 
-	struct wr_trial trial;         /* the trial in progress or last run */
-	unsigned int nb_trials;        /* trials run so far */
-	uint64_t nb_flushed_pkts;      /* frames drained between trials */
-	bool closed;
+/* What results read: final once the trial stopped (and the ports closed). */
+struct wr_run_res {
 	enum wr_stop_reason stop_reason;
 	struct wr_port_counters *total;   /* nb_ports, exact, after stop */
 	unsigned int nb_streams;
 	struct wr_stream_result *streams;
+	bool port_lat_valid[WR_MAX_PORTS]; /* every stream on the port qualifies */
+	struct wr_xcheck xcheck;       /* cross-checks of the last trial (and
+	                                * mbufs, once the ports closed) */
+	bool closed;
 	uint64_t mbufs_missing;
 	uint64_t nb_stranded_pkts;     /* left in ring pairs, freed at close */
-	bool stopped;
-	bool port_lat_valid[WR_MAX_PORTS]; /* every stream on the port qualifies */
-	struct wr_link_watch link[WR_MAX_PORTS]; /* by run port index, stats core */
-	struct wr_capture *cap;        /* --capture, NULL: off (capture.h) */
 };
+
+/*
+ * A run, in three parts by who writes them: set-up, the trial in progress,
+ * and what results read. lib/ reads the parts it needs; app/ goes through
+ * the accessors below.
+ */
+struct wr_run {
+	struct wr_run_setup setup;
+	struct wr_run_live live;
+	struct wr_run_res res;
+};
+
+/*
+ * Accessors: how code outside lib/ (app/) reads a run. Read-only views of
+ * the set-up, the trial in progress and the results.
+ */
+static inline const struct wr_config *
+wr_run_cfg(const struct wr_run *run) { return run->setup.cfg; }
+
+static inline unsigned int
+wr_run_nb_ports(const struct wr_run *run) { return run->setup.nb_ports; }
+
+/* Run port index p (0 .. wr_run_nb_ports - 1). */
+static inline const struct wr_port *
+wr_run_port(const struct wr_run *run, unsigned int p) { return &run->setup.ports[p]; }
+
+static inline const struct wr_plan *
+wr_run_plan(const struct wr_run *run) { return &run->setup.plan; }
+
+static inline uint64_t
+wr_run_tsc_hz(const struct wr_run *run) { return run->setup.tsc_hz; }
+
+static inline struct wr_capture *
+wr_run_capture(const struct wr_run *run) { return run->setup.cap; }
+
+/* The trial in progress, or the last one. */
+static inline const struct wr_trial *
+wr_run_trial_spec(const struct wr_run *run) { return &run->live.trial; }
+
+static inline unsigned int
+wr_run_nb_trials(const struct wr_run *run) { return run->live.nb_trials; }
+
+/* TSC cycles from the start to the end of TX (the measured window). */
+static inline uint64_t
+wr_run_tx_tsc(const struct wr_run *run)
+{
+	return run->live.tx_stop_tsc - run->live.start_tsc;
+}
+
+static inline const struct wr_link_watch *
+wr_run_link(const struct wr_run *run, unsigned int p) { return &run->live.link[p]; }
+
+static inline const struct wr_cpu_track *
+wr_run_cpu(const struct wr_run *run) { return run->live.cpu; }
+
+/* Interval i of the trial's series (0 .. nb_intervals - 1). */
+static inline const struct wr_interval *
+wr_run_interval(const struct wr_run *run, unsigned int i)
+{
+	return &run->live.intervals[i];
+}
+
+/* What results read: exact once the trial stopped. */
+static inline const struct wr_run_res *
+wr_run_res(const struct wr_run *run) { return &run->res; }
 
 /*
  * Set-up only (trial/trial.h's wr_run_create adds the stats core's
@@ -176,7 +251,7 @@ int wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 
 /*
  * Remove the fixture, stop and close the ports, and count the mbufs not
- * back in their pools (run->mbufs_missing). The workers must have
+ * back in their pools (run->res.mbufs_missing). The workers must have
  * returned. This function can't fail; idempotent.
  */
 void wr_setup_close(struct wr_run *run);
@@ -197,8 +272,8 @@ unsigned int wr_run_port_index(const struct wr_run *run, uint16_t port_id);
 static inline double
 wr_run_seconds(const struct wr_run *run, uint64_t from_tsc, uint64_t to_tsc)
 {
-	return run->tsc_hz == 0 ? 0.0 :
-		(double)(to_tsc - from_tsc) / (double)run->tsc_hz;
+	return run->setup.tsc_hz == 0 ? 0.0 :
+		(double)(to_tsc - from_tsc) / (double)run->setup.tsc_hz;
 }
 
 /*

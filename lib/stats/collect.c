@@ -96,21 +96,21 @@ void
 wr_collect_ports(struct wr_run *run, struct wr_port_counters *out)
 {
 	uint64_t now = rte_rdtsc();
-	bool nic_due = now - run->nic_read_tsc >= run->tsc_hz;
+	bool nic_due = now - run->live.nic_read_tsc >= run->setup.tsc_hz;
 	unsigned int p;
 
-	for (p = 0; p < run->nb_ports; p++) {
+	for (p = 0; p < run->setup.nb_ports; p++) {
 		collect_queues(run, p, &out[p]);
 		if (nic_due) {
-			read_nic(run->ports[p].port_id, &run->nic[p]);
+			read_nic(run->setup.ports[p].port_id, &run->live.nic[p]);
 			/* Link state with the NIC counters: a vmxnet3 read is a trip. */
-			wr_link_watch_update(&run->link[p],
-				wr_collect_link_up(run->ports[p].port_id), now);
+			wr_link_watch_update(&run->live.link[p],
+				wr_collect_link_up(run->setup.ports[p].port_id), now);
 		}
-		copy_nic(&out[p], &run->nic[p]);
+		copy_nic(&out[p], &run->live.nic[p]);
 	}
 	if (nic_due)
-		run->nic_read_tsc = now;
+		run->live.nic_read_tsc = now;
 }
 
 static struct wr_interval *
@@ -118,21 +118,21 @@ new_interval(struct wr_run *run)
 {
 	struct wr_interval *iv;
 
-	if (run->nb_intervals == run->max_intervals) {
-		unsigned int n = run->max_intervals ? 2 * run->max_intervals : 64;
-		struct wr_interval *bigger = realloc(run->intervals, n * sizeof(*bigger));
+	if (run->live.nb_intervals == run->live.max_intervals) {
+		unsigned int n = run->live.max_intervals ? 2 * run->live.max_intervals : 64;
+		struct wr_interval *bigger = realloc(run->live.intervals, n * sizeof(*bigger));
 
 		if (bigger == NULL)
 			return NULL;
-		run->intervals = bigger;
-		run->max_intervals = n;
+		run->live.intervals = bigger;
+		run->live.max_intervals = n;
 	}
-	iv = &run->intervals[run->nb_intervals];
-	iv->port = calloc(run->nb_ports, sizeof(*iv->port));
+	iv = &run->live.intervals[run->live.nb_intervals];
+	iv->port = calloc(run->setup.nb_ports, sizeof(*iv->port));
 	iv->lcore = NULL;
 	if (iv->port == NULL)
 		return NULL;
-	run->nb_intervals++;
+	run->live.nb_intervals++;
 	return iv;
 }
 
@@ -157,7 +157,7 @@ wr_collect_rxq_stream(const struct wr_run *run, const struct wr_rxq *rq, unsigne
 
 	if (!live)
 		return rq->streams[sid].seq.started ? &rq->streams[sid] : NULL;
-	pb = &rq->pub[run->ctl.pub_req & 1];
+	pb = &rq->pub[run->live.ctl.pub_req & 1];
 	for (i = 0; i < pb->nb_streams; i++)
 		if (pb->sid[i] == sid)
 			return &pb->streams[i];
@@ -233,17 +233,17 @@ fill_result(const struct wr_run *run, struct wr_stream_result *r,
 static struct wr_stream_result *
 add_result(struct wr_run *run, unsigned int *cap)
 {
-	if (run->nb_streams == *cap) {
+	if (run->res.nb_streams == *cap) {
 		unsigned int n = *cap ? 2 * *cap : 16;
-		struct wr_stream_result *b = realloc(run->streams, n * sizeof(*b));
+		struct wr_stream_result *b = realloc(run->res.streams, n * sizeof(*b));
 
 		if (b == NULL)
 			return NULL;
-		run->streams = b;
+		run->res.streams = b;
 		*cap = n;
 	}
-	memset(&run->streams[run->nb_streams], 0, sizeof(run->streams[0]));
-	return &run->streams[run->nb_streams++];
+	memset(&run->res.streams[run->res.nb_streams], 0, sizeof(run->res.streams[0]));
+	return &run->res.streams[run->res.nb_streams++];
 }
 
 /* Streams this run sent that no RX port saw: all of them lost. */
@@ -265,7 +265,7 @@ add_unseen(struct wr_run *run, const bool *seen, bool any_rx, unsigned int *cap)
 		if (r == NULL)
 			return;
 		wr_stats_view_init(&r->view);
-		fill_result(run, r, sid, run->ports[tq->pidx].peer);
+		fill_result(run, r, sid, run->setup.ports[tq->pidx].peer);
 	}
 }
 
@@ -283,11 +283,11 @@ view_all_ports(const struct wr_run *run, unsigned int p, unsigned int sid,
 
 	wr_stats_view_init(&r->view);
 	r->nb_rx_ports = 0;
-	for (; p < run->nb_ports; p++) {
+	for (; p < run->setup.nb_ports; p++) {
 		before = r->view.seq.nb_rx_pkts;
-		if (!run->ports[p].rx || !merge_stream(run, p, sid, live, &r->view))
+		if (!run->setup.ports[p].rx || !merge_stream(run, p, sid, live, &r->view))
 			continue;
-		r->rx_split[r->nb_rx_ports].port_id = run->ports[p].port_id;
+		r->rx_split[r->nb_rx_ports].port_id = run->setup.ports[p].port_id;
 		r->rx_split[r->nb_rx_ports].rx_pkts = r->view.seq.nb_rx_pkts - before;
 		r->nb_rx_ports++;
 	}
@@ -295,7 +295,7 @@ view_all_ports(const struct wr_run *run, unsigned int p, unsigned int sid,
 }
 
 /*
- * run->streams from the trackers (live false: the workers returned) or
+ * run->res.streams from the trackers (live false: the workers returned) or
  * from the copies published for the last tick (live), replacing what it
  * held.
  */
@@ -307,12 +307,12 @@ collect_streams(struct wr_run *run, bool live)
 	unsigned int p, sid, cap = 0;
 	bool any_rx = false;
 
-	free(run->streams);
-	run->streams = NULL;
-	run->nb_streams = 0;
+	free(run->res.streams);
+	run->res.streams = NULL;
+	run->res.nb_streams = 0;
 	memset(seen, 0, sizeof(seen));
-	for (p = 0; p < run->nb_ports; p++) {
-		if (!run->ports[p].rx)
+	for (p = 0; p < run->setup.nb_ports; p++) {
+		if (!run->setup.ports[p].rx)
 			continue;
 		any_rx = true;
 		for (sid = 0; sid < WR_MAX_STREAMS; sid++) {
@@ -322,10 +322,10 @@ collect_streams(struct wr_run *run, bool live)
 			if (r == NULL)
 				return;
 			if (!view_all_ports(run, p, sid, live, r)) {
-				run->nb_streams--;
+				run->res.nb_streams--;
 				continue;
 			}
-			fill_result(run, r, sid, run->ports[p].port_id);
+			fill_result(run, r, sid, run->setup.ports[p].port_id);
 			seen[sid] = true;
 		}
 	}
@@ -338,19 +338,19 @@ port_lat_validity(struct wr_run *run)
 {
 	unsigned int p, i;
 
-	for (p = 0; p < run->nb_ports; p++)
-		run->port_lat_valid[p] = run->cfg->lat_mode != WR_LAT_OFF;
-	for (i = 0; i < run->nb_streams; i++) {
-		const struct wr_stream_result *s = &run->streams[i];
+	for (p = 0; p < run->setup.nb_ports; p++)
+		run->res.port_lat_valid[p] = run->setup.cfg->lat_mode != WR_LAT_OFF;
+	for (i = 0; i < run->res.nb_streams; i++) {
+		const struct wr_stream_result *s = &run->res.streams[i];
 
 		unsigned int k;
 
 		if (s->view.nb_lat == 0 || wr_run_lat_valid(run, s->sender_known))
 			continue;
-		for (p = 0; p < run->nb_ports; p++)
+		for (p = 0; p < run->setup.nb_ports; p++)
 			for (k = 0; k < s->nb_rx_ports; k++)
-				if (run->ports[p].port_id == s->rx_split[k].port_id)
-					run->port_lat_valid[p] = false;
+				if (run->setup.ports[p].port_id == s->rx_split[k].port_id)
+					run->res.port_lat_valid[p] = false;
 	}
 }
 
@@ -359,30 +359,30 @@ wr_collect_final(struct wr_run *run)
 {
 	unsigned int p;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		collect_queues(run, p, &run->total[p]);
-		read_nic(run->ports[p].port_id, &run->nic[p]);
-		copy_nic(&run->total[p], &run->nic[p]);
-		wr_link_watch_update(&run->link[p],
-			wr_collect_link_up(run->ports[p].port_id), run->end_tsc);
+	for (p = 0; p < run->setup.nb_ports; p++) {
+		collect_queues(run, p, &run->res.total[p]);
+		read_nic(run->setup.ports[p].port_id, &run->live.nic[p]);
+		copy_nic(&run->res.total[p], &run->live.nic[p]);
+		wr_link_watch_update(&run->live.link[p],
+			wr_collect_link_up(run->setup.ports[p].port_id), run->live.end_tsc);
 	}
-	if (run->cpu != NULL)
+	if (run->live.cpu != NULL)
 		wr_cpu_track_final(run);
 	collect_streams(run, false);
 	port_lat_validity(run);
 	wr_xcheck_run(run);
-	wr_rxpub_warnings(run, &run->xcheck);
+	wr_rxpub_warnings(run, &run->res.xcheck);
 }
 
 bool
 wr_run_checkpoint_due(const struct wr_run *run, uint64_t now_tsc)
 {
-	uint64_t last = RTE_MAX(run->ckpt_tsc, run->start_tsc);
+	uint64_t last = RTE_MAX(run->live.ckpt_tsc, run->live.start_tsc);
 	/* Checkpoints come at ticks, which wander: half an interval of slack. */
-	uint64_t slack = run->cfg->interval_ms / 2 * (run->tsc_hz / 1000);
+	uint64_t slack = run->setup.cfg->interval_ms / 2 * (run->setup.tsc_hz / 1000);
 
-	return run->cfg->json_path[0] != '\0' && run->cfg->checkpoint_ms != 0 &&
-		now_tsc + slack - last >= run->cfg->checkpoint_ms * (run->tsc_hz / 1000);
+	return run->setup.cfg->json_path[0] != '\0' && run->setup.cfg->checkpoint_ms != 0 &&
+		now_tsc + slack - last >= run->setup.cfg->checkpoint_ms * (run->setup.tsc_hz / 1000);
 }
 
 const struct wr_interval *
@@ -395,28 +395,28 @@ wr_run_tick(struct wr_run *run)
 
 	if (iv == NULL)
 		return NULL;
-	if (run->lat_prev == NULL)
-		run->lat_prev = calloc(WR_MAX_PORTS, sizeof(*run->lat_prev));
-	fresh = run->lat_prev != NULL && wr_rxpub_request(run);
+	if (run->live.lat_prev == NULL)
+		run->live.lat_prev = calloc(WR_MAX_PORTS, sizeof(*run->live.lat_prev));
+	fresh = run->live.lat_prev != NULL && wr_rxpub_request(run);
 	now = rte_rdtsc();
-	wr_collect_ports(run, run->total);
-	for (p = 0; p < run->nb_ports; p++) {
-		iv->port[p].cnt = run->total[p];
-		wr_stats_rates(&run->last[p], &run->total[p], now - run->last_tsc,
-			run->tsc_hz, &iv->port[p].rates);
-		run->last[p] = run->total[p];
+	wr_collect_ports(run, run->res.total);
+	for (p = 0; p < run->setup.nb_ports; p++) {
+		iv->port[p].cnt = run->res.total[p];
+		wr_stats_rates(&run->live.last[p], &run->res.total[p], now - run->live.last_tsc,
+			run->setup.tsc_hz, &iv->port[p].rates);
+		run->live.last[p] = run->res.total[p];
 		wr_rxpub_port_seq(run, p, fresh, &iv->port[p].seq);
 	}
-	run->ckpt_ready = fresh && wr_run_checkpoint_due(run, now);
-	if (run->ckpt_ready)
-		run->ckpt_tsc = now;
+	run->live.ckpt_ready = fresh && wr_run_checkpoint_due(run, now);
+	if (run->live.ckpt_ready)
+		run->live.ckpt_tsc = now;
 	/* Per-stream figures live (view, telemetry) when streams are defined. */
-	if (run->ckpt_ready || (fresh && run->cfg->nb_stream_defs > 0))
+	if (run->live.ckpt_ready || (fresh && run->setup.cfg->nb_stream_defs > 0))
 		collect_streams(run, true);
 	wr_cpu_track_tick(run, iv);
-	iv->t_s = wr_run_seconds(run, run->start_tsc, now);
-	iv->dt_s = wr_run_seconds(run, run->last_tsc, now);
-	run->last_tsc = now;
+	iv->t_s = wr_run_seconds(run, run->live.start_tsc, now);
+	iv->dt_s = wr_run_seconds(run, run->live.last_tsc, now);
+	run->live.last_tsc = now;
 	wr_telemetry_publish(run, iv, WR_SNAP_RUNNING);
 	return iv;
 }
@@ -426,13 +426,13 @@ wr_collect_free_series(struct wr_run *run)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->nb_intervals; i++) {
-		free(run->intervals[i].port);
-		free(run->intervals[i].lcore);
+	for (i = 0; i < run->live.nb_intervals; i++) {
+		free(run->live.intervals[i].port);
+		free(run->live.intervals[i].lcore);
 	}
-	free(run->intervals);
-	run->intervals = NULL;
-	run->nb_intervals = 0;
+	free(run->live.intervals);
+	run->live.intervals = NULL;
+	run->live.nb_intervals = 0;
 }
 
 void
@@ -442,7 +442,7 @@ wr_collect_lat(const struct wr_run *run, unsigned int p, struct wr_hist *h)
 	unsigned int i;
 
 	WR_RUN_FOREACH_RXQ(run, i, rq)
-		if (p == WR_COLLECT_LAT_VALID ? run->port_lat_valid[rq->pidx] :
+		if (p == WR_COLLECT_LAT_VALID ? run->res.port_lat_valid[rq->pidx] :
 				rq->pidx == p)
 			wr_rxq_lat_final(h, rq);
 }

@@ -13,7 +13,7 @@
 #include "setup/run.h"
 
 /*
- * Snapshot every port of run into out (run->nb_ports entries). NIC counters
+ * Snapshot every port of run into out (run->setup.nb_ports entries). NIC counters
  * are read at most once a second (vmxnet3 reads cost a hypervisor trip) and
  * otherwise repeated from the last reading. This function can't fail.
  */
@@ -24,7 +24,7 @@ bool wr_collect_link_up(uint16_t port_id);
 
 /*
  * After the workers returned: exact totals (with a fresh NIC reading) into
- * run->total and the per-stream results into run->streams.
+ * run->res.total and the per-stream results into run->res.streams.
  */
 void wr_collect_final(struct wr_run *run);
 
@@ -67,7 +67,7 @@ uint64_t wr_collect_tx_sent(const struct wr_run *run);
 /* Frames the run's RX queues received so far, and own frames among them. */
 void wr_collect_rx_seen(const struct wr_run *run, uint64_t *all, uint64_t *own);
 
-/* Free the interval series (run->intervals). This function can't fail. */
+/* Free the interval series (run->live.intervals). This function can't fail. */
 void wr_collect_free_series(struct wr_run *run);
 
 #endif /* WR_COLLECT_H */

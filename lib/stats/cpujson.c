@@ -37,10 +37,10 @@ wr_cpu_json_sample(const struct wr_run *run, const struct wr_interval *iv)
 	json_t *a = json_array();
 	unsigned int i;
 
-	for (i = 0; iv->lcore != NULL && i < run->plan.nb_workers; i++) {
+	for (i = 0; iv->lcore != NULL && i < run->setup.plan.nb_workers; i++) {
 		json_t *o = json_object();
 
-		wr_json_set(o, "lcore", wr_json_u64(run->plan.w[i].lcore));
+		wr_json_set(o, "lcore", wr_json_u64(run->setup.plan.w[i].lcore));
 		cost_json(o, &iv->lcore[i]);
 		json_array_append_new(a, o);
 	}
@@ -87,13 +87,13 @@ ports_json(const struct wr_run *run)
 	json_t *ports = json_array();
 	unsigned int i;
 
-	for (i = 0; i < run->nb_ports; i++) {
-		const struct wr_cpu_port *cp = &run->cpu->port[i];
+	for (i = 0; i < run->setup.nb_ports; i++) {
+		const struct wr_cpu_port *cp = &run->live.cpu->port[i];
 		json_t *po = json_object();
 		double per_pkt, per_byte;
 
 		wr_cpu_port_cost(cp, &per_pkt, &per_byte);
-		wr_json_set(po, "port_id", wr_json_u64(run->ports[i].port_id));
+		wr_json_set(po, "port_id", wr_json_u64(run->setup.ports[i].port_id));
 		wr_json_set(po, "busy_tsc", json_real(cp->busy_tsc));
 		wr_json_set(po, "pkts", wr_json_u64(cp->pkts));
 		wr_json_set(po, "bytes", wr_json_u64(cp->bytes));
@@ -130,15 +130,15 @@ wr_cpu_json(const struct wr_run *run)
 	struct wr_cpu_cost cost;
 	unsigned int i;
 
-	if (run->cpu == NULL)
+	if (run->live.cpu == NULL)
 		return NULL;
 	o = json_object();
 	lcores = json_array();
 	memset(&all, 0, sizeof(all));
-	for (i = 0; i < run->cpu->nb_workers; i++) {
-		json_array_append_new(lcores, lcore_json(run->plan.w[i].lcore,
-			&run->cpu->lcore[i]));
-		wr_cpu_add(&all, &run->cpu->lcore[i]);
+	for (i = 0; i < run->live.cpu->nb_workers; i++) {
+		json_array_append_new(lcores, lcore_json(run->setup.plan.w[i].lcore,
+			&run->live.cpu->lcore[i]));
+		wr_cpu_add(&all, &run->live.cpu->lcore[i]);
 	}
 	/* Every worker together: the run's figures (lib/measure/metrics.c reads them). */
 	wr_cpu_cost(&all, &cost);

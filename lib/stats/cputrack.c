@@ -71,24 +71,24 @@ struct wr_cpu_track *
 wr_cpu_track_create(const struct wr_run *run)
 {
 	struct wr_cpu_track *t = calloc(1, sizeof(*t));
-	unsigned int n = run->plan.nb_workers, i;
+	unsigned int n = run->setup.plan.nb_workers, i;
 
 	if (t == NULL)
 		return NULL;
 	t->nb_workers = n;
-	t->nb_ports = run->nb_ports;
+	t->nb_ports = run->setup.nb_ports;
 	t->lcore = calloc(n ? n : 1, sizeof(*t->lcore));
 	t->q_pkts = calloc(n ? n : 1, sizeof(*t->q_pkts));
 	t->q_bytes = calloc(n ? n : 1, sizeof(*t->q_bytes));
 	t->q_port = calloc(n ? n : 1, sizeof(*t->q_port));
-	t->port = calloc(run->nb_ports ? run->nb_ports : 1, sizeof(*t->port));
+	t->port = calloc(run->setup.nb_ports ? run->setup.nb_ports : 1, sizeof(*t->port));
 	if (t->lcore == NULL || t->q_pkts == NULL || t->q_bytes == NULL ||
 			t->q_port == NULL || t->port == NULL) {
 		wr_cpu_track_free(t);
 		return NULL;
 	}
 	for (i = 0; i < n; i++)
-		map_queues(run->workers[i], t->q_port[i]);
+		map_queues(run->setup.workers[i], t->q_port[i]);
 	return t;
 }
 
@@ -162,16 +162,16 @@ static void
 reading(struct wr_run *run, struct wr_cpu_cost *cost,
 		struct wr_interval_port *iv_port)
 {
-	struct wr_cpu_track *t = run->cpu;
+	struct wr_cpu_track *t = run->live.cpu;
 	struct wr_cpu_counters cur, delta;
 	unsigned int i;
 
 	for (i = 0; i < t->nb_workers; i++) {
-		wr_cpu_read_worker(run->workers[i], &cur);
+		wr_cpu_read_worker(run->setup.workers[i], &cur);
 		wr_cpu_sub(&cur, &t->lcore[i], &delta);
 		if (cost != NULL)
 			wr_cpu_cost(&delta, &cost[i]);
-		charge_ports(t, i, run->workers[i], delta.busy_tsc, iv_port);
+		charge_ports(t, i, run->setup.workers[i], delta.busy_tsc, iv_port);
 		t->lcore[i] = cur;
 	}
 }
@@ -179,7 +179,7 @@ reading(struct wr_run *run, struct wr_cpu_cost *cost,
 int
 wr_cpu_track_tick(struct wr_run *run, struct wr_interval *iv)
 {
-	unsigned int n = run->cpu->nb_workers;
+	unsigned int n = run->live.cpu->nb_workers;
 
 	iv->lcore = calloc(n ? n : 1, sizeof(*iv->lcore));
 	reading(run, iv->lcore, iv->port);

@@ -15,8 +15,8 @@
 #define WR_CPU_MAX_WQ (2 * WR_MAX_QPW)
 
 struct wr_cpu_track {
-	unsigned int nb_workers;          /* run->plan.nb_workers */
-	unsigned int nb_ports;            /* run->nb_ports */
+	unsigned int nb_workers;          /* run->setup.plan.nb_workers */
+	unsigned int nb_ports;            /* run->setup.nb_ports */
 	struct wr_cpu_counters *lcore;    /* per worker, at the last reading */
 	uint64_t (*q_pkts)[WR_CPU_MAX_WQ];  /* per worker and queue, likewise */
 	uint64_t (*q_bytes)[WR_CPU_MAX_WQ];

@@ -41,14 +41,14 @@ wr_rxclock_started(struct wr_run *run)
 {
 	uint64_t first;
 
-	if (!run->cfg->start_on_rx || run->rx_clock_started)
+	if (!run->setup.cfg->start_on_rx || run->live.rx_clock_started)
 		return true;
 	first = wr_rxclock_first_tsc(run);
 	if (first == 0)
 		return false;
-	run->start_tsc = first;
-	run->last_tsc = first;
-	run->rx_clock_started = true;
+	run->live.start_tsc = first;
+	run->live.last_tsc = first;
+	run->live.rx_clock_started = true;
 	return true;
 }
 
@@ -68,11 +68,11 @@ wr_rxclock_idle(const struct wr_run *run, uint64_t now_tsc)
 {
 	uint64_t last;
 
-	if (run->cfg->idle_timeout_ms == 0)
+	if (run->setup.cfg->idle_timeout_ms == 0)
 		return false;
 	last = wr_rxclock_last_tsc(run);
 	/* A worker may stamp a burst after the caller read its clock. */
 	if (last == 0 || last >= now_tsc)
 		return false;
-	return now_tsc - last >= run->cfg->idle_timeout_ms * (run->tsc_hz / 1000);
+	return now_tsc - last >= run->setup.cfg->idle_timeout_ms * (run->setup.tsc_hz / 1000);
 }

@@ -21,13 +21,13 @@ wr_rxpub_request(struct wr_run *run)
 	uint64_t req, deadline;
 	unsigned int i, j, nap_us = 10;
 
-	if (!run->launched || __atomic_load_n(&run->ctl.rx_stop, __ATOMIC_RELAXED))
+	if (!run->live.launched || __atomic_load_n(&run->live.ctl.rx_stop, __ATOMIC_RELAXED))
 		return false;
-	req = run->ctl.pub_req + 1;
-	__atomic_store_n(&run->ctl.pub_req, req, __ATOMIC_RELEASE);
-	deadline = rte_rdtsc() + run->tsc_hz / 1000 * PUB_WAIT_MS;
-	for (i = 0; i < run->plan.nb_workers; i++) {
-		const struct wr_worker *w = run->workers[i];
+	req = run->live.ctl.pub_req + 1;
+	__atomic_store_n(&run->live.ctl.pub_req, req, __ATOMIC_RELEASE);
+	deadline = rte_rdtsc() + run->setup.tsc_hz / 1000 * PUB_WAIT_MS;
+	for (i = 0; i < run->setup.plan.nb_workers; i++) {
+		const struct wr_worker *w = run->setup.workers[i];
 
 		if (w == NULL || w->mode != WR_WORKER_GEN)
 			continue;
@@ -47,7 +47,7 @@ wr_rxpub_request(struct wr_run *run)
 
 /*
  * Sequence counts of port index p's published stream copies into out;
- * notes the streams a queue left out (run->rx_unpub).
+ * notes the streams a queue left out (run->live.rx_unpub).
  */
 static void
 pub_seq(struct wr_run *run, unsigned int p, struct wr_port_seq *out,
@@ -57,10 +57,10 @@ pub_seq(struct wr_run *run, unsigned int p, struct wr_port_seq *out,
 	unsigned int q, i;
 
 	WR_RUN_FOREACH_RXQ_OF(run, p, q, rq) {
-		const struct wr_rxq_pub *pb = &rq->pub[run->ctl.pub_req & 1];
+		const struct wr_rxq_pub *pb = &rq->pub[run->live.ctl.pub_req & 1];
 
-		if (pb->nb_unpublished > run->rx_unpub[q])
-			run->rx_unpub[q] = pb->nb_unpublished;
+		if (pb->nb_unpublished > run->live.rx_unpub[q])
+			run->live.rx_unpub[q] = pb->nb_unpublished;
 		for (i = 0; i < pb->nb_streams; i++) {
 			const struct wr_seq *sq = &pb->streams[i].seq;
 
@@ -82,14 +82,14 @@ static void
 pub_latency(struct wr_run *run, unsigned int p, struct wr_port_seq *out)
 {
 	static struct wr_hist now, ivl;   /* large; the stats core only */
-	struct wr_hist *prev = &run->lat_prev[p];
+	struct wr_hist *prev = &run->live.lat_prev[p];
 	uint64_t lo = UINT64_MAX, hi = 0;
 	const struct wr_rxq *rq;
 	unsigned int q;
 
 	wr_hist_init(&now);
 	WR_RUN_FOREACH_RXQ_OF(run, p, q, rq) {
-		const struct wr_rxq_pub *pb = &rq->pub[run->ctl.pub_req & 1];
+		const struct wr_rxq_pub *pb = &rq->pub[run->live.ctl.pub_req & 1];
 
 		wr_rxq_lat_pub(&now, pb);
 		lo = RTE_MIN(lo, pb->ivl_min_tsc);
@@ -98,10 +98,10 @@ pub_latency(struct wr_run *run, unsigned int p, struct wr_port_seq *out)
 	wr_hist_delta(&now, prev, lo, hi, &ivl);
 	ivl.sum = now.sum - prev->sum;
 	ivl.sum_hi = now.sum_hi - prev->sum_hi - (now.sum < prev->sum);
-	wr_stats_lat_figs(&ivl, run->tsc_hz, &out->lat);
-	wr_stats_lat_figs(&now, run->tsc_hz, &out->lat_run);
+	wr_stats_lat_figs(&ivl, run->setup.tsc_hz, &out->lat);
+	wr_stats_lat_figs(&now, run->setup.tsc_hz, &out->lat_run);
 	out->lat_sum_ns = wr_stats_tsc_to_ns((double)now.sum_hi * 0x1p64 +
-		(double)now.sum, run->tsc_hz);
+		(double)now.sum, run->setup.tsc_hz);
 	*prev = now;
 }
 
@@ -112,9 +112,9 @@ wr_rxpub_warnings(const struct wr_run *run, struct wr_xcheck *x)
 	unsigned int i;
 
 	WR_RUN_FOREACH_RXQ(run, i, rq)
-		if (run->rx_unpub[i] != 0)
+		if (run->live.rx_unpub[i] != 0)
 			wr_xcheck_unpublished(x, rq->port, rq->queue,
-				run->rx_unpub[i], WR_PUB_STREAMS);
+				run->live.rx_unpub[i], WR_PUB_STREAMS);
 }
 
 void
@@ -125,8 +125,8 @@ wr_rxpub_port_seq(struct wr_run *run, unsigned int p, bool fresh,
 
 	memset(out, 0, sizeof(*out));
 	if (!fresh) {
-		if (run->nb_intervals >= 2)
-			*out = run->intervals[run->nb_intervals - 2].port[p].seq;
+		if (run->live.nb_intervals >= 2)
+			*out = run->live.intervals[run->live.nb_intervals - 2].port[p].seq;
 		out->known = false;
 		memset(&out->lat, 0, sizeof(out->lat));
 		memset(&out->lat_run, 0, sizeof(out->lat_run));

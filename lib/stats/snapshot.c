@@ -13,8 +13,8 @@ index_of(const struct wr_run *run, uint16_t port_id)
 {
 	unsigned int p;
 
-	for (p = 0; p < run->nb_ports; p++)
-		if (run->ports[p].port_id == port_id)
+	for (p = 0; p < run->setup.nb_ports; p++)
+		if (run->setup.ports[p].port_id == port_id)
 			break;
 	return p;
 }
@@ -28,12 +28,12 @@ final_figures(const struct wr_run *run, unsigned int p, struct wr_snap_port *sp)
 
 	wr_hist_init(&h);
 	wr_collect_lat(run, p, &h);
-	wr_stats_lat_figs(&h, run->tsc_hz, &sp->lat);
+	wr_stats_lat_figs(&h, run->setup.tsc_hz, &sp->lat);
 	sp->lat_sum_ns = wr_stats_tsc_to_ns((double)h.sum_hi * 0x1p64 + (double)h.sum,
-		run->tsc_hz);
+		run->setup.tsc_hz);
 	sp->gap_pkts = sp->late_pkts = sp->dup_pkts = 0;
-	for (i = 0; i < run->nb_streams; i++) {
-		const struct wr_stream_result *r = &run->streams[i];
+	for (i = 0; i < run->res.nb_streams; i++) {
+		const struct wr_stream_result *r = &run->res.streams[i];
 
 		if (r->rx_port != sp->port_id)
 			continue;
@@ -77,12 +77,12 @@ interval_figures(unsigned int p, const struct wr_interval *iv,
 static bool
 latency_valid(const struct wr_run *run, unsigned int p, enum wr_snap_state st)
 {
-	const struct wr_port *port = &run->ports[p];
+	const struct wr_port *port = &run->setup.ports[p];
 	unsigned int peer = index_of(run, port->peer);
 
 	if (st == WR_SNAP_DONE)
-		return run->port_lat_valid[p];
-	return wr_run_lat_valid(run, peer < run->nb_ports && run->ports[peer].tx);
+		return run->res.port_lat_valid[p];
+	return wr_run_lat_valid(run, peer < run->setup.nb_ports && run->setup.ports[peer].tx);
 }
 
 static void
@@ -97,25 +97,25 @@ build_port(struct wr_snap *s, const struct wr_run *run, unsigned int p,
 		const struct wr_interval *iv, const struct wr_snap *prev)
 {
 	struct wr_snap_port *sp = &s->port[p];
-	const struct wr_port *port = &run->ports[p];
+	const struct wr_port *port = &run->setup.ports[p];
 	unsigned int peer = index_of(run, port->peer);
 
 	memset(sp, 0, sizeof(*sp));
 	sp->port_id = port->port_id;
 	sp->peer_id = port->peer;
-	sp->cnt = run->total[p];
-	if (port->rx && peer < run->nb_ports && run->ports[peer].tx &&
-			run->total[peer].tx_pkts > sp->cnt.rx_own_pkts)
-		sp->missing_pkts = run->total[peer].tx_pkts - sp->cnt.rx_own_pkts;
-	if (run->cpu != NULL)
-		sp->cpu = run->cpu->port[p];
+	sp->cnt = run->res.total[p];
+	if (port->rx && peer < run->setup.nb_ports && run->setup.ports[peer].tx &&
+			run->res.total[peer].tx_pkts > sp->cnt.rx_own_pkts)
+		sp->missing_pkts = run->res.total[peer].tx_pkts - sp->cnt.rx_own_pkts;
+	if (run->live.cpu != NULL)
+		sp->cpu = run->live.cpu->port[p];
 	interval_figures(p, iv, prev != NULL ? &prev->port[p] : NULL, sp);
 	if (s->state == WR_SNAP_DONE) {
 		struct wr_port_counters zero;
 
 		memset(&zero, 0, sizeof(zero));
-		wr_stats_rates(&zero, &sp->cnt, run->tx_stop_tsc - run->start_tsc,
-			run->tsc_hz, &sp->rates);
+		wr_stats_rates(&zero, &sp->cnt, run->live.tx_stop_tsc - run->live.start_tsc,
+			run->setup.tsc_hz, &sp->rates);
 		final_figures(run, p, sp);
 	}
 	if (!latency_valid(run, p, s->state))
@@ -128,12 +128,12 @@ build_lcores(struct wr_snap *s, const struct wr_run *run,
 {
 	unsigned int i;
 
-	s->nb_lcores = run->cpu != NULL ? run->cpu->nb_workers : 0;
+	s->nb_lcores = run->live.cpu != NULL ? run->live.cpu->nb_workers : 0;
 	for (i = 0; i < s->nb_lcores; i++) {
 		struct wr_snap_lcore *sl = &s->lcore[i];
 
-		sl->lcore = run->plan.w[i].lcore;
-		sl->cnt = run->cpu->lcore[i];
+		sl->lcore = run->setup.plan.w[i].lcore;
+		sl->cnt = run->live.cpu->lcore[i];
 		if (iv != NULL && iv->lcore != NULL)
 			sl->cost = iv->lcore[i];
 		else if (prev != NULL)
@@ -148,22 +148,22 @@ wr_snap_build(struct wr_snap *s, const struct wr_run *run,
 		const struct wr_interval *iv, enum wr_snap_state state,
 		const struct wr_snap *prev)
 {
-	uint64_t until = run->stopped ? run->tx_stop_tsc : rte_rdtsc();
+	uint64_t until = run->live.stopped ? run->live.tx_stop_tsc : rte_rdtsc();
 	unsigned int p;
 
-	s->run_id = run->start_tsc;
+	s->run_id = run->live.start_tsc;
 	s->state = state;
-	s->stop_reason = run->stop_reason;
-	s->tsc_hz = run->tsc_hz;
-	s->elapsed_ms = (uint64_t)(wr_run_seconds(run, run->start_tsc, until) * 1e3);
-	s->trial = run->nb_trials;
-	s->duration_ms = run->trial.duration_ms;
-	s->count_pkts = run->trial.count_pkts;
-	s->interval_ms = run->cfg->interval_ms;
-	s->nb_intervals = run->nb_intervals;
-	s->frame_size = run->trial.frame_size;
-	s->nb_ports = run->nb_ports;
-	for (p = 0; p < run->nb_ports; p++)
+	s->stop_reason = run->res.stop_reason;
+	s->tsc_hz = run->setup.tsc_hz;
+	s->elapsed_ms = (uint64_t)(wr_run_seconds(run, run->live.start_tsc, until) * 1e3);
+	s->trial = run->live.nb_trials;
+	s->duration_ms = run->live.trial.duration_ms;
+	s->count_pkts = run->live.trial.count_pkts;
+	s->interval_ms = run->setup.cfg->interval_ms;
+	s->nb_intervals = run->live.nb_intervals;
+	s->frame_size = run->live.trial.frame_size;
+	s->nb_ports = run->setup.nb_ports;
+	for (p = 0; p < run->setup.nb_ports; p++)
 		build_port(s, run, p, iv, prev);
 	build_lcores(s, run, iv, prev);
 	s->nb_streams = wr_snap_streams(run, s->stream, RTE_DIM(s->stream));

@@ -111,7 +111,7 @@ void wr_snap_build(struct wr_snap *s, const struct wr_run *run,
 
 /*
  * Fill out (max entries) with the run's streams, by stream id: each TX
- * queue of the run and each stream its receivers saw (run->streams as last
+ * queue of the run and each stream its receivers saw (run->res.streams as last
  * collected). Stats core only. Returns the number filled.
  */
 unsigned int wr_snap_streams(const struct wr_run *run, struct wr_snap_stream *out,

@@ -2,7 +2,7 @@
 /*
  * The run's streams as the stats core last saw them, for the live view
  * and telemetry: what each TX queue of the run sent (its counter, read
- * now) joined with what the receivers counted of it (run->streams, from
+ * now) joined with what the receivers counted of it (run->res.streams, from
  * the copies the workers published for the last tick, or final once the
  * workers returned).
  */
@@ -20,9 +20,9 @@ received(const struct wr_run *run, unsigned int sid)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->nb_streams; i++)
-		if (run->streams[i].stream_id == sid && run->streams[i].view.seq.started)
-			return &run->streams[i];
+	for (i = 0; i < run->res.nb_streams; i++)
+		if (run->res.streams[i].stream_id == sid && run->res.streams[i].view.seq.started)
+			return &run->res.streams[i];
 	return NULL;
 }
 
@@ -34,8 +34,8 @@ sender(const struct wr_run *run, const struct wr_txq *t, struct wr_snap_stream *
 	o->tx_port = t->port;
 	o->tx_queue = t->queue;
 	o->sent_pkts = wr_counter_read(&t->st.nb_pkts);
-	if (run->cfg->nb_stream_defs > t->queue)
-		snprintf(o->name, sizeof(o->name), "%s", run->cfg->streams[t->queue].name);
+	if (run->setup.cfg->nb_stream_defs > t->queue)
+		snprintf(o->name, sizeof(o->name), "%s", run->setup.cfg->streams[t->queue].name);
 }
 
 static void
@@ -51,7 +51,7 @@ receiver(const struct wr_run *run, const struct wr_stream_result *r,
 	if (r->lat_valid && r->view.nb_lat > 0) {
 		o->lat_valid = true;
 		o->lat_mean_ns = wr_stats_tsc_to_ns(wr_stats_view_lat_mean_tsc(&r->view),
-			run->tsc_hz);
+			run->setup.tsc_hz);
 	}
 }
 

@@ -49,13 +49,13 @@ iat_json(const struct wr_run *run, const struct wr_rx_iat *a)
 	unsigned int k;
 
 	wr_json_set(o, "nb", wr_json_u64(a->nb));
-	wr_json_set(o, "mean_ns", json_real(wr_stats_tsc_to_ns(mean, run->tsc_hz)));
+	wr_json_set(o, "mean_ns", json_real(wr_stats_tsc_to_ns(mean, run->setup.tsc_hz)));
 	wr_json_set(o, "cv", json_real(mean > 0.0 ? sqrt(var > 0.0 ? var : 0.0) / mean : 0.0));
 	wr_json_set(o, "zero_gaps", wr_json_u64(a->bins[0]));
 	for (k = 1; k < WR_IAT_BINS; k++)
 		if (a->bins[k] != 0)
 			json_array_append_new(bins, json_pack("{s:f, s:I}", "below_ns",
-				wr_stats_tsc_to_ns(ldexp(1.0, (int)k), run->tsc_hz),
+				wr_stats_tsc_to_ns(ldexp(1.0, (int)k), run->setup.tsc_hz),
 				"count", (json_int_t)a->bins[k]));
 	wr_json_set(o, "bins", bins);
 	return o;
@@ -75,7 +75,7 @@ wr_streamrx_json(const struct wr_run *run, uint16_t stream_id, bool live)
 void
 wr_streamrx_tx_json(json_t *o, const struct wr_run *run, const struct wr_txq *t)
 {
-	const struct wr_config *cfg = run->cfg;
+	const struct wr_config *cfg = run->setup.cfg;
 	const struct wr_stream_def *d = cfg->nb_stream_defs ? &cfg->streams[t->queue] : NULL;
 	const struct wr_pattern *pat = d != NULL ? &d->pattern : &cfg->pattern;
 	char buf[64];

@@ -28,7 +28,7 @@ wr_telemetry_publish(const struct wr_run *run, const struct wr_interval *iv,
 		enum wr_snap_state state)
 {
 	const struct wr_snap *prev = nb_published > 0 &&
-		previous.run_id == run->start_tsc ? &previous : NULL;
+		previous.run_id == run->live.start_tsc ? &previous : NULL;
 
 	wr_snap_build(&building, run, iv, state, prev);
 	building.seq = ++nb_published;

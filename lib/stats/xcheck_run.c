@@ -49,13 +49,13 @@ xcheck_nic(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
 	unsigned int q;
 
 	memset(&st, 0, sizeof(st));
-	if (rte_eth_stats_get(run->ports[p].port_id, &st) != 0)
+	if (rte_eth_stats_get(run->setup.ports[p].port_id, &st) != 0)
 		return;
 	x->nic_opackets = st.opackets;
 	x->nic_ipackets = st.ipackets;
 	x->nic_oerrors = st.oerrors;
 	x->nic_rx_drops = st.imissed + st.ierrors + st.rx_nombuf +
-		read_xstats_drops(run->ports[p].port_id);
+		read_xstats_drops(run->setup.ports[p].port_id);
 	x->nic_counts = st.opackets + st.ipackets + st.oerrors + x->nic_rx_drops > 0 ||
 		(x->own_tx == 0 && x->own_rx == 0);
 	for (q = 0; q < WR_MAX_QUEUES && q < RTE_ETHDEV_QUEUE_STAT_CNTRS; q++) {
@@ -65,8 +65,8 @@ xcheck_nic(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
 		sq_i += st.q_ipackets[q];
 	}
 	x->nic_q_counts = sq_o + sq_i > 0 && sq_o == st.opackets && sq_i == st.ipackets &&
-		run->ports[p].nb_txq <= RTE_ETHDEV_QUEUE_STAT_CNTRS &&
-		run->ports[p].nb_rxq <= RTE_ETHDEV_QUEUE_STAT_CNTRS;
+		run->setup.ports[p].nb_txq <= RTE_ETHDEV_QUEUE_STAT_CNTRS &&
+		run->setup.ports[p].nb_rxq <= RTE_ETHDEV_QUEUE_STAT_CNTRS;
 }
 
 /* wirerate's own counts of port index p for the cross-checks. */
@@ -78,9 +78,9 @@ xcheck_own(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
 	unsigned int q, i, k;
 
 	memset(x, 0, sizeof(*x));
-	x->port_id = run->ports[p].port_id;
-	x->nb_txq = run->ports[p].nb_txq;
-	x->nb_rxq = run->ports[p].nb_rxq;
+	x->port_id = run->setup.ports[p].port_id;
+	x->nb_txq = run->setup.ports[p].nb_txq;
+	x->nb_rxq = run->setup.ports[p].nb_rxq;
 	WR_RUN_FOREACH_TXQ_OF(run, p, i, tq)
 		x->own_txq[tq->queue] += tq->st.nb_pkts;
 	WR_RUN_FOREACH_RXQ_OF(run, p, i, rq) {
@@ -97,12 +97,12 @@ xcheck_own(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
 		x->own_tx += x->own_txq[q];
 		x->own_rx += x->own_rxq[q];
 	}
-	x->tx = run->ports[p].tx || x->own_tx > 0;
-	x->rx = run->ports[p].rx;
-	for (i = 0; i < run->nb_streams; i++)
-		for (k = 0; k < run->streams[i].nb_rx_ports; k++)
-			if (run->streams[i].rx_split[k].port_id == x->port_id)
-				x->lost += (uint64_t)run->streams[i].lost_pkts;
+	x->tx = run->setup.ports[p].tx || x->own_tx > 0;
+	x->rx = run->setup.ports[p].rx;
+	for (i = 0; i < run->res.nb_streams; i++)
+		for (k = 0; k < run->res.streams[i].nb_rx_ports; k++)
+			if (run->res.streams[i].rx_split[k].port_id == x->port_id)
+				x->lost += (uint64_t)run->res.streams[i].lost_pkts;
 }
 
 void
@@ -111,10 +111,10 @@ wr_xcheck_run(struct wr_run *run)
 	struct wr_xcheck_port x;
 	unsigned int p;
 
-	wr_xcheck_init(&run->xcheck);
-	for (p = 0; p < run->nb_ports; p++) {
+	wr_xcheck_init(&run->res.xcheck);
+	for (p = 0; p < run->setup.nb_ports; p++) {
 		xcheck_own(run, p, &x);
 		xcheck_nic(run, p, &x);
-		wr_xcheck_port(&run->xcheck, &x);
+		wr_xcheck_port(&run->res.xcheck, &x);
 	}
 }

@@ -6,7 +6,7 @@
 #include "setup/run.h"
 
 /*
- * Fill run->xcheck for the trial that just ended: after the workers
+ * Fill run->res.xcheck for the trial that just ended: after the workers
  * returned and the streams were collected. This function can't fail.
  */
 void wr_xcheck_run(struct wr_run *run);

@@ -28,8 +28,8 @@ wr_run_create(const struct wr_config *cfg, const char *cmdline,
 
 	if (rc != 0)
 		return rc;
-	(*out)->cpu = wr_cpu_track_create(*out);
-	if ((*out)->cpu == NULL) {
+	(*out)->live.cpu = wr_cpu_track_create(*out);
+	if ((*out)->live.cpu == NULL) {
 		wr_setup_destroy(*out);
 		*out = NULL;
 		return wr_err(-ENOMEM, err, errlen, "no memory for CPU counters");
@@ -43,22 +43,22 @@ wr_run_start(struct wr_run *run, char *err, size_t errlen)
 	unsigned int i;
 	int rc;
 
-	wr_collect_ports(run, run->last);
-	run->start_tsc = rte_rdtsc();
-	for (i = 0; i < run->nb_ports; i++)
-		wr_link_watch_start(&run->link[i],
-			wr_collect_link_up(run->ports[i].port_id), run->start_tsc);
-	run->last_tsc = run->start_tsc;
-	run->nic_read_tsc = run->start_tsc;
-	for (i = 0; i < run->plan.nb_workers; i++) {
-		rc = rte_eal_remote_launch(wr_worker_main, run->workers[i],
-			run->workers[i]->lcore);
+	wr_collect_ports(run, run->live.last);
+	run->live.start_tsc = rte_rdtsc();
+	for (i = 0; i < run->setup.nb_ports; i++)
+		wr_link_watch_start(&run->live.link[i],
+			wr_collect_link_up(run->setup.ports[i].port_id), run->live.start_tsc);
+	run->live.last_tsc = run->live.start_tsc;
+	run->live.nic_read_tsc = run->live.start_tsc;
+	for (i = 0; i < run->setup.plan.nb_workers; i++) {
+		rc = rte_eal_remote_launch(wr_worker_main, run->setup.workers[i],
+			run->setup.workers[i]->lcore);
 		if (rc != 0) {
 			wr_run_stop(run, WR_STOP_ERROR);
 			return wr_err(-EBUSY, err, errlen, "lcore %u is busy: cannot "
-				"launch its worker", run->workers[i]->lcore);
+				"launch its worker", run->setup.workers[i]->lcore);
 		}
-		run->launched = true;
+		run->live.launched = true;
 	}
 	wr_telemetry_publish(run, NULL, WR_SNAP_RUNNING);
 	return 0;
@@ -74,15 +74,15 @@ wr_run_start(struct wr_run *run, char *err, size_t errlen)
 static void
 grace(struct wr_run *run)
 {
-	uint64_t ms_tsc = run->tsc_hz / 1000;
+	uint64_t ms_tsc = run->setup.tsc_hz / 1000;
 	uint64_t start = rte_rdtsc(), quiet_since = start, last, own;
 	uint64_t now, cur;
-	uint64_t quiet = RTE_MIN(run->cfg->grace_ms, (uint64_t)50);
+	uint64_t quiet = RTE_MIN(run->setup.cfg->grace_ms, (uint64_t)50);
 
 	/* TX only: frames in flight go to a peer in another process or host,
 	 * which may still be reading them from a shared ring; linger. */
-	if (run->q.nb_rx == 0) {
-		rte_delay_us_sleep((unsigned int)RTE_MIN(run->cfg->grace_ms,
+	if (run->setup.q.nb_rx == 0) {
+		rte_delay_us_sleep((unsigned int)RTE_MIN(run->setup.cfg->grace_ms,
 			60000u) * 1000u);
 		return;
 	}
@@ -95,7 +95,7 @@ grace(struct wr_run *run)
 			last = cur;
 			quiet_since = now;
 		}
-		if (now - start >= run->cfg->grace_ms * ms_tsc)
+		if (now - start >= run->setup.cfg->grace_ms * ms_tsc)
 			break;
 		if (now - quiet_since >= quiet * ms_tsc && own >= wr_collect_tx_sent(run))
 			break;
@@ -107,23 +107,23 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 {
 	unsigned int i;
 
-	if (run->stopped)
+	if (run->live.stopped)
 		return;
-	run->stopped = true;
-	run->stop_reason = why;
-	__atomic_store_n(&run->ctl.tx_stop, 1, __ATOMIC_RELEASE);
-	run->tx_stop_tsc = rte_rdtsc();
+	run->live.stopped = true;
+	run->res.stop_reason = why;
+	__atomic_store_n(&run->live.ctl.tx_stop, 1, __ATOMIC_RELEASE);
+	run->live.tx_stop_tsc = rte_rdtsc();
 	wr_telemetry_publish(run, NULL, WR_SNAP_STOPPING);
-	if (run->launched && run->cfg->grace_ms > 0)
+	if (run->live.launched && run->setup.cfg->grace_ms > 0)
 		grace(run);
-	__atomic_store_n(&run->ctl.rx_stop, 1, __ATOMIC_RELEASE);
-	for (i = 0; i < run->plan.nb_workers; i++)
-		rte_eal_wait_lcore(run->workers[i]->lcore);
-	run->end_tsc = rte_rdtsc();
-	wr_capture_drain(run->cap);
+	__atomic_store_n(&run->live.ctl.rx_stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < run->setup.plan.nb_workers; i++)
+		rte_eal_wait_lcore(run->setup.workers[i]->lcore);
+	run->live.end_tsc = rte_rdtsc();
+	wr_capture_drain(run->setup.cap);
 	/* Stopped by silence: the measured window ends at the last frame. */
-	if (why == WR_STOP_IDLE && wr_rxclock_last_tsc(run) > run->start_tsc)
-		run->tx_stop_tsc = wr_rxclock_last_tsc(run);
+	if (why == WR_STOP_IDLE && wr_rxclock_last_tsc(run) > run->live.start_tsc)
+		run->live.tx_stop_tsc = wr_rxclock_last_tsc(run);
 	wr_collect_final(run);
 	wr_telemetry_publish(run, NULL, WR_SNAP_DONE);
 }
@@ -131,7 +131,7 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 void
 wr_run_close(struct wr_run *run)
 {
-	if (run->launched && !run->stopped && !run->closed)
+	if (run->live.launched && !run->live.stopped && !run->res.closed)
 		wr_run_stop(run, WR_STOP_ERROR);
 	wr_setup_close(run);
 }
@@ -143,6 +143,6 @@ wr_run_destroy(struct wr_run *run)
 		return;
 	wr_run_close(run);
 	wr_collect_free_series(run);
-	wr_cpu_track_free(run->cpu);
+	wr_cpu_track_free(run->live.cpu);
 	wr_setup_destroy(run);
 }

@@ -93,21 +93,21 @@ static int
 queue_pps(struct wr_run *run, struct wr_port *p, const struct wr_txq *q,
 		double *pps, char *err, size_t el)
 {
-	const struct wr_config *cfg = run->cfg;
+	const struct wr_config *cfg = run->setup.cfg;
 	const struct wr_stream_def *d = queue_stream(cfg, q->queue);
 	const struct wr_rate *r = d != NULL && d->rate.unit != WR_RATE_NONE ?
-		&d->rate : &run->trial.rate;
+		&d->rate : &run->live.trial.rate;
 	double total;
 	int rc = rate_link_bps(p, cfg, r, err, el);
 
 	if (rc != 0)
 		return rc;
 	if (d != NULL)
-		rc = wr_stream_pps(d, &run->trial.rate, p->rate_link_bps, pps);
+		rc = wr_stream_pps(d, &run->live.trial.rate, p->rate_link_bps, pps);
 	else if (cfg->mix.nb_sizes != 0)
-		rc = wr_mix_to_pps(&run->trial.rate, &cfg->mix, p->rate_link_bps, &total);
+		rc = wr_mix_to_pps(&run->live.trial.rate, &cfg->mix, p->rate_link_bps, &total);
 	else
-		rc = wr_rate_to_pps(&run->trial.rate, run->trial.frame_size,
+		rc = wr_rate_to_pps(&run->live.trial.rate, run->live.trial.frame_size,
 			p->rate_link_bps, &total);
 	if (rc != 0)
 		return wr_err(-EINVAL, err, el, "--rate: cannot convert to frames per "
@@ -129,11 +129,11 @@ setup_gate(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
 		rc = queue_pps(run, p, q, &pps, err, el);
 	if (rc != 0)
 		return rc;
-	if (wr_gate_init(&q->gate, pat, pps, run->tsc_hz, q->burst_pkts,
+	if (wr_gate_init(&q->gate, pat, pps, run->setup.tsc_hz, q->burst_pkts,
 			rte_rdtsc()) != 0)
 		return wr_err(-EINVAL, err, el, "--pattern: port %u queue %u: %.6g pps "
 			"is outside what the gate can hold at a TSC of %" PRIu64 " Hz",
-			p->port_id, q->queue, pps, run->tsc_hz);
+			p->port_id, q->queue, pps, run->setup.tsc_hz);
 	q->gated = true;
 	p->rate_pps += pps;
 	return 0;
@@ -144,27 +144,27 @@ static int
 setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
 		char *err, size_t el)
 {
-	const struct wr_stream_def *d = queue_stream(run->cfg, q->queue);
-	const struct wr_pattern *pat = d != NULL ? &d->pattern : &run->cfg->pattern;
+	const struct wr_stream_def *d = queue_stream(run->setup.cfg, q->queue);
+	const struct wr_pattern *pat = d != NULL ? &d->pattern : &run->setup.cfg->pattern;
 	double share;
 	int rc;
 
 	q->gated = false;
 	if (pat->kind != WR_PATTERN_CONSTANT)
 		return setup_gate(run, p, q, pat, err, el);
-	if (d == NULL && run->trial.rate.unit == WR_RATE_NONE)
+	if (d == NULL && run->live.trial.rate.unit == WR_RATE_NONE)
 		return 0;
 	rc = queue_pps(run, p, q, &share, err, el);
 	if (rc != 0 || isinf(share))
 		return rc;
 	q->pace_conf.pps = share;
-	q->pace_conf.tsc_hz = run->tsc_hz;
+	q->pace_conf.tsc_hz = run->setup.tsc_hz;
 	q->pace_conf.max_burst = q->burst_pkts;
 	q->pace_conf.max_backlog_pkts = pace_backlog(share, q->burst_pkts);
 	if (share <= 0.0 || wr_pace_init(&q->pace, &q->pace_conf, rte_rdtsc()) != 0)
 		return wr_err(-EINVAL, err, el, "--rate: %.6g pps per queue on port %u "
 			"(%u queues) is outside what the pacer can hold at a TSC of "
-			"%" PRIu64 " Hz", share, p->port_id, p->nb_txq, run->tsc_hz);
+			"%" PRIu64 " Hz", share, p->port_id, p->nb_txq, run->setup.tsc_hz);
 	q->paced = true;
 	p->rate_pps += wr_pace_rate_pps(&q->pace);
 	return 0;
@@ -184,21 +184,21 @@ static void
 txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
 {
 	const struct wr_frame_layout *lay = &p->cur->qlay[q->queue];
-	const struct wr_stream_def *d = queue_stream(run->cfg, q->queue);
+	const struct wr_stream_def *d = queue_stream(run->setup.cfg, q->queue);
 
-	q->frame_size = d != NULL ? d->frame_size : run->trial.frame_size;
+	q->frame_size = d != NULL ? d->frame_size : run->live.trial.frame_size;
 	q->data_len = lay->data_len;
 	q->sport_off = lay->udp_sport_off;
 	q->th_off = lay->th_off;
 	q->pool = p->cur->pool[q->queue];
 	q->var = p->cur->var[q->queue];
-	q->mix = run->cfg->mix.nb_sizes != 0 ? &run->cfg->mix : NULL;
+	q->mix = run->setup.cfg->mix.nb_sizes != 0 ? &run->setup.cfg->mix : NULL;
 	if (d != NULL) {
 		q->mix = d->mix.nb_sizes != 0 ? &d->mix : NULL;
 		q->sport_base = d->src_udp;
 		q->nb_flows = d->nb_flows;
 	}
-	q->limit_pkts = queue_limit(run->trial.count_pkts, q->queue, p->nb_txq);
+	q->limit_pkts = queue_limit(run->live.trial.count_pkts, q->queue, p->nb_txq);
 	q->paced = false;
 	wr_txq_reset(q);
 }
@@ -219,7 +219,7 @@ drain_rx(struct wr_run *run)
 			if (n == 0)
 				continue;
 			rte_pktmbuf_free_bulk(pkts, n);
-			run->nb_flushed_pkts += n;
+			run->live.nb_flushed_pkts += n;
 			idle = 0;
 		}
 	}
@@ -230,17 +230,17 @@ free_series(struct wr_run *run)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->nb_intervals; i++) {
-		free(run->intervals[i].port);
-		free(run->intervals[i].lcore);
+	for (i = 0; i < run->live.nb_intervals; i++) {
+		free(run->live.intervals[i].port);
+		free(run->live.intervals[i].lcore);
 	}
-	run->nb_intervals = 0;
-	free(run->streams);
-	run->streams = NULL;
-	run->nb_streams = 0;
-	free(run->lat_prev);
-	run->lat_prev = NULL;
-	memset(run->rx_unpub, 0, sizeof(run->rx_unpub));
+	run->live.nb_intervals = 0;
+	free(run->res.streams);
+	run->res.streams = NULL;
+	run->res.nb_streams = 0;
+	free(run->live.lat_prev);
+	run->live.lat_prev = NULL;
+	memset(run->live.rx_unpub, 0, sizeof(run->live.rx_unpub));
 }
 
 /* Fresh counters, trackers and state for the next trial. */
@@ -251,27 +251,27 @@ reset_state(struct wr_run *run)
 	unsigned int p;
 
 	free_series(run);
-	for (p = 0; p < run->nb_ports; p++) {
-		run->ports[p].rate_pps = 0;
-		rte_eth_stats_reset(run->ports[p].port_id);
+	for (p = 0; p < run->setup.nb_ports; p++) {
+		run->setup.ports[p].rate_pps = 0;
+		rte_eth_stats_reset(run->setup.ports[p].port_id);
 	}
 	WR_RUN_FOREACH_RXQ(run, p, rq) {
 		wr_rxq_reset(rq);
 		if (rq->impair != NULL)
 			wr_impair_reset_counts(rq->impair);
 	}
-	memset(run->last, 0, run->nb_ports * sizeof(*run->last));
-	memset(run->nic, 0, run->nb_ports * sizeof(*run->nic));
-	memset(run->total, 0, run->nb_ports * sizeof(*run->total));
-	for (p = 0; p < run->plan.nb_workers; p++)
-		memset(&run->workers[p]->st, 0, sizeof(run->workers[p]->st));
-	wr_cpu_track_reset(run->cpu);
-	memset(&run->ctl, 0, sizeof(run->ctl));
-	run->stopped = false;
-	run->launched = false;
-	run->rx_clock_started = false;
-	run->stop_reason = WR_STOP_NONE;
-	run->mbufs_missing = 0;
+	memset(run->live.last, 0, run->setup.nb_ports * sizeof(*run->live.last));
+	memset(run->live.nic, 0, run->setup.nb_ports * sizeof(*run->live.nic));
+	memset(run->res.total, 0, run->setup.nb_ports * sizeof(*run->res.total));
+	for (p = 0; p < run->setup.plan.nb_workers; p++)
+		memset(&run->setup.workers[p]->st, 0, sizeof(run->setup.workers[p]->st));
+	wr_cpu_track_reset(run->live.cpu);
+	memset(&run->live.ctl, 0, sizeof(run->live.ctl));
+	run->live.stopped = false;
+	run->live.launched = false;
+	run->live.rx_clock_started = false;
+	run->res.stop_reason = WR_STOP_NONE;
+	run->res.mbufs_missing = 0;
 }
 
 /* TX pools of the trial's size, then each TX queue's size, limit and pace. */
@@ -282,14 +282,14 @@ configure_tx(struct wr_run *run, char *err, size_t el)
 	unsigned int p, i;
 	int rc;
 
-	for (p = 0; p < run->nb_ports; p++) {
-		struct wr_port *port = &run->ports[p];
+	for (p = 0; p < run->setup.nb_ports; p++) {
+		struct wr_port *port = &run->setup.ports[p];
 
 		if (!port->tx)
 			continue;
-		rc = wr_port_use_size(port, run->cfg,
-			&run->ports[wr_run_port_index(run, port->peer)],
-			run->trial.frame_size, err, el);
+		rc = wr_port_use_size(port, run->setup.cfg,
+			&run->setup.ports[wr_run_port_index(run, port->peer)],
+			run->live.trial.frame_size, err, el);
 		if (rc != 0)
 			return rc;
 		WR_RUN_FOREACH_TXQ_OF(run, p, i, tq) {
@@ -305,18 +305,18 @@ configure_tx(struct wr_run *run, char *err, size_t el)
 int
 wr_run_trial(struct wr_run *run, const struct wr_trial *t, char *err, size_t errlen)
 {
-	if (run->launched && !run->stopped)
+	if (run->live.launched && !run->live.stopped)
 		return wr_err(-EBUSY, err, errlen, "a trial is still running");
-	if (t->frame_size > run->cfg->frame_size ||
+	if (t->frame_size > run->setup.cfg->frame_size ||
 			t->frame_size < WR_FRAME_MIN_SIZE)
 		return wr_err(-EINVAL, err, errlen, "trial frame size %u outside "
 			"64..%u (the ports were set up for %u)", t->frame_size,
-			run->cfg->frame_size, run->cfg->frame_size);
-	run->trial = *t;
-	if (run->nb_trials > 0)
+			run->setup.cfg->frame_size, run->setup.cfg->frame_size);
+	run->live.trial = *t;
+	if (run->live.nb_trials > 0)
 		drain_rx(run);
 	reset_state(run);
-	run->nb_trials++;
+	run->live.nb_trials++;
 	return configure_tx(run, err, errlen);
 }
 
@@ -324,11 +324,11 @@ wr_run_trial(struct wr_run *run, const struct wr_trial *t, char *err, size_t err
 static enum wr_stop_reason
 should_stop(const struct wr_run *run, uint64_t now, const volatile int *signals)
 {
-	uint64_t dur = run->trial.duration_ms;
+	uint64_t dur = run->live.trial.duration_ms;
 
 	if (signals != NULL && *signals != 0)
 		return WR_STOP_SIGNAL;
-	if (dur != 0 && now - run->start_tsc >= dur * (run->tsc_hz / 1000))
+	if (dur != 0 && now - run->live.start_tsc >= dur * (run->setup.tsc_hz / 1000))
 		return WR_STOP_DURATION;
 	if (wr_run_tx_done(run))
 		return WR_STOP_COUNT;
@@ -341,14 +341,14 @@ enum wr_stop_reason
 wr_run_wait(struct wr_run *run, const volatile int *signals,
 		wr_run_interval_cb cb, void *arg)
 {
-	uint64_t step = run->cfg->interval_ms * (run->tsc_hz / 1000);
+	uint64_t step = run->setup.cfg->interval_ms * (run->setup.tsc_hz / 1000);
 	uint64_t next, now;
 	const struct wr_interval *iv;
 	enum wr_stop_reason why;
 
 	if (!wr_rxclock_wait(run, signals))
 		return WR_STOP_SIGNAL;
-	next = run->start_tsc + step;
+	next = run->live.start_tsc + step;
 	for (;;) {
 		rte_delay_us_sleep(TICK_US);
 		now = rte_rdtsc();
@@ -358,13 +358,13 @@ wr_run_wait(struct wr_run *run, const volatile int *signals,
 		if (now < next)
 			continue;
 		next += step;
-		wr_capture_drain(run->cap);
-		wr_capture_checkpoint(run->cap, now, run->cfg->checkpoint_ms *
-			(run->tsc_hz / 1000));
+		wr_capture_drain(run->setup.cap);
+		wr_capture_checkpoint(run->setup.cap, now, run->setup.cfg->checkpoint_ms *
+			(run->setup.tsc_hz / 1000));
 		iv = wr_run_tick(run);
 		if (iv != NULL && cb != NULL)
 			cb(run, iv, arg);
-		if (iv != NULL && run->ckpt_ready)
+		if (iv != NULL && run->live.ckpt_ready)
 			wr_result_checkpoint(run);
 	}
 }

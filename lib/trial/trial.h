@@ -58,7 +58,7 @@ enum wr_stop_reason wr_run_wait(struct wr_run *run,
 
 /*
  * After the last trial: remove the fixture, stop and close the ports, and
- * count the mbufs not back in their pools (run->mbufs_missing).
+ * count the mbufs not back in their pools (run->res.mbufs_missing).
  * This function can't fail; idempotent.
  */
 void wr_run_close(struct wr_run *run);

@@ -129,19 +129,19 @@ test_opts_errors(void)
 	struct wr_config c;
 
 	WR_CHECK_U64(PARSE(&c, "--start-on-rx"), -EINVAL);
-	WR_CHECK_STR(err, "--start-on-rx: a run that generates frames");
+	WR_CHECK_STR(err.msg, "--start-on-rx: a run that generates frames");
 	WR_CHECK_U64(PARSE(&c, "--reflect", "--tx-ports", "0"), -EINVAL);
-	WR_CHECK_STR(err, "--reflect with --tx-ports");
+	WR_CHECK_STR(err.msg, "--reflect with --tx-ports");
 	WR_CHECK_U64(PARSE(&c, "--reflect", "--count", "5"), -EINVAL);
-	WR_CHECK_STR(err, "--reflect with --count");
+	WR_CHECK_STR(err.msg, "--reflect with --count");
 	WR_CHECK_U64(PARSE(&c, "--reflect", "--rx-ports", "none"), -EINVAL);
-	WR_CHECK_STR(err, "--rx-ports none with --reflect");
+	WR_CHECK_STR(err.msg, "--rx-ports none with --reflect");
 	WR_CHECK_U64(PARSE(&c, "--rx-ports", "none", "--idle-timeout", "1s"), -EINVAL);
-	WR_CHECK_STR(err, "--rx-ports none with --idle-timeout");
+	WR_CHECK_STR(err.msg, "--rx-ports none with --idle-timeout");
 	WR_CHECK_U64(PARSE(&c, "--tx-ports", "none", "--idle-timeout", "5ms"), -EINVAL);
-	WR_CHECK_STR(err, "--idle-timeout 5ms: too short, at least 10 ms");
+	WR_CHECK_STR(err.msg, "--idle-timeout 5ms: too short, at least 10 ms");
 	WR_CHECK_U64(PARSE(&c, "--tx-ports", "none", "--idle-timeout", "x"), -EINVAL);
-	WR_CHECK_STR(err, "--idle-timeout x: not a duration");
+	WR_CHECK_STR(err.msg, "--idle-timeout x: not a duration");
 }
 
 /* A run with two RX queues whose counters the test sets by hand. */
@@ -156,24 +156,24 @@ fake_run(void)
 	struct fake *f = calloc(1, sizeof(*f));
 
 	wr_config_defaults(&f->cfg);
-	f->run.cfg = &f->cfg;
-	f->run.tsc_hz = 1000000;            /* 1000 cycles per ms */
-	f->run.nb_ports = 2;
+	f->run.setup.cfg = &f->cfg;
+	f->run.setup.tsc_hz = 1000000;            /* 1000 cycles per ms */
+	f->run.setup.nb_ports = 2;
 	/* The registry (setup/run.h): port 0 queue 0, port 1 queue 3. */
-	f->run.q.rx[0] = calloc(1, sizeof(struct wr_rxq));
-	f->run.q.rx[1] = calloc(1, sizeof(struct wr_rxq));
-	f->run.q.rx[1]->pidx = 1;
-	f->run.q.rx[1]->queue = 3;
-	f->run.q.nb_rx = 2;
-	f->run.start_tsc = 100;
+	f->run.setup.q.rx[0] = calloc(1, sizeof(struct wr_rxq));
+	f->run.setup.q.rx[1] = calloc(1, sizeof(struct wr_rxq));
+	f->run.setup.q.rx[1]->pidx = 1;
+	f->run.setup.q.rx[1]->queue = 3;
+	f->run.setup.q.nb_rx = 2;
+	f->run.live.start_tsc = 100;
 	return f;
 }
 
 static void
 fake_free(struct fake *f)
 {
-	free(f->run.q.rx[0]);
-	free(f->run.q.rx[1]);
+	free(f->run.setup.q.rx[0]);
+	free(f->run.setup.q.rx[1]);
 	free(f);
 }
 
@@ -186,19 +186,19 @@ test_rxclock(void)
 	WR_CHECK(wr_rxclock_started(r));    /* no --start-on-rx: always */
 	f->cfg.start_on_rx = true;
 	WR_CHECK(!wr_rxclock_started(r));
-	WR_CHECK_U64(r->start_tsc, 100);
-	wr_rxq_stamp(&r->q.rx[1]->st, 5000);
-	wr_rxq_stamp(&r->q.rx[0]->st, 7000);
-	wr_rxq_stamp(&r->q.rx[0]->st, 9000);
-	WR_CHECK_U64(r->q.rx[0]->st.first_tsc, 7000);
+	WR_CHECK_U64(r->live.start_tsc, 100);
+	wr_rxq_stamp(&r->setup.q.rx[1]->st, 5000);
+	wr_rxq_stamp(&r->setup.q.rx[0]->st, 7000);
+	wr_rxq_stamp(&r->setup.q.rx[0]->st, 9000);
+	WR_CHECK_U64(r->setup.q.rx[0]->st.first_tsc, 7000);
 	WR_CHECK_U64(wr_rxclock_first_tsc(r), 5000);
 	WR_CHECK_U64(wr_rxclock_last_tsc(r), 9000);
 	WR_CHECK(wr_rxclock_started(r));
-	WR_CHECK_U64(r->start_tsc, 5000);   /* the first frame's arrival */
-	WR_CHECK_U64(r->last_tsc, 5000);
-	wr_rxq_stamp(&r->q.rx[1]->st, 2000000);
+	WR_CHECK_U64(r->live.start_tsc, 5000);   /* the first frame's arrival */
+	WR_CHECK_U64(r->live.last_tsc, 5000);
+	wr_rxq_stamp(&r->setup.q.rx[1]->st, 2000000);
 	WR_CHECK(wr_rxclock_started(r));
-	WR_CHECK_U64(r->start_tsc, 5000);   /* set once */
+	WR_CHECK_U64(r->live.start_tsc, 5000);   /* set once */
 	fake_free(f);
 }
 
@@ -211,11 +211,11 @@ test_idle(void)
 	WR_CHECK(!wr_rxclock_idle(r, 1000000000));  /* no timeout set */
 	f->cfg.idle_timeout_ms = 100;               /* 100000 cycles */
 	WR_CHECK(!wr_rxclock_idle(r, 1000000000));  /* nothing received yet */
-	wr_rxq_stamp(&r->q.rx[0]->st, 50000);
+	wr_rxq_stamp(&r->setup.q.rx[0]->st, 50000);
 	WR_CHECK(!wr_rxclock_idle(r, 149999));
 	WR_CHECK(wr_rxclock_idle(r, 150000));
 	WR_CHECK(!wr_rxclock_idle(r, 40000));       /* stamped after "now" */
-	wr_rxq_stamp(&r->q.rx[1]->st, 120000);
+	wr_rxq_stamp(&r->setup.q.rx[1]->st, 120000);
 	WR_CHECK(!wr_rxclock_idle(r, 150000));
 	WR_CHECK(wr_rxclock_idle(r, 220000));
 	fake_free(f);
