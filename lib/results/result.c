@@ -12,6 +12,7 @@
 
 #include "stats/collect.h"
 #include "base/counter.h"
+#include "base/cpuinfo.h"
 #include "base/jsonw.h"
 #include "result_int.h"
 #include "stats/streamrx.h"
@@ -24,27 +25,6 @@
 #include "base/units.h"
 
 
-static void
-cpu_model(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[256];
-
-	snprintf(buf, len, "unknown");
-	if (f == NULL)
-		return;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		char *colon = strchr(line, ':');
-
-		if (strncmp(line, "model name", 10) != 0 || colon == NULL)
-			continue;
-		snprintf(buf, len, "%s", colon + 2);
-		buf[strcspn(buf, "\n")] = '\0';
-		break;
-	}
-	fclose(f);
-}
-
 static json_t *
 env_json(const struct wr_run *run)
 {
@@ -56,7 +36,8 @@ env_json(const struct wr_run *run)
 
 	wr_json_set(o, "wirerate_version", json_string(WR_VERSION));
 	wr_json_set(o, "dpdk_version", json_string(rte_version()));
-	cpu_model(buf, sizeof(buf));
+	if (wr_cpuinfo_get(WR_CPUINFO_PATH, "model name", buf, sizeof(buf)) != 0)
+		snprintf(buf, sizeof(buf), "unknown");
 	wr_json_set(o, "cpu_model", json_string(buf));
 	wr_json_set(o, "tsc_hz", wr_json_u64(run->setup.tsc_hz));
 	if (uname(&u) == 0)
