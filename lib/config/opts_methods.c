@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "base/errmsg.h"
-#include "opts_methods.h"
 #include "base/units.h"
+#include "opts_methods.h"
 
 void
 wr_opts_methods_defaults(struct wr_config *cfg)

@@ -10,9 +10,10 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
-#include "datapath/capture.h"
 #include "base/cpuinfo.h"
 #include "base/errmsg.h"
+#include "datapath/capture.h"
+#include "ringpair.h"
 #include "run.h"
 
 bool

@@ -3,8 +3,8 @@
 
 #include <rte_cycles.h>
 
-#include "collect.h"
 #include "base/counter.h"
+#include "collect.h"
 #include "cputrack.h"
 #include "snapshot.h"
 
