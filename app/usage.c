@@ -44,12 +44,17 @@ app_usage(FILE *f, const char *prog)
 "Subcommand: %s merge SENDER.json RECEIVER.json [--json OUT]\n"
 "  balance of a two-ended run per stream (exit 0 balanced, 1 not, 2 bad\n"
 "  input); see %s merge --help.\n"
+"Subcommand: %s check [EAL options] -- [wirerate options]\n"
+"  check a command line as a run would (same errors), start nothing: exit\n"
+"  0 valid, 2 bad usage or input. No EAL, no hugepages.\n"
 "\n"
 "Results: wirerate compare BASELINE.json RESULT.json (verdict and exit\n"
 "code for CI) and wirerate report RESULT.json... (tables and plots); see\n"
 "wirerate compare --help and wirerate report --help. Neither needs EAL.\n"
 "\n"
 "Exit status: 0 ran as asked (also when stopped by SIGINT/SIGTERM);\n"
-"1 the run failed (a port would not start, mbufs not returned, ...);\n"
-"2 bad usage or input.\n", prog, prog);
+"1 the run failed or the machine could not do it (a port would not\n"
+"start, no memory for the pools, a result file that cannot be written,\n"
+"mbufs not returned, ...); 2 bad usage or input (an option, a profile,\n"
+"a port or lcore that is not there).\n", prog, prog, prog);
 }

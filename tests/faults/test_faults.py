@@ -440,7 +440,10 @@ BAD_COMBOS = [
     ["-x"],
     ["--json", "/nonexistent-dir/r.json"],
     ["--csv", "/tmp"],
-    # Known only once the ports are probed or up: still before any frame.
+]
+# Known only once the ports are probed or up: still before any frame (and
+# beyond `wirerate check`, which starts no port).
+BAD_WITH_PORTS = [
     ["--tx-ports", "5"],
     ["--rx-ports", "0-3"],
     ["--rate", "50%"],
@@ -451,27 +454,46 @@ BAD_COMBOS = [
 ]
 
 
+def check_line(vdevs, opts):
+    """`wirerate check` on the command line a Run of vdevs and opts has."""
+    eal = wrtest.eal_args(vdevs, prefix="wrchk%d" % os.getpid(), in_memory=False)
+    return subprocess.run([wrtest.WIRERATE, "check"] + eal + ["--"] + list(opts),
+                          capture_output=True, text=True, timeout=30,
+                          stdin=subprocess.DEVNULL)
+
+
 def bad_command_lines():
     """Every bad command line exits 2 with a message naming what is wrong
     and sends nothing: the port is a pcap writer, whose file must hold no
-    frame (24 bytes of header, or not even that). Also a bad EAL option."""
+    frame (24 bytes of header, or not even that). Also a bad EAL option.
+    `wirerate check` refuses each line a run refuses before its ports are
+    up, with the run's own message, and accepts a good one starting nothing."""
     c = Checker("bad_command_lines")
     cases = []
     for opt, vals in BAD_VALUES.items():
         cases += [[opt, v] for v in vals] + [["--duration", "1", opt]]
-    cases += BAD_COMBOS
+    cases += BAD_COMBOS + BAD_WITH_PORTS
     d = tempfile.mkdtemp(prefix="wrfault")
     pcap = os.path.join(d, "tx.pcap")
+    vdevs = ["net_pcap0,tx_pcap=" + pcap]
     for opts in cases:
-        r = Run(["net_pcap0,tx_pcap=" + pcap], opts, json_out=False).finish(timeout=30)
+        r = Run(vdevs, opts, json_out=False).finish(timeout=30)
         size = os.path.getsize(pcap) if os.path.exists(pcap) else 0
         c.eq(r.rc, 2, "exit code for %r (stderr %r)" % (opts, r.err[-300:]))
         c.true("wirerate: error: " in r.err, "a message for %r" % opts)
+        if opts not in BAD_WITH_PORTS:
+            chk = check_line(vdevs, opts)
+            c.eq((chk.returncode, chk.stderr), (2, r.err), "wirerate check on %r" % opts)
         c.true(size <= 24, "no frame sent for %r: pcap of %d bytes" % (opts, size))
         c.eq(r.leftovers(), [], "nothing left for %r" % opts)
         r.cleanup()
         if os.path.exists(pcap):
             os.unlink(pcap)
+    chk = check_line(vdevs, ["--duration", "1", "--rate", "50kpps", "--json", pcap])
+    c.eq((chk.returncode, chk.stdout, chk.stderr), (0, "", ""), "wirerate check on a good line")
+    c.true(not os.path.exists(pcap), "wirerate check wrote no file")
+    c.true(not glob.glob("/var/run/dpdk/wrchk%d" % os.getpid()),
+           "wirerate check started no EAL (no runtime directory)")
     os.rmdir(d)
     print("bad command lines tried: %d" % len(cases))
     c.done()
