@@ -9,14 +9,10 @@
 #include <jansson.h>
 
 #include "config/config.h"
+#include "exitcode.h"
 #include "methods/modes.h"
 #include "setup/run.h"
 
-enum app_exit {
-	APP_EXIT_OK = 0,
-	APP_EXIT_FAILED = 1,
-	APP_EXIT_USAGE = 2,
-};
 
 /* Print --help to f. */
 void app_usage(FILE *f, const char *prog);
@@ -60,7 +56,7 @@ void app_markup_text(FILE *f, const char *s);
  * place, so that a second signal (a quick exit) cannot leave the temporary
  * file behind. Returns 0 or a negative errno with a message in err.
  */
-int app_write_json(json_t *doc, const char *path, char *err, size_t errlen);
+int app_write_json(json_t *doc, const char *path, struct wr_error *err);
 
 /*
  * --capture: write the kept frames to the pcapng file atomically (signals

@@ -18,6 +18,8 @@
 #include "results/compare.h"
 #include "base/csv.h"
 
+#define PROG "wirerate compare"
+
 struct cmp_args {
 	const char *base;
 	const char *cur;
@@ -57,9 +59,10 @@ usage(FILE *f)
 "  --quiet             print only the verdict line\n"
 "  -h, --help\n"
 "\n"
-"Exit status: 0 no regression, 1 regression, 2 bad input (unreadable or\n"
-"corrupt file, missing field, schema mismatch, incomparable runs such as\n"
-"different frame sizes or kinds of result).\n");
+"Exit status: 0 no regression, 1 regression (or the --junit file could not\n"
+"be written), 2 bad input (unreadable or corrupt file, missing field,\n"
+"schema mismatch, incomparable runs such as different frame sizes or\n"
+"kinds of result).\n");
 }
 
 static int
@@ -75,7 +78,7 @@ parse_args(int argc, char **argv, struct cmp_args *a)
 	};
 	const char *sets[64];
 	unsigned int nb_sets = 0, i;
-	char err[512];
+	struct wr_error err;
 	int c;
 
 	memset(a, 0, sizeof(*a));
@@ -86,39 +89,34 @@ parse_args(int argc, char **argv, struct cmp_args *a)
 		switch (c) {
 		case 'h': usage(stdout); return APP_EXIT_OK;
 		case 'f':
-			if (wr_tolerances_load(&a->tol, optarg, err, sizeof(err)) != 0)
+			if (wr_tolerances_load(&a->tol, optarg, &err) != 0)
 				goto bad;
 			break;
 		case 't':
 			if (nb_sets == RTE_DIM(sets)) {
-				snprintf(err, sizeof(err), "--tolerance: at most %zu",
+				return app_usage_error(PROG, "--tolerance: at most %zu",
 					RTE_DIM(sets));
-				goto bad;
 			}
 			sets[nb_sets++] = optarg;
 			break;
 		case 'j': a->junit = optarg; break;
 		case 'q': a->quiet = true; break;
 		default:
-			snprintf(err, sizeof(err), "%s: unknown option or missing "
+			return app_usage_error(PROG, "%s: unknown option or missing "
 				"value (see wirerate compare --help)", argv[optind - 1]);
-			goto bad;
 		}
 	}
 	for (i = 0; i < nb_sets; i++)
-		if (wr_tolerances_set(&a->tol, sets[i], err, sizeof(err)) != 0)
+		if (wr_tolerances_set(&a->tol, sets[i], &err) != 0)
 			goto bad;
-	if (argc - optind != 2) {
-		snprintf(err, sizeof(err), "expected BASELINE.json RESULT.json, got "
-			"%d file(s) (see wirerate compare --help)", argc - optind);
-		goto bad;
-	}
+	if (argc - optind != 2)
+		return app_usage_error(PROG, "expected BASELINE.json RESULT.json, "
+			"got %d file(s) (see wirerate compare --help)", argc - optind);
 	a->base = argv[optind];
 	a->cur = argv[optind + 1];
 	return -1;
 bad:
-	fprintf(stderr, "wirerate compare: error: %s\n", err);
-	return APP_EXIT_USAGE;
+	return app_error(PROG, &err);
 }
 
 /* A side's value; "median [min..max] xN" when it comes from trials. */
@@ -324,24 +322,25 @@ static int
 write_junit(const struct cmp_args *a, const struct wr_compare *c, const char *error)
 {
 	struct junit_ctx j = { a, c, error };
-	char err[512];
+	struct wr_error err;
 
 	if (a->junit == NULL)
 		return 0;
-	if (wr_file_write_atomic(a->junit, junit_fill, &j, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate compare: error: --junit %s\n", err);
-		return -1;
+	if (wr_file_write(a->junit, junit_fill, &j, &err) != 0) {
+		wr_err_prefix(&err, "--junit ");
+		return app_error(PROG, &err);
 	}
 	return 0;
 }
 
 /* Bad input: say why (and in JUnit, so the CI page shows it). */
 static int
-bad_input(const struct cmp_args *a, const char *err)
+bad_input(const struct cmp_args *a, const struct wr_error *err)
 {
-	fprintf(stderr, "wirerate compare: error: %s\n", err);
-	write_junit(a, NULL, err);
-	return APP_EXIT_USAGE;
+	int rc = app_error(PROG, err);
+
+	write_junit(a, NULL, err->msg);
+	return rc;
 }
 
 int
@@ -350,24 +349,24 @@ app_compare_main(int argc, char **argv)
 	static struct wr_compare cmp;
 	struct cmp_args a;
 	json_t *base = NULL, *cur = NULL;
-	char err[768];
+	struct wr_error err;
 	int rc;
 
 	rc = parse_args(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
-	if (wr_compare_load(a.base, &base, err, sizeof(err)) != 0 ||
-			wr_compare_load(a.cur, &cur, err, sizeof(err)) != 0 ||
-			wr_compare_docs(base, a.base, cur, a.cur, &a.tol, &cmp, err,
-			sizeof(err)) != 0) {
-		rc = bad_input(&a, err);
+	if (wr_compare_load(a.base, &base, &err) != 0 ||
+			wr_compare_load(a.cur, &cur, &err) != 0 ||
+			wr_compare_docs(base, a.base, cur, a.cur, &a.tol, &cmp,
+			&err) != 0) {
+		rc = bad_input(&a, &err);
 	} else {
 		if (!a.quiet)
 			print_table(stdout, &a, &cmp);
 		print_verdict(stdout, &cmp);
 		rc = cmp.regression || cmp.nb_warnings ? APP_EXIT_FAILED : APP_EXIT_OK;
 		if (write_junit(&a, &cmp, NULL) != 0)
-			rc = APP_EXIT_USAGE;
+			rc = APP_EXIT_FAILED;
 	}
 	json_decref(base);
 	json_decref(cur);

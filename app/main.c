@@ -3,8 +3,9 @@
  * wirerate [EAL options] -- [wirerate options]
  * wirerate check [EAL options] -- [wirerate options]
  *
- * Owns messages and exit codes: 0 ran as asked, 1 the run failed, 2 bad
- * usage or input.
+ * Owns messages and exit codes: 0 ran as asked, 1 the run failed (or the
+ * machine could not do it), 2 bad usage or input. A lib/ error's class
+ * picks the code, in app_exit_code (exitcode.c).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -28,6 +29,9 @@
 #include "stats/telemetry.h"
 
 static volatile int stop_signals;  /* int: sig_atomic_t on Linux */
+
+/* parse_app: go on and run (not an exit code). */
+#define APP_RUN (-1)
 
 /* First signal: stop cleanly. Second: leave now (results are atomic). */
 static void
@@ -118,12 +122,24 @@ finish(struct wr_run *run, json_t *trials)
 	return rc;
 }
 
-/* Print err and give the exit code a lib/ error means. */
+/* Print err and give the exit code its class means. */
 static int
-failed(int rc, const char *err)
+failed(const struct wr_error *err)
 {
-	fprintf(stderr, "wirerate: error: %s\n", err);
-	return rc == -EINVAL ? APP_EXIT_USAGE : APP_EXIT_FAILED;
+	return app_error("wirerate", err);
+}
+
+/*
+ * Print a lib/ error from a function still on the message-buffer API
+ * (lib/setup, lib/trial, lib/methods) and give its exit code.
+ */
+static int
+failed_legacy(int rc, const char *msg)
+{
+	struct wr_error err;
+
+	app_err_legacy(&err, rc, msg);
+	return failed(&err);
 }
 
 /* --warmup trials, then --repeat counted ones of the configured trial. */
@@ -135,6 +151,7 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 	enum wr_stop_reason why = WR_STOP_NONE;
 	json_t *trials = nb > 1 ? json_array() : NULL;
 	struct wr_trial tr;
+	struct wr_error fail;
 	char err[512];
 	int rc = 0;
 
@@ -159,11 +176,15 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 	if (app_capture_write(run, stdout) != 0 && rc == 0)
 		rc = -EIO;
 	wr_run_close(run);
-	if (rc == 0)
+	if (rc == 0) {
 		rc = finish(run, trials);
-	else
-		rc = failed(rc, rc == -EIO ? "cannot record the trial or the "
-			"capture" : err);
+	} else if (rc == -EIO) {
+		/* What could not be recorded was said when it failed. */
+		wr_err_fail(&fail, rc, "cannot record the trial or the capture");
+		rc = failed(&fail);
+	} else {
+		rc = failed_legacy(rc, err);
+	}
 	json_decref(trials);
 	return rc;
 }
@@ -183,14 +204,17 @@ run_mode(struct wr_run *run, const struct wr_config *cfg)
 	struct live l = { false, false };
 	struct wr_mode_hooks h = { &stop_signals, show_interval, show_trial, &l };
 	json_t *doc = wr_result_head(run);
+	struct wr_error fail;
 	char err[512];
 	int rc, code = APP_EXIT_OK;
 
-	if (doc == NULL)
-		return failed(-ENOMEM, "no memory for the result");
+	if (doc == NULL) {
+		wr_err_env(&fail, -ENOMEM, "no memory for the result");
+		return failed(&fail);
+	}
 	rc = wr_mode_run(run, &h, doc, err, sizeof(err));
 	if (rc != 0 && rc != -EINTR)
-		code = failed(rc, err);
+		code = failed_legacy(rc, err);
 	/* Before the ports close: the file describes them. */
 	if (app_capture_write(run, stdout) != 0 && code == APP_EXIT_OK)
 		code = APP_EXIT_FAILED;
@@ -203,10 +227,12 @@ run_mode(struct wr_run *run, const struct wr_config *cfg)
 		json_object_set_new(doc, "capture", wr_capture_json(wr_run_capture(run)));
 	app_view_mode(stdout, doc);
 	if (cfg->json_path[0] != '\0' &&
-			app_write_json(doc, cfg->json_path, err, sizeof(err)) != 0)
-		code = failed(-EIO, err);
-	if (wr_run_res(run)->mbufs_missing != 0 && code == APP_EXIT_OK)
-		code = failed(-EIO, "mbufs were not returned to their pools");
+			app_write_json(doc, cfg->json_path, &fail) != 0)
+		code = failed(&fail);
+	if (wr_run_res(run)->mbufs_missing != 0 && code == APP_EXIT_OK) {
+		wr_err_fail(&fail, -EIO, "mbufs were not returned to their pools");
+		code = failed(&fail);
+	}
 	json_decref(doc);
 	return code;
 }
@@ -220,7 +246,7 @@ run_all(const struct wr_config *cfg, const char *cmdline)
 
 	rc = wr_run_create(cfg, cmdline, &run, err, sizeof(err));
 	if (rc != 0)
-		return failed(rc, err);
+		return failed_legacy(rc, err);
 	if (!cfg->quiet)
 		app_view_plan(stdout, run);
 	rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg) : run_mode(run, cfg);
@@ -228,35 +254,37 @@ run_all(const struct wr_config *cfg, const char *cmdline)
 	return rc;
 }
 
-/* Defaults, then the --profile file if any, then the command line. */
+/*
+ * Defaults, then the --profile file if any, then the command line.
+ * Returns APP_RUN, or the exit code (--help, --version: 0; an error: its
+ * class's, said on stderr).
+ */
 static int
 parse_app(int argc, char **argv, struct wr_config *cfg, const char *prog)
 {
+	struct wr_error err;
 	const char *profile;
-	char err[1024];
 	int rc;
 
 	wr_config_defaults(cfg);
-	rc = wr_opts_find_profile(argc, argv, &profile, err, sizeof(err));
+	rc = wr_opts_find_profile(argc, argv, &profile, &err);
 	if (rc == 0 && profile != NULL)
-		rc = wr_profile_load(profile, cfg, err, sizeof(err));
+		rc = wr_profile_load(profile, cfg, &err);
 	if (rc == 0)
-		rc = wr_opts_parse(argc, argv, cfg, err, sizeof(err));
+		rc = wr_opts_parse(argc, argv, cfg, &err);
 	if (rc == WR_OPTS_HELP) {
 		app_usage(stdout, prog);
-		return 0;
+		return APP_EXIT_OK;
 	}
 	if (rc == WR_OPTS_VERSION) {
 		printf("wirerate %s (%s)\n", WR_VERSION, rte_version());
-		return 0;
+		return APP_EXIT_OK;
 	}
-	if (rc < 0) {
-		fprintf(stderr, "wirerate: error: %s\n", err);
-		return -1;
-	}
+	if (rc < 0)
+		return failed(&err);
 	if (app_outputs_check(cfg) != 0)
-		return -1;
-	return 1;
+		return APP_EXIT_USAGE;
+	return APP_RUN;
 }
 
 /* --help and --version work without EAL (no hugepages needed). */
@@ -280,8 +308,8 @@ early_opts(int argc, char **argv)
 
 /*
  * The wirerate options (after the first --, argv[dd]) parsed before EAL
- * starts, so that their errors come first and alone. 1: run, 0: done
- * (--help), -1: bad input (said on stderr).
+ * starts, so that their errors come first and alone. APP_RUN: run;
+ * otherwise the exit code (0 after --help, an error's said on stderr).
  */
 static int
 parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
@@ -291,8 +319,10 @@ parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
 
 	app_argv = calloc((size_t)nb + 1, sizeof(*app_argv));
 	if (app_argv == NULL) {
-		fprintf(stderr, "wirerate: error: no memory\n");
-		return -1;
+		struct wr_error err;
+
+		wr_err_env(&err, -ENOMEM, "no memory");
+		return failed(&err);
 	}
 	app_argv[0] = argv[0];
 	if (dd < argc)
@@ -315,7 +345,7 @@ check_main(int argc, char **argv, struct wr_config *cfg)
 	if (app_cmdline_check(argc, argv, &dd) != 0)
 		return APP_EXIT_USAGE;
 	rc = parse_before_eal(argc, argv, dd, cfg);
-	return rc < 0 ? APP_EXIT_USAGE : APP_EXIT_OK;
+	return rc == APP_RUN ? APP_EXIT_OK : rc;
 }
 
 int
@@ -340,8 +370,8 @@ main(int argc, char **argv)
 	if (app_cmdline_check(argc, argv, &dd) != 0)
 		return APP_EXIT_USAGE;
 	rc = parse_before_eal(argc, argv, dd, &cfg);
-	if (rc <= 0)
-		return rc == 0 ? APP_EXIT_OK : APP_EXIT_USAGE;
+	if (rc != APP_RUN)
+		return rc;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));
 	install_signals();
 	mask_stop_signals(SIG_BLOCK);

@@ -13,6 +13,8 @@
 #include "results/merge.h"
 #include "results/result.h"
 
+#define PROG "wirerate merge"
+
 static void
 merge_usage(FILE *f)
 {
@@ -116,14 +118,13 @@ merge_docs(json_t *snd, json_t *rcv, const char **paths, const char *out,
 		bool quiet)
 {
 	static struct wr_merge m;
-	char err[512];
+	struct wr_error err;
+	char msg[512];
 	json_t *doc;
-	int rc;
+	int rc, wrc;
 
-	if (wr_merge_compute(snd, rcv, &m, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate merge: error: %s\n", err);
-		return APP_EXIT_USAGE;
-	}
+	if (wr_merge_compute(snd, rcv, &m, &err) != 0)
+		return app_error(PROG, &err);
 	if (!quiet)
 		print_rows(stdout, &m);
 	print_verdict(stdout, &m);
@@ -131,10 +132,12 @@ merge_docs(json_t *snd, json_t *rcv, const char **paths, const char *out,
 	if (out == NULL)
 		return rc;
 	doc = wr_merge_json(&m, snd, paths[0], rcv, paths[1]);
-	if (doc == NULL || wr_result_write_json(doc, out, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate merge: error: %s\n", doc ? err :
-			"no memory for the JSON document");
-		rc = APP_EXIT_FAILED;
+	if (doc == NULL) {
+		wr_err_env(&err, -ENOMEM, "no memory for the JSON document");
+		rc = app_error(PROG, &err);
+	} else if ((wrc = wr_result_write_json(doc, out, msg, sizeof(msg))) != 0) {
+		app_err_legacy(&err, wrc, msg);
+		rc = app_error(PROG, &err);
 	}
 	json_decref(doc);
 	return rc;
@@ -146,22 +149,19 @@ app_merge_main(int argc, char **argv)
 	const char *paths[2] = { NULL, NULL }, *out = NULL;
 	json_t *snd = NULL, *rcv = NULL;
 	bool quiet = false;
-	char err[512];
+	struct wr_error err;
 	int rc;
 
 	rc = merge_args(argc, argv, paths, &out, &quiet);
-	if (rc <= 0) {
-		if (rc < 0)
-			fprintf(stderr, "wirerate merge: error: expected SENDER.json "
-				"RECEIVER.json [--json OUT] [--quiet] (see wirerate "
-				"merge --help)\n");
-		return rc == 0 ? APP_EXIT_OK : APP_EXIT_USAGE;
-	}
-	if (wr_merge_load(paths[0], &snd, err, sizeof(err)) != 0 ||
-			wr_merge_load(paths[1], &rcv, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate merge: error: %s\n", err);
+	if (rc < 0)
+		return app_usage_error(PROG, "expected SENDER.json RECEIVER.json "
+			"[--json OUT] [--quiet] (see wirerate merge --help)");
+	if (rc == 0)
+		return APP_EXIT_OK;
+	if (wr_merge_load(paths[0], &snd, &err) != 0 ||
+			wr_merge_load(paths[1], &rcv, &err) != 0) {
 		json_decref(snd);
-		return APP_EXIT_USAGE;
+		return app_error(PROG, &err);
 	}
 	rc = merge_docs(snd, rcv, paths, out, quiet);
 	json_decref(snd);

@@ -41,7 +41,7 @@ rep_gp_string(FILE *f, const char *s)
 }
 
 static FILE *
-open_in(const char *dir, const char *name, char *err, size_t el)
+open_in(const char *dir, const char *name, struct wr_error *err)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -49,7 +49,7 @@ open_in(const char *dir, const char *name, char *err, size_t el)
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
 	if (f == NULL)
-		snprintf(err, el, "%s: cannot create: %s", path, strerror(errno));
+		wr_err_env(err, -errno, "%s: cannot create: %s", path, strerror(errno));
 	return f;
 }
 
@@ -86,9 +86,9 @@ have_traffic(const struct rep *r)
 
 /* One block per series (gnuplot "index"), rows sorted by frame size. */
 static int
-write_data(const struct rep *r, const char *dir, char *err, size_t el)
+write_data(const struct rep *r, const char *dir, struct wr_error *err)
 {
-	FILE *f = open_in(dir, "plots.dat", err, el);
+	FILE *f = open_in(dir, "plots.dat", err);
 	unsigned int s, k;
 
 	if (f == NULL)
@@ -110,10 +110,8 @@ write_data(const struct rep *r, const char *dir, char *err, size_t el)
 		}
 		fprintf(f, "\n\n");
 	}
-	if (fclose(f) != 0) {
-		snprintf(err, el, "%s/plots.dat: cannot write", dir);
-		return -1;
-	}
+	if (fclose(f) != 0)
+		return wr_err_env(err, -EIO, "%s/plots.dat: cannot write", dir);
 	return 0;
 }
 
@@ -192,9 +190,9 @@ gp_figures(FILE *f, const struct rep *r, const char *term, const char *ext,
 
 static int
 write_script(const struct rep *r, const char *dir, const char *title,
-		char *err, size_t el)
+		struct wr_error *err)
 {
-	FILE *f = open_in(dir, "plots.gp", err, el);
+	FILE *f = open_in(dir, "plots.gp", err);
 
 	if (f == NULL)
 		return -1;
@@ -204,16 +202,14 @@ write_script(const struct rep *r, const char *dir, const char *title,
 	gp_figures(f, r, "pngcairo", "png", title);
 	gp_figures(f, r, "svg dynamic", "svg", title);
 	rep_plot_kinds_script(f, r, title);
-	if (fclose(f) != 0) {
-		snprintf(err, el, "%s/plots.gp: cannot write", dir);
-		return -1;
-	}
+	if (fclose(f) != 0)
+		return wr_err_env(err, -EIO, "%s/plots.gp: cannot write", dir);
 	return 0;
 }
 
 /* Run gnuplot plots.gp in dir, its output into gnuplot.log. */
 static int
-run_gnuplot(const char *dir, const char *gnuplot, char *err, size_t el)
+run_gnuplot(const char *dir, const char *gnuplot, struct wr_error *err)
 {
 	char prog[PATH_MAX], script[] = "plots.gp";
 	char *argv[] = { prog, script, NULL };
@@ -230,18 +226,14 @@ run_gnuplot(const char *dir, const char *gnuplot, char *err, size_t el)
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	rc = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0) {
-		snprintf(err, el, "cannot run %s: %s%s", gnuplot, strerror(rc),
+	if (rc != 0)
+		return wr_err_env(err, -rc, "cannot run %s: %s%s", gnuplot, strerror(rc),
 			rc == ENOENT ? " (install gnuplot-nox, as scripts/lib/"
 			"setup.sh does, or give --no-plots)" : "");
-		return -1;
-	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-			WEXITSTATUS(status) != 0) {
-		snprintf(err, el, "%s failed on %s/plots.gp: see %s/gnuplot.log",
+			WEXITSTATUS(status) != 0)
+		return wr_err_env(err, -EIO, "%s failed on %s/plots.gp: see %s/gnuplot.log",
 			gnuplot, dir, dir);
-		return -1;
-	}
 	return 0;
 }
 
@@ -263,7 +255,7 @@ list_plots(const struct rep *r, struct rep_doc *doc)
 
 /* The plot files gnuplot should have left, each non-empty. */
 static int
-check_outputs(const struct rep_doc *doc, const char *dir, char *err, size_t el)
+check_outputs(const struct rep_doc *doc, const char *dir, struct wr_error *err)
 {
 	static const char *const ext[] = { "png", "svg" };
 	char path[PATH_MAX];
@@ -274,11 +266,9 @@ check_outputs(const struct rep_doc *doc, const char *dir, char *err, size_t el)
 		for (e = 0; e < RTE_DIM(ext); e++) {
 			snprintf(path, sizeof(path), "%s/%s.%s", dir, doc->plot_name[i],
 				ext[e]);
-			if (stat(path, &st) != 0 || st.st_size == 0) {
-				snprintf(err, el, "gnuplot left no %s (see %s/gnuplot.log)",
+			if (stat(path, &st) != 0 || st.st_size == 0)
+				return wr_err_env(err, -EIO, "gnuplot left no %s (see %s/gnuplot.log)",
 					path, dir);
-				return -1;
-			}
 		}
 	}
 	return 0;
@@ -304,15 +294,15 @@ remove_old(const char *dir)
 
 int
 rep_plot(const struct rep *r, const char *dir, const char *gnuplot,
-		const char *title, struct rep_doc *doc, char *err, size_t errlen)
+		const char *title, struct rep_doc *doc, struct wr_error *err)
 {
 	remove_old(dir);
 	list_plots(r, doc);
-	if (write_data(r, dir, err, errlen) != 0 ||
-			rep_plot_kinds_data(r, dir, err, errlen) != 0 ||
-			write_script(r, dir, title, err, errlen) != 0 ||
-			run_gnuplot(dir, gnuplot, err, errlen) != 0 ||
-			check_outputs(doc, dir, err, errlen) != 0) {
+	if (write_data(r, dir, err) != 0 ||
+			rep_plot_kinds_data(r, dir, err) != 0 ||
+			write_script(r, dir, title, err) != 0 ||
+			run_gnuplot(dir, gnuplot, err) != 0 ||
+			check_outputs(doc, dir, err) != 0) {
 		doc->nb_plots = 0;
 		return -1;
 	}

@@ -168,7 +168,7 @@ write_block(FILE *f, const struct rep *r, const struct kind_plot *p,
 }
 
 int
-rep_plot_kinds_data(const struct rep *r, const char *dir, char *err, size_t el)
+rep_plot_kinds_data(const struct rep *r, const char *dir, struct wr_error *err)
 {
 	char path[PATH_MAX];
 	unsigned int i;
@@ -179,17 +179,13 @@ rep_plot_kinds_data(const struct rep *r, const char *dir, char *err, size_t el)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s.dat", dir, kind_plots[i].name);
 		f = fopen(path, "w");
-		if (f == NULL) {
-			snprintf(err, el, "%s: cannot create", path);
-			return -1;
-		}
+		if (f == NULL)
+			return wr_err_env(err, -EIO, "%s: cannot create", path);
 		each_block(f, r, &kind_plots[i], write_block);
-		if (fclose(f) != 0) {
-			snprintf(err, el, "%s: cannot write", path);
-			return -1;
-		}
+		if (fclose(f) != 0)
+			return wr_err_env(err, -EIO, "%s: cannot write", path);
 	}
-	return rep_plot_lat_data(r, dir, err, el);
+	return rep_plot_lat_data(r, dir, err);
 }
 
 /* The curves of one block: value with min..max error bars. */

@@ -96,7 +96,7 @@ data_level(FILE *f, const char *label, const json_t *res, const json_t *lv,
 }
 
 int
-rep_plot_lat_data(const struct rep *r, const char *dir, char *err, size_t el)
+rep_plot_lat_data(const struct rep *r, const char *dir, struct wr_error *err)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -105,15 +105,11 @@ rep_plot_lat_data(const struct rep *r, const char *dir, char *err, size_t el)
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s.dat", dir, LAT_PLOT);
 	f = fopen(path, "w");
-	if (f == NULL) {
-		snprintf(err, el, "%s: cannot create", path);
-		return -1;
-	}
+	if (f == NULL)
+		return wr_err_env(err, -EIO, "%s: cannot create", path);
 	each_level(r, f, data_level);
-	if (fclose(f) != 0) {
-		snprintf(err, el, "%s: cannot write", path);
-		return -1;
-	}
+	if (fclose(f) != 0)
+		return wr_err_env(err, -EIO, "%s: cannot write", path);
 	return 0;
 }
 

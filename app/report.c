@@ -67,10 +67,9 @@ usage(FILE *f)
 }
 
 static int
-bad(const char *msg)
+bad(const struct wr_error *err)
 {
-	fprintf(stderr, "wirerate report: error: %s\n", msg);
-	return APP_EXIT_USAGE;
+	return app_error("wirerate report", err);
 }
 
 static int
@@ -87,7 +86,6 @@ parse_args(int argc, char **argv, struct rep_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char msg[256];
 	int c;
 
 	memset(a, 0, sizeof(*a));
@@ -108,21 +106,21 @@ parse_args(int argc, char **argv, struct rep_args *a)
 		case 'p':
 			a->pivot = wr_metrics_find(optarg);
 			if (a->pivot < 0) {
-				snprintf(msg, sizeof(msg), "--pivot %s: not a metric "
+				return app_usage_error("wirerate report", "--pivot %s: not a metric "
 					"(e.g. rx_mpps, rx_gbps_l2, latency_p99_ns)", optarg);
-				return bad(msg);
 			}
 			break;
 		default:
-			snprintf(msg, sizeof(msg), "%s: unknown option or missing "
+			return app_usage_error("wirerate report", "%s: unknown option or missing "
 				"value (see wirerate report --help)", argv[optind - 1]);
-			return bad(msg);
 		}
 	}
 	if (optind >= argc)
-		return bad("no result files (see wirerate report --help)");
+		return app_usage_error("wirerate report", "no result files (see "
+			"wirerate report --help)");
 	if ((unsigned int)(argc - optind) > REP_MAX_RUNS)
-		return bad("too many result files (at most 256)");
+		return app_usage_error("wirerate report", "too many result files "
+			"(at most 256)");
 	return -1;
 }
 
@@ -171,24 +169,20 @@ default_label(const json_t *doc, char *label)
 
 /* One file: a row per point of its kind (a run has one, a sweep one per size). */
 static int
-load_file(struct rep *r, const char *path, char *err, size_t el)
+load_file(struct rep *r, const char *path, struct wr_error *err)
 {
 	static struct wr_points pts;
-	char label[WR_LABEL_LEN], why[256];
+	char label[WR_LABEL_LEN];
 	json_t *doc;
 	unsigned int i;
 
-	if (wr_compare_load(path, &doc, err, el) != 0)
-		return -1;
+	if (wr_compare_load(path, &doc, err) != 0)
+		return -EINVAL;
 	r->docs[r->nb_files] = doc;
-	if (wr_kind_points(doc, &pts, why, sizeof(why)) != 0) {
-		snprintf(err, el, "%s: %s", path, why);
-		return -1;
-	}
-	if (r->nb_runs + pts.nb > REP_MAX_RUNS) {
-		snprintf(err, el, "%s: more than %u rows in all", path, REP_MAX_RUNS);
-		return -1;
-	}
+	if (wr_kind_points(doc, &pts, err) != 0)
+		return wr_err_prefix(err, "%s: ", path);
+	if (r->nb_runs + pts.nb > REP_MAX_RUNS)
+		return wr_err_usage(err, -EINVAL, "%s: more than %u rows in all", path, REP_MAX_RUNS);
 	default_label(doc, label);
 	for (i = 0; i < pts.nb; i++) {
 		struct rep_run *run;
@@ -215,7 +209,7 @@ load_file(struct rep *r, const char *path, char *err, size_t el)
 
 /* --labels A,B,C onto the runs, one each, in order. */
 static int
-apply_labels(struct rep *r, const char *labels, char *err, size_t el)
+apply_labels(struct rep *r, const char *labels, struct wr_error *err)
 {
 	const char *p = labels;
 	unsigned int i;
@@ -232,11 +226,9 @@ apply_labels(struct rep *r, const char *labels, char *err, size_t el)
 				snprintf(r->run[k].label, WR_LABEL_LEN, "%.*s", (int)n, p);
 		p += n + (p[n] == ',');
 	}
-	if (i != r->nb_files || *p != '\0') {
-		snprintf(err, el, "--labels %s: expected %u non-empty labels "
+	if (i != r->nb_files || *p != '\0')
+		return wr_err_usage(err, -EINVAL, "--labels %s: expected %u non-empty labels "
 			"separated by commas, one per result file", labels, r->nb_files);
-		return -1;
-	}
 	return 0;
 }
 
@@ -318,16 +310,15 @@ fill_csv(FILE *f, const void *r)
 static int
 write_out(const char *dir, const char *name, wr_file_fill_t fill, const void *ctx)
 {
-	char path[PATH_MAX], err[PATH_MAX + 128];
+	struct wr_error err;
+	char path[PATH_MAX];
 
 	if (dir != NULL)
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
 	else
 		snprintf(path, sizeof(path), "%s", name);
-	if (wr_file_write_atomic(path, fill, ctx, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate report: error: %s\n", err);
-		return -1;
-	}
+	if (wr_file_write(path, fill, ctx, &err) != 0)
+		return bad(&err);
 	printf("wrote %s\n", path);
 	return 0;
 }
@@ -336,7 +327,7 @@ write_out(const char *dir, const char *name, wr_file_fill_t fill, const void *ct
 static int
 emit_dir(const struct rep *r, const struct rep_args *a, struct rep_doc *doc)
 {
-	char err[PATH_MAX + 256];
+	struct wr_error err;
 	int rc = APP_EXIT_OK;
 
 	if (mkdir(a->out, 0755) != 0 && errno != EEXIST) {
@@ -345,11 +336,8 @@ emit_dir(const struct rep *r, const struct rep_args *a, struct rep_doc *doc)
 		return APP_EXIT_FAILED;
 	}
 	if (!a->no_plots) {
-		if (rep_plot(r, a->out, a->gnuplot, a->title, doc, err,
-				sizeof(err)) != 0) {
-			fprintf(stderr, "wirerate report: error: %s\n", err);
-			rc = APP_EXIT_FAILED;
-		}
+		if (rep_plot(r, a->out, a->gnuplot, a->title, doc, &err) != 0)
+			rc = bad(&err);
 	}
 	if (write_out(a->out, "report.md", fill_md, doc) != 0 ||
 			write_out(a->out, "report.html", fill_html, doc) != 0 ||
@@ -386,7 +374,7 @@ app_report_main(int argc, char **argv)
 {
 	static struct rep r;
 	struct rep_args a;
-	char err[PATH_MAX + 512];
+	struct wr_error err;
 	unsigned int i;
 	int rc;
 
@@ -395,16 +383,16 @@ app_report_main(int argc, char **argv)
 		return rc;
 	memset(&r, 0, sizeof(r));
 	for (; optind < argc; optind++) {
-		rc = rep_campaign_load(&r, argv[optind], err, sizeof(err));
+		rc = rep_campaign_load(&r, argv[optind], &err);
 		if (rc == 1)
-			rc = load_file(&r, argv[optind], err, sizeof(err));
+			rc = load_file(&r, argv[optind], &err);
 		if (rc != 0) {
-			rc = bad(err);
+			rc = bad(&err);
 			goto out;
 		}
 	}
-	if (a.labels != NULL && apply_labels(&r, a.labels, err, sizeof(err)) != 0) {
-		rc = bad(err);
+	if (a.labels != NULL && apply_labels(&r, a.labels, &err) != 0) {
+		rc = bad(&err);
 		goto out;
 	}
 	make_order(&r);

@@ -125,14 +125,13 @@ bool rep_have_cycles(const struct rep *r);
  * Returns 0 or -1 with a message in err (doc then lists none).
  */
 int rep_plot(const struct rep *r, const char *dir, const char *gnuplot,
-		const char *title, struct rep_doc *doc, char *err, size_t errlen);
+		const char *title, struct rep_doc *doc, struct wr_error *err);
 
 /* Add the test modes' plots r calls for to doc's list. Can't fail. */
 void rep_plot_kinds_list(const struct rep *r, struct rep_doc *doc);
 
 /* Write dir/NAME.dat for each of those plots. Returns 0 or -1 with err. */
-int rep_plot_kinds_data(const struct rep *r, const char *dir, char *err,
-		size_t errlen);
+int rep_plot_kinds_data(const struct rep *r, const char *dir, struct wr_error *err);
 
 /* Their gnuplot commands (png and svg) on f. This function can't fail. */
 void rep_plot_kinds_script(FILE *f, const struct rep *r, const char *title);
@@ -143,8 +142,7 @@ void rep_plot_kinds_script(FILE *f, const struct rep *r, const char *title);
  * functions above; return and fail as they do.
  */
 void rep_plot_lat_list(const struct rep *r, struct rep_doc *doc);
-int rep_plot_lat_data(const struct rep *r, const char *dir, char *err,
-		size_t errlen);
+int rep_plot_lat_data(const struct rep *r, const char *dir, struct wr_error *err);
 void rep_plot_lat_script(FILE *f, const struct rep *r, const char *title);
 
 /* A gnuplot double-quoted string of s on f. */
@@ -160,7 +158,7 @@ void rep_gp_size_axis(FILE *f, const struct rep *r);
  * document is the file). Returns 0, 1 when path is neither (read it as a
  * result), or -1 with a message in err.
  */
-int rep_campaign_load(struct rep *rep, const char *path, char *err, size_t el);
+int rep_campaign_load(struct rep *rep, const char *path, struct wr_error *err);
 
 /*
  * Put the campaign table (every cell, failed ones too, with both ends'

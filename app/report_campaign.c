@@ -69,7 +69,7 @@ sibling(char *out, size_t len, const char *base, const char *path)
 }
 
 static int
-load_json(const char *path, json_t **doc, char *err, size_t el)
+load_json(const char *path, json_t **doc, struct wr_error *err)
 {
 	json_error_t je;
 
@@ -78,29 +78,24 @@ load_json(const char *path, json_t **doc, char *err, size_t el)
 		return 0;
 	json_decref(*doc);
 	*doc = NULL;
-	snprintf(err, el, "%s: cannot read as JSON: %s", path, je.text);
-	return -1;
+	return wr_err_usage(err, -EINVAL, "%s: cannot read as JSON: %s", path, je.text);
 }
 
 /* One end of a merge: its result file, checked like any report input. */
 static int
 load_end(const char *merge_path, const json_t *m, const char *end, json_t **doc,
-		struct wr_metric_values *v, char *err, size_t el)
+		struct wr_metric_values *v, struct wr_error *err)
 {
 	const char *file = str_of(json_object_get(m, end), "file", NULL);
-	char path[PATH_MAX], why[256];
+	char path[PATH_MAX];
 
-	if (file == NULL) {
-		snprintf(err, el, "%s: field '%s.file' is missing", merge_path, end);
-		return -1;
-	}
+	if (file == NULL)
+		return wr_err_usage(err, -EINVAL, "%s: field '%s.file' is missing", merge_path, end);
 	sibling(path, sizeof(path), merge_path, file);
-	if (wr_compare_load(path, doc, err, el) != 0)
-		return -1;
-	if (wr_metrics_extract(*doc, v, why, sizeof(why)) != 0) {
-		snprintf(err, el, "%s: %s", path, why);
-		return -1;
-	}
+	if (wr_compare_load(path, doc, err) != 0)
+		return -EINVAL;
+	if (wr_metrics_extract(*doc, v, err) != 0)
+		return wr_err_prefix(err, "%s: ", path);
 	return 0;
 }
 
@@ -127,43 +122,35 @@ pair_figures(struct rep_run *run, const struct wr_metric_values *s,
 
 /* The merge at c->merge_path: a run of the report, figures of the row. */
 static int
-load_merge(struct rep *rep, struct rep_cell *c, char *err, size_t el)
+load_merge(struct rep *rep, struct rep_cell *c, struct wr_error *err)
 {
 	struct rep_run *run = &rep->run[rep->nb_runs];
 	const json_t *tot;
+	struct wr_error why;
 	uint64_t size;
-	char why[256];
 
-	if (c->merge == NULL && load_json(c->merge_path, &c->merge, err, el) != 0)
-		return -1;
-	if (strcmp(str_of(c->merge, "schema", ""), MERGE_SCHEMA) != 0) {
-		snprintf(err, el, "%s: schema is not \"%s\"", c->merge_path, MERGE_SCHEMA);
-		return -1;
-	}
-	if (rep->nb_runs == REP_MAX_RUNS) {
-		snprintf(err, el, "%s: more than %u rows in all", c->merge_path,
+	if (c->merge == NULL && load_json(c->merge_path, &c->merge, err) != 0)
+		return -EINVAL;
+	if (strcmp(str_of(c->merge, "schema", ""), MERGE_SCHEMA) != 0)
+		return wr_err_usage(err, -EINVAL, "%s: schema is not \"%s\"", c->merge_path, MERGE_SCHEMA);
+	if (rep->nb_runs == REP_MAX_RUNS)
+		return wr_err_usage(err, -EINVAL, "%s: more than %u rows in all", c->merge_path,
 			REP_MAX_RUNS);
-		return -1;
-	}
-	if (load_end(c->merge_path, c->merge, "sender", &c->sender, &c->snd, err,
-			el) != 0 || load_end(c->merge_path, c->merge, "receiver",
-			&rep->docs[rep->nb_files], &c->rcv, err, el) != 0)
-		return -1;
+	if (load_end(c->merge_path, c->merge, "sender", &c->sender, &c->snd,
+			err) != 0 || load_end(c->merge_path, c->merge, "receiver",
+			&rep->docs[rep->nb_files], &c->rcv, err) != 0)
+		return -EINVAL;
 	run->doc = rep->docs[rep->nb_files];
-	run->kind = wr_kind_of(run->doc, why, sizeof(why));
-	if (run->kind == NULL || strcmp(run->kind->name, "run") != 0) {
-		snprintf(err, el, "%s: the receiver's result is %s, not a single run",
-			c->merge_path, run->kind != NULL ? run->kind->name : why);
-		return -1;
-	}
+	run->kind = wr_kind_of(run->doc, &why);
+	if (run->kind == NULL || strcmp(run->kind->name, "run") != 0)
+		return wr_err_usage(err, -EINVAL, "%s: the receiver's result is %s, not a single run",
+			c->merge_path, run->kind != NULL ? run->kind->name : why.msg);
 	tot = json_object_get(c->merge, "totals");
 	c->sent_pkts = (uint64_t)json_integer_value(json_object_get(tot, "sent_pkts"));
 	c->lost_pkts = json_integer_value(json_object_get(tot, "lost_pkts"));
 	if (wr_metrics_get_count(c->sender, "config.frame_size", UINT16_MAX, &size,
-			why, sizeof(why)) != 0) {
-		snprintf(err, el, "%s: the sender's %s", c->merge_path, why);
-		return -1;
-	}
+			err) != 0)
+		return wr_err_prefix(err, "%s: the sender's ", c->merge_path);
 	if (c->label[0] == '\0')
 		snprintf(c->label, sizeof(c->label), "%s", str_of(c->sender, "label",
 			str_of(json_object_get(c->merge, "sender"), "hostname", "?")));
@@ -179,24 +166,19 @@ load_merge(struct rep *rep, struct rep_cell *c, char *err, size_t el)
 
 /* A campaign's record of one cell; its merge when it passed. */
 static int
-load_cell(struct rep *rep, struct rep_cell *c, const char *path, char *err,
-		size_t el)
+load_cell(struct rep *rep, struct rep_cell *c, const char *path, struct wr_error *err)
 {
 	static const char *const need[] = { "label", "status", "sender", "receiver" };
 	const char *merged = str_of(c->doc, "merged", NULL);
 	unsigned int i;
 
 	for (i = 0; i < RTE_DIM(need); i++)
-		if (str_of(c->doc, need[i], NULL) == NULL) {
-			snprintf(err, el, "%s: field '%s' is missing or not text",
+		if (str_of(c->doc, need[i], NULL) == NULL)
+			return wr_err_usage(err, -EINVAL, "%s: field '%s' is missing or not text",
 				path, need[i]);
-			return -1;
-		}
-	if (!json_is_integer(json_object_get(c->doc, "frame_size"))) {
-		snprintf(err, el, "%s: field 'frame_size' is missing or not a whole "
+	if (!json_is_integer(json_object_get(c->doc, "frame_size")))
+		return wr_err_usage(err, -EINVAL, "%s: field 'frame_size' is missing or not a whole "
 			"number", path);
-		return -1;
-	}
 	snprintf(c->label, sizeof(c->label), "%s", str_of(c->doc, "label", "?"));
 	snprintf(c->where, sizeof(c->where), "%s -> %s", str_of(c->doc, "sender",
 		"?"), str_of(c->doc, "receiver", "?"));
@@ -209,18 +191,18 @@ load_cell(struct rep *rep, struct rep_cell *c, const char *path, char *err,
 	}
 	snprintf(c->status, sizeof(c->status), "passed");
 	sibling(c->merge_path, sizeof(c->merge_path), path, merged);
-	return load_merge(rep, c, err, el);
+	return load_merge(rep, c, err);
 }
 
 int
-rep_campaign_load(struct rep *rep, const char *path, char *err, size_t el)
+rep_campaign_load(struct rep *rep, const char *path, struct wr_error *err)
 {
 	struct rep_cell *c;
 	const char *schema;
 	json_t *doc;
 
 	/* Unreadable: the result loader says why, in its words. */
-	if (load_json(path, &doc, err, el) != 0)
+	if (load_json(path, &doc, err) != 0)
 		return 1;
 	schema = str_of(doc, "schema", "");
 	if (strcmp(schema, CELL_SCHEMA) != 0 && strcmp(schema, MERGE_SCHEMA) != 0) {
@@ -231,20 +213,19 @@ rep_campaign_load(struct rep *rep, const char *path, char *err, size_t el)
 		rep->campaign = calloc(1, sizeof(*rep->campaign));
 	if (rep->campaign == NULL) {
 		json_decref(doc);
-		snprintf(err, el, "no memory for the campaign table");
-		return -1;
+		return wr_err_env(err, -ENOMEM, "no memory for the campaign table");
 	}
 	c = &rep->campaign->cell[rep->campaign->nb_cells++];
 	c->run = -1;
 	c->doc = doc;
 	if (strcmp(schema, CELL_SCHEMA) == 0)
-		return load_cell(rep, c, path, err, el);
+		return load_cell(rep, c, path, err);
 	c->merge = doc;
 	snprintf(c->status, sizeof(c->status), "%s", json_is_true(
 		json_object_get(doc, "balanced")) ? "merged" : "FAILED: not balanced");
 	snprintf(c->merge_path, sizeof(c->merge_path), "%s", path);
 	snprintf(c->where, sizeof(c->where), "%s", path);
-	return load_merge(rep, c, err, el);
+	return load_merge(rep, c, err);
 }
 
 void

@@ -22,7 +22,7 @@ app_trial_done(FILE *f, const struct wr_run *run, unsigned int t, json_t *trials
 	const struct wr_config *cfg = wr_run_cfg(run);
 	unsigned int k = t - cfg->nb_warmup + 1;
 	struct wr_metric_values m;
-	char err[256];
+	struct wr_error err;
 	json_t *trial;
 
 	if (t < cfg->nb_warmup) {
@@ -41,7 +41,7 @@ app_trial_done(FILE *f, const struct wr_run *run, unsigned int t, json_t *trials
 		fprintf(stderr, "wirerate: error: no memory for trial %u\n", k);
 		return -1;
 	}
-	if (wr_metrics_extract(trial, &m, err, sizeof(err)) == 0)
+	if (wr_metrics_extract(trial, &m, &err) == 0)
 		fprintf(f, "trial %u of %u: TX %.3f Mpps %.3f Gb/s L1, RX %.3f "
 			"Mpps %.3f Gb/s L1, loss %s%.4g%%\n", k, cfg->nb_repeat,
 			m.v[WR_METRIC_TX_MPPS], m.v[WR_METRIC_TX_GBPS_L1],
@@ -134,27 +134,30 @@ hold_signals(bool hold, sigset_t *old)
 }
 
 int
-app_write_json(json_t *doc, const char *path, char *err, size_t errlen)
+app_write_json(json_t *doc, const char *path, struct wr_error *err)
 {
+	char msg[WR_ERROR_MSG_LEN];
 	sigset_t old;
 	int rc;
 
 	hold_signals(true, &old);
-	rc = wr_result_write_json(doc, path, err, errlen);
+	rc = wr_result_write_json(doc, path, msg, sizeof(msg));
 	hold_signals(false, &old);
+	/* Memory for the text or the file itself: the machine's side. */
+	if (rc != 0)
+		wr_err_env(err, rc, "%s", msg);
 	return rc;
 }
 
 static int
-write_csv(const json_t *doc, const char *path, bool streams, char *err,
-		size_t errlen)
+write_csv(const json_t *doc, const char *path, bool streams, struct wr_error *err)
 {
 	sigset_t old;
 	int rc;
 
 	hold_signals(true, &old);
-	rc = streams ? wr_csv_write_streams(doc, path, err, errlen) :
-		wr_csv_write_intervals(doc, path, err, errlen);
+	rc = streams ? wr_csv_write_streams(doc, path, err) :
+		wr_csv_write_intervals(doc, path, err);
 	hold_signals(false, &old);
 	return rc;
 }
@@ -163,33 +166,34 @@ int
 app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 {
 	const struct wr_config *cfg = wr_run_cfg(run);
-	char err[512];
+	char msg[WR_ERROR_MSG_LEN];
+	struct wr_error err;
 	json_t *doc;
 	int rc = 0;
 
 	if (trials == NULL && cfg->json_path[0] == '\0' && cfg->csv_path[0] == '\0' &&
 			cfg->csv_streams_path[0] == '\0')
 		return 0;
-	doc = wr_result_build_trials(run, trials, err, sizeof(err));
+	doc = wr_result_build_trials(run, trials, msg, sizeof(msg));
 	if (doc == NULL) {
-		fprintf(stderr, "wirerate: error: %s\n", err);
+		fprintf(stderr, "wirerate: error: %s\n", msg);
 		return -1;
 	}
 	if (trials != NULL)
 		view_summary(f, json_object_get(doc, "summary"));
 	if (cfg->json_path[0] != '\0' &&
-			app_write_json(doc, cfg->json_path, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate: error: %s\n", err);
+			app_write_json(doc, cfg->json_path, &err) != 0) {
+		app_error("wirerate", &err);
 		rc = -1;
 	}
 	if (cfg->csv_path[0] != '\0' &&
-			write_csv(doc, cfg->csv_path, false, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate: error: %s\n", err);
+			write_csv(doc, cfg->csv_path, false, &err) != 0) {
+		app_error("wirerate", &err);
 		rc = -1;
 	}
 	if (cfg->csv_streams_path[0] != '\0' &&
-			write_csv(doc, cfg->csv_streams_path, true, err, sizeof(err)) != 0) {
-		fprintf(stderr, "wirerate: error: %s\n", err);
+			write_csv(doc, cfg->csv_streams_path, true, &err) != 0) {
+		app_error("wirerate", &err);
 		rc = -1;
 	}
 	json_decref(doc);
@@ -200,19 +204,19 @@ int
 app_capture_write(const struct wr_run *run, FILE *f)
 {
 	const struct wr_capture_conf *cc = &wr_run_cfg(run)->capture;
+	struct wr_error err;
 	json_t *o;
-	char err[512];
 	sigset_t old;
 	int rc;
 
 	if (wr_run_capture(run) == NULL)
 		return 0;
 	hold_signals(true, &old);
-	rc = wr_file_write_atomic(cc->path, wr_capture_write, wr_run_capture(run), err,
-		sizeof(err));
+	rc = wr_file_write(cc->path, wr_capture_write, wr_run_capture(run), &err);
 	hold_signals(false, &old);
 	if (rc != 0) {
-		fprintf(stderr, "wirerate: error: --capture %s\n", err);
+		wr_err_prefix(&err, "--capture ");
+		app_error("wirerate", &err);
 		return -1;
 	}
 	o = wr_capture_json(wr_run_capture(run));

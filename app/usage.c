@@ -53,6 +53,8 @@ app_usage(FILE *f, const char *prog)
 "wirerate compare --help and wirerate report --help. Neither needs EAL.\n"
 "\n"
 "Exit status: 0 ran as asked (also when stopped by SIGINT/SIGTERM);\n"
-"1 the run failed (a port would not start, mbufs not returned, ...);\n"
-"2 bad usage or input.\n", prog, prog, prog);
+"1 the run failed or the machine could not do it (a port would not\n"
+"start, no memory for the pools, a result file that cannot be written,\n"
+"mbufs not returned, ...); 2 bad usage or input (an option, a profile,\n"
+"a port or lcore that is not there).\n", prog, prog, prog);
 }

@@ -6,7 +6,9 @@
     with itself);
   - a skip whose reason does not come from a probe: every skip() call
     must sit under an `if` that tests a capability probe, never a result
-    of wirerate (a symptom it could cause).
+    of wirerate (a symptom it could cause);
+  - a file with a CASES dict that DIR/meson.build does not name (its cases
+    would never run: meson registers them from the files it names).
 Usage: lint_checks.py FILE|DIR... (DIR: its */*.py); exit 1 and one line
 per finding."""
 import ast
@@ -135,11 +137,35 @@ def lint(path):
     return found
 
 
+def unregistered(d, paths):
+    """Files under d that define CASES but d/meson.build does not name."""
+    try:
+        with open(os.path.join(d, "meson.build")) as f:
+            meson = f.read()
+    except OSError:
+        return []
+    out = []
+    for path in paths:
+        with open(path) as f:
+            tree = ast.parse(f.read(), path)
+        if any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "CASES"
+                                                 for t in n.targets) for n in tree.body):
+            rel = os.path.relpath(path, d)
+            if "'%s'" % rel not in meson:
+                out.append("%s: defines CASES but %s/meson.build does not name '%s'" %
+                           (path, d, rel))
+    return out
+
+
 def main():
-    paths = []
+    paths, found = [], []
     for a in sys.argv[1:]:
-        paths += sorted(glob.glob(os.path.join(a, "*", "*.py"))) if os.path.isdir(a) else [a]
-    found = []
+        if os.path.isdir(a):
+            more = sorted(glob.glob(os.path.join(a, "*", "*.py")))
+            found += unregistered(a, more)
+            paths += more
+        else:
+            paths.append(a)
     for path in paths:
         found += lint(path)
     for line in found:

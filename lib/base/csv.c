@@ -222,9 +222,9 @@ fill_intervals(FILE *f, const void *doc)
 
 int
 wr_csv_write_intervals(const json_t *doc, const char *path,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
-	return wr_file_write_atomic(path, fill_intervals, doc, err, errlen);
+	return wr_file_write(path, fill_intervals, doc, err);
 }
 
 static int
@@ -235,7 +235,7 @@ fill_streams(FILE *f, const void *doc)
 
 int
 wr_csv_write_streams(const json_t *doc, const char *path,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
-	return wr_file_write_atomic(path, fill_streams, doc, err, errlen);
+	return wr_file_write(path, fill_streams, doc, err);
 }

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "fileio.h"
+#include "error.h"
 
 /* Header of the per-interval table, without the newline. */
 #define WR_CSV_INTERVAL_HEADER "trial,t_s,dt_s,port_id,tx_mpps,rx_mpps," \
@@ -53,10 +54,10 @@ int wr_csv_field(FILE *f, const char *s);
 
 /* Write the per-interval table of doc to path atomically (see above). */
 int wr_csv_write_intervals(const json_t *doc, const char *path,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /* Write the per-stream table of doc to path atomically (see above). */
 int wr_csv_write_streams(const json_t *doc, const char *path,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 #endif /* WR_CSV_H */

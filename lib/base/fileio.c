@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "error.h"
 #include "fileio.h"
 
 /*
@@ -16,27 +17,27 @@
  */
 static int
 write_in_place(const char *path, wr_file_fill_t fill, const void *ctx,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	FILE *f = fopen(path, "w");
 	int rc;
 
 	if (f == NULL) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-rc));
+		wr_err_env(err, rc, "%s: cannot open: %s", path, strerror(-rc));
 		return rc;
 	}
 	rc = fill(f, ctx);
 	if (fclose(f) != 0 && rc == 0)
 		rc = -errno;
 	if (rc != 0)
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
+		wr_err_env(err, rc, "%s: cannot write: %s", path, strerror(-rc));
 	return rc;
 }
 
 int
-wr_file_write_atomic(const char *path, wr_file_fill_t fill, const void *ctx,
-		char *err, size_t errlen)
+wr_file_write(const char *path, wr_file_fill_t fill, const void *ctx,
+		struct wr_error *err)
 {
 	char tmp[PATH_MAX + 32];
 	struct stat st;
@@ -44,7 +45,7 @@ wr_file_write_atomic(const char *path, wr_file_fill_t fill, const void *ctx,
 	int fd, rc;
 
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return write_in_place(path, fill, ctx, err, errlen);
+		return write_in_place(path, fill, ctx, err);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	f = fd < 0 ? NULL : fdopen(fd, "w");
@@ -52,7 +53,7 @@ wr_file_write_atomic(const char *path, wr_file_fill_t fill, const void *ctx,
 		rc = -errno;
 		if (fd >= 0)
 			close(fd);
-		snprintf(err, errlen, "%s: cannot create: %s", tmp, strerror(-rc));
+		wr_err_env(err, rc, "%s: cannot create: %s", tmp, strerror(-rc));
 		return rc;
 	}
 	rc = fill(f, ctx);
@@ -63,8 +64,22 @@ wr_file_write_atomic(const char *path, wr_file_fill_t fill, const void *ctx,
 	if (rc == 0 && rename(tmp, path) != 0)
 		rc = -errno;
 	if (rc != 0) {
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(-rc));
+		wr_err_env(err, rc, "%s: cannot write: %s", path, strerror(-rc));
 		unlink(tmp);
 	}
+	return rc;
+}
+
+int
+wr_file_write_atomic(const char *path, wr_file_fill_t fill, const void *ctx,
+		char *err, size_t errlen)
+{
+	struct wr_error e;
+	int rc;
+
+	wr_err_clear(&e);
+	rc = wr_file_write(path, fill, ctx, &e);
+	if (rc != 0)
+		snprintf(err, errlen, "%s", e.msg);
 	return rc;
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "error.h"
+
 /* Fills f; returns 0 or a negative errno. */
 typedef int (*wr_file_fill_t)(FILE *f, const void *ctx);
 
@@ -17,7 +19,14 @@ typedef int (*wr_file_fill_t)(FILE *f, const void *ctx);
  * Create path atomically: fill a temporary file in the same directory,
  * fsync, rename. A path that exists and is not a regular file (/dev/null,
  * /dev/stdout, a FIFO) is written in place instead, never replaced.
- * Returns 0 or a negative errno with a message naming path.
+ * Returns 0 or a negative errno with err (class environment) naming path.
+ */
+int wr_file_write(const char *path, wr_file_fill_t fill, const void *ctx,
+		struct wr_error *err);
+
+/*
+ * wr_file_write for callers still on the message-buffer API (err of
+ * errlen bytes). Goes once the last of them has moved to struct wr_error.
  */
 int wr_file_write_atomic(const char *path, wr_file_fill_t fill, const void *ctx,
 		char *err, size_t errlen);

@@ -9,6 +9,7 @@
 #define WR_GOALS_H
 
 #include <stddef.h>
+#include "base/error.h"
 
 #define WR_MLR_MAX_GOALS 8u
 
@@ -23,15 +24,14 @@ struct wr_mlr_goal {
  * Parse one goal "LOSS:EXCEED:SUM:WIDTH" (SUM a duration: 21, 21s,
  * 500ms). Returns 0 or -EINVAL with a message naming the field.
  */
-int wr_mlr_goal_parse(const char *s, struct wr_mlr_goal *g, char *err,
-		size_t errlen);
+int wr_mlr_goal_parse(const char *s, struct wr_mlr_goal *g, struct wr_error *err);
 
 /*
  * Parse a comma-separated list of goals into g[0..*n-1] (at most
  * WR_MLR_MAX_GOALS). Returns 0 or -EINVAL with a message.
  */
 int wr_mlr_goals_parse(const char *s, struct wr_mlr_goal *g, unsigned int *n,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /* CSIT's goals: NDR (0) and PDR (0.005), each 0.5 exceed, 21 s, 0.5%. */
 void wr_mlr_default_goals(struct wr_mlr_goal *g, unsigned int *n);

@@ -10,7 +10,7 @@
 
 static int
 parse_rule(const char *key, const char *val, struct wr_impair_rule *r,
-		char *err, size_t el)
+		struct wr_error *err)
 {
 	char *end;
 	unsigned long every, at;
@@ -32,13 +32,12 @@ parse_rule(const char *key, const char *val, struct wr_impair_rule *r,
 	r->at = (uint32_t)at;
 	return 0;
 bad:
-	snprintf(err, el, "--impair %s=%s: expected N or N@K with N >= 1 and "
+	return wr_err_usage(err, -EINVAL, "--impair %s=%s: expected N or N@K with N >= 1 and "
 		"K < N (the frame with sequence %% N == K)", key, val);
-	return -EINVAL;
 }
 
 static int
-parse_delay(const char *val, uint32_t *us, char *err, size_t el)
+parse_delay(const char *val, uint32_t *us, struct wr_error *err)
 {
 	char *end;
 	double v = strtod(val, &end);
@@ -51,28 +50,23 @@ parse_delay(const char *val, uint32_t *us, char *err, size_t el)
 		*us = (uint32_t)(v * 1000);
 		return 0;
 	}
-	snprintf(err, el, "--impair delay=%s: expected microseconds or "
+	return wr_err_usage(err, -EINVAL, "--impair delay=%s: expected microseconds or "
 		"milliseconds up to 1 s, e.g. 50us or 2ms", val);
-	return -EINVAL;
 }
 
 static int
-parse_police(const char *val, double *pps, char *err, size_t el)
+parse_police(const char *val, double *pps, struct wr_error *err)
 {
 	struct wr_rate r;
-	char why[256];
-
-	if (wr_rate_parse(val, &r, why, sizeof(why)) != 0 || r.unit != WR_RATE_PPS) {
-		snprintf(err, el, "--impair police=%s: expected frames per second, "
+	if (wr_rate_parse(val, &r, NULL) != 0 || r.unit != WR_RATE_PPS)
+		return wr_err_usage(err, -EINVAL, "--impair police=%s: expected frames per second, "
 			"e.g. 1Mpps or 250kpps", val);
-		return -EINVAL;
-	}
 	*pps = r.value;
 	return 0;
 }
 
 static int
-parse_item(char *item, struct wr_impair_spec *spec, char *err, size_t el)
+parse_item(char *item, struct wr_impair_spec *spec, struct wr_error *err)
 {
 	char *eq = strchr(item, '=');
 
@@ -80,39 +74,36 @@ parse_item(char *item, struct wr_impair_spec *spec, char *err, size_t el)
 		goto bad;
 	*eq = '\0';
 	if (strcmp(item, "drop") == 0)
-		return parse_rule(item, eq + 1, &spec->drop, err, el);
+		return parse_rule(item, eq + 1, &spec->drop, err);
 	if (strcmp(item, "dup") == 0)
-		return parse_rule(item, eq + 1, &spec->dup, err, el);
+		return parse_rule(item, eq + 1, &spec->dup, err);
 	if (strcmp(item, "reorder") == 0)
-		return parse_rule(item, eq + 1, &spec->reorder, err, el);
+		return parse_rule(item, eq + 1, &spec->reorder, err);
 	if (strcmp(item, "delay") == 0)
-		return parse_delay(eq + 1, &spec->delay_us, err, el);
+		return parse_delay(eq + 1, &spec->delay_us, err);
 	if (strcmp(item, "police") == 0)
-		return parse_police(eq + 1, &spec->police_pps, err, el);
+		return parse_police(eq + 1, &spec->police_pps, err);
 	*eq = '=';
 bad:
-	snprintf(err, el, "--impair: '%s' is not a rule; expected drop=N[@K], "
-		"dup=N[@K], reorder=N[@K], delay=T or police=R, comma-separated",
-		item);
-	return -EINVAL;
+	return wr_err_usage(err, -EINVAL, "--impair: '%s' is not a rule; expected "
+		"drop=N[@K], dup=N[@K], reorder=N[@K], delay=T or police=R, "
+		"comma-separated", item);
 }
 
 int
-wr_impair_parse(const char *s, struct wr_impair_spec *spec, char *err, size_t el)
+wr_impair_parse(const char *s, struct wr_impair_spec *spec, struct wr_error *err)
 {
 	char buf[256], *save = NULL, *item;
 	int rc;
 
 	memset(spec, 0, sizeof(*spec));
-	if (strlen(s) >= sizeof(buf) || s[0] == '\0') {
-		snprintf(err, el, "--impair: empty or longer than %zu characters",
+	if (strlen(s) >= sizeof(buf) || s[0] == '\0')
+		return wr_err_usage(err, -EINVAL, "--impair: empty or longer than %zu characters",
 			sizeof(buf) - 1);
-		return -EINVAL;
-	}
 	strcpy(buf, s);
 	for (item = strtok_r(buf, ",", &save); item != NULL;
 			item = strtok_r(NULL, ",", &save)) {
-		rc = parse_item(item, spec, err, el);
+		rc = parse_item(item, spec, err);
 		if (rc != 0)
 			return rc;
 	}

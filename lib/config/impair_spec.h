@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "base/error.h"
 
 /* The fixture may return up to twice the frames asked for, plus one, so
  * the receiver asks it for at most this many (--burst). */
@@ -48,7 +49,7 @@ struct wr_impair_spec {
  * Returns 0, or -EINVAL with a message naming the bad part.
  */
 int wr_impair_parse(const char *s, struct wr_impair_spec *spec,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /* True when the spec does anything. */
 static inline int

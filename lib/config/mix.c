@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/errmsg.h"
+#include "base/error.h"
 #include "mix.h"
 #include "base/units.h"
 
@@ -72,7 +72,7 @@ spread(struct wr_mix *m)
 
 /* "SIZE[:WEIGHT],..." */
 static int
-parse_list(const char *s, struct wr_mix *m, char *err, size_t el)
+parse_list(const char *s, struct wr_mix *m, struct wr_error *err)
 {
 	const char *p = s;
 	uint32_t size, weight;
@@ -81,27 +81,27 @@ parse_list(const char *s, struct wr_mix *m, char *err, size_t el)
 	for (;;) {
 		weight = 1;
 		if (parse_num(&p, 1, 65535, &size) != 0)
-			return wr_err(-EINVAL, err, el, "mix '%s': expected a frame size "
+			return wr_err_usage(err, -EINVAL, "mix '%s': expected a frame size "
 				"at '%s'", m->text, p);
 		if (*p == ':' && (p++, parse_num(&p, 1, WR_MIX_MAX_SEQ, &weight) != 0))
-			return wr_err(-EINVAL, err, el, "mix '%s': expected a weight "
+			return wr_err_usage(err, -EINVAL, "mix '%s': expected a weight "
 				"1..%u at '%s'", m->text, WR_MIX_MAX_SEQ, p);
 		idx = size_index(m, size);
 		if (idx < 0)
-			return wr_err(-EINVAL, err, el, "mix '%s': more than %u sizes",
+			return wr_err_usage(err, -EINVAL, "mix '%s': more than %u sizes",
 				m->text, WR_MIX_MAX_SIZES);
 		if (m->nb_per_cycle[idx] != 0)
-			return wr_err(-EINVAL, err, el, "mix '%s': size %u listed twice",
+			return wr_err_usage(err, -EINVAL, "mix '%s': size %u listed twice",
 				m->text, size);
 		m->nb_per_cycle[idx] = weight;
 		m->seq_len += weight;
 		if (m->seq_len > WR_MIX_MAX_SEQ)
-			return wr_err(-EINVAL, err, el, "mix '%s': weights add up to more "
+			return wr_err_usage(err, -EINVAL, "mix '%s': weights add up to more "
 				"than %u frames per cycle", m->text, WR_MIX_MAX_SEQ);
 		if (*p == '\0')
 			break;
 		if (*p != ',')
-			return wr_err(-EINVAL, err, el, "mix '%s': expected ',' or the end "
+			return wr_err_usage(err, -EINVAL, "mix '%s': expected ',' or the end "
 				"at '%s'", m->text, p);
 		p++;
 	}
@@ -112,21 +112,21 @@ parse_list(const char *s, struct wr_mix *m, char *err, size_t el)
 /* The ",z=SIZE" and ",h=SIZE" settings after a genome's letters. */
 static int
 parse_genome_sizes(const char *p, const char *all, uint32_t *z, uint32_t *h,
-		char *err, size_t el)
+		struct wr_error *err)
 {
 	while (*p == ',') {
 		const char *at = p;
 
 		if ((p[1] != 'z' && p[1] != 'h') || p[2] != '=')
-			return wr_err(-EINVAL, err, el, "mix '%s': expected ',z=SIZE' or "
+			return wr_err_usage(err, -EINVAL, "mix '%s': expected ',z=SIZE' or "
 				"',h=SIZE' at '%s'", all, at);
 		p += 3;
 		if (parse_num(&p, 1, 65535, at[1] == 'z' ? z : h) != 0)
-			return wr_err(-EINVAL, err, el, "mix '%s': expected a size "
+			return wr_err_usage(err, -EINVAL, "mix '%s': expected a size "
 				"1..65535 at '%s'", all, p);
 	}
 	if (*p != '\0')
-		return wr_err(-EINVAL, err, el, "mix '%s': genome letters are a..h and "
+		return wr_err_usage(err, -EINVAL, "mix '%s': genome letters are a..h and "
 			"z (RFC 6985), not '%c'", all, *p);
 	return 0;
 }
@@ -144,27 +144,27 @@ genome_size(char c, uint32_t z, uint32_t h)
 
 /* "letters[,z=SIZE][,h=SIZE]": one frame per letter, in order. */
 static int
-parse_genome(const char *s, struct wr_mix *m, char *err, size_t el)
+parse_genome(const char *s, struct wr_mix *m, struct wr_error *err)
 {
 	size_t n = strspn(s, "abcdefghz");
 	uint32_t z = 0, h = GENOME_JUMBO, size;
 	size_t k;
 	int idx, rc;
 
-	rc = parse_genome_sizes(s + n, m->text, &z, &h, err, el);
+	rc = parse_genome_sizes(s + n, m->text, &z, &h, err);
 	if (rc != 0)
 		return rc;
 	if (n > WR_MIX_MAX_SEQ)
-		return wr_err(-EINVAL, err, el, "mix '%s': %zu letters, at most %u "
+		return wr_err_usage(err, -EINVAL, "mix '%s': %zu letters, at most %u "
 			"frames per cycle", m->text, n, WR_MIX_MAX_SEQ);
 	for (k = 0; k < n; k++) {
 		size = genome_size(s[k], z, h);
 		if (size == 0)
-			return wr_err(-EINVAL, err, el, "mix '%s': letter z needs its "
+			return wr_err_usage(err, -EINVAL, "mix '%s': letter z needs its "
 				"size, e.g. '%.*s,z=594'", m->text, (int)n, s);
 		idx = size_index(m, size);
 		if (idx < 0)
-			return wr_err(-EINVAL, err, el, "mix '%s': more than %u sizes",
+			return wr_err_usage(err, -EINVAL, "mix '%s': more than %u sizes",
 				m->text, WR_MIX_MAX_SIZES);
 		m->seq[k] = (uint8_t)idx;
 		m->nb_per_cycle[idx]++;
@@ -175,13 +175,13 @@ parse_genome(const char *s, struct wr_mix *m, char *err, size_t el)
 
 /* Sizes within [lo, hi], then the running byte totals. */
 static int
-finish(struct wr_mix *m, uint32_t lo, uint32_t hi, char *err, size_t el)
+finish(struct wr_mix *m, uint32_t lo, uint32_t hi, struct wr_error *err)
 {
 	unsigned int i;
 
 	for (i = 0; i < m->nb_sizes; i++)
 		if (m->size[i] < lo || m->size[i] > hi)
-			return wr_err(-EINVAL, err, el, "mix '%s': frame size %u outside "
+			return wr_err_usage(err, -EINVAL, "mix '%s': frame size %u outside "
 				"%u..%u", m->text, m->size[i], lo, hi);
 	m->prefix_bytes[0] = 0;
 	for (i = 0; i < m->seq_len; i++)
@@ -191,27 +191,27 @@ finish(struct wr_mix *m, uint32_t lo, uint32_t hi, char *err, size_t el)
 
 int
 wr_mix_parse(const char *s, uint32_t min_size, uint32_t max_size,
-		struct wr_mix *out, char *err, size_t errlen)
+		struct wr_mix *out, struct wr_error *err)
 {
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (s[0] == '\0' || strlen(s) >= sizeof(out->text))
-		return wr_err(-EINVAL, err, errlen, "mix: empty or longer than %u "
+		return wr_err_usage(err, -EINVAL, "mix: empty or longer than %u "
 			"characters", WR_MIX_TEXT_LEN - 1);
 	strcpy(out->text, s);
 	if (strcmp(s, "imix") == 0)
-		rc = parse_list(SIMPLE_IMIX, out, err, errlen);
+		rc = parse_list(SIMPLE_IMIX, out, err);
 	else if (s[0] >= '0' && s[0] <= '9')
-		rc = parse_list(s, out, err, errlen);
+		rc = parse_list(s, out, err);
 	else if (strchr("abcdefghz", s[0]) != NULL)
-		rc = parse_genome(s, out, err, errlen);
+		rc = parse_genome(s, out, err);
 	else
-		rc = wr_err(-EINVAL, err, errlen, "mix '%s': expected imix, a weighted "
+		rc = wr_err_usage(err, -EINVAL, "mix '%s': expected imix, a weighted "
 			"list like 64:7,594:4,1518:1 or an RFC 6985 genome like "
 			"aaaaaaazzzzg,z=594", s);
 	if (rc == 0)
-		rc = finish(out, min_size, max_size, err, errlen);
+		rc = finish(out, min_size, max_size, err);
 	if (rc != 0)
 		out->nb_sizes = 0;
 	return rc;

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "rate.h"
+#include "base/error.h"
 
 #define WR_MIX_MAX_SIZES 16u   /* distinct sizes in one mix */
 #define WR_MIX_MAX_SEQ 1024u   /* frames in one cycle (sum of weights) */
@@ -46,7 +47,7 @@ struct wr_mix {
  * Returns 0, or -EINVAL.
  */
 int wr_mix_parse(const char *s, uint32_t min_size, uint32_t max_size,
-		struct wr_mix *out, char *err, size_t errlen);
+		struct wr_mix *out, struct wr_error *err);
 
 /* Bytes of one whole cycle. This function can't fail. */
 static inline uint64_t

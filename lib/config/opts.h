@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "base/error.h"
 
 enum wr_opts_action {
 	WR_OPTS_RUN = 0,     /* run with the parsed configuration */
@@ -24,7 +25,7 @@ enum wr_opts_action {
  * wr_opts_action, or -EINVAL with a message in err.
  */
 int wr_opts_parse(int argc, char **argv, struct wr_config *cfg,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /*
  * Parse a port list ("0,2", "0-3", "all") into a bit mask. Returns 0 or
@@ -36,7 +37,7 @@ int wr_opts_parse_portlist(const char *s, uint64_t *mask);
  * Parse one lcore map "LCORE:Q[,Q...]" where Q is tx<port>.<queue> or
  * rx<port>.<queue>. Returns 0 or -EINVAL with a message in err.
  */
-int wr_opts_parse_map(const char *s, struct wr_map *map, char *err, size_t errlen);
+int wr_opts_parse_map(const char *s, struct wr_map *map, struct wr_error *err);
 
 /*
  * Find --profile FILE in argv (same syntax rules as wr_opts_parse) without
@@ -44,7 +45,7 @@ int wr_opts_parse_map(const char *s, struct wr_map *map, char *err, size_t errle
  * -EINVAL with a message when --profile is given more than once.
  */
 int wr_opts_find_profile(int argc, char **argv, const char **path,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /*
  * Apply one option by its long name as if "--name value" were given
@@ -54,13 +55,13 @@ int wr_opts_find_profile(int argc, char **argv, const char **path,
  * "--name value: ".
  */
 int wr_opts_set(const char *name, const char *value, struct wr_config *cfg,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /*
  * The cross-option rules wr_opts_parse checks last, for a configuration
  * made without a command line. Returns 0 or -EINVAL with a message.
  */
-int wr_opts_check(struct wr_config *cfg, char *err, size_t errlen);
+int wr_opts_check(struct wr_config *cfg, struct wr_error *err);
 
 /*
  * Whether arg ("name" or "name=value", without the leading --) is a

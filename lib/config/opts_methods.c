@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/errmsg.h"
+#include "base/error.h"
 #include "opts_methods.h"
 #include "base/units.h"
 
@@ -30,17 +30,17 @@ wr_opts_methods_defaults(struct wr_config *cfg)
 }
 
 static int
-opt_ms(const char *name, const char *v, uint64_t *out, char *err, size_t el)
+opt_ms(const char *name, const char *v, uint64_t *out, struct wr_error *err)
 {
 	if (wr_units_parse_duration_ms(v, out) != 0 || *out < 100)
-		return wr_err(-EINVAL, err, el, "--%s %s: expected a duration of at "
+		return wr_err_usage(err, -EINVAL, "--%s %s: expected a duration of at "
 			"least 100ms (e.g. 500ms, 2s)", name, v);
 	return 0;
 }
 
 /* "0,10,50,90" (percent of the rate found, 0..100) or "none". */
 static int
-opt_loads(const char *v, struct wr_config *cfg, char *err, size_t el)
+opt_loads(const char *v, struct wr_config *cfg, struct wr_error *err)
 {
 	char buf[256], *tok, *save = NULL, *end;
 	double x;
@@ -49,16 +49,16 @@ opt_loads(const char *v, struct wr_config *cfg, char *err, size_t el)
 	if (strcmp(v, "none") == 0)
 		return 0;
 	if (strlen(v) == 0 || strlen(v) >= sizeof(buf))
-		return wr_err(-EINVAL, err, el, "--lat-loads: list empty or too long");
+		return wr_err_usage(err, -EINVAL, "--lat-loads: list empty or too long");
 	strcpy(buf, v);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 			tok = strtok_r(NULL, ",", &save)) {
 		x = strtod(tok, &end);
 		if (end == tok || *end != '\0' || !(x >= 0 && x <= 100))
-			return wr_err(-EINVAL, err, el, "--lat-loads %s: '%s' is not a "
+			return wr_err_usage(err, -EINVAL, "--lat-loads %s: '%s' is not a "
 				"percentage from 0 to 100", v, tok);
 		if (cfg->nb_lat_loads == WR_MAX_LAT_LOADS)
-			return wr_err(-EINVAL, err, el, "--lat-loads %s: at most %u loads",
+			return wr_err_usage(err, -EINVAL, "--lat-loads %s: at most %u loads",
 				v, WR_MAX_LAT_LOADS);
 		cfg->lat_loads_pct[cfg->nb_lat_loads++] = x;
 	}
@@ -67,16 +67,16 @@ opt_loads(const char *v, struct wr_config *cfg, char *err, size_t el)
 
 static int
 opt_u32(const char *name, const char *v, uint64_t min, uint64_t max,
-		uint32_t *out, char *err, size_t el)
+		uint32_t *out, struct wr_error *err)
 {
 	uint64_t x;
 	int rc = wr_units_parse_u64(v, min, max, &x);
 
 	if (rc == -ERANGE)
-		return wr_err(-EINVAL, err, el, "--%s %s: out of range, accepted %"
+		return wr_err_usage(err, -EINVAL, "--%s %s: out of range, accepted %"
 			PRIu64 " to %" PRIu64, name, v, min, max);
 	if (rc < 0)
-		return wr_err(-EINVAL, err, el, "--%s %s: not a whole number (k, M, "
+		return wr_err_usage(err, -EINVAL, "--%s %s: not a whole number (k, M, "
 			"G suffixes allowed)", name, v);
 	*out = (uint32_t)x;
 	return 0;
@@ -84,7 +84,7 @@ opt_u32(const char *name, const char *v, uint64_t min, uint64_t max,
 
 /* "foreign,seq,last" (any subset, at least one) into WR_CAPTURE_* bits. */
 static int
-opt_what(const char *v, uint32_t *what, char *err, size_t el)
+opt_what(const char *v, uint32_t *what, struct wr_error *err)
 {
 	static const struct { const char *name; uint32_t bit; } names[] = {
 		{ "foreign", WR_CAPTURE_FOREIGN }, { "seq", WR_CAPTURE_SEQ },
@@ -102,7 +102,7 @@ opt_what(const char *v, uint32_t *what, char *err, size_t el)
 			if (strlen(names[i].name) == n && strncmp(p, names[i].name, n) == 0)
 				break;
 		if (i == RTE_DIM(names))
-			return wr_err(-EINVAL, err, el, "--capture-what %s: '%.*s' is not "
+			return wr_err_usage(err, -EINVAL, "--capture-what %s: '%.*s' is not "
 				"one of foreign, seq, last", v, (int)n, p);
 		*what |= names[i].bit;
 		if (end == NULL)
@@ -112,48 +112,47 @@ opt_what(const char *v, uint32_t *what, char *err, size_t el)
 }
 
 int
-wr_opts_methods(int c, const char *v, struct wr_config *cfg, char *err,
-		size_t el)
+wr_opts_methods(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 {
 	struct wr_capture_conf *cc = &cfg->capture;
 
 	switch (c) {
 	case WR_OPT_CAPTURE:
 		if (strlen(v) == 0 || strlen(v) >= sizeof(cc->path))
-			return wr_err(-EINVAL, err, el, "--capture: path empty or too long");
+			return wr_err_usage(err, -EINVAL, "--capture: path empty or too long");
 		strcpy(cc->path, v);
 		return 0;
-	case WR_OPT_CAPTURE_WHAT: return opt_what(v, &cc->what, err, el);
+	case WR_OPT_CAPTURE_WHAT: return opt_what(v, &cc->what, err);
 	case WR_OPT_CAPTURE_AROUND:
-		return opt_u32("capture-around", v, 0, 4096, &cc->around_pkts, err, el);
+		return opt_u32("capture-around", v, 0, 4096, &cc->around_pkts, err);
 	case WR_OPT_CAPTURE_LAST:
-		return opt_u32("capture-last", v, 0, 4096, &cc->last_pkts, err, el);
+		return opt_u32("capture-last", v, 0, 4096, &cc->last_pkts, err);
 	case WR_OPT_CAPTURE_MAX:
-		return opt_u32("capture-max", v, 0, 1u << 20, &cc->max_pkts, err, el);
+		return opt_u32("capture-max", v, 0, 1u << 20, &cc->max_pkts, err);
 	case WR_OPT_CAPTURE_SNAPLEN:
 		return opt_u32("capture-snaplen", v, 14, WR_FRAME_MAX_SIZE,
-			&cc->snaplen, err, el);
+			&cc->snaplen, err);
 	case WR_OPT_GOALS:
-		return wr_mlr_goals_parse(v, cfg->goals, &cfg->nb_goals, err, el);
-	case WR_OPT_MLR_INITIAL: return opt_ms("mlr-initial", v, &cfg->mlr_initial_ms, err, el);
-	case WR_OPT_LAT_LOADS: return opt_loads(v, cfg, err, el);
-	case WR_OPT_LAT_TRIAL: return opt_ms("lat-trial", v, &cfg->lat_trial_ms, err, el);
+		return wr_mlr_goals_parse(v, cfg->goals, &cfg->nb_goals, err);
+	case WR_OPT_MLR_INITIAL: return opt_ms("mlr-initial", v, &cfg->mlr_initial_ms, err);
+	case WR_OPT_LAT_LOADS: return opt_loads(v, cfg, err);
+	case WR_OPT_LAT_TRIAL: return opt_ms("lat-trial", v, &cfg->lat_trial_ms, err);
 	default:
 		return 1;
 	}
 }
 
 int
-wr_opts_methods_check(struct wr_config *cfg, char *err, size_t el)
+wr_opts_methods_check(struct wr_config *cfg, struct wr_error *err)
 {
 	if (cfg->capture.path[0] != '\0' && cfg->reflect)
-		return wr_err(-EINVAL, err, el, "--capture with --reflect: a reflector "
+		return wr_err_usage(err, -EINVAL, "--capture with --reflect: a reflector "
 			"sends what it receives back; capture on the generator");
 	/* CSIT's final trials are 1 s; RFC 2544's 60 s default is for its own. */
 	if (cfg->mode == WR_MODE_MLR && !cfg->trial_set)
 		cfg->trial_ms = 1000;
 	if (cfg->mode == WR_MODE_MLR && cfg->mlr_initial_ms > cfg->trial_ms)
-		return wr_err(-EINVAL, err, el, "--mlr-initial %" PRIu64 "ms is longer than "
+		return wr_err_usage(err, -EINVAL, "--mlr-initial %" PRIu64 "ms is longer than "
 			"--trial %" PRIu64 "ms: short trials must not be longer than the "
 			"final ones", cfg->mlr_initial_ms, cfg->trial_ms);
 	return 0;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "base/error.h"
 
 /*
  * Apply option id (optab.h) with value v to cfg.
@@ -17,7 +18,7 @@
  * message naming the option and what was expected.
  */
 int wr_opts_traffic(int id, const char *v, struct wr_config *cfg,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /*
  * Rules across options once all are known: a mix against --vlan/--ipv6
@@ -25,6 +26,6 @@ int wr_opts_traffic(int id, const char *v, struct wr_config *cfg,
  * Sets cfg->frame_size to the mix's largest size (ports are set up for
  * it). Returns 0 or -EINVAL with a message.
  */
-int wr_opts_traffic_check(struct wr_config *cfg, char *err, size_t errlen);
+int wr_opts_traffic_check(struct wr_config *cfg, struct wr_error *err);
 
 #endif /* WR_OPTS_TRAFFIC_H */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/errmsg.h"
+#include "base/error.h"
 #include "pattern.h"
 #include "base/units.h"
 
@@ -36,22 +36,22 @@ parse_ns(const char *s, uint64_t *out)
 
 /* "N/T" of a burst pattern. */
 static int
-parse_burst(const char *s, struct wr_pattern *out, char *err, size_t el)
+parse_burst(const char *s, struct wr_pattern *out, struct wr_error *err)
 {
 	char num[32];
 	const char *slash = strchr(s, '/');
 	uint64_t n, ms;
 
 	if (slash == NULL || (size_t)(slash - s) >= sizeof(num))
-		return wr_err(-EINVAL, err, el, "pattern burst:%s: expected burst:N/T, "
+		return wr_err_usage(err, -EINVAL, "pattern burst:%s: expected burst:N/T, "
 			"e.g. burst:32/1ms", s);
 	memcpy(num, s, (size_t)(slash - s));
 	num[slash - s] = '\0';
 	if (wr_units_parse_u64(num, 1, 1u << 20, &n) != 0)
-		return wr_err(-EINVAL, err, el, "pattern burst:%s: '%s' is not a frame "
+		return wr_err_usage(err, -EINVAL, "pattern burst:%s: '%s' is not a frame "
 			"count 1..1048576", s, num);
 	if (parse_ns(slash + 1, &ms) != 0 || ms == 0)
-		return wr_err(-EINVAL, err, el, "pattern burst:%s: '%s' is not a "
+		return wr_err_usage(err, -EINVAL, "pattern burst:%s: '%s' is not a "
 			"duration above 0 in ns, us, ms or s (e.g. 1ms, 250us)", s, slash + 1);
 	out->kind = WR_PATTERN_BURST;
 	out->burst_pkts = (uint32_t)n;
@@ -60,7 +60,7 @@ parse_burst(const char *s, struct wr_pattern *out, char *err, size_t el)
 }
 
 int
-wr_pattern_parse(const char *s, struct wr_pattern *out, char *err, size_t el)
+wr_pattern_parse(const char *s, struct wr_pattern *out, struct wr_error *err)
 {
 	uint64_t seed;
 
@@ -68,17 +68,17 @@ wr_pattern_parse(const char *s, struct wr_pattern *out, char *err, size_t el)
 	if (strcmp(s, "constant") == 0)
 		return 0;
 	if (strncmp(s, "burst:", 6) == 0)
-		return parse_burst(s + 6, out, err, el);
+		return parse_burst(s + 6, out, err);
 	if (strcmp(s, "poisson") == 0 || strncmp(s, "poisson:", 8) == 0) {
 		seed = 1;
 		if (s[7] == ':' && wr_units_parse_u64(s + 8, 1, UINT64_MAX, &seed) != 0)
-			return wr_err(-EINVAL, err, el, "pattern %s: the seed must be a "
+			return wr_err_usage(err, -EINVAL, "pattern %s: the seed must be a "
 				"whole number above 0", s);
 		out->kind = WR_PATTERN_POISSON;
 		out->seed = seed;
 		return 0;
 	}
-	return wr_err(-EINVAL, err, el, "pattern %s: expected constant, burst:N/T "
+	return wr_err_usage(err, -EINVAL, "pattern %s: expected constant, burst:N/T "
 		"(e.g. burst:32/1ms) or poisson[:SEED]", s);
 }
 

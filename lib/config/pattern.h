@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
+#include "base/error.h"
 
 enum wr_pattern_kind {
 	WR_PATTERN_CONSTANT = 0,
@@ -59,8 +60,7 @@ struct wr_gate {
  * duration such as 1ms, 250us, 2s) into *out. Returns 0 or -EINVAL with a
  * message naming what was wrong.
  */
-int wr_pattern_parse(const char *s, struct wr_pattern *out, char *err,
-		size_t errlen);
+int wr_pattern_parse(const char *s, struct wr_pattern *out, struct wr_error *err);
 
 /* Write p as wr_pattern_parse() reads it. Returns the length or -ENOSPC. */
 int wr_pattern_format(const struct wr_pattern *p, char *buf, size_t len);

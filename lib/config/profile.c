@@ -75,8 +75,7 @@ struct lint_entry {
 struct ctx {
 	const char *path;
 	struct wr_config *cfg;
-	char *err;
-	size_t el;
+	struct wr_error *err;
 	unsigned int nb_sections;
 	unsigned int section_line[RTE_DIM(sections)];
 	const struct section_spec *order[RTE_DIM(sections)];  /* file order */
@@ -87,19 +86,14 @@ struct ctx {
 static int __rte_format_printf(3, 4)
 perr(struct ctx *x, unsigned int line, const char *fmt, ...)
 {
-	size_t n = 0;
 	va_list ap;
 
+	va_start(ap, fmt);
+	wr_err_vset(x->err, WR_ERR_USAGE, -EINVAL, fmt, ap);
+	va_end(ap);
 	if (line > 0)
-		n = (size_t)snprintf(x->err, x->el, "%s:%u: ", x->path, line);
-	else
-		n = (size_t)snprintf(x->err, x->el, "%s: ", x->path);
-	if (n < x->el) {
-		va_start(ap, fmt);
-		vsnprintf(x->err + n, x->el - n, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
+		return wr_err_prefix(x->err, "%s:%u: ", x->path, line);
+	return wr_err_prefix(x->err, "%s: ", x->path);
 }
 
 static bool
@@ -283,9 +277,12 @@ lint_file(struct ctx *x)
 
 	if (f == NULL) {
 		rc = -errno;
-		snprintf(x->err, x->el, "%s: cannot read the profile: %s", x->path,
-			strerror(errno));
-		return rc == -ENOMEM ? rc : -ENOENT;
+		if (rc == -ENOMEM)
+			return wr_err_env(x->err, rc, "%s: no memory to read the "
+				"profile", x->path);
+		/* A profile named on the command line that is not there: usage. */
+		return wr_err_usage(x->err, -ENOENT, "%s: cannot read the profile: "
+			"%s", x->path, strerror(-rc));
 	}
 	while (rc == 0 && (len = getline(&buf, &cap, f)) >= 0)
 		rc = lint_line(x, buf, (size_t)len, ++line);
@@ -325,7 +322,9 @@ reword(struct ctx *x, const struct lint_entry *le, const char *sec,
 {
 	char pre[3][CFG_NAME_LEN + CFG_VALUE_LEN + 8], msg[512];
 	const char *rest = why;
+	enum wr_err_class cls;
 	unsigned int i;
+	int errnum;
 
 	/* Most say "--key value: why", some "--key: why" or "--key part: why". */
 	snprintf(pre[0], sizeof(pre[0]), "--%s %s: ", le->key, value);
@@ -337,9 +336,14 @@ reword(struct ctx *x, const struct lint_entry *le, const char *sec,
 			break;
 		}
 	}
-	/* why lives in x->err, which perr overwrites. */
+	/* why lives in x->err, which perr overwrites: keep its class. */
 	snprintf(msg, sizeof(msg), "%s", rest);
-	return perr(x, le->line, "[%s] %s = %s: %s", sec, le->key, value, msg);
+	cls = x->err->cls;
+	errnum = x->err->errnum;
+	perr(x, le->line, "[%s] %s = %s: %s", sec, le->key, value, msg);
+	x->err->cls = cls;
+	x->err->errnum = errnum;
+	return errnum != 0 ? -errnum : -EINVAL;
 }
 
 static int
@@ -397,12 +401,12 @@ apply_option(struct ctx *x, unsigned int i, const struct section_spec *sp,
 	}
 	/* The profile's own maps add up; a --map later replaces them all. */
 	x->cfg->maps_from_profile = false;
-	rc = wr_opts_set(le->key, value, x->cfg, x->err, x->el);
+	rc = wr_opts_set(le->key, value, x->cfg, x->err);
 	if (rc == -ENOENT)
 		return perr(x, le->line, "[%s] %s: this build has no --%s option",
 			sp->name, le->key, le->key);
 	if (rc != 0)
-		return reword(x, le, sp->name, value ? value : "yes", x->err);
+		return reword(x, le, sp->name, value ? value : "yes", x->err->msg);
 	x->cfg->maps_from_profile = x->cfg->nb_maps > 0;
 	return 0;
 }
@@ -415,9 +419,9 @@ apply_stream(struct ctx *x, const struct lint_entry *le, const char *value)
 	int rc;
 
 	snprintf(def, sizeof(def), "name=%s;%s", le->key, value);
-	rc = wr_opts_set("stream", def, x->cfg, x->err, x->el);
+	rc = wr_opts_set("stream", def, x->cfg, x->err);
 	if (rc != 0)
-		return reword(x, le, "streams", value, x->err);
+		return reword(x, le, "streams", value, x->err->msg);
 	return 0;
 }
 
@@ -483,31 +487,25 @@ apply_file(struct ctx *x)
 		rc = apply_section(x, f, s, &next);
 	rte_cfgfile_close(f);
 	if (rc == -ENOMEM)
-		snprintf(x->err, x->el, "%s: no memory to read the profile", x->path);
+		wr_err_env(x->err, rc, "%s: no memory to read the profile", x->path);
 	return rc;
 }
 
 int
-wr_profile_load(const char *path, struct wr_config *cfg, char *err,
-		size_t errlen)
+wr_profile_load(const char *path, struct wr_config *cfg, struct wr_error *err)
 {
 	struct ctx *x;
 	int rc;
 
-	if (strlen(path) >= sizeof(cfg->profile_path)) {
-		snprintf(err, errlen, "--profile: path longer than %zu characters",
+	if (strlen(path) >= sizeof(cfg->profile_path))
+		return wr_err_usage(err, -EINVAL, "--profile: path longer than %zu characters",
 			sizeof(cfg->profile_path) - 1);
-		return -EINVAL;
-	}
 	x = calloc(1, sizeof(*x));
-	if (x == NULL) {
-		snprintf(err, errlen, "%s: no memory to read the profile", path);
-		return -ENOMEM;
-	}
+	if (x == NULL)
+		return wr_err_env(err, -ENOMEM, "%s: no memory to read the profile", path);
 	x->path = path;
 	x->cfg = cfg;
 	x->err = err;
-	x->el = errlen;
 	rc = lint_file(x);
 	if (rc == 0)
 		rc = apply_file(x);

@@ -32,6 +32,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "base/error.h"
 
 /*
  * Apply the profile at path to cfg and record path in cfg->profile_path.
@@ -40,7 +41,7 @@
  * -ENOENT (cannot read the file) / -ENOMEM with a message in err.
  */
 int wr_profile_load(const char *path, struct wr_config *cfg,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /*
  * The section a key belongs in, or NULL when no section accepts it.

@@ -28,18 +28,16 @@ struct rate_dec {
 };
 
 /* Fill err with "bad rate 's': <why>; <accepted forms>". Never fails. */
-static void __attribute__((format(printf, 4, 5)))
-rate_err(char *err, size_t errlen, const char *s, const char *fmt, ...)
+static void __attribute__((format(printf, 3, 4)))
+rate_err(struct wr_error *err, const char *s, const char *fmt, ...)
 {
 	char why[160];
 	va_list ap;
 
-	if (err == NULL || errlen == 0)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	snprintf(err, errlen, "bad rate '%s': %s; %s",
+	wr_err_usage(err, -EINVAL, "bad rate '%s': %s; %s",
 		s != NULL ? s : "(none)", why, RATE_ACCEPTED);
 }
 
@@ -126,27 +124,26 @@ rate_parse_unit(const char *u, enum wr_rate_unit *unit, int *exp10)
 
 /* Check r against the limits of its unit. Returns 0 or -EINVAL with err. */
 static int
-rate_check_range(const struct wr_rate *r, const char *s, char *err,
-		size_t errlen)
+rate_check_range(const struct wr_rate *r, const char *s, struct wr_error *err)
 {
 	bool pps = r->unit == WR_RATE_PPS;
 	double max = pps ? WR_RATE_MAX_PPS : WR_RATE_MAX_BPS;
 
 	if (r->value == 0.0) {
-		rate_err(err, errlen, s, "a rate must be above zero");
+		rate_err(err, s, "a rate must be above zero");
 		return -EINVAL;
 	}
 	if (r->unit == WR_RATE_PCT && r->value > 100.0) {
-		rate_err(err, errlen, s, "above 100%% of line rate");
+		rate_err(err, s, "above 100%% of line rate");
 		return -EINVAL;
 	}
 	if (r->value < WR_RATE_MIN) {
-		rate_err(err, errlen, s, "below the minimum of %g",
+		rate_err(err, s, "below the minimum of %g",
 			WR_RATE_MIN);
 		return -EINVAL;
 	}
 	if (r->unit != WR_RATE_PCT && r->value > max) {
-		rate_err(err, errlen, s, "above the maximum of %g %s", max,
+		rate_err(err, s, "above the maximum of %g %s", max,
 			pps ? "pps" : "bps");
 		return -EINVAL;
 	}
@@ -159,28 +156,28 @@ rate_check_range(const struct wr_rate *r, const char *s, char *err,
  */
 static int
 rate_parse_number(const char **pp, struct rate_dec *d, const char *s,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	const char *p = *pp;
 	int rc;
 
 	if (*p == '-') {
-		rate_err(err, errlen, s, "a rate cannot be negative");
+		rate_err(err, s, "a rate cannot be negative");
 		return -EINVAL;
 	}
 	rc = rate_scan_decimal(&p, d);
 	if (rc == -ERANGE) {
-		rate_err(err, errlen, s, "more than %d significant digits",
+		rate_err(err, s, "more than %d significant digits",
 			RATE_MAX_DIGITS);
 		return -EINVAL;
 	}
 	if (rc < 0) {
-		rate_err(err, errlen, s, "no number where one was expected");
+		rate_err(err, s, "no number where one was expected");
 		return -EINVAL;
 	}
 	if ((*p == 'e' || *p == 'E') && p[1] != '\0' &&
 			strchr("0123456789+-", p[1]) != NULL) {
-		rate_err(err, errlen, s, "exponents are not accepted, use a "
+		rate_err(err, s, "exponents are not accepted, use a "
 			"k/M/G prefix");
 		return -EINVAL;
 	}
@@ -191,41 +188,41 @@ rate_parse_number(const char **pp, struct rate_dec *d, const char *s,
 /* Parse the number and unit at p (s is the whole string, for messages). */
 static int
 rate_parse_body(const char *p, char layer, struct wr_rate *r, const char *s,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	struct rate_dec d;
 	int exp10, rc;
 
-	rc = rate_parse_number(&p, &d, s, err, errlen);
+	rc = rate_parse_number(&p, &d, s, err);
 	if (rc < 0)
 		return rc;
 	if (*p == '\0') {
-		rate_err(err, errlen, s, "no unit (pps, bps or %%)");
+		rate_err(err, s, "no unit (pps, bps or %%)");
 		return -EINVAL;
 	}
 	rc = rate_parse_unit(p, &r->unit, &exp10);
 	if (rc == -EDOM) {
-		rate_err(err, errlen, s, "'%s' counts bytes (capital B); rates "
+		rate_err(err, s, "'%s' counts bytes (capital B); rates "
 			"are in bits, e.g. Gbps", p);
 		return -EINVAL;
 	}
 	if (rc < 0) {
-		rate_err(err, errlen, s, "unknown unit '%s'", p);
+		rate_err(err, s, "unknown unit '%s'", p);
 		return -EINVAL;
 	}
 	if (layer != 0 && r->unit != WR_RATE_BPS_L1) {
-		rate_err(err, errlen, s, "the layer prefix 'l%c:' applies to "
+		rate_err(err, s, "the layer prefix 'l%c:' applies to "
 			"bit rates (bps) only", layer);
 		return -EINVAL;
 	}
 	if (layer == '2')
 		r->unit = WR_RATE_BPS_L2;
 	r->value = rate_dec_value(&d, exp10);
-	return rate_check_range(r, s, err, errlen);
+	return rate_check_range(r, s, err);
 }
 
 int
-wr_rate_parse(const char *s, struct wr_rate *out, char *err, size_t errlen)
+wr_rate_parse(const char *s, struct wr_rate *out, struct wr_error *err)
 {
 	struct wr_rate r;
 	const char *p = s;
@@ -233,11 +230,11 @@ wr_rate_parse(const char *s, struct wr_rate *out, char *err, size_t errlen)
 	int rc;
 
 	if (s == NULL || *s == '\0') {
-		rate_err(err, errlen, s, "empty");
+		rate_err(err, s, "empty");
 		return -EINVAL;
 	}
 	if (out == NULL) {
-		rate_err(err, errlen, s, "nowhere to store the result");
+		rate_err(err, s, "nowhere to store the result");
 		return -EINVAL;
 	}
 	if (strcasecmp(s, "max") == 0 || strcasecmp(s, "unlimited") == 0) {
@@ -250,7 +247,7 @@ wr_rate_parse(const char *s, struct wr_rate *out, char *err, size_t errlen)
 		layer = p[1];
 		p += 3;
 	}
-	rc = rate_parse_body(p, layer, &r, s, err, errlen);
+	rc = rate_parse_body(p, layer, &r, s, err);
 	if (rc == 0)
 		*out = r;
 	return rc;

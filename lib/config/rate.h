@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "base/error.h"
 
 /* Lowest rate accepted, in pps or bps: %.15g prints it without exponent. */
 #define WR_RATE_MIN 0.0001
@@ -53,7 +54,7 @@ struct wr_rate {
  * Returns 0, or -EINVAL for anything malformed, zero, negative, above 100%
  * or outside [WR_RATE_MIN, WR_RATE_MAX_PPS / WR_RATE_MAX_BPS].
  */
-int wr_rate_parse(const char *s, struct wr_rate *out, char *err, size_t errlen);
+int wr_rate_parse(const char *s, struct wr_rate *out, struct wr_error *err);
 
 /*
  * Frames per second that rate r means for frames of frame_size bytes

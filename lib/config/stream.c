@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "base/errmsg.h"
+#include "base/error.h"
 #include "base/frame.h"
 #include "stream.h"
 #include "base/units.h"
@@ -104,7 +104,7 @@ key_header(struct wr_stream_def *d, const char *k, const char *v, struct seen *s
 /* Keys of sizes, rates and patterns. Returns 1 for a key it does not know. */
 static int
 key_traffic(struct wr_stream_def *d, const char *k, const char *v,
-		struct seen *s, char *why, size_t wl)
+		struct seen *s, struct wr_error *why)
 {
 	uint64_t x;
 	char *end;
@@ -126,14 +126,14 @@ key_traffic(struct wr_stream_def *d, const char *k, const char *v,
 	if (strcmp(k, "mix") == 0) {
 		s->mix = true;
 		if (wr_mix_parse(v, WR_FRAME_MIN_SIZE, WR_FRAME_MAX_SIZE, &d->mix,
-				why, wl) != 0)
+				why) != 0)
 			return -EINVAL;
 		d->frame_size = wr_mix_max_size(&d->mix);
 		return 0;
 	}
 	if (strcmp(k, "rate") == 0) {
 		s->rate = true;
-		return wr_rate_parse(v, &d->rate, why, wl);
+		return wr_rate_parse(v, &d->rate, why);
 	}
 	if (strcmp(k, "share") == 0) {
 		s->share = true;
@@ -144,38 +144,40 @@ key_traffic(struct wr_stream_def *d, const char *k, const char *v,
 		return 0;
 	}
 	if (strcmp(k, "pattern") == 0)
-		return wr_pattern_parse(v, &d->pattern, why, wl);
+		return wr_pattern_parse(v, &d->pattern, why);
 	return 1;
 }
 
 /* Apply one KEY=VALUE. */
 static int
 apply_key(struct wr_stream_def *d, char *kv, struct seen *s, unsigned int idx,
-		char *err, size_t el)
+		struct wr_error *err)
 {
-	char *eq = strchr(kv, '='), why[384] = "";
+	char *eq = strchr(kv, '=');
+	struct wr_error why;
 	int rc;
 
+	wr_err_clear(&why);
 	if (eq == NULL)
-		return wr_err(-EINVAL, err, el, "--stream %u: '%s' is not KEY=VALUE", idx + 1, kv);
+		return wr_err_usage(err, -EINVAL, "--stream %u: '%s' is not KEY=VALUE", idx + 1, kv);
 	*eq = '\0';
 	rc = key_header(d, kv, eq + 1, s);
 	if (rc == 1)
-		rc = key_traffic(d, kv, eq + 1, s, why, sizeof(why));
+		rc = key_traffic(d, kv, eq + 1, s, &why);
 	if (rc == 1)
-		return wr_err(-EINVAL, err, el, "--stream %u: unknown key '%s' (name, size, "
+		return wr_err_usage(err, -EINVAL, "--stream %u: unknown key '%s' (name, size, "
 			"mix, rate, share, pattern, l3, src-ip, dst-ip, sport, dport, "
 			"flows, vlan, prio, dscp)", idx + 1, kv);
 	if (rc != 0)
-		return wr_err(-EINVAL, err, el, "--stream %u: %s=%s: %s", idx + 1, kv, eq + 1,
-			why[0] ? why : "not a valid value (see docs/traffic.md)");
+		return wr_err_usage(err, -EINVAL, "--stream %u: %s=%s: %s", idx + 1, kv, eq + 1,
+			why.msg[0] ? why.msg : "not a valid value (see docs/traffic.md)");
 	return 0;
 }
 
 /* Keys that cannot go together. */
 static int
 check_seen(const struct wr_stream_def *d, const struct seen *s, unsigned int idx,
-		char *err, size_t el)
+		struct wr_error *err)
 {
 	const char *what = NULL;
 
@@ -189,11 +191,11 @@ check_seen(const struct wr_stream_def *d, const struct seen *s, unsigned int idx
 		what = "pattern burst:N/T sets the rate (N / T): no rate or share";
 	if (what == NULL)
 		return 0;
-	return wr_err(-EINVAL, err, el, "--stream %u (%s): %s", idx + 1, d->name, what);
+	return wr_err_usage(err, -EINVAL, "--stream %u (%s): %s", idx + 1, d->name, what);
 }
 
 int
-wr_stream_build(struct wr_config *cfg, unsigned int idx, char *err, size_t el)
+wr_stream_build(struct wr_config *cfg, unsigned int idx, struct wr_error *err)
 {
 	struct wr_stream_def *d = &cfg->streams[idx];
 	char buf[WR_STREAM_TEXT_LEN], *save = NULL, *kv;
@@ -203,11 +205,11 @@ wr_stream_build(struct wr_config *cfg, unsigned int idx, char *err, size_t el)
 	def_defaults(cfg, idx, d);
 	snprintf(buf, sizeof(buf), "%s", cfg->stream_text[idx]);
 	for (kv = strtok_r(buf, "; ", &save); kv != NULL; kv = strtok_r(NULL, "; ", &save)) {
-		rc = apply_key(d, kv, &s, idx, err, el);
+		rc = apply_key(d, kv, &s, idx, err);
 		if (rc != 0)
 			return rc;
 	}
-	return check_seen(d, &s, idx, err, el);
+	return check_seen(d, &s, idx, err);
 }
 
 const char *
@@ -254,18 +256,18 @@ wr_stream_pps(const struct wr_stream_def *d, const struct wr_rate *port,
 
 /* Each stream's sizes hold its headers and test header. */
 static int
-check_sizes(const struct wr_stream_def *d, unsigned int i, char *err, size_t el)
+check_sizes(const struct wr_stream_def *d, unsigned int i, struct wr_error *err)
 {
 	uint32_t min = wr_frame_min_size_l3(d->vlan_id != 0, d->ipv6);
 	uint32_t small = d->mix.nb_sizes ? wr_mix_min_size(&d->mix) : d->frame_size;
 
 	if (small < min)
-		return wr_err(-EINVAL, err, el, "--stream %u (%s): %s %u is below the %u "
+		return wr_err_usage(err, -EINVAL, "--stream %u (%s): %s %u is below the %u "
 			"bytes its %s%s frames need for the headers and test header",
 			i + 1, d->name, d->mix.nb_sizes ? "mix size" : "size", small, min,
 			d->vlan_id ? "tagged " : "", d->ipv6 ? "IPv6" : "IPv4");
 	if (d->nb_flows > 1 && (uint32_t)d->src_udp + d->nb_flows - 1 > 65535)
-		return wr_err(-EINVAL, err, el, "--stream %u (%s): flows=%u from sport=%u "
+		return wr_err_usage(err, -EINVAL, "--stream %u (%s): flows=%u from sport=%u "
 			"would pass 65535", i + 1, d->name, d->nb_flows, d->src_udp);
 	return 0;
 }
@@ -289,7 +291,7 @@ overlap(const struct wr_stream_def *a, const struct wr_stream_def *b)
  * equally what the explicit shares leave.
  */
 static int
-assign_shares(struct wr_config *cfg, char *err, size_t el)
+assign_shares(struct wr_config *cfg, struct wr_error *err)
 {
 	double used = 0.0;
 	unsigned int i, n = 0;
@@ -302,12 +304,12 @@ assign_shares(struct wr_config *cfg, char *err, size_t el)
 			d->pattern.kind != WR_PATTERN_BURST;
 	}
 	if (used > 100.0 + 1e-9)
-		return wr_err(-EINVAL, err, el, "--stream: shares add up to %.6g%% of "
+		return wr_err_usage(err, -EINVAL, "--stream: shares add up to %.6g%% of "
 			"--rate, more than 100%%", used);
 	if (cfg->rate.unit == WR_RATE_NONE || n == 0)
 		return 0;
 	if (used >= 100.0)
-		return wr_err(-EINVAL, err, el, "--stream: shares take all of --rate; "
+		return wr_err_usage(err, -EINVAL, "--stream: shares take all of --rate; "
 			"%u stream(s) without a rate or share would get nothing", n);
 	for (i = 0; i < cfg->nb_stream_defs; i++) {
 		struct wr_stream_def *d = &cfg->streams[i];
@@ -321,7 +323,7 @@ assign_shares(struct wr_config *cfg, char *err, size_t el)
 
 /* With a trusted --link-speed, the streams' L1 rates fit the link. */
 static int
-check_rate_sum(const struct wr_config *cfg, char *err, size_t el)
+check_rate_sum(const struct wr_config *cfg, struct wr_error *err)
 {
 	double sum = 0.0, pps, bps;
 	unsigned int i;
@@ -337,7 +339,7 @@ check_rate_sum(const struct wr_config *cfg, char *err, size_t el)
 		bps = pps * 8.0 * (wr_stream_mean_size(d) + WR_UNITS_L1_OVERHEAD_BYTES);
 		sum += bps;
 		if (sum > (double)cfg->link_speed_bps * (1 + 1e-9))
-			return wr_err(-EINVAL, err, el, "--stream %u (%s): rate: the streams "
+			return wr_err_usage(err, -EINVAL, "--stream %u (%s): rate: the streams "
 				"up to this one need %.6g Gb/s at L1, above the "
 				"--link-speed of %.6g Gb/s", i + 1, d->name, sum / 1e9,
 				(double)cfg->link_speed_bps / 1e9);
@@ -347,50 +349,50 @@ check_rate_sum(const struct wr_config *cfg, char *err, size_t el)
 
 /* Each stream on its own queue, in a plain run; a rate where one is needed. */
 static int
-check_shape(struct wr_config *cfg, char *err, size_t el)
+check_shape(struct wr_config *cfg, struct wr_error *err)
 {
 	unsigned int i;
 
 	if (cfg->mode != WR_MODE_RUN)
-		return wr_err(-EINVAL, err, el, "--stream with --mode: the test modes "
+		return wr_err_usage(err, -EINVAL, "--stream with --mode: the test modes "
 			"search one stream's rate; streams run in a plain run");
 	if (cfg->nb_txq != 1 && cfg->nb_txq != cfg->nb_stream_defs)
-		return wr_err(-EINVAL, err, el, "--txq %u with %u --stream: each stream "
+		return wr_err_usage(err, -EINVAL, "--txq %u with %u --stream: each stream "
 			"has its own TX queue", cfg->nb_txq, cfg->nb_stream_defs);
 	for (i = 0; i < cfg->nb_stream_defs; i++) {
 		const struct wr_stream_def *d = &cfg->streams[i];
 
 		if (d->pattern.kind == WR_PATTERN_POISSON && d->rate.unit == WR_RATE_NONE &&
 				d->share_pct == 0.0)
-			return wr_err(-EINVAL, err, el, "--stream %u (%s): pattern poisson "
+			return wr_err_usage(err, -EINVAL, "--stream %u (%s): pattern poisson "
 				"needs a mean rate: rate=, share= or --rate", i + 1, d->name);
 	}
 	return 0;
 }
 
 int
-wr_stream_check(struct wr_config *cfg, char *err, size_t el)
+wr_stream_check(struct wr_config *cfg, struct wr_error *err)
 {
 	unsigned int i, j;
 	int rc;
 
 	if (cfg->nb_stream_defs == 0)
 		return 0;
-	rc = assign_shares(cfg, err, el);
+	rc = assign_shares(cfg, err);
 	if (rc == 0)
-		rc = check_shape(cfg, err, el);
+		rc = check_shape(cfg, err);
 	for (i = 0; i < cfg->nb_stream_defs && rc == 0; i++)
-		rc = check_sizes(&cfg->streams[i], i, err, el);
+		rc = check_sizes(&cfg->streams[i], i, err);
 	for (i = 0; i < cfg->nb_stream_defs && rc == 0; i++)
 		for (j = 0; j < i && rc == 0; j++)
 			if (overlap(&cfg->streams[i], &cfg->streams[j]))
-				rc = wr_err(-EINVAL, err, el, "--stream %u (%s) overlaps --stream "
+				rc = wr_err_usage(err, -EINVAL, "--stream %u (%s) overlaps --stream "
 					"%u (%s): same addresses, dport and VLAN, and their "
 					"source ports (sport, flows) meet; give one another "
 					"sport, dport, address or vlan", i + 1,
 					cfg->streams[i].name, j + 1, cfg->streams[j].name);
 	if (rc == 0)
-		rc = check_rate_sum(cfg, err, el);
+		rc = check_rate_sum(cfg, err);
 	if (rc != 0)
 		return rc;
 	cfg->nb_txq = (uint16_t)cfg->nb_stream_defs;

@@ -27,6 +27,7 @@
 #include "mix.h"
 #include "pattern.h"
 #include "rate.h"
+#include "base/error.h"
 
 #define WR_STREAM_MAX 16u        /* per TX port: one TX queue each */
 #define WR_STREAM_TEXT_LEN 256u
@@ -57,8 +58,7 @@ struct wr_config;
  * settings into cfg->streams[idx]. Returns 0 or -EINVAL with a message
  * naming the stream and the key.
  */
-int wr_stream_build(struct wr_config *cfg, unsigned int idx, char *err,
-		size_t errlen);
+int wr_stream_build(struct wr_config *cfg, unsigned int idx, struct wr_error *err);
 
 /*
  * Rules across streams once all are built: sizes for their headers, no two
@@ -66,7 +66,7 @@ int wr_stream_build(struct wr_config *cfg, unsigned int idx, char *err,
  * more than a trusted link speed (--link-speed). Sets cfg->nb_txq and
  * cfg->frame_size (the largest). Returns 0 or -EINVAL with a message.
  */
-int wr_stream_check(struct wr_config *cfg, char *err, size_t errlen);
+int wr_stream_check(struct wr_config *cfg, struct wr_error *err);
 
 /*
  * Frames per second of stream d on a port whose --rate is port (unit

@@ -111,37 +111,31 @@ wr_metrics_get(const json_t *root, const char *path)
 
 int
 wr_metrics_get_number(const json_t *root, const char *path, double *out,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	const json_t *v = wr_metrics_get(root, path);
 
-	if (v == NULL) {
-		snprintf(err, errlen, "field '%s' is missing", path);
-		return -ENOENT;
-	}
-	if (!json_is_number(v)) {
-		snprintf(err, errlen, "field '%s' is not a number", path);
-		return -EINVAL;
-	}
+	if (v == NULL)
+		return wr_err_usage(err, -ENOENT, "field '%s' is missing", path);
+	if (!json_is_number(v))
+		return wr_err_usage(err, -EINVAL, "field '%s' is not a number", path);
 	*out = json_number_value(v);
 	return 0;
 }
 
 int
 wr_metrics_get_count(const json_t *root, const char *path, uint64_t max,
-		uint64_t *out, char *err, size_t errlen)
+		uint64_t *out, struct wr_error *err)
 {
 	double x;
-	int rc = wr_metrics_get_number(root, path, &x, err, errlen);
+	int rc = wr_metrics_get_number(root, path, &x, err);
 
 	if (rc != 0)
 		return rc;
 	/* Checked before any conversion: a double beyond the type is UB. */
-	if (!(x >= 0 && x <= (double)max) || x != floor(x)) {
-		snprintf(err, errlen, "field '%s' is %.6g, expected a whole "
+	if (!(x >= 0 && x <= (double)max) || x != floor(x))
+		return wr_err_usage(err, -EINVAL, "field '%s' is %.6g, expected a whole "
 			"number from 0 to %" PRIu64, path, x, max);
-		return -EINVAL;
-	}
 	*out = (uint64_t)x;
 	return 0;
 }
@@ -149,7 +143,7 @@ wr_metrics_get_count(const json_t *root, const char *path, uint64_t max,
 /* Sum the throughput fields of every port. */
 static int
 extract_rates(const json_t *run, size_t nb_ports, struct wr_metric_values *m,
-		char *err, size_t el)
+		struct wr_error *err)
 {
 	char path[64];
 	double x;
@@ -160,7 +154,7 @@ extract_rates(const json_t *run, size_t nb_ports, struct wr_metric_values *m,
 		m->v[WR_METRIC_TX_MPPS + k] = 0.0;
 		for (i = 0; i < nb_ports; i++) {
 			snprintf(path, sizeof(path), "totals[%zu].%s", i, rate_keys[k]);
-			if (wr_metrics_get_number(run, path, &x, err, el) != 0)
+			if (wr_metrics_get_number(run, path, &x, err) != 0)
 				return -EINVAL;
 			m->v[WR_METRIC_TX_MPPS + k] += x;
 		}
@@ -171,7 +165,7 @@ extract_rates(const json_t *run, size_t nb_ports, struct wr_metric_values *m,
 /* Worst percentile over the ports that measured latency. */
 static int
 extract_latency(const json_t *run, size_t nb_ports, struct wr_metric_values *m,
-		char *err, size_t el)
+		struct wr_error *err)
 {
 	char path[64];
 	double x;
@@ -185,7 +179,7 @@ extract_latency(const json_t *run, size_t nb_ports, struct wr_metric_values *m,
 			unsigned int id = WR_METRIC_LAT_P50 + (unsigned int)k;
 
 			snprintf(path, sizeof(path), "totals[%zu].latency.%s", i, lat_keys[k]);
-			if (wr_metrics_get_number(run, path, &x, err, el) != 0)
+			if (wr_metrics_get_number(run, path, &x, err) != 0)
 				return -EINVAL;
 			if (!m->have[id] || x > m->v[id])
 				m->v[id] = x;
@@ -197,7 +191,7 @@ extract_latency(const json_t *run, size_t nb_ports, struct wr_metric_values *m,
 
 /* Loss over the streams whose sender is in the run; absent without RX. */
 static int
-extract_loss(const json_t *run, struct wr_metric_values *m, char *err, size_t el)
+extract_loss(const json_t *run, struct wr_metric_values *m, struct wr_error *err)
 {
 	const json_t *acc = json_object_get(run, "accounting");
 	double sent, lost;
@@ -206,8 +200,8 @@ extract_loss(const json_t *run, struct wr_metric_values *m, char *err, size_t el
 	if (json_is_object(acc) && json_object_get(acc, "lost_pkts") == NULL &&
 			json_is_null(json_object_get(acc, "balanced")))
 		return 0;
-	if (wr_metrics_get_number(run, "accounting.sent_pkts", &sent, err, el) != 0 ||
-			wr_metrics_get_number(run, "accounting.lost_pkts", &lost, err, el) != 0)
+	if (wr_metrics_get_number(run, "accounting.sent_pkts", &sent, err) != 0 ||
+			wr_metrics_get_number(run, "accounting.lost_pkts", &lost, err) != 0)
 		return -EINVAL;
 	if (sent > 0) {
 		m->have[WR_METRIC_LOSS_PCT] = true;
@@ -218,29 +212,27 @@ extract_loss(const json_t *run, struct wr_metric_values *m, char *err, size_t el
 
 int
 wr_metrics_extract(const json_t *run, struct wr_metric_values *out,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	const json_t *totals = json_object_get(run, "totals");
 	double cpp;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (totals == NULL || !json_is_array(totals) || json_array_size(totals) == 0) {
-		snprintf(err, errlen, "field 'totals' is %s", totals == NULL ?
+	if (totals == NULL || !json_is_array(totals) || json_array_size(totals) == 0)
+		return wr_err_usage(err, -EINVAL, "field 'totals' is %s", totals == NULL ?
 			"missing" : "not a non-empty array");
+	if (extract_rates(run, json_array_size(totals), out, err) != 0 ||
+			extract_latency(run, json_array_size(totals), out, err) != 0 ||
+			extract_loss(run, out, err) != 0)
 		return -EINVAL;
-	}
-	if (extract_rates(run, json_array_size(totals), out, err, errlen) != 0 ||
-			extract_latency(run, json_array_size(totals), out, err, errlen) != 0 ||
-			extract_loss(run, out, err, errlen) != 0)
-		return -EINVAL;
-	rc = wr_metrics_get_number(run, "cpu.cycles_per_pkt", &cpp, err, errlen);
+	rc = wr_metrics_get_number(run, "cpu.cycles_per_pkt", &cpp, err);
 	if (rc == -EINVAL)
 		return rc;
 	if (rc == 0) {
 		out->have[WR_METRIC_CYCLES_PER_PKT] = true;
 		out->v[WR_METRIC_CYCLES_PER_PKT] = cpp;
 	}
-	err[0] = '\0';
+	wr_err_clear(err);
 	return 0;
 }

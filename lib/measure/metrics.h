@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include <jansson.h>
+#include "base/error.h"
 
 enum wr_metric_id {
 	WR_METRIC_TX_MPPS = 0,
@@ -67,7 +68,7 @@ int wr_metrics_find(const char *name);
  * (absent) or -EINVAL (present but not a number), with err naming the path.
  */
 int wr_metrics_get_number(const json_t *root, const char *path, double *out,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /*
  * Read a count at path: a whole number from 0 to max (a frame size, a
@@ -75,7 +76,7 @@ int wr_metrics_get_number(const json_t *root, const char *path, double *out,
  * whole, out of range), with err naming the path.
  */
 int wr_metrics_get_count(const json_t *root, const char *path, uint64_t max,
-		uint64_t *out, char *err, size_t errlen);
+		uint64_t *out, struct wr_error *err);
 
 /* The JSON value at path (syntax as above), or NULL. */
 const json_t *wr_metrics_get(const json_t *root, const char *path);
@@ -89,6 +90,6 @@ const json_t *wr_metrics_get(const json_t *root, const char *path);
  * missing or ill-typed field.
  */
 int wr_metrics_extract(const json_t *run, struct wr_metric_values *out,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 #endif /* WR_METRICS_H */

@@ -77,36 +77,32 @@ match_key(const char *key, bool *hit)
 
 int
 wr_tolerances_set(struct wr_tolerances *t, const char *setting,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	char buf[256], *eq, *key, *val;
 	bool hit[WR_METRIC_COUNT];
 	struct wr_tolerance tol;
 	unsigned int i;
 
-	if (strlen(setting) >= sizeof(buf) || strchr(setting, '=') == NULL) {
-		snprintf(err, errlen, "'%.60s': expected METRIC = VALUE, e.g. "
+	if (strlen(setting) >= sizeof(buf) || strchr(setting, '=') == NULL)
+		return wr_err_usage(err, -EINVAL, "'%.60s': expected METRIC = VALUE, e.g. "
 			"rx_mpps = 3%%", setting);
-		return -EINVAL;
-	}
 	strcpy(buf, setting);
 	eq = strchr(buf, '=');
 	*eq = '\0';
 	key = trim(buf);
 	val = trim(eq + 1);
 	if (match_key(key, hit) == 0) {
-		snprintf(err, errlen, "'%s' is not a metric; accepted: a metric "
-			"(tx_mpps, rx_mpps, tx_gbps_l1, tx_gbps_l2, rx_gbps_l1, "
-			"rx_gbps_l2, loss_pct, latency_p50_ns, latency_p90_ns, "
-			"latency_p99_ns, latency_p99_9_ns, cycles_per_pkt) or a group "
-			"(throughput, loss, latency, cpu)", key);
-		return -EINVAL;
+		return wr_err_usage(err, -EINVAL, "'%s' is not a metric; accepted: "
+			"a metric (tx_mpps, rx_mpps, tx_gbps_l1, tx_gbps_l2, "
+			"rx_gbps_l1, rx_gbps_l2, loss_pct, latency_p50_ns, "
+			"latency_p90_ns, latency_p99_ns, latency_p99_9_ns, "
+			"cycles_per_pkt) or a group (throughput, loss, latency, cpu)",
+			key);
 	}
-	if (parse_value(val, &tol) != 0) {
-		snprintf(err, errlen, "%s = '%s': expected N%% (relative change), "
+	if (parse_value(val, &tol) != 0)
+		return wr_err_usage(err, -EINVAL, "%s = '%s': expected N%% (relative change), "
 			"N (absolute, in the metric's unit) or ignore, N >= 0", key, val);
-		return -EINVAL;
-	}
 	for (i = 0; i < WR_METRIC_COUNT; i++)
 		if (hit[i])
 			t->t[i] = tol;
@@ -115,28 +111,26 @@ wr_tolerances_set(struct wr_tolerances *t, const char *setting,
 
 int
 wr_tolerances_load(struct wr_tolerances *t, const char *path,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	FILE *f = fopen(path, "r");
-	char line[256], why[384], *s;
+	char line[256], *s;
 	unsigned int nr = 0;
 	int rc = 0;
 
-	if (f == NULL) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		return rc;
-	}
+	/* A tolerance file named on the command line: missing is usage. */
+	if (f == NULL)
+		return wr_err_usage(err, -errno, "%s: cannot read: %s", path,
+			strerror(errno));
 	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
 		nr++;
 		line[strcspn(line, "#\n")] = '\0';
 		s = trim(line);
 		if (*s == '\0')
 			continue;
-		if (wr_tolerances_set(t, s, why, sizeof(why)) != 0) {
-			snprintf(err, errlen, "%s:%u: %s", path, nr, why);
-			rc = -EINVAL;
-		}
+		rc = wr_tolerances_set(t, s, err);
+		if (rc != 0)
+			wr_err_prefix(err, "%s:%u: ", path, nr);
 	}
 	fclose(f);
 	return rc;

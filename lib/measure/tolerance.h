@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "metrics.h"
+#include "base/error.h"
 
 struct wr_tolerance {
 	double value;       /* >= 0 */
@@ -38,14 +39,14 @@ void wr_tolerances_defaults(struct wr_tolerances *t);
  * line). Returns 0, or -EINVAL with a message saying what is accepted.
  */
 int wr_tolerances_set(struct wr_tolerances *t, const char *setting,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /*
  * Apply every setting of the file at path. Returns 0, -errno when it
  * cannot be read, or -EINVAL with "path:line: message".
  */
 int wr_tolerances_load(struct wr_tolerances *t, const char *path,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /* "5%", "0.01" or "ignore" into buf. Returns buf. */
 const char *wr_tolerance_format(const struct wr_tolerance *t, char *buf, size_t len);

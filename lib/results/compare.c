@@ -9,7 +9,7 @@
 
 #include <rte_common.h>
 
-#include "base/errmsg.h"
+#include "base/error.h"
 #include "compare.h"
 #include "kinds.h"
 #include "result.h"
@@ -27,18 +27,18 @@ wr_compare_verdict_name(enum wr_verdict v)
 
 /* A parsed document is a result of this schema, or it is released. */
 static int
-check_schema(json_t *d, const char *name, json_t **doc, char *err, size_t errlen)
+check_schema(json_t *d, const char *name, json_t **doc, struct wr_error *err)
 {
 	const json_t *schema = json_object_get(d, "schema");
 
 	if (!json_is_object(d) || schema == NULL || !json_is_string(schema)) {
 		json_decref(d);
-		return wr_err(-EINVAL, err, errlen, "%s: field 'schema' is missing or not a "
+		return wr_err_usage(err, -EINVAL, "%s: field 'schema' is missing or not a "
 			"string: not a wirerate result (expected \"schema\": \"%s\")",
 			name, WR_RESULT_SCHEMA);
 	}
 	if (strcmp(json_string_value(schema), WR_RESULT_SCHEMA) != 0) {
-		(void)wr_err(-EINVAL, err, errlen, "%s: schema mismatch: field 'schema' is "
+		(void)wr_err_usage(err, -EINVAL, "%s: schema mismatch: field 'schema' is "
 			"\"%.64s\", this wirerate reads \"%s\"", name,
 			json_string_value(schema), WR_RESULT_SCHEMA);
 		json_decref(d);
@@ -49,7 +49,7 @@ check_schema(json_t *d, const char *name, json_t **doc, char *err, size_t errlen
 }
 
 int
-wr_compare_load(const char *path, json_t **doc, char *err, size_t errlen)
+wr_compare_load(const char *path, json_t **doc, struct wr_error *err)
 {
 	json_error_t je;
 	json_t *d;
@@ -58,16 +58,16 @@ wr_compare_load(const char *path, json_t **doc, char *err, size_t errlen)
 	d = json_load_file(path, 0, &je);
 	if (d == NULL) {
 		if (je.line <= 0)
-			return wr_err(-EINVAL, err, errlen, "%s: cannot read: %s", path, je.text);
-		return wr_err(-EINVAL, err, errlen, "%s:%d:%d: not valid JSON: %s", path,
+			return wr_err_usage(err, -EINVAL, "%s: cannot read: %s", path, je.text);
+		return wr_err_usage(err, -EINVAL, "%s:%d:%d: not valid JSON: %s", path,
 			je.line, je.column, je.text);
 	}
-	return check_schema(d, path, doc, err, errlen);
+	return check_schema(d, path, doc, err);
 }
 
 int
 wr_compare_parse(const char *buf, size_t len, const char *name, json_t **doc,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	json_error_t je;
 	json_t *d;
@@ -75,27 +75,27 @@ wr_compare_parse(const char *buf, size_t len, const char *name, json_t **doc,
 	*doc = NULL;
 	d = json_loadb(buf, len, 0, &je);
 	if (d == NULL)
-		return wr_err(-EINVAL, err, errlen, "%s:%d:%d: not valid JSON: %s", name,
+		return wr_err_usage(err, -EINVAL, "%s:%d:%d: not valid JSON: %s", name,
 			je.line, je.column, je.text);
-	return check_schema(d, name, doc, err, errlen);
+	return check_schema(d, name, doc, err);
 }
 
 /* Ports transmitting and receiving, from ports[].role. */
 static int
 count_roles(const json_t *doc, const char *name, unsigned int *tx,
-		unsigned int *rx, char *err, size_t el)
+		unsigned int *rx, struct wr_error *err)
 {
 	const json_t *ports = json_object_get(doc, "ports"), *role;
 	size_t i;
 
 	*tx = *rx = 0;
 	if (!json_is_array(ports))
-		return wr_err(-EINVAL, err, el, "%s: field 'ports' is missing or not an array",
+		return wr_err_usage(err, -EINVAL, "%s: field 'ports' is missing or not an array",
 			name);
 	for (i = 0; i < json_array_size(ports); i++) {
 		role = json_object_get(json_array_get(ports, i), "role");
 		if (!json_is_string(role))
-			return wr_err(-EINVAL, err, el, "%s: field 'ports[%zu].role' is missing "
+			return wr_err_usage(err, -EINVAL, "%s: field 'ports[%zu].role' is missing "
 				"or not a string", name, i);
 		*tx += strstr(json_string_value(role), "tx") != NULL;
 		*rx += strstr(json_string_value(role), "rx") != NULL;
@@ -106,23 +106,23 @@ count_roles(const json_t *doc, const char *name, unsigned int *tx,
 /* Runs whose numbers mean different things are refused, with the reason. */
 static int
 check_comparable(const json_t *base, const char *bn, const json_t *cur,
-		const char *cn, struct wr_compare *out, char *err, size_t el)
+		const char *cn, struct wr_compare *out, struct wr_error *err)
 {
 	double bv, cv;
 	unsigned int btx, brx, ctx, crx;
 
 	(void)out;
-	if (wr_metrics_get_number(base, "config.vlan", &bv, err, el) == 0 &&
-			wr_metrics_get_number(cur, "config.vlan", &cv, err, el) == 0 &&
+	if (wr_metrics_get_number(base, "config.vlan", &bv, err) == 0 &&
+			wr_metrics_get_number(cur, "config.vlan", &cv, err) == 0 &&
 			(bv == 0) != (cv == 0))
-		return wr_err(-EINVAL, err, el, "incomparable runs: frames are %s in %s and "
+		return wr_err_usage(err, -EINVAL, "incomparable runs: frames are %s in %s and "
 			"%s in %s", bv ? "VLAN-tagged" : "untagged", bn,
 			cv ? "VLAN-tagged" : "untagged", cn);
-	if (count_roles(base, bn, &btx, &brx, err, el) != 0 ||
-			count_roles(cur, cn, &ctx, &crx, err, el) != 0)
+	if (count_roles(base, bn, &btx, &brx, err) != 0 ||
+			count_roles(cur, cn, &ctx, &crx, err) != 0)
 		return -EINVAL;
 	if (btx != ctx || brx != crx)
-		return wr_err(-EINVAL, err, el, "incomparable runs: %s transmits on %u and "
+		return wr_err_usage(err, -EINVAL, "incomparable runs: %s transmits on %u and "
 			"receives on %u port(s), %s on %u and %u", bn, btx, brx, cn,
 			ctx, crx);
 	return 0;
@@ -284,17 +284,17 @@ sizes_within(const struct wr_points *a, const struct wr_points *b)
 /* Same kind (a run and a repeated run are) and the same frame sizes. */
 static int
 check_points(const struct wr_points *b, const char *bn, const struct wr_points *c,
-		const char *cn, char *err, size_t el)
+		const char *cn, struct wr_error *err)
 {
 	char bs[160], cs[160];
 	bool many = sizes_str(b, bs, sizeof(bs)) + sizes_str(c, cs, sizeof(cs)) > 2;
 
 	if (b->kind->points != c->kind->points)
-		return wr_err(-EINVAL, err, el, "incomparable results: %s is a %s "
+		return wr_err_usage(err, -EINVAL, "incomparable results: %s is a %s "
 			"result (%s B), %s a %s result (%s B); compare results of "
 			"one kind", bn, b->kind->name, bs, cn, c->kind->name, cs);
 	if (!sizes_within(b, c) || !sizes_within(c, b))
-		return wr_err(-EINVAL, err, el, "incomparable runs: frame size%s %s B "
+		return wr_err_usage(err, -EINVAL, "incomparable runs: frame size%s %s B "
 			"in %s, %s B in %s (compare runs of the same frame size%s)",
 			many ? "s" : "", bs, bn, cs, cn, many ? "s" : "");
 	return 0;
@@ -314,7 +314,7 @@ side_of(const struct wr_point *p, unsigned int id, struct wr_compare_side *s)
 static int
 judge_point(const struct wr_point *bp, const struct wr_point *cp,
 		const struct wr_kind *k, const struct wr_tolerances *tol,
-		struct wr_compare *out, char *err, size_t el)
+		struct wr_compare *out, struct wr_error *err)
 {
 	struct wr_compare_point *pt = &out->points[out->nb_points];
 	const unsigned int *ids;
@@ -322,7 +322,7 @@ judge_point(const struct wr_point *bp, const struct wr_point *cp,
 
 	if (out->nb_points == WR_COMPARE_MAX_POINTS ||
 			out->nb_rows + nb > WR_COMPARE_MAX_ROWS)
-		return wr_err(-EINVAL, err, el, "more than %u points to compare",
+		return wr_err_usage(err, -EINVAL, "more than %u points to compare",
 			WR_COMPARE_MAX_POINTS);
 	pt->frame_size = bp->frame_size;
 	pt->load_pct = bp->load_pct;
@@ -355,7 +355,7 @@ judge_point(const struct wr_point *bp, const struct wr_point *cp,
 static int
 judge_points(const struct wr_points *b, const struct wr_points *c,
 		const struct wr_tolerances *tol, struct wr_compare *out,
-		char *err, size_t el)
+		struct wr_error *err)
 {
 	const struct wr_point *cp;
 	char name[48];
@@ -366,7 +366,7 @@ judge_points(const struct wr_points *b, const struct wr_points *c,
 		if (cp == NULL)
 			note(out, "%s: only in the baseline", wr_point_name(b->kind,
 				&b->p[i], name, sizeof(name)));
-		else if (judge_point(&b->p[i], cp, b->kind, tol, out, err, el) != 0)
+		else if (judge_point(&b->p[i], cp, b->kind, tol, out, err) != 0)
 			return -EINVAL;
 	}
 	for (i = 0; i < c->nb; i++)
@@ -419,12 +419,10 @@ judge_integrity(const json_t *doc, const char *name, struct wr_compare *out)
 /* The points of doc, err prefixed with its name. */
 static int
 load_points(const json_t *doc, const char *name, struct wr_points *pts,
-		char *err, size_t el)
+		struct wr_error *err)
 {
-	char why[256];
-
-	if (wr_kind_points(doc, pts, why, sizeof(why)) != 0)
-		return wr_err(-EINVAL, err, el, "%s: %s", name, why);
+	if (wr_kind_points(doc, pts, err) != 0)
+		return wr_err_prefix(err, "%s: ", name);
 	return 0;
 }
 
@@ -432,22 +430,22 @@ int
 wr_compare_docs(const json_t *base, const char *base_name,
 		const json_t *cur, const char *cur_name,
 		const struct wr_tolerances *tol, struct wr_compare *out,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	struct wr_points *pts = malloc(2 * sizeof(*pts));
 	int rc = -EINVAL;
 
 	memset(out, 0, sizeof(*out));
 	if (pts == NULL)
-		return wr_err(-ENOMEM, err, errlen, "no memory");
-	if (load_points(base, base_name, &pts[0], err, errlen) != 0 ||
-			load_points(cur, cur_name, &pts[1], err, errlen) != 0 ||
-			check_points(&pts[0], base_name, &pts[1], cur_name, err, errlen) != 0 ||
-			check_comparable(base, base_name, cur, cur_name, out, err, errlen) != 0)
+		return wr_err_env(err, -ENOMEM, "no memory");
+	if (load_points(base, base_name, &pts[0], err) != 0 ||
+			load_points(cur, cur_name, &pts[1], err) != 0 ||
+			check_points(&pts[0], base_name, &pts[1], cur_name, err) != 0 ||
+			check_comparable(base, base_name, cur, cur_name, out, err) != 0)
 		goto out;
 	snprintf(out->kind, sizeof(out->kind), "%s", pts[1].kind->name);
 	out->frame_size = pts[0].p[0].frame_size;
-	if (judge_points(&pts[0], &pts[1], tol, out, err, errlen) != 0)
+	if (judge_points(&pts[0], &pts[1], tol, out, err) != 0)
 		goto out;
 	note_env(out, base, cur);
 	judge_integrity(base, base_name, out);

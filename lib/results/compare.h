@@ -18,6 +18,7 @@
 
 #include "measure/metrics.h"
 #include "measure/tolerance.h"
+#include "base/error.h"
 
 enum wr_verdict {
 	WR_VERDICT_PASS = 0,     /* within tolerance */
@@ -83,14 +84,14 @@ struct wr_compare {
  * Returns 0 with *doc (caller json_decref()s), or -EINVAL / -errno with
  * "path:line:column: ..." or "path: field 'schema' ...".
  */
-int wr_compare_load(const char *path, json_t **doc, char *err, size_t errlen);
+int wr_compare_load(const char *path, json_t **doc, struct wr_error *err);
 
 /*
  * The same checks on len bytes at buf (not NUL-terminated), named name in
  * messages. Returns 0 with *doc (caller json_decref()s), or -EINVAL.
  */
 int wr_compare_parse(const char *buf, size_t len, const char *name,
-		json_t **doc, char *err, size_t errlen);
+		json_t **doc, struct wr_error *err);
 
 /*
  * Compare cur (named cur_name in messages) against base (base_name), any
@@ -104,7 +105,7 @@ int wr_compare_parse(const char *buf, size_t len, const char *name,
 int wr_compare_docs(const json_t *base, const char *base_name,
 		const json_t *cur, const char *cur_name,
 		const struct wr_tolerances *tol, struct wr_compare *out,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /* "pass", "improved", "noise", "regression", "skipped". */
 const char *wr_compare_verdict_name(enum wr_verdict v);

@@ -6,23 +6,23 @@
 
 #include <rte_common.h>
 
-#include "base/errmsg.h"
+#include "base/error.h"
 #include "kinds.h"
 #include "trials.h"
 
 /* Figures of one run object: the document itself, with --repeat medians. */
 static int
-run_figures(const json_t *doc, struct wr_point *p, char *err, size_t el)
+run_figures(const json_t *doc, struct wr_point *p, struct wr_error *err)
 {
 	struct wr_trials_figure f;
 	unsigned int id;
 	int rc;
 
-	if (wr_metrics_extract(doc, &p->m, err, el) != 0)
+	if (wr_metrics_extract(doc, &p->m, err) != 0)
 		return -EINVAL;
 	p->lo = p->hi = p->m;
 	for (id = 0; id < WR_METRIC_COUNT; id++) {
-		rc = wr_trials_read_figure(doc, wr_metric_defs[id].name, &f, err, el);
+		rc = wr_trials_read_figure(doc, wr_metric_defs[id].name, &f, err);
 		if (rc == -EINVAL)
 			return -EINVAL;
 		if (rc != 0)
@@ -46,13 +46,13 @@ put(struct wr_metric_values *m, unsigned int id, double v)
 /* A number of o named key (in where), required. */
 static int
 need(const json_t *o, const char *where, const char *key, double *v,
-		char *err, size_t el)
+		struct wr_error *err)
 {
 	const json_t *x = json_object_get(o, key);
 
 	*v = 0; /* defined on every path (gcc -O3 cannot see the error return) */
 	if (!json_is_number(x))
-		return wr_err(-EINVAL, err, el, "field '%s.%s' is %s", where, key,
+		return wr_err_usage(err, -EINVAL, "field '%s.%s' is %s", where, key,
 			x == NULL ? "missing" : "not a number");
 	*v = json_number_value(x);
 	return 0;
@@ -76,7 +76,7 @@ opt(const json_t *o, const char *key, double *v)
  */
 static int
 stream_points(const json_t *doc, unsigned int size, struct wr_points *out,
-		char *err, size_t el)
+		struct wr_error *err)
 {
 	const json_t *streams = json_object_get(doc, "streams"), *st;
 	double id, sent, lost;
@@ -90,12 +90,12 @@ stream_points(const json_t *doc, unsigned int size, struct wr_points *out,
 		snprintf(where, sizeof(where), "streams[%zu]", i);
 		if (!json_is_true(json_object_get(st, "sender_in_run")))
 			continue;
-		if (need(st, where, "stream_id", &id, err, el) != 0 ||
-				need(st, where, "sent_pkts", &sent, err, el) != 0 ||
-				need(st, where, "lost_pkts", &lost, err, el) != 0)
+		if (need(st, where, "stream_id", &id, err) != 0 ||
+				need(st, where, "sent_pkts", &sent, err) != 0 ||
+				need(st, where, "lost_pkts", &lost, err) != 0)
 			return -EINVAL;
 		if (out->nb == WR_KIND_MAX_POINTS || !(id >= 0 && id < 65536))
-			return wr_err(-EINVAL, err, el, "field '%s.stream_id' is %g, or "
+			return wr_err_usage(err, -EINVAL, "field '%s.stream_id' is %g, or "
 				"more than %u streams", where, id, WR_KIND_MAX_POINTS - 1);
 		p = &out->p[out->nb++];
 		p->frame_size = size;
@@ -107,19 +107,19 @@ stream_points(const json_t *doc, unsigned int size, struct wr_points *out,
 }
 
 static int
-run_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
+run_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 {
 	struct wr_point *p = &out->p[0];
 	uint64_t size;
 
 	if (wr_metrics_get_count(doc, "config.frame_size", UINT16_MAX, &size,
-			err, el) != 0)
+			err) != 0)
 		return -EINVAL;
 	p->frame_size = (unsigned int)size;
 	out->nb = 1;
-	if (run_figures(doc, p, err, el) != 0)
+	if (run_figures(doc, p, err) != 0)
 		return -EINVAL;
-	return stream_points(doc, p->frame_size, out, err, el);
+	return stream_points(doc, p->frame_size, out, err);
 }
 
 /*
@@ -128,17 +128,17 @@ run_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
  */
 static int
 trial_figures(const json_t *t, const char *where, struct wr_metric_values *m,
-		char *err, size_t el)
+		struct wr_error *err)
 {
 	double pps, l1, l2, sent, rcvd, ratio, dur, lat;
 
-	if (need(t, where, "achieved_pps", &pps, err, el) != 0 ||
-			need(t, where, "gbps_l1", &l1, err, el) != 0 ||
-			need(t, where, "gbps_l2", &l2, err, el) != 0 ||
-			need(t, where, "sent_pkts", &sent, err, el) != 0 ||
-			need(t, where, "received_pkts", &rcvd, err, el) != 0 ||
-			need(t, where, "loss_ratio", &ratio, err, el) != 0 ||
-			need(t, where, "duration_s", &dur, err, el) != 0)
+	if (need(t, where, "achieved_pps", &pps, err) != 0 ||
+			need(t, where, "gbps_l1", &l1, err) != 0 ||
+			need(t, where, "gbps_l2", &l2, err) != 0 ||
+			need(t, where, "sent_pkts", &sent, err) != 0 ||
+			need(t, where, "received_pkts", &rcvd, err) != 0 ||
+			need(t, where, "loss_ratio", &ratio, err) != 0 ||
+			need(t, where, "duration_s", &dur, err) != 0)
 		return -EINVAL;
 	put(m, WR_METRIC_TX_MPPS, pps / 1e6);
 	put(m, WR_METRIC_TX_GBPS_L1, l1);
@@ -158,32 +158,32 @@ trial_figures(const json_t *t, const char *where, struct wr_metric_values *m,
 
 /* results[] of a mode document, and each one's frame size. */
 static int
-mode_results(const json_t *doc, const json_t **res, char *err, size_t el)
+mode_results(const json_t *doc, const json_t **res, struct wr_error *err)
 {
 	*res = json_object_get(doc, "results");
 	if (!json_is_array(*res) || json_array_size(*res) == 0)
-		return wr_err(-EINVAL, err, el, "field 'results' is %s", *res == NULL ?
+		return wr_err_usage(err, -EINVAL, "field 'results' is %s", *res == NULL ?
 			"missing" : "not a non-empty array");
 	if (json_array_size(*res) > WR_KIND_MAX_POINTS)
-		return wr_err(-EINVAL, err, el, "field 'results' has more than %u "
+		return wr_err_usage(err, -EINVAL, "field 'results' has more than %u "
 			"entries", WR_KIND_MAX_POINTS);
 	return 0;
 }
 
 /* A new point of out for results[i] (its frame size read), or NULL. */
 static struct wr_point *
-new_point(const json_t *r, size_t i, struct wr_points *out, char *err, size_t el)
+new_point(const json_t *r, size_t i, struct wr_points *out, struct wr_error *err)
 {
 	struct wr_point *p;
 	uint64_t size;
 
 	if (out->nb == WR_KIND_MAX_POINTS) {
-		wr_err(-EINVAL, err, el, "more than %u points", WR_KIND_MAX_POINTS);
+		wr_err_usage(err, -EINVAL, "more than %u points", WR_KIND_MAX_POINTS);
 		return NULL;
 	}
-	if (wr_metrics_get_count(r, "frame_size", UINT16_MAX, &size, err, el) != 0) {
-		snprintf(err, el, "field 'results[%zu].frame_size' is missing or "
-			"not a frame size", i);
+	if (wr_metrics_get_count(r, "frame_size", UINT16_MAX, &size, err) != 0) {
+		wr_err_usage(err, -EINVAL, "field 'results[%zu].frame_size' is "
+			"missing or not a frame size", i);
 		return NULL;
 	}
 	p = &out->p[out->nb++];
@@ -193,40 +193,38 @@ new_point(const json_t *r, size_t i, struct wr_points *out, char *err, size_t el
 
 /* Fill the point of one entry of results[] (named where in messages). */
 typedef int (*result_fn)(const json_t *r, const char *where, struct wr_point *p,
-		char *err, size_t el);
+		struct wr_error *err);
 
 /* A point per entry of the document's results[], filled by fn. */
 static int
-each_result(const json_t *doc, struct wr_points *out, result_fn fn, char *err,
-		size_t el)
+each_result(const json_t *doc, struct wr_points *out, result_fn fn, struct wr_error *err)
 {
 	const json_t *res, *r;
 	struct wr_point *p;
 	char where[48];
 	size_t i;
 
-	if (mode_results(doc, &res, err, el) != 0)
+	if (mode_results(doc, &res, err) != 0)
 		return -EINVAL;
 	json_array_foreach(res, i, r) {
 		snprintf(where, sizeof(where), "results[%zu]", i);
-		p = new_point(r, i, out, err, el);
-		if (p == NULL || fn(r, where, p, err, el) != 0)
+		p = new_point(r, i, out, err);
+		if (p == NULL || fn(r, where, p, err) != 0)
 			return -EINVAL;
 	}
 	return 0;
 }
 
 static int
-sweep_result(const json_t *r, const char *where, struct wr_point *p, char *err,
-		size_t el)
+sweep_result(const json_t *r, const char *where, struct wr_point *p, struct wr_error *err)
 {
-	return trial_figures(r, where, &p->m, err, el);
+	return trial_figures(r, where, &p->m, err);
 }
 
 /* NDR, PDR when found, latency at the NDR. */
 static int
 throughput_result(const json_t *r, const char *where, struct wr_point *p,
-		char *err, size_t el)
+		struct wr_error *err)
 {
 	const json_t *at = json_object_get(r, "at_ndr");
 	struct wr_metric_values lat;
@@ -234,21 +232,21 @@ throughput_result(const json_t *r, const char *where, struct wr_point *p,
 	double v;
 
 	if (json_is_true(json_object_get(r, "ndr_found"))) {
-		if (need(r, where, "ndr_mpps", &v, err, el) != 0)
+		if (need(r, where, "ndr_mpps", &v, err) != 0)
 			return -EINVAL;
 		put(&p->m, WR_METRIC_NDR_MPPS, v);
-		if (need(r, where, "ndr_gbps_l1", &v, err, el) != 0)
+		if (need(r, where, "ndr_gbps_l1", &v, err) != 0)
 			return -EINVAL;
 		put(&p->m, WR_METRIC_NDR_GBPS_L1, v);
 	}
 	if (json_is_true(json_object_get(r, "pdr_found"))) {
-		if (need(r, where, "pdr_pps", &v, err, el) != 0)
+		if (need(r, where, "pdr_pps", &v, err) != 0)
 			return -EINVAL;
 		put(&p->m, WR_METRIC_PDR_MPPS, v / 1e6);
 	}
 	memset(&lat, 0, sizeof(lat));
 	snprintf(at_where, sizeof(at_where), "%s.at_ndr", where);
-	if (at != NULL && trial_figures(at, at_where, &lat, err, el) != 0)
+	if (at != NULL && trial_figures(at, at_where, &lat, err) != 0)
 		return -EINVAL;
 	p->m.have[WR_METRIC_LAT_P50] = lat.have[WR_METRIC_LAT_P50];
 	p->m.v[WR_METRIC_LAT_P50] = lat.v[WR_METRIC_LAT_P50];
@@ -259,15 +257,14 @@ throughput_result(const json_t *r, const char *where, struct wr_point *p,
 
 /* Back-to-back: the mean burst, with the shortest and longest as spread. */
 static int
-b2b_result(const json_t *r, const char *where, struct wr_point *p, char *err,
-		size_t el)
+b2b_result(const json_t *r, const char *where, struct wr_point *p, struct wr_error *err)
 {
 	double mean, lo, hi;
 
 	if (!opt(r, "mean_pkts", &mean))
 		return 0;              /* no burst passed: nothing measured */
-	if (need(r, where, "min_pkts", &lo, err, el) != 0 ||
-			need(r, where, "max_pkts", &hi, err, el) != 0)
+	if (need(r, where, "min_pkts", &lo, err) != 0 ||
+			need(r, where, "max_pkts", &hi, err) != 0)
 		return -EINVAL;
 	put(&p->m, WR_METRIC_B2B_PKTS, mean);
 	put(&p->lo, WR_METRIC_B2B_PKTS, lo);
@@ -277,25 +274,25 @@ b2b_result(const json_t *r, const char *where, struct wr_point *p, char *err,
 }
 
 static int
-sweep_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
+sweep_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 {
-	return each_result(doc, out, sweep_result, err, el);
+	return each_result(doc, out, sweep_result, err);
 }
 
 static int
-throughput_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
+throughput_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 {
-	return each_result(doc, out, throughput_result, err, el);
+	return each_result(doc, out, throughput_result, err);
 }
 
 static int
-b2b_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
+b2b_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 {
-	return each_result(doc, out, b2b_result, err, el);
+	return each_result(doc, out, b2b_result, err);
 }
 
 static int
-loss_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
+loss_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 {
 	const json_t *res, *r, *steps, *s;
 	struct wr_point *p;
@@ -303,19 +300,19 @@ loss_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
 	double load, loss;
 	size_t i, j;
 
-	if (mode_results(doc, &res, err, el) != 0)
+	if (mode_results(doc, &res, err) != 0)
 		return -EINVAL;
 	json_array_foreach(res, i, r) {
 		steps = json_object_get(r, "steps");
 		if (!json_is_array(steps))
-			return wr_err(-EINVAL, err, el, "field 'results[%zu].steps' is "
+			return wr_err_usage(err, -EINVAL, "field 'results[%zu].steps' is "
 				"missing or not an array", i);
 		json_array_foreach(steps, j, s) {
 			snprintf(where, sizeof(where), "results[%zu].steps[%zu]", i, j);
-			p = new_point(r, i, out, err, el);
-			if (p == NULL || need(s, where, "pct_of_max", &load, err, el) != 0 ||
-					need(s, where, "loss_pct", &loss, err, el) != 0 ||
-					trial_figures(s, where, &p->m, err, el) != 0)
+			p = new_point(r, i, out, err);
+			if (p == NULL || need(s, where, "pct_of_max", &load, err) != 0 ||
+					need(s, where, "loss_pct", &loss, err) != 0 ||
+					trial_figures(s, where, &p->m, err) != 0)
 				return -EINVAL;
 			p->load_pct = load;
 			put(&p->m, WR_METRIC_LOSS_PCT, loss);
@@ -330,7 +327,7 @@ loss_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
  */
 static int
 lat_load_figures(const json_t *r, const char *where, struct wr_metric_values *m,
-		char *err, size_t el)
+		struct wr_error *err)
 {
 	static const struct { const char *key; unsigned int id; } pcts[] = {
 		{ "p50", WR_METRIC_LAT_P50 }, { "p90", WR_METRIC_LAT_P90 },
@@ -343,7 +340,7 @@ lat_load_figures(const json_t *r, const char *where, struct wr_metric_values *m,
 	size_t j;
 
 	json_array_foreach(levels, j, l) {
-		if (need(l, where, "pct", &pct, err, el) != 0)
+		if (need(l, where, "pct", &pct, err) != 0)
 			return -EINVAL;
 		if (pct > best) {
 			best = pct;
@@ -363,8 +360,7 @@ lat_load_figures(const json_t *r, const char *where, struct wr_metric_values *m,
  * goals); latency from the highest latency-under-load level.
  */
 static int
-mlr_result(const json_t *r, const char *where, struct wr_point *p, char *err,
-		size_t el)
+mlr_result(const json_t *r, const char *where, struct wr_point *p, struct wr_error *err)
 {
 	const json_t *goals = json_object_get(r, "goals"), *g;
 	double glr, ct, l1;
@@ -372,12 +368,12 @@ mlr_result(const json_t *r, const char *where, struct wr_point *p, char *err,
 	size_t i;
 
 	if (!json_is_array(goals))
-		return wr_err(-EINVAL, err, el, "field '%s.goals' is missing or not "
+		return wr_err_usage(err, -EINVAL, "field '%s.goals' is missing or not "
 			"an array", where);
 	json_array_foreach(goals, i, g) {
-		if (need(g, where, "loss_ratio", &glr, err, el) != 0 ||
-				need(g, where, "conditional_throughput_pps", &ct, err, el) != 0 ||
-				need(g, where, "conditional_throughput_gbps_l1", &l1, err, el) != 0)
+		if (need(g, where, "loss_ratio", &glr, err) != 0 ||
+				need(g, where, "conditional_throughput_pps", &ct, err) != 0 ||
+				need(g, where, "conditional_throughput_gbps_l1", &l1, err) != 0)
 			return -EINVAL;
 		if (ct <= 0)
 			continue;
@@ -389,13 +385,13 @@ mlr_result(const json_t *r, const char *where, struct wr_point *p, char *err,
 			put(&p->m, WR_METRIC_PDR_MPPS, ct / 1e6);
 		}
 	}
-	return lat_load_figures(r, where, &p->m, err, el);
+	return lat_load_figures(r, where, &p->m, err);
 }
 
 static int
-mlr_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
+mlr_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 {
-	return each_result(doc, out, mlr_result, err, el);
+	return each_result(doc, out, mlr_result, err);
 }
 
 #define IDS(...) \
@@ -448,7 +444,7 @@ const struct wr_kind wr_kinds[] = {
 const unsigned int wr_nb_kinds = RTE_DIM(wr_kinds);
 
 const struct wr_kind *
-wr_kind_of(const json_t *doc, char *err, size_t el)
+wr_kind_of(const json_t *doc, struct wr_error *err)
 {
 	const json_t *mode = json_object_get(doc, "mode");
 	const char *m = json_is_string(mode) ? json_string_value(mode) : NULL;
@@ -459,7 +455,7 @@ wr_kind_of(const json_t *doc, char *err, size_t el)
 	for (i = 0; i < wr_nb_kinds; i++)
 		if (wr_kinds[i].mode != NULL && strcmp(wr_kinds[i].mode, m) == 0)
 			return &wr_kinds[i];
-	wr_err(-EINVAL, err, el, "field 'mode' is '%s': not a kind of result this "
+	wr_err_usage(err, -EINVAL, "field 'mode' is '%s': not a kind of result this "
 		"wirerate knows", m);
 	return NULL;
 }
@@ -476,7 +472,7 @@ before(const struct wr_point *a, const struct wr_point *b)
 }
 
 int
-wr_kind_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
+wr_kind_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 {
 	struct wr_point tmp;
 	unsigned int i, j;
@@ -487,8 +483,8 @@ wr_kind_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
 		out->p[i].stream_id = -1;
 		out->p[i].n = 1;
 	}
-	out->kind = wr_kind_of(doc, err, el);
-	if (out->kind == NULL || out->kind->points(doc, out, err, el) != 0)
+	out->kind = wr_kind_of(doc, err);
+	if (out->kind == NULL || out->kind->points(doc, out, err) != 0)
 		return -EINVAL;
 	for (i = 0; i < out->nb; i++)          /* no spread: lo = hi = m */
 		for (j = 0; j < WR_METRIC_COUNT; j++)
@@ -503,7 +499,7 @@ wr_kind_points(const json_t *doc, struct wr_points *out, char *err, size_t el)
 			out->p[j] = out->p[j - 1];
 		out->p[j] = tmp;
 	}
-	err[0] = '\0';
+	wr_err_clear(err);
 	return 0;
 }
 

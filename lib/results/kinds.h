@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "measure/metrics.h"
+#include "base/error.h"
 
 #define WR_KIND_MAX_POINTS 256u
 #define WR_KIND_MAX_COLS 12u
@@ -48,8 +49,7 @@ struct wr_kind {
 	unsigned int nb_shown;
 	unsigned int shown[WR_KIND_MAX_COLS];
 	/* Read the points of doc into out. Returns 0 or -EINVAL with err. */
-	int (*points)(const json_t *doc, struct wr_points *out, char *err,
-		size_t errlen);
+	int (*points)(const json_t *doc, struct wr_points *out, struct wr_error *err);
 };
 
 /* Every point of one result document. */
@@ -67,14 +67,13 @@ extern const unsigned int wr_nb_kinds;
  * The kind of doc (a result document), or NULL with err naming the
  * unknown "mode".
  */
-const struct wr_kind *wr_kind_of(const json_t *doc, char *err, size_t errlen);
+const struct wr_kind *wr_kind_of(const json_t *doc, struct wr_error *err);
 
 /*
  * The kind and points of doc, sorted by frame size then load. Returns 0,
  * or -EINVAL with err naming the missing or ill-typed field.
  */
-int wr_kind_points(const json_t *doc, struct wr_points *out, char *err,
-		size_t errlen);
+int wr_kind_points(const json_t *doc, struct wr_points *out, struct wr_error *err);
 
 /*
  * Metrics compare judges at p: the kind's, or for a stream of a run its

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/jsonw.h"
-#include "base/errmsg.h"
+#include "base/error.h"
 #include "config/config.h"
 #include "merge.h"
 
@@ -40,7 +40,7 @@ get_u64(const json_t *o, const char *key, uint64_t *out)
 }
 
 int
-wr_merge_load(const char *path, json_t **doc, char *err, size_t errlen)
+wr_merge_load(const char *path, json_t **doc, struct wr_error *err)
 {
 	json_error_t je;
 	FILE *f = fopen(path, "r");
@@ -49,29 +49,28 @@ wr_merge_load(const char *path, json_t **doc, char *err, size_t errlen)
 	*doc = NULL;
 	if (f == NULL) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return rc;
+		return wr_err_usage(err, rc, "%s: cannot open: %s", path, strerror(errno));
 	}
 	*doc = json_loadf(f, 0, &je);
 	fclose(f);
 	if (*doc == NULL)
-		return wr_err(-EINVAL, err, errlen, "%s:%d:%d: not valid JSON: %s", path,
+		return wr_err_usage(err, -EINVAL, "%s:%d:%d: not valid JSON: %s", path,
 			je.line, je.column, je.text);
 	if (!json_is_object(*doc)) {
 		json_decref(*doc);
 		*doc = NULL;
-		return wr_err(-EINVAL, err, errlen, "%s: not a JSON object", path);
+		return wr_err_usage(err, -EINVAL, "%s: not a JSON object", path);
 	}
 	return 0;
 }
 
 static int
-check_schema(const json_t *doc, const char *who, char *err, size_t el)
+check_schema(const json_t *doc, const char *who, struct wr_error *err)
 {
 	const char *s = json_string_value(json_object_get(doc, "schema"));
 
 	if (s == NULL || strcmp(s, RESULT_SCHEMA) != 0)
-		return wr_err(-EINVAL, err, el, "%s: schema is %s, expected \"%s\" (a file "
+		return wr_err_usage(err, -EINVAL, "%s: schema is %s, expected \"%s\" (a file "
 			"written by wirerate --json)", who, s ? s : "missing",
 			RESULT_SCHEMA);
 	return 0;
@@ -104,7 +103,7 @@ new_row(struct wr_merge *m, uint64_t sid)
 
 /* The sender's tx_streams become one row each. */
 static int
-read_sender(const json_t *snd, struct wr_merge *m, char *err, size_t el)
+read_sender(const json_t *snd, struct wr_merge *m, struct wr_error *err)
 {
 	const json_t *a = json_object_get(snd, "tx_streams");
 	struct wr_merge_row *r;
@@ -112,24 +111,24 @@ read_sender(const json_t *snd, struct wr_merge *m, char *err, size_t el)
 	size_t i;
 
 	if (!json_is_array(a))
-		return wr_err(-EINVAL, err, el, "SENDER: no tx_streams array (not the result "
+		return wr_err_usage(err, -EINVAL, "SENDER: no tx_streams array (not the result "
 			"of a run that transmitted, or an older wirerate)");
 	if (json_array_size(a) == 0)
-		return wr_err(-EINVAL, err, el, "SENDER: tx_streams is empty, that run sent "
+		return wr_err_usage(err, -EINVAL, "SENDER: tx_streams is empty, that run sent "
 			"nothing (SENDER and RECEIVER swapped?)");
 	for (i = 0; i < json_array_size(a); i++) {
 		const json_t *e = json_array_get(a, i);
 
 		if (get_u64(e, "stream_id", &sid) != 0 || sid > UINT16_MAX ||
 				get_u64(e, "sent_pkts", &sent) != 0)
-			return wr_err(-EINVAL, err, el, "SENDER: tx_streams[%zu] needs stream_id "
+			return wr_err_usage(err, -EINVAL, "SENDER: tx_streams[%zu] needs stream_id "
 				"(0..65535) and sent_pkts (whole numbers)", i);
 		if (find_row(m, sid) != NULL)
-			return wr_err(-EINVAL, err, el, "SENDER: stream %" PRIu64 " is listed "
+			return wr_err_usage(err, -EINVAL, "SENDER: stream %" PRIu64 " is listed "
 				"twice in tx_streams", sid);
 		r = new_row(m, sid);
 		if (r == NULL)
-			return wr_err(-EINVAL, err, el, "SENDER: more than %u streams",
+			return wr_err_usage(err, -EINVAL, "SENDER: more than %u streams",
 				WR_MERGE_MAX_ROWS);
 		r->in_sender = true;
 		r->sent_pkts = sent;
@@ -151,18 +150,18 @@ static const char *const rx_keys[] = {
 enum { K_SID, K_PORT, K_RX, K_GAP, K_LATE, K_DUP, K_OLD, K_RESTART, K_FIRST, K_NEXT };
 
 static int
-read_rx_entry(json_t *e, size_t i, struct rx_view *v, char *err, size_t el)
+read_rx_entry(json_t *e, size_t i, struct rx_view *v, struct wr_error *err)
 {
 	unsigned int k;
 
 	memset(v, 0, sizeof(*v));
 	for (k = 0; k < RTE_DIM(rx_keys); k++)
 		if (get_u64(e, rx_keys[k], &v->v[k]) != 0)
-			return wr_err(-EINVAL, err, el, "RECEIVER: streams[%zu].%s is missing or "
+			return wr_err_usage(err, -EINVAL, "RECEIVER: streams[%zu].%s is missing or "
 				"not a whole number%s", i, rx_keys[k], k >= K_FIRST ?
 				" (written by an older wirerate?)" : "");
 	if (v->v[K_SID] > UINT16_MAX)
-		return wr_err(-EINVAL, err, el, "RECEIVER: streams[%zu].stream_id %" PRIu64
+		return wr_err_usage(err, -EINVAL, "RECEIVER: streams[%zu].stream_id %" PRIu64
 			" is above 65535", i, v->v[K_SID]);
 	v->own = json_is_true(json_object_get(e, "sender_in_run"));
 	v->entry = e;
@@ -193,7 +192,7 @@ apply_rx(struct wr_merge_row *r, const struct rx_view *v)
 
 /* The receiver's streams join the rows of the sender's. */
 static int
-read_receiver(const json_t *rcv, struct wr_merge *m, char *err, size_t el)
+read_receiver(const json_t *rcv, struct wr_merge *m, struct wr_error *err)
 {
 	const json_t *a = json_object_get(rcv, "streams");
 	struct wr_merge_row *r;
@@ -202,9 +201,9 @@ read_receiver(const json_t *rcv, struct wr_merge *m, char *err, size_t el)
 	int rc;
 
 	if (!json_is_array(a))
-		return wr_err(-EINVAL, err, el, "RECEIVER: no streams array");
+		return wr_err_usage(err, -EINVAL, "RECEIVER: no streams array");
 	for (i = 0; i < json_array_size(a); i++) {
-		rc = read_rx_entry(json_array_get(a, i), i, &v, err, el);
+		rc = read_rx_entry(json_array_get(a, i), i, &v, err);
 		if (rc != 0)
 			return rc;
 		r = find_row(m, v.v[K_SID]);
@@ -218,7 +217,7 @@ read_receiver(const json_t *rcv, struct wr_merge *m, char *err, size_t el)
 		if (r == NULL)
 			r = new_row(m, v.v[K_SID]);
 		if (r == NULL)
-			return wr_err(-EINVAL, err, el, "RECEIVER: more than %u streams",
+			return wr_err_usage(err, -EINVAL, "RECEIVER: more than %u streams",
 				WR_MERGE_MAX_ROWS);
 		apply_rx(r, &v);
 	}
@@ -287,19 +286,19 @@ running(const json_t *doc)
 
 int
 wr_merge_compute(const json_t *snd, const json_t *rcv, struct wr_merge *m,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	unsigned int i;
 	int rc;
 
 	memset(m, 0, sizeof(*m));
-	rc = check_schema(snd, "SENDER", err, errlen);
+	rc = check_schema(snd, "SENDER", err);
 	if (rc == 0)
-		rc = check_schema(rcv, "RECEIVER", err, errlen);
+		rc = check_schema(rcv, "RECEIVER", err);
 	if (rc == 0)
-		rc = read_sender(snd, m, err, errlen);
+		rc = read_sender(snd, m, err);
 	if (rc == 0)
-		rc = read_receiver(rcv, m, err, errlen);
+		rc = read_receiver(rcv, m, err);
 	if (rc != 0)
 		return rc;
 	for (i = 0; i < m->nb_rows; i++) {

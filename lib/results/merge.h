@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include <jansson.h>
+#include "base/error.h"
 
 #define WR_MERGE_SCHEMA "wirerate-merge/1"
 #define WR_MERGE_MAX_ROWS 1024u
@@ -76,7 +77,7 @@ struct wr_merge {
  * -ENOENT / -EINVAL with a message naming the file (and line and column of
  * a syntax error).
  */
-int wr_merge_load(const char *path, json_t **doc, char *err, size_t errlen);
+int wr_merge_load(const char *path, json_t **doc, struct wr_error *err);
 
 /*
  * Pair the sender's tx_streams with the receiver's streams into m.
@@ -86,7 +87,7 @@ int wr_merge_load(const char *path, json_t **doc, char *err, size_t errlen);
  * m is used.
  */
 int wr_merge_compute(const json_t *snd, const json_t *rcv, struct wr_merge *m,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /*
  * The merge as a JSON document (schema WR_MERGE_SCHEMA); the two inputs

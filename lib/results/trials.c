@@ -93,18 +93,13 @@ figure_json(const struct wr_trials_figure *f)
 /* The metrics of every trial into vals (n entries). */
 static int
 extract_all(const json_t *trials, struct wr_metric_values *vals,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
-	char why[256];
 	size_t i;
 
-	for (i = 0; i < json_array_size(trials); i++) {
-		if (wr_metrics_extract(json_array_get(trials, i), &vals[i], why,
-				sizeof(why)) != 0) {
-			snprintf(err, errlen, "trials[%zu]: %s", i, why);
-			return -EINVAL;
-		}
-	}
+	for (i = 0; i < json_array_size(trials); i++)
+		if (wr_metrics_extract(json_array_get(trials, i), &vals[i], err) != 0)
+			return wr_err_prefix(err, "trials[%zu]: ", i);
 	return 0;
 }
 
@@ -128,8 +123,8 @@ add_figure(json_t *figures, const struct wr_metric_values *vals, size_t n,
 }
 
 json_t *
-wr_trials_summary(const json_t *trials, unsigned int nb_warmup,
-		char *err, size_t errlen)
+wr_trials_summarize(const json_t *trials, unsigned int nb_warmup,
+		struct wr_error *err)
 {
 	size_t n = json_array_size(trials);
 	struct wr_metric_values *vals = calloc(n ? n : 1, sizeof(*vals));
@@ -138,10 +133,10 @@ wr_trials_summary(const json_t *trials, unsigned int nb_warmup,
 	unsigned int id;
 
 	if (vals == NULL || buf == NULL) {
-		snprintf(err, errlen, "no memory for the trial summary");
+		wr_err_env(err, -ENOMEM, "no memory for the trial summary");
 		goto out;
 	}
-	if (extract_all(trials, vals, err, errlen) != 0)
+	if (extract_all(trials, vals, err) != 0)
 		goto out;
 	sum = json_object();
 	figures = json_object();
@@ -150,7 +145,7 @@ wr_trials_summary(const json_t *trials, unsigned int nb_warmup,
 	json_object_set_new(sum, "figures", figures);
 	for (id = 0; n > 0 && id < WR_METRIC_COUNT; id++) {
 		if (add_figure(figures, vals, n, id, buf) != 0) {
-			snprintf(err, errlen, "no memory for the trial summary");
+			wr_err_env(err, -ENOMEM, "no memory for the trial summary");
 			json_decref(sum);
 			sum = NULL;
 			break;
@@ -164,7 +159,7 @@ out:
 
 int
 wr_trials_read_figure(const json_t *doc, const char *name,
-		struct wr_trials_figure *out, char *err, size_t errlen)
+		struct wr_trials_figure *out, struct wr_error *err)
 {
 	static const char *const keys[] = { "median", "min", "max", "mean",
 		"stddev", "ci95_low", "ci95_high" };
@@ -178,13 +173,27 @@ wr_trials_read_figure(const json_t *doc, const char *name,
 	if (wr_metrics_get(doc, path) == NULL)
 		return -ENOENT;
 	snprintf(path, sizeof(path), "summary.figures.%s.n", name);
-	if (wr_metrics_get_count(doc, path, UINT_MAX, &n, err, errlen) != 0)
+	if (wr_metrics_get_count(doc, path, UINT_MAX, &n, err) != 0)
 		return -EINVAL;
 	out->n = (unsigned int)n;
 	for (k = 0; k < RTE_DIM(keys); k++) {
 		snprintf(path, sizeof(path), "summary.figures.%s.%s", name, keys[k]);
-		if (wr_metrics_get_number(doc, path, dst[k], err, errlen) != 0)
+		if (wr_metrics_get_number(doc, path, dst[k], err) != 0)
 			return -EINVAL;
 	}
 	return 0;
+}
+
+json_t *
+wr_trials_summary(const json_t *trials, unsigned int nb_warmup, char *err,
+		size_t errlen)
+{
+	struct wr_error e;
+	json_t *sum;
+
+	wr_err_clear(&e);
+	sum = wr_trials_summarize(trials, nb_warmup, &e);
+	if (sum == NULL)
+		snprintf(err, errlen, "%s", e.msg);
+	return sum;
 }

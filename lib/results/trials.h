@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include <jansson.h>
+#include "base/error.h"
 
 /* One figure over n trials. */
 struct wr_trials_figure {
@@ -45,6 +46,13 @@ int wr_trials_figure(const double *v, unsigned int n, struct wr_trials_figure *o
  * trial has it. Returns the object (caller json_decref()s), or NULL with
  * a message naming the trial and field.
  */
+json_t *wr_trials_summarize(const json_t *trials, unsigned int nb_warmup,
+		struct wr_error *err);
+
+/*
+ * wr_trials_summarize for callers still on the message-buffer API (err of
+ * errlen bytes). Goes once the last of them has moved to struct wr_error.
+ */
 json_t *wr_trials_summary(const json_t *trials, unsigned int nb_warmup,
 		char *err, size_t errlen);
 
@@ -54,6 +62,6 @@ json_t *wr_trials_summary(const json_t *trials, unsigned int nb_warmup,
  * naming the missing or ill-typed field.
  */
 int wr_trials_read_figure(const json_t *doc, const char *name,
-		struct wr_trials_figure *out, char *err, size_t errlen);
+		struct wr_trials_figure *out, struct wr_error *err);
 
 #endif /* WR_TRIALS_H */

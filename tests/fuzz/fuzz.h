@@ -13,11 +13,14 @@
 #ifndef WR_FUZZ_H
 #define WR_FUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,6 +37,14 @@ static inline int
 fuzz_msg_ok(const char *err, size_t len)
 {
 	return err[0] != '\0' && memchr(err, '\0', len) != NULL;
+}
+
+/* A refusal filled e: a class, an errno and a terminated message. */
+static inline bool
+fuzz_error_ok(const struct wr_error *e)
+{
+	return e->cls != WR_ERR_NONE && e->errnum > 0 &&
+		fuzz_msg_ok(e->msg, sizeof(e->msg));
 }
 
 /*

@@ -25,16 +25,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct wr_config cfg;
 	struct wr_impair_spec spec;
-	char err[512], *s, *argv[4];
+	char *s, *argv[4];
+	struct wr_error err;
 	int rc, rc2;
 
 	if (size > FUZZ_MAX_INPUT || (s = fuzz_strdup(data, size)) == NULL)
 		return 0;
-	err[0] = '\0';
-	rc = wr_impair_parse(s, &spec, err, sizeof(err));
+	err.msg[0] = '\0';
+	rc = wr_impair_parse(s, &spec, &err);
 	FUZZ_CHECK(rc == 0 || rc == -EINVAL);
 	if (rc != 0) {
-		FUZZ_CHECK(fuzz_msg_ok(err, sizeof(err)));
+		FUZZ_CHECK(fuzz_error_ok(&err));
 	} else {
 		check_rule(&spec.drop);
 		check_rule(&spec.dup);
@@ -48,7 +49,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[2] = s;
 	argv[3] = NULL;
 	wr_config_defaults(&cfg);
-	rc2 = wr_opts_parse(3, argv, &cfg, err, sizeof(err));
+	rc2 = wr_opts_parse(3, argv, &cfg, &err);
 	/* The same verdict through the option parser. */
 	FUZZ_CHECK(rc == 0 ? rc2 == WR_OPTS_RUN : rc2 == -EINVAL);
 	free(s);

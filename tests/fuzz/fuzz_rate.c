@@ -22,7 +22,8 @@ check_rate(const struct wr_rate *r)
 {
 	static const uint32_t sizes[] = { 64, 1518, 9018 };
 	struct wr_rate back;
-	char buf[64], err[512];
+	char buf[64];
+	struct wr_error err;
 	double pps;
 	unsigned int i;
 
@@ -39,9 +40,9 @@ check_rate(const struct wr_rate *r)
 			isfinite(pps) && pps > 0);
 	}
 	FUZZ_CHECK(wr_rate_format(r, buf, sizeof(buf)) > 0);
-	err[0] = '\0';
-	if (wr_rate_parse(buf, &back, err, sizeof(err)) != 0) {
-		fprintf(stderr, "formatted '%s' does not parse: %s\n", buf, err);
+	err.msg[0] = '\0';
+	if (wr_rate_parse(buf, &back, &err) != 0) {
+		fprintf(stderr, "formatted '%s' does not parse: %s\n", buf, err.msg);
 		abort();
 	}
 	FUZZ_CHECK(back.unit == r->unit);
@@ -70,15 +71,16 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct wr_rate r = { WR_RATE_PPS, 42.0 };
-	char err[512], *s;
+	char *s;
+	struct wr_error err;
 
 	if (size > FUZZ_MAX_INPUT || (s = fuzz_strdup(data, size)) == NULL)
 		return 0;
-	err[0] = '\0';
-	if (wr_rate_parse(s, &r, err, sizeof(err)) == 0) {
+	err.msg[0] = '\0';
+	if (wr_rate_parse(s, &r, &err) == 0) {
 		check_rate(&r);
 	} else {
-		FUZZ_CHECK(fuzz_msg_ok(err, sizeof(err)));
+		FUZZ_CHECK(fuzz_error_ok(&err));
 		FUZZ_CHECK(r.unit == WR_RATE_PPS && r.value == 42.0);
 	}
 	check_units(s);

@@ -33,26 +33,25 @@ read_all(const json_t *doc)
 {
 	struct wr_metric_values m;
 	struct wr_trials_figure f;
-	char err[512];
+	struct wr_error err;
 	json_t *sum;
 	unsigned int id;
 	int rc;
 
-	err[0] = '\0';
-	if (wr_metrics_extract(doc, &m, err, sizeof(err)) != 0)
-		FUZZ_CHECK(fuzz_msg_ok(err, sizeof(err)));
+	err.msg[0] = '\0';
+	if (wr_metrics_extract(doc, &m, &err) != 0)
+		FUZZ_CHECK(fuzz_error_ok(&err));
 	for (id = 0; id < WR_METRIC_COUNT; id++) {
-		err[0] = '\0';
-		rc = wr_trials_read_figure(doc, wr_metric_defs[id].name, &f, err,
-			sizeof(err));
+		err.msg[0] = '\0';
+		rc = wr_trials_read_figure(doc, wr_metric_defs[id].name, &f, &err);
 		FUZZ_CHECK(rc == 0 || rc == -ENOENT || rc == -EINVAL);
 		if (rc == -EINVAL)
-			FUZZ_CHECK(fuzz_msg_ok(err, sizeof(err)));
+			FUZZ_CHECK(fuzz_error_ok(&err));
 	}
-	err[0] = '\0';
-	sum = wr_trials_summary(json_object_get(doc, "trials"), 0, err, sizeof(err));
+	err.msg[0] = '\0';
+	sum = wr_trials_summarize(json_object_get(doc, "trials"), 0, &err);
 	if (sum == NULL)
-		FUZZ_CHECK(fuzz_msg_ok(err, sizeof(err)));
+		FUZZ_CHECK(fuzz_error_ok(&err));
 	json_decref(sum);
 	(void)wr_csv_intervals(doc, devnull);
 }
@@ -63,16 +62,15 @@ compare_self(const json_t *doc)
 	static struct wr_compare out;
 	const struct wr_kind *kind;
 	struct wr_tolerances tol;
-	char err[512];
+	struct wr_error err;
 
 	wr_tolerances_defaults(&tol);
-	err[0] = '\0';
-	if (wr_compare_docs(doc, "base", doc, "cur", &tol, &out, err,
-			sizeof(err)) != 0) {
-		FUZZ_CHECK(fuzz_msg_ok(err, sizeof(err)));
+	err.msg[0] = '\0';
+	if (wr_compare_docs(doc, "base", doc, "cur", &tol, &out, &err) != 0) {
+		FUZZ_CHECK(fuzz_error_ok(&err));
 		return;
 	}
-	kind = wr_kind_of(doc, err, sizeof(err));
+	kind = wr_kind_of(doc, &err);
 	FUZZ_CHECK(kind != NULL && out.nb_rows >= out.nb_points &&
 		out.nb_rows <= out.nb_points * kind->nb_judged);
 	FUZZ_CHECK(!out.regression);
@@ -118,7 +116,7 @@ run_programs(const uint8_t *data, size_t size)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char err[512];
+	struct wr_error err;
 	json_t *doc;
 
 	if (size > FUZZ_MAX_INPUT)
@@ -126,10 +124,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (devnull == NULL)
 		devnull = fopen("/dev/null", "w");
 	FUZZ_CHECK(devnull != NULL);
-	err[0] = '\0';
-	if (wr_compare_parse((const char *)data, size, "fuzz.json", &doc, err,
-			sizeof(err)) != 0) {
-		FUZZ_CHECK(doc == NULL && fuzz_msg_ok(err, sizeof(err)));
+	err.msg[0] = '\0';
+	if (wr_compare_parse((const char *)data, size, "fuzz.json", &doc, &err) != 0) {
+		FUZZ_CHECK(doc == NULL && fuzz_error_ok(&err));
 		return 0;
 	}
 	read_all(doc);

@@ -20,7 +20,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct wr_tolerances t;
-	char path[64], err[512];
+	char path[64];
+	struct wr_error err;
 	unsigned int i;
 	int fd, rc;
 
@@ -31,12 +32,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(write(fd, data, size) == (ssize_t)size);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	wr_tolerances_defaults(&t);
-	err[0] = '\0';
-	rc = wr_tolerances_load(&t, path, err, sizeof(err));
+	err.msg[0] = '\0';
+	rc = wr_tolerances_load(&t, path, &err);
 	close(fd);
 	FUZZ_CHECK(rc == 0 || rc == -EINVAL);
 	if (rc != 0)
-		FUZZ_CHECK(fuzz_msg_ok(err, sizeof(err)));
+		FUZZ_CHECK(fuzz_error_ok(&err));
 	for (i = 0; i < WR_METRIC_COUNT; i++)
 		FUZZ_CHECK(t.t[i].ignore ||
 			(isfinite(t.t[i].value) && t.t[i].value >= 0));

@@ -14,14 +14,14 @@
 
 static struct wr_tolerances tol;
 static struct wr_compare cmp;
-static char err[1024];
+static struct wr_error err;
 
 static int
 run_cmp(const json_t *base, const json_t *cur)
 {
-	err[0] = '\0';
+	err.msg[0] = '\0';
 	return wr_compare_docs(base, "base.json", cur, "cur.json", &tol, &cmp,
-		err, sizeof(err));
+		&err);
 }
 
 static void
@@ -33,7 +33,7 @@ test_metrics_extract(void)
 	json_t *doc = doc_make(64, ports, 2, 1000, 4);
 	struct wr_metric_values m;
 
-	WR_CHECK(wr_metrics_extract(doc, &m, err, sizeof(err)) == 0);
+	WR_CHECK(wr_metrics_extract(doc, &m, &err) == 0);
 	WR_CHECK_NEAR(m.v[WR_METRIC_TX_MPPS], 10.0, 1e-9);
 	WR_CHECK_NEAR(m.v[WR_METRIC_RX_MPPS], 9.5, 1e-9);
 	/* 64 B + 20 B on the wire: 9.5 Mpps = 6.384 Gb/s L1, 4.864 L2. */
@@ -45,7 +45,7 @@ test_metrics_extract(void)
 	WR_CHECK_NEAR(m.v[WR_METRIC_LAT_P99_9], 1200.0, 1e-9);
 	WR_CHECK(!m.have[WR_METRIC_CYCLES_PER_PKT]);
 	json_object_set_new(doc, "cpu", json_pack("{s:f}", "cycles_per_pkt", 41.5));
-	WR_CHECK(wr_metrics_extract(doc, &m, err, sizeof(err)) == 0);
+	WR_CHECK(wr_metrics_extract(doc, &m, &err) == 0);
 	WR_CHECK(m.have[WR_METRIC_CYCLES_PER_PKT]);
 	WR_CHECK_NEAR(m.v[WR_METRIC_CYCLES_PER_PKT], 41.5, 1e-12);
 	json_decref(doc);
@@ -57,14 +57,12 @@ test_metrics_paths(void)
 	json_t *doc = doc_simple(64, 1.0, 500, 0);
 	double v;
 
-	WR_CHECK(wr_metrics_get_number(doc, "totals[0].latency.p99_ns", &v, err,
-		sizeof(err)) == 0);
+	WR_CHECK(wr_metrics_get_number(doc, "totals[0].latency.p99_ns", &v, &err) == 0);
 	WR_CHECK_NEAR(v, 500.0, 1e-9);
-	WR_CHECK(wr_metrics_get_number(doc, "totals[3].tx_mpps", &v, err,
-		sizeof(err)) == -ENOENT);
-	WR_CHECK_STR(err, "'totals[3].tx_mpps' is missing");
-	WR_CHECK(wr_metrics_get_number(doc, "env.kernel", &v, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "'env.kernel' is not a number");
+	WR_CHECK(wr_metrics_get_number(doc, "totals[3].tx_mpps", &v, &err) == -ENOENT);
+	WR_CHECK_STR(err.msg, "'totals[3].tx_mpps' is missing");
+	WR_CHECK(wr_metrics_get_number(doc, "env.kernel", &v, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "'env.kernel' is not a number");
 	WR_CHECK(wr_metrics_find("latency_p99_9_ns") == WR_METRIC_LAT_P99_9);
 	WR_CHECK(wr_metrics_find("nope") == -1);
 	json_decref(doc);
@@ -79,25 +77,25 @@ test_tolerances(void)
 	wr_tolerances_defaults(&t);
 	WR_CHECK(t.t[WR_METRIC_RX_MPPS].relative && t.t[WR_METRIC_RX_MPPS].value == 5.0);
 	WR_CHECK(!t.t[WR_METRIC_LOSS_PCT].relative);
-	WR_CHECK(wr_tolerances_set(&t, "latency = ignore", err, sizeof(err)) == 0);
+	WR_CHECK(wr_tolerances_set(&t, "latency = ignore", &err) == 0);
 	WR_CHECK(t.t[WR_METRIC_LAT_P50].ignore && t.t[WR_METRIC_LAT_P99_9].ignore);
 	WR_CHECK(!t.t[WR_METRIC_RX_MPPS].ignore);
-	WR_CHECK(wr_tolerances_set(&t, "rx_mpps=2.5%", err, sizeof(err)) == 0);
+	WR_CHECK(wr_tolerances_set(&t, "rx_mpps=2.5%", &err) == 0);
 	WR_CHECK(t.t[WR_METRIC_RX_MPPS].relative && t.t[WR_METRIC_RX_MPPS].value == 2.5);
-	WR_CHECK(wr_tolerances_set(&t, "loss_pct = -1", err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "loss_pct = '-1': expected N%");
-	WR_CHECK(wr_tolerances_set(&t, "rx_pps = 1%", err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "'rx_pps' is not a metric");
+	WR_CHECK(wr_tolerances_set(&t, "loss_pct = -1", &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "loss_pct = '-1': expected N%");
+	WR_CHECK(wr_tolerances_set(&t, "rx_pps = 1%", &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "'rx_pps' is not a metric");
 	path = doc_file(NULL, "# CI tolerances\nthroughput = 3%   # all rates\n\n"
 		"loss_pct = 0\nlatency_p99 = 10%\n");
-	WR_CHECK(wr_tolerances_load(&t, path, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, ":5: 'latency_p99' is not a metric");
+	WR_CHECK(wr_tolerances_load(&t, path, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, ":5: 'latency_p99' is not a metric");
 	WR_CHECK(t.t[WR_METRIC_TX_GBPS_L2].value == 3.0);
 	WR_CHECK(t.t[WR_METRIC_LOSS_PCT].value == 0.0);
 	unlink(path);
 	free(path);
-	WR_CHECK(wr_tolerances_load(&t, "/nonexistent/tol", err, sizeof(err)) == -ENOENT);
-	WR_CHECK_STR(err, "/nonexistent/tol: cannot read");
+	WR_CHECK(wr_tolerances_load(&t, "/nonexistent/tol", &err) == -ENOENT);
+	WR_CHECK_STR(err.msg, "/nonexistent/tol: cannot read");
 }
 
 /* Row of metric id in the last comparison. */
@@ -141,8 +139,8 @@ test_worse_beyond_tolerance(void)
 	WR_CHECK(row(WR_METRIC_LAT_P99)->verdict == WR_VERDICT_REGRESSION);
 	WR_CHECK(row(WR_METRIC_LAT_P99_9)->verdict == WR_VERDICT_PASS);  /* 40% < 50% */
 	/* A wider tolerance turns the rates into passes. */
-	WR_CHECK(wr_tolerances_set(&tol, "throughput = 8%", err, sizeof(err)) == 0);
-	WR_CHECK(wr_tolerances_set(&tol, "latency = ignore", err, sizeof(err)) == 0);
+	WR_CHECK(wr_tolerances_set(&tol, "throughput = 8%", &err) == 0);
+	WR_CHECK(wr_tolerances_set(&tol, "latency = ignore", &err) == 0);
 	WR_CHECK(run_cmp(base, cur) == 0);
 	WR_CHECK(!cmp.regression);
 	WR_CHECK(row(WR_METRIC_LAT_P99)->verdict == WR_VERDICT_SKIPPED);
@@ -222,13 +220,13 @@ test_incomparable(void)
 	json_t *roles = doc_make(64, two, 2, 1e6, 0);
 
 	WR_CHECK(run_cmp(base, size) == -EINVAL);
-	WR_CHECK_STR(err, "incomparable runs: frame size 64 B in base.json, 128 B "
+	WR_CHECK_STR(err.msg, "incomparable runs: frame size 64 B in base.json, 128 B "
 		"in cur.json");
 	json_object_set_new(json_object_get(vlan, "config"), "vlan", json_integer(100));
 	WR_CHECK(run_cmp(base, vlan) == -EINVAL);
-	WR_CHECK_STR(err, "untagged in base.json and VLAN-tagged in cur.json");
+	WR_CHECK_STR(err.msg, "untagged in base.json and VLAN-tagged in cur.json");
 	WR_CHECK(run_cmp(base, roles) == -EINVAL);
-	WR_CHECK_STR(err, "base.json transmits on 1 and receives on 1 port(s), "
+	WR_CHECK_STR(err.msg, "base.json transmits on 1 and receives on 1 port(s), "
 		"cur.json on 2 and 2");
 	json_decref(base);
 	json_decref(size);
@@ -244,10 +242,10 @@ test_missing_fields(void)
 
 	json_object_del(json_array_get(json_object_get(cur, "totals"), 0), "rx_mpps");
 	WR_CHECK(run_cmp(base, cur) == -EINVAL);
-	WR_CHECK_STR(err, "cur.json: field 'totals[0].rx_mpps' is missing");
+	WR_CHECK_STR(err.msg, "cur.json: field 'totals[0].rx_mpps' is missing");
 	json_object_del(json_object_get(base, "config"), "frame_size");
 	WR_CHECK(run_cmp(base, cur) == -EINVAL);
-	WR_CHECK_STR(err, "base.json: field 'config.frame_size' is missing");
+	WR_CHECK_STR(err.msg, "base.json: field 'config.frame_size' is missing");
 	json_decref(cur);
 	cur = doc_simple(64, 10.0, 1000, 0);
 	json_object_set_new(json_object_get(cur, "accounting"), "lost_pkts",
@@ -255,12 +253,12 @@ test_missing_fields(void)
 	json_decref(base);
 	base = doc_simple(64, 10.0, 1000, 0);
 	WR_CHECK(run_cmp(base, cur) == -EINVAL);
-	WR_CHECK_STR(err, "cur.json: field 'accounting.lost_pkts' is not a number");
+	WR_CHECK_STR(err.msg, "cur.json: field 'accounting.lost_pkts' is not a number");
 	json_object_set_new(json_object_get(cur, "accounting"), "lost_pkts",
 		json_integer(0));
 	json_object_del(cur, "ports");
 	WR_CHECK(run_cmp(base, cur) == -EINVAL);
-	WR_CHECK_STR(err, "cur.json: field 'ports' is missing");
+	WR_CHECK_STR(err.msg, "cur.json: field 'ports' is missing");
 	json_decref(base);
 	json_decref(cur);
 }
@@ -275,19 +273,19 @@ test_load(void)
 	char *p_schema = doc_file(NULL, "{\"schema\": \"wirerate-result/2\"}");
 	char *p_other = doc_file(NULL, "[1, 2, 3]");
 
-	WR_CHECK(wr_compare_load(p_good, &doc, err, sizeof(err)) == 0);
+	WR_CHECK(wr_compare_load(p_good, &doc, &err) == 0);
 	WR_CHECK(doc != NULL && json_equal(doc, good));   /* schema round trip */
 	json_decref(doc);
-	WR_CHECK(wr_compare_load(p_corrupt, &doc, err, sizeof(err)) == -EINVAL);
+	WR_CHECK(wr_compare_load(p_corrupt, &doc, &err) == -EINVAL);
 	WR_CHECK(doc == NULL);
-	WR_CHECK_STR(err, p_corrupt);
-	WR_CHECK_STR(err, ":3:0: not valid JSON");
-	WR_CHECK(wr_compare_load(p_schema, &doc, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "schema mismatch: field 'schema' is \"wirerate-result/2\"");
-	WR_CHECK(wr_compare_load(p_other, &doc, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "field 'schema' is missing");
-	WR_CHECK(wr_compare_load("/nonexistent.json", &doc, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "/nonexistent.json: cannot read");
+	WR_CHECK_STR(err.msg, p_corrupt);
+	WR_CHECK_STR(err.msg, ":3:0: not valid JSON");
+	WR_CHECK(wr_compare_load(p_schema, &doc, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "schema mismatch: field 'schema' is \"wirerate-result/2\"");
+	WR_CHECK(wr_compare_load(p_other, &doc, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "field 'schema' is missing");
+	WR_CHECK(wr_compare_load("/nonexistent.json", &doc, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "/nonexistent.json: cannot read");
 	unlink(p_good);
 	unlink(p_corrupt);
 	unlink(p_schema);

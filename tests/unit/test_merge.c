@@ -5,7 +5,7 @@
 #include "results/merge.h"
 #include "wr_test.h"
 
-static char err[512];
+static struct wr_error err;
 static struct wr_merge m;
 
 #define SND(tx) "{\"schema\": \"wirerate-result/1\", \"tx_streams\": [" tx "]}"
@@ -26,8 +26,8 @@ merge(const char *snd, const char *rcv)
 	int rc;
 
 	WR_CHECK(s != NULL && r != NULL);
-	err[0] = '\0';
-	rc = wr_merge_compute(s, r, &m, err, sizeof(err));
+	err.msg[0] = '\0';
+	rc = wr_merge_compute(s, r, &m, &err);
 	json_decref(s);
 	json_decref(r);
 	return rc;
@@ -91,21 +91,21 @@ static void
 test_bad_input(void)
 {
 	WR_CHECK_U64(merge("{\"schema\": \"x\"}", RCV("")), -EINVAL);
-	WR_CHECK_STR(err, "SENDER: schema is x");
+	WR_CHECK_STR(err.msg, "SENDER: schema is x");
 	WR_CHECK_U64(merge(SND(TX(0, 1)), "{\"streams\": []}"), -EINVAL);
-	WR_CHECK_STR(err, "RECEIVER: schema is missing");
+	WR_CHECK_STR(err.msg, "RECEIVER: schema is missing");
 	WR_CHECK_U64(merge("{\"schema\": \"wirerate-result/1\"}", RCV("")), -EINVAL);
-	WR_CHECK_STR(err, "SENDER: no tx_streams");
+	WR_CHECK_STR(err.msg, "SENDER: no tx_streams");
 	WR_CHECK_U64(merge(SND(""), RCV("")), -EINVAL);
-	WR_CHECK_STR(err, "swapped?");
+	WR_CHECK_STR(err.msg, "swapped?");
 	WR_CHECK_U64(merge(SND(TX(0, -1)), RCV("")), -EINVAL);
-	WR_CHECK_STR(err, "tx_streams[0] needs stream_id");
+	WR_CHECK_STR(err.msg, "tx_streams[0] needs stream_id");
 	WR_CHECK_U64(merge(SND(TX(0, 1) "," TX(0, 2)), RCV("")), -EINVAL);
-	WR_CHECK_STR(err, "listed twice");
+	WR_CHECK_STR(err.msg, "listed twice");
 	WR_CHECK_U64(merge(SND(TX(0, 1)), RCV("{\"stream_id\": 0}")), -EINVAL);
-	WR_CHECK_STR(err, "streams[0].rx_port is missing");
+	WR_CHECK_STR(err.msg, "streams[0].rx_port is missing");
 	WR_CHECK_U64(merge(SND(TX(0, 1)), RCV(RX(70000, 0, false, 1, 0, 0, 0, 1))), -EINVAL);
-	WR_CHECK_STR(err, "above 65535");
+	WR_CHECK_STR(err.msg, "above 65535");
 }
 
 static void
@@ -115,7 +115,7 @@ test_json(void)
 	json_t *r = json_loads(RCV(RX(0, 0, false, 99, 1, 0, 0, 100)), 0, NULL);
 	json_t *doc, *row;
 
-	WR_CHECK(wr_merge_compute(s, r, &m, err, sizeof(err)) == 0);
+	WR_CHECK(wr_merge_compute(s, r, &m, &err) == 0);
 	doc = wr_merge_json(&m, s, "s.json", r, "r.json");
 	WR_CHECK(doc != NULL);
 	WR_CHECK_STR(json_string_value(json_object_get(doc, "schema")), WR_MERGE_SCHEMA);

@@ -6,13 +6,13 @@
 #include "config/mix.h"
 #include "wr_test.h"
 
-static char err[256];
+static struct wr_error err;
 
 static int
 parse(const char *s, struct wr_mix *m)
 {
-	err[0] = '\0';
-	return wr_mix_parse(s, 64, 9018, m, err, sizeof(err));
+	err.msg[0] = '\0';
+	return wr_mix_parse(s, 64, 9018, m, &err);
 }
 
 /* Frames of each size in the first n of the sequence, counted by walking it. */
@@ -133,29 +133,29 @@ test_errors(void)
 
 	WR_CHECK(parse("", &m) == -EINVAL);
 	WR_CHECK(parse("x", &m) == -EINVAL);
-	WR_CHECK_STR(err, "genome");
+	WR_CHECK_STR(err.msg, "genome");
 	WR_CHECK(parse("64:7,32", &m) == -EINVAL);
-	WR_CHECK_STR(err, "frame size 32 outside 64..9018");
+	WR_CHECK_STR(err.msg, "frame size 32 outside 64..9018");
 	WR_CHECK(parse("64:7,9019", &m) == -EINVAL);
-	WR_CHECK_STR(err, "9019");
+	WR_CHECK_STR(err.msg, "9019");
 	WR_CHECK(parse("64,64", &m) == -EINVAL);
-	WR_CHECK_STR(err, "listed twice");
+	WR_CHECK_STR(err.msg, "listed twice");
 	WR_CHECK(parse("64:0", &m) == -EINVAL);
-	WR_CHECK_STR(err, "weight");
+	WR_CHECK_STR(err.msg, "weight");
 	WR_CHECK(parse("64:1000,128:25", &m) == -EINVAL);
-	WR_CHECK_STR(err, "more than 1024");
+	WR_CHECK_STR(err.msg, "more than 1024");
 	WR_CHECK(parse("64;128", &m) == -EINVAL);
-	WR_CHECK_STR(err, "at ';128'");
+	WR_CHECK_STR(err.msg, "at ';128'");
 	WR_CHECK(parse("aaz", &m) == -EINVAL);
-	WR_CHECK_STR(err, "letter z needs its size");
+	WR_CHECK_STR(err.msg, "letter z needs its size");
 	WR_CHECK(parse("aaq", &m) == -EINVAL);
-	WR_CHECK_STR(err, "not 'q'");
+	WR_CHECK_STR(err.msg, "not 'q'");
 	WR_CHECK(parse("aa,", &m) == -EINVAL);
 	WR_CHECK(parse("aa,z", &m) == -EINVAL);
 	WR_CHECK(parse("aa,z=", &m) == -EINVAL);
-	WR_CHECK_STR(err, "expected a size");
+	WR_CHECK_STR(err.msg, "expected a size");
 	WR_CHECK(parse("64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80", &m) == -EINVAL);
-	WR_CHECK_STR(err, "more than 16 sizes");
+	WR_CHECK_STR(err.msg, "more than 16 sizes");
 	WR_CHECK_U64(m.nb_sizes, 0);
 }
 

@@ -407,28 +407,28 @@ test_parse(void)
 {
 	struct wr_mlr_goal g[WR_MLR_MAX_GOALS];
 	unsigned int n;
-	char err[256];
+	struct wr_error err;
 
 	WR_CHECK_U64(wr_mlr_goals_parse("0:0.5:21s:0.005,0.005:0.5:500ms:0.01", g,
-		&n, err, sizeof(err)), 0);
+		&n, &err), 0);
 	WR_CHECK_U64(n, 2);
 	WR_CHECK_NEAR(g[1].loss_ratio, 0.005, 0);
 	WR_CHECK_NEAR(g[1].duration_sum_s, 0.5, 1e-12);
 	WR_CHECK_NEAR(g[0].duration_sum_s, 21, 1e-12);
 	WR_CHECK_NEAR(g[1].width, 0.01, 0);
-	WR_CHECK_U64(wr_mlr_goals_parse("0:0.5:21s", g, &n, err, sizeof(err)),
+	WR_CHECK_U64(wr_mlr_goals_parse("0:0.5:21s", g, &n, &err),
 		(uint64_t)-EINVAL);
-	WR_CHECK(strstr(err, "LOSS:EXCEED:SUM:WIDTH") != NULL);
-	WR_CHECK_U64(wr_mlr_goals_parse("1.5:0.5:1:0.1", g, &n, err, sizeof(err)),
+	WR_CHECK(strstr(err.msg, "LOSS:EXCEED:SUM:WIDTH") != NULL);
+	WR_CHECK_U64(wr_mlr_goals_parse("1.5:0.5:1:0.1", g, &n, &err),
 		(uint64_t)-EINVAL);
-	WR_CHECK(strstr(err, "loss ratio '1.5'") != NULL);
-	WR_CHECK_U64(wr_mlr_goals_parse("0:0.5:soon:0.1", g, &n, err, sizeof(err)),
+	WR_CHECK(strstr(err.msg, "loss ratio '1.5'") != NULL);
+	WR_CHECK_U64(wr_mlr_goals_parse("0:0.5:soon:0.1", g, &n, &err),
 		(uint64_t)-EINVAL);
-	WR_CHECK(strstr(err, "duration sum 'soon'") != NULL);
-	WR_CHECK_U64(wr_mlr_goals_parse("0:0.5:1:0", g, &n, err, sizeof(err)),
+	WR_CHECK(strstr(err.msg, "duration sum 'soon'") != NULL);
+	WR_CHECK_U64(wr_mlr_goals_parse("0:0.5:1:0", g, &n, &err),
 		(uint64_t)-EINVAL);
-	WR_CHECK(strstr(err, "width must be above 0") != NULL);
-	WR_CHECK_U64(wr_mlr_goals_parse("0:0.5:1:0.1:9", g, &n, err, sizeof(err)),
+	WR_CHECK(strstr(err.msg, "width must be above 0") != NULL);
+	WR_CHECK_U64(wr_mlr_goals_parse("0:0.5:1:0.1:9", g, &n, &err),
 		(uint64_t)-EINVAL);
 	wr_mlr_default_goals(g, &n);
 	WR_CHECK_U64(n, 2);

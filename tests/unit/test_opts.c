@@ -15,7 +15,8 @@
 static void
 test_optab(void)
 {
-	char buf[1024], msg[512];
+	char buf[1024];
+	struct wr_error msg;
 	struct wr_config c;
 	size_t i, j;
 
@@ -39,9 +40,9 @@ test_optab(void)
 		if (o->id == WR_OPT_HELP || o->id == WR_OPT_VERSION || o->id == WR_OPT_PROFILE)
 			continue;
 		wr_config_defaults(&c);
-		msg[0] = '\0';
-		wr_opts_set(o->name, o->has_arg ? "1" : NULL, &c, msg, sizeof(msg));
-		WR_CHECK(strstr(msg, "no handler") == NULL);
+		wr_err_clear(&msg);
+		wr_opts_set(o->name, o->has_arg ? "1" : NULL, &c, &msg);
+		WR_CHECK(strstr(msg.msg, "no handler") == NULL);
 	}
 	WR_CHECK(wr_optab_find("no-such-option") == NULL);
 	/* A missing help text is refused, not formatted as an empty line. */
@@ -113,54 +114,54 @@ test_errors(void)
 	struct wr_config c;
 
 	WR_CHECK(PARSE(&c, "--size", "63") == -EINVAL);
-	WR_CHECK_STR(err, "--size 63: out of range, accepted 64 to 9018");
+	WR_CHECK_STR(err.msg, "--size 63: out of range, accepted 64 to 9018");
 	WR_CHECK(PARSE(&c, "--size", "big") == -EINVAL);
-	WR_CHECK_STR(err, "--size big: not a whole number");
+	WR_CHECK_STR(err.msg, "--size big: not a whole number");
 	WR_CHECK(PARSE(&c, "--burst", "0") == -EINVAL);
-	WR_CHECK_STR(err, "accepted 1 to 512");
+	WR_CHECK_STR(err.msg, "accepted 1 to 512");
 	WR_CHECK(PARSE(&c, "--duration", "5parsecs") == -EINVAL);
-	WR_CHECK_STR(err, "--duration 5parsecs: not a duration");
+	WR_CHECK_STR(err.msg, "--duration 5parsecs: not a duration");
 	WR_CHECK(PARSE(&c, "--interval", "10ms") == -EINVAL);
-	WR_CHECK_STR(err, "at least 100 ms");
+	WR_CHECK_STR(err.msg, "at least 100 ms");
 	WR_CHECK(PARSE(&c, "--tx-ports", "0,x") == -EINVAL);
-	WR_CHECK_STR(err, "expected a port list");
+	WR_CHECK_STR(err.msg, "expected a port list");
 	WR_CHECK(PARSE(&c, "--tx-ports", "40") == -EINVAL);
-	WR_CHECK_STR(err, "port ids go up to 31");
+	WR_CHECK_STR(err.msg, "port ids go up to 31");
 	WR_CHECK(PARSE(&c, "--src-ip", "300.1.1.1") == -EINVAL);
-	WR_CHECK_STR(err, "not an IPv4 address");
+	WR_CHECK_STR(err.msg, "not an IPv4 address");
 	WR_CHECK(PARSE(&c, "--dst-mac", "zz") == -EINVAL);
-	WR_CHECK_STR(err, "not a MAC address");
+	WR_CHECK_STR(err.msg, "not a MAC address");
 	WR_CHECK(PARSE(&c, "--bogus") == -EINVAL);
-	WR_CHECK_STR(err, "--bogus: unknown option");
+	WR_CHECK_STR(err.msg, "--bogus: unknown option");
 	WR_CHECK(PARSE(&c, "--size") == -EINVAL);
-	WR_CHECK_STR(err, "--size: needs a value");
+	WR_CHECK_STR(err.msg, "--size: needs a value");
 	/* A misspelt option: the closest name, swaps counting as one edit. */
 	WR_CHECK(PARSE(&c, "--szie", "512") == -EINVAL);
-	WR_CHECK_STR(err, "--szie: unknown option; did you mean --size?");
+	WR_CHECK_STR(err.msg, "--szie: unknown option; did you mean --size?");
 	WR_CHECK(PARSE(&c, "--ring-piars=1") == -EINVAL);
-	WR_CHECK_STR(err, "did you mean --ring-pairs?");
+	WR_CHECK_STR(err.msg, "did you mean --ring-pairs?");
 	WR_CHECK(PARSE(&c, "--plain=1") == -EINVAL);
-	WR_CHECK_STR(err, "--plain=1: takes no value");
+	WR_CHECK_STR(err.msg, "--plain=1: takes no value");
 	WR_CHECK(PARSE(&c, "--zzzzzz") == -EINVAL);
-	WR_CHECK(strstr(err, "did you mean") == NULL);
+	WR_CHECK(strstr(err.msg, "did you mean") == NULL);
 	WR_CHECK(PARSE(&c, "stray") == -EINVAL);
-	WR_CHECK_STR(err, "stray: unexpected argument");
+	WR_CHECK_STR(err.msg, "stray: unexpected argument");
 	WR_CHECK(PARSE(&c, "--flows", "100", "--sport", "65500") == -EINVAL);
-	WR_CHECK_STR(err, "would pass 65535");
+	WR_CHECK_STR(err.msg, "would pass 65535");
 	WR_CHECK(PARSE(&c, "--vlan", "5", "--size", "64") == -EINVAL);
-	WR_CHECK_STR(err, "a tagged frame needs at least 68");
+	WR_CHECK_STR(err.msg, "a tagged frame needs at least 68");
 	WR_CHECK(PARSE(&c, "--tx-ports", "none", "--rx-ports", "none") == -EINVAL);
-	WR_CHECK_STR(err, "nothing to do");
+	WR_CHECK_STR(err.msg, "nothing to do");
 	/* Found by the fuzzer: this run would wait for ever. */
 	WR_CHECK(PARSE(&c, "--tx-ports", "none", "--count", "1000") == -EINVAL);
-	WR_CHECK_STR(err, "--count with --tx-ports none");
+	WR_CHECK_STR(err.msg, "--count with --tx-ports none");
 	WR_CHECK(PARSE(&c, "--pool-mbufs", "16") == -EINVAL);
-	WR_CHECK_STR(err, "--pool-mbufs 16 is below --burst 32");
+	WR_CHECK_STR(err.msg, "--pool-mbufs 16 is below --burst 32");
 	WR_CHECK_U64(PARSE(&c, "--pool-mbufs", "64"), 0);
 	WR_CHECK_U64(c.pool_mbufs, 64);
 	WR_CHECK(PARSE(&c, "--pool-mbufs", "0") == -EINVAL);
 	WR_CHECK(PARSE(&c, "--burst", "512", "--txd", "512") == -EINVAL);
-	WR_CHECK_STR(err, "more than half of --txd");
+	WR_CHECK_STR(err.msg, "more than half of --txd");
 }
 
 static void
@@ -177,7 +178,7 @@ test_stamp(void)
 	WR_CHECK_U64(PARSE(&c, "--stamp", "none", "--stamp", "full"), 0);
 	WR_CHECK(c.stamp == WR_STAMP_FULL);
 	WR_CHECK(PARSE(&c, "--stamp", "Full") == -EINVAL);
-	WR_CHECK_STR(err, "--stamp Full: expected full (sequence and timestamp), "
+	WR_CHECK_STR(err.msg, "--stamp Full: expected full (sequence and timestamp), "
 		"seq (sequence only) or none");
 }
 
@@ -186,18 +187,18 @@ test_map(void)
 {
 	struct wr_map m;
 
-	WR_CHECK_U64(wr_opts_parse_map("3:tx0.1,rx2.0", &m, err, sizeof(err)), 0);
+	WR_CHECK_U64(wr_opts_parse_map("3:tx0.1,rx2.0", &m, &err), 0);
 	WR_CHECK_U64(m.lcore, 3);
 	WR_CHECK_U64(m.nb_q, 2);
 	WR_CHECK(m.q[0].dir == WR_DIR_TX && m.q[0].port == 0 && m.q[0].queue == 1);
 	WR_CHECK(m.q[1].dir == WR_DIR_RX && m.q[1].port == 2 && m.q[1].queue == 0);
-	WR_CHECK(wr_opts_parse_map("tx0.0", &m, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "expected LCORE:QUEUES");
-	WR_CHECK(wr_opts_parse_map("1:tx0", &m, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "'tx0' is not a queue");
-	WR_CHECK(wr_opts_parse_map("1:", &m, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "no queue after the colon");
-	WR_CHECK(wr_opts_parse_map("1:rx0.99", &m, err, sizeof(err)) == -EINVAL);
+	WR_CHECK(wr_opts_parse_map("tx0.0", &m, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "expected LCORE:QUEUES");
+	WR_CHECK(wr_opts_parse_map("1:tx0", &m, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "'tx0' is not a queue");
+	WR_CHECK(wr_opts_parse_map("1:", &m, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "no queue after the colon");
+	WR_CHECK(wr_opts_parse_map("1:rx0.99", &m, &err) == -EINVAL);
 }
 
 static void
@@ -211,13 +212,13 @@ test_impair(void)
 	WR_CHECK(c.impair.reorder.every == 7 && c.impair.reorder.at == 6);
 	WR_CHECK_U64(c.impair.delay_us, 2000);
 	WR_CHECK(PARSE(&c, "--impair", "dup=10@10") == -EINVAL);
-	WR_CHECK_STR(err, "--impair dup=10@10: expected N or N@K");
+	WR_CHECK_STR(err.msg, "--impair dup=10@10: expected N or N@K");
 	WR_CHECK(PARSE(&c, "--impair", "delay=5s") == -EINVAL);
-	WR_CHECK_STR(err, "up to 1 s");
+	WR_CHECK_STR(err.msg, "up to 1 s");
 	WR_CHECK(PARSE(&c, "--impair", "drop") == -EINVAL);
-	WR_CHECK_STR(err, "'drop' is not a rule");
+	WR_CHECK_STR(err.msg, "'drop' is not a rule");
 	WR_CHECK(PARSE(&c, "--impair", "drop=5", "--burst", "256") == -EINVAL);
-	WR_CHECK_STR(err, "--burst 256 with --impair: at most 255");
+	WR_CHECK_STR(err.msg, "--burst 256 with --impair: at most 255");
 }
 
 /*
@@ -233,10 +234,10 @@ test_getopt_reset(void)
 	char *a2[] = { (char *)(uintptr_t)"wirerate", x, NULL };
 
 	wr_config_defaults(&c);
-	WR_CHECK_U64(wr_opts_parse(2, a1, &c, err, sizeof(err)), WR_OPTS_HELP);
+	WR_CHECK_U64(wr_opts_parse(2, a1, &c, &err), WR_OPTS_HELP);
 	/* A stale position would read hh's second 'h' and answer HELP. */
-	WR_CHECK(wr_opts_parse(2, a2, &c, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "-x: unknown option");
+	WR_CHECK(wr_opts_parse(2, a2, &c, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "-x: unknown option");
 	free(hh);
 	free(x);
 }

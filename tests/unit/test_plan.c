@@ -8,6 +8,7 @@
 
 static struct wr_plan plan;
 static char err[512];
+static struct wr_error map_err;  /* wr_opts_parse_map (lib/config) */
 
 static void
 test_one_lcore_loopback(void)
@@ -92,8 +93,8 @@ test_maps(void)
 	const struct wr_plan_lcore lc[] = { { 1, 0 }, { 2, 0 } };
 	struct wr_map m[2];
 
-	wr_opts_parse_map("1:tx0.0,rx1.0", &m[0], err, sizeof(err));
-	wr_opts_parse_map("2:tx1.0,rx0.0", &m[1], err, sizeof(err));
+	wr_opts_parse_map("1:tx0.0,rx1.0", &m[0], &map_err);
+	wr_opts_parse_map("2:tx1.0,rx0.0", &m[1], &map_err);
 	WR_CHECK_U64(wr_plan_from_maps(m, 2, ports, 2, lc, 2, &plan, err, sizeof(err)), 0);
 	WR_CHECK(!plan.automatic);
 	WR_CHECK(plan.w[0].lcore == 1 && plan.w[0].tx[0].port == 0 && plan.w[0].rx[0].port == 1);
@@ -101,14 +102,14 @@ test_maps(void)
 	WR_CHECK(wr_plan_from_maps(m, 1, ports, 2, lc, 2, &plan, err, sizeof(err)) == -EINVAL);
 	WR_CHECK_STR(err, "rx0.0 is not mapped");
 	/* Mapped twice. */
-	wr_opts_parse_map("2:tx1.0,rx0.0,tx0.0", &m[1], err, sizeof(err));
+	wr_opts_parse_map("2:tx1.0,rx0.0,tx0.0", &m[1], &map_err);
 	WR_CHECK(wr_plan_from_maps(m, 2, ports, 2, lc, 2, &plan, err, sizeof(err)) == -EINVAL);
 	WR_CHECK_STR(err, "tx0.0 is mapped twice");
 	/* Not a worker lcore, not a queue of the run. */
-	wr_opts_parse_map("5:tx0.0", &m[1], err, sizeof(err));
+	wr_opts_parse_map("5:tx0.0", &m[1], &map_err);
 	WR_CHECK(wr_plan_from_maps(&m[1], 1, ports, 2, lc, 2, &plan, err, sizeof(err)) == -EINVAL);
 	WR_CHECK_STR(err, "lcore 5 is not a worker lcore");
-	wr_opts_parse_map("1:tx0.3", &m[1], err, sizeof(err));
+	wr_opts_parse_map("1:tx0.3", &m[1], &map_err);
 	WR_CHECK(wr_plan_from_maps(&m[1], 1, ports, 2, lc, 2, &plan, err, sizeof(err)) == -EINVAL);
 	WR_CHECK_STR(err, "tx0.3 is not a queue of this run");
 }

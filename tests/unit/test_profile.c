@@ -14,7 +14,7 @@
 #include "config/profile.h"
 #include "wr_test.h"
 
-static char err[1024];
+static struct wr_error err;
 static char path[64];
 static const char *config_dir;
 
@@ -39,9 +39,9 @@ load(struct wr_config *cfg, const char *text)
 	int rc;
 
 	wr_config_defaults(cfg);
-	err[0] = '\0';
+	err.msg[0] = '\0';
 	write_profile(text);
-	rc = wr_profile_load(path, cfg, err, sizeof(err));
+	rc = wr_profile_load(path, cfg, &err);
 	unlink(path);
 	return rc;
 }
@@ -58,8 +58,10 @@ expect_error(const char *text, unsigned int line, const char *what)
 		snprintf(where, sizeof(where), "%s:%u: ", path, line);
 	else
 		snprintf(where, sizeof(where), "%s: ", path);
-	WR_CHECK_STR(err, where);
-	WR_CHECK_STR(err, what);
+	WR_CHECK_STR(err.msg, where);
+	WR_CHECK_STR(err.msg, what);
+	/* Whatever is wrong in a profile is the request's: exit 2. */
+	WR_CHECK_U64(err.cls, WR_ERR_USAGE);
 }
 
 static void
@@ -107,8 +109,8 @@ test_nul_byte(void)
 		fwrite("[run]\ncount = 1\0 0\n", 1, 19, f);
 		fclose(f);
 	}
-	WR_CHECK_U64(wr_profile_load(path, &c, err, sizeof(err)), (uint64_t)-EINVAL);
-	WR_CHECK_STR(err, ":2: NUL byte in the line");
+	WR_CHECK_U64(wr_profile_load(path, &c, &err), (uint64_t)-EINVAL);
+	WR_CHECK_STR(err.msg, ":2: NUL byte in the line");
 	unlink(path);
 }
 
@@ -163,9 +165,12 @@ test_missing_file(void)
 	struct wr_config c;
 
 	wr_config_defaults(&c);
-	WR_CHECK_U64(wr_profile_load("/nonexistent/p.ini", &c, err, sizeof(err)),
+	WR_CHECK_U64(wr_profile_load("/nonexistent/p.ini", &c, &err),
 		(uint64_t)-ENOENT);
-	WR_CHECK_STR(err, "/nonexistent/p.ini: cannot read the profile: No such file");
+	WR_CHECK_STR(err.msg, "/nonexistent/p.ini: cannot read the profile: No such file");
+	/* Named on the command line and not there: usage, though not EINVAL. */
+	WR_CHECK_U64(err.cls, WR_ERR_USAGE);
+	WR_CHECK_U64(err.errnum, ENOENT);
 }
 
 static const char full[] =
@@ -246,11 +251,11 @@ test_precedence(void)
 
 	WR_CHECK_U64(load(&c, full), 0);
 	WR_CHECK_U64(wr_opts_find_profile((int)RTE_DIM(argv),
-		(char **)(uintptr_t)argv, &found, err, sizeof(err)), 0);
+		(char **)(uintptr_t)argv, &found, &err), 0);
 	WR_CHECK_STR(found, "P");
 	strcpy(c.profile_path, "P");
 	WR_CHECK_U64(wr_opts_parse((int)RTE_DIM(argv), (char **)(uintptr_t)argv,
-		&c, err, sizeof(err)), WR_OPTS_RUN);
+		&c, &err), WR_OPTS_RUN);
 	WR_CHECK_U64(c.frame_size, 256);           /* command line wins */
 	WR_CHECK_U64(c.nb_txd, 512);               /* profile kept */
 	WR_CHECK_U64(c.interval_ms, 500);
@@ -273,13 +278,13 @@ test_find_profile(void)
 	const char *found;
 
 	WR_CHECK_U64(wr_opts_find_profile((int)RTE_DIM(twice),
-		(char **)(uintptr_t)twice, &found, err, sizeof(err)), (uint64_t)-EINVAL);
-	WR_CHECK_STR(err, "--profile b.ini: a profile was already given (a.ini)");
+		(char **)(uintptr_t)twice, &found, &err), (uint64_t)-EINVAL);
+	WR_CHECK_STR(err.msg, "--profile b.ini: a profile was already given (a.ini)");
 	WR_CHECK_U64(wr_opts_find_profile((int)RTE_DIM(abbrev),
-		(char **)(uintptr_t)abbrev, &found, err, sizeof(err)), 0);
+		(char **)(uintptr_t)abbrev, &found, &err), 0);
 	WR_CHECK_STR(found, "c.ini");
 	WR_CHECK_U64(wr_opts_find_profile((int)RTE_DIM(none),
-		(char **)(uintptr_t)none, &found, err, sizeof(err)), 0);
+		(char **)(uintptr_t)none, &found, &err), 0);
 	WR_CHECK(found == NULL);
 }
 
@@ -330,11 +335,11 @@ test_flags_and_rules(void)
 	WR_CHECK(c.start_on_rx && !c.reflect);
 	WR_CHECK_U64(c.idle_timeout_ms, 2000);
 	WR_CHECK_U64(load(&c, "[ports]\ntxd = 32\nburst = 32\n"), 0);
-	WR_CHECK_U64(wr_opts_check(&c, err, sizeof(err)), (uint64_t)-EINVAL);
-	WR_CHECK_STR(err, "--burst 32 is more than half of --txd 32");
+	WR_CHECK_U64(wr_opts_check(&c, &err), (uint64_t)-EINVAL);
+	WR_CHECK_STR(err.msg, "--burst 32 is more than half of --txd 32");
 	/* A count alone in a profile runs until sent, as on the command line. */
 	WR_CHECK_U64(load(&c, "[run]\ncount = 5k\n"), 0);
-	WR_CHECK_U64(wr_opts_check(&c, err, sizeof(err)), 0);
+	WR_CHECK_U64(wr_opts_check(&c, &err), 0);
 	WR_CHECK_U64(c.duration_ms, 0);
 	WR_CHECK_STR(wr_profile_section_of("link-timeout"), "run");
 	WR_CHECK(wr_profile_section_of("help") == NULL);
@@ -365,10 +370,10 @@ test_shipped_profiles(void)
 
 		snprintf(file, sizeof(file), "%s/%s", config_dir, names[i]->d_name);
 		wr_config_defaults(&c);
-		err[0] = '\0';
-		if (wr_profile_load(file, &c, err, sizeof(err)) != 0 ||
-				wr_opts_check(&c, err, sizeof(err)) != 0) {
-			fprintf(stderr, "%s: %s\n", file, err);
+		err.msg[0] = '\0';
+		if (wr_profile_load(file, &c, &err) != 0 ||
+				wr_opts_check(&c, &err) != 0) {
+			fprintf(stderr, "%s: %s\n", file, err.msg);
 			WR_CHECK(!"shipped profile loads");
 		}
 		f = fopen(file, "r");
@@ -390,7 +395,7 @@ test_streams_section(void)
 
 	WR_CHECK_U64(load(&c, "[frames]\nsize = 128\n[streams]\n"
 		"load = mix=imix;rate=1Gbps\nprobe = rate=10kpps;dport=2000;dscp=46\n"), 0);
-	WR_CHECK_U64(wr_opts_check(&c, err, sizeof(err)), 0);
+	WR_CHECK_U64(wr_opts_check(&c, &err), 0);
 	WR_CHECK_U64(c.nb_stream_defs, 2);
 	WR_CHECK_STR(c.streams[0].name, "load");
 	WR_CHECK_U64(c.streams[0].mix.seq_len, 12);

@@ -13,11 +13,11 @@ static void
 ok(const char *s, enum wr_rate_unit unit, double value)
 {
 	struct wr_rate r = { WR_RATE_PCT, -1.0 };
-	char err[256] = "";
-	int rc = wr_rate_parse(s, &r, err, sizeof(err));
+	struct wr_error err;
+	int rc = wr_rate_parse(s, &r, &err);
 
 	if (rc != 0)
-		fprintf(stderr, "'%s': %s\n", s, err);
+		fprintf(stderr, "'%s': %s\n", s, err.msg);
 	WR_CHECK_U64(rc, 0);
 	WR_CHECK_U64(r.unit, unit);
 	WR_CHECK_NEAR(r.value, value, 0.0);
@@ -28,12 +28,12 @@ static void
 bad(const char *s, const char *msg)
 {
 	struct wr_rate r = { WR_RATE_PPS, 42.0 };
-	char err[256] = "";
+	struct wr_error err;
 
-	WR_CHECK(wr_rate_parse(s, &r, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, msg);
+	WR_CHECK(wr_rate_parse(s, &r, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, msg);
 	/* Every message says what is accepted. */
-	WR_CHECK_STR(err, "expected e.g. 250kpps, 1.5Mpps, 9.5Gbps (layer 1)");
+	WR_CHECK_STR(err.msg, "expected e.g. 250kpps, 1.5Mpps, 9.5Gbps (layer 1)");
 	WR_CHECK_U64(r.unit, WR_RATE_PPS);
 	WR_CHECK_NEAR(r.value, 42.0, 0.0);
 }
@@ -137,22 +137,22 @@ static void
 test_parse_args(void)
 {
 	struct wr_rate r = { WR_RATE_PPS, 3.0 };
-	char err[256] = "";
-	char small[12];
+	struct wr_error err;
 
-	WR_CHECK(wr_rate_parse(NULL, &r, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "bad rate '(none)': empty");
-	WR_CHECK(wr_rate_parse("1pps", NULL, err, sizeof(err)) == -EINVAL);
-	/* No message buffer, or a short one: same answer, truncated text. */
-	WR_CHECK(wr_rate_parse("xyz", &r, NULL, 0) == -EINVAL);
-	WR_CHECK(wr_rate_parse("xyz", &r, small, sizeof(small)) == -EINVAL);
-	WR_CHECK_U64(strlen(small), sizeof(small) - 1);
-	WR_CHECK_STR(small, "bad rate 'x");
-	WR_CHECK(wr_rate_parse("1pps", &r, NULL, 0) == 0);
+	WR_CHECK(wr_rate_parse(NULL, &r, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "bad rate '(none)': empty");
+	WR_CHECK(wr_rate_parse("1pps", NULL, &err) == -EINVAL);
+	/* No error to fill: same answer. */
+	WR_CHECK(wr_rate_parse("xyz", &r, NULL) == -EINVAL);
+	WR_CHECK(wr_rate_parse("1pps", &r, NULL) == 0);
+	/* A bad rate is the request's fault: class usage. */
+	WR_CHECK(wr_rate_parse("xyz", &r, &err) == -EINVAL);
+	WR_CHECK_U64(err.cls, WR_ERR_USAGE);
+	WR_CHECK_U64(err.errnum, EINVAL);
 	WR_CHECK_NEAR(r.value, 1.0, 0.0);
 	/* The whole input is quoted. */
-	WR_CHECK(wr_rate_parse("12qq", &r, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "bad rate '12qq': unknown unit 'qq'");
+	WR_CHECK(wr_rate_parse("12qq", &r, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "bad rate '12qq': unknown unit 'qq'");
 }
 
 static void
@@ -285,12 +285,13 @@ test_round_trip(void)
 		{ WR_RATE_PCT, 33.333333333333 }, { WR_RATE_NONE, 0.0 },
 	};
 	struct wr_rate back;
-	char buf[64], err[256];
+	char buf[64];
+	struct wr_error err;
 	unsigned int i;
 
 	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
 		WR_CHECK(wr_rate_format(&rates[i], buf, sizeof(buf)) > 0);
-		WR_CHECK_U64(wr_rate_parse(buf, &back, err, sizeof(err)), 0);
+		WR_CHECK_U64(wr_rate_parse(buf, &back, &err), 0);
 		WR_CHECK_U64(back.unit, rates[i].unit);
 		WR_CHECK_NEAR(back.value, rates[i].value,
 			fabs(rates[i].value) * 1e-14);

@@ -46,45 +46,45 @@ test_stream_errors(void)
 	struct wr_config c;
 
 	WR_CHECK(PARSE(&c, "--stream", "size=64", "--stream", "size=128") == -EINVAL);
-	WR_CHECK_STR(err, "--stream 2 (stream1) overlaps --stream 1 (stream0)");
+	WR_CHECK_STR(err.msg, "--stream 2 (stream1) overlaps --stream 1 (stream0)");
 	WR_CHECK(PARSE(&c, "--stream", "size=64", "--stream", "sport=1030",
 		"--flows", "8") == -EINVAL);
-	WR_CHECK_STR(err, "overlaps");
+	WR_CHECK_STR(err.msg, "overlaps");
 	WR_CHECK_U64(PARSE(&c, "--stream", "size=64", "--stream", "sport=1032",
 		"--flows", "8"), 0);
 	WR_CHECK(PARSE(&c, "--stream", "l3=ipv6;size=83") == -EINVAL);
-	WR_CHECK_STR(err, "--stream 1 (stream0): size 83 is below the 84 bytes its IPv6");
+	WR_CHECK_STR(err.msg, "--stream 1 (stream0): size 83 is below the 84 bytes its IPv6");
 	WR_CHECK(PARSE(&c, "--stream", "name=p;vlan=9;mix=64:3,128") == -EINVAL);
-	WR_CHECK_STR(err, "--stream 1 (p): mix size 64 is below the 68 bytes its tagged IPv4");
+	WR_CHECK_STR(err.msg, "--stream 1 (p): mix size 64 is below the 68 bytes its tagged IPv4");
 	WR_CHECK(PARSE(&c, "--stream", "size=64;mix=imix") == -EINVAL);
-	WR_CHECK_STR(err, "size and mix: give one");
+	WR_CHECK_STR(err.msg, "size and mix: give one");
 	WR_CHECK(PARSE(&c, "--stream", "rate=1Mpps;share=5") == -EINVAL);
-	WR_CHECK_STR(err, "rate and share");
+	WR_CHECK_STR(err.msg, "rate and share");
 	WR_CHECK(PARSE(&c, "--stream", "l3=ipv4;dst-ip=2001:db8::1") == -EINVAL);
-	WR_CHECK_STR(err, "l3=ipv4 with an IPv6 address");
+	WR_CHECK_STR(err.msg, "l3=ipv4 with an IPv6 address");
 	WR_CHECK(PARSE(&c, "--stream", "pattern=burst:8/1ms;rate=1Mpps") == -EINVAL);
-	WR_CHECK_STR(err, "burst:N/T sets the rate");
+	WR_CHECK_STR(err.msg, "burst:N/T sets the rate");
 	WR_CHECK(PARSE(&c, "--stream", "pattern=poisson") == -EINVAL);
-	WR_CHECK_STR(err, "pattern poisson needs a mean rate");
+	WR_CHECK_STR(err.msg, "pattern poisson needs a mean rate");
 	WR_CHECK(PARSE(&c, "--stream", "colour=red") == -EINVAL);
-	WR_CHECK_STR(err, "--stream 1: unknown key 'colour'");
+	WR_CHECK_STR(err.msg, "--stream 1: unknown key 'colour'");
 	WR_CHECK(PARSE(&c, "--stream", "size") == -EINVAL);
-	WR_CHECK_STR(err, "'size' is not KEY=VALUE");
+	WR_CHECK_STR(err.msg, "'size' is not KEY=VALUE");
 	WR_CHECK(PARSE(&c, "--stream", "name=x;dscp=64") == -EINVAL);
-	WR_CHECK_STR(err, "--stream 1: dscp=64: not a valid value");
+	WR_CHECK_STR(err.msg, "--stream 1: dscp=64: not a valid value");
 	WR_CHECK(PARSE(&c, "--stream", "rate=fast") == -EINVAL);
-	WR_CHECK_STR(err, "--stream 1: rate=fast:");
+	WR_CHECK_STR(err.msg, "--stream 1: rate=fast:");
 	WR_CHECK(PARSE(&c, "--txq", "2", "--stream", "size=64") == -EINVAL);
-	WR_CHECK_STR(err, "--txq 2 with 1 --stream");
+	WR_CHECK_STR(err.msg, "--txq 2 with 1 --stream");
 	WR_CHECK(PARSE(&c, "--mode", "sweep", "--sizes", "64,128", "--stream", "size=64") == -EINVAL);
-	WR_CHECK_STR(err, "--stream with --mode");
+	WR_CHECK_STR(err.msg, "--stream with --mode");
 	WR_CHECK(PARSE(&c, "--rate", "1Mpps", "--stream", "share=60", "--stream",
 		"share=50;dport=9") == -EINVAL);
-	WR_CHECK_STR(err, "shares add up to 110%");
+	WR_CHECK_STR(err.msg, "shares add up to 110%");
 	/* A trusted link speed: 6 + 5 Gb/s do not fit 10 Gb/s. */
 	WR_CHECK(PARSE(&c, "--link-speed", "10G", "--stream", "name=a;rate=6Gbps",
 		"--stream", "name=b;rate=l2:5Gbps;dport=9;size=1518") == -EINVAL);
-	WR_CHECK_STR(err, "--stream 2 (b): rate: the streams up to this one need");
+	WR_CHECK_STR(err.msg, "--stream 2 (b): rate: the streams up to this one need");
 	WR_CHECK_U64(PARSE(&c, "--link-speed", "10G", "--stream", "name=a;rate=6Gbps",
 		"--stream", "name=b;rate=l2:3.9Gbps;dport=9;size=1518"), 0);
 }
@@ -93,26 +93,27 @@ static void
 test_pattern_parse(void)
 {
 	struct wr_pattern p;
-	char e[256], buf[64];
+	struct wr_error e;
+	char buf[64];
 
-	WR_CHECK(wr_pattern_parse("burst:32/1ms", &p, e, sizeof(e)) == 0);
+	WR_CHECK(wr_pattern_parse("burst:32/1ms", &p, &e) == 0);
 	WR_CHECK_U64(p.burst_pkts, 32);
 	WR_CHECK_U64(p.period_ns, 1000000);
 	WR_CHECK_NEAR(wr_pattern_burst_pps(&p), 32000.0, 1e-9);
 	WR_CHECK(wr_pattern_format(&p, buf, sizeof(buf)) > 0);
 	WR_CHECK_STR(buf, "burst:32/1000000ns");
-	WR_CHECK(wr_pattern_parse("poisson", &p, e, sizeof(e)) == 0);
+	WR_CHECK(wr_pattern_parse("poisson", &p, &e) == 0);
 	WR_CHECK_U64(p.seed, 1);
-	WR_CHECK(wr_pattern_parse("constant", &p, e, sizeof(e)) == 0);
+	WR_CHECK(wr_pattern_parse("constant", &p, &e) == 0);
 	WR_CHECK(p.kind == WR_PATTERN_CONSTANT);
-	WR_CHECK(wr_pattern_parse("burst:0/1ms", &p, e, sizeof(e)) == -EINVAL);
-	WR_CHECK_STR(e, "not a frame count");
-	WR_CHECK(wr_pattern_parse("burst:8/1", &p, e, sizeof(e)) == -EINVAL);
-	WR_CHECK_STR(e, "not a duration");
-	WR_CHECK(wr_pattern_parse("burst:8", &p, e, sizeof(e)) == -EINVAL);
-	WR_CHECK(wr_pattern_parse("poisson:0", &p, e, sizeof(e)) == -EINVAL);
-	WR_CHECK(wr_pattern_parse("wave", &p, e, sizeof(e)) == -EINVAL);
-	WR_CHECK_STR(e, "expected constant, burst:N/T");
+	WR_CHECK(wr_pattern_parse("burst:0/1ms", &p, &e) == -EINVAL);
+	WR_CHECK_STR(e.msg, "not a frame count");
+	WR_CHECK(wr_pattern_parse("burst:8/1", &p, &e) == -EINVAL);
+	WR_CHECK_STR(e.msg, "not a duration");
+	WR_CHECK(wr_pattern_parse("burst:8", &p, &e) == -EINVAL);
+	WR_CHECK(wr_pattern_parse("poisson:0", &p, &e) == -EINVAL);
+	WR_CHECK(wr_pattern_parse("wave", &p, &e) == -EINVAL);
+	WR_CHECK_STR(e.msg, "expected constant, burst:N/T");
 }
 
 /* A burst gate on a synthetic clock: N back to back, then nothing until T. */

@@ -90,8 +90,7 @@ check_incremental(uint16_t vlan)
 	unsigned int k, bad = 0;
 	uint32_t l2 = vlan ? 18 : 14;
 
-	WR_CHECK(wr_mix_parse("88:5,89:3,1517:1,9018:1", 64, 9018, &mix, err,
-		sizeof(err)) == 0);
+	WR_CHECK(wr_mix_parse("88:5,89:3,1517:1,9018:1", 64, 9018, &mix, &err) == 0);
 	spec6(&s, 9018, vlan);
 	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) == 0);
 	WR_CHECK(wr_txvar_build(&mix, &s, &lay, &v, &needed) == 0);
@@ -150,7 +149,7 @@ test_ipv4_mix(void)
 	bool needed;
 	unsigned int k;
 
-	WR_CHECK(wr_mix_parse("imix", 64, 9018, &mix, err, sizeof(err)) == 0);
+	WR_CHECK(wr_mix_parse("imix", 64, 9018, &mix, &err) == 0);
 	spec6(&s, 1518, 0);
 	s.ipv6 = false;
 	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) == 0);
@@ -181,21 +180,21 @@ test_options(void)
 	WR_CHECK_U64(c.dst_ip6[15], 9);
 	WR_CHECK_U64(c.src_ip6[1], 1);
 	WR_CHECK(PARSE(&c, "--ipv6") == -EINVAL);
-	WR_CHECK_STR(err, "--size 64: an IPv6 frame needs at least 84 bytes");
+	WR_CHECK_STR(err.msg, "--size 64: an IPv6 frame needs at least 84 bytes");
 	WR_CHECK(PARSE(&c, "--ipv6", "--vlan", "3", "--size", "84") == -EINVAL);
-	WR_CHECK_STR(err, "a tagged IPv6 frame needs at least 88 bytes");
+	WR_CHECK_STR(err.msg, "a tagged IPv6 frame needs at least 88 bytes");
 	WR_CHECK(PARSE(&c, "--ipv6", "--mix", "imix") == -EINVAL);
-	WR_CHECK_STR(err, "--mix imix: frame size 64 is below the 84 bytes an IPv6");
+	WR_CHECK_STR(err.msg, "--mix imix: frame size 64 is below the 84 bytes an IPv6");
 	WR_CHECK(PARSE(&c, "--ipv6", "--mode", "sweep", "--sizes", "84,64") == -EINVAL);
-	WR_CHECK_STR(err, "--sizes: 64 is below the 84 bytes");
+	WR_CHECK_STR(err.msg, "--sizes: 64 is below the 84 bytes");
 	WR_CHECK(PARSE(&c, "--mix", "imix", "--size", "128") == -EINVAL);
-	WR_CHECK_STR(err, "--size and --mix together");
+	WR_CHECK_STR(err.msg, "--size and --mix together");
 	WR_CHECK(PARSE(&c, "--mix", "imix", "--mode", "throughput") == -EINVAL);
-	WR_CHECK_STR(err, "--mix with --mode");
+	WR_CHECK_STR(err.msg, "--mix with --mode");
 	WR_CHECK(PARSE(&c, "--mix", "64:7,20000") == -EINVAL);
-	WR_CHECK_STR(err, "--mix: mix '64:7,20000': frame size 20000 outside 64..9018");
+	WR_CHECK_STR(err.msg, "--mix: mix '64:7,20000': frame size 20000 outside 64..9018");
 	WR_CHECK(PARSE(&c, "--src-ip6", "198.18.0.1") == -EINVAL);
-	WR_CHECK_STR(err, "--src-ip6 198.18.0.1: not an IPv6 address");
+	WR_CHECK_STR(err.msg, "--src-ip6 198.18.0.1: not an IPv6 address");
 }
 
 int

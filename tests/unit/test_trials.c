@@ -14,7 +14,7 @@
 #include "wr_docs.h"
 #include "wr_test.h"
 
-static char err[512];
+static struct wr_error err;
 
 static void
 test_figure(void)
@@ -77,21 +77,21 @@ test_summary(void)
 	WR_CHECK(sum != NULL);
 	WR_CHECK_U64(json_integer_value(json_object_get(sum, "trials")), 4);
 	WR_CHECK_U64(json_integer_value(json_object_get(sum, "warmup")), 1);
-	WR_CHECK(wr_trials_read_figure(doc, "rx_mpps", &f, err, sizeof(err)) == 0);
+	WR_CHECK(wr_trials_read_figure(doc, "rx_mpps", &f, &err) == 0);
 	WR_CHECK_U64(f.n, 4);
 	WR_CHECK_NEAR(f.median, 2.5, 1e-12);
 	WR_CHECK_NEAR(f.min, 1.0, 0);
 	WR_CHECK_NEAR(f.max, 5.0, 0);
 	WR_CHECK_NEAR(f.mean, 2.75, 1e-12);
-	WR_CHECK(wr_trials_read_figure(doc, "latency_p99_ns", &f, err, sizeof(err)) == 0);
+	WR_CHECK(wr_trials_read_figure(doc, "latency_p99_ns", &f, &err) == 0);
 	WR_CHECK_NEAR(f.median, 700.0, 1e-9);
 	WR_CHECK_NEAR(f.ci95_high - f.ci95_low, 0.0, 1e-9);
 	/* Not every trial has cycles per packet: not summarised. */
-	WR_CHECK(wr_trials_read_figure(doc, "cycles_per_pkt", &f, err, sizeof(err)) == -ENOENT);
+	WR_CHECK(wr_trials_read_figure(doc, "cycles_per_pkt", &f, &err) == -ENOENT);
 	json_object_del(json_object_get(json_object_get(json_object_get(doc,
 		"summary"), "figures"), "tx_mpps"), "max");
-	WR_CHECK(wr_trials_read_figure(doc, "tx_mpps", &f, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "'summary.figures.tx_mpps.max' is missing");
+	WR_CHECK(wr_trials_read_figure(doc, "tx_mpps", &f, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "'summary.figures.tx_mpps.max' is missing");
 	json_decref(doc);
 }
 
@@ -102,8 +102,8 @@ test_summary_bad_trial(void)
 
 	json_array_append_new(trials, t);
 	json_object_set_new(t, "totals", json_array());
-	WR_CHECK(wr_trials_summary(trials, 0, err, sizeof(err)) == NULL);
-	WR_CHECK_STR(err, "trials[0]: field 'totals' is not a non-empty array");
+	WR_CHECK(wr_trials_summarize(trials, 0, &err) == NULL);
+	WR_CHECK_STR(err.msg, "trials[0]: field 'totals' is not a non-empty array");
 	json_decref(trials);
 }
 

@@ -129,19 +129,19 @@ test_opts_errors(void)
 	struct wr_config c;
 
 	WR_CHECK_U64(PARSE(&c, "--start-on-rx"), -EINVAL);
-	WR_CHECK_STR(err, "--start-on-rx: a run that generates frames");
+	WR_CHECK_STR(err.msg, "--start-on-rx: a run that generates frames");
 	WR_CHECK_U64(PARSE(&c, "--reflect", "--tx-ports", "0"), -EINVAL);
-	WR_CHECK_STR(err, "--reflect with --tx-ports");
+	WR_CHECK_STR(err.msg, "--reflect with --tx-ports");
 	WR_CHECK_U64(PARSE(&c, "--reflect", "--count", "5"), -EINVAL);
-	WR_CHECK_STR(err, "--reflect with --count");
+	WR_CHECK_STR(err.msg, "--reflect with --count");
 	WR_CHECK_U64(PARSE(&c, "--reflect", "--rx-ports", "none"), -EINVAL);
-	WR_CHECK_STR(err, "--rx-ports none with --reflect");
+	WR_CHECK_STR(err.msg, "--rx-ports none with --reflect");
 	WR_CHECK_U64(PARSE(&c, "--rx-ports", "none", "--idle-timeout", "1s"), -EINVAL);
-	WR_CHECK_STR(err, "--rx-ports none with --idle-timeout");
+	WR_CHECK_STR(err.msg, "--rx-ports none with --idle-timeout");
 	WR_CHECK_U64(PARSE(&c, "--tx-ports", "none", "--idle-timeout", "5ms"), -EINVAL);
-	WR_CHECK_STR(err, "--idle-timeout 5ms: too short, at least 10 ms");
+	WR_CHECK_STR(err.msg, "--idle-timeout 5ms: too short, at least 10 ms");
 	WR_CHECK_U64(PARSE(&c, "--tx-ports", "none", "--idle-timeout", "x"), -EINVAL);
-	WR_CHECK_STR(err, "--idle-timeout x: not a duration");
+	WR_CHECK_STR(err.msg, "--idle-timeout x: not a duration");
 }
 
 /* A run with two RX queues whose counters the test sets by hand. */

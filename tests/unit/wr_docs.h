@@ -99,7 +99,7 @@ doc_add_trials(json_t *doc, unsigned int size, const double *mpps,
 		unsigned int n, double p99_ns)
 {
 	json_t *trials = json_array(), *t;
-	char err[256];
+	struct wr_error err;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
@@ -109,8 +109,7 @@ doc_add_trials(json_t *doc, unsigned int size, const double *mpps,
 		doc_traffic(t, size, &p, 1, 1e6, 0);
 		json_array_append_new(trials, t);
 	}
-	json_object_set_new(doc, "summary", wr_trials_summary(trials, 1, err,
-		sizeof(err)));
+	json_object_set_new(doc, "summary", wr_trials_summarize(trials, 1, &err));
 	json_object_set_new(doc, "trials", trials);
 }
 

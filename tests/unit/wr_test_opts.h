@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Parse a command line in a unit test: PARSE(&cfg, "--size", "64") fills
- * cfg from the defaults and the options, leaves any message in err, and
+ * cfg from the defaults and the options, leaves any message in err.msg, and
  * returns wr_opts_parse's result.
  */
 #ifndef WR_TEST_OPTS_H
@@ -11,14 +11,14 @@
 
 #include "config/opts.h"
 
-static char err[512];
+static struct wr_error err;
 
 static inline int
 parse(struct wr_config *cfg, int argc, const char **argv)
 {
 	wr_config_defaults(cfg);
-	err[0] = '\0';
-	return wr_opts_parse(argc, (char **)(uintptr_t)argv, cfg, err, sizeof(err));
+	err.msg[0] = '\0';
+	return wr_opts_parse(argc, (char **)(uintptr_t)argv, cfg, &err);
 }
 
 #define PARSE(cfg, ...) ({ \

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests for lib/base/error.c (class, errno and message travel
+ * together; context is put before a message without changing its class)
+ * and app/exitcode.c (the one class -> exit code mapping), with errors
+ * from real parsers of each class.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/fileio.h"
+#include "config/opts.h"
+#include "config/rate.h"
+#include "exitcode.h"
+#include "wr_test.h"
+
+static void
+test_set(void)
+{
+	struct wr_error e;
+
+	wr_err_clear(&e);
+	WR_CHECK_U64(e.cls, WR_ERR_NONE);
+	WR_CHECK_U64(e.errnum, 0);
+	WR_CHECK_U64(strlen(e.msg), 0);
+	WR_CHECK(wr_err_usage(&e, -ERANGE, "--x %d: too big", 7) == -ERANGE);
+	WR_CHECK_U64(e.cls, WR_ERR_USAGE);
+	WR_CHECK_U64(e.errnum, ERANGE);
+	WR_CHECK_STR(e.msg, "--x 7: too big");
+	WR_CHECK(wr_err_env(&e, -ENOMEM, "no memory") == -ENOMEM);
+	WR_CHECK_U64(e.cls, WR_ERR_ENV);
+	WR_CHECK_U64(e.errnum, ENOMEM);
+	WR_CHECK(wr_err_fail(&e, -EIO, "lost") == -EIO);
+	WR_CHECK_U64(e.cls, WR_ERR_FAIL);
+	/* No error to fill: the code still comes back. */
+	WR_CHECK(wr_err_usage(NULL, -EINVAL, "ignored") == -EINVAL);
+	WR_CHECK_STR(wr_err_class_name(WR_ERR_ENV), "environment");
+	WR_CHECK_STR(wr_err_class_name(WR_ERR_USAGE), "usage");
+	WR_CHECK_STR(wr_err_class_name(WR_ERR_FAIL), "failure");
+}
+
+static void
+test_prefix(void)
+{
+	struct wr_error e;
+	char big[WR_ERROR_MSG_LEN * 2];
+
+	wr_err_env(&e, -EACCES, "cannot open");
+	WR_CHECK(wr_err_prefix(&e, "%s:%u: ", "f.ini", 12u) == -EACCES);
+	WR_CHECK(strcmp(e.msg, "f.ini:12: cannot open") == 0);
+	WR_CHECK_U64(e.cls, WR_ERR_ENV);
+	WR_CHECK_U64(e.errnum, EACCES);
+	/* Too long: cut, still terminated, the context kept first. */
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	wr_err_usage(&e, -EINVAL, "%s", big);
+	wr_err_prefix(&e, "ctx: ");
+	WR_CHECK_U64(strlen(e.msg), WR_ERROR_MSG_LEN - 1);
+	WR_CHECK(strncmp(e.msg, "ctx: xxx", 8) == 0);
+	/* Context longer than the room: the context alone, cut. */
+	wr_err_usage(&e, -EINVAL, "why");
+	wr_err_prefix(&e, "%s", big);
+	WR_CHECK_U64(strlen(e.msg), WR_ERROR_MSG_LEN - 1);
+}
+
+/* The mapping of docs/reliability.md: usage 2, environment and failure 1. */
+static void
+test_exit_codes(void)
+{
+	struct wr_error e;
+
+	wr_err_usage(&e, -EINVAL, "bad");
+	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_USAGE);
+	/* The class decides, not the errno. */
+	wr_err_usage(&e, -ENOENT, "no such profile");
+	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_USAGE);
+	wr_err_env(&e, -EINVAL, "the PMD refused the configuration");
+	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_FAILED);
+	wr_err_fail(&e, -EINVAL, "a trial did not end");
+	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_FAILED);
+	wr_err_clear(&e);
+	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_FAILED);
+	WR_CHECK_U64(app_exit_code(NULL), APP_EXIT_FAILED);
+	/* Until lib/setup fills a class: the errno as before. */
+	app_err_legacy(&e, -EINVAL, "old");
+	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_USAGE);
+	app_err_legacy(&e, -ENOMEM, "old");
+	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_FAILED);
+	WR_CHECK_STR(e.msg, "old");
+}
+
+static int
+fill_nothing(FILE *f, const void *ctx)
+{
+	(void)f;
+	(void)ctx;
+	return 0;
+}
+
+/* Classes chosen where the failure is understood, end to end. */
+static void
+test_classes_from_sites(void)
+{
+	static struct wr_config cfg;
+	const char *argv[] = { "wirerate", "--rate", "10GBps", NULL };
+	struct wr_rate r;
+	struct wr_error e;
+
+	/* A bad option value: usage, its context added on the way up. */
+	wr_config_defaults(&cfg);
+	WR_CHECK(wr_opts_parse(3, (char **)(uintptr_t)argv, &cfg, &e) < 0);
+	WR_CHECK_U64(e.cls, WR_ERR_USAGE);
+	WR_CHECK_STR(e.msg, "--rate: bad rate '10GBps'");
+	WR_CHECK(wr_rate_parse("fast", &r, &e) == -EINVAL);
+	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_USAGE);
+	/* A file that cannot be written: the machine's side, exit 1. */
+	WR_CHECK(wr_file_write("/nonexistent-dir/r.json", fill_nothing, NULL,
+		&e) == -ENOENT);
+	WR_CHECK_U64(e.cls, WR_ERR_ENV);
+	WR_CHECK_U64(e.errnum, ENOENT);
+	WR_CHECK_STR(e.msg, "/nonexistent-dir/r.json.tmp.");
+	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_FAILED);
+}
+
+int
+main(void)
+{
+	WR_TEST_RUN(test_set);
+	WR_TEST_RUN(test_prefix);
+	WR_TEST_RUN(test_exit_codes);
+	WR_TEST_RUN(test_classes_from_sites);
+	return wr_test_summary();
+}
