@@ -156,8 +156,7 @@ write_csv(const json_t *doc, const char *path, bool streams, struct wr_error *er
 	int rc;
 
 	hold_signals(true, &old);
-	rc = streams ? wr_csv_write_streams(doc, path, err) :
-		wr_csv_write_intervals(doc, path, err);
+	rc = wr_csv_write(doc, path, streams, err);
 	hold_signals(false, &old);
 	return rc;
 }

@@ -213,18 +213,10 @@ wr_csv_field(FILE *f, const char *s)
 	return ferror(f) ? -EIO : 0;
 }
 
-
 static int
 fill_intervals(FILE *f, const void *doc)
 {
 	return wr_csv_intervals(doc, f);
-}
-
-int
-wr_csv_write_intervals(const json_t *doc, const char *path,
-		struct wr_error *err)
-{
-	return wr_file_write(path, fill_intervals, doc, err);
 }
 
 static int
@@ -234,8 +226,9 @@ fill_streams(FILE *f, const void *doc)
 }
 
 int
-wr_csv_write_streams(const json_t *doc, const char *path,
+wr_csv_write(const json_t *doc, const char *path, bool streams,
 		struct wr_error *err)
 {
-	return wr_file_write(path, fill_streams, doc, err);
+	return wr_file_write(path, streams ? fill_streams : fill_intervals, doc,
+		err);
 }

@@ -7,6 +7,7 @@
 #ifndef WR_CSV_H
 #define WR_CSV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -52,12 +53,12 @@ const json_t *wr_csv_stream_find(const json_t *a, const json_t *id);
 int wr_csv_field(FILE *f, const char *s);
 
 
-/* Write the per-interval table of doc to path atomically (see above). */
-int wr_csv_write_intervals(const json_t *doc, const char *path,
-		struct wr_error *err);
-
-/* Write the per-stream table of doc to path atomically (see above). */
-int wr_csv_write_streams(const json_t *doc, const char *path,
+/*
+ * Write the per-stream table of doc (streams) or its per-interval table
+ * to path atomically (wr_file_write). Returns 0 or a negative errno with
+ * err filled (class environment).
+ */
+int wr_csv_write(const json_t *doc, const char *path, bool streams,
 		struct wr_error *err);
 
 #endif /* WR_CSV_H */

@@ -39,39 +39,6 @@ wr_err_set(struct wr_error *e, enum wr_err_class cls, int rc, const char *fmt, .
 }
 
 int
-wr_err_usage(struct wr_error *e, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	rc = wr_err_vset(e, WR_ERR_USAGE, rc, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int
-wr_err_env(struct wr_error *e, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	rc = wr_err_vset(e, WR_ERR_ENV, rc, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int
-wr_err_fail(struct wr_error *e, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	rc = wr_err_vset(e, WR_ERR_FAIL, rc, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int
 wr_err_prefix(struct wr_error *e, const char *fmt, ...)
 {
 	char head[WR_ERROR_MSG_LEN];

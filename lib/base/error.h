@@ -48,15 +48,14 @@ int wr_err_vset(struct wr_error *e, enum wr_err_class cls, int rc,
 int wr_err_set(struct wr_error *e, enum wr_err_class cls, int rc,
 		const char *fmt, ...) __rte_format_printf(4, 5);
 
-/* wr_err_set with the class named: the request is wrong. */
-int wr_err_usage(struct wr_error *e, int rc, const char *fmt, ...)
-	__rte_format_printf(3, 4);
-/* wr_err_set with the class named: the machine cannot do it. */
-int wr_err_env(struct wr_error *e, int rc, const char *fmt, ...)
-	__rte_format_printf(3, 4);
-/* wr_err_set with the class named: the run failed. */
-int wr_err_fail(struct wr_error *e, int rc, const char *fmt, ...)
-	__rte_format_printf(3, 4);
+/*
+ * wr_err_set with the class in the name, as sites write them:
+ * "return wr_err_usage(err, -EINVAL, "--size %s: ...", v)". Usage: the
+ * request is wrong; env: the machine cannot do it; fail: the run failed.
+ */
+#define wr_err_usage(e, rc, ...) wr_err_set((e), WR_ERR_USAGE, (rc), __VA_ARGS__)
+#define wr_err_env(e, rc, ...) wr_err_set((e), WR_ERR_ENV, (rc), __VA_ARGS__)
+#define wr_err_fail(e, rc, ...) wr_err_set((e), WR_ERR_FAIL, (rc), __VA_ARGS__)
 
 /*
  * Put context before e's message ("file:12: " + message), keeping its

@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "opts_methods.h"
+#include "opts_values.h"
 #include "base/units.h"
 
 void
@@ -65,23 +66,6 @@ opt_loads(const char *v, struct wr_config *cfg, struct wr_error *err)
 	return 0;
 }
 
-static int
-opt_u32(const char *name, const char *v, uint64_t min, uint64_t max,
-		uint32_t *out, struct wr_error *err)
-{
-	uint64_t x;
-	int rc = wr_units_parse_u64(v, min, max, &x);
-
-	if (rc == -ERANGE)
-		return wr_err_usage(err, -EINVAL, "--%s %s: out of range, accepted %"
-			PRIu64 " to %" PRIu64, name, v, min, max);
-	if (rc < 0)
-		return wr_err_usage(err, -EINVAL, "--%s %s: not a whole number (k, M, "
-			"G suffixes allowed)", name, v);
-	*out = (uint32_t)x;
-	return 0;
-}
-
 /* "foreign,seq,last" (any subset, at least one) into WR_CAPTURE_* bits. */
 static int
 opt_what(const char *v, uint32_t *what, struct wr_error *err)
@@ -118,19 +102,16 @@ wr_opts_methods(int c, const char *v, struct wr_config *cfg, struct wr_error *er
 
 	switch (c) {
 	case WR_OPT_CAPTURE:
-		if (strlen(v) == 0 || strlen(v) >= sizeof(cc->path))
-			return wr_err_usage(err, -EINVAL, "--capture: path empty or too long");
-		strcpy(cc->path, v);
-		return 0;
+		return wr_optv_path("capture", v, cc->path, sizeof(cc->path), err);
 	case WR_OPT_CAPTURE_WHAT: return opt_what(v, &cc->what, err);
 	case WR_OPT_CAPTURE_AROUND:
-		return opt_u32("capture-around", v, 0, 4096, &cc->around_pkts, err);
+		return WR_OPTV_UINT("capture-around", v, 0, 4096, &cc->around_pkts, err);
 	case WR_OPT_CAPTURE_LAST:
-		return opt_u32("capture-last", v, 0, 4096, &cc->last_pkts, err);
+		return WR_OPTV_UINT("capture-last", v, 0, 4096, &cc->last_pkts, err);
 	case WR_OPT_CAPTURE_MAX:
-		return opt_u32("capture-max", v, 0, 1u << 20, &cc->max_pkts, err);
+		return WR_OPTV_UINT("capture-max", v, 0, 1u << 20, &cc->max_pkts, err);
 	case WR_OPT_CAPTURE_SNAPLEN:
-		return opt_u32("capture-snaplen", v, 14, WR_FRAME_MAX_SIZE,
+		return WR_OPTV_UINT("capture-snaplen", v, 14, WR_FRAME_MAX_SIZE,
 			&cc->snaplen, err);
 	case WR_OPT_GOALS:
 		return wr_mlr_goals_parse(v, cfg->goals, &cfg->nb_goals, err);
