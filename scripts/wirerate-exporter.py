@@ -60,6 +60,67 @@ class Telemetry:
         self.sock.close()
 
 
+# Series read straight from one key of a telemetry reply: name, type, key,
+# divisor (ms, ns and per-1000 figures to base units), help.
+STATE_SERIES = (
+    ("wirerate_run_elapsed_seconds", "gauge", "elapsed_ms", 1e3,
+     "Time since traffic started."),
+    ("wirerate_run_trial", "gauge", "trial", 1,
+     "Trials started; counters restart with each."),
+    ("wirerate_run_duration_seconds", "gauge", "duration_ms", 1e3,
+     "Configured run length; 0 runs until the count or a signal."),
+    ("wirerate_run_count_frames", "gauge", "count_pkts", 1,
+     "Configured frames per TX port; 0 is unlimited."),
+    ("wirerate_frame_size_bytes", "gauge", "frame_size", 1,
+     "Frame size, FCS included (RFC 2544)."),
+    ("wirerate_snapshots_total", "counter", "seq", 1,
+     "Snapshots the stats core published (one per interval and state change)."),
+    ("wirerate_tsc_hertz", "gauge", "tsc_hz", 1, "TSC frequency of the host."),
+)
+PORT_SERIES = (
+    ("wirerate_port_tx_refused_frames_total", "counter", "tx_full_pkts", 1,
+     "Frames the PMD did not take (ring full); they are retried."),
+    ("wirerate_port_tx_alloc_failures_total", "counter", "tx_alloc_fail", 1,
+     "TX bursts that found the mempool empty."),
+    ("wirerate_port_tx_unsent_frames_total", "counter", "tx_unsent_pkts", 1,
+     "Frames built but pending at stop, freed unsent."),
+    ("wirerate_port_nic_missed_frames_total", "counter", "nic_imissed", 1,
+     "Frames the NIC dropped for want of RX descriptors (imissed)."),
+    ("wirerate_port_nic_rx_nombuf_total", "counter", "nic_rx_nombuf", 1,
+     "RX mbuf allocation failures in the PMD."),
+    ("wirerate_port_missing_frames", "gauge", "missing_pkts", 1,
+     "Frames the peer port sent that have not arrived: in flight or lost."),
+    ("wirerate_port_lost_frames", "gauge", "lost_pkts", 1,
+     "Frames lost by sequence accounting; final once the run is done."),
+    ("wirerate_port_sequence_gap_frames", "gauge", "gap_pkts", 1,
+     "Sequence numbers skipped and not yet filled (in flight included)."),
+    ("wirerate_port_late_frames_total", "counter", "late_pkts", 1,
+     "Own frames that arrived after a higher sequence (reordered)."),
+    ("wirerate_port_duplicate_frames_total", "counter", "dup_pkts", 1,
+     "Further copies of a sequence already seen."),
+    ("wirerate_port_busy_cycles_total", "counter", "busy_tsc", 1,
+     "The port's share of its lcores' busy TSC cycles (split by frames)."),
+    ("wirerate_port_cycles_per_frame", "gauge", "tsc_per_kpkt", 1e3,
+     "Busy TSC cycles per frame moved, last interval."),
+    ("wirerate_port_cycles_per_byte", "gauge", "tsc_per_kbyte", 1e3,
+     "Busy TSC cycles per frame byte moved, last interval."),
+)
+PORT_LATENCY_SERIES = (
+    ("wirerate_port_latency_mean_seconds", "gauge", "lat_mean_ns", 1e9,
+     "Mean latency of own frames over the last interval (whole run once done)."),
+    ("wirerate_port_latency_max_seconds", "gauge", "lat_max_ns", 1e9,
+     "Largest latency of an own frame over the last interval (whole run once done)."),
+)
+LCORE_SERIES = (
+    ("wirerate_lcore_busy_ratio", "gauge", "busy_permille", 1e3,
+     "Busy share of the lcore's TSC cycles, last interval."),
+    ("wirerate_lcore_cycles_per_frame", "gauge", "tsc_per_kpkt", 1e3,
+     "Busy TSC cycles per frame moved, last interval."),
+    ("wirerate_lcore_cycles_per_byte", "gauge", "tsc_per_kbyte", 1e3,
+     "Busy TSC cycles per frame byte moved, last interval."),
+)
+
+
 class Families:
     """The metric families of one scrape, made on first use, in that order.
     A family's label names are those of its first sample."""
@@ -77,6 +138,12 @@ class Families:
         labels = labels or {}
         self.family(name, kind, help_text, labels).add_metric(list(labels.values()), value)
 
+    def series(self, table, reply, labels=None):
+        """One sample of each series of table from the telemetry reply."""
+        for name, kind, key, div, help_text in table:
+            v = reply[key]
+            self.add(name, kind, help_text, v if div == 1 else v / div, labels)
+
 
 def add_state(m, st):
     state = st["state"]
@@ -86,21 +153,7 @@ def add_state(m, st):
     m.add("wirerate_run_stop_reason", "gauge", "Why the run stopped, once it did.",
           1, {"reason": STOP_REASONS[st["stop_reason"]]
               if st["stop_reason"] < len(STOP_REASONS) else "unknown"})
-    m.add("wirerate_run_elapsed_seconds", "gauge", "Time since traffic started.",
-          st["elapsed_ms"] / 1e3)
-    m.add("wirerate_run_trial", "gauge",
-          "Trials started; counters restart with each.", st["trial"])
-    m.add("wirerate_run_duration_seconds", "gauge",
-          "Configured run length; 0 runs until the count or a signal.",
-          st["duration_ms"] / 1e3)
-    m.add("wirerate_run_count_frames", "gauge",
-          "Configured frames per TX port; 0 is unlimited.", st["count_pkts"])
-    m.add("wirerate_frame_size_bytes", "gauge",
-          "Frame size, FCS included (RFC 2544).", st["frame_size"])
-    m.add("wirerate_snapshots_total", "counter",
-          "Snapshots the stats core published (one per interval and state "
-          "change).", st["seq"])
-    m.add("wirerate_tsc_hertz", "gauge", "TSC frequency of the host.", st["tsc_hz"])
+    m.series(STATE_SERIES, st)
 
 
 def add_port_traffic(m, p, lab):
@@ -129,35 +182,6 @@ def add_port_traffic(m, p, lab):
               "malformed.", p["rx_%s_pkts" % c], dict(lab, **{"class": c}))
 
 
-def add_port_drops(m, p, lab):
-    m.add("wirerate_port_tx_refused_frames_total", "counter",
-          "Frames the PMD did not take (ring full); they are retried.",
-          p["tx_full_pkts"], lab)
-    m.add("wirerate_port_tx_alloc_failures_total", "counter",
-          "TX bursts that found the mempool empty.", p["tx_alloc_fail"], lab)
-    m.add("wirerate_port_tx_unsent_frames_total", "counter",
-          "Frames built but pending at stop, freed unsent.", p["tx_unsent_pkts"], lab)
-    m.add("wirerate_port_nic_missed_frames_total", "counter",
-          "Frames the NIC dropped for want of RX descriptors (imissed).",
-          p["nic_imissed"], lab)
-    m.add("wirerate_port_nic_rx_nombuf_total", "counter",
-          "RX mbuf allocation failures in the PMD.", p["nic_rx_nombuf"], lab)
-    m.add("wirerate_port_missing_frames", "gauge",
-          "Frames the peer port sent that have not arrived: in flight or lost.",
-          p["missing_pkts"], lab)
-    m.add("wirerate_port_lost_frames", "gauge",
-          "Frames lost by sequence accounting; final once the run is done.",
-          p["lost_pkts"], lab)
-    m.add("wirerate_port_sequence_gap_frames", "gauge",
-          "Sequence numbers skipped and not yet filled (in flight included).",
-          p["gap_pkts"], lab)
-    m.add("wirerate_port_late_frames_total", "counter",
-          "Own frames that arrived after a higher sequence (reordered).",
-          p["late_pkts"], lab)
-    m.add("wirerate_port_duplicate_frames_total", "counter",
-          "Further copies of a sequence already seen.", p["dup_pkts"], lab)
-
-
 def add_port_latency(m, p, lab):
     """Latency series only where wirerate knows them: an absent lat_ key
     means unknown (no own frame in the interval, or latency not valid),
@@ -171,24 +195,7 @@ def add_port_latency(m, p, lab):
     for q, k in (("0", "lat_min_ns"), ("0.5", "lat_p50_ns"), ("0.99", "lat_p99_ns"),
                  ("0.999", "lat_p999_ns"), ("1", "lat_max_ns")):
         fam.add_sample(name, dict(lab, quantile=q), p[k] / 1e9)
-    m.add("wirerate_port_latency_mean_seconds", "gauge",
-          "Mean latency of own frames over the last interval (whole run once done).",
-          p["lat_mean_ns"] / 1e9, lab)
-    m.add("wirerate_port_latency_max_seconds", "gauge",
-          "Largest latency of an own frame over the last interval (whole run once "
-          "done).", p["lat_max_ns"] / 1e9, lab)
-
-
-def add_port_cpu(m, p, lab):
-    m.add("wirerate_port_busy_cycles_total", "counter",
-          "The port's share of its lcores' busy TSC cycles (split by frames).",
-          p["busy_tsc"], lab)
-    m.add("wirerate_port_cycles_per_frame", "gauge",
-          "Busy TSC cycles per frame moved, last interval.",
-          p["tsc_per_kpkt"] / 1e3, lab)
-    m.add("wirerate_port_cycles_per_byte", "gauge",
-          "Busy TSC cycles per frame byte moved, last interval.",
-          p["tsc_per_kbyte"] / 1e3, lab)
+    m.series(PORT_LATENCY_SERIES, p, lab)
 
 
 def add_bursts(m, lc, lab, d):
@@ -222,15 +229,7 @@ def add_lcore(m, lc):
         m.add("wirerate_lcore_bytes_total", "counter", "Frame bytes the lcore moved.",
               lc[d + "_bytes"], dict(lab, direction=d))
         add_bursts(m, lc, lab, d)
-    m.add("wirerate_lcore_busy_ratio", "gauge",
-          "Busy share of the lcore's TSC cycles, last interval.",
-          lc["busy_permille"] / 1e3, lab)
-    m.add("wirerate_lcore_cycles_per_frame", "gauge",
-          "Busy TSC cycles per frame moved, last interval.",
-          lc["tsc_per_kpkt"] / 1e3, lab)
-    m.add("wirerate_lcore_cycles_per_byte", "gauge",
-          "Busy TSC cycles per frame byte moved, last interval.",
-          lc["tsc_per_kbyte"] / 1e3, lab)
+    m.series(LCORE_SERIES, lc, lab)
 
 
 def query_all(path):
@@ -268,9 +267,8 @@ class WirerateCollector:
             for p in filter(None, ports):
                 lab = {"port": str(p["port_id"])}
                 add_port_traffic(m, p, lab)
-                add_port_drops(m, p, lab)
+                m.series(PORT_SERIES, p, lab)
                 add_port_latency(m, p, lab)
-                add_port_cpu(m, p, lab)
             for lc in filter(None, lcores):
                 add_lcore(m, lc)
         return iter(m.fams.values())

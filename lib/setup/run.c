@@ -10,8 +10,10 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
-#include "datapath/capture.h"
+#include "base/cpuinfo.h"
 #include "base/errmsg.h"
+#include "datapath/capture.h"
+#include "ringpair.h"
 #include "run.h"
 
 bool
@@ -22,27 +24,6 @@ wr_run_lat_valid(const struct wr_run *run, bool sender_in_run)
 	case WR_LAT_OFF: return false;
 	default: return sender_in_run;
 	}
-}
-
-/* A TSC that ticks at a constant rate in every state: stamps compare. */
-static bool
-tsc_invariant(void)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[4096];
-	bool ok = false;
-
-	if (f == NULL)
-		return false;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "flags", 5) != 0)
-			continue;
-		ok = strstr(line, " constant_tsc") != NULL &&
-			strstr(line, " nonstop_tsc") != NULL;
-		break;
-	}
-	fclose(f);
-	return ok;
 }
 
 /* Drivers whose reported link speed is a label, not a measurement. */
@@ -216,18 +197,23 @@ rxq_cmp(const void *a, const void *b)
 	return qkey_cmp(x->pidx, x->queue, y->pidx, y->queue);
 }
 
+/* Zeroed memory for a queue on socket, cache-line aligned. */
+static void *
+queue_alloc(const char *name, size_t size, int socket)
+{
+	return rte_zmalloc_socket(name, size, RTE_CACHE_LINE_SIZE, socket);
+}
+
 static struct wr_txq *
 make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 {
-	unsigned int pi = wr_run_port_index(run, r->port);
-	struct wr_txq *q = rte_zmalloc_socket("wr_txq", sizeof(*q),
-		RTE_CACHE_LINE_SIZE, socket);
+	struct wr_txq *q = queue_alloc("wr_txq", sizeof(*q), socket);
 
 	if (q == NULL)
 		return NULL;
 	q->port = r->port;
 	q->queue = r->queue;
-	q->pidx = (uint16_t)pi;
+	q->pidx = (uint16_t)wr_run_port_index(run, r->port);
 	q->burst_pkts = run->setup.cfg->burst_pkts;
 	q->sport_base = run->setup.cfg->src_udp;
 	q->nb_flows = run->setup.cfg->nb_flows;
@@ -241,17 +227,15 @@ make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 static struct wr_rxq *
 make_rxq(struct wr_run *run, const struct wr_qref *r, int socket)
 {
-	unsigned int pi = wr_run_port_index(run, r->port);
-	struct wr_rxq *q = rte_zmalloc_socket("wr_rxq", sizeof(*q),
-		RTE_CACHE_LINE_SIZE, socket);
+	struct wr_rxq *q = queue_alloc("wr_rxq", sizeof(*q), socket);
 
 	if (q == NULL)
 		return NULL;
-	q->port = r->port;
-	q->queue = r->queue;
-	q->pidx = (uint16_t)pi;
-	q->burst_pkts = run->setup.cfg->burst_pkts;
 	wr_rxq_reset(q);
+	q->burst_pkts = run->setup.cfg->burst_pkts;
+	q->pidx = (uint16_t)wr_run_port_index(run, r->port);
+	q->queue = r->queue;
+	q->port = r->port;
 	run->setup.q.rx[run->setup.q.nb_rx++] = q;
 	return q;
 }
@@ -396,7 +380,8 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 		return wr_err(-ENOMEM, err, errlen, "no memory for the run");
 	run->setup.cfg = cfg;
 	run->setup.tsc_hz = rte_get_tsc_hz();
-	if (cfg->lat_mode == WR_LAT_TSC && !tsc_invariant()) {
+	if (cfg->lat_mode == WR_LAT_TSC && !wr_cpuinfo_has_flags(WR_CPUINFO_PATH,
+			"constant_tsc nonstop_tsc")) {
 		free(run);
 		return wr_err(-EINVAL, err, errlen, "--latency tsc: this CPU's TSC is "
 			"not invariant (no constant_tsc and nonstop_tsc flags), so "

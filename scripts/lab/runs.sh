@@ -1,0 +1,208 @@
+# shellcheck shell=bash
+# The runs of scripts/vnic-lab.sh (sourced): scenario rows to guest
+# commands, each checked by `wirerate check` on the host first, and each
+# run's files to one summary line. The only place that knows how the
+# generator is invoked and what its output looks like.
+# Reads: the options and NICS (vnic-lab.sh), TOP_DIR LAB_DIR, say die
+# usage_error. Sets: WR_BIN APP APP_BIN, runs.list and plan.tsv in $work,
+# NRUNS MAX_DUR.
+
+# Sets WR_BIN (wirerate on the host: it checks every run and tabulates the
+# results), APP_BIN (the program copied into the guest) and APP.
+pick_app() {
+	local c
+	APP=$app
+	if [ -z "$bin" ]; then
+		for c in "$TOP_DIR"/build*/app/wirerate "$(command -v wirerate || true)"; do
+			[ -n "$c" ] && [ -x "$c" ] && { bin=$c; break; }
+		done
+	fi
+	[ -n "$bin" ] && [ -x "$bin" ] ||
+		die "wirerate not found: build it (scripts/quickstart.sh) or give --bin PATH"
+	WR_BIN=$(realpath "$bin")
+	APP_BIN=$WR_BIN
+	if [ "$APP" = testpmd ]; then
+		APP_BIN=$(command -v dpdk-testpmd || true)
+		[ -n "$APP_BIN" ] || die "dpdk-testpmd not found (apt-get install dpdk)"
+	fi
+}
+
+# wirerate_args TX RX TX_PCI RX_PCI_LIST SIZE COUNT RATE DURATION -> the
+# command line of a run, "EAL options -- wirerate options", without the
+# result file (the generator raises the MTU from the frame size).
+wirerate_args() {
+	local tx=$1 rx=$2 txpci=$3 rxpci=$4 size=$5 cnt=$6 rt=$7 dur=$8
+	local a eal="" txp="" rxp="" rxmap="" i=0 args
+	# DPDK numbers the allowed ports in PCI order.
+	for a in $(printf '%s\n' "$txpci" ${rxpci//,/ } | sort -u); do
+		eal+=" -a $a"
+		[ "$a" = "$txpci" ] && txp=$i
+		if [[ ",$rxpci," == *",$a,"* ]]; then
+			rxp+=${rxp:+,}$i
+			rxmap+=${rxmap:+,}rx$i.0
+		fi
+		i=$((i + 1))
+	done
+	# Large RX rings: under TCG the receiver is slower than the sender.
+	# grace 2s: QEMU's e1000 delivers 1 s after the port starts.
+	args="--tx-ports $txp --rx-ports $rxp --size $size --rxd $rxd --grace 2s --quiet"
+	# TX and RX on their own lcores, so each worker's cost is one NIC's.
+	[ "$smp" -lt 3 ] || args+=" --map 1:tx$txp.0 --map 2:$rxmap"
+	if [ -n "$dur" ]; then args+=" --duration ${dur}s"; else args+=" --count ${cnt:-2048}"; fi
+	[ -z "$rt" ] || args+=" --rate $rt"
+	# The label ROW/COLUMN gives wirerate report its TX x RX matrix.
+	args+=" --label $tx/${rx//,/+}"
+	echo "-l 0-$((smp < 3 ? smp - 1 : 2)) -n 1 --file-prefix lab$eal -- $args"
+}
+
+# app_cmd NAME TX_PCI RX_PCI_LIST SIZE COUNT DURATION WIRERATE_ARGS -> the
+# guest command of a run.
+app_cmd() {
+	local name=$1 tx=$2 rx=$3 size=$4 cnt=${5:-2048} dur=$6
+	case "$APP" in
+	testpmd)
+		[[ "$rx" != *,* ]] || usage_error "run $name: the testpmd stand-in takes one RX NIC"
+		[ -z "$dur" ] || usage_error "run $name: the testpmd stand-in sends a count, not a duration"
+		[[ "$cnt" =~ ^[0-9]+$ ]] || usage_error "run $name: the testpmd stand-in takes a plain count, not '$cnt'"
+		echo "tp_pair $tx $rx $size $cnt"
+		;;
+	wirerate) echo "wirerate $7 --json \$OUT/result.json" ;;
+	esac
+}
+
+# Driver that EAL probed for PCI address $2, from log file $1.
+probe_driver() {
+	awk -v pci="$2" '/Probe PCI driver:/ && index($0, pci) {print $5; exit}' "$1" 2>/dev/null
+}
+
+# app_extract DIR TX_PCI RX_PCI -> the summary fields after "rc", space
+# separated, '-' where the generator does not report a figure:
+readonly SUMMARY_FIELDS="sent received lost tx_mpps tx_gbps_l2 rx_mpps rx_gbps_l2
+tx_cycles_per_pkt rx_cycles_per_pkt tx_driver rx_driver loss_source rx_bytes
+gap_pkts dup_pkts tx_nic_opackets rx_nic_ipackets rx_foreign_pkts"
+app_extract() {
+	local d=$1 tx=$2 rx=$3
+	case "$APP" in
+	testpmd)
+		# testpmd has no sequence numbers: loss is sent - received.
+		local sent recv cpp lost=-
+		sent=$(awk '/Forward statistics for port/ {f=1} f && /TX-packets:/ {print $2; exit}' "$d/tx.log" 2>/dev/null)
+		recv=$(awk '/Forward statistics for port/ {f=1} f && /RX-packets:/ {print $2; exit}' "$d/rx.log" 2>/dev/null)
+		cpp=$(awk -F'[= ]+' '/CPU cycles\/packet=/ {print $4; exit}' "$d/rx.log" 2>/dev/null)
+		[ -n "$sent" ] && [ -n "$recv" ] && lost=$((sent - recv))
+		echo "${sent:--} ${recv:--} $lost - - - - - ${cpp:--}" \
+			"$(probe_driver "$d/tx.log" "$tx") $(probe_driver "$d/rx.log" "$rx") count - - - - - -"
+		;;
+	wirerate)
+		if [ -s "$d/result.json" ]; then
+			jq -r --arg tx "$tx" --arg rx "$rx" -f "$LAB_DIR/lab/extract.jq" "$d/result.json" && return 0
+			say "$d/result.json: unreadable"
+		fi
+		echo "- - - - - - - - - $(probe_driver "$d/log" "$tx") $(probe_driver "$d/log" "$rx") - - - - - - -"
+		;;
+	esac
+}
+
+# --- scenarios ------------------------------------------------------------
+
+# Prints the scenario rows: "NAME key=value ...".
+scenario_rows() {
+	local t r s
+	local -a sz
+	read -r -a sz <<<"${sizes:-64}"
+	if [ -n "$tx_model" ] && [ "$scenario" != sweep ]; then
+		for s in "${sz[@]}"; do
+			echo "$tx_model-to-${rx_models//,/+}-$s tx=$tx_model rx=$rx_models size=$s"
+		done
+		return 0
+	fi
+	case "$scenario" in
+	pairs)
+		for t in "${NICS[@]}"; do
+			for r in "${NICS[@]}"; do
+				[ "$t" = "$r" ] && continue
+				for s in "${sz[@]}"; do
+					echo "$t-to-$r-$s tx=$t rx=$r size=$s"
+				done
+			done
+		done
+		;;
+	jumbo)
+		for t in "${NICS[@]}"; do
+			for r in "${NICS[@]}"; do
+				[ "$t" = "$r" ] && continue
+				echo "$t-to-$r-mtu1500 tx=$t rx=$r size=1518"
+				echo "$t-to-$r-mtu9000 tx=$t rx=$r size=9018"
+			done
+		done
+		;;
+	sweep)
+		[ -n "$sizes" ] || read -r -a sz <<<"$SWEEP_SIZES"
+		t=${tx_model:-${NICS[0]}} r=${rx_models:-${NICS[1]}}
+		for s in "${sz[@]}"; do
+			echo "$t-to-${r//,/+}-$s tx=$t rx=$r size=$s"
+		done
+		;;
+	*)
+		[ -r "$scenario" ] || usage_error "--scenario '$scenario': not pairs, jumbo, sweep or a readable file"
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$scenario"
+		;;
+	esac
+}
+
+pci_of() {
+	local i
+	for i in "${!NICS[@]}"; do
+		[ "${NICS[$i]}" = "$1" ] && { printf '0000:00:%02x.0' $((4 + i)); return 0; }
+	done
+	return 1
+}
+
+# Writes runs.list (guest) and plan.tsv (host) from the scenario rows, each
+# run's options checked by wirerate check (its message, exit 2).
+plan_runs() {
+	local line name kv k v tx rx size mtu cnt rt dur txpci rxpci args
+	: >"$work/runs.list"
+	MAX_DUR=0
+	printf 'name\ttx\trx\tsize\tmtu\ttx_pci\trx_pci\n' >"$work/plan.tsv"
+	while read -r line; do
+		read -r name kv <<<"$line"
+		[[ "$name" =~ ^[A-Za-z0-9._+-]+$ ]] || usage_error "scenario: bad run name '$name'"
+		tx="" rx="" size=${sizes%% *} cnt=$count rt=$rate dur=$duration
+		for k in $kv; do
+			v=${k#*=}
+			case "$k" in
+			tx=*) tx=$v ;;
+			rx=*) rx=$v ;;
+			size=*) size=$v ;;
+			count=*) cnt=$v dur="" ;;
+			rate=*) rt=$v ;;
+			duration=*) dur=$v cnt="" ;;
+			*) usage_error "scenario run '$name': unknown key '$k'" ;;
+			esac
+		done
+		# Seconds: the lab's time limits are made of them.
+		[[ "$dur" =~ ^([0-9]+(\.[0-9]+)?)?$ ]] ||
+			usage_error "scenario run '$name': duration '$dur': expected seconds"
+		txpci=$(pci_of "$tx") || usage_error "scenario run '$name': tx '$tx' is not in --nics ($nics)"
+		rxpci=""
+		for v in ${rx//,/ }; do
+			rxpci+=${rxpci:+,}$(pci_of "$v") || usage_error "scenario run '$name': rx '$v' is not in --nics ($nics)"
+		done
+		[ -n "$rxpci" ] || usage_error "scenario run '$name': no rx"
+		size=${size:-64}
+		args=$(wirerate_args "$tx" "$rx" "$txpci" "$rxpci" "$size" "$cnt" "$rt" "$dur")
+		# No globbing: the words are those the guest's shell will see.
+		set -f
+		"$WR_BIN" check $args || usage_error "scenario run '$name': wirerate refused its options (above)"
+		set +f
+		mtu=$((size > 1518 ? size - 18 : 1500))
+		v=${dur%.*}
+		[ "$v" = "$dur" ] || v=$((v + 1))
+		[ "${v:-0}" -le "$MAX_DUR" ] || MAX_DUR=$v
+		printf '%s\t%s\n' "$name" "$(app_cmd "$name" "$txpci" "$rxpci" "$size" "$cnt" "$dur" "$args")" >>"$work/runs.list"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tx" "$rx" "$size" "$mtu" "$txpci" "$rxpci" >>"$work/plan.tsv"
+	done < <(scenario_rows)
+	NRUNS=$(($(wc -l <"$work/runs.list")))
+	[ "$NRUNS" -gt 0 ] || usage_error "the scenario has no runs"
+}
