@@ -12,8 +12,8 @@
 #include <rte_common.h>
 
 #include "app.h"
-#include "config/opts.h"
 #include "base/suggest.h"
+#include "config/opts.h"
 
 /* DPDK 22.11's long EAL options: never mistaken for misspelt ones. */
 static const char *const eal_long[] = {

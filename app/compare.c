@@ -15,8 +15,8 @@
 #include <rte_common.h>
 
 #include "app.h"
-#include "results/compare.h"
 #include "base/csv.h"
+#include "results/compare.h"
 
 #define PROG "wirerate compare"
 

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "app.h"
-#include "stats/snapshot.h"
 #include "base/units.h"
+#include "stats/snapshot.h"
 #include "view.h"
 
 /* Lines of the frame on screen, to move up over at the next refresh. */

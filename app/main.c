@@ -21,10 +21,10 @@
 #include <rte_version.h>
 
 #include "app.h"
-#include "datapath/capture.h"
-#include "methods/modes.h"
 #include "config/opts.h"
 #include "config/profile.h"
+#include "datapath/capture.h"
+#include "methods/modes.h"
 #include "results/result.h"
 #include "stats/telemetry.h"
 

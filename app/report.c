@@ -17,9 +17,9 @@
 #include <rte_common.h>
 
 #include "app.h"
-#include "results/compare.h"
 #include "base/csv.h"
 #include "report.h"
+#include "results/compare.h"
 #include "results/trials.h"
 
 struct rep_args {

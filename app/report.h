@@ -11,8 +11,8 @@
 #include <rte_common.h>
 
 #include "config/config.h"
-#include "results/kinds.h"
 #include "measure/metrics.h"
+#include "results/kinds.h"
 
 #define REP_MAX_RUNS 256u
 

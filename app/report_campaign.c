@@ -17,9 +17,9 @@
 
 #include <rte_common.h>
 
+#include "report.h"
 #include "results/compare.h"
 #include "results/kinds.h"
-#include "report.h"
 
 #define CELL_SCHEMA "wirerate-cell/1"
 #define MERGE_SCHEMA "wirerate-merge/1"

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "datapath/capture.h"
 #include "base/csv.h"
 #include "base/fileio.h"
+#include "datapath/capture.h"
 #include "measure/metrics.h"
 #include "results/result.h"
 

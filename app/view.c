@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "stats/cputrack.h"
 #include "base/units.h"
+#include "stats/cputrack.h"
 #include "view.h"
 
 void

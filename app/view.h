@@ -8,8 +8,8 @@
 #include <stdio.h>
 
 #include "measure/cpu.h"
-#include "stats/cputrack.h"
 #include "measure/stats.h"
+#include "stats/cputrack.h"
 
 /* At this width and above, the port table shows L1 and L2 Gb/s (92 columns). */
 #define VIEW_WIDE_COLS 100u

@@ -13,9 +13,9 @@
 
 #include <rte_ether.h>
 
+#include "goals.h"
 #include "impair_spec.h"
 #include "mix.h"
-#include "goals.h"
 #include "pattern.h"
 #include "rate.h"
 #include "stream.h"

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "base/error.h"
-#include "mix.h"
 #include "base/units.h"
+#include "mix.h"
 
 /* RFC 6985 section 4, letters a..g; h and z are set per mix. */
 static const uint32_t genome_sizes[] = { 64, 128, 256, 512, 1024, 1280, 1518 };

@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/suggest.h"
+#include "base/units.h"
 #include "optab.h"
 #include "opts.h"
 #include "opts_methods.h"
 #include "opts_traffic.h"
 #include "opts_values.h"
-#include "base/suggest.h"
-#include "base/units.h"
 
 void
 wr_config_defaults(struct wr_config *cfg)

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/units.h"
 #include "opts_methods.h"
 #include "opts_values.h"
-#include "base/units.h"
 
 void
 wr_opts_methods_defaults(struct wr_config *cfg)

@@ -5,8 +5,8 @@
 
 #include "base/error.h"
 #include "base/frame.h"
-#include "optab.h"
 #include "base/units.h"
+#include "optab.h"
 #include "opts_traffic.h"
 
 static int

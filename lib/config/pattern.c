@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "base/error.h"
-#include "pattern.h"
 #include "base/units.h"
+#include "pattern.h"
 
 #define MAX_GAP_TSC (UINT64_C(1) << 48)
 

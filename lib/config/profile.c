@@ -17,9 +17,9 @@
 #include <rte_cfgfile.h>
 #include <rte_common.h>
 
+#include "base/suggest.h"
 #include "opts.h"
 #include "profile.h"
-#include "base/suggest.h"
 
 #define COMMENT_CHAR '#'
 #define MAX_ENTRIES 512u

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rate.h"
 #include "base/units.h"
+#include "rate.h"
 
 #define RATE_ACCEPTED "expected e.g. 250kpps, 1.5Mpps, 9.5Gbps (layer 1), " \
 	"l2:9.5Gbps, 50% or max"

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
 #include "base/error.h"
 #include "base/frame.h"
-#include "stream.h"
 #include "base/units.h"
+#include "config.h"
+#include "stream.h"
 
 /* Everything a key leaves out comes from the command line. */
 static void

@@ -13,8 +13,8 @@
 #include <rte_pcapng.h>
 #include <rte_ring.h>
 
-#include "capture.h"
 #include "base/fileio.h"
+#include "capture.h"
 
 /* Most queues one run captures on. */
 #define CAPTURE_MAX_QUEUES (WR_MAX_PORTS * WR_MAX_QUEUES)

@@ -14,15 +14,15 @@
 #include <rte_common.h>
 #include <rte_mbuf.h>
 
-#include "config/config.h"
 #include "base/counter.h"
+#include "config/config.h"
+#include "config/mix.h"
+#include "config/pattern.h"
 #include "measure/cpu.h"
 #include "measure/hist.h"
 #include "measure/iat.h"
-#include "config/mix.h"
-#include "pace.h"
-#include "config/pattern.h"
 #include "measure/seq.h"
+#include "pace.h"
 #include "txvar.h"
 
 struct rte_eth_rxtx_callback;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <string.h>
 
-#include "stats.h"
 #include "base/units.h"
+#include "stats.h"
 
 void
 wr_stats_rates(const struct wr_port_counters *prev,

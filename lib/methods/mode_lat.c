@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stats/collect.h"
 #include "measure/hist.h"
 #include "modes_int.h"
+#include "stats/collect.h"
 
 /* "0%": a trickle that queues nowhere, at most the rate found. */
 #define LAT_TRICKLE_PPS 10000.0

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "mlr.h"
 #include "modes_int.h"
-#include "base/units.h"
 
 /* Lowest load tried, as a fraction of the maximum (as throughput). */
 #define MLR_MIN_FRACTION 0.001

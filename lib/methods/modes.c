@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stats/collect.h"
+#include "base/units.h"
 #include "modes_int.h"
 #include "results/result.h"
 #include "search.h"
-#include "base/units.h"
+#include "stats/collect.h"
 
 /* Shortest burst the RFC asks back-to-back trials to reach: 2 s at max. */
 #define B2B_DEFAULT_SPAN_S 2.0

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/jsonw.h"
 #include "base/error.h"
+#include "base/jsonw.h"
 #include "config/config.h"
 #include "merge.h"
 

@@ -9,8 +9,20 @@
 
 #include <jansson.h>
 
-#include "setup/run.h"
 #include "measure/xcheck.h"
+#include "setup/run.h"
+
+/* env{}: versions, CPU, host, command line, date (result_setup.c). */
+json_t *wr_result_env_json(const struct wr_run *run);
+
+/* config{}: the merged configuration (profile, then command line). */
+json_t *wr_result_config_json(const struct wr_config *c);
+
+/* plan{}: the lcore plan. */
+json_t *wr_result_plan_json(const struct wr_plan *plan);
+
+/* One ports[] entry: driver, link, device fingerprint, role. */
+json_t *wr_result_port_json(const struct wr_port *p);
 
 /* samples[]: one object per interval of run. */
 json_t *wr_result_samples_json(const struct wr_run *run);

@@ -5,19 +5,17 @@
 #include <string.h>
 
 #include <rte_cycles.h>
-#include <rte_eth_ring.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
-#include <rte_ring.h>
 
 #include "base/errmsg.h"
+#include "base/units.h"
 #include "datapath/capture.h"
 #include "port.h"
-#include "base/units.h"
+#include "ringpair.h"
 
 #define POOL_CACHE 128u
-#define RING_PAIR_SIZE 1024u   /* slots per rte_ring of a ring pair */
 #define EM_RX_FREE_THRESH 32u  /* below this every em RX burst costs a VM exit */
 /*
  * Bytes a PMD may count in an RX buffer beyond the frame: a VLAN tag the
@@ -158,7 +156,7 @@ probe_mtu(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
 static void
 probe_pools(struct wr_port *p, const struct wr_config *cfg)
 {
-	uint32_t in_flight = is_driver(p, "net_ring") ? RING_PAIR_SIZE : 0;
+	uint32_t in_flight = is_driver(p, "net_ring") ? WR_RING_PAIR_SIZE : 0;
 	uint32_t xsk = is_driver(p, "net_af_xdp") ? XSK_RING_SLOTS : 0;
 	/* --capture holds the last frames received (a ring pair's are the
 	 * peer's TX mbufs): room for them in both pools. */
@@ -550,78 +548,4 @@ wr_port_teardown(struct wr_port *p)
 	}
 	p->nb_txsets = 0;
 	p->cur = NULL;
-}
-
-static int
-make_rings(struct rte_ring **r, unsigned int pair, const char *dir,
-		uint16_t nb_queues, char *err, size_t el)
-{
-	char name[RTE_RING_NAMESIZE];
-	uint16_t q;
-
-	for (q = 0; q < nb_queues; q++) {
-		snprintf(name, sizeof(name), "wr_pr%u_%s%u", pair, dir, q);
-		r[q] = rte_ring_create(name, RING_PAIR_SIZE, (int)rte_socket_id(),
-			RING_F_SP_ENQ | RING_F_SC_DEQ);
-		if (r[q] == NULL)
-			return wr_err(-EINVAL, err, el, "ring pair %u: cannot create ring %s: %s",
-				pair, name, rte_strerror(rte_errno));
-	}
-	return 0;
-}
-
-int
-wr_port_make_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues,
-		char *err, size_t errlen)
-{
-	struct rte_ring *ab[WR_MAX_QUEUES], *ba[WR_MAX_QUEUES];
-	char name[32];
-	unsigned int i;
-	int rc;
-
-	for (i = 0; i < nb_pairs; i++) {
-		rc = make_rings(ab, i, "ab", nb_queues, err, errlen);
-		if (rc == 0)
-			rc = make_rings(ba, i, "ba", nb_queues, err, errlen);
-		if (rc != 0)
-			return rc;
-		snprintf(name, sizeof(name), "wr_pair%u_a", i);
-		if (rte_eth_from_rings(name, ba, nb_queues, ab, nb_queues,
-				rte_socket_id()) < 0)
-			return wr_err(-EINVAL, err, errlen, "ring pair %u: %s", i, rte_strerror(rte_errno));
-		snprintf(name, sizeof(name), "wr_pair%u_b", i);
-		if (rte_eth_from_rings(name, ab, nb_queues, ba, nb_queues,
-				rte_socket_id()) < 0)
-			return wr_err(-EINVAL, err, errlen, "ring pair %u: %s", i, rte_strerror(rte_errno));
-	}
-	return 0;
-}
-
-uint64_t
-wr_port_drain_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues)
-{
-	static const char *const dirs[] = { "ab", "ba" };
-	struct rte_mbuf *m[64];
-	char name[RTE_RING_NAMESIZE];
-	struct rte_ring *r;
-	uint64_t nb = 0;
-	unsigned int i, d, n;
-	uint16_t q;
-
-	for (i = 0; i < nb_pairs; i++) {
-		for (d = 0; d < RTE_DIM(dirs); d++) {
-			for (q = 0; q < nb_queues; q++) {
-				snprintf(name, sizeof(name), "wr_pr%u_%s%u", i, dirs[d], q);
-				r = rte_ring_lookup(name);
-				if (r == NULL)
-					continue;
-				while ((n = rte_ring_dequeue_burst(r, (void **)m,
-						RTE_DIM(m), NULL)) > 0) {
-					rte_pktmbuf_free_bulk(m, n);
-					nb += n;
-				}
-			}
-		}
-	}
-	return nb;
 }

@@ -15,10 +15,10 @@
 #include <rte_ethdev.h>
 #include <rte_mempool.h>
 
-#include "config/config.h"
-#include "devinfo.h"
 #include "base/frame.h"
+#include "config/config.h"
 #include "datapath/txvar.h"
+#include "devinfo.h"
 
 #define WR_PORT_MAX_NOTES 8u
 #define WR_PORT_NOTE_LEN 160u
@@ -134,20 +134,5 @@ wr_port_stream_id(uint16_t port, uint16_t queue)
 	return (uint16_t)(port * WR_MAX_QUEUES + queue);
 }
 
-/*
- * Make nb_pairs pairs of ethdev ports wired back to back with rte_rings
- * (what one sends, the other receives), nb_queues queues each way.
- * Returns 0 or a negative errno with a message.
- */
-int wr_port_make_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues,
-		char *err, size_t errlen);
-
-/*
- * Free the frames still inside the rings of the pairs made by
- * wr_port_make_ring_pairs(): sent by one end, never received by the other
- * (a port not polled, or not in the run). Call once no lcore uses the
- * ports. Returns the number of frames freed. This function can't fail.
- */
-uint64_t wr_port_drain_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues);
 
 #endif /* WR_PORT_H */

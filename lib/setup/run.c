@@ -10,8 +10,10 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
-#include "datapath/capture.h"
+#include "base/cpuinfo.h"
 #include "base/errmsg.h"
+#include "datapath/capture.h"
+#include "ringpair.h"
 #include "run.h"
 
 bool
@@ -22,27 +24,6 @@ wr_run_lat_valid(const struct wr_run *run, bool sender_in_run)
 	case WR_LAT_OFF: return false;
 	default: return sender_in_run;
 	}
-}
-
-/* A TSC that ticks at a constant rate in every state: stamps compare. */
-static bool
-tsc_invariant(void)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[4096];
-	bool ok = false;
-
-	if (f == NULL)
-		return false;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "flags", 5) != 0)
-			continue;
-		ok = strstr(line, " constant_tsc") != NULL &&
-			strstr(line, " nonstop_tsc") != NULL;
-		break;
-	}
-	fclose(f);
-	return ok;
 }
 
 /* Drivers whose reported link speed is a label, not a measurement. */
@@ -396,7 +377,8 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 		return wr_err(-ENOMEM, err, errlen, "no memory for the run");
 	run->setup.cfg = cfg;
 	run->setup.tsc_hz = rte_get_tsc_hz();
-	if (cfg->lat_mode == WR_LAT_TSC && !tsc_invariant()) {
+	if (cfg->lat_mode == WR_LAT_TSC && !wr_cpuinfo_has_flags(WR_CPUINFO_PATH,
+			"constant_tsc nonstop_tsc")) {
 		free(run);
 		return wr_err(-EINVAL, err, errlen, "--latency tsc: this CPU's TSC is "
 			"not invariant (no constant_tsc and nonstop_tsc flags), so "

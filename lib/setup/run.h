@@ -16,14 +16,14 @@
 #include <stdint.h>
 
 #include "config/config.h"
-#include "measure/cpu.h"
 #include "datapath/impair.h"
+#include "datapath/worker.h"
+#include "measure/cpu.h"
 #include "measure/link.h"
+#include "measure/stats.h"
+#include "measure/xcheck.h"
 #include "plan.h"
 #include "port.h"
-#include "measure/stats.h"
-#include "datapath/worker.h"
-#include "measure/xcheck.h"
 
 enum wr_stop_reason {
 	WR_STOP_NONE = 0,

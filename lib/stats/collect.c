@@ -5,8 +5,8 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
-#include "collect.h"
 #include "base/counter.h"
+#include "collect.h"
 #include "cputrack.h"
 #include "rxpub.h"
 #include "telemetry.h"

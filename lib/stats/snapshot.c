@@ -3,21 +3,10 @@
 
 #include <rte_cycles.h>
 
-#include "collect.h"
 #include "base/counter.h"
+#include "collect.h"
 #include "cputrack.h"
 #include "snapshot.h"
-
-static unsigned int
-index_of(const struct wr_run *run, uint16_t port_id)
-{
-	unsigned int p;
-
-	for (p = 0; p < run->setup.nb_ports; p++)
-		if (run->setup.ports[p].port_id == port_id)
-			break;
-	return p;
-}
 
 /* Once the workers returned: percentiles, and what the streams account. */
 static void
@@ -78,7 +67,7 @@ static bool
 latency_valid(const struct wr_run *run, unsigned int p, enum wr_snap_state st)
 {
 	const struct wr_port *port = &run->setup.ports[p];
-	unsigned int peer = index_of(run, port->peer);
+	unsigned int peer = wr_run_port_index(run, port->peer);
 
 	if (st == WR_SNAP_DONE)
 		return run->res.port_lat_valid[p];
@@ -98,7 +87,7 @@ build_port(struct wr_snap *s, const struct wr_run *run, unsigned int p,
 {
 	struct wr_snap_port *sp = &s->port[p];
 	const struct wr_port *port = &run->setup.ports[p];
-	unsigned int peer = index_of(run, port->peer);
+	unsigned int peer = wr_run_port_index(run, port->peer);
 
 	memset(sp, 0, sizeof(*sp));
 	sp->port_id = port->port_id;

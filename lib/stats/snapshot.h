@@ -11,12 +11,12 @@
 
 #include <stdint.h>
 
-#include "measure/cpu.h"
-#include "setup/plan.h"
-#include "setup/run.h"
-#include "measure/stats.h"
 #include "config/stream.h"
 #include "datapath/worker.h"
+#include "measure/cpu.h"
+#include "measure/stats.h"
+#include "setup/plan.h"
+#include "setup/run.h"
 
 enum wr_snap_state {
 	WR_SNAP_IDLE = 0,      /* no run published yet */

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect.h"
 #include "base/counter.h"
-#include "snapshot.h"
+#include "collect.h"
 #include "measure/stats.h"
+#include "snapshot.h"
 
 /* The receiver's half of stream sid, NULL when no receiver saw it. */
 static const struct wr_stream_result *

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <math.h>
 
-#include "collect.h"
 #include "base/jsonw.h"
+#include "collect.h"
 #include "measure/stats.h"
 #include "streamrx.h"
 

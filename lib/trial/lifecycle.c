@@ -14,11 +14,11 @@
 
 #include "base/errmsg.h"
 #include "datapath/capture.h"
-#include "trial.h"
 #include "stats/collect.h"
 #include "stats/cputrack.h"
 #include "stats/rxclock.h"
 #include "stats/telemetry.h"
+#include "trial.h"
 
 int
 wr_run_create(const struct wr_config *cfg, const char *cmdline,

@@ -15,12 +15,12 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
-#include "datapath/capture.h"
 #include "base/errmsg.h"
-#include "stats/cputrack.h"
+#include "datapath/capture.h"
 #include "results/result.h"
-#include "trial.h"
+#include "stats/cputrack.h"
 #include "stats/rxclock.h"
+#include "trial.h"
 
 #define TICK_US 10000u
 #define DRAIN_IDLE_POLLS 100u

@@ -16,8 +16,8 @@
  * duplicate, never both, never neither; a received sequence inside the
  * window reads as seen; merged views add up.
  */
-#include "config/config.h"
 #include "base/frame.h"
+#include "config/config.h"
 #include "fuzz.h"
 #include "measure/seq.h"
 

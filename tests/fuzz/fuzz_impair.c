@@ -8,9 +8,9 @@
 #include <errno.h>
 #include <math.h>
 
-#include "fuzz.h"
 #include "config/impair_spec.h"
 #include "config/opts.h"
+#include "fuzz.h"
 
 #define FUZZ_MAX_INPUT 512
 

@@ -11,8 +11,8 @@
 #include <errno.h>
 #include <math.h>
 
-#include "fuzz.h"
 #include "config/opts.h"
+#include "fuzz.h"
 #include "setup/plan.h"
 
 #define FUZZ_MAX_ARGS 64

@@ -11,9 +11,9 @@
 #include <errno.h>
 #include <math.h>
 
-#include "fuzz.h"
-#include "config/rate.h"
 #include "base/units.h"
+#include "config/rate.h"
+#include "fuzz.h"
 
 #define FUZZ_MAX_INPUT 512
 

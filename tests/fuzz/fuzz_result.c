@@ -16,12 +16,12 @@
 
 #include "app.h"
 
-#include "results/compare.h"
-#include "results/kinds.h"
 #include "base/csv.h"
 #include "fuzz.h"
 #include "measure/metrics.h"
 #include "measure/tolerance.h"
+#include "results/compare.h"
+#include "results/kinds.h"
 #include "results/trials.h"
 
 #define FUZZ_MAX_INPUT (256 * 1024)

@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests for cpu.c: CPU cost per frame and byte, bursts, shares. */
+/*
+ * Unit tests for cpu.c (CPU cost per frame and byte, bursts, shares) and
+ * cpuinfo.c (the /proc/cpuinfo reader, on a fixture file).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/cpuinfo.h"
 #include "measure/cpu.h"
 #include "wr_test.h"
 
@@ -147,9 +155,38 @@ test_share(void)
 	WR_CHECK_NEAR(per_byte, 1.0, 1e-12);
 }
 
+/* A two-CPU cpuinfo: the first value of a key wins; flags match words. */
+static void
+test_cpuinfo(void)
+{
+	char path[] = "/tmp/wr_cpuinfo_XXXXXX", buf[64];
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fputs("processor\t: 0\nmodel name\t: Test CPU @ 2.00GHz\n"
+		"flags\t\t: fpu tsc constant_tsc nonstop_tsc_x rdtscp\n\n"
+		"processor\t: 1\nmodel name\t: Other\nflags\t: nonstop_tsc\n", f);
+	fclose(f);
+	WR_CHECK_U64(wr_cpuinfo_get(path, "model name", buf, sizeof(buf)), 0);
+	WR_CHECK_STR(buf, "Test CPU @ 2.00GHz");
+	WR_CHECK_U64(wr_cpuinfo_get(path, "model name", buf, 5), 0);
+	WR_CHECK_STR(buf, "Test");
+	WR_CHECK(wr_cpuinfo_get(path, "model", buf, sizeof(buf)) == -ENOENT);
+	WR_CHECK(wr_cpuinfo_get(path, "bogomips", buf, sizeof(buf)) == -ENOENT);
+	WR_CHECK(wr_cpuinfo_has_flags(path, "tsc constant_tsc"));
+	WR_CHECK(wr_cpuinfo_has_flags(path, "rdtscp fpu"));
+	/* Whole words only, and the first CPU's line. */
+	WR_CHECK(!wr_cpuinfo_has_flags(path, "constant_tsc nonstop_tsc"));
+	WR_CHECK(!wr_cpuinfo_has_flags(path, "nonstop"));
+	unlink(path);
+	WR_CHECK(!wr_cpuinfo_has_flags(path, "tsc"));
+	WR_CHECK(wr_cpuinfo_get(path, "flags", buf, sizeof(buf)) == -ENOENT);
+}
+
 int
 main(void)
 {
+	WR_TEST_RUN(test_cpuinfo);
 	WR_TEST_RUN(test_burst_bins);
 	WR_TEST_RUN(test_cost);
 	WR_TEST_RUN(test_cost_zero);

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 
 #include "base/csv.h"
-#include "setup/devinfo.h"
 #include "results/trials.h"
+#include "setup/devinfo.h"
 #include "wr_docs.h"
 #include "wr_test.h"
 

@@ -3,8 +3,8 @@
  * and stays quiet when the counts agree or the PMD keeps none. */
 #include <string.h>
 
-#include "wr_test.h"
 #include "measure/xcheck.h"
+#include "wr_test.h"
 
 /* A port that sent 1000 frames on 2 queues and received them, agreeing. */
 static void
