@@ -72,20 +72,36 @@ trial_rows(FILE *f, unsigned int trial, const json_t *samples)
 	}
 }
 
-int
-wr_csv_intervals(const json_t *doc, FILE *f)
+/* Rows of one trial (numbered from 1) of a result: its part o of doc. */
+typedef void (*trial_rows_fn)(FILE *f, unsigned int trial, const json_t *o);
+
+/* A header, then fn over each trials[] entry, or over doc without trials. */
+static int
+each_trial(const json_t *doc, FILE *f, const char *header, trial_rows_fn fn)
 {
 	const json_t *trials = json_object_get(doc, "trials"), *t;
 	size_t i;
 
-	fprintf(f, "%s\n", WR_CSV_INTERVAL_HEADER);
+	fprintf(f, "%s\n", header);
 	if (json_is_array(trials) && json_array_size(trials) > 0) {
 		json_array_foreach(trials, i, t)
-			trial_rows(f, (unsigned int)i + 1, json_object_get(t, "samples"));
+			fn(f, (unsigned int)i + 1, t);
 	} else {
-		trial_rows(f, 1, json_object_get(doc, "samples"));
+		fn(f, 1, doc);
 	}
 	return ferror(f) ? -EIO : 0;
+}
+
+static void
+trial_samples(FILE *f, unsigned int trial, const json_t *o)
+{
+	trial_rows(f, trial, json_object_get(o, "samples"));
+}
+
+int
+wr_csv_intervals(const json_t *doc, FILE *f)
+{
+	return each_trial(doc, f, WR_CSV_INTERVAL_HEADER, trial_samples);
 }
 
 /* A count cell, empty when o lacks key (the other end's half). */
@@ -181,17 +197,7 @@ trial_stream_rows(FILE *f, unsigned int trial, const json_t *o)
 int
 wr_csv_streams(const json_t *doc, FILE *f)
 {
-	const json_t *trials = json_object_get(doc, "trials"), *t;
-	size_t i;
-
-	fprintf(f, "%s\n", WR_CSV_STREAM_HEADER);
-	if (json_is_array(trials) && json_array_size(trials) > 0) {
-		json_array_foreach(trials, i, t)
-			trial_stream_rows(f, (unsigned int)i + 1, t);
-	} else {
-		trial_stream_rows(f, 1, doc);
-	}
-	return ferror(f) ? -EIO : 0;
+	return each_trial(doc, f, WR_CSV_STREAM_HEADER, trial_stream_rows);
 }
 
 int

@@ -197,18 +197,23 @@ rxq_cmp(const void *a, const void *b)
 	return qkey_cmp(x->pidx, x->queue, y->pidx, y->queue);
 }
 
+/* Zeroed memory for a queue on socket, cache-line aligned. */
+static void *
+queue_alloc(const char *name, size_t size, int socket)
+{
+	return rte_zmalloc_socket(name, size, RTE_CACHE_LINE_SIZE, socket);
+}
+
 static struct wr_txq *
 make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 {
-	unsigned int pi = wr_run_port_index(run, r->port);
-	struct wr_txq *q = rte_zmalloc_socket("wr_txq", sizeof(*q),
-		RTE_CACHE_LINE_SIZE, socket);
+	struct wr_txq *q = queue_alloc("wr_txq", sizeof(*q), socket);
 
 	if (q == NULL)
 		return NULL;
 	q->port = r->port;
 	q->queue = r->queue;
-	q->pidx = (uint16_t)pi;
+	q->pidx = (uint16_t)wr_run_port_index(run, r->port);
 	q->burst_pkts = run->setup.cfg->burst_pkts;
 	q->sport_base = run->setup.cfg->src_udp;
 	q->nb_flows = run->setup.cfg->nb_flows;
@@ -222,17 +227,15 @@ make_txq(struct wr_run *run, const struct wr_qref *r, int socket)
 static struct wr_rxq *
 make_rxq(struct wr_run *run, const struct wr_qref *r, int socket)
 {
-	unsigned int pi = wr_run_port_index(run, r->port);
-	struct wr_rxq *q = rte_zmalloc_socket("wr_rxq", sizeof(*q),
-		RTE_CACHE_LINE_SIZE, socket);
+	struct wr_rxq *q = queue_alloc("wr_rxq", sizeof(*q), socket);
 
 	if (q == NULL)
 		return NULL;
-	q->port = r->port;
-	q->queue = r->queue;
-	q->pidx = (uint16_t)pi;
-	q->burst_pkts = run->setup.cfg->burst_pkts;
 	wr_rxq_reset(q);
+	q->burst_pkts = run->setup.cfg->burst_pkts;
+	q->pidx = (uint16_t)wr_run_port_index(run, r->port);
+	q->queue = r->queue;
+	q->port = r->port;
 	run->setup.q.rx[run->setup.q.nb_rx++] = q;
 	return q;
 }

@@ -6,34 +6,32 @@
 
 #define WAIT_TICK_US 10000u
 
-uint64_t
-wr_rxclock_first_tsc(const struct wr_run *run)
+/* The earliest first arrival (first) or the latest last one; 0: none. */
+static uint64_t
+rx_tsc(const struct wr_run *run, bool first)
 {
-	uint64_t first = 0, t;
+	uint64_t out = 0, t;
 	const struct wr_rxq *rq;
 	unsigned int i;
 
 	WR_RUN_FOREACH_RXQ(run, i, rq) {
-		t = wr_counter_read(&rq->st.first_tsc);
-		if (t != 0 && (first == 0 || t < first))
-			first = t;
+		t = wr_counter_read(first ? &rq->st.first_tsc : &rq->st.last_tsc);
+		if (t != 0 && (out == 0 || (first ? t < out : t > out)))
+			out = t;
 	}
-	return first;
+	return out;
+}
+
+uint64_t
+wr_rxclock_first_tsc(const struct wr_run *run)
+{
+	return rx_tsc(run, true);
 }
 
 uint64_t
 wr_rxclock_last_tsc(const struct wr_run *run)
 {
-	uint64_t last = 0, t;
-	const struct wr_rxq *rq;
-	unsigned int i;
-
-	WR_RUN_FOREACH_RXQ(run, i, rq) {
-		t = wr_counter_read(&rq->st.last_tsc);
-		if (t > last)
-			last = t;
-	}
-	return last;
+	return rx_tsc(run, false);
 }
 
 bool
