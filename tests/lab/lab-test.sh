@@ -84,8 +84,22 @@ check_run() {
 		eval '[ "${r[rx_foreign_pkts]}" = 0 ] && [ "${r[rx_bytes]}" = $((recv * size)) ]'
 }
 
+# Bad input stops the lab before anything is installed or booted, with
+# wirerate's own message (wirerate check) and exit 2.
+bad_input() {
+	local err rc=0
+	err=$("$lab" --quiet --nics vmxnet3,e1000 --size 63 --bin "$bin" \
+		--cache "$work/lab-cache" --out "$work/lab-bad" 2>&1) || rc=$?
+	echo "$err" | sed 's/^/# /'
+	check "--size 63: exit 2 (got $rc)" [ "$rc" = 2 ]
+	check "--size 63: wirerate's own message" \
+		grep -q "^wirerate: error: --size 63: out of range" <<<"$err"
+	check "--size 63: nothing booted (no $work/lab-bad)" [ ! -e "$work/lab-bad" ]
+}
+
 main() {
 	local start rc=0
+	bad_input
 	start=$(date +%s)
 	echo "# vnic-lab: booting one guest for $(grep -c '^[a-z]' "$scenario") runs"
 	"$lab" --quiet --nics vmxnet3,e1000,e1000e --scenario "$scenario" --count "$COUNT" \
@@ -112,5 +126,5 @@ main() {
 	return "$failed"
 }
 
-rm -rf "$work/lab-out"
+rm -rf "$work/lab-out" "$work/lab-bad"
 main
