@@ -157,9 +157,9 @@ trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *what,
 	json_t *o;
 	int rc;
 
-	rc = wr_run_trial(m->run, t, m->err, m->errlen);
+	rc = wr_run_trial(m->run, t, m->err);
 	if (rc == 0)
-		rc = wr_run_start(m->run, m->err, m->errlen);
+		rc = wr_run_start(m->run, m->err);
 	if (rc != 0)
 		return rc;
 	why = wr_run_wait(m->run, m->h->signals, m->h->on_interval, m->h->arg);
@@ -172,8 +172,7 @@ trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *what,
 	if (m->h->on_trial != NULL)
 		m->h->on_trial(m->run, what, s, m->h->arg);
 	if (why == WR_STOP_SIGNAL) {
-		snprintf(m->err, m->errlen, "stopped by a signal");
-		return -EINTR;
+		return wr_err_fail(m->err, -EINTR, "stopped by a signal");
 	}
 	return 0;
 }
@@ -219,10 +218,9 @@ max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
 	int rc;
 
 	if (cfg->rate.unit == WR_RATE_PCT && link == 0) {
-		snprintf(m->err, m->errlen, "--rate %g%%: no trusted link speed "
-			"(virtual NICs report a label): give --link-speed",
+		return wr_err_usage(m->err, -EINVAL, "--rate %g%%: no trusted link "
+			"speed (virtual NICs report a label): give --link-speed",
 			cfg->rate.value);
-		return -EINVAL;
 	}
 	if (cfg->rate.unit != WR_RATE_NONE) {
 		json_object_set_new(res, "max_from", json_string("--rate"));
@@ -239,7 +237,10 @@ max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
 		return rc;
 	*pps = s.achieved_pps;
 	json_object_set_new(res, "max_from", json_string("calibration (unpaced)"));
-	return *pps > 0 ? 0 : -EIO;
+	if (*pps <= 0)
+		return wr_err_fail(m->err, -EIO, "the calibration trial at %u B sent "
+			"nothing: no 100%% rate to start from (give --rate)", size);
+	return 0;
 }
 
 static int
@@ -449,12 +450,14 @@ run_size(struct mode_ctx *m, uint32_t size, json_t *res)
 
 int
 wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
-		json_t *doc, char *err, size_t errlen)
+		json_t *doc, struct wr_error *err)
 {
 	const struct wr_config *cfg = run->setup.cfg;
-	struct mode_ctx m = { run, hooks, json_array(), err, errlen };
+	struct mode_ctx m = { run, hooks, json_array(), err };
 	json_t *results = json_array();
 	unsigned int i, n = cfg->nb_sizes ? cfg->nb_sizes : 1;
+	uint32_t size = cfg->frame_size;
+	json_t *res;
 	uint64_t trial_ms = cfg->mode == WR_MODE_SWEEP ? cfg->duration_ms : cfg->trial_ms;
 	int rc = 0;
 
@@ -469,12 +472,19 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 		json_object_set_new(doc, "pdr_ratio", json_real(cfg->pdr_ratio));
 	json_object_set_new(doc, "trials", m.trials);
 	json_object_set_new(doc, "results", results);
+	wr_err_clear(err);
 	for (i = 0; i < n && rc == 0; i++) {
-		json_t *res = json_object();
-
-		json_array_append_new(results, res);
-		rc = run_size(&m, cfg->nb_sizes ? cfg->sizes[i] : cfg->frame_size, res);
+		size = cfg->nb_sizes ? cfg->sizes[i] : cfg->frame_size;
+		json_array_append_new(results, res = json_object());
+		rc = run_size(&m, size, res);
 	}
+	/*
+	 * The search state machines (search.c, mlr.c) refuse a state with a
+	 * bare errno: a method that could not go on is a failed run.
+	 */
+	if (rc != 0 && err != NULL && err->cls == WR_ERR_NONE)
+		wr_err_fail(err, rc, "--mode %s at %u B: the method could not go on: "
+			"%s", wr_mode_name(cfg->mode), size, strerror(-rc));
 	return rc;
 }
 
