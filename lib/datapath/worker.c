@@ -39,8 +39,7 @@ wr_rxq_reset(struct wr_rxq *q)
 
 	memset(&q->st, 0, sizeof(q->st));
 	wr_hist_init(&q->lat);
-	q->ivl_min_tsc = UINT64_MAX;
-	q->ivl_max_tsc = 0;
+	wr_hist_pub_init(&q->lat_pub);
 	q->nb_active = 0;
 	for (i = 0; i < 2; i++) {
 		q->pub[i].nb_streams = 0;
@@ -107,19 +106,20 @@ wr_rxq_lat_pub(struct wr_hist *h, const struct wr_rxq_pub *pb)
 		lat_stream(h, &pb->streams[i]);
 }
 
-/* Copy q's state into the copy for request req (struct wr_rxq_pub). */
+/*
+ * Copy q's state into the copy for request req (struct wr_rxq_pub); read:
+ * the last request whose copies the stats core read. Of the latency
+ * histogram (12 KB) only the buckets that changed since this copy was last
+ * written are copied (wr_hist_pub_copy).
+ */
 static void
-rxq_publish(struct wr_rxq *q, uint64_t req)
+rxq_publish(struct wr_rxq *q, uint64_t req, uint64_t read)
 {
 	struct wr_rxq_pub *pb = &q->pub[req & 1];
 	unsigned int i, n = RTE_MIN(q->nb_active, WR_PUB_STREAMS);
 
-	memcpy(pb->lat.counts, q->lat.counts, sizeof(pb->lat.counts));
-	pb->lat.nb_overflow = q->lat.nb_overflow;
-	pb->ivl_min_tsc = q->ivl_min_tsc;
-	pb->ivl_max_tsc = q->ivl_max_tsc;
-	q->ivl_min_tsc = UINT64_MAX;
-	q->ivl_max_tsc = 0;
+	wr_hist_pub_copy(&q->lat_pub, &q->lat, &pb->lat, req, read,
+		&pb->ivl_min_tsc, &pb->ivl_max_tsc);
 	for (i = 0; i < n; i++) {
 		pb->sid[i] = q->active[i];
 		pb->streams[i] = q->streams[q->active[i]];
@@ -132,10 +132,11 @@ rxq_publish(struct wr_rxq *q, uint64_t req)
 void
 wr_worker_publish(struct wr_worker *w, uint64_t req)
 {
+	uint64_t read = __atomic_load_n(&w->ctl->pub_read, __ATOMIC_RELAXED);
 	unsigned int i;
 
 	for (i = 0; i < w->nb_rx; i++)
-		rxq_publish(w->rx[i], req);
+		rxq_publish(w->rx[i], req, read);
 	w->pub_seen = req;
 }
 
@@ -297,10 +298,7 @@ rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
 		s->lat_min_tsc = lat;
 	if (lat > s->lat_max_tsc)
 		s->lat_max_tsc = lat;
-	if (lat < q->ivl_min_tsc)
-		q->ivl_min_tsc = lat;
-	if (lat > q->ivl_max_tsc)
-		q->ivl_max_tsc = lat;
+	wr_hist_pub_note(&q->lat_pub, lat);
 	return true;
 }
 
@@ -445,13 +443,22 @@ poll_rx(struct wr_worker *w)
 	return work;
 }
 
+/*
+ * One burst on each TX queue, but none on a port whose link the stats core
+ * saw go down (wr_ctl.tx_paused, one load per loop): its frames would go
+ * into a dead link, and a PMD tearing the link down (memif unmaps its
+ * shared rings) is not raced by more bursts than it must be.
+ */
 static inline unsigned int
 poll_tx(struct wr_worker *w, uint64_t now_tsc)
 {
+	uint64_t paused = __atomic_load_n(&w->ctl->tx_paused, __ATOMIC_RELAXED);
 	unsigned int i, work = 0;
 	uint16_t n;
 
 	for (i = 0; i < w->nb_tx; i++) {
+		if (unlikely(paused != 0) && (paused >> w->tx[i]->pidx & 1) != 0)
+			continue;
 		n = tx_burst(w->tx[i], now_tsc);
 		count_burst(w->st.tx_bursts, n);
 		work += n;

@@ -42,7 +42,12 @@ struct wr_ctl {
 	int tx_stop;   /* TX workers drain and stop sending */
 	int rx_stop;   /* everyone returns */
 	uint64_t pub_req; /* raised once per interval: publish RX state */
+	uint64_t pub_read; /* the last request whose copies the stats core read */
+	/* Bit p: the stats core saw run port index p's link go down (and not
+	 * yet back up): its TX queues offer nothing (worker.c poll_tx). */
+	uint64_t tx_paused;
 };
+_Static_assert(WR_MAX_PORTS <= 64, "wr_ctl.tx_paused holds a bit per port");
 
 /* TX queue counters: written only by the owning lcore. */
 struct wr_txq_stats {
@@ -129,8 +134,9 @@ struct wr_capq;
  * After the workers returned the state itself is read (exact, final).
  */
 struct wr_rxq_pub {
-	uint64_t ivl_min_tsc;     /* latency extremes since the previous */
-	uint64_t ivl_max_tsc;     /* copy; min UINT64_MAX when none */
+	uint64_t ivl_min_tsc;     /* latency extremes since the copy the stats */
+	uint64_t ivl_max_tsc;     /* core last read (wr_ctl.pub_read); min
+	                           * UINT64_MAX when none */
 	struct wr_hist lat;       /* counts only (wr_hist_count) */
 	uint16_t nb_streams;      /* entries of sid[] and streams[] */
 	uint16_t nb_unpublished;  /* streams beyond WR_PUB_STREAMS */
@@ -149,8 +155,7 @@ struct wr_rxq {
 	struct wr_capq *cap;      /* --capture state, NULL: off (capture.h) */
 	struct wr_rxq_stats st;
 	/* Written only by the owning lcore; read as wr_rxq_pub says. */
-	uint64_t ivl_min_tsc;     /* latency extremes since the last copy */
-	uint64_t ivl_max_tsc;
+	struct wr_hist_pub lat_pub; /* extremes, and what the copies lack */
 	struct wr_hist lat;       /* latency of own frames, TSC cycles: counts
 	                           * only; moments from the streams */
 	uint16_t nb_active;       /* streams seen, in active[] */

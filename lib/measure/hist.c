@@ -174,3 +174,52 @@ wr_jitter_value(const struct wr_jitter *j)
 	/* 16 * J kept by RFC 3550 A.8; report J unrounded. */
 	return (double)j->jitter_x16 / 16.0;
 }
+
+void
+wr_hist_pub_init(struct wr_hist_pub *p)
+{
+	p->ivl_min = p->acc_min = p->stale_min[0] = p->stale_min[1] = UINT64_MAX;
+	p->ivl_max = p->acc_max = p->stale_max[0] = p->stale_max[1] = 0;
+	p->last_req = 0;
+}
+
+static void
+widen(uint64_t *lo, uint64_t *hi, uint64_t min, uint64_t max)
+{
+	if (min < *lo)
+		*lo = min;
+	if (max > *hi)
+		*hi = max;
+}
+
+void
+wr_hist_pub_copy(struct wr_hist_pub *p, const struct wr_hist *h,
+		struct wr_hist *copy, uint64_t req, uint64_t read,
+		uint64_t *min, uint64_t *max)
+{
+	unsigned int k = (unsigned int)(req & 1), a, b;
+	uint64_t lo = p->stale_min[k], hi = p->stale_max[k];
+
+	/* Every value counted since copy k was written lies in lo..hi. */
+	widen(&lo, &hi, p->ivl_min, p->ivl_max);
+	if (lo <= hi) {
+		a = wr_hist_bucket(lo);
+		b = wr_hist_bucket(hi);
+		memcpy(&copy->counts[a], &h->counts[a], (b - a + 1) * sizeof(h->counts[0]));
+	}
+	copy->nb_overflow = h->nb_overflow;
+	p->stale_min[k] = UINT64_MAX;
+	p->stale_max[k] = 0;
+	widen(&p->stale_min[k ^ 1], &p->stale_max[k ^ 1], p->ivl_min, p->ivl_max);
+	/* The reader took the previous copy: what it held is consumed. */
+	if (read == p->last_req) {
+		p->acc_min = UINT64_MAX;
+		p->acc_max = 0;
+	}
+	widen(&p->acc_min, &p->acc_max, p->ivl_min, p->ivl_max);
+	*min = p->acc_min;
+	*max = p->acc_max;
+	p->ivl_min = UINT64_MAX;
+	p->ivl_max = 0;
+	p->last_req = req;
+}

@@ -192,4 +192,45 @@ wr_jitter_update(struct wr_jitter *j, uint64_t delay)
 /* Current jitter J in the unit of the delays, 0.0 before two frames. */
 double wr_jitter_value(const struct wr_jitter *j);
 
+/*
+ * A histogram one thread fills, published to a reader through two copies
+ * (datapath/worker.h's rule). The writer notes the extremes of each value
+ * it counts (wr_hist_pub_note); each publication brings copy req & 1 up
+ * to date by copying only the buckets that changed since that copy was
+ * last written, and gives the extremes of the values counted since the
+ * last copy the reader took, so a copy the reader missed (it gave up
+ * waiting) loses no extreme. Writer-owned; pure.
+ */
+struct wr_hist_pub {
+	uint64_t ivl_min, ivl_max;     /* noted since the last publication */
+	uint64_t acc_min, acc_max;     /* and before it, since the last copy
+	                                * the reader took */
+	uint64_t stale_min[2];         /* values whose buckets copy k lacks */
+	uint64_t stale_max[2];
+	uint64_t last_req;             /* request of the last publication */
+};
+
+/* No value noted, both copies as empty as the histogram. Can't fail. */
+void wr_hist_pub_init(struct wr_hist_pub *p);
+
+/* Note a value counted into the histogram. Can't fail. */
+static inline void
+wr_hist_pub_note(struct wr_hist_pub *p, uint64_t v)
+{
+	if (v < p->ivl_min)
+		p->ivl_min = v;
+	if (v > p->ivl_max)
+		p->ivl_max = v;
+}
+
+/*
+ * Publication for request req: copy (the copy req & 1) gets h's counts
+ * and overflow; *min and *max the extremes of the values noted since the
+ * publication of request read, the last one the reader took (UINT64_MAX
+ * and 0 when none). Requests rise; read is one of them or 0. Can't fail.
+ */
+void wr_hist_pub_copy(struct wr_hist_pub *p, const struct wr_hist *h,
+		struct wr_hist *copy, uint64_t req, uint64_t read,
+		uint64_t *min, uint64_t *max);
+
 #endif /* WR_HIST_H */

@@ -503,7 +503,7 @@ wr_setup_destroy(struct wr_run *run)
 	for (i = 0; i < run->setup.nb_ports; i++)
 		wr_port_teardown(&run->setup.ports[i]);
 	free(run->res.streams);
-	free(run->live.lat_prev);
+	free(run->live.pubread);
 	free(run->live.last);
 	free(run->live.nic);
 	free(run->res.total);

@@ -120,6 +120,17 @@ struct wr_run_setup {
 };
 
 /*
+ * What the stats core keeps to read the workers' published copies
+ * (stats/rxpub.c): each port's latency histogram at the last copy read,
+ * and one port's merged copy and interval (large: 12 KB each).
+ */
+struct wr_run_pubread {
+	struct wr_hist prev[WR_MAX_PORTS];
+	struct wr_hist now;
+	struct wr_hist ivl;
+};
+
+/*
  * What a trial changes (trial/, and the stats core in stats/): the
  * trial's clock and control, the interval series and the stats core's
  * previous readings. Reset by wr_run_trial.
@@ -137,9 +148,9 @@ struct wr_run_live {
 	uint64_t end_tsc;
 	uint64_t last_tsc;             /* last snapshot */
 	uint64_t nic_read_tsc;         /* last NIC counter read */
-	/* Each port's latency histogram at the last published copy (collect.c),
-	 * WR_MAX_PORTS entries or NULL; freed and reset with each trial. */
-	struct wr_hist *lat_prev;
+	/* The stats core's reading of the workers' copies (stats/rxpub.c),
+	 * NULL until the first tick; freed and reset with each trial. */
+	struct wr_run_pubread *pubread;
 	/* --json rewritten during the run (--checkpoint): when it last was,
 	 * whether this tick's copies are ready for one, and how many were
 	 * written or failed (stats core only). */

@@ -92,6 +92,24 @@ wr_collect_link_up(uint16_t port_id)
 	return link.link_status == RTE_ETH_LINK_UP;
 }
 
+/*
+ * Stop TX on the ports whose link a reading found down after it had been
+ * up (a link that never came up is left to the PMD), resume it once a
+ * reading finds it up again: wr_ctl.tx_paused, read by the workers.
+ */
+static void
+pause_tx(struct wr_run *run)
+{
+	uint64_t paused = 0;
+	unsigned int p;
+
+	for (p = 0; p < run->setup.nb_ports; p++)
+		if (!run->live.link[p].up && run->live.link[p].nb_down != 0)
+			paused |= UINT64_C(1) << p;
+	if (paused != run->live.ctl.tx_paused)
+		__atomic_store_n(&run->live.ctl.tx_paused, paused, __ATOMIC_RELAXED);
+}
+
 void
 wr_collect_ports(struct wr_run *run, struct wr_port_counters *out)
 {
@@ -109,8 +127,10 @@ wr_collect_ports(struct wr_run *run, struct wr_port_counters *out)
 		}
 		copy_nic(&out[p], &run->live.nic[p]);
 	}
-	if (nic_due)
+	if (nic_due) {
 		run->live.nic_read_tsc = now;
+		pause_tx(run);
+	}
 }
 
 static struct wr_interval *
@@ -395,9 +415,9 @@ wr_run_tick(struct wr_run *run)
 
 	if (iv == NULL)
 		return NULL;
-	if (run->live.lat_prev == NULL)
-		run->live.lat_prev = calloc(WR_MAX_PORTS, sizeof(*run->live.lat_prev));
-	fresh = run->live.lat_prev != NULL && wr_rxpub_request(run);
+	if (run->live.pubread == NULL)
+		run->live.pubread = calloc(1, sizeof(*run->live.pubread));
+	fresh = run->live.pubread != NULL && wr_rxpub_request(run);
 	now = rte_rdtsc();
 	wr_collect_ports(run, run->res.total);
 	for (p = 0; p < run->setup.nb_ports; p++) {

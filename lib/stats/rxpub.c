@@ -42,20 +42,30 @@ wr_rxpub_request(struct wr_run *run)
 			}
 		}
 	}
+	/* These copies are read this tick: the next ones may leave out what
+	 * they hold (a copy not read keeps its extremes for the next). */
+	__atomic_store_n(&run->live.ctl.pub_read, req, __ATOMIC_RELAXED);
 	return true;
 }
 
 /*
- * Sequence counts of port index p's published stream copies into out;
- * notes the streams a queue left out (run->live.rx_unpub).
+ * Port index p's figures from the copies its RX queues published: sequence
+ * counts (cumulative; notes the streams a queue left out in
+ * run->live.rx_unpub), latency of the interval (the copies merged, less
+ * the previous ones; min and max the exact extremes the workers kept since
+ * the copies last read) and of the run so far.
  */
 static void
-pub_seq(struct wr_run *run, unsigned int p, struct wr_port_seq *out,
+pub_port(struct wr_run *run, unsigned int p, struct wr_port_seq *out,
 		bool *lat_ok)
 {
+	struct wr_run_pubread *rd = run->live.pubread;
+	struct wr_hist *now = &rd->now, *prev = &rd->prev[p];
+	uint64_t lo = UINT64_MAX, hi = 0;
 	const struct wr_rxq *rq;
 	unsigned int q, i;
 
+	wr_hist_init(now);
 	WR_RUN_FOREACH_RXQ_OF(run, p, q, rq) {
 		const struct wr_rxq_pub *pb = &rq->pub[run->live.ctl.pub_req & 1];
 
@@ -70,39 +80,18 @@ pub_seq(struct wr_run *run, unsigned int p, struct wr_port_seq *out,
 			out->late_pkts += sq->nb_late_pkts;
 			out->dup_pkts += sq->nb_dup_pkts;
 		}
-	}
-}
-
-/*
- * Latency of port index p over the interval: its queues' copies merged
- * (cumulative), less the previous copy's counts and sum; min and max the
- * exact extremes the workers kept since their previous copy.
- */
-static void
-pub_latency(struct wr_run *run, unsigned int p, struct wr_port_seq *out)
-{
-	static struct wr_hist now, ivl;   /* large; the stats core only */
-	struct wr_hist *prev = &run->live.lat_prev[p];
-	uint64_t lo = UINT64_MAX, hi = 0;
-	const struct wr_rxq *rq;
-	unsigned int q;
-
-	wr_hist_init(&now);
-	WR_RUN_FOREACH_RXQ_OF(run, p, q, rq) {
-		const struct wr_rxq_pub *pb = &rq->pub[run->live.ctl.pub_req & 1];
-
-		wr_rxq_lat_pub(&now, pb);
+		wr_rxq_lat_pub(now, pb);
 		lo = RTE_MIN(lo, pb->ivl_min_tsc);
 		hi = RTE_MAX(hi, pb->ivl_max_tsc);
 	}
-	wr_hist_delta(&now, prev, lo, hi, &ivl);
-	ivl.sum = now.sum - prev->sum;
-	ivl.sum_hi = now.sum_hi - prev->sum_hi - (now.sum < prev->sum);
-	wr_stats_lat_figs(&ivl, run->setup.tsc_hz, &out->lat);
-	wr_stats_lat_figs(&now, run->setup.tsc_hz, &out->lat_run);
-	out->lat_sum_ns = wr_stats_tsc_to_ns((double)now.sum_hi * 0x1p64 +
-		(double)now.sum, run->setup.tsc_hz);
-	*prev = now;
+	wr_hist_delta(now, prev, lo, hi, &rd->ivl);
+	rd->ivl.sum = now->sum - prev->sum;
+	rd->ivl.sum_hi = now->sum_hi - prev->sum_hi - (now->sum < prev->sum);
+	wr_stats_lat_figs(&rd->ivl, run->setup.tsc_hz, &out->lat);
+	wr_stats_lat_figs(now, run->setup.tsc_hz, &out->lat_run);
+	out->lat_sum_ns = wr_stats_tsc_to_ns((double)now->sum_hi * 0x1p64 +
+		(double)now->sum, run->setup.tsc_hz);
+	*prev = *now;
 }
 
 void
@@ -133,8 +122,7 @@ wr_rxpub_port_seq(struct wr_run *run, unsigned int p, bool fresh,
 		return;
 	}
 	out->known = true;
-	pub_seq(run, p, out, &lat_ok);
-	pub_latency(run, p, out);
+	pub_port(run, p, out, &lat_ok);
 	if (!lat_ok) {
 		memset(&out->lat, 0, sizeof(out->lat));
 		memset(&out->lat_run, 0, sizeof(out->lat_run));

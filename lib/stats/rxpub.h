@@ -21,10 +21,12 @@ bool wr_rxpub_request(struct wr_run *run);
 /*
  * Sequence and latency figures of port index p from the copies its RX
  * queues published for this tick (fresh): sequence counts cumulative,
- * latency of the interval (the copy's counts less run->live.lat_prev[p]'s,
- * which it then replaces) and of the run so far. Without fresh copies the
- * previous interval's sequence counts stand and latency is unknown.
- * run->live.lat_prev must hold WR_MAX_PORTS histograms. Stats core only.
+ * latency of the interval (the copy's counts less those of the copy
+ * read before, run->live.pubread->prev[p], which it then replaces) and of
+ * the run so far. Without fresh copies the previous interval's sequence
+ * counts stand and latency is unknown; the next fresh interval covers both
+ * (counts and extremes). run->live.pubread must be allocated. Stats core
+ * only.
  */
 void wr_rxpub_port_seq(struct wr_run *run, unsigned int p, bool fresh,
 		struct wr_port_seq *out);

@@ -238,8 +238,8 @@ free_series(struct wr_run *run)
 	free(run->res.streams);
 	run->res.streams = NULL;
 	run->res.nb_streams = 0;
-	free(run->live.lat_prev);
-	run->live.lat_prev = NULL;
+	free(run->live.pubread);
+	run->live.pubread = NULL;
 	memset(run->live.rx_unpub, 0, sizeof(run->live.rx_unpub));
 }
 

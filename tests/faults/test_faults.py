@@ -541,6 +541,48 @@ def ip(*args, check=True):
                           check=check)
 
 
+def tap_names(tag):
+    """Namespace and tap names of a test, unique to this process."""
+    n = os.getpid() % 100000
+    return "wr%s%d" % (tag, os.getpid()), ("wr%st%da" % (tag, n), "wr%st%db" % (tag, n))
+
+
+def tap_probe(c):
+    """Skip (and end) the case when the machine has no taps or namespaces."""
+    if not wrtest.have_tun():
+        c.skip("no /dev/net/tun: no tap ports here")
+        c.done()
+    if not wrtest.have_netns():
+        c.skip("this process cannot create a network namespace")
+        c.done()
+
+
+def tap_bridge_run(c, ns, ta, tb, duration):
+    """One run on two tap ports in namespace ns (made by the caller), joined
+    by a bridge: port 0 sends 10 kpps, port 1 receives, a live line every
+    250 ms. Returns the Run once traffic flows (t=1.5s)."""
+    subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
+                    "net.ipv6.conf.all.disable_ipv6=1",
+                    "net.ipv6.conf.default.disable_ipv6=1"], check=True)
+    ip("-n", ns, "link", "add", "wrfbr", "type", "bridge", "forward_delay", "0")
+    ip("-n", ns, "link", "set", "wrfbr", "up")
+    # Not the receiving tap's own MAC: the bridge would keep such frames.
+    r = Run(["net_tap0,iface=" + ta, "net_tap1,iface=" + tb],
+            ["--tx-ports", "0", "--rx-ports", "1", "--rate", "10kpps",
+             "--dst-mac", "02:00:00:00:00:99", "--duration", str(duration),
+             "--plain", "--interval", "250ms"], wrap=["ip", "netns", "exec", ns])
+    end = time.monotonic() + 30
+    while ip("-n", ns, "link", "show", tb, check=False).returncode != 0:
+        c.true(time.monotonic() < end and r.p.poll() is None, "taps made")
+        if r.p.poll() is not None or time.monotonic() > end:
+            break
+        time.sleep(0.05)
+    ip("-n", ns, "link", "set", ta, "master", "wrfbr", check=False)
+    ip("-n", ns, "link", "set", tb, "master", "wrfbr", check=False)
+    c.true(r.wait_line("t=1.5s") is not None, "traffic flowing")
+    return r
+
+
 def link_down_tap():
     """A link goes down mid-run: two tap ports joined by a bridge in a
     network namespace made for the test, the receiving tap set down for
@@ -548,35 +590,11 @@ def link_down_tap():
     its link going down and for how long; the frames lost meanwhile are
     proven by sequence gaps and sent = received + lost holds exactly."""
     c = Checker("link_down_tap")
-    ns = "wrf%d" % os.getpid()
-    ta, tb = "wrft%da" % (os.getpid() % 100000), "wrft%db" % (os.getpid() % 100000)
-    if not wrtest.have_tun():
-        c.skip("no /dev/net/tun: no tap ports here")
-        c.done()
-    if not wrtest.have_netns():
-        c.skip("this process cannot create a network namespace")
-        c.done()
+    ns, (ta, tb) = tap_names("f")
+    tap_probe(c)
     ip("netns", "add", ns)
     try:
-        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
-                        "net.ipv6.conf.all.disable_ipv6=1",
-                        "net.ipv6.conf.default.disable_ipv6=1"], check=True)
-        ip("-n", ns, "link", "add", "wrfbr", "type", "bridge", "forward_delay", "0")
-        ip("-n", ns, "link", "set", "wrfbr", "up")
-        # Not the receiving tap's own MAC: the bridge would keep such frames.
-        r = Run(["net_tap0,iface=" + ta, "net_tap1,iface=" + tb],
-                ["--tx-ports", "0", "--rx-ports", "1", "--rate", "10kpps",
-                 "--dst-mac", "02:00:00:00:00:99", "--duration", "8", "--plain",
-                 "--interval", "250ms"], wrap=["ip", "netns", "exec", ns])
-        end = time.monotonic() + 30
-        while ip("-n", ns, "link", "show", tb, check=False).returncode != 0:
-            c.true(time.monotonic() < end and r.p.poll() is None, "taps made")
-            if r.p.poll() is not None or time.monotonic() > end:
-                break
-            time.sleep(0.05)
-        ip("-n", ns, "link", "set", ta, "master", "wrfbr", check=False)
-        ip("-n", ns, "link", "set", tb, "master", "wrfbr", check=False)
-        c.true(r.wait_line("t=2.0s") is not None, "traffic flowing")
+        r = tap_bridge_run(c, ns, ta, tb, 8)
         ip("-n", ns, "link", "set", tb, "down", check=False)
         FAULTS[0] += 1
         time.sleep(2.5)
@@ -603,6 +621,61 @@ def link_down_tap():
     c.done()
 
 
+def tap_rx_dropped(ns, dev):
+    """The kernel's count of frames written to tap dev that it refused."""
+    p = subprocess.run(["ip", "netns", "exec", ns, "cat",
+                        "/sys/class/net/%s/statistics/rx_dropped" % dev],
+                       capture_output=True, text=True)
+    return int(p.stdout) if p.returncode == 0 else None
+
+
+def link_down_tx():
+    """The sending port's link goes down mid-run: once the stats core sees
+    it down, the worker offers that port nothing (TX paused), and resumes
+    when it sees it up. Proven by a count wirerate did not make: the kernel
+    refuses (rx_dropped) every frame written to a tap that is down, and
+    that count stands still while TX is paused. Every frame is accounted
+    for: what wirerate sent = the PMD's opackets, sent = received + lost."""
+    c = Checker("link_down_tx")
+    ns, (ta, tb) = tap_names("g")
+    tap_probe(c)
+    ip("netns", "add", ns)
+    try:
+        r = tap_bridge_run(c, ns, ta, tb, 7)
+        ip("-n", ns, "link", "set", ta, "down", check=False)
+        FAULTS[0] += 1
+        seen = r.wait_line("port 0: LINK DOWN", timeout=10)
+        c.true(seen is not None, "the stats core saw port 0 go down")
+        # One burst may have read the flag just before it was raised.
+        time.sleep(0.2)
+        d0 = tap_rx_dropped(ns, ta)
+        time.sleep(1.0)
+        d1 = tap_rx_dropped(ns, ta)
+        ip("-n", ns, "link", "set", ta, "up", check=False)
+        c.true(d0 is not None and d0 > 0, "frames offered before the pause, "
+               "refused by the kernel: %r" % d0)
+        c.eq(d1, d0, "nothing offered to the down port for 1 s (kernel rx_dropped)")
+        r.finish()
+        if r.doc:
+            t = {x["port_id"]: x for x in r.doc["totals"]}
+            link = t[0]["link"]
+            c.true(link["down_events"] >= 1 and link["up"], "port 0 seen down, "
+                   "up at the end: %r" % link)
+            c.eq(t[0]["tx_pkts"], t[0]["nic_opackets"], "sent = the PMD's opackets")
+            s = r.doc["streams"][0]
+            c.eq(s["sent_pkts"], t[0]["tx_pkts"], "the stream's sent frames")
+            wrtest.stream_balance(c, r.doc)
+            tail = [x["ports"][0]["tx_pkts"] for x in r.doc["samples"][-3:]]
+            c.true(tail[-1] > tail[0], "TX resumed once the link was up: %r" % tail)
+            print("port 0 down: rx_dropped %d before the pause, %d a second "
+                  "later; sent %d, received %d, lost %d" % (
+                      d0 or 0, d1 or 0, s["sent_pkts"], s["rx_pkts"], s["lost_pkts"]))
+        check_clean(c, r, "tap TX link down")
+    finally:
+        ip("netns", "del", ns, check=False)
+    c.done()
+
+
 def done_summary():
     print("faults injected: %d" % FAULTS[0])
 
@@ -610,7 +683,7 @@ def done_summary():
 CASES = cases.by_name(signal_phases, signal_term_mid_run, signal_grace, double_signal,
                       tiny_pool, tx_ring_full, rx_no_traffic, mode_signal,
                       output_devices, bad_command_lines, bad_eal_option, link_down_tap,
-                      stdout_closed)
+                      link_down_tx, stdout_closed)
 
 if __name__ == "__main__":
     cases.main(CASES, after=done_summary)

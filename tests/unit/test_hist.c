@@ -425,6 +425,56 @@ test_count_delta(void)
 	WR_CHECK_U64(d.nb, 0);
 }
 
+/*
+ * Publication through two copies (wr_hist_pub): after every publication
+ * the copy written equals the histogram, bucket for bucket, though only
+ * the buckets that changed are copied; the extremes given cover exactly
+ * the values since the last copy the reader took, when it missed some
+ * (a timeout) or when the writer skipped requests (it was descheduled).
+ */
+static void
+test_pub(void)
+{
+	static struct wr_hist h, copy[2];
+	struct wr_hist_pub p;
+	uint64_t state = 99, req = 0, read = 0, lo = UINT64_MAX, hi = 0;
+	uint64_t min, max, v, scale;
+	unsigned int round, i, n, bad = 0, bad_ext = 0;
+
+	wr_hist_init(&h);
+	wr_hist_init(&copy[0]);
+	wr_hist_init(&copy[1]);
+	wr_hist_pub_init(&p);
+	for (round = 0; round < 2000; round++) {
+		/* Each interval its own span: copies lag by different spans. */
+		scale = UINT64_C(1) << (wr_test_prng(&state) % 40);
+		n = (unsigned int)(wr_test_prng(&state) % 50);
+		for (i = 0; i < n; i++) {
+			v = scale + wr_test_prng(&state) % scale;
+			if (wr_test_prng(&state) % 500 == 0)
+				v = WR_HIST_MAX_VALUE + 1 + v;
+			wr_hist_count(&h, v);
+			wr_hist_pub_note(&p, v);
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		/* Usually the next request; sometimes the writer skipped some. */
+		req += 1 + (wr_test_prng(&state) % 8 == 0 ? wr_test_prng(&state) % 3 : 0);
+		wr_hist_pub_copy(&p, &h, &copy[req & 1], req, read, &min, &max);
+		bad += memcmp(copy[req & 1].counts, h.counts, sizeof(h.counts)) != 0 ||
+			copy[req & 1].nb_overflow != h.nb_overflow;
+		bad_ext += min != lo || max != hi;
+		/* The reader takes most copies; one in five it gave up waiting. */
+		if (wr_test_prng(&state) % 5 != 0) {
+			read = req;
+			lo = UINT64_MAX;
+			hi = 0;
+		}
+	}
+	WR_CHECK_U64(bad, 0);
+	WR_CHECK_U64(bad_ext, 0);
+}
+
 int
 main(void)
 {
@@ -441,5 +491,6 @@ main(void)
 	WR_TEST_RUN(test_merge);
 	WR_TEST_RUN(test_jitter);
 	WR_TEST_RUN(test_sum_carry);
+	WR_TEST_RUN(test_pub);
 	return wr_test_summary();
 }
