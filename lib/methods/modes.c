@@ -326,6 +326,10 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 	while (rc == 0 && wr_search_next(&srch, &pps) == WR_SEARCH_TRIAL) {
 		trial_at(size, pps, cfg->trial_ms, &t);
 		rc = trial(m, &t, "search", &s);
+		if (rc == 0 && s.sent_pkts == 0)
+			rc = wr_err_fail(m->err, -EIO, "--mode throughput at %u B: the "
+				"trial at %.6g pps sent no frame: no loss ratio to search "
+				"on", size, pps);
 		if (rc == 0)
 			rc = wr_search_report(&srch, pps, s.sent_pkts, search_loss(&s, &limited));
 		if (rc == 0 && s.lost_pkts == 0 && s.rate_reached && pps > best.requested_pps)
