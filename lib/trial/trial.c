@@ -24,6 +24,7 @@
 
 #define TICK_US 10000u
 #define DRAIN_IDLE_POLLS 100u
+#define DRAIN_MIN_MS 10u
 
 void
 wr_trial_from_config(const struct wr_config *cfg, struct wr_trial *t)
@@ -203,17 +204,24 @@ txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
 	wr_txq_reset(q);
 }
 
-/* Frames that arrived since the last trial must not count in this one. */
+/*
+ * Frames that arrived since the last trial must not count in this one:
+ * poll each RX queue until it stays empty, for at most the grace period
+ * (at least DRAIN_MIN_MS) in all. A source that never runs dry (net_null,
+ * a peer still sending) would otherwise hold the run here for ever.
+ */
 static void
 drain_rx(struct wr_run *run)
 {
 	struct rte_mbuf *pkts[WR_MAX_BURST];
+	uint64_t ms = RTE_MAX(run->setup.cfg->grace_ms, (uint64_t)DRAIN_MIN_MS);
+	uint64_t end = rte_rdtsc() + ms * (run->setup.tsc_hz / 1000);
 	const struct wr_rxq *rq;
 	unsigned int i, idle;
 	uint16_t n;
 
 	WR_RUN_FOREACH_RXQ(run, i, rq) {
-		for (idle = 0; idle < DRAIN_IDLE_POLLS; idle++) {
+		for (idle = 0; idle < DRAIN_IDLE_POLLS && rte_rdtsc() < end; idle++) {
 			n = rte_eth_rx_burst(rq->port, rq->queue, pkts,
 				RTE_DIM(pkts) / 2);
 			if (n == 0)
