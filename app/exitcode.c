@@ -40,9 +40,3 @@ app_usage_error(const char *prog, const char *fmt, ...)
 	va_end(ap);
 	return app_error(prog, &e);
 }
-
-void
-app_err_legacy(struct wr_error *e, int rc, const char *msg)
-{
-	wr_err_set(e, rc == -EINVAL ? WR_ERR_USAGE : WR_ERR_FAIL, rc, "%s", msg);
-}

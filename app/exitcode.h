@@ -34,12 +34,4 @@ int app_error(const char *prog, const struct wr_error *e);
 int app_usage_error(const char *prog, const char *fmt, ...)
 	__rte_format_printf(2, 3);
 
-/*
- * Fill e from a function still on the message-buffer API (rc, msg): the
- * class is guessed from the errno as before (-EINVAL usage, else
- * failure). Goes once lib/setup, lib/trial and lib/methods fill a struct
- * wr_error themselves.
- */
-void app_err_legacy(struct wr_error *e, int rc, const char *msg);
-
 #endif /* WR_APP_EXITCODE_H */

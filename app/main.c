@@ -129,19 +129,6 @@ failed(const struct wr_error *err)
 	return app_error("wirerate", err);
 }
 
-/*
- * Print a lib/ error from a function still on the message-buffer API
- * (lib/setup, lib/trial, lib/methods) and give its exit code.
- */
-static int
-failed_legacy(int rc, const char *msg)
-{
-	struct wr_error err;
-
-	app_err_legacy(&err, rc, msg);
-	return failed(&err);
-}
-
 /* --warmup trials, then --repeat counted ones of the configured trial. */
 static int
 run_single(struct wr_run *run, const struct wr_config *cfg)
@@ -151,15 +138,16 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 	enum wr_stop_reason why = WR_STOP_NONE;
 	json_t *trials = nb > 1 ? json_array() : NULL;
 	struct wr_trial tr;
-	struct wr_error fail;
-	char err[512];
+	struct wr_error err;
+	bool unrecorded = false;
 	int rc = 0;
 
+	wr_err_clear(&err);
 	wr_trial_from_config(cfg, &tr);
-	for (t = 0; t < nb && why != WR_STOP_SIGNAL && rc == 0; t++) {
-		rc = wr_run_trial(run, &tr, err, sizeof(err));
+	for (t = 0; t < nb && why != WR_STOP_SIGNAL; t++) {
+		rc = wr_run_trial(run, &tr, &err);
 		if (rc == 0)
-			rc = wr_run_start(run, err, sizeof(err));
+			rc = wr_run_start(run, &err);
 		if (rc != 0)
 			break;
 		/* --start-on-rx: RX polls now; tell a script it may send. */
@@ -169,21 +157,23 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 		}
 		why = wr_run_wait(run, &stop_signals, show_interval, &l);
 		wr_run_stop(run, why);
-		if (trials != NULL && app_trial_done(stdout, run, t, trials) != 0)
-			rc = -EIO;
+		if (trials != NULL && app_trial_done(stdout, run, t, trials) != 0) {
+			unrecorded = true;
+			break;
+		}
 	}
 	/* Before the ports close: the file describes them. */
-	if (app_capture_write(run, stdout) != 0 && rc == 0)
-		rc = -EIO;
+	if (app_capture_write(run, stdout) != 0)
+		unrecorded = true;
 	wr_run_close(run);
-	if (rc == 0) {
-		rc = finish(run, trials);
-	} else if (rc == -EIO) {
+	if (rc != 0) {
+		rc = failed(&err);
+	} else if (unrecorded) {
 		/* What could not be recorded was said when it failed. */
-		wr_err_fail(&fail, rc, "cannot record the trial or the capture");
-		rc = failed(&fail);
+		wr_err_fail(&err, -EIO, "cannot record the trial or the capture");
+		rc = failed(&err);
 	} else {
-		rc = failed_legacy(rc, err);
+		rc = finish(run, trials);
 	}
 	json_decref(trials);
 	return rc;
@@ -205,16 +195,15 @@ run_mode(struct wr_run *run, const struct wr_config *cfg)
 	struct wr_mode_hooks h = { &stop_signals, show_interval, show_trial, &l };
 	json_t *doc = wr_result_head(run);
 	struct wr_error fail;
-	char err[512];
 	int rc, code = APP_EXIT_OK;
 
 	if (doc == NULL) {
 		wr_err_env(&fail, -ENOMEM, "no memory for the result");
 		return failed(&fail);
 	}
-	rc = wr_mode_run(run, &h, doc, err, sizeof(err));
+	rc = wr_mode_run(run, &h, doc, &fail);
 	if (rc != 0 && rc != -EINTR)
-		code = failed_legacy(rc, err);
+		code = failed(&fail);
 	/* Before the ports close: the file describes them. */
 	if (app_capture_write(run, stdout) != 0 && code == APP_EXIT_OK)
 		code = APP_EXIT_FAILED;
@@ -240,13 +229,14 @@ run_mode(struct wr_run *run, const struct wr_config *cfg)
 static int
 run_all(const struct wr_config *cfg, const char *cmdline)
 {
+	struct wr_error err;
 	struct wr_run *run;
-	char err[512];
 	int rc;
 
-	rc = wr_run_create(cfg, cmdline, &run, err, sizeof(err));
+	wr_err_clear(&err);
+	rc = wr_run_create(cfg, cmdline, &run, &err);
 	if (rc != 0)
-		return failed_legacy(rc, err);
+		return failed(&err);
 	if (!cfg->quiet)
 		app_view_plan(stdout, run);
 	rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg) : run_mode(run, cfg);
@@ -267,6 +257,7 @@ parse_app(int argc, char **argv, struct wr_config *cfg, const char *prog)
 	int rc;
 
 	wr_config_defaults(cfg);
+	wr_err_clear(&err);
 	rc = wr_opts_find_profile(argc, argv, &profile, &err);
 	if (rc == 0 && profile != NULL)
 		rc = wr_profile_load(profile, cfg, &err);

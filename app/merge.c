@@ -119,9 +119,8 @@ merge_docs(json_t *snd, json_t *rcv, const char **paths, const char *out,
 {
 	static struct wr_merge m;
 	struct wr_error err;
-	char msg[512];
 	json_t *doc;
-	int rc, wrc;
+	int rc;
 
 	if (wr_merge_compute(snd, rcv, &m, &err) != 0)
 		return app_error(PROG, &err);
@@ -135,8 +134,7 @@ merge_docs(json_t *snd, json_t *rcv, const char **paths, const char *out,
 	if (doc == NULL) {
 		wr_err_env(&err, -ENOMEM, "no memory for the JSON document");
 		rc = app_error(PROG, &err);
-	} else if ((wrc = wr_result_write_json(doc, out, msg, sizeof(msg))) != 0) {
-		app_err_legacy(&err, wrc, msg);
+	} else if (wr_result_write_json(doc, out, &err) != 0) {
 		rc = app_error(PROG, &err);
 	}
 	json_decref(doc);

@@ -136,16 +136,12 @@ hold_signals(bool hold, sigset_t *old)
 int
 app_write_json(json_t *doc, const char *path, struct wr_error *err)
 {
-	char msg[WR_ERROR_MSG_LEN];
 	sigset_t old;
 	int rc;
 
 	hold_signals(true, &old);
-	rc = wr_result_write_json(doc, path, msg, sizeof(msg));
+	rc = wr_result_write_json(doc, path, err);
 	hold_signals(false, &old);
-	/* Memory for the text or the file itself: the machine's side. */
-	if (rc != 0)
-		wr_err_env(err, rc, "%s", msg);
 	return rc;
 }
 
@@ -165,7 +161,6 @@ int
 app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 {
 	const struct wr_config *cfg = wr_run_cfg(run);
-	char msg[WR_ERROR_MSG_LEN];
 	struct wr_error err;
 	json_t *doc;
 	int rc = 0;
@@ -173,9 +168,9 @@ app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 	if (trials == NULL && cfg->json_path[0] == '\0' && cfg->csv_path[0] == '\0' &&
 			cfg->csv_streams_path[0] == '\0')
 		return 0;
-	doc = wr_result_build_trials(run, trials, msg, sizeof(msg));
+	doc = wr_result_build_trials(run, trials, &err);
 	if (doc == NULL) {
-		fprintf(stderr, "wirerate: error: %s\n", msg);
+		app_error("wirerate", &err);
 		return -1;
 	}
 	if (trials != NULL)

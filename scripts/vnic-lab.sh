@@ -197,6 +197,7 @@ summarize() {
 # (Markdown, HTML, CSV), and its tables on stdout, the environment left out.
 report_tables() {
 	local name files=()
+	rm -rf "$out_dir/report"    # an earlier run's must not pass for this one's
 	[ "$APP" = wirerate ] || return 0
 	while IFS=$'\t' read -r name _; do
 		[ ! -s "$out_dir/$name/result.json" ] || files+=("$out_dir/$name/result.json")
@@ -224,7 +225,7 @@ print_results() {
 		echo "(received: unique sequence numbers; lost = sent - received per stream; per-NIC"
 		echo " cycles per frame and PMD counters in summary.tsv)"
 	fi
-	echo "results: $out_dir/summary.tsv, $out_dir/report/"
+	echo "results: $out_dir/summary.tsv$([ ! -d "$out_dir/report" ] || echo ", $out_dir/report/")"
 	return "$rc"
 }
 

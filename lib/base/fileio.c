@@ -69,17 +69,3 @@ wr_file_write(const char *path, wr_file_fill_t fill, const void *ctx,
 	}
 	return rc;
 }
-
-int
-wr_file_write_atomic(const char *path, wr_file_fill_t fill, const void *ctx,
-		char *err, size_t errlen)
-{
-	struct wr_error e;
-	int rc;
-
-	wr_err_clear(&e);
-	rc = wr_file_write(path, fill, ctx, &e);
-	if (rc != 0)
-		snprintf(err, errlen, "%s", e.msg);
-	return rc;
-}

@@ -24,11 +24,4 @@ typedef int (*wr_file_fill_t)(FILE *f, const void *ctx);
 int wr_file_write(const char *path, wr_file_fill_t fill, const void *ctx,
 		struct wr_error *err);
 
-/*
- * wr_file_write for callers still on the message-buffer API (err of
- * errlen bytes). Goes once the last of them has moved to struct wr_error.
- */
-int wr_file_write_atomic(const char *path, wr_file_fill_t fill, const void *ctx,
-		char *err, size_t errlen);
-
 #endif /* WR_FILEIO_H */

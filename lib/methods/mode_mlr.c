@@ -136,9 +136,8 @@ wr_mode_mlr(struct mode_ctx *m, uint32_t size, json_t *res)
 		return rc;
 	conf_from(m->run->setup.cfg, load, &c);
 	if (wr_mlr_init(&s, &c) != 0) {
-		snprintf(m->err, m->errlen, "--mode mlr: goals or durations out of "
-			"range");
-		return -EINVAL;
+		return wr_err_usage(m->err, -EINVAL, "--mode mlr: goals or durations "
+			"out of range");
 	}
 	while ((rc = wr_mlr_next(&s, &load, &dur)) == WR_MLR_TRIAL) {
 		wr_mode_trial_at(size, load, (uint64_t)(dur * 1e3 + 0.5), &t);

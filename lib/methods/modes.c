@@ -95,8 +95,8 @@ wr_mode_summarize(const struct wr_run *run, struct wr_trial_summary *s)
 	summarize_latency(run, s);
 }
 
-static json_t *
-summary_json(const struct wr_trial_summary *s)
+json_t *
+wr_mode_summary_json(const struct wr_trial_summary *s)
 {
 	json_t *o = json_object();
 
@@ -129,19 +129,16 @@ summary_json(const struct wr_trial_summary *s)
  */
 #define TRIAL_ATTEMPTS 3
 
-static int trial_once(struct mode_ctx *m, const struct wr_trial *t,
-		const char *what, struct wr_trial_summary *s);
-
 /* A trial, repeated while its rate was not reached; the last one counts. */
-static int
-trial(struct mode_ctx *m, const struct wr_trial *t, const char *what,
+int
+wr_mode_trial(struct mode_ctx *m, const struct wr_trial *t, const char *what,
 		struct wr_trial_summary *s)
 {
 	unsigned int i;
 	int rc = 0;
 
 	for (i = 0; i < TRIAL_ATTEMPTS; i++) {
-		rc = trial_once(m, t, what, s);
+		rc = wr_mode_trial_once(m, t, what, s);
 		if (rc != 0 || s->rate_reached)
 			break;
 	}
@@ -149,37 +146,36 @@ trial(struct mode_ctx *m, const struct wr_trial *t, const char *what,
 }
 
 /* One trial: prepare, run, stop, summarise, record. */
-static int
-trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *what,
+int
+wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *what,
 		struct wr_trial_summary *s)
 {
 	enum wr_stop_reason why;
 	json_t *o;
 	int rc;
 
-	rc = wr_run_trial(m->run, t, m->err, m->errlen);
+	rc = wr_run_trial(m->run, t, m->err);
 	if (rc == 0)
-		rc = wr_run_start(m->run, m->err, m->errlen);
+		rc = wr_run_start(m->run, m->err);
 	if (rc != 0)
 		return rc;
 	why = wr_run_wait(m->run, m->h->signals, m->h->on_interval, m->h->arg);
 	wr_run_stop(m->run, why);
 	wr_mode_summarize(m->run, s);
-	o = summary_json(s);
+	o = wr_mode_summary_json(s);
 	json_object_set_new(o, "what", json_string(what));
 	wr_result_add_trial(o, m->run, false);
 	json_array_append_new(m->trials, o);
 	if (m->h->on_trial != NULL)
 		m->h->on_trial(m->run, what, s, m->h->arg);
 	if (why == WR_STOP_SIGNAL) {
-		snprintf(m->err, m->errlen, "stopped by a signal");
-		return -EINTR;
+		return wr_err_fail(m->err, -EINTR, "stopped by a signal");
 	}
 	return 0;
 }
 
-static void
-trial_at(uint32_t size, double pps, uint64_t ms, struct wr_trial *t)
+void
+wr_mode_trial_at(uint32_t size, double pps, uint64_t ms, struct wr_trial *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->frame_size = size;
@@ -191,8 +187,8 @@ trial_at(uint32_t size, double pps, uint64_t ms, struct wr_trial *t)
 }
 
 /* The link speed the configuration lets us trust, 0 when none. */
-static uint64_t
-trusted_link_bps(const struct wr_run *run)
+uint64_t
+wr_mode_trusted_link_bps(const struct wr_run *run)
 {
 	unsigned int p;
 
@@ -209,20 +205,19 @@ trusted_link_bps(const struct wr_run *run)
  * The 100% rate of the RFC 2544 tests at size: --rate, else line rate of a
  * trusted link, else what an unpaced calibration trial reaches (labelled).
  */
-static int
-max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
+int
+wr_mode_max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
 {
 	const struct wr_config *cfg = m->run->setup.cfg;
-	uint64_t link = trusted_link_bps(m->run);
+	uint64_t link = wr_mode_trusted_link_bps(m->run);
 	struct wr_trial_summary s;
 	struct wr_trial t;
 	int rc;
 
 	if (cfg->rate.unit == WR_RATE_PCT && link == 0) {
-		snprintf(m->err, m->errlen, "--rate %g%%: no trusted link speed "
-			"(virtual NICs report a label): give --link-speed",
+		return wr_err_usage(m->err, -EINVAL, "--rate %g%%: no trusted link "
+			"speed (virtual NICs report a label): give --link-speed",
 			cfg->rate.value);
-		return -EINVAL;
 	}
 	if (cfg->rate.unit != WR_RATE_NONE) {
 		json_object_set_new(res, "max_from", json_string("--rate"));
@@ -233,13 +228,16 @@ max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
 		json_object_set_new(res, "max_from", json_string("line rate"));
 		return 0;
 	}
-	trial_at(size, 0, CALIBRATE_MS, &t);
-	rc = trial(m, &t, "calibrate", &s);
+	wr_mode_trial_at(size, 0, CALIBRATE_MS, &t);
+	rc = wr_mode_trial(m, &t, "calibrate", &s);
 	if (rc != 0)
 		return rc;
 	*pps = s.achieved_pps;
 	json_object_set_new(res, "max_from", json_string("calibration (unpaced)"));
-	return *pps > 0 ? 0 : -EIO;
+	if (*pps <= 0)
+		return wr_err_fail(m->err, -EIO, "the calibration trial at %u B sent "
+			"nothing: no 100%% rate to start from (give --rate)", size);
+	return 0;
 }
 
 static int
@@ -252,11 +250,11 @@ run_sweep(struct mode_ctx *m, uint32_t size, json_t *res)
 
 	wr_trial_from_config(m->run->setup.cfg, &t);
 	t.frame_size = size;
-	rc = trial(m, &t, "sweep", &s);
+	rc = wr_mode_trial(m, &t, "sweep", &s);
 	if (rc != 0)
 		return rc;
 	/* json_object_update() copies the keys: the object is still ours. */
-	o = summary_json(&s);
+	o = wr_mode_summary_json(&s);
 	json_object_update(res, o);
 	json_decref(o);
 	return 0;
@@ -280,7 +278,7 @@ search_result_json(json_t *res, const struct wr_search_result *r,
 	json_object_set_new(res, "converged", json_boolean(r->converged));
 	json_object_set_new(res, "search_trials", json_integer(r->nb_trials));
 	if (at_ndr->sent_pkts != 0)
-		json_object_set_new(res, "at_ndr", summary_json(at_ndr));
+		json_object_set_new(res, "at_ndr", wr_mode_summary_json(at_ndr));
 }
 
 /*
@@ -311,7 +309,7 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 	double pps;
 	int rc;
 
-	rc = max_rate(m, size, &pps, res);
+	rc = wr_mode_max_rate(m, size, &pps, res);
 	if (rc != 0)
 		return rc;
 	memset(&sc, 0, sizeof(sc));
@@ -323,8 +321,12 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 	sc.max_trials = cfg->max_trials;
 	rc = wr_search_init(&srch, &sc);
 	while (rc == 0 && wr_search_next(&srch, &pps) == WR_SEARCH_TRIAL) {
-		trial_at(size, pps, cfg->trial_ms, &t);
-		rc = trial(m, &t, "search", &s);
+		wr_mode_trial_at(size, pps, cfg->trial_ms, &t);
+		rc = wr_mode_trial(m, &t, "search", &s);
+		if (rc == 0 && s.sent_pkts == 0)
+			rc = wr_err_fail(m->err, -EIO, "--mode throughput at %u B: the "
+				"trial at %.6g pps sent no frame: no loss ratio to search "
+				"on", size, pps);
 		if (rc == 0)
 			rc = wr_search_report(&srch, pps, s.sent_pkts, search_loss(&s, &limited));
 		if (rc == 0 && s.lost_pkts == 0 && s.rate_reached && pps > best.requested_pps)
@@ -334,7 +336,7 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 		return rc;
 	json_object_set_new(res, "generator_limited_trials", json_integer(limited));
 	wr_search_result(&srch, &r);
-	search_result_json(res, &r, &best, size, trusted_link_bps(m->run));
+	search_result_json(res, &r, &best, size, wr_mode_trusted_link_bps(m->run));
 	return 0;
 }
 
@@ -351,14 +353,14 @@ run_loss(struct mode_ctx *m, uint32_t size, json_t *res)
 	int rc;
 
 	json_object_set_new(res, "steps", steps);
-	rc = max_rate(m, size, &max, res);
+	rc = wr_mode_max_rate(m, size, &max, res);
 	if (rc == 0)
 		rc = wr_search_flr_init(&flr, max, m->run->setup.cfg->loss_step_pct);
 	while (rc == 0 && wr_search_flr_next(&flr, &pps, &pct) == WR_SEARCH_TRIAL) {
-		trial_at(size, pps, m->run->setup.cfg->trial_ms, &t);
-		rc = trial(m, &t, "loss", &s);
+		wr_mode_trial_at(size, pps, m->run->setup.cfg->trial_ms, &t);
+		rc = wr_mode_trial(m, &t, "loss", &s);
 		if (rc == 0) {
-			json_t *o = summary_json(&s);
+			json_t *o = wr_mode_summary_json(&s);
 
 			json_object_set_new(o, "pct_of_max", json_real(pct));
 			if (!s.rate_reached)
@@ -384,9 +386,9 @@ b2b_search(struct mode_ctx *m, uint32_t size, uint64_t max_pkts, uint64_t *best)
 
 	while (hi - lo > 1) {
 		n = lo == 0 && hi == max_pkts + 1 ? max_pkts : lo + (hi - lo) / 2;
-		trial_at(size, 0, m->run->setup.cfg->trial_ms, &t);
+		wr_mode_trial_at(size, 0, m->run->setup.cfg->trial_ms, &t);
 		t.count_pkts = n;
-		rc = trial(m, &t, "b2b", &s);
+		rc = wr_mode_trial(m, &t, "b2b", &s);
 		if (rc != 0)
 			return rc;
 		if (s.lost_pkts == 0 && s.sent_pkts == n * nb_tx_ports(m->run))
@@ -411,7 +413,7 @@ run_b2b(struct mode_ctx *m, uint32_t size, json_t *res)
 
 	json_object_set_new(res, "bursts_pkts", bursts);
 	if (max_pkts == 0) {
-		rc = max_rate(m, size, &pps, res);
+		rc = wr_mode_max_rate(m, size, &pps, res);
 		max_pkts = (uint64_t)(pps * B2B_DEFAULT_SPAN_S);
 	}
 	json_object_set_new(res, "max_tried_pkts", json_integer((json_int_t)max_pkts));
@@ -449,12 +451,14 @@ run_size(struct mode_ctx *m, uint32_t size, json_t *res)
 
 int
 wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
-		json_t *doc, char *err, size_t errlen)
+		json_t *doc, struct wr_error *err)
 {
 	const struct wr_config *cfg = run->setup.cfg;
-	struct mode_ctx m = { run, hooks, json_array(), err, errlen };
+	struct mode_ctx m = { run, hooks, json_array(), err };
 	json_t *results = json_array();
 	unsigned int i, n = cfg->nb_sizes ? cfg->nb_sizes : 1;
+	uint32_t size = cfg->frame_size;
+	json_t *res;
 	uint64_t trial_ms = cfg->mode == WR_MODE_SWEEP ? cfg->duration_ms : cfg->trial_ms;
 	int rc = 0;
 
@@ -469,50 +473,18 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 		json_object_set_new(doc, "pdr_ratio", json_real(cfg->pdr_ratio));
 	json_object_set_new(doc, "trials", m.trials);
 	json_object_set_new(doc, "results", results);
+	wr_err_clear(err);
 	for (i = 0; i < n && rc == 0; i++) {
-		json_t *res = json_object();
-
-		json_array_append_new(results, res);
-		rc = run_size(&m, cfg->nb_sizes ? cfg->sizes[i] : cfg->frame_size, res);
+		size = cfg->nb_sizes ? cfg->sizes[i] : cfg->frame_size;
+		json_array_append_new(results, res = json_object());
+		rc = run_size(&m, size, res);
 	}
+	/*
+	 * The search state machines (search.c, mlr.c) refuse a state with a
+	 * bare errno: a method that could not go on is a failed run.
+	 */
+	if (rc != 0 && err != NULL && err->cls == WR_ERR_NONE)
+		wr_err_fail(err, rc, "--mode %s at %u B: the method could not go on: "
+			"%s", wr_mode_name(cfg->mode), size, strerror(-rc));
 	return rc;
-}
-
-/* The shared pieces for mode_mlr.c and mode_lat.c (modes_int.h). */
-int
-wr_mode_trial(struct mode_ctx *m, const struct wr_trial *t, const char *what,
-		struct wr_trial_summary *s)
-{
-	return trial(m, t, what, s);
-}
-
-int
-wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t,
-		const char *what, struct wr_trial_summary *s)
-{
-	return trial_once(m, t, what, s);
-}
-
-void
-wr_mode_trial_at(uint32_t size, double pps, uint64_t ms, struct wr_trial *t)
-{
-	trial_at(size, pps, ms, t);
-}
-
-int
-wr_mode_max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
-{
-	return max_rate(m, size, pps, res);
-}
-
-json_t *
-wr_mode_summary_json(const struct wr_trial_summary *s)
-{
-	return summary_json(s);
-}
-
-uint64_t
-wr_mode_trusted_link_bps(const struct wr_run *run)
-{
-	return trusted_link_bps(run);
 }

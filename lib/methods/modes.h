@@ -53,7 +53,7 @@ void wr_mode_summarize(const struct wr_run *run, struct wr_trial_summary *s);
  * with a message.
  */
 int wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
-		json_t *doc, char *err, size_t errlen);
+		json_t *doc, struct wr_error *err);
 
 /* Name of a mode, as --mode takes it. */
 const char *wr_mode_name(enum wr_mode mode);

@@ -10,14 +10,14 @@
 #include <jansson.h>
 
 #include "modes.h"
+#include "base/error.h"
 
 /* State shared by the trials of one mode run. */
 struct mode_ctx {
 	struct wr_run *run;
 	const struct wr_mode_hooks *h;
 	json_t *trials;
-	char *err;
-	size_t errlen;
+	struct wr_error *err;
 };
 
 /*

@@ -444,18 +444,21 @@ wr_result_trial(const struct wr_run *run, unsigned int trial)
 
 json_t *
 wr_result_build_trials(const struct wr_run *run, json_t *trials,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	json_t *doc = wr_result_build(run), *summary;
 
 	if (doc == NULL) {
-		snprintf(err, errlen, "no memory to build the result");
+		wr_err_env(err, -ENOMEM, "no memory to build the result");
 		return NULL;
 	}
 	if (trials == NULL)
 		return doc;
-	summary = wr_trials_summary(trials, run->setup.cfg->nb_warmup, err, errlen);
+	summary = wr_trials_summarize(trials, run->setup.cfg->nb_warmup, err);
 	if (summary == NULL) {
+		/* This run's own trials: a field missing there is its failure. */
+		if (err != NULL && err->cls == WR_ERR_USAGE)
+			err->cls = WR_ERR_FAIL;
 		json_decref(doc);
 		return NULL;
 	}
@@ -475,22 +478,21 @@ fill_json(FILE *f, const void *doc)
 }
 
 int
-wr_result_write_json(json_t *doc, const char *path, char *err, size_t errlen)
+wr_result_write_json(json_t *doc, const char *path, struct wr_error *err)
 {
-	return wr_file_write_atomic(path, fill_json, doc, err, errlen);
+	return wr_file_write(path, fill_json, doc, err);
 }
 
 int
-wr_result_write(const struct wr_run *run, const char *path, char *err, size_t errlen)
+wr_result_write(const struct wr_run *run, const char *path, struct wr_error *err)
 {
 	json_t *doc = wr_result_build(run);
 	int rc;
 
-	if (doc == NULL) {
-		snprintf(err, errlen, "%s: no memory to build the result", path);
-		return -ENOMEM;
-	}
-	rc = wr_result_write_json(doc, path, err, errlen);
+	if (doc == NULL)
+		return wr_err_env(err, -ENOMEM, "%s: no memory to build the result",
+			path);
+	rc = wr_result_write_json(doc, path, err);
 	json_decref(doc);
 	return rc;
 }

@@ -40,21 +40,21 @@ json_t *wr_result_trial(const struct wr_run *run, unsigned int trial);
  * "summary" when trials is not NULL. NULL with a message in err.
  */
 json_t *wr_result_build_trials(const struct wr_run *run, json_t *trials,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /*
  * Write the result of run to path atomically. Returns 0, or a negative
  * errno with a message naming the path.
  */
 int wr_result_write(const struct wr_run *run, const char *path,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /*
  * Write any JSON document to path atomically (temporary file, fsync,
- * rename; in place when path is a device or FIFO, see wr_file_write_atomic).
+ * rename; in place when path is a device or FIFO, see wr_file_write).
  * Returns 0 or a negative errno with a message.
  */
-int wr_result_write_json(json_t *doc, const char *path, char *err, size_t errlen);
+int wr_result_write_json(json_t *doc, const char *path, struct wr_error *err);
 
 /*
  * The result of a run still going, from what the stats core holds after

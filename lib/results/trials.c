@@ -183,17 +183,3 @@ wr_trials_read_figure(const json_t *doc, const char *name,
 	}
 	return 0;
 }
-
-json_t *
-wr_trials_summary(const json_t *trials, unsigned int nb_warmup, char *err,
-		size_t errlen)
-{
-	struct wr_error e;
-	json_t *sum;
-
-	wr_err_clear(&e);
-	sum = wr_trials_summarize(trials, nb_warmup, &e);
-	if (sum == NULL)
-		snprintf(err, errlen, "%s", e.msg);
-	return sum;
-}

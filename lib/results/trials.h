@@ -50,13 +50,6 @@ json_t *wr_trials_summarize(const json_t *trials, unsigned int nb_warmup,
 		struct wr_error *err);
 
 /*
- * wr_trials_summarize for callers still on the message-buffer API (err of
- * errlen bytes). Goes once the last of them has moved to struct wr_error.
- */
-json_t *wr_trials_summary(const json_t *trials, unsigned int nb_warmup,
-		char *err, size_t errlen);
-
-/*
  * Read back summary.figures.NAME of a result document into out. Returns
  * 0, -ENOENT when the document has no such figure, or -EINVAL with err
  * naming the missing or ill-typed field.

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/errmsg.h"
+#include "base/error.h"
 #include "plan.h"
 
 static const char *
@@ -68,16 +68,16 @@ compact(struct wr_plan *plan, unsigned int nb)
 
 static int
 init_workers(struct wr_plan *plan, const struct wr_plan_lcore *lcores,
-		unsigned int nb_lcores, char *err, size_t errlen)
+		unsigned int nb_lcores, struct wr_error *err)
 {
 	unsigned int i;
 
 	memset(plan, 0, sizeof(*plan));
 	if (nb_lcores == 0)
-		return wr_err(-EINVAL, err, errlen, "no worker lcore: give EAL at least two "
+		return wr_err_usage(err, -EINVAL, "no worker lcore: give EAL at least two "
 			"lcores, e.g. -l 0,1 (the main lcore is the stats core)");
 	if (nb_lcores > WR_PLAN_MAX_WORKERS)
-		return wr_err(-EINVAL, err, errlen, "%u worker lcores: at most %u", nb_lcores,
+		return wr_err_usage(err, -EINVAL, "%u worker lcores: at most %u", nb_lcores,
 			WR_PLAN_MAX_WORKERS);
 	for (i = 0; i < nb_lcores; i++) {
 		plan->w[i].lcore = lcores[i].id;
@@ -90,7 +90,7 @@ init_workers(struct wr_plan *plan, const struct wr_plan_lcore *lcores,
 static int
 place_dir(struct wr_plan *plan, unsigned int nb_lcores, enum wr_dir dir,
 		const struct wr_plan_port *ports, unsigned int nb_ports,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	unsigned int p, q, nb_q;
 	struct wr_plan_worker *w;
@@ -105,7 +105,7 @@ place_dir(struct wr_plan *plan, unsigned int nb_lcores, enum wr_dir dir,
 			ref.dir = dir;
 			w = pick_worker(plan->w, nb_lcores, ports[p].socket, &local);
 			if (worker_add(w, &ref) != 0)
-				return wr_err(-EINVAL, err, errlen, "more than %u %s queues per "
+				return wr_err_usage(err, -EINVAL, "more than %u %s queues per "
 					"lcore: give more lcores", WR_MAX_QPW,
 					dir_name(dir));
 			if (!local)
@@ -118,16 +118,16 @@ place_dir(struct wr_plan *plan, unsigned int nb_lcores, enum wr_dir dir,
 int
 wr_plan_auto(const struct wr_plan_port *ports, unsigned int nb_ports,
 		const struct wr_plan_lcore *lcores, unsigned int nb_lcores,
-		struct wr_plan *plan, char *err, size_t errlen)
+		struct wr_plan *plan, struct wr_error *err)
 {
-	int rc = init_workers(plan, lcores, nb_lcores, err, errlen);
+	int rc = init_workers(plan, lcores, nb_lcores, err);
 
 	if (rc != 0)
 		return rc;
 	plan->automatic = 1;
-	rc = place_dir(plan, nb_lcores, WR_DIR_TX, ports, nb_ports, err, errlen);
+	rc = place_dir(plan, nb_lcores, WR_DIR_TX, ports, nb_ports, err);
 	if (rc == 0)
-		rc = place_dir(plan, nb_lcores, WR_DIR_RX, ports, nb_ports, err, errlen);
+		rc = place_dir(plan, nb_lcores, WR_DIR_RX, ports, nb_ports, err);
 	if (rc == 0)
 		compact(plan, nb_lcores);
 	return rc;
@@ -180,7 +180,7 @@ queue_index(const struct wr_plan_port *ports, unsigned int nb_ports,
 static int
 apply_map(struct wr_plan *plan, const struct wr_map *m, int li,
 		const struct wr_plan_port *ports, unsigned int nb_ports,
-		bool *seen, char *err, size_t errlen)
+		bool *seen, struct wr_error *err)
 {
 	unsigned int j;
 	int qi;
@@ -191,18 +191,18 @@ apply_map(struct wr_plan *plan, const struct wr_map *m, int li,
 
 		qi = queue_index(ports, nb_ports, q);
 		if (qi < 0)
-			return wr_err(-EINVAL, err, errlen, "--map %u: %s%u.%u is not a queue of "
+			return wr_err_usage(err, -EINVAL, "--map %u: %s%u.%u is not a queue of "
 				"this run (port %s, %u %s queues)", m->lcore,
 				dir_name(q->dir), q->port, q->queue,
 				pp == NULL ? "not used" : "used",
 				pp == NULL ? 0 : (q->dir == WR_DIR_TX ? pp->nb_txq : pp->nb_rxq),
 				dir_name(q->dir));
 		if (seen[qi])
-			return wr_err(-EINVAL, err, errlen, "--map %u: %s%u.%u is mapped twice",
+			return wr_err_usage(err, -EINVAL, "--map %u: %s%u.%u is mapped twice",
 				m->lcore, dir_name(q->dir), q->port, q->queue);
 		seen[qi] = true;
 		if (worker_add(&plan->w[li], q) != 0)
-			return wr_err(-EINVAL, err, errlen, "--map %u: more than %u %s queues",
+			return wr_err_usage(err, -EINVAL, "--map %u: more than %u %s queues",
 				m->lcore, WR_MAX_QPW, dir_name(q->dir));
 		if (pp->socket >= 0 && plan->w[li].socket >= 0 &&
 				pp->socket != plan->w[li].socket)
@@ -214,18 +214,18 @@ apply_map(struct wr_plan *plan, const struct wr_map *m, int li,
 /* Every queue of every port was mapped. */
 static int
 check_all_mapped(const struct wr_plan_port *ports, unsigned int nb_ports,
-		const bool *seen, char *err, size_t errlen)
+		const bool *seen, struct wr_error *err)
 {
 	unsigned int i, q;
 
 	for (i = 0; i < nb_ports; i++) {
 		for (q = 0; q < ports[i].nb_txq; q++)
 			if (!seen[i * 2 * WR_MAX_QUEUES + q])
-				return wr_err(-EINVAL, err, errlen, "--map: tx%u.%u is not mapped "
+				return wr_err_usage(err, -EINVAL, "--map: tx%u.%u is not mapped "
 					"to any lcore", ports[i].port_id, q);
 		for (q = 0; q < ports[i].nb_rxq; q++)
 			if (!seen[i * 2 * WR_MAX_QUEUES + WR_MAX_QUEUES + q])
-				return wr_err(-EINVAL, err, errlen, "--map: rx%u.%u is not mapped "
+				return wr_err_usage(err, -EINVAL, "--map: rx%u.%u is not mapped "
 					"to any lcore", ports[i].port_id, q);
 	}
 	return 0;
@@ -235,28 +235,28 @@ int
 wr_plan_from_maps(const struct wr_map *maps, unsigned int nb_maps,
 		const struct wr_plan_port *ports, unsigned int nb_ports,
 		const struct wr_plan_lcore *lcores, unsigned int nb_lcores,
-		struct wr_plan *plan, char *err, size_t errlen)
+		struct wr_plan *plan, struct wr_error *err)
 {
 	bool seen[WR_MAX_PORTS * 2 * WR_MAX_QUEUES] = { false };
 	unsigned int i;
 	int rc, li;
 
-	rc = init_workers(plan, lcores, nb_lcores, err, errlen);
+	rc = init_workers(plan, lcores, nb_lcores, err);
 	if (rc != 0)
 		return rc;
 	if (nb_ports > WR_MAX_PORTS)
-		return wr_err(-EINVAL, err, errlen, "%u ports: at most %u", nb_ports, WR_MAX_PORTS);
+		return wr_err_usage(err, -EINVAL, "%u ports: at most %u", nb_ports, WR_MAX_PORTS);
 	for (i = 0; i < nb_maps; i++) {
 		li = find_lcore(lcores, nb_lcores, maps[i].lcore);
 		if (li < 0)
-			return wr_err(-EINVAL, err, errlen, "--map %u: lcore %u is not a worker "
+			return wr_err_usage(err, -EINVAL, "--map %u: lcore %u is not a worker "
 				"lcore of this run (check EAL -l/--lcores; the main "
 				"lcore is the stats core)", maps[i].lcore, maps[i].lcore);
-		rc = apply_map(plan, &maps[i], li, ports, nb_ports, seen, err, errlen);
+		rc = apply_map(plan, &maps[i], li, ports, nb_ports, seen, err);
 		if (rc != 0)
 			return rc;
 	}
-	rc = check_all_mapped(ports, nb_ports, seen, err, errlen);
+	rc = check_all_mapped(ports, nb_ports, seen, err);
 	if (rc == 0)
 		compact(plan, nb_lcores);
 	return rc;

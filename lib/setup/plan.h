@@ -54,7 +54,7 @@ struct wr_plan {
  */
 int wr_plan_auto(const struct wr_plan_port *ports, unsigned int nb_ports,
 		const struct wr_plan_lcore *lcores, unsigned int nb_lcores,
-		struct wr_plan *plan, char *err, size_t errlen);
+		struct wr_plan *plan, struct wr_error *err);
 
 /*
  * Build the plan from explicit maps. Every queue of ports must be mapped
@@ -64,7 +64,7 @@ int wr_plan_auto(const struct wr_plan_port *ports, unsigned int nb_ports,
 int wr_plan_from_maps(const struct wr_map *maps, unsigned int nb_maps,
 		const struct wr_plan_port *ports, unsigned int nb_ports,
 		const struct wr_plan_lcore *lcores, unsigned int nb_lcores,
-		struct wr_plan *plan, char *err, size_t errlen);
+		struct wr_plan *plan, struct wr_error *err);
 
 /* Queues a worker owns in both directions. This function can't fail. */
 static inline unsigned int

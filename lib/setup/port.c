@@ -9,7 +9,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
-#include "base/errmsg.h"
+#include "base/error.h"
 #include "base/units.h"
 #include "datapath/capture.h"
 #include "port.h"
@@ -73,21 +73,21 @@ pool_round(uint32_t n)
 }
 
 static int
-probe_queues(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
+probe_queues(struct wr_port *p, const struct wr_config *cfg, struct wr_error *err)
 {
 	/* Configure at least one queue each way: some PMDs (vmxnet3) refuse 0. */
 	p->nb_txq = p->tx ? cfg->nb_txq : 1;
 	p->nb_rxq = p->rx ? cfg->nb_rxq : 1;
 	if (p->nb_txq > p->info.max_tx_queues)
-		return wr_err(-EINVAL, err, el, "port %u (%s): %u TX queues asked, the PMD "
+		return wr_err_usage(err, -EINVAL, "port %u (%s): %u TX queues asked, the PMD "
 			"offers %u", p->port_id, p->driver, p->nb_txq,
 			p->info.max_tx_queues);
 	if (p->nb_rxq > p->info.max_rx_queues)
-		return wr_err(-EINVAL, err, el, "port %u (%s): %u RX queues asked, the PMD "
+		return wr_err_usage(err, -EINVAL, "port %u (%s): %u RX queues asked, the PMD "
 			"offers %u", p->port_id, p->driver, p->nb_rxq,
 			p->info.max_rx_queues);
 	if (is_driver(p, "net_vmxnet3") && !rte_is_power_of_2(p->nb_rxq))
-		return wr_err(-EINVAL, err, el, "port %u (net_vmxnet3): %u RX queues; vmxnet3 "
+		return wr_err_usage(err, -EINVAL, "port %u (net_vmxnet3): %u RX queues; vmxnet3 "
 			"needs a power of two", p->port_id, p->nb_rxq);
 	return 0;
 }
@@ -115,7 +115,7 @@ probe_desc(struct wr_port *p, const struct wr_config *cfg)
 
 /* MTU and buffer sizes for the frame size; jumbo frames need a larger MTU. */
 static int
-probe_mtu(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
+probe_mtu(struct wr_port *p, const struct wr_config *cfg, struct wr_error *err)
 {
 	uint32_t l2 = RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN + (cfg->vlan_id ? 4 : 0);
 	uint32_t need_mtu = cfg->frame_size - l2;
@@ -126,7 +126,7 @@ probe_mtu(struct wr_port *p, const struct wr_config *cfg, char *err, size_t el)
 	p->mtu = 0;
 	if (need_mtu > RTE_ETHER_MTU) {
 		if (need_mtu > p->info.max_mtu || frame_len > p->info.max_rx_pktlen)
-			return wr_err(-EINVAL, err, el, "port %u (%s): frame size %u (%s) "
+			return wr_err_usage(err, -EINVAL, "port %u (%s): frame size %u (%s) "
 				"needs MTU %u; the port allows MTU %u (frames of %u bytes)",
 				p->port_id, p->driver, cfg->frame_size,
 				wr_stream_size_origin(cfg, origin, sizeof(origin)), need_mtu,
@@ -186,7 +186,7 @@ probe_pools(struct wr_port *p, const struct wr_config *cfg)
 
 int
 wr_port_probe(struct wr_port *p, uint16_t port_id, bool tx, bool rx,
-		const struct wr_config *cfg, char *err, size_t errlen)
+		const struct wr_config *cfg, struct wr_error *err)
 {
 	int rc;
 
@@ -196,18 +196,18 @@ wr_port_probe(struct wr_port *p, uint16_t port_id, bool tx, bool rx,
 	p->rx = rx;
 	rc = rte_eth_dev_info_get(port_id, &p->info);
 	if (rc != 0)
-		return wr_err(-EINVAL, err, errlen, "port %u: cannot read device info: %s",
+		return wr_err_env(err, rc, "port %u: cannot read device info: %s",
 			port_id, rte_strerror(-rc));
 	snprintf(p->driver, sizeof(p->driver), "%s", p->info.driver_name);
 	rte_eth_dev_get_name_by_port(port_id, p->name);
 	p->socket = rte_eth_dev_socket_id(port_id);
 	rte_eth_macaddr_get(port_id, &p->mac);
 	wr_devinfo_read(&p->info, p->driver, "/sys", &p->dev);
-	rc = probe_queues(p, cfg, err, errlen);
+	rc = probe_queues(p, cfg, err);
 	if (rc != 0)
 		return rc;
 	probe_desc(p, cfg);
-	rc = probe_mtu(p, cfg, err, errlen);
+	rc = probe_mtu(p, cfg, err);
 	if (rc != 0)
 		return rc;
 	probe_pools(p, cfg);
@@ -275,7 +275,7 @@ fill_spec(const struct wr_port *p, const struct wr_config *cfg,
 static int
 make_tx_var(struct wr_port *p, const struct wr_config *cfg,
 		struct wr_port_txset *set, uint16_t q,
-		const struct wr_frame_spec *spec, char *err, size_t el)
+		const struct wr_frame_spec *spec, struct wr_error *err)
 {
 	struct wr_txvar v;
 	bool needed;
@@ -283,14 +283,14 @@ make_tx_var(struct wr_port *p, const struct wr_config *cfg,
 	const struct wr_mix *mix = cfg->nb_stream_defs ? &cfg->streams[q].mix : &cfg->mix;
 
 	if (wr_txvar_build(mix, spec, &set->qlay[q], &v, &needed) != 0)
-		return wr_err(-EINVAL, err, el, "port %u: a size of mix %s cannot hold "
+		return wr_err_usage(err, -EINVAL, "port %u: a size of mix %s cannot hold "
 			"the headers", p->port_id, mix->text);
 	if (!needed)
 		return 0;
 	set->var[q] = rte_malloc_socket("wr_txvar", sizeof(v), RTE_CACHE_LINE_SIZE,
 		p->socket);
 	if (set->var[q] == NULL)
-		return wr_err(-ENOMEM, err, el, "port %u TX queue %u: no memory for "
+		return wr_err_env(err, -ENOMEM, "port %u TX queue %u: no memory for "
 			"its frame table", p->port_id, q);
 	memcpy(set->var[q], &v, sizeof(v));
 	return 0;
@@ -299,7 +299,7 @@ make_tx_var(struct wr_port *p, const struct wr_config *cfg,
 static int
 make_tx_pool(struct wr_port *p, const struct wr_config *cfg,
 		const struct wr_port *peer, struct wr_port_txset *set, uint16_t q,
-		char *err, size_t el)
+		struct wr_error *err)
 {
 	static uint8_t buf[WR_FRAME_MAX_SIZE];
 	uint32_t room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM,
@@ -310,7 +310,7 @@ make_tx_pool(struct wr_port *p, const struct wr_config *cfg,
 
 	fill_spec(p, cfg, peer, q, set->frame_size, &spec);
 	if (wr_frame_build(&spec, buf, sizeof(buf), &set->qlay[q]) != 0)
-		return wr_err(-EINVAL, err, el, "port %u: frame size %u cannot hold the "
+		return wr_err_usage(err, -EINVAL, "port %u: frame size %u cannot hold the "
 			"headers", p->port_id, spec.size);
 	set->layout = set->qlay[q];
 	snprintf(name, sizeof(name), "wr_tx_%u_%u_%u", p->port_id, q, set->frame_size);
@@ -318,20 +318,20 @@ make_tx_pool(struct wr_port *p, const struct wr_config *cfg,
 		pool_cache(p->tx_pool_mbufs),
 		0, (uint16_t)(room + RTE_PKTMBUF_HEADROOM), p->socket);
 	if (set->pool[q] == NULL)
-		return wr_err(-EINVAL, err, el, "port %u TX queue %u: no memory for %u mbufs of "
+		return wr_err_env(err, -ENOMEM, "port %u TX queue %u: no memory for %u mbufs of "
 			"%u bytes on socket %d (%s): reserve more hugepages",
 			p->port_id, q, p->tx_pool_mbufs, room, p->socket,
 			rte_strerror(rte_errno));
 	t.bytes = buf;
 	t.len = set->qlay[q].data_len;
 	rte_mempool_obj_iter(set->pool[q], tmpl_init, &t);
-	return make_tx_var(p, cfg, set, q, &spec, err, el);
+	return make_tx_var(p, cfg, set, q, &spec, err);
 }
 
 int
 wr_port_use_size(struct wr_port *p, const struct wr_config *cfg,
 		const struct wr_port *peer, uint32_t frame_size,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	struct wr_port_txset *set;
 	unsigned int i;
@@ -345,21 +345,21 @@ wr_port_use_size(struct wr_port *p, const struct wr_config *cfg,
 		}
 	}
 	if (p->nb_txsets == WR_MAX_SIZES)
-		return wr_err(-EINVAL, err, errlen, "port %u: more than %u frame sizes",
+		return wr_err_fail(err, -EINVAL, "port %u: more than %u frame sizes",
 			p->port_id, WR_MAX_SIZES);
 	set = &p->txset[p->nb_txsets++];
 	set->frame_size = frame_size;
 	for (q = 0; q < p->nb_txq; q++) {
-		rc = make_tx_pool(p, cfg, peer, set, q, err, errlen);
+		rc = make_tx_pool(p, cfg, peer, set, q, err);
 		if (rc != 0)
-			return rc == -EINVAL ? -ENOMEM : rc;
+			return rc;
 	}
 	p->cur = set;
 	return 0;
 }
 
 static int
-make_rx_pool(struct wr_port *p, uint16_t q, char *err, size_t el)
+make_rx_pool(struct wr_port *p, uint16_t q, struct wr_error *err)
 {
 	char name[RTE_MEMPOOL_NAMESIZE];
 
@@ -368,7 +368,7 @@ make_rx_pool(struct wr_port *p, uint16_t q, char *err, size_t el)
 		pool_cache(p->rx_pool_mbufs),
 		0, (uint16_t)(p->rx_mbuf_room + RTE_PKTMBUF_HEADROOM), p->socket);
 	if (p->rx_pool[q] == NULL)
-		return wr_err(-EINVAL, err, el, "port %u RX queue %u: no memory for %u mbufs of "
+		return wr_err_env(err, -ENOMEM, "port %u RX queue %u: no memory for %u mbufs of "
 			"%u bytes on socket %d (%s): reserve more hugepages",
 			p->port_id, q, p->rx_pool_mbufs, p->rx_mbuf_room, p->socket,
 			rte_strerror(rte_errno));
@@ -395,8 +395,25 @@ fill_conf(struct wr_port *p, struct rte_eth_conf *conf)
 	}
 }
 
+/*
+ * A queue the PMD refused: -EINVAL is ethdev's answer to a descriptor
+ * count outside the port's limits (the --txd/--rxd asked); anything else
+ * is the port's side.
+ */
 static int
-setup_queues(struct wr_port *p, const struct rte_eth_conf *conf, char *err, size_t el)
+desc_err(const struct wr_port *p, const char *dir, uint16_t q, uint16_t nb_desc,
+		int rc, struct wr_error *err)
+{
+	if (rc == -EINVAL)
+		return wr_err_usage(err, rc, "--%sd %u: port %u (%s) refused it for "
+			"%s queue %u (see the port's descriptor limits)", dir, nb_desc,
+			p->port_id, p->driver, dir, q);
+	return wr_err_env(err, rc, "port %u (%s) %s queue %u, %u descriptors: %s",
+		p->port_id, p->driver, dir, q, nb_desc, rte_strerror(-rc));
+}
+
+static int
+setup_queues(struct wr_port *p, const struct rte_eth_conf *conf, struct wr_error *err)
 {
 	struct rte_eth_rxconf rxc = p->info.default_rxconf;
 	struct rte_eth_txconf txc = p->info.default_txconf;
@@ -412,27 +429,25 @@ setup_queues(struct wr_port *p, const struct rte_eth_conf *conf, char *err, size
 	for (q = 0; q < p->nb_txq; q++) {
 		rc = rte_eth_tx_queue_setup(p->port_id, q, p->nb_txd, p->socket, &txc);
 		if (rc != 0)
-			return wr_err(-EINVAL, err, el, "port %u (%s) TX queue %u, %u descriptors: "
-				"%s", p->port_id, p->driver, q, p->nb_txd, rte_strerror(-rc));
+			return desc_err(p, "tx", q, p->nb_txd, rc, err);
 	}
 	for (q = 0; q < p->nb_rxq; q++) {
 		rc = rte_eth_rx_queue_setup(p->port_id, q, p->nb_rxd, p->socket,
 			&rxc, p->rx_pool[q]);
 		if (rc != 0)
-			return wr_err(-EINVAL, err, el, "port %u (%s) RX queue %u, %u descriptors: "
-				"%s", p->port_id, p->driver, q, p->nb_rxd, rte_strerror(-rc));
+			return desc_err(p, "rx", q, p->nb_rxd, rc, err);
 	}
 	return 0;
 }
 
 static int
-make_rx_pools(struct wr_port *p, char *err, size_t el)
+make_rx_pools(struct wr_port *p, struct wr_error *err)
 {
 	uint16_t q;
 	int rc;
 
 	for (q = 0; q < p->nb_rxq; q++) {
-		rc = make_rx_pool(p, q, err, el);
+		rc = make_rx_pool(p, q, err);
 		if (rc != 0)
 			return rc;
 	}
@@ -441,29 +456,29 @@ make_rx_pools(struct wr_port *p, char *err, size_t el)
 
 int
 wr_port_setup(struct wr_port *p, const struct wr_config *cfg __rte_unused,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	struct rte_eth_conf conf;
 	int rc;
 
-	rc = make_rx_pools(p, err, errlen);
+	rc = make_rx_pools(p, err);
 	if (rc != 0)
 		return rc;
 	fill_conf(p, &conf);
 	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &conf);
 	if (rc != 0)
-		return wr_err(-EINVAL, err, errlen, "port %u (%s): configure with %u RX / %u TX "
+		return wr_err_env(err, rc, "port %u (%s): configure with %u RX / %u TX "
 			"queues%s failed: %s", p->port_id, p->driver, p->nb_rxq,
 			p->nb_txq, p->mtu ? " and a jumbo MTU" : "", rte_strerror(-rc));
 	p->configured = true;
-	rc = setup_queues(p, &conf, err, errlen);
+	rc = setup_queues(p, &conf, err);
 	if (rc != 0)
 		return rc;
 	if (p->rx)
 		rte_eth_promiscuous_enable(p->port_id); /* -ENOTSUP is harmless */
 	rc = rte_eth_dev_start(p->port_id);
 	if (rc != 0)
-		return wr_err(-EINVAL, err, errlen, "port %u (%s): start failed: %s",
+		return wr_err_env(err, rc, "port %u (%s): start failed: %s",
 			p->port_id, p->driver, rte_strerror(-rc));
 	p->started = true;
 	return 0;

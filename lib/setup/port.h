@@ -85,14 +85,14 @@ struct wr_port {
  * (-EINVAL); harmless adaptations (descriptor rounding) become notes.
  */
 int wr_port_probe(struct wr_port *p, uint16_t port_id, bool tx, bool rx,
-		const struct wr_config *cfg, char *err, size_t errlen);
+		const struct wr_config *cfg, struct wr_error *err);
 
 /*
  * Create the RX pools, configure the port and its queues for the largest
  * frame size of cfg, and start it.
  */
 int wr_port_setup(struct wr_port *p, const struct wr_config *cfg,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /*
  * Make frame_size the size in use: its TX pools (one per TX queue, every
@@ -101,7 +101,7 @@ int wr_port_setup(struct wr_port *p, const struct wr_config *cfg,
  */
 int wr_port_use_size(struct wr_port *p, const struct wr_config *cfg,
 		const struct wr_port *peer, uint32_t frame_size,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /* Wait up to timeout_ms for link up; sets link_up, speed, link_wait_ms. */
 void wr_port_wait_link(struct wr_port *p, uint64_t timeout_ms);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
 #include <stdio.h>
 
 #include <rte_eth_ring.h>
@@ -6,13 +7,13 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "base/errmsg.h"
+#include "base/error.h"
 #include "config/config.h"
 #include "ringpair.h"
 
 static int
 make_rings(struct rte_ring **r, unsigned int pair, const char *dir,
-		uint16_t nb_queues, char *err, size_t el)
+		uint16_t nb_queues, struct wr_error *err)
 {
 	char name[RTE_RING_NAMESIZE];
 	uint16_t q;
@@ -22,35 +23,61 @@ make_rings(struct rte_ring **r, unsigned int pair, const char *dir,
 		r[q] = rte_ring_create(name, WR_RING_PAIR_SIZE, (int)rte_socket_id(),
 			RING_F_SP_ENQ | RING_F_SC_DEQ);
 		if (r[q] == NULL)
-			return wr_err(-EINVAL, err, el, "ring pair %u: cannot create ring %s: %s",
+			return wr_err_env(err, -rte_errno, "ring pair %u: cannot create ring %s: %s",
 				pair, name, rte_strerror(rte_errno));
 	}
 	return 0;
 }
 
+/* Ports EAL made (--vdev, NICs): all but the ring ports made before. */
+static unsigned int
+eal_ports(unsigned int i, char end)
+{
+	return rte_eth_dev_count_total() - 2 * i - (end == 'b');
+}
+
+/*
+ * One end of ring pair i: a port receiving from rx and sending into tx.
+ * No free port id: the pairs asked do not fit this DPDK (usage).
+ */
+static int
+pair_end(unsigned int i, char end, struct rte_ring **rx, struct rte_ring **tx,
+		uint16_t nb_queues, unsigned int nb_pairs, struct wr_error *err)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "wr_pair%u_%c", i, end);
+	if (rte_eth_from_rings(name, rx, nb_queues, tx, nb_queues,
+			rte_socket_id()) >= 0)
+		return 0;
+	if (rte_eth_dev_count_total() >= RTE_MAX_ETHPORTS)
+		return wr_err_usage(err, -ENOSPC, "--ring-pairs %u: %u ports with "
+			"the %u EAL made, more than this DPDK's %u (RTE_MAX_ETHPORTS)",
+			nb_pairs, 2 * nb_pairs + eal_ports(i, end), eal_ports(i, end),
+			RTE_MAX_ETHPORTS);
+	return wr_err_env(err, -rte_errno, "ring pair %u: %s", i,
+		rte_strerror(rte_errno));
+}
+
 int
 wr_port_make_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues,
-		char *err, size_t errlen)
+		struct wr_error *err)
 {
 	struct rte_ring *ab[WR_MAX_QUEUES], *ba[WR_MAX_QUEUES];
-	char name[32];
 	unsigned int i;
 	int rc;
 
 	for (i = 0; i < nb_pairs; i++) {
-		rc = make_rings(ab, i, "ab", nb_queues, err, errlen);
+		rc = make_rings(ab, i, "ab", nb_queues, err);
 		if (rc == 0)
-			rc = make_rings(ba, i, "ba", nb_queues, err, errlen);
+			rc = make_rings(ba, i, "ba", nb_queues, err);
 		if (rc != 0)
 			return rc;
-		snprintf(name, sizeof(name), "wr_pair%u_a", i);
-		if (rte_eth_from_rings(name, ba, nb_queues, ab, nb_queues,
-				rte_socket_id()) < 0)
-			return wr_err(-EINVAL, err, errlen, "ring pair %u: %s", i, rte_strerror(rte_errno));
-		snprintf(name, sizeof(name), "wr_pair%u_b", i);
-		if (rte_eth_from_rings(name, ab, nb_queues, ba, nb_queues,
-				rte_socket_id()) < 0)
-			return wr_err(-EINVAL, err, errlen, "ring pair %u: %s", i, rte_strerror(rte_errno));
+		rc = pair_end(i, 'a', ba, ab, nb_queues, nb_pairs, err);
+		if (rc == 0)
+			rc = pair_end(i, 'b', ab, ba, nb_queues, nb_pairs, err);
+		if (rc != 0)
+			return rc;
 	}
 	return 0;
 }

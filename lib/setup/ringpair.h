@@ -17,7 +17,7 @@
  * Returns 0 or a negative errno with a message.
  */
 int wr_port_make_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /*
  * Free the frames still inside the rings of the pairs made by

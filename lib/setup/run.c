@@ -11,7 +11,7 @@
 #include <rte_malloc.h>
 
 #include "base/cpuinfo.h"
-#include "base/errmsg.h"
+#include "base/error.h"
 #include "datapath/capture.h"
 #include "ringpair.h"
 #include "run.h"
@@ -58,13 +58,13 @@ wr_run_stop_name(enum wr_stop_reason why)
 
 /* Check that every port named in mask exists. */
 static int
-check_mask(uint64_t mask, const char *opt, char *err, size_t el)
+check_mask(uint64_t mask, const char *opt, struct wr_error *err)
 {
 	unsigned int p;
 
 	for (p = 0; p < WR_MAX_PORTS; p++)
 		if ((mask & (1ULL << p)) && !rte_eth_dev_is_valid_port((uint16_t)p))
-			return wr_err(-EINVAL, err, el, "--%s: port %u does not exist "
+			return wr_err_usage(err, -EINVAL, "--%s: port %u does not exist "
 				"(%u port%s probed; add --vdev or bind a NIC)", opt, p,
 				rte_eth_dev_count_avail(),
 				rte_eth_dev_count_avail() == 1 ? "" : "s");
@@ -73,7 +73,7 @@ check_mask(uint64_t mask, const char *opt, char *err, size_t el)
 
 /* Probe every port that has a role in this run. */
 static int
-probe_ports(struct wr_run *run, char *err, size_t el)
+probe_ports(struct wr_run *run, struct wr_error *err)
 {
 	const struct wr_config *cfg = run->setup.cfg;
 	uint64_t all = 0, txm, rxm;
@@ -84,11 +84,11 @@ probe_ports(struct wr_run *run, char *err, size_t el)
 		if (pid < WR_MAX_PORTS)
 			all |= 1ULL << pid;
 	if (all == 0)
-		return wr_err(-EINVAL, err, el, "no ports: give EAL a --vdev (e.g. "
+		return wr_err_usage(err, -EINVAL, "no ports: give EAL a --vdev (e.g. "
 			"--vdev net_null0) or bind a NIC to vfio-pci/uio");
-	rc = check_mask(cfg->tx_port_mask, "tx-ports", err, el);
+	rc = check_mask(cfg->tx_port_mask, "tx-ports", err);
 	if (rc == 0)
-		rc = check_mask(cfg->rx_port_mask, "rx-ports", err, el);
+		rc = check_mask(cfg->rx_port_mask, "rx-ports", err);
 	if (rc != 0)
 		return rc;
 	rxm = cfg->rx_ports_set ? cfg->rx_port_mask : all;
@@ -99,7 +99,7 @@ probe_ports(struct wr_run *run, char *err, size_t el)
 
 		if (!tx && !rx)
 			continue;
-		rc = wr_port_probe(&run->setup.ports[run->setup.nb_ports], pid, tx, rx, cfg, err, el);
+		rc = wr_port_probe(&run->setup.ports[run->setup.nb_ports], pid, tx, rx, cfg, err);
 		if (rc != 0)
 			return rc;
 		run->setup.nb_ports++;
@@ -117,7 +117,7 @@ peer_of(const struct wr_run *run, unsigned int i)
 }
 
 static int
-make_plan(struct wr_run *run, char *err, size_t el)
+make_plan(struct wr_run *run, struct wr_error *err)
 {
 	struct wr_plan_port pp[WR_MAX_PORTS];
 	struct wr_plan_lcore lc[WR_PLAN_MAX_WORKERS];
@@ -140,21 +140,21 @@ make_plan(struct wr_run *run, char *err, size_t el)
 	}
 	if (run->setup.cfg->nb_maps > 0)
 		return wr_plan_from_maps(run->setup.cfg->maps, run->setup.cfg->nb_maps, pp,
-			run->setup.nb_ports, lc, nb_lc, &run->setup.plan, err, el);
-	return wr_plan_auto(pp, run->setup.nb_ports, lc, nb_lc, &run->setup.plan, err, el);
+			run->setup.nb_ports, lc, nb_lc, &run->setup.plan, err);
+	return wr_plan_auto(pp, run->setup.nb_ports, lc, nb_lc, &run->setup.plan, err);
 }
 
 static int
-setup_ports(struct wr_run *run, char *err, size_t el)
+setup_ports(struct wr_run *run, struct wr_error *err)
 {
 	unsigned int i;
 	int rc;
 
 	for (i = 0; i < run->setup.nb_ports; i++) {
 		run->setup.ports[i].peer = peer_of(run, i)->port_id;
-		rc = wr_port_setup(&run->setup.ports[i], run->setup.cfg, err, el);
+		rc = wr_port_setup(&run->setup.ports[i], run->setup.cfg, err);
 		if (rc != 0)
-			return rc == -EINVAL ? -EIO : rc;
+			return rc;
 	}
 	for (i = 0; i < run->setup.nb_ports; i++)
 		wr_port_wait_link(&run->setup.ports[i], run->setup.cfg->link_timeout_ms);
@@ -242,7 +242,7 @@ make_rxq(struct wr_run *run, const struct wr_qref *r, int socket)
 
 static int
 make_worker(struct wr_run *run, const struct wr_plan_worker *pw,
-		struct wr_worker **out, char *err, size_t el)
+		struct wr_worker **out, struct wr_error *err)
 {
 	int socket = pw->socket < 0 ? SOCKET_ID_ANY : pw->socket;
 	struct wr_worker *w = rte_zmalloc_socket("wr_worker", sizeof(*w),
@@ -251,21 +251,21 @@ make_worker(struct wr_run *run, const struct wr_plan_worker *pw,
 
 	*out = w;
 	if (w == NULL)
-		return wr_err(-ENOMEM, err, el, "no memory for lcore %u", pw->lcore);
+		return wr_err_env(err, -ENOMEM, "no memory for lcore %u", pw->lcore);
 	w->lcore = pw->lcore;
 	w->mode = run->setup.cfg->reflect ? WR_WORKER_REFLECT : WR_WORKER_GEN;
 	w->ctl = &run->live.ctl;
 	for (i = 0; i < pw->nb_tx; i++) {
 		w->tx[i] = make_txq(run, &pw->tx[i], socket);
 		if (w->tx[i] == NULL)
-			return wr_err(-ENOMEM, err, el, "no memory for the queues of "
+			return wr_err_env(err, -ENOMEM, "no memory for the queues of "
 				"lcore %u", pw->lcore);
 		w->nb_tx++;
 	}
 	for (i = 0; i < pw->nb_rx; i++) {
 		w->rx[i] = make_rxq(run, &pw->rx[i], socket);
 		if (w->rx[i] == NULL)
-			return wr_err(-ENOMEM, err, el, "no memory for the queues of "
+			return wr_err_env(err, -ENOMEM, "no memory for the queues of "
 				"lcore %u", pw->lcore);
 		w->nb_rx++;
 	}
@@ -273,13 +273,13 @@ make_worker(struct wr_run *run, const struct wr_plan_worker *pw,
 }
 
 static int
-make_workers(struct wr_run *run, char *err, size_t el)
+make_workers(struct wr_run *run, struct wr_error *err)
 {
 	unsigned int i;
 	int rc;
 
 	for (i = 0; i < run->setup.plan.nb_workers; i++) {
-		rc = make_worker(run, &run->setup.plan.w[i], &run->setup.workers[i], err, el);
+		rc = make_worker(run, &run->setup.plan.w[i], &run->setup.workers[i], err);
 		if (rc != 0)
 			return rc;
 	}
@@ -290,7 +290,7 @@ make_workers(struct wr_run *run, char *err, size_t el)
 
 /* --capture: a copy pool for the run, a capture state per RX queue. */
 static int
-capture_setup(struct wr_run *run, char *err, size_t el)
+capture_setup(struct wr_run *run, struct wr_error *err)
 {
 	unsigned int i, n = run->setup.q.nb_rx;
 	struct wr_rxq *rq;
@@ -299,13 +299,13 @@ capture_setup(struct wr_run *run, char *err, size_t el)
 		return 0;
 	run->setup.cap = wr_capture_create(&run->setup.cfg->capture, n, run->setup.cfg->frame_size);
 	if (run->setup.cap == NULL)
-		return wr_err(-ENOMEM, err, el, "--capture: no memory for the copy pool "
+		return wr_err_env(err, -ENOMEM, "--capture: no memory for the copy pool "
 			"(%u RX queues): %s", n, rte_strerror(rte_errno));
 	WR_RUN_FOREACH_RXQ(run, i, rq) {
 		rq->cap = wr_capture_queue(run->setup.cap, rq->port, rq->queue,
 			run->setup.ports[rq->pidx].socket);
 		if (rq->cap == NULL)
-			return wr_err(-ENOMEM, err, el, "--capture: no memory for "
+			return wr_err_env(err, -ENOMEM, "--capture: no memory for "
 				"port %u RX queue %u: %s", rq->port, rq->queue,
 				rte_strerror(rte_errno));
 	}
@@ -314,7 +314,7 @@ capture_setup(struct wr_run *run, char *err, size_t el)
 
 /* Put the --impair fixture in front of every RX queue of the run. */
 static int
-impair_install(struct wr_run *run, char *err, size_t el)
+impair_install(struct wr_run *run, struct wr_error *err)
 {
 	unsigned int i;
 	struct wr_rxq *rq;
@@ -325,12 +325,12 @@ impair_install(struct wr_run *run, char *err, size_t el)
 		rq->impair = rte_zmalloc("wr_impair", sizeof(*rq->impair),
 			RTE_CACHE_LINE_SIZE);
 		if (rq->impair == NULL)
-			return wr_err(-ENOMEM, err, el, "no memory for --impair");
+			return wr_err_env(err, -ENOMEM, "no memory for --impair");
 		rq->impair->spec = run->setup.cfg->impair;
 		rq->impair_cb = rte_eth_add_rx_callback(rq->port, rq->queue,
 			wr_impair_rx, rq->impair);
 		if (rq->impair_cb == NULL)
-			return wr_err(-ENOTSUP, err, el, "--impair: port %u queue "
+			return wr_err_env(err, -ENOTSUP, "--impair: port %u queue "
 				"%u: RX callbacks unavailable: %s", rq->port, rq->queue,
 				rte_strerror(rte_errno));
 	}
@@ -356,7 +356,7 @@ impair_remove(struct wr_run *run)
 }
 
 static int
-alloc_series(struct wr_run *run, char *err, size_t el)
+alloc_series(struct wr_run *run, struct wr_error *err)
 {
 	size_t n = run->setup.nb_ports;
 
@@ -364,46 +364,46 @@ alloc_series(struct wr_run *run, char *err, size_t el)
 	run->live.nic = calloc(n, sizeof(*run->live.nic));
 	run->res.total = calloc(n, sizeof(*run->res.total));
 	if (run->live.last == NULL || run->live.nic == NULL || run->res.total == NULL)
-		return wr_err(-ENOMEM, err, el, "no memory for counters");
+		return wr_err_env(err, -ENOMEM, "no memory for counters");
 	return 0;
 }
 
 int
 wr_setup_create(const struct wr_config *cfg, const char *cmdline,
-		struct wr_run **out, char *err, size_t errlen)
+		struct wr_run **out, struct wr_error *err)
 {
 	struct wr_run *run = calloc(1, sizeof(*run));
 	int rc;
 
 	*out = NULL;
 	if (run == NULL)
-		return wr_err(-ENOMEM, err, errlen, "no memory for the run");
+		return wr_err_env(err, -ENOMEM, "no memory for the run");
 	run->setup.cfg = cfg;
 	run->setup.tsc_hz = rte_get_tsc_hz();
 	if (cfg->lat_mode == WR_LAT_TSC && !wr_cpuinfo_has_flags(WR_CPUINFO_PATH,
 			"constant_tsc nonstop_tsc")) {
 		free(run);
-		return wr_err(-EINVAL, err, errlen, "--latency tsc: this CPU's TSC is "
+		return wr_err_usage(err, -EINVAL, "--latency tsc: this CPU's TSC is "
 			"not invariant (no constant_tsc and nonstop_tsc flags), so "
 			"another process's TX stamps cannot be compared; use auto");
 	}
 	snprintf(run->setup.cmdline, sizeof(run->setup.cmdline), "%s", cmdline);
 	rc = cfg->nb_ring_pairs == 0 ? 0 : wr_port_make_ring_pairs(
-		cfg->nb_ring_pairs, RTE_MAX(cfg->nb_txq, cfg->nb_rxq), err, errlen);
+		cfg->nb_ring_pairs, RTE_MAX(cfg->nb_txq, cfg->nb_rxq), err);
 	if (rc == 0)
-		rc = probe_ports(run, err, errlen);
+		rc = probe_ports(run, err);
 	if (rc == 0)
-		rc = make_plan(run, err, errlen);
+		rc = make_plan(run, err);
 	if (rc == 0)
-		rc = alloc_series(run, err, errlen);
+		rc = alloc_series(run, err);
 	if (rc == 0)
-		rc = setup_ports(run, err, errlen);
+		rc = setup_ports(run, err);
 	if (rc == 0)
-		rc = make_workers(run, err, errlen);
+		rc = make_workers(run, err);
 	if (rc == 0)
-		rc = capture_setup(run, err, errlen);
+		rc = capture_setup(run, err);
 	if (rc == 0)
-		rc = impair_install(run, err, errlen);
+		rc = impair_install(run, err);
 	if (rc != 0) {
 		wr_setup_destroy(run);
 		return rc;

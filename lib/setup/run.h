@@ -258,7 +258,7 @@ wr_run_res(const struct wr_run *run) { return &run->res; }
  * undone.
  */
 int wr_setup_create(const struct wr_config *cfg, const char *cmdline,
-		struct wr_run **out, char *err, size_t errlen);
+		struct wr_run **out, struct wr_error *err);
 
 /*
  * Remove the fixture, stop and close the ports, and count the mbufs not

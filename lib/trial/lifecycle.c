@@ -12,7 +12,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
-#include "base/errmsg.h"
+#include "base/error.h"
 #include "datapath/capture.h"
 #include "stats/collect.h"
 #include "stats/cputrack.h"
@@ -22,9 +22,9 @@
 
 int
 wr_run_create(const struct wr_config *cfg, const char *cmdline,
-		struct wr_run **out, char *err, size_t errlen)
+		struct wr_run **out, struct wr_error *err)
 {
-	int rc = wr_setup_create(cfg, cmdline, out, err, errlen);
+	int rc = wr_setup_create(cfg, cmdline, out, err);
 
 	if (rc != 0)
 		return rc;
@@ -32,13 +32,13 @@ wr_run_create(const struct wr_config *cfg, const char *cmdline,
 	if ((*out)->live.cpu == NULL) {
 		wr_setup_destroy(*out);
 		*out = NULL;
-		return wr_err(-ENOMEM, err, errlen, "no memory for CPU counters");
+		return wr_err_env(err, -ENOMEM, "no memory for CPU counters");
 	}
 	return 0;
 }
 
 int
-wr_run_start(struct wr_run *run, char *err, size_t errlen)
+wr_run_start(struct wr_run *run, struct wr_error *err)
 {
 	unsigned int i;
 	int rc;
@@ -55,7 +55,7 @@ wr_run_start(struct wr_run *run, char *err, size_t errlen)
 			run->setup.workers[i]->lcore);
 		if (rc != 0) {
 			wr_run_stop(run, WR_STOP_ERROR);
-			return wr_err(-EBUSY, err, errlen, "lcore %u is busy: cannot "
+			return wr_err_env(err, -EBUSY, "lcore %u is busy: cannot "
 				"launch its worker", run->setup.workers[i]->lcore);
 		}
 		run->live.launched = true;

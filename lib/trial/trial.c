@@ -15,7 +15,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
-#include "base/errmsg.h"
+#include "base/error.h"
 #include "datapath/capture.h"
 #include "results/result.h"
 #include "stats/cputrack.h"
@@ -24,6 +24,7 @@
 
 #define TICK_US 10000u
 #define DRAIN_IDLE_POLLS 100u
+#define DRAIN_MIN_MS 10u
 
 void
 wr_trial_from_config(const struct wr_config *cfg, struct wr_trial *t)
@@ -41,7 +42,7 @@ wr_trial_from_config(const struct wr_config *cfg, struct wr_trial *t)
  */
 static int
 rate_link_bps(struct wr_port *p, const struct wr_config *cfg,
-		const struct wr_rate *rate, char *err, size_t el)
+		const struct wr_rate *rate, struct wr_error *err)
 {
 	if (cfg->link_speed_bps != 0) {
 		p->rate_link_bps = cfg->link_speed_bps;
@@ -52,7 +53,7 @@ rate_link_bps(struct wr_port *p, const struct wr_config *cfg,
 		return 0;
 	}
 	if (wr_run_speed_is_label(p) || p->link_speed_mbps == 0)
-		return wr_err(-EINVAL, err, el, "--rate %g%%: port %u (%s) reports %u "
+		return wr_err_usage(err, -EINVAL, "--rate %g%%: port %u (%s) reports %u "
 			"Mb/s, a label on a virtual NIC: give the nominal speed with "
 			"--link-speed (e.g. 10G)", rate->value, p->port_id,
 			p->driver, p->link_speed_mbps);
@@ -91,14 +92,14 @@ queue_stream(const struct wr_config *cfg, uint16_t queue)
  */
 static int
 queue_pps(struct wr_run *run, struct wr_port *p, const struct wr_txq *q,
-		double *pps, char *err, size_t el)
+		double *pps, struct wr_error *err)
 {
 	const struct wr_config *cfg = run->setup.cfg;
 	const struct wr_stream_def *d = queue_stream(cfg, q->queue);
 	const struct wr_rate *r = d != NULL && d->rate.unit != WR_RATE_NONE ?
 		&d->rate : &run->live.trial.rate;
 	double total;
-	int rc = rate_link_bps(p, cfg, r, err, el);
+	int rc = rate_link_bps(p, cfg, r, err);
 
 	if (rc != 0)
 		return rc;
@@ -110,7 +111,7 @@ queue_pps(struct wr_run *run, struct wr_port *p, const struct wr_txq *q,
 		rc = wr_rate_to_pps(&run->live.trial.rate, run->live.trial.frame_size,
 			p->rate_link_bps, &total);
 	if (rc != 0)
-		return wr_err(-EINVAL, err, el, "--rate: cannot convert to frames per "
+		return wr_err_usage(err, -EINVAL, "--rate: cannot convert to frames per "
 			"second for port %u", p->port_id);
 	if (d == NULL)
 		*pps = wr_pace_split(total, p->nb_txq, q->queue);
@@ -120,18 +121,18 @@ queue_pps(struct wr_run *run, struct wr_port *p, const struct wr_txq *q,
 /* A burst or poisson pattern on TX queue q: its gate instead of the pacer. */
 static int
 setup_gate(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
-		const struct wr_pattern *pat, char *err, size_t el)
+		const struct wr_pattern *pat, struct wr_error *err)
 {
 	double pps = wr_pattern_burst_pps(pat);
 	int rc = 0;
 
 	if (pat->kind == WR_PATTERN_POISSON)
-		rc = queue_pps(run, p, q, &pps, err, el);
+		rc = queue_pps(run, p, q, &pps, err);
 	if (rc != 0)
 		return rc;
 	if (wr_gate_init(&q->gate, pat, pps, run->setup.tsc_hz, q->burst_pkts,
 			rte_rdtsc()) != 0)
-		return wr_err(-EINVAL, err, el, "--pattern: port %u queue %u: %.6g pps "
+		return wr_err_usage(err, -EINVAL, "--pattern: port %u queue %u: %.6g pps "
 			"is outside what the gate can hold at a TSC of %" PRIu64 " Hz",
 			p->port_id, q->queue, pps, run->setup.tsc_hz);
 	q->gated = true;
@@ -142,7 +143,7 @@ setup_gate(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
 /* Pacing of TX queue q of port p: its stream's rate or its --rate share. */
 static int
 setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
-		char *err, size_t el)
+		struct wr_error *err)
 {
 	const struct wr_stream_def *d = queue_stream(run->setup.cfg, q->queue);
 	const struct wr_pattern *pat = d != NULL ? &d->pattern : &run->setup.cfg->pattern;
@@ -151,10 +152,10 @@ setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
 
 	q->gated = false;
 	if (pat->kind != WR_PATTERN_CONSTANT)
-		return setup_gate(run, p, q, pat, err, el);
+		return setup_gate(run, p, q, pat, err);
 	if (d == NULL && run->live.trial.rate.unit == WR_RATE_NONE)
 		return 0;
-	rc = queue_pps(run, p, q, &share, err, el);
+	rc = queue_pps(run, p, q, &share, err);
 	if (rc != 0 || isinf(share))
 		return rc;
 	q->pace_conf.pps = share;
@@ -162,7 +163,7 @@ setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
 	q->pace_conf.max_burst = q->burst_pkts;
 	q->pace_conf.max_backlog_pkts = pace_backlog(share, q->burst_pkts);
 	if (share <= 0.0 || wr_pace_init(&q->pace, &q->pace_conf, rte_rdtsc()) != 0)
-		return wr_err(-EINVAL, err, el, "--rate: %.6g pps per queue on port %u "
+		return wr_err_usage(err, -EINVAL, "--rate: %.6g pps per queue on port %u "
 			"(%u queues) is outside what the pacer can hold at a TSC of "
 			"%" PRIu64 " Hz", share, p->port_id, p->nb_txq, run->setup.tsc_hz);
 	q->paced = true;
@@ -203,17 +204,24 @@ txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
 	wr_txq_reset(q);
 }
 
-/* Frames that arrived since the last trial must not count in this one. */
+/*
+ * Frames that arrived since the last trial must not count in this one:
+ * poll each RX queue until it stays empty, for at most the grace period
+ * (at least DRAIN_MIN_MS) in all. A source that never runs dry (net_null,
+ * a peer still sending) would otherwise hold the run here for ever.
+ */
 static void
 drain_rx(struct wr_run *run)
 {
 	struct rte_mbuf *pkts[WR_MAX_BURST];
+	uint64_t ms = RTE_MAX(run->setup.cfg->grace_ms, (uint64_t)DRAIN_MIN_MS);
+	uint64_t end = rte_rdtsc() + ms * (run->setup.tsc_hz / 1000);
 	const struct wr_rxq *rq;
 	unsigned int i, idle;
 	uint16_t n;
 
 	WR_RUN_FOREACH_RXQ(run, i, rq) {
-		for (idle = 0; idle < DRAIN_IDLE_POLLS; idle++) {
+		for (idle = 0; idle < DRAIN_IDLE_POLLS && rte_rdtsc() < end; idle++) {
 			n = rte_eth_rx_burst(rq->port, rq->queue, pkts,
 				RTE_DIM(pkts) / 2);
 			if (n == 0)
@@ -276,7 +284,7 @@ reset_state(struct wr_run *run)
 
 /* TX pools of the trial's size, then each TX queue's size, limit and pace. */
 static int
-configure_tx(struct wr_run *run, char *err, size_t el)
+configure_tx(struct wr_run *run, struct wr_error *err)
 {
 	struct wr_txq *tq;
 	unsigned int p, i;
@@ -289,12 +297,12 @@ configure_tx(struct wr_run *run, char *err, size_t el)
 			continue;
 		rc = wr_port_use_size(port, run->setup.cfg,
 			&run->setup.ports[wr_run_port_index(run, port->peer)],
-			run->live.trial.frame_size, err, el);
+			run->live.trial.frame_size, err);
 		if (rc != 0)
 			return rc;
 		WR_RUN_FOREACH_TXQ_OF(run, p, i, tq) {
 			txq_configure(run, tq, port);
-			rc = setup_pace(run, port, tq, err, el);
+			rc = setup_pace(run, port, tq, err);
 			if (rc != 0)
 				return rc;
 		}
@@ -303,13 +311,13 @@ configure_tx(struct wr_run *run, char *err, size_t el)
 }
 
 int
-wr_run_trial(struct wr_run *run, const struct wr_trial *t, char *err, size_t errlen)
+wr_run_trial(struct wr_run *run, const struct wr_trial *t, struct wr_error *err)
 {
 	if (run->live.launched && !run->live.stopped)
-		return wr_err(-EBUSY, err, errlen, "a trial is still running");
+		return wr_err_fail(err, -EBUSY, "a trial is still running");
 	if (t->frame_size > run->setup.cfg->frame_size ||
 			t->frame_size < WR_FRAME_MIN_SIZE)
-		return wr_err(-EINVAL, err, errlen, "trial frame size %u outside "
+		return wr_err_fail(err, -EINVAL, "trial frame size %u outside "
 			"64..%u (the ports were set up for %u)", t->frame_size,
 			run->setup.cfg->frame_size, run->setup.cfg->frame_size);
 	run->live.trial = *t;
@@ -317,7 +325,7 @@ wr_run_trial(struct wr_run *run, const struct wr_trial *t, char *err, size_t err
 		drain_rx(run);
 	reset_state(run);
 	run->live.nb_trials++;
-	return configure_tx(run, err, errlen);
+	return configure_tx(run, err);
 }
 
 /* Why the trial should end now, or WR_STOP_NONE. */

@@ -19,7 +19,7 @@
  * *out is NULL and everything made was undone.
  */
 int wr_run_create(const struct wr_config *cfg, const char *cmdline,
-		struct wr_run **out, char *err, size_t errlen);
+		struct wr_run **out, struct wr_error *err);
 
 /* The trial the configuration describes (--size, --rate, --count, ...). */
 void wr_trial_from_config(const struct wr_config *cfg, struct wr_trial *t);
@@ -32,10 +32,10 @@ void wr_trial_from_config(const struct wr_config *cfg, struct wr_trial *t);
  * rate without a trusted link speed) / -ENOMEM with a message.
  */
 int wr_run_trial(struct wr_run *run, const struct wr_trial *t,
-		char *err, size_t errlen);
+		struct wr_error *err);
 
 /* Launch the workers. Returns 0 or -EBUSY when an lcore is not free. */
-int wr_run_start(struct wr_run *run, char *err, size_t errlen);
+int wr_run_start(struct wr_run *run, struct wr_error *err);
 
 /*
  * Stop the trial: TX first, RX polls up to the grace period, workers

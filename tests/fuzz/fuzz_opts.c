@@ -78,7 +78,7 @@ check_plan(const struct wr_config *c)
 	struct wr_plan_port pp[4];
 	struct wr_plan_lcore lc[2] = { { 1, 0 }, { 2, 0 } };
 	unsigned int i, n = 0, placed = 0, want = 0;
-	char err[512];  /* lib/setup: still a message buffer */
+	struct wr_error err;
 	int rc;
 
 	for (i = 0; i < 4; i++) {
@@ -94,12 +94,14 @@ check_plan(const struct wr_config *c)
 		want += pp[n].nb_txq + pp[n].nb_rxq;
 		n++;
 	}
-	err[0] = '\0';
+	wr_err_clear(&err);
 	rc = c->nb_maps > 0 ?
-		wr_plan_from_maps(c->maps, c->nb_maps, pp, n, lc, 2, &plan, err, sizeof(err)) :
-		wr_plan_auto(pp, n, lc, 2, &plan, err, sizeof(err));
+		wr_plan_from_maps(c->maps, c->nb_maps, pp, n, lc, 2, &plan, &err) :
+		wr_plan_auto(pp, n, lc, 2, &plan, &err);
 	if (rc != 0) {
-		FUZZ_CHECK(rc == -EINVAL && fuzz_msg_ok(err, sizeof(err)));
+		/* A plan refused for what the command line asked: usage. */
+		FUZZ_CHECK(rc == -EINVAL && fuzz_error_ok(&err) &&
+			err.cls == WR_ERR_USAGE);
 		return;
 	}
 	FUZZ_CHECK(plan.nb_workers <= 2);

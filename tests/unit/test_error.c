@@ -83,12 +83,6 @@ test_exit_codes(void)
 	wr_err_clear(&e);
 	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_FAILED);
 	WR_CHECK_U64(app_exit_code(NULL), APP_EXIT_FAILED);
-	/* Until lib/setup fills a class: the errno as before. */
-	app_err_legacy(&e, -EINVAL, "old");
-	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_USAGE);
-	app_err_legacy(&e, -ENOMEM, "old");
-	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_FAILED);
-	WR_CHECK_STR(e.msg, "old");
 }
 
 static int

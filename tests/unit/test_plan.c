@@ -7,8 +7,7 @@
 #include "wr_test.h"
 
 static struct wr_plan plan;
-static char err[512];
-static struct wr_error map_err;  /* wr_opts_parse_map (lib/config) */
+static struct wr_error err;
 
 static void
 test_one_lcore_loopback(void)
@@ -16,7 +15,7 @@ test_one_lcore_loopback(void)
 	const struct wr_plan_port ports[] = { { 0, 0, 1, 1 } };
 	const struct wr_plan_lcore lc[] = { { 1, 0 } };
 
-	WR_CHECK_U64(wr_plan_auto(ports, 1, lc, 1, &plan, err, sizeof(err)), 0);
+	WR_CHECK_U64(wr_plan_auto(ports, 1, lc, 1, &plan, &err), 0);
 	WR_CHECK_U64(plan.nb_workers, 1);
 	WR_CHECK_U64(plan.w[0].nb_tx, 1);
 	WR_CHECK_U64(plan.w[0].nb_rx, 1);
@@ -30,7 +29,7 @@ test_tx_rx_split(void)
 	const struct wr_plan_port ports[] = { { 0, 0, 1, 1 } };
 	const struct wr_plan_lcore lc[] = { { 1, 0 }, { 2, 0 } };
 
-	WR_CHECK_U64(wr_plan_auto(ports, 1, lc, 2, &plan, err, sizeof(err)), 0);
+	WR_CHECK_U64(wr_plan_auto(ports, 1, lc, 2, &plan, &err), 0);
 	WR_CHECK_U64(plan.nb_workers, 2);
 	WR_CHECK(plan.w[0].nb_tx == 1 && plan.w[0].nb_rx == 0);
 	WR_CHECK(plan.w[1].nb_tx == 0 && plan.w[1].nb_rx == 1);
@@ -44,7 +43,7 @@ test_spread_and_numa(void)
 	const struct wr_plan_lcore lc[] = { { 1, 0 }, { 2, 0 }, { 3, 1 }, { 4, 1 } };
 	unsigned int i, j;
 
-	WR_CHECK_U64(wr_plan_auto(ports, 2, lc, 4, &plan, err, sizeof(err)), 0);
+	WR_CHECK_U64(wr_plan_auto(ports, 2, lc, 4, &plan, &err), 0);
 	WR_CHECK_U64(plan.nb_workers, 4);
 	WR_CHECK_U64(plan.nb_remote, 0);
 	for (i = 0; i < 4; i++) {
@@ -61,7 +60,7 @@ test_remote_socket(void)
 	const struct wr_plan_port ports[] = { { 0, 1, 2, 0 } };
 	const struct wr_plan_lcore lc[] = { { 1, 0 }, { 2, 0 } };
 
-	WR_CHECK_U64(wr_plan_auto(ports, 1, lc, 2, &plan, err, sizeof(err)), 0);
+	WR_CHECK_U64(wr_plan_auto(ports, 1, lc, 2, &plan, &err), 0);
 	WR_CHECK_U64(plan.nb_remote, 2);
 	WR_CHECK_U64(plan.nb_workers, 2);
 }
@@ -72,7 +71,7 @@ test_more_lcores_than_queues(void)
 	const struct wr_plan_port ports[] = { { 0, -1, 1, 0 } };
 	const struct wr_plan_lcore lc[] = { { 1, 0 }, { 2, 0 }, { 3, 0 } };
 
-	WR_CHECK_U64(wr_plan_auto(ports, 1, lc, 3, &plan, err, sizeof(err)), 0);
+	WR_CHECK_U64(wr_plan_auto(ports, 1, lc, 3, &plan, &err), 0);
 	WR_CHECK_U64(plan.nb_workers, 1);
 	WR_CHECK_U64(plan.w[0].lcore, 1);
 }
@@ -82,8 +81,8 @@ test_no_lcore(void)
 {
 	const struct wr_plan_port ports[] = { { 0, 0, 1, 1 } };
 
-	WR_CHECK(wr_plan_auto(ports, 1, NULL, 0, &plan, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "no worker lcore");
+	WR_CHECK(wr_plan_auto(ports, 1, NULL, 0, &plan, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "no worker lcore");
 }
 
 static void
@@ -93,25 +92,25 @@ test_maps(void)
 	const struct wr_plan_lcore lc[] = { { 1, 0 }, { 2, 0 } };
 	struct wr_map m[2];
 
-	wr_opts_parse_map("1:tx0.0,rx1.0", &m[0], &map_err);
-	wr_opts_parse_map("2:tx1.0,rx0.0", &m[1], &map_err);
-	WR_CHECK_U64(wr_plan_from_maps(m, 2, ports, 2, lc, 2, &plan, err, sizeof(err)), 0);
+	wr_opts_parse_map("1:tx0.0,rx1.0", &m[0], &err);
+	wr_opts_parse_map("2:tx1.0,rx0.0", &m[1], &err);
+	WR_CHECK_U64(wr_plan_from_maps(m, 2, ports, 2, lc, 2, &plan, &err), 0);
 	WR_CHECK(!plan.automatic);
 	WR_CHECK(plan.w[0].lcore == 1 && plan.w[0].tx[0].port == 0 && plan.w[0].rx[0].port == 1);
 	/* A queue left out. */
-	WR_CHECK(wr_plan_from_maps(m, 1, ports, 2, lc, 2, &plan, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "rx0.0 is not mapped");
+	WR_CHECK(wr_plan_from_maps(m, 1, ports, 2, lc, 2, &plan, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "rx0.0 is not mapped");
 	/* Mapped twice. */
-	wr_opts_parse_map("2:tx1.0,rx0.0,tx0.0", &m[1], &map_err);
-	WR_CHECK(wr_plan_from_maps(m, 2, ports, 2, lc, 2, &plan, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "tx0.0 is mapped twice");
+	wr_opts_parse_map("2:tx1.0,rx0.0,tx0.0", &m[1], &err);
+	WR_CHECK(wr_plan_from_maps(m, 2, ports, 2, lc, 2, &plan, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "tx0.0 is mapped twice");
 	/* Not a worker lcore, not a queue of the run. */
-	wr_opts_parse_map("5:tx0.0", &m[1], &map_err);
-	WR_CHECK(wr_plan_from_maps(&m[1], 1, ports, 2, lc, 2, &plan, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "lcore 5 is not a worker lcore");
-	wr_opts_parse_map("1:tx0.3", &m[1], &map_err);
-	WR_CHECK(wr_plan_from_maps(&m[1], 1, ports, 2, lc, 2, &plan, err, sizeof(err)) == -EINVAL);
-	WR_CHECK_STR(err, "tx0.3 is not a queue of this run");
+	wr_opts_parse_map("5:tx0.0", &m[1], &err);
+	WR_CHECK(wr_plan_from_maps(&m[1], 1, ports, 2, lc, 2, &plan, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "lcore 5 is not a worker lcore");
+	wr_opts_parse_map("1:tx0.3", &m[1], &err);
+	WR_CHECK(wr_plan_from_maps(&m[1], 1, ports, 2, lc, 2, &plan, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "tx0.3 is not a queue of this run");
 }
 
 int

@@ -92,7 +92,7 @@ doc_simple(unsigned int size, double mpps, double p99_ns, double lost)
 
 /*
  * Add "trials" (one per mpps[i], the same latency) and their real
- * "summary" (wr_trials_summary) to doc.
+ * "summary" (wr_trials_summarize) to doc.
  */
 static inline void
 doc_add_trials(json_t *doc, unsigned int size, const double *mpps,

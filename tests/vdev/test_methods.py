@@ -109,7 +109,36 @@ def methods_bad():
     c.done()
 
 
-CASES = cases.by_name(mode_mlr, lat_under_load, methods_bad)
+def methods_stalled():
+    """A search trial that sends nothing (1 pps for 100 ms) is a failed run,
+    exit 1 with the reason. The old mapping took the search's bare -EINVAL
+    for bad usage: exit 2, with an unset message buffer printed."""
+    c = Checker("methods_stalled")
+    r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                        "--mode", "throughput", "--rate", "1pps", "--trial", "100ms",
+                        "--quiet"], want_json=False)
+    c.eq(r.rc, 1, "exit code (a failed run, not bad usage)")
+    c.true("trial at 1 pps sent no frame" in r.err, "says why: %r" % r.err[-300:])
+    c.done()
+
+
+
+def drain_never_idle():
+    """Between trials the RX queues are drained until they stay empty; a
+    source that never runs dry (net_null's RX makes a burst at every poll)
+    held the run in that drain for ever (and SIGTERM could not end it).
+    Now the drain ends after the grace period: the stalled search on a
+    net_null port (TX and RX) ends like on a ring pair, exit 1 with why."""
+    c = Checker("drain_never_idle")
+    r = wrtest.run(["net_null0"], ["--mode", "throughput", "--rate", "1pps",
+                                   "--trial", "100ms", "--quiet"], want_json=False)
+    c.eq(r.rc, 1, "exit code (a failed run)")
+    c.true("trial at 1 pps sent no frame" in r.err, "says why: %r" % r.err[-300:])
+    c.done()
+
+
+CASES = cases.by_name(mode_mlr, lat_under_load, methods_bad, methods_stalled,
+                      drain_never_idle)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -620,6 +620,10 @@ BAD = [
     (["--rate", "fast"], ["net_null0"], "--rate: bad rate 'fast'"),
     (["--rate", "120%"], ["net_null0"], "above 100%"),
     (["--mode", "fast"], ["net_null0"], "--mode fast: expected run, sweep"),
+    # More ring ports than this DPDK holds (RTE_MAX_ETHPORTS, 32 in Debian's):
+    # named as the option it is, not "ring pair 15: Invalid argument".
+    (["--ring-pairs", "16"], ["net_null0"],
+     "--ring-pairs 16: 33 ports with the 1 EAL made, more than this DPDK's"),
     (["--sizes", "64,big"], ["net_null0"], "'big' is not a frame size"),
     (["--sizes", "64,128"], ["net_null0"], "--sizes needs a --mode"),
     (["--mode", "sweep", "--sizes", "64", "--size", "128"], ["net_null0"], "--size and --sizes together"),
