@@ -579,8 +579,22 @@ def tap_bridge_run(c, ns, ta, tb, duration):
         time.sleep(0.05)
     ip("-n", ns, "link", "set", ta, "master", "wrfbr", check=False)
     ip("-n", ns, "link", "set", tb, "master", "wrfbr", check=False)
-    c.true(r.wait_line("t=1.5s") is not None, "traffic flowing")
+    c.true(wait_t(r, 1.5), "traffic flowing")
     return r
+
+
+def wait_t(r, secs, timeout=60):
+    """Until the live view printed a line t=T with T >= secs (its times are
+    rounded, so an exact one may never come); False if the run ended."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for _, line in list(r.lines):
+            if line.startswith("t=") and float(line[2:].split("s")[0]) >= secs:
+                return True
+        if r.p.poll() is not None and not r.reader.is_alive():
+            return False
+        time.sleep(0.01)
+    return False
 
 
 def link_down_tap():
