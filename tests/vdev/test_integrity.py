@@ -282,8 +282,55 @@ def xcheck_mbufs():
     c.done(r)
 
 
+def pcap_records(path):
+    """The frames of a classic pcap file, in order."""
+    with open(path, "rb") as f:
+        d = f.read()
+    off, out = 24, []
+    while off + 16 <= len(d):
+        n = struct.unpack("<IIII", d[off:off + 16])[2]
+        out.append(d[off + 16:off + 16 + n])
+        off += 16 + n
+    return d[:24], out
+
+
+def xcheck_foreign():
+    """Frames wirerate did not make arrive among its own (from a pcap file
+    of 500 frames a wirerate sender wrote, with 100 frames of zeros and 50
+    own frames made 10 bytes longer than their IP length says): the PMD's
+    ipackets are own + foreign + malformed, and rx_ipackets stays quiet."""
+    c = Checker("xcheck_foreign")
+    with tempfile.TemporaryDirectory() as d:
+        own, mixed = os.path.join(d, "own.pcap"), os.path.join(d, "mixed.pcap")
+        r = wrtest.run(["net_pcap0,tx_pcap=" + own], ["--rx-ports", "none",
+                                                      "--count", "500", "--quiet"])
+        c.eq(r.rc, 0, "sender exit code")
+        hdr, frames = pcap_records(own) if os.path.exists(own) else (b"", [])
+        c.eq(len(frames), 500, "frames the sender wrote")
+        with open(mixed, "wb") as f:
+            f.write(hdr)
+            for i, fr in enumerate(frames):
+                extra = [bytes(60)] if i % 5 == 0 else []
+                extra += [fr + bytes(10)] if i % 10 == 0 else []
+                for x in [fr] + extra:
+                    f.write(struct.pack("<IIII", 0, 0, len(x), len(x)) + x)
+        r = wrtest.run(["net_pcap0,rx_pcap=" + mixed], ["--tx-ports", "none",
+                                                        "--duration", "1", "--quiet"])
+    c.eq(r.rc, 0, "receiver exit code")
+    if r.doc is None:
+        c.done(r)
+    t = r.doc["totals"][0]
+    c.eq((t["rx_own_pkts"], t["rx_foreign_pkts"], t["rx_malformed_pkts"]),
+         (500, 100, 50), "own, foreign, malformed")
+    c.eq(t["nic_ipackets"], t["rx_own_pkts"] + t["rx_foreign_pkts"] + t["rx_malformed_pkts"],
+         "the PMD's ipackets = own + foreign + malformed")
+    c.eq(t["rx_pkts"], t["nic_ipackets"], "wirerate's RX count = ipackets")
+    c.eq(r.doc["warnings"], [], "no cross-check warning")
+    c.done(r)
+
+
 CASES = cases.by_name(checkpoint_sigkill, xcheck_clean, xcheck_impair, xcheck_pool,
-                      xcheck_tx_kernel, xcheck_bond, xcheck_mbufs)
+                      xcheck_tx_kernel, xcheck_bond, xcheck_mbufs, xcheck_foreign)
 
 if __name__ == "__main__":
     cases.main(CASES)
