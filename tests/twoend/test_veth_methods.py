@@ -166,7 +166,8 @@ def veth_mlr():
         g["rlb_pps"], g["rub_pps"], g["conditional_throughput_pps"], KNEE_PPS))
     c.eq(g["done"], True, "goal done")
     c.true(g["rlb_pps"] < g["rub_pps"], "RLB below RUB")
-    c.true((g["rub_pps"] - g["rlb_pps"]) / g["rub_pps"] <= MLR_WIDTH + 1e-12,
+    c.true(g["rub_pps"] > 0 and
+           (g["rub_pps"] - g["rlb_pps"]) / g["rub_pps"] <= MLR_WIDTH + 1e-12,
            "within the goal width")
     c.true(g["rlb_pps"] <= KNEE_PPS * (1 + MLR_WIDTH) and
            g["rub_pps"] >= KNEE_PPS * (1 - MLR_WIDTH),
