@@ -216,7 +216,7 @@ opt_sizes(const char *v, struct wr_config *cfg, struct wr_error *err)
 	static const uint32_t rfc[] = { 64, 128, 256, 512, 1024, 1280, 1518, 9018 };
 	char buf[256], *save = NULL, *tok;
 	uint64_t x;
-	unsigned int n = 0;
+	unsigned int n = 0, i;
 
 	if (strcmp(v, "rfc2544") == 0 || strcmp(v, "rfc2544-jumbo") == 0) {
 		n = strcmp(v, "rfc2544") == 0 ? 7 : 8;
@@ -236,6 +236,10 @@ opt_sizes(const char *v, struct wr_config *cfg, struct wr_error *err)
 				"%u..%u; expected a list such as 64,512,1518 or "
 				"rfc2544 or rfc2544-jumbo", v, tok, WR_FRAME_MIN_SIZE,
 				WR_FRAME_MAX_SIZE);
+		for (i = 0; i < n; i++)
+			if (cfg->sizes[i] == x)
+				return wr_err_usage(err, -EINVAL, "--sizes %s: %s is "
+					"listed twice (one result per size)", v, tok);
 		cfg->sizes[n++] = (uint32_t)x;
 	}
 	cfg->nb_sizes = n;

@@ -471,6 +471,27 @@ before(const struct wr_point *a, const struct wr_point *b)
 	return a->load_pct > b->load_pct;
 }
 
+/*
+ * Each point once: compare and report match points by key (size, stream,
+ * load), so a result with two points of one key (a size listed twice, or
+ * a hand-edited file) would be matched against the wrong one. Points are
+ * sorted, so equal keys are neighbours.
+ */
+static int
+unique_points(const struct wr_points *pts, struct wr_error *err)
+{
+	char name[64];
+	unsigned int i;
+
+	for (i = 1; i < pts->nb; i++)
+		if (wr_points_find(pts, &pts->p[i]) != &pts->p[i])
+			return wr_err_usage(err, -EINVAL, "%s appears twice in the "
+				"result: each point must be measured once",
+				wr_point_name(pts->kind, &pts->p[i], name, sizeof(name)));
+	wr_err_clear(err);
+	return 0;
+}
+
 int
 wr_kind_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 {
@@ -499,8 +520,7 @@ wr_kind_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 			out->p[j] = out->p[j - 1];
 		out->p[j] = tmp;
 	}
-	wr_err_clear(err);
-	return 0;
+	return unique_points(out, err);
 }
 
 unsigned int

@@ -185,6 +185,12 @@ def compare_bad_input():
             (write(d, "v2.json", v2), "v2.json: schema mismatch"),
             (write(d, "other.json", "[1, 2]"), "other.json: field 'schema' is missing"),
             (os.path.join(d, "absent.json"), "absent.json: cannot read"),
+            # Found by fuzz_result: a loss result with the 64 B point at
+            # 100 % twice was matched against the wrong twin, and compare
+            # called a file against itself a regression.
+            (os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz",
+                          "crashes", "result", "dup-points-loss.json"),
+             "64 B at 100% load appears twice in the result"),
         ]
         jx = os.path.join(d, "j.xml")
         for path, msg in cases:

@@ -104,6 +104,7 @@ def methods_bad():
         (["--mode", "mlr", "--trial", "1s", "--mlr-initial", "2s"],
          "--mlr-initial 2000ms is longer than --trial 1000ms"),
         (["--mode", "fast"], "or mlr (MLRsearch)"),
+        (["--mode", "sweep", "--sizes", "64,512,64"], "64 is listed twice"),
     ]:
         wrtest.refused(c, ["net_null0"], opts, msg)
     c.done()
