@@ -109,11 +109,16 @@ Subsystem sftp /usr/lib/openssh/sftp-server
             os.unlink(pidfile)
         sh("ip", "netns", "exec", self.ns(h), "/usr/sbin/sshd", "-f", conf,
            "-E", self.path("sshd-%s.log" % h))
-        end = time.monotonic() + 10
-        while time.monotonic() < end and not os.path.exists(pidfile):
+        # sshd creates its pid file, then writes it: wait for a whole line.
+        end, text = time.monotonic() + 10, ""
+        while time.monotonic() < end and not text.endswith("\n"):
             time.sleep(0.05)
-        with open(pidfile) as f:
-            self.sshd[h] = self.pids_seen[h] = int(f.read().strip())
+            try:
+                with open(pidfile) as f:
+                    text = f.read()
+            except FileNotFoundError:
+                pass
+        self.sshd[h] = self.pids_seen[h] = int(text.strip())
 
     def stop_sshd(self, h):
         """Stop one host's sshd by its PID: the host becomes unreachable."""
