@@ -283,6 +283,21 @@ def end_to_end():
     c.done()
 
 
+def check_cells_done(c, out, cells, todo):
+    """After each cell's outcome: cells done of the total counting up, the
+    elapsed time and an estimate of the rest ("none left" after the last)."""
+    done = re.findall(r"^\[ *[0-9.]+s\] cell \d+/%d \S+: (?:passed|failed).*"
+                      r"\[(\d+)/%d cells done, \d+(?:s|m\d\ds) elapsed, "
+                      r"(about \d+(?:s|m\d\ds) left|none left)\]$" % (cells, cells),
+                      out, re.M)
+    first = cells - todo + 1
+    c.eq([int(k) for k, _ in done], list(range(first, cells + 1)),
+         "a cells-done count after each cell: %r" % done)
+    c.true(bool(done) and done[-1][1] == "none left" and
+           all(r.startswith("about") for _, r in done[:-1]),
+           "an estimate of the rest, none after the last")
+
+
 def scenario(c, bed):
     q0, k0 = qdisc_pkts(bed), rx_kernel(bed)
     # Run 1: h3 unreachable, and two cells that fail on their own.
@@ -292,6 +307,7 @@ def scenario(c, bed):
     rc, out = campaign(bed)
     c.eq(rc, 1, "run 1 exit status: a cell failed")
     c.true("2 of 6 cells passed" in out, "run 1: 2 of 6 cells passed")
+    check_cells_done(c, out, 6, 6)
     for cid, reason in FAULTS.items():
         d = cell_doc(bed, cid)
         c.eq(d["status"], "failed", "%s failed" % cid)
@@ -338,6 +354,7 @@ def scenario(c, bed):
     scraper.stop = True
     c.eq(rc, 0, "run 3 exit status: every cell passed")
     c.true("4 cells, 1 to run, 3 already passed" in out, "run 3 resumes: 1 to run")
+    check_cells_done(c, out, 4, 1)
     c.eq(sorted(scraper.answered), sorted(scraper.targets),
          "h3's exporters answered while the campaign ran")
     for cid in SAME:
