@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The progress line (progress.h): composed from lib's struct, then shown. */
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -66,7 +67,8 @@ time_part(const struct wr_progress *p, uint64_t now, enum progress_level lv,
 	double left = wr_progress_left_s(p, now);
 	char el[16], lf[16];
 
-	wr_progress_hms(wr_progress_elapsed_s(p, now), el, sizeof(el));
+	/* Whole seconds gone by; the bound of what is left rounds up. */
+	wr_progress_hms(floor(wr_progress_elapsed_s(p, now)), el, sizeof(el));
 	if (left < 0)
 		snprintf(b, n, lv == PROGRESS_FULL ? "elapsed %s, time left not "
 			"known before calibration" : "elapsed %s, left ?", el);

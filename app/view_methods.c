@@ -42,11 +42,13 @@ app_view_mlr(FILE *f, const json_t *results)
 	}
 }
 
+/* A latency-under-load table of 78 columns: "*" marks a load not reached. */
 void
 app_view_lat_load(FILE *f, const json_t *results)
 {
 	size_t i, j;
 	json_t *r, *l, *lat;
+	bool short_load = false;
 
 	json_array_foreach(results, i, r) {
 		json_t *o = json_object_get(r, "latency_under_load");
@@ -64,12 +66,16 @@ app_view_lat_load(FILE *f, const json_t *results)
 
 			lat = json_object_get(l, "latency");
 			p = json_object_get(lat, "percentiles_ns");
+			bool reached = json_is_true(json_object_get(l, "rate_reached"));
+
+			short_load |= !reached;
 			fprintf(f, "%8.1f %12.4f %10.0f %10.0f %10.0f %10.0f %10.0f%s\n",
 				num(l, "pct"), num(l, "offered_pps") / 1e6,
 				num(lat, "min_ns"), num(p, "p50"), num(p, "p99"),
-				num(p, "p99.9"), num(lat, "max_ns"),
-				json_is_true(json_object_get(l, "rate_reached")) ? "" :
-				"  (rate not reached)");
+				num(p, "p99.9"), num(lat, "max_ns"), reached ? "" : " *");
 		}
 	}
+	if (short_load)
+		fprintf(f, "* rate not reached: the generator fell short of this "
+			"load\n");
 }

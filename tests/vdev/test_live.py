@@ -265,7 +265,19 @@ def progress_plain():
         at = lines.index(next(ln for ln in lines if ln.startswith("trial %3d " % (i + 1))))
         said = "rate not reached: generator stalled" in " ".join(lines[at:at + 2])
         c.eq(said, not t["rate_reached"], "trial %d: the reason words" % (i + 1))
+    repeat_plain(c)
     c.done(r)
+
+
+def repeat_plain(c):
+    """--repeat 3 piped: a progress line before each trial, k of 3."""
+    r = wrtest.run([], RING + ["--repeat", "3", "--duration", "0.3"])
+    c.eq(r.rc, 0, "--repeat: exit code")
+    got = re.findall(r"^progress: trial (\d)(?:/| of )3, elapsed \d+s, "
+                     r"(?:left <=|at most )\d+s(?: left)?\n"
+                     r"(?:.*\n)*?trial (\d) of 3: TX", r.out, re.M)
+    c.eq(got, [("1", "1"), ("2", "2"), ("3", "3")],
+         "--repeat: progress k/3 before trial k's line")
 
 
 def progress_terminal():
@@ -301,7 +313,23 @@ def progress_terminal():
              "no line wider than 80 columns")
     finally:
         t.close()
+    wide_trial_lines(c)
     c.done()
+
+
+def wide_trial_lines(c):
+    """At 160 columns the trial lines have every count in full."""
+    t = Tmux(160)
+    try:
+        t.start(eal() + ["--"] + RING + ["--mode", "sweep", "--sizes", "64",
+                                         "--duration", "0.5"])
+        end = t.wait("EXIT=", timeout=90)
+        c.true(end is not None and "EXIT=0" in end, "160 cols: exit 0")
+        c.true(re.search(r"^trial +1 sweep +64 B  offered +[0-9.]+ Mpps  sent +\d+  "
+                         r"lost +\d+ ", end or "", re.M) is not None,
+               "160 cols: the trial line in full: %r" % (end or "")[-600:])
+    finally:
+        t.close()
 
 
 def summary_rx_port():
