@@ -71,7 +71,7 @@ time_part(const struct wr_progress *p, uint64_t now, enum progress_level lv,
 	wr_progress_hms(floor(wr_progress_elapsed_s(p, now)), el, sizeof(el));
 	if (left < 0)
 		snprintf(b, n, lv == PROGRESS_FULL ? "elapsed %s, time left not "
-			"known before calibration" : "elapsed %s, left ?", el);
+			"known yet" : "elapsed %s, left ?", el);
 	else
 		snprintf(b, n, lv == PROGRESS_FULL ? "elapsed %s, at most %s left" :
 			"elapsed %s, left <=%s", el,

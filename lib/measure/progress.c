@@ -88,6 +88,9 @@ wr_progress_left_s(const struct wr_progress *p, uint64_t now_tsc)
 
 	if (p->trials_left == WR_PROGRESS_UNKNOWN)
 		return -1.0;
+	/* Trials by count: their length is known once one has run. */
+	if (p->later_trial_s <= 0.0 && p->trial <= 1 && p->trials_left > 0)
+		return -1.0;
 	cur = p->trial_s - secs(p, p->trial_tsc, now_tsc);
 	if (cur < 0.0)
 		cur = 0.0;

@@ -75,7 +75,8 @@ double wr_progress_elapsed_s(const struct wr_progress *p, uint64_t now_tsc);
 
 /*
  * Upper bound of the seconds left at now_tsc (see above); a negative value
- * when no bound is known. This function can't fail.
+ * when no bound is known (trials_left unknown, or trials that run until a
+ * count before the first one ended). This function can't fail.
  */
 double wr_progress_left_s(const struct wr_progress *p, uint64_t now_tsc);
 

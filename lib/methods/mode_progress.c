@@ -6,8 +6,6 @@
  * they assume the worst answer from every trial still to come.
  */
 #include <math.h>
-#include <stdio.h>
-#include <string.h>
 
 #include <rte_cycles.h>
 

@@ -76,6 +76,21 @@ test_unknown(void)
 	WR_CHECK_U64(p.trials_left, 3);
 }
 
+/* Trials by count (no length): no bound until one has run, then its time. */
+static void
+test_by_count(void)
+{
+	struct wr_progress p;
+
+	wr_progress_begin(&p, "repeat", 1, 0, HZ);
+	wr_progress_lengths(&p, 0.0, 0.0);
+	wr_progress_size(&p, 1, 64);
+	wr_progress_trial(&p, "trial", 0.0, 2, 0, 0);
+	WR_CHECK(wr_progress_left_s(&p, HZ) < 0);
+	wr_progress_trial(&p, "trial", 0.0, 1, 0, 3 * HZ);
+	WR_CHECK_NEAR(wr_progress_left_s(&p, 3 * HZ), 3.0 + 3.0, 1e-9);
+}
+
 static void
 test_halvings(void)
 {
@@ -105,6 +120,7 @@ main(void)
 	WR_TEST_RUN(test_bound);
 	WR_TEST_RUN(test_unknown);
 	WR_TEST_RUN(test_size_extra);
+	WR_TEST_RUN(test_by_count);
 	WR_TEST_RUN(test_halvings);
 	WR_TEST_RUN(test_hms);
 	return wr_test_summary();
