@@ -55,8 +55,12 @@ trial_part(const struct wr_progress *p, enum progress_level lv, char *b, size_t 
 			is_repeat(p) ? "" : "<=", all) : snprintf(b, n, "trial %u", p->trial);
 	if (k < 0 || (size_t)k >= n || is_repeat(p) || lv == PROGRESS_TERSE)
 		return;
-	snprintf(b + k, n - (size_t)k, lv == PROGRESS_FULL ? " (%s%s%s)" : " %s%s%s",
-		p->what, sep, p->phase);
+	/* Short: the method's step alone says enough ("NDR", "goal 1/2 short"). */
+	if (lv == PROGRESS_FULL)
+		snprintf(b + k, n - (size_t)k, " (%s%s%s)", p->what, sep, p->phase);
+	else
+		snprintf(b + k, n - (size_t)k, " %s", p->phase[0] != '\0' ?
+			p->phase : p->what);
 }
 
 /* "elapsed 1m02s, at most 12m30s left" and shorter forms. */

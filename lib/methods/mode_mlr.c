@@ -148,8 +148,8 @@ wr_mode_mlr(struct mode_ctx *m, uint32_t size, json_t *res)
 	while ((rc = wr_mlr_next(&s, &load, &dur)) == WR_MLR_TRIAL) {
 		/* The trial cap bounds the search; latency trials follow it. */
 		m->size_left = c.max_trials - s.nb_trials + m->run->setup.cfg->nb_lat_loads;
-		snprintf(m->prog.phase, sizeof(m->prog.phase), "goal %u/%u",
-			s.goal + 1, c.nb_goals);
+		snprintf(m->prog.phase, sizeof(m->prog.phase), "goal %u/%u %s",
+			s.goal + 1, c.nb_goals, dur < c.final_s ? "short" : "final");
 		wr_mode_trial_at(size, load, (uint64_t)(dur * 1e3 + 0.5), &t);
 		rc = wr_mode_trial_once(m, &t, dur < c.final_s ? "mlr short" : "mlr",
 			&sum);
