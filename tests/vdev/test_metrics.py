@@ -619,7 +619,9 @@ def telemetry_progress():
             for m in ("wirerate_progress_trial", "wirerate_progress_left_max_seconds",
                       'wirerate_progress_info{mode="sweep"'):
                 c.true(m in p.stdout, "exporter: %s" % m)
-        c.eq(run.stop(timeout=90), 0, "exit code")
+        # The sweep ends on its own (stop() would interrupt it).
+        wait_until(lambda: run.p.poll() is not None, 90)
+        c.eq(run.stop(), 0, "exit code")
         doc = run.result()
         c.true(doc is not None and [t["frame_size"] for t in doc["trials"]] == SWEEP_SIZES,
                "the JSON records a trial per size")
