@@ -61,13 +61,8 @@ def balance_reads(tree):
 
 def independent_count(tree):
     """Whether the file names a count wirerate did not make."""
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Call):
-            f = n.func
-            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-            if name in INDEPENDENT_CALLS:
-                return True
-    return any(w in s for s in const_strings(tree) for w in INDEPENDENT_WORDS)
+    return calls_any(tree, INDEPENDENT_CALLS) or any(
+        w in s for s in const_strings(tree) for w in INDEPENDENT_WORDS)
 
 
 def checker_names(fn):
@@ -103,14 +98,19 @@ def self_comparisons(fn, obj):
     return out
 
 
+def call_name(call):
+    """f of f(...) or x.f(...)."""
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+
+
+def calls_any(node, names):
+    """Whether node calls a function of one of names."""
+    return any(isinstance(n, ast.Call) and call_name(n) in names for n in ast.walk(node))
+
+
 def calls_probe(test):
-    for n in ast.walk(test):
-        if isinstance(n, ast.Call):
-            f = n.func
-            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-            if name in PROBES:
-                return True
-    return False
+    return calls_any(test, PROBES)
 
 
 def unprobed_skips(tree):
@@ -128,9 +128,7 @@ def unprobed_skips(tree):
         if isinstance(node, ast.FunctionDef) and node.name == "skip":
             return  # the helper itself
         if isinstance(node, ast.Call):
-            f = node.func
-            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-            if name == "skip" and not guarded:
+            if call_name(node) == "skip" and not guarded:
                 bad.append(node)
         for n in ast.iter_child_nodes(node):
             visit(n, guarded)
