@@ -27,7 +27,7 @@ import urllib.request
 
 import cases
 from bed import Bed, sh
-from wrtest import Checker
+from wrtest import Checker, rx_matches_pmd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CAMPAIGN_SH = os.path.join(ROOT, "scripts", "campaign.sh")
@@ -174,6 +174,7 @@ def check_balance(c, bed, cid, exact):
          "%s: lost = head + gaps + tail" % cid)
     c.true(t["rx_pkts"] > 0, "%s: frames received" % cid)
     c.eq(rcv["stop_reason"], "idle", "%s: receiver ended by --idle-timeout" % cid)
+    rx_matches_pmd(c, rcv, "%s receiver" % cid)
     if exact:
         c.eq(t["lost_pkts"], 0, "%s: nothing lost on the memif ring" % cid)
         c.eq(t["sent_pkts"], 200000, "%s: the campaign's count" % cid)

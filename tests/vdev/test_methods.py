@@ -52,6 +52,7 @@ def mode_mlr():
         imp = t["totals"][1]["impair"]
         c.eq(t["lost_pkts"], imp["policed_pkts"], "lost = policed (%s at %r)" %
              (t["what"], t["requested_pps"]))
+    wrtest.rx_matches_pmd(c, r.doc)
     c.eq(r.doc["accounting"]["mbufs_missing"] if "accounting" in r.doc else
          r.doc["mbufs_missing"], 0, "mbufs back")
     c.done(r)
