@@ -158,6 +158,11 @@ wr_mode_lat_after(struct mode_ctx *m, uint32_t size, json_t *res, int rc)
 		json_object_set_new(o, "skipped", json_string("no rate was found"));
 		return 0;
 	}
+	if (!wr_run_lat_on(m->run)) {
+		json_object_set_new(o, "skipped", json_string(cfg->stamp != WR_STAMP_FULL ?
+			"frames carry no TX timestamp (--stamp)" : "--latency off"));
+		return 0;
+	}
 	levels = json_array();
 	json_object_set_new(o, "levels", levels);
 	for (i = 0; i < cfg->nb_lat_loads && rc == 0; i++)

@@ -4,6 +4,8 @@ the --impair fixture as the device: a 500 kpps policer with a 20 ms bucket,
 a fixed delay. Counts are checked against the fixture's own counters.
 Usage: test_methods.py CASE (see CASES)."""
 
+import re
+
 import cases
 import wrtest
 from wrtest import Checker
@@ -93,6 +95,47 @@ def lat_under_load():
     c.done(r)
 
 
+def no_latency_keys(obj):
+    """The latency keys of a result object (latency, latency_*, jitter_ns)."""
+    return sorted(k for k in obj if k.startswith("latency") or k == "jitter_ns")
+
+
+def lat_without_stamps():
+    """--stamp seq or none: the frames carry no TX timestamp, so there is no
+    latency figure anywhere (issue 22 item 4): not in totals, streams,
+    samples, the live view, trials nor latency under load, which says why
+    it was skipped."""
+    c = Checker("lat_without_stamps")
+    live = [a for a in RING if a != "--quiet"]
+    for stamp in ("seq", "none"):
+        r = wrtest.run([], live + ["--count", "300k", "--rate", "500kpps",
+                                   "--interval", "100ms", "--stamp", stamp])
+        c.eq(r.rc, 0, "%s: exit code" % stamp)
+        c.eq(r.doc["config"]["stamp"], stamp, "%s: config says it" % stamp)
+        c.eq([no_latency_keys(t) for t in r.doc["totals"]], [[], []],
+             "%s: no port latency" % stamp)
+        c.eq([no_latency_keys(s) for s in r.doc["streams"] if no_latency_keys(s)], [],
+             "%s: no stream latency" % stamp)
+        c.true(len(r.doc["samples"]) >= 3, "%s: samples" % stamp)
+        c.eq([p for smp in r.doc["samples"] for p in smp["ports"] if no_latency_keys(p)],
+             [], "%s: no sample latency" % stamp)
+        rows = re.findall(r"^ +1 +\d+ +\d+ +\d+ +\d+ +(\S+) +(\S+) +(\S+)$",
+                          r.out, re.M)
+        c.true(len(rows) >= 3 and all(x == ("-", "-", "-") for x in rows),
+               "%s: live latency cells all '-': %r" % (stamp, rows[:4]))
+    r = wrtest.run([], RING + ["--mode", "mlr", "--size", "64", "--rate", "200kpps",
+                               "--trial", "100ms", "--goals", "0:0.5:100ms:0.05",
+                               "--lat-trial", "100ms", "--stamp", "seq"], timeout=120)
+    c.eq(r.rc, 0, "mlr: exit code")
+    c.true(len(r.doc["trials"]) > 0, "mlr: trials recorded")
+    c.eq([t["what"] for t in r.doc["trials"] if no_latency_keys(t)], [],
+         "mlr: no trial latency")
+    lul = r.doc["results"][0].get("latency_under_load", {})
+    c.true("--stamp" in lul.get("skipped", "") and "levels" not in lul,
+           "latency under load skipped, saying why: %r" % lul)
+    c.done(r)
+
+
 def methods_bad():
     """Bad --goals, --lat-loads, --mlr-initial: exit 2 naming the field."""
     c = Checker("methods_bad")
@@ -138,7 +181,7 @@ def drain_never_idle():
     c.done()
 
 
-CASES = cases.by_name(mode_mlr, lat_under_load, methods_bad, methods_stalled,
+CASES = cases.by_name(mode_mlr, lat_under_load, lat_without_stamps, methods_bad, methods_stalled,
                       drain_never_idle)
 
 if __name__ == "__main__":
