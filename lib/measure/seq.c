@@ -34,8 +34,10 @@ wr_seq_restart(struct wr_seq *s, uint64_t seq)
 static void
 candidate_uncount(struct wr_seq *s)
 {
-	if (s->cand_dup) {
-		s->nb_dup_pkts--;
+	if (s->cand_zero) {
+		s->nb_rx_pkts--;
+		s->nb_restarts--;
+		s->closed_span_pkts--;
 		return;
 	}
 	s->nb_rx_pkts--;
@@ -56,9 +58,14 @@ wr_seq_update_rare(struct wr_seq *s, uint64_t seq)
 	}
 	s->pending = false;
 	/* Continues the candidate's numbering, not the old one: a restart. */
-	if (behind_top && after_cand != 0 && after_cand < WR_SEQ_WINDOW_BITS) {
+	if (behind_top && ((after_cand != 0 && after_cand < WR_SEQ_WINDOW_BITS) ||
+			(s->cand_zero && seq == 0))) {
 		candidate_uncount(s);
 		wr_seq_restart(s, s->cand_seq);
+	} else if (s->cand_zero) {
+		/* The old numbering goes on: that copy of 0 was a duplicate. */
+		candidate_uncount(s);
+		s->nb_dup_pkts++;
 	}
 	wr_seq_update(s, seq);
 }

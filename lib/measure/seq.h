@@ -30,20 +30,23 @@
  *           (c) seq == 0 and sequence 0 was already seen (inside window).
  *           A candidate is only a stray frame of the old numbering (a
  *           duplicate of 0, an early frame held back very long) unless the
- *           sender really restarted, and the next frame tells which: it is
- *           counted at once as what it is in the current epoch (dup by (c),
- *           else old) and the tracker remembers it (pending). The next
+ *           sender really restarted, and the next frame tells which. The
+ *           candidate is counted at once, provisionally: by (c) as a
+ *           restart (rx, restarts, and a closed span of 1), by (a) and (b)
+ *           as an old frame; the tracker remembers it (pending). The next
  *           frame confirms a restart when it continues the candidate's
  *           numbering but not the old one: it is behind the old top and
- *           1 .. WR_SEQ_WINDOW_BITS - 1 after the candidate. Then the
- *           provisional count is undone and a new epoch starts at the
- *           candidate: the window is cleared, first_seq and next_seq
- *           restart from it, nb_restarts counts it, it is counted rx; all
- *           nb_ counters stay cumulative and the span of the closed epoch
- *           is kept in closed_span_pkts so wr_seq_gaps() still adds up.
- *           Otherwise (the old numbering goes on, or no frame follows) the
- *           provisional count stands. The very first frame starts epoch 0
- *           and is no restart.
+ *           1 .. WR_SEQ_WINDOW_BITS - 1 after the candidate, or, after
+ *           (c), one more copy of 0 (a sender numbering every frame 0,
+ *           --stamp none). Then the provisional count is undone and a new
+ *           epoch starts at the candidate: the window is cleared,
+ *           first_seq and next_seq restart from it, nb_restarts counts it,
+ *           it is counted rx; all nb_ counters stay cumulative and the
+ *           span of the closed epoch is kept in closed_span_pkts so
+ *           wr_seq_gaps() still adds up. Otherwise the old numbering goes
+ *           on: a (c) candidate becomes a dup, an (a) or (b) one stays
+ *           old. With no frame after it, the provisional count stands.
+ *           The very first frame starts epoch 0 and is no restart.
  *
  * A jump of 2^63 or more ahead cannot be told from one behind and is
  * handled as behind (a restart by rule (a)). A frame with a sequence before
@@ -51,8 +54,9 @@
  * first_seq, so first_seq is the lowest sequence received in the epoch.
  *
  * What the rules cost, on purpose: a copy older than the window counts as
- * a unique frame (nb_rx_pkts one too high); a restart after which no frame
- * follows (a one-frame stream) reads as a dup or old frame; a restart to a
+ * a unique frame (nb_rx_pkts one too high); a duplicate of 0 that is the
+ * stream's last frame reads as a restart, and a restart by (a) or (b)
+ * after which no frame follows as an old frame; a restart to a
  * base above WR_SEQ_WINDOW_BITS less than
  * WR_SEQ_RESTART_BEHIND_PKTS back goes unseen (its frames count as old,
  * then up to a window of them as dup). wr_seq_lost() stays exact under the
@@ -111,8 +115,9 @@ struct wr_seq {
 	bool started;
 	/* A restart candidate (cand_seq) awaits the next frame. */
 	bool pending;
-	/* The candidate was counted dup (rule (c)), else rx, late and old. */
-	bool cand_dup;
+	/* The candidate is a copy of 0 (rule (c)), counted as a restart;
+	 * else counted rx, late and old. */
+	bool cand_zero;
 	/* The candidate's sequence, and first_seq before it was counted. */
 	uint64_t cand_seq;
 	uint64_t cand_first_seq;
@@ -147,16 +152,16 @@ void wr_seq_update_far(struct wr_seq *s, uint64_t seq, uint64_t behind);
 void wr_seq_update_rare(struct wr_seq *s, uint64_t seq);
 
 /*
- * Remember seq as a restart candidate already counted as a dup (dup true)
- * or an old frame whose count left first_seq at first_seq_before.
- * This function can't fail.
+ * Remember seq as a restart candidate already counted as a restart (zero
+ * true: a copy of 0) or as an old frame whose count left first_seq at
+ * first_seq_before. This function can't fail.
  */
 static inline void
-wr_seq_candidate(struct wr_seq *s, uint64_t seq, bool dup,
+wr_seq_candidate(struct wr_seq *s, uint64_t seq, bool zero,
 		uint64_t first_seq_before)
 {
 	s->pending = true;
-	s->cand_dup = dup;
+	s->cand_zero = zero;
 	s->cand_seq = seq;
 	s->cand_first_seq = first_seq_before;
 }
@@ -221,9 +226,15 @@ wr_seq_update_behind(struct wr_seq *s, uint64_t seq, uint64_t behind)
 	uint64_t bit = wr_seq_bit(seq);
 
 	if (*w & bit) {
-		s->nb_dup_pkts++;
-		if (seq == 0)
+		if (seq == 0) {
+			/* Provisionally a restart to the one-frame epoch {0}. */
+			s->nb_rx_pkts++;
+			s->nb_restarts++;
+			s->closed_span_pkts++;
 			wr_seq_candidate(s, seq, true, s->first_seq);
+			return;
+		}
+		s->nb_dup_pkts++;
 		return;
 	}
 	*w |= bit;

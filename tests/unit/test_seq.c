@@ -287,8 +287,8 @@ test_restart_zero(void)
 	feed_list(&s, late0, 4);
 	check_counts(&s, 4, 1, 0, 0, 0);
 	WR_CHECK_U64(s.first_seq, 0);
-	wr_seq_update(&s, 0); /* now a copy of 0, and nothing follows: dup */
-	check_counts(&s, 4, 1, 1, 0, 0);
+	wr_seq_update(&s, 0); /* a copy of 0: a restart until a frame says */
+	check_counts(&s, 5, 1, 0, 0, 1);
 	WR_CHECK_U64(s.next_seq, 4);
 	WR_CHECK_U64(wr_seq_gaps(&s), 0);
 	/* The restart shows when the numbering goes on from 0. */
@@ -309,6 +309,7 @@ static void
 test_stray_not_restart(void)
 {
 	struct wr_seq s;
+	unsigned int i;
 
 	wr_seq_init(&s);
 	feed_range(&s, 0, 0, 1);
@@ -324,6 +325,15 @@ test_stray_not_restart(void)
 	feed_range(&s, 0, 3, 100000);
 	check_counts(&s, 100000, 0, 1, 0, 0);
 	WR_CHECK_U64(wr_seq_gaps(&s), 0);
+	WR_CHECK_U64(s.closed_span_pkts, 0);
+
+	/* Every frame numbered 0 (--stamp none): each a restart, no loss. */
+	wr_seq_init(&s);
+	for (i = 0; i < 1000; i++)
+		wr_seq_update(&s, 0);
+	check_counts(&s, 1000, 0, 0, 0, 999);
+	WR_CHECK_U64(wr_seq_gaps(&s), 0);
+	WR_CHECK(wr_seq_lost(&s, 1000) == 0);
 
 	wr_seq_init(&s);
 	feed_range(&s, 0, 0, 50);

@@ -294,6 +294,24 @@ def pcap_records(path):
     return d[:24], out
 
 
+def sender_pcap(c, d, n):
+    """A pcap file of n frames a wirerate sender wrote: (header, frames)."""
+    own = os.path.join(d, "own.pcap")
+    r = wrtest.run(["net_pcap0,tx_pcap=" + own], ["--rx-ports", "none",
+                                                  "--count", str(n), "--quiet"])
+    c.eq(r.rc, 0, "sender exit code")
+    hdr, frames = pcap_records(own) if os.path.exists(own) else (b"", [])
+    c.eq(len(frames), n, "frames the sender wrote")
+    return hdr, frames
+
+
+def write_pcap(path, hdr, frames):
+    with open(path, "wb") as f:
+        f.write(hdr)
+        for x in frames:
+            f.write(struct.pack("<IIII", 0, 0, len(x), len(x)) + x)
+
+
 def xcheck_foreign():
     """Frames wirerate did not make arrive among its own (from a pcap file
     of 500 frames a wirerate sender wrote, with 100 frames of zeros and 50
@@ -301,19 +319,13 @@ def xcheck_foreign():
     ipackets are own + foreign + malformed, and rx_ipackets stays quiet."""
     c = Checker("xcheck_foreign")
     with tempfile.TemporaryDirectory() as d:
-        own, mixed = os.path.join(d, "own.pcap"), os.path.join(d, "mixed.pcap")
-        r = wrtest.run(["net_pcap0,tx_pcap=" + own], ["--rx-ports", "none",
-                                                      "--count", "500", "--quiet"])
-        c.eq(r.rc, 0, "sender exit code")
-        hdr, frames = pcap_records(own) if os.path.exists(own) else (b"", [])
-        c.eq(len(frames), 500, "frames the sender wrote")
-        with open(mixed, "wb") as f:
-            f.write(hdr)
-            for i, fr in enumerate(frames):
-                extra = [bytes(60)] if i % 5 == 0 else []
-                extra += [fr + bytes(10)] if i % 10 == 0 else []
-                for x in [fr] + extra:
-                    f.write(struct.pack("<IIII", 0, 0, len(x), len(x)) + x)
+        mixed = os.path.join(d, "mixed.pcap")
+        hdr, frames = sender_pcap(c, d, 500)
+        out = []
+        for i, fr in enumerate(frames):
+            out += [fr] + ([bytes(60)] if i % 5 == 0 else [])
+            out += [fr + bytes(10)] if i % 10 == 0 else []
+        write_pcap(mixed, hdr, out)
         r = wrtest.run(["net_pcap0,rx_pcap=" + mixed], ["--tx-ports", "none",
                                                         "--duration", "1", "--quiet"])
     c.eq(r.rc, 0, "receiver exit code")
@@ -347,17 +359,10 @@ def seq_stray_frames():
     c.eq((t["impair"]["duplicated_pkts"], t["nic_ipackets"], t["rx_own_pkts"]),
          (1, 100000, 100001), "dup: the fixture's copy, the PMD's count, frames counted")
     with tempfile.TemporaryDirectory() as d:
-        own, late = os.path.join(d, "own.pcap"), os.path.join(d, "late.pcap")
-        w = wrtest.run(["net_pcap0,tx_pcap=" + own], ["--rx-ports", "none",
-                                                      "--count", "3000", "--quiet"])
-        c.eq(w.rc, 0, "sender exit code")
-        hdr, frames = pcap_records(own) if os.path.exists(own) else (b"", [])
-        c.eq(len(frames), 3000, "frames the sender wrote")
+        late = os.path.join(d, "late.pcap")
+        hdr, frames = sender_pcap(c, d, 3000)
         order = frames[:50] + frames[51:2050] + frames[50:51] + frames[2050:]
-        with open(late, "wb") as f:
-            f.write(hdr)
-            for x in order:
-                f.write(struct.pack("<IIII", 0, 0, len(x), len(x)) + x)
+        write_pcap(late, hdr, order)
         r = wrtest.run(["net_pcap0,rx_pcap=" + late], ["--tx-ports", "none",
                                                        "--duration", "1", "--quiet"])
     c.eq(r.rc, 0, "late: exit code")
