@@ -37,7 +37,7 @@ app_view_mlr(FILE *f, const json_t *results)
 		}
 		if (num(r, "generator_limited_trials") > 0)
 			fprintf(f, "%6s %.0f trials fell short of their intended load: "
-				"not counted as evidence\n", "",
+				"the shortfall counted as loss\n", "",
 				num(r, "generator_limited_trials"));
 	}
 }
