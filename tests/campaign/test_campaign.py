@@ -94,8 +94,8 @@ def probe():
 
 def campaign(bed, *extra, results=None):
     """scripts/campaign.sh; returns (exit code, output)."""
-    argv = [CAMPAIGN_SH, "--results", results or bed.path("results")] + \
-        list(extra) + [bed.path("inventory.yml"), bed.path("campaign.yml")]
+    argv = [CAMPAIGN_SH, "--results", results or bed.path("results"), "--wirerate",
+            WIRERATE] + list(extra) + [bed.path("inventory.yml"), bed.path("campaign.yml")]
     env = dict(os.environ, ANSIBLE_LOCAL_TEMP=bed.path("ansible-tmp"),
                ANSIBLE_SSH_CONTROL_PATH_DIR=bed.path("cp"))
     t0 = time.monotonic()
@@ -110,8 +110,8 @@ def interrupted(c, bed):
     """SIGINT to campaign.sh (its own process group, as a terminal's ^C)
     as soon as the first cell passed: that cell's results stay whole and
     passed, the cell in flight has no passed record."""
-    argv = [CAMPAIGN_SH, "--results", bed.path("results"), bed.path("inventory.yml"),
-            bed.path("campaign.yml")]
+    argv = [CAMPAIGN_SH, "--results", bed.path("results"), "--wirerate", WIRERATE,
+            bed.path("inventory.yml"), bed.path("campaign.yml")]
     env = dict(os.environ, ANSIBLE_SSH_CONTROL_PATH_DIR=bed.path("cp"))
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          text=True, env=env, start_new_session=True)
@@ -338,6 +338,8 @@ def scenario(c, bed):
     scraper.stop = True
     c.eq(rc, 0, "run 3 exit status: every cell passed")
     c.true("4 cells, 1 to run, 3 already passed" in out, "run 3 resumes: 1 to run")
+    reused = json.load(open(bed.path("results/summary.json")))["reused"]
+    c.eq(sorted(reused), sorted([SAME[0]] + DIFF), "run 3: the report names the reused cells")
     c.eq(sorted(scraper.answered), sorted(scraper.targets),
          "h3's exporters answered while the campaign ran")
     for cid in SAME:
@@ -393,25 +395,33 @@ BAD = [
 ]
 
 
-# The playbook's filter, run by Ansible's own Python on YAML inventories
+# The playbook's filters, run by Ansible's own Python on YAML inventories
 # (all.vars under each host, as Ansible merges them): one process checks
-# every campaign below without an ansible-playbook start for each.
+# every campaign below without an ansible-playbook start for each. Each job
+# is (name, inventory, campaign[, results]); the answer per name is the
+# cells (or the error) and the ids wr_pending would run from results.
 EXPAND = r"""
 import json, sys, yaml
 sys.path.insert(0, sys.argv[1])
 import wr_campaign
 out = {}
-for name, inv, camp in json.loads(sys.argv[2]):
+for name, inv, camp, *res in json.loads(sys.argv[2]):
     a = yaml.safe_load(open(inv))["all"]
     hv = {h: dict(a.get("vars") or {}, **(v or {}), wr_defaults={"dir": "/var/tmp/wr"})
           for h, v in a["hosts"].items()}
     try:
-        out[name] = [c["id"] for c in wr_campaign.wr_cells(
-            yaml.safe_load(open(camp)), hv, "/x")]
+        cells = wr_campaign.wr_cells(yaml.safe_load(open(camp)), hv, (res or ["/x"])[0])
+        out[name] = {"cells": cells,
+                     "pending": [c["id"] for c in wr_campaign.wr_pending(cells)]}
     except Exception as e:
         out[name] = str(e)
 print(json.dumps(out))
 """
+
+
+def ids(got):
+    """Cell ids of an expand() answer, or the error as it came."""
+    return [c["id"] for c in got["cells"]] if isinstance(got, dict) else got
 
 
 def ansible_python():
@@ -469,9 +479,98 @@ def bad_input():
             c.true(want in str(got.get("bad%d" % i)), "bad campaign %d: %r in %r" % (
                 i, want, got.get("bad%d" % i, got)))
         for camp, (_, want) in sorted(EXAMPLES.items()):
-            ids = got.get(camp, got)
-            c.eq(sorted(ids) if isinstance(ids, list) else ids, sorted(want),
+            have = ids(got.get(camp, got))
+            c.eq(sorted(have) if isinstance(have, list) else have, sorted(want),
                  "config/campaigns/%s.yml cells" % camp)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
+INVENTORY = """all:
+  hosts:
+    h1: {ansible_host: 192.0.2.1, wr_ports: {veth: {vdev: net_null0}}}
+    h2: {ansible_host: %s, wr_ports: {veth: {vdev: net_null0}}}
+"""
+# Cell definitions of the resume and timeout checks: (name, cell keys).
+BASE = "label: x, sender: h1:veth, receiver: h2:veth"
+VARIANTS = [("base", "count: 1000"), ("rate", "count: 1000, rate: 10kpps"),
+            ("duration", "duration: 10m"), ("search", "duration: 10s, sender_options: "
+                                            "'--mode throughput --sizes 64,128'"),
+            ("fixed", "duration: 10m, timeout: 900")]
+
+
+def controller_jobs(d):
+    """Inventories (h2 reached at two addresses) and one campaign per
+    variant; returns expand() jobs, all with results in d/r."""
+    jobs = []
+    for addr in ("192.0.2.2", "192.0.2.3"):
+        inv = os.path.join(d, "inv-%s.yml" % addr)
+        with open(inv, "w") as f:
+            f.write(INVENTORY % addr)
+        for name, keys in VARIANTS:
+            camp = os.path.join(d, name + ".yml")
+            with open(camp, "w") as f:
+                f.write("cells:\n  - {%s, %s}\n" % (BASE, keys))
+            jobs.append(("%s@%s" % (name, addr), inv, camp, os.path.join(d, "r")))
+    return jobs
+
+
+def check_timeouts(c, got):
+    """A cell's timeout follows its length (it was 300 s for every cell)."""
+    t = {name: got["%s@192.0.2.2" % name]["cells"][0]["timeout"] for name, _ in VARIANTS}
+    print("derived timeouts: %s" % t)
+    c.true(t["duration"] > 2 * 600, "duration 10m: timeout %d s > 2 x 600 s" % t["duration"])
+    c.true(t["rate"] > t["base"] + 2 * 0.1, "count at 10 kpps: longer than at max rate")
+    c.true(t["search"] > 2 * 2 * 20 * 10, "throughput search over 2 sizes: "
+           "timeout %d s > 2 sizes x 20 trials x 10 s x 2" % t["search"])
+    c.eq(t["fixed"], 900, "an explicit timeout is kept")
+
+
+def check_resume(c, d, got):
+    """A passed cell is reused only while its digest holds."""
+    cell = got["base@192.0.2.2"]["cells"][0]
+    os.makedirs(cell["result_dir"])
+    with open(os.path.join(cell["result_dir"], "cell.json"), "w") as f:
+        json.dump({"cell": cell["id"], "status": "passed", "digest": cell.get("digest")}, f)
+    again = expand(controller_jobs(d))
+    c.eq(again["base@192.0.2.2"]["pending"], [], "the same cell, passed: reused")
+    for name in ("rate@192.0.2.2", "duration@192.0.2.2", "base@192.0.2.3"):
+        c.eq(again[name]["pending"], [cell["id"]], "%s: a changed cell runs again" % name)
+    digests = {n: g["cells"][0].get("digest") for n, g in again.items()}
+    c.eq(len(set(digests.values())), len(digests), "every variant has its own digest")
+
+
+def check_ship(c, d):
+    """The playbook ships the program it is given, and says when it is missing."""
+    inv, camp = os.path.join(d, "inv-192.0.2.2.yml"), os.path.join(d, "base.yml")
+    missing = os.path.join(d, "other", "app", "wirerate")
+    p = subprocess.run([CAMPAIGN_SH, "--results", os.path.join(d, "r2"), "--wirerate",
+                        missing, inv, camp], capture_output=True, text=True, timeout=120)
+    out = p.stdout + p.stderr
+    print(out[-1500:])
+    c.eq(p.returncode, 1, "campaign.sh --wirerate MISSING: exit 1")
+    c.true("no wirerate program at %s: build it, or set wr_ship_bin" % missing in out,
+           "the missing program is named")
+    c.true("192.0.2." not in out.replace(inv, ""), "no host reached")
+
+
+def controller():
+    """No namespaces: what the controller decides before it reaches a host
+    (cell digests, timeouts, the program shipped)."""
+    c = Checker("campaign_controller")
+    if shutil.which("ansible-playbook") is None:
+        print("FAIL: ansible-playbook is not installed (scripts/test.sh installs it)")
+        sys.exit(1)
+    d = tempfile.mkdtemp(prefix="wirerate-campaign-ctl-")
+    try:
+        got = expand(controller_jobs(d))
+        if any(not isinstance(g, dict) for g in got.values()):
+            c.true(False, "every variant expands: %s" % got)
+        else:
+            check_timeouts(c, got)
+            check_resume(c, d, got)
+        check_ship(c, d)
     finally:
         shutil.rmtree(d, ignore_errors=True)
     c.done()
@@ -490,7 +589,7 @@ EXAMPLES = {  # config/campaigns/: campaign -> (inventory, cell ids)
 }
 
 
-CASES = cases.by_name(end_to_end, bad_input)
+CASES = cases.by_name(end_to_end, bad_input, controller)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -117,6 +117,7 @@ def record(wirerate):
            "frame_size": cell["size"], "repeat": cell["repeat"],
            "sender": "%s:%s" % (cell["sender"]["host"], cell["sender"]["port"]),
            "receiver": "%s:%s" % (cell["receiver"]["host"], cell["receiver"]["port"]),
+           "digest": cell["digest"],
            "status": "failed" if why else "passed", "reason": why or "",
            "merged": "merged.json" if merged is not None else None}
     write(os.path.join(d, "cell.json"), json.dumps(doc, indent=1) + "\n")
@@ -135,10 +136,20 @@ def campaign_table(md):
     return m.group(0).rstrip() if m else md
 
 
+def ran_now(results):
+    """Ids of the cells this run ran (campaign.yml's .ran.json), or None."""
+    try:
+        with open(os.path.join(results, ".ran.json")) as f:
+            return set(json.load(f))
+    except (OSError, ValueError):
+        return None
+
+
 def summary(wirerate, results, title, dirs):
     # The archive shipped to the hosts (campaign.yml) is not a result.
     if os.path.exists(os.path.join(results, ".ship.tgz.b64")):
         os.unlink(os.path.join(results, ".ship.tgz.b64"))
+    ran = ran_now(results)
     cells = []
     for d in dirs:
         try:
@@ -157,8 +168,11 @@ def summary(wirerate, results, title, dirs):
     passed = [c["cell"] for _, c in cells if c and c["status"] == "passed"]
     failed = {c["cell"]: c["reason"] for _, c in cells if c and c["status"] != "passed"}
     missing = [os.path.basename(d) for d, c in cells if c is None]
+    # Passed before, same digest, not run this time (wr_pending).
+    reused = [x for x in passed if ran is not None and x not in ran]
     s = {"cells": len(cells), "passed": len(passed), "failed": len(failed),
-         "not_run": missing, "failed_cells": failed, "report_rc": rc_report,
+         "not_run": missing, "failed_cells": failed, "reused": reused,
+         "report_rc": rc_report,
          "report": os.path.join(results, "report", "report.md")}
     write(os.path.join(results, "summary.json"), json.dumps(s, indent=1) + "\n")
     try:
@@ -166,6 +180,9 @@ def summary(wirerate, results, title, dirs):
             print(campaign_table(f.read()))
     except OSError:
         print("no report written")
+    if reused:
+        print("\nreused (passed before with the same digest, not run again): " +
+              ", ".join(reused))
     print("\n%d of %d cells passed%s; report: %s" % (
         len(passed), len(cells), "" if not missing else
         ", %d not run" % len(missing), s["report"]))
