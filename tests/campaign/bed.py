@@ -40,6 +40,8 @@ class Bed:
         self.dir = workdir or tempfile.mkdtemp(prefix="wirerate-campaign-")
         os.makedirs(self.dir, exist_ok=True)
         self.netns, self.links, self.sshd, self.pids_seen = [], [], {}, {}
+        # Per host: more wr_ports and the environment of its host steps.
+        self.more_ports, self.host_env = {}, {}
         self.addr = {h: "%s.%d" % (self.net, 4 * i + 2) for i, h in
                      enumerate(self.HOSTS)}
 
@@ -164,11 +166,56 @@ Subsystem sftp /usr/lib/openssh/sftp-server
                       "      wr_label: namespace %s" % h,
                       "      wr_hypervisor: %s" % ("box-a" if h != "h2" else "box-b"),
                       "      wr_ports:"]
-            for name, p in ports[h].items():
+            for name, p in dict(ports[h], **self.more_ports.get(h, {})).items():
                 lines.append("        %s:" % name)
                 lines += ["          %s: '%s'" % kv for kv in sorted(p.items())]
+            if h in self.host_env:
+                lines.append("      wr_host_env:")
+                lines += ["        %s: '%s'" % kv for kv in sorted(self.host_env[h].items())]
         with open(self.path("inventory.yml"), "w") as f:
             f.write("\n".join(lines) + "\n")
+
+    def sysfs(self, host):
+        return self.path("sysfs-" + host)
+
+    def fake_pci(self, host, devices, driver="virtio-pci"):
+        """A fake sysfs for HOST's host steps (WR_SYSFS) with PCI devices
+        {address: interface in HOST's namespace} bound to DRIVER, no IOMMU,
+        no hugepages, no vfio_pci module, and wr-shim.py as devbind and
+        modprobe: a namespace cannot bind a device, the steps around the
+        binding (refusal, state file, restore) are what this tests."""
+        root = self.sysfs(host)
+        files = {"kernel/mm/hugepages/hugepages-2048kB/nr_hugepages": "0",
+                 "module/vfio/parameters/enable_unsafe_noiommu_mode": "N"}
+        for leaf, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(root, leaf)), exist_ok=True)
+            with open(os.path.join(root, leaf), "w") as f:
+                f.write(text + "\n")
+        os.makedirs(os.path.join(root, "kernel", "iommu_groups"), exist_ok=True)
+        os.makedirs(os.path.join(root, "bus", "pci", "drivers", driver), exist_ok=True)
+        for pci, ifname in devices.items():
+            dev = os.path.join(root, "bus", "pci", "devices", pci)
+            os.makedirs(os.path.join(dev, "net", ifname))
+            os.symlink(os.path.join(root, "bus", "pci", "drivers", driver),
+                       os.path.join(dev, "driver"))
+        shim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wr-shim.py")
+        self.host_env[host] = {"WR_SYSFS": root, "WR_DEVBIND": shim + " devbind",
+                               "WR_MODPROBE": shim + " modprobe"}
+
+    def sysfs_state(self, host):
+        """What the host steps may change in HOST's fake sysfs."""
+        root = self.sysfs(host)
+
+        def read(leaf):
+            with open(os.path.join(root, leaf)) as f:
+                return f.read().strip()
+        devs = os.path.join(root, "bus", "pci", "devices")
+        return {"hugepages": read("kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"),
+                "noiommu": read("module/vfio/parameters/enable_unsafe_noiommu_mode"),
+                "vfio_pci": os.path.isdir(os.path.join(root, "module", "vfio_pci")),
+                "drivers": {pci: os.path.basename(os.readlink(os.path.join(devs, pci, "driver")))
+                            if os.path.lexists(os.path.join(devs, pci, "driver")) else None
+                            for pci in sorted(os.listdir(devs))}}
 
     def _kill_ns_pids(self):
         """Whatever still runs in the namespaces (sessions of the sshd

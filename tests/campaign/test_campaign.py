@@ -106,19 +106,19 @@ def campaign(bed, *extra, results=None):
     return p.returncode, out
 
 
-def interrupted(c, bed):
-    """SIGINT to campaign.sh (its own process group, as a terminal's ^C)
-    as soon as the first cell passed: that cell's results stay whole and
-    passed, the cell in flight has no passed record."""
-    argv = [CAMPAIGN_SH, "--results", bed.path("results"), "--wirerate", WIRERATE,
-            bed.path("inventory.yml"), bed.path("campaign.yml")]
+def interrupt_at(bed, marker, *extra):
+    """scripts/campaign.sh, and SIGINT to it (its own process group, as a
+    terminal's ^C) once a line of its output holds marker; returns (the
+    marker seen, exit code, output)."""
+    argv = [CAMPAIGN_SH, "--results", bed.path("results"), "--wirerate", WIRERATE] + \
+        list(extra) + [bed.path("inventory.yml"), bed.path("campaign.yml")]
     env = dict(os.environ, ANSIBLE_SSH_CONTROL_PATH_DIR=bed.path("cp"))
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          text=True, env=env, start_new_session=True)
     out, sent = [], False
     for line in p.stdout:
         out.append(line)
-        if "cell 1/4 %s: passed" % SAME[0] in line:
+        if marker in line:
             sent = True
             break
     # ^C while the next cell runs (repeated: Python drops a KeyboardInterrupt
@@ -133,10 +133,16 @@ def interrupted(c, bed):
             pass
     rest, _ = p.communicate(timeout=120)
     out.append(rest)
-    rc = p.returncode
-    print("--- campaign.sh interrupted: exit %d\n%s" % (rc, "".join(out)))
+    print("--- campaign.sh interrupted: exit %d\n%s" % (p.returncode, "".join(out)))
+    return sent, p.returncode, "".join(out)
+
+
+def interrupted(c, bed):
+    """SIGINT as soon as the first cell passed: that cell's results stay
+    whole and passed, the cell in flight has no passed record."""
+    sent, rc, out = interrupt_at(bed, "cell 1/4 %s: passed" % SAME[0])
     c.true(sent, "run 2: the first cell passed before the interrupt")
-    c.true("4 cells, 2 to run, 2 already passed" in "".join(out),
+    c.true("4 cells, 2 to run, 2 already passed" in out,
            "run 2 resumes: the 2 passed cells are not run")
     c.true(rc != 0, "run 2: an interrupted campaign does not exit 0")
     c.eq(cell_doc(bed, SAME[0])["status"], "passed", "run 2: the finished cell is kept")
@@ -365,6 +371,100 @@ def scenario(c, bed):
            "wirerate report MERGED.json: " + p.stdout[:300] + p.stderr)
 
 
+BIND_CAMPAIGN = """campaign: binding
+defaults:
+  idle_timeout: 700ms
+cells:
+  - label: veth/bind
+    sender: h1:veth
+    receiver: h2:veth
+    count: 100
+"""
+NIC, SSH_NIC = "0000:00:0a.0", "0000:00:0b.0"
+BIND = ["modprobe vfio-pci", "devbind -b vfio-pci " + NIC]
+UNBIND = ["devbind -b virtio-pci " + NIC, "modprobe -r vfio-pci"]
+
+
+def real_hugepages():
+    try:
+        with open("/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def shim_calls(bed):
+    try:
+        with open(os.path.join(bed.sysfs("h1"), "calls.log")) as f:
+            return f.read().splitlines()
+    except OSError:
+        return []
+
+
+def check_restored(c, bed, before, what):
+    c.eq(bed.sysfs_state("h1"), before, "%s: h1 as it was (drivers, hugepages, "
+         "no-IOMMU mode, module)" % what)
+    c.true(not os.path.exists(bed.path("hosts/h1/state.txt")), "%s: no state left" % what)
+
+
+def binding_runs(c, bed):
+    before, pages = bed.sysfs_state("h1"), real_hugepages()
+    # A: a valid device, bound for the campaign and given back.
+    rc, out = campaign(bed)
+    c.eq(rc, 0, "valid device: the campaign passes")
+    c.eq(shim_calls(bed), BIND + UNBIND, "valid device: bound, then given back")
+    check_restored(c, bed, before, "valid device")
+    # B: interrupted while its cell runs: the restore step never runs.
+    sent, rc, out = interrupt_at(bed, "cell 1/1 veth_bind-1518B-r1: veth/bind", "--rerun")
+    c.true(sent and rc != 0, "interrupted run: stopped while its cell ran")
+    c.eq(bed.sysfs_state("h1")["drivers"][NIC], "vfio-pci",
+         "interrupted run: the device stays bound")
+    c.true(os.path.exists(bed.path("hosts/h1/state.txt")), "interrupted run: state kept")
+    # C: the SSH link's device added by mistake, after the valid one: the
+    # next run restores first, binds the valid one, refuses the other,
+    # restores at once; the cell fails, the host keeps its link.
+    bed.more_ports["h1"]["ssh"] = {"pci": SSH_NIC}
+    bed.write_inventory()
+    rc, out = campaign(bed, "--rerun")
+    c.eq(rc, 1, "bogus device: the campaign fails")
+    why = "refusing to bind %s to vfio-pci: its interface %sn0 carries an address" % (
+        SSH_NIC, bed.tag)
+    c.true("h1: not prepared, its cells fail: wr-host: " + why in out, "says why: " + why)
+    c.true(cell_doc(bed, "veth_bind-1518B-r1")["reason"].startswith(
+        "host h1 not prepared: wr-host: " + why), "the cell's reason names the refusal")
+    calls = shim_calls(bed)
+    c.eq(calls, BIND + UNBIND + BIND + UNBIND + BIND + UNBIND,
+         "restored first, valid device bound, restored after the refusal")
+    c.true(not any(SSH_NIC in x or "--force" in x for x in calls),
+           "the SSH link's device never touched, nothing forced")
+    check_restored(c, bed, before, "after the bogus device")
+    c.eq(real_hugepages(), pages, "the machine's own hugepages as they were")
+    addr = sh("ip", "-n", bed.ns("h1"), "-o", "addr", "show", "dev", bed.tag + "n0").stdout
+    c.true(bed.addr["h1"] + "/" in addr, "h1's SSH link keeps its address")
+
+
+def binding():
+    """wr-host.sh's binding on a fake sysfs (bed.fake_pci): a valid device,
+    an interrupted run, then the SSH link's device named by mistake."""
+    c = Checker("campaign_binding")
+    why = probe()
+    if why:
+        print("SKIP: " + why)
+        sys.exit(SKIP)
+    bed = Bed()
+    try:
+        bed.fake_pci("h1", {NIC: bed.tag + "d1", SSH_NIC: bed.tag + "n0"})
+        bed.more_ports["h1"] = {"nic": {"pci": NIC}}
+        bed.up()
+        with open(bed.path("campaign.yml"), "w") as f:
+            f.write(BIND_CAMPAIGN)
+        binding_runs(c, bed)
+    finally:
+        bed.close()
+        check_clean(c, bed)
+    c.done()
+
+
 def check_clean(c, bed):
     """Nothing of the bed outlives it."""
     left = sh("ip", "netns", "list").stdout
@@ -589,7 +689,7 @@ EXAMPLES = {  # config/campaigns/: campaign -> (inventory, cell ids)
 }
 
 
-CASES = cases.by_name(end_to_end, bad_input, controller)
+CASES = cases.by_name(end_to_end, bad_input, controller, binding)
 
 if __name__ == "__main__":
     cases.main(CASES)

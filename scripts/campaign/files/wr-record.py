@@ -57,6 +57,8 @@ def ran(res):
 def verdict(t, merged, merge_out):
     """Why the cell failed, or None."""
     cell, rec, snd, fin = t["cell"], t["rec"], t["snd"], t["fin"]
+    if t.get("unprepared"):
+        return "; ".join(t["unprepared"])
     why = (unreachable(rec, "receiver", cell["receiver"]["host"]) or
            unreachable(snd, "sender", cell["sender"]["host"]) or
            unreachable(fin, "receiver", cell["receiver"]["host"]))

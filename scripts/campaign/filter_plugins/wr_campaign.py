@@ -3,6 +3,10 @@
 
   campaign | wr_cells(hostvars, results)   every cell of the matrix, checked,
                                            with both command lines
+  wr_ports | wr_bind_args                  PCI ports to bind: ADDRESS, or
+                                           force=ADDRESS for bind: force
+  cell | wr_unprepared(hostvars)           why the cell's hosts are not
+                                           prepared (wr_prep_error), if so
   cells | wr_pending(rerun)                the cells without a passed result
                                            of the same digest (cell.json)
 
@@ -300,6 +304,35 @@ def wr_pending(cells, rerun=False):
     return list(cells) if rerun else [c for c in cells if not _passed(c)]
 
 
+def wr_bind_args(ports):
+    """The PCI ports of a host's wr_ports that prepare binds: bind: false
+    leaves one with its kernel driver; bind: force binds it even when its
+    interface carries an address or a route (wr-host.sh refuses that
+    otherwise)."""
+    out = []
+    for name, p in sorted((ports or {}).items()):
+        if not isinstance(p, dict) or "pci" not in p or p.get("bind", True) is False:
+            continue
+        bind = p.get("bind", True)
+        if bind not in (True, "force"):
+            raise AnsibleFilterError("wr_ports.%s: bind: %r: expected true, false or "
+                                     "force" % (name, bind))
+        out.append(("force=" if bind == "force" else "") + p["pci"])
+    return out
+
+
+def wr_unprepared(cell, hostvars):
+    """["host H not prepared: WHY", ...] for the cell's hosts whose
+    prepare step failed (campaign.yml sets wr_prep_error); [] when none."""
+    out = []
+    for host in dict.fromkeys((cell["receiver"]["host"], cell["sender"]["host"])):
+        hv = hostvars[host]
+        if "wr_prep_error" in hv:
+            out.append("host %s not prepared: %s" % (host, hv["wr_prep_error"]))
+    return out
+
+
 class FilterModule:
     def filters(self):
-        return {"wr_cells": wr_cells, "wr_pending": wr_pending}
+        return {"wr_cells": wr_cells, "wr_pending": wr_pending,
+                "wr_bind_args": wr_bind_args, "wr_unprepared": wr_unprepared}
