@@ -29,11 +29,15 @@ SHAPER = "tbf rate 20mbit burst 32kb latency 50ms"
 
 
 class Bed:
-    """Namespaces h1, h2, h3 on 10.213.T.0/24 (T from the PID)."""
+    """Namespaces h1, h2, h3 on 10.213.T.0/24 (T from the PID). With
+    router=True a fourth, r, is the DUT: the data link h1 -> h2 crosses
+    its bridge (h1 d1 = r ra, r rb = h2 d2), not shaped."""
 
     HOSTS = ("h1", "h2", "h3")
 
-    def __init__(self, workdir=None):
+    def __init__(self, workdir=None, router=False):
+        self.HOSTS = Bed.HOSTS + (("r",) if router else ())
+        self.router = router
         pid = os.getpid()
         self.tag = "wc%d" % (pid % 10000)
         self.net = "10.213.%d" % (pid % 200 + 20)
@@ -82,14 +86,32 @@ class Bed:
     def _data_link(self):
         """h1 <-> h2: the "different hosts" link, shaped on h1's egress."""
         a, b = self.tag + "d1", self.tag + "d2"
-        sh("ip", "link", "add", a, "type", "veth", "peer", "name", b)
+        if self.router:
+            self._router_links(a, b)
+        else:
+            sh("ip", "link", "add", a, "type", "veth", "peer", "name", b)
         for dev, h in ((a, "h1"), (b, "h2")):
             sh("ip", "link", "set", dev, "netns", self.ns(h))
             sh("ip", "-n", self.ns(h), "link", "set", dev, "address", MACS[h],
                "mtu", "1500", "up")
-        sh("ip", "netns", "exec", self.ns("h1"), "tc", "qdisc", "add", "dev", a,
-           "root", *SHAPER.split())
+        if not self.router:
+            sh("ip", "netns", "exec", self.ns("h1"), "tc", "qdisc", "add", "dev", a,
+               "root", *SHAPER.split())
         self.data = (a, b)
+
+    def _router_links(self, a, b):
+        """h1's a <-> r's ra and r's rb <-> h2's b, ra and rb on a bridge
+        (no STP, no IPv6: the bridge forwards only wirerate's frames)."""
+        r = self.ns("r")
+        self.dut_ifaces = (self.tag + "ra", self.tag + "rb")
+        for mine, theirs in zip((a, b), self.dut_ifaces):
+            sh("ip", "link", "add", mine, "type", "veth", "peer", "name", theirs)
+            sh("ip", "link", "set", theirs, "netns", r)
+        sh("ip", "-n", r, "link", "add", "br0", "type", "bridge", "stp_state", "0")
+        for dev in self.dut_ifaces + ("br0",):
+            sh("ip", "-n", r, "link", "set", dev, "mtu", "1500", "up")
+        for dev in self.dut_ifaces:
+            sh("ip", "-n", r, "link", "set", dev, "master", "br0")
 
     def start_sshd(self, h):
         conf = self.path("sshd-%s.conf" % h)
@@ -150,6 +172,7 @@ Subsystem sftp /usr/lib/openssh/sftp-server
             "h2": {"veth": {"vdev": afp % self.data[1], "mac": MACS["h2"]}},
             "h3": {"memif-rcv": {"vdev": memif % "server"},
                    "memif-snd": {"vdev": memif % "client"}},
+            "r": {},
         }
         lines = ["all:", "  vars:",
                  "    ansible_port: %d" % SSH_PORT,

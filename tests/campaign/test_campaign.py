@@ -271,22 +271,31 @@ def check_prometheus(c, bed):
     return targets
 
 
-def end_to_end():
-    c = Checker("campaign_end_to_end")
+def in_bed(name, text, run, router=False, setup=None):
+    """Case NAME: a bed (setup(bed) before it is up), CAMPAIGN.yml = text
+    (or text(bed)), run(c, bed); whatever happens the bed is removed and
+    checked gone."""
+    c = Checker(name)
     why = probe()
     if why:
         print("SKIP: " + why)
         sys.exit(SKIP)
-    bed = Bed()
+    bed = Bed(router=router)
     try:
+        if setup is not None:
+            setup(bed)
         bed.up()
         with open(bed.path("campaign.yml"), "w") as f:
-            f.write(CAMPAIGN)
-        scenario(c, bed)
+            f.write(text(bed) if callable(text) else text)
+        run(c, bed)
     finally:
         bed.close()
         check_clean(c, bed)
     c.done()
+
+
+def end_to_end():
+    in_bed("campaign_end_to_end", CAMPAIGN, scenario)
 
 
 def scenario(c, bed):
@@ -371,100 +380,6 @@ def scenario(c, bed):
            "wirerate report MERGED.json: " + p.stdout[:300] + p.stderr)
 
 
-BIND_CAMPAIGN = """campaign: binding
-defaults:
-  idle_timeout: 700ms
-cells:
-  - label: veth/bind
-    sender: h1:veth
-    receiver: h2:veth
-    count: 100
-"""
-NIC, SSH_NIC = "0000:00:0a.0", "0000:00:0b.0"
-BIND = ["modprobe vfio-pci", "devbind -b vfio-pci " + NIC]
-UNBIND = ["devbind -b virtio-pci " + NIC, "modprobe -r vfio-pci"]
-
-
-def real_hugepages():
-    try:
-        with open("/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages") as f:
-            return f.read().strip()
-    except OSError:
-        return None
-
-
-def shim_calls(bed):
-    try:
-        with open(os.path.join(bed.sysfs("h1"), "calls.log")) as f:
-            return f.read().splitlines()
-    except OSError:
-        return []
-
-
-def check_restored(c, bed, before, what):
-    c.eq(bed.sysfs_state("h1"), before, "%s: h1 as it was (drivers, hugepages, "
-         "no-IOMMU mode, module)" % what)
-    c.true(not os.path.exists(bed.path("hosts/h1/state.txt")), "%s: no state left" % what)
-
-
-def binding_runs(c, bed):
-    before, pages = bed.sysfs_state("h1"), real_hugepages()
-    # A: a valid device, bound for the campaign and given back.
-    rc, out = campaign(bed)
-    c.eq(rc, 0, "valid device: the campaign passes")
-    c.eq(shim_calls(bed), BIND + UNBIND, "valid device: bound, then given back")
-    check_restored(c, bed, before, "valid device")
-    # B: interrupted while its cell runs: the restore step never runs.
-    sent, rc, out = interrupt_at(bed, "cell 1/1 veth_bind-1518B-r1: veth/bind", "--rerun")
-    c.true(sent and rc != 0, "interrupted run: stopped while its cell ran")
-    c.eq(bed.sysfs_state("h1")["drivers"][NIC], "vfio-pci",
-         "interrupted run: the device stays bound")
-    c.true(os.path.exists(bed.path("hosts/h1/state.txt")), "interrupted run: state kept")
-    # C: the SSH link's device added by mistake, after the valid one: the
-    # next run restores first, binds the valid one, refuses the other,
-    # restores at once; the cell fails, the host keeps its link.
-    bed.more_ports["h1"]["ssh"] = {"pci": SSH_NIC}
-    bed.write_inventory()
-    rc, out = campaign(bed, "--rerun")
-    c.eq(rc, 1, "bogus device: the campaign fails")
-    why = "refusing to bind %s to vfio-pci: its interface %sn0 carries an address" % (
-        SSH_NIC, bed.tag)
-    c.true("h1: not prepared, its cells fail: wr-host: " + why in out, "says why: " + why)
-    c.true(cell_doc(bed, "veth_bind-1518B-r1")["reason"].startswith(
-        "host h1 not prepared: wr-host: " + why), "the cell's reason names the refusal")
-    calls = shim_calls(bed)
-    c.eq(calls, BIND + UNBIND + BIND + UNBIND + BIND + UNBIND,
-         "restored first, valid device bound, restored after the refusal")
-    c.true(not any(SSH_NIC in x or "--force" in x for x in calls),
-           "the SSH link's device never touched, nothing forced")
-    check_restored(c, bed, before, "after the bogus device")
-    c.eq(real_hugepages(), pages, "the machine's own hugepages as they were")
-    addr = sh("ip", "-n", bed.ns("h1"), "-o", "addr", "show", "dev", bed.tag + "n0").stdout
-    c.true(bed.addr["h1"] + "/" in addr, "h1's SSH link keeps its address")
-
-
-def binding():
-    """wr-host.sh's binding on a fake sysfs (bed.fake_pci): a valid device,
-    an interrupted run, then the SSH link's device named by mistake."""
-    c = Checker("campaign_binding")
-    why = probe()
-    if why:
-        print("SKIP: " + why)
-        sys.exit(SKIP)
-    bed = Bed()
-    try:
-        bed.fake_pci("h1", {NIC: bed.tag + "d1", SSH_NIC: bed.tag + "n0"})
-        bed.more_ports["h1"] = {"nic": {"pci": NIC}}
-        bed.up()
-        with open(bed.path("campaign.yml"), "w") as f:
-            f.write(BIND_CAMPAIGN)
-        binding_runs(c, bed)
-    finally:
-        bed.close()
-        check_clean(c, bed)
-    c.done()
-
-
 def check_clean(c, bed):
     """Nothing of the bed outlives it."""
     left = sh("ip", "netns", "list").stdout
@@ -492,6 +407,11 @@ BAD = [
      "cells[0] (x): frame size 32 outside 64..9018"),
     ("cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 9, rte: 1}\n",
      "cells[0] (x): unknown key(s) rte"),
+    ("dut: {host: h9, interfaces: [eth0]}\n"
+     "cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 9}\n",
+     "dut: host 'h9' is not in the inventory"),
+    ("dut: {host: h2}\ncells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 9}\n",
+     "dut: interfaces: None: expected a list of the DUT's interface names"),
 ]
 
 
@@ -689,7 +609,7 @@ EXAMPLES = {  # config/campaigns/: campaign -> (inventory, cell ids)
 }
 
 
-CASES = cases.by_name(end_to_end, bad_input, controller, binding)
+CASES = cases.by_name(end_to_end, bad_input, controller)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -22,6 +22,17 @@
 #   wr-host.sh rcv-start CELL_DIR READY_S COMMAND...
 #   wr-host.sh rcv-finish CELL_DIR WAIT_S
 #   wr-host.sh snd-run CELL_DIR TIMEOUT_S COMMAND...
+#   wr-host.sh dut-prepare WR_DIR
+#   wr-host.sh dut-start CELL_DIR INTERVAL_S IFACE...
+#   wr-host.sh dut-stop CELL_DIR
+#
+# dut-start samples the DUT (any Linux host: sh, cat, grep, date, sleep)
+# every INTERVAL_S until dut-stop, which prints every sample on stdout:
+# "@t EPOCH_S", the cpu and intr lines of /proc/stat, the NET_RX and NET_TX
+# lines of /proc/softirqs, the IFACEs' lines of /proc/interrupts, and per
+# IFACE "@net IFACE rx_packets tx_packets rx_bytes tx_bytes rx_dropped
+# tx_dropped"; `ethtool -S IFACE` where present, once before and once after
+# ("@ethtool IFACE start|end", its lines). files/wr_dut.py reads it.
 #
 # snd-run and rcv-finish print the JSON result on stdout (the controller
 # keeps it: one SSH round trip fewer than a fetch) and the log on stderr.
@@ -170,6 +181,31 @@ exporters() {
 	done
 }
 
+# One sample of the DUT (see the header) on stdout.
+dut_sample() {
+	echo "@t $(date +%s.%N)"
+	grep -E '^(cpu|intr )' /proc/stat | sed -E 's/^(intr [0-9]+).*/\1/'
+	grep -E '^ *NET_(RX|TX):' /proc/softirqs
+	for n in "$@"; do
+		grep -E "[ -]$n([- ]|\$)" /proc/interrupts | sed 's/^/@irq /'
+		d=/sys/class/net/$n/statistics
+		echo "@net $n $(cat "$d/rx_packets" "$d/tx_packets" "$d/rx_bytes" \
+			"$d/tx_bytes" "$d/rx_dropped" "$d/tx_dropped" | tr '\n' ' ')"
+	done
+}
+
+# ethtool -S of each interface that has it, tagged WHEN.
+dut_ethtool() {
+	when=$1
+	shift
+	command -v ethtool >/dev/null || return 0
+	for n in "$@"; do
+		out=$(ethtool -S "$n" 2>/dev/null) || continue
+		echo "@ethtool $n $when"
+		echo "$out"
+	done
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
@@ -178,6 +214,8 @@ prepare)
 	dir=$1 pages=$2 drv=$3 prefix=$4 exp=$5
 	shift 5
 	mkdir -p "$dir/cells" || die "cannot create $dir"
+	# An interrupted run's receivers and DUT samplers hold ports and sockets.
+	for f in "$dir"/cells/*/rcv.pid "$dir"/cells/*/dut.pid; do stop_pidfile "$f"; done
 	if [ -f "$dir/state.txt" ]; then
 		echo "an interrupted run left changes: restoring them first"
 		restore_state
@@ -191,7 +229,7 @@ restore)
 	dir=$1
 	stop_pidfile "$dir/exporter-snd.pid"
 	stop_pidfile "$dir/exporter-rcv.pid"
-	for f in "$dir"/cells/*/rcv.pid; do stop_pidfile "$f"; done
+	for f in "$dir"/cells/*/rcv.pid "$dir"/cells/*/dut.pid; do stop_pidfile "$f"; done
 	restore_state
 	;;
 rcv-start)
@@ -251,7 +289,44 @@ snd-run)
 	[ -f snd.json ] && cat snd.json
 	exit "$rc"
 	;;
+dut-prepare)
+	[ $# -eq 1 ] || die "dut-prepare WR_DIR"
+	mkdir -p "$1/cells" || die "cannot create $1"
+	;;
+dut-start)
+	[ $# -ge 3 ] || die "dut-start CELL_DIR INTERVAL_S IFACE..."
+	dir=$1 every=$2
+	shift 2
+	for n in "$@"; do
+		[ -d "/sys/class/net/$n/statistics" ] || die "the DUT has no interface $n"
+	done
+	self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+	mkdir -p "$dir" && cd "$dir" || die "cannot create $dir"
+	stop_pidfile dut.pid
+	dut_ethtool start "$@" > dut.txt
+	# The sampler in its own session: it outlives this task's SSH session.
+	setsid sh "$self" dut-loop "$every" "$@" >> dut.txt 2>dut.err < /dev/null &
+	echo $! > dut.pid
+	echo "DUT sampled every ${every}s (pid $!)"
+	;;
+dut-loop)
+	every=$1
+	shift
+	for sig in INT TERM; do trap 'dut_sample "$@"; exit 0' $sig; done
+	while :; do dut_sample "$@"; sleep "$every"; done
+	;;
+dut-stop)
+	[ $# -eq 1 ] || die "dut-stop CELL_DIR"
+	cd "$1" || die "no $1"
+	[ -f dut.pid ] || die "no DUT sampler in $1"
+	# shellcheck disable=SC2046 # one word per interface
+	set -- $(grep -o '^@net [^ ]*' dut.txt | sort -u | cut -d' ' -f2)
+	stop_pidfile dut.pid
+	dut_ethtool end "$@" >> dut.txt
+	cat dut.txt
+	;;
 *)
-	die "unknown command '$cmd' (prepare, restore, rcv-start, rcv-finish, snd-run)"
+	die "unknown command '$cmd' (prepare, restore, rcv-start, rcv-finish, snd-run," \
+		"dut-prepare, dut-start, dut-stop)"
 	;;
 esac

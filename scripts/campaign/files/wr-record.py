@@ -14,6 +14,10 @@ one local step per cell and one at the end, so that each costs one task.
       RESULTS/summary.json, and the campaign table on stdout. Exit 0 when
       every cell passed, 1 otherwise.
 
+With a DUT observer (the campaign's `dut:`), cell also keeps the DUT's
+samples (dut.txt) and figures (dut.json, wr_dut.py), and summary adds the
+DUT table to the report.
+
 Standard library only. Files are written atomically (rename), so an
 interrupted controller leaves whole files or none."""
 import json
@@ -21,6 +25,8 @@ import os
 import re
 import subprocess
 import sys
+
+import wr_dut
 
 
 def write(path, text):
@@ -79,6 +85,28 @@ def verdict(t, merged, merge_out):
     return None
 
 
+def observe(t, d):
+    """Keep the DUT's samples and figures of a cell in d; returns why the
+    observation failed, or None (also when the cell has no DUT)."""
+    cell = t["cell"]
+    if "dut" not in cell:
+        return None
+    host = cell["dut"]["host"]
+    for res in (t.get("dut_start"), t.get("dut")):
+        why = unreachable(res, "DUT", host)
+        if why:
+            return why
+    for step, res in (("start", t.get("dut_start")), ("stop", t.get("dut"))):
+        if not ran(res) or res["rc"] != 0:
+            return "DUT observer %s failed on %s: %s" % (step, host, tail(res))
+    write(os.path.join(d, "dut.txt"), t["dut"]["stdout"] + "\n")
+    figures = wr_dut.analyze(*wr_dut.parse(t["dut"]["stdout"]))
+    if figures is None:
+        return "DUT observer on %s: fewer than two samples" % host
+    write(os.path.join(d, "dut.json"), json.dumps(figures, indent=1) + "\n")
+    return None
+
+
 def merge(wirerate, d):
     """wirerate merge in d; returns (merged document or None, its last line)."""
     out = os.path.join(d, "merged.json")
@@ -103,7 +131,7 @@ def record(wirerate):
     cell = t["cell"]
     d = cell["result_dir"]
     os.makedirs(d, exist_ok=True)
-    for name in ("snd.json", "rcv.json", "merged.json", "merge.txt"):
+    for name in ("snd.json", "rcv.json", "merged.json", "merge.txt", "dut.txt", "dut.json"):
         if os.path.exists(os.path.join(d, name)):
             os.unlink(os.path.join(d, name))
     # The JSON results are what snd-run and rcv-finish printed on stdout.
@@ -115,11 +143,13 @@ def record(wirerate):
                                                   t["fin"].get("stderr", "")))
     merged, merge_out = merge(wirerate, d)
     why = verdict(t, merged, merge_out)
+    if why is None and t["rec"].get("rc") == 0:
+        why = observe(t, d)
     doc = {"schema": "wirerate-cell/1", "cell": cell["id"], "label": cell["label"],
            "frame_size": cell["size"], "repeat": cell["repeat"],
            "sender": "%s:%s" % (cell["sender"]["host"], cell["sender"]["port"]),
            "receiver": "%s:%s" % (cell["receiver"]["host"], cell["receiver"]["port"]),
-           "digest": cell["digest"],
+           "digest": cell["digest"], "defines": cell["defines"],
            "status": "failed" if why else "passed", "reason": why or "",
            "merged": "merged.json" if merged is not None else None}
     write(os.path.join(d, "cell.json"), json.dumps(doc, indent=1) + "\n")
@@ -179,7 +209,12 @@ def summary(wirerate, results, title, dirs):
     write(os.path.join(results, "summary.json"), json.dumps(s, indent=1) + "\n")
     try:
         with open(s["report"]) as f:
-            print(campaign_table(f.read()))
+            md = f.read()
+        print(campaign_table(md))
+        dut = dut_table(md, cells)
+        if dut:
+            write(s["report"], md.rstrip("\n") + "\n\n" + dut)
+            print("\n" + dut.rstrip())
     except OSError:
         print("no report written")
     if reused:
@@ -189,6 +224,19 @@ def summary(wirerate, results, title, dirs):
         len(passed), len(cells), "" if not missing else
         ", %d not run" % len(missing), s["report"]))
     return 0 if len(passed) == len(cells) and rc_report == 0 else 1
+
+
+def dut_table(md, cells):
+    """The DUT section of the report for the passed cells that have
+    dut.json, or None."""
+    rows = []
+    for d, c in cells:
+        try:
+            with open(os.path.join(d, "dut.json")) as f:
+                rows.append((c["label"], c["frame_size"], json.load(f)))
+        except (OSError, ValueError, TypeError):
+            pass
+    return wr_dut.table(md, rows) if rows else None
 
 
 def main():

@@ -204,18 +204,20 @@ def _count(where, v):
 
 
 def _digest(c, cell, snd, rcv):
-    """SHA-256 of everything that defines a cell: its keys after defaults,
+    """SHA-256 of everything that defines a cell (its keys after defaults,
     size and repeat, both command lines, both endpoints' ports and how
-    they are reached. Any change runs the cell again (wr_pending)."""
+    they are reached, the DUT), and that: cell.json keeps both. Any
+    change runs the cell again (wr_pending)."""
     def end(e):
         host, port, p, hv = e
         return {"host": host, "port": port, "spec": p,
                 "reach": [str(hv.get(k)) for k in ("ansible_host", "ansible_port")]}
     what = {"cell": c, "size": cell["size"], "repeat": cell["repeat"],
             "timeout": cell["timeout"], "snd_cmd": cell["sender"]["cmd"],
-            "rcv_cmd": cell["receiver"]["cmd"], "snd": end(snd), "rcv": end(rcv)}
+            "rcv_cmd": cell["receiver"]["cmd"], "snd": end(snd), "rcv": end(rcv),
+            "dut": cell.get("dut")}
     text = json.dumps(what, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return hashlib.sha256(text.encode()).hexdigest(), what
 
 
 def _check_cell(where, c):
@@ -248,11 +250,35 @@ def _layered(defaults, raw):
     return c
 
 
+def _dut(campaign, hostvars):
+    """The campaign's `dut: {host, interfaces, interval}` checked, or None."""
+    d = campaign.get("dut")
+    if d is None:
+        return None
+    if isinstance(d, str):
+        d = {"host": d}
+    if not isinstance(d, dict) or set(d) - {"host", "interfaces", "interval"}:
+        _bad("dut", "expected {host: HOST, interfaces: [NAME, ...], interval: T}")
+    if d.get("host") not in hostvars:
+        _bad("dut", "host %r is not in the inventory" % (d.get("host"),))
+    ifaces = d.get("interfaces")
+    if not isinstance(ifaces, list) or not ifaces or not all(
+            isinstance(x, str) and re.fullmatch(r"[A-Za-z0-9_.:@-]{1,15}", x) for x in ifaces):
+        _bad("dut", "interfaces: %r: expected a list of the DUT's interface names "
+             "(the NICs the cells' traffic crosses)" % (ifaces,))
+    every = _seconds("dut", "interval", d.get("interval", "500ms"))
+    if not 0.05 <= every <= 10:
+        _bad("dut", "interval: %r: expected 50ms..10s" % (d.get("interval"),))
+    wd = _wr_dir(hostvars[d["host"]])
+    return {"host": d["host"], "interfaces": ifaces, "interval_s": every, "wr_dir": wd}
+
+
 def wr_cells(campaign, hostvars, results):
     """Expand the matrix: cells x sizes x repeats, in file order."""
     if not isinstance(campaign, dict) or not isinstance(campaign.get("cells"), list) \
             or not campaign["cells"]:
         _bad("file", "expected a mapping with a non-empty list 'cells'")
+    dut = _dut(campaign, hostvars)
     if not isinstance(campaign.get("defaults") or {}, dict):
         _bad("defaults", "expected a mapping of cell keys")
     defaults = _layered(DEFAULTS, campaign.get("defaults") or {})
@@ -280,7 +306,9 @@ def wr_cells(campaign, hostvars, results):
                         "sender": {"host": snd[0], "port": snd[1]},
                         "receiver": {"host": rcv[0], "port": rcv[1]}}
                 _commands(cell, c, snd, rcv)
-                cell["digest"] = _digest(c, cell, snd, rcv)
+                if dut:
+                    cell["dut"] = dict(dut, dir="%s/cells/%s" % (dut["wr_dir"], cid))
+                cell["digest"], cell["defines"] = _digest(c, cell, snd, rcv)
                 out.append(cell)
     for n, cell in enumerate(out, 1):
         cell["n"], cell["of"] = n, len(out)
