@@ -354,7 +354,12 @@ def scenario(c, bed):
     c.eq(rc, 0, "run 3 exit status: every cell passed")
     c.true("4 cells, 1 to run, 3 already passed" in out, "run 3 resumes: 1 to run")
     reused = json.load(open(bed.path("results/summary.json")))["reused"]
-    c.eq(sorted(reused), sorted([SAME[0]] + DIFF), "run 3: the report names the reused cells")
+    c.eq(sorted(reused), sorted([SAME[0]] + DIFF), "run 3: summary.json names the reused cells")
+    md = open(bed.path("results/report/report.md")).read()
+    line = re.search(r"^Reused \(passed before with the same digest, not run again\): "
+                     r"(.*)\.$", md, re.M)
+    c.eq(sorted(line.group(1).split(", ")) if line else None, sorted([SAME[0]] + DIFF),
+         "run 3: report.md names the reused cells")
     c.eq(sorted(scraper.answered), sorted(scraper.targets),
          "h3's exporters answered while the campaign ran")
     for cid in SAME:

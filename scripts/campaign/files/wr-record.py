@@ -207,23 +207,34 @@ def summary(wirerate, results, title, dirs):
          "report_rc": rc_report,
          "report": os.path.join(results, "report", "report.md")}
     write(os.path.join(results, "summary.json"), json.dumps(s, indent=1) + "\n")
-    try:
-        with open(s["report"]) as f:
-            md = f.read()
-        print(campaign_table(md))
-        dut = dut_table(md, cells)
-        if dut:
-            write(s["report"], md.rstrip("\n") + "\n\n" + dut)
-            print("\n" + dut.rstrip())
-    except OSError:
-        print("no report written")
-    if reused:
-        print("\nreused (passed before with the same digest, not run again): " +
-              ", ".join(reused))
+    sections(s["report"], cells, reused)
     print("\n%d of %d cells passed%s; report: %s" % (
         len(passed), len(cells), "" if not missing else
         ", %d not run" % len(missing), s["report"]))
     return 0 if len(passed) == len(cells) and rc_report == 0 else 1
+
+
+def sections(report, cells, reused):
+    """Print the campaign table; add the DUT table and the reused cells to
+    the report (and print them)."""
+    try:
+        with open(report) as f:
+            md = f.read()
+    except OSError:
+        print("no report written")
+        return
+    print(campaign_table(md))
+    more = [x for x in (dut_table(md, cells), reused_line(reused)) if x]
+    if more:
+        write(report, md.rstrip("\n") + "\n\n" + "\n".join(more))
+        print("\n" + "\n".join(more).rstrip())
+
+
+def reused_line(reused):
+    if not reused:
+        return None
+    return ("Reused (passed before with the same digest, not run again): %s.\n" %
+            ", ".join(reused))
 
 
 def dut_table(md, cells):
