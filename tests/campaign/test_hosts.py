@@ -65,8 +65,10 @@ def binding_runs(c, bed):
     # B: interrupted while its cell runs: the restore step never runs.
     sent, rc, out = interrupt_at(bed, "cell 1/1 veth_bind-1518B-r1: veth/bind", "--rerun")
     c.true(sent and rc != 0, "interrupted run: stopped while its cell ran")
-    c.eq(bed.sysfs_state("h1")["drivers"][NIC], "vfio-pci",
-         "interrupted run: the device stays bound")
+    mid = bed.sysfs_state("h1")
+    c.eq((mid["drivers"][NIC], mid["hugepages"], mid["noiommu"], mid["vfio_pci"]),
+         ("vfio-pci", "512", "1", True), "interrupted run: the device stays bound, "
+         "hugepages raised, no-IOMMU mode on, vfio_pci loaded")
     c.true(os.path.exists(bed.path("hosts/h1/state.txt")), "interrupted run: state kept")
     # C: the SSH link's device added by mistake, after the valid one: the
     # next run restores first, binds the valid one, refuses the other,
