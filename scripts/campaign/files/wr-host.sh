@@ -141,7 +141,7 @@ revert() {
 	module) $MODPROBE -r "$2" ;;
 	bind) if [ "$3" = none ]; then $DEVBIND -u "$2"; else $DEVBIND -b "$3" "$2"; fi ;;
 	*) false ;;
-	esac && echo "restored $1 $2 to $3"
+	esac && echo "restored $1$([ "$2" = - ] || echo " $2") to $3"
 }
 
 # Revert state.txt, newest change first; what cannot be reverted stays in
