@@ -38,7 +38,7 @@ app_view_mlr(FILE *f, const json_t *results)
 		}
 		if (num(r, "generator_limited_trials") > 0)
 			fprintf(f, "%4s %.0f trials fell short of their intended load: "
-				"not counted as evidence\n", "",
+				"the shortfall counted as loss\n", "",
 				num(r, "generator_limited_trials"));
 	}
 	fprintf(f, "goal: loss ratio:exceed ratio:duration sum:width%s\n",

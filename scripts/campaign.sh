@@ -13,8 +13,10 @@ usage() {
 Usage: $0 [options] INVENTORY CAMPAIGN
   --results DIR   where results go [campaign-results/NAME, NAME from CAMPAIGN]
   --rerun         run every cell again (default: resume; cells with a passed,
-                  merged result are kept)
+                  merged result of the same cell digest are reused)
   --no-exporters  do not start wirerate-exporter.py on the hosts
+  --wirerate PATH the wirerate program shipped to the hosts and run here for
+                  merge and report [build/app/wirerate]
   --ansible ARG   pass ARG to ansible-playbook (repeatable), e.g. -vv
 Exit status: 0 every cell passed, 1 a cell failed (or the campaign could
 not finish), 2 bad usage or a bad campaign file.
@@ -29,6 +31,9 @@ while [ $# -gt 0 ]; do
 	--results) [ $# -ge 2 ] || { usage >&2; exit 2; }; results=$2; shift 2 ;;
 	--rerun) extra+=(-e rerun=true); shift ;;
 	--no-exporters) extra+=(-e wr_exporters=false); shift ;;
+	--wirerate) [ $# -ge 2 ] || { usage >&2; exit 2; }
+		bin=$(realpath -m "$2")
+		extra+=(-e "wr_ship_bin=$bin" -e "wr_local_bin=$bin"); shift 2 ;;
 	--ansible) [ $# -ge 2 ] || { usage >&2; exit 2; }; extra+=("$2"); shift 2 ;;
 	-*) echo "error: unknown option $1" >&2; usage >&2; exit 2 ;;
 	*) break ;;

@@ -8,7 +8,10 @@
     must sit under an `if` that tests a capability probe, never a result
     of wirerate (a symptom it could cause);
   - a file with a CASES dict that DIR/meson.build does not name (its cases
-    would never run: meson registers them from the files it names).
+    would never run: meson registers them from the files it names);
+  - a file that reads a balance verdict (a "balanced" key) but names no
+    count wirerate did not make: balance holds by construction (lost is
+    sent - received), so only such a count catches an RX miscount.
 Usage: lint_checks.py FILE|DIR... (DIR: its */*.py); exit 1 and one line
 per finding."""
 import ast
@@ -21,6 +24,45 @@ import sys
 # scripts/lib/eal.py).
 PROBES = {"which", "geteuid", "hugepages_free", "have_tun", "have_netns",
           "have_af_xdp", "exists"}
+
+
+# What names a count wirerate did not make: the PMD's counters in a result,
+# the helpers that compare with them (tests/lib/wrtest.py), the kernel's
+# interface and qdisc counters, tshark or tcpdump reading a capture.
+INDEPENDENT_CALLS = {"rx_matches_pmd", "pmd_rx", "stream_balance"}
+INDEPENDENT_WORDS = ("nic_ipackets", "nic_opackets", "/statistics/", "stats64",
+                     "qdisc", "tshark", "tcpdump")
+
+
+def const_strings(tree):
+    return [n.value for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def balance_reads(tree):
+    """Nodes reading a "balanced" key (x["balanced"], x.get("balanced"))
+    in the arguments of a check (c.eq, c.true): asserted, not reported."""
+    checks = [a for n in ast.walk(tree) if isinstance(n, ast.Call)
+              and isinstance(n.func, ast.Attribute) and n.func.attr in ("eq", "true")
+              for a in n.args]
+    out = []
+    for n in (x for a in checks for x in ast.walk(a)):
+        if isinstance(n, ast.Subscript):
+            key = n.slice
+        elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+              and n.func.attr == "get" and n.args):
+            key = n.args[0]
+        else:
+            continue
+        if isinstance(key, ast.Constant) and key.value == "balanced":
+            out.append(n)
+    return out
+
+
+def independent_count(tree):
+    """Whether the file names a count wirerate did not make."""
+    return calls_any(tree, INDEPENDENT_CALLS) or any(
+        w in s for s in const_strings(tree) for w in INDEPENDENT_WORDS)
 
 
 def checker_names(fn):
@@ -56,14 +98,19 @@ def self_comparisons(fn, obj):
     return out
 
 
+def call_name(call):
+    """f of f(...) or x.f(...)."""
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+
+
+def calls_any(node, names):
+    """Whether node calls a function of one of names."""
+    return any(isinstance(n, ast.Call) and call_name(n) in names for n in ast.walk(node))
+
+
 def calls_probe(test):
-    for n in ast.walk(test):
-        if isinstance(n, ast.Call):
-            f = n.func
-            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-            if name in PROBES:
-                return True
-    return False
+    return calls_any(test, PROBES)
 
 
 def unprobed_skips(tree):
@@ -81,9 +128,7 @@ def unprobed_skips(tree):
         if isinstance(node, ast.FunctionDef) and node.name == "skip":
             return  # the helper itself
         if isinstance(node, ast.Call):
-            f = node.func
-            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-            if name == "skip" and not guarded:
+            if call_name(node) == "skip" and not guarded:
                 bad.append(node)
         for n in ast.iter_child_nodes(node):
             visit(n, guarded)
@@ -131,6 +176,12 @@ def lint(path):
             for call in self_comparisons(fn, c):
                 found.append("%s:%d: %s.eq compares a value with itself" %
                              (path, call.lineno, c))
+    reads = balance_reads(tree)
+    if reads and not independent_count(tree):
+        found.append("%s:%d: reads a balance verdict but no count wirerate did "
+                     "not make (call %s, or read %s)" % (
+                         path, reads[0].lineno, ", ".join(sorted(INDEPENDENT_CALLS)),
+                         ", ".join(INDEPENDENT_WORDS)))
     for call in unprobed_skips(tree):
         found.append("%s:%d: skip() not guarded by a capability probe (%s)" %
                      (path, call.lineno, ", ".join(sorted(PROBES))))

@@ -24,6 +24,8 @@
 #define CAPTURE_MAX_POOL (1u << 20)
 /* Frames handed to rte_pcapng_write_packets at once. */
 #define CAPTURE_WRITE_CHUNK 256u
+/* Copies taken off a ring at once by the stats core. */
+#define CAPTURE_DRAIN_CHUNK 256u
 
 /*
  * What a worker writes in front of each raw copy (in its headroom): the
@@ -37,6 +39,17 @@ struct cap_meta {
 	uint16_t port;               /* RX port (not every PMD sets mbuf->port) */
 	uint16_t queue;
 	uint32_t orig_len;           /* frame bytes before the snap */
+};
+
+/*
+ * A copy the stats core drained, moved off the copy pool onto the heap so
+ * that the pool only carries copies in transit: the last frames of every
+ * stop (each trial of a test mode) never crowd out later anomalies.
+ */
+struct cap_copy {
+	struct cap_meta meta;
+	uint32_t len;                /* bytes in data[]: the snap */
+	uint8_t data[];
 };
 
 struct wr_capture {
@@ -53,8 +66,10 @@ struct wr_capture {
 	uint32_t nb_written;         /* copies in the file at the last checkpoint */
 	uint32_t nb_ckpt_failed;     /* checkpoints that could not be written */
 	uint64_t written_tsc;        /* when it was written */
-	uint32_t max_kept;           /* = pool size: every copy fits */
-	struct rte_mbuf **kept;
+	uint32_t pool_size;          /* copies in transit at most (pool, rings) */
+	uint32_t nb_slots;           /* entries kept[] has room for */
+	uint64_t nb_drain_failed;    /* drained copies lost: no memory */
+	struct cap_copy **kept;
 };
 
 /* Copy one frame; a copy that cannot be made or queued is counted. */
@@ -278,15 +293,15 @@ wr_capture_create(const struct wr_capture_conf *conf, unsigned int nb_rxq,
 	}
 	cap->conf = *conf;
 	clock_start(cap);
-	/* The mbuf holds the frame without its FCS. */
-	cap->snaplen = conf->snaplen != 0 && conf->snaplen < frame_size - 4 ?
-		conf->snaplen : frame_size - 4;
-	cap->max_kept = (uint32_t)RTE_MIN(n, (uint64_t)CAPTURE_MAX_POOL);
-	cap->kept = calloc(cap->max_kept, sizeof(cap->kept[0]));
+	/*
+	 * --capture-snaplen as asked, even above the own frames (foreign ones
+	 * may be larger); by default the own frame without its FCS.
+	 */
+	cap->snaplen = conf->snaplen != 0 ? conf->snaplen : frame_size - 4;
+	cap->pool_size = (uint32_t)RTE_MIN(n, (uint64_t)CAPTURE_MAX_POOL);
 	snprintf(name, sizeof(name), "wr_cap_%d", (int)getpid());
-	if (cap->kept != NULL)
-		cap->pool = rte_pktmbuf_pool_create(name, cap->max_kept, 0, 0,
-			(uint16_t)(RTE_PKTMBUF_HEADROOM + cap->snaplen), SOCKET_ID_ANY);
+	cap->pool = rte_pktmbuf_pool_create(name, cap->pool_size, 0, 0,
+		(uint16_t)(RTE_PKTMBUF_HEADROOM + cap->snaplen), SOCKET_ID_ANY);
 	snprintf(name, sizeof(name), "wr_capo_%d", (int)getpid());
 	if (cap->pool != NULL)
 		cap->out = rte_pktmbuf_pool_create(name, 2 * CAPTURE_WRITE_CHUNK + 1,
@@ -295,7 +310,6 @@ wr_capture_create(const struct wr_capture_conf *conf, unsigned int nb_rxq,
 	if (cap->out == NULL || pcapng_clock_start(cap->out) != 0) {
 		rte_mempool_free(cap->out);
 		rte_mempool_free(cap->pool);
-		free(cap->kept);
 		free(cap);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -332,7 +346,7 @@ wr_capture_queue(struct wr_capture *cap, uint16_t port, uint16_t queue,
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "wr_cap_%d_%u", (int)getpid(), cap->nb_q);
-	c->ring = rte_ring_create(name, cap->max_kept, socket,
+	c->ring = rte_ring_create(name, cap->pool_size, socket,
 		RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
 	if (c->ring == NULL) {
 		rte_free(c);
@@ -354,28 +368,67 @@ wr_capture_queue(struct wr_capture *cap, uint16_t port, uint16_t queue,
 	return c;
 }
 
+/* Room in kept[] for one more copy; false when memory ran out. */
+static bool
+kept_room(struct wr_capture *cap)
+{
+	uint32_t n = cap->nb_slots != 0 ? 2 * cap->nb_slots : 1024;
+	struct cap_copy **k;
+
+	if (cap->nb_kept < cap->nb_slots)
+		return true;
+	k = realloc(cap->kept, n * sizeof(k[0]));
+	if (k == NULL)
+		return false;
+	cap->kept = k;
+	cap->nb_slots = n;
+	return true;
+}
+
+/* Move raw copy m (meta, then the snap) onto the heap; false: no memory. */
+static bool
+keep_copy(struct wr_capture *cap, const struct rte_mbuf *m)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m) - (uint32_t)sizeof(struct cap_meta);
+	struct cap_copy *cp;
+	const void *d;
+
+	if (!kept_room(cap) || (cp = malloc(sizeof(*cp) + len)) == NULL)
+		return false;
+	memcpy(&cp->meta, rte_pktmbuf_mtod(m, const void *), sizeof(cp->meta));
+	cp->len = len;
+	d = rte_pktmbuf_read(m, sizeof(cp->meta), len, cp->data);
+	if (d != cp->data)
+		memcpy(cp->data, d, len);
+	cap->kept[cap->nb_kept++] = cp;
+	return true;
+}
+
 void
 wr_capture_drain(struct wr_capture *cap)
 {
-	unsigned int i;
+	struct rte_mbuf *m[CAPTURE_DRAIN_CHUNK];
+	unsigned int i, k, n;
 
 	if (cap == NULL)
 		return;
-	/* kept[] has room for the whole pool: a dequeue never overflows it. */
-	for (i = 0; i < cap->nb_q; i++)
-		cap->nb_kept += rte_ring_sc_dequeue_burst(cap->q[i]->ring,
-			(void **)&cap->kept[cap->nb_kept],
-			cap->max_kept - cap->nb_kept, NULL);
+	for (i = 0; i < cap->nb_q; i++) {
+		while ((n = rte_ring_sc_dequeue_burst(cap->q[i]->ring, (void **)m,
+				RTE_DIM(m), NULL)) > 0) {
+			for (k = 0; k < n; k++)
+				if (!keep_copy(cap, m[k]))
+					cap->nb_drain_failed++;
+			rte_pktmbuf_free_bulk(m, n);
+		}
+	}
 }
 
 /* Order of the file: RX time, then port, queue and arrival on it. */
 static int
 cmp_tsc(const void *a, const void *b)
 {
-	const struct rte_mbuf *ma = *(struct rte_mbuf *const *)a;
-	const struct rte_mbuf *mb = *(struct rte_mbuf *const *)b;
-	const struct cap_meta *x = rte_pktmbuf_mtod(ma, const struct cap_meta *);
-	const struct cap_meta *y = rte_pktmbuf_mtod(mb, const struct cap_meta *);
+	const struct cap_meta *x = &(*(struct cap_copy *const *)a)->meta;
+	const struct cap_meta *y = &(*(struct cap_copy *const *)b)->meta;
 
 	if (x->tsc != y->tsc)
 		return x->tsc < y->tsc ? -1 : 1;
@@ -413,18 +466,20 @@ epb_set(struct rte_mbuf *b, unsigned int off, uint32_t v)
 	memcpy(rte_pktmbuf_mtod_offset(b, uint8_t *, off), &v, sizeof(v));
 }
 
-/* One raw copy as a pcapng block in out's pool; NULL when none is free. */
+/* One kept copy as a pcapng block in out's pool; NULL when none is free. */
 static struct rte_mbuf *
-to_block(const struct wr_capture *cap, const struct rte_mbuf *raw)
+to_block(const struct wr_capture *cap, const struct cap_copy *cp)
 {
-	const struct cap_meta *meta = rte_pktmbuf_mtod(raw, const struct cap_meta *);
-	struct rte_mbuf *body = rte_pktmbuf_clone((struct rte_mbuf *)(uintptr_t)raw,
-		cap->out);
+	const struct cap_meta *meta = &cp->meta;
+	struct rte_mbuf *body = rte_pktmbuf_alloc(cap->out);
+	char *d = body == NULL ? NULL : rte_pktmbuf_append(body, (uint16_t)cp->len);
 	struct rte_mbuf *b;
 
-	if (body == NULL)
+	if (d == NULL) {
+		rte_pktmbuf_free(body);
 		return NULL;
-	rte_pktmbuf_adj(body, sizeof(*meta));
+	}
+	memcpy(d, cp->data, cp->len);
 	b = rte_pcapng_copy(meta->port, meta->queue, body, cap->out,
 		cap->snaplen, meta->tsc, RTE_PCAPNG_DIRECTION_IN);
 	rte_pktmbuf_free(body);
@@ -497,6 +552,7 @@ wr_capture_json(const struct wr_capture *cap)
 		over += cap->q[i]->st.nb_over_budget_pkts;
 		anomalies += cap->q[i]->st.nb_anomalies;
 	}
+	dropped += cap->nb_drain_failed;
 	json_object_set_new(o, "path", json_string(cap->conf.path));
 	json_object_set_new(o, "frames", json_integer((json_int_t)cap->nb_kept));
 	json_object_set_new(o, "copied_pkts", json_integer((json_int_t)copied));
@@ -531,8 +587,8 @@ wr_capture_destroy(struct wr_capture *cap)
 	if (cap == NULL)
 		return;
 	wr_capture_drain(cap);
-	if (cap->nb_kept != 0)
-		rte_pktmbuf_free_bulk(cap->kept, cap->nb_kept);
+	for (i = 0; i < cap->nb_kept; i++)
+		free(cap->kept[i]);
 	for (i = 0; i < cap->nb_q; i++) {
 		free_held(cap->q[i]);
 		rte_ring_free(cap->q[i]->ring);

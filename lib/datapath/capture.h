@@ -20,8 +20,10 @@
  * frames it keeps. Copies go to the stats core through one single-producer
  * ring per queue; a full ring or an empty copy pool drops the copy, never
  * waits, and counts it (dropped). The stats core drains the rings at every
- * interval and after the stop, keeps the copies in memory (bounded by the
- * copy pool) and writes the file once, atomically, at the end.
+ * interval and after each stop, moves the copies off the copy pool into
+ * heap memory (so the pool only bounds copies in transit, and the last
+ * frames of every trial never exhaust it) and writes the file once,
+ * atomically, at the end.
  */
 #ifndef WR_CAPTURE_H
 #define WR_CAPTURE_H
@@ -126,7 +128,11 @@ struct wr_capture *wr_capture_create(const struct wr_capture_conf *conf,
 struct wr_capq *wr_capture_queue(struct wr_capture *cap, uint16_t port,
 		uint16_t queue, int socket);
 
-/* Stats core: move the copies waiting in every ring into memory. */
+/*
+ * Stats core: move the copies waiting in every ring into heap memory and
+ * give their mbufs back to the copy pool. A copy that finds no memory is
+ * counted (dropped_pkts).
+ */
 void wr_capture_drain(struct wr_capture *cap);
 
 /*

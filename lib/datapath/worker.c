@@ -470,7 +470,7 @@ int
 wr_worker_main(void *arg)
 {
 	struct wr_worker *w = arg;
-	uint64_t now = rte_rdtsc(), prev;
+	uint64_t now = rte_rdtsc();
 	unsigned int i, work;
 
 	if (w->mode == WR_WORKER_REFLECT)
@@ -486,19 +486,13 @@ wr_worker_main(void *arg)
 
 	while (__atomic_load_n(&w->ctl->tx_stop, __ATOMIC_RELAXED) == 0) {
 		work = poll_tx(w, now) + poll_rx(w);
-		prev = now;
-		now = rte_rdtsc();
-		wr_worker_account(&w->st, work, now - prev);
-		wr_worker_poll_publish(w);
+		now = wr_worker_iter_end(w, work, now, rte_rdtsc);
 	}
 	for (i = 0; i < w->nb_tx; i++)
 		tx_drain(w->tx[i]);
 	while (__atomic_load_n(&w->ctl->rx_stop, __ATOMIC_RELAXED) == 0) {
 		work = poll_rx(w);
-		prev = now;
-		now = rte_rdtsc();
-		wr_worker_account(&w->st, work, now - prev);
-		wr_worker_poll_publish(w);
+		now = wr_worker_iter_end(w, work, now, rte_rdtsc);
 	}
 	for (i = 0; i < w->nb_rx; i++)
 		if (w->rx[i]->cap != NULL)

@@ -272,6 +272,26 @@ wr_worker_poll_publish(struct wr_worker *w)
 }
 
 /*
+ * End of one loop iteration of w that moved work frames and began at
+ * prev_tsc: serve a publication request (the copy, once per interval),
+ * then read clock, then account the iteration's cycles. Returns the TSC
+ * read, which stamps the next TX burst: read after the copy, so that no
+ * frame's latency includes it. clock is rte_rdtsc in the loop (inlined);
+ * tests pass their own. Only w's lcore may call this.
+ */
+static __rte_always_inline uint64_t
+wr_worker_iter_end(struct wr_worker *w, unsigned int work, uint64_t prev_tsc,
+		uint64_t (*clock)(void))
+{
+	uint64_t now;
+
+	wr_worker_poll_publish(w);
+	now = clock();
+	wr_worker_account(&w->st, work, now - prev_tsc);
+	return now;
+}
+
+/*
  * The lcore function (rte_eal_remote_launch): loop over the worker's queues
  * until ctl->tx_stop, free what is still pending, keep receiving until
  * ctl->rx_stop. Returns 0.

@@ -27,6 +27,47 @@ wr_seq_restart(struct wr_seq *s, uint64_t seq)
 	s->next_seq = seq + 1;
 	s->nb_rx_pkts++;
 	s->started = true;
+	s->pending = false;
+}
+
+/* Take back the provisional count of the pending candidate (seq.h). */
+static void
+candidate_uncount(struct wr_seq *s)
+{
+	if (s->cand_zero) {
+		s->nb_rx_pkts--;
+		s->nb_restarts--;
+		s->closed_span_pkts--;
+		return;
+	}
+	s->nb_rx_pkts--;
+	s->nb_late_pkts--;
+	s->nb_old_pkts--;
+	s->first_seq = s->cand_first_seq;
+}
+
+void
+wr_seq_update_rare(struct wr_seq *s, uint64_t seq)
+{
+	uint64_t after_cand = seq - s->cand_seq;
+	bool behind_top = seq - s->next_seq >= (UINT64_C(1) << 63);
+
+	if (!s->started) {
+		wr_seq_restart(s, seq);
+		return;
+	}
+	s->pending = false;
+	/* Continues the candidate's numbering, not the old one: a restart. */
+	if (behind_top && ((after_cand != 0 && after_cand < WR_SEQ_WINDOW_BITS) ||
+			(s->cand_zero && seq == 0))) {
+		candidate_uncount(s);
+		wr_seq_restart(s, s->cand_seq);
+	} else if (s->cand_zero) {
+		/* The old numbering goes on: that copy of 0 was a duplicate. */
+		candidate_uncount(s);
+		s->nb_dup_pkts++;
+	}
+	wr_seq_update(s, seq);
 }
 
 /* Whether the current epoch's numbering went past UINT64_MAX back to 0. */
@@ -39,15 +80,15 @@ epoch_wrapped(const struct wr_seq *s)
 void
 wr_seq_update_far(struct wr_seq *s, uint64_t seq, uint64_t behind)
 {
+	uint64_t first_seq = s->first_seq;
+
 	if (behind >= WR_SEQ_RESTART_BEHIND_PKTS ||
-	    (seq < WR_SEQ_WINDOW_BITS && !epoch_wrapped(s))) {
-		wr_seq_restart(s, seq);
-		return;
-	}
+	    (seq < WR_SEQ_WINDOW_BITS && !epoch_wrapped(s)))
+		wr_seq_candidate(s, seq, false, first_seq);
 	/*
-	 * Too old to be looked up in the window. Counted as a first copy: a
-	 * generator's stream does not duplicate, so this keeps
-	 * sent == rx + lost exact.
+	 * Too old to be looked up in the window (or a restart candidate, until
+	 * the next frame says). Counted as a first copy: a generator's stream
+	 * does not duplicate, so this keeps sent == rx + lost exact.
 	 */
 	s->nb_rx_pkts++;
 	s->nb_late_pkts++;
@@ -102,8 +143,11 @@ wr_seq_merge(struct wr_seq *dst, const struct wr_seq *src)
 		return;
 	if (!dst->started) {
 		*dst = *src;
+		dst->pending = false;
 		return;
 	}
+	/* A merged view is read, not fed by one queue: candidates stand. */
+	dst->pending = false;
 	top_next = seq_after(src->next_seq, dst->next_seq) ?
 		src->next_seq : dst->next_seq;
 	memcpy(win, src->window, sizeof(win));

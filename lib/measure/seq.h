@@ -17,22 +17,36 @@
  *   late:   top - seq < WR_SEQ_WINDOW_BITS and seq not yet seen: a
  *           reordered frame that fills a gap. Counted rx and late.
  *   dup:    top - seq < WR_SEQ_WINDOW_BITS and seq already seen. Counted
- *           dup only. Exception: a second copy of sequence 0 is a restart.
+ *           dup only (a second copy of sequence 0 is a restart candidate).
  *   old:    top - seq >= WR_SEQ_WINDOW_BITS: too far behind to tell late
  *           from dup. Since a generator's own stream (almost) never
  *           duplicates, it is counted rx, late and old, so that
  *           sent == rx + lost stays exact when there are no duplicates.
- *   restart: seq is behind top and either
+ *   restart candidate: seq is behind top and either
  *           (a) top - seq >= WR_SEQ_RESTART_BEHIND_PKTS (far backwards), or
  *           (b) seq < WR_SEQ_WINDOW_BITS and top - seq >= WR_SEQ_WINDOW_BITS
  *               (back to the start of the numbering, beyond the window),
  *               unless the epoch wrapped past 2^64 (first_seq > top), or
  *           (c) seq == 0 and sequence 0 was already seen (inside window).
- *           A new epoch starts at seq: the window is cleared, first_seq and
- *           next_seq restart from seq, nb_restarts counts it, the frame is
- *           counted rx; all nb_ counters stay cumulative and the span of the
- *           closed epoch is kept in closed_span_pkts so wr_seq_gaps() still
- *           adds up. The very first frame starts epoch 0 and is no restart.
+ *           A candidate is only a stray frame of the old numbering (a
+ *           duplicate of 0, an early frame held back very long) unless the
+ *           sender really restarted, and the next frame tells which. The
+ *           candidate is counted at once, provisionally: by (c) as a
+ *           restart (rx, restarts, and a closed span of 1), by (a) and (b)
+ *           as an old frame; the tracker remembers it (pending). The next
+ *           frame confirms a restart when it continues the candidate's
+ *           numbering but not the old one: it is behind the old top and
+ *           1 .. WR_SEQ_WINDOW_BITS - 1 after the candidate, or, after
+ *           (c), one more copy of 0 (a sender numbering every frame 0,
+ *           --stamp none). Then the provisional count is undone and a new
+ *           epoch starts at the candidate: the window is cleared,
+ *           first_seq and next_seq restart from it, nb_restarts counts it,
+ *           it is counted rx; all nb_ counters stay cumulative and the
+ *           span of the closed epoch is kept in closed_span_pkts so
+ *           wr_seq_gaps() still adds up. Otherwise the old numbering goes
+ *           on: a (c) candidate becomes a dup, an (a) or (b) one stays
+ *           old. With no frame after it, the provisional count stands.
+ *           The very first frame starts epoch 0 and is no restart.
  *
  * A jump of 2^63 or more ahead cannot be told from one behind and is
  * handled as behind (a restart by rule (a)). A frame with a sequence before
@@ -40,9 +54,10 @@
  * first_seq, so first_seq is the lowest sequence received in the epoch.
  *
  * What the rules cost, on purpose: a copy older than the window counts as
- * a unique frame (nb_rx_pkts one too high); a frame among the first
- * WR_SEQ_WINDOW_BITS held back by a window or more reads as a restart
- * (rule (b)); a restart to a base above WR_SEQ_WINDOW_BITS less than
+ * a unique frame (nb_rx_pkts one too high); a duplicate of 0 that is the
+ * stream's last frame reads as a restart, and a restart by (a) or (b)
+ * after which no frame follows as an old frame; a restart to a
+ * base above WR_SEQ_WINDOW_BITS less than
  * WR_SEQ_RESTART_BEHIND_PKTS back goes unseen (its frames count as old,
  * then up to a window of them as dup). wr_seq_lost() stays exact under the
  * second; wr_seq_gaps() does not. Reset trackers (wr_seq_init) between
@@ -98,6 +113,14 @@ struct wr_seq {
 	uint64_t closed_span_pkts;
 	/* A frame was seen since wr_seq_init(). */
 	bool started;
+	/* A restart candidate (cand_seq) awaits the next frame. */
+	bool pending;
+	/* The candidate is a copy of 0 (rule (c)), counted as a restart;
+	 * else counted rx, late and old. */
+	bool cand_zero;
+	/* The candidate's sequence, and first_seq before it was counted. */
+	uint64_t cand_seq;
+	uint64_t cand_first_seq;
 	/* Ring: bit seq % WR_SEQ_WINDOW_BITS set when seq was seen. */
 	uint64_t window[WR_SEQ_WINDOW_WORDS];
 };
@@ -107,17 +130,41 @@ void wr_seq_init(struct wr_seq *s);
 
 /*
  * Start a new epoch at seq: clear the window, count seq as received and,
- * when s was already started, count a restart. Called by wr_seq_update();
+ * when s was already started, count a restart; a pending candidate is
+ * dropped (its provisional count stands). Called by wr_seq_update();
  * callers may also use it to force a new epoch. This function can't fail.
  */
 void wr_seq_restart(struct wr_seq *s, uint64_t seq);
 
 /*
  * Out-of-line part of wr_seq_update() for a frame at least
- * WR_SEQ_WINDOW_BITS behind the top: either a restart or an old frame.
- * behind is next_seq - 1 - seq (modulo 2^64). This function can't fail.
+ * WR_SEQ_WINDOW_BITS behind the top: either a restart candidate or an old
+ * frame. behind is next_seq - 1 - seq (modulo 2^64). This function can't
+ * fail.
  */
 void wr_seq_update_far(struct wr_seq *s, uint64_t seq, uint64_t behind);
+
+/*
+ * Out-of-line part of wr_seq_update() for the rare states: the first frame
+ * since wr_seq_init(), or a restart candidate pending (confirmed or
+ * dismissed by seq, which is then accounted). This function can't fail.
+ */
+void wr_seq_update_rare(struct wr_seq *s, uint64_t seq);
+
+/*
+ * Remember seq as a restart candidate already counted as a restart (zero
+ * true: a copy of 0) or as an old frame whose count left first_seq at
+ * first_seq_before. This function can't fail.
+ */
+static inline void
+wr_seq_candidate(struct wr_seq *s, uint64_t seq, bool zero,
+		uint64_t first_seq_before)
+{
+	s->pending = true;
+	s->cand_zero = zero;
+	s->cand_seq = seq;
+	s->cand_first_seq = first_seq_before;
+}
 
 /* Word index and bit mask of sequence seq in the window ring. */
 static inline unsigned int
@@ -180,7 +227,11 @@ wr_seq_update_behind(struct wr_seq *s, uint64_t seq, uint64_t behind)
 
 	if (*w & bit) {
 		if (seq == 0) {
-			wr_seq_restart(s, seq);
+			/* Provisionally a restart to the one-frame epoch {0}. */
+			s->nb_rx_pkts++;
+			s->nb_restarts++;
+			s->closed_span_pkts++;
+			wr_seq_candidate(s, seq, true, s->first_seq);
 			return;
 		}
 		s->nb_dup_pkts++;
@@ -205,8 +256,8 @@ wr_seq_update(struct wr_seq *s, uint64_t seq)
 	uint64_t ahead = seq - s->next_seq;
 	uint64_t behind = ~ahead; /* next_seq - 1 - seq, modulo 2^64 */
 
-	if (__builtin_expect(!s->started, 0)) {
-		wr_seq_restart(s, seq);
+	if (__builtin_expect(!s->started || s->pending, 0)) {
+		wr_seq_update_rare(s, seq);
 		return;
 	}
 	if (__builtin_expect(ahead < (UINT64_C(1) << 63), 1)) {

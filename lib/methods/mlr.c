@@ -10,7 +10,7 @@
 
 /* Load classification of one goal at one load (mlr.h). */
 enum cls {
-	CLS_NONE = 0,        /* no valid full-length trial there */
+	CLS_NONE = 0,        /* no full-length trial there */
 	CLS_LOWER,
 	CLS_UPPER,
 	CLS_UNDECIDED,
@@ -45,11 +45,11 @@ wr_mlr_init(struct wr_mlr *m, const struct wr_mlr_conf *c)
 	return 0;
 }
 
-/* Whether trial t is evidence for a classification at all. */
+/* Whether trial t is full-length: only those classify a load. */
 static bool
 full(const struct wr_mlr *m, const struct wr_mlr_trial *t)
 {
-	return t->valid && t->duration_s >= m->conf.final_s;
+	return t->duration_s >= m->conf.final_s;
 }
 
 /* The draft's load classification of goal g at load (exact match). */
@@ -146,7 +146,7 @@ wr_mlr_result(const struct wr_mlr *m, unsigned int gi,
 }
 
 /*
- * The short-stage interval of goal g from every valid trial, short or
+ * The short-stage interval of goal g from every trial, short or
  * full: hi the lowest load that lost more than GLR, lo the highest load
  * below hi that did not (0: none).
  */
@@ -160,13 +160,13 @@ short_interval(const struct wr_mlr *m, const struct wr_mlr_goal *g,
 	for (i = 0; i < m->nb_trials; i++) {
 		const struct wr_mlr_trial *t = &m->trials[i];
 
-		if (t->valid && t->loss_ratio > g->loss_ratio && (*hi == 0 || t->load < *hi))
+		if (t->loss_ratio > g->loss_ratio && (*hi == 0 || t->load < *hi))
 			*hi = t->load;
 	}
 	for (i = 0; i < m->nb_trials; i++) {
 		const struct wr_mlr_trial *t = &m->trials[i];
 
-		if (t->valid && t->loss_ratio <= g->loss_ratio && t->load > *lo &&
+		if (t->loss_ratio <= g->loss_ratio && t->load > *lo &&
 				(*hi == 0 || t->load < *hi))
 			*lo = t->load;
 	}
@@ -233,17 +233,6 @@ full_next(struct wr_mlr *m, unsigned int gi, const struct wr_mlr_goal_result *r)
 		classify(m, g, slo) == CLS_NONE ? slo : r->rub * (1 - step));
 }
 
-/* Trials at the end of the list whose generator fell short, in a row. */
-static uint32_t
-invalid_streak(const struct wr_mlr *m)
-{
-	uint32_t n = 0;
-
-	while (n < m->nb_trials && !m->trials[m->nb_trials - 1 - n].valid)
-		n++;
-	return n;
-}
-
 int
 wr_mlr_next(struct wr_mlr *m, double *load, double *duration_s)
 {
@@ -258,7 +247,7 @@ wr_mlr_next(struct wr_mlr *m, double *load, double *duration_s)
 		*duration_s = m->pending_s;
 		return WR_MLR_TRIAL;
 	}
-	if (m->nb_trials >= m->conf.max_trials || invalid_streak(m) >= WR_MLR_MAX_INVALID)
+	if (m->nb_trials >= m->conf.max_trials)
 		return WR_MLR_DONE;
 	for (gi = 0; gi < m->conf.nb_goals; gi++) {
 		wr_mlr_result(m, gi, &r);
@@ -282,7 +271,7 @@ wr_mlr_next(struct wr_mlr *m, double *load, double *duration_s)
 
 int
 wr_mlr_report(struct wr_mlr *m, double offered, double duration_s,
-		double loss_ratio, bool valid)
+		double loss_ratio, bool reached)
 {
 	struct wr_mlr_trial *t;
 
@@ -297,8 +286,16 @@ wr_mlr_report(struct wr_mlr *m, double offered, double duration_s,
 	 * duration attribute); the measured one is kept for the record. */
 	t->duration_s = m->pending_s;
 	t->measured_s = duration_s;
+	/*
+	 * The draft's trial loss counts against the intended load: frames the
+	 * generator could not offer at it were not forwarded at it either, so
+	 * the load is high-loss and the search moves below what the generator
+	 * can offer instead of stalling at an unreachable maximum.
+	 */
+	if (!reached && offered < t->load)
+		loss_ratio = fmax(loss_ratio, 1.0 - offered / t->load);
 	t->loss_ratio = loss_ratio;
-	t->valid = valid;
+	t->reached = reached;
 	t->goal = m->goal;
 	m->pending = false;
 	return 0;

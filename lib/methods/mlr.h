@@ -28,11 +28,14 @@
  *   loss ratio, the one where the sum of durations (best first) reaches
  *   (1 - GER) x max(GDS, their sum); CT = RLB x (1 - that loss ratio).
  *
- * Trials whose generator fell short of the intended load (offered load
- * below it) are recorded but are no evidence about the device: they never
- * classify a load (the draft's "intended load" is what was attempted).
- * After WR_MLR_MAX_INVALID of them in a row the search stops: the goals
- * not done then say so.
+ * A trial whose generator fell short of the intended load (offered load
+ * below it) is evidence like any other, as the draft has it: the trial
+ * load is the intended one, and its loss ratio counts the frames not
+ * offered as lost (at least 1 - offered / intended). A maximum the
+ * generator cannot reach (line rate, the unpaced maximum) is thus an upper
+ * bound, and the search moves below it to what the generator can offer;
+ * a stalled trial is one high-loss trial, which the goal exceed ratio
+ * weighs like any other.
  *
  * The search strategy is ours (the draft leaves it to implementations):
  *   1. short trials (initial duration) bisect, per goal in turn, from the
@@ -55,8 +58,6 @@
 #include "config/goals.h"
 
 #define WR_MLR_MAX_TRIALS 512u
-/* The search gives up after this many trials in a row fell short. */
-#define WR_MLR_MAX_INVALID 30u
 
 
 struct wr_mlr_conf {
@@ -74,8 +75,8 @@ struct wr_mlr_trial {
 	double offered;        /* what the generator achieved, pps */
 	double duration_s;     /* intended (the draft's trial duration) */
 	double measured_s;     /* as the caller measured it */
-	double loss_ratio;
-	bool valid;            /* offered reached the intended load */
+	double loss_ratio;     /* shortfall of offered below load included */
+	bool reached;          /* offered reached the intended load */
 	unsigned int goal;     /* the goal it was chosen for */
 };
 
@@ -116,20 +117,20 @@ int wr_mlr_init(struct wr_mlr *m, const struct wr_mlr_conf *conf);
 
 /*
  * The next trial: its intended load and duration; WR_MLR_TRIAL, or
- * WR_MLR_DONE when every goal is done, max_trials were run or the last
- * WR_MLR_MAX_INVALID trials fell short. Asked again
+ * WR_MLR_DONE when every goal is done or max_trials were run. Asked again
  * before the report, it gives the same trial. -EINVAL on NULL.
  */
 int wr_mlr_next(struct wr_mlr *m, double *load, double *duration_s);
 
 /*
  * Report the pending trial: the offered load, the measured duration and
- * loss ratio, and whether the generator reached the intended load.
- * Returns 0, or -EINVAL when nothing is pending, the trial table is full
- * or a value is out of range.
+ * loss ratio (lost / sent), and whether the generator reached the intended
+ * load; when it did not, the loss ratio recorded is at least the shortfall
+ * 1 - offered / intended (see above). Returns 0, or -EINVAL when nothing
+ * is pending, the trial table is full or a value is out of range.
  */
 int wr_mlr_report(struct wr_mlr *m, double offered, double duration_s,
-		double loss_ratio, bool valid);
+		double loss_ratio, bool reached);
 
 /* Goal g's result from the trials so far. -EINVAL on bad arguments. */
 int wr_mlr_result(const struct wr_mlr *m, unsigned int g,

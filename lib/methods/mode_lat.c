@@ -154,6 +154,11 @@ wr_mode_lat_after(struct mode_ctx *m, uint32_t size, json_t *res, int rc)
 	json_object_set_new(res, "latency_under_load", o);
 	json_object_set_new(o, "base", json_string(from));
 	json_object_set_new(o, "base_pps", json_real(base));
+	if (!wr_run_lat_on(m->run)) {
+		json_object_set_new(o, "skipped", json_string(cfg->stamp != WR_STAMP_FULL ?
+			"frames carry no TX timestamp (--stamp)" : "--latency off"));
+		return 0;
+	}
 	if (base <= 0) {
 		json_object_set_new(o, "skipped", json_string("no rate was found"));
 		return 0;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * --mode mlr: the trial driver of MLRsearch (mlr.h). Each trial the search
- * asks for runs at its intended load for its duration; the load the
- * generator offered is measured apart, and a trial that fell short of
- * its intended load is reported as no evidence about the device (the
- * search asks again, and gives up after WR_MLR_MAX_INVALID in a row).
+ * asks for runs at its intended load for its duration, up to three times
+ * while the generator falls short of that load (wr_mode_trial: a stalled
+ * worker is not the device); the load offered is measured apart, and a
+ * trial still short after its attempts counts the shortfall as loss
+ * (mlr.h), so the search moves below a maximum the generator cannot offer.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -92,7 +93,7 @@ trials_json(const struct wr_mlr *s)
 		json_object_set_new(o, "full_length", json_boolean(t->duration_s >=
 			s->conf.final_s));
 		json_object_set_new(o, "loss_ratio", json_real(t->loss_ratio));
-		json_object_set_new(o, "evidence", json_boolean(t->valid));
+		json_object_set_new(o, "rate_reached", json_boolean(t->reached));
 		json_object_set_new(o, "goal", json_integer(t->goal));
 		json_array_append_new(a, o);
 	}
@@ -114,7 +115,7 @@ result_json(json_t *res, const struct wr_mlr *s, uint32_t size, double secs)
 		json_array_append_new(goals, o);
 	}
 	for (i = 0; i < s->nb_trials; i++)
-		limited += !s->trials[i].valid;
+		limited += !s->trials[i].reached;
 	json_object_set_new(res, "goals", goals);
 	json_object_set_new(res, "final_trial_s", json_real(s->conf.final_s));
 	json_object_set_new(res, "initial_trial_s", json_real(s->conf.initial_s));
@@ -151,8 +152,7 @@ wr_mode_mlr(struct mode_ctx *m, uint32_t size, json_t *res)
 		snprintf(m->prog.phase, sizeof(m->prog.phase), "goal %u/%u %s",
 			s.goal + 1, c.nb_goals, dur < c.final_s ? "short" : "final");
 		wr_mode_trial_at(size, load, (uint64_t)(dur * 1e3 + 0.5), &t);
-		rc = wr_mode_trial_once(m, &t, dur < c.final_s ? "mlr short" : "mlr",
-			&sum);
+		rc = wr_mode_trial(m, &t, dur < c.final_s ? "mlr short" : "mlr", &sum);
 		if (rc != 0)
 			break;
 		loss = sum.sent_pkts == 0 || sum.lost_pkts <= 0 ? 0 :

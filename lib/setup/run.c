@@ -17,8 +17,17 @@
 #include "run.h"
 
 bool
+wr_run_lat_on(const struct wr_run *run)
+{
+	return run->setup.cfg->lat_mode != WR_LAT_OFF &&
+		run->setup.cfg->stamp == WR_STAMP_FULL;
+}
+
+bool
 wr_run_lat_valid(const struct wr_run *run, bool sender_in_run)
 {
+	if (!wr_run_lat_on(run))
+		return false;
 	switch (run->setup.cfg->lat_mode) {
 	case WR_LAT_TSC: return true;
 	case WR_LAT_OFF: return false;

@@ -288,8 +288,16 @@ wr_run_seconds(const struct wr_run *run, uint64_t from_tsc, uint64_t to_tsc)
 }
 
 /*
- * Whether latency of a stream may be reported: its sender is in this
- * process, or --latency tsc says the sender shares this host's TSC.
+ * Whether this run may report latency at all: --latency is not off and TX
+ * writes a timestamp into every frame (--stamp full; with seq or none the
+ * stamp stays 0 and "latency" would be the receive clock).
+ */
+bool wr_run_lat_on(const struct wr_run *run);
+
+/*
+ * Whether latency of a stream may be reported: wr_run_lat_on(), and its
+ * sender is in this process or --latency tsc says the sender shares this
+ * host's TSC.
  */
 bool wr_run_lat_valid(const struct wr_run *run, bool sender_in_run);
 

@@ -48,12 +48,54 @@ wr_rxpub_request(struct wr_run *run)
 	return true;
 }
 
+/* Whether an RX queue of port index p before queue index q published sid. */
+static bool
+pub_earlier(const struct wr_run *run, unsigned int p, unsigned int q, unsigned int sid)
+{
+	const struct wr_rxq *rq;
+	unsigned int i;
+
+	WR_RUN_FOREACH_RXQ_OF(run, p, i, rq) {
+		if (i >= q)
+			break;
+		if (wr_collect_rxq_stream(run, rq, sid, true) != NULL)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Add to out the sequence counts of stream sid, its published views on
+ * port index p's RX queues merged first, as the final totals are
+ * (collect.c): RSS spreads one stream over the queues, so each queue alone
+ * sees the frames of the others as gaps.
+ */
+static void
+pub_stream_seq(const struct wr_run *run, unsigned int p, unsigned int sid,
+		struct wr_port_seq *out)
+{
+	const struct wr_rxq *rq;
+	struct wr_seq m;
+	unsigned int q;
+
+	wr_seq_init(&m);
+	WR_RUN_FOREACH_RXQ_OF(run, p, q, rq) {
+		const struct wr_rx_stream *st = wr_collect_rxq_stream(run, rq, sid, true);
+
+		if (st != NULL)
+			wr_seq_merge(&m, &st->seq);
+	}
+	out->gap_pkts += wr_seq_gaps(&m);
+	out->late_pkts += m.nb_late_pkts;
+	out->dup_pkts += m.nb_dup_pkts;
+}
+
 /*
  * Port index p's figures from the copies its RX queues published: sequence
- * counts (cumulative; notes the streams a queue left out in
- * run->live.rx_unpub), latency of the interval (the copies merged, less
- * the previous ones; min and max the exact extremes the workers kept since
- * the copies last read) and of the run so far.
+ * counts (cumulative, each stream's queues merged; notes the streams a
+ * queue left out in run->live.rx_unpub), latency of the interval (the
+ * copies merged, less the previous ones; min and max the exact extremes
+ * the workers kept since the copies last read) and of the run so far.
  */
 static void
 pub_port(struct wr_run *run, unsigned int p, struct wr_port_seq *out,
@@ -72,13 +114,10 @@ pub_port(struct wr_run *run, unsigned int p, struct wr_port_seq *out,
 		if (pb->nb_unpublished > run->live.rx_unpub[q])
 			run->live.rx_unpub[q] = pb->nb_unpublished;
 		for (i = 0; i < pb->nb_streams; i++) {
-			const struct wr_seq *sq = &pb->streams[i].seq;
-
 			if (!wr_run_lat_valid(run, wr_collect_sender_of(run, pb->sid[i]) != NULL))
 				*lat_ok = false;
-			out->gap_pkts += wr_seq_gaps(sq);
-			out->late_pkts += sq->nb_late_pkts;
-			out->dup_pkts += sq->nb_dup_pkts;
+			if (!pub_earlier(run, p, q, pb->sid[i]))
+				pub_stream_seq(run, p, pb->sid[i], out);
 		}
 		wr_rxq_lat_pub(now, pb);
 		lo = RTE_MIN(lo, pb->ivl_min_tsc);

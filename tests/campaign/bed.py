@@ -29,17 +29,23 @@ SHAPER = "tbf rate 20mbit burst 32kb latency 50ms"
 
 
 class Bed:
-    """Namespaces h1, h2, h3 on 10.213.T.0/24 (T from the PID)."""
+    """Namespaces h1, h2, h3 on 10.213.T.0/24 (T from the PID). With
+    router=True a fourth, r, is the DUT: the data link h1 -> h2 crosses
+    its bridge (h1 d1 = r ra, r rb = h2 d2), not shaped."""
 
     HOSTS = ("h1", "h2", "h3")
 
-    def __init__(self, workdir=None):
+    def __init__(self, workdir=None, router=False):
+        self.HOSTS = Bed.HOSTS + (("r",) if router else ())
+        self.router = router
         pid = os.getpid()
         self.tag = "wc%d" % (pid % 10000)
         self.net = "10.213.%d" % (pid % 200 + 20)
         self.dir = workdir or tempfile.mkdtemp(prefix="wirerate-campaign-")
         os.makedirs(self.dir, exist_ok=True)
         self.netns, self.links, self.sshd, self.pids_seen = [], [], {}, {}
+        # Per host: more wr_ports and the environment of its host steps.
+        self.more_ports, self.host_env = {}, {}
         self.addr = {h: "%s.%d" % (self.net, 4 * i + 2) for i, h in
                      enumerate(self.HOSTS)}
 
@@ -80,14 +86,32 @@ class Bed:
     def _data_link(self):
         """h1 <-> h2: the "different hosts" link, shaped on h1's egress."""
         a, b = self.tag + "d1", self.tag + "d2"
-        sh("ip", "link", "add", a, "type", "veth", "peer", "name", b)
+        if self.router:
+            self._router_links(a, b)
+        else:
+            sh("ip", "link", "add", a, "type", "veth", "peer", "name", b)
         for dev, h in ((a, "h1"), (b, "h2")):
             sh("ip", "link", "set", dev, "netns", self.ns(h))
             sh("ip", "-n", self.ns(h), "link", "set", dev, "address", MACS[h],
                "mtu", "1500", "up")
-        sh("ip", "netns", "exec", self.ns("h1"), "tc", "qdisc", "add", "dev", a,
-           "root", *SHAPER.split())
+        if not self.router:
+            sh("ip", "netns", "exec", self.ns("h1"), "tc", "qdisc", "add", "dev", a,
+               "root", *SHAPER.split())
         self.data = (a, b)
+
+    def _router_links(self, a, b):
+        """h1's a <-> r's ra and r's rb <-> h2's b, ra and rb on a bridge
+        (no STP, no IPv6: the bridge forwards only wirerate's frames)."""
+        r = self.ns("r")
+        self.dut_ifaces = (self.tag + "ra", self.tag + "rb")
+        for mine, theirs in zip((a, b), self.dut_ifaces):
+            sh("ip", "link", "add", mine, "type", "veth", "peer", "name", theirs)
+            sh("ip", "link", "set", theirs, "netns", r)
+        sh("ip", "-n", r, "link", "add", "br0", "type", "bridge", "stp_state", "0")
+        for dev in self.dut_ifaces + ("br0",):
+            sh("ip", "-n", r, "link", "set", dev, "mtu", "1500", "up")
+        for dev in self.dut_ifaces:
+            sh("ip", "-n", r, "link", "set", dev, "master", "br0")
 
     def start_sshd(self, h):
         conf = self.path("sshd-%s.conf" % h)
@@ -148,6 +172,7 @@ Subsystem sftp /usr/lib/openssh/sftp-server
             "h2": {"veth": {"vdev": afp % self.data[1], "mac": MACS["h2"]}},
             "h3": {"memif-rcv": {"vdev": memif % "server"},
                    "memif-snd": {"vdev": memif % "client"}},
+            "r": {},
         }
         lines = ["all:", "  vars:",
                  "    ansible_port: %d" % SSH_PORT,
@@ -164,11 +189,56 @@ Subsystem sftp /usr/lib/openssh/sftp-server
                       "      wr_label: namespace %s" % h,
                       "      wr_hypervisor: %s" % ("box-a" if h != "h2" else "box-b"),
                       "      wr_ports:"]
-            for name, p in ports[h].items():
+            for name, p in dict(ports[h], **self.more_ports.get(h, {})).items():
                 lines.append("        %s:" % name)
                 lines += ["          %s: '%s'" % kv for kv in sorted(p.items())]
+            if h in self.host_env:
+                lines.append("      wr_host_env:")
+                lines += ["        %s: '%s'" % kv for kv in sorted(self.host_env[h].items())]
         with open(self.path("inventory.yml"), "w") as f:
             f.write("\n".join(lines) + "\n")
+
+    def sysfs(self, host):
+        return self.path("sysfs-" + host)
+
+    def fake_pci(self, host, devices, driver="virtio-pci"):
+        """A fake sysfs for HOST's host steps (WR_SYSFS) with PCI devices
+        {address: interface in HOST's namespace} bound to DRIVER, no IOMMU,
+        no hugepages, no vfio_pci module, and wr-shim.py as devbind and
+        modprobe: a namespace cannot bind a device, the steps around the
+        binding (refusal, state file, restore) are what this tests."""
+        root = self.sysfs(host)
+        files = {"kernel/mm/hugepages/hugepages-2048kB/nr_hugepages": "0",
+                 "module/vfio/parameters/enable_unsafe_noiommu_mode": "N"}
+        for leaf, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(root, leaf)), exist_ok=True)
+            with open(os.path.join(root, leaf), "w") as f:
+                f.write(text + "\n")
+        os.makedirs(os.path.join(root, "kernel", "iommu_groups"), exist_ok=True)
+        os.makedirs(os.path.join(root, "bus", "pci", "drivers", driver), exist_ok=True)
+        for pci, ifname in devices.items():
+            dev = os.path.join(root, "bus", "pci", "devices", pci)
+            os.makedirs(os.path.join(dev, "net", ifname))
+            os.symlink(os.path.join(root, "bus", "pci", "drivers", driver),
+                       os.path.join(dev, "driver"))
+        shim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wr-shim.py")
+        self.host_env[host] = {"WR_SYSFS": root, "WR_DEVBIND": shim + " devbind",
+                               "WR_MODPROBE": shim + " modprobe"}
+
+    def sysfs_state(self, host):
+        """What the host steps may change in HOST's fake sysfs."""
+        root = self.sysfs(host)
+
+        def read(leaf):
+            with open(os.path.join(root, leaf)) as f:
+                return f.read().strip()
+        devs = os.path.join(root, "bus", "pci", "devices")
+        return {"hugepages": read("kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"),
+                "noiommu": read("module/vfio/parameters/enable_unsafe_noiommu_mode"),
+                "vfio_pci": os.path.isdir(os.path.join(root, "module", "vfio_pci")),
+                "drivers": {pci: os.path.basename(os.readlink(os.path.join(devs, pci, "driver")))
+                            if os.path.lexists(os.path.join(devs, pci, "driver")) else None
+                            for pci in sorted(os.listdir(devs))}}
 
     def _kill_ns_pids(self):
         """Whatever still runs in the namespaces (sessions of the sshd

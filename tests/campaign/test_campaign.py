@@ -27,7 +27,7 @@ import urllib.request
 
 import cases
 from bed import Bed, sh
-from wrtest import Checker
+from wrtest import Checker, rx_matches_pmd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CAMPAIGN_SH = os.path.join(ROOT, "scripts", "campaign.sh")
@@ -94,8 +94,8 @@ def probe():
 
 def campaign(bed, *extra, results=None):
     """scripts/campaign.sh; returns (exit code, output)."""
-    argv = [CAMPAIGN_SH, "--results", results or bed.path("results")] + \
-        list(extra) + [bed.path("inventory.yml"), bed.path("campaign.yml")]
+    argv = [CAMPAIGN_SH, "--results", results or bed.path("results"), "--wirerate",
+            WIRERATE] + list(extra) + [bed.path("inventory.yml"), bed.path("campaign.yml")]
     env = dict(os.environ, ANSIBLE_LOCAL_TEMP=bed.path("ansible-tmp"),
                ANSIBLE_SSH_CONTROL_PATH_DIR=bed.path("cp"))
     t0 = time.monotonic()
@@ -106,19 +106,19 @@ def campaign(bed, *extra, results=None):
     return p.returncode, out
 
 
-def interrupted(c, bed):
-    """SIGINT to campaign.sh (its own process group, as a terminal's ^C)
-    as soon as the first cell passed: that cell's results stay whole and
-    passed, the cell in flight has no passed record."""
-    argv = [CAMPAIGN_SH, "--results", bed.path("results"), bed.path("inventory.yml"),
-            bed.path("campaign.yml")]
+def interrupt_at(bed, marker, *extra):
+    """scripts/campaign.sh, and SIGINT to it (its own process group, as a
+    terminal's ^C) once a line of its output holds marker; returns (the
+    marker seen, exit code, output)."""
+    argv = [CAMPAIGN_SH, "--results", bed.path("results"), "--wirerate", WIRERATE] + \
+        list(extra) + [bed.path("inventory.yml"), bed.path("campaign.yml")]
     env = dict(os.environ, ANSIBLE_SSH_CONTROL_PATH_DIR=bed.path("cp"))
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          text=True, env=env, start_new_session=True)
     out, sent = [], False
     for line in p.stdout:
         out.append(line)
-        if "cell 1/4 %s: passed" % SAME[0] in line:
+        if marker in line:
             sent = True
             break
     # ^C while the next cell runs (repeated: Python drops a KeyboardInterrupt
@@ -133,10 +133,16 @@ def interrupted(c, bed):
             pass
     rest, _ = p.communicate(timeout=120)
     out.append(rest)
-    rc = p.returncode
-    print("--- campaign.sh interrupted: exit %d\n%s" % (rc, "".join(out)))
+    print("--- campaign.sh interrupted: exit %d\n%s" % (p.returncode, "".join(out)))
+    return sent, p.returncode, "".join(out)
+
+
+def interrupted(c, bed):
+    """SIGINT as soon as the first cell passed: that cell's results stay
+    whole and passed, the cell in flight has no passed record."""
+    sent, rc, out = interrupt_at(bed, "cell 1/4 %s: passed" % SAME[0])
     c.true(sent, "run 2: the first cell passed before the interrupt")
-    c.true("4 cells, 2 to run, 2 already passed" in "".join(out),
+    c.true("4 cells, 2 to run, 2 already passed" in out,
            "run 2 resumes: the 2 passed cells are not run")
     c.true(rc != 0, "run 2: an interrupted campaign does not exit 0")
     c.eq(cell_doc(bed, SAME[0])["status"], "passed", "run 2: the finished cell is kept")
@@ -174,6 +180,7 @@ def check_balance(c, bed, cid, exact):
          "%s: lost = head + gaps + tail" % cid)
     c.true(t["rx_pkts"] > 0, "%s: frames received" % cid)
     c.eq(rcv["stop_reason"], "idle", "%s: receiver ended by --idle-timeout" % cid)
+    rx_matches_pmd(c, rcv, "%s receiver" % cid)
     if exact:
         c.eq(t["lost_pkts"], 0, "%s: nothing lost on the memif ring" % cid)
         c.eq(t["sent_pkts"], 200000, "%s: the campaign's count" % cid)
@@ -265,18 +272,23 @@ def check_prometheus(c, bed):
     return targets
 
 
-def end_to_end():
-    c = Checker("campaign_end_to_end")
+def in_bed(name, text, run, router=False, setup=None):
+    """Case NAME: a bed (setup(bed) before it is up), CAMPAIGN.yml = text
+    (or text(bed)), run(c, bed); whatever happens the bed is removed and
+    checked gone."""
+    c = Checker(name)
     why = probe()
     if why:
         print("SKIP: " + why)
         sys.exit(SKIP)
-    bed = Bed()
+    bed = Bed(router=router)
     try:
+        if setup is not None:
+            setup(bed)
         bed.up()
         with open(bed.path("campaign.yml"), "w") as f:
-            f.write(CAMPAIGN)
-        scenario(c, bed)
+            f.write(text(bed) if callable(text) else text)
+        run(c, bed)
     finally:
         bed.close()
         check_clean(c, bed)
@@ -296,6 +308,10 @@ def check_cells_done(c, out, cells, todo):
     c.true(bool(done) and done[-1][1] == "none left" and
            all(r.startswith("about") for _, r in done[:-1]),
            "an estimate of the rest, none after the last")
+
+
+def end_to_end():
+    in_bed("campaign_end_to_end", CAMPAIGN, scenario)
 
 
 def scenario(c, bed):
@@ -355,6 +371,13 @@ def scenario(c, bed):
     c.eq(rc, 0, "run 3 exit status: every cell passed")
     c.true("4 cells, 1 to run, 3 already passed" in out, "run 3 resumes: 1 to run")
     check_cells_done(c, out, 4, 1)
+    reused = json.load(open(bed.path("results/summary.json")))["reused"]
+    c.eq(sorted(reused), sorted([SAME[0]] + DIFF), "run 3: summary.json names the reused cells")
+    md = open(bed.path("results/report/report.md")).read()
+    line = re.search(r"^Reused \(passed before with the same digest, not run again\): "
+                     r"(.*)\.$", md, re.M)
+    c.eq(sorted(line.group(1).split(", ")) if line else None, sorted([SAME[0]] + DIFF),
+         "run 3: report.md names the reused cells")
     c.eq(sorted(scraper.answered), sorted(scraper.targets),
          "h3's exporters answered while the campaign ran")
     for cid in SAME:
@@ -407,28 +430,41 @@ BAD = [
      "cells[0] (x): frame size 32 outside 64..9018"),
     ("cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 9, rte: 1}\n",
      "cells[0] (x): unknown key(s) rte"),
+    ("dut: {host: h9, interfaces: [eth0]}\n"
+     "cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 9}\n",
+     "dut: host 'h9' is not in the inventory"),
+    ("dut: {host: h2}\ncells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 9}\n",
+     "dut: interfaces: None: expected a list of the DUT's interface names"),
 ]
 
 
-# The playbook's filter, run by Ansible's own Python on YAML inventories
+# The playbook's filters, run by Ansible's own Python on YAML inventories
 # (all.vars under each host, as Ansible merges them): one process checks
-# every campaign below without an ansible-playbook start for each.
+# every campaign below without an ansible-playbook start for each. Each job
+# is (name, inventory, campaign[, results]); the answer per name is the
+# cells (or the error) and the ids wr_pending would run from results.
 EXPAND = r"""
 import json, sys, yaml
 sys.path.insert(0, sys.argv[1])
 import wr_campaign
 out = {}
-for name, inv, camp in json.loads(sys.argv[2]):
+for name, inv, camp, *res in json.loads(sys.argv[2]):
     a = yaml.safe_load(open(inv))["all"]
     hv = {h: dict(a.get("vars") or {}, **(v or {}), wr_defaults={"dir": "/var/tmp/wr"})
           for h, v in a["hosts"].items()}
     try:
-        out[name] = [c["id"] for c in wr_campaign.wr_cells(
-            yaml.safe_load(open(camp)), hv, "/x")]
+        cells = wr_campaign.wr_cells(yaml.safe_load(open(camp)), hv, (res or ["/x"])[0])
+        out[name] = {"cells": cells,
+                     "pending": [c["id"] for c in wr_campaign.wr_pending(cells)]}
     except Exception as e:
         out[name] = str(e)
 print(json.dumps(out))
 """
+
+
+def ids(got):
+    """Cell ids of an expand() answer, or the error as it came."""
+    return [c["id"] for c in got["cells"]] if isinstance(got, dict) else got
 
 
 def ansible_python():
@@ -486,9 +522,98 @@ def bad_input():
             c.true(want in str(got.get("bad%d" % i)), "bad campaign %d: %r in %r" % (
                 i, want, got.get("bad%d" % i, got)))
         for camp, (_, want) in sorted(EXAMPLES.items()):
-            ids = got.get(camp, got)
-            c.eq(sorted(ids) if isinstance(ids, list) else ids, sorted(want),
+            have = ids(got.get(camp, got))
+            c.eq(sorted(have) if isinstance(have, list) else have, sorted(want),
                  "config/campaigns/%s.yml cells" % camp)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
+INVENTORY = """all:
+  hosts:
+    h1: {ansible_host: 192.0.2.1, wr_ports: {veth: {vdev: net_null0}}}
+    h2: {ansible_host: %s, wr_ports: {veth: {vdev: net_null0}}}
+"""
+# Cell definitions of the resume and timeout checks: (name, cell keys).
+BASE = "label: x, sender: h1:veth, receiver: h2:veth"
+VARIANTS = [("base", "count: 1000"), ("rate", "count: 1000, rate: 10kpps"),
+            ("duration", "duration: 10m"), ("search", "duration: 10s, sender_options: "
+                                            "'--mode throughput --sizes 64,128'"),
+            ("fixed", "duration: 10m, timeout: 900")]
+
+
+def controller_jobs(d):
+    """Inventories (h2 reached at two addresses) and one campaign per
+    variant; returns expand() jobs, all with results in d/r."""
+    jobs = []
+    for addr in ("192.0.2.2", "192.0.2.3"):
+        inv = os.path.join(d, "inv-%s.yml" % addr)
+        with open(inv, "w") as f:
+            f.write(INVENTORY % addr)
+        for name, keys in VARIANTS:
+            camp = os.path.join(d, name + ".yml")
+            with open(camp, "w") as f:
+                f.write("cells:\n  - {%s, %s}\n" % (BASE, keys))
+            jobs.append(("%s@%s" % (name, addr), inv, camp, os.path.join(d, "r")))
+    return jobs
+
+
+def check_timeouts(c, got):
+    """A cell's timeout follows its length (it was 300 s for every cell)."""
+    t = {name: got["%s@192.0.2.2" % name]["cells"][0]["timeout"] for name, _ in VARIANTS}
+    print("derived timeouts: %s" % t)
+    c.true(t["duration"] > 2 * 600, "duration 10m: timeout %d s > 2 x 600 s" % t["duration"])
+    c.true(t["rate"] > t["base"] + 2 * 0.1, "count at 10 kpps: longer than at max rate")
+    c.true(t["search"] > 2 * 2 * 20 * 10, "throughput search over 2 sizes: "
+           "timeout %d s > 2 sizes x 20 trials x 10 s x 2" % t["search"])
+    c.eq(t["fixed"], 900, "an explicit timeout is kept")
+
+
+def check_resume(c, d, got):
+    """A passed cell is reused only while its digest holds."""
+    cell = got["base@192.0.2.2"]["cells"][0]
+    os.makedirs(cell["result_dir"])
+    with open(os.path.join(cell["result_dir"], "cell.json"), "w") as f:
+        json.dump({"cell": cell["id"], "status": "passed", "digest": cell.get("digest")}, f)
+    again = expand(controller_jobs(d))
+    c.eq(again["base@192.0.2.2"]["pending"], [], "the same cell, passed: reused")
+    for name in ("rate@192.0.2.2", "duration@192.0.2.2", "base@192.0.2.3"):
+        c.eq(again[name]["pending"], [cell["id"]], "%s: a changed cell runs again" % name)
+    digests = {n: g["cells"][0].get("digest") for n, g in again.items()}
+    c.eq(len(set(digests.values())), len(digests), "every variant has its own digest")
+
+
+def check_ship(c, d):
+    """The playbook ships the program it is given, and says when it is missing."""
+    inv, camp = os.path.join(d, "inv-192.0.2.2.yml"), os.path.join(d, "base.yml")
+    missing = os.path.join(d, "other", "app", "wirerate")
+    p = subprocess.run([CAMPAIGN_SH, "--results", os.path.join(d, "r2"), "--wirerate",
+                        missing, inv, camp], capture_output=True, text=True, timeout=120)
+    out = p.stdout + p.stderr
+    print(out[-1500:])
+    c.eq(p.returncode, 1, "campaign.sh --wirerate MISSING: exit 1")
+    c.true("no wirerate program at %s: build it, or set wr_ship_bin" % missing in out,
+           "the missing program is named")
+    c.true("192.0.2." not in out.replace(inv, ""), "no host reached")
+
+
+def controller():
+    """No namespaces: what the controller decides before it reaches a host
+    (cell digests, timeouts, the program shipped)."""
+    c = Checker("campaign_controller")
+    if shutil.which("ansible-playbook") is None:
+        print("FAIL: ansible-playbook is not installed (scripts/test.sh installs it)")
+        sys.exit(1)
+    d = tempfile.mkdtemp(prefix="wirerate-campaign-ctl-")
+    try:
+        got = expand(controller_jobs(d))
+        if any(not isinstance(g, dict) for g in got.values()):
+            c.true(False, "every variant expands: %s" % got)
+        else:
+            check_timeouts(c, got)
+            check_resume(c, d, got)
+        check_ship(c, d)
     finally:
         shutil.rmtree(d, ignore_errors=True)
     c.done()
@@ -507,7 +632,7 @@ EXAMPLES = {  # config/campaigns/: campaign -> (inventory, cell ids)
 }
 
 
-CASES = cases.by_name(end_to_end, bad_input)
+CASES = cases.by_name(end_to_end, bad_input, controller)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -169,11 +169,41 @@ def refused(c, vdevs, opts, msg, want_json=False):
         c.eq(r.doc, None, "%s: no result written" % opts)
 
 
+def pmd_rx(t):
+    """What wirerate must have counted on port total t by the PMD's own
+    count: its ipackets, less what the --impair fixture (which sits between
+    the PMD and wirerate, as a DUT would) removed, plus what it added."""
+    imp = t.get("impair") or {}
+    return (t["nic_ipackets"] - imp.get("dropped_pkts", 0) -
+            imp.get("policed_pkts", 0) + imp.get("duplicated_pkts", 0))
+
+
+def rx_matches_pmd(c, doc, what="run"):
+    """An RX count wirerate did not make: on every port, wirerate's RX
+    count is the PMD's (pmd_rx), and every frame the PMDs received is one
+    stream's (a first copy or a duplicate), foreign or malformed. A miscount
+    of RX fails here: sent = rx + lost alone holds by construction. doc is
+    a run's result or a trial of one; its trials are checked too."""
+    if "totals" in doc:
+        tot = doc["totals"]
+        for t in tot:
+            c.eq(t["rx_pkts"], pmd_rx(t), "%s port %d: rx = the PMD's ipackets%s" % (
+                what, t["port_id"], " through the fixture" if "impair" in t else ""))
+        own = sum(s["rx_pkts"] + s["dup_pkts"] for s in doc["streams"])
+        other = sum(t["rx_foreign_pkts"] + t["rx_malformed_pkts"] for t in tot)
+        c.eq(own + other, sum(pmd_rx(t) for t in tot),
+             "%s: streams' frames + foreign + malformed = the PMDs' count" % what)
+    for i, t in enumerate(doc.get("trials", [])):
+        rx_matches_pmd(c, t, "%s, trial %d" % (what, i + 1))
+
+
 def stream_balance(c, doc):
-    """sent = received + lost, exactly, for every stream of the run."""
+    """sent = received + lost, exactly, for every stream of the run, and
+    the received frames are the PMDs' count (rx_matches_pmd)."""
     for s in doc["streams"]:
         if s["sender_in_run"]:
             c.eq(s["sent_pkts"], s["rx_pkts"] + s["lost_pkts"],
                  "stream %d sent = rx + lost" % s["stream_id"])
     c.eq(doc["accounting"]["balanced"], True, "accounting balanced")
     c.eq(doc["accounting"]["mbufs_missing"], 0, "mbufs back in their pools")
+    rx_matches_pmd(c, doc)

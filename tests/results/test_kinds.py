@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 
 import cases
-from wrtest import Checker
+from wrtest import Checker, rx_matches_pmd
 from test_results import png_size, real_run, tool, write
 
 RING = ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1", "--quiet"]
@@ -83,6 +83,7 @@ def make_all(c, d):
         c.true(doc is not None, "%s result written" % kind)
         if doc is not None:
             docs[kind] = doc
+            rx_matches_pmd(c, doc, kind)
         outs[kind] = out
     check_labels(c, d, docs, outs)
     return docs

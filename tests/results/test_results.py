@@ -412,6 +412,7 @@ def repeat_signal():
         for t in r.doc["trials"]:
             c.eq(t["stop_reason"], "duration", "kept trial %d ran out" % t["trial"])
             c.eq(t["accounting"]["balanced"], True, "trial %d balanced" % t["trial"])
+        wrtest.rx_matches_pmd(c, r.doc)
         c.eq(r.doc["accounting"]["mbufs_missing"], 0, "mbufs back")
     c.done(r)
 

@@ -41,7 +41,7 @@ add(struct wr_mlr *m, double load, double dur, double loss, bool valid)
 	t->duration_s = dur;
 	t->measured_s = dur;
 	t->loss_ratio = loss;
-	t->valid = valid;
+	t->reached = valid;
 }
 
 /* GER 0.5, GDS 3 s: the exceed-ratio arithmetic of the draft. */
@@ -63,9 +63,10 @@ test_classification(void)
 	add(&m, 110, 1, 0.3, true);
 	/* 105: 1 s high, 2 missing: optimistic 1/3, pessimistic 1: undecided. */
 	add(&m, 105, 1, 0.1, true);
-	/* Short, or generator-limited, trials are no evidence. */
+	/* Short trials are no evidence; a generator-limited one is (its
+	 * shortfall is loss): at 120 it is one more upper bound. */
 	add(&m, 90, 0.5, 1.0, true);
-	add(&m, 95, 1, 1.0, false);
+	add(&m, 120, 1, 0.5, false);
 	WR_CHECK_U64(wr_mlr_result(&m, 0, &r), 0);
 	WR_CHECK_NEAR(r.rub, 110, 0);
 	WR_CHECK_NEAR(r.rlb, 100, 0);
@@ -211,9 +212,10 @@ test_search_noisy(void)
 }
 
 /*
- * One trial in three falls short of its load and reports heavy loss: were
- * it evidence, the bounds would be wrong. A generator that never reaches
- * any load stops the search after WR_MLR_MAX_INVALID trials.
+ * One trial in three falls short of its load (a stalled generator) and
+ * reports heavy loss: the exceed ratio weighs those trials like any other
+ * high-loss one and the bounds still bracket the knee. A generator that
+ * reaches nothing makes every load an upper bound: loss at the minimum.
  */
 static void
 test_search_generator_short(void)
@@ -240,9 +242,51 @@ test_search_generator_short(void)
 	d.gen_max = 1.0;            /* reaches nothing */
 	WR_CHECK_U64(wr_mlr_init(&m, &c), 0);
 	run(&m, &d, &dur);
-	WR_CHECK_U64(m.nb_trials, WR_MLR_MAX_INVALID);
 	WR_CHECK_U64(wr_mlr_result(&m, 0, &r), 0);
-	WR_CHECK(!r.done && r.rlb == 0 && r.rub == 0);
+	WR_CHECK(r.done && r.rub_is_min && r.rlb == 0);
+}
+
+/*
+ * A generator capped below the maximum (issue 22 item 8: line rate or
+ * --rate 100% above what it can offer) on a device that never loses: the
+ * shortfall above the cap is loss, so the search moves down and brackets
+ * the cap (the load where the shortfall reaches each goal's loss ratio)
+ * within the goal width, with far fewer trials than the limit. The trials record the offered load apart.
+ */
+static void
+test_search_generator_capped(void)
+{
+	struct wr_mlr_conf c = conf_of(0.0, 0.5, 2.0, 0.01);
+	struct dut d = { 1e9, 1.0, 0, 4.2e6, 1 };
+	struct wr_mlr_goal_result r;
+	struct wr_mlr m;
+	unsigned int g;
+	uint32_t n, i, short_of = 0;
+	double secs;
+
+	c.nb_goals = 2;
+	c.goals[1] = (struct wr_mlr_goal){ 0.005, 0.5, 2.0, 0.01 };
+	WR_CHECK_U64(wr_mlr_init(&m, &c), 0);
+	n = run(&m, &d, &secs);
+	WR_CHECK(n > 0 && n < 60);
+	/* A goal of loss ratio l fails where the shortfall exceeds l. */
+	for (g = 0; g < 2; g++) {
+		double edge = d.gen_max / (1 - c.goals[g].loss_ratio);
+
+		WR_CHECK_U64(wr_mlr_result(&m, g, &r), 0);
+		WR_CHECK(r.done && !r.rlb_is_max && r.rlb <= edge && r.rub > edge);
+		WR_CHECK((r.rub - r.rlb) / r.rub <= 0.01);
+	}
+	for (i = 0; i < m.nb_trials; i++) {
+		const struct wr_mlr_trial *t = &m.trials[i];
+
+		if (t->reached)
+			continue;
+		short_of++;
+		WR_CHECK_NEAR(t->offered, d.gen_max, 0);
+		WR_CHECK_NEAR(t->loss_ratio, 1 - d.gen_max / t->load, 1e-12);
+	}
+	WR_CHECK(short_of >= 3);
 }
 
 /* Loss at the minimum, none at the maximum: both ends are results. */
@@ -445,6 +489,7 @@ main(void)
 	WR_TEST_RUN(test_search_clean);
 	WR_TEST_RUN(test_search_noisy);
 	WR_TEST_RUN(test_search_generator_short);
+	WR_TEST_RUN(test_search_generator_capped);
 	WR_TEST_RUN(test_search_ends);
 	WR_TEST_RUN(test_versus_binary);
 	WR_TEST_RUN(test_protocol);

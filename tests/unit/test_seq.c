@@ -287,9 +287,70 @@ test_restart_zero(void)
 	feed_list(&s, late0, 4);
 	check_counts(&s, 4, 1, 0, 0, 0);
 	WR_CHECK_U64(s.first_seq, 0);
-	wr_seq_update(&s, 0); /* now a copy of 0: restart */
+	wr_seq_update(&s, 0); /* a copy of 0: a restart until a frame says */
 	check_counts(&s, 5, 1, 0, 0, 1);
-	WR_CHECK_U64(s.next_seq, 1);
+	WR_CHECK_U64(s.next_seq, 4);
+	WR_CHECK_U64(wr_seq_gaps(&s), 0);
+	/* The restart shows when the numbering goes on from 0. */
+	wr_seq_update(&s, 1);
+	check_counts(&s, 6, 1, 0, 0, 1);
+	WR_CHECK_U64(s.next_seq, 2);
+	WR_CHECK_U64(s.closed_span_pkts, 4);
+	WR_CHECK_U64(wr_seq_gaps(&s), 0);
+}
+
+/*
+ * Stray frames of the old numbering are no restart (issue 22 item 6): a
+ * duplicate of sequence 0 (--impair dup=100000@0 on 100k frames) and an
+ * early frame held back far beyond the window, whether or not frames
+ * follow them.
+ */
+static void
+test_stray_not_restart(void)
+{
+	struct wr_seq s;
+	unsigned int i;
+
+	wr_seq_init(&s);
+	feed_range(&s, 0, 0, 1);
+	wr_seq_update(&s, 0);
+	feed_range(&s, 0, 1, 100000);
+	check_counts(&s, 100000, 0, 1, 0, 0);
+	WR_CHECK_U64(wr_seq_gaps(&s), 0);
+	WR_CHECK(wr_seq_lost(&s, 100000) == 0);
+
+	wr_seq_init(&s);
+	feed_range(&s, 0, 0, 3);
+	wr_seq_update(&s, 0); /* behind a few: the old numbering goes on */
+	feed_range(&s, 0, 3, 100000);
+	check_counts(&s, 100000, 0, 1, 0, 0);
+	WR_CHECK_U64(wr_seq_gaps(&s), 0);
+	WR_CHECK_U64(s.closed_span_pkts, 0);
+
+	/* Every frame numbered 0 (--stamp none): each a restart, no loss. */
+	wr_seq_init(&s);
+	for (i = 0; i < 1000; i++)
+		wr_seq_update(&s, 0);
+	check_counts(&s, 1000, 0, 0, 0, 999);
+	WR_CHECK_U64(wr_seq_gaps(&s), 0);
+	WR_CHECK(wr_seq_lost(&s, 1000) == 0);
+
+	wr_seq_init(&s);
+	feed_range(&s, 0, 0, 50);
+	feed_range(&s, 0, 51, 2000);
+	wr_seq_update(&s, 50);
+	feed_range(&s, 0, 2000, 3000);
+	check_counts(&s, 3000, 1, 0, 1, 0);
+	WR_CHECK_U64(s.first_seq, 0);
+	WR_CHECK_U64(wr_seq_gaps(&s), 0);
+	WR_CHECK(wr_seq_lost(&s, 3000) == 0);
+
+	/* Two stray frames in a row: neither continues the other. */
+	wr_seq_init(&s);
+	feed_range(&s, 0, 0, 5000);
+	wr_seq_update(&s, 500);
+	wr_seq_update(&s, 300);
+	check_counts(&s, 5002, 2, 0, 2, 0);
 	WR_CHECK_U64(wr_seq_gaps(&s), 0);
 }
 
@@ -316,18 +377,20 @@ test_restart_far(void)
 	wr_seq_init(&s);
 	feed_range(&s, 0, 0, 5000);
 	wr_seq_update(&s, 500);
+	wr_seq_update(&s, 501);
 	wr_seq_update(&s, 300);
-	check_counts(&s, 5002, 1, 0, 0, 1);
+	check_counts(&s, 5003, 1, 0, 0, 1);
 	WR_CHECK_U64(s.first_seq, 300);
 	WR_CHECK_U64(wr_seq_gaps(&s), 199); /* 301 .. 499 */
 
-	/* Cost of rule (b): an early frame held back W or more is a restart. */
+	/* Rule (b): an early frame held back W or more, with nothing after it,
+	 * stays an old frame; no restart, no gap. */
 	wr_seq_init(&s);
 	feed_range(&s, 0, 0, 50);
 	feed_range(&s, 0, 51, 2000);
 	wr_seq_update(&s, 50);
-	check_counts(&s, 2000, 0, 0, 0, 1);
-	WR_CHECK_U64(wr_seq_gaps(&s), 1);
+	check_counts(&s, 2000, 1, 0, 1, 0);
+	WR_CHECK_U64(wr_seq_gaps(&s), 0);
 	WR_CHECK(wr_seq_lost(&s, 2000) == 0); /* the balance still holds */
 
 	/* Cost: a restart 5000 back, above the window, goes unseen. */
@@ -343,8 +406,10 @@ test_restart_far(void)
 	wr_seq_update(&s, top);
 	wr_seq_update(&s, top - (WR_SEQ_RESTART_BEHIND_PKTS - 1)); /* old */
 	check_counts(&s, 3, 1, 0, 1, 0);
-	wr_seq_update(&s, top - WR_SEQ_RESTART_BEHIND_PKTS); /* restart */
-	check_counts(&s, 4, 1, 0, 1, 1);
+	wr_seq_update(&s, top - WR_SEQ_RESTART_BEHIND_PKTS); /* candidate */
+	check_counts(&s, 4, 2, 0, 2, 0);
+	wr_seq_update(&s, top - WR_SEQ_RESTART_BEHIND_PKTS + 1); /* restart */
+	check_counts(&s, 5, 1, 0, 1, 1);
 	WR_CHECK_U64(s.first_seq, top - WR_SEQ_RESTART_BEHIND_PKTS);
 	WR_CHECK_U64(s.closed_span_pkts, top + 1 - base);
 	/* Closed epoch: span 2^24 + 101 with 3 received. */
@@ -393,8 +458,11 @@ test_big_jump(void)
 	wr_seq_update(&s, 8 + (UINT64_C(1) << 63) - 1);
 	check_counts(&s, 2, 0, 0, 0, 0);
 	WR_CHECK_U64(wr_seq_gaps(&s), (UINT64_C(1) << 63) - 1);
-	wr_seq_update(&s, s.next_seq + (UINT64_C(1) << 63));
-	check_counts(&s, 3, 0, 0, 0, 1);
+	i = s.next_seq + (UINT64_C(1) << 63);
+	wr_seq_update(&s, i); /* a restart candidate: old until confirmed */
+	check_counts(&s, 3, 1, 0, 1, 0);
+	wr_seq_update(&s, i + 1);
+	check_counts(&s, 4, 0, 0, 0, 1);
 }
 
 static void
@@ -689,6 +757,7 @@ main(void)
 	WR_TEST_RUN(test_wrap_around);
 	WR_TEST_RUN(test_restart_zero);
 	WR_TEST_RUN(test_restart_far);
+	WR_TEST_RUN(test_stray_not_restart);
 	WR_TEST_RUN(test_big_jump);
 	WR_TEST_RUN(test_lost_tail);
 	WR_TEST_RUN(test_merge);

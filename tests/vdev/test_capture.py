@@ -139,6 +139,69 @@ def _hex_in_dump(frame, dump):
     return frame.hex() in joined
 
 
+def capture_trials():
+    """A sweep of 4 trials, each stop copying its 4096 last frames (issue
+    22 item 9): the copies of earlier stops do not exhaust the copy pool
+    (1000 + 4096 + 256 copies per RX queue), so each trial's gap and
+    last frames are all in the file (tshark), nothing is dropped, and
+    tcpdump counts what the JSON says."""
+    c = Checker("capture_trials")
+    sizes, n, last = (64, 128, 256, 512), 8500, 4096
+    with tempfile.TemporaryDirectory() as d:
+        cap = os.path.join(d, "t.pcapng")
+        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                            "--mode", "sweep", "--sizes", ",".join(map(str, sizes)),
+                            "--count", str(n), "--quiet",
+                            "--impair", "drop=100000@500", "--capture", cap,
+                            "--capture-what", "seq,last", "--capture-around", "0",
+                            "--capture-last", str(last)], timeout=120)
+        c.eq(r.rc, 0, "exit code")
+        rows = tshark_fields(cap, ["frame.len", "udp.payload"])
+        rc, nb = tcpdump_count(cap)
+    k = r.doc["capture"]
+    c.eq((k["dropped_pkts"], k["over_budget_pkts"]), (0, 0), "no copy dropped")
+    c.eq((rc, nb, k["frames"]), (0, len(rows), len(rows)), "tcpdump, tshark and JSON agree")
+    c.eq([(t["frame_size"], t["sent_pkts"]) for t in r.doc["trials"]],
+         [(z, n) for z in sizes], "one trial per size")
+    # Each trial numbers its frames from 0; the fixture drops 500 of each:
+    # 501 is its gap, and n - 4096 .. n - 1 its last frames.
+    want = [501] + list(range(n - last, n))
+    for z in sizes:
+        got = sorted(seq_of(p) for fl, p in rows if int(fl) == z - 4)
+        c.true(got == want, "%d B: the gap and the %d last frames (%d kept, first "
+               "missing %r)" % (z, last, len(got), sorted(set(want) - set(got))[:3]))
+    c.done(r)
+
+
+def capture_snaplen():
+    """--capture-snaplen is honoured above the own frame size (issue 22
+    item 9): 1000-byte foreign frames among 64-byte own ones are kept
+    whole with a snap length of 1500, cut to 200 with 200 (tshark)."""
+    c = Checker("capture_snaplen")
+    with tempfile.TemporaryDirectory() as d:
+        rx = os.path.join(d, "rx.pcap")
+        with open(rx, "wb") as f:
+            f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+            for i in range(10):
+                b = bytes([0x02, 0, 0, 0, 0, i, 0x02, 0, 0, 0, 1, i, 0x88, 0xb5])
+                b += bytes((i + j) & 0xff for j in range(986))
+                f.write(struct.pack("<IIII", 0, 0, len(b), len(b)) + b)
+        got = {}
+        for snap in (1500, 200):
+            cap = os.path.join(d, "s%d.pcapng" % snap)
+            r = wrtest.run(["net_pcap0,rx_pcap=" + rx],
+                           ["--tx-ports", "none", "--duration", "1", "--quiet",
+                            "--capture", cap, "--capture-what", "foreign",
+                            "--capture-snaplen", str(snap)])
+            c.eq(r.rc, 0, "snaplen %d: exit code" % snap)
+            c.eq(r.doc["capture"]["snaplen"], snap, "snaplen %d: JSON" % snap)
+            got[snap] = [(int(a), int(b)) for a, b in
+                         tshark_fields(cap, ["frame.len", "frame.cap_len"])]
+    c.eq(got[1500], [(1000, 1000)] * 10, "snaplen 1500: whole 1000-byte frames")
+    c.eq(got[200], [(1000, 200)] * 10, "snaplen 200: cut, original length kept")
+    c.done(r)
+
+
 def capture_sigint():
     """Stopped by SIGINT mid-run: the file is complete (the last frames of
     the queue) and there is no temporary file."""
@@ -202,7 +265,8 @@ def capture_bad():
     c.done()
 
 
-CASES = cases.by_name(capture_impair, capture_budget, capture_foreign, capture_sigint,
+CASES = cases.by_name(capture_impair, capture_budget, capture_foreign, capture_trials,
+                      capture_snaplen, capture_sigint,
                       capture_sigkill, capture_bad)
 
 if __name__ == "__main__":

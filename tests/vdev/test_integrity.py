@@ -294,6 +294,24 @@ def pcap_records(path):
     return d[:24], out
 
 
+def sender_pcap(c, d, n):
+    """A pcap file of n frames a wirerate sender wrote: (header, frames)."""
+    own = os.path.join(d, "own.pcap")
+    r = wrtest.run(["net_pcap0,tx_pcap=" + own], ["--rx-ports", "none",
+                                                  "--count", str(n), "--quiet"])
+    c.eq(r.rc, 0, "sender exit code")
+    hdr, frames = pcap_records(own) if os.path.exists(own) else (b"", [])
+    c.eq(len(frames), n, "frames the sender wrote")
+    return hdr, frames
+
+
+def write_pcap(path, hdr, frames):
+    with open(path, "wb") as f:
+        f.write(hdr)
+        for x in frames:
+            f.write(struct.pack("<IIII", 0, 0, len(x), len(x)) + x)
+
+
 def xcheck_foreign():
     """Frames wirerate did not make arrive among its own (from a pcap file
     of 500 frames a wirerate sender wrote, with 100 frames of zeros and 50
@@ -301,19 +319,13 @@ def xcheck_foreign():
     ipackets are own + foreign + malformed, and rx_ipackets stays quiet."""
     c = Checker("xcheck_foreign")
     with tempfile.TemporaryDirectory() as d:
-        own, mixed = os.path.join(d, "own.pcap"), os.path.join(d, "mixed.pcap")
-        r = wrtest.run(["net_pcap0,tx_pcap=" + own], ["--rx-ports", "none",
-                                                      "--count", "500", "--quiet"])
-        c.eq(r.rc, 0, "sender exit code")
-        hdr, frames = pcap_records(own) if os.path.exists(own) else (b"", [])
-        c.eq(len(frames), 500, "frames the sender wrote")
-        with open(mixed, "wb") as f:
-            f.write(hdr)
-            for i, fr in enumerate(frames):
-                extra = [bytes(60)] if i % 5 == 0 else []
-                extra += [fr + bytes(10)] if i % 10 == 0 else []
-                for x in [fr] + extra:
-                    f.write(struct.pack("<IIII", 0, 0, len(x), len(x)) + x)
+        mixed = os.path.join(d, "mixed.pcap")
+        hdr, frames = sender_pcap(c, d, 500)
+        out = []
+        for i, fr in enumerate(frames):
+            out += [fr] + ([bytes(60)] if i % 5 == 0 else [])
+            out += [fr + bytes(10)] if i % 10 == 0 else []
+        write_pcap(mixed, hdr, out)
         r = wrtest.run(["net_pcap0,rx_pcap=" + mixed], ["--tx-ports", "none",
                                                         "--duration", "1", "--quiet"])
     c.eq(r.rc, 0, "receiver exit code")
@@ -329,8 +341,44 @@ def xcheck_foreign():
     c.done(r)
 
 
+def seq_stray_frames():
+    """Stray frames of a stream are no sender restart (issue 22 item 6): a
+    duplicate of sequence 0 (the fixture's dup=100000@0 on 100k frames)
+    reads dup 1; an early frame replayed 2000 frames late (a pcap file a
+    wirerate sender wrote, frame 50 moved after frame 2049) reads late and
+    old 1. Neither has a restart, a gap or excess; the PMD's ipackets and
+    the file's frame count agree."""
+    c = Checker("seq_stray_frames")
+    r = wrtest.run([], RING + ["--count", "100000", "--impair", "dup=100000@0"])
+    c.eq(r.rc, 0, "dup: exit code")
+    s = r.doc["streams"][0]
+    c.eq((s["sent_pkts"], s["rx_pkts"], s["dup_pkts"], s["restarts"], s["gap_pkts"],
+          s["lost_pkts"], s["excess_pkts"]), (100000, 100000, 1, 0, 0, 0, 0),
+         "dup: sent, rx, dup, restarts, gaps, lost, excess")
+    t = r.doc["totals"][1]
+    c.eq((t["impair"]["duplicated_pkts"], t["nic_ipackets"], t["rx_own_pkts"]),
+         (1, 100000, 100001), "dup: the fixture's copy, the PMD's count, frames counted")
+    with tempfile.TemporaryDirectory() as d:
+        late = os.path.join(d, "late.pcap")
+        hdr, frames = sender_pcap(c, d, 3000)
+        order = frames[:50] + frames[51:2050] + frames[50:51] + frames[2050:]
+        write_pcap(late, hdr, order)
+        r = wrtest.run(["net_pcap0,rx_pcap=" + late], ["--tx-ports", "none",
+                                                       "--duration", "1", "--quiet"])
+    c.eq(r.rc, 0, "late: exit code")
+    if r.doc is None:
+        c.done(r)
+    s = r.doc["streams"][0]
+    c.eq((s["rx_pkts"], s["late_pkts"], s["old_pkts"], s["dup_pkts"], s["restarts"],
+          s["gap_pkts"], s["lost_pkts"]), (3000, 1, 1, 0, 0, 0, 0),
+         "late: rx, late, old, dup, restarts, gaps, lost")
+    c.eq(r.doc["totals"][0]["nic_ipackets"], len(order), "late: the PMD read the whole file")
+    c.done(r)
+
+
 CASES = cases.by_name(checkpoint_sigkill, xcheck_clean, xcheck_impair, xcheck_pool,
-                      xcheck_tx_kernel, xcheck_bond, xcheck_mbufs, xcheck_foreign)
+                      xcheck_tx_kernel, xcheck_bond, xcheck_mbufs, xcheck_foreign,
+                      seq_stray_frames)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -312,6 +312,7 @@ def mode_sweep():
         rx = [p for p in t["totals"] if p["port_id"] == 1][0]
         c.eq(rx["rx_bytes"], 20000 * t["frame_size"], "rx bytes at %d" % t["frame_size"])
         c.eq(t["accounting"]["balanced"], True, "balanced at %d" % t["frame_size"])
+    wrtest.rx_matches_pmd(c, d)
     c.eq(d["ports"][0]["mtu"], 9000, "MTU for the largest size")
     c.eq(d["mbufs_missing"], 0, "mbufs back")
     c.done(r)
@@ -351,6 +352,7 @@ def mode_throughput():
     c.eq(res["max_from"], "--rate", "maximum from --rate")
     lossy = [t for t in r.doc["trials"] if t["lost_pkts"] > 0]
     c.true(all(t["requested_pps"] > 1e6 for t in lossy), "loss only above the limit")
+    wrtest.rx_matches_pmd(c, r.doc)
     c.done(r)
 
 
@@ -366,6 +368,7 @@ def mode_loss():
     c.true(steps[0]["loss_pct"] > 40, "about half lost at twice the limit: %r" % steps[0]["loss_pct"])
     c.eq([s["lost_pkts"] for s in steps[-2:]], [0, 0], "ends on two clean trials")
     c.true(pcts[-1] <= 50 and pcts[-1] >= 30, "clean from about the limit: %r" % pcts)
+    wrtest.rx_matches_pmd(c, r.doc)
     c.done(r)
 
 
@@ -381,6 +384,7 @@ def mode_b2b():
     c.eq(res["bursts_pkts"], [4999, 4999], "longest clean burst, twice")
     c.eq(res["mean_pkts"], 4999, "mean")
     c.eq(res["max_tried_pkts"], 20000, "longest tried")
+    wrtest.rx_matches_pmd(c, r.doc)
     c.done(r)
 
 

@@ -7,11 +7,32 @@
 #
 #   wr-host.sh prepare WR_DIR HUGEPAGES BIND_DRIVER PREFIX EXPORTERS [PCI...]
 #       PREFIX: the --file-prefix of this host's runs, less -snd / -rcv;
-#       EXPORTERS: ADDRESS:PORT_SND:PORT_RCV, or none
+#       EXPORTERS: ADDRESS:PORT_SND:PORT_RCV, or none; PCI: an address,
+#       or force=ADDRESS (the inventory's bind: force) to bind it even
+#       when its interface carries an address or a route
 #   wr-host.sh restore WR_DIR
+#
+# Every change prepare makes to the host (hugepages, the vfio module and
+# its no-IOMMU mode, a device's driver) is written to WR_DIR/state.txt
+# before it is made; restore reverts them, newest first, and prepare
+# restores first when an interrupted run left a state file. The
+# environment may name other tools and another sysfs (the namespace test
+# bed: tests/campaign/bed.py): WR_SYSFS [/sys], WR_DEVBIND
+# [dpdk-devbind.py], WR_MODPROBE [modprobe].
 #   wr-host.sh rcv-start CELL_DIR READY_S COMMAND...
 #   wr-host.sh rcv-finish CELL_DIR WAIT_S
 #   wr-host.sh snd-run CELL_DIR TIMEOUT_S COMMAND...
+#   wr-host.sh dut-prepare WR_DIR
+#   wr-host.sh dut-start CELL_DIR INTERVAL_S IFACE...
+#   wr-host.sh dut-stop CELL_DIR
+#
+# dut-start samples the DUT (any Linux host: sh, cat, grep, date, sleep)
+# every INTERVAL_S until dut-stop, which prints every sample on stdout:
+# "@t EPOCH_S", the cpu and intr lines of /proc/stat, the NET_RX and NET_TX
+# lines of /proc/softirqs, the IFACEs' lines of /proc/interrupts, and per
+# IFACE "@net IFACE rx_packets tx_packets rx_bytes tx_bytes rx_dropped
+# tx_dropped"; `ethtool -S IFACE` where present, once before and once after
+# ("@ethtool IFACE start|end", its lines). files/wr_dut.py reads it.
 #
 # snd-run and rcv-finish print the JSON result on stdout (the controller
 # keeps it: one SSH round trip fewer than a fetch) and the log on stderr.
@@ -39,35 +60,106 @@ stop_pidfile() {
 	return 0
 }
 
+SYSFS=${WR_SYSFS:-/sys}
+DEVBIND=${WR_DEVBIND:-dpdk-devbind.py}
+MODPROBE=${WR_MODPROBE:-modprobe}
+
+# Remember one change (KIND KEY OLD) before it is made.
+remember() { echo "$*" >> "$dir/state.txt"; }
+
 # At least N 2 MiB hugepages (never fewer than the host has) and hugetlbfs.
 hugepages() {
-	f=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
-	have=$(cat $f 2>/dev/null || echo 0)
-	[ "$have" -ge "$1" ] || echo "$1" > $f || die "cannot reserve $1 hugepages"
+	f=$SYSFS/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+	have=$(cat "$f" 2>/dev/null || echo 0)
+	if [ "$have" -lt "$1" ]; then
+		remember hugepages - "$have"
+		echo "$1" > "$f" || die "cannot reserve $1 hugepages"
+	fi
 	grep -qs ' hugetlbfs ' /proc/mounts || {
 		mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages
 	} || die "cannot mount hugetlbfs"
-	echo "hugepages: $(cat $f) x 2 MiB"
+	echo "hugepages: $(cat "$f") x 2 MiB"
 }
 
-# Bind each PCI address to DRIVER, remembering its driver in bound.txt.
+# The driver's module loaded, and vfio's no-IOMMU mode where the host has
+# no IOMMU groups; each remembered when this step changed it.
+driver() {
+	mod=$(echo "$1" | tr - _)
+	if [ ! -d "$SYSFS/module/$mod" ]; then
+		$MODPROBE "$1" || die "cannot load the module of $1"
+		remember module "$1" absent
+	fi
+	[ "$1" = vfio-pci ] && [ ! -d "$SYSFS/kernel/iommu_groups/0" ] || return 0
+	f=$SYSFS/module/vfio/parameters/enable_unsafe_noiommu_mode
+	old=$(cat "$f" 2>/dev/null) || die "no $f: cannot use vfio-pci without an IOMMU"
+	[ "$old" = Y ] || [ "$old" = 1 ] && return 0
+	remember noiommu - "$old"
+	echo 1 > "$f" || die "cannot set vfio no-IOMMU mode"
+}
+
+# Why PCI must not be bound (one of its interfaces carries an address or
+# a route: e.g. the host's own SSH link), or nothing.
+active() {
+	for n in "$SYSFS/bus/pci/devices/$1/net"/*; do
+		[ -e "$n" ] || continue
+		n=$(basename "$n")
+		[ -n "$(ip -o addr show dev "$n" 2>/dev/null)" ] &&
+			{ echo "its interface $n carries an address"; return; }
+		[ -n "$(ip route show dev "$n" 2>/dev/null)" ] &&
+			{ echo "its interface $n carries a route"; return; }
+	done
+}
+
+# Bind each PCI address (or force=ADDRESS) to DRIVER, remembering its
+# driver. Never unbinds an active interface unless forced.
 bind() {
-	dir=$1 drv=$2
-	shift 2
+	drv=$1
+	shift
 	[ $# -gt 0 ] || return 0
-	command -v dpdk-devbind.py >/dev/null || die "dpdk-devbind.py missing (package dpdk)"
-	modprobe "$drv" 2>/dev/null || true
-	[ "$drv" = vfio-pci ] && [ ! -d /sys/kernel/iommu_groups/0 ] &&
-		echo 1 > /sys/module/vfio/parameters/enable_unsafe_noiommu_mode 2>/dev/null
-	for pci in "$@"; do
-		cur=$(basename "$(readlink "/sys/bus/pci/devices/$pci/driver" 2>/dev/null)")
-		[ -e "/sys/bus/pci/devices/$pci" ] || die "no PCI device $pci"
+	command -v "${DEVBIND%% *}" >/dev/null || die "$DEVBIND missing (package dpdk)"
+	driver "$drv"
+	for arg in "$@"; do
+		pci=${arg#force=} force=
+		[ "$pci" = "$arg" ] || force=--force
+		[ -e "$SYSFS/bus/pci/devices/$pci" ] || die "no PCI device $pci"
+		cur=$(basename "$(readlink "$SYSFS/bus/pci/devices/$pci/driver" 2>/dev/null)")
 		[ "$cur" = "$drv" ] && continue
-		grep -q "^$pci " "$dir/bound.txt" 2>/dev/null ||
-			echo "$pci ${cur:-none}" >> "$dir/bound.txt"
-		dpdk-devbind.py --force -b "$drv" "$pci" || die "cannot bind $pci to $drv"
+		why=$(active "$pci")
+		[ -z "$why" ] || [ -n "$force" ] || die "refusing to bind $pci to $drv: $why" \
+			"(the host's own link?); bind: force on its port in the inventory binds it anyway"
+		remember bind "$pci" "${cur:-none}"
+		$DEVBIND $force -b "$drv" "$pci" || die "cannot bind $pci to $drv"
 		echo "bound $pci to $drv (was ${cur:-none})"
 	done
+}
+
+# Revert one remembered change; 0 when reverted.
+revert() {
+	case $1 in
+	hugepages) echo "$3" > "$SYSFS/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages" ;;
+	noiommu) echo "$3" > "$SYSFS/module/vfio/parameters/enable_unsafe_noiommu_mode" ;;
+	module) $MODPROBE -r "$2" ;;
+	bind) if [ "$3" = none ]; then $DEVBIND -u "$2"; else $DEVBIND -b "$3" "$2"; fi ;;
+	*) false ;;
+	esac && echo "restored $1$([ "$2" = - ] || echo " $2") to $3"
+}
+
+# Revert state.txt, newest change first; what cannot be reverted stays in
+# it (the next restore tries again) and fails this step.
+restore_state() {
+	[ -f "$dir/state.txt" ] || return 0
+	left=
+	while read -r kind key old; do
+		revert "$kind" "$key" "$old" || left="$kind $key $old
+$left"
+	done <<EOF_STATE
+$(sed -n '1!G;h;$p' "$dir/state.txt")
+EOF_STATE
+	if [ -n "$left" ]; then
+		printf '%s' "$left" | sed -n '1!G;h;$p' > "$dir/state.txt"
+		die "could not restore: $(printf '%s' "$left" | tr '\n' ';')"
+	fi
+	rm -f "$dir/state.txt"
 }
 
 # One exporter per role, on ADDRESS:PORT_SND and ADDRESS:PORT_RCV, each
@@ -89,6 +181,31 @@ exporters() {
 	done
 }
 
+# One sample of the DUT (see the header) on stdout.
+dut_sample() {
+	echo "@t $(date +%s.%N)"
+	grep -E '^(cpu|intr )' /proc/stat | sed -E 's/^(intr [0-9]+).*/\1/'
+	grep -E '^ *NET_(RX|TX):' /proc/softirqs
+	for n in "$@"; do
+		grep -E "[ -]$n([- ]|\$)" /proc/interrupts | sed 's/^/@irq /'
+		d=/sys/class/net/$n/statistics
+		echo "@net $n $(cat "$d/rx_packets" "$d/tx_packets" "$d/rx_bytes" \
+			"$d/tx_bytes" "$d/rx_dropped" "$d/tx_dropped" | tr '\n' ' ')"
+	done
+}
+
+# ethtool -S of each interface that has it, tagged WHEN.
+dut_ethtool() {
+	when=$1
+	shift
+	command -v ethtool >/dev/null || return 0
+	for n in "$@"; do
+		out=$(ethtool -S "$n" 2>/dev/null) || continue
+		echo "@ethtool $n $when"
+		echo "$out"
+	done
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
@@ -97,8 +214,14 @@ prepare)
 	dir=$1 pages=$2 drv=$3 prefix=$4 exp=$5
 	shift 5
 	mkdir -p "$dir/cells" || die "cannot create $dir"
+	# An interrupted run's receivers and DUT samplers hold ports and sockets.
+	for f in "$dir"/cells/*/rcv.pid "$dir"/cells/*/dut.pid; do stop_pidfile "$f"; done
+	if [ -f "$dir/state.txt" ]; then
+		echo "an interrupted run left changes: restoring them first"
+		restore_state
+	fi
 	hugepages "$pages"
-	bind "$dir" "$drv" "$@"
+	bind "$drv" "$@"
 	[ "$exp" = none ] || exporters "$dir" "$prefix" "$exp"
 	;;
 restore)
@@ -106,17 +229,8 @@ restore)
 	dir=$1
 	stop_pidfile "$dir/exporter-snd.pid"
 	stop_pidfile "$dir/exporter-rcv.pid"
-	for f in "$dir"/cells/*/rcv.pid; do stop_pidfile "$f"; done
-	if [ -f "$dir/bound.txt" ]; then
-		while read -r pci drv; do
-			if [ "$drv" = none ]; then
-				dpdk-devbind.py --force -u "$pci"
-			else
-				dpdk-devbind.py --force -b "$drv" "$pci"
-			fi && echo "restored $pci to $drv"
-		done < "$dir/bound.txt"
-		rm -f "$dir/bound.txt"
-	fi
+	for f in "$dir"/cells/*/rcv.pid "$dir"/cells/*/dut.pid; do stop_pidfile "$f"; done
+	restore_state
 	;;
 rcv-start)
 	[ $# -ge 3 ] || die "rcv-start CELL_DIR READY_S COMMAND..."
@@ -175,7 +289,44 @@ snd-run)
 	[ -f snd.json ] && cat snd.json
 	exit "$rc"
 	;;
+dut-prepare)
+	[ $# -eq 1 ] || die "dut-prepare WR_DIR"
+	mkdir -p "$1/cells" || die "cannot create $1"
+	;;
+dut-start)
+	[ $# -ge 3 ] || die "dut-start CELL_DIR INTERVAL_S IFACE..."
+	dir=$1 every=$2
+	shift 2
+	for n in "$@"; do
+		[ -d "/sys/class/net/$n/statistics" ] || die "the DUT has no interface $n"
+	done
+	self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+	mkdir -p "$dir" && cd "$dir" || die "cannot create $dir"
+	stop_pidfile dut.pid
+	dut_ethtool start "$@" > dut.txt
+	# The sampler in its own session: it outlives this task's SSH session.
+	setsid sh "$self" dut-loop "$every" "$@" >> dut.txt 2>dut.err < /dev/null &
+	echo $! > dut.pid
+	echo "DUT sampled every ${every}s (pid $!)"
+	;;
+dut-loop)
+	every=$1
+	shift
+	for sig in INT TERM; do trap 'dut_sample "$@"; exit 0' $sig; done
+	while :; do dut_sample "$@"; sleep "$every"; done
+	;;
+dut-stop)
+	[ $# -eq 1 ] || die "dut-stop CELL_DIR"
+	cd "$1" || die "no $1"
+	[ -f dut.pid ] || die "no DUT sampler in $1"
+	# shellcheck disable=SC2046 # one word per interface
+	set -- $(grep -o '^@net [^ ]*' dut.txt | sort -u | cut -d' ' -f2)
+	stop_pidfile dut.pid
+	dut_ethtool end "$@" >> dut.txt
+	cat dut.txt
+	;;
 *)
-	die "unknown command '$cmd' (prepare, restore, rcv-start, rcv-finish, snd-run)"
+	die "unknown command '$cmd' (prepare, restore, rcv-start, rcv-finish, snd-run," \
+		"dut-prepare, dut-start, dut-stop)"
 	;;
 esac

@@ -14,6 +14,10 @@ one local step per cell and one at the end, so that each costs one task.
       RESULTS/summary.json, and the campaign table on stdout. Exit 0 when
       every cell passed, 1 otherwise.
 
+With a DUT observer (the campaign's `dut:`), cell also keeps the DUT's
+samples (dut.txt) and figures (dut.json, wr_dut.py), and summary adds the
+DUT table to the report.
+
 Standard library only. Files are written atomically (rename), so an
 interrupted controller leaves whole files or none."""
 import json
@@ -21,6 +25,8 @@ import os
 import re
 import subprocess
 import sys
+
+import wr_dut
 
 
 def write(path, text):
@@ -57,6 +63,8 @@ def ran(res):
 def verdict(t, merged, merge_out):
     """Why the cell failed, or None."""
     cell, rec, snd, fin = t["cell"], t["rec"], t["snd"], t["fin"]
+    if t.get("unprepared"):
+        return "; ".join(t["unprepared"])
     why = (unreachable(rec, "receiver", cell["receiver"]["host"]) or
            unreachable(snd, "sender", cell["sender"]["host"]) or
            unreachable(fin, "receiver", cell["receiver"]["host"]))
@@ -74,6 +82,28 @@ def verdict(t, merged, merge_out):
         return "receiver saw no frame (sender sent %d)" % merged["totals"]["sent_pkts"]
     if not merged["balanced"]:
         return "merge does not balance: %d streams" % merged["totals"]["unbalanced_streams"]
+    return None
+
+
+def observe(t, d):
+    """Keep the DUT's samples and figures of a cell in d; returns why the
+    observation failed, or None (also when the cell has no DUT)."""
+    cell = t["cell"]
+    if "dut" not in cell:
+        return None
+    host = cell["dut"]["host"]
+    for res in (t.get("dut_start"), t.get("dut")):
+        why = unreachable(res, "DUT", host)
+        if why:
+            return why
+    for step, res in (("start", t.get("dut_start")), ("stop", t.get("dut"))):
+        if not ran(res) or res["rc"] != 0:
+            return "DUT observer %s failed on %s: %s" % (step, host, tail(res))
+    write(os.path.join(d, "dut.txt"), t["dut"]["stdout"] + "\n")
+    figures = wr_dut.analyze(*wr_dut.parse(t["dut"]["stdout"]))
+    if figures is None:
+        return "DUT observer on %s: fewer than two samples" % host
+    write(os.path.join(d, "dut.json"), json.dumps(figures, indent=1) + "\n")
     return None
 
 
@@ -101,7 +131,7 @@ def record(wirerate):
     cell = t["cell"]
     d = cell["result_dir"]
     os.makedirs(d, exist_ok=True)
-    for name in ("snd.json", "rcv.json", "merged.json", "merge.txt"):
+    for name in ("snd.json", "rcv.json", "merged.json", "merge.txt", "dut.txt", "dut.json"):
         if os.path.exists(os.path.join(d, name)):
             os.unlink(os.path.join(d, name))
     # The JSON results are what snd-run and rcv-finish printed on stdout.
@@ -113,10 +143,13 @@ def record(wirerate):
                                                   t["fin"].get("stderr", "")))
     merged, merge_out = merge(wirerate, d)
     why = verdict(t, merged, merge_out)
+    if why is None and t["rec"].get("rc") == 0:
+        why = observe(t, d)
     doc = {"schema": "wirerate-cell/1", "cell": cell["id"], "label": cell["label"],
            "frame_size": cell["size"], "repeat": cell["repeat"],
            "sender": "%s:%s" % (cell["sender"]["host"], cell["sender"]["port"]),
            "receiver": "%s:%s" % (cell["receiver"]["host"], cell["receiver"]["port"]),
+           "digest": cell["digest"], "defines": cell["defines"],
            "status": "failed" if why else "passed", "reason": why or "",
            "merged": "merged.json" if merged is not None else None}
     write(os.path.join(d, "cell.json"), json.dumps(doc, indent=1) + "\n")
@@ -135,10 +168,20 @@ def campaign_table(md):
     return m.group(0).rstrip() if m else md
 
 
+def ran_now(results):
+    """Ids of the cells this run ran (campaign.yml's .ran.json), or None."""
+    try:
+        with open(os.path.join(results, ".ran.json")) as f:
+            return set(json.load(f))
+    except (OSError, ValueError):
+        return None
+
+
 def summary(wirerate, results, title, dirs):
     # The archive shipped to the hosts (campaign.yml) is not a result.
     if os.path.exists(os.path.join(results, ".ship.tgz.b64")):
         os.unlink(os.path.join(results, ".ship.tgz.b64"))
+    ran = ran_now(results)
     cells = []
     for d in dirs:
         try:
@@ -157,19 +200,54 @@ def summary(wirerate, results, title, dirs):
     passed = [c["cell"] for _, c in cells if c and c["status"] == "passed"]
     failed = {c["cell"]: c["reason"] for _, c in cells if c and c["status"] != "passed"}
     missing = [os.path.basename(d) for d, c in cells if c is None]
+    # Passed before, same digest, not run this time (wr_pending).
+    reused = [x for x in passed if ran is not None and x not in ran]
     s = {"cells": len(cells), "passed": len(passed), "failed": len(failed),
-         "not_run": missing, "failed_cells": failed, "report_rc": rc_report,
+         "not_run": missing, "failed_cells": failed, "reused": reused,
+         "report_rc": rc_report,
          "report": os.path.join(results, "report", "report.md")}
     write(os.path.join(results, "summary.json"), json.dumps(s, indent=1) + "\n")
-    try:
-        with open(s["report"]) as f:
-            print(campaign_table(f.read()))
-    except OSError:
-        print("no report written")
+    sections(s["report"], cells, reused)
     print("\n%d of %d cells passed%s; report: %s" % (
         len(passed), len(cells), "" if not missing else
         ", %d not run" % len(missing), s["report"]))
     return 0 if len(passed) == len(cells) and rc_report == 0 else 1
+
+
+def sections(report, cells, reused):
+    """Print the campaign table; add the DUT table and the reused cells to
+    the report (and print them)."""
+    try:
+        with open(report) as f:
+            md = f.read()
+    except OSError:
+        print("no report written")
+        return
+    print(campaign_table(md))
+    more = [x for x in (dut_table(md, cells), reused_line(reused)) if x]
+    if more:
+        write(report, md.rstrip("\n") + "\n\n" + "\n".join(more))
+        print("\n" + "\n".join(more).rstrip())
+
+
+def reused_line(reused):
+    if not reused:
+        return None
+    return ("Reused (passed before with the same digest, not run again): %s.\n" %
+            ", ".join(reused))
+
+
+def dut_table(md, cells):
+    """The DUT section of the report for the passed cells that have
+    dut.json, or None."""
+    rows = []
+    for d, c in cells:
+        try:
+            with open(os.path.join(d, "dut.json")) as f:
+                rows.append((c["label"], c["frame_size"], json.load(f)))
+        except (OSError, ValueError, TypeError):
+            pass
+    return wr_dut.table(md, rows) if rows else None
 
 
 def main():

@@ -3,10 +3,16 @@
 
   campaign | wr_cells(hostvars, results)   every cell of the matrix, checked,
                                            with both command lines
+  wr_ports | wr_bind_args                  PCI ports to bind: ADDRESS, or
+                                           force=ADDRESS for bind: force
+  cell | wr_unprepared(hostvars)           why the cell's hosts are not
+                                           prepared (wr_prep_error), if so
   cells | wr_pending(rerun)                the cells without a passed result
+                                           of the same digest (cell.json)
 
 Pure Python on the controller: they read the campaign and the inventory
 and the cells' records (cell.json), they never reach a host."""
+import hashlib
 import json
 import os
 import re
@@ -18,10 +24,18 @@ CELL_KEYS = {"label", "sender", "receiver", "sizes", "mtus", "count", "duration"
              "rate", "idle_timeout", "grace", "repeats", "latency", "timeout",
              "sender_options", "receiver_options"}
 DEFAULTS = {"sizes": [1518], "rate": "max", "idle_timeout": "2s",
-            "grace": "500ms", "repeats": 1, "latency": False, "timeout": 300,
+            "grace": "500ms", "repeats": 1, "latency": False,
             "sender_options": "", "receiver_options": ""}
 EAL_SENDER = "-l 0,1"
 EAL_RECEIVER = "-l 0,1 --main-lcore 1"
+# A cell's timeout without `timeout:` (docs/campaigns.md): SETUP_S for EAL
+# and ports at both ends, plus SLACK times the traffic the cell asks for.
+SETUP_S = 60
+SLACK = 2
+# Trials per size of a search mode when --max-trials is not given
+# (wirerate's default) and sizes of --sizes rfc2544.
+SEARCH_TRIALS = 20
+RFC2544_SIZES = 7
 
 
 def _bad(where, msg):
@@ -121,6 +135,91 @@ def _seconds(where, key, v):
     return float(m.group(1)) * {"ms": 0.001, "s": 1, None: 1, "m": 60}[m.group(2)]
 
 
+def _option(opts, name):
+    """The value of wirerate option NAME in an options string, or None."""
+    words = shlex.split(str(opts))
+    for i, w in enumerate(words):
+        if w == name and i + 1 < len(words):
+            return words[i + 1]
+        if w.startswith(name + "="):
+            return w.split("=", 1)[1]
+    return None
+
+
+def _trials(where, opts):
+    """Traffic phases one sender run holds: --repeat N times, per size of
+    --sizes, the trials of its --mode (a search: --max-trials or 20)."""
+    def whole(name, default):
+        v = _option(opts, name)
+        if v is None:
+            return default
+        if not v.isdigit() or int(v) < 1:
+            _bad(where, "sender_options: %s %r: expected a whole number >= 1" % (name, v))
+        return int(v)
+    sizes = _option(opts, "--sizes")
+    nb_sizes = 1 if sizes is None else RFC2544_SIZES if sizes == "rfc2544" \
+        else len(sizes.split(","))
+    mode = _option(opts, "--mode") or "run"
+    per_size = 1 if mode in ("run", "sweep") else whole("--max-trials", SEARCH_TRIALS)
+    return whole("--repeat", 1) * nb_sizes * per_size
+
+
+def _pps(rate, size):
+    """Frames per second of a --rate at SIZE-byte frames, or None (max,
+    % of the link: not known on the controller)."""
+    m = re.fullmatch(r"\s*(l2:)?([0-9]+(?:\.[0-9]+)?)\s*([kMG]?)(pps|bps)\s*", str(rate))
+    if m is None:
+        return None
+    v = float(m.group(2)) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}[m.group(3)]
+    if m.group(4) == "pps":
+        return v
+    # bits per frame: L2, or L1 with preamble and gap (RFC 2544: 20 B more)
+    return v / (8 * (size if m.group(1) else size + 20))
+
+
+def _timeout(where, c, size):
+    """Seconds the sender may run: the cell's timeout, else derived from
+    its duration (or count at a known rate), grace, idle timeout and
+    trials. A count at max rate has no known length: SETUP_S plus the
+    idle time per trial, as a count cell at line rate is short."""
+    if "timeout" in c:
+        return c["timeout"]
+    trial_s = _seconds(where, "grace", c["grace"]) + \
+        _seconds(where, "idle_timeout", c["idle_timeout"])
+    pps = _pps(c["rate"], size)
+    if "duration" in c:
+        trial_s += _seconds(where, "duration", c["duration"])
+    elif pps:
+        trial_s += _count(where, c["count"]) / pps
+    return int(SETUP_S + SLACK * _trials(where, c["sender_options"]) * trial_s + 0.999)
+
+
+def _count(where, v):
+    """A frame count (10000, 10k, 10M, 1G) as a number."""
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([kKmMgG]?)\s*", str(v))
+    if m is None:
+        _bad(where, "count: %r: expected frames such as 10000 or 10M" % (v,))
+    return float(m.group(1)) * {"": 1, "k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6,
+                                "g": 1e9, "G": 1e9}[m.group(2)]
+
+
+def _digest(c, cell, snd, rcv):
+    """SHA-256 of everything that defines a cell (its keys after defaults,
+    size and repeat, both command lines, both endpoints' ports and how
+    they are reached, the DUT), and that: cell.json keeps both. Any
+    change runs the cell again (wr_pending)."""
+    def end(e):
+        host, port, p, hv = e
+        return {"host": host, "port": port, "spec": p,
+                "reach": [str(hv.get(k)) for k in ("ansible_host", "ansible_port")]}
+    what = {"cell": c, "size": cell["size"], "repeat": cell["repeat"],
+            "timeout": cell["timeout"], "snd_cmd": cell["sender"]["cmd"],
+            "rcv_cmd": cell["receiver"]["cmd"], "snd": end(snd), "rcv": end(rcv),
+            "dut": cell.get("dut")}
+    text = json.dumps(what, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest(), what
+
+
 def _check_cell(where, c):
     unknown = set(c) - CELL_KEYS
     if unknown:
@@ -133,7 +232,7 @@ def _check_cell(where, c):
         _bad(where, "give exactly one of count (frames) or duration")
     if not isinstance(c["repeats"], int) or c["repeats"] < 1:
         _bad(where, "repeats: %r: expected a whole number >= 1" % (c["repeats"],))
-    if not isinstance(c["timeout"], int) or c["timeout"] < 10:
+    if "timeout" in c and (not isinstance(c["timeout"], int) or c["timeout"] < 10):
         _bad(where, "timeout: %r: expected whole seconds >= 10" % (c["timeout"],))
     if not isinstance(c["label"], str) or not c["label"].strip():
         _bad(where, "label: expected non-empty text")
@@ -151,11 +250,35 @@ def _layered(defaults, raw):
     return c
 
 
+def _dut(campaign, hostvars):
+    """The campaign's `dut: {host, interfaces, interval}` checked, or None."""
+    d = campaign.get("dut")
+    if d is None:
+        return None
+    if isinstance(d, str):
+        d = {"host": d}
+    if not isinstance(d, dict) or set(d) - {"host", "interfaces", "interval"}:
+        _bad("dut", "expected {host: HOST, interfaces: [NAME, ...], interval: T}")
+    if d.get("host") not in hostvars:
+        _bad("dut", "host %r is not in the inventory" % (d.get("host"),))
+    ifaces = d.get("interfaces")
+    if not isinstance(ifaces, list) or not ifaces or not all(
+            isinstance(x, str) and re.fullmatch(r"[A-Za-z0-9_.:@-]{1,15}", x) for x in ifaces):
+        _bad("dut", "interfaces: %r: expected a list of the DUT's interface names "
+             "(the NICs the cells' traffic crosses)" % (ifaces,))
+    every = _seconds("dut", "interval", d.get("interval", "500ms"))
+    if not 0.05 <= every <= 10:
+        _bad("dut", "interval: %r: expected 50ms..10s" % (d.get("interval"),))
+    wd = _wr_dir(hostvars[d["host"]])
+    return {"host": d["host"], "interfaces": ifaces, "interval_s": every, "wr_dir": wd}
+
+
 def wr_cells(campaign, hostvars, results):
     """Expand the matrix: cells x sizes x repeats, in file order."""
     if not isinstance(campaign, dict) or not isinstance(campaign.get("cells"), list) \
             or not campaign["cells"]:
         _bad("file", "expected a mapping with a non-empty list 'cells'")
+    dut = _dut(campaign, hostvars)
     if not isinstance(campaign.get("defaults") or {}, dict):
         _bad("defaults", "expected a mapping of cell keys")
     defaults = _layered(DEFAULTS, campaign.get("defaults") or {})
@@ -176,13 +299,16 @@ def wr_cells(campaign, hostvars, results):
                     _bad(where, "cell %s appears twice (same label and size)" % cid)
                 ids.add(cid)
                 cell = {"id": cid, "label": c["label"], "size": size, "repeat": rep,
-                        "timeout": c["timeout"],
+                        "timeout": _timeout(where, c, size),
                         "finish_wait_s": int(_seconds(where, "idle_timeout",
                                                       c["idle_timeout"])) + 5,
                         "result_dir": "%s/cells/%s" % (results, cid),
                         "sender": {"host": snd[0], "port": snd[1]},
                         "receiver": {"host": rcv[0], "port": rcv[1]}}
                 _commands(cell, c, snd, rcv)
+                if dut:
+                    cell["dut"] = dict(dut, dir="%s/cells/%s" % (dut["wr_dir"], cid))
+                cell["digest"], cell["defines"] = _digest(c, cell, snd, rcv)
                 out.append(cell)
     for n, cell in enumerate(out, 1):
         cell["n"], cell["of"] = n, len(out)
@@ -190,18 +316,51 @@ def wr_cells(campaign, hostvars, results):
 
 
 def _passed(cell):
+    """True when the cell's record passed with the cell as it is now (a
+    record without a digest predates them: run again)."""
     try:
         with open(os.path.join(cell["result_dir"], "cell.json")) as f:
-            return json.load(f).get("status") == "passed"
+            doc = json.load(f)
     except (OSError, ValueError):
         return False
+    return doc.get("status") == "passed" and doc.get("digest") == cell["digest"]
 
 
 def wr_pending(cells, rerun=False):
-    """Cells to run: all with rerun, else those without a passed result."""
+    """Cells to run: all with rerun, else those without a passed result
+    of the same digest."""
     return list(cells) if rerun else [c for c in cells if not _passed(c)]
+
+
+def wr_bind_args(ports):
+    """The PCI ports of a host's wr_ports that prepare binds: bind: false
+    leaves one with its kernel driver; bind: force binds it even when its
+    interface carries an address or a route (wr-host.sh refuses that
+    otherwise)."""
+    out = []
+    for name, p in sorted((ports or {}).items()):
+        if not isinstance(p, dict) or "pci" not in p or p.get("bind", True) is False:
+            continue
+        bind = p.get("bind", True)
+        if bind not in (True, "force"):
+            raise AnsibleFilterError("wr_ports.%s: bind: %r: expected true, false or "
+                                     "force" % (name, bind))
+        out.append(("force=" if bind == "force" else "") + p["pci"])
+    return out
+
+
+def wr_unprepared(cell, hostvars):
+    """["host H not prepared: WHY", ...] for the cell's hosts whose
+    prepare step failed (campaign.yml sets wr_prep_error); [] when none."""
+    out = []
+    for host in dict.fromkeys((cell["receiver"]["host"], cell["sender"]["host"])):
+        hv = hostvars[host]
+        if "wr_prep_error" in hv:
+            out.append("host %s not prepared: %s" % (host, hv["wr_prep_error"]))
+    return out
 
 
 class FilterModule:
     def filters(self):
-        return {"wr_cells": wr_cells, "wr_pending": wr_pending}
+        return {"wr_cells": wr_cells, "wr_pending": wr_pending,
+                "wr_bind_args": wr_bind_args, "wr_unprepared": wr_unprepared}
