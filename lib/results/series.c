@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The companion file of every interval (series.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/jsonw.h"
 #include "result_int.h"
@@ -34,13 +36,18 @@ static FILE *
 series_file(struct wr_run *run)
 {
 	char path[PATH_MAX];
+	int fd;
 
 	if (run->live.series != NULL || run->live.series_failed ||
 			run->live.nb_series_lines != 0)
 		return run->live.series;
 	if (wr_series_path(run->setup.cfg->json_path, path, sizeof(path)) != 0)
 		return NULL;
-	run->live.series = fopen(path, "w");
+	/* As the result's temporary (base/fileio.c): never through a link. */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	run->live.series = fd < 0 ? NULL : fdopen(fd, "w");
+	if (run->live.series == NULL && fd >= 0)
+		close(fd);
 	run->live.series_failed = run->live.series == NULL;
 	return run->live.series;
 }
