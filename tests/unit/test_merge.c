@@ -124,6 +124,28 @@ test_crashed_sender(void)
 	WR_CHECK_STR(m.rows[0].why, "head 0 + gaps 0 + tail 0 != lost 50");
 }
 
+/* The merge document says the counts are lower bounds, and no ratio. */
+static void
+test_crashed_sender_json(void)
+{
+	json_t *s = json_loads(SND_RUNNING(TX(0, 1000)), 0, NULL);
+	json_t *r = json_loads(RCV(RX(0, 0, false, 880, 20, 0, 0, 900)), 0, NULL);
+	json_t *doc, *tot;
+
+	WR_CHECK(wr_merge_compute(s, r, &m, &err) == 0);
+	doc = wr_merge_json(&m, s, "s.json", r, "r.json");
+	tot = json_object_get(doc, "totals");
+	WR_CHECK(json_is_false(json_object_get(tot, "exact")));
+	WR_CHECK(json_object_get(tot, "loss_ratio") == NULL);
+	WR_CHECK(json_real_value(json_object_get(tot, "loss_ratio_at_least")) == 0.12);
+	WR_CHECK_STR(json_string_value(json_object_get(tot, "unknown")),
+		"after its last checkpoint");
+	WR_CHECK(json_is_false(json_object_get(doc, "complete")));
+	json_decref(doc);
+	json_decref(s);
+	json_decref(r);
+}
+
 static void
 test_bad_input(void)
 {
@@ -175,6 +197,7 @@ main(void)
 	WR_TEST_RUN(test_loss_split);
 	WR_TEST_RUN(test_unbalanced);
 	WR_TEST_RUN(test_crashed_sender);
+	WR_TEST_RUN(test_crashed_sender_json);
 	WR_TEST_RUN(test_bad_input);
 	WR_TEST_RUN(test_json);
 	return wr_test_summary();
