@@ -137,6 +137,8 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 	unsigned int t, nb = cfg->nb_warmup + cfg->nb_repeat;
 	enum wr_stop_reason why = WR_STOP_NONE;
 	json_t *trials = nb > 1 ? json_array() : NULL;
+	/* The finished trials, in each checkpoint of the next ones. */
+	json_t *done = trials != NULL ? json_pack("{s:O}", "trials", trials) : NULL;
 	struct wr_trial tr;
 	struct wr_error err;
 	bool unrecorded = false;
@@ -161,7 +163,11 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 			unrecorded = true;
 			break;
 		}
+		if (json_array_size(trials) != 0)
+			wr_result_checkpoint_keep(run, done);
 	}
+	wr_result_checkpoint_keep(run, NULL);
+	json_decref(done);
 	/* Before the ports close: the file describes them. */
 	if (app_capture_write(run, stdout) != 0)
 		unrecorded = true;

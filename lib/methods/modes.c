@@ -474,11 +474,17 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 	json_object_set_new(doc, "trials", m.trials);
 	json_object_set_new(doc, "results", results);
 	wr_err_clear(err);
+	/* Each checkpoint holds every finished point and trial. */
+	wr_result_checkpoint_keep(run, doc);
 	for (i = 0; i < n && rc == 0; i++) {
 		size = cfg->nb_sizes ? cfg->sizes[i] : cfg->frame_size;
-		json_array_append_new(results, res = json_object());
+		res = json_object();
 		rc = run_size(&m, size, res);
+		/* A point joins results once it is finished (or failed). */
+		json_array_append_new(results, res);
+		wr_result_checkpoint_keep(run, doc);
 	}
+	wr_result_checkpoint_keep(run, NULL);
 	/*
 	 * The search state machines (search.c, mlr.c) refuse a state with a
 	 * bare errno: a method that could not go on is a failed run.
