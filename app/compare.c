@@ -212,7 +212,9 @@ print_verdict(FILE *f, const struct wr_compare *c)
 		fprintf(f, "%s %s", sep, wr_metric_defs[c->rows[i].id].name);
 		if (c->nb_points > 1)
 			fprintf(f, " at %s", c->points[c->rows[i].point].name);
-		if (!isnan(c->rows[i].change_pct))
+		if (!c->rows[i].cur.have)
+			fprintf(f, " (missing in the result)");
+		else if (!isnan(c->rows[i].change_pct))
 			fprintf(f, " (%+.2f%%)", c->rows[i].change_pct);
 		sep = ",";
 	}

@@ -246,6 +246,29 @@ judge(struct wr_compare_row *r)
 	}
 }
 
+/*
+ * A metric one side lacks. The baseline's figure vanished from the result
+ * (an NDR not found, an MLR goal at 0, a b2b without a passing burst, a
+ * receiver that got nothing): a regression. Only a figure the baseline
+ * lacks too, or gained by the result, is skipped: nothing to hold it to.
+ */
+static void
+judge_absent(struct wr_compare_row *r)
+{
+	r->change_pct = NAN;
+	if (r->base.have && !r->tol.ignore) {
+		r->verdict = WR_VERDICT_REGRESSION;
+		snprintf(r->why, sizeof(r->why), "measured in the baseline (%.6g), "
+			"missing in the result", r->base.value);
+		return;
+	}
+	r->verdict = WR_VERDICT_SKIPPED;
+	snprintf(r->why, sizeof(r->why), "%s", r->tol.ignore ?
+		"ignored (tolerance file)" : !r->cur.have ?
+		"not measured in the baseline nor the result" :
+		"not measured in the baseline");
+}
+
 /* "64, 512, 1518" into buf: the frame sizes of pts; returns how many. */
 static unsigned int
 sizes_str(const struct wr_points *pts, char *buf, size_t len)
@@ -336,15 +359,10 @@ judge_point(const struct wr_point *bp, const struct wr_point *cp,
 		r->tol = tol->t[r->id];
 		side_of(bp, r->id, &r->base);
 		side_of(cp, r->id, &r->cur);
-		if (!r->base.have || !r->cur.have) {
-			r->verdict = WR_VERDICT_SKIPPED;
-			r->change_pct = NAN;
-			snprintf(r->why, sizeof(r->why), "not measured in the %s",
-				!r->base.have && !r->cur.have ? "baseline nor the result" :
-				!r->base.have ? "baseline" : "result");
-		} else {
+		if (!r->base.have || !r->cur.have)
+			judge_absent(r);
+		else
 			judge(r);
-		}
 		out->nb[r->verdict]++;
 	}
 	out->nb_points++;

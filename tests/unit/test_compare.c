@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <math.h>
 
+#include <rte_common.h>
+
 #include "results/compare.h"
 #include "wr_docs.h"
 #include "wr_test.h"
@@ -316,6 +318,92 @@ test_notes(void)
 	json_decref(cur);
 }
 
+/* A one-point document of a test mode (kinds.c) around result r. */
+static json_t *
+mode_doc(const char *mode, json_t *r)
+{
+	json_t *doc = doc_simple(64, 10.0, 1000, 0);
+
+	json_object_set_new(doc, "mode", json_string(mode));
+	json_object_set_new(r, "frame_size", json_integer(64));
+	json_object_set_new(doc, "results", json_pack("[o]", r));
+	return doc;
+}
+
+/* Row of metric id at point 0, or NULL. */
+static const struct wr_compare_row *
+row_of(unsigned int id)
+{
+	unsigned int i;
+
+	for (i = 0; i < cmp.nb_rows; i++)
+		if (cmp.rows[i].id == id && cmp.rows[i].point == 0)
+			return &cmp.rows[i];
+	return NULL;
+}
+
+static json_t *
+tput(bool found, double ndr_mpps)
+{
+	return json_pack("{s:b, s:f, s:f, s:b, s:f}", "ndr_found", found,
+		"ndr_mpps", ndr_mpps, "ndr_gbps_l1", ndr_mpps * 0.672,
+		"pdr_found", found, "pdr_pps", ndr_mpps * 1.01e6);
+}
+
+static json_t *
+mlr(double ct_pps)
+{
+	return json_pack("{s:[{s:f, s:f, s:f}]}", "goals", "loss_ratio", 0.0,
+		"conditional_throughput_pps", ct_pps,
+		"conditional_throughput_gbps_l1", ct_pps * 672e-9);
+}
+
+static json_t *
+b2b(bool passed)
+{
+	return passed ? json_pack("{s:f, s:f, s:f, s:[i, i]}", "mean_pkts", 900.0,
+		"min_pkts", 800.0, "max_pkts", 1000.0, "bursts_pkts", 800, 1000) :
+		json_pack("{s:[]}", "bursts_pkts");
+}
+
+/*
+ * A headline the baseline has and the result lacks is a regression named
+ * in the verdict; one that neither has is skipped (issue 22, item 1).
+ */
+static void
+test_vanished_headline(void)
+{
+	json_t *docs[][2] = {
+		{ mode_doc("throughput", tput(true, 5.0)),
+			mode_doc("throughput", tput(false, 0)) },
+		{ mode_doc("mlr", mlr(5e6)), mode_doc("mlr", mlr(0)) },
+		{ mode_doc("b2b", b2b(true)), mode_doc("b2b", b2b(false)) },
+	};
+	static const unsigned int head[] = {
+		WR_METRIC_NDR_MPPS, WR_METRIC_NDR_MPPS, WR_METRIC_B2B_PKTS,
+	};
+	const struct wr_compare_row *r;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(docs); i++) {
+		WR_CHECK(run_cmp(docs[i][0], docs[i][1]) == 0);
+		r = row_of(head[i]);
+		WR_CHECK(r != NULL && r->verdict == WR_VERDICT_REGRESSION);
+		if (r != NULL)
+			WR_CHECK_STR(r->why, "missing in the result");
+		WR_CHECK(cmp.regression);
+		WR_CHECK(run_cmp(docs[i][1], docs[i][1]) == 0);  /* neither has it */
+		r = row_of(head[i]);
+		WR_CHECK(r != NULL && r->verdict == WR_VERDICT_SKIPPED);
+		WR_CHECK(!cmp.regression);
+		WR_CHECK(run_cmp(docs[i][1], docs[i][0]) == 0);  /* found again */
+		WR_CHECK(row_of(head[i])->verdict == WR_VERDICT_SKIPPED);
+		WR_CHECK(!cmp.regression);
+		json_decref(docs[i][0]);
+		json_decref(docs[i][1]);
+	}
+}
+
 int
 main(void)
 {
@@ -332,5 +420,6 @@ main(void)
 	WR_TEST_RUN(test_missing_fields);
 	WR_TEST_RUN(test_load);
 	WR_TEST_RUN(test_notes);
+	WR_TEST_RUN(test_vanished_headline);
 	return wr_test_summary();
 }
