@@ -187,15 +187,24 @@ note_env(struct wr_compare *out, const json_t *base, const json_t *cur)
 	}
 }
 
-/* True when the worse side's best trial reaches the other's worst one. */
-static bool
-inside_spread(const struct wr_compare_row *r)
+/*
+ * The change of the medians that repeated trials make plausible by chance:
+ * the two-sided 95% Student t quantile (degrees of freedom of the smaller
+ * side) times the standard error of the difference, sqrt(se_b^2 + se_c^2).
+ * The errors come from each side's median absolute deviation, so one
+ * outlier among the trials neither widens it nor moves the medians; more
+ * trials narrow it. NAN when a side has no trials (a single run: nothing
+ * excuses a change).
+ */
+static double
+noise_limit(const struct wr_compare_row *r)
 {
-	if (r->base.n < 2 || r->cur.n < 2)
-		return false;
-	if (wr_metric_defs[r->id].dir == WR_METRIC_HIGHER_BETTER)
-		return r->cur.max >= r->base.min;
-	return r->cur.min <= r->base.max;
+	unsigned int n = RTE_MIN(r->base.n, r->cur.n);
+
+	if (n < 2 || isnan(r->base.se) || isnan(r->cur.se))
+		return NAN;
+	return wr_trials_t95(n - 1) * sqrt(r->base.se * r->base.se +
+		r->cur.se * r->cur.se);
 }
 
 /* How much worse cur is, in the tolerance's unit (negative: better). */
@@ -215,7 +224,7 @@ static void
 judge(struct wr_compare_row *r)
 {
 	char tol[32];
-	double bad;
+	double bad, noise;
 
 	r->change_abs = r->cur.value - r->base.value;
 	r->change_pct = r->base.value != 0 ? 100.0 * r->change_abs /
@@ -227,12 +236,14 @@ judge(struct wr_compare_row *r)
 		return;
 	}
 	bad = badness(r);
-	if (bad > r->tol.value && inside_spread(r)) {
+	noise = noise_limit(r);
+	if (bad > r->tol.value && fabs(r->change_abs) <= noise) {
 		r->verdict = WR_VERDICT_NOISE;
 		snprintf(r->why, sizeof(r->why), "worse beyond the %s tolerance "
-			"but inside the trials' spread (baseline %.6g..%.6g, result "
-			"%.6g..%.6g)", tol, r->base.min, r->base.max, r->cur.min,
-			r->cur.max);
+			"but within the trials' noise: the medians differ by %.4g, "
+			"at most %.4g by chance (t95 x standard error, %u and %u "
+			"trials)", tol, fabs(r->change_abs), noise, r->base.n,
+			r->cur.n);
 	} else if (bad > r->tol.value) {
 		r->verdict = WR_VERDICT_REGRESSION;
 		snprintf(r->why, sizeof(r->why), "worse beyond the %s tolerance "
@@ -331,6 +342,7 @@ side_of(const struct wr_point *p, unsigned int id, struct wr_compare_side *s)
 	s->min = p->lo.v[id];
 	s->max = p->hi.v[id];
 	s->n = p->n;
+	s->se = p->se.have[id] ? p->se.v[id] : NAN;
 }
 
 /* Judge the kind's metrics at one point present on both sides. */

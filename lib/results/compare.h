@@ -2,8 +2,9 @@
 /*
  * `wirerate compare BASELINE RESULT`: judge every metric of a result
  * against a baseline with per-metric tolerances. Noise-aware: when both
- * sides ran repeated trials, a change that stays inside the trials' spread
- * is not a regression. Pure: jansson only, no EAL, never prints.
+ * sides ran repeated trials, a change of the medians within the 95% t
+ * quantile times their standard error (from the trials' median absolute
+ * deviation, docs/ci.md) is noise, not a regression. Pure: jansson only, no EAL, never prints.
  *
  * Errors are -EINVAL with a message naming the file and the field (bad
  * input: the program exits 2); a regression is not an error.
@@ -23,7 +24,7 @@
 enum wr_verdict {
 	WR_VERDICT_PASS = 0,     /* within tolerance */
 	WR_VERDICT_IMPROVED,     /* better beyond tolerance */
-	WR_VERDICT_NOISE,        /* worse beyond tolerance, inside the spread */
+	WR_VERDICT_NOISE,        /* worse beyond tolerance, within the noise */
 	WR_VERDICT_REGRESSION,   /* worse beyond tolerance */
 	WR_VERDICT_SKIPPED,      /* absent on a side, or tolerance "ignore" */
 	WR_VERDICT_COUNT,
@@ -36,6 +37,8 @@ struct wr_compare_side {
 	unsigned int n;      /* trials behind value; 1 for a single run */
 	double min;          /* spread of the trials; both = value when n is 1 */
 	double max;
+	double se;           /* standard error of value over the trials (robust:
+	                      * lib/results/trials.h); NAN: unknown */
 };
 
 struct wr_compare_row {

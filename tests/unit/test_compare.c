@@ -188,7 +188,8 @@ test_noise(void)
 	WR_CHECK_NEAR(row(WR_METRIC_RX_MPPS)->base.value, 10.0, 1e-9);  /* median */
 	WR_CHECK_NEAR(row(WR_METRIC_RX_MPPS)->change_pct, -8.0, 1e-9);
 	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_NOISE);
-	WR_CHECK_STR(row(WR_METRIC_RX_MPPS)->why, "inside the trials' spread");
+	WR_CHECK_STR(row(WR_METRIC_RX_MPPS)->why, "within the trials' noise: the "
+		"medians differ by 0.8, at most 1.242 by chance");
 	WR_CHECK(!cmp.regression);
 	WR_CHECK(run_cmp(base, c2) == 0);         /* best 8.2 < worst 9.0 */
 	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_REGRESSION);
@@ -366,6 +367,72 @@ b2b(bool passed)
 		json_pack("{s:[]}", "bursts_pkts");
 }
 
+/* The spread behind the noise rule: robust, and narrower with more trials. */
+static void
+test_median_se(void)
+{
+	static const double v[] = { 10.0, 10.1, 9.9, 10.05, 5.0 };
+	double far[] = { 10.0, 10.1, 9.9, 10.05, 0.001 };
+	double se = wr_trials_median_se(v, 5);
+
+	/* MAD 0.1: 1.2533 * 1.4826 * 0.1 / sqrt(5) */
+	WR_CHECK_NEAR(se, 0.0830988, 1e-6);
+	WR_CHECK_NEAR(wr_trials_median_se(far, 5), se, 1e-12); /* outlier's size */
+	WR_CHECK(isnan(wr_trials_median_se(v, 1)));
+	WR_CHECK_NEAR(wr_trials_median_se((const double[]){ 1, 2, 3, 4, 5, 1, 2, 3,
+		4, 5 }, 10), 1.2533 * 1.4826 * 1.0 / sqrt(10.0), 1e-9);
+}
+
+/*
+ * Issue 22 item 2: one slow outlier among 5 baseline trials used to
+ * stretch the baseline's range down to it, so a 15% drop of every result
+ * trial was "inside the spread". Noise is judged from the medians' errors.
+ */
+static void
+test_outlier_regression(void)
+{
+	static const double b[] = { 10.0, 10.1, 9.9, 10.05, 5.0 };
+	static const double c[] = { 8.5, 8.55, 8.45, 8.5, 8.6 };   /* -15% */
+	json_t *base = doc_simple(64, 10.0, 1000, 0);
+	json_t *cur = doc_simple(64, 8.5, 1000, 0);
+
+	doc_add_trials(base, 64, b, 5, 1000);
+	doc_add_trials(cur, 64, c, 5, 1000);
+	WR_CHECK(run_cmp(base, cur) == 0);
+	WR_CHECK_NEAR(row(WR_METRIC_RX_MPPS)->change_pct, -15.0, 1e-9);
+	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_REGRESSION);
+	WR_CHECK(row(WR_METRIC_TX_GBPS_L1)->verdict == WR_VERDICT_REGRESSION);
+	WR_CHECK(cmp.regression);
+	json_decref(base);
+	json_decref(cur);
+}
+
+/* Three pairs of one noisy configuration: medians 2-7% apart, all noise. */
+static void
+test_same_config_pairs(void)
+{
+	static const double pairs[3][2][5] = {
+		{ { 10, 8, 12, 9, 11 }, { 9.3, 7.5, 11, 8.4, 10.2 } },
+		{ { 9.5, 11.2, 8.1, 10.4, 9.9 }, { 10.6, 8.8, 9.2, 12.0, 9.6 } },
+		{ { 10.2, 9.1, 11.5, 8.7, 10.0 }, { 9.0, 10.9, 9.4, 8.2, 11.8 } },
+	};
+	json_t *base, *cur;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(pairs); i++) {
+		base = doc_simple(64, 10.0, 1000, 0);
+		cur = doc_simple(64, 10.0, 1000, 0);
+		doc_add_trials(base, 64, pairs[i][0], 5, 1000);
+		doc_add_trials(cur, 64, pairs[i][1], 5, 1000);
+		WR_CHECK(run_cmp(base, cur) == 0);
+		WR_CHECK(!cmp.regression);
+		WR_CHECK(run_cmp(cur, base) == 0);
+		WR_CHECK(!cmp.regression);
+		json_decref(base);
+		json_decref(cur);
+	}
+}
+
 /*
  * A headline the baseline has and the result lacks is a regression named
  * in the verdict; one that neither has is skipped (issue 22, item 1).
@@ -421,5 +488,8 @@ main(void)
 	WR_TEST_RUN(test_load);
 	WR_TEST_RUN(test_notes);
 	WR_TEST_RUN(test_vanished_headline);
+	WR_TEST_RUN(test_median_se);
+	WR_TEST_RUN(test_outlier_regression);
+	WR_TEST_RUN(test_same_config_pairs);
 	return wr_test_summary();
 }
