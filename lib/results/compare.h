@@ -57,6 +57,7 @@ struct wr_compare_row {
 #define WR_COMPARE_NOTE_LEN 256u
 #define WR_COMPARE_MAX_POINTS 128u
 #define WR_COMPARE_MAX_ROWS 1024u
+#define WR_COMPARE_MAX_ALLOWED 16u
 
 /* One point compared: a frame size (and offered load for the loss test). */
 struct wr_compare_point {
@@ -78,6 +79,9 @@ struct wr_compare {
 	unsigned int nb_warnings;      /* cross-check warnings of both sides
 	                                * (lib/measure/xcheck.h): each fails the compare */
 	bool incomplete;               /* a side was written during its run */
+	unsigned int nb_allowed;       /* set-up differences the comparison
+	                                * allowed (--allow-diff, alike.h) */
+	char allowed[WR_COMPARE_MAX_ALLOWED][WR_COMPARE_NOTE_LEN];
 	unsigned int nb_notes;         /* differences that do not block */
 	char notes[WR_COMPARE_MAX_NOTES][WR_COMPARE_NOTE_LEN];
 };
@@ -99,16 +103,18 @@ int wr_compare_parse(const char *buf, size_t len, const char *name,
 /*
  * Compare cur (named cur_name in messages) against base (base_name), any
  * kind of result (lib/results/kinds.h) point by point: refuse incomparable
- * results (kinds, frame sizes, VLAN tag, ports transmitting or receiving
- * differ) and documents lacking required fields, then judge each metric
- * of the kind at each point present on both sides with tol (a point on
- * one side only is a note). Returns 0 with out filled, or -EINVAL with a message
- * naming the file and the field or the difference.
+ * results (kinds or frame sizes differ, or a set-up key of alike.h that
+ * allow, a mask of wr_alike_allow() bits, does not allow) and documents
+ * lacking required fields, then judge each metric of the kind at each
+ * point present on both sides with tol (a point on one side only is a
+ * note). Allowed differences are listed in out->allowed. Returns 0 with
+ * out filled, or -EINVAL with a message naming the file and the field or
+ * every difference.
  */
 int wr_compare_docs(const json_t *base, const char *base_name,
 		const json_t *cur, const char *cur_name,
-		const struct wr_tolerances *tol, struct wr_compare *out,
-		struct wr_error *err);
+		const struct wr_tolerances *tol, unsigned int allow,
+		struct wr_compare *out, struct wr_error *err);
 
 /* "pass", "improved", "noise", "regression", "skipped". */
 const char *wr_compare_verdict_name(enum wr_verdict v);

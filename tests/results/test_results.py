@@ -215,6 +215,71 @@ def compare_bad_input():
     c.done()
 
 
+def compare_unlike_real():
+    """Runs of another set-up are refused, exit 2, naming what differs
+    (issue 22 item 3): IMIX against fixed 1518 B frames (both have
+    config.frame_size 1518), IPv6 against IPv4, another --rate. A
+    deliberate comparison names what it allows; text and JUnit list it."""
+    c = Checker("compare_unlike_real")
+    d = tempfile.mkdtemp()
+    try:
+        runs = {"fixed": ["--size", "1518"], "imix": ["--mix", "imix"],
+                "ipv6": ["--size", "1518", "--ipv6"],
+                "paced": ["--size", "1518", "--rate", "100kpps"]}
+        path = {}
+        for name, o in runs.items():
+            rc, doc, out, err = real_run(d, name, ["net_ring0"],
+                                         o + ["--count", "20k", "--quiet"])
+            c.eq(rc, 0, "%s run: exit code (%s)" % (name, err[-200:]))
+            if doc is None:
+                c.done(wrtest.Result(rc, out, err, None))
+            c.eq(doc["config"]["frame_size"], 1518, "%s: frame_size 1518" % name)
+            path[name] = os.path.join(d, name + ".json")
+        fixed = path["fixed"]
+        for name, says in (("imix", "frame size mix (--mix, IMIX): none (one frame "
+                            "size) in %s, imix in %s" % (fixed, path["imix"])),
+                           ("ipv6", "IP version (--ipv6): ipv4 in %s, ipv6 in %s"
+                            % (fixed, path["ipv6"])),
+                           ("paced", "rate (--rate): unpaced in %s, 100kpps in %s"
+                            % (fixed, path["paced"]))):
+            jx = os.path.join(d, name + ".xml")
+            p = tool(["compare", "--junit", jx, fixed, path[name]])
+            c.eq(p.returncode, 2, "%s against fixed frames: exit 2" % name)
+            c.true("incomparable runs: " + says in p.stderr, "names it: %r" % p.stderr)
+            tc = junit(c, jx, 1, 0, 1, 0)
+            e = tc.get("input").find("error") if "input" in tc else None
+            c.true(e is not None and says in e.get("message"), "JUnit error names it")
+        key = {"imix": "mix", "ipv6": "l3", "paced": "rate"}
+        for name in ("imix", "ipv6", "paced"):
+            c.true("--allow-diff %s)" % key[name] in tool(
+                ["compare", fixed, path[name]]).stderr, "%s: says how to allow" % name)
+            jx = os.path.join(d, name + "-ok.xml")
+            p = tool(["compare", "--quiet", "--allow-diff", key[name], "--junit", jx,
+                      fixed, path[name]])
+            c.true(p.returncode in (0, 1), "%s allowed: judged (%d: %s)" %
+                   (name, p.returncode, p.stderr[-200:]))
+            line = "allowed difference: %s: " % key[name]
+            c.true(line in p.stdout and "(--allow-diff %s)" % key[name] in p.stdout,
+                   "%s: the verdict lists what was allowed: %r" % (name, p.stdout))
+            props = [x.get("value") for x in ET.parse(jx).getroot().iter("property")
+                     if x.get("name") == "allowed_diff"] if os.path.exists(jx) else []
+            c.eq(len(props), 1, "%s: JUnit property allowed_diff" % name)
+        p = tool(["compare", "--allow-diff", "mix", "--allow-diff", "l3", fixed, fixed])
+        c.eq(p.returncode, 0, "allowed keys that do not differ: exit 0")
+        c.true("allowed difference" not in p.stdout, "nothing listed when equal")
+        p = tool(["compare", "--allow-diff", "size", fixed, fixed])
+        c.eq(p.returncode, 2, "unknown key: exit 2")
+        c.true("--allow-diff size: not a key; accepted: mix, l3, rate" in p.stderr,
+               "lists the keys: %r" % p.stderr)
+        h = tool(["compare", "--help"]).stdout
+        for k in ("mix", "l3", "rate", "pattern", "stamp", "streams", "flows",
+                  "vlan", "ports"):
+            c.true(re.search(r"\n +%s +\S" % k, h) is not None, "--help lists %s" % k)
+    finally:
+        shutil.rmtree(d)
+    c.done()
+
+
 def trial_checks(c, doc, count):
     """Every counted trial sent and received exactly count frames."""
     c.eq(len(doc["trials"]), 3, "3 counted trials")
@@ -542,7 +607,8 @@ def bad_options():
 
 
 CASES = cases.by_name(compare_verdicts, compare_noise, compare_bad_input, end_to_end,
-                      compare_repeat_real, repeat_signal, bad_options)
+                      compare_repeat_real, compare_unlike_real, repeat_signal,
+                      bad_options)
 
 if __name__ == "__main__":
     cases.main(CASES)

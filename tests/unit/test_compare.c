@@ -10,6 +10,7 @@
 
 #include <rte_common.h>
 
+#include "results/alike.h"
 #include "results/compare.h"
 #include "wr_docs.h"
 #include "wr_test.h"
@@ -17,12 +18,13 @@
 static struct wr_tolerances tol;
 static struct wr_compare cmp;
 static struct wr_error err;
+static unsigned int allow;     /* --allow-diff mask of run_cmp */
 
 static int
 run_cmp(const json_t *base, const json_t *cur)
 {
 	err.msg[0] = '\0';
-	return wr_compare_docs(base, "base.json", cur, "cur.json", &tol, &cmp,
+	return wr_compare_docs(base, "base.json", cur, "cur.json", &tol, allow, &cmp,
 		&err);
 }
 
@@ -189,7 +191,7 @@ test_noise(void)
 	WR_CHECK_NEAR(row(WR_METRIC_RX_MPPS)->change_pct, -8.0, 1e-9);
 	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_NOISE);
 	WR_CHECK_STR(row(WR_METRIC_RX_MPPS)->why, "within the trials' noise: the "
-		"medians differ by 0.8, at most 1.242 by chance");
+		"medians differ by 0.8, at most 1.032 by chance");
 	WR_CHECK(!cmp.regression);
 	WR_CHECK(run_cmp(base, c2) == 0);         /* best 8.2 < worst 9.0 */
 	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_REGRESSION);
@@ -213,6 +215,32 @@ test_noise_needs_both_sides(void)
 	json_decref(cur);
 }
 
+/*
+ * Two trials a side: the error estimate is loose (t95(2) = 4.3), but sets
+ * that do not overlap at all are not called chance.
+ */
+static void
+test_noise_needs_overlap(void)
+{
+	static const double b[] = { 10.0, 14.0 };
+	static const double apart[] = { 8.0, 8.4 };
+	static const double touch[] = { 8.0, 10.0 };
+	json_t *base = doc_simple(64, 12.0, 1000, 0);
+	json_t *c1 = doc_simple(64, 8.2, 1000, 0);
+	json_t *c2 = doc_simple(64, 9.0, 1000, 0);
+
+	doc_add_trials(base, 64, b, 2, 1000);
+	doc_add_trials(c1, 64, apart, 2, 1000);
+	doc_add_trials(c2, 64, touch, 2, 1000);
+	WR_CHECK(run_cmp(base, c1) == 0);
+	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_REGRESSION);
+	WR_CHECK(run_cmp(base, c2) == 0);
+	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_NOISE);
+	json_decref(base);
+	json_decref(c1);
+	json_decref(c2);
+}
+
 static void
 test_incomparable(void)
 {
@@ -227,10 +255,12 @@ test_incomparable(void)
 		"in cur.json");
 	json_object_set_new(json_object_get(vlan, "config"), "vlan", json_integer(100));
 	WR_CHECK(run_cmp(base, vlan) == -EINVAL);
-	WR_CHECK_STR(err.msg, "untagged in base.json and VLAN-tagged in cur.json");
+	WR_CHECK_STR(err.msg, "VLAN tagging (--vlan): untagged in base.json, "
+		"VLAN-tagged in cur.json");
+	WR_CHECK_STR(err.msg, "--allow-diff vlan)");
 	WR_CHECK(run_cmp(base, roles) == -EINVAL);
-	WR_CHECK_STR(err.msg, "base.json transmits on 1 and receives on 1 port(s), "
-		"cur.json on 2 and 2");
+	WR_CHECK_STR(err.msg, "transmits on 1 and receives on 1 port(s) in base.json, "
+		"transmits on 2 and receives on 2 port(s) in cur.json");
 	json_decref(base);
 	json_decref(size);
 	json_decref(vlan);
@@ -433,6 +463,81 @@ test_same_config_pairs(void)
 	}
 }
 
+/* Set key of cur's config to v (a new reference). */
+static void
+set_cfg(json_t *doc, const char *key, json_t *v)
+{
+	json_object_set_new(json_object_get(doc, "config"), key, v);
+}
+
+/*
+ * Issue 22 item 3: runs of another set-up are refused (exit 2) naming
+ * what differs, unless the comparison allows it by name; then the
+ * difference is listed with the verdict.
+ */
+static void
+test_unlike_runs(void)
+{
+	static const struct {
+		const char *key, *cfg, *val, *says;
+	} cases[] = {
+		{ "mix", "mix", "imix", "frame size mix (--mix, IMIX): none (one "
+			"frame size) in base.json, imix in cur.json" },
+		{ "l3", "l3", "ipv6", "IP version (--ipv6): ipv4 in base.json, ipv6" },
+		{ "rate", "rate", "1Mpps", "rate (--rate): unpaced in base.json, "
+			"1Mpps in cur.json" },
+		{ "stamp", "stamp", "seq", "--stamp): full in base.json, seq in" },
+		{ "latency", "latency", "off", "(--latency): auto in base.json, off" },
+	};
+	json_t *base = doc_simple(64, 10.0, 1000, 0), *cur;
+	unsigned int i, m = 0;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		cur = doc_simple(64, 10.0, 1000, 0);
+		set_cfg(cur, cases[i].cfg, json_string(cases[i].val));
+		WR_CHECK(run_cmp(base, cur) == -EINVAL);
+		WR_CHECK_STR(err.msg, "incomparable runs: ");
+		WR_CHECK_STR(err.msg, cases[i].says);
+		WR_CHECK_STR(err.msg, "--allow-diff");
+		WR_CHECK_STR(err.msg, cases[i].key);
+		m = 0;
+		WR_CHECK(wr_alike_allow(cases[i].key, &m, &err) == 0);
+		allow = m;
+		WR_CHECK(run_cmp(base, cur) == 0);
+		WR_CHECK_U64(cmp.nb_allowed, 1);
+		WR_CHECK_STR(cmp.allowed[0], cases[i].val);
+		WR_CHECK_STR(cmp.allowed[0], "(--allow-diff ");
+		allow = 0;
+		json_decref(cur);
+	}
+	/* Flows and the streams' pattern; every difference named at once. */
+	cur = doc_simple(64, 10.0, 1000, 0);
+	set_cfg(cur, "flows", json_integer(64));
+	json_object_set_new(base, "tx_streams", json_pack("[{s:i, s:s}]",
+		"stream_id", 0, "pattern", "constant"));
+	json_object_set_new(cur, "tx_streams", json_pack("[{s:i, s:s}]",
+		"stream_id", 0, "pattern", "burst:32/1ms"));
+	WR_CHECK(run_cmp(base, cur) == -EINVAL);
+	WR_CHECK_STR(err.msg, "[constant] in base.json, [burst:32/1ms] in cur.json");
+	WR_CHECK_STR(err.msg, "flows (--flows): 1 in base.json, 64 in cur.json");
+	WR_CHECK_STR(err.msg, "--allow-diff pattern --allow-diff flows)");
+	m = 0;
+	WR_CHECK(wr_alike_allow("flows", &m, &err) == 0);
+	allow = m;
+	WR_CHECK(run_cmp(base, cur) == -EINVAL);          /* pattern still differs */
+	WR_CHECK_STR(err.msg, "--allow-diff pattern)");
+	WR_CHECK(strstr(err.msg, "--flows") == NULL);
+	WR_CHECK(wr_alike_allow("pattern", &m, &err) == 0);
+	allow = m;
+	WR_CHECK(run_cmp(base, cur) == 0);
+	WR_CHECK_U64(cmp.nb_allowed, 2);
+	allow = 0;
+	WR_CHECK(wr_alike_allow("size", &m, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "--allow-diff size: not a key; accepted: mix, l3, rate");
+	json_decref(base);
+	json_decref(cur);
+}
+
 /*
  * A headline the baseline has and the result lacks is a regression named
  * in the verdict; one that neither has is skipped (issue 22, item 1).
@@ -483,11 +588,13 @@ main(void)
 	WR_TEST_RUN(test_loss_absolute);
 	WR_TEST_RUN(test_noise);
 	WR_TEST_RUN(test_noise_needs_both_sides);
+	WR_TEST_RUN(test_noise_needs_overlap);
 	WR_TEST_RUN(test_incomparable);
 	WR_TEST_RUN(test_missing_fields);
 	WR_TEST_RUN(test_load);
 	WR_TEST_RUN(test_notes);
 	WR_TEST_RUN(test_vanished_headline);
+	WR_TEST_RUN(test_unlike_runs);
 	WR_TEST_RUN(test_median_se);
 	WR_TEST_RUN(test_outlier_regression);
 	WR_TEST_RUN(test_same_config_pairs);
