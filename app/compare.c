@@ -25,6 +25,7 @@ struct cmp_args {
 	const char *base;
 	const char *cur;
 	const char *junit;
+	const char *json;             /* --json FILE: the verdict as JSON */
 	bool quiet;
 	unsigned int allow;           /* --allow-diff keys (results/alike.h) */
 	struct wr_tolerances tol;
@@ -56,6 +57,8 @@ static const struct cmp_opt {
 		"KEY is one of" },
 	{ "junit", required_argument, 'j', "FILE", "also write JUnit XML: one "
 		"test case per metric" },
+	{ "json", required_argument, 'J', "FILE", "also write the verdict as JSON "
+		"(wirerate-compare/1)" },
 	{ "quiet", no_argument, 'q', NULL, "print only the verdict line" },
 	{ "help", no_argument, 'h', NULL, "this text" },
 };
@@ -144,6 +147,7 @@ parse_args(int argc, char **argv, struct cmp_args *a)
 				goto bad;
 			break;
 		case 'j': a->junit = optarg; break;
+		case 'J': a->json = optarg; break;
 		case 'q': a->quiet = true; break;
 		default:
 			return app_usage_error(PROG, "%s: unknown option or missing "
@@ -386,13 +390,47 @@ write_junit(const struct cmp_args *a, const struct wr_compare *c, const char *er
 	return 0;
 }
 
-/* Bad input: say why (and in JUnit, so the CI page shows it). */
+static int
+json_fill(FILE *f, const void *arg)
+{
+	return json_dumpf(arg, f, JSON_INDENT(1)) != 0 || fputc('\n', f) == EOF ||
+		ferror(f) ? -EIO : 0;
+}
+
+/* --json FILE: the comparison, or {"verdict": "bad-input", "error": ...}. */
+static int
+write_json(const struct cmp_args *a, const struct wr_compare *c, const char *error)
+{
+	struct wr_error err;
+	json_t *doc;
+	int rc;
+
+	if (a->json == NULL)
+		return 0;
+	doc = c != NULL ? wr_compare_json(c, a->base, a->cur) :
+		json_pack("{s:s, s:s, s:s}", "schema", WR_COMPARE_SCHEMA,
+		"verdict", "bad-input", "error", error);
+	if (doc == NULL) {
+		wr_err_env(&err, -ENOMEM, "--json %s: no memory", a->json);
+		return app_error(PROG, &err);
+	}
+	rc = wr_file_write(a->json, json_fill, doc, &err);
+	json_decref(doc);
+	if (rc != 0) {
+		wr_err_prefix(&err, "--json ");
+		return app_error(PROG, &err);
+	}
+	return 0;
+}
+
+/* Bad input: say why (and in JUnit and JSON, so the CI page shows it). */
 static int
 bad_input(const struct cmp_args *a, const struct wr_error *err)
 {
 	int rc = app_error(PROG, err);
 
 	write_junit(a, NULL, err->msg);
+	write_json(a, NULL, err->msg);
 	return rc;
 }
 
@@ -418,7 +456,7 @@ app_compare_main(int argc, char **argv)
 			print_table(stdout, &a, &cmp);
 		print_verdict(stdout, &cmp);
 		rc = cmp.regression || cmp.nb_warnings ? APP_EXIT_FAILED : APP_EXIT_OK;
-		if (write_junit(&a, &cmp, NULL) != 0)
+		if (write_junit(&a, &cmp, NULL) != 0 || write_json(&a, &cmp, NULL) != 0)
 			rc = APP_EXIT_FAILED;
 	}
 	json_decref(base);

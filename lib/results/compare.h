@@ -116,6 +116,18 @@ int wr_compare_docs(const json_t *base, const char *base_name,
 		const struct wr_tolerances *tol, unsigned int allow,
 		struct wr_compare *out, struct wr_error *err);
 
+#define WR_COMPARE_SCHEMA "wirerate-compare/1"
+
+/*
+ * The comparison c of base_name and cur_name as a JSON document (docs/ci.md):
+ * schema, files, kind, verdict ("pass", "regression", "failed" on
+ * cross-check warnings), the regressions, the allowed differences, the
+ * notes and every row. Returns it (caller json_decref()s), or NULL on no
+ * memory.
+ */
+json_t *wr_compare_json(const struct wr_compare *c, const char *base_name,
+		const char *cur_name);
+
 /* "pass", "improved", "noise", "regression", "skipped". */
 const char *wr_compare_verdict_name(enum wr_verdict v);
 

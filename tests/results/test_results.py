@@ -243,8 +243,12 @@ def compare_unlike_real():
                            ("paced", "rate (--rate): unpaced in %s, 100kpps in %s"
                             % (fixed, path["paced"]))):
             jx = os.path.join(d, name + ".xml")
-            p = tool(["compare", "--junit", jx, fixed, path[name]])
+            js = os.path.join(d, name + ".json.out")
+            p = tool(["compare", "--junit", jx, "--json", js, fixed, path[name]])
             c.eq(p.returncode, 2, "%s against fixed frames: exit 2" % name)
+            v = json.load(open(js)) if os.path.exists(js) else {}
+            c.true(v.get("verdict") == "bad-input" and says in v.get("error", ""),
+                   "%s: JSON verdict bad-input names it: %r" % (name, v))
             c.true("incomparable runs: " + says in p.stderr, "names it: %r" % p.stderr)
             tc = junit(c, jx, 1, 0, 1, 0)
             e = tc.get("input").find("error") if "input" in tc else None
@@ -254,8 +258,17 @@ def compare_unlike_real():
             c.true("--allow-diff %s)" % key[name] in tool(
                 ["compare", fixed, path[name]]).stderr, "%s: says how to allow" % name)
             jx = os.path.join(d, name + "-ok.xml")
+            js = os.path.join(d, name + "-ok.json")
             p = tool(["compare", "--quiet", "--allow-diff", key[name], "--junit", jx,
-                      fixed, path[name]])
+                      "--json", js, fixed, path[name]])
+            v = json.load(open(js)) if os.path.exists(js) else {}
+            c.eq(v.get("schema"), "wirerate-compare/1", "%s: JSON verdict written" % name)
+            c.eq(v.get("verdict"), "regression" if p.returncode else "pass",
+                 "%s: JSON verdict = exit code" % name)
+            c.eq([x.split(":")[0] for x in v.get("allowed_differences", [])], [key[name]],
+                 "%s: JSON verdict lists what was allowed" % name)
+            c.eq(sorted(r["metric"] for r in v.get("rows", []) if r["point"] == "1518 B"),
+                 sorted(METRICS), "%s: JSON rows of the run" % name)
             c.true(p.returncode in (0, 1), "%s allowed: judged (%d: %s)" %
                    (name, p.returncode, p.stderr[-200:]))
             line = "allowed difference: %s: " % key[name]
