@@ -570,6 +570,11 @@ test_vanished_headline(void)
 		WR_CHECK(run_cmp(docs[i][1], docs[i][0]) == 0);  /* found again */
 		WR_CHECK(row_of(head[i])->verdict == WR_VERDICT_SKIPPED);
 		WR_CHECK(!cmp.regression);
+		tol.t[head[i]].ignore = true;                    /* expected: ignored */
+		WR_CHECK(run_cmp(docs[i][0], docs[i][1]) == 0);
+		WR_CHECK(row_of(head[i])->verdict == WR_VERDICT_SKIPPED);
+		WR_CHECK_STR(row_of(head[i])->why, "ignored");
+		wr_tolerances_defaults(&tol);
 		json_decref(docs[i][0]);
 		json_decref(docs[i][1]);
 	}
