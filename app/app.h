@@ -84,9 +84,11 @@ char **app_eal_argv(int *argc, char **argv);
  * rte_eal_init() with its log held back: shown only when it fails (or
  * when the user gave --log-level), followed by the cause wirerate can name
  * (the --file-prefix in use by another process, no hugetlbfs mounted) and
- * what to do. Returns what rte_eal_init() returns.
+ * what to do. Returns what rte_eal_init() returns; *exit_code is the exit
+ * status a failure calls for (1: the machine, such as a busy --file-prefix
+ * or no hugetlbfs; 2: an EAL option or device EAL refused), 0 otherwise.
  */
-int app_eal_init(int argc, char **argv);
+int app_eal_init(int argc, char **argv, int *exit_code);
 
 /*
  * Before EAL: the index of "--" in argv (argc when there is none) in *dd.

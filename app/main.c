@@ -373,12 +373,12 @@ main(int argc, char **argv)
 	install_signals();
 	mask_stop_signals(SIG_BLOCK);
 	argv = app_eal_argv(&argc, argv);
-	n = app_eal_init(argc, argv);
+	n = app_eal_init(argc, argv, &rc);
 	if (n >= 0)
 		app_eal_note_files();   /* before a pending signal can be taken */
 	mask_stop_signals(SIG_UNBLOCK);
 	if (n < 0)
-		return APP_EXIT_USAGE;
+		return rc;
 	/* Without the socket (--no-telemetry) the commands are simply unused. */
 	if (wr_telemetry_register() != 0)
 		fprintf(stderr, "wirerate: warning: /wirerate/ telemetry commands "
