@@ -58,6 +58,7 @@ usage(FILE *f)
 "  --junit FILE        also write JUnit XML: one test case per metric\n"
 "  --quiet             print only the verdict line\n"
 "  -h, --help\n"
+"  --version           wirerate's and DPDK's versions\n"
 "\n"
 "Exit status: 0 no regression, 1 regression (or the --junit file could not\n"
 "be written), 2 bad input (unreadable or corrupt file, missing field,\n"

@@ -18,6 +18,7 @@
 #include <rte_common.h>
 
 #include "base/suggest.h"
+#include "optab.h"
 #include "opts.h"
 #include "profile.h"
 
@@ -26,45 +27,29 @@
 /* rte_cfgfile reads lines into a buffer of this size, '\n' included. */
 #define MAX_LINE (CFG_NAME_LEN + CFG_VALUE_LEN + 4 - 1)
 
+/*
+ * A section and the keys it accepts: the options whose profile section
+ * (optab.c) is sec. [streams] (sec WR_PROF_NONE) takes any key: a stream's
+ * name, its value the definition.
+ */
 struct section_spec {
 	const char *name;
-	const char *const *keys;
-	const char *what;           /* for the list of sections */
+	enum wr_optab_profsec sec;
 };
 
-static const char *const ports_keys[] = { "tx-ports", "rx-ports", "txq",
-	"rxq", "txd", "rxd", "burst", "ring-pairs", NULL };
-static const char *const lcores_keys[] = { "map", NULL };
-static const char *const frames_keys[] = { "size", "sizes", "src-mac",
-	"dst-mac", "src-ip", "dst-ip", "sport", "dport", "flows", "vlan", "stamp",
-	"mix", "ipv6", "src-ip6", "dst-ip6", "dscp", "vlan-prio", "stream",
-	NULL };
-static const char *const run_keys[] = { "duration", "count", "rate",
-	"link-speed", "interval", "grace", "link-timeout", "latency", "impair",
-	"start-on-rx", "idle-timeout", "reflect", "pattern", NULL };
-static const char *const test_keys[] = { "mode", "trial", "resolution",
-	"max-trials", "pdr", "loss-step", "b2b-trials", "b2b-max", "repeat",
-	"warmup", NULL };
-static const char *const output_keys[] = { "json", "csv", "csv-streams", "label", "plain",
-	"quiet", NULL };
-/* [streams]: every key is a stream's name, its value the definition. */
-static const char *const streams_keys[] = { NULL };
-
 static const struct section_spec sections[] = {
-	{ "ports", ports_keys, "ports, roles, queues" },
-	{ "lcores", lcores_keys, "lcore plan" },
-	{ "frames", frames_keys, "frame size and headers" },
-	{ "run", run_keys, "length and pacing of the run" },
-	{ "test", test_keys, "RFC 2544 test modes and repeated trials" },
-	{ "output", output_keys, "results and display" },
-	{ "streams", streams_keys, "NAME = stream definition, one per stream" },
+	{ "ports", WR_PROF_PORTS },
+	{ "lcores", WR_PROF_LCORES },
+	{ "frames", WR_PROF_FRAMES },
+	{ "run", WR_PROF_RUN },
+	{ "test", WR_PROF_TEST },
+	{ "output", WR_PROF_OUTPUT },
+	{ "capture", WR_PROF_CAPTURE },
+	{ "streams", WR_PROF_NONE },
 };
 
 /* Keys that may appear more than once in their section. */
 static const char *const repeatable[] = { "map", "stream", NULL };
-/* Options without a value: the key takes yes/no. */
-static const char *const flags[] = { "plain", "quiet", "start-on-rx",
-	"reflect", "ipv6", NULL };
 
 /* Where each section and entry of the file stands, from the lint pass. */
 struct lint_entry {
@@ -116,53 +101,62 @@ find_section(const char *name)
 	return NULL;
 }
 
+/* Whether section sp accepts option key. */
+static bool
+accepts(const struct section_spec *sp, const char *key)
+{
+	const struct wr_optdesc *o = wr_optab_find(key);
+
+	return o != NULL && sp->sec != WR_PROF_NONE && o->profile == sp->sec;
+}
+
 const char *
 wr_profile_section_of(const char *key)
 {
-	unsigned int i;
+	const struct wr_optdesc *o = wr_optab_find(key);
 
-	for (i = 0; i < RTE_DIM(sections); i++)
-		if (in_list(sections[i].keys, key))
-			return sections[i].name;
-	return NULL;
+	if (o == NULL || o->profile == WR_PROF_NONE)
+		return NULL;
+	return wr_optab_profsec_name(o->profile);
 }
 
-/* Write "a, b, c" of list into buf. */
+/* Write "a, b, c", the keys of sp, into buf. */
 static const char *
-join(const char *const *list, char *buf, size_t len)
+section_keys(const struct section_spec *sp, char *buf, size_t len)
 {
-	size_t n = 0;
+	size_t i, n = 0;
 
 	buf[0] = '\0';
-	for (; *list != NULL && n < len; list++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", *list);
+	for (i = 0; i < wr_optab_len && n < len; i++)
+		if (wr_optab[i].profile == sp->sec && sp->sec != WR_PROF_NONE)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+				wr_optab[i].name);
 	return buf;
 }
 
 static const char *
 section_names(char *buf, size_t len)
 {
-	const char *names[RTE_DIM(sections) + 1];
-	unsigned int i;
+	size_t i, n = 0;
 
-	for (i = 0; i < RTE_DIM(sections); i++)
-		names[i] = sections[i].name;
-	names[i] = NULL;
-	return join(names, buf, len);
+	buf[0] = '\0';
+	for (i = 0; i < RTE_DIM(sections) && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+			sections[i].name);
+	return buf;
 }
 
 /* The known key closest to key (any section), or NULL if none is close. */
 static const char *
 closest_key(const char *key)
 {
-	const char *const *k;
 	struct wr_suggest sg;
-	unsigned int i;
+	size_t i;
 
 	wr_suggest_init(&sg, key, strlen(key));
-	for (i = 0; i < RTE_DIM(sections); i++)
-		for (k = sections[i].keys; *k != NULL; k++)
-			wr_suggest_try(&sg, *k);
+	for (i = 0; i < wr_optab_len; i++)
+		if (wr_optab[i].profile != WR_PROF_NONE)
+			wr_suggest_try(&sg, wr_optab[i].name);
 	return sg.best;
 }
 
@@ -351,13 +345,13 @@ unknown_key(struct ctx *x, const struct lint_entry *le,
 		const struct section_spec *sp, const char *value)
 {
 	const char *home = wr_profile_section_of(le->key), *near;
-	char keys[256];
+	char keys[512];
 
 	if (home != NULL)
 		return perr(x, le->line, "[%s] %s = %s: %s belongs in section "
 			"[%s]", sp->name, le->key, value, le->key, home);
 	near = closest_key(le->key);
-	join(sp->keys, keys, sizeof(keys));
+	section_keys(sp, keys, sizeof(keys));
 	if (near != NULL)
 		return perr(x, le->line, "[%s] %s = %s: unknown key; did you mean "
 			"'%s' (in [%s])? accepted in [%s]: %s", sp->name, le->key,
@@ -387,13 +381,13 @@ apply_option(struct ctx *x, unsigned int i, const struct section_spec *sp,
 	bool on = false;
 	int rc;
 
-	if (!in_list(sp->keys, le->key))
+	if (!accepts(sp, le->key))
 		return unknown_key(x, le, sp, value);
 	first = seen_before(x, i);
 	if (first != 0 && !in_list(repeatable, le->key))
 		return perr(x, le->line, "[%s] %s = %s: %s already set on line %u; "
 			"give it once", sp->name, le->key, value, le->key, first);
-	if (in_list(flags, le->key)) {
+	if (wr_optab_find(le->key)->has_arg == no_argument) {
 		rc = parse_flag(x, le, sp->name, value, &on);
 		if (rc != 0 || !on)
 			return rc;
@@ -431,7 +425,7 @@ apply_entry(struct ctx *x, unsigned int i, const struct section_spec *sp,
 {
 	unsigned int first;
 
-	if (sp->keys != streams_keys)
+	if (sp->sec != WR_PROF_NONE)
 		return apply_option(x, i, sp, value);
 	first = seen_before(x, i);
 	if (first != 0)
