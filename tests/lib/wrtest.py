@@ -40,6 +40,17 @@ def have_netns():
     return True
 
 
+def have_ipv6_loopback():
+    """Probe: a socket binds ::1 (IPv6 on, lo has its address)."""
+    import socket
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
+            s.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
 def have_af_xdp():
     """Probe: the kernel opens an AF_XDP socket (address family 44)."""
     import socket
