@@ -20,7 +20,7 @@ import sys
 # wirerate): they are defined in tests/lib/wrtest.py (hugepages_free from
 # scripts/lib/eal.py).
 PROBES = {"which", "geteuid", "hugepages_free", "have_tun", "have_netns",
-          "have_af_xdp", "exists"}
+          "have_af_xdp", "have_ipv6_loopback", "exists"}
 
 
 def checker_names(fn):

@@ -35,10 +35,7 @@ def real_run(d, name, vdevs, opts, timeout=90):
     argv = [W] + wrtest.eal_args(vdevs) + ["--"] + opts + ["--json", path]
     p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
                        stdin=subprocess.DEVNULL)
-    doc = None
-    if os.path.exists(path):
-        with open(path) as f:
-            doc = json.load(f)
+    doc = wrtest.read_result(path) if os.path.exists(path) else None
     return p.returncode, doc, p.stdout, p.stderr
 
 

@@ -57,8 +57,7 @@ class LiveRun:
     def result(self):
         if not os.path.exists(self.json):
             return None
-        with open(self.json) as f:
-            return json.load(f)
+        return wrtest.read_result(self.json)
 
     def output(self):
         self.out.seek(0)
@@ -659,7 +658,7 @@ def cpu_two_lcores():
         p = subprocess.run(argv, capture_output=True, text=True, timeout=120,
                            stdin=subprocess.DEVNULL)
         c.eq(p.returncode, 0, "exit code")
-        doc = json.load(open(path)) if os.path.exists(path) else None
+        doc = wrtest.read_result(path) if os.path.exists(path) else None
         prefix = eal[eal.index("--file-prefix") + 1]
         shutil.rmtree(os.path.join("/var/run/dpdk", prefix), ignore_errors=True)
     if doc is None:
