@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Every option of the table (optdump's JSON) is in `wirerate --help`, in
 the man page, completes in bash (with its words or file names), and is
-accepted in its profile section by the real program; every subcommand is
-in the man page, completes, and answers --help and --version.
+accepted in its profile section by the real program; the range its help
+states is the one the parser enforces; every subcommand is in the man
+page, completes, and answers --help and --version.
 
 usage: optab_docs.py OPTAB.json WIRERATE MAN_PAGE COMPLETION PROFILES_MD
 Fails (exit 1) listing each miss."""
@@ -137,6 +138,46 @@ def check_profiles_doc(table, doc):
             miss('docs/profiles.md [%s] lists %s, the table %s' % (sec, got, want))
 
 
+SCALAR_ARGS = ("N", "BYTES", "ID", "PCT", "RATIO")
+
+
+def neighbours(lo, hi):
+    """Values just outside [lo, hi] (text as in --help)."""
+    if "." in lo + hi:
+        return ["%g" % (float(lo) / 2 if float(lo) > 0 else -0.1),
+                "%g" % (float(hi) * 1.01)]
+    return [str(int(lo) - 1), str(int(hi) + 1)]
+
+
+def check_ranges(table, wirerate):
+    """A range A..B in a scalar option's help is the parser's: A and B are
+    not refused for their value, the values just outside are (exit 2,
+    naming the option), through `wirerate check`."""
+    nb = 0
+    for o in table['options']:
+        if o.get('arg') not in SCALAR_ARGS:
+            continue
+        m = re.search(r'(?<![\w.])(\d+(?:\.\d+)?)\.\.(\d+(?:\.\d+)?)(?![\w.])',
+                      o['help'].replace('\n', ' '))
+        if not m:
+            continue
+        nb += 1
+        for v in m.groups():
+            p = subprocess.run([wirerate, 'check', '--', '--' + o['name'], v],
+                               capture_output=True, text=True)
+            if '--%s %s:' % (o['name'], v) in p.stderr:
+                miss('--%s %s, in its --help range, refused: %s' % (o['name'], v,
+                                                                   p.stderr.strip()))
+        for v in neighbours(*m.groups()):
+            p = subprocess.run([wirerate, 'check', '--', '--' + o['name'], v],
+                               capture_output=True, text=True)
+            if p.returncode != 2 or '--' + o['name'] not in p.stderr:
+                miss('--%s %s, outside its --help range %s..%s, not refused (exit %d)' % (
+                    o['name'], v, m.group(1), m.group(2), p.returncode))
+    if nb < 10:
+        miss('only %d options state a range in --help' % nb)
+
+
 def check_subcommands(table, wirerate):
     version = subprocess.run([wirerate, '--version'], capture_output=True,
                              text=True, check=True).stdout
@@ -159,6 +200,7 @@ def main():
     check_profile(table, wirerate)
     check_subcommands(table, wirerate)
     check_profiles_doc(table, doc)
+    check_ranges(table, wirerate)
     print('%d options, %d subcommands, %d misses' %
           (len(table['options']), len(table['subcommands']), len(misses)))
     sys.exit(1 if misses else 0)
