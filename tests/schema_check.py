@@ -49,7 +49,7 @@ GOOD = {
 BREAK = {
     "wirerate-result/1": [("stop_reason", "finished"), ("accounting.sent_pkts", -1),
                           ("env.tsc_hz", "fast"), ("schema", "wirerate-result/2"),
-                          ("totals", {})],
+                          ("totals", {}), ("accounting.balanced", None)],
     "wirerate-merge/1": [("balanced", "yes"), ("totals.rx_pkts", -3)],
     "wirerate-cell/1": [("status", "ok"), ("reason", "late"), ("frame_size", 10)],
 }
