@@ -312,6 +312,7 @@ static const char *const profsec_names[WR_PROF_COUNT] = {
 	[WR_PROF_LCORES] = "lcores", [WR_PROF_FRAMES] = "frames",
 	[WR_PROF_RUN] = "run", [WR_PROF_TEST] = "test",
 	[WR_PROF_OUTPUT] = "output", [WR_PROF_CAPTURE] = "capture",
+	[WR_PROF_STREAMS] = "streams",
 };
 
 const char *

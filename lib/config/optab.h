@@ -50,6 +50,7 @@ enum wr_optab_id {
 /*
  * Sections of a profile (docs/profiles.md), in the order they are listed;
  * WR_PROF_NONE: not accepted in a profile (help, version, profile itself).
+ * [streams] holds no option: its keys are stream names (profile.c).
  */
 enum wr_optab_profsec {
 	WR_PROF_NONE = 0,
@@ -60,6 +61,7 @@ enum wr_optab_profsec {
 	WR_PROF_TEST,
 	WR_PROF_OUTPUT,
 	WR_PROF_CAPTURE,
+	WR_PROF_STREAMS,
 	WR_PROF_COUNT,
 };
 
