@@ -90,6 +90,9 @@ def check_completion(table, completion):
                 got = complete(completion, ['wirerate', '--', '--' + o['name'], 'res'], d)
                 if got != ['result-1.json']:
                     miss('--%s completes %s, not the file' % (o['name'], got))
+        got = complete(completion, ['wirerate', 'check', '-l', '0,1', '--', '--mod'], d)
+        if got != ['--mode']:
+            miss('wirerate check ... -- --mod completes %s, not --mode' % got)
         got = complete(completion, ['wirerate', ''], d)
         for s in table['subcommands']:
             if s['name'] not in got:
