@@ -135,4 +135,11 @@ int app_report_main(int argc, char **argv);
  */
 int app_merge_main(int argc, char **argv);
 
+/*
+ * wirerate check [EAL options] -- [wirerate options]: the command line
+ * checked as a run checks it, nothing started. argv[0] is the program.
+ * Returns the exit code: 0 valid, 2 bad usage or input.
+ */
+int app_check_main(int argc, char **argv);
+
 #endif /* WR_APP_H */

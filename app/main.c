@@ -21,6 +21,8 @@
 #include <rte_version.h>
 
 #include "app.h"
+#include "subcmds.h"
+#include "base/wr_version.h"
 #include "config/opts.h"
 #include "config/profile.h"
 #include "datapath/capture.h"
@@ -250,6 +252,13 @@ run_all(const struct wr_config *cfg, const char *cmdline)
 	return rc;
 }
 
+/* --version: wirerate's (git describe at build time) and DPDK's. */
+static void
+print_version(void)
+{
+	printf("wirerate %s (%s)\n", WR_VERSION, rte_version());
+}
+
 /*
  * Defaults, then the --profile file if any, then the command line.
  * Returns APP_RUN, or the exit code (--help, --version: 0; an error: its
@@ -274,7 +283,7 @@ parse_app(int argc, char **argv, struct wr_config *cfg, const char *prog)
 		return APP_EXIT_OK;
 	}
 	if (rc == WR_OPTS_VERSION) {
-		printf("wirerate %s (%s)\n", WR_VERSION, rte_version());
+		print_version();
 		return APP_EXIT_OK;
 	}
 	if (rc < 0)
@@ -296,7 +305,7 @@ early_opts(int argc, char **argv)
 			return 0;
 		}
 		if (strcmp(argv[i], "--version") == 0) {
-			printf("wirerate %s (%s)\n", WR_VERSION, rte_version());
+			print_version();
 			return 0;
 		}
 	}
@@ -334,15 +343,61 @@ parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
  * EAL starts (same messages), then exit 0 (valid) or 2, starting nothing:
  * no EAL, no hugepages, no files. For scripts that build command lines.
  */
-static int
-check_main(int argc, char **argv, struct wr_config *cfg)
+int
+app_check_main(int argc, char **argv)
 {
+	static struct wr_config cfg;
 	int dd, rc;
 
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+			strcmp(argv[1], "-h") == 0)) {
+		printf("Usage: wirerate check [EAL options] -- [wirerate options]\n"
+			"\nCheck a command line as a run would (same errors) and start\n"
+			"nothing: no EAL, no hugepages, no files. The options are those\n"
+			"of a run (wirerate --help).\n\n"
+			"  -h, --help\n"
+			"  --version  wirerate's and DPDK's versions\n\n"
+			"Exit status: 0 valid, 2 bad usage or input.\n");
+		return APP_EXIT_OK;
+	}
 	if (app_cmdline_check(argc, argv, &dd) != 0)
 		return APP_EXIT_USAGE;
-	rc = parse_before_eal(argc, argv, dd, cfg);
+	rc = parse_before_eal(argc, argv, dd, &cfg);
 	return rc == APP_RUN ? APP_EXIT_OK : rc;
+}
+
+/*
+ * `wirerate SUBCOMMAND ...`: its main, or --version for any of them (an
+ * argument "--version" before any "--"). Returns -1 when argv[1] is no
+ * subcommand, else the exit code.
+ */
+static int
+subcommand(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*main)(int argc, char **argv);
+	} subs[] = {
+#define SUB(name, summary) { #name, app_##name##_main },
+		APP_SUBCMDS(SUB)
+#undef SUB
+	};
+	unsigned int i;
+	int j;
+
+	for (i = 0; argc > 1 && i < RTE_DIM(subs); i++) {
+		if (strcmp(argv[1], subs[i].name) != 0)
+			continue;
+		for (j = 2; j < argc && strcmp(argv[j], "--") != 0; j++) {
+			if (strcmp(argv[j], "--version") == 0) {
+				print_version();
+				return APP_EXIT_OK;
+			}
+		}
+		argv[1] = argv[0];      /* messages name the program */
+		return subs[i].main(argc - 1, argv + 1);
+	}
+	return -1;
 }
 
 int
@@ -352,16 +407,9 @@ main(int argc, char **argv)
 	char cmdline[1024];
 	int dd, n, rc;
 
-	if (argc > 1 && strcmp(argv[1], "compare") == 0)
-		return app_compare_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "report") == 0)
-		return app_report_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "merge") == 0)
-		return app_merge_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "check") == 0) {
-		argv[1] = argv[0];      /* messages name the program */
-		return check_main(argc - 1, argv + 1, &cfg);
-	}
+	rc = subcommand(argc, argv);
+	if (rc >= 0)
+		return rc;
 	if (early_opts(argc, argv) == 0)
 		return APP_EXIT_OK;
 	if (app_cmdline_check(argc, argv, &dd) != 0)

@@ -29,6 +29,8 @@ merge_usage(FILE *f)
 "\n"
 "  --json OUT   write the merge as JSON (schema wirerate-merge/1), atomically\n"
 "  --quiet      no table, only the verdict line\n"
+"  -h, --help\n"
+"  --version    wirerate's and DPDK's versions\n"
 "\n"
 "Exit status: 0 balanced, 1 not balanced, 2 bad usage or input.\n");
 }

@@ -105,7 +105,7 @@ class Run:
         if os.path.exists(self.path):
             try:
                 with open(self.path) as f:
-                    self.doc = json.load(f)
+                    self.doc = wrtest.validate(json.load(f), self.path)
             except ValueError as e:
                 self.bad_json = str(e)
         return self
@@ -532,7 +532,7 @@ def stdout_closed():
     FAULTS[0] += 1
     rc = p.wait(timeout=60)
     c.eq(rc, 0, "exit code")
-    doc = json.load(open(path)) if os.path.exists(path) else None
+    doc = wrtest.read_result(path) if os.path.exists(path) else None
     c.true(doc is not None and doc["stop_reason"] == "duration", "ran to its end")
     if doc:
         wrtest.stream_balance(c, doc)

@@ -35,10 +35,7 @@ def real_run(d, name, vdevs, opts, timeout=90):
     argv = [W] + wrtest.eal_args(vdevs) + ["--"] + opts + ["--json", path]
     p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
                        stdin=subprocess.DEVNULL)
-    doc = None
-    if os.path.exists(path):
-        with open(path) as f:
-            doc = json.load(f)
+    doc = wrtest.read_result(path) if os.path.exists(path) else None
     return p.returncode, doc, p.stdout, p.stderr
 
 
@@ -569,7 +566,7 @@ def report_real(c, d):
     sec = md.split("## RX Gb/s L2 at 64-byte frames (label ROW/COLUMN)")[-1]
     sec = sec.split("\n## ")[0]
     c.true("|  | pair | loop |" in sec, "matrix columns from the labels")
-    c.true(re.search(r"\| ring \| [0-9.]+ \[[0-9.e+-]+\.\.[0-9.e+-]+\] \| - \|", sec)
+    c.true(re.search(r"\| ring \| [0-9.]+ \\\[[0-9.e+-]+\.\.[0-9.e+-]+\\\] \| - \|", sec)
            is not None, "matrix row ring: pair measured at 64 B, loop not: %r" % sec)
     with open(os.path.join(out, "report.csv")) as f:
         rows = list(csv.DictReader(f))
@@ -594,6 +591,43 @@ def report_real(c, d):
     c.eq(png_size(os.path.join(out, "cycles.png")), (760, 520), "cycles.png header and size")
     with open(os.path.join(out, "report.html")) as f:
         c.true('<img src="cycles.png"' in f.read(), "HTML embeds the cycles plot")
+
+
+def md_cells(line):
+    """The cells of a Markdown table row, split at unescaped '|'."""
+    return re.split(r"(?<!\\)\|", line.strip())[1:-1]
+
+
+def report_escapes():
+    """The Markdown report escapes a label, a path and a title full of
+    Markdown: each renders as its text (a backslash before every mark), and
+    no row gains a cell."""
+    c = Checker("report_escapes")
+    nasty = "*x*_|<b>&amp;[l](e.html)!#`~\\"
+    want = "".join("\\" + ch if ch in "\\`*_<>|&![]~#" else ch for ch in nasty)
+    d = tempfile.mkdtemp()
+    try:
+        doc = craft()
+        doc["label"] = nasty
+        sub = os.path.join(d, "a_b[1]*")
+        os.mkdir(sub)
+        path = write(sub, "r<1>.json", doc)
+        out = os.path.join(d, "out")
+        p = tool(["report", "--no-plots", "--title", "T " + nasty, "--out", out, path])
+        c.eq(p.returncode, 0, "report exit code (%s)" % p.stderr[-300:])
+        md = open(os.path.join(out, "report.md")).read() if p.returncode == 0 else ""
+        c.true(md.startswith("# T " + want + "\n"), "title escaped: %r" % md[:120])
+        c.true("| " + want + " |" in md, "label cell escaped")
+        wpath = "".join("\\" + ch if ch in "\\`*_<>|&![]~#" else ch for ch in path)
+        c.true(wpath in md, "path escaped: %r" % wpath)
+        c.true(nasty not in md and path not in md, "neither raw")
+        for block in md.split("\n\n"):
+            rows = [ln for ln in block.splitlines() if ln.startswith("|")]
+            widths = {len(md_cells(ln)) for ln in rows}
+            c.true(len(widths) <= 1, "every row of a table has its cells: %r" % rows[:3])
+    finally:
+        shutil.rmtree(d)
+    c.done()
 
 
 def repeat_signal():
@@ -655,7 +689,7 @@ def bad_options():
 
 CASES = cases.by_name(compare_verdicts, compare_noise, compare_bad_input, end_to_end,
                       compare_repeat_real, compare_unlike_real, repeat_signal,
-                      bad_options)
+                      bad_options, report_escapes)
 
 if __name__ == "__main__":
     cases.main(CASES)

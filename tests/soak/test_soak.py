@@ -113,7 +113,7 @@ def soak():
     th.join()
     wall = time.monotonic() - t0
     c.eq(p.returncode, 0, "exit code (stderr %r)" % err[-500:])
-    doc = json.load(open(path)) if os.path.exists(path) else None
+    doc = wrtest.read_result(path) if os.path.exists(path) else None
     c.true(doc is not None, "result written")
     if doc is None:
         c.done()
