@@ -84,9 +84,11 @@ char **app_eal_argv(int *argc, char **argv);
  * rte_eal_init() with its log held back: shown only when it fails (or
  * when the user gave --log-level), followed by the cause wirerate can name
  * (the --file-prefix in use by another process, no hugetlbfs mounted) and
- * what to do. Returns what rte_eal_init() returns.
+ * what to do. Returns what rte_eal_init() returns; *exit_code is the exit
+ * status a failure calls for (1: the machine, such as a busy --file-prefix
+ * or no hugetlbfs; 2: an EAL option or device EAL refused), 0 otherwise.
  */
-int app_eal_init(int argc, char **argv);
+int app_eal_init(int argc, char **argv, int *exit_code);
 
 /*
  * Before EAL: the index of "--" in argv (argc when there is none) in *dd.
@@ -132,5 +134,12 @@ int app_report_main(int argc, char **argv);
  * 1 not balanced, 2 bad usage or input.
  */
 int app_merge_main(int argc, char **argv);
+
+/*
+ * wirerate check [EAL options] -- [wirerate options]: the command line
+ * checked as a run checks it, nothing started. argv[0] is the program.
+ * Returns the exit code: 0 valid, 2 bad usage or input.
+ */
+int app_check_main(int argc, char **argv);
 
 #endif /* WR_APP_H */

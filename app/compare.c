@@ -16,6 +16,7 @@
 
 #include "app.h"
 #include "base/csv.h"
+#include "results/alike.h"
 #include "results/compare.h"
 
 #define PROG "wirerate compare"
@@ -24,7 +25,9 @@ struct cmp_args {
 	const char *base;
 	const char *cur;
 	const char *junit;
+	const char *json;             /* --json FILE: the verdict as JSON */
 	bool quiet;
+	unsigned int allow;           /* --allow-diff keys (results/alike.h) */
 	struct wr_tolerances tol;
 };
 
@@ -35,52 +38,94 @@ struct junit_ctx {
 	const char *error;
 };
 
+/* compare's options: getopt's table and --help are generated from it. */
+static const struct cmp_opt {
+	const char *name;
+	int has_arg;
+	int val;
+	const char *arg;      /* the value's name in --help; NULL: none */
+	const char *help;     /* lines after the first indented by --help */
+} cmp_opts[] = {
+	{ "tolerances", required_argument, 'f', "FILE", "METRIC = N% | N | "
+		"ignore, one a line (docs/ci.md);\nMETRIC may be a group: "
+		"throughput, loss, latency, cpu\n[throughput 5%, loss 0.01 points, "
+		"latency p50/p90\n20%, p99 30%, p99.9 50%, cycles_per_pkt 5%]" },
+	{ "tolerance", required_argument, 't', "M=V", "one setting, repeatable, "
+		"applied after the file" },
+	{ "allow-diff", required_argument, 'a', "KEY", "compare results that "
+		"differ in KEY on purpose\n(repeatable; the report lists each): "
+		"KEY is one of" },
+	{ "junit", required_argument, 'j', "FILE", "also write JUnit XML: one "
+		"test case per metric" },
+	{ "json", required_argument, 'J', "FILE", "also write the verdict as JSON "
+		"(wirerate-compare/1)" },
+	{ "quiet", no_argument, 'q', NULL, "print only the verdict line" },
+	{ "help", no_argument, 'h', NULL, "this text" },
+};
+
+/* One option's help: "  --name ARG" padded to 22 columns, then its lines. */
+static void
+usage_opt(FILE *f, const struct cmp_opt *o)
+{
+	const char *p = o->help, *nl;
+	char head[40];
+
+	snprintf(head, sizeof(head), "--%s%s%s", o->name, o->arg ? " " : "",
+		o->arg ? o->arg : "");
+	fprintf(f, "  %-18s  ", head);
+	while ((nl = strchr(p, '\n')) != NULL) {
+		fprintf(f, "%.*s\n%22s", (int)(nl - p), p, "");
+		p = nl + 1;
+	}
+	fprintf(f, "%s\n", p);
+}
+
 static void
 usage(FILE *f)
 {
-	fprintf(f,
-"Usage: wirerate compare [options] BASELINE.json RESULT.json\n"
+	unsigned int i, k;
+
+	fputs("Usage: wirerate compare [options] BASELINE.json RESULT.json\n"
 "\n"
 "Judge each metric of RESULT against BASELINE (both written by --json):\n"
-"Mpps, Gb/s L1 and L2 (TX and RX), loss %%, latency p50/p90/p99/p99.9,\n"
+"Mpps, Gb/s L1 and L2 (TX and RX), loss %, latency p50/p90/p99/p99.9,\n"
 "cycles per packet when both have it. With repeated trials (--repeat) the\n"
-"medians are compared, and a change inside the trials' spread [min, max]\n"
-"is noise, not a regression. Results of the test modes are compared per\n"
-"frame size: sweep (the same figures), throughput (NDR Mpps and Gb/s,\n"
-"PDR Mpps, latency at the NDR), loss (offered Mpps and loss %% at each\n"
-"load both reached) and b2b (burst length, spread over its trials).\n"
-"\n"
-"  --tolerances FILE   METRIC = N%% | N | ignore, one a line (docs/ci.md);\n"
-"                      METRIC may be a group: throughput, loss, latency, cpu\n"
-"                      [throughput 5%%, loss 0.01 points, latency p50/p90\n"
-"                      20%%, p99 30%%, p99.9 50%%, cycles_per_pkt 5%%]\n"
-"  --tolerance M=V     one setting, repeatable, applied after the file\n"
-"  --junit FILE        also write JUnit XML: one test case per metric\n"
-"  --quiet             print only the verdict line\n"
-"  -h, --help\n"
-"\n"
-"Exit status: 0 no regression, 1 regression (or the --junit file could not\n"
+"medians are compared, and a change within t95 x the medians' standard\n"
+"error (from the trials' MAD, docs/ci.md) is noise, not a regression. A\n"
+"figure the baseline has and the result lacks is a regression. Results\n"
+"of the test modes are compared per frame size: sweep (the same figures),\n"
+"throughput (NDR Mpps and Gb/s, PDR Mpps, latency at the NDR), loss\n"
+"(offered Mpps and loss % at each load both reached) and b2b (burst\n"
+"length, spread over its trials).\n\n", f);
+	for (i = 0; i < RTE_DIM(cmp_opts); i++) {
+		usage_opt(f, &cmp_opts[i]);
+		for (k = 0; cmp_opts[i].val == 'a' && k < wr_nb_alike_keys; k++)
+			fprintf(f, "%24s%-8s %s\n", "", wr_alike_keys[k].name,
+				wr_alike_keys[k].what);
+	}
+	/* Answered by main() for every subcommand (app/subcmds.h). */
+	fputs("  --version           wirerate's and DPDK's versions\n", f);
+	fputs("\nExit status: 0 no regression, 1 regression (or the --junit file could not\n"
 "be written), 2 bad input (unreadable or corrupt file, missing field,\n"
-"schema mismatch, incomparable runs such as different frame sizes or\n"
-"kinds of result).\n");
+"schema mismatch, incomparable results: different kinds or frame sizes,\n"
+"or a set-up KEY above that --allow-diff does not name).\n", f);
 }
 
 static int
 parse_args(int argc, char **argv, struct cmp_args *a)
 {
-	static const struct option opts[] = {
-		{ "tolerances", required_argument, NULL, 'f' },
-		{ "tolerance", required_argument, NULL, 't' },
-		{ "junit", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option opts[RTE_DIM(cmp_opts) + 1];
 	const char *sets[64];
 	unsigned int nb_sets = 0, i;
 	struct wr_error err;
 	int c;
 
+	memset(opts, 0, sizeof(opts));
+	for (i = 0; i < RTE_DIM(cmp_opts); i++) {
+		opts[i].name = cmp_opts[i].name;
+		opts[i].has_arg = cmp_opts[i].has_arg;
+		opts[i].val = cmp_opts[i].val;
+	}
 	memset(a, 0, sizeof(*a));
 	wr_tolerances_defaults(&a->tol);
 	optind = 1;
@@ -99,7 +144,12 @@ parse_args(int argc, char **argv, struct cmp_args *a)
 			}
 			sets[nb_sets++] = optarg;
 			break;
+		case 'a':
+			if (wr_alike_allow(optarg, &a->allow, &err) != 0)
+				goto bad;
+			break;
 		case 'j': a->junit = optarg; break;
+		case 'J': a->json = optarg; break;
 		case 'q': a->quiet = true; break;
 		default:
 			return app_usage_error(PROG, "%s: unknown option or missing "
@@ -196,6 +246,8 @@ print_verdict(FILE *f, const struct wr_compare *c)
 			c->nb_warnings);
 	if (c->incomplete)
 		fprintf(f, "(a side is INCOMPLETE: written during its run)\n");
+	for (i = 0; i < c->nb_allowed; i++)    /* also with --quiet */
+		fprintf(f, "allowed difference: %s\n", c->allowed[i]);
 	if (!c->regression && c->nb_warnings == 0) {
 		fprintf(f, "verdict: PASS (%u pass, %u improved, %u inside the noise, "
 			"%u skipped)\n", c->nb[WR_VERDICT_PASS],
@@ -212,7 +264,9 @@ print_verdict(FILE *f, const struct wr_compare *c)
 		fprintf(f, "%s %s", sep, wr_metric_defs[c->rows[i].id].name);
 		if (c->nb_points > 1)
 			fprintf(f, " at %s", c->points[c->rows[i].point].name);
-		if (!isnan(c->rows[i].change_pct))
+		if (!c->rows[i].cur.have)
+			fprintf(f, " (missing in the result)");
+		else if (!isnan(c->rows[i].change_pct))
 			fprintf(f, " (%+.2f%%)", c->rows[i].change_pct);
 		sep = ",";
 	}
@@ -267,6 +321,11 @@ junit_props(FILE *f, const struct junit_ctx *j)
 	fputs("\"/>\n   <property name=\"result\" value=\"", f);
 	app_markup_text(f, j->a->cur);
 	fputs("\"/>\n", f);
+	for (i = 0; j->c != NULL && i < j->c->nb_allowed; i++) {
+		fputs("   <property name=\"allowed_diff\" value=\"", f);
+		app_markup_text(f, j->c->allowed[i]);
+		fputs("\"/>\n", f);
+	}
 	for (i = 0; j->c != NULL && i < j->c->nb_notes; i++) {
 		fputs("   <property name=\"note\" value=\"", f);
 		app_markup_text(f, j->c->notes[i]);
@@ -333,13 +392,47 @@ write_junit(const struct cmp_args *a, const struct wr_compare *c, const char *er
 	return 0;
 }
 
-/* Bad input: say why (and in JUnit, so the CI page shows it). */
+static int
+json_fill(FILE *f, const void *arg)
+{
+	return json_dumpf(arg, f, JSON_INDENT(1)) != 0 || fputc('\n', f) == EOF ||
+		ferror(f) ? -EIO : 0;
+}
+
+/* --json FILE: the comparison, or {"verdict": "bad-input", "error": ...}. */
+static int
+write_json(const struct cmp_args *a, const struct wr_compare *c, const char *error)
+{
+	struct wr_error err;
+	json_t *doc;
+	int rc;
+
+	if (a->json == NULL)
+		return 0;
+	doc = c != NULL ? wr_compare_json(c, a->base, a->cur) :
+		json_pack("{s:s, s:s, s:s}", "schema", WR_COMPARE_SCHEMA,
+		"verdict", "bad-input", "error", error);
+	if (doc == NULL) {
+		wr_err_env(&err, -ENOMEM, "--json %s: no memory", a->json);
+		return app_error(PROG, &err);
+	}
+	rc = wr_file_write(a->json, json_fill, doc, &err);
+	json_decref(doc);
+	if (rc != 0) {
+		wr_err_prefix(&err, "--json ");
+		return app_error(PROG, &err);
+	}
+	return 0;
+}
+
+/* Bad input: say why (and in JUnit and JSON, so the CI page shows it). */
 static int
 bad_input(const struct cmp_args *a, const struct wr_error *err)
 {
 	int rc = app_error(PROG, err);
 
 	write_junit(a, NULL, err->msg);
+	write_json(a, NULL, err->msg);
 	return rc;
 }
 
@@ -357,15 +450,15 @@ app_compare_main(int argc, char **argv)
 		return rc;
 	if (wr_compare_load(a.base, &base, &err) != 0 ||
 			wr_compare_load(a.cur, &cur, &err) != 0 ||
-			wr_compare_docs(base, a.base, cur, a.cur, &a.tol, &cmp,
-			&err) != 0) {
+			wr_compare_docs(base, a.base, cur, a.cur, &a.tol, a.allow,
+			&cmp, &err) != 0) {
 		rc = bad_input(&a, &err);
 	} else {
 		if (!a.quiet)
 			print_table(stdout, &a, &cmp);
 		print_verdict(stdout, &cmp);
 		rc = cmp.regression || cmp.nb_warnings ? APP_EXIT_FAILED : APP_EXIT_OK;
-		if (write_junit(&a, &cmp, NULL) != 0)
+		if (write_junit(&a, &cmp, NULL) != 0 || write_json(&a, &cmp, NULL) != 0)
 			rc = APP_EXIT_FAILED;
 	}
 	json_decref(base);

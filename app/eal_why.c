@@ -83,8 +83,13 @@ hugetlbfs_mounted(void)
 	return found;
 }
 
-/* Print the cause of a failed rte_eal_init() and what to do. */
-static void
+/*
+ * Print the cause of a failed rte_eal_init() and what to do; return the
+ * exit code (docs/reliability.md): the machine (a --file-prefix in use,
+ * no hugetlbfs, no memory, no permission) is an environment error, 1; an
+ * EAL option or device name EAL refused (EINVAL, ENODEV) is usage, 2.
+ */
+static int
 explain(int argc, char **argv, int err)
 {
 	const char *prefix = eal_value(argc, argv, "--file-prefix");
@@ -100,20 +105,21 @@ explain(int argc, char **argv, int err)
 		fprintf(stderr, "another DPDK process (pid %d) runs with "
 			"--file-prefix %s; give this one its own --file-prefix "
 			"NAME, or --in-memory\n", (int)pid, prefix);
-		return;
+		return APP_EXIT_FAILED;
 	}
 	if (!in_memory && !no_huge && !hugetlbfs_mounted()) {
 		fputs("no hugetlbfs is mounted; add --in-memory (hugepages without "
 			"a mount point), or mount and reserve hugepages: "
 			"scripts/lib/setup.sh (wr_hugepages) or dpdk-hugepages.py "
 			"-p 2M --setup 1G\n", stderr);
-		return;
+		return APP_EXIT_FAILED;
 	}
 	if (err != 0)
 		fprintf(stderr, "%s; ", rte_strerror(err));
 	fputs("EAL's log above says why (check the EAL options before --, "
 		"hugepages, and that no other DPDK process uses the same "
 		"--file-prefix)\n", stderr);
+	return err == EINVAL || err == ENODEV ? APP_EXIT_USAGE : APP_EXIT_FAILED;
 }
 
 /* lib.telemetry's logtype id, for the stream below. */
@@ -151,7 +157,7 @@ start_log(int argc, char **argv, char **log, size_t *len)
 }
 
 int
-app_eal_init(int argc, char **argv)
+app_eal_init(int argc, char **argv, int *exit_code)
 {
 	char *log = NULL;
 	size_t len = 0;
@@ -165,10 +171,11 @@ app_eal_init(int argc, char **argv)
 		rte_openlog_stream(NULL);
 		fclose(mem);
 	}
+	*exit_code = APP_EXIT_OK;
 	if (n < 0) {
 		if (log != NULL)
 			fputs(log, stderr);
-		explain(argc, argv, rte_errno);
+		*exit_code = explain(argc, argv, rte_errno);
 	}
 	free(log);
 	return n;

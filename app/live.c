@@ -184,7 +184,7 @@ app_view_interval(FILE *f, const struct wr_run *run,
 	size_t len = 0;
 	FILE *mem;
 
-	if (iv == wr_run_interval(run, 0))
+	if (wr_run_nb_intervals(run) == 1)
 		shown_lines = 0;      /* a new trial: nothing of ours above */
 	if (!in_place) {
 		fputc('\n', f);

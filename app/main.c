@@ -22,6 +22,8 @@
 
 #include "app.h"
 #include "progress.h"
+#include "subcmds.h"
+#include "base/wr_version.h"
 #include "config/opts.h"
 #include "config/profile.h"
 #include "datapath/capture.h"
@@ -153,6 +155,8 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 	struct wr_progress prog;
 	enum wr_stop_reason why = WR_STOP_NONE;
 	json_t *trials = nb > 1 ? json_array() : NULL;
+	/* The finished trials, in each checkpoint of the next ones. */
+	json_t *done = trials != NULL ? json_pack("{s:O}", "trials", trials) : NULL;
 	struct wr_trial tr;
 	struct wr_error err;
 	bool unrecorded = false;
@@ -184,7 +188,11 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 			unrecorded = true;
 			break;
 		}
+		if (json_array_size(trials) != 0)
+			wr_result_checkpoint_keep(run, done);
 	}
+	wr_result_checkpoint_keep(run, NULL);
+	json_decref(done);
 	/* Before the ports close: the file describes them. */
 	if (app_capture_write(run, stdout) != 0)
 		unrecorded = true;
@@ -280,6 +288,13 @@ run_all(const struct wr_config *cfg, const char *cmdline)
 	return rc;
 }
 
+/* --version: wirerate's (git describe at build time) and DPDK's. */
+static void
+print_version(void)
+{
+	printf("wirerate %s (%s)\n", WR_VERSION, rte_version());
+}
+
 /*
  * Defaults, then the --profile file if any, then the command line.
  * Returns APP_RUN, or the exit code (--help, --version: 0; an error: its
@@ -304,7 +319,7 @@ parse_app(int argc, char **argv, struct wr_config *cfg, const char *prog)
 		return APP_EXIT_OK;
 	}
 	if (rc == WR_OPTS_VERSION) {
-		printf("wirerate %s (%s)\n", WR_VERSION, rte_version());
+		print_version();
 		return APP_EXIT_OK;
 	}
 	if (rc < 0)
@@ -326,7 +341,7 @@ early_opts(int argc, char **argv)
 			return 0;
 		}
 		if (strcmp(argv[i], "--version") == 0) {
-			printf("wirerate %s (%s)\n", WR_VERSION, rte_version());
+			print_version();
 			return 0;
 		}
 	}
@@ -364,15 +379,61 @@ parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
  * EAL starts (same messages), then exit 0 (valid) or 2, starting nothing:
  * no EAL, no hugepages, no files. For scripts that build command lines.
  */
-static int
-check_main(int argc, char **argv, struct wr_config *cfg)
+int
+app_check_main(int argc, char **argv)
 {
+	static struct wr_config cfg;
 	int dd, rc;
 
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+			strcmp(argv[1], "-h") == 0)) {
+		printf("Usage: wirerate check [EAL options] -- [wirerate options]\n"
+			"\nCheck a command line as a run would (same errors) and start\n"
+			"nothing: no EAL, no hugepages, no files. The options are those\n"
+			"of a run (wirerate --help).\n\n"
+			"  -h, --help\n"
+			"  --version  wirerate's and DPDK's versions\n\n"
+			"Exit status: 0 valid, 2 bad usage or input.\n");
+		return APP_EXIT_OK;
+	}
 	if (app_cmdline_check(argc, argv, &dd) != 0)
 		return APP_EXIT_USAGE;
-	rc = parse_before_eal(argc, argv, dd, cfg);
+	rc = parse_before_eal(argc, argv, dd, &cfg);
 	return rc == APP_RUN ? APP_EXIT_OK : rc;
+}
+
+/*
+ * `wirerate SUBCOMMAND ...`: its main, or --version for any of them (an
+ * argument "--version" before any "--"). Returns -1 when argv[1] is no
+ * subcommand, else the exit code.
+ */
+static int
+subcommand(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*main)(int argc, char **argv);
+	} subs[] = {
+#define SUB(name, summary) { #name, app_##name##_main },
+		APP_SUBCMDS(SUB)
+#undef SUB
+	};
+	unsigned int i;
+	int j;
+
+	for (i = 0; argc > 1 && i < RTE_DIM(subs); i++) {
+		if (strcmp(argv[1], subs[i].name) != 0)
+			continue;
+		for (j = 2; j < argc && strcmp(argv[j], "--") != 0; j++) {
+			if (strcmp(argv[j], "--version") == 0) {
+				print_version();
+				return APP_EXIT_OK;
+			}
+		}
+		argv[1] = argv[0];      /* messages name the program */
+		return subs[i].main(argc - 1, argv + 1);
+	}
+	return -1;
 }
 
 int
@@ -382,16 +443,9 @@ main(int argc, char **argv)
 	char cmdline[1024];
 	int dd, n, rc;
 
-	if (argc > 1 && strcmp(argv[1], "compare") == 0)
-		return app_compare_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "report") == 0)
-		return app_report_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "merge") == 0)
-		return app_merge_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "check") == 0) {
-		argv[1] = argv[0];      /* messages name the program */
-		return check_main(argc - 1, argv + 1, &cfg);
-	}
+	rc = subcommand(argc, argv);
+	if (rc >= 0)
+		return rc;
 	if (early_opts(argc, argv) == 0)
 		return APP_EXIT_OK;
 	if (app_cmdline_check(argc, argv, &dd) != 0)
@@ -403,12 +457,12 @@ main(int argc, char **argv)
 	install_signals();
 	mask_stop_signals(SIG_BLOCK);
 	argv = app_eal_argv(&argc, argv);
-	n = app_eal_init(argc, argv);
+	n = app_eal_init(argc, argv, &rc);
 	if (n >= 0)
 		app_eal_note_files();   /* before a pending signal can be taken */
 	mask_stop_signals(SIG_UNBLOCK);
 	if (n < 0)
-		return APP_EXIT_USAGE;
+		return rc;
 	/* Without the socket (--no-telemetry) the commands are simply unused. */
 	if (wr_telemetry_register() != 0)
 		fprintf(stderr, "wirerate: warning: /wirerate/ telemetry commands "

@@ -29,6 +29,8 @@ merge_usage(FILE *f)
 "\n"
 "  --json OUT   write the merge as JSON (schema wirerate-merge/1), atomically\n"
 "  --quiet      no table, only the verdict line\n"
+"  -h, --help\n"
+"  --version    wirerate's and DPDK's versions\n"
 "\n"
 "Exit status: 0 balanced, 1 not balanced, 2 bad usage or input.\n");
 }
@@ -68,7 +70,18 @@ print_verdict(FILE *f, const struct wr_merge *m)
 		fprintf(f, "INCOMPLETE: a side was written during its run (stop_reason "
 			"running): counts up to its last interval, in-flight frames "
 			"read as lost\n");
-	if (m->balanced)
+	if (m->sent_lower_bound)
+		fprintf(f, "SENDER's result was written during its run (a crashed "
+			"sender's last checkpoint): it sent at least %" PRIu64 " (its "
+			"count, or the highest sequence received), %" PRIu64 " arrived, "
+			"at least %" PRId64 " were lost; what it sent after its last "
+			"checkpoint and never arrived cannot be known\n",
+			m->sent_pkts, m->rx_pkts, m->lost_pkts);
+	if (m->balanced && m->sent_lower_bound)
+		fprintf(f, "balanced as far as known: at least %" PRIu64 " = received %"
+			PRIu64 " + at least %" PRId64 "\n", m->sent_pkts, m->rx_pkts,
+			m->lost_pkts);
+	else if (m->balanced)
 		fprintf(f, "balanced: sent %" PRIu64 " = received %" PRIu64
 			" + lost %" PRId64 " (%.6f%%)\n", m->sent_pkts, m->rx_pkts,
 			m->lost_pkts, m->sent_pkts ? 100.0 * (double)m->lost_pkts /

@@ -62,6 +62,7 @@ usage(FILE *f)
 "  --no-plots      do not run gnuplot\n"
 "  --gnuplot PATH  the gnuplot program [gnuplot]\n"
 "  -h, --help\n"
+"  --version       wirerate's and DPDK's versions\n"
 "\n"
 "Exit status: 0 written, 1 writing or plotting failed, 2 bad input.\n");
 }

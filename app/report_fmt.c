@@ -368,15 +368,19 @@ rep_doc_free(struct rep_doc *doc)
 	doc->nb_tables = 0;
 }
 
-/* A Markdown table cell: '|' would end it, newlines would end the row. */
+/*
+ * Text in Markdown (labels, paths, titles, cells): every ASCII punctuation
+ * mark that can start emphasis, code, a link or image, raw HTML, an entity
+ * or end a table cell or heading is escaped with a backslash (CommonMark
+ * 2.4), so a label renders as the text it is; a newline would end the row.
+ */
 static void
 md_text(FILE *f, const char *s)
 {
 	for (; *s != '\0'; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else
-			fputc(*s == '\n' ? ' ' : *s, f);
+		if (strchr("\\`*_<>|&![]~#", *s) != NULL)
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
 	}
 }
 
@@ -385,7 +389,9 @@ md_table(FILE *f, const struct rep_table *t)
 {
 	unsigned int r, c;
 
-	fprintf(f, "\n## %s\n\n|", t->title);
+	fputs("\n## ", f);
+	md_text(f, t->title);
+	fputs("\n\n|", f);
 	for (c = 0; c < t->nb_cols; c++) {
 		fputc(' ', f);
 		md_text(f, t->head[c]);
@@ -416,10 +422,14 @@ rep_doc_markdown(FILE *f, const struct rep_doc *doc)
 		"streams; latency percentiles are the worst port's.\n");
 	for (i = 0; i < doc->nb_tables; i++)
 		md_table(f, &doc->tables[i]);
-	for (i = 0; i < doc->nb_plots; i++)
-		fprintf(f, "\n## %s\n\n![%s](%s.png)\n\n[SVG](%s.svg)\n",
-			doc->plot_title[i], doc->plot_title[i], doc->plot_name[i],
+	for (i = 0; i < doc->nb_plots; i++) {
+		fputs("\n## ", f);
+		md_text(f, doc->plot_title[i]);
+		fputs("\n\n![", f);
+		md_text(f, doc->plot_title[i]);
+		fprintf(f, "](%s.png)\n\n[SVG](%s.svg)\n", doc->plot_name[i],
 			doc->plot_name[i]);
+	}
 }
 
 static void

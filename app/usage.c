@@ -3,6 +3,7 @@
 
 #include "app.h"
 #include "config/optab.h"
+#include "subcmds.h"
 
 /* The options, by section, from the option table (lib/config/optab.c). */
 static void
@@ -24,12 +25,31 @@ usage_options(FILE *f)
 	}
 }
 
+/* The subcommands, from their one list (subcmds.h). */
+static void
+usage_subcommands(FILE *f, const char *prog)
+{
+	fprintf(f, "Subcommands (%s NAME --help for each; no EAL):\n", prog);
+#define SUB(name, summary) fprintf(f, "  %-9s %s\n", #name, summary);
+	APP_SUBCMDS(SUB)
+#undef SUB
+	fputc('\n', f);
+}
+
 void
 app_usage(FILE *f, const char *prog)
 {
-	fprintf(f,
-"Usage: %s [EAL options] -- [wirerate options]\n"
-"       %s compare|report ... (see Results below)\n"
+	static const char *const names[] = {
+#define SUB(name, summary) #name,
+		APP_SUBCMDS(SUB)
+#undef SUB
+	};
+	unsigned int i;
+
+	fprintf(f, "Usage: %s [EAL options] -- [wirerate options]\n       %s ", prog, prog);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		fprintf(f, "%s%s", i ? "|" : "", names[i]);
+	fprintf(f, " ... (Subcommands below)\n"
 "\n"
 "Transmit and count fixed-size Ethernet/IPv4/UDP frames on DPDK ports at\n"
 "line rate; every frame carries a test header (signature, stream, sequence,\n"
@@ -38,23 +58,13 @@ app_usage(FILE *f, const char *prog)
 "EAL options (before --): -l 0,1 (main lcore = stats core, the others\n"
 "  are workers), --vdev net_null0 / net_ring0 / ..., -a PCI, --in-memory,\n"
 "  --file-prefix NAME, --no-pci. See the DPDK EAL guide.\n"
-"\n", prog, prog);
+"\n");
 	usage_options(f);
+	usage_subcommands(f, prog);
 	fprintf(f,
-"Subcommand: %s merge SENDER.json RECEIVER.json [--json OUT]\n"
-"  balance of a two-ended run per stream (exit 0 balanced, 1 not, 2 bad\n"
-"  input); see %s merge --help.\n"
-"Subcommand: %s check [EAL options] -- [wirerate options]\n"
-"  check a command line as a run would (same errors), start nothing: exit\n"
-"  0 valid, 2 bad usage or input. No EAL, no hugepages.\n"
-"\n"
-"Results: wirerate compare BASELINE.json RESULT.json (verdict and exit\n"
-"code for CI) and wirerate report RESULT.json... (tables and plots); see\n"
-"wirerate compare --help and wirerate report --help. Neither needs EAL.\n"
-"\n"
 "Exit status: 0 ran as asked (also when stopped by SIGINT/SIGTERM);\n"
 "1 the run failed or the machine could not do it (a port would not\n"
 "start, no memory for the pools, a result file that cannot be written,\n"
 "mbufs not returned, ...); 2 bad usage or input (an option, a profile,\n"
-"a port or lcore that is not there).\n", prog, prog, prog);
+"a port or lcore that is not there).\n");
 }

@@ -9,8 +9,10 @@ set -euo pipefail
 usage() {
 	cat <<USAGE
 Usage: $0 [--duration T] [--size BYTES]
-Installs wirerate's dependencies (apt), reserves hugepages, builds, and runs
-a demo on a pair of ring ports. Defaults: --duration 5s --size 64.
+Installs wirerate's dependencies (apt), reserves hugepages (and says how
+much, and how to give them back), builds, and runs a demo on a pair of ring
+ports with two lcores on the first two CPUs it may use (-l 0,1 on most
+machines). Defaults: --duration 5s --size 64.
 USAGE
 }
 
@@ -29,7 +31,8 @@ wr_need_root
 wr_install "${WR_PACKAGES[@]}"
 wr_hugepages
 wr_build
-wr_log "demo: two ring ports back to back, $size-byte frames, $duration"
-# shellcheck disable=SC2046
-exec "$WR_BUILD/app/wirerate" $(wr_eal_opts) -- --ring-pairs 1 \
+eal=$(wr_eal_opts)
+wr_log "demo: two ring ports back to back, $size-byte frames, $duration (EAL: $eal)"
+# shellcheck disable=SC2086
+exec "$WR_BUILD/app/wirerate" $eal -- --ring-pairs 1 \
 	--duration "$duration" --size "$size" --json "$WR_BUILD/quickstart.json"

@@ -7,9 +7,12 @@
 # (clang), where the fuzz targets also run for a bounded time. .ci/run
 # calls this.
 set -euo pipefail
+# Its own build folder: build/ is the release build quickstart.sh and the
+# README's measurements use.
+WR_BUILD=${WR_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build-test}
 . "$(dirname "$0")/lib/setup.sh"
 
-suites=(unit vdev results twoend campaign faults lab)  # in $WR_BUILD (gcc)
+suites=(unit vdev results twoend campaign faults lab package)  # in $WR_BUILD (gcc)
 san_suites=(unit vdev faults fuzz)    # in $WR_SAN_BUILD (clang, sanitizers)
 
 usage() {
@@ -96,11 +99,19 @@ if forbidden:
 PY
 }
 
+# What the chosen suites need: unit alone needs the build and python3-
+# jsonschema only (no EAL, no hugepages, no test servers).
 wr_need_root
-wr_install "${WR_PACKAGES[@]}"
-wr_install_test_tools
+if [ "${suites[*]}" = unit ] && [ $san -eq 0 ]; then
+	wr_install "${WR_BUILD_PACKAGES[@]}" python3-jsonschema
+else
+	wr_install "${WR_PACKAGES[@]}"
+	wr_install_test_tools
+	wr_hugepages
+fi
+[ $plain -eq 0 ] || [[ " ${suites[*]} " != *" package "* ]] ||
+	wr_install "${WR_PKG_PACKAGES[@]}"
 [ $san -eq 0 ] || wr_install "${WR_SAN_PACKAGES[@]}"
-wr_hugepages
 rc=0
 dirs=()
 set +e

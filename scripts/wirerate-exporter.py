@@ -5,7 +5,7 @@ scrape from wirerate's /wirerate/... commands on the DPDK telemetry socket.
 Built on Debian's python3-prometheus-client (a custom collector; the client
 writes the text format and serves it). See docs/metrics.md.
 
-  wirerate-exporter.py [--file-prefix P | --socket PATH] [--listen ADDR:PORT]
+  wirerate-exporter.py [--file-prefix P | --socket PATH] [--listen ADDR[,ADDR]:PORT]
   wirerate-exporter.py --once ...    print one scrape to stdout and exit
 """
 import argparse
@@ -13,6 +13,7 @@ import json
 import os
 import socket
 import sys
+import threading
 from http.server import ThreadingHTTPServer
 
 try:
@@ -24,7 +25,7 @@ except ImportError:
     sys.exit("wirerate-exporter.py: error: needs python3-prometheus-client "
              "(apt-get install python3-prometheus-client), run by /usr/bin/python3")
 
-DEFAULT_LISTEN = "127.0.0.1:9477"
+DEFAULT_LISTEN = "127.0.0.1,[::1]:9477"   # loopback, IPv4 and IPv6
 STATES = ("idle", "running", "stopping", "done")
 STOP_REASONS = ("none", "duration", "count", "signal", "error", "idle")  # enum wr_stop_reason
 KINDS = {"gauge": GaugeMetricFamily, "counter": CounterMetricFamily,
@@ -305,23 +306,64 @@ class WirerateCollector:
         return iter(m.fams.values())
 
 
+def listen_addrs(listen):
+    """(family, sockaddr) for each address ADDR[,ADDR...]:PORT names (an
+    IPv6 address in brackets, a name: each of its addresses); [::] is every
+    IPv6 and IPv4 address."""
+    hosts, _, port = listen.rpartition(":")
+    out = []
+    for host in hosts.split(","):
+        for fam, _, _, _, addr in socket.getaddrinfo(
+                host.strip("[]"), int(port), type=socket.SOCK_STREAM,
+                flags=socket.AI_PASSIVE):
+            if (fam, addr) not in out:
+                out.append((fam, addr))
+    return out
+
+
+def make_server(fam, addr, handler, v6only):
+    """A ThreadingHTTPServer of family fam bound to addr; an IPv6 one also
+    takes IPv4 unless v6only (another server has the IPv4 address)."""
+    class Server(ThreadingHTTPServer):
+        address_family = fam
+
+        def server_bind(self):
+            if fam == socket.AF_INET6:
+                self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY,
+                                       1 if v6only else 0)
+            super().server_bind()
+    return Server(addr, handler)
+
+
 def serve(registry, listen, path, verbose):
-    """HTTP server of /metrics (prometheus_client's handler); port 0 picks
-    a free one, printed on stdout."""
+    """HTTP server of /metrics (prometheus_client's handler) on every
+    address of listen, IPv4 and IPv6; port 0 picks a free one (the same
+    for all), printed on stdout, a line per address."""
     class Handler(MetricsHandler):
         def log_message(self, fmt_, *args):
             if verbose:
                 super().log_message(fmt_, *args)
     Handler.registry = registry
-    host, _, port = listen.rpartition(":")
-    server = ThreadingHTTPServer((host.strip("[]"), int(port)), Handler)
-    print("wirerate exporter: http://%s:%d/metrics from %s" % (
-        host, server.server_address[1], path), flush=True)
+    addrs = listen_addrs(listen)
+    has_v4 = any(fam == socket.AF_INET for fam, _ in addrs)
+    servers, port = [], None
+    for fam, addr in addrs:
+        if port is not None:
+            addr = (addr[0], port) + tuple(addr[2:])
+        srv = make_server(fam, addr, Handler, has_v4)
+        port = srv.server_address[1]
+        servers.append(srv)
+        shown = "[%s]" % addr[0] if fam == socket.AF_INET6 else addr[0]
+        print("wirerate exporter: http://%s:%d/metrics from %s" % (shown, port, path),
+              flush=True)
+    for srv in servers[1:]:
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:
-        server.serve_forever()
+        servers[0].serve_forever()
     except KeyboardInterrupt:
         pass
-    server.server_close()
+    for srv in servers:
+        srv.server_close()
 
 
 def main():
@@ -331,7 +373,9 @@ def main():
                      help="EAL --file-prefix of the wirerate process [rte]")
     src.add_argument("--socket", help="path of its dpdk_telemetry.v2 socket")
     ap.add_argument("--listen", default=DEFAULT_LISTEN,
-                    help="address:port to serve /metrics on [%s]" % DEFAULT_LISTEN)
+                    help="ADDR[,ADDR...]:PORT to serve /metrics on, IPv6 "
+                    "addresses in brackets; [::]:PORT is every address, IPv4 "
+                    "and IPv6 [%s]" % DEFAULT_LISTEN)
     ap.add_argument("--once", action="store_true",
                     help="print one scrape to stdout and exit")
     ap.add_argument("--verbose", action="store_true", help="log every request")
@@ -345,9 +389,12 @@ def main():
         return 0
     host, _, port = args.listen.rpartition(":")
     if not host or not port.isdigit():
-        ap.error("--listen %s: expected ADDRESS:PORT, e.g. %s" % (args.listen,
-                                                                   DEFAULT_LISTEN))
-    serve(registry, args.listen, path, args.verbose)
+        ap.error("--listen %s: expected ADDRESS:PORT, e.g. %s or [::]:9477" % (
+            args.listen, DEFAULT_LISTEN))
+    try:
+        serve(registry, args.listen, path, args.verbose)
+    except OSError as e:
+        sys.exit("wirerate-exporter.py: error: --listen %s: %s" % (args.listen, e))
     return 0
 
 

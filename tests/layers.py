@@ -42,7 +42,9 @@ def file_problems(libdir, layer, name, rank):
             yield f"{where}: {target}/ is not a layer"
         elif rank[target] > rank[layer]:
             yield f"{where}: upward ({target} is above {layer})"
-        elif not os.path.isfile(os.path.join(libdir, inc)):
+        elif not (os.path.isfile(os.path.join(libdir, inc)) or
+                  os.path.isfile(os.path.join(libdir, inc + ".in"))):
+            # NAME.h.in: a header meson writes at build time (vcs_tag).
             yield f"{where}: no such header"
 
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,25 +37,84 @@ write_in_place(const char *path, wr_file_fill_t fill, const void *ctx,
 	return rc;
 }
 
-int
-wr_file_write(const char *path, wr_file_fill_t fill, const void *ctx,
-		struct wr_error *err)
+/*
+ * Split path into its directory (dir, "." when none) and base name.
+ * Returns 0, or -ENAMETOOLONG.
+ */
+static int
+split_path(const char *path, char *dir, size_t len, const char **base)
 {
-	char tmp[PATH_MAX + 32];
-	struct stat st;
-	FILE *f;
-	int fd, rc;
+	const char *slash = strrchr(path, '/');
+	size_t n;
 
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return write_in_place(path, fill, ctx, err);
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (slash == NULL) {
+		*base = path;
+		snprintf(dir, len, ".");
+		return 0;
+	}
+	*base = slash + 1;
+	n = slash == path ? 1 : (size_t)(slash - path);
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return 0;
+}
+
+/*
+ * Create a private temporary for path in dir: DIR/.BASE.XXXXXXXX with a
+ * random suffix, O_EXCL and O_NOFOLLOW, so nothing planted at a guessed
+ * name (a link to another file) is ever opened. Mode 0644 less the umask,
+ * as the result itself. Returns the descriptor or a negative errno.
+ */
+static int
+create_temp(const char *dir, const char *base, char *tmp, size_t len)
+{
+	unsigned int tries;
+	uint32_t r;
+
+	for (tries = 0; tries < 100; tries++) {
+		int fd;
+
+		if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			return errno ? -errno : -EIO;
+		if ((size_t)snprintf(tmp, len, "%s/.%s.%08" PRIx32, dir, base, r) >= len)
+			return -ENAMETOOLONG;
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			return fd >= 0 ? fd : -errno;
+	}
+	return -EEXIST;
+}
+
+/*
+ * Make a rename in dir durable: fsync the directory. A file system that
+ * cannot sync a directory (EINVAL) has nothing more to do.
+ */
+static int
+sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) != 0 && errno != EINVAL)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+/* Fill the open temporary fd, flush it to disk and close it. */
+static int
+fill_temp(int fd, wr_file_fill_t fill, const void *ctx)
+{
+	FILE *f = fdopen(fd, "w");
+	int rc;
+
 	if (f == NULL) {
 		rc = -errno;
-		if (fd >= 0)
-			close(fd);
-		wr_err_env(err, rc, "%s: cannot create: %s", tmp, strerror(-rc));
+		close(fd);
 		return rc;
 	}
 	rc = fill(f, ctx);
@@ -61,11 +122,35 @@ wr_file_write(const char *path, wr_file_fill_t fill, const void *ctx,
 		rc = -errno;
 	if (fclose(f) != 0 && rc == 0)
 		rc = -errno;
+	return rc;
+}
+
+int
+wr_file_write(const char *path, wr_file_fill_t fill, const void *ctx,
+		struct wr_error *err)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX + NAME_MAX + 16];
+	const char *base;
+	struct stat st;
+	int fd, rc;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return write_in_place(path, fill, ctx, err);
+	rc = split_path(path, dir, sizeof(dir), &base);
+	fd = rc != 0 ? rc : create_temp(dir, base, tmp, sizeof(tmp));
+	if (fd < 0)
+		return wr_err_env(err, fd, "%s: cannot create a temporary in %s: %s",
+			path, dir, strerror(-fd));
+	rc = fill_temp(fd, fill, ctx);
 	if (rc == 0 && rename(tmp, path) != 0)
 		rc = -errno;
 	if (rc != 0) {
-		wr_err_env(err, rc, "%s: cannot write: %s", path, strerror(-rc));
 		unlink(tmp);
+		return wr_err_env(err, rc, "%s: cannot write: %s", path, strerror(-rc));
 	}
+	rc = sync_dir(dir);
+	if (rc != 0)
+		wr_err_env(err, rc, "%s: written, but its directory %s cannot be synced: %s",
+			path, dir, strerror(-rc));
 	return rc;
 }

@@ -14,186 +14,274 @@
 #define REQ required_argument
 #define NO no_argument
 
+/*
+ * Words of the options that take a choice of them. The order of mode,
+ * stamp and latency is their enum's (config.h): the parser maps a word to
+ * its index. The others list the words of a larger syntax, for completion.
+ */
+static const char *const mode_values[] = { "run", "sweep", "throughput",
+	"loss", "b2b", "mlr", NULL };
+static const char *const stamp_values[] = { "full", "seq", "none", NULL };
+static const char *const latency_values[] = { "auto", "tsc", "off", NULL };
+static const char *const capture_what_values[] = { "foreign", "seq", "last",
+	NULL };
+static const char *const sizes_values[] = { "rfc2544", "rfc2544-jumbo", NULL };
+static const char *const pattern_values[] = { "constant", "burst:", "poisson",
+	NULL };
+static const char *const ports_values[] = { "all", "none", NULL };
+static const char *const rate_values[] = { "max", NULL };
+
 const struct wr_optdesc wr_optab[] = {
 	{ "tx-ports", REQ, WR_OPT_TX_PORTS, "LIST", "ports that transmit: 0,1 | 0-3 | all | "
-		"none [all]", WR_OPTSEC_PORTS },
-	{ "rx-ports", REQ, WR_OPT_RX_PORTS, "LIST", "ports that receive [all]",
-		WR_OPTSEC_PORTS },
-	{ "txq", REQ, WR_OPT_TXQ, "N", "TX queues per TX port, 1..16 [1]", WR_OPTSEC_PORTS },
+		"none [all]", WR_OPTSEC_PORTS,
+		WR_PROF_PORTS, ports_values },
+	{ "rx-ports", REQ, WR_OPT_RX_PORTS, "LIST", "ports that receive: 0,1 | 0-3 | all | none\n[all]",
+		WR_OPTSEC_PORTS,
+		WR_PROF_PORTS, ports_values },
+	{ "txq", REQ, WR_OPT_TXQ, "N", "TX queues per TX port, 1..16 [1]", WR_OPTSEC_PORTS,
+		WR_PROF_PORTS, NULL },
 	{ "rxq", REQ, WR_OPT_RXQ, "N", "RX queues per RX port, 1..16 (RSS when > 1)\n[1]",
-		WR_OPTSEC_PORTS },
+		WR_OPTSEC_PORTS,
+		WR_PROF_PORTS, NULL },
 	{ "txd", REQ, WR_OPT_TXD, "N", "TX descriptors per queue, 32..32768; the PMD\n"
-		"may round them (the plan says so) [1024]", WR_OPTSEC_PORTS },
+		"may round them (the plan says so) [1024]", WR_OPTSEC_PORTS,
+		WR_PROF_PORTS, NULL },
 	{ "rxd", REQ, WR_OPT_RXD, "N", "RX descriptors per queue, 32..32768, as --txd\n"
-		"[1024]", WR_OPTSEC_PORTS },
-	{ "burst", REQ, WR_OPT_BURST, "N", "frames per burst, 1..512 [32]", WR_OPTSEC_PORTS },
+		"[1024]", WR_OPTSEC_PORTS,
+		WR_PROF_PORTS, NULL },
+	{ "burst", REQ, WR_OPT_BURST, "N", "frames per burst, 1..512 [32]", WR_OPTSEC_PORTS,
+		WR_PROF_PORTS, NULL },
 	{ "map", REQ, WR_OPT_MAP, "L:Q[,Q...]", "explicit placement, repeatable: lcore L\n"
 		"owns queues Q = tx<port>.<queue> |\nrx<port>.<queue>; every queue of the run "
-		"must\nbe mapped once [automatic plan]", WR_OPTSEC_PORTS },
+		"must\nbe mapped once [automatic plan]", WR_OPTSEC_PORTS,
+		WR_PROF_LCORES, NULL },
 	{ "ring-pairs", REQ, WR_OPT_RING_PAIRS, "N", "add N pairs of ports wired back to "
-		"back with\nrings (what one sends the other receives) [0]", WR_OPTSEC_PORTS },
+		"back with\nrings (what one sends the other receives) [0]", WR_OPTSEC_PORTS,
+		WR_PROF_PORTS, NULL },
 
 	{ "size", REQ, WR_OPT_SIZE, "BYTES", "frame size with FCS (RFC 2544), 64..9018;\n"
-		"above 1518 the port MTU is raised (9018 = MTU\n9000) [64]", WR_OPTSEC_FRAMES },
+		"above 1518 the port MTU is raised (9018 = MTU\n9000) [64]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "src-mac", REQ, WR_OPT_SRC_MAC, "MAC", "source MAC [the port's own]",
-		WR_OPTSEC_FRAMES },
+		WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "dst-mac", REQ, WR_OPT_DST_MAC, "MAC", "destination MAC [the peer port's MAC: "
-		"ports\npair up 0-1, 2-3; a lone port is its own peer]", WR_OPTSEC_FRAMES },
+		"ports\npair up 0-1, 2-3; a lone port is its own peer]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "src-ip", REQ, WR_OPT_SRC_IP, "A.B.C.D", "source IPv4 address [198.18.0.1]",
-		WR_OPTSEC_FRAMES },
+		WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "dst-ip", REQ, WR_OPT_DST_IP, "A.B.C.D", "destination IPv4 address [198.19.0.1]",
-		WR_OPTSEC_FRAMES },
-	{ "sport", REQ, WR_OPT_SPORT, "N", "UDP source port [1024]", WR_OPTSEC_FRAMES },
-	{ "dport", REQ, WR_OPT_DPORT, "N", "UDP destination port [1024]", WR_OPTSEC_FRAMES },
+		WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
+	{ "sport", REQ, WR_OPT_SPORT, "N", "UDP source port [1024]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
+	{ "dport", REQ, WR_OPT_DPORT, "N", "UDP destination port [1024]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "flows", REQ, WR_OPT_FLOWS, "N", "vary the UDP source port over N values,\n"
-		"1..65536 [1]", WR_OPTSEC_FRAMES },
+		"1..65536 [1]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "vlan", REQ, WR_OPT_VLAN, "ID", "802.1Q tag 1..4094 (frames need >= 68 bytes)\n"
-		"[none]", WR_OPTSEC_FRAMES },
+		"[none]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "mix", REQ, WR_OPT_MIX, "MIX", "frame sizes in a repeating sequence instead\n"
 		"of --size: imix (64:7,594:4,1518:1), a list\nSIZE[:WEIGHT],... or an RFC 6985 "
 		"genome of\nletters a-g (64..1518), h (9018), z (,z=SIZE)\n[none]",
-		WR_OPTSEC_FRAMES },
+		WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "ipv6", NO, WR_OPT_IPV6, NULL, "IPv6/UDP frames (UDP checksum set on every\n"
-		"frame), at least 84 bytes, 88 tagged [IPv4]", WR_OPTSEC_FRAMES },
+		"frame), at least 84 bytes, 88 tagged [IPv4]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "src-ip6", REQ, WR_OPT_SRC_IP6, "ADDR", "source IPv6 address [2001:2::1]",
-		WR_OPTSEC_FRAMES },
+		WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "dst-ip6", REQ, WR_OPT_DST_IP6, "ADDR", "destination IPv6 address\n"
-		"[2001:2:0:1::1]", WR_OPTSEC_FRAMES },
+		"[2001:2:0:1::1]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "dscp", REQ, WR_OPT_DSCP, "N", "DSCP 0..63 in the IPv4 TOS or IPv6 traffic\n"
-		"class [0]", WR_OPTSEC_FRAMES },
+		"class [0]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "vlan-prio", REQ, WR_OPT_VLAN_PRIO, "N", "802.1Q priority (PCP) 0..7, with "
-		"--vlan [0]", WR_OPTSEC_FRAMES },
+		"--vlan [0]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "stream", REQ, WR_OPT_STREAM, "DEF", "repeatable, up to 16: one stream per "
 		"TX\nqueue of each TX port, KEY=VALUE;... of name,\nsize, mix, rate, share "
 		"(% of --rate),\npattern, l3, src-ip, dst-ip, sport, dport,\nflows, vlan, "
 		"prio, dscp; keys left out take\nthe options' values (docs/traffic.md)\n"
-		"[one stream per TX queue]", WR_OPTSEC_FRAMES },
+		"[one stream per TX queue]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "stamp", REQ, WR_OPT_STAMP, "MODE", "test header fields written per frame: "
 		"full\n(sequence and TX timestamp), seq (sequence\nonly: no latency), none "
 		"(template as built:\nevery frame is seq 0, no loss or latency\naccounting; for "
-		"measuring the cost of\nstamping) [full]", WR_OPTSEC_FRAMES },
+		"measuring the cost of\nstamping) [full]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, stamp_values },
 
 	{ "pattern", REQ, WR_OPT_PATTERN, "P", "constant (the pacer), burst:N/T (N frames\n"
 		"back to back every T, e.g. burst:32/1ms) or\npoisson[:SEED] (exponential gaps "
-		"at --rate,\nfixed seed [1]) [constant]", WR_OPTSEC_RATE },
+		"at --rate,\nfixed seed [1]) [constant]", WR_OPTSEC_RATE,
+		WR_PROF_RUN, pattern_values },
 	{ "rate", REQ, WR_OPT_RATE, "R", "per TX port: 1.5Mpps, 250kpps, 9.5Gbps (L1,\n"
 		"as RFC 2544), l2:9.5Gbps, 50% of the link,\nmax [max]; split exactly over the "
 		"port's TX\nqueues, paced on the TSC in bursts of at most\n--burst frames",
-		WR_OPTSEC_RATE },
+		WR_OPTSEC_RATE,
+		WR_PROF_RUN, rate_values },
 	{ "link-speed", REQ, WR_OPT_LINK_SPEED, "BPS", "nominal link speed for % rates, "
 		"e.g. 10G;\nrequired on virtual NICs whose reported speed\nis a label",
-		WR_OPTSEC_RATE },
+		WR_OPTSEC_RATE,
+		WR_PROF_RUN, NULL },
 
 	{ "mode", REQ, WR_OPT_MODE, "MODE", "run (one run), sweep (one trial per size),\n"
 		"throughput (RFC 2544 26.1: NDR/PDR search),\nloss (26.3: frame loss rate), "
-		"b2b (26.4:\nback-to-back) [run]", WR_OPTSEC_MODES },
+		"b2b (26.4:\nback-to-back), mlr (MLRsearch: loads meeting\n--goals, docs/rfc2544.md) [run]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, mode_values },
 	{ "sizes", REQ, WR_OPT_SIZES, "LIST", "frame sizes of a mode: 64,512,1518 | "
 		"rfc2544\n(64..1518, 7 sizes) | rfc2544-jumbo (and 9018)\n[--size]",
-		WR_OPTSEC_MODES },
+		WR_OPTSEC_MODES,
+		WR_PROF_FRAMES, sizes_values },
 	{ "trial", REQ, WR_OPT_TRIAL, "T", "length of one trial, >= 100ms; shorter than\n"
-		"60 s is labelled as not RFC 2544 [60s]", WR_OPTSEC_MODES },
+		"60 s is labelled as not RFC 2544 [60s]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 	{ "resolution", REQ, WR_OPT_RESOLUTION, "PCT", "throughput search ends when the "
-		"bounds are\nwithin PCT% of each other, 0.001..50 [0.5]", WR_OPTSEC_MODES },
+		"bounds are\nwithin PCT% of each other, 0.001..50 [0.5]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 	{ "max-trials", REQ, WR_OPT_MAX_TRIALS, "N", "at most N trials per throughput "
-		"search,\n1..128 [20]", WR_OPTSEC_MODES },
+		"search,\n1..128 [20]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 	{ "pdr", REQ, WR_OPT_PDR, "RATIO", "also find the highest rate losing at most\n"
-		"RATIO of the frames (PDR), 0..0.5 [off]", WR_OPTSEC_MODES },
+		"RATIO of the frames (PDR), 0..0.5 [off]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 	{ "loss-step", REQ, WR_OPT_LOSS_STEP, "PCT", "loss mode: step down by PCT% of the "
-		"maximum,\n0.1..10 [10]", WR_OPTSEC_MODES },
+		"maximum,\n0.1..10 [10]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 	{ "b2b-trials", REQ, WR_OPT_B2B_TRIALS, "N", "back-to-back searches to repeat, "
-		"1..1000\n(RFC 2544 asks 50) [50]", WR_OPTSEC_MODES },
+		"1..1000\n(RFC 2544 asks 50) [50]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 	{ "b2b-max", REQ, WR_OPT_B2B_MAX, "N", "longest burst tried, in frames [2 s at "
-		"the\nmaximum rate]", WR_OPTSEC_MODES },
+		"the\nmaximum rate]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 
 	{ "profile", REQ, WR_OPT_PROFILE, "FILE", "read option values from an INI file "
 		"first\n(keys are these option names, by section; see\nconfig/*.ini and "
-		"docs/profiles.md); options\ngiven here win", WR_OPTSEC_PROFILE },
+		"docs/profiles.md); options\ngiven here win", WR_OPTSEC_PROFILE,
+		WR_PROF_NONE, NULL },
 
 	{ "duration", REQ, WR_OPT_DURATION, "T", "run time: 10, 2.5s, 500ms, 5m, 1h; 0 = "
-		"until\nthe count or a signal [10s, or 0 with --count]", WR_OPTSEC_RUN },
+		"until\nthe count or a signal [10s, or 0 with --count]", WR_OPTSEC_RUN,
+		WR_PROF_RUN, NULL },
 	{ "count", REQ, WR_OPT_COUNT, "N", "frames per TX port (k/M/G suffixes), split\n"
-		"exactly over its TX queues [unlimited]", WR_OPTSEC_RUN },
+		"exactly over its TX queues [unlimited]", WR_OPTSEC_RUN,
+		WR_PROF_RUN, NULL },
 	{ "interval", REQ, WR_OPT_INTERVAL, "T", "stats interval, >= 100ms [1s]",
-		WR_OPTSEC_RUN },
+		WR_OPTSEC_RUN,
+		WR_PROF_RUN, NULL },
 	{ "grace", REQ, WR_OPT_GRACE, "T", "RX keeps polling this long after TX stops\n"
-		"[200ms]", WR_OPTSEC_RUN },
+		"[200ms]", WR_OPTSEC_RUN,
+		WR_PROF_RUN, NULL },
 	{ "link-timeout", REQ, WR_OPT_LINK_TIMEOUT, "T", "wait this long for links to "
-		"come up [5s]", WR_OPTSEC_RUN },
+		"come up [5s]", WR_OPTSEC_RUN,
+		WR_PROF_RUN, NULL },
 	{ "json", REQ, WR_OPT_JSON, "FILE", "write the whole run as JSON "
-		"(docs/results.md),\natomically", WR_OPTSEC_RUN },
+		"(docs/results.md),\natomically", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
 	{ "checkpoint", REQ, WR_OPT_CHECKPOINT, "T", "with --json, rewrite the file "
 		"atomically at\nthe first interval T after the last time, so\na crash leaves the "
 		"run up to then\n(\"stop_reason\": \"running\"); 0: only at the end\n[2s]",
-		WR_OPTSEC_RUN },
+		WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
 	{ "impair", REQ, WR_OPT_IMPAIR, "RULES", "test fixture in front of every RX "
 		"queue, by\nsequence number: drop=N[@K],dup=N[@K],\nreorder=N[@K],delay=T and "
 		"a device with a\nknown limit: police=RATE (pps) (frame with\nseq % N == K; K "
-		"defaults to N-1); see\ndocs/accounting.md [off]", WR_OPTSEC_RUN },
+		"defaults to N-1); see\ndocs/accounting.md [off]", WR_OPTSEC_RUN,
+		WR_PROF_RUN, NULL },
 	{ "pool-mbufs", REQ, WR_OPT_POOL_MBUFS, "N", "test knob: mbufs in each TX and RX "
 		"pool (per\nqueue), to provoke pool exhaustion\n(docs/reliability.md) [sized "
-		"from rings and\nbursts]", WR_OPTSEC_RUN },
+		"from rings and\nbursts]", WR_OPTSEC_RUN,
+		WR_PROF_RUN, NULL },
 	{ "latency", REQ, WR_OPT_LATENCY, "MODE", "auto: latency of frames this process "
 		"sent\n(same TSC); tsc: also frames of another\nprocess on this host (needs an "
-		"invariant\nTSC); off [auto]", WR_OPTSEC_RUN },
+		"invariant\nTSC); off [auto]", WR_OPTSEC_RUN,
+		WR_PROF_RUN, latency_values },
 	{ "csv", REQ, WR_OPT_CSV, "FILE", "write the per-interval table as CSV (one row\n"
-		"per trial, interval and port), atomically", WR_OPTSEC_RUN },
+		"per trial, interval and port), atomically", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
 	{ "csv-streams", REQ, WR_OPT_CSV_STREAMS, "FILE", "write the per-stream table as "
 		"CSV (one row per\ntrial and stream: sent, received, lost,\nlatency), "
-		"atomically", WR_OPTSEC_RUN },
+		"atomically", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
 	{ "label", REQ, WR_OPT_LABEL, "TEXT", "name the run in results and reports",
-		WR_OPTSEC_RUN },
+		WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
 	{ "repeat", REQ, WR_OPT_REPEAT, "N", "run the traffic phase N times on the same\n"
 		"ports, fresh counters each trial; results\ngain \"trials\" and a \"summary\" "
-		"(median, min,\nmax, 95% CI) [1]", WR_OPTSEC_RUN },
+		"(median, min,\nmax, 95% CI) [1]", WR_OPTSEC_RUN,
+		WR_PROF_TEST, NULL },
 	{ "warmup", REQ, WR_OPT_WARMUP, "N", "trials run first and not counted [0]",
-		WR_OPTSEC_RUN },
-	{ "plain", NO, WR_OPT_PLAIN, NULL, "plain lines even on a terminal", WR_OPTSEC_RUN },
-	{ "quiet", NO, WR_OPT_QUIET, NULL, "no live view, only the summary", WR_OPTSEC_RUN },
-	{ "help", NO, WR_OPT_HELP, NULL, "this text (also -h)", WR_OPTSEC_RUN },
+		WR_OPTSEC_RUN,
+		WR_PROF_TEST, NULL },
+	{ "plain", NO, WR_OPT_PLAIN, NULL, "plain lines even on a terminal", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
+	{ "quiet", NO, WR_OPT_QUIET, NULL, "no live view, only the summary", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
+	{ "help", NO, WR_OPT_HELP, NULL, "this text (also -h)", WR_OPTSEC_RUN,
+		WR_PROF_NONE, NULL },
 	{ "version", NO, WR_OPT_VERSION, NULL, "wirerate's and DPDK's versions",
-		WR_OPTSEC_RUN },
+		WR_OPTSEC_RUN,
+		WR_PROF_NONE, NULL },
 
 	{ "start-on-rx", NO, WR_OPT_START_ON_RX, NULL, "the clock (duration, intervals, "
 		"rates)\nstarts with the first received frame; with\n--tx-ports none or "
-		"--reflect [start at\nlaunch]", WR_OPTSEC_TWOEND },
+		"--reflect [start at\nlaunch]", WR_OPTSEC_TWOEND,
+		WR_PROF_RUN, NULL },
 	{ "idle-timeout", REQ, WR_OPT_IDLE_TIMEOUT, "T", "stop once nothing was received "
 		"for T,\ncounted from the first frame; the run then\nends at its last frame and "
-		"--duration\ndefaults to 0 [off]", WR_OPTSEC_TWOEND },
+		"--duration\ndefaults to 0 [off]", WR_OPTSEC_TWOEND,
+		WR_PROF_RUN, NULL },
 	{ "reflect", NO, WR_OPT_REFLECT, NULL, "send every received frame back out of "
 		"its\nport on the TX queue paired with its RX\nqueue, MACs, IPs and UDP/TCP "
 		"ports swapped;\ncounts what it reflected and what it could\nnot (TX full: "
-		"freed) [off]", WR_OPTSEC_TWOEND },
+		"freed) [off]", WR_OPTSEC_TWOEND,
+		WR_PROF_RUN, NULL },
 	{ "goals", REQ, WR_OPT_GOALS, "LIST", "--mode mlr goals, comma-separated, each\n"
 		"LOSS:EXCEED:SUM:WIDTH: loss ratio a trial\nmay have, share of trial "
 		"seconds that may\nexceed it, seconds of full-length trials a\nload needs, "
 		"relative width of the result\n[0:0.5:21s:0.005,0.005:0.5:21s:0.005, CSIT's\n"
-		"NDR and PDR]", WR_OPTSEC_MODES },
+		"NDR and PDR]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 	{ "mlr-initial", REQ, WR_OPT_MLR_INITIAL, "T", "--mode mlr: length of the "
 		"short trials that\nnarrow the interval before full-length ones\n"
 		"(--trial; 1s for mlr unless given) [--trial / 10,\nat least 100ms]",
-		WR_OPTSEC_MODES },
+		WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 	{ "lat-loads", REQ, WR_OPT_LAT_LOADS, "LIST", "after --mode throughput or mlr: "
 		"latency\ntrials at these percentages of the rate found\n(NDR, or the "
 		"last goal's), 0 = a trickle of\n10 kpps; none = off [0,10,50,90]",
-		WR_OPTSEC_MODES },
+		WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 	{ "lat-trial", REQ, WR_OPT_LAT_TRIAL, "T", "length of each latency trial "
-		"[--trial]", WR_OPTSEC_MODES },
+		"[--trial]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 	{ "capture", REQ, WR_OPT_CAPTURE, "FILE", "write the frames that explain a bad "
 		"run to\nFILE (pcapng, rte_pcapng; tcpdump -r and\ntshark read it), "
-		"atomically at the end [off]", WR_OPTSEC_CAPTURE },
+		"atomically at the end [off]", WR_OPTSEC_CAPTURE,
+		WR_PROF_CAPTURE, NULL },
 	{ "capture-what", REQ, WR_OPT_CAPTURE_WHAT, "LIST", "what to keep: foreign "
 		"(and malformed\nframes), seq (around each gap, late or\nduplicate frame), "
 		"last (the last frames per\nRX queue at each stop) [foreign,seq,last]",
-		WR_OPTSEC_CAPTURE },
+		WR_OPTSEC_CAPTURE,
+		WR_PROF_CAPTURE, capture_what_values },
 	{ "capture-around", REQ, WR_OPT_CAPTURE_AROUND, "N", "frames kept each side of "
-		"a seq anomaly,\n0..4096 [4]", WR_OPTSEC_CAPTURE },
+		"a seq anomaly,\n0..4096 [4]", WR_OPTSEC_CAPTURE,
+		WR_PROF_CAPTURE, NULL },
 	{ "capture-last", REQ, WR_OPT_CAPTURE_LAST, "N", "frames kept per RX queue at "
-		"each stop,\n0..4096 [16]", WR_OPTSEC_CAPTURE },
+		"each stop,\n0..4096 [16]", WR_OPTSEC_CAPTURE,
+		WR_PROF_CAPTURE, NULL },
 	{ "capture-max", REQ, WR_OPT_CAPTURE_MAX, "N", "foreign and seq copies per RX "
 		"queue; the\nrest are counted (over_budget_pkts) [1000]",
-		WR_OPTSEC_CAPTURE },
+		WR_OPTSEC_CAPTURE,
+		WR_PROF_CAPTURE, NULL },
 	{ "capture-snaplen", REQ, WR_OPT_CAPTURE_SNAPLEN, "BYTES", "bytes kept per "
-		"frame, 14..9018 [whole frame]", WR_OPTSEC_CAPTURE },
+		"frame, 14..9018 [whole frame]", WR_OPTSEC_CAPTURE,
+		WR_PROF_CAPTURE, NULL },
 };
 
 const size_t wr_optab_len = sizeof(wr_optab) / sizeof(wr_optab[0]);
@@ -217,6 +305,35 @@ const char *
 wr_optab_section_title(enum wr_optab_section s)
 {
 	return (unsigned int)s < WR_OPTSEC_COUNT ? section_titles[s] : "";
+}
+
+static const char *const profsec_names[WR_PROF_COUNT] = {
+	[WR_PROF_NONE] = "", [WR_PROF_PORTS] = "ports",
+	[WR_PROF_LCORES] = "lcores", [WR_PROF_FRAMES] = "frames",
+	[WR_PROF_RUN] = "run", [WR_PROF_TEST] = "test",
+	[WR_PROF_OUTPUT] = "output", [WR_PROF_CAPTURE] = "capture",
+	[WR_PROF_STREAMS] = "streams",
+};
+
+const char *
+wr_optab_profsec_name(enum wr_optab_profsec s)
+{
+	return (unsigned int)s < WR_PROF_COUNT ? profsec_names[s] : "";
+}
+
+int
+wr_optab_value(int id, const char *v)
+{
+	const char *const *w = NULL;
+	size_t i;
+
+	for (i = 0; i < wr_optab_len; i++)
+		if (wr_optab[i].id == id)
+			w = wr_optab[i].values;
+	for (i = 0; w != NULL && w[i] != NULL; i++)
+		if (strcmp(w[i], v) == 0)
+			return (int)i;
+	return -ENOENT;
 }
 
 const struct wr_optdesc *

@@ -47,6 +47,24 @@ enum wr_optab_id {
 	WR_OPT_GOALS, WR_OPT_MLR_INITIAL, WR_OPT_LAT_LOADS, WR_OPT_LAT_TRIAL,
 };
 
+/*
+ * Sections of a profile (docs/profiles.md), in the order they are listed;
+ * WR_PROF_NONE: not accepted in a profile (help, version, profile itself).
+ * [streams] holds no option: its keys are stream names (profile.c).
+ */
+enum wr_optab_profsec {
+	WR_PROF_NONE = 0,
+	WR_PROF_PORTS,
+	WR_PROF_LCORES,
+	WR_PROF_FRAMES,
+	WR_PROF_RUN,
+	WR_PROF_TEST,
+	WR_PROF_OUTPUT,
+	WR_PROF_CAPTURE,
+	WR_PROF_STREAMS,
+	WR_PROF_COUNT,
+};
+
 /* One option. */
 struct wr_optdesc {
 	const char *name;     /* long name without "--" */
@@ -56,6 +74,11 @@ struct wr_optdesc {
 	const char *help;     /* what it does and its default in [...]; lines
 	                       * split with '\n', never empty */
 	enum wr_optab_section section;
+	enum wr_optab_profsec profile; /* its profile section */
+	/* The words the argument takes (NULL-terminated; NULL when it is not
+	 * a choice of words): the parser's names, in the order of its enum,
+	 * and what --help, the man page and completion list. */
+	const char *const *values;
 };
 
 /* The table, in --help order, and its length. */
@@ -67,6 +90,15 @@ extern const size_t wr_optab_len;
 
 /* A section's heading in --help ("Ports and placement"). */
 const char *wr_optab_section_title(enum wr_optab_section s);
+
+/* A profile section's name ("ports"); "" for WR_PROF_NONE. */
+const char *wr_optab_profsec_name(enum wr_optab_profsec s);
+
+/*
+ * Index of word v among the values of option id (as its enum counts), or
+ * -ENOENT when v is not one of them or the option takes no words.
+ */
+int wr_optab_value(int id, const char *v);
 
 /* The option called name (without "--"), or NULL. */
 const struct wr_optdesc *wr_optab_find(const char *name);

@@ -137,15 +137,12 @@ opt_addr(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 static int
 opt_latency(const char *v, enum wr_lat_mode *mode, struct wr_error *err)
 {
-	if (strcmp(v, "auto") == 0)
-		*mode = WR_LAT_AUTO;
-	else if (strcmp(v, "tsc") == 0)
-		*mode = WR_LAT_TSC;
-	else if (strcmp(v, "off") == 0)
-		*mode = WR_LAT_OFF;
-	else
+	int i = wr_optab_value(WR_OPT_LATENCY, v);
+
+	if (i < 0)
 		return wr_err_usage(err, -EINVAL, "--latency %s: expected auto (streams of this "
 			"process), tsc (also other processes on this host) or off", v);
+	*mode = (enum wr_lat_mode)i;
 	return 0;
 }
 
@@ -193,21 +190,13 @@ opt_misc(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 static int
 opt_mode(const char *v, enum wr_mode *mode, struct wr_error *err)
 {
-	static const char *const names[] = {
-		[WR_MODE_RUN] = "run", [WR_MODE_SWEEP] = "sweep",
-		[WR_MODE_THROUGHPUT] = "throughput", [WR_MODE_LOSS] = "loss",
-		[WR_MODE_B2B] = "b2b", [WR_MODE_MLR] = "mlr",
-	};
-	unsigned int i;
+	int i = wr_optab_value(WR_OPT_MODE, v);
 
-	for (i = 0; i < RTE_DIM(names); i++) {
-		if (strcmp(v, names[i]) == 0) {
-			*mode = (enum wr_mode)i;
-			return 0;
-		}
-	}
-	return wr_err_usage(err, -EINVAL, "--mode %s: expected run, sweep, throughput (RFC "
-		"2544 26.1), loss (26.3), b2b (26.4) or mlr (MLRsearch)", v);
+	if (i < 0)
+		return wr_err_usage(err, -EINVAL, "--mode %s: expected run, sweep, throughput "
+			"(RFC 2544 26.1), loss (26.3), b2b (26.4) or mlr (MLRsearch)", v);
+	*mode = (enum wr_mode)i;
+	return 0;
 }
 
 static int
@@ -328,18 +317,16 @@ opt_twoend(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 static int
 opt_stamp(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 {
+	int i;
+
 	if (c != WR_OPT_STAMP)
 		return 1;
-	if (strcmp(v, "full") == 0)
-		cfg->stamp = WR_STAMP_FULL;
-	else if (strcmp(v, "seq") == 0)
-		cfg->stamp = WR_STAMP_SEQ;
-	else if (strcmp(v, "none") == 0)
-		cfg->stamp = WR_STAMP_NONE;
-	else
+	i = wr_optab_value(WR_OPT_STAMP, v);
+	if (i < 0)
 		return wr_err_usage(err, -EINVAL, "--stamp %s: expected full (sequence and "
 			"timestamp), seq (sequence only) or none (template as "
 			"built)", v);
+	cfg->stamp = (enum wr_stamp)i;
 	return 0;
 }
 

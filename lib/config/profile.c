@@ -18,6 +18,7 @@
 #include <rte_common.h>
 
 #include "base/suggest.h"
+#include "optab.h"
 #include "opts.h"
 #include "profile.h"
 
@@ -26,45 +27,16 @@
 /* rte_cfgfile reads lines into a buffer of this size, '\n' included. */
 #define MAX_LINE (CFG_NAME_LEN + CFG_VALUE_LEN + 4 - 1)
 
-struct section_spec {
-	const char *name;
-	const char *const *keys;
-	const char *what;           /* for the list of sections */
-};
-
-static const char *const ports_keys[] = { "tx-ports", "rx-ports", "txq",
-	"rxq", "txd", "rxd", "burst", "ring-pairs", NULL };
-static const char *const lcores_keys[] = { "map", NULL };
-static const char *const frames_keys[] = { "size", "sizes", "src-mac",
-	"dst-mac", "src-ip", "dst-ip", "sport", "dport", "flows", "vlan", "stamp",
-	"mix", "ipv6", "src-ip6", "dst-ip6", "dscp", "vlan-prio", "stream",
-	NULL };
-static const char *const run_keys[] = { "duration", "count", "rate",
-	"link-speed", "interval", "grace", "link-timeout", "latency", "impair",
-	"start-on-rx", "idle-timeout", "reflect", "pattern", NULL };
-static const char *const test_keys[] = { "mode", "trial", "resolution",
-	"max-trials", "pdr", "loss-step", "b2b-trials", "b2b-max", "repeat",
-	"warmup", NULL };
-static const char *const output_keys[] = { "json", "csv", "csv-streams", "label", "plain",
-	"quiet", NULL };
-/* [streams]: every key is a stream's name, its value the definition. */
-static const char *const streams_keys[] = { NULL };
-
-static const struct section_spec sections[] = {
-	{ "ports", ports_keys, "ports, roles, queues" },
-	{ "lcores", lcores_keys, "lcore plan" },
-	{ "frames", frames_keys, "frame size and headers" },
-	{ "run", run_keys, "length and pacing of the run" },
-	{ "test", test_keys, "RFC 2544 test modes and repeated trials" },
-	{ "output", output_keys, "results and display" },
-	{ "streams", streams_keys, "NAME = stream definition, one per stream" },
-};
+/*
+ * A section is its enum wr_optab_profsec (names in optab.c): it accepts the
+ * options whose profile section (optab.c) it is; [streams] takes any key,
+ * a stream's name, its value the definition.
+ */
+#define SEC_FIRST (WR_PROF_NONE + 1)
+#define SEC_COUNT (WR_PROF_COUNT - SEC_FIRST)
 
 /* Keys that may appear more than once in their section. */
 static const char *const repeatable[] = { "map", "stream", NULL };
-/* Options without a value: the key takes yes/no. */
-static const char *const flags[] = { "plain", "quiet", "start-on-rx",
-	"reflect", "ipv6", NULL };
 
 /* Where each section and entry of the file stands, from the lint pass. */
 struct lint_entry {
@@ -77,8 +49,8 @@ struct ctx {
 	struct wr_config *cfg;
 	struct wr_error *err;
 	unsigned int nb_sections;
-	unsigned int section_line[RTE_DIM(sections)];
-	const struct section_spec *order[RTE_DIM(sections)];  /* file order */
+	unsigned int section_line[SEC_COUNT];
+	enum wr_optab_profsec order[SEC_COUNT];  /* file order */
 	unsigned int nb_entries;
 	struct lint_entry e[MAX_ENTRIES];
 };
@@ -105,64 +77,74 @@ in_list(const char *const *list, const char *s)
 	return false;
 }
 
-static const struct section_spec *
+/* The section called name, or WR_PROF_NONE. */
+static enum wr_optab_profsec
 find_section(const char *name)
 {
-	unsigned int i;
+	unsigned int s;
 
-	for (i = 0; i < RTE_DIM(sections); i++)
-		if (strcmp(sections[i].name, name) == 0)
-			return &sections[i];
-	return NULL;
+	for (s = SEC_FIRST; s < WR_PROF_COUNT; s++)
+		if (strcmp(wr_optab_profsec_name(s), name) == 0)
+			return (enum wr_optab_profsec)s;
+	return WR_PROF_NONE;
+}
+
+/* Whether section sp accepts option key. */
+static bool
+accepts(enum wr_optab_profsec sp, const char *key)
+{
+	const struct wr_optdesc *o = wr_optab_find(key);
+
+	return o != NULL && sp != WR_PROF_STREAMS && o->profile == sp;
 }
 
 const char *
 wr_profile_section_of(const char *key)
 {
-	unsigned int i;
+	const struct wr_optdesc *o = wr_optab_find(key);
 
-	for (i = 0; i < RTE_DIM(sections); i++)
-		if (in_list(sections[i].keys, key))
-			return sections[i].name;
-	return NULL;
+	if (o == NULL || o->profile == WR_PROF_NONE)
+		return NULL;
+	return wr_optab_profsec_name(o->profile);
 }
 
-/* Write "a, b, c" of list into buf. */
+/* Write "a, b, c", the keys of sp, into buf. */
 static const char *
-join(const char *const *list, char *buf, size_t len)
+section_keys(enum wr_optab_profsec sp, char *buf, size_t len)
 {
-	size_t n = 0;
+	size_t i, n = 0;
 
 	buf[0] = '\0';
-	for (; *list != NULL && n < len; list++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", *list);
+	for (i = 0; i < wr_optab_len && n < len; i++)
+		if (wr_optab[i].profile == sp)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+				wr_optab[i].name);
 	return buf;
 }
 
 static const char *
 section_names(char *buf, size_t len)
 {
-	const char *names[RTE_DIM(sections) + 1];
-	unsigned int i;
+	size_t i, n = 0;
 
-	for (i = 0; i < RTE_DIM(sections); i++)
-		names[i] = sections[i].name;
-	names[i] = NULL;
-	return join(names, buf, len);
+	buf[0] = '\0';
+	for (i = SEC_FIRST; i < WR_PROF_COUNT && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+			wr_optab_profsec_name(i));
+	return buf;
 }
 
 /* The known key closest to key (any section), or NULL if none is close. */
 static const char *
 closest_key(const char *key)
 {
-	const char *const *k;
 	struct wr_suggest sg;
-	unsigned int i;
+	size_t i;
 
 	wr_suggest_init(&sg, key, strlen(key));
-	for (i = 0; i < RTE_DIM(sections); i++)
-		for (k = sections[i].keys; *k != NULL; k++)
-			wr_suggest_try(&sg, *k);
+	for (i = 0; i < wr_optab_len; i++)
+		if (wr_optab[i].profile != WR_PROF_NONE)
+			wr_suggest_try(&sg, wr_optab[i].name);
 	return sg.best;
 }
 
@@ -193,7 +175,7 @@ cut_comment(char *s)
 static int
 lint_section(struct ctx *x, char *s, unsigned int line)
 {
-	const struct section_spec *sp;
+	enum wr_optab_profsec sp;
 	char *end = strchr(s, ']'), *name, names[128];
 	unsigned int i;
 
@@ -203,7 +185,7 @@ lint_section(struct ctx *x, char *s, unsigned int line)
 	*end = '\0';
 	name = trim(s + 1);
 	sp = find_section(name);
-	if (sp == NULL)
+	if (sp == WR_PROF_NONE)
 		return perr(x, line, "[%s]: unknown section; accepted: %s", name,
 			section_names(names, sizeof(names)));
 	for (i = 0; i < x->nb_sections; i++)
@@ -235,8 +217,8 @@ lint_entry(struct ctx *x, char *s, unsigned int line)
 		return perr(x, line, "%.40s...: key longer than %u or value longer "
 			"than %u characters", key, CFG_NAME_LEN - 1, CFG_VALUE_LEN - 1);
 	if (*value == '\0')
-		return perr(x, line, "[%s] %s: empty value", x->order[
-			x->nb_sections - 1]->name, key);
+		return perr(x, line, "[%s] %s: empty value", wr_optab_profsec_name(
+			x->order[x->nb_sections - 1]), key);
 	if (x->nb_entries == MAX_ENTRIES)
 		return perr(x, line, "more than %u keys", MAX_ENTRIES);
 	x->e[x->nb_entries].line = line;
@@ -348,22 +330,22 @@ reword(struct ctx *x, const struct lint_entry *le, const char *sec,
 
 static int
 unknown_key(struct ctx *x, const struct lint_entry *le,
-		const struct section_spec *sp, const char *value)
+		enum wr_optab_profsec sp, const char *value)
 {
 	const char *home = wr_profile_section_of(le->key), *near;
-	char keys[256];
+	char keys[512];
 
 	if (home != NULL)
 		return perr(x, le->line, "[%s] %s = %s: %s belongs in section "
-			"[%s]", sp->name, le->key, value, le->key, home);
+			"[%s]", wr_optab_profsec_name(sp), le->key, value, le->key, home);
 	near = closest_key(le->key);
-	join(sp->keys, keys, sizeof(keys));
+	section_keys(sp, keys, sizeof(keys));
 	if (near != NULL)
 		return perr(x, le->line, "[%s] %s = %s: unknown key; did you mean "
-			"'%s' (in [%s])? accepted in [%s]: %s", sp->name, le->key,
-			value, near, wr_profile_section_of(near), sp->name, keys);
+			"'%s' (in [%s])? accepted in [%s]: %s", wr_optab_profsec_name(sp), le->key,
+			value, near, wr_profile_section_of(near), wr_optab_profsec_name(sp), keys);
 	return perr(x, le->line, "[%s] %s = %s: unknown key; accepted in [%s]: "
-		"%s", sp->name, le->key, value, sp->name, keys);
+		"%s", wr_optab_profsec_name(sp), le->key, value, wr_optab_profsec_name(sp), keys);
 }
 
 /* First line before entry i of a key, or 0: duplicates are errors. */
@@ -379,7 +361,7 @@ seen_before(const struct ctx *x, unsigned int i)
 }
 
 static int
-apply_option(struct ctx *x, unsigned int i, const struct section_spec *sp,
+apply_option(struct ctx *x, unsigned int i, enum wr_optab_profsec sp,
 		const char *value)
 {
 	const struct lint_entry *le = &x->e[i];
@@ -387,14 +369,14 @@ apply_option(struct ctx *x, unsigned int i, const struct section_spec *sp,
 	bool on = false;
 	int rc;
 
-	if (!in_list(sp->keys, le->key))
+	if (!accepts(sp, le->key))
 		return unknown_key(x, le, sp, value);
 	first = seen_before(x, i);
 	if (first != 0 && !in_list(repeatable, le->key))
 		return perr(x, le->line, "[%s] %s = %s: %s already set on line %u; "
-			"give it once", sp->name, le->key, value, le->key, first);
-	if (in_list(flags, le->key)) {
-		rc = parse_flag(x, le, sp->name, value, &on);
+			"give it once", wr_optab_profsec_name(sp), le->key, value, le->key, first);
+	if (wr_optab_find(le->key)->has_arg == no_argument) {
+		rc = parse_flag(x, le, wr_optab_profsec_name(sp), value, &on);
 		if (rc != 0 || !on)
 			return rc;
 		value = NULL;
@@ -404,9 +386,9 @@ apply_option(struct ctx *x, unsigned int i, const struct section_spec *sp,
 	rc = wr_opts_set(le->key, value, x->cfg, x->err);
 	if (rc == -ENOENT)
 		return perr(x, le->line, "[%s] %s: this build has no --%s option",
-			sp->name, le->key, le->key);
+			wr_optab_profsec_name(sp), le->key, le->key);
 	if (rc != 0)
-		return reword(x, le, sp->name, value ? value : "yes", x->err->msg);
+		return reword(x, le, wr_optab_profsec_name(sp), value ? value : "yes", x->err->msg);
 	x->cfg->maps_from_profile = x->cfg->nb_maps > 0;
 	return 0;
 }
@@ -426,12 +408,12 @@ apply_stream(struct ctx *x, const struct lint_entry *le, const char *value)
 }
 
 static int
-apply_entry(struct ctx *x, unsigned int i, const struct section_spec *sp,
+apply_entry(struct ctx *x, unsigned int i, enum wr_optab_profsec sp,
 		const char *value)
 {
 	unsigned int first;
 
-	if (sp->keys != streams_keys)
+	if (sp != WR_PROF_STREAMS)
 		return apply_option(x, i, sp, value);
 	first = seen_before(x, i);
 	if (first != 0)
@@ -451,7 +433,7 @@ apply_section(struct ctx *x, struct rte_cfgfile *f, int s, unsigned int *next)
 
 	n = rte_cfgfile_section_num_entries_by_index(f, name, s);
 	if (n < 0 || *next + (unsigned int)n > x->nb_entries ||
-			strcmp(name, x->order[s]->name) != 0)
+			strcmp(name, wr_optab_profsec_name(x->order[s])) != 0)
 		return perr(x, 0, "rte_cfgfile read the file differently from "
 			"its lines (section %d)", s);
 	ent = calloc(n ? n : 1, sizeof(*ent));

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/units.h"
@@ -310,25 +311,33 @@ search_progress(struct mode_ctx *m, const struct wr_search *srch)
 		"PDR" : "NDR");
 }
 
-/* RFC 2544 26.1: the highest rate without loss, and latency there (26.2). */
+/*
+ * RFC 2544 26.1: the highest rate without loss, and latency there (26.2):
+ * from the trial at the reported NDR rate (wr_search_ndr_trial), each
+ * search trial's summary kept by its index until the search ends.
+ */
 static int
 run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 {
 	const struct wr_config *cfg = m->run->setup.cfg;
-	struct wr_trial_summary s, best;
+	struct wr_trial_summary *sums, none;
 	struct wr_search_conf sc;
 	struct wr_search_result r;
 	struct wr_search srch;
 	struct wr_trial t;
 	unsigned int limited = 0;
 	double pps;
-	int rc;
+	int rc, at;
 
 	rc = wr_mode_max_rate(m, size, &pps, res);
 	if (rc != 0)
 		return rc;
+	sums = calloc(WR_SEARCH_MAX_TRIALS, sizeof(*sums));
+	if (sums == NULL)
+		return wr_err_env(m->err, -ENOMEM, "--mode throughput: no memory "
+			"for the trials' summaries");
 	memset(&sc, 0, sizeof(sc));
-	memset(&best, 0, sizeof(best));
+	memset(&none, 0, sizeof(none));
 	sc.max_pps = pps;
 	sc.min_pps = pps * WR_MODE_SEARCH_MIN_FRACTION;
 	sc.res_rel = cfg->resolution_pct / 100.0;
@@ -336,24 +345,29 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 	sc.max_trials = cfg->max_trials;
 	rc = wr_search_init(&srch, &sc);
 	while (rc == 0 && wr_search_next(&srch, &pps) == WR_SEARCH_TRIAL) {
+		struct wr_trial_summary *s = &sums[srch.nb_trials];
+
 		search_progress(m, &srch);
 		wr_mode_trial_at(size, pps, cfg->trial_ms, &t);
-		rc = wr_mode_trial(m, &t, "search", &s);
-		if (rc == 0 && s.sent_pkts == 0)
+		rc = wr_mode_trial(m, &t, "search", s);
+		if (rc == 0 && s->sent_pkts == 0)
 			rc = wr_err_fail(m->err, -EIO, "--mode throughput at %u B: the "
 				"trial at %.6g pps sent no frame: no loss ratio to search "
 				"on", size, pps);
 		if (rc == 0)
-			rc = wr_search_report(&srch, pps, s.sent_pkts, search_loss(&s, &limited));
-		if (rc == 0 && s.lost_pkts == 0 && s.rate_reached && pps > best.requested_pps)
-			best = s;
+			rc = wr_search_report(&srch, pps, s->sent_pkts,
+				search_loss(s, &limited));
 	}
-	if (rc != 0)
-		return rc;
-	json_object_set_new(res, "generator_limited_trials", json_integer(limited));
-	wr_search_result(&srch, &r);
-	search_result_json(res, &r, &best, size, wr_mode_trusted_link_bps(m->run));
-	return 0;
+	if (rc == 0) {
+		json_object_set_new(res, "generator_limited_trials",
+			json_integer(limited));
+		wr_search_result(&srch, &r);
+		at = wr_search_ndr_trial(&srch, &r);
+		search_result_json(res, &r, at >= 0 ? &sums[at] : &none, size,
+			wr_mode_trusted_link_bps(m->run));
+	}
+	free(sums);
+	return rc;
 }
 
 /* RFC 2544 26.3: loss at 100%, 90%, ... until two trials without loss. */
@@ -502,13 +516,19 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 	json_object_set_new(doc, "trials", m.trials);
 	json_object_set_new(doc, "results", results);
 	wr_err_clear(err);
+	/* Each checkpoint holds every finished point and trial. */
+	wr_result_checkpoint_keep(run, doc);
 	wr_mode_progress_begin(&m);
 	for (i = 0; i < n && rc == 0; i++) {
 		size = cfg->nb_sizes ? cfg->sizes[i] : cfg->frame_size;
 		wr_mode_progress_size(&m, i + 1, size);
-		json_array_append_new(results, res = json_object());
+		res = json_object();
 		rc = run_size(&m, size, res);
+		/* A point joins results once it is finished (or failed). */
+		json_array_append_new(results, res);
+		wr_result_checkpoint_keep(run, doc);
 	}
+	wr_result_checkpoint_keep(run, NULL);
 	/*
 	 * The search state machines (search.c, mlr.c) refuse a state with a
 	 * bare errno: a method that could not go on is a failed run.

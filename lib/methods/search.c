@@ -267,3 +267,15 @@ wr_search_flr_report(struct wr_search_flr *f, uint64_t nb_sent,
 		f->done = true;
 	return 0;
 }
+
+int
+wr_search_ndr_trial(const struct wr_search *s, const struct wr_search_result *res)
+{
+	uint32_t i;
+
+	for (i = 0; res->ndr_found && i < s->nb_trials; i++)
+		if (s->trials[i].rate_pps == res->ndr_pps &&
+				search_pass(&s->trials[i], 0.0))
+			return (int)i;
+	return -1;
+}

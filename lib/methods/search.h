@@ -135,6 +135,15 @@ uint64_t wr_search_evidence_loss(bool reached, uint64_t nb_sent,
 int wr_search_result(const struct wr_search *s, struct wr_search_result *res);
 
 /*
+ * The trial the NDR of res (wr_search_result of s) was measured by: the
+ * zero-loss trial at exactly res->ndr_pps. Not the highest zero-loss
+ * trial: on a device whose loss is not monotonic a clean trial (of the PDR
+ * stage, say) may lie above the NDR's upper bound. Returns its index in
+ * s->trials, or -1 when no NDR was found.
+ */
+int wr_search_ndr_trial(const struct wr_search *s, const struct wr_search_result *res);
+
+/*
  * Start the frame-loss-rate sequence: trials at 100%, 100 - step, 100 - 2
  * step ... percent of max_pps, until two successive trials lose nothing or
  * the next step would be at or below 0%. RFC 2544 26.3 asks for steps of

@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "compare.h"
+#include "alike.h"
 #include "kinds.h"
 #include "result.h"
 #include "trials.h"
@@ -80,51 +81,45 @@ wr_compare_parse(const char *buf, size_t len, const char *name, json_t **doc,
 	return check_schema(d, name, doc, err);
 }
 
-/* Ports transmitting and receiving, from ports[].role. */
-static int
-count_roles(const json_t *doc, const char *name, unsigned int *tx,
-		unsigned int *rx, struct wr_error *err)
-{
-	const json_t *ports = json_object_get(doc, "ports"), *role;
-	size_t i;
-
-	*tx = *rx = 0;
-	if (!json_is_array(ports))
-		return wr_err_usage(err, -EINVAL, "%s: field 'ports' is missing or not an array",
-			name);
-	for (i = 0; i < json_array_size(ports); i++) {
-		role = json_object_get(json_array_get(ports, i), "role");
-		if (!json_is_string(role))
-			return wr_err_usage(err, -EINVAL, "%s: field 'ports[%zu].role' is missing "
-				"or not a string", name, i);
-		*tx += strstr(json_string_value(role), "tx") != NULL;
-		*rx += strstr(json_string_value(role), "rx") != NULL;
-	}
-	return 0;
-}
-
-/* Runs whose numbers mean different things are refused, with the reason. */
+/*
+ * Runs whose numbers mean different things are refused, naming every
+ * set-up key that differs and how to allow it; allowed ones are listed.
+ */
 static int
 check_comparable(const json_t *base, const char *bn, const json_t *cur,
-		const char *cn, struct wr_compare *out, struct wr_error *err)
+		const char *cn, unsigned int allow, struct wr_compare *out,
+		struct wr_error *err)
 {
-	double bv, cv;
-	unsigned int btx, brx, ctx, crx;
+	struct wr_alike_diff d[WR_COMPARE_MAX_ALLOWED];
+	char what[768], how[256];
+	size_t nw = 0, nh = 0;
+	int i, n;
 
-	(void)out;
-	if (wr_metrics_get_number(base, "config.vlan", &bv, err) == 0 &&
-			wr_metrics_get_number(cur, "config.vlan", &cv, err) == 0 &&
-			(bv == 0) != (cv == 0))
-		return wr_err_usage(err, -EINVAL, "incomparable runs: frames are %s in %s and "
-			"%s in %s", bv ? "VLAN-tagged" : "untagged", bn,
-			cv ? "VLAN-tagged" : "untagged", cn);
-	if (count_roles(base, bn, &btx, &brx, err) != 0 ||
-			count_roles(cur, cn, &ctx, &crx, err) != 0)
+	n = wr_alike_diffs(base, bn, cur, cn, d, RTE_DIM(d), err);
+	what[0] = how[0] = '\0';
+	for (i = 0; i < n; i++) {
+		const struct wr_alike_key *k = &wr_alike_keys[d[i].key];
+
+		if (allow & (1u << d[i].key)) {
+			snprintf(out->allowed[out->nb_allowed++], WR_COMPARE_NOTE_LEN,
+				"%s: %s in the baseline, %s in the result (--allow-diff "
+				"%s)", k->name, d[i].base, d[i].cur, k->name);
+			continue;
+		}
+		if (nw < sizeof(what))
+			nw += (size_t)snprintf(what + nw, sizeof(what) - nw, "%s%s: %s "
+				"in %s, %s in %s", nw ? "; " : "", k->what, d[i].base,
+				bn, d[i].cur, cn);
+		if (nh < sizeof(how))
+			nh += (size_t)snprintf(how + nh, sizeof(how) - nh,
+				" --allow-diff %s", k->name);
+	}
+	if (n < 0)
 		return -EINVAL;
-	if (btx != ctx || brx != crx)
-		return wr_err_usage(err, -EINVAL, "incomparable runs: %s transmits on %u and "
-			"receives on %u port(s), %s on %u and %u", bn, btx, brx, cn,
-			ctx, crx);
+	if (nw != 0)
+		return wr_err_usage(err, -EINVAL, "incomparable runs: %s (compare runs "
+			"of one configuration, or name what differs on purpose:%s)",
+			what, how);
 	return 0;
 }
 
@@ -166,7 +161,7 @@ note_env(struct wr_compare *out, const json_t *base, const json_t *cur)
 		"env.wirerate_version", "env.dpdk_version", "env.cpu_model",
 		"env.tsc_hz", "env.kernel", "env.hostname", "env.profile",
 		"config.txq", "config.rxq", "config.txd", "config.rxd",
-		"config.burst_pkts", "config.flows",
+		"config.burst_pkts",
 	};
 	static const char *const port_fields[] = {
 		"driver", "device", "pci_id", "vmxnet3_version", "mtu",
@@ -187,15 +182,38 @@ note_env(struct wr_compare *out, const json_t *base, const json_t *cur)
 	}
 }
 
-/* True when the worse side's best trial reaches the other's worst one. */
-static bool
-inside_spread(const struct wr_compare_row *r)
+/*
+ * The change of the medians that repeated trials make plausible by chance:
+ * the two-sided 95% Student t quantile (n_b + n_c - 2 degrees of freedom,
+ * as the two-sample t test) times the standard error of the difference,
+ * sqrt(se_b^2 + se_c^2). The errors come from each side's median absolute
+ * deviation, so one outlier among the trials neither widens it nor moves
+ * the medians; more trials narrow it. NAN when a side has fewer than two
+ * trials (a single run: nothing excuses a change).
+ */
+static double
+noise_limit(const struct wr_compare_row *r)
 {
-	if (r->base.n < 2 || r->cur.n < 2)
-		return false;
-	if (wr_metric_defs[r->id].dir == WR_METRIC_HIGHER_BETTER)
-		return r->cur.max >= r->base.min;
-	return r->cur.min <= r->base.max;
+	if (r->base.n < 2 || r->cur.n < 2 || isnan(r->base.se) || isnan(r->cur.se))
+		return NAN;
+	return wr_trials_t95(r->base.n + r->cur.n - 2) *
+		sqrt(r->base.se * r->base.se + r->cur.se * r->cur.se);
+}
+
+/*
+ * Noise: within noise_limit(), and the worse side's best trial reaches
+ * the other's worst. The second condition never excuses a change alone (one
+ * outlier would stretch a range over everything): it keeps a handful of
+ * trials, whose error estimate is loose, from calling two sets that do
+ * not overlap at all chance.
+ */
+static bool
+within_noise(const struct wr_compare_row *r, double limit)
+{
+	bool overlap = wr_metric_defs[r->id].dir == WR_METRIC_HIGHER_BETTER ?
+		r->cur.max >= r->base.min : r->cur.min <= r->base.max;
+
+	return overlap && fabs(r->change_abs) <= limit;
 }
 
 /* How much worse cur is, in the tolerance's unit (negative: better). */
@@ -215,7 +233,7 @@ static void
 judge(struct wr_compare_row *r)
 {
 	char tol[32];
-	double bad;
+	double bad, noise;
 
 	r->change_abs = r->cur.value - r->base.value;
 	r->change_pct = r->base.value != 0 ? 100.0 * r->change_abs /
@@ -227,12 +245,14 @@ judge(struct wr_compare_row *r)
 		return;
 	}
 	bad = badness(r);
-	if (bad > r->tol.value && inside_spread(r)) {
+	noise = noise_limit(r);
+	if (bad > r->tol.value && within_noise(r, noise)) {
 		r->verdict = WR_VERDICT_NOISE;
 		snprintf(r->why, sizeof(r->why), "worse beyond the %s tolerance "
-			"but inside the trials' spread (baseline %.6g..%.6g, result "
-			"%.6g..%.6g)", tol, r->base.min, r->base.max, r->cur.min,
-			r->cur.max);
+			"but within the trials' noise: the medians differ by %.4g, "
+			"at most %.4g by chance (t95 x standard error, %u and %u "
+			"trials)", tol, fabs(r->change_abs), noise, r->base.n,
+			r->cur.n);
 	} else if (bad > r->tol.value) {
 		r->verdict = WR_VERDICT_REGRESSION;
 		snprintf(r->why, sizeof(r->why), "worse beyond the %s tolerance "
@@ -244,6 +264,29 @@ judge(struct wr_compare_row *r)
 		r->verdict = WR_VERDICT_PASS;
 		snprintf(r->why, sizeof(r->why), "within the %s tolerance", tol);
 	}
+}
+
+/*
+ * A metric one side lacks. The baseline's figure vanished from the result
+ * (an NDR not found, an MLR goal at 0, a b2b without a passing burst, a
+ * receiver that got nothing): a regression. Only a figure the baseline
+ * lacks too, or gained by the result, is skipped: nothing to hold it to.
+ */
+static void
+judge_absent(struct wr_compare_row *r)
+{
+	r->change_pct = NAN;
+	if (r->base.have && !r->tol.ignore) {
+		r->verdict = WR_VERDICT_REGRESSION;
+		snprintf(r->why, sizeof(r->why), "measured in the baseline (%.6g), "
+			"missing in the result", r->base.value);
+		return;
+	}
+	r->verdict = WR_VERDICT_SKIPPED;
+	snprintf(r->why, sizeof(r->why), "%s", r->tol.ignore ?
+		"ignored (tolerance file)" : !r->cur.have ?
+		"not measured in the baseline nor the result" :
+		"not measured in the baseline");
 }
 
 /* "64, 512, 1518" into buf: the frame sizes of pts; returns how many. */
@@ -308,6 +351,7 @@ side_of(const struct wr_point *p, unsigned int id, struct wr_compare_side *s)
 	s->min = p->lo.v[id];
 	s->max = p->hi.v[id];
 	s->n = p->n;
+	s->se = p->se.have[id] ? p->se.v[id] : NAN;
 }
 
 /* Judge the kind's metrics at one point present on both sides. */
@@ -336,15 +380,10 @@ judge_point(const struct wr_point *bp, const struct wr_point *cp,
 		r->tol = tol->t[r->id];
 		side_of(bp, r->id, &r->base);
 		side_of(cp, r->id, &r->cur);
-		if (!r->base.have || !r->cur.have) {
-			r->verdict = WR_VERDICT_SKIPPED;
-			r->change_pct = NAN;
-			snprintf(r->why, sizeof(r->why), "not measured in the %s",
-				!r->base.have && !r->cur.have ? "baseline nor the result" :
-				!r->base.have ? "baseline" : "result");
-		} else {
+		if (!r->base.have || !r->cur.have)
+			judge_absent(r);
+		else
 			judge(r);
-		}
 		out->nb[r->verdict]++;
 	}
 	out->nb_points++;
@@ -429,8 +468,8 @@ load_points(const json_t *doc, const char *name, struct wr_points *pts,
 int
 wr_compare_docs(const json_t *base, const char *base_name,
 		const json_t *cur, const char *cur_name,
-		const struct wr_tolerances *tol, struct wr_compare *out,
-		struct wr_error *err)
+		const struct wr_tolerances *tol, unsigned int allow,
+		struct wr_compare *out, struct wr_error *err)
 {
 	struct wr_points *pts = malloc(2 * sizeof(*pts));
 	int rc = -EINVAL;
@@ -441,7 +480,8 @@ wr_compare_docs(const json_t *base, const char *base_name,
 	if (load_points(base, base_name, &pts[0], err) != 0 ||
 			load_points(cur, cur_name, &pts[1], err) != 0 ||
 			check_points(&pts[0], base_name, &pts[1], cur_name, err) != 0 ||
-			check_comparable(base, base_name, cur, cur_name, out, err) != 0)
+			check_comparable(base, base_name, cur, cur_name, allow, out,
+			err) != 0)
 		goto out;
 	snprintf(out->kind, sizeof(out->kind), "%s", pts[1].kind->name);
 	out->frame_size = pts[0].p[0].frame_size;

@@ -33,7 +33,7 @@ run_figures(const json_t *doc, struct wr_point *p, struct wr_error *err)
 		p->hi.v[id] = f.max;
 		p->n = f.n;
 	}
-	return 0;
+	return wr_trials_median_se_of(doc, &p->se, err);
 }
 
 static void
@@ -255,6 +255,28 @@ throughput_result(const json_t *r, const char *where, struct wr_point *p,
 	return 0;
 }
 
+/* The bursts of a b2b result: their number and the spread of the mean. */
+static int
+burst_se(const json_t *r, const char *where, struct wr_point *p,
+		struct wr_error *err)
+{
+	const json_t *a = json_object_get(r, "bursts_pkts"), *b;
+	double v[WR_KIND_MAX_POINTS];
+	size_t i;
+
+	p->n = (unsigned int)json_array_size(a);
+	json_array_foreach(a, i, b) {
+		if (!json_is_number(b))
+			return wr_err_usage(err, -EINVAL, "field '%s.bursts_pkts[%zu]' is "
+				"not a number", where, i);
+		if (i < RTE_DIM(v))
+			v[i] = json_number_value(b);
+	}
+	if (p->n >= 2 && p->n <= RTE_DIM(v))
+		put(&p->se, WR_METRIC_B2B_PKTS, wr_trials_median_se(v, p->n));
+	return 0;
+}
+
 /* Back-to-back: the mean burst, with the shortest and longest as spread. */
 static int
 b2b_result(const json_t *r, const char *where, struct wr_point *p, struct wr_error *err)
@@ -269,8 +291,7 @@ b2b_result(const json_t *r, const char *where, struct wr_point *p, struct wr_err
 	put(&p->m, WR_METRIC_B2B_PKTS, mean);
 	put(&p->lo, WR_METRIC_B2B_PKTS, lo);
 	put(&p->hi, WR_METRIC_B2B_PKTS, hi);
-	p->n = (unsigned int)json_array_size(json_object_get(r, "bursts_pkts"));
-	return 0;
+	return burst_se(r, where, p, err);
 }
 
 static int

@@ -33,6 +33,8 @@ struct wr_point {
 	struct wr_metric_values m;    /* figures (medians over trials) */
 	struct wr_metric_values lo;   /* spread over the trials, = m for n 1 */
 	struct wr_metric_values hi;
+	struct wr_metric_values se;   /* standard error of m over the trials
+	                               * (lib/results/trials.h), have: known */
 };
 
 struct wr_points;

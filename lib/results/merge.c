@@ -224,15 +224,22 @@ read_receiver(const json_t *rcv, struct wr_merge *m, struct wr_error *err)
 	return 0;
 }
 
-/* Does sent = received + head + gaps + tail hold, every term proven? */
+/*
+ * Does sent = received + head + gaps + tail hold, every term proven?
+ * sent_lower_bound (m): the sender's count is of its last checkpoint; the
+ * receiver's highest sequence proves it sent at least that many.
+ */
 static void
-balance_row(struct wr_merge_row *r)
+balance_row(struct wr_merge_row *r, bool sent_lower_bound)
 {
 	r->balanced = r->why[0] == '\0';
 	if (!r->in_sender) {
 		why(r, "not in SENDER: frames of another sender");
 		return;
 	}
+	if (sent_lower_bound && r->in_receiver && r->restarts == 0 &&
+			r->next_seq > r->sent_pkts)
+		r->sent_pkts = r->next_seq;
 	r->lost_pkts = (int64_t)(r->sent_pkts - r->rx_pkts);
 	if (!r->in_receiver) {
 		r->tail_lost_pkts = r->sent_pkts;
@@ -301,12 +308,13 @@ wr_merge_compute(const json_t *snd, const json_t *rcv, struct wr_merge *m,
 		rc = read_receiver(rcv, m, err);
 	if (rc != 0)
 		return rc;
+	m->sent_lower_bound = running(snd);
+	m->incomplete = running(snd) || running(rcv);
 	for (i = 0; i < m->nb_rows; i++) {
-		balance_row(&m->rows[i]);
+		balance_row(&m->rows[i], m->sent_lower_bound);
 		add_totals(m, &m->rows[i]);
 	}
 	m->balanced = m->nb_rows > 0 && m->nb_unbalanced == 0;
-	m->incomplete = running(snd) || running(rcv);
 	return 0;
 }
 
@@ -385,8 +393,17 @@ totals_json(const struct wr_merge *m)
 	wr_json_set(o, "tail_lost_pkts", wr_json_u64(m->tail_lost_pkts));
 	wr_json_set(o, "late_pkts", wr_json_u64(m->late_pkts));
 	wr_json_set(o, "dup_pkts", wr_json_u64(m->dup_pkts));
-	wr_json_set(o, "loss_ratio", json_real(m->sent_pkts == 0 ? 0.0 :
-		(double)m->lost_pkts / (double)m->sent_pkts));
+	/* A crashed sender's frames after its checkpoint are unknown: the
+	 * counts are lower bounds and the ratio is not known (said, not
+	 * guessed); lost / sent of what is known bounds it from below. */
+	wr_json_set(o, "exact", json_boolean(!m->sent_lower_bound));
+	wr_json_set(o, m->sent_lower_bound ? "loss_ratio_at_least" : "loss_ratio",
+		json_real(m->sent_pkts == 0 ? 0.0 : (double)m->lost_pkts /
+		(double)m->sent_pkts));
+	if (m->sent_lower_bound)
+		wr_json_set(o, "unknown", json_string("frames the sender sent after "
+			"its last checkpoint that never arrived: sent_pkts and "
+			"lost_pkts are lower bounds"));
 	wr_json_set(o, "unbalanced_streams", wr_json_u64(m->nb_unbalanced));
 	return o;
 }

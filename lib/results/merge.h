@@ -57,6 +57,13 @@ struct wr_merge {
 	/* A side was written during its run (stop_reason "running"): its
 	 * counts stop at its last interval, so the balance is provisional. */
 	bool incomplete;
+	/* The sender's side was written during its run (a sender that
+	 * crashed leaves its last checkpoint): it went on sending after it,
+	 * so each row's sent_pkts is a lower bound (the checkpoint's count,
+	 * raised to the highest sequence the receiver saw + 1), and lost_pkts
+	 * is what is proven lost; frames sent after the checkpoint that never
+	 * arrived cannot be counted. */
+	bool sent_lower_bound;
 	unsigned int nb_rows;
 	struct wr_merge_row rows[WR_MERGE_MAX_ROWS];
 	/* Over the rows in the sender. */

@@ -15,6 +15,7 @@
 #include "stats/collect.h"
 #include "stats/cpujson.h"
 #include "stats/streamrx.h"
+#include "series.h"
 #include "trials.h"
 
 
@@ -68,34 +69,40 @@ seq_json(json_t *o, const struct wr_port_seq *s)
 }
 
 json_t *
-wr_result_samples_json(const struct wr_run *run)
+wr_result_sample_json(const struct wr_run *run, const struct wr_interval *iv)
+{
+	json_t *s = json_object(), *ports = json_array();
+	unsigned int p;
+
+	wr_json_set(s, "t_s", json_real(iv->t_s));
+	wr_json_set(s, "dt_s", json_real(iv->dt_s));
+	for (p = 0; p < run->setup.nb_ports; p++) {
+		json_t *o = json_object();
+
+		wr_json_set(o, "port_id", wr_json_u64(run->setup.ports[p].port_id));
+		wr_result_rates_json(o, &iv->port[p].rates);
+		wr_json_set(o, "tx_pkts", wr_json_u64(iv->port[p].cnt.tx_pkts));
+		wr_json_set(o, "rx_pkts", wr_json_u64(iv->port[p].cnt.rx_pkts));
+		wr_json_set(o, "rx_own_pkts", wr_json_u64(iv->port[p].cnt.rx_own_pkts));
+		seq_json(o, &iv->port[p].seq);
+		wr_cpu_json_sample_port(o, &iv->port[p].cpu);
+		json_array_append_new(ports, o);
+	}
+	wr_json_set(s, "ports", ports);
+	wr_json_set(s, "lcores", wr_cpu_json_sample(run, iv));
+	return s;
+}
+
+void
+wr_result_add_samples(json_t *o, const struct wr_run *run)
 {
 	json_t *a = json_array();
-	unsigned int i, p;
+	unsigned int i;
 
-	for (i = 0; i < run->live.nb_intervals; i++) {
-		const struct wr_interval *iv = &run->live.intervals[i];
-		json_t *s = json_object(), *ports = json_array();
-
-		wr_json_set(s, "t_s", json_real(iv->t_s));
-		wr_json_set(s, "dt_s", json_real(iv->dt_s));
-		for (p = 0; p < run->setup.nb_ports; p++) {
-			json_t *o = json_object();
-
-			wr_json_set(o, "port_id", wr_json_u64(run->setup.ports[p].port_id));
-			wr_result_rates_json(o, &iv->port[p].rates);
-			wr_json_set(o, "tx_pkts", wr_json_u64(iv->port[p].cnt.tx_pkts));
-			wr_json_set(o, "rx_pkts", wr_json_u64(iv->port[p].cnt.rx_pkts));
-			wr_json_set(o, "rx_own_pkts", wr_json_u64(iv->port[p].cnt.rx_own_pkts));
-			seq_json(o, &iv->port[p].seq);
-			wr_cpu_json_sample_port(o, &iv->port[p].cpu);
-			json_array_append_new(ports, o);
-		}
-		wr_json_set(s, "ports", ports);
-		wr_json_set(s, "lcores", wr_cpu_json_sample(run, iv));
-		json_array_append_new(a, s);
-	}
-	return a;
+	for (i = wr_run_first_interval(run); i < run->live.nb_intervals; i++)
+		json_array_append_new(a, wr_result_sample_json(run, wr_run_interval(run, i)));
+	wr_json_set(o, "samples", a);
+	wr_json_set(o, "series", wr_series_json(run));
 }
 
 json_t *
@@ -297,8 +304,9 @@ wr_result_tx_streams_json(const struct wr_run *run)
 	unsigned int i;
 
 	WR_RUN_FOREACH_TXQ(run, i, t) {
-		/* Counters: also read while the run goes on (--checkpoint). */
-		uint64_t sent = wr_counter_read(&t->st.nb_pkts);
+		/* As of the ports' reading: during the run (--checkpoint) the
+		 * instant of totals[], not a moment later. */
+		uint64_t sent = wr_collect_txq_sent(run, t);
 		json_t *o = json_object();
 
 		wr_json_set(o, "stream_id", wr_json_u64(wr_port_stream_id(t->port, t->queue)));
@@ -398,7 +406,7 @@ wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples)
 
 	wr_json_set(o, "frame_size", wr_json_u64(run->live.trial.frame_size));
 	if (samples)
-		wr_json_set(o, "samples", wr_result_samples_json(run));
+		wr_result_add_samples(o, run);
 	wr_json_set(o, "duration_s", json_real(wr_run_seconds(run, run->live.start_tsc, run->live.tx_stop_tsc)));
 	wr_json_set(o, "stop_reason", json_string(wr_run_stop_name(run->res.stop_reason)));
 	for (i = 0; i < run->setup.nb_ports; i++)

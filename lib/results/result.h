@@ -72,4 +72,14 @@ json_t *wr_result_build_running(const struct wr_run *run);
  */
 void wr_result_checkpoint(struct wr_run *run);
 
+/*
+ * What finished so far: the keys of done (a method's "mode", "trials",
+ * "results" ...; --repeat's "trials") go into every checkpoint of run from
+ * now on, so that a crash keeps every finished point and trial. done is
+ * borrowed: its owner keeps it alive, and calls this with NULL before it
+ * frees it. With --checkpoint on and a trial run, a checkpoint is written
+ * at once. Stats core only. This function can't fail.
+ */
+void wr_result_checkpoint_keep(struct wr_run *run, json_t *done);
+
 #endif /* WR_RESULT_H */

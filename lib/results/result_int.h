@@ -24,8 +24,14 @@ json_t *wr_result_plan_json(const struct wr_plan *plan);
 /* One ports[] entry: driver, link, device fingerprint, role. */
 json_t *wr_result_port_json(const struct wr_port *p);
 
-/* samples[]: one object per interval of run. */
-json_t *wr_result_samples_json(const struct wr_run *run);
+/* One samples[] entry: interval iv of run. */
+json_t *wr_result_sample_json(const struct wr_run *run, const struct wr_interval *iv);
+
+/*
+ * samples[] (the intervals run keeps, the last WR_RUN_KEEP_INTERVALS) and
+ * series{} (how many there were, where all of them are) into o.
+ */
+void wr_result_add_samples(json_t *o, const struct wr_run *run);
 
 /* Rates of one port into o (tx_mpps ... rx_gbps_l2). */
 void wr_result_rates_json(json_t *o, const struct wr_port_rates *r);

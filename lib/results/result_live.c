@@ -10,6 +10,7 @@
 #include "result.h"
 #include "result_int.h"
 #include "stats/rxpub.h"
+#include "trials.h"
 
 json_t *
 wr_result_warnings_json(const struct wr_xcheck *x)
@@ -51,6 +52,28 @@ running_total_json(const struct wr_run *run, const struct wr_interval *iv,
 	return o;
 }
 
+/*
+ * What finished before the trial in progress (wr_result_checkpoint_keep):
+ * its keys replace the running ones ("trials" becomes the finished trials),
+ * and --repeat's finished trials get their summary.
+ */
+static void
+add_done(json_t *doc, const struct wr_run *run)
+{
+	const json_t *trials;
+	json_t *summary;
+
+	if (run->live.ckpt_done == NULL)
+		return;
+	json_object_update(doc, run->live.ckpt_done);
+	trials = json_object_get(doc, "trials");
+	if (json_object_get(doc, "mode") != NULL || json_array_size(trials) == 0)
+		return;
+	summary = wr_trials_summarize(trials, run->setup.cfg->nb_warmup, NULL);
+	if (summary != NULL)
+		wr_json_set(doc, "summary", summary);
+}
+
 json_t *
 wr_result_build_running(const struct wr_run *run)
 {
@@ -61,14 +84,14 @@ wr_result_build_running(const struct wr_run *run)
 
 	if (run->live.nb_intervals == 0)
 		return NULL;
-	iv = &run->live.intervals[run->live.nb_intervals - 1];
+	iv = wr_run_interval(run, run->live.nb_intervals - 1);
 	doc = wr_result_head(run);
 	if (doc == NULL)
 		return NULL;
 	totals = json_array();
 	streams = json_array();
 	wr_json_set(doc, "frame_size", wr_json_u64(run->live.trial.frame_size));
-	wr_json_set(doc, "samples", wr_result_samples_json(run));
+	wr_result_add_samples(doc, run);
 	wr_json_set(doc, "duration_s", json_real(iv->t_s));
 	wr_json_set(doc, "stop_reason", json_string("running"));
 	wr_json_set(doc, "complete", json_false());
@@ -96,6 +119,7 @@ wr_result_build_running(const struct wr_run *run)
 	wr_rxpub_warnings(run, warn);
 	wr_json_set(doc, "warnings", wr_result_warnings_json(warn));
 	free(warn);
+	add_done(doc, run);
 	return doc;
 }
 
@@ -112,4 +136,14 @@ wr_result_checkpoint(struct wr_run *run)
 	else
 		run->live.nb_ckpt_written++;
 	json_decref(doc);
+}
+
+void
+wr_result_checkpoint_keep(struct wr_run *run, json_t *done)
+{
+	run->live.ckpt_done = done;
+	if (done != NULL && run->live.nb_intervals != 0 &&
+			run->setup.cfg->json_path[0] != '\0' &&
+			run->setup.cfg->checkpoint_ms != 0)
+		wr_result_checkpoint(run);
 }

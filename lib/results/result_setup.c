@@ -15,6 +15,7 @@
 #include "base/cpuinfo.h"
 #include "base/jsonw.h"
 #include "base/units.h"
+#include "base/wr_version.h"
 #include "result_int.h"
 
 json_t *

@@ -36,6 +36,14 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of s[0..n-1], sorted in place. */
+static double
+median_sort(double *s, unsigned int n)
+{
+	qsort(s, n, sizeof(*s), cmp_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+}
+
 int
 wr_trials_figure(const double *v, unsigned int n, struct wr_trials_figure *out)
 {
@@ -48,12 +56,11 @@ wr_trials_figure(const double *v, unsigned int n, struct wr_trials_figure *out)
 	if (s == NULL)
 		return -ENOMEM;
 	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
 	memset(out, 0, sizeof(*out));
 	out->n = n;
+	out->median = median_sort(s, n);
 	out->min = s[0];
 	out->max = s[n - 1];
-	out->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
 	for (i = 0; i < n; i++)
 		sum += s[i];
 	out->mean = sum / n;
@@ -72,6 +79,24 @@ wr_trials_figure(const double *v, unsigned int n, struct wr_trials_figure *out)
 	if (out->min >= 0.0 && out->ci95_low < 0.0)
 		out->ci95_low = 0.0;
 	return 0;
+}
+
+double
+wr_trials_median_se(const double *v, unsigned int n)
+{
+	double *s, med, mad;
+	unsigned int i;
+
+	if (n < 2 || (s = malloc(n * sizeof(*s))) == NULL)
+		return NAN;
+	memcpy(s, v, n * sizeof(*s));
+	med = median_sort(s, n);
+	for (i = 0; i < n; i++)
+		s[i] = fabs(s[i] - med);
+	mad = median_sort(s, n);
+	free(s);
+	/* 1.4826: sigma / MAD for normal values; 1.2533 = sqrt(pi / 2). */
+	return 1.2533 * 1.4826 * mad / sqrt((double)n);
 }
 
 static json_t *
@@ -182,4 +207,35 @@ wr_trials_read_figure(const json_t *doc, const char *name,
 			return -EINVAL;
 	}
 	return 0;
+}
+
+int
+wr_trials_median_se_of(const json_t *doc, struct wr_metric_values *se,
+		struct wr_error *err)
+{
+	const json_t *trials = json_object_get(doc, "trials");
+	size_t n = json_array_size(trials), i;
+	struct wr_metric_values *vals;
+	double *buf;
+	unsigned int id;
+	int rc = 0;
+
+	memset(se, 0, sizeof(*se));
+	if (n < 2)
+		return 0;
+	vals = calloc(n, sizeof(*vals));
+	buf = calloc(n, sizeof(*buf));
+	if (vals == NULL || buf == NULL)
+		rc = wr_err_env(err, -ENOMEM, "no memory for the trials' spread");
+	else
+		rc = extract_all(trials, vals, err);
+	for (id = 0; rc == 0 && id < WR_METRIC_COUNT; id++) {
+		for (i = 0; i < n && vals[i].have[id]; i++)
+			buf[i] = vals[i].v[id];
+		se->v[id] = i == n ? wr_trials_median_se(buf, (unsigned int)n) : NAN;
+		se->have[id] = !isnan(se->v[id]);
+	}
+	free(vals);
+	free(buf);
+	return rc;
 }

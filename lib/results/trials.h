@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 #include "base/error.h"
+#include "measure/metrics.h"
 
 /* One figure over n trials. */
 struct wr_trials_figure {
@@ -37,6 +38,25 @@ double wr_trials_t95(unsigned int df);
  * -ENOMEM.
  */
 int wr_trials_figure(const double *v, unsigned int n, struct wr_trials_figure *out);
+
+/*
+ * The standard error of the median of v[0..n-1], from a spread one
+ * outlier cannot inflate: 1.2533 * sigma / sqrt(n), the large-sample
+ * error of a median of normal values, with sigma = 1.4826 * MAD (median
+ * absolute deviation from the median, a consistent estimator of the
+ * standard deviation). Returns it, NAN when n < 2 or on no memory.
+ */
+double wr_trials_median_se(const double *v, unsigned int n);
+
+/*
+ * The standard error of the median of each metric over the "trials" of a
+ * result document (wr_trials_median_se of the trials' own figures):
+ * se->have[id] when every one of at least two trials has metric id.
+ * Returns 0 (a document without trials leaves se empty), or -EINVAL with
+ * err naming the trial and field, or -ENOMEM.
+ */
+int wr_trials_median_se_of(const json_t *doc, struct wr_metric_values *se,
+		struct wr_error *err);
 
 /*
  * The "summary" object for an array of trial objects (the "trials" array

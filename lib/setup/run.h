@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "config/config.h"
 #include "datapath/impair.h"
@@ -49,6 +50,14 @@ struct wr_interval_port {
 	struct wr_port_seq seq;        /* live snapshot: approximate, see collect.h */
 	struct wr_cpu_port cpu;        /* its lcores' busy time, this interval */
 };
+
+/*
+ * Intervals a trial keeps in memory: the last WR_RUN_KEEP_INTERVALS (two
+ * minutes at the default 1 s). A ring, so memory and the checkpoint stay
+ * bounded whatever the duration; every interval also goes to the result's
+ * companion file (results/series.h, docs/results.md).
+ */
+#define WR_RUN_KEEP_INTERVALS 120
 
 /* One interval of the live view. */
 struct wr_interval {
@@ -105,6 +114,7 @@ struct wr_queues {
 
 struct wr_cpu_track;
 struct wr_capture;
+struct json_t;
 
 /* What set-up builds (setup/run.c); read-only while trials run. */
 struct wr_run_setup {
@@ -158,15 +168,31 @@ struct wr_run_live {
 	bool ckpt_ready;
 	uint64_t nb_ckpt_written;
 	uint64_t nb_ckpt_failed;
+	/* What finished before the trial in progress (a method's points and
+	 * trials, --repeat's trials): a JSON object whose keys each checkpoint
+	 * carries; borrowed from its owner (results/result.h), NULL: none. */
+	struct json_t *ckpt_done;
 	/* Most streams an RX queue left out of its published copies this
 	 * trial (beyond WR_PUB_STREAMS), by registry index (rxpub.c). */
 	uint16_t rx_unpub[WR_RUN_MAX_QUEUES];
+	/* Each TX queue's sent frames (registry order) as of the last
+	 * reading of the ports, the one totals[] come from: streams[] and
+	 * tx_streams[] take theirs from it, so that a checkpoint's figures
+	 * are of one instant (stats core only). */
+	uint64_t txq_sent_pkts[WR_RUN_MAX_QUEUES];
 	struct wr_port_counters *last; /* nb_ports: previous snapshot */
 	struct wr_port_counters *nic;  /* nb_ports: last NIC reading */
 	struct wr_cpu_track *cpu;      /* CPU cost per lcore and port */
+	/* The interval series: a ring of WR_RUN_KEEP_INTERVALS slots (their
+	 * port and lcore arrays made once, kept across trials); nb_intervals
+	 * counts every interval of the trial (stats core only). */
 	unsigned int nb_intervals;
-	unsigned int max_intervals;
 	struct wr_interval *intervals;
+	/* The companion file of every interval (results/series.c), NULL
+	 * when not written; lines written, and whether a write failed. */
+	FILE *series;
+	uint64_t nb_series_lines;
+	bool series_failed;
 	struct wr_link_watch link[WR_MAX_PORTS]; /* by run port index, stats core */
 };
 
@@ -238,11 +264,25 @@ wr_run_link(const struct wr_run *run, unsigned int p) { return &run->live.link[p
 static inline const struct wr_cpu_track *
 wr_run_cpu(const struct wr_run *run) { return run->live.cpu; }
 
-/* Interval i of the trial's series (0 .. nb_intervals - 1). */
+/* Intervals of the trial so far, kept or not. */
+static inline unsigned int
+wr_run_nb_intervals(const struct wr_run *run) { return run->live.nb_intervals; }
+
+/* The first interval still kept (the ring holds the last ones). */
+static inline unsigned int
+wr_run_first_interval(const struct wr_run *run)
+{
+	unsigned int n = run->live.nb_intervals;
+
+	return n > WR_RUN_KEEP_INTERVALS ? n - WR_RUN_KEEP_INTERVALS : 0;
+}
+
+/* Interval i of the trial's series (wr_run_first_interval ..
+ * nb_intervals - 1: older ones are overwritten). */
 static inline const struct wr_interval *
 wr_run_interval(const struct wr_run *run, unsigned int i)
 {
-	return &run->live.intervals[i];
+	return &run->live.intervals[i % WR_RUN_KEEP_INTERVALS];
 }
 
 /* What results read: exact once the trial stopped. */

@@ -13,10 +13,11 @@
 #include "xcheck_run.h"
 
 static void
-add_txq(struct wr_port_counters *c, const struct wr_txq *q)
+add_txq(struct wr_port_counters *c, const struct wr_txq *q, uint64_t *sent)
 {
 	uint64_t pkts = wr_counter_read(&q->st.nb_pkts);
 
+	*sent = pkts;
 	/* Fixed-size frames: bytes from the same read, so rates agree. */
 	c->tx_pkts += pkts;
 	c->tx_bytes += wr_txq_bytes(q, pkts);
@@ -66,9 +67,10 @@ copy_nic(struct wr_port_counters *dst, const struct wr_port_counters *src)
 	dst->nic_rx_nombuf = src->nic_rx_nombuf;
 }
 
-/* Our own counters of port index p. */
+/* Our own counters of port index p; its TX queues' sent into the run's
+ * reading (txq_sent_pkts). */
 static void
-collect_queues(const struct wr_run *run, unsigned int p, struct wr_port_counters *c)
+collect_queues(struct wr_run *run, unsigned int p, struct wr_port_counters *c)
 {
 	const struct wr_txq *tq;
 	const struct wr_rxq *rq;
@@ -76,7 +78,7 @@ collect_queues(const struct wr_run *run, unsigned int p, struct wr_port_counters
 
 	memset(c, 0, sizeof(*c));
 	WR_RUN_FOREACH_TXQ_OF(run, p, i, tq)
-		add_txq(c, tq);
+		add_txq(c, tq, &run->live.txq_sent_pkts[i]);
 	WR_RUN_FOREACH_RXQ_OF(run, p, i, rq)
 		add_rxq(c, rq);
 }
@@ -138,20 +140,17 @@ new_interval(struct wr_run *run)
 {
 	struct wr_interval *iv;
 
-	if (run->live.nb_intervals == run->live.max_intervals) {
-		unsigned int n = run->live.max_intervals ? 2 * run->live.max_intervals : 64;
-		struct wr_interval *bigger = realloc(run->live.intervals, n * sizeof(*bigger));
-
-		if (bigger == NULL)
-			return NULL;
-		run->live.intervals = bigger;
-		run->live.max_intervals = n;
-	}
-	iv = &run->live.intervals[run->live.nb_intervals];
-	iv->port = calloc(run->setup.nb_ports, sizeof(*iv->port));
-	iv->lcore = NULL;
+	if (run->live.intervals == NULL)
+		run->live.intervals = calloc(WR_RUN_KEEP_INTERVALS, sizeof(*iv));
+	if (run->live.intervals == NULL)
+		return NULL;
+	/* The ring's slot: its arrays made on first use, then reused. */
+	iv = &run->live.intervals[run->live.nb_intervals % WR_RUN_KEEP_INTERVALS];
+	if (iv->port == NULL)
+		iv->port = calloc(run->setup.nb_ports, sizeof(*iv->port));
 	if (iv->port == NULL)
 		return NULL;
+	memset(iv->port, 0, run->setup.nb_ports * sizeof(*iv->port));
 	run->live.nb_intervals++;
 	return iv;
 }
@@ -166,6 +165,18 @@ wr_collect_sender_of(const struct wr_run *run, unsigned int sid)
 		if (wr_port_stream_id(tq->port, tq->queue) == sid)
 			return tq;
 	return NULL;
+}
+
+uint64_t
+wr_collect_txq_sent(const struct wr_run *run, const struct wr_txq *tq)
+{
+	const struct wr_txq *t;
+	unsigned int i;
+
+	WR_RUN_FOREACH_TXQ(run, i, t)
+		if (t == tq)
+			return run->live.txq_sent_pkts[i];
+	return 0;
 }
 
 const struct wr_rx_stream *
@@ -243,7 +254,7 @@ fill_result(const struct wr_run *run, struct wr_stream_result *r,
 	r->sender_known = tq != NULL;
 	r->lat_valid = wr_run_lat_valid(run, r->sender_known) && r->view.nb_lat > 0;
 	if (tq != NULL) {
-		r->sent_pkts = wr_counter_read(&tq->st.nb_pkts);
+		r->sent_pkts = wr_collect_txq_sent(run, tq);
 		set_loss(r, wr_seq_lost(&r->view.seq, r->sent_pkts));
 	} else {
 		set_loss(r, (int64_t)wr_seq_gaps(&r->view.seq));
@@ -447,7 +458,7 @@ wr_collect_free_series(struct wr_run *run)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->live.nb_intervals; i++) {
+	for (i = 0; run->live.intervals != NULL && i < WR_RUN_KEEP_INTERVALS; i++) {
 		free(run->live.intervals[i].port);
 		free(run->live.intervals[i].lcore);
 	}

@@ -41,6 +41,13 @@ const struct wr_rx_stream *wr_collect_rxq_stream(const struct wr_run *run,
 const struct wr_txq *wr_collect_sender_of(const struct wr_run *run, unsigned int sid);
 
 /*
+ * What TX queue tq of run had sent at the last reading of the ports (each
+ * interval, and the final one once the trial stopped): the instant of
+ * totals[], so that streams agree with the ports. 0 for a queue not in run.
+ */
+uint64_t wr_collect_txq_sent(const struct wr_run *run, const struct wr_txq *tq);
+
+/*
  * Take a snapshot now, append an interval (rates since the previous one)
  * and return it. NULL only when memory for the series ran out.
  */

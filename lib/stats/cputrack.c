@@ -181,7 +181,9 @@ wr_cpu_track_tick(struct wr_run *run, struct wr_interval *iv)
 {
 	unsigned int n = run->live.cpu->nb_workers;
 
-	iv->lcore = calloc(n ? n : 1, sizeof(*iv->lcore));
+	/* A slot of the interval ring keeps its array (collect.c). */
+	if (iv->lcore == NULL)
+		iv->lcore = calloc(n ? n : 1, sizeof(*iv->lcore));
 	reading(run, iv->lcore, iv->port);
 	return iv->lcore == NULL ? -ENOMEM : 0;
 }

@@ -154,7 +154,7 @@ wr_rxpub_port_seq(struct wr_run *run, unsigned int p, bool fresh,
 	memset(out, 0, sizeof(*out));
 	if (!fresh) {
 		if (run->live.nb_intervals >= 2)
-			*out = run->live.intervals[run->live.nb_intervals - 2].port[p].seq;
+			*out = wr_run_interval(run, run->live.nb_intervals - 2)->port[p].seq;
 		out->known = false;
 		memset(&out->lat, 0, sizeof(out->lat));
 		memset(&out->lat_run, 0, sizeof(out->lat_run));

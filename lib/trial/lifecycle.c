@@ -14,6 +14,7 @@
 
 #include "base/error.h"
 #include "datapath/capture.h"
+#include "results/series.h"
 #include "stats/collect.h"
 #include "stats/cputrack.h"
 #include "stats/rxclock.h"
@@ -143,6 +144,7 @@ wr_run_destroy(struct wr_run *run)
 		return;
 	wr_run_close(run);
 	wr_collect_free_series(run);
+	wr_series_close(run);
 	wr_cpu_track_free(run->live.cpu);
 	wr_setup_destroy(run);
 }

@@ -18,6 +18,7 @@
 #include "base/error.h"
 #include "datapath/capture.h"
 #include "results/result.h"
+#include "results/series.h"
 #include "stats/cputrack.h"
 #include "stats/rxclock.h"
 #include "trial.h"
@@ -236,12 +237,7 @@ drain_rx(struct wr_run *run)
 static void
 free_series(struct wr_run *run)
 {
-	unsigned int i;
-
-	for (i = 0; i < run->live.nb_intervals; i++) {
-		free(run->live.intervals[i].port);
-		free(run->live.intervals[i].lcore);
-	}
+	/* The ring's slots stay for the next trial (wr_collect_free_series). */
 	run->live.nb_intervals = 0;
 	free(run->res.streams);
 	run->res.streams = NULL;
@@ -370,6 +366,8 @@ wr_run_wait(struct wr_run *run, const volatile int *signals,
 		wr_capture_checkpoint(run->setup.cap, now, run->setup.cfg->checkpoint_ms *
 			(run->setup.tsc_hz / 1000));
 		iv = wr_run_tick(run);
+		if (iv != NULL)
+			wr_series_append(run, iv);
 		if (iv != NULL && cb != NULL)
 			cb(run, iv, arg);
 		if (iv != NULL && run->live.ckpt_ready)

@@ -2,10 +2,12 @@
 # Shared set-up for wirerate's entry points (sourced, not run): packages,
 # hugepages, build. A fresh Debian 12 machine has none of it.
 
-# Debian packages the build, the tests and the benchmark need (gnuplot-nox
-# draws the plots of `wirerate report`).
-WR_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk dpdk-dev
-	libnuma-dev libjansson-dev iproute2 gnuplot-nox tcpdump iperf3)
+# Debian packages the build (and the unit suite) needs, then what the other
+# tests and the benchmark add (gnuplot-nox draws the plots of `wirerate
+# report`).
+WR_BUILD_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk
+	dpdk-dev libnuma-dev libjansson-dev)
+WR_PACKAGES=("${WR_BUILD_PACKAGES[@]}" iproute2 gnuplot-nox tcpdump iperf3)
 # Only the test suites need these: a real Prometheus server for the
 # prometheus_scrape case (~20 MB download, ~12 s to install here) and the
 # client library scripts/wirerate-exporter.py is built on; tshark
@@ -21,6 +23,11 @@ WR_TEST_PACKAGES=(prometheus python3-prometheus-client tshark chromium tmux ansi
 # AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer; llvm for
 # llvm-symbolizer (readable stack traces).
 WR_SAN_PACKAGES=(clang libclang-rt-dev llvm)
+# The results' JSON Schemas (docs/schema) checked in the Python suites.
+WR_TEST_PACKAGES+=(python3-jsonschema)
+# The package suite: builds the .deb (dpkg-buildpackage, debhelper),
+# lints it (lintian), installs and removes it.
+WR_PKG_PACKAGES=(debhelper dpkg-dev fakeroot lintian)
 WR_HUGEPAGES=${WR_HUGEPAGES:-512}   # 2 MiB pages: 1 GiB
 WR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WR_BUILD=${WR_BUILD:-$WR_ROOT/build}
@@ -70,10 +77,12 @@ wr_install_test_tools() {
 }
 
 # Reserve 2 MiB hugepages and mount hugetlbfs; warn (tests then fall back
-# to --no-huge) where the kernel or a container refuses.
+# to --no-huge) where the kernel or a container refuses. Says how much
+# memory it reserved and how to give it back.
 wr_hugepages() {
-	local f=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages have
-	have=$(cat "$f" 2>/dev/null || echo 0)
+	local f=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages have before
+	before=$(cat "$f" 2>/dev/null || echo 0)
+	have=$before
 	if [ "$have" -lt "$WR_HUGEPAGES" ]; then
 		echo "$WR_HUGEPAGES" > "$f" 2>/dev/null || true
 		have=$(cat "$f" 2>/dev/null || echo 0)
@@ -82,10 +91,14 @@ wr_hugepages() {
 		mkdir -p /dev/hugepages
 		mount -t hugetlbfs nodev /dev/hugepages 2>/dev/null || true
 	fi
+	if [ "$have" -gt "$before" ]; then
+		wr_log "hugepages: reserved $(( (have - before) * 2 )) MiB ($((have - before)) x 2 MiB," \
+			"now $have); give it back: echo $before > $f"
+	fi
 	if [ "$have" -lt 128 ]; then
 		wr_log "warning: only $have hugepages; runs fall back to --no-huge"
 	else
-		wr_log "hugepages: $have x 2 MiB"
+		wr_log "hugepages: $have x 2 MiB ($((have * 2)) MiB)"
 	fi
 }
 
@@ -114,12 +127,25 @@ wr_build_san() {
 		-Db_lundef=false -Dfuzz=enabled -Dfuzz_seconds="$WR_FUZZ_SECONDS"
 }
 
-# EAL options for a run on this machine: every core, no PCI probing (the
-# machine's own NIC stays with the kernel), no hugepage files left behind.
+# EAL options for a run on this machine: two lcores (the stats core and one
+# worker) on the first two CPUs this process may use (-l 0,1 on most
+# machines; both lcores on the one CPU there is on a single vCPU), no PCI
+# probing (the machine's own NIC stays with the kernel), no hugepage files
+# left behind.
 wr_eal_opts() {
-	local last=$(($(nproc) - 1))
-	local opts="-l 0-$last --no-pci --in-memory --log-level=*:warning"
-	[ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" -ge 128 ] ||
+	local cpus opts
+	cpus=($(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0))[:2])'))
+	if [ ${#cpus[@]} -ge 2 ]; then
+		opts="-l ${cpus[0]},${cpus[1]}"
+	else
+		opts="--lcores 0@${cpus[0]},1@${cpus[0]}"
+	fi
+	opts="$opts --no-pci --log-level=*:warning"
+	# --no-huge and --in-memory exclude each other (EAL: legacy memory).
+	if [ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" -ge 128 ]; then
+		opts="$opts --in-memory"
+	else
 		opts="$opts --no-huge -m 1024"
+	fi
 	echo "$opts"
 }

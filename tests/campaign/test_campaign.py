@@ -27,6 +27,7 @@ import urllib.request
 
 import cases
 from bed import Bed, sh
+import wrtest
 from wrtest import Checker, rx_matches_pmd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -153,8 +154,8 @@ def interrupted(c, bed):
 
 
 def load(path):
-    with open(path) as f:
-        return json.load(f)
+    """A cell, merge or result file, checked against its schema."""
+    return wrtest.read_result(path)
 
 
 def cell_doc(bed, cid):

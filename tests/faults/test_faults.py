@@ -105,7 +105,7 @@ class Run:
         if os.path.exists(self.path):
             try:
                 with open(self.path) as f:
-                    self.doc = json.load(f)
+                    self.doc = wrtest.validate(json.load(f), self.path)
             except ValueError as e:
                 self.bad_json = str(e)
         return self
@@ -136,7 +136,12 @@ class Run:
 FAULTS = [0]
 
 
-def check_clean(c, r, what, rcs=(0,), need_doc=True, files=("r.json",)):
+# A run's files: the result and its companion of every interval
+# (docs/results.md); anything else would be a temporary left behind.
+OUTPUTS = ("r.json", "r.samples.jsonl")
+
+
+def check_clean(c, r, what, rcs=(0,), need_doc=True, files=OUTPUTS):
     """What must hold after every run, whatever was injected."""
     c.true(r.rc in rcs, "%s: exit code %r in %r (stderr %r)" % (what, r.rc, rcs, r.err[-400:]))
     c.true(r.bad_json is None, "%s: result file is valid JSON (%s)" % (what, r.bad_json))
@@ -254,7 +259,7 @@ def double_signal():
             with open(os.path.join(r.dir, "r.csv")) as f:
                 c.true(f.readline().startswith("trial,t_s"), "CSV complete")
         check_clean(c, r, "signals at %.3f + %.3f s" % (first, gap), rcs=(0, 1),
-                    need_doc=r.rc == 0, files=("r.json", "r.csv"))
+                    need_doc=r.rc == 0, files=OUTPUTS + ("r.csv",))
     print("double signals: %d quick exits, %d complete results of 14 runs" % (quick, complete))
     c.true(quick > 0, "some second signals forced a quick exit")
     c.done()
@@ -363,7 +368,7 @@ def mode_signal():
         c.eq(r.doc.get("stop_reason"), "signal", "stop reason")
         c.eq(r.doc.get("mbufs_missing"), 0, "every mbuf back")
     c.true(r.rc == 0 and r.doc is not None, "exit 0 with a result")
-    c.true(r.bad_json is None and set(r.files) <= {"r.json"}, "no partial file")
+    c.true(r.bad_json is None and set(r.files) <= set(OUTPUTS), "no partial file")
     c.eq(r.leftovers(), [], "nothing of the run left")
     r.cleanup()
     c.done()
@@ -527,7 +532,7 @@ def stdout_closed():
     FAULTS[0] += 1
     rc = p.wait(timeout=60)
     c.eq(rc, 0, "exit code")
-    doc = json.load(open(path)) if os.path.exists(path) else None
+    doc = wrtest.read_result(path) if os.path.exists(path) else None
     c.true(doc is not None and doc["stop_reason"] == "duration", "ran to its end")
     if doc:
         wrtest.stream_balance(c, doc)

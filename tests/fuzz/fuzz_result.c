@@ -66,7 +66,7 @@ compare_self(const json_t *doc)
 
 	wr_tolerances_defaults(&tol);
 	err.msg[0] = '\0';
-	if (wr_compare_docs(doc, "base", doc, "cur", &tol, &out, &err) != 0) {
+	if (wr_compare_docs(doc, "base", doc, "cur", &tol, 0, &out, &err) != 0) {
 		FUZZ_CHECK(fuzz_error_ok(&err));
 		return;
 	}

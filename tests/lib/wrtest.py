@@ -40,6 +40,17 @@ def have_netns():
     return True
 
 
+def have_ipv6_loopback():
+    """Probe: a socket binds ::1 (IPv6 on, lo has its address)."""
+    import socket
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
+            s.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
 def have_af_xdp():
     """Probe: the kernel opens an AF_XDP socket (address family 44)."""
     import socket
@@ -69,13 +80,46 @@ def sh(*argv, check=True, timeout=30):
     return p
 
 
+SCHEMA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                          "docs", "schema")
+_validators = {}
+
+
+def validate(doc, where):
+    """Check a document wirerate wrote against the JSON Schema its "schema"
+    field names (docs/schema/NAME-N.schema.json, draft 2020-12, Debian's
+    python3-jsonschema); raise AssertionError naming where and what."""
+    import jsonschema
+    sid = doc.get("schema") if isinstance(doc, dict) else None
+    path = os.path.join(SCHEMA_DIR, str(sid).replace("/", "-") + ".schema.json")
+    if sid not in _validators:
+        if not os.path.exists(path):
+            raise AssertionError("%s: schema %r has no file %s" % (where, sid, path))
+        with open(path) as f:
+            _validators[sid] = jsonschema.Draft202012Validator(json.load(f))
+    errs = sorted(_validators[sid].iter_errors(doc), key=lambda e: list(e.path))
+    if errs:
+        raise AssertionError("%s does not match %s: %s" % (where, path, "; ".join(
+            "/%s: %s" % ("/".join(map(str, e.path)), e.message[:200]) for e in errs[:5])))
+    return doc
+
+
+def read_result(path):
+    """The result (or merge) file wirerate wrote at path, parsed and checked
+    against its schema (validate); every suite reads results through this."""
+    with open(path) as f:
+        return validate(json.load(f), path)
+
+
 def load_json(path):
-    """The JSON document in path, or None (missing, or not complete yet)."""
+    """The result in path, checked as read_result, or None (missing, or not
+    complete yet)."""
     try:
         with open(path) as f:
-            return json.load(f)
+            doc = json.load(f)
     except (OSError, ValueError):
         return None
+    return validate(doc, path)
 
 
 def skip(why):
@@ -101,8 +145,7 @@ def run(vdevs, opts, timeout=60, lcores="0,1", want_json=True):
                            stdin=subprocess.DEVNULL)
         doc = None
         if want_json and os.path.exists(path):
-            with open(path) as f:
-                doc = json.load(f)
+            doc = read_result(path)
         return Result(p.returncode, p.stdout, p.stderr, doc)
 
 
@@ -120,10 +163,7 @@ def run_and_signal(vdevs, opts, after_s, sig=signal.SIGINT, timeout=60):
         except subprocess.TimeoutExpired:
             p.kill()
             out, err = p.communicate()
-        doc = None
-        if os.path.exists(path):
-            with open(path) as f:
-                doc = json.load(f)
+        doc = read_result(path) if os.path.exists(path) else None
         return Result(p.returncode, out, err, doc)
 
 

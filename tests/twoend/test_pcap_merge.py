@@ -176,7 +176,7 @@ def merge_cli():
                            text=True, timeout=30)
         c.eq(p.returncode, want, "merge %s" % argv)
     p = subprocess.run([twoend.WIRERATE, "--help"], capture_output=True, text=True)
-    for o in ("--start-on-rx", "--idle-timeout", "--reflect", " merge SENDER.json"):
+    for o in ("--start-on-rx", "--idle-timeout", "--reflect", "\n  merge "):
         c.true(o in p.stdout, "%s in --help" % o)
     bed.close()
     c.done()

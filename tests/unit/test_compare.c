@@ -8,6 +8,9 @@
 #include <errno.h>
 #include <math.h>
 
+#include <rte_common.h>
+
+#include "results/alike.h"
 #include "results/compare.h"
 #include "wr_docs.h"
 #include "wr_test.h"
@@ -15,12 +18,13 @@
 static struct wr_tolerances tol;
 static struct wr_compare cmp;
 static struct wr_error err;
+static unsigned int allow;     /* --allow-diff mask of run_cmp */
 
 static int
 run_cmp(const json_t *base, const json_t *cur)
 {
 	err.msg[0] = '\0';
-	return wr_compare_docs(base, "base.json", cur, "cur.json", &tol, &cmp,
+	return wr_compare_docs(base, "base.json", cur, "cur.json", &tol, allow, &cmp,
 		&err);
 }
 
@@ -186,7 +190,8 @@ test_noise(void)
 	WR_CHECK_NEAR(row(WR_METRIC_RX_MPPS)->base.value, 10.0, 1e-9);  /* median */
 	WR_CHECK_NEAR(row(WR_METRIC_RX_MPPS)->change_pct, -8.0, 1e-9);
 	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_NOISE);
-	WR_CHECK_STR(row(WR_METRIC_RX_MPPS)->why, "inside the trials' spread");
+	WR_CHECK_STR(row(WR_METRIC_RX_MPPS)->why, "within the trials' noise: the "
+		"medians differ by 0.8, at most 1.032 by chance");
 	WR_CHECK(!cmp.regression);
 	WR_CHECK(run_cmp(base, c2) == 0);         /* best 8.2 < worst 9.0 */
 	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_REGRESSION);
@@ -210,6 +215,38 @@ test_noise_needs_both_sides(void)
 	json_decref(cur);
 }
 
+/* The rx_mpps verdict of n trials cur against n trials base (64 B). */
+static enum wr_verdict
+rx_verdict(const double *base_mpps, const double *cur_mpps, unsigned int n)
+{
+	json_t *base = doc_simple(64, base_mpps[0], 1000, 0);
+	json_t *cur = doc_simple(64, cur_mpps[0], 1000, 0);
+	enum wr_verdict v = WR_VERDICT_COUNT;
+
+	doc_add_trials(base, 64, base_mpps, n, 1000);
+	doc_add_trials(cur, 64, cur_mpps, n, 1000);
+	if (run_cmp(base, cur) == 0)
+		v = row(WR_METRIC_RX_MPPS)->verdict;
+	json_decref(base);
+	json_decref(cur);
+	return v;
+}
+
+/*
+ * Two trials a side: the error estimate is loose (t95(2) = 4.3), but sets
+ * that do not overlap at all are not called chance.
+ */
+static void
+test_noise_needs_overlap(void)
+{
+	static const double b[] = { 10.0, 14.0 };
+	static const double apart[] = { 8.0, 8.4 };
+	static const double touch[] = { 8.0, 10.0 };
+
+	WR_CHECK(rx_verdict(b, apart, 2) == WR_VERDICT_REGRESSION);
+	WR_CHECK(rx_verdict(b, touch, 2) == WR_VERDICT_NOISE);
+}
+
 static void
 test_incomparable(void)
 {
@@ -224,10 +261,12 @@ test_incomparable(void)
 		"in cur.json");
 	json_object_set_new(json_object_get(vlan, "config"), "vlan", json_integer(100));
 	WR_CHECK(run_cmp(base, vlan) == -EINVAL);
-	WR_CHECK_STR(err.msg, "untagged in base.json and VLAN-tagged in cur.json");
+	WR_CHECK_STR(err.msg, "VLAN tagging (--vlan): untagged in base.json, "
+		"VLAN-tagged in cur.json");
+	WR_CHECK_STR(err.msg, "--allow-diff vlan)");
 	WR_CHECK(run_cmp(base, roles) == -EINVAL);
-	WR_CHECK_STR(err.msg, "base.json transmits on 1 and receives on 1 port(s), "
-		"cur.json on 2 and 2");
+	WR_CHECK_STR(err.msg, "transmits on 1 and receives on 1 port(s) in base.json, "
+		"transmits on 2 and receives on 2 port(s) in cur.json");
 	json_decref(base);
 	json_decref(size);
 	json_decref(vlan);
@@ -316,6 +355,231 @@ test_notes(void)
 	json_decref(cur);
 }
 
+/* A one-point document of a test mode (kinds.c) around result r. */
+static json_t *
+mode_doc(const char *mode, json_t *r)
+{
+	json_t *doc = doc_simple(64, 10.0, 1000, 0);
+
+	json_object_set_new(doc, "mode", json_string(mode));
+	json_object_set_new(r, "frame_size", json_integer(64));
+	json_object_set_new(doc, "results", json_pack("[o]", r));
+	return doc;
+}
+
+/* Row of metric id at point 0, or NULL. */
+static const struct wr_compare_row *
+row_of(unsigned int id)
+{
+	unsigned int i;
+
+	for (i = 0; i < cmp.nb_rows; i++)
+		if (cmp.rows[i].id == id && cmp.rows[i].point == 0)
+			return &cmp.rows[i];
+	return NULL;
+}
+
+static json_t *
+tput(bool found, double ndr_mpps)
+{
+	return json_pack("{s:b, s:f, s:f, s:b, s:f}", "ndr_found", found,
+		"ndr_mpps", ndr_mpps, "ndr_gbps_l1", ndr_mpps * 0.672,
+		"pdr_found", found, "pdr_pps", ndr_mpps * 1.01e6);
+}
+
+static json_t *
+mlr(double ct_pps)
+{
+	return json_pack("{s:[{s:f, s:f, s:f}]}", "goals", "loss_ratio", 0.0,
+		"conditional_throughput_pps", ct_pps,
+		"conditional_throughput_gbps_l1", ct_pps * 672e-9);
+}
+
+static json_t *
+b2b(bool passed)
+{
+	return passed ? json_pack("{s:f, s:f, s:f, s:[i, i]}", "mean_pkts", 900.0,
+		"min_pkts", 800.0, "max_pkts", 1000.0, "bursts_pkts", 800, 1000) :
+		json_pack("{s:[]}", "bursts_pkts");
+}
+
+/* The spread behind the noise rule: robust, and narrower with more trials. */
+static void
+test_median_se(void)
+{
+	static const double v[] = { 10.0, 10.1, 9.9, 10.05, 5.0 };
+	double far[] = { 10.0, 10.1, 9.9, 10.05, 0.001 };
+	double se = wr_trials_median_se(v, 5);
+
+	/* MAD 0.1: 1.2533 * 1.4826 * 0.1 / sqrt(5) */
+	WR_CHECK_NEAR(se, 0.0830988, 1e-6);
+	WR_CHECK_NEAR(wr_trials_median_se(far, 5), se, 1e-12); /* outlier's size */
+	WR_CHECK(isnan(wr_trials_median_se(v, 1)));
+	WR_CHECK_NEAR(wr_trials_median_se((const double[]){ 1, 2, 3, 4, 5, 1, 2, 3,
+		4, 5 }, 10), 1.2533 * 1.4826 * 1.0 / sqrt(10.0), 1e-9);
+}
+
+/*
+ * Issue 22 item 2: one slow outlier among 5 baseline trials used to
+ * stretch the baseline's range down to it, so a 15% drop of every result
+ * trial was "inside the spread". Noise is judged from the medians' errors.
+ */
+static void
+test_outlier_regression(void)
+{
+	static const double b[] = { 10.0, 10.1, 9.9, 10.05, 5.0 };
+	static const double c[] = { 8.5, 8.55, 8.45, 8.5, 8.6 };   /* -15% */
+	json_t *base = doc_simple(64, 10.0, 1000, 0);
+	json_t *cur = doc_simple(64, 8.5, 1000, 0);
+
+	doc_add_trials(base, 64, b, 5, 1000);
+	doc_add_trials(cur, 64, c, 5, 1000);
+	WR_CHECK(run_cmp(base, cur) == 0);
+	WR_CHECK_NEAR(row(WR_METRIC_RX_MPPS)->change_pct, -15.0, 1e-9);
+	WR_CHECK(row(WR_METRIC_RX_MPPS)->verdict == WR_VERDICT_REGRESSION);
+	WR_CHECK(row(WR_METRIC_TX_GBPS_L1)->verdict == WR_VERDICT_REGRESSION);
+	WR_CHECK(cmp.regression);
+	json_decref(base);
+	json_decref(cur);
+}
+
+/* Three pairs of one noisy configuration: medians 2-7% apart, all noise. */
+static void
+test_same_config_pairs(void)
+{
+	static const double pairs[3][2][5] = {
+		{ { 10, 8, 12, 9, 11 }, { 9.3, 7.5, 11, 8.4, 10.2 } },
+		{ { 9.5, 11.2, 8.1, 10.4, 9.9 }, { 10.6, 8.8, 9.2, 12.0, 9.6 } },
+		{ { 10.2, 9.1, 11.5, 8.7, 10.0 }, { 9.0, 10.9, 9.4, 8.2, 11.8 } },
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(pairs); i++) {
+		WR_CHECK(rx_verdict(pairs[i][0], pairs[i][1], 5) != WR_VERDICT_REGRESSION);
+		WR_CHECK(!cmp.regression);
+		WR_CHECK(rx_verdict(pairs[i][1], pairs[i][0], 5) != WR_VERDICT_REGRESSION);
+		WR_CHECK(!cmp.regression);
+	}
+}
+
+/* Set key of cur's config to v (a new reference). */
+static void
+set_cfg(json_t *doc, const char *key, json_t *v)
+{
+	json_object_set_new(json_object_get(doc, "config"), key, v);
+}
+
+/*
+ * Issue 22 item 3: runs of another set-up are refused (exit 2) naming
+ * what differs, unless the comparison allows it by name; then the
+ * difference is listed with the verdict.
+ */
+static void
+test_unlike_runs(void)
+{
+	static const struct {
+		const char *key, *cfg, *val, *says;
+	} cases[] = {
+		{ "mix", "mix", "imix", "frame size mix (--mix, IMIX): none (one "
+			"frame size) in base.json, imix in cur.json" },
+		{ "l3", "l3", "ipv6", "IP version (--ipv6): ipv4 in base.json, ipv6" },
+		{ "rate", "rate", "1Mpps", "rate (--rate): unpaced in base.json, "
+			"1Mpps in cur.json" },
+		{ "stamp", "stamp", "seq", "--stamp): full in base.json, seq in" },
+		{ "latency", "latency", "off", "(--latency): auto in base.json, off" },
+	};
+	json_t *base = doc_simple(64, 10.0, 1000, 0), *cur;
+	unsigned int i, m = 0;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		cur = doc_simple(64, 10.0, 1000, 0);
+		set_cfg(cur, cases[i].cfg, json_string(cases[i].val));
+		WR_CHECK(run_cmp(base, cur) == -EINVAL);
+		WR_CHECK_STR(err.msg, "incomparable runs: ");
+		WR_CHECK_STR(err.msg, cases[i].says);
+		WR_CHECK_STR(err.msg, "--allow-diff");
+		WR_CHECK_STR(err.msg, cases[i].key);
+		m = 0;
+		WR_CHECK(wr_alike_allow(cases[i].key, &m, &err) == 0);
+		allow = m;
+		WR_CHECK(run_cmp(base, cur) == 0);
+		WR_CHECK_U64(cmp.nb_allowed, 1);
+		WR_CHECK_STR(cmp.allowed[0], cases[i].val);
+		WR_CHECK_STR(cmp.allowed[0], "(--allow-diff ");
+		allow = 0;
+		json_decref(cur);
+	}
+	/* Flows and the streams' pattern; every difference named at once. */
+	cur = doc_simple(64, 10.0, 1000, 0);
+	set_cfg(cur, "flows", json_integer(64));
+	json_object_set_new(base, "tx_streams", json_pack("[{s:i, s:s}]",
+		"stream_id", 0, "pattern", "constant"));
+	json_object_set_new(cur, "tx_streams", json_pack("[{s:i, s:s}]",
+		"stream_id", 0, "pattern", "burst:32/1ms"));
+	WR_CHECK(run_cmp(base, cur) == -EINVAL);
+	WR_CHECK_STR(err.msg, "[constant] in base.json, [burst:32/1ms] in cur.json");
+	WR_CHECK_STR(err.msg, "flows (--flows): 1 in base.json, 64 in cur.json");
+	WR_CHECK_STR(err.msg, "--allow-diff pattern --allow-diff flows)");
+	m = 0;
+	WR_CHECK(wr_alike_allow("flows", &m, &err) == 0);
+	allow = m;
+	WR_CHECK(run_cmp(base, cur) == -EINVAL);          /* pattern still differs */
+	WR_CHECK_STR(err.msg, "--allow-diff pattern)");
+	WR_CHECK(strstr(err.msg, "--flows") == NULL);
+	WR_CHECK(wr_alike_allow("pattern", &m, &err) == 0);
+	allow = m;
+	WR_CHECK(run_cmp(base, cur) == 0);
+	WR_CHECK_U64(cmp.nb_allowed, 2);
+	allow = 0;
+	WR_CHECK(wr_alike_allow("size", &m, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "--allow-diff size: not a key; accepted: mix, l3, rate");
+	json_decref(base);
+	json_decref(cur);
+}
+
+/*
+ * A headline the baseline has and the result lacks is a regression named
+ * in the verdict; one that neither has is skipped (issue 22, item 1).
+ */
+static void
+test_vanished_headline(void)
+{
+	json_t *docs[][2] = {
+		{ mode_doc("throughput", tput(true, 5.0)),
+			mode_doc("throughput", tput(false, 0)) },
+		{ mode_doc("mlr", mlr(5e6)), mode_doc("mlr", mlr(0)) },
+		{ mode_doc("b2b", b2b(true)), mode_doc("b2b", b2b(false)) },
+	};
+	static const unsigned int head[] = {
+		WR_METRIC_NDR_MPPS, WR_METRIC_NDR_MPPS, WR_METRIC_B2B_PKTS,
+	};
+	const struct wr_compare_row *r;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(docs); i++) {
+		WR_CHECK(run_cmp(docs[i][0], docs[i][1]) == 0);
+		r = row_of(head[i]);
+		WR_CHECK(r != NULL && r->verdict == WR_VERDICT_REGRESSION);
+		if (r != NULL)
+			WR_CHECK_STR(r->why, "missing in the result");
+		WR_CHECK(cmp.regression);
+		WR_CHECK(run_cmp(docs[i][1], docs[i][1]) == 0);  /* neither has it */
+		r = row_of(head[i]);
+		WR_CHECK(r != NULL && r->verdict == WR_VERDICT_SKIPPED);
+		WR_CHECK(!cmp.regression);
+		WR_CHECK(run_cmp(docs[i][1], docs[i][0]) == 0);  /* found again */
+		WR_CHECK(row_of(head[i])->verdict == WR_VERDICT_SKIPPED);
+		WR_CHECK(!cmp.regression);
+		tol.t[head[i]].ignore = true;                    /* expected: ignored */
+		WR_CHECK(run_cmp(docs[i][0], docs[i][1]) == 0);
+		WR_CHECK(row_of(head[i])->verdict == WR_VERDICT_SKIPPED);
+		WR_CHECK_STR(row_of(head[i])->why, "ignored");
+		wr_tolerances_defaults(&tol);
+		json_decref(docs[i][0]);
+		json_decref(docs[i][1]);
+	}
+}
+
 int
 main(void)
 {
@@ -328,9 +592,15 @@ main(void)
 	WR_TEST_RUN(test_loss_absolute);
 	WR_TEST_RUN(test_noise);
 	WR_TEST_RUN(test_noise_needs_both_sides);
+	WR_TEST_RUN(test_noise_needs_overlap);
 	WR_TEST_RUN(test_incomparable);
 	WR_TEST_RUN(test_missing_fields);
 	WR_TEST_RUN(test_load);
 	WR_TEST_RUN(test_notes);
+	WR_TEST_RUN(test_vanished_headline);
+	WR_TEST_RUN(test_unlike_runs);
+	WR_TEST_RUN(test_median_se);
+	WR_TEST_RUN(test_outlier_regression);
+	WR_TEST_RUN(test_same_config_pairs);
 	return wr_test_summary();
 }

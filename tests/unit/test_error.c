@@ -114,7 +114,7 @@ test_classes_from_sites(void)
 		&e) == -ENOENT);
 	WR_CHECK_U64(e.cls, WR_ERR_ENV);
 	WR_CHECK_U64(e.errnum, ENOENT);
-	WR_CHECK_STR(e.msg, "/nonexistent-dir/r.json.tmp.");
+	WR_CHECK_STR(e.msg, "/nonexistent-dir/r.json: cannot create a temporary in /nonexistent-dir");
 	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_FAILED);
 }
 

@@ -87,6 +87,65 @@ test_unbalanced(void)
 	WR_CHECK_STR(m.rows[0].why, "seen on receiver ports 0 and 1");
 }
 
+#define SND_RUNNING(tx) "{\"schema\": \"wirerate-result/1\", " \
+	"\"stop_reason\": \"running\", \"tx_streams\": [" tx "]}"
+
+/*
+ * A sender that crashed leaves its last checkpoint: it went on sending
+ * after it, so its count is a lower bound, raised by what the receiver's
+ * final result proves was sent (its highest sequence). Loss is what is
+ * proven (head, gaps, and the checkpoint's frames past the highest
+ * received), labelled a lower bound; the rest cannot be known.
+ */
+static void
+test_crashed_sender(void)
+{
+	/* Received past the checkpoint: no false "sender sent only". */
+	WR_CHECK_U64(merge(SND_RUNNING(TX(0, 1000) "," TX(1, 1000) "," TX(2, 300)),
+		RCV(RX(0, 0, false, 1100, 50, 0, 0, 1150) ","
+		RX(1, 0, false, 880, 20, 0, 0, 900))), 0);
+	WR_CHECK(m.incomplete && m.sent_lower_bound);
+	WR_CHECK(m.balanced);
+	WR_CHECK(m.rows[0].balanced && m.rows[1].balanced && m.rows[2].balanced);
+	WR_CHECK_U64(m.rows[0].sent_pkts, 1150);
+	WR_CHECK_U64(m.rows[0].lost_pkts, 50);
+	WR_CHECK_U64(m.rows[0].tail_lost_pkts, 0);
+	WR_CHECK_U64(m.rows[1].sent_pkts, 1000);
+	WR_CHECK_U64(m.rows[1].lost_pkts, 120);
+	WR_CHECK_U64(m.rows[1].tail_lost_pkts, 100);
+	WR_CHECK_U64(m.rows[2].lost_pkts, 300);   /* never seen */
+	WR_CHECK_U64(m.sent_pkts, 2450);
+	WR_CHECK_U64(m.rx_pkts, 1980);
+	WR_CHECK_U64(m.lost_pkts, 470);
+	/* What the receiver saw must still add up to its highest sequence. */
+	WR_CHECK_U64(merge(SND_RUNNING(TX(0, 1000)),
+		RCV(RX(0, 0, false, 1100, 0, 0, 0, 1150))), 0);
+	WR_CHECK(!m.balanced);
+	WR_CHECK_STR(m.rows[0].why, "head 0 + gaps 0 + tail 0 != lost 50");
+}
+
+/* The merge document says the counts are lower bounds, and no ratio. */
+static void
+test_crashed_sender_json(void)
+{
+	json_t *s = json_loads(SND_RUNNING(TX(0, 1000)), 0, NULL);
+	json_t *r = json_loads(RCV(RX(0, 0, false, 880, 20, 0, 0, 900)), 0, NULL);
+	json_t *doc, *tot;
+
+	WR_CHECK(wr_merge_compute(s, r, &m, &err) == 0);
+	doc = wr_merge_json(&m, s, "s.json", r, "r.json");
+	tot = json_object_get(doc, "totals");
+	WR_CHECK(json_is_false(json_object_get(tot, "exact")));
+	WR_CHECK(json_object_get(tot, "loss_ratio") == NULL);
+	WR_CHECK(json_real_value(json_object_get(tot, "loss_ratio_at_least")) == 0.12);
+	WR_CHECK_STR(json_string_value(json_object_get(tot, "unknown")),
+		"after its last checkpoint");
+	WR_CHECK(json_is_false(json_object_get(doc, "complete")));
+	json_decref(doc);
+	json_decref(s);
+	json_decref(r);
+}
+
 static void
 test_bad_input(void)
 {
@@ -137,6 +196,8 @@ main(void)
 	WR_TEST_RUN(test_lossless);
 	WR_TEST_RUN(test_loss_split);
 	WR_TEST_RUN(test_unbalanced);
+	WR_TEST_RUN(test_crashed_sender);
+	WR_TEST_RUN(test_crashed_sender_json);
 	WR_TEST_RUN(test_bad_input);
 	WR_TEST_RUN(test_json);
 	return wr_test_summary();

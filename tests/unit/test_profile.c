@@ -118,16 +118,17 @@ static void
 test_key_errors(void)
 {
 	expect_error("[run]\ndurtion = 5s\n", 2, "[run] durtion = 5s: unknown key; "
-		"did you mean 'duration' (in [run])? accepted in [run]: duration, "
-		"count, rate, link-speed, interval, grace, link-timeout, latency, "
-		"impair, start-on-rx, idle-timeout, reflect");
+		"did you mean 'duration' (in [run])? accepted in [run]: pattern, "
+		"rate, link-speed, duration, count, interval, grace, link-timeout, "
+		"impair, pool-mbufs, latency, start-on-rx, idle-timeout, reflect");
 	expect_error("[ports]\ntx_ports = 0\n", 2, "did you mean 'tx-ports'");
 	expect_error("[frames]\nrate = 10\n", 2,
 		"[frames] rate = 10: rate belongs in section [run]");
 	expect_error("[frames]\nspeed = 10\n", 2, "[frames] speed = 10: unknown "
-		"key; accepted in [frames]: size, sizes, src-mac, dst-mac");
+		"key; accepted in [frames]: size, src-mac, dst-mac");
 	expect_error("[output]\nxyzzyplugh = 1\n", 2, "[output] xyzzyplugh = 1: "
-		"unknown key; accepted in [output]: json, csv, csv-streams, label, plain, quiet");
+		"unknown key; accepted in [output]: json, checkpoint, csv, csv-streams, label, "
+		"plain, quiet");
 	expect_error("[frames]\nduration = 5s\n", 2,
 		"[frames] duration = 5s: duration belongs in section [run]");
 	expect_error("[frames]\nsize = 64\n# again\nsize = 128\n", 4,
@@ -322,6 +323,40 @@ test_mode_keys(void)
 	expect_error("[run]\nrate = fast\n", 2, "[run] rate = fast:");
 }
 
+/*
+ * The options a profile could not hold before it took its keys from the
+ * option table: capture*, checkpoint, goals, lat-loads, lat-trial,
+ * mlr-initial and pool-mbufs, each landing in the config.
+ */
+static void
+test_table_keys(void)
+{
+	struct wr_config c;
+
+	WR_CHECK_U64(load(&c, "[run]\npool-mbufs = 4096\n"
+		"[test]\nmode = mlr\ntrial = 2s\ngoals = 0:0.5:4s:0.01\n"
+		"mlr-initial = 300ms\nlat-loads = 0,50\nlat-trial = 1500ms\n"
+		"[output]\njson = /tmp/x.json\ncheckpoint = 3s\n"
+		"[capture]\ncapture = /tmp/x.pcapng\ncapture-what = seq\n"
+		"capture-around = 2\ncapture-last = 3\ncapture-max = 5\n"
+		"capture-snaplen = 128\n"), 0);
+	WR_CHECK_U64(c.pool_mbufs, 4096);
+	WR_CHECK_U64(c.nb_goals, 1);
+	WR_CHECK_U64(c.mlr_initial_ms, 300);
+	WR_CHECK_U64(c.nb_lat_loads, 2);
+	WR_CHECK_NEAR(c.lat_loads_pct[1], 50.0, 1e-12);
+	WR_CHECK_U64(c.lat_trial_ms, 1500);
+	WR_CHECK_U64(c.checkpoint_ms, 3000);
+	WR_CHECK_STR(c.capture.path, "/tmp/x.pcapng");
+	WR_CHECK_U64(c.capture.what, WR_CAPTURE_SEQ);
+	WR_CHECK_U64(c.capture.around_pkts, 2);
+	WR_CHECK_U64(c.capture.last_pkts, 3);
+	WR_CHECK_U64(c.capture.max_pkts, 5);
+	WR_CHECK_U64(c.capture.snaplen, 128);
+	expect_error("[run]\ncapture = /tmp/x\n", 2,
+		"[run] capture = /tmp/x: capture belongs in section [capture]");
+}
+
 /* Flags: "no" leaves the default; a cross-option rule runs after merging. */
 static void
 test_flags_and_rules(void)
@@ -422,6 +457,7 @@ main(int argc, char **argv)
 	WR_TEST_RUN(test_find_profile);
 	WR_TEST_RUN(test_flags_and_rules);
 	WR_TEST_RUN(test_mode_keys);
+	WR_TEST_RUN(test_table_keys);
 	WR_TEST_RUN(test_shipped_profiles);
 	WR_TEST_RUN(test_streams_section);
 	return wr_test_summary();

@@ -290,6 +290,51 @@ test_not_monotonic(void)
 	WR_CHECK_NEAR(r.ndr_pps, 200500.0, 0.0);
 	WR_CHECK_U64(s.nb_trials, 4);
 	WR_CHECK_NEAR(s.trials[2].rate_pps, 400000.0, 0.0);
+	/* The clean trial at 500500 lies above the NDR's upper bound: the
+	 * NDR's trial (latency "at the NDR") is the one at 200500. */
+	WR_CHECK_U64(wr_search_ndr_trial(&s, &r), 3);
+}
+
+/*
+ * --pdr on a device whose loss is not monotonic: a PDR-stage trial above
+ * the NDR's upper bound is clean. The NDR's trial is the one at the NDR
+ * rate, not that highest clean one (issue 22 item 7).
+ */
+static void
+test_ndr_trial_pdr(void)
+{
+	struct wr_search_conf c = conf_of(1000.0, 1e6, 0.0, 0.01, 0.01, 64);
+	struct wr_search_result r;
+	struct wr_search s;
+	double rate;
+	uint64_t sent, lost;
+	uint32_t i, top = 0;
+	int n;
+
+	WR_CHECK_U64(wr_search_init(&s, &c), 0);
+	while (wr_search_next(&s, &rate) == WR_SEARCH_TRIAL && s.nb_trials < 64) {
+		sent = (uint64_t)(rate * TRIAL_S);
+		/* 0.5% loss from 300k up (passes the 1% PDR), none below, and
+		 * none in a band at 700k..800k. */
+		lost = rate < 3e5 || (rate >= 7e5 && rate < 8e5) ? 0 : sent / 200;
+		if (rate >= 9e5)
+			lost = sent / 10;
+		WR_CHECK_U64(wr_search_report(&s, rate, sent, lost), 0);
+	}
+	WR_CHECK_U64(wr_search_result(&s, &r), 0);
+	WR_CHECK(r.ndr_found && r.ndr_upper_pps < 7e5);
+	for (i = 0; i < s.nb_trials; i++)
+		if (s.trials[i].nb_lost_pkts == 0 && s.trials[i].rate_pps > r.ndr_upper_pps)
+			top = i;
+	WR_CHECK(top != 0);           /* the scenario: clean above the NDR */
+	n = wr_search_ndr_trial(&s, &r);
+	WR_CHECK(n >= 0 && (uint32_t)n != top);
+	if (n >= 0) {
+		WR_CHECK_NEAR(s.trials[n].rate_pps, r.ndr_pps, 0.0);
+		WR_CHECK_U64(s.trials[n].nb_lost_pkts, 0);
+	}
+	r.ndr_found = false;
+	WR_CHECK(wr_search_ndr_trial(&s, &r) == -1);
 }
 
 /* A loss ratio exactly at the PDR ratio passes PDR, and only PDR. */
@@ -510,6 +555,7 @@ int
 main(void)
 {
 	WR_TEST_RUN(test_ndr_relative);
+	WR_TEST_RUN(test_ndr_trial_pdr);
 	WR_TEST_RUN(test_ndr_absolute);
 	WR_TEST_RUN(test_pdr);
 	WR_TEST_RUN(test_trial_count);

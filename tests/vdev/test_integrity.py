@@ -22,9 +22,10 @@ def tool(*argv):
     return p.returncode, p.stdout + p.stderr
 
 
-def kill_mid_run(d, opts, vdevs=(), min_samples=2, timeout=60):
+def kill_mid_run(d, opts, vdevs=(), min_samples=2, timeout=60, ready=None):
     """Start wirerate with --json, SIGKILL it once the file it rewrites
-    during the run holds min_samples intervals; return that file's doc."""
+    during the run holds min_samples intervals (or ready(doc) holds);
+    return that file's doc."""
     path = os.path.join(d, "r.json")
     argv = [wrtest.WIRERATE] + wrtest.eal_args(list(vdevs)) + ["--"] + opts + [
         "--json", path]
@@ -34,7 +35,8 @@ def kill_mid_run(d, opts, vdevs=(), min_samples=2, timeout=60):
     doc = None
     while time.monotonic() < end and p.poll() is None:
         doc = load_json(path)
-        if doc and len(doc.get("samples", [])) >= min_samples:
+        if doc and len(doc.get("samples", [])) >= min_samples and (
+                ready is None or ready(doc)):
             break
         time.sleep(0.2)
     p.send_signal(signal.SIGKILL)
@@ -72,6 +74,12 @@ def checkpoint_sigkill():
         last = {p["port_id"]: p for p in doc["samples"][-1]["ports"]}
         c.eq(tot[0]["tx_pkts"], last[0]["tx_pkts"], "totals as of the last interval")
         c.true(tot[1]["rx_own_pkts"] > 0, "frames received")
+        # One instant: the streams' and the TX queues' sent are the ports'.
+        c.eq(sum(x["sent_pkts"] for x in doc["streams"]), tot[0]["tx_pkts"],
+             "streams' sent = the ports' TX (one reading)")
+        c.eq(sum(x["sent_pkts"] for x in doc["tx_streams"]), tot[0]["tx_pkts"],
+             "tx_streams' sent = the ports' TX (one reading)")
+        c.eq(doc["accounting"]["sent_pkts"], tot[0]["tx_pkts"], "accounting's sent too")
         s = doc["streams"]
         c.eq(len(s), 1, "the stream, from the published copies")
         if s:
@@ -81,7 +89,8 @@ def checkpoint_sigkill():
             rx_of_one_instant(c, s[0], "checkpoint")
         c.eq(doc["warnings"], [], "no live_unpublished warning (one stream)")
         c.eq(doc["accounting"]["complete"], False, "accounting labelled incomplete")
-        c.eq([f for f in os.listdir(d) if f != "r.json"], [], "no temporary file")
+        c.eq(sorted(os.listdir(d)), ["r.json", "r.samples.jsonl"],
+             "the result and its interval file, no temporary file")
         rc, out = tool("compare", path, path)
         c.eq(rc, 0, "compare accepts it: " + out[-300:])
         c.true("INCOMPLETE" in out, "compare labels it incomplete")
@@ -104,6 +113,109 @@ def checkpoint_sigkill():
     for st in r.doc["streams"]:
         rx_of_one_instant(c, st, "final")
     c.done(r)
+
+
+def incomplete_accepted(c, path, what):
+    """compare and report accept a checkpoint and label it incomplete."""
+    rc, out = tool("compare", path, path)
+    c.eq(rc, 0, "%s: compare accepts it: %s" % (what, out[-300:]))
+    c.true("INCOMPLETE" in out, "%s: compare labels it incomplete" % what)
+    rc, out = tool("report", path)
+    c.eq(rc, 0, "%s: report accepts it: %s" % (what, out[-300:]))
+    c.true("(INCOMPLETE)" in out, "%s: report labels it incomplete" % what)
+    return out
+
+
+def checkpoint_keeps_points():
+    """A crash late in a test mode keeps every finished point: a sweep of
+    64,128,256,512 B SIGKILLed during its fourth size leaves a checkpoint
+    with the three finished sizes and their trials (the old one held only
+    the trial in progress), and --repeat SIGKILLed in its third trial keeps
+    the first two and their summary. Each point's figures agree with its
+    trial's port counters; compare and report accept both, incomplete."""
+    c = Checker("checkpoint_keeps_points")
+    sizes = [64, 128, 256, 512]
+    with tempfile.TemporaryDirectory() as d:
+        doc, path = kill_mid_run(d, RING + [
+            "--mode", "sweep", "--sizes", ",".join(map(str, sizes)), "--duration", "3",
+            "--interval", "250ms", "--checkpoint", "500ms"], min_samples=1, timeout=90,
+            ready=lambda x: x.get("frame_size") == 512)
+        c.true(doc is not None, "a checkpoint survives SIGKILL")
+        if doc is None:
+            c.done()
+        c.eq((doc["frame_size"], doc["stop_reason"]), (512, "running"),
+             "killed during the fourth size")
+        res = doc.get("results", [])
+        c.eq([r["frame_size"] for r in res], sizes[:3], "the three finished sizes")
+        trials = doc["trials"] if isinstance(doc.get("trials"), list) else []
+        c.eq([t["frame_size"] for t in trials], sizes[:3], "their trials")
+        for r, t in zip(res, trials):
+            tx = sum(x["tx_pkts"] for x in t["totals"])
+            c.true(r["sent_pkts"] > 0, "%d B: frames sent" % r["frame_size"])
+            c.eq(r["sent_pkts"], tx, "%d B: sent = the trial's port TX" % r["frame_size"])
+            c.eq(r["sent_pkts"], r["received_pkts"] + r["lost_pkts"],
+                 "%d B: sent = received + lost" % r["frame_size"])
+        incomplete_accepted(c, path, "sweep")
+        doc, path = kill_mid_run(d, RING + [
+            "--repeat", "3", "--duration", "2", "--interval", "250ms",
+            "--checkpoint", "500ms"], min_samples=1, timeout=90,
+            ready=lambda x: x.get("trial") == 3)
+        c.eq((doc or {}).get("trial"), 3, "--repeat: killed in the third trial")
+        trials = doc.get("trials") if doc else None
+        c.true(isinstance(trials, list) and [t["trial"] for t in trials] == [1, 2],
+               "--repeat: the two finished trials: %r" % (trials if not
+               isinstance(trials, list) else [t["trial"] for t in trials]))
+        c.eq((doc or {}).get("summary", {}).get("trials"), 2, "--repeat: their summary")
+        incomplete_accepted(c, path, "--repeat")
+    c.done()
+
+
+def read_series(path):
+    """The companion file's lines, parsed."""
+    with open(path) as f:
+        return [json.loads(line) for line in f]
+
+
+def series_file():
+    """Memory and the checkpoint are bounded: the result keeps the last 120
+    intervals (series{} says how many there were), and every interval of
+    every trial is in the companion R.samples.jsonl, one JSON object a line,
+    equal to the result's samples where both have one."""
+    c = Checker("series_file")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        argv = [wrtest.WIRERATE] + wrtest.eal_args([]) + ["--"] + RING + [
+            "--duration", "15", "--interval", "100ms", "--json", path]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=90,
+                           stdin=subprocess.DEVNULL)
+        c.eq(p.returncode, 0, "exit code: " + p.stderr[-300:])
+        doc = load_json(path)
+        samples = doc["samples"]
+        ser = doc.get("series", {})
+        n = ser.get("intervals", len(samples))
+        c.true(n > 120, "more intervals than kept: %d" % n)
+        c.eq(len(samples), 120, "samples[] keeps the last 120")
+        c.eq((ser.get("kept"), ser.get("first_kept"), ser.get("kept_max")),
+             (120, n - 120, 120), "series{} says which")
+        c.eq(ser.get("file"), os.path.join(d, "r.samples.jsonl"), "companion named")
+        lines = read_series(os.path.join(d, "r.samples.jsonl")) if ser.get("file") else []
+        c.eq((len(lines), ser.get("file_lines"), ser.get("file_complete")),
+             (n, n, True), "a line per interval")
+        # Long lists: compared whole, reported short.
+        c.true([x["interval"] for x in lines] == list(range(n)), "every interval, in order")
+        c.eq({x["trial"] for x in lines}, {1}, "one trial")
+        tail = lines[-len(samples):]
+        c.true([x["ports"] for x in tail] == [s["ports"] for s in samples],
+               "the file's last intervals = samples[]")
+        c.true([x["t_s"] for x in tail] == [s["t_s"] for s in samples],
+               "same times: file %r.. samples %r.." % (
+                   [x["t_s"] for x in tail[:2]], [s["t_s"] for s in samples[:2]]))
+        tx = [x["ports"][0]["tx_pkts"] for x in lines]
+        c.true(all(a <= b for a, b in zip(tx, tx[1:])) and tx[0] > 0,
+               "cumulative TX rises from the first interval on")
+        tot = {t["port_id"]: t for t in doc["totals"]}
+        c.true(tx[-1] <= tot[0]["tx_pkts"], "the last interval within the totals")
+    c.done()
 
 
 def xcheck_clean():
@@ -376,9 +488,9 @@ def seq_stray_frames():
     c.done(r)
 
 
-CASES = cases.by_name(checkpoint_sigkill, xcheck_clean, xcheck_impair, xcheck_pool,
-                      xcheck_tx_kernel, xcheck_bond, xcheck_mbufs, xcheck_foreign,
-                      seq_stray_frames)
+CASES = cases.by_name(checkpoint_sigkill, checkpoint_keeps_points, series_file,
+                      xcheck_clean, xcheck_impair, xcheck_pool, xcheck_tx_kernel,
+                      xcheck_bond, xcheck_mbufs, xcheck_foreign, seq_stray_frames)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -57,8 +57,7 @@ class LiveRun:
     def result(self):
         if not os.path.exists(self.json):
             return None
-        with open(self.json) as f:
-            return json.load(f)
+        return wrtest.read_result(self.json)
 
     def output(self):
         self.out.seek(0)
@@ -485,6 +484,101 @@ def prometheus_scrape():
     c.done()
 
 
+CONFIG = os.path.join(ROOT, "config")
+
+
+def served_names(text):
+    """Names of the samples and families a Prometheus text scrape holds."""
+    names = set()
+    for line in text.splitlines():
+        m = re.match(r"# TYPE (\w+) ", line) or re.match(r"(\w+)[{ ]", line)
+        if m:
+            names.add(m.group(1))
+    return names
+
+
+def dashboard_metrics():
+    """Every wirerate_* metric the shipped Grafana dashboard queries."""
+    with open(os.path.join(CONFIG, "grafana", "wirerate-dashboard.json")) as f:
+        dash = json.load(f)
+    found = set()
+    for panel in dash["panels"]:
+        for t in panel["targets"]:
+            found.update(re.findall(r"\bwirerate_\w+", t["expr"]))
+    return found
+
+
+def exporter_default_urls():
+    """http://ADDR:PORT/metrics of each address of the exporter's default
+    --listen, as its --help says it."""
+    p = subprocess.run([EXPORTER, "--help"], capture_output=True, text=True)
+    m = re.search(r"--listen LISTEN .*?\[([^ ]+:\d+)\]", " ".join(p.stdout.split()))
+    if not m:
+        return []
+    hosts, _, port = m.group(1).rpartition(":")
+    return ["http://%s:%s/metrics" % (h, port) for h in hosts.split(",")]
+
+
+def exporter_configs():
+    """Every metric the Grafana dashboard (config/grafana) queries is one
+    the exporter serves during a real run; the Telegraf input
+    (config/telegraf) scrapes an address the exporter listens on."""
+    import tomllib
+    c = Checker("exporter_configs")
+    want = dashboard_metrics()
+    c.true(len(want) >= 10, "the dashboard queries %d metrics" % len(want))
+    with open(os.path.join(CONFIG, "telegraf", "wirerate.conf"), "rb") as f:
+        urls = tomllib.load(f)["inputs"]["prometheus"][0]["urls"]
+    defaults = exporter_default_urls()
+    c.true(len(defaults) == 2, "the exporter's default addresses: %s" % defaults)
+    c.true(urls and all(u in defaults for u in urls),
+           "Telegraf scrapes %s, the exporter serves %s" % (urls, defaults))
+    with tempfile.TemporaryDirectory() as tmp, \
+            LiveRun(RING_PAIR + ["--interval", "500ms", "--duration", "0",
+                                 "--quiet"], tmp) as run:
+        c.true(wait_until(lambda: running(run.prefix), 60) is not None,
+               "wirerate running")
+        # A scrape while frames have passed: every family has its series.
+        time.sleep(1.5)
+        p = subprocess.run([EXPORTER, "--file-prefix", run.prefix, "--once"],
+                           capture_output=True, text=True, timeout=60)
+        served = served_names(p.stdout)
+        c.true("wirerate_up" in served and "wirerate_up 1.0" in p.stdout,
+               "the exporter read the run (%s)" % p.stderr[-200:])
+        for name in sorted(want):
+            c.true(name in served, "dashboard metric %s is served" % name)
+        c.eq(run.stop(), 0, "wirerate exit code after SIGINT")
+    c.done()
+
+
+def exporter_ipv6():
+    """The exporter's default addresses, 127.0.0.1 and ::1, and [::] (both
+    families on one socket) each serve /metrics."""
+    c = Checker("exporter_ipv6")
+    if not wrtest.have_ipv6_loopback():
+        c.skip("no IPv6 on this machine: ::1 cannot be bound")
+        c.done()
+    for listen in ("127.0.0.1,[::1]:0", "[::]:0"):
+        p = subprocess.Popen([EXPORTER, "--socket", "/nonexistent/sock", "--listen",
+                              listen], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, stdin=subprocess.DEVNULL)
+        try:
+            line = p.stdout.readline()
+            m = re.search(r":(\d+)/metrics", line)
+            c.true(m is not None, "--listen %s: listening (%r)" % (listen, line))
+            for host in ("127.0.0.1", "[::1]"):
+                url = "http://%s:%s/metrics" % (host, m.group(1) if m else "0")
+                try:
+                    body = urllib.request.urlopen(url, timeout=10).read().decode()
+                except OSError as e:
+                    body = str(e)
+                c.true("wirerate_up 0.0" in body, "--listen %s: %s answers (%s)" % (
+                    listen, url, body[:80]))
+        finally:
+            stop_proc(p)
+    c.done()
+
+
 def check_bins(c, lc, d, bins):
     """Frames per poll: every poll in one bin, frames within the bins' bounds."""
     lo = hi = 0
@@ -564,7 +658,7 @@ def cpu_two_lcores():
         p = subprocess.run(argv, capture_output=True, text=True, timeout=120,
                            stdin=subprocess.DEVNULL)
         c.eq(p.returncode, 0, "exit code")
-        doc = json.load(open(path)) if os.path.exists(path) else None
+        doc = wrtest.read_result(path) if os.path.exists(path) else None
         prefix = eal[eal.index("--file-prefix") + 1]
         shutil.rmtree(os.path.join("/var/run/dpdk", prefix), ignore_errors=True)
     if doc is None:
@@ -631,7 +725,8 @@ def telemetry_progress():
 
 
 CASES = cases.by_name(telemetry_live, prometheus_scrape, cpu_cost, cpu_two_lcores,
-                      telemetry_streams, telemetry_progress)
+                      telemetry_streams, exporter_configs, exporter_ipv6,
+                      telemetry_progress)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "alike.h"
+#include "measure/metrics.h"
+
+/*
+ * "ports" and "vlan" are read by roles_of() and tagged_of(): what matters
+ * is how many ports transmit and receive, and whether frames carry a tag
+ * (not which ID: a tag's cost is the same for every ID).
+ */
+const struct wr_alike_key wr_alike_keys[] = {
+	{ "mix", "frame size mix (--mix, IMIX)", "config.mix", NULL,
+		"none (one frame size)" },
+	{ "l3", "IP version (--ipv6)", "config.l3", NULL, "ipv4" },
+	{ "rate", "rate (--rate)", "config.rate", NULL, "unpaced" },
+	{ "pattern", "traffic pattern of the streams (--pattern)", "tx_streams",
+		"pattern", "-" },
+	{ "stamp", "test header fields stamped (--stamp)", "config.stamp", NULL,
+		"full" },
+	{ "streams", "sending streams (--stream, --txq)", "tx_streams",
+		"stream_id", "-" },
+	{ "flows", "flows (--flows)", "config.flows", NULL, "1" },
+	{ "vlan", "VLAN tagging (--vlan)", "config.vlan", NULL, "untagged" },
+	{ "ports", "TX and RX port counts (--tx-ports, --rx-ports)",
+		"ports", NULL, "-" },
+	{ "latency", "latency measurement (--latency)", "config.latency", NULL,
+		"auto" },
+};
+const unsigned int wr_nb_alike_keys = RTE_DIM(wr_alike_keys);
+
+int
+wr_alike_allow(const char *name, unsigned int *mask, struct wr_error *err)
+{
+	char list[256];
+	size_t used = 0;
+	unsigned int i;
+
+	for (i = 0; i < wr_nb_alike_keys; i++)
+		if (strcmp(wr_alike_keys[i].name, name) == 0) {
+			*mask |= 1u << i;
+			return 0;
+		}
+	list[0] = '\0';
+	for (i = 0; i < wr_nb_alike_keys && used < sizeof(list); i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+			i ? ", " : "", wr_alike_keys[i].name);
+	return wr_err_usage(err, -EINVAL, "--allow-diff %s: not a key; accepted: %s",
+		name, list);
+}
+
+/* How many ports of a "ports" array transmit and receive, in words. */
+static int
+roles_of(const json_t *ports, const char *name, char *buf, struct wr_error *err)
+{
+	unsigned int tx = 0, rx = 0;
+	const json_t *role;
+	size_t i;
+
+	if (!json_is_array(ports))
+		return wr_err_usage(err, -EINVAL, "%s: field 'ports' is missing or "
+			"not an array", name);
+	for (i = 0; i < json_array_size(ports); i++) {
+		role = json_object_get(json_array_get(ports, i), "role");
+		if (!json_is_string(role))
+			return wr_err_usage(err, -EINVAL, "%s: field 'ports[%zu].role' is "
+				"missing or not a string", name, i);
+		tx += strstr(json_string_value(role), "tx") != NULL;
+		rx += strstr(json_string_value(role), "rx") != NULL;
+	}
+	snprintf(buf, WR_ALIKE_TEXT_LEN, "transmits on %u and receives on %u "
+		"port(s)", tx, rx);
+	return 0;
+}
+
+/* A JSON value in words: a string as it is, anything else as JSON. */
+static void
+text_of(const json_t *v, const char *absent, char *buf)
+{
+	char *s;
+
+	if (v == NULL || json_is_null(v)) {
+		snprintf(buf, WR_ALIKE_TEXT_LEN, "%s", absent);
+	} else if (json_is_string(v)) {
+		snprintf(buf, WR_ALIKE_TEXT_LEN, "%s", json_string_value(v));
+	} else {
+		s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		snprintf(buf, WR_ALIKE_TEXT_LEN, "%s", s != NULL ? s : "?");
+		free(s);
+	}
+}
+
+/* The fields of an array's elements, in words: "[constant, burst:8/1ms]". */
+static void
+fields_of(const json_t *a, const char *field, const char *absent, char *buf)
+{
+	char one[WR_ALIKE_TEXT_LEN];
+	size_t used, i;
+
+	if (!json_is_array(a)) {
+		snprintf(buf, WR_ALIKE_TEXT_LEN, "%s", absent);
+		return;
+	}
+	used = (size_t)snprintf(buf, WR_ALIKE_TEXT_LEN, "[");
+	for (i = 0; i < json_array_size(a) && used < WR_ALIKE_TEXT_LEN; i++) {
+		text_of(json_object_get(json_array_get(a, i), field), "-", one);
+		used += (size_t)snprintf(buf + used, WR_ALIKE_TEXT_LEN - used, "%s%s",
+			i ? ", " : "", one);
+	}
+	if (used < WR_ALIKE_TEXT_LEN)
+		snprintf(buf + used, WR_ALIKE_TEXT_LEN - used, "]");
+}
+
+/* Key k of doc (named name) in words, into buf. */
+static int
+value_of(const json_t *doc, const char *name, unsigned int k, char *buf,
+		struct wr_error *err)
+{
+	const struct wr_alike_key *key = &wr_alike_keys[k];
+	const json_t *v = wr_metrics_get(doc, key->path);
+
+	if (strcmp(key->name, "ports") == 0)
+		return roles_of(v, name, buf, err);
+	if (strcmp(key->name, "vlan") == 0 && json_is_integer(v))
+		snprintf(buf, WR_ALIKE_TEXT_LEN, "%s", json_integer_value(v) ?
+			"VLAN-tagged" : "untagged");
+	else if (key->field != NULL)
+		fields_of(v, key->field, key->absent, buf);
+	else
+		text_of(v, key->absent, buf);
+	return 0;
+}
+
+int
+wr_alike_diffs(const json_t *base, const char *base_name, const json_t *cur,
+		const char *cur_name, struct wr_alike_diff *diffs, unsigned int max,
+		struct wr_error *err)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < wr_nb_alike_keys && n < max; k++) {
+		struct wr_alike_diff *d = &diffs[n];
+
+		if (value_of(base, base_name, k, d->base, err) != 0 ||
+				value_of(cur, cur_name, k, d->cur, err) != 0)
+			return -EINVAL;
+		if (strcmp(d->base, d->cur) == 0)
+			continue;
+		d->key = k;
+		n++;
+	}
+	return (int)n;
+}
