@@ -4,7 +4,9 @@
  * do not concern wirerate, hugepage sizes it found nothing in) is kept in
  * memory and shown only when rte_eal_init() fails, followed by the cause
  * wirerate can name and what to do; with --log-level the user chose what
- * to see and the log goes out as usual. rte_eal_init() sets no rte_errno
+ * to see and the log goes out as usual, but for the telemetry library's
+ * notice about its legacy socket (shown when --log-level names telemetry).
+ * rte_eal_init() sets no rte_errno
  * for most of its failures, hence the probes here.
  */
 #include <errno.h>
@@ -120,13 +122,46 @@ explain(int argc, char **argv, int err)
 	return err == EINVAL || err == ENODEV ? APP_EXIT_USAGE : APP_EXIT_FAILED;
 }
 
+/* lib.telemetry's logtype id, for the stream below. */
+static int telemetry_logtype = -1;
+
+/*
+ * EAL's log while rte_eal_init() runs with --log-level: out to stderr as
+ * usual, but for the telemetry library's notices (the legacy socket,
+ * which nothing of wirerate uses): start-up chatter, shown only when
+ * --log-level names telemetry. Its errors still go out.
+ */
+static ssize_t
+eal_log_write(void *cookie, const char *buf, size_t size)
+{
+	(void)cookie;
+	if ((int)rte_log_cur_msg_logtype() == telemetry_logtype &&
+			rte_log_cur_msg_loglevel() > (int)RTE_LOG_ERR)
+		return (ssize_t)size;
+	return (ssize_t)fwrite(buf, 1, size, stderr);
+}
+
+/* The stream EAL logs to while it starts, NULL for its own. */
+static FILE *
+start_log(int argc, char **argv, char **log, size_t *len)
+{
+	const char *level = eal_value(argc, argv, "--log-level");
+	cookie_io_functions_t io = { .write = eal_log_write };
+
+	if (level == NULL)
+		return open_memstream(log, len);
+	if (strstr(level, "telemetry") != NULL)
+		return NULL;
+	telemetry_logtype = rte_log_register("lib.telemetry");
+	return fopencookie(NULL, "w", io);
+}
+
 int
 app_eal_init(int argc, char **argv, int *exit_code)
 {
-	bool quiet = eal_value(argc, argv, "--log-level") == NULL;
 	char *log = NULL;
 	size_t len = 0;
-	FILE *mem = quiet ? open_memstream(&log, &len) : NULL;
+	FILE *mem = start_log(argc, argv, &log, &len);
 	int n;
 
 	if (mem != NULL)

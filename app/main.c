@@ -21,6 +21,7 @@
 #include <rte_version.h>
 
 #include "app.h"
+#include "progress.h"
 #include "subcmds.h"
 #include "base/wr_version.h"
 #include "config/opts.h"
@@ -97,15 +98,18 @@ join_cmdline(int argc, char **argv, char *buf, size_t len)
 struct live {
 	bool on;
 	bool in_place;
+	struct app_progress prog;
 };
 
 static void
 show_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 {
-	const struct live *l = arg;
+	struct live *l = arg;
 
 	if (l->on)
 		app_view_interval(stdout, run, iv, l->in_place);
+	else
+		app_progress_tick(&l->prog);
 }
 
 static int
@@ -131,12 +135,24 @@ failed(const struct wr_error *err)
 	return app_error("wirerate", err);
 }
 
+/* Trial of a repeated run starts, left more after it: publish and show. */
+static void
+repeat_progress(struct app_progress *ap, struct wr_progress *p,
+		const struct wr_trial *tr, unsigned int left)
+{
+	wr_progress_trial(p, "trial", (double)tr->duration_ms / 1e3, left, 0,
+		rte_rdtsc());
+	wr_telemetry_progress(p);
+	app_progress_trial(ap, p);
+}
+
 /* --warmup trials, then --repeat counted ones of the configured trial. */
 static int
 run_single(struct wr_run *run, const struct wr_config *cfg)
 {
-	struct live l = { !cfg->quiet, isatty(STDOUT_FILENO) && !cfg->plain };
+	struct live l = { !cfg->quiet, isatty(STDOUT_FILENO) && !cfg->plain, { 0 } };
 	unsigned int t, nb = cfg->nb_warmup + cfg->nb_repeat;
+	struct wr_progress prog;
 	enum wr_stop_reason why = WR_STOP_NONE;
 	json_t *trials = nb > 1 ? json_array() : NULL;
 	/* The finished trials, in each checkpoint of the next ones. */
@@ -148,7 +164,14 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 
 	wr_err_clear(&err);
 	wr_trial_from_config(cfg, &tr);
+	app_progress_init(&l.prog, cfg);
+	/* The live view redraws its frame below a plain progress line. */
+	l.prog.in_place = false;
+	wr_progress_begin(&prog, "repeat", 1, rte_rdtsc(), rte_get_tsc_hz());
+	wr_progress_lengths(&prog, (double)tr.duration_ms / 1e3, 0);
 	for (t = 0; t < nb && why != WR_STOP_SIGNAL; t++) {
+		if (nb > 1)
+			repeat_progress(&l.prog, &prog, &tr, nb - t - 1);
 		rc = wr_run_trial(run, &tr, &err);
 		if (rc == 0)
 			rc = wr_run_start(run, &err);
@@ -191,16 +214,27 @@ static void
 show_trial(const struct wr_run *run, const char *what,
 		const struct wr_trial_summary *s, void *arg)
 {
-	(void)arg;
+	struct live *l = arg;
+
+	app_progress_clear(&l->prog);
 	app_view_trial(stdout, run, what, s);
+}
+
+static void
+show_progress(const struct wr_progress *p, void *arg)
+{
+	struct live *l = arg;
+
+	app_progress_trial(&l->prog, p);
 }
 
 /* A test mode: many trials, a progress line each, a table at the end. */
 static int
 run_mode(struct wr_run *run, const struct wr_config *cfg)
 {
-	struct live l = { false, false };
-	struct wr_mode_hooks h = { &stop_signals, show_interval, show_trial, &l };
+	struct live l = { false, false, { 0 } };
+	struct wr_mode_hooks h = { &stop_signals, show_interval, show_trial, &l,
+		show_progress };
 	json_t *doc = wr_result_head(run);
 	struct wr_error fail;
 	int rc, code = APP_EXIT_OK;
@@ -209,7 +243,9 @@ run_mode(struct wr_run *run, const struct wr_config *cfg)
 		wr_err_env(&fail, -ENOMEM, "no memory for the result");
 		return failed(&fail);
 	}
+	app_progress_init(&l.prog, cfg);
 	rc = wr_mode_run(run, &h, doc, &fail);
+	app_progress_clear(&l.prog);
 	if (rc != 0 && rc != -EINTR)
 		code = failed(&fail);
 	/* Before the ports close: the file describes them. */

@@ -170,6 +170,29 @@ summary_ports(FILE *f, const struct wr_run *run)
 	}
 }
 
+/*
+ * The port(s) that received s: "1", "0,1", "several" when the list has no
+ * room in the column, "-" when none did.
+ */
+static void
+rx_ports_cell(const struct wr_stream_result *s, char *b, size_t n)
+{
+	size_t k = 0;
+	unsigned int i;
+	int w;
+
+	snprintf(b, n, "-");
+	for (i = 0; i < s->nb_rx_ports; i++) {
+		w = snprintf(b + k, n - k, i ? ",%u" : "%u", s->rx_split[i].port_id);
+		if (w < 0 || (size_t)w >= n - k) {
+			snprintf(b, n, "several");
+			return;
+		}
+		k += (size_t)w;
+	}
+}
+
+/* One row per stream; 79 columns. */
 static void
 summary_streams(FILE *f, const struct wr_run *run)
 {
@@ -177,20 +200,21 @@ summary_streams(FILE *f, const struct wr_run *run)
 
 	if (wr_run_res(run)->nb_streams == 0)
 		return;
-	fprintf(f, "%-10s %4s %11s %11s %10s %8s %8s %10s\n", "stream", "rx",
+	fprintf(f, "%-10s %7s %11s %11s %9s %7s %7s %10s\n", "stream", "rx port",
 		"sent", "received", "lost", "late", "dup", "lat us avg");
 	for (i = 0; i < wr_run_res(run)->nb_streams; i++) {
 		const struct wr_stream_result *s = &wr_run_res(run)->streams[i];
 		const struct wr_stream_view *v = &s->view;
-		char sent[24] = "?", lat[24] = "-";
+		char sent[24] = "?", lat[24] = "-", rx[8];
 
 		if (s->sender_known)
 			snprintf(sent, sizeof(sent), "%" PRIu64, s->sent_pkts);
 		if (s->lat_valid)
 			snprintf(lat, sizeof(lat), "%.2f", wr_stats_tsc_to_ns(
 				wr_stats_view_lat_mean_tsc(v), wr_run_tsc_hz(run)) / 1e3);
-		fprintf(f, "tx%u.%-6u %4u %11s %11" PRIu64 " %10" PRId64 " %8" PRIu64
-			" %8" PRIu64 " %10s\n", s->tx_port, s->tx_queue, s->rx_port,
+		rx_ports_cell(s, rx, sizeof(rx));
+		fprintf(f, "tx%u.%-6u %7s %11s %11" PRIu64 " %9" PRId64 " %7" PRIu64
+			" %7" PRIu64 " %10s\n", s->tx_port, s->tx_queue, rx,
 			sent, v->seq.nb_rx_pkts, s->lost_pkts, v->seq.nb_late_pkts,
 			v->seq.nb_dup_pkts, lat);
 	}

@@ -78,6 +78,23 @@ STATE_SERIES = (
      "Snapshots the stats core published (one per interval and state change)."),
     ("wirerate_tsc_hertz", "gauge", "tsc_hz", 1, "TSC frequency of the host."),
 )
+# /wirerate/progress: a test mode's or --repeat's place; the bounds only
+# while known (absent keys are never exported as 0).
+PROGRESS_SERIES = (
+    ("wirerate_progress_size_index", "gauge", "size_idx", 1,
+     "Frame size being tried, 1-based, of wirerate_progress_sizes."),
+    ("wirerate_progress_sizes", "gauge", "nb_sizes", 1, "Frame sizes of the run."),
+    ("wirerate_progress_trial", "gauge", "trial", 1,
+     "Trials of the test mode started, the current one included."),
+    ("wirerate_progress_elapsed_seconds", "gauge", "elapsed_ms", 1e3,
+     "Time since the first trial of the test mode began."),
+)
+PROGRESS_BOUNDS = (
+    ("wirerate_progress_trials_left_max", "gauge", "trials_left_max", 1,
+     "Upper bound of the trials after the current one."),
+    ("wirerate_progress_left_max_seconds", "gauge", "left_max_ms", 1e3,
+     "Upper bound of the time the test mode may still take."),
+)
 PORT_SERIES = (
     ("wirerate_port_tx_refused_frames_total", "counter", "tx_full_pkts", 1,
      "Frames the PMD did not take (ring full); they are retried."),
@@ -155,6 +172,18 @@ def add_state(m, st):
           1, {"reason": STOP_REASONS[st["stop_reason"]]
               if st["stop_reason"] < len(STOP_REASONS) else "unknown"})
     m.series(STATE_SERIES, st)
+
+
+def add_progress(m, pr):
+    """Where a test mode or --repeat stands; nothing before its first trial."""
+    if not pr or not pr.get("trial"):
+        return
+    m.add("wirerate_progress_info", "gauge", "The test mode, the current "
+          "trial's kind and the method's step.", 1,
+          {"mode": pr["mode"], "what": pr["what"], "phase": pr["phase"]})
+    m.series(PROGRESS_SERIES, pr)
+    if "left_max_ms" in pr:
+        m.series(PROGRESS_BOUNDS, pr)
 
 
 def add_port_traffic(m, p, lab):
@@ -244,11 +273,12 @@ def query_all(path):
         st = t.query("/wirerate/state")
         ports = [t.query("/wirerate/port,%d" % i) for i in t.query("/wirerate/ports") or []]
         lcores = [t.query("/wirerate/lcore,%d" % i) for i in t.query("/wirerate/lcores") or []]
+        progress = t.query("/wirerate/progress")
     except (OSError, ValueError, KeyError):
         return None
     finally:
         t.close()
-    return None if st is None else (st, ports, lcores)
+    return None if st is None else (st, ports, lcores, progress)
 
 
 class WirerateCollector:
@@ -263,8 +293,9 @@ class WirerateCollector:
         m.add("wirerate_up", "gauge", "1 when wirerate's telemetry answered.",
               0 if got is None else 1)
         if got is not None:
-            st, ports, lcores = got
+            st, ports, lcores, progress = got
             add_state(m, st)
+            add_progress(m, progress)
             for p in filter(None, ports):
                 lab = {"port": str(p["port_id"])}
                 add_port_traffic(m, p, lab)

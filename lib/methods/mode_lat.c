@@ -165,7 +165,11 @@ wr_mode_lat_after(struct mode_ctx *m, uint32_t size, json_t *res, int rc)
 	}
 	levels = json_array();
 	json_object_set_new(o, "levels", levels);
-	for (i = 0; i < cfg->nb_lat_loads && rc == 0; i++)
+	for (i = 0; i < cfg->nb_lat_loads && rc == 0; i++) {
+		m->size_left = cfg->nb_lat_loads - i;
+		snprintf(m->prog.phase, sizeof(m->prog.phase), "load %u/%u", i + 1,
+			cfg->nb_lat_loads);
 		rc = level(m, size, base, cfg->lat_loads_pct[i], levels);
+	}
 	return rc;
 }

@@ -35,7 +35,13 @@ conf_from(const struct wr_config *cfg, double max, struct wr_mlr_conf *c)
 		c->initial_s = c->final_s;
 	c->nb_goals = cfg->nb_goals;
 	memcpy(c->goals, cfg->goals, sizeof(c->goals));
-	c->max_trials = RTE_MIN(WR_MLR_MAX_TRIALS, MLR_TRIALS_PER_GOAL * cfg->nb_goals);
+	c->max_trials = wr_mode_mlr_max_trials(cfg);
+}
+
+uint32_t
+wr_mode_mlr_max_trials(const struct wr_config *cfg)
+{
+	return RTE_MIN(WR_MLR_MAX_TRIALS, MLR_TRIALS_PER_GOAL * cfg->nb_goals);
 }
 
 static void
@@ -141,6 +147,10 @@ wr_mode_mlr(struct mode_ctx *m, uint32_t size, json_t *res)
 			"out of range");
 	}
 	while ((rc = wr_mlr_next(&s, &load, &dur)) == WR_MLR_TRIAL) {
+		/* The trial cap bounds the search; latency trials follow it. */
+		m->size_left = c.max_trials - s.nb_trials + m->run->setup.cfg->nb_lat_loads;
+		snprintf(m->prog.phase, sizeof(m->prog.phase), "goal %u/%u %s",
+			s.goal + 1, c.nb_goals, dur < c.final_s ? "short" : "final");
 		wr_mode_trial_at(size, load, (uint64_t)(dur * 1e3 + 0.5), &t);
 		rc = wr_mode_trial(m, &t, dur < c.final_s ? "mlr short" : "mlr", &sum);
 		if (rc != 0)

@@ -14,10 +14,6 @@
 
 /* Shortest burst the RFC asks back-to-back trials to reach: 2 s at max. */
 #define B2B_DEFAULT_SPAN_S 2.0
-/* Lowest rate a throughput search tries, as a fraction of the maximum. */
-#define SEARCH_MIN_FRACTION 0.001
-/* Calibration trial when no maximum rate is known (unpaced, vdevs). */
-#define CALIBRATE_MS 2000u
 
 const char *
 wr_mode_name(enum wr_mode mode)
@@ -139,6 +135,9 @@ wr_mode_trial(struct mode_ctx *m, const struct wr_trial *t, const char *what,
 	int rc = 0;
 
 	for (i = 0; i < TRIAL_ATTEMPTS; i++) {
+		/* A run again is beyond the method's bound of trials left. */
+		if (i > 0 && m->size_left != WR_PROGRESS_UNKNOWN)
+			m->size_left++;
 		rc = wr_mode_trial_once(m, t, what, s);
 		if (rc != 0 || s->rate_reached)
 			break;
@@ -155,6 +154,7 @@ wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *wha
 	json_t *o;
 	int rc;
 
+	wr_mode_progress_trial(m, what, t);
 	rc = wr_run_trial(m->run, t, m->err);
 	if (rc == 0)
 		rc = wr_run_start(m->run, m->err);
@@ -229,7 +229,7 @@ wr_mode_max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
 		json_object_set_new(res, "max_from", json_string("line rate"));
 		return 0;
 	}
-	wr_mode_trial_at(size, 0, CALIBRATE_MS, &t);
+	wr_mode_trial_at(size, 0, WR_MODE_CALIBRATE_MS, &t);
 	rc = wr_mode_trial(m, &t, "calibrate", &s);
 	if (rc != 0)
 		return rc;
@@ -296,6 +296,21 @@ search_loss(const struct wr_trial_summary *s, unsigned int *limited)
 	return wr_search_evidence_loss(s->rate_reached, s->sent_pkts, s->lost_pkts);
 }
 
+/* What a search may still run at this size: its trials, then latency. */
+static void
+search_progress(struct mode_ctx *m, const struct wr_search *srch)
+{
+	struct wr_search_result r;
+
+	wr_search_result(srch, &r);
+	m->size_left = wr_mode_search_left(srch) + m->run->setup.cfg->nb_lat_loads;
+	/* The NDR is resolved once its bounds are within the resolution. */
+	snprintf(m->prog.phase, sizeof(m->prog.phase), "%s",
+		r.ndr_found && r.ndr_upper_pps > 0 && r.ndr_upper_pps - r.ndr_pps <=
+		srch->conf.res_rel * r.ndr_upper_pps && srch->conf.pdr_loss_ratio > 0 ?
+		"PDR" : "NDR");
+}
+
 /*
  * RFC 2544 26.1: the highest rate without loss, and latency there (26.2):
  * from the trial at the reported NDR rate (wr_search_ndr_trial), each
@@ -324,7 +339,7 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 	memset(&sc, 0, sizeof(sc));
 	memset(&none, 0, sizeof(none));
 	sc.max_pps = pps;
-	sc.min_pps = pps * SEARCH_MIN_FRACTION;
+	sc.min_pps = pps * WR_MODE_SEARCH_MIN_FRACTION;
 	sc.res_rel = cfg->resolution_pct / 100.0;
 	sc.pdr_loss_ratio = cfg->pdr_ratio;
 	sc.max_trials = cfg->max_trials;
@@ -332,6 +347,7 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 	while (rc == 0 && wr_search_next(&srch, &pps) == WR_SEARCH_TRIAL) {
 		struct wr_trial_summary *s = &sums[srch.nb_trials];
 
+		search_progress(m, &srch);
 		wr_mode_trial_at(size, pps, cfg->trial_ms, &t);
 		rc = wr_mode_trial(m, &t, "search", s);
 		if (rc == 0 && s->sent_pkts == 0)
@@ -371,6 +387,8 @@ run_loss(struct mode_ctx *m, uint32_t size, json_t *res)
 	if (rc == 0)
 		rc = wr_search_flr_init(&flr, max, m->run->setup.cfg->loss_step_pct);
 	while (rc == 0 && wr_search_flr_next(&flr, &pps, &pct) == WR_SEARCH_TRIAL) {
+		m->size_left = wr_mode_flr_left(&flr);
+		snprintf(m->prog.phase, sizeof(m->prog.phase), "at %g%%", pct);
 		wr_mode_trial_at(size, pps, m->run->setup.cfg->trial_ms, &t);
 		rc = wr_mode_trial(m, &t, "loss", &s);
 		if (rc == 0) {
@@ -389,9 +407,13 @@ run_loss(struct mode_ctx *m, uint32_t size, json_t *res)
 	return rc;
 }
 
-/* Longest burst sent back to back without loss: binary search on length. */
+/*
+ * Longest burst sent back to back without loss: binary search on length;
+ * nb_after searches follow this one.
+ */
 static int
-b2b_search(struct mode_ctx *m, uint32_t size, uint64_t max_pkts, uint64_t *best)
+b2b_search(struct mode_ctx *m, uint32_t size, uint64_t max_pkts,
+		unsigned int nb_after, uint64_t *best)
 {
 	struct wr_trial_summary s;
 	struct wr_trial t;
@@ -399,6 +421,8 @@ b2b_search(struct mode_ctx *m, uint32_t size, uint64_t max_pkts, uint64_t *best)
 	int rc;
 
 	while (hi - lo > 1) {
+		m->size_left = wr_mode_b2b_left(lo, hi, max_pkts) + nb_after *
+			wr_mode_b2b_left(0, max_pkts + 1, max_pkts);
 		n = lo == 0 && hi == max_pkts + 1 ? max_pkts : lo + (hi - lo) / 2;
 		wr_mode_trial_at(size, 0, m->run->setup.cfg->trial_ms, &t);
 		t.count_pkts = n;
@@ -431,8 +455,11 @@ run_b2b(struct mode_ctx *m, uint32_t size, json_t *res)
 		max_pkts = (uint64_t)(pps * B2B_DEFAULT_SPAN_S);
 	}
 	json_object_set_new(res, "max_tried_pkts", json_integer((json_int_t)max_pkts));
+	m->b2b_max_seen_pkts = RTE_MAX(m->b2b_max_seen_pkts, max_pkts);
 	for (i = 0; rc == 0 && i < cfg->b2b_trials; i++) {
-		rc = b2b_search(m, size, max_pkts, &best);
+		snprintf(m->prog.phase, sizeof(m->prog.phase), "search %u/%u",
+			i + 1, cfg->b2b_trials);
+		rc = b2b_search(m, size, max_pkts, cfg->b2b_trials - i - 1, &best);
 		if (rc != 0)
 			break;
 		json_array_append_new(bursts, json_integer((json_int_t)best));
@@ -468,7 +495,8 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 		json_t *doc, struct wr_error *err)
 {
 	const struct wr_config *cfg = run->setup.cfg;
-	struct mode_ctx m = { run, hooks, json_array(), err };
+	struct mode_ctx m = { .run = run, .h = hooks, .trials = json_array(),
+		.err = err };
 	json_t *results = json_array();
 	unsigned int i, n = cfg->nb_sizes ? cfg->nb_sizes : 1;
 	uint32_t size = cfg->frame_size;
@@ -490,8 +518,10 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 	wr_err_clear(err);
 	/* Each checkpoint holds every finished point and trial. */
 	wr_result_checkpoint_keep(run, doc);
+	wr_mode_progress_begin(&m);
 	for (i = 0; i < n && rc == 0; i++) {
 		size = cfg->nb_sizes ? cfg->sizes[i] : cfg->frame_size;
+		wr_mode_progress_size(&m, i + 1, size);
 		res = json_object();
 		rc = run_size(&m, size, res);
 		/* A point joins results once it is finished (or failed). */

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "measure/progress.h"
 #include "trial/trial.h"
 
 /* What one trial came to. */
@@ -34,13 +35,18 @@ struct wr_trial_summary {
 	double lat_max_ns;
 };
 
-/* Callbacks into app/: progress, live intervals, the stop signal. */
+/*
+ * Callbacks into app/: trials done, live intervals, the stop signal, and
+ * the progress before each trial (p stays valid and is updated in place
+ * until wr_mode_run returns; NULL: not wanted).
+ */
 struct wr_mode_hooks {
 	const volatile int *signals;
 	wr_run_interval_cb on_interval;
 	void (*on_trial)(const struct wr_run *run, const char *what,
 			const struct wr_trial_summary *s, void *arg);
 	void *arg;
+	void (*on_progress)(const struct wr_progress *p, void *arg);
 };
 
 /* Summarise the last (stopped) trial of run. This function can't fail. */

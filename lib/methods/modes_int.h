@@ -10,7 +10,13 @@
 #include <jansson.h>
 
 #include "modes.h"
+#include "search.h"
 #include "base/error.h"
+
+/* Lowest rate a throughput search tries, as a fraction of the maximum. */
+#define WR_MODE_SEARCH_MIN_FRACTION 0.001
+/* Calibration trial when no maximum rate is known (unpaced, vdevs). */
+#define WR_MODE_CALIBRATE_MS 2000u
 
 /* State shared by the trials of one mode run. */
 struct mode_ctx {
@@ -18,7 +24,43 @@ struct mode_ctx {
 	const struct wr_mode_hooks *h;
 	json_t *trials;
 	struct wr_error *err;
+	struct wr_progress prog;
+	uint32_t size_left;        /* trials at most still to run at this size,
+	                            * the next one included (methods set it) */
+	uint64_t b2b_max_seen_pkts; /* longest burst a b2b search tried */
 };
+
+/*
+ * Progress (mode_progress.c): start m->prog for the sizes of the run.
+ * This function can't fail.
+ */
+void wr_mode_progress_begin(struct mode_ctx *m);
+
+/* Size idx (1-based) of size bytes starts. This function can't fail. */
+void wr_mode_progress_size(struct mode_ctx *m, uint32_t idx, uint32_t size);
+
+/*
+ * A trial of kind what, t, starts: count it, publish the progress to
+ * telemetry and app/. This function can't fail.
+ */
+void wr_mode_progress_trial(struct mode_ctx *m, const char *what,
+		const struct wr_trial *t);
+
+/* Trials a throughput search s may still run, at most. Can't fail. */
+uint32_t wr_mode_search_left(const struct wr_search *s);
+
+/* Trials a frame loss sequence f may still run, at most. Can't fail. */
+uint32_t wr_mode_flr_left(const struct wr_search_flr *f);
+
+/*
+ * Trials one back-to-back search (modes.c b2b_search) of bursts up to
+ * max_pkts may still run, with lo passing and hi failing (hi = max_pkts
+ * + 1 before the first trial). This function can't fail.
+ */
+uint32_t wr_mode_b2b_left(uint64_t lo, uint64_t hi, uint64_t max_pkts);
+
+/* The most trials MLRsearch may run at one size under cfg. Can't fail. */
+uint32_t wr_mode_mlr_max_trials(const struct wr_config *cfg);
 
 /*
  * Run one trial t, recorded in the result's "trials" as what; a paced

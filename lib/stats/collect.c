@@ -356,7 +356,8 @@ collect_streams(struct wr_run *run, bool live)
 				run->res.nb_streams--;
 				continue;
 			}
-			fill_result(run, r, sid, run->setup.ports[p].port_id);
+			/* The first port that received it, not the first searched. */
+			fill_result(run, r, sid, r->rx_split[0].port_id);
 			seen[sid] = true;
 		}
 	}

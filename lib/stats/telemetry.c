@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_telemetry.h>
 
 #include "telemetry.h"
@@ -312,6 +313,50 @@ cmd_stream(const char *cmd __rte_unused, const char *params,
 	return 0;
 }
 
+/* The progress of a run of many trials; written by the main lcore. */
+static pthread_mutex_t prog_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct wr_progress prog_published;
+
+void
+wr_telemetry_progress(const struct wr_progress *p)
+{
+	pthread_mutex_lock(&prog_lock);
+	memcpy(&prog_published, p, sizeof(prog_published));
+	pthread_mutex_unlock(&prog_lock);
+}
+
+/*
+ * /wirerate/progress: where a test mode or --repeat stands. Times are
+ * computed at the request; left_max_ms is absent while no bound is known.
+ */
+static int
+cmd_progress(const char *cmd __rte_unused, const char *params __rte_unused,
+		struct rte_tel_data *d)
+{
+	uint64_t now = rte_rdtsc();
+	struct wr_progress p;
+	double left;
+
+	pthread_mutex_lock(&prog_lock);
+	memcpy(&p, &prog_published, sizeof(p));
+	pthread_mutex_unlock(&prog_lock);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "mode", p.mode);
+	rte_tel_data_add_dict_string(d, "what", p.what);
+	rte_tel_data_add_dict_string(d, "phase", p.phase);
+	add(d, "size_idx", p.size_idx);
+	add(d, "nb_sizes", p.nb_sizes);
+	add(d, "frame_size", p.frame_size);
+	add(d, "trial", p.trial);
+	add(d, "elapsed_ms", p.trial ? round_u64(1e3 * wr_progress_elapsed_s(&p, now)) : 0);
+	left = p.trial ? wr_progress_left_s(&p, now) : -1.0;
+	if (left >= 0) {
+		add(d, "trials_left_max", p.trials_left);
+		add(d, "left_max_ms", round_u64(1e3 * left));
+	}
+	return 0;
+}
+
 int
 wr_telemetry_register(void)
 {
@@ -332,6 +377,9 @@ wr_telemetry_register(void)
 			"(sent or received)." },
 		{ "/wirerate/stream", cmd_stream, "One stream: sent, received, "
 			"gaps, latency. Parameter: stream id." },
+		{ "/wirerate/progress", cmd_progress, "A test mode's or --repeat's "
+			"size, trial, elapsed time and upper bound of the time left. "
+			"No parameters." },
 	};
 	unsigned int i;
 	int rc;

@@ -10,9 +10,12 @@
  *   /wirerate/lcore,<id>     one worker lcore: CPU cost, bursts histogram
  *   /wirerate/streams        ids of the run's streams
  *   /wirerate/stream,<id>    one stream: sent, received, gaps, latency
+ *   /wirerate/progress       a test mode's or --repeat's size, trial,
+ *                            elapsed time and bound of the time left
  *
  * Every reply is a flat dictionary of integers (DPDK 22.11 telemetry has no
- * floating point), units in the key names; docs/metrics.md lists them.
+ * floating point), units in the key names, but for the names of
+ * /wirerate/progress; docs/metrics.md lists them.
  *
  * The stats core publishes a snapshot (snapshot.h) after every interval
  * and on state changes; the handlers, on telemetry's own threads, copy the
@@ -21,6 +24,7 @@
 #ifndef WR_TELEMETRY_H
 #define WR_TELEMETRY_H
 
+#include "measure/progress.h"
 #include "setup/run.h"
 #include "snapshot.h"
 
@@ -44,5 +48,11 @@ void wr_telemetry_publish(const struct wr_run *run, const struct wr_interval *iv
  * This function can't fail.
  */
 void wr_telemetry_read(struct wr_snap *out);
+
+/*
+ * Publish p (copied) for /wirerate/progress. Main lcore only; handlers may
+ * read concurrently. This function can't fail.
+ */
+void wr_telemetry_progress(const struct wr_progress *p);
 
 #endif /* WR_TELEMETRY_H */

@@ -296,6 +296,21 @@ def in_bed(name, text, run, router=False, setup=None):
     c.done()
 
 
+def check_cells_done(c, out, cells, todo):
+    """After each cell's outcome: cells done of the total counting up, the
+    elapsed time and an estimate of the rest ("none left" after the last)."""
+    done = re.findall(r"^\[ *[0-9.]+s\] cell \d+/%d \S+: (?:passed|failed).*"
+                      r"\[(\d+)/%d cells done, \d+(?:s|m\d\ds) elapsed, "
+                      r"(about \d+(?:s|m\d\ds) left|none left)\]$" % (cells, cells),
+                      out, re.M)
+    first = cells - todo + 1
+    c.eq([int(k) for k, _ in done], list(range(first, cells + 1)),
+         "a cells-done count after each cell: %r" % done)
+    c.true(bool(done) and done[-1][1] == "none left" and
+           all(r.startswith("about") for _, r in done[:-1]),
+           "an estimate of the rest, none after the last")
+
+
 def end_to_end():
     in_bed("campaign_end_to_end", CAMPAIGN, scenario)
 
@@ -309,6 +324,7 @@ def scenario(c, bed):
     rc, out = campaign(bed)
     c.eq(rc, 1, "run 1 exit status: a cell failed")
     c.true("2 of 6 cells passed" in out, "run 1: 2 of 6 cells passed")
+    check_cells_done(c, out, 6, 6)
     for cid, reason in FAULTS.items():
         d = cell_doc(bed, cid)
         c.eq(d["status"], "failed", "%s failed" % cid)
@@ -355,6 +371,7 @@ def scenario(c, bed):
     scraper.stop = True
     c.eq(rc, 0, "run 3 exit status: every cell passed")
     c.true("4 cells, 1 to run, 3 already passed" in out, "run 3 resumes: 1 to run")
+    check_cells_done(c, out, 4, 1)
     reused = json.load(open(bed.path("results/summary.json")))["reused"]
     c.eq(sorted(reused), sorted([SAME[0]] + DIFF), "run 3: summary.json names the reused cells")
     md = open(bed.path("results/report/report.md")).read()

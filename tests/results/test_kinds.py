@@ -97,7 +97,9 @@ def check_labels(c, d, docs, outs):
            outs["sweep"], "sweep: the table says what ran: %r" % outs["sweep"][-400:])
     tput = outs["throughput"].split("throughput results")[-1].split("\n\n")[0]
     c.true(" PDR Mpps " in tput, "--pdr: a PDR column")
-    rows = [ln.split() for ln in tput.splitlines()[2:] if ln.strip()]
+    # Rows start with the size; the notes under the table do not.
+    rows = [ln.split() for ln in tput.splitlines()[2:] if ln.split()[:1] and
+            ln.split()[0].isdigit()]
     c.true(rows and all(r[4] == "-" for r in rows),
            "%% line is '-' without a trusted link speed: %r" % tput)
     rc, doc, out, err = real_run(d, "tput-nopdr", [], RING + [

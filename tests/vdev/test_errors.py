@@ -195,8 +195,35 @@ def no_hugetlbfs():
     c.done()
 
 
+def no_telemetry_line():
+    """DPDK telemetry's notice about its legacy socket (which wirerate does
+    not use) is start-up chatter: not on stdout or stderr of a plain run,
+    with --quiet, or with --log-level=*:warning as the quickstart and the
+    test helpers give it; a --log-level that names telemetry shows it (the
+    line is still emitted: the check can see it)."""
+    c = Checker("no_telemetry_line")
+    pfx = prefix()
+    eal = ["-l", "0,1", "--in-memory", "--file-prefix", pfx, "--no-pci",
+           "--vdev", "net_null0"]
+    run = ["--", "--duration", "0.2", "--rx-ports", "none"]
+    for extra, quiet in (([], []), ([], ["--quiet"]),
+                         (["--log-level=*:warning"], []),
+                         (["--log-level=*:warning"], ["--quiet"])):
+        r = wirerate(eal + extra + run + quiet)
+        what = " ".join(extra + quiet) or "plain"
+        c.eq(r.rc, 0, "%s: exit code" % what)
+        c.true("TELEMETRY:" not in r.out + r.err,
+               "%s: no TELEMETRY line: %r" % (what, r.err[:300]))
+    r = wirerate(eal + ["--log-level=lib.telemetry:info"] + run + ["--quiet"])
+    c.eq(r.rc, 0, "--log-level=lib.telemetry:info: exit code")
+    c.true("TELEMETRY: No legacy callbacks" in r.err,
+           "--log-level naming telemetry shows its notice: %r" % r.err[-300:])
+    shutil.rmtree(runtime_dir(pfx), ignore_errors=True)
+    c.done(r)
+
+
 CASES = cases.by_name(forgot_dashdash, did_you_mean, errors_before_eal, quiet_eal,
-                      same_prefix, no_hugetlbfs)
+                      same_prefix, no_hugetlbfs, no_telemetry_line)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -2,7 +2,8 @@
 """The live view as a person sees it: captured under tmux at 80 and 160
 columns (in place, fits the width, port and plan lines kept above it,
 elapsed and remaining time or frames), and piped (--plain: every frame
-with its headers and the latency block). Usage: test_live.py CASE."""
+with its headers and the latency block); the progress of a test mode on a
+terminal and piped; the summary's stream table. Usage: test_live.py CASE."""
 import os
 import re
 import shutil
@@ -220,7 +221,159 @@ def streams_terminal(c):
         t.close()
 
 
-CASES = cases.by_name(live_terminal, live_plain, live_streams)
+PROGRESS = re.compile(r"^progress: size (\d)/(\d) \(?(\d+) B\)?, trial (\d+)"
+                      r"(?:/<=| of at most )(\d+) .*elapsed \d+(?:s|m\d\ds), "
+                      r"(?:left <=|at most )\d+(?:s|m\d\ds)(?: left)?$")
+TRIAL_LINE = re.compile(r"^trial +(\d+) (\S+) +(\d+) B ")
+# One latency-under-load level: its table must fit 80 columns too.
+THROUGHPUT = ["--mode", "throughput", "--sizes", "64,128", "--trial", "0.2",
+              "--lat-loads", "50"]
+
+
+def progress_plain():
+    """Piped, a throughput search over two sizes: a plain progress line
+    before every trial (size i of 2, trial k counting up, elapsed, a bound
+    of the time left), never a control character; the trial lines and
+    every other line fit 80 columns and keep the reason words where the
+    JSON says the rate was not reached; the bound of trials holds: the
+    first line's total plus the trials run again for a stalled generator
+    covers every trial the JSON records."""
+    c = Checker("progress_plain")
+    r = wrtest.run([], RING + THROUGHPUT, timeout=170)
+    c.eq(r.rc, 0, "exit code")
+    lines = r.out.splitlines()
+    prog = [PROGRESS.match(ln) for ln in lines if ln.startswith("progress:")]
+    trials = [TRIAL_LINE.match(ln) for ln in lines if ln.startswith("trial ")]
+    c.true(len(prog) > 2 and all(prog), "progress lines as documented: %r" %
+           [ln for ln in lines if ln.startswith("progress:")][:3])
+    c.true("\r" not in r.out and "\033" not in r.out, "no control characters piped")
+    c.eq([ln for ln in lines if len(ln) > 80], [], "every line fits 80 columns")
+    if r.doc is None or not prog or not all(prog) or not all(trials):
+        c.done(r)
+    recorded = r.doc["trials"]
+    c.eq(len(prog), len(recorded), "a progress line per trial the JSON records")
+    c.eq([int(m.group(4)) for m in prog], list(range(1, len(recorded) + 1)),
+         "trial numbers count up from 1")
+    c.eq([int(m.group(3)) for m in prog], [t["frame_size"] for t in recorded],
+         "each progress line names its trial's frame size")
+    c.eq([int(m.group(1)) for m in prog],
+         [1 + (t["frame_size"] == 128) for t in recorded], "size i of 2")
+    stalled = sum(1 for t in recorded if not t["rate_reached"])
+    c.true(int(prog[0].group(5)) + stalled >= len(recorded),
+           "first bound %s + %d run again >= %d trials" % (prog[0].group(5),
+                                                           stalled, len(recorded)))
+    for i, t in enumerate(recorded):
+        at = lines.index(next(ln for ln in lines if ln.startswith("trial %3d " % (i + 1))))
+        said = "rate not reached: generator stalled" in " ".join(lines[at:at + 2])
+        c.eq(said, not t["rate_reached"], "trial %d: the reason words" % (i + 1))
+    repeat_plain(c)
+    c.done(r)
+
+
+def repeat_plain(c):
+    """--repeat 3 piped: a progress line before each trial, k of 3."""
+    r = wrtest.run([], RING + ["--repeat", "3", "--duration", "0.3"])
+    c.eq(r.rc, 0, "--repeat: exit code")
+    got = re.findall(r"^progress: trial (\d)(?:/| of )3, elapsed \d+s, "
+                     r"(?:left <=|at most )\d+s(?: left)?\n"
+                     r"(?:.*\n)*?trial (\d) of 3: TX", r.out, re.M)
+    c.eq(got, [("1", "1"), ("2", "2"), ("3", "3")],
+         "--repeat: progress k/3 before trial k's line")
+
+
+def progress_terminal():
+    """On a terminal (tmux, 80 columns), a sweep of two sizes: one progress
+    line redrawn in place (never two on screen), naming size 2 of 2 and
+    the time left while the second trial runs; gone when the table comes;
+    every line of the session fits 80 columns."""
+    c = Checker("progress_terminal")
+    if shutil.which("tmux") is None:
+        c.skip("no tmux (Debian package tmux)")
+        c.done()
+    t = Tmux(80)
+    try:
+        t.start(eal() + ["--"] + RING + ["--mode", "sweep", "--sizes", "64,128",
+                                         "--duration", "2", "--interval", "250ms"])
+        mid = t.wait("progress: size 2/2")
+        c.true(mid is not None, "the progress line reaches size 2/2")
+        if mid is not None:
+            time.sleep(0.6)
+            shown = [ln for ln in t.screen(history=True).splitlines()
+                     if "progress:" in ln]
+            c.eq(len(shown), 1, "one progress line, redrawn in place: %r" % shown)
+            c.true(bool(shown) and PROGRESS.match(shown[-1]) is not None,
+                   "it says size, trial, elapsed and time left: %r" % shown)
+        end = t.wait("EXIT=", timeout=90)
+        c.true(end is not None and "EXIT=0" in end, "exit 0")
+        final = t.screen(history=True)
+        c.true("sweep results" in final, "the table")
+        c.true("progress:" not in final, "the progress line is gone at the end")
+        c.true(len(re.findall(r"^trial +\d sweep", final, re.M)) == 2,
+               "a trial line per size")
+        c.eq([ln for ln in final.splitlines() if len(ln) > 80], [],
+             "no line wider than 80 columns")
+    finally:
+        t.close()
+    wide_trial_lines(c)
+    c.done()
+
+
+def wide_trial_lines(c):
+    """At 160 columns the trial lines have every count in full."""
+    t = Tmux(160)
+    try:
+        t.start(eal() + ["--"] + RING + ["--mode", "sweep", "--sizes", "64",
+                                         "--duration", "0.5"])
+        end = t.wait("EXIT=", timeout=90)
+        c.true(end is not None and "EXIT=0" in end, "160 cols: exit 0")
+        c.true(re.search(r"^trial +1 sweep +64 B  offered +[0-9.]+ Mpps  sent +\d+  "
+                         r"lost +\d+ ", end or "", re.M) is not None,
+               "160 cols: the trial line in full: %r" % (end or "")[-600:])
+    finally:
+        t.close()
+
+
+def summary_rx_port():
+    """The summary's stream table and streams[].rx_port name the port that
+    received each stream: a ring pair sending one way, then the other; the
+    expected port is the one whose PMD counted frames (nic_ipackets), not
+    wirerate's stream accounting; both ways at once, each stream on the
+    other port."""
+    c = Checker("summary_rx_port")
+    r = None
+    for tx in (0, 1):
+        r = wrtest.run([], RING + ["--tx-ports", str(tx), "--duration", "0.3"])
+        c.eq(r.rc, 0, "tx port %d: exit code" % tx)
+        if r.doc is None:
+            continue
+        nic = {t["port_id"]: t["nic_ipackets"] for t in r.doc["totals"]}
+        got = [p for p, n in nic.items() if n > 0]
+        c.eq(len(got), 1, "tx port %d: one port's PMD received: %r" % (tx, nic))
+        s = r.doc["streams"]
+        c.eq(len(s), 1, "tx port %d: one stream" % tx)
+        if len(got) != 1 or len(s) != 1:
+            continue
+        c.eq(s[0]["rx_port"], got[0], "tx port %d: rx_port is the receiving PMD's" % tx)
+        c.eq([p["port_id"] for p in s[0]["rx_ports"]], got, "tx port %d: rx_ports" % tx)
+        c.true(re.search(r"^stream +rx port ", r.out, re.M) is not None,
+               "the column says it is a port")
+        c.true(re.search(r"^tx%d\.0 +%d +%d " % (tx, got[0], s[0]["sent_pkts"]),
+                         r.out, re.M) is not None,
+               "tx port %d: the table's row names port %d: %r" % (
+                   tx, got[0], r.out[r.out.find("stream "):][:300]))
+    r = wrtest.run([], RING + ["--duration", "0.3"])
+    c.eq(r.rc, 0, "both ways: exit code")
+    if r.doc is not None:
+        c.eq(sorted((s["tx_port"], s["rx_port"]) for s in r.doc["streams"]),
+             [(0, 1), (1, 0)], "both ways: each stream on the other port")
+        for tx, rx in ((0, 1), (1, 0)):
+            c.true(re.search(r"^tx%d\.0 +%d " % (tx, rx), r.out, re.M) is not None,
+                   "both ways: the row of tx%d.0 names port %d" % (tx, rx))
+    c.done(r)
+
+
+CASES = cases.by_name(live_terminal, live_plain, live_streams, progress_plain,
+                      progress_terminal, summary_rx_port)
 
 if __name__ == "__main__":
     cases.main(CASES)

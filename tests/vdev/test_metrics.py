@@ -675,8 +675,58 @@ def cpu_two_lcores():
     c.done()
 
 
+SWEEP_SIZES = [64, 128, 256]
+
+
+def telemetry_progress():
+    """/wirerate/progress during a sweep of three sizes: the keys as
+    documented, size i of 3 with its frame size, one trial per size, the
+    bound of trials left, a time bound and elapsed time that moves; the
+    exporter's --once scrape carries the same; the JSON's trials after."""
+    c = Checker("telemetry_progress")
+    docs = documented_keys().get("/wirerate/progress", set())
+    c.true(len(docs) >= 10, "docs list the progress keys")
+    with tempfile.TemporaryDirectory() as tmp, \
+            LiveRun(RING_PAIR + ["--mode", "sweep", "--sizes",
+                                 ",".join(map(str, SWEEP_SIZES)), "--duration", "2",
+                                 "--quiet"], tmp) as run:
+        got = wait_until(lambda: (lambda p: p if p and p.get("trial", 0) >= 2 else None)(
+            (telemetry(run.prefix, ["/wirerate/progress"]) or [None])[0]), 60)
+        c.true(got is not None, "/wirerate/progress reaches trial 2")
+        if got is not None:
+            c.eq(set(got), docs, "/wirerate/progress keys as documented")
+            c.eq((got.get("mode"), got.get("what")), ("sweep", "sweep"), "mode and kind")
+            k = got.get("trial", 0)
+            c.eq((got.get("size_idx"), got.get("nb_sizes")), (k, 3),
+                 "size i of 3: one trial per size")
+            c.eq(got.get("frame_size"), SWEEP_SIZES[k - 1] if 0 < k <= 3 else None,
+                 "the size being tried")
+            c.eq(got.get("trials_left_max"), 3 - k, "trials left after this one")
+            c.true(got.get("left_max_ms", 0) >= (3 - k) * 2000,
+                   "time left bounds the trials to come: %r" % got)
+            time.sleep(0.5)
+            later = (telemetry(run.prefix, ["/wirerate/progress"]) or [{}])[0] or {}
+            c.true(later.get("elapsed_ms", 0) > got.get("elapsed_ms", 0),
+                   "elapsed_ms moves: %r" % later)
+            p = subprocess.run([EXPORTER, "--file-prefix", run.prefix, "--once"],
+                               capture_output=True, text=True, timeout=30)
+            for m in ("wirerate_progress_trial", "wirerate_progress_left_max_seconds",
+                      'wirerate_progress_info{mode="sweep"'):
+                c.true(m in p.stdout, "exporter: %s" % m)
+        # The sweep ends on its own (stop() would interrupt it).
+        wait_until(lambda: run.p.poll() is not None, 90)
+        c.eq(run.stop(), 0, "exit code")
+        doc = run.result()
+        c.true(doc is not None and [t["frame_size"] for t in doc["trials"]] == SWEEP_SIZES,
+               "the JSON records a trial per size")
+        if c.failed:
+            print(run.output())
+    c.done()
+
+
 CASES = cases.by_name(telemetry_live, prometheus_scrape, cpu_cost, cpu_two_lcores,
-                      telemetry_streams, exporter_configs, exporter_ipv6)
+                      telemetry_streams, exporter_configs, exporter_ipv6,
+                      telemetry_progress)
 
 if __name__ == "__main__":
     cases.main(CASES)
