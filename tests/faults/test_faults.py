@@ -536,7 +536,9 @@ def stdout_closed():
     c.true(doc is not None and doc["stop_reason"] == "duration", "ran to its end")
     if doc:
         wrtest.stream_balance(c, doc)
-        os.unlink(path)
+    for name in OUTPUTS:
+        if os.path.exists(os.path.join(d, name)):
+            os.unlink(os.path.join(d, name))
     os.rmdir(d)
     c.done()
 
