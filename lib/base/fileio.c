@@ -154,3 +154,14 @@ wr_file_write(const char *path, wr_file_fill_t fill, const void *ctx,
 			path, dir, strerror(-rc));
 	return rc;
 }
+
+int
+wr_file_create(const char *path)
+{
+	int fd;
+
+	if (unlink(path) != 0 && errno != ENOENT)
+		return -errno;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	return fd >= 0 ? fd : -errno;
+}

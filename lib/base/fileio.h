@@ -24,4 +24,14 @@ typedef int (*wr_file_fill_t)(FILE *f, const void *ctx);
 int wr_file_write(const char *path, wr_file_fill_t fill, const void *ctx,
 		struct wr_error *err);
 
+/*
+ * Create path afresh for writing, for a file appended to as a run goes:
+ * whatever is at the name (a file, or a hard or symbolic link planted in a
+ * shared directory) is unlinked, never opened or truncated, and a new file
+ * is made with O_EXCL and O_NOFOLLOW, mode 0644 less the umask. Returns the
+ * descriptor or a negative errno (-EEXIST when something was planted again
+ * in between).
+ */
+int wr_file_create(const char *path);
+
 #endif /* WR_FILEIO_H */

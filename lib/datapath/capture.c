@@ -15,6 +15,7 @@
 
 #include "base/fileio.h"
 #include "capture.h"
+#include "capture_kept.h"
 
 /* Most queues one run captures on. */
 #define CAPTURE_MAX_QUEUES (WR_MAX_PORTS * WR_MAX_QUEUES)
@@ -26,32 +27,15 @@
 #define CAPTURE_WRITE_CHUNK 256u
 /* Copies taken off a ring at once by the stats core. */
 #define CAPTURE_DRAIN_CHUNK 256u
+/* Drained copies kept for the file at most: this many times the pool. */
+#define CAPTURE_KEPT_FACTOR 4u
 
 /*
- * What a worker writes in front of each raw copy (in its headroom): the
- * stats core turns the copy into a pcapng block later, in TSC order.
+ * Workers put a struct cap_meta (capture_kept.h) in front of each raw copy;
+ * the stats core turns the copies into pcapng blocks later, in TSC order.
  * rte_pcapng_copy() converts TSC to wall time with state it updates
  * without locks, and only forwards in time: it runs on one thread only.
  */
-struct cap_meta {
-	uint64_t tsc;                /* RX burst timestamp */
-	uint64_t idx;                /* arrival index on the queue */
-	uint16_t port;               /* RX port (not every PMD sets mbuf->port) */
-	uint16_t queue;
-	uint32_t orig_len;           /* frame bytes before the snap */
-};
-
-/*
- * A copy the stats core drained, moved off the copy pool onto the heap so
- * that the pool only carries copies in transit: the last frames of every
- * stop (each trial of a test mode) never crowd out later anomalies.
- */
-struct cap_copy {
-	struct cap_meta meta;
-	uint32_t len;                /* bytes in data[]: the snap */
-	uint8_t data[];
-};
-
 struct wr_capture {
 	struct wr_capture_conf conf;
 	struct rte_mempool *pool;    /* raw copies, filled by workers */
@@ -62,14 +46,11 @@ struct wr_capture {
 	uint32_t snaplen;
 	unsigned int nb_q;
 	struct wr_capq *q[CAPTURE_MAX_QUEUES];
-	uint32_t nb_kept;            /* copies drained so far */
 	uint32_t nb_written;         /* copies in the file at the last checkpoint */
 	uint32_t nb_ckpt_failed;     /* checkpoints that could not be written */
 	uint64_t written_tsc;        /* when it was written */
 	uint32_t pool_size;          /* copies in transit at most (pool, rings) */
-	uint32_t nb_slots;           /* entries kept[] has room for */
-	uint64_t nb_drain_failed;    /* drained copies lost: no memory */
-	struct cap_copy **kept;
+	struct wr_capkept kept;      /* drained copies, bounded */
 };
 
 /* Copy one frame; a copy that cannot be made or queued is counted. */
@@ -299,6 +280,7 @@ wr_capture_create(const struct wr_capture_conf *conf, unsigned int nb_rxq,
 	 */
 	cap->snaplen = conf->snaplen != 0 ? conf->snaplen : frame_size - 4;
 	cap->pool_size = (uint32_t)RTE_MIN(n, (uint64_t)CAPTURE_MAX_POOL);
+	wr_capkept_init(&cap->kept, CAPTURE_KEPT_FACTOR * cap->pool_size);
 	snprintf(name, sizeof(name), "wr_cap_%d", (int)getpid());
 	cap->pool = rte_pktmbuf_pool_create(name, cap->pool_size, 0, 0,
 		(uint16_t)(RTE_PKTMBUF_HEADROOM + cap->snaplen), SOCKET_ID_ANY);
@@ -368,40 +350,19 @@ wr_capture_queue(struct wr_capture *cap, uint16_t port, uint16_t queue,
 	return c;
 }
 
-/* Room in kept[] for one more copy; false when memory ran out. */
-static bool
-kept_room(struct wr_capture *cap)
-{
-	uint32_t n = cap->nb_slots != 0 ? 2 * cap->nb_slots : 1024;
-	struct cap_copy **k;
-
-	if (cap->nb_kept < cap->nb_slots)
-		return true;
-	k = realloc(cap->kept, n * sizeof(k[0]));
-	if (k == NULL)
-		return false;
-	cap->kept = k;
-	cap->nb_slots = n;
-	return true;
-}
-
-/* Move raw copy m (meta, then the snap) onto the heap; false: no memory. */
-static bool
+/* Move raw copy m (meta, then the snap) into the store, or count it lost. */
+static void
 keep_copy(struct wr_capture *cap, const struct rte_mbuf *m)
 {
 	uint32_t len = rte_pktmbuf_pkt_len(m) - (uint32_t)sizeof(struct cap_meta);
-	struct cap_copy *cp;
+	void *room = wr_capkept_add(&cap->kept, rte_pktmbuf_mtod(m, const void *), len);
 	const void *d;
 
-	if (!kept_room(cap) || (cp = malloc(sizeof(*cp) + len)) == NULL)
-		return false;
-	memcpy(&cp->meta, rte_pktmbuf_mtod(m, const void *), sizeof(cp->meta));
-	cp->len = len;
-	d = rte_pktmbuf_read(m, sizeof(cp->meta), len, cp->data);
-	if (d != cp->data)
-		memcpy(cp->data, d, len);
-	cap->kept[cap->nb_kept++] = cp;
-	return true;
+	if (room == NULL)
+		return;
+	d = rte_pktmbuf_read(m, sizeof(struct cap_meta), len, room);
+	if (d != room)
+		memcpy(room, d, len);
 }
 
 void
@@ -416,27 +377,10 @@ wr_capture_drain(struct wr_capture *cap)
 		while ((n = rte_ring_sc_dequeue_burst(cap->q[i]->ring, (void **)m,
 				RTE_DIM(m), NULL)) > 0) {
 			for (k = 0; k < n; k++)
-				if (!keep_copy(cap, m[k]))
-					cap->nb_drain_failed++;
+				keep_copy(cap, m[k]);
 			rte_pktmbuf_free_bulk(m, n);
 		}
 	}
-}
-
-/* Order of the file: RX time, then port, queue and arrival on it. */
-static int
-cmp_tsc(const void *a, const void *b)
-{
-	const struct cap_meta *x = &(*(struct cap_copy *const *)a)->meta;
-	const struct cap_meta *y = &(*(struct cap_copy *const *)b)->meta;
-
-	if (x->tsc != y->tsc)
-		return x->tsc < y->tsc ? -1 : 1;
-	if (x->port != y->port)
-		return x->port < y->port ? -1 : 1;
-	if (x->queue != y->queue)
-		return x->queue < y->queue ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 /* Fields of an Enhanced Packet Block (pcapng 4.3): timestamp (high
@@ -512,11 +456,11 @@ wr_capture_write(FILE *f, const void *arg)
 		return -rte_errno;
 	}
 	/* Per queue the copies are in arrival order already; merge them. */
-	qsort(cap->kept, cap->nb_kept, sizeof(cap->kept[0]), cmp_tsc);
-	for (i = 0; i < cap->nb_kept && w >= 0; i += n) {
-		n = RTE_MIN(cap->nb_kept - i, CAPTURE_WRITE_CHUNK);
+	wr_capkept_sort(&cap->kept);
+	for (i = 0; i < cap->kept.nb_kept && w >= 0; i += n) {
+		n = RTE_MIN(cap->kept.nb_kept - i, CAPTURE_WRITE_CHUNK);
 		for (k = 0; k < n; k++)
-			if ((chunk[k] = to_block(cap, cap->kept[i + k])) == NULL)
+			if ((chunk[k] = to_block(cap, cap->kept.copies[i + k])) == NULL)
 				break;
 		w = k == n ? rte_pcapng_write_packets(pc, chunk, (uint16_t)n) : -1;
 		rte_pktmbuf_free_bulk(chunk, k);
@@ -528,13 +472,13 @@ wr_capture_write(FILE *f, const void *arg)
 void
 wr_capture_checkpoint(struct wr_capture *cap, uint64_t now_tsc, uint64_t period_tsc)
 {
-	if (cap == NULL || period_tsc == 0 || cap->nb_kept == cap->nb_written ||
+	if (cap == NULL || period_tsc == 0 || cap->kept.nb_kept == cap->nb_written ||
 			now_tsc - cap->written_tsc < period_tsc)
 		return;
 	cap->written_tsc = now_tsc;
 	/* A failed checkpoint is counted; the final write reports its error. */
 	if (wr_file_write(cap->conf.path, wr_capture_write, cap, NULL) == 0)
-		cap->nb_written = cap->nb_kept;
+		cap->nb_written = cap->kept.nb_kept;
 	else
 		cap->nb_ckpt_failed++;
 }
@@ -552,9 +496,9 @@ wr_capture_json(const struct wr_capture *cap)
 		over += cap->q[i]->st.nb_over_budget_pkts;
 		anomalies += cap->q[i]->st.nb_anomalies;
 	}
-	dropped += cap->nb_drain_failed;
+	dropped += cap->kept.nb_lost;
 	json_object_set_new(o, "path", json_string(cap->conf.path));
-	json_object_set_new(o, "frames", json_integer((json_int_t)cap->nb_kept));
+	json_object_set_new(o, "frames", json_integer((json_int_t)cap->kept.nb_kept));
 	json_object_set_new(o, "copied_pkts", json_integer((json_int_t)copied));
 	json_object_set_new(o, "dropped_pkts", json_integer((json_int_t)dropped));
 	json_object_set_new(o, "over_budget_pkts", json_integer((json_int_t)over));
@@ -587,8 +531,6 @@ wr_capture_destroy(struct wr_capture *cap)
 	if (cap == NULL)
 		return;
 	wr_capture_drain(cap);
-	for (i = 0; i < cap->nb_kept; i++)
-		free(cap->kept[i]);
 	for (i = 0; i < cap->nb_q; i++) {
 		free_held(cap->q[i]);
 		rte_ring_free(cap->q[i]->ring);
@@ -596,6 +538,6 @@ wr_capture_destroy(struct wr_capture *cap)
 	}
 	rte_mempool_free(cap->out);
 	rte_mempool_free(cap->pool);
-	free(cap->kept);
+	wr_capkept_free(&cap->kept);
 	free(cap);
 }

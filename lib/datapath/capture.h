@@ -22,8 +22,9 @@
  * waits, and counts it (dropped). The stats core drains the rings at every
  * interval and after each stop, moves the copies off the copy pool into
  * heap memory (so the pool only bounds copies in transit, and the last
- * frames of every trial never exhaust it) and writes the file once,
- * atomically, at the end.
+ * frames of every trial never exhaust it), at most 4 times the pool's
+ * copies there (capture_kept.h; past it a copy counts as dropped), and
+ * writes the file once, atomically, at the end.
  */
 #ifndef WR_CAPTURE_H
 #define WR_CAPTURE_H

@@ -53,15 +53,36 @@ running_total_json(const struct wr_run *run, const struct wr_interval *iv,
 }
 
 /*
+ * Shallow copies of the finished trials less their "samples": those are in
+ * the companion NAME.samples.jsonl already, and up to 120 a trial would
+ * grow each checkpoint with every --repeat trial. Returns NULL on no memory.
+ */
+static json_t *
+trials_without_samples(json_t *trials)
+{
+	json_t *a = json_array(), *v, *t;
+	size_t i;
+
+	json_array_foreach(trials, i, v) {
+		t = json_copy(v);
+		if (t == NULL || json_array_append_new(a, t) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+		json_object_del(t, "samples");
+	}
+	return a;
+}
+
+/*
  * What finished before the trial in progress (wr_result_checkpoint_keep):
- * its keys replace the running ones ("trials" becomes the finished trials),
- * and --repeat's finished trials get their summary.
+ * its keys replace the running ones ("trials" becomes the finished trials,
+ * without their samples), and --repeat's finished trials get their summary.
  */
 static void
 add_done(json_t *doc, const struct wr_run *run)
 {
-	const json_t *trials;
-	json_t *summary;
+	json_t *trials, *summary;
 
 	if (run->live.ckpt_done == NULL)
 		return;
@@ -72,6 +93,7 @@ add_done(json_t *doc, const struct wr_run *run)
 	summary = wr_trials_summarize(trials, run->setup.cfg->nb_warmup, NULL);
 	if (summary != NULL)
 		wr_json_set(doc, "summary", summary);
+	wr_json_set(doc, "trials", trials_without_samples(trials));
 }
 
 json_t *

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The companion file of every interval (series.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/fileio.h"
 #include "base/jsonw.h"
 #include "result_int.h"
 #include "series.h"
@@ -43,8 +43,8 @@ series_file(struct wr_run *run)
 		return run->live.series;
 	if (wr_series_path(run->setup.cfg->json_path, path, sizeof(path)) != 0)
 		return NULL;
-	/* As the result's temporary (base/fileio.c): never through a link. */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* Never through a link planted at the name (base/fileio.h). */
+	fd = wr_file_create(path);
 	run->live.series = fd < 0 ? NULL : fdopen(fd, "w");
 	if (run->live.series == NULL && fd >= 0)
 		close(fd);

@@ -25,7 +25,7 @@ int wr_series_path(const char *json_path, char *out, size_t len);
 
 /*
  * Append interval iv of the trial in progress to run's companion file,
- * created (truncated) at the run's first interval. A failed write closes
+ * created afresh at the run's first interval. A failed write closes
  * the file and is recorded (series{} says so); the run goes on. Stats core
  * only. This function can't fail.
  */

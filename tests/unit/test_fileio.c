@@ -106,6 +106,38 @@ test_planted_link_not_followed(void)
 	unlink(path);
 }
 
+/*
+ * The companion file (results/series.c) was opened O_CREAT|O_TRUNC at its
+ * name: a hard link planted there by another user made a root run truncate
+ * and overwrite the linked file. A planted file or link is replaced instead.
+ */
+static void
+test_create_replaces_planted(void)
+{
+	char path[PATH_MAX], victim[PATH_MAX], buf[64];
+	struct stat st;
+	int fd;
+
+	path_of(path, sizeof(path), "e.samples.jsonl");
+	path_of(victim, sizeof(victim), "victim");
+	WR_CHECK(wr_file_write(victim, fill_hello, "keep\n", NULL) == 0);
+	WR_CHECK(link(victim, path) == 0);
+	fd = wr_file_create(path);
+	WR_CHECK(fd >= 0 && write(fd, "new\n", 4) == 4 && close(fd) == 0);
+	WR_CHECK(strcmp(slurp(victim, buf, sizeof(buf)), "keep\n") == 0);
+	WR_CHECK(strcmp(slurp(path, buf, sizeof(buf)), "new\n") == 0);
+	WR_CHECK(stat(path, &st) == 0 && st.st_nlink == 1 &&
+		(st.st_mode & 0777) == (0644 & ~022));
+	unlink(path);
+	WR_CHECK(symlink(victim, path) == 0);
+	fd = wr_file_create(path);
+	WR_CHECK(fd >= 0 && close(fd) == 0);
+	WR_CHECK(strcmp(slurp(victim, buf, sizeof(buf)), "keep\n") == 0);
+	WR_CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0);
+	unlink(path);
+	unlink(victim);
+}
+
 static void
 test_failed_fill_keeps_old(void)
 {
@@ -143,6 +175,7 @@ main(void)
 	umask(022);
 	WR_TEST_RUN(test_writes_whole_file);
 	WR_TEST_RUN(test_planted_link_not_followed);
+	WR_TEST_RUN(test_create_replaces_planted);
 	WR_TEST_RUN(test_failed_fill_keeps_old);
 	WR_TEST_RUN(test_missing_directory);
 	rmdir(dir);

@@ -166,6 +166,9 @@ def checkpoint_keeps_points():
                "--repeat: the two finished trials: %r" % (trials if not
                isinstance(trials, list) else [t["trial"] for t in trials]))
         c.eq((doc or {}).get("summary", {}).get("trials"), 2, "--repeat: their summary")
+        # Bounded: the finished trials' samples are in r.samples.jsonl only.
+        c.eq([sorted(set(t) & {"samples"}) for t in trials or []], [[], []],
+             "--repeat: the finished trials without their samples")
         incomplete_accepted(c, path, "--repeat")
     c.done()
 
