@@ -160,11 +160,77 @@ test_stray_not_restart(void)
 }
 
 
+/*
+ * In a stream's first window, a duplicate of 0 followed by an ordinary late
+ * frame is no restart (--impair dup,reorder): the late frame is a sequence
+ * the old numbering has not delivered yet, so the old numbering goes on.
+ */
+static void
+test_dup_zero_then_late(void)
+{
+	static const uint64_t seqs[] = { 0, 1, 2, 3, 4, 6, 7, 8, 9, 0, 5 };
+	struct wr_seq s;
+
+	wr_seq_init(&s);
+	feed_list(&s, seqs, 11);
+	check_counts(&s, 10, 1, 1, 0, 0);
+	feed_range(&s, 0, 10, 100);
+	check_counts(&s, 100, 1, 1, 0, 0);
+	WR_CHECK_U64(s.first_seq, 0);
+	WR_CHECK_U64(s.next_seq, 100);
+	WR_CHECK_U64(s.closed_span_pkts, 0);
+	WR_CHECK_U64(wr_seq_gaps(&s), 0);
+	WR_CHECK(wr_seq_lost(&s, 100) == 0);
+
+	/* The late frame right after the copy of 0 may be 1 itself. */
+	wr_seq_init(&s);
+	feed_range(&s, 0, 0, 1);
+	feed_range(&s, 0, 2, 20);
+	wr_seq_update(&s, 0);
+	wr_seq_update(&s, 1);
+	check_counts(&s, 20, 1, 1, 0, 0);
+	WR_CHECK_U64(s.next_seq, 20);
+	WR_CHECK_U64(wr_seq_gaps(&s), 0);
+}
+
+/*
+ * A real restart inside the first window is still seen when the new run
+ * lost its frame 1: the frame after the copy of 0 is one the old numbering
+ * already delivered.
+ */
+static void
+test_restart_zero_lost_one(void)
+{
+	struct wr_seq s;
+
+	wr_seq_init(&s);
+	feed_range(&s, 0, 0, 100);
+	wr_seq_update(&s, 0);
+	feed_range(&s, 0, 2, 50);
+	check_counts(&s, 149, 0, 0, 0, 1);
+	WR_CHECK_U64(s.first_seq, 0);
+	WR_CHECK_U64(s.next_seq, 50);
+	WR_CHECK_U64(s.closed_span_pkts, 100);
+	WR_CHECK_U64(wr_seq_gaps(&s), 1);
+	WR_CHECK(wr_seq_lost(&s, 150) == 1);
+
+	/* Cost: the old run had lost the new run's frame 1, so 1 reads as a
+	 * late frame of the old numbering and no restart is seen. */
+	wr_seq_init(&s);
+	feed_range(&s, 0, 0, 1);
+	feed_range(&s, 0, 2, 100);
+	feed_range(&s, 0, 0, 50);
+	check_counts(&s, 100, 1, 49, 0, 0);
+	WR_CHECK_U64(s.next_seq, 100);
+}
+
 int
 main(void)
 {
 	WR_TEST_RUN(test_restart_zero);
 	WR_TEST_RUN(test_restart_far);
 	WR_TEST_RUN(test_stray_not_restart);
+	WR_TEST_RUN(test_dup_zero_then_late);
+	WR_TEST_RUN(test_restart_zero_lost_one);
 	return wr_test_summary();
 }
