@@ -42,4 +42,15 @@ check_counts(const struct wr_seq *s, uint64_t rx, uint64_t late, uint64_t dup,
 	WR_CHECK_U64(s->nb_restarts, restarts);
 }
 
+/* The current epoch's bounds, the closed epochs' span and the gaps. */
+static inline void
+check_span(const struct wr_seq *s, uint64_t first_seq, uint64_t next_seq,
+	uint64_t closed_span, uint64_t gaps)
+{
+	WR_CHECK_U64(s->first_seq, first_seq);
+	WR_CHECK_U64(s->next_seq, next_seq);
+	WR_CHECK_U64(s->closed_span_pkts, closed_span);
+	WR_CHECK_U64(wr_seq_gaps(s), gaps);
+}
+
 #endif /* WR_SEQ_FEED_H */
