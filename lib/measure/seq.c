@@ -28,6 +28,7 @@ wr_seq_restart(struct wr_seq *s, uint64_t seq)
 	s->nb_rx_pkts++;
 	s->started = true;
 	s->pending = false;
+	s->steady = 1;
 }
 
 /* Take back the provisional count of the pending candidate (seq.h). */
@@ -77,6 +78,7 @@ wr_seq_update_rare(struct wr_seq *s, uint64_t seq)
 		return;
 	}
 	s->pending = false;
+	s->steady = 1;
 	if (candidate_confirmed(s, seq)) {
 		candidate_uncount(s);
 		wr_seq_restart(s, s->cand_seq);
@@ -162,10 +164,12 @@ wr_seq_merge(struct wr_seq *dst, const struct wr_seq *src)
 	if (!dst->started) {
 		*dst = *src;
 		dst->pending = false;
+		dst->steady = 1;
 		return;
 	}
 	/* A merged view is read, not fed by one queue: candidates stand. */
 	dst->pending = false;
+	dst->steady = 1;
 	top_next = seq_after(src->next_seq, dst->next_seq) ?
 		src->next_seq : dst->next_seq;
 	memcpy(win, src->window, sizeof(win));

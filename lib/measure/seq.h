@@ -118,6 +118,9 @@ struct wr_seq {
 	bool started;
 	/* A restart candidate (cand_seq) awaits the next frame. */
 	bool pending;
+	/* started && !pending: the one flag the per-packet path tests. Zero
+	 * (like a zeroed tracker) sends a frame to wr_seq_update_rare(). */
+	uint8_t steady;
 	/* The candidate is a copy of 0 (rule (c)), counted as a restart;
 	 * else counted rx, late and old. */
 	bool cand_zero;
@@ -164,6 +167,7 @@ wr_seq_candidate(struct wr_seq *s, uint64_t seq, bool zero,
 		uint64_t first_seq_before)
 {
 	s->pending = true;
+	s->steady = 0;
 	s->cand_zero = zero;
 	s->cand_seq = seq;
 	s->cand_first_seq = first_seq_before;
@@ -259,7 +263,7 @@ wr_seq_update(struct wr_seq *s, uint64_t seq)
 	uint64_t ahead = seq - s->next_seq;
 	uint64_t behind = ~ahead; /* next_seq - 1 - seq, modulo 2^64 */
 
-	if (__builtin_expect(!s->started || s->pending, 0)) {
+	if (__builtin_expect(!s->steady, 0)) {
 		wr_seq_update_rare(s, seq);
 		return;
 	}

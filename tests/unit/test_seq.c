@@ -2,6 +2,7 @@
 /* Unit tests for seq.c/seq.h: per-stream sequence tracking. */
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "seq_feed.h"
 
@@ -24,6 +25,14 @@ test_empty(void)
 	WR_CHECK_U64(wr_seq_lost(&s, 10), 10);
 	WR_CHECK_U64(wr_seq_lost(&s, 0), 0);
 	WR_CHECK(!wr_seq_seen(&s, 0));
+
+	/* A zeroed tracker is the same "nothing seen" as wr_seq_init(). */
+	memset(&s, 0, sizeof(s));
+	wr_seq_update(&s, 7);
+	wr_seq_update(&s, 8);
+	check_counts(&s, 2, 0, 0, 0, 0);
+	WR_CHECK_U64(s.first_seq, 7);
+	WR_CHECK_U64(wr_seq_gaps(&s), 0);
 }
 
 static void
