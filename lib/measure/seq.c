@@ -28,6 +28,7 @@ wr_seq_restart(struct wr_seq *s, uint64_t seq)
 	s->nb_rx_pkts++;
 	s->started = true;
 	s->pending = false;
+	s->steady = 1;
 }
 
 /* Take back the provisional count of the pending candidate (seq.h). */
@@ -46,20 +47,39 @@ candidate_uncount(struct wr_seq *s)
 	s->first_seq = s->cand_first_seq;
 }
 
+/*
+ * Whether seq, the frame after the pending candidate, continues the
+ * candidate's numbering and not the old one: behind the old top and 1 ..
+ * WR_SEQ_WINDOW_BITS - 1 after the candidate. After a copy of 0 (inside the
+ * window, which the candidate left untouched) it must also be a sequence
+ * the old numbering already delivered: a not yet seen one is an ordinary
+ * late frame. One more copy of 0 continues a sender numbering every frame
+ * 0 (--stamp none).
+ */
+static bool
+candidate_confirmed(const struct wr_seq *s, uint64_t seq)
+{
+	uint64_t after_cand = seq - s->cand_seq;
+
+	if (seq - s->next_seq < (UINT64_C(1) << 63))
+		return false; /* ahead of the old top: the old numbering */
+	if (s->cand_zero && seq == 0)
+		return true;
+	if (after_cand == 0 || after_cand >= WR_SEQ_WINDOW_BITS)
+		return false;
+	return !s->cand_zero || wr_seq_seen(s, seq);
+}
+
 void
 wr_seq_update_rare(struct wr_seq *s, uint64_t seq)
 {
-	uint64_t after_cand = seq - s->cand_seq;
-	bool behind_top = seq - s->next_seq >= (UINT64_C(1) << 63);
-
 	if (!s->started) {
 		wr_seq_restart(s, seq);
 		return;
 	}
 	s->pending = false;
-	/* Continues the candidate's numbering, not the old one: a restart. */
-	if (behind_top && ((after_cand != 0 && after_cand < WR_SEQ_WINDOW_BITS) ||
-			(s->cand_zero && seq == 0))) {
+	s->steady = 1;
+	if (candidate_confirmed(s, seq)) {
 		candidate_uncount(s);
 		wr_seq_restart(s, s->cand_seq);
 	} else if (s->cand_zero) {
@@ -144,10 +164,12 @@ wr_seq_merge(struct wr_seq *dst, const struct wr_seq *src)
 	if (!dst->started) {
 		*dst = *src;
 		dst->pending = false;
+		dst->steady = 1;
 		return;
 	}
 	/* A merged view is read, not fed by one queue: candidates stand. */
 	dst->pending = false;
+	dst->steady = 1;
 	top_next = seq_after(src->next_seq, dst->next_seq) ?
 		src->next_seq : dst->next_seq;
 	memcpy(win, src->window, sizeof(win));

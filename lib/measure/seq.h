@@ -36,9 +36,10 @@
  *           as an old frame; the tracker remembers it (pending). The next
  *           frame confirms a restart when it continues the candidate's
  *           numbering but not the old one: it is behind the old top and
- *           1 .. WR_SEQ_WINDOW_BITS - 1 after the candidate, or, after
- *           (c), one more copy of 0 (a sender numbering every frame 0,
- *           --stamp none). Then the provisional count is undone and a new
+ *           1 .. WR_SEQ_WINDOW_BITS - 1 after the candidate (after (c), a
+ *           sequence already seen, not a late frame the old numbering is
+ *           still delivering), or, after (c), one more copy of 0 (a sender
+ *           numbering every frame 0, --stamp none). Then the provisional count is undone and a new
  *           epoch starts at the candidate: the window is cleared,
  *           first_seq and next_seq restart from it, nb_restarts counts it,
  *           it is counted rx; all nb_ counters stay cumulative and the
@@ -56,7 +57,9 @@
  * What the rules cost, on purpose: a copy older than the window counts as
  * a unique frame (nb_rx_pkts one too high); a duplicate of 0 that is the
  * stream's last frame reads as a restart, and a restart by (a) or (b)
- * after which no frame follows as an old frame; a restart to a
+ * after which no frame follows as an old frame; a restart by (c) whose
+ * next frame the old numbering had lost (not seen) reads as a duplicate
+ * of 0 then late frames and duplicates; a restart to a
  * base above WR_SEQ_WINDOW_BITS less than
  * WR_SEQ_RESTART_BEHIND_PKTS back goes unseen (its frames count as old,
  * then up to a window of them as dup). wr_seq_lost() stays exact under the
@@ -115,6 +118,9 @@ struct wr_seq {
 	bool started;
 	/* A restart candidate (cand_seq) awaits the next frame. */
 	bool pending;
+	/* started && !pending: the one flag the per-packet path tests. Zero
+	 * (like a zeroed tracker) sends a frame to wr_seq_update_rare(). */
+	uint8_t steady;
 	/* The candidate is a copy of 0 (rule (c)), counted as a restart;
 	 * else counted rx, late and old. */
 	bool cand_zero;
@@ -161,6 +167,7 @@ wr_seq_candidate(struct wr_seq *s, uint64_t seq, bool zero,
 		uint64_t first_seq_before)
 {
 	s->pending = true;
+	s->steady = 0;
 	s->cand_zero = zero;
 	s->cand_seq = seq;
 	s->cand_first_seq = first_seq_before;
@@ -256,7 +263,7 @@ wr_seq_update(struct wr_seq *s, uint64_t seq)
 	uint64_t ahead = seq - s->next_seq;
 	uint64_t behind = ~ahead; /* next_seq - 1 - seq, modulo 2^64 */
 
-	if (__builtin_expect(!s->started || s->pending, 0)) {
+	if (__builtin_expect(!s->steady, 0)) {
 		wr_seq_update_rare(s, seq);
 		return;
 	}
