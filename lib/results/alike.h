@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What makes two results comparable: the set-up keys whose difference
- * changes what the figures mean (frame mix, IP version, rate, pattern,
- * stamp, streams, flows, VLAN, port roles). `wirerate compare` refuses
- * results that differ in one, unless the comparison allows it by name
- * (--allow-diff KEY). The table is the one source of the keys, their
- * help and their messages. Pure: jansson only, no EAL, never prints.
+ * changes what the figures mean, listed in the table wr_alike_keys
+ * (alike.c), the one source of the keys, their help and their messages.
+ * `wirerate compare` refuses results that differ in one, unless the
+ * comparison allows it by name (--allow-diff KEY). Pure: jansson only,
+ * no EAL, never prints.
  */
 #ifndef WR_ALIKE_H
 #define WR_ALIKE_H
