@@ -56,7 +56,8 @@ wr_alike_allow(const char *name, unsigned int *mask, struct wr_error *err)
 
 /* How many ports of a "ports" array transmit and receive, in words. */
 static int
-roles_of(const json_t *ports, const char *name, char *buf, struct wr_error *err)
+roles_of(const json_t *ports, const char *name, json_t **out,
+		struct wr_error *err)
 {
 	unsigned int tx = 0, rx = 0;
 	const json_t *role;
@@ -73,67 +74,119 @@ roles_of(const json_t *ports, const char *name, char *buf, struct wr_error *err)
 		tx += strstr(json_string_value(role), "tx") != NULL;
 		rx += strstr(json_string_value(role), "rx") != NULL;
 	}
-	snprintf(buf, WR_ALIKE_TEXT_LEN, "transmits on %u and receives on %u "
-		"port(s)", tx, rx);
+	*out = json_sprintf("transmits on %u and receives on %u port(s)", tx, rx);
 	return 0;
 }
 
-/* A JSON value in words: a string as it is, anything else as JSON. */
-static void
-text_of(const json_t *v, const char *absent, char *buf)
+/*
+ * v, or the value absent stands for when v is missing or null: a new
+ * reference. absent is read as JSON where it is one ("1" flow is the
+ * integer a result writes), else as a string ("ipv4").
+ */
+static json_t *
+or_absent(const json_t *v, const char *absent)
 {
-	char *s;
+	json_t *a;
 
-	if (v == NULL || json_is_null(v)) {
-		snprintf(buf, WR_ALIKE_TEXT_LEN, "%s", absent);
-	} else if (json_is_string(v)) {
-		snprintf(buf, WR_ALIKE_TEXT_LEN, "%s", json_string_value(v));
-	} else {
-		s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-		snprintf(buf, WR_ALIKE_TEXT_LEN, "%s", s != NULL ? s : "?");
-		free(s);
-	}
+	if (v != NULL && !json_is_null(v))
+		return json_deep_copy(v);
+	a = json_loads(absent, JSON_DECODE_ANY, NULL);
+	return a != NULL ? a : json_string(absent);
 }
 
-/* The fields of an array's elements, in words: "[constant, burst:8/1ms]". */
-static void
-fields_of(const json_t *a, const char *field, const char *absent, char *buf)
+/* The fields of an array's elements, as an array: a new reference. */
+static json_t *
+fields_of(const json_t *a, const char *field, const char *absent)
 {
-	char one[WR_ALIKE_TEXT_LEN];
-	size_t used, i;
+	json_t *out;
+	size_t i;
 
-	if (!json_is_array(a)) {
-		snprintf(buf, WR_ALIKE_TEXT_LEN, "%s", absent);
-		return;
-	}
-	used = (size_t)snprintf(buf, WR_ALIKE_TEXT_LEN, "[");
-	for (i = 0; i < json_array_size(a) && used < WR_ALIKE_TEXT_LEN; i++) {
-		text_of(json_object_get(json_array_get(a, i), field), "-", one);
-		used += (size_t)snprintf(buf + used, WR_ALIKE_TEXT_LEN - used, "%s%s",
-			i ? ", " : "", one);
-	}
-	if (used < WR_ALIKE_TEXT_LEN)
-		snprintf(buf + used, WR_ALIKE_TEXT_LEN - used, "]");
+	if (!json_is_array(a))
+		return json_string(absent);
+	out = json_array();
+	for (i = 0; out != NULL && i < json_array_size(a); i++)
+		if (json_array_append_new(out, or_absent(json_object_get(
+				json_array_get(a, i), field), "-")) != 0) {
+			json_decref(out);
+			out = NULL;
+		}
+	return out;
 }
 
-/* Key k of doc (named name) in words, into buf. */
+/*
+ * Key k of doc (named name) as the value two results are compared on, into
+ * *out (a new reference): what the key means, not how it is written (an
+ * absent key is its default, a VLAN ID only whether frames are tagged).
+ */
 static int
-value_of(const json_t *doc, const char *name, unsigned int k, char *buf,
+value_of(const json_t *doc, const char *name, unsigned int k, json_t **out,
 		struct wr_error *err)
 {
 	const struct wr_alike_key *key = &wr_alike_keys[k];
 	const json_t *v = wr_metrics_get(doc, key->path);
 
-	if (strcmp(key->name, "ports") == 0)
-		return roles_of(v, name, buf, err);
-	if (strcmp(key->name, "vlan") == 0 && json_is_integer(v))
-		snprintf(buf, WR_ALIKE_TEXT_LEN, "%s", json_integer_value(v) ?
-			"VLAN-tagged" : "untagged");
-	else if (key->field != NULL)
-		fields_of(v, key->field, key->absent, buf);
-	else
-		text_of(v, key->absent, buf);
+	*out = NULL;
+	if (strcmp(key->name, "ports") == 0) {
+		if (roles_of(v, name, out, err) != 0)
+			return -EINVAL;
+	} else if (strcmp(key->name, "vlan") == 0 && json_is_integer(v)) {
+		*out = json_string(json_integer_value(v) ? "VLAN-tagged" : "untagged");
+	} else if (key->field != NULL) {
+		*out = fields_of(v, key->field, key->absent);
+	} else {
+		*out = or_absent(v, key->absent);
+	}
+	if (*out == NULL)
+		return wr_err_env(err, -ENOMEM, "%s: no memory to read '%s'", name,
+			key->path);
 	return 0;
+}
+
+/* A value in words: a string as it is, anything else as JSON. */
+static void
+text_of(const json_t *v, char *buf)
+{
+	char *s;
+
+	if (json_is_string(v)) {
+		snprintf(buf, WR_ALIKE_TEXT_LEN, "%s", json_string_value(v));
+		return;
+	}
+	s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	snprintf(buf, WR_ALIKE_TEXT_LEN, "%s", s != NULL ? s : "?");
+	free(s);
+}
+
+/*
+ * An array of fields in words, "[constant, burst:8/1ms]"; one that does
+ * not fit ends in "...]". Only for the message: the values are compared.
+ */
+static void
+list_text_of(const json_t *a, char *buf)
+{
+	char one[WR_ALIKE_TEXT_LEN];
+	size_t used, i;
+
+	used = (size_t)snprintf(buf, WR_ALIKE_TEXT_LEN, "[");
+	for (i = 0; i < json_array_size(a) && used < WR_ALIKE_TEXT_LEN; i++) {
+		text_of(json_array_get(a, i), one);
+		used += (size_t)snprintf(buf + used, WR_ALIKE_TEXT_LEN - used, "%s%s",
+			i ? ", " : "", one);
+	}
+	if (used + 1 < WR_ALIKE_TEXT_LEN)
+		snprintf(buf + used, WR_ALIKE_TEXT_LEN - used, "]");
+	else
+		memcpy(buf + WR_ALIKE_TEXT_LEN - 5, "...]", 5);
+}
+
+/* Value v of key k in words, into buf. */
+static void
+words_of(unsigned int k, const json_t *v, char *buf)
+{
+	if (wr_alike_keys[k].field != NULL && json_is_array(v))
+		list_text_of(v, buf);
+	else
+		text_of(v, buf);
 }
 
 int
@@ -142,17 +195,24 @@ wr_alike_diffs(const json_t *base, const char *base_name, const json_t *cur,
 		struct wr_error *err)
 {
 	unsigned int k, n = 0;
+	json_t *b = NULL, *c = NULL;
+	int rc = 0;
 
-	for (k = 0; k < wr_nb_alike_keys && n < max; k++) {
+	for (k = 0; k < wr_nb_alike_keys && n < max && rc == 0; k++) {
 		struct wr_alike_diff *d = &diffs[n];
 
-		if (value_of(base, base_name, k, d->base, err) != 0 ||
-				value_of(cur, cur_name, k, d->cur, err) != 0)
-			return -EINVAL;
-		if (strcmp(d->base, d->cur) == 0)
-			continue;
-		d->key = k;
-		n++;
+		rc = value_of(base, base_name, k, &b, err);
+		if (rc == 0)
+			rc = value_of(cur, cur_name, k, &c, err);
+		if (rc == 0 && !json_equal(b, c)) {
+			words_of(k, b, d->base);
+			words_of(k, c, d->cur);
+			d->key = k;
+			n++;
+		}
+		json_decref(b);
+		json_decref(c);
+		b = c = NULL;
 	}
-	return (int)n;
+	return rc != 0 ? rc : (int)n;
 }

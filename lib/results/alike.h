@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What makes two results comparable: the set-up keys whose difference
- * changes what the figures mean (frame mix, IP version, rate, pattern,
- * stamp, streams, flows, VLAN, port roles). `wirerate compare` refuses
- * results that differ in one, unless the comparison allows it by name
- * (--allow-diff KEY). The table is the one source of the keys, their
- * help and their messages. Pure: jansson only, no EAL, never prints.
+ * changes what the figures mean, listed in the table wr_alike_keys
+ * (alike.c), the one source of the keys, their help and their messages.
+ * `wirerate compare` refuses results that differ in one, unless the
+ * comparison allows it by name (--allow-diff KEY). Pure: jansson only,
+ * no EAL, never prints.
  */
 #ifndef WR_ALIKE_H
 #define WR_ALIKE_H
@@ -23,7 +23,8 @@ struct wr_alike_key {
 	const char *path;      /* in the result document (wr_metrics_get) */
 	const char *field;     /* non-NULL: path is an array, compare each
 	                        * element's field */
-	const char *absent;    /* the value's text when the key is absent */
+	const char *absent;    /* the value when the key is absent: JSON
+	                        * where it reads as JSON ("1"), else text */
 };
 
 extern const struct wr_alike_key wr_alike_keys[];
@@ -45,9 +46,11 @@ struct wr_alike_diff {
 int wr_alike_allow(const char *name, unsigned int *mask, struct wr_error *err);
 
 /*
- * The keys in which base and cur differ, into diffs (at most max). Returns
- * their number, or -EINVAL with err naming the file (base_name, cur_name)
- * and the field that is missing or ill-typed.
+ * The keys in which base and cur differ, into diffs (at most max): the
+ * values are compared, their words (cut to WR_ALIKE_TEXT_LEN) are only for
+ * the message. Returns their number, or -EINVAL with err naming the file
+ * (base_name, cur_name) and the field that is missing or ill-typed, or
+ * -ENOMEM.
  */
 int wr_alike_diffs(const json_t *base, const char *base_name, const json_t *cur,
 		const char *cur_name, struct wr_alike_diff *diffs, unsigned int max,

@@ -86,8 +86,8 @@ hugepages() {
 driver() {
 	mod=$(echo "$1" | tr - _)
 	if [ ! -d "$SYSFS/module/$mod" ]; then
-		$MODPROBE "$1" || die "cannot load the module of $1"
 		remember module "$1" absent
+		$MODPROBE "$1" || die "cannot load the module of $1"
 	fi
 	[ "$1" = vfio-pci ] && [ ! -d "$SYSFS/kernel/iommu_groups/0" ] || return 0
 	f=$SYSFS/module/vfio/parameters/enable_unsafe_noiommu_mode
@@ -133,12 +133,13 @@ bind() {
 	done
 }
 
-# Revert one remembered change; 0 when reverted.
+# Revert one remembered change; 0 when reverted (a module that is not
+# loaded is: its load, remembered first, failed or was undone).
 revert() {
 	case $1 in
 	hugepages) echo "$3" > "$SYSFS/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages" ;;
 	noiommu) echo "$3" > "$SYSFS/module/vfio/parameters/enable_unsafe_noiommu_mode" ;;
-	module) $MODPROBE -r "$2" ;;
+	module) [ ! -d "$SYSFS/module/$(echo "$2" | tr - _)" ] || $MODPROBE -r "$2" ;;
 	bind) if [ "$3" = none ]; then $DEVBIND -u "$2"; else $DEVBIND -b "$3" "$2"; fi ;;
 	*) false ;;
 	esac && echo "restored $1$([ "$2" = - ] || echo " $2") to $3"
