@@ -26,6 +26,17 @@ epb_set(struct rte_mbuf *b, unsigned int off, uint32_t v)
 	memcpy(rte_pktmbuf_mtod_offset(b, uint8_t *, off), &v, sizeof(v));
 }
 
+void
+wr_pcapng_set_time(struct rte_mbuf *b, uint64_t tsc, uint64_t ns,
+		uint32_t orig_len)
+{
+	uint64_t t = WR_DPDK_PCAPNG_TSC_AT_WRITE ? tsc : ns;
+
+	epb_set(b, EPB_TS_HI_OFF, (uint32_t)(t >> 32));
+	epb_set(b, EPB_TS_LO_OFF, (uint32_t)t);
+	epb_set(b, EPB_ORIG_LEN_OFF, orig_len);
+}
+
 #if WR_DPDK_PCAPNG_ADD_INTERFACE
 rte_pcapng_t *
 wr_pcapng_open(int fd)
@@ -64,16 +75,6 @@ wr_pcapng_copy(uint16_t port, uint16_t queue, const struct rte_mbuf *m,
 		RTE_PCAPNG_DIRECTION_IN, NULL);
 }
 
-void
-wr_pcapng_set_time(struct rte_mbuf *b, uint64_t tsc, uint64_t ns,
-		uint32_t orig_len)
-{
-	RTE_SET_USED(ns);
-	epb_set(b, EPB_TS_HI_OFF, (uint32_t)(tsc >> 32));
-	epb_set(b, EPB_TS_LO_OFF, (uint32_t)tsc);
-	epb_set(b, EPB_ORIG_LEN_OFF, orig_len);
-}
-
 int
 wr_pcapng_clock_start(struct rte_mempool *mp)
 {
@@ -97,16 +98,6 @@ wr_pcapng_copy(uint16_t port, uint16_t queue, const struct rte_mbuf *m,
 {
 	return rte_pcapng_copy(port, queue, m, mp, len, rte_get_tsc_cycles(),
 		RTE_PCAPNG_DIRECTION_IN);
-}
-
-void
-wr_pcapng_set_time(struct rte_mbuf *b, uint64_t tsc, uint64_t ns,
-		uint32_t orig_len)
-{
-	RTE_SET_USED(tsc);
-	epb_set(b, EPB_TS_HI_OFF, (uint32_t)(ns >> 32));
-	epb_set(b, EPB_TS_LO_OFF, (uint32_t)ns);
-	epb_set(b, EPB_ORIG_LEN_OFF, orig_len);
 }
 
 int
