@@ -107,13 +107,19 @@ def checkpoint_sigkill():
 
 
 def xcheck_clean():
-    """On ring and null ports every cross-check agrees: no warnings."""
+    """On ring and null ports every cross-check agrees: no warnings. The
+    ring PMD's per-queue counters are compared queue by queue, on every
+    DPDK release (struct rte_eth_stats up to 24.11, xstats from 25.11)."""
     c = Checker("xcheck_clean")
-    for vdevs, opts in ((["net_ring0"], ["--txq", "2", "--rxq", "2"]),
-                        ([], RING[:-1]), (["net_null0"], ["--rx-ports", "none"])):
+    for vdevs, opts, queues in ((["net_ring0"], ["--txq", "2", "--rxq", "2"], 4),
+                                ([], RING[:-1], 2),
+                                (["net_null0"], ["--rx-ports", "none"], None)):
         r = wrtest.run(vdevs, opts + ["--count", "200k", "--quiet"])
         c.eq(r.rc, 0, "%s: exit code" % vdevs)
         c.eq(r.doc["warnings"], [], "%s %s: no cross-check warning" % (vdevs, opts))
+        if queues is not None:
+            c.eq(r.doc["cross_checked"]["queues"], queues,
+                 "%s %s: per-queue counts compared (TX and RX queues)" % (vdevs, opts))
         c.true("WARNING" not in r.out, "%s: none in the summary" % vdevs)
     c.done(r)
 
