@@ -46,6 +46,17 @@
 	(RTE_VERSION >= RTE_VERSION_NUM(25, 11, 0, 0))
 
 /*
+ * Telemetry: 23.03 renamed rte_tel_data_add_dict_u64() to
+ * rte_tel_data_add_dict_uint() (23.11 and 24.11 deprecate the old name,
+ * 25.11 removed it). Same arguments.
+ */
+#if RTE_VERSION < RTE_VERSION_NUM(23, 3, 0, 0)
+#define WR_TEL_DATA_ADD_DICT_U64 rte_tel_data_add_dict_u64
+#else
+#define WR_TEL_DATA_ADD_DICT_U64 rte_tel_data_add_dict_uint
+#endif
+
+/*
  * Per-queue counters: 25.11 removed q_ipackets, q_opackets ... and
  * RTE_ETHDEV_QUEUE_STAT_CNTRS from struct rte_eth_stats; ethdev reports
  * them as the xstats rx_q<N>_packets and tx_q<N>_packets.
