@@ -243,7 +243,10 @@ def xcheck_bond():
     wirerate: tx_opackets and rx_ipackets fire while every stream frame
     arrives, each PMD figure above wirerate's by the same LACP frames."""
     c = Checker("xcheck_bond")
-    r = wrtest.run(["net_ring0", "net_bonding0,mode=4,slave=net_ring0"],
+    # The bonding PMD's devarg is "member" since DPDK 23.11, "slave" before.
+    series = tuple(int(x) for x in os.environ["WR_DPDK_VERSION"].split(".")[:2])
+    member = "member" if series >= (23, 11) else "slave"
+    r = wrtest.run(["net_ring0", "net_bonding0,mode=4,%s=net_ring0" % member],
                    ["--tx-ports", "1", "--rx-ports", "1", "--count", "2000",
                     "--duration", "30", "--quiet"])
     c.eq(r.rc, 0, "exit code")
