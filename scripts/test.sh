@@ -4,16 +4,21 @@
 # every test suite that needs no special hardware ('lab' boots a QEMU
 # guest: emulated NICs, no KVM needed); then the same program
 # and tests built with AddressSanitizer + UndefinedBehaviorSanitizer
-# (clang), where the fuzz targets also run for a bounded time. .ci/run
+# (clang), where the fuzz targets also run for a bounded time; then the
+# DPDK 24.11 leg: DPDK built from ../shared/dpdk (cached), wirerate and
+# the suites unit, vdev and results against it (docs/dpdk-versions.md). .ci/run
 # calls this.
 set -euo pipefail
 # Its own build folder: build/ is the release build quickstart.sh and the
 # README's measurements use.
 WR_BUILD=${WR_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build-test}
 . "$(dirname "$0")/lib/setup.sh"
+. "$(dirname "$0")/lib/dpdk.sh"
 
 suites=(unit vdev results twoend campaign faults lab package)  # in $WR_BUILD (gcc)
 san_suites=(unit vdev faults fuzz)    # in $WR_SAN_BUILD (clang, sanitizers)
+dpdk_suites=(unit vdev results)       # in build-dpdk-SERIES (upstream DPDK)
+dpdk_legs=(24.11)                     # DPDK LTS legs of the default run
 
 usage() {
 	cat <<USAGE
@@ -21,6 +26,10 @@ Usage: $0                 suites ${suites[*]}, then in the sanitizer
                           build ${san_suites[*]}
        $0 SUITE...        these suites, in the plain build only
        $0 --san [SUITE...] the sanitizer build only [${san_suites[*]}]
+       $0 dpdk-SERIES [SUITE...] DPDK SERIES (23.11, 24.11, 25.11) built
+                          from $WR_DPDK_SRC into a cache
+                          (WR_DPDK_CACHE [$WR_DPDK_CACHE]),
+                          wirerate against it [${dpdk_suites[*]}]
 Opt-in suites: soak (WR_SOAK_S seconds [600]). Fuzzing time per target:
 WR_FUZZ_SECONDS [$WR_FUZZ_SECONDS].
 USAGE
@@ -31,9 +40,11 @@ san=1
 if [ $# -gt 0 ]; then
 	case $1 in
 	-h|--help) usage; exit 0 ;;
-	--san) shift; plain=0; [ $# -eq 0 ] || san_suites=("$@") ;;
+	--san) shift; plain=0; dpdk_legs=(); [ $# -eq 0 ] || san_suites=("$@") ;;
+	dpdk-*) plain=0; san=0; dpdk_legs=("${1#dpdk-}"); shift
+		[ $# -eq 0 ] || dpdk_suites=("$@") ;;
 	-*) usage >&2; exit 2 ;;
-	*) suites=("$@"); san=0 ;;
+	*) suites=("$@"); san=0; dpdk_legs=() ;;
 	esac
 fi
 
@@ -44,6 +55,17 @@ run_suites() {
 	for s in "$@"; do args+=(--suite "$s"); done
 	wr_log "$dir: ${*}"
 	meson test -C "$dir" --print-errorlogs "${args[@]}"
+}
+
+# The leg of DPDK series $1: DPDK from the cache (built there on first use),
+# wirerate against it, its suites; the time it took on stdout.
+leg_dpdk() {
+	local t0=$SECONDS rc=0
+	wr_install "${WR_DPDK_BUILD_PACKAGES[@]}"
+	wr_build_dpdk "$1"
+	run_suites "$WR_ROOT/build-dpdk-$1" "${dpdk_suites[@]}" || rc=1
+	wr_log "dpdk-$1 leg: $((SECONDS - t0)) s (DPDK build, wirerate build, suites)"
+	return $rc
 }
 
 # One closing line per build, every skipped case with its reason, and the
@@ -125,6 +147,10 @@ if [ $san -eq 1 ]; then
 	run_suites "$WR_SAN_BUILD" "${san_suites[@]}" || rc=1
 	dirs+=("$WR_SAN_BUILD")
 fi
+for v in "${dpdk_legs[@]}"; do
+	leg_dpdk "$v" || rc=1
+	dirs+=("$WR_ROOT/build-dpdk-$v")
+done
 summary "${dirs[@]}" || rc=1
 set -e
 exit $rc

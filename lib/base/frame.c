@@ -89,8 +89,8 @@ build_l3l4_6(const struct wr_frame_spec *spec, uint8_t *p, uint32_t ip_len,
 	ip->payload_len = rte_cpu_to_be_16(len);
 	ip->proto = IPPROTO_UDP;
 	ip->hop_limits = 64;
-	memcpy(ip->src_addr, spec->src_ip6, sizeof(ip->src_addr));
-	memcpy(ip->dst_addr, spec->dst_ip6, sizeof(ip->dst_addr));
+	memcpy(&ip->src_addr, spec->src_ip6, sizeof(ip->src_addr));
+	memcpy(&ip->dst_addr, spec->dst_ip6, sizeof(ip->dst_addr));
 	udp->src_port = rte_cpu_to_be_16(spec->src_udp);
 	udp->dst_port = rte_cpu_to_be_16(spec->dst_udp);
 	udp->dgram_len = rte_cpu_to_be_16(len);

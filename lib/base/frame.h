@@ -22,16 +22,18 @@
 #include <rte_ip.h>
 #include <rte_udp.h>
 
+#include "dpdk_compat.h"
+
 /* "WRH1" in memory order. */
 #define WR_FRAME_MAGIC 0x31485257u
 
 /* The test header every generated frame carries after the UDP header. */
-struct wr_test_hdr {
+struct WR_PACKED_BEGIN wr_test_hdr {
 	uint32_t magic;     /* WR_FRAME_MAGIC */
 	uint16_t stream_id; /* sender's stream (port, queue) */
 	uint64_t seq;       /* per-stream sequence, from 0 */
 	uint32_t tsc_lo;    /* low 32 bits of the sender's TSC at TX */
-} __rte_packed;
+} WR_PACKED_END;
 
 #define WR_FRAME_TH_LEN ((uint32_t)sizeof(struct wr_test_hdr))
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +17,7 @@
 #include "base/fileio.h"
 #include "capture.h"
 #include "capture_kept.h"
+#include "pcapng_compat.h"
 
 /* Most queues one run captures on. */
 #define CAPTURE_MAX_QUEUES (WR_MAX_PORTS * WR_MAX_QUEUES)
@@ -43,6 +45,13 @@ struct wr_capture {
 	uint64_t epoch_ns;           /* wall clock (CLOCK_REALTIME) at ... */
 	uint64_t epoch_tsc;          /* ... this TSC */
 	uint64_t tsc_hz;
+	/* The pcapng writer, opened before the first frame (its clock only
+	 * goes forwards) on an unlinked scratch file: section and interface
+	 * blocks, then the packets of the latest write, copied to the
+	 * output file. */
+	rte_pcapng_t *pc;
+	int fd;                      /* the scratch file (pc owns it) */
+	off_t hdr_len;               /* its bytes before the packets */
 	uint32_t snaplen;
 	unsigned int nb_q;
 	struct wr_capq *q[CAPTURE_MAX_QUEUES];
@@ -236,27 +245,23 @@ clock_start(struct wr_capture *cap)
 	cap->tsc_hz = rte_get_tsc_hz();
 }
 
-/*
- * rte_pcapng ties its TSC-to-wall-clock conversion to the first
- * conversion and only moves it forwards: make that now, before any frame
- * is received, so every frame's TSC comes after it.
- */
+/* Open the pcapng writer on a scratch file; 0 or a negative errno. */
 static int
-pcapng_clock_start(struct rte_mempool *mp)
+pcapng_open(struct wr_capture *cap)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(mp), *b;
+	FILE *tmp = tmpfile();
+	int fd = tmp == NULL ? -1 : dup(fileno(tmp));
 
-	if (m == NULL || rte_pktmbuf_append(m, RTE_ETHER_MIN_LEN) == NULL) {
-		rte_pktmbuf_free(m);
-		return -ENOMEM;
-	}
-	b = rte_pcapng_copy(0, 0, m, mp, RTE_ETHER_MIN_LEN, rte_get_tsc_cycles(),
-		RTE_PCAPNG_DIRECTION_IN);
-	rte_pktmbuf_free(m);
-	if (b == NULL)
-		return -ENOMEM;
-	rte_pktmbuf_free(b);
-	return 0;
+	if (tmp != NULL)
+		fclose(tmp);
+	if (fd < 0)
+		return -errno;
+	cap->fd = fd;
+	cap->pc = wr_pcapng_open(fd);
+	if (cap->pc == NULL)
+		return -rte_errno;
+	cap->hdr_len = lseek(fd, 0, SEEK_CUR);
+	return cap->hdr_len < 0 ? -errno : 0;
 }
 
 struct wr_capture *
@@ -289,7 +294,10 @@ wr_capture_create(const struct wr_capture_conf *conf, unsigned int nb_rxq,
 		cap->out = rte_pktmbuf_pool_create(name, 2 * CAPTURE_WRITE_CHUNK + 1,
 			0, 0, (uint16_t)(RTE_PKTMBUF_HEADROOM +
 			rte_pcapng_mbuf_size(cap->snaplen)), SOCKET_ID_ANY);
-	if (cap->out == NULL || pcapng_clock_start(cap->out) != 0) {
+	if (cap->out == NULL || wr_pcapng_clock_start(cap->out) != 0 ||
+			pcapng_open(cap) != 0) {
+		if (cap->pc != NULL)
+			rte_pcapng_close(cap->pc);
 		rte_mempool_free(cap->out);
 		rte_mempool_free(cap->pool);
 		free(cap);
@@ -322,6 +330,7 @@ wr_capture_queue(struct wr_capture *cap, uint16_t port, uint16_t queue,
 		rte_errno = ENOSPC;
 		return NULL;
 	}
+
 	c = rte_zmalloc_socket("wr_capq", sz, RTE_CACHE_LINE_SIZE, socket);
 	if (c == NULL) {
 		rte_errno = ENOMEM;
@@ -383,17 +392,11 @@ wr_capture_drain(struct wr_capture *cap)
 	}
 }
 
-/* Fields of an Enhanced Packet Block (pcapng 4.3): timestamp (high
- * then low 32 bits, in the interface's resolution: ns as rte_pcapng
- * declares it) and original length. */
-#define EPB_TS_HI_OFF 12
-#define EPB_TS_LO_OFF 16
-#define EPB_ORIG_LEN_OFF 24
-
 /*
- * Wall-clock ns of an RX TSC. rte_pcapng_copy() of DPDK 22.11 converts
- * the TSC itself and gets it wrong by a constant (dates in 2281 here),
- * so the block's timestamp is set again from the run's own clock pair.
+ * Wall-clock ns of an RX TSC by the run's own clock pair. rte_pcapng_copy()
+ * of DPDK 22.11 converts the TSC itself and gets it wrong by a constant
+ * (dates in 2281 here): there the block's timestamp is set again from
+ * this (pcapng_compat.h).
  */
 static uint64_t
 tsc_to_ns(const struct wr_capture *cap, uint64_t tsc)
@@ -402,12 +405,6 @@ tsc_to_ns(const struct wr_capture *cap, uint64_t tsc)
 
 	return cap->epoch_ns + s * 1000000000u +
 		(d - s * cap->tsc_hz) * 1000000000u / cap->tsc_hz;
-}
-
-static void
-epb_set(struct rte_mbuf *b, unsigned int off, uint32_t v)
-{
-	memcpy(rte_pktmbuf_mtod_offset(b, uint8_t *, off), &v, sizeof(v));
 }
 
 /* One kept copy as a pcapng block in out's pool; NULL when none is free. */
@@ -424,17 +421,28 @@ to_block(const struct wr_capture *cap, const struct cap_copy *cp)
 		return NULL;
 	}
 	memcpy(d, cp->data, cp->len);
-	b = rte_pcapng_copy(meta->port, meta->queue, body, cap->out,
-		cap->snaplen, meta->tsc, RTE_PCAPNG_DIRECTION_IN);
+	b = wr_pcapng_copy(meta->port, meta->queue, body, cap->out, cap->snaplen);
 	rte_pktmbuf_free(body);
-	if (b != NULL) {
-		uint64_t ns = tsc_to_ns(cap, meta->tsc);
-
-		epb_set(b, EPB_TS_HI_OFF, (uint32_t)(ns >> 32));
-		epb_set(b, EPB_TS_LO_OFF, (uint32_t)ns);
-		epb_set(b, EPB_ORIG_LEN_OFF, meta->orig_len);
-	}
+	if (b != NULL)
+		wr_pcapng_set_time(b, meta->tsc, tsc_to_ns(cap, meta->tsc),
+			meta->orig_len);
 	return b;
+}
+
+/* Copy the scratch file (the pcapng of the latest write) to f. */
+static int
+copy_out(const struct wr_capture *cap, FILE *f)
+{
+	char buf[65536];
+	off_t at = 0;
+	ssize_t n;
+
+	while ((n = pread(cap->fd, buf, sizeof(buf), at)) > 0) {
+		if (fwrite(buf, 1, (size_t)n, f) != (size_t)n)
+			return -EIO;
+		at += n;
+	}
+	return n < 0 ? -errno : 0;
 }
 
 int
@@ -442,19 +450,13 @@ wr_capture_write(FILE *f, const void *arg)
 {
 	const struct wr_capture *cap = arg;
 	struct rte_mbuf *chunk[CAPTURE_WRITE_CHUNK];
-	rte_pcapng_t *pc;
 	uint32_t i, k, n;
 	ssize_t w = 0;
-	int fd = dup(fileno(f));
 
-	/* rte_pcapng_close() closes its descriptor; f keeps its own. */
-	if (fd < 0)
+	/* The scratch file keeps its section and interface blocks. */
+	if (ftruncate(cap->fd, cap->hdr_len) != 0 ||
+			lseek(cap->fd, cap->hdr_len, SEEK_SET) != cap->hdr_len)
 		return -errno;
-	pc = rte_pcapng_fdopen(fd, NULL, NULL, "wirerate", NULL);
-	if (pc == NULL) {
-		close(fd);
-		return -rte_errno;
-	}
 	/* Per queue the copies are in arrival order already; merge them. */
 	wr_capkept_sort(&cap->kept);
 	for (i = 0; i < cap->kept.nb_kept && w >= 0; i += n) {
@@ -462,11 +464,10 @@ wr_capture_write(FILE *f, const void *arg)
 		for (k = 0; k < n; k++)
 			if ((chunk[k] = to_block(cap, cap->kept.copies[i + k])) == NULL)
 				break;
-		w = k == n ? rte_pcapng_write_packets(pc, chunk, (uint16_t)n) : -1;
+		w = k == n ? rte_pcapng_write_packets(cap->pc, chunk, (uint16_t)n) : -1;
 		rte_pktmbuf_free_bulk(chunk, k);
 	}
-	rte_pcapng_close(pc);
-	return w < 0 ? -EIO : 0;
+	return w < 0 ? -EIO : copy_out(cap, f);
 }
 
 void
@@ -536,6 +537,8 @@ wr_capture_destroy(struct wr_capture *cap)
 		rte_ring_free(cap->q[i]->ring);
 		rte_free(cap->q[i]);
 	}
+	if (cap->pc != NULL)
+		rte_pcapng_close(cap->pc);
 	rte_mempool_free(cap->out);
 	rte_mempool_free(cap->pool);
 	wr_capkept_free(&cap->kept);

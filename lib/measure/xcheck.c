@@ -45,6 +45,7 @@ check_queues(struct wr_xcheck *x, const struct wr_xcheck_port *p, bool tx)
 		uint64_t v[2] = { tx ? p->own_txq[q] : p->own_rxq[q],
 			tx ? p->nic_q_opackets[q] : p->nic_q_ipackets[q] };
 
+		x->nb_queues_checked++;
 		if (v[0] != v[1])
 			warn(x, tx ? "tx_opackets" : "rx_ipackets", p->port_id, (int)q, v,
 				"port %u queue %u: wirerate %s %" PRIu64 " frames, the PMD "

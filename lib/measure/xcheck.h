@@ -57,6 +57,7 @@ struct wr_xcheck {
 	unsigned int nb;
 	unsigned int nb_dropped;       /* beyond WR_XCHECK_MAX_WARNINGS */
 	unsigned int nb_ports_checked; /* ports whose PMD keeps counters */
+	unsigned int nb_queues_checked; /* (port, direction, queue) compared */
 	struct wr_xcheck_warning w[WR_XCHECK_MAX_WARNINGS];
 };
 

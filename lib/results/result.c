@@ -418,6 +418,9 @@ wr_result_add_trial(json_t *o, const struct wr_run *run, bool samples)
 	wr_json_set(o, "tx_streams", wr_result_tx_streams_json(run));
 	wr_json_set(o, "accounting", wr_result_accounting_json(run));
 	wr_json_set(o, "warnings", wr_result_warnings_json(&run->res.xcheck));
+	wr_json_set(o, "cross_checked", json_pack("{s:I, s:I}", "ports",
+		(json_int_t)run->res.xcheck.nb_ports_checked, "queues",
+		(json_int_t)run->res.xcheck.nb_queues_checked));
 	wr_json_set(o, "cpu", wr_cpu_json(run));
 	if (run->setup.cfg->json_path[0] != '\0' && run->setup.cfg->checkpoint_ms != 0)
 		wr_json_set(o, "checkpoints", json_pack("{s:I, s:I}", "written",

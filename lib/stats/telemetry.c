@@ -8,6 +8,7 @@
 #include <rte_cycles.h>
 #include <rte_telemetry.h>
 
+#include "base/dpdk_compat.h"
 #include "telemetry.h"
 
 /*
@@ -57,7 +58,7 @@ round_u64(double x)
 static void
 add(struct rte_tel_data *d, const char *name, uint64_t v)
 {
-	rte_tel_data_add_dict_u64(d, name, v);
+	WR_TEL_DATA_ADD_DICT_U64(d, name, v);
 }
 
 static int

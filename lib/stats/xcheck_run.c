@@ -9,6 +9,7 @@
 
 #include <rte_ethdev.h>
 
+#include "qstats.h"
 #include "xcheck_run.h"
 
 /* Sum of the xstats a PMD names as drops or discards (vendor counters
@@ -45,6 +46,7 @@ static void
 xcheck_nic(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
 {
 	struct rte_eth_stats st;
+	struct wr_qstats qs;
 	uint64_t sq_o = 0, sq_i = 0;
 	unsigned int q;
 
@@ -58,15 +60,17 @@ xcheck_nic(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
 		read_xstats_drops(run->setup.ports[p].port_id);
 	x->nic_counts = st.opackets + st.ipackets + st.oerrors + x->nic_rx_drops > 0 ||
 		(x->own_tx == 0 && x->own_rx == 0);
-	for (q = 0; q < WR_MAX_QUEUES && q < RTE_ETHDEV_QUEUE_STAT_CNTRS; q++) {
-		x->nic_q_opackets[q] = st.q_opackets[q];
-		x->nic_q_ipackets[q] = st.q_ipackets[q];
-		sq_o += st.q_opackets[q];
-		sq_i += st.q_ipackets[q];
+	if (wr_qstats_get(run->setup.ports[p].port_id, &st, &qs) != 0)
+		return;
+	for (q = 0; q < WR_MAX_QUEUES; q++) {
+		x->nic_q_opackets[q] = qs.opackets[q];
+		x->nic_q_ipackets[q] = qs.ipackets[q];
+		sq_o += qs.opackets[q];
+		sq_i += qs.ipackets[q];
 	}
 	x->nic_q_counts = sq_o + sq_i > 0 && sq_o == st.opackets && sq_i == st.ipackets &&
-		run->setup.ports[p].nb_txq <= RTE_ETHDEV_QUEUE_STAT_CNTRS &&
-		run->setup.ports[p].nb_rxq <= RTE_ETHDEV_QUEUE_STAT_CNTRS;
+		run->setup.ports[p].nb_txq <= qs.nb_txq &&
+		run->setup.ports[p].nb_rxq <= qs.nb_rxq;
 }
 
 /* wirerate's own counts of port index p for the cross-checks. */

@@ -28,6 +28,11 @@ WR_TEST_PACKAGES+=(python3-jsonschema)
 # The package suite: builds the .deb (dpkg-buildpackage, debhelper),
 # lints it (lintian), installs and removes it.
 WR_PKG_PACKAGES=(debhelper dpkg-dev fakeroot lintian)
+# The DPDK LTS legs (scripts/test.sh dpdk-VERSION) build DPDK from source:
+# pmdinfogen needs pyelftools; libpcap, libbpf and libxdp give net_pcap and
+# net_af_xdp (libdpdk-dev pulls them in on Debian 12, listed for a machine
+# without it).
+WR_DPDK_BUILD_PACKAGES=(python3-pyelftools libpcap-dev libbpf-dev libxdp-dev)
 WR_HUGEPAGES=${WR_HUGEPAGES:-512}   # 2 MiB pages: 1 GiB
 WR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WR_BUILD=${WR_BUILD:-$WR_ROOT/build}
@@ -41,9 +46,15 @@ wr_need_root() {
 	[ "$(id -u)" -eq 0 ] || wr_die "run as root (apt-get and hugepages need it)"
 }
 
-# Install whatever of the given packages is missing.
+# Install whatever of the given packages is missing. Elsewhere than on
+# Debian and Ubuntu (no dpkg: RHEL, ...) the packages are the user's to
+# install (README, "Other distributions"); meson says what it lacks.
 wr_install() {
 	local missing=() p
+	if ! command -v dpkg-query >/dev/null; then
+		wr_log "no apt here: install the packages yourself (README.md)"
+		return 0
+	fi
 	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing+=("$p")

@@ -20,6 +20,15 @@ def tshark_fields(path, fields):
     return [line.split("|") for line in p.stdout.splitlines()]
 
 
+def tcpdump_times(path):
+    """Epoch seconds of each frame as tcpdump -tt prints them."""
+    p = subprocess.run(["tcpdump", "-n", "-tt", "-r", path], capture_output=True,
+                       text=True, timeout=60)
+    if p.returncode != 0:
+        raise RuntimeError("tcpdump -r %s: %s" % (path, p.stderr))
+    return [float(line.split()[0]) for line in p.stdout.splitlines()]
+
+
 def tcpdump_count(path):
     p = subprocess.run(["tcpdump", "-n", "-r", path], capture_output=True,
                        text=True, timeout=60)

@@ -33,6 +33,12 @@ test_agree(void)
 	wr_xcheck_mbufs(&x, 0);
 	WR_CHECK_U64(x.nb, 0);
 	WR_CHECK_U64(x.nb_ports_checked, 1);
+	WR_CHECK_U64(x.nb_queues_checked, 4);
+	/* A PMD without per-queue counters: only the port is compared. */
+	p.nic_q_counts = false;
+	wr_xcheck_init(&x);
+	wr_xcheck_port(&x, &p);
+	WR_CHECK_U64(x.nb_queues_checked, 0);
 }
 
 static void

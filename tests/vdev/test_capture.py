@@ -12,7 +12,8 @@ import time
 
 import cases
 import wrtest
-from capture_model import arrival, expected, seq_of, tcpdump_count, tshark_fields
+from capture_model import (arrival, expected, seq_of, tcpdump_count, tcpdump_times,
+                           tshark_fields)
 from wrtest import Checker
 
 def capture_impair():
@@ -37,6 +38,9 @@ def capture_impair():
         rc, nb = tcpdump_count(cap)
         c.eq(rc, 0, "tcpdump -r reads the file")
         c.eq(nb, len(rows), "tcpdump and tshark see the same frames")
+        tdump = tcpdump_times(cap)
+        blocks = tshark_fields(cap, ["frame.packet_flags_direction", "frame.interface_name",
+                                     "frame.encap_type"])
         c.eq(os.listdir(d), ["anomalies.pcapng"], "no temporary file left")
     want = expected(arrival(n, (1000, 999), (1000, 250), (1000, 500)), around, last)
     got = [seq_of(p) for _, p, _, _, _, _ in rows]
@@ -47,6 +51,16 @@ def capture_impair():
     c.true(all(t0 <= t <= t1 for t in times), "timestamps within the run: %r..%r "
            "not in %r..%r" % (min(times), max(times), t0, t1))
     c.true(times == sorted(times), "timestamps never go back")
+    # tcpdump prints microseconds: the same instants, to its resolution.
+    c.true(len(tdump) == len(times) and
+           all(abs(a - b) < 2e-6 for a, b in zip(tdump, times)),
+           "tcpdump -tt shows the timestamps tshark does")
+    c.true(all(int(fl, 16) == 1 for fl, _, _ in blocks), "every frame marked inbound "
+           "(EPB flags), not %r" % sorted({fl for fl, _, _ in blocks}))
+    c.true(len({n for _, n, _ in blocks}) == 1 and blocks[0][1] != "",
+           "one named interface block for the RX port: %r" %
+           sorted({n for _, n, _ in blocks}))
+    c.true(all(e == "1" for _, _, e in blocks), "Ethernet link type")
     c.true(all(q == "0" for _, _, q, _, _, _ in rows), "queue 0 recorded")
     c.true(all(i == "1" for _, _, _, _, _, i in rows), "the RX port's interface (1)")
     c.true(all(fl == "60" and cl == "60" for _, _, _, fl, cl, _ in rows),
