@@ -78,6 +78,15 @@ probe_queues(struct wr_port *p, const struct wr_config *cfg, struct wr_error *er
 	/* Configure at least one queue each way: some PMDs (vmxnet3) refuse 0. */
 	p->nb_txq = p->tx ? cfg->nb_txq : 1;
 	p->nb_rxq = p->rx ? cfg->nb_rxq : 1;
+	/* net_tap pairs each RX queue with a TX queue (one fd); from 23.11 it
+	 * refuses unequal counts: the direction the run does not use gets as
+	 * many queues as the other (set up, never polled). */
+	if (is_driver(p, "net_tap")) {
+		if (!p->rx)
+			p->nb_rxq = p->nb_txq;
+		if (!p->tx)
+			p->nb_txq = p->nb_rxq;
+	}
 	if (p->nb_txq > p->info.max_tx_queues)
 		return wr_err_usage(err, -EINVAL, "port %u (%s): %u TX queues asked, the PMD "
 			"offers %u", p->port_id, p->driver, p->nb_txq,
