@@ -45,6 +45,14 @@ GOOD = {
         "schema": "wirerate-cell/1", "cell": "c1", "label": "l", "frame_size": 64,
         "repeat": 1, "sender": "h1:0", "receiver": "h2:0", "status": "passed",
         "reason": "", "merged": "merged.json"},
+    "wirerate-dut/1": {
+        "schema": "wirerate-dut/1", "window": "with edges", "window_s": 1.0,
+        "samples": 3, "observed_s": 2.0, "interrupts_per_s": 1000.0,
+        "cpu": {"cpu": {"user": 1.0, "system": 2.0, "softirq": 3.0, "idle": 94.0,
+                        "busy": 6.0}},
+        "net_rx_softirqs_per_s": 10.0, "net_tx_softirqs_per_s": None,
+        "net_rx_softirqs_total": 10, "rx_pps": 5.0, "tx_pps": 5.0,
+        "interfaces": {"eth0": {"rx_pps": 5.0, "tx_pps": 5.0, "total": {"rx_packets": 5}}}},
 }
 BREAK = {
     "wirerate-result/1": [("stop_reason", "finished"), ("accounting.sent_pkts", -1),
@@ -52,6 +60,8 @@ BREAK = {
                           ("totals", {}), ("accounting.balanced", None)],
     "wirerate-merge/1": [("balanced", "yes"), ("totals.rx_pkts", -3)],
     "wirerate-cell/1": [("status", "ok"), ("reason", "late"), ("frame_size", 10)],
+    "wirerate-dut/1": [("samples", 1), ("cpu.cpu.busy", 120), ("window", "all"),
+                       ("net_rx_softirqs_total", -1)],
 }
 
 
@@ -66,7 +76,7 @@ def main():
     root = sys.argv[1]
     sdir = os.path.join(root, "docs", "schema")
     results_md = open(os.path.join(root, "docs", "results.md")).read()
-    src = subprocess.run(["grep", "-rhoE", "wirerate-(result|merge|cell)/[0-9]+",
+    src = subprocess.run(["grep", "-rhoE", "wirerate-(result|merge|cell|dut)/[0-9]+",
                           os.path.join(root, "lib"), os.path.join(root, "app"),
                           os.path.join(root, "scripts")], capture_output=True,
                          text=True).stdout.split()

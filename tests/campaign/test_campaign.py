@@ -507,8 +507,8 @@ def bad_input():
                 f.write(text)
             jobs.append(("bad%d" % i, inv, camp))
         # One through the whole command: exit 2, the message on stderr.
-        p = subprocess.run([CAMPAIGN_SH, "--results", os.path.join(d, "r"), inv,
-                            os.path.join(d, "bad0.yml")],
+        p = subprocess.run([CAMPAIGN_SH, "--results", os.path.join(d, "r"), "--wirerate",
+                            WIRERATE, inv, os.path.join(d, "bad0.yml")],
                            capture_output=True, text=True, timeout=120)
         c.eq(p.returncode, 2, "campaign.sh with a bad campaign: exit 2")
         c.true(BAD[0][1] in p.stderr, "campaign.sh says %r: %s" % (BAD[0][1], p.stderr[-400:]))
