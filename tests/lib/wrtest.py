@@ -209,6 +209,12 @@ def refused(c, vdevs, opts, msg, want_json=False):
         c.eq(r.doc, None, "%s: no result written" % opts)
 
 
+def md_escape(text):
+    """text as wirerate report's Markdown prints it: each of \\`*_<>|&![]~#
+    behind a backslash (app/report_fmt.c)."""
+    return "".join("\\" + ch if ch in "\\`*_<>|&![]~#" else ch for ch in text)
+
+
 def pmd_rx(t):
     """What wirerate must have counted on port total t by the PMD's own
     count: its ipackets, less what the --impair fixture (which sits between

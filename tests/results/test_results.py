@@ -604,7 +604,7 @@ def report_escapes():
     no row gains a cell."""
     c = Checker("report_escapes")
     nasty = "*x*_|<b>&amp;[l](e.html)!#`~\\"
-    want = "".join("\\" + ch if ch in "\\`*_<>|&![]~#" else ch for ch in nasty)
+    want = wrtest.md_escape(nasty)
     d = tempfile.mkdtemp()
     try:
         doc = craft()
@@ -618,7 +618,7 @@ def report_escapes():
         md = open(os.path.join(out, "report.md")).read() if p.returncode == 0 else ""
         c.true(md.startswith("# T " + want + "\n"), "title escaped: %r" % md[:120])
         c.true("| " + want + " |" in md, "label cell escaped")
-        wpath = "".join("\\" + ch if ch in "\\`*_<>|&![]~#" else ch for ch in path)
+        wpath = wrtest.md_escape(path)
         c.true(wpath in md, "path escaped: %r" % wpath)
         c.true(nasty not in md and path not in md, "neither raw")
         for block in md.split("\n\n"):

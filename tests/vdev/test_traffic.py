@@ -293,7 +293,7 @@ def check_report_streams(c, doc):
         p = subprocess.run([wrtest.WIRERATE, "report", "--labels", "two", path],
                            capture_output=True, text=True, timeout=60)
     c.eq(p.returncode, 0, "report exit code (%s)" % p.stderr[-300:])
-    title = "Streams of two (%s)" % path
+    title = "Streams of two (%s)" % wrtest.md_escape(path)
     c.true(title in p.stdout, "report has %r" % title)
     if title not in p.stdout:
         return
