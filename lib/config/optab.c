@@ -211,6 +211,10 @@ const struct wr_optdesc wr_optab[] = {
 	{ "label", REQ, WR_OPT_LABEL, "TEXT", "name the run in results and reports",
 		WR_OPTSEC_RUN,
 		WR_PROF_OUTPUT, NULL },
+	{ "control", REQ, WR_OPT_CONTROL, "FILE", "serve JSON-RPC requests on this "
+		"UNIX socket\n(mode 0600) during the run: status, update\n(rate, pause), stop "
+		"(docs/api.md) [off]", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
 	{ "repeat", REQ, WR_OPT_REPEAT, "N", "run the traffic phase N times on the same\n"
 		"ports, fresh counters each trial; results\ngain \"trials\" and a \"summary\" "
 		"(median, min,\nmax, 95% CI) [1]", WR_OPTSEC_RUN,

@@ -284,6 +284,9 @@ opt_results(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 				"characters", WR_LABEL_LEN - 1);
 		strcpy(cfg->label, v);
 		return 0;
+	case WR_OPT_CONTROL:
+		return wr_optv_path("control", v, cfg->control_path,
+			sizeof(cfg->control_path), err);
 	case WR_OPT_REPEAT:
 		rc = wr_optv_u64("repeat", v, 1, WR_MAX_REPEAT, &x, err);
 		if (rc == 0)
