@@ -100,12 +100,12 @@ class Client:
                "params": params}
         self._sock.sendall(json.dumps(req).encode() + b"\n")
         reply = self._line()
+        if "error" in reply and reply.get("id") in (None, self._id):
+            e = reply["error"]
+            raise ServerError(method, e.get("code", 0), e.get("message", ""))
         if reply.get("id") != self._id:
             raise Error("%s: reply to request %r, not %d" %
                         (method, reply.get("id"), self._id))
-        if "error" in reply:
-            e = reply["error"]
-            raise ServerError(method, e.get("code", 0), e.get("message", ""))
         return reply["result"]
 
     def ports(self):
