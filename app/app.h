@@ -25,6 +25,12 @@
  */
 int app_parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg);
 
+/*
+ * SIGINT and SIGTERM to handler (SA_RESTART: the flag it sets is polled),
+ * SIGPIPE ignored. This function can't fail.
+ */
+void app_signals_install(void (*handler)(int sig));
+
 /* Print --help to f. */
 void app_usage(FILE *f, const char *prog);
 

@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -297,6 +298,15 @@ app_ctl_close(struct app_ctl *c, const char *path)
 	}
 	c->listen_fd = -1;
 	c->wake_fd[0] = c->wake_fd[1] = -1;
+}
+
+uint64_t
+app_ctl_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 void

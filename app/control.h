@@ -76,6 +76,9 @@ void app_ctl_close(struct app_ctl *c, const char *path);
  */
 void app_ctl_run(struct app_ctl *c, struct wr_run *run);
 
+/* CLOCK_MONOTONIC in milliseconds (start_ms). This function can't fail. */
+uint64_t app_ctl_now_ms(void);
+
 /*
  * The methods: fill *result (a new reference) or return an enum
  * wr_rpc_code with a message in msg (len bytes). Called by the control

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <rte_ethdev.h>
 
@@ -59,15 +58,6 @@ append(json_t *a, json_t *v)
 {
 	if (v != NULL)
 		json_array_append_new(a, v);
-}
-
-static uint64_t
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 static bool
@@ -244,7 +234,7 @@ m_status(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	if (*out == NULL)
 		return fail(msg, len, WR_RPC_INTERNAL, "no memory");
 	if (st == APP_CTL_RUNNING)
-		wr_json_set(*out, "run_elapsed_ms", json_integer((json_int_t)(mono_ms() - since)));
+		wr_json_set(*out, "run_elapsed_ms", json_integer((json_int_t)(app_ctl_now_ms() - since)));
 	if (st == APP_CTL_DONE || st == APP_CTL_FAILED)
 		wr_json_set(*out, "exit_code", json_integer(code));
 	if (st != APP_CTL_IDLE && st != APP_CTL_QUEUED)

@@ -63,21 +63,22 @@ mask_stop_signals(int how)
 	pthread_sigmask(how, &set, NULL);
 }
 
-static void
-install_signals(void)
+void
+app_signals_install(void (*handler)(int sig))
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_handler = handler;
 	/* The flag is polled: no system call needs to fail with EINTR. */
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	/*
-	 * A closed pipe (stdout into head, a vhost-user peer gone) is an
-	 * error to handle, not a reason to die with the results unwritten.
+	 * A closed pipe (stdout into head, a vhost-user peer gone, a control
+	 * client that left) is an error to handle, not a reason to die with
+	 * the results unwritten.
 	 */
 	signal(SIGPIPE, SIG_IGN);
 }
@@ -286,7 +287,7 @@ main(int argc, char **argv)
 	if (rc != APP_RUN)
 		return rc;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));
-	install_signals();
+	app_signals_install(on_signal);
 	mask_stop_signals(SIG_BLOCK);
 	argv = app_eal_argv(&argc, argv);
 	n = app_eal_init(argc, argv, &rc);

@@ -31,21 +31,6 @@ on_signal(int sig)
 	run_stop = 1;
 }
 
-/* SIGINT, SIGTERM: the run stops, the server ends. SIGPIPE: a client left. */
-static void
-serve_signals_install(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
 static int
 usage(const char *prog)
 {
@@ -60,16 +45,6 @@ usage(const char *prog)
 		"Exit status: 0 shut down as asked, 1 EAL or the socket failed,\n"
 		"2 bad usage or input.\n", prog);
 	return APP_EXIT_OK;
-}
-
-/* CLOCK_MONOTONIC in milliseconds. */
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 /* Wait for a run asked for; NULL once shutdown is asked (or a signal). */
@@ -94,7 +69,7 @@ next_run(struct app_ctl *c, char *cmdline, size_t len)
 		c->next = NULL;
 		snprintf(cmdline, len, "%s", c->next_cmdline);
 		c->state = APP_CTL_RUNNING;
-		c->start_ms = now_ms();
+		c->start_ms = app_ctl_now_ms();
 	}
 	pthread_mutex_unlock(&c->lock);
 	return cfg;
@@ -134,7 +109,7 @@ serve(int argc, char **argv, const struct wr_config *cfg)
 	c.base = cfg;
 	c.serve = true;
 	c.stop = &run_stop;
-	serve_signals_install();
+	app_signals_install(on_signal);
 	argv = app_eal_argv(&argc, argv);
 	n = app_eal_init(argc, argv, &rc);
 	if (n < 0)

@@ -24,15 +24,15 @@ wr_rpc_reader_free(struct wr_rpc_reader *r)
 	wr_rpc_reader_init(r);
 }
 
-/* Forget the line handed out last. */
+/* Move the bytes not handed out yet to the front (once per push). */
 static void
-drop_taken(struct wr_rpc_reader *r)
+compact(struct wr_rpc_reader *r)
 {
-	if (r->taken == 0)
+	if (r->start == 0)
 		return;
-	memmove(r->buf, r->buf + r->taken, r->len - r->taken);
-	r->len -= r->taken;
-	r->taken = 0;
+	memmove(r->buf, r->buf + r->start, r->len - r->start);
+	r->len -= r->start;
+	r->start = 0;
 }
 
 static int
@@ -55,39 +55,42 @@ append(struct wr_rpc_reader *r, const char *data, size_t n)
 	return 0;
 }
 
-/* Length of the unfinished line at the end of buf (after its last '\n'). */
-static size_t
-partial_len(const struct wr_rpc_reader *r)
+/* One piece of at most one line (chunk bytes, ending with '\n' if nl). */
+static int
+take_piece(struct wr_rpc_reader *r, const char *data, size_t chunk, bool nl)
 {
-	size_t i = r->len;
+	size_t line = r->part + (nl ? chunk - 1 : chunk);
 
-	while (i > 0 && r->buf[i - 1] != '\n')
-		i--;
-	return r->len - i;
+	if (r->skipping) {
+		r->skipping = !nl;
+		return 0;
+	}
+	if (line > WR_RPC_MAX_LINE) {
+		r->len -= r->part;
+		r->part = 0;
+		r->nb_dropped++;
+		r->skipping = !nl;
+		return 0;
+	}
+	if (append(r, data, chunk) != 0)
+		return -ENOMEM;
+	r->part = nl ? 0 : r->part + chunk;
+	r->nb_lines += nl;
+	return 0;
 }
 
 int
 wr_rpc_reader_push(struct wr_rpc_reader *r, const char *data, size_t n)
 {
 	const char *nl;
-	size_t chunk, line;
+	size_t chunk;
 
-	drop_taken(r);
+	compact(r);
 	while (n > 0) {
 		nl = memchr(data, '\n', n);
 		chunk = nl != NULL ? (size_t)(nl - data) + 1 : n;
-		if (r->skipping) {
-			r->skipping = nl == NULL;
-		} else {
-			line = partial_len(r) + (nl != NULL ? chunk - 1 : chunk);
-			if (line > WR_RPC_MAX_LINE) {
-				r->len -= partial_len(r);
-				r->nb_dropped++;
-				r->skipping = nl == NULL;
-			} else if (append(r, data, chunk) != 0) {
-				return -ENOMEM;
-			}
-		}
+		if (take_piece(r, data, chunk, nl != NULL) != 0)
+			return -ENOMEM;
 		data += chunk;
 		n -= chunk;
 	}
@@ -97,22 +100,23 @@ wr_rpc_reader_push(struct wr_rpc_reader *r, const char *data, size_t n)
 int
 wr_rpc_reader_next(struct wr_rpc_reader *r, char **line, size_t *len)
 {
-	char *nl;
+	char *s, *nl;
 
-	drop_taken(r);
 	if (r->nb_dropped > 0) {
 		r->nb_dropped--;
 		return -E2BIG;
 	}
-	nl = r->len != 0 ? memchr(r->buf, '\n', r->len) : NULL;
-	if (nl == NULL)
+	if (r->nb_lines == 0)
 		return 0;
-	r->taken = (size_t)(nl - r->buf) + 1;
+	s = r->buf + r->start;
+	nl = memchr(s, '\n', r->len - r->start);
+	r->nb_lines--;
+	r->start += (size_t)(nl - s) + 1;
 	*nl = '\0';
-	if (nl > r->buf && nl[-1] == '\r')
+	if (nl > s && nl[-1] == '\r')
 		*--nl = '\0';
-	*line = r->buf;
-	*len = (size_t)(nl - r->buf);
+	*line = s;
+	*len = (size_t)(nl - s);
 	return 1;
 }
 

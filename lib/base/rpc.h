@@ -37,9 +37,11 @@ enum wr_rpc_code {
  */
 struct wr_rpc_reader {
 	char *buf;       /* complete lines, then the start of the next one */
-	size_t len;      /* bytes in buf */
+	size_t start;    /* first byte not handed out yet */
+	size_t len;      /* bytes in buf (read ones included) */
 	size_t cap;      /* bytes allocated */
-	size_t taken;    /* bytes of the line handed out last */
+	size_t part;     /* bytes of the unfinished line at the end */
+	unsigned int nb_lines;   /* complete lines from start on */
 	unsigned int nb_dropped; /* lines over the limit not yet reported */
 	bool skipping;   /* inside a line over the limit: drop to its '\n' */
 };
@@ -53,8 +55,8 @@ void wr_rpc_reader_free(struct wr_rpc_reader *r);
 /*
  * Append n bytes read from the connection. A line longer than
  * WR_RPC_MAX_LINE is dropped as it arrives (never buffered whole) and
- * counted for wr_rpc_reader_next. Call wr_rpc_reader_next until it returns
- * 0 before pushing more. Returns 0 or -ENOMEM.
+ * counted for wr_rpc_reader_next. Linear time in n whatever the pieces a
+ * line arrives in. Returns 0 or -ENOMEM.
  */
 int wr_rpc_reader_push(struct wr_rpc_reader *r, const char *data, size_t n);
 
