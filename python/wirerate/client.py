@@ -98,8 +98,17 @@ class Client:
         self._id += 1
         req = {"jsonrpc": "2.0", "id": self._id, "method": method,
                "params": params}
-        self._sock.sendall(json.dumps(req).encode() + b"\n")
-        reply = self._line()
+        try:
+            self._sock.sendall(json.dumps(req).encode() + b"\n")
+        except OSError as e:
+            # The server may have said why before it closed (too many
+            # clients): that reply, else the error.
+            try:
+                reply = self._line()
+            except (OSError, Error, ValueError):
+                raise Error("%s: %s: %s" % (self.path, method, e))
+        else:
+            reply = self._line()
         if "error" in reply and reply.get("id") in (None, self._id):
             e = reply["error"]
             raise ServerError(method, e.get("code", 0), e.get("message", ""))

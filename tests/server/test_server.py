@@ -188,6 +188,7 @@ def serve_bad_requests():
             c.eq(code_of(lambda: cl.result())[0], wirerate.client.BAD_STATE,
                  "result before any run")
             cl.start(dict(ONE_WAY, rate="10kpps", duration="3s"))
+            wait_elapsed(cl, 100)
             names = [p["name"] for p in cl.ports()]
             c.eq(sorted(n for n in names if "wr_pair0" in n),
                  ["net_ring_wr_pair0_a", "net_ring_wr_pair0_b"],
