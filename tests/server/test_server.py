@@ -43,6 +43,10 @@ class Server:
         while not os.path.exists(self.sock) and self.p.poll() is None \
                 and time.time() < end:
             time.sleep(0.05)
+        if not os.path.exists(self.sock):
+            self.close()
+            raise AssertionError("wirerate serve did not start: %s" %
+                                 self.stderr()[-1000:])
 
     def client(self):
         return wirerate.Client(self.sock)
@@ -364,9 +368,38 @@ def control_plain_run():
     c.done()
 
 
+def ndr_search_script():
+    """scripts/ndr-search.py through the client against a device with a
+    known limit (--impair police=5kpps, a token bucket of 5 kpps): the NDR
+    it finds is below that limit and above the lowest rate, and every
+    trial it ran is a run of the server."""
+    c = Checker("ndr_search_script")
+    s = Server(["--impair", "police=5kpps"])
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                          "..", "scripts", "ndr-search.py")
+    try:
+        r = subprocess.run([sys.executable, script, "--socket", s.sock,
+                            "--lo", "1k", "--hi", "20k", "--resolution", "1k",
+                            "--trial", "1s", "--opt", "tx-ports=0",
+                            "--opt", "rx-ports=1"],
+                           capture_output=True, text=True, timeout=240)
+        c.eq(r.returncode, 0, "exit code (%s)" % r.stderr[-500:])
+        found = [float(line.split()[1]) for line in r.stdout.splitlines()
+                 if line.startswith("NDR: ")]
+        c.true(len(found) == 1 and 1000 <= found[0] <= 5000 * 1.05,
+               "NDR within [1k, 5.25k] pps: %s" % r.stdout[-800:])
+        trials = [line for line in r.stdout.splitlines()
+                  if line.startswith("trial ")]
+        with s.client() as cl:
+            c.eq(cl.status()["run"], len(trials), "one server run per trial")
+    finally:
+        s.close()
+    c.done()
+
+
 CASES = cases.by_name(serve_back_to_back, serve_live_rate, serve_bad_requests,
                       serve_client_killed, serve_shutdown, serve_memory_flat,
-                      control_plain_run)
+                      control_plain_run, ndr_search_script)
 
 if __name__ == "__main__":
     cases.main(CASES)
