@@ -26,9 +26,12 @@
 /* How long a reply may wait for a client to read, in milliseconds. */
 #define WRITE_WAIT_MS 5000
 #define READ_CHUNK 65536
+/* Polled besides the clients: the wake pipe, the UNIX and TCP sockets. */
+#define NB_FIXED 3
 
 struct client {
 	int fd;                    /* -1: free slot */
+	bool authed;               /* UNIX socket, or TCP after auth */
 	struct wr_rpc_reader rd;
 };
 
@@ -67,10 +70,30 @@ send_line(int fd, char *line)
 	return rc;
 }
 
+/*
+ * auth, and every request of a TCP client before it: the secret lets the
+ * client in; anything else is refused and the client dropped (-1).
+ */
+static int
+authenticate(struct app_ctl *c, struct client *cl, struct wr_rpc_req *req)
+{
+	if (strcmp(req->method, "auth") == 0 &&
+			(cl->authed || app_ctl_token_ok(c, req->params))) {
+		cl->authed = true;
+		return req->id == NULL ? 0 : send_line(cl->fd, wr_rpc_result(req->id,
+			json_pack("{s:b}", "authenticated", true)));
+	}
+	send_line(cl->fd, wr_rpc_error(req->id, WR_RPC_DENIED, "send auth "
+		"with the --control-token secret first: "
+		"{\"method\": \"auth\", \"params\": {\"token\": ...}}"));
+	return -1;
+}
+
 /* Answer one request line. Returns -1 when the client must be dropped. */
 static int
-answer(struct app_ctl *c, int fd, const char *line, size_t len)
+answer(struct app_ctl *c, struct client *cl, const char *line, size_t len)
 {
+	int fd = cl->fd;
 	struct wr_rpc_req req;
 	struct wr_error err;
 	json_t *result = NULL;
@@ -83,6 +106,11 @@ answer(struct app_ctl *c, int fd, const char *line, size_t len)
 	code = wr_rpc_parse(line, len, &req, &err);
 	if (code != 0) {
 		rc = send_line(fd, wr_rpc_error(req.id, code, err.msg));
+		wr_rpc_req_free(&req);
+		return rc;
+	}
+	if (!cl->authed || strcmp(req.method, "auth") == 0) {
+		rc = authenticate(c, cl, &req);
 		wr_rpc_req_free(&req);
 		return rc;
 	}
@@ -120,7 +148,7 @@ serve_client(struct app_ctl *c, struct client *cl)
 				WR_RPC_MAX_LINE);
 			rc = send_line(cl->fd, wr_rpc_error(NULL, WR_RPC_TOO_LONG, buf));
 		} else {
-			rc = answer(c, cl->fd, line, len);
+			rc = answer(c, cl, line, len);
 		}
 		if (rc != 0)
 			return -1;
@@ -138,9 +166,9 @@ drop(struct client *cl)
 
 /* A new connection: a free slot, or an error reply and close. */
 static void
-accept_client(struct app_ctl *c, struct client *cls)
+accept_client(int lfd, bool authed, struct client *cls)
 {
-	int fd = accept4(c->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 	unsigned int i;
 
 	if (fd < 0)
@@ -148,6 +176,7 @@ accept_client(struct app_ctl *c, struct client *cls)
 	for (i = 0; i < APP_CTL_MAX_CLIENTS; i++) {
 		if (cls[i].fd < 0) {
 			cls[i].fd = fd;
+			cls[i].authed = authed;
 			wr_rpc_reader_init(&cls[i].rd);
 			return;
 		}
@@ -163,7 +192,7 @@ ctl_thread(void *arg)
 {
 	struct app_ctl *c = arg;
 	struct client cls[APP_CTL_MAX_CLIENTS];
-	struct pollfd p[APP_CTL_MAX_CLIENTS + 2];
+	struct pollfd p[APP_CTL_MAX_CLIENTS + NB_FIXED];
 	unsigned int i;
 
 	for (i = 0; i < APP_CTL_MAX_CLIENTS; i++)
@@ -171,16 +200,19 @@ ctl_thread(void *arg)
 	for (;;) {
 		p[0] = (struct pollfd){ .fd = c->wake_fd[0], .events = POLLIN };
 		p[1] = (struct pollfd){ .fd = c->listen_fd, .events = POLLIN };
+		p[2] = (struct pollfd){ .fd = c->tcp_fd, .events = POLLIN };
 		for (i = 0; i < APP_CTL_MAX_CLIENTS; i++)
-			p[i + 2] = (struct pollfd){ .fd = cls[i].fd, .events = POLLIN };
-		if (poll(p, APP_CTL_MAX_CLIENTS + 2, -1) < 0 && errno != EINTR)
+			p[i + NB_FIXED] = (struct pollfd){ .fd = cls[i].fd, .events = POLLIN };
+		if (poll(p, RTE_DIM(p), -1) < 0 && errno != EINTR)
 			break;
 		if (p[0].revents != 0)
 			break;
 		if (p[1].revents & POLLIN)
-			accept_client(c, cls);
+			accept_client(c->listen_fd, true, cls);
+		if (p[2].revents & POLLIN)
+			accept_client(c->tcp_fd, false, cls);
 		for (i = 0; i < APP_CTL_MAX_CLIENTS; i++)
-			if (cls[i].fd >= 0 && p[i + 2].revents != 0 &&
+			if (cls[i].fd >= 0 && p[i + NB_FIXED].revents != 0 &&
 					serve_client(c, &cls[i]) != 0)
 				drop(&cls[i]);
 	}
@@ -261,19 +293,26 @@ listen_on(struct app_ctl *c, const char *path)
 }
 
 int
-app_ctl_open(struct app_ctl *c, const char *path)
+app_ctl_open(struct app_ctl *c, const struct wr_config *cfg)
 {
+	const char *path = cfg->control_path;
+	int rc;
+
 	c->listen_fd = -1;
+	c->tcp_fd = -1;
 	c->wake_fd[0] = c->wake_fd[1] = -1;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
+	rc = app_ctl_tcp_open(c, cfg);
+	if (rc != 0)
+		return rc;
 	if (listen_on(c, path) != 0)
-		return -1;
+		return APP_EXIT_FAILED;
 	if (pipe2(c->wake_fd, O_CLOEXEC) != 0 ||
 			pthread_create(&c->thread, NULL, ctl_thread, c) != 0) {
 		fprintf(stderr, "wirerate: error: --control %s: cannot start its "
 			"thread: %s\n", path, strerror(errno));
-		return -1;
+		return APP_EXIT_FAILED;
 	}
 	c->started = true;
 	return 0;
@@ -296,7 +335,10 @@ app_ctl_close(struct app_ctl *c, const char *path)
 		close(c->listen_fd);
 		unlink(path);
 	}
+	if (c->tcp_fd >= 0)
+		close(c->tcp_fd);
 	c->listen_fd = -1;
+	c->tcp_fd = -1;
 	c->wake_fd[0] = c->wake_fd[1] = -1;
 }
 

@@ -37,6 +37,9 @@ struct app_ctl {
 	const struct wr_config *base; /* each run starts from these options */
 	bool serve;                   /* wirerate serve: start and shutdown */
 	int listen_fd;
+	int tcp_fd;                   /* --control-listen, or -1 */
+	char token[256];              /* --control-token's secret */
+	size_t token_len;
 	int wake_fd[2];               /* a byte on [1] ends the control thread */
 	pthread_t thread;
 	bool started;                 /* the thread runs */
@@ -58,11 +61,13 @@ struct app_ctl {
 };
 
 /*
- * Listen on path (mode 0600; a stale socket nobody answers on is
- * replaced) and start the control thread. Returns 0, or -1 with a
- * message on stderr.
+ * Listen on cfg's --control path (mode 0600; a stale socket nobody
+ * answers on is replaced) and, with --control-listen, on TCP with the
+ * secret of --control-token; start the control thread. Returns 0, or
+ * the exit code with a message on stderr (2: a token file others can
+ * read or that is empty; 1: the machine).
  */
-int app_ctl_open(struct app_ctl *c, const char *path);
+int app_ctl_open(struct app_ctl *c, const struct wr_config *cfg);
 
 /*
  * Stop the control thread, close the clients and remove the socket
@@ -75,6 +80,16 @@ void app_ctl_close(struct app_ctl *c, const char *path);
  * run. This function can't fail.
  */
 void app_ctl_run(struct app_ctl *c, struct wr_run *run);
+
+/*
+ * With --control-listen: read the --control-token secret and listen on
+ * TCP (control_tcp.c); c->tcp_fd is -1 without. Returns 0 or the exit
+ * code with a message on stderr.
+ */
+int app_ctl_tcp_open(struct app_ctl *c, const struct wr_config *cfg);
+
+/* Whether params' "token" is the secret. This function can't fail. */
+bool app_ctl_token_ok(const struct app_ctl *c, const json_t *params);
 
 /* CLOCK_MONOTONIC in milliseconds (start_ms). This function can't fail. */
 uint64_t app_ctl_now_ms(void);

@@ -113,9 +113,8 @@ run_controlled(const struct wr_config *cfg, const char *cmdline)
 	c.stop = &stop_signals;
 	c.state = APP_CTL_RUNNING;
 	c.run_id = 1;
-	if (app_ctl_open(&c, cfg->control_path) != 0)
-		rc = APP_EXIT_FAILED;
-	else
+	rc = app_ctl_open(&c, cfg);
+	if (rc == 0)
 		rc = app_run_all(cfg, cmdline, &stop_signals, NULL, &c);
 	app_ctl_close(&c, cfg->control_path);
 	return rc;

@@ -118,10 +118,8 @@ serve(int argc, char **argv, const struct wr_config *cfg)
 	if (wr_telemetry_register() != 0)
 		fprintf(stderr, "wirerate: warning: /wirerate/ telemetry commands "
 			"not registered\n");
-	rc = APP_EXIT_OK;
-	if (app_ctl_open(&c, cfg->control_path) != 0) {
-		rc = APP_EXIT_FAILED;
-	} else {
+	rc = app_ctl_open(&c, cfg);
+	if (rc == 0) {
 		printf("wirerate: serving on %s\n", cfg->control_path);
 		fflush(stdout);
 		serve_runs(&c);

@@ -16,6 +16,7 @@ INTERNAL = -32603
 BAD_STATE = -32000
 RUN_FAILED = -32001
 TOO_LONG = -32002
+DENIED = -32003
 
 
 class Error(Exception):
@@ -49,20 +50,28 @@ def _options(options, kw):
 
 
 class Client:
-    """A connection to a control socket at path (a UNIX stream socket).
-    timeout: seconds a reply may take."""
+    """A connection to a control socket: path, a UNIX stream socket, or
+    address=(host, port) for a server given --control-listen, with token
+    (its --control-token secret, sent first). timeout: seconds a reply
+    may take."""
 
-    def __init__(self, path, timeout=30.0):
-        self.path = path
-        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._sock.settimeout(timeout)
-        try:
-            self._sock.connect(path)
-        except OSError as e:
-            self._sock.close()
-            raise Error("%s: %s (is wirerate serve running there?)" % (path, e))
+    def __init__(self, path=None, timeout=30.0, address=None, token=None):
+        self.path = path if path is not None else "%s:%s" % tuple(address)
+        if address is not None:
+            self._sock = socket.create_connection(address, timeout)
+        else:
+            self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self._sock.settimeout(timeout)
+            try:
+                self._sock.connect(path)
+            except OSError as e:
+                self._sock.close()
+                raise Error("%s: %s (is wirerate serve running there?)" %
+                            (path, e))
         self._buf = b""
         self._id = 0
+        if token is not None:
+            self.call("auth", token=token)
 
     def __enter__(self):
         return self

@@ -397,9 +397,57 @@ def ndr_search_script():
     c.done()
 
 
+def free_port():
+    with socket.socket() as k:
+        k.bind(("127.0.0.1", 0))
+        return k.getsockname()[1]
+
+
+def serve_tcp_token():
+    """--control-listen: a TCP client gets nothing before auth with the
+    --control-token secret (a wrong one is refused and dropped), then the
+    same methods; a token file others can read, or --control-listen
+    without a token, is refused before anything listens."""
+    c = Checker("serve_tcp_token")
+    d = tempfile.mkdtemp(prefix="wrtok")
+    tok = os.path.join(d, "token")
+    with open(tok, "w") as f:
+        f.write("s3cret-s3cret-s3cret\n")
+    os.chmod(tok, 0o600)
+    port = free_port()
+    addr = ("127.0.0.1", port)
+    s = Server(["--control-listen", "127.0.0.1:%d" % port,
+                "--control-token", tok], n=2)
+    try:
+        raw = wirerate.Client(address=addr)
+        c.eq(code_of(raw.status)[0], wirerate.client.DENIED,
+             "a request before auth")
+        raw.close()
+        c.eq(code_of(lambda: wirerate.Client(address=addr, token="guess-guess-guess"))[0],
+             wirerate.client.DENIED, "a wrong token")
+        with wirerate.Client(address=addr, token="s3cret-s3cret-s3cret") as cl:
+            doc = cl.run(dict(ONE_WAY, count=1000))
+            balanced(c, doc, "a run over TCP")
+    finally:
+        s.close()
+    os.chmod(tok, 0o644)
+    r = subprocess.run([wrtest.WIRERATE, "serve"] + wrtest.eal_args([]) + [
+        "--", "--control", os.path.join(d, "x.sock"), "--control-listen",
+        "127.0.0.1:%d" % port, "--control-token", tok] + RING,
+        capture_output=True, text=True, timeout=60)
+    c.true(r.returncode == 2 and "chmod 600" in r.stderr,
+           "a token others can read: %d %r" % (r.returncode, r.stderr[-300:]))
+    r = subprocess.run([wrtest.WIRERATE, "check", "--", "--control", "x.sock",
+                        "--control-listen", "127.0.0.1:%d" % port],
+                       capture_output=True, text=True)
+    c.true(r.returncode == 2 and "never goes without a token" in r.stderr,
+           "--control-listen without a token: %r" % r.stderr)
+    c.done()
+
+
 CASES = cases.by_name(serve_back_to_back, serve_live_rate, serve_bad_requests,
                       serve_client_killed, serve_shutdown, serve_memory_flat,
-                      control_plain_run, ndr_search_script)
+                      control_plain_run, ndr_search_script, serve_tcp_token)
 
 if __name__ == "__main__":
     cases.main(CASES)
