@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "base/rpc.h"
 
 static int
 usage(FILE *f, const char *prog)
@@ -84,25 +83,36 @@ connect_to(const char *path)
 	return -1;
 }
 
-/* Read one reply line from fd (at most WR_RPC_MAX_LINE... bytes). */
+/*
+ * Read one reply line from fd, however long: a result document may be
+ * larger than the limit on requests. NULL when the server closed first.
+ */
 static json_t *
 read_reply(int fd)
 {
-	struct wr_rpc_reader rd;
-	char buf[65536], *line;
+	size_t len = 0, cap = 65536;
+	char *buf = malloc(cap), *nb;
 	json_t *reply = NULL;
-	size_t len;
 	ssize_t n;
-	int rc = 0;
 
-	wr_rpc_reader_init(&rd);
-	while (rc == 0 && (n = recv(fd, buf, sizeof(buf), 0)) > 0) {
-		wr_rpc_reader_push(&rd, buf, (size_t)n);
-		rc = wr_rpc_reader_next(&rd, &line, &len);
+	while (buf != NULL) {
+		if (len == cap) {
+			nb = realloc(buf, cap * 2);
+			if (nb == NULL)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+		n = recv(fd, buf + len, cap - len, 0);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (memchr(buf + len - (size_t)n, '\n', (size_t)n) != NULL) {
+			reply = json_loadb(buf, len, JSON_DISABLE_EOF_CHECK, NULL);
+			break;
+		}
 	}
-	if (rc == 1)
-		reply = json_loadb(line, len, 0, NULL);
-	wr_rpc_reader_free(&rd);
+	free(buf);
 	return reply;
 }
 

@@ -6,6 +6,7 @@ requests answered with errors while the server stays up; a client killed
 mid-run; shutdown (exit 0, socket and hugepage files gone); memory over
 many runs; --control on a plain run with `wirerate ctl`. Usage:
 test_server.py CASE."""
+import json
 import os
 import signal
 import socket
@@ -90,6 +91,11 @@ def serve_back_to_back():
                 c.eq(doc["accounting"]["sent_pkts"], 5000 + i,
                      "run %d: --count frames sent" % (i + 1))
                 c.eq(cl.status()["run"], i + 1, "run id")
+            r = subprocess.run([wrtest.WIRERATE, "ctl", s.sock, "result"],
+                               capture_output=True, text=True)
+            c.eq(r.returncode, 0, "ctl result (%s)" % r.stderr[-300:])
+            c.eq(json.loads(r.stdout or "{}").get("result"), doc,
+                 "ctl result: the last run's whole document")
     finally:
         s.close()
     c.done()
