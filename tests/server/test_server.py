@@ -8,6 +8,7 @@ many runs; --control on a plain run with `wirerate ctl`. Usage:
 test_server.py CASE."""
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -45,9 +46,9 @@ class Server:
                 and time.time() < end:
             time.sleep(0.05)
         if not os.path.exists(self.sock):
+            err = self.stderr()[-1000:]
             self.close()
-            raise AssertionError("wirerate serve did not start: %s" %
-                                 self.stderr()[-1000:])
+            raise AssertionError("wirerate serve did not start: %s" % err)
 
     def client(self):
         return wirerate.Client(self.sock)
@@ -69,6 +70,9 @@ class Server:
                 self.p.kill()
                 self.p.wait()
         wrtest.eal.remove_runtime_dir(self.prefix)
+        self.out.close()
+        self.err.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def balanced(c, doc, what):
@@ -377,6 +381,7 @@ def control_plain_run():
         if p.poll() is None:
             p.kill()
             p.wait()
+        shutil.rmtree(d, ignore_errors=True)
     c.done()
 
 
@@ -454,6 +459,7 @@ def serve_tcp_token():
                        capture_output=True, text=True)
     c.true(r.returncode == 2 and "never goes without a token" in r.stderr,
            "--control-listen without a token: %r" % r.stderr)
+    shutil.rmtree(d, ignore_errors=True)
     c.done()
 
 
