@@ -169,6 +169,10 @@ struct wr_config {
 	char csv_path[PATH_MAX];    /* per-interval CSV, "" = none */
 	char csv_streams_path[PATH_MAX]; /* per-stream CSV, "" = none */
 	char label[WR_LABEL_LEN];   /* names the run in reports, "" = none */
+	char control_path[PATH_MAX];/* --control socket, "" = none */
+	char control_addr[48];      /* --control-listen address, "" = none */
+	uint16_t control_port;      /* --control-listen port */
+	char control_token_path[PATH_MAX]; /* --control-token, "" = none */
 	char profile_path[PATH_MAX];/* profile the config came from, "" = none */
 	unsigned int nb_repeat;     /* counted trials, 1..WR_MAX_REPEAT */
 	unsigned int nb_warmup;     /* trials run first and not counted */

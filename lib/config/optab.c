@@ -211,6 +211,16 @@ const struct wr_optdesc wr_optab[] = {
 	{ "label", REQ, WR_OPT_LABEL, "TEXT", "name the run in results and reports",
 		WR_OPTSEC_RUN,
 		WR_PROF_OUTPUT, NULL },
+	{ "control", REQ, WR_OPT_CONTROL, "FILE", "serve JSON-RPC requests on this "
+		"UNIX socket\n(mode 0600) during the run: status, update\n(rate, pause), stop "
+		"(docs/api.md) [off]", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
+	{ "control-listen", REQ, WR_OPT_CONTROL_LISTEN, "ADDR:PORT", "also serve "
+		"--control's requests on TCP\n(IPv4 or [IPv6]); needs --control-token\n[off]",
+		WR_OPTSEC_RUN, WR_PROF_OUTPUT, NULL },
+	{ "control-token", REQ, WR_OPT_CONTROL_TOKEN, "FILE", "the secret a TCP client "
+		"sends first (auth);\nthe file readable by its owner only", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
 	{ "repeat", REQ, WR_OPT_REPEAT, "N", "run the traffic phase N times on the same\n"
 		"ports, fresh counters each trial; results\ngain \"trials\" and a \"summary\" "
 		"(median, min,\nmax, 95% CI) [1]", WR_OPTSEC_RUN,

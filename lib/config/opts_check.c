@@ -61,6 +61,10 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 		rc = wr_opts_methods_check(cfg, err);
 	if (rc != 0)
 		return rc;
+	if (cfg->control_addr[0] != '\0' && (cfg->control_path[0] == '\0' ||
+			cfg->control_token_path[0] == '\0'))
+		return wr_err_usage(err, -EINVAL, "--control-listen needs --control "
+			"PATH and --control-token FILE (TCP never goes without a token)");
 	/* A frame count alone runs until it is sent, not for the default time. */
 	if (cfg->count_pkts != 0 && !cfg->duration_set)
 		cfg->duration_ms = 0;

@@ -466,6 +466,35 @@ poll_tx(struct wr_worker *w, uint64_t now_tsc)
 	return work;
 }
 
+/*
+ * Rare path, at most once per loop: the controller published new pace
+ * configurations (wr_ctl.pace_gen). Copied while the generation is even
+ * and unchanged across the copy, else retried on the next loop.
+ */
+static __rte_noinline void
+repace(struct wr_worker *w, uint64_t now_tsc)
+{
+	struct wr_pace_conf conf[WR_MAX_QPW];
+	uint64_t gen = __atomic_load_n(&w->ctl->pace_gen, __ATOMIC_ACQUIRE);
+	unsigned int i;
+
+	if (gen & 1)
+		return;
+	for (i = 0; i < w->nb_tx; i++)
+		conf[i] = w->tx[i]->pace_live;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&w->ctl->pace_gen, __ATOMIC_RELAXED) != gen)
+		return;
+	for (i = 0; i < w->nb_tx; i++) {
+		if (conf[i].pps <= 0.0 || w->tx[i]->gated)
+			continue;
+		/* Checked by the controller: init cannot fail here. */
+		if (wr_pace_init(&w->tx[i]->pace, &conf[i], now_tsc) == 0)
+			w->tx[i]->paced = true;
+	}
+	w->pace_gen = gen;
+}
+
 int
 wr_worker_main(void *arg)
 {
@@ -477,6 +506,7 @@ wr_worker_main(void *arg)
 		return wr_reflect_main(w);
 
 	/* Pacing starts now; the configuration was validated at set-up. */
+	w->pace_gen = __atomic_load_n(&w->ctl->pace_gen, __ATOMIC_ACQUIRE);
 	for (i = 0; i < w->nb_tx; i++) {
 		if (w->tx[i]->paced)
 			wr_pace_init(&w->tx[i]->pace, &w->tx[i]->pace_conf, now);
@@ -485,6 +515,9 @@ wr_worker_main(void *arg)
 	}
 
 	while (__atomic_load_n(&w->ctl->tx_stop, __ATOMIC_RELAXED) == 0) {
+		if (unlikely(__atomic_load_n(&w->ctl->pace_gen, __ATOMIC_RELAXED) !=
+				w->pace_gen))
+			repace(w, now);
 		work = poll_tx(w, now) + poll_rx(w);
 		now = wr_worker_iter_end(w, work, now, rte_rdtsc);
 	}

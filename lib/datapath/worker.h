@@ -46,6 +46,13 @@ struct wr_ctl {
 	/* Bit p: the stats core saw run port index p's link go down (and not
 	 * yet back up): its TX queues offer nothing (worker.c poll_tx). */
 	uint64_t tx_paused;
+	/* Bit p: TX of run port index p held by the controller (update with
+	 * pause, trial/live.c); the stats core folds it into tx_paused. */
+	uint64_t tx_held;
+	/* Live rate changes (trial/live.c): odd while the controller writes
+	 * the TX queues' pace_live, even once they are whole; a worker that
+	 * sees a new even value re-inits its pacers from them. */
+	uint64_t pace_gen;
 };
 _Static_assert(WR_MAX_PORTS <= 64, "wr_ctl.tx_paused holds a bit per port");
 
@@ -89,6 +96,9 @@ struct wr_txq {
 	struct wr_txq_stats st;
 	uint64_t done;            /* 1 once limit_pkts were sent (owner writes) */
 	struct wr_gate gate;      /* gated: owner lcore's once running */
+	/* The rate asked for live (pps 0: none this trial). Written by the
+	 * controller between two wr_ctl.pace_gen steps, read by the owner. */
+	struct wr_pace_conf pace_live;
 } __rte_cache_aligned;
 
 /* RX queue counters: written only by the owning lcore. */
@@ -192,6 +202,7 @@ struct wr_worker {
 	const struct wr_ctl *ctl;
 	uint64_t pub_seen;        /* last ctl->pub_req served; own lcore only */
 	struct wr_worker_stats st;
+	uint64_t pace_gen;        /* last ctl->pace_gen applied; own lcore only */
 } __rte_cache_aligned;
 
 /*

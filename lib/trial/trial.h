@@ -34,6 +34,13 @@ void wr_trial_from_config(const struct wr_config *cfg, struct wr_trial *t);
 int wr_run_trial(struct wr_run *run, const struct wr_trial *t,
 		struct wr_error *err);
 
+/*
+ * Frames a stalled TX queue at pps with bursts of burst may catch up on:
+ * 10 ms of traffic, at least four bursts, at most WR_RUN_PACE_MAX_BACKLOG.
+ * This function can't fail.
+ */
+uint32_t wr_run_pace_backlog(double pps, uint16_t burst);
+
 /* Launch the workers. Returns 0 or -EBUSY when an lcore is not free. */
 int wr_run_start(struct wr_run *run, struct wr_error *err);
 
