@@ -56,6 +56,11 @@ int wr_result_write(const struct wr_run *run, const char *path,
  */
 int wr_result_write_json(json_t *doc, const char *path, struct wr_error *err);
 
+/* The same without the fsyncs (wr_file_write_nosync): atomic against a
+ * crash of the process, not against a power cut. */
+int wr_result_write_json_nosync(json_t *doc, const char *path,
+		struct wr_error *err);
+
 /*
  * The result of a run still going, from what the stats core holds after
  * its last tick (the workers' published copies, never their live state):
