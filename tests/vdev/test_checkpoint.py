@@ -136,15 +136,31 @@ def every_finished_trial(c, doc, path, out):
     return done
 
 
-def sweep_points(c, doc, done):
-    """A sweep's finished points are its finished trials, one a size."""
+def sweep_points(c, doc, done, path):
+    """A sweep's finished points are its finished trials, one a size; and
+    compare takes the checkpoint against a finished sweep of the same
+    options (exit 0 or 1: the figures may differ), noting the sizes the
+    checkpoint lacks rather than refusing the pair."""
     c.eq([r["frame_size"] for r in doc.get("results", [])],
          [t["frame_size"] for t in done], "a point per finished size")
     for r, t in zip(doc.get("results", []), done):
-        c.eq(r["sent_pkts"], t["accounting"]["sent_pkts"], "%d B: the point's sent" % r["frame_size"])
+        c.eq(r["sent_pkts"], t["accounting"]["sent_pkts"],
+             "%d B: the point's sent" % r["frame_size"])
+    full = os.path.join(os.path.dirname(path), "full.json")
+    r = wrtest.run([], RING + RUNS["sweep"][0] + ["--interval", "100ms"])
+    c.eq(r.rc, 0, "the finished sweep: exit code")
+    with open(full, "w") as f:
+        json.dump(r.doc, f)
+    rc, out = tool("compare", full, path)
+    c.true(rc in (0, 1), "compare the finished sweep with the checkpoint (exit %d): %s"
+           % (rc, out[-400:]))
+    lacks = sorted({x["frame_size"] for x in r.doc["results"]} -
+                   {x["frame_size"] for x in doc["results"]})
+    c.true(lacks and all("%d B: only in the baseline" % n in out for n in lacks),
+           "the sizes it had not finished, noted: %r" % lacks)
 
 
-def repeat_summary(c, doc, done):
+def repeat_summary(c, doc, done, path):
     """--repeat: the finished trials numbered 1.., their summary, and
     without their samples (those are in the companion file only)."""
     c.eq([t.get("trial") for t in done], list(range(1, len(done) + 1)), "trial numbers")
@@ -204,7 +220,7 @@ def killed_late(name):
         c.eq(doc.get("mode"), None if name == "repeat" else opts[1], "mode")
         done = every_finished_trial(c, doc, path, out)
         if extra is not None:
-            extra(c, doc, done)
+            extra(c, doc, done, path)
         incomplete_accepted(c, path, name)
         merge_accepted(c, path, path, name)
     c.done()
