@@ -495,6 +495,12 @@ wr_result_write_json(json_t *doc, const char *path, struct wr_error *err)
 }
 
 int
+wr_result_write_json_nosync(json_t *doc, const char *path, struct wr_error *err)
+{
+	return wr_file_write_nosync(path, fill_json, doc, err);
+}
+
+int
 wr_result_write(const struct wr_run *run, const char *path, struct wr_error *err)
 {
 	json_t *doc = wr_result_build(run);

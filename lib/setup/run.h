@@ -161,7 +161,9 @@ struct wr_run_live {
 	/* The stats core's reading of the workers' copies (stats/rxpub.c),
 	 * NULL until the first tick; freed and reset with each trial. */
 	struct wr_run_pubread *pubread;
-	/* --json rewritten during the run (--checkpoint): when it last was,
+	/* --json rewritten during the run (--checkpoint): when it last was
+	 * flushed to disk (each --checkpoint T at most; one as a trial ends
+	 * may skip the fsync, wr_result_checkpoint_keep),
 	 * whether this tick's copies are ready for one, and how many were
 	 * written or failed (stats core only). */
 	uint64_t ckpt_tsc;
