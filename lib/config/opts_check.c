@@ -9,6 +9,7 @@
 
 #include "opts.h"
 #include "opts_methods.h"
+#include "opts_replay.h"
 #include "opts_traffic.h"
 
 /*
@@ -59,6 +60,8 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 
 	if (rc == 0)
 		rc = wr_opts_methods_check(cfg, err);
+	if (rc == 0)
+		rc = wr_opts_replay_check(cfg, err);
 	if (rc != 0)
 		return rc;
 	/* A frame count alone runs until it is sent, not for the default time. */

@@ -130,6 +130,22 @@ config_traffic_json(json_t *o, const struct wr_config *c)
 	wr_json_set(o, "mix_mean_size", json_real(wr_mix_mean_size(&c->mix)));
 }
 
+/* --replay (docs/replay.md): the file and how it is timed. */
+static json_t *
+config_replay_json(const struct wr_config *c)
+{
+	json_t *o = json_object();
+
+	wr_json_set(o, "file", json_string(c->replay.path));
+	wr_json_set(o, "timing", json_string(c->rate.unit != WR_RATE_NONE ? "rate" :
+		c->replay.speed > 0 ? "capture" : "max"));
+	if (c->rate.unit == WR_RATE_NONE && c->replay.speed > 0)
+		wr_json_set(o, "speed", json_real(c->replay.speed));
+	wr_json_set(o, "loops", wr_json_u64(c->replay.nb_loops));
+	wr_json_set(o, "max_frame_bytes", wr_json_u64(c->replay.max_len));
+	return o;
+}
+
 json_t *
 wr_result_config_json(const struct wr_config *c)
 {
@@ -172,6 +188,8 @@ wr_result_config_json(const struct wr_config *c)
 	wr_json_set(o, "start_on_rx", json_boolean(c->start_on_rx));
 	wr_json_set(o, "idle_timeout_ms", wr_json_u64(c->idle_timeout_ms));
 	wr_json_set(o, "reflect", json_boolean(c->reflect));
+	if (c->replay.path[0] != '\0')
+		wr_json_set(o, "replay", config_replay_json(c));
 	config_more_json(o, c);
 	wr_json_set(o, "stamp", json_string(c->stamp == WR_STAMP_FULL ? "full" :
 		c->stamp == WR_STAMP_SEQ ? "seq" : "none"));
