@@ -227,6 +227,31 @@ def replay_ring():
     c.done(r)
 
 
+def replay_repeat():
+    """--repeat 2: each trial replays the file from its first frame, at its
+    own timing; both trials accounted exactly by the PMDs."""
+    c = Checker("replay_repeat")
+    frs = pcapgen.frames(100, GAPS_MS, seed=8)
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "in.pcap")
+        pcapgen.write_pcap(src, frs)
+        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                            "--replay", src, "--replay-loop", "2", "--repeat", "2",
+                            "--quiet"])
+    c.eq(r.rc, 0, "exit code")
+    trials = r.doc["trials"] if r.doc is not None else []
+    c.eq(len(trials), 2, "trials")
+    for i, t in enumerate(trials):
+        tx, rx = t["totals"]
+        c.eq((tx["tx_pkts"], tx["nic_opackets"], rx["rx_foreign_pkts"],
+              rx["nic_ipackets"]), (200,) * 4, "trial %d: sent, the PMDs' and "
+             "received foreign" % (i + 1))
+    if r.doc is not None:
+        wrtest.rx_matches_pmd(c, r.doc)
+        c.eq(r.doc["accounting"]["mbufs_missing"], 0, "every mbuf back")
+    c.done(r)
+
+
 def replay_memory():
     """A capture larger than the memory EAL has (--no-huge -m 256): exit 1
     and a message naming the memory its frames need."""
@@ -296,7 +321,8 @@ def replay_bad():
 
 
 CASES = cases.by_name(replay_timing, replay_speed, replay_loop, replay_rate,
-                      replay_formats, replay_queues, replay_ring, replay_memory,
+                      replay_formats, replay_queues, replay_ring, replay_repeat,
+                      replay_memory,
                       replay_bad)
 
 if __name__ == "__main__":
