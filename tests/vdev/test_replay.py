@@ -294,6 +294,12 @@ def replay_bad():
             f.write(cut)
         pcapgen.write_pcap(os.path.join(d, "raw.pcap"), frs, linktype=101)
         pcapgen.write_pcapng(os.path.join(d, "ng.pcapng"), frs, linktype=105)
+        pcapgen.write_pcapng(os.path.join(d, "ok.pcapng"), frs)
+        ng = open(os.path.join(d, "ok.pcapng"), "rb").read()
+        with open(os.path.join(d, "ngtrail.pcapng"), "wb") as f:
+            f.write(ng[:-4] + b"\x01\0\0\0")
+        with open(os.path.join(d, "ngcut.pcapng"), "wb") as f:
+            f.write(ng[:-20])
         back = frs[:3] + [(0, frs[3][1])] + frs[4:]
         pcapgen.write_pcap(os.path.join(d, "back.pcap"), back)
         p = lambda n: os.path.join(d, n)
@@ -307,6 +313,10 @@ def replay_bad():
             (["--replay", p("raw.pcap")], "link type 101 is not Ethernet"),
             (["--replay", p("ng.pcapng")], "interface 0: link type 105 is not Ethernet"),
             (["--replay", p("back.pcap")], "frame 4: its timestamp is"),
+            (["--replay", p("ngtrail.pcapng")], "offset 1048: block length 132 does not match its "
+             "trailer 1"),
+            (["--replay", p("ngcut.pcapng")], "offset 1048: block length 132 is past the end of "
+             "the file (truncated)"),
             (["--replay", p("none.pcap")], p("none.pcap") + ": No such file"),
             (["--replay", good, "--mix", "imix"], "--replay with --mix"),
             (["--replay", good, "--count", "5"], "give --replay-loop"),
