@@ -17,6 +17,7 @@
 #include "base/units.h"
 #include "base/wr_version.h"
 #include "result_int.h"
+#include "setup/replay_setup.h"
 
 json_t *
 wr_result_env_json(const struct wr_run *run)
@@ -284,3 +285,24 @@ wr_result_port_json(const struct wr_port *p)
 	return o;
 }
 
+
+json_t *
+wr_result_replay_json(const struct wr_run *run)
+{
+	const struct wr_replay_set *s = run->setup.replay;
+	const struct wr_config *c = run->setup.cfg;
+	json_t *o;
+
+	if (s == NULL)
+		return NULL;
+	o = json_object();
+	wr_json_set(o, "frames", wr_json_u64(s->nb));
+	wr_json_set(o, "span_ns", wr_json_u64(s->span_ns));
+	wr_json_set(o, "loop_ns", wr_json_u64(s->loop_ns));
+	/* What the run should last at the capture's timing: compare with
+	 * duration_s (the trial's) to see how well it was kept. */
+	if (c->rate.unit == WR_RATE_NONE && c->replay.speed > 0 && c->replay.nb_loops > 0)
+		wr_json_set(o, "schedule_s", json_real((double)s->loop_ns *
+			c->replay.nb_loops / c->replay.speed / 1e9));
+	return o;
+}

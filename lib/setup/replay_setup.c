@@ -53,6 +53,7 @@ load_frames(struct wr_replay_set *s, const struct wr_pcap *p, const char *path,
 		memcpy(d, p->data + p->frames[i].off, p->frames[i].len);
 	}
 	s->span_ns = p->frames[p->nb_frames - 1].ts_ns - p->frames[0].ts_ns;
+	s->loop_ns = s->span_ns + (s->nb > 1 ? s->span_ns / (s->nb - 1) : 0);
 	return 0;
 }
 
@@ -65,9 +66,7 @@ capture_tsc(uint64_t ns, double speed, uint64_t hz)
 
 /*
  * Queue q of n on a port: frames q, q + n, ... of the file. Timed by the
- * capture when speed > 0: a loop lasts the capture's span plus its mean
- * gap, so the first frame of the next loop follows the last as frames
- * followed each other on average.
+ * capture when speed > 0, a loop lasting s->loop_ns over speed.
  */
 static struct wr_replayq *
 make_queue(const struct wr_replay_set *s, const struct wr_pcap *p, uint16_t q,
@@ -96,8 +95,7 @@ make_queue(const struct wr_replay_set *s, const struct wr_pcap *p, uint16_t q,
 			r->due_tsc[k] = capture_tsc(p->frames[i].ts_ns - ts0, speed, hz);
 	}
 	if (speed > 0)
-		r->loop_tsc = capture_tsc(s->span_ns + (s->nb > 1 ? s->span_ns / (s->nb - 1) : 0),
-			speed, hz);
+		r->loop_tsc = capture_tsc(s->loop_ns, speed, hz);
 	return r;
 }
 

@@ -23,6 +23,9 @@ struct wr_replay_set {
 	struct rte_mbuf **mbufs;   /* the frames, file order; one reference ours */
 	uint32_t nb;               /* frames in the file */
 	uint64_t span_ns;          /* last frame's time less the first's */
+	uint64_t loop_ns;          /* one loop at the capture's timing: the span
+	                            * and the mean gap (the first frame of the
+	                            * next loop follows the last one by it) */
 	int released;              /* our references given back (close) */
 };
 

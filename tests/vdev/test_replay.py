@@ -92,6 +92,13 @@ def replay_timing():
         got = pcapgen.read_pcap(out)
     same_frames(c, got, frs, "own timing")
     check_timing(c, got, frs)
+    span = frs[-1][0] - frs[0][0]
+    loop = span + span // (len(frs) - 1)
+    if r.doc is not None:
+        c.eq(r.doc.get("replay"), {"frames": len(frs), "span_ns": span, "loop_ns": loop,
+                                   "schedule_s": loop / 1e9}, "result: replay{}")
+        c.true(r.doc["duration_s"] >= span / 1e9, "the run (%.4f s) not shorter than "
+               "the capture's span (%.4f s)" % (r.doc["duration_s"], span / 1e9))
     c.done(r)
 
 
