@@ -57,24 +57,6 @@ replay_burst(struct wr_txq *q, uint64_t now_tsc)
 	return wr_txq_send(q, replay_fill(q, q->replay, now_tsc, cap), cap);
 }
 
-/* One burst on each TX queue whose port's link is up (as worker.c's poll_tx). */
-static inline unsigned int
-replay_poll_tx(struct wr_worker *w, uint64_t now_tsc)
-{
-	uint64_t paused = __atomic_load_n(&w->ctl->tx_paused, __ATOMIC_RELAXED);
-	unsigned int i, work = 0;
-	uint16_t n;
-
-	for (i = 0; i < w->nb_tx; i++) {
-		if (unlikely(paused != 0) && (paused >> w->tx[i]->pidx & 1) != 0)
-			continue;
-		n = replay_burst(w->tx[i], now_tsc);
-		wr_counter_add(&w->st.tx_bursts[wr_cpu_burst_bin(n)], 1);
-		work += n;
-	}
-	return work;
-}
-
 int
 wr_replay_main(struct wr_worker *w)
 {
@@ -91,7 +73,7 @@ wr_replay_main(struct wr_worker *w)
 			wr_pace_init(&q->pace, &q->pace_conf, now);
 	}
 	while (__atomic_load_n(&w->ctl->tx_stop, __ATOMIC_RELAXED) == 0) {
-		work = replay_poll_tx(w, now) + wr_worker_poll_rx(w);
+		work = wr_worker_poll_tx(w, now, replay_burst) + wr_worker_poll_rx(w);
 		now = wr_worker_iter_end(w, work, now, rte_rdtsc);
 	}
 	for (i = 0; i < w->nb_tx; i++)

@@ -46,6 +46,32 @@ wr_txq_send(struct wr_txq *q, uint16_t n, uint16_t cap)
 }
 
 /*
+ * One burst (burst(q, now_tsc), frames sent) on each TX queue of w, but
+ * none on a port whose link the stats core saw go down (wr_ctl.tx_paused,
+ * one load per loop): its frames would go into a dead link, and a PMD
+ * tearing the link down (memif unmaps its shared rings) is not raced by
+ * more bursts than it must be. burst is a constant in each caller, so it
+ * is inlined. Returns frames sent. Only w's lcore.
+ */
+static __rte_always_inline unsigned int
+wr_worker_poll_tx(struct wr_worker *w, uint64_t now_tsc,
+		uint16_t (*burst)(struct wr_txq *q, uint64_t now_tsc))
+{
+	uint64_t paused = __atomic_load_n(&w->ctl->tx_paused, __ATOMIC_RELAXED);
+	unsigned int i, work = 0;
+	uint16_t n;
+
+	for (i = 0; i < w->nb_tx; i++) {
+		if (unlikely(paused != 0) && (paused >> w->tx[i]->pidx & 1) != 0)
+			continue;
+		n = burst(w->tx[i], now_tsc);
+		wr_counter_add(&w->st.tx_bursts[wr_cpu_burst_bin(n)], 1);
+		work += n;
+	}
+	return work;
+}
+
+/*
  * Free what q still has pending at stop (for replayed frames: give back
  * their references); it was never sent. Only q's lcore.
  */

@@ -420,27 +420,11 @@ wr_worker_poll_rx(struct wr_worker *w)
 	return poll_rx(w);
 }
 
-/*
- * One burst on each TX queue, but none on a port whose link the stats core
- * saw go down (wr_ctl.tx_paused, one load per loop): its frames would go
- * into a dead link, and a PMD tearing the link down (memif unmaps its
- * shared rings) is not raced by more bursts than it must be.
- */
+/* One burst on each TX queue of a port whose link is up (txsend.h). */
 static inline unsigned int
 poll_tx(struct wr_worker *w, uint64_t now_tsc)
 {
-	uint64_t paused = __atomic_load_n(&w->ctl->tx_paused, __ATOMIC_RELAXED);
-	unsigned int i, work = 0;
-	uint16_t n;
-
-	for (i = 0; i < w->nb_tx; i++) {
-		if (unlikely(paused != 0) && (paused >> w->tx[i]->pidx & 1) != 0)
-			continue;
-		n = tx_burst(w->tx[i], now_tsc);
-		count_burst(w->st.tx_bursts, n);
-		work += n;
-	}
-	return work;
+	return wr_worker_poll_tx(w, now_tsc, tx_burst);
 }
 
 int

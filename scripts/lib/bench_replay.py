@@ -14,14 +14,15 @@ import os
 import sys
 import tempfile
 
-from stats import median_of
+from bench_traffic import alternate, markdown, summarise
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "tests", "lib"))
 import pcapgen  # noqa: E402
 
 SIZES = (64, 1518)
-GOAL = 0.20   # replay within 20 % of fixed frames' cycles per frame
+# replay within 20 % of fixed frames' cycles per frame
+GOALS = {"replay%d" % s: ("fixed%d" % s, 0.20) for s in SIZES}
 
 
 def variants(d):
@@ -37,41 +38,14 @@ def variants(d):
 
 
 def replay_cost(args, log, steady, run_wirerate, fmt_run):
-    """Each variant once per round, the order reversed every other round."""
-    tsc_hz = 0
     with tempfile.TemporaryDirectory() as d:
-        var = variants(d)
-        runs = {k: [] for k in var}
-        order = list(var)
-        for i in range(args.runs):
-            for k in (order if i % 2 == 0 else order[::-1]):
-                w, doc = steady(args, run_wirerate, "net_null0",
-                                ["--rx-ports", "none"] + var[k], "tx_pkts")
-                tsc_hz = doc["env"]["tsc_hz"]
-                runs[k].append(w.as_dict())
-            log("replay run %d: %s" % (i + 1, "; ".join(
-                "%s %s" % (k, fmt_run(runs[k][-1])) for k in order)))
-    return {"case": "replay", "tsc_hz": tsc_hz, "runs": runs}
+        return alternate("replay", variants(d), args, log, steady, run_wirerate,
+                         fmt_run)
 
 
 def summarise_replay(t):
-    """Medians per CPU-second, cycles per frame and the costs, in place."""
-    pps = {k: median_of(v, "cpu_pps") for k, v in t["runs"].items()}
-    t["mpps"] = {k: v / 1e6 for k, v in pps.items()}
-    t["cycles_per_pkt"] = {k: t["tsc_hz"] / v for k, v in pps.items()}
-    t["cost"] = {"replay%d" % s: t["cycles_per_pkt"]["replay%d" % s] /
-                 t["cycles_per_pkt"]["fixed%d" % s] - 1 for s in SIZES}
-    t["met"] = {k: c <= GOAL for k, c in t["cost"].items()}
+    summarise(t, GOALS)
 
 
 def markdown_replay(t):
-    out = ["", "| wirerate TX on net_null | Mpps | cyc/frame | cost | goal |",
-           "|---|---|---|---|---|"]
-    for k in t["runs"]:
-        cost = goal = ""
-        if k in t["cost"]:
-            cost = "%+.1f %% vs fixed%s" % (100 * t["cost"][k], k[6:])
-            goal = "<= %.0f %%: %s" % (100 * GOAL, "met" if t["met"][k] else "MISSED")
-        out.append("| %s | %.1f | %.1f | %s | %s |" % (
-            k, t["mpps"][k], t["cycles_per_pkt"][k], cost, goal))
-    return out
+    return markdown(t, GOALS)

@@ -205,18 +205,24 @@ def replay_queues():
     c.done(r)
 
 
+def ring_replay(frs, write, opts):
+    """frs written by write(path, frs), replayed from port 0 of a ring pair
+    to port 1 with opts; the Result."""
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "in")
+        write(src, frs)
+        return wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                               "--replay", src, "--quiet"] + opts)
+
+
 def replay_ring():
     """A ring pair, the file looped 4 times: the receiver counts every
     frame foreign (none is wirerate's), and the PMDs agree exactly: what
     port 0's ring sent, port 1's received, bytes included."""
     c = Checker("replay_ring")
     frs = pcapgen.frames(1000, GAPS_MS, seed=7)
-    with tempfile.TemporaryDirectory() as d:
-        src = os.path.join(d, "in.pcapng")
-        pcapgen.write_pcapng(src, frs)
-        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
-                            "--replay", src, "--replay-loop", "4", "--replay-speed",
-                            "max", "--quiet"])
+    r = ring_replay(frs, pcapgen.write_pcapng, ["--replay-loop", "4",
+                                                "--replay-speed", "max"])
     c.eq(r.rc, 0, "exit code")
     if r.doc is not None:
         tx, rx = r.doc["totals"]
@@ -239,12 +245,7 @@ def replay_repeat():
     own timing; both trials accounted exactly by the PMDs."""
     c = Checker("replay_repeat")
     frs = pcapgen.frames(100, GAPS_MS, seed=8)
-    with tempfile.TemporaryDirectory() as d:
-        src = os.path.join(d, "in.pcap")
-        pcapgen.write_pcap(src, frs)
-        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
-                            "--replay", src, "--replay-loop", "2", "--repeat", "2",
-                            "--quiet"])
+    r = ring_replay(frs, pcapgen.write_pcap, ["--replay-loop", "2", "--repeat", "2"])
     c.eq(r.rc, 0, "exit code")
     trials = r.doc["trials"] if r.doc is not None else []
     c.eq(len(trials), 2, "trials")
