@@ -240,6 +240,33 @@ def replay_ring():
     c.done(r)
 
 
+def replay_ports():
+    """Two ring pairs, ports 0 and 2 sending, 1 and 3 receiving: each TX
+    port sends the whole file (twice), from the same mbufs; each receiver
+    counts all of it foreign, as its PMD does."""
+    c = Checker("replay_ports")
+    frs = pcapgen.frames(300, GAPS_MS, seed=9)
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "in.pcap")
+        pcapgen.write_pcap(src, frs)
+        r = wrtest.run([], ["--ring-pairs", "2", "--tx-ports", "0,2", "--rx-ports", "1,3",
+                            "--replay", src, "--replay-loop", "2", "--replay-speed",
+                            "max", "--quiet"])
+    c.eq(r.rc, 0, "exit code")
+    n = 2 * len(frs)
+    for t in (r.doc["totals"] if r.doc is not None else []):
+        if t["port_id"] % 2 == 0:
+            c.eq((t["tx_pkts"], t["nic_opackets"]), (n, n), "port %d sent" % t["port_id"])
+        else:
+            c.eq((t["rx_foreign_pkts"], t["nic_ipackets"]), (n, n),
+                 "port %d received foreign" % t["port_id"])
+    if r.doc is not None:
+        c.eq(len(r.doc["totals"]), 4, "ports")
+        c.eq(r.doc["accounting"]["mbufs_missing"], 0, "every mbuf back")
+        wrtest.rx_matches_pmd(c, r.doc)
+    c.done(r)
+
+
 def replay_repeat():
     """--repeat 2: each trial replays the file from its first frame, at its
     own timing; both trials accounted exactly by the PMDs."""
@@ -339,9 +366,8 @@ def replay_bad():
 
 
 CASES = cases.by_name(replay_timing, replay_speed, replay_loop, replay_rate,
-                      replay_formats, replay_queues, replay_ring, replay_repeat,
-                      replay_memory,
-                      replay_bad)
+                      replay_formats, replay_queues, replay_ring, replay_ports,
+                      replay_repeat, replay_memory, replay_bad)
 
 if __name__ == "__main__":
     cases.main(CASES)
