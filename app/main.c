@@ -112,6 +112,19 @@ show_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 		app_progress_tick(&l->prog);
 }
 
+/* --linger: the peer closes its end of the link first (docs/testbeds.md). */
+static void
+linger(struct wr_run *run)
+{
+	const struct wr_config *cfg = wr_run_cfg(run);
+
+	if (cfg->linger_ms == 0 || wr_run_linger(run, &stop_signals))
+		return;
+	if (stop_signals == 0)
+		fprintf(stderr, "wirerate: note: a link was still up after --linger "
+			"%" PRIu64 " ms; closing the ports anyway\n", cfg->linger_ms);
+}
+
 static int
 finish(struct wr_run *run, json_t *trials)
 {
@@ -196,6 +209,7 @@ run_single(struct wr_run *run, const struct wr_config *cfg)
 	/* Before the ports close: the file describes them. */
 	if (app_capture_write(run, stdout) != 0)
 		unrecorded = true;
+	linger(run);
 	wr_run_close(run);
 	if (rc != 0) {
 		rc = failed(&err);
@@ -251,6 +265,7 @@ run_mode(struct wr_run *run, const struct wr_config *cfg)
 	/* Before the ports close: the file describes them. */
 	if (app_capture_write(run, stdout) != 0 && code == APP_EXIT_OK)
 		code = APP_EXIT_FAILED;
+	linger(run);
 	wr_run_close(run);
 	json_object_set_new(doc, "mbufs_missing", json_integer((json_int_t)wr_run_res(run)->mbufs_missing));
 	json_object_set_new(doc, "stranded_pkts", json_integer((json_int_t)wr_run_res(run)->nb_stranded_pkts));

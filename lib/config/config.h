@@ -187,6 +187,7 @@ struct wr_config {
 	/* Two-ended runs: sender and receiver in different processes. */
 	bool start_on_rx;           /* the clock starts with the first RX frame */
 	uint64_t idle_timeout_ms;   /* stop this long after the last RX; 0: off */
+	uint64_t linger_ms;         /* ports stay open until links are down; 0: off */
 	bool reflect;               /* send every received frame back */
 	struct wr_capture_conf capture; /* --capture (capture.h) */
 	struct wr_replay_conf replay; /* --replay (opts_replay.h) */

@@ -254,6 +254,10 @@ const struct wr_optdesc wr_optab[] = {
 		"ports swapped;\ncounts what it reflected and what it could\nnot (TX full: "
 		"freed) [off]", WR_OPTSEC_TWOEND,
 		WR_PROF_RUN, NULL },
+	{ "linger", REQ, WR_OPT_LINGER, "T", "after the run, with RX and TX stopped, keep\n"
+		"the ports open until every link is down\n(the peer left first), at most T "
+		"[0]", WR_OPTSEC_TWOEND,
+		WR_PROF_RUN, NULL },
 	{ "goals", REQ, WR_OPT_GOALS, "LIST", "--mode mlr goals, comma-separated, each\n"
 		"LOSS:EXCEED:SUM:WIDTH: loss ratio a trial\nmay have, share of trial "
 		"seconds that may\nexceed it, seconds of full-length trials a\nload needs, "

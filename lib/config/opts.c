@@ -311,6 +311,8 @@ opt_twoend(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 	case WR_OPT_REFLECT: cfg->reflect = true; return 0;
 	case WR_OPT_IDLE_TIMEOUT:
 		return wr_optv_duration("idle-timeout", v, 10, &cfg->idle_timeout_ms, err);
+	case WR_OPT_LINGER:
+		return wr_optv_duration("linger", v, 0, &cfg->linger_ms, err);
 	default: break;
 	}
 	return 1;

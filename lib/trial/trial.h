@@ -57,6 +57,15 @@ enum wr_stop_reason wr_run_wait(struct wr_run *run,
 		const volatile int *signals, wr_run_interval_cb cb, void *arg);
 
 /*
+ * --linger: after the last trial (workers returned, nothing polls), keep
+ * the ports open until every port's link is down or the linger time is
+ * up or *signals turns non-zero, so that a peer still polling a shared
+ * ring (memif, vhost) closes its end first. Returns true when every link
+ * went down. This function can't fail.
+ */
+bool wr_run_linger(struct wr_run *run, const volatile int *signals);
+
+/*
  * After the last trial: remove the fixture, stop and close the ports, and
  * count the mbufs not back in their pools (run->res.mbufs_missing).
  * This function can't fail; idempotent.
