@@ -30,6 +30,7 @@ static const char *const pattern_values[] = { "constant", "burst:", "poisson",
 	NULL };
 static const char *const ports_values[] = { "all", "none", NULL };
 static const char *const rate_values[] = { "max", NULL };
+static const char *const replay_speed_values[] = { "max", NULL };
 
 const struct wr_optdesc wr_optab[] = {
 	{ "tx-ports", REQ, WR_OPT_TX_PORTS, "LIST", "ports that transmit: 0,1 | 0-3 | all | "
@@ -115,6 +116,18 @@ const struct wr_optdesc wr_optab[] = {
 		"(template as built:\nevery frame is seq 0, no loss or latency\naccounting; for "
 		"measuring the cost of\nstamping) [full]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, stamp_values },
+	{ "replay", REQ, WR_OPT_REPLAY, "FILE", "send the frames of a capture (pcap or "
+		"pcapng,\nEthernet) as they are, instead of test frames;\neach TX port "
+		"sends the whole file, split\nround robin over its TX queues "
+		"(docs/replay.md)\n[off]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
+	{ "replay-speed", REQ, WR_OPT_REPLAY_SPEED, "X", "--replay at the capture's "
+		"timing sped up X\ntimes (0.5 = half speed), or max: as fast as\n"
+		"possible; --rate Npps instead sends at a\nfixed rate [1]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, replay_speed_values },
+	{ "replay-loop", REQ, WR_OPT_REPLAY_LOOP, "N", "send the --replay file N times, 0 "
+		"= until\n--duration or a signal [1]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 
 	{ "pattern", REQ, WR_OPT_PATTERN, "P", "constant (the pacer), burst:N/T (N frames\n"
 		"back to back every T, e.g. burst:32/1ms) or\npoisson[:SEED] (exponential gaps "

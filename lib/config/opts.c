@@ -13,6 +13,7 @@
 #include "optab.h"
 #include "opts.h"
 #include "opts_methods.h"
+#include "opts_replay.h"
 #include "opts_traffic.h"
 #include "opts_values.h"
 
@@ -49,6 +50,8 @@ wr_config_defaults(struct wr_config *cfg)
 	cfg->b2b_trials = 50;
 	cfg->nb_repeat = 1;
 	cfg->stamp = WR_STAMP_FULL;
+	cfg->replay.speed = 1.0;
+	cfg->replay.nb_loops = 1;
 	wr_opts_methods_defaults(cfg);
 }
 
@@ -393,7 +396,7 @@ opt_one(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 	int (*const handlers[])(int, const char *, struct wr_config *, struct wr_error *) = {
 		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
 		opt_results, opt_twoend, opt_stamp, opt_test, wr_opts_methods,
-		wr_opts_traffic,
+		wr_opts_traffic, wr_opts_replay,
 	};
 	unsigned int i;
 	int rc;

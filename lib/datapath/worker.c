@@ -16,6 +16,7 @@
 #include "base/frame.h"
 #include "capture.h"
 #include "reflect.h"
+#include "txsend.h"
 #include "txstamp.h"
 #include "worker.h"
 
@@ -194,37 +195,7 @@ tx_burst(struct wr_txq *q, uint64_t now_tsc)
 	if (unlikely(q->gated))
 		cap = tx_gate(q, now_tsc);
 	n = tx_fill(q, (uint32_t)now_tsc, cap);
-	uint16_t offer = RTE_MIN(n, cap), sent;
-
-	if (offer == 0) {
-		if (n == 0 && q->next_seq == q->limit_pkts && q->done == 0)
-			wr_counter_set(&q->done, 1);
-		return 0;
-	}
-	sent = rte_eth_tx_burst(q->port, q->queue, q->pending, offer);
-	if (q->paced)
-		wr_pace_commit(&q->pace, sent);
-	else if (unlikely(q->gated))
-		wr_gate_commit(&q->gate, sent);
-	if (unlikely(sent < n)) {
-		memmove(q->pending, q->pending + sent, (n - sent) * sizeof(q->pending[0]));
-		if (sent < offer)
-			wr_counter_add(&q->st.nb_full_pkts, offer - sent);
-	}
-	q->nb_pending = (uint16_t)(n - sent);
-	wr_counter_add(&q->st.nb_pkts, sent);
-	return sent;
-}
-
-/* Free what is still pending at stop; it was never sent. */
-static void
-tx_drain(struct wr_txq *q)
-{
-	if (q->nb_pending == 0)
-		return;
-	rte_pktmbuf_free_bulk(q->pending, q->nb_pending);
-	wr_counter_add(&q->st.nb_unsent_pkts, q->nb_pending);
-	q->nb_pending = 0;
+	return wr_txq_send(q, n, cap);
 }
 
 /* Per-burst tallies, published once. */
@@ -443,27 +414,17 @@ poll_rx(struct wr_worker *w)
 	return work;
 }
 
-/*
- * One burst on each TX queue, but none on a port whose link the stats core
- * saw go down (wr_ctl.tx_paused, one load per loop): its frames would go
- * into a dead link, and a PMD tearing the link down (memif unmaps its
- * shared rings) is not raced by more bursts than it must be.
- */
+unsigned int
+wr_worker_poll_rx(struct wr_worker *w)
+{
+	return poll_rx(w);
+}
+
+/* One burst on each TX queue of a port whose link is up (txsend.h). */
 static inline unsigned int
 poll_tx(struct wr_worker *w, uint64_t now_tsc)
 {
-	uint64_t paused = __atomic_load_n(&w->ctl->tx_paused, __ATOMIC_RELAXED);
-	unsigned int i, work = 0;
-	uint16_t n;
-
-	for (i = 0; i < w->nb_tx; i++) {
-		if (unlikely(paused != 0) && (paused >> w->tx[i]->pidx & 1) != 0)
-			continue;
-		n = tx_burst(w->tx[i], now_tsc);
-		count_burst(w->st.tx_bursts, n);
-		work += n;
-	}
-	return work;
+	return wr_worker_poll_tx(w, now_tsc, tx_burst);
 }
 
 /*
@@ -504,6 +465,8 @@ wr_worker_main(void *arg)
 
 	if (w->mode == WR_WORKER_REFLECT)
 		return wr_reflect_main(w);
+	if (w->mode == WR_WORKER_REPLAY)
+		return wr_replay_main(w);
 
 	/* Pacing starts now; the configuration was validated at set-up. */
 	w->pace_gen = __atomic_load_n(&w->ctl->pace_gen, __ATOMIC_ACQUIRE);
@@ -522,7 +485,15 @@ wr_worker_main(void *arg)
 		now = wr_worker_iter_end(w, work, now, rte_rdtsc);
 	}
 	for (i = 0; i < w->nb_tx; i++)
-		tx_drain(w->tx[i]);
+		wr_txq_drain(w->tx[i]);
+	return wr_worker_rx_until_stop(w, now);
+}
+
+int
+wr_worker_rx_until_stop(struct wr_worker *w, uint64_t now)
+{
+	unsigned int i, work;
+
 	while (__atomic_load_n(&w->ctl->rx_stop, __ATOMIC_RELAXED) == 0) {
 		work = poll_rx(w);
 		now = wr_worker_iter_end(w, work, now, rte_rdtsc);

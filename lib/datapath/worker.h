@@ -23,6 +23,7 @@
 #include "measure/iat.h"
 #include "measure/seq.h"
 #include "pace.h"
+#include "replay.h"
 #include "txvar.h"
 
 struct rte_eth_rxtx_callback;
@@ -99,6 +100,9 @@ struct wr_txq {
 	/* The rate asked for live (pps 0: none this trial). Written by the
 	 * controller between two wr_ctl.pace_gen steps, read by the owner. */
 	struct wr_pace_conf pace_live;
+	/* --replay: this queue's frames of the capture (set-up's; NULL: test
+	 * frames). Its lcore runs wr_replay_main. */
+	struct wr_replayq *replay;
 } __rte_cache_aligned;
 
 /* RX queue counters: written only by the owning lcore. */
@@ -190,6 +194,7 @@ struct wr_worker_stats {
 enum wr_worker_mode {
 	WR_WORKER_GEN = 0,     /* generate on TX queues, count on RX queues */
 	WR_WORKER_REFLECT = 1, /* send each RX queue's frames back (reflect.c) */
+	WR_WORKER_REPLAY = 2,  /* TX queues replay a capture (replay.c) */
 };
 
 struct wr_worker {
@@ -241,6 +246,8 @@ wr_worker_account(struct wr_worker_stats *st, unsigned int work, uint64_t delta_
 static inline uint64_t
 wr_txq_bytes(const struct wr_txq *q, uint64_t pkts)
 {
+	if (q->replay != NULL)
+		return wr_replayq_bytes(q->replay, pkts);
 	if (q->mix != NULL)
 		return wr_mix_bytes(q->mix, pkts);
 	return pkts * q->frame_size;
@@ -301,6 +308,19 @@ wr_worker_iter_end(struct wr_worker *w, unsigned int work, uint64_t prev_tsc,
 	wr_worker_account(&w->st, work, now - prev_tsc);
 	return now;
 }
+
+/*
+ * One RX burst on each RX queue of w, as the generator's loop polls them;
+ * returns frames received. Only w's lcore (replay.c's loop).
+ */
+unsigned int wr_worker_poll_rx(struct wr_worker *w);
+
+/*
+ * The end of a worker's run once TX stopped (ctl->tx_stop) at TSC now:
+ * keep receiving until ctl->rx_stop, then flush --capture. Returns 0.
+ * Only w's lcore.
+ */
+int wr_worker_rx_until_stop(struct wr_worker *w, uint64_t now);
 
 /*
  * The lcore function (rte_eal_remote_launch): loop over the worker's queues

@@ -114,6 +114,7 @@ struct wr_queues {
 
 struct wr_cpu_track;
 struct wr_capture;
+struct wr_replay_set;
 struct json_t;
 
 /* What set-up builds (setup/run.c); read-only while trials run. */
@@ -127,6 +128,7 @@ struct wr_run_setup {
 	struct wr_worker *workers[WR_PLAN_MAX_WORKERS];
 	struct wr_queues q;            /* every queue of the run: see above */
 	struct wr_capture *cap;        /* --capture, NULL: off (capture.h) */
+	struct wr_replay_set *replay;  /* --replay, NULL: off (replay_setup.h) */
 };
 
 /*

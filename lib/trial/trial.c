@@ -201,6 +201,8 @@ txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
 		q->nb_flows = d->nb_flows;
 	}
 	q->limit_pkts = queue_limit(run->live.trial.count_pkts, q->queue, p->nb_txq);
+	if (q->replay != NULL && run->setup.cfg->replay.nb_loops != 0)
+		q->limit_pkts = (uint64_t)q->replay->nb * run->setup.cfg->replay.nb_loops;
 	q->paced = false;
 	q->pace_live.pps = 0.0;   /* no live rate yet (trial/live.c) */
 	wr_txq_reset(q);
