@@ -329,9 +329,71 @@ rx_free(struct rte_mbuf **pkts, uint16_t nb, const struct rx_tally *t)
 		rte_pktmbuf_free_bulk(pkts, nb);
 }
 
+/* What the rare path of one burst needs (rx_classify's, by address). */
+struct rx_ctx {
+	struct wr_rxq *q;
+	struct rx_tally *t;
+	struct rx_sids *b;
+	struct rte_mbuf **pkts;
+	uint8_t *why;          /* --capture: a reason per frame; else NULL */
+	uint64_t now_tsc;
+};
+
+/*
+ * One frame that is not an own untagged IPv4 frame of a known stream
+ * (wr_frame_own4, rx_own): the whole classification, counted into c->t
+ * and, when why is not NULL (--capture), why it is kept.
+ */
+static __rte_always_inline void
+rx_rare_frame(const struct rx_ctx *c, const struct rte_mbuf *m, uint8_t *why)
+{
+	struct wr_frame_rx fr;
+	enum wr_frame_class k;
+	bool odd = false;
+
+	k = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
+		m->data_len, &fr);
+	if (k == WR_FRAME_OWN &&
+			rx_own(c->q, &fr, c->now_tsc, why ? &odd : NULL, c->b)) {
+		c->t->own++;
+		if (why != NULL) {
+			*why = odd ? WR_CAPTURE_WHY_SEQ : WR_CAPTURE_WHY_NONE;
+			c->t->odd += odd;
+		}
+	} else if (k == WR_FRAME_FOREIGN) {
+		c->t->foreign++;
+		if (why != NULL)
+			*why = WR_CAPTURE_WHY_FOREIGN;
+	} else {
+		c->t->malformed++;
+		if (why != NULL)
+			*why = WR_CAPTURE_WHY_MALFORMED;
+	}
+}
+
+/*
+ * Rare path, once per burst that has any: the nb frames at c->pkts[idx[]]
+ * the fast path did not take (other shapes: VLAN, IPv6; not our frames),
+ * in arrival order, after the burst's fast frames (a stream's frames all
+ * have one shape, so its own order holds).
+ */
+static __rte_noinline void
+rx_rare(const struct rx_ctx *c, const uint16_t *idx, unsigned int nb)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb; i++)
+		rx_rare_frame(c, c->pkts[idx[i]],
+			c->why != NULL ? &c->why[idx[i]] : NULL);
+}
+
 /*
  * Classify one received burst into t and, when why is not NULL
- * (--capture; a constant in each caller), each frame into why[i].
+ * (--capture; a constant in each caller), each frame into why[i]. Per
+ * frame one test takes an own untagged IPv4 frame; the others are noted
+ * and sorted by rx_rare after the loop. The burst's sums live in locals
+ * (t may alias the stream updates' stores, so its fields would be
+ * reloaded per frame) and reach t once.
  */
 static __rte_always_inline void
 rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
@@ -339,7 +401,12 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 {
 	const struct rte_mempool *pool = pkts[0]->pool;
 	struct rx_sids b;
+	const struct rx_ctx c = { q, t, &b, pkts, why, now_tsc };
+	uint16_t rare[WR_MAX_BURST];
 	struct wr_frame_rx fr;
+	uint64_t bytes = 0, slow = 0;
+	uint32_t own = 0;
+	unsigned int nb_rare = 0;
 	bool odd = false;
 	uint16_t i;
 
@@ -348,32 +415,28 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = pkts[i];
-		enum wr_frame_class c;
 
 		if (i + RX_PREFETCH < nb)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RX_PREFETCH], void *));
-		t->bytes += m->pkt_len;
-		t->slow_free |= rx_not_raw(m, pool);
-		c = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
-			m->data_len, &fr);
-		if (likely(c == WR_FRAME_OWN) &&
+		bytes += m->pkt_len;
+		slow |= rx_not_raw(m, pool);
+		if (likely(wr_frame_own4(rte_pktmbuf_mtod(m, const uint8_t *),
+				m->data_len, &fr)) &&
 				likely(rx_own(q, &fr, now_tsc, why ? &odd : NULL, &b))) {
-			t->own++;
+			own++;
 			if (why != NULL) {
 				why[i] = odd ? WR_CAPTURE_WHY_SEQ : WR_CAPTURE_WHY_NONE;
 				t->odd += odd;
 			}
-		} else if (c == WR_FRAME_FOREIGN) {
-			t->foreign++;
-			if (why != NULL)
-				why[i] = WR_CAPTURE_WHY_FOREIGN;
 		} else {
-			t->malformed++;
-			if (why != NULL)
-				why[i] = WR_CAPTURE_WHY_MALFORMED;
+			rare[nb_rare++] = i;
 		}
 	}
-	t->bytes += (uint64_t)nb * RTE_ETHER_CRC_LEN;
+	t->own += own;
+	t->slow_free |= slow;
+	t->bytes += bytes + (uint64_t)nb * RTE_ETHER_CRC_LEN;
+	if (unlikely(nb_rare != 0))
+		rx_rare(&c, rare, nb_rare);
 	if (likely(b.nb != 0))
 		rx_iat_burst(q, &b, now_tsc);
 }
