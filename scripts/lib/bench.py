@@ -136,22 +136,24 @@ def stream(argv, on_line, timeout):
     return p.returncode, "".join(tail)
 
 
-def run_wirerate(args, vdev, opts, key):
-    """One wirerate run. The window spans args.seconds between two of its
-    per-second prints (t=...), skipping the first second. Returns (Window,
-    JSON document)."""
+def run_window(args, ev, opts, sched, count):
+    """One wirerate run with EAL options ev and options opts. The window
+    spans args.seconds between two of its per-second prints (t=...),
+    skipping the first second; sched(pid) is read at each print and
+    count(sample) gives the packets of a JSON sample. Returns (packets,
+    seconds, sched at both ends, JSON document)."""
     marks = []
 
     def on_line(pid, line):
         # "t=2.0s" or, since the live view names what is left, "t=2.0s of 4.0s, ..."
         m = re.match(r"^t=([\d.]+)s(?: of .*)?$", line.strip())
         if m:
-            marks.append((float(m.group(1)), worker_sched(pid)))
+            marks.append((float(m.group(1)), sched(pid)))
         return False
 
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "r.json")
-        argv = [args.wirerate] + eal(vdev, "w") + ["--"] + opts + [
+        argv = [args.wirerate] + ev + ["--"] + opts + [
             "--duration", "%gs" % (args.seconds + 2), "--plain", "--json", path]
         rc, tail = stream(argv, on_line, args.seconds + 120)
         if rc != 0 or not os.path.exists(path):
@@ -165,12 +167,20 @@ def run_wirerate(args, vdev, opts, key):
 
     def pkts_at(t):
         smp = min(doc["samples"], key=lambda x: abs(x["t_s"] - t))
-        return smp["t_s"], smp["ports"][0][key]
+        return smp["t_s"], count(smp)
 
     (t0, p0), (t1, p1) = pkts_at(m0[0]), pkts_at(m1[0])
     if p1 <= p0 or t1 <= t0:
-        sys.exit("wirerate: no %s between t=%g and t=%g: %s" % (key, t0, t1, " ".join(argv)))
-    return Window(p1 - p0, t1 - t0, m0[1], m1[1]), doc
+        sys.exit("wirerate: no packets between t=%g and t=%g: %s" % (t0, t1, " ".join(argv)))
+    return p1 - p0, t1 - t0, (m0[1], m1[1]), doc
+
+
+def run_wirerate(args, vdev, opts, key):
+    """One wirerate run on one port (run_window), its rate key. Returns
+    (Window, JSON document)."""
+    pkts, secs, sched, doc = run_window(args, eal(vdev, "w"), opts, worker_sched,
+                                        lambda smp: smp["ports"][0][key])
+    return Window(pkts, secs, sched[0], sched[1]), doc
 
 
 SAMPLE = re.compile(r"^\s*(RX|TX)-packets:\s+(\d+)|^\s*(Rx|Tx)-pps:\s+(\d+)")
@@ -455,7 +465,7 @@ def main():
         if c == "stamp":
             res["stamp"] = stamp_cost(args, log)
         elif c == "scale":
-            res["scale"] = bench_scale.scale(args, log, stream)
+            res["scale"] = bench_scale.scale(args, log, run_window)
         elif c == "traffic":
             res["traffic"] = traffic_cost(args, log, steady, run_wirerate, fmt_run)
         elif c.startswith("ring"):

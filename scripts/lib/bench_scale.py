@@ -19,12 +19,10 @@ TSC cycles per frame per worker (the mean over the workers of the JSON's
 cpu.lcores[].tsc_per_pkt: busy cycles over frames moved) and the lowest
 share of a CPU a worker thread got over the window (schedstat).
 """
-import json
 import os
 import re
 import statistics
 import sys
-import tempfile
 
 from eal import eal_args, remove_runtime_dir
 
@@ -75,51 +73,31 @@ def lowest_share(s0, s1):
     return min(shares) if shares else 1.0
 
 
-def run_once(args, stream, kind, n):
+def run_once(args, run_window, kind, n):
     """One run of kind with n workers: a dict of its figures."""
     vdevs, opts, key = kind_args(kind, n)
     lcores, shared = lcore_map(n, os.cpu_count())
     prefix = "wrscale%d" % os.getpid()
     ev = eal_args(vdevs, prefix=prefix)
     ev[ev.index("-l"):ev.index("-l") + 2] = ["--lcores", lcores]
-    marks = []
-
-    def on_line(pid, line):
-        m = re.match(r"^t=([\d.]+)s(?: of .*)?$", line.strip())
-        if m:
-            marks.append((float(m.group(1)), worker_shares(pid)))
-        return False
-
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "r.json")
-        argv = [args.wirerate] + ev + ["--"] + opts + [
-            "--duration", "%gs" % (args.seconds + 2), "--plain", "--json", path]
-        rc, tail = stream(argv, on_line, args.seconds + 120)
+    try:
+        pkts, secs, sched, doc = run_window(
+            args, ev, opts, worker_shares,
+            lambda smp: sum(p[key] for p in smp["ports"]))
+    finally:
         remove_runtime_dir(prefix)
-        if rc != 0 or not os.path.exists(path) or len(marks) < 2:
-            sys.exit("scale: wirerate failed (exit %d): %s\n%s" % (rc, " ".join(argv), tail))
-        with open(path) as f:
-            doc = json.load(f)
-    m0 = marks[0]
-    m1 = next((m for m in marks if m[0] >= m0[0] + args.seconds - 0.05), marks[-1])
-
-    def at(t):
-        smp = min(doc["samples"], key=lambda x: abs(x["t_s"] - t))
-        return smp["t_s"], sum(p[key] for p in smp["ports"])
-
-    (t0, p0), (t1, p1) = at(m0[0]), at(m1[0])
     if kind == "ring" and not doc["accounting"]["balanced"]:
         sys.exit("scale: ring, %d workers: not every frame accounted: %s" % (
             n, doc["accounting"]))
     lc = doc["cpu"]["lcores"]
     args.scale_tsc_hz = doc["env"]["tsc_hz"]
-    return {"pps": (p1 - p0) / (t1 - t0), "shared": shared, "lcores": lcores,
+    return {"pps": pkts / secs, "shared": shared, "lcores": lcores,
             "nb_workers": len(lc),
             "cyc": statistics.mean(x["tsc_per_pkt"] for x in lc),
-            "share_min": lowest_share(m0[1], m1[1])}
+            "share_min": lowest_share(sched[0], sched[1])}
 
 
-def scale(args, log, stream):
+def scale(args, log, run_window):
     """Every kind at every worker count, args.runs times, the order of
     the worker counts reversed every other round."""
     counts = [int(x) for x in args.workers.split(",")]
@@ -128,7 +106,7 @@ def scale(args, log, stream):
         runs = {n: [] for n in counts}
         for i in range(args.runs):
             for n in (counts if i % 2 == 0 else counts[::-1]):
-                runs[n].append(run_once(args, stream, kind, n))
+                runs[n].append(run_once(args, run_window, kind, n))
             log("scale %s run %d: %s" % (kind, i + 1, "; ".join(
                 "%d workers %.2f Mpps" % (n, runs[n][-1]["pps"] / 1e6) for n in counts)))
         for n in counts:
