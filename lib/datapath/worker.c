@@ -300,9 +300,103 @@ rx_free(struct rte_mbuf **pkts, uint16_t nb, const struct rx_tally *t)
 		rte_pktmbuf_free_bulk(pkts, nb);
 }
 
+/* What the rare path of one burst needs (rx_classify's, by address). */
+struct rx_ctx {
+	struct wr_rxq *q;
+	struct rx_tally *t;
+	struct rx_sids *b;
+	struct rte_mbuf **pkts;
+	const struct rte_mempool *pool; /* the burst's first mbuf's */
+	uint64_t now_tsc;
+	uint16_t nb;
+};
+
+/* Prefetch the data of the frame RX_PREFETCH after frame i, if any. */
+static __rte_always_inline void
+rx_prefetch(struct rte_mbuf **pkts, uint16_t i, uint16_t nb)
+{
+	if (i + RX_PREFETCH < nb)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RX_PREFETCH], void *));
+}
+
+/*
+ * One frame of the rare path: the whole classification, counted into r
+ * and, when why is not NULL (--capture), why it is kept.
+ */
+static __rte_always_inline void
+rx_rare_frame(const struct rx_ctx *c, struct rx_tally *r,
+		const struct rte_mbuf *m, uint8_t *why)
+{
+	struct wr_frame_rx fr;
+	enum wr_frame_class k;
+	bool odd = false;
+
+	k = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
+		m->data_len, &fr);
+	if (k == WR_FRAME_OWN &&
+			rx_own(c->q, &fr, c->now_tsc, why ? &odd : NULL, c->b)) {
+		r->own++;
+		if (why != NULL) {
+			*why = odd ? WR_CAPTURE_WHY_SEQ : WR_CAPTURE_WHY_NONE;
+			r->odd += odd;
+		}
+	} else if (k == WR_FRAME_FOREIGN) {
+		r->foreign++;
+		if (why != NULL)
+			*why = WR_CAPTURE_WHY_FOREIGN;
+	} else {
+		r->malformed++;
+		if (why != NULL)
+			*why = WR_CAPTURE_WHY_MALFORMED;
+	}
+}
+
+/*
+ * Frames first..nb-1 of a burst whose frame first is not an own untagged
+ * IPv4 frame of a known stream (wr_frame_own4, rx_own): other shapes
+ * (VLAN, IPv6), not our frames, malformed ones. Each is counted and
+ * classified in full, in arrival order, in one loop (no call per frame,
+ * no second pass); why as in rx_classify, a constant in each caller.
+ */
+static __rte_always_inline void
+rx_rare_burst(const struct rx_ctx *c, uint16_t first, uint8_t *why)
+{
+	struct rte_mbuf **pkts = c->pkts;
+	const struct rte_mempool *pool = c->pool;
+	const uint16_t nb = c->nb;
+	struct rx_tally r = { 0 };  /* a local: kept in registers */
+	uint16_t i;
+
+	for (i = first; i < nb; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		rx_prefetch(pkts, i, nb);
+		r.bytes += m->pkt_len;
+		r.slow_free |= rx_not_raw(m, pool);
+		rx_rare_frame(c, &r, m, why != NULL ? &why[i] : NULL);
+	}
+	c->t->bytes += r.bytes;
+	c->t->slow_free |= r.slow_free;
+	c->t->own += r.own;
+	c->t->foreign += r.foreign;
+	c->t->malformed += r.malformed;
+	c->t->odd += r.odd;
+}
+
+/* The rare path without --capture, out of line: at most once per burst. */
+static __rte_noinline void
+rx_rare(const struct rx_ctx *c, uint16_t first)
+{
+	rx_rare_burst(c, first, NULL);
+}
+
 /*
  * Classify one received burst into t and, when why is not NULL
- * (--capture; a constant in each caller), each frame into why[i].
+ * (--capture; a constant in each caller), each frame into why[i]. Per
+ * frame one test takes an own untagged IPv4 frame; from the first frame
+ * that is not, rx_rare takes the rest of the burst. The burst's sums live
+ * in locals (t may alias the stream updates' stores, so its fields would
+ * be reloaded per frame) and reach t once.
  */
 static __rte_always_inline void
 rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
@@ -311,6 +405,8 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 	const struct rte_mempool *pool = pkts[0]->pool;
 	struct rx_sids b;
 	struct wr_frame_rx fr;
+	uint64_t bytes = 0, slow = 0;
+	uint32_t own = 0;
 	bool odd = false;
 	uint16_t i;
 
@@ -319,32 +415,31 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = pkts[i];
-		enum wr_frame_class c;
 
-		if (i + RX_PREFETCH < nb)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RX_PREFETCH], void *));
-		t->bytes += m->pkt_len;
-		t->slow_free |= rx_not_raw(m, pool);
-		c = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
-			m->data_len, &fr);
-		if (likely(c == WR_FRAME_OWN) &&
-				likely(rx_own(q, &fr, now_tsc, why ? &odd : NULL, &b))) {
-			t->own++;
-			if (why != NULL) {
-				why[i] = odd ? WR_CAPTURE_WHY_SEQ : WR_CAPTURE_WHY_NONE;
-				t->odd += odd;
-			}
-		} else if (c == WR_FRAME_FOREIGN) {
-			t->foreign++;
-			if (why != NULL)
-				why[i] = WR_CAPTURE_WHY_FOREIGN;
-		} else {
-			t->malformed++;
-			if (why != NULL)
-				why[i] = WR_CAPTURE_WHY_MALFORMED;
+		rx_prefetch(pkts, i, nb);
+		if (unlikely(!wr_frame_own4(rte_pktmbuf_mtod(m, const uint8_t *),
+				m->data_len, &fr)) ||
+				unlikely(!rx_own(q, &fr, now_tsc, why ? &odd : NULL, &b)))
+			break;
+		bytes += m->pkt_len;
+		slow |= rx_not_raw(m, pool);
+		own++;
+		if (why != NULL) {
+			why[i] = odd ? WR_CAPTURE_WHY_SEQ : WR_CAPTURE_WHY_NONE;
+			t->odd += odd;
 		}
 	}
-	t->bytes += (uint64_t)nb * RTE_ETHER_CRC_LEN;
+	t->own += own;
+	t->slow_free |= slow;
+	t->bytes += bytes + (uint64_t)nb * RTE_ETHER_CRC_LEN;
+	if (unlikely(i < nb)) {
+		const struct rx_ctx c = { q, t, &b, pkts, pool, now_tsc, nb };
+
+		if (why != NULL)   /* rx_capture: out of line already */
+			rx_rare_burst(&c, i, why);
+		else
+			rx_rare(&c, i);
+	}
 	if (likely(b.nb != 0))
 		rx_iat_burst(q, &b, now_tsc);
 }

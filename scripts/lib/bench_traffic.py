@@ -21,7 +21,7 @@ VARIANTS = {
     "ipv6_84": ["--ipv6", "--size", "84"],
 }
 GOALS = {"imix": ("fixed64", 0.20), "streams4": ("fixed64", 0.20),
-         "ipv6_84": ("ipv4_84", 0.15)}
+         "ipv6_84": ("ipv4_84", 0.10)}
 
 
 def alternate(case, variants, args, log, steady, run_wirerate, fmt_run):
