@@ -278,6 +278,8 @@ fill_spec(const struct wr_port *p, const struct wr_config *cfg,
 	s->vlan_prio = cfg->vlan_prio;
 	if (cfg->nb_stream_defs != 0)
 		fill_stream_spec(&cfg->streams[queue], s);
+	wr_portip_frame(&cfg->port_ip[p->port_id], &cfg->port_ip[peer->port_id],
+		cfg->addr_set | (cfg->nb_stream_defs ? cfg->streams[queue].addr_set : 0), s);
 }
 
 /* What TX queue q varies per frame (txvar.h), when anything. */
