@@ -191,3 +191,16 @@ wr_portip_frame(const struct wr_portip *port, const struct wr_portip *peer,
 	if (s->vlan_id == 0)
 		s->vlan_id = port->vlan_id;
 }
+
+void
+wr_portip_svc(const struct wr_portip *pi, const struct rte_ether_addr *mac,
+		struct wr_l3svc_port *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->mac = *mac;
+	out->vlan_id = pi->vlan_id;
+	out->has_ip4 = pi->v4.set;
+	out->ip4 = host4(&pi->v4);
+	out->has_ip6 = pi->v6.set;
+	memcpy(out->ip6, pi->v6.addr, 16);
+}

@@ -12,6 +12,7 @@
 
 #include "base/error.h"
 #include "base/frame.h"
+#include "base/l3svc.h"
 
 /* One address family of a port. */
 struct wr_portip_fam {
@@ -64,5 +65,19 @@ int wr_portip_next_hop(const struct wr_portip_fam *f, bool ipv6,
  */
 void wr_portip_frame(const struct wr_portip *port, const struct wr_portip *peer,
 		unsigned int addr_set, struct wr_frame_spec *s);
+
+/*
+ * What port pi answers for with MAC mac (l3svc.h), into out.
+ * This function can't fail.
+ */
+void wr_portip_svc(const struct wr_portip *pi, const struct rte_ether_addr *mac,
+		struct wr_l3svc_port *out);
+
+/* Whether --port-ip gave port pi any address. */
+static inline bool
+wr_portip_any(const struct wr_portip *pi)
+{
+	return pi->v4.set || pi->v6.set;
+}
 
 #endif /* WR_PORTIP_H */

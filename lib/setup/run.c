@@ -13,6 +13,7 @@
 #include "base/cpuinfo.h"
 #include "base/error.h"
 #include "datapath/capture.h"
+#include "resolve.h"
 #include "ringpair.h"
 #include "run.h"
 
@@ -407,6 +408,8 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 		rc = alloc_series(run, err);
 	if (rc == 0)
 		rc = setup_ports(run, err);
+	if (rc == 0)
+		rc = wr_resolve_run(run, err);
 	if (rc == 0)
 		rc = make_workers(run, err);
 	if (rc == 0)
