@@ -12,6 +12,7 @@ Usage: test_l3.py CASE (see CASES)."""
 import json
 import os
 import subprocess
+import time
 
 import cases
 import wrtest
@@ -179,40 +180,88 @@ def l3_off_link():
         drop_bed()
 
 
-def l3_same_link():
-    """Two wirerate ports on one link (a veth pair) with addresses of one
-    prefix and no gateway, as VMs on a vSwitch: port 0 resolves port 1's
-    address directly (port 1's announcement or its answer, both made
-    while port 0 polls), and the traffic balances exactly (the PMDs'
-    counts agree)."""
-    c = Checker("l3_same_link")
-    probe(c)
-    h = "wl3s%d" % (os.getpid() % 10000)
+def veth_pair_run(opts, tag):
+    """wirerate on both ends of a veth pair made for the test (ports 0 and
+    1), tcpdump on port 1's end meanwhile; returns (Result, the lines
+    tcpdump printed)."""
+    h = "wl3%s%d" % (tag, os.getpid() % 10000)
     ip("link", "add", h + "a", "type", "veth", "peer", "name", h + "b")
     try:
         for end in (h + "a", h + "b"):
             wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % end)
             ip("link", "set", end, "up")
+        dump = subprocess.Popen(["tcpdump", "-l", "-nn", "-e", "-i", h + "b", "arp or "
+                                 "(vlan and arp)"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        time.sleep(1)
         v = ["net_af_packet%d,iface=%s%s,qdisc_bypass=0" % (i, h, e)
              for i, e in enumerate("ab")]
-        r = wrtest.run(v, ["--port-ip", "0=10.10.0.1/24", "--port-ip", "1=10.10.0.2/24",
-                           "--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps",
-                           "--count", "1000", "--plain"])
-        c.eq(r.rc, 0, "exit code")
-        if r.doc:
-            macs = {p["port_id"]: p for p in r.doc["ports"]}
-            hops = macs[0]["next_hops"]
-            c.eq([(x["ip"], x["mac"]) for x in hops], [("10.10.0.2", macs[1]["mac"])],
-                 "port 0's next hop is port 1")
-            c.eq(r.doc["streams"][0]["rx_pkts"], 1000, "all received")
-            wrtest.stream_balance(c, r.doc)
-        c.done(r)
+        r = wrtest.run(v, opts)
+        time.sleep(0.5)
+        dump.terminate()
+        out = dump.communicate(timeout=10)[0]
+        return r, [l for l in out.splitlines() if l.strip()]
     finally:
         ip("link", "del", h + "a", check=False)
 
 
+def l3_same_link():
+    """Two wirerate ports on one link (a veth pair) with addresses of one
+    prefix and no gateway, as VMs on a vSwitch: port 0 resolves port 1's
+    address directly (port 1's announcement or its answer, both made
+    while port 0 polls), and the traffic balances exactly (the PMDs'
+    counts agree); tcpdump sees the ARP untagged."""
+    c = Checker("l3_same_link")
+    probe(c)
+    r, arp = veth_pair_run(["--port-ip", "0=10.10.0.1/24", "--port-ip", "1=10.10.0.2/24",
+                            "--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps",
+                            "--count", "1000", "--plain"], "s")
+    c.eq(r.rc, 0, "exit code")
+    c.true(any("Request who-has 10.10.0.2 tell 10.10.0.1" in l and "vlan" not in l
+               for l in arp), "tcpdump: port 0's request, untagged: %r" % arp[:4])
+    if r.doc:
+        ports = {p["port_id"]: p for p in r.doc["ports"]}
+        c.eq([(x["ip"], x["mac"]) for x in ports[0]["next_hops"]],
+             [("10.10.0.2", ports[1]["mac"])], "port 0's next hop is port 1")
+        c.eq(r.doc["streams"][0]["rx_pkts"], 1000, "all received")
+        wrtest.stream_balance(c, r.doc)
+    c.done(r)
+
+
+def l3_vlan():
+    """vlan=N: two ports on one veth pair, both on VLAN 100: port 0
+    resolves port 1 by tagged ARP (tcpdump sees the requests and answers
+    tagged 100, none untagged), and the tagged traffic balances exactly.
+    Port 1 on VLAN 200 instead: port 0's requests go unanswered, exit 1."""
+    c = Checker("l3_vlan")
+    probe(c)
+    base = ["--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps", "--count",
+            "1000", "--size", "68", "--plain"]
+    r, arp = veth_pair_run(["--port-ip", "0=10.10.0.1/24,vlan=100",
+                               "--port-ip", "1=10.10.0.2/24,vlan=100"] + base, "v")
+    c.eq(r.rc, 0, "exit code")
+    c.true(len(arp) >= 2 and all("vlan 100" in l for l in arp),
+           "tcpdump: every ARP frame tagged 100: %r" % arp[:6])
+    c.true(any("Request who-has 10.10.0.2 tell 10.10.0.1" in l for l in arp),
+           "tcpdump: port 0's request")
+    if r.doc:
+        ports = {p["port_id"]: p for p in r.doc["ports"]}
+        c.eq([(x["ip"], x["mac"]) for x in ports[0]["next_hops"]],
+             [("10.10.0.2", ports[1]["mac"])], "port 0's next hop is port 1")
+        c.eq(r.doc["streams"][0]["rx_pkts"], 1000, "all received")
+        wrtest.stream_balance(c, r.doc)
+    r2, arp2 = veth_pair_run(["--port-ip", "0=10.10.0.1/24,vlan=100",
+                                 "--port-ip", "1=10.10.0.2/24,vlan=200"] + base, "w")
+    c.eq(r2.rc, 1, "another VLAN: exit code")
+    c.true("port 0: next hop 10.10.0.2 did not answer 12 ARP requests" in r2.err,
+           "another VLAN: the message %r" % r2.err[-300:])
+    c.eq(len([l for l in arp2 if "vlan 100" in l and "who-has 10.10.0.2" in l]), 12,
+         "tcpdump: 12 requests tagged 100")
+    c.done(r)
+
+
 CASES = cases.by_name(l3_resolve_v4, l3_resolve_v6, l3_no_answer, l3_off_link,
-                      l3_same_link)
+                      l3_same_link, l3_vlan)
 
 if __name__ == "__main__":
     cases.main(CASES)
