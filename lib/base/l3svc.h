@@ -125,10 +125,12 @@ wr_l3svc_is_candidate(const uint8_t *data, uint32_t len)
 	uint32_t l2 = RTE_ETHER_HDR_LEN;
 	uint16_t type;
 
-	if (len < RTE_ETHER_HDR_LEN + 4)
+	if (len < RTE_ETHER_HDR_LEN)
 		return false;
 	type = (uint16_t)(data[12] << 8 | data[13]);
 	if (type == RTE_ETHER_TYPE_VLAN) {
+		if (len < RTE_ETHER_HDR_LEN + 4)
+			return false;
 		l2 += 4;
 		type = (uint16_t)(data[16] << 8 | data[17]);
 	}
