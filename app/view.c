@@ -7,8 +7,28 @@
 
 #include "app.h"
 #include "base/units.h"
+#include "setup/resolve.h"
 #include "stats/cputrack.h"
 #include "view.h"
+
+/* The next hops --port-ip resolved for p's TX queues. */
+static void
+plan_next_hops(FILE *f, const struct wr_port *p)
+{
+	struct wr_resolve_text t;
+	uint16_t q;
+
+	for (q = 0; q < p->nb_txq && q < WR_MAX_QUEUES; q++) {
+		const struct wr_port_nh *nh = &p->nh[q];
+
+		if (!nh->resolved)
+			continue;
+		wr_resolve_text(nh, &t);
+		fprintf(f, "  tx%u.%u next hop %s is %s (%u %s, %" PRIu64 " ms)\n",
+			p->port_id, q, t.ip, t.mac, nh->nb_requests, nh->ipv6 ?
+			"neighbour solicitation(s)" : "ARP request(s)", nh->wait_ms);
+	}
+}
 
 void
 app_view_plan(FILE *f, const struct wr_run *run)
@@ -28,6 +48,7 @@ app_view_plan(FILE *f, const struct wr_run *run)
 			p->nb_rxd, p->mtu ? p->mtu : 1500);
 		for (j = 0; j < p->nb_notes; j++)
 			fprintf(f, "  adapted: %s\n", p->notes[j]);
+		plan_next_hops(f, p);
 	}
 	fprintf(f, "plan (%s%s): main lcore %u = stats\n",
 		wr_run_plan(run)->automatic ? "automatic" : "--map",

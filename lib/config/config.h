@@ -17,6 +17,7 @@
 #include "impair_spec.h"
 #include "mix.h"
 #include "pattern.h"
+#include "portip.h"
 #include "rate.h"
 #include "stream.h"
 
@@ -133,6 +134,8 @@ struct wr_config {
 	bool dst_mac_set;
 	uint32_t src_ip;            /* host byte order */
 	uint32_t dst_ip;
+	unsigned int addr_set;      /* enum wr_portip_addr_bits: given explicitly */
+	struct wr_portip port_ip[WR_MAX_PORTS]; /* --port-ip, by port id */
 	uint16_t src_udp;
 	uint16_t dst_udp;
 	uint32_t nb_flows;          /* UDP source ports src_udp .. +nb_flows-1 */

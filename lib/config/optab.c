@@ -56,6 +56,11 @@ const struct wr_optdesc wr_optab[] = {
 		"owns queues Q = tx<port>.<queue> |\nrx<port>.<queue>; every queue of the run "
 		"must\nbe mapped once [automatic plan]", WR_OPTSEC_PORTS,
 		WR_PROF_LCORES, NULL },
+	{ "port-ip", REQ, WR_OPT_PORT_IP, "P=ADDR/LEN", "repeatable: port P's IPv4 or "
+		"IPv6 address,\n[,gw=ADDR] its gateway, [,vlan=N] its 802.1Q\ntag; its "
+		"frames go from it to the peer port's\naddress (--src-ip, --dst-ip and a "
+		"stream's\nkeys win) [none]", WR_OPTSEC_PORTS,
+		WR_PROF_PORTS, NULL },
 	{ "ring-pairs", REQ, WR_OPT_RING_PAIRS, "N", "add N pairs of ports wired back to "
 		"back with\nrings (what one sends the other receives) [0]", WR_OPTSEC_PORTS,
 		WR_PROF_PORTS, NULL },

@@ -47,6 +47,7 @@ enum wr_optab_id {
 	WR_OPT_GOALS, WR_OPT_MLR_INITIAL, WR_OPT_LAT_LOADS, WR_OPT_LAT_TRIAL, WR_OPT_CONTROL,
 	WR_OPT_CONTROL_LISTEN, WR_OPT_CONTROL_TOKEN,
 	WR_OPT_REPLAY, WR_OPT_REPLAY_SPEED, WR_OPT_REPLAY_LOOP,
+	WR_OPT_PORT_IP,
 };
 
 /*
@@ -88,7 +89,7 @@ extern const struct wr_optdesc wr_optab[];
 extern const size_t wr_optab_len;
 
 /* Upper bound on wr_optab_len, for callers' fixed-size getopt tables. */
-#define WR_OPTAB_MAX 80
+#define WR_OPTAB_MAX 128
 
 /* A section's heading in --help ("Ports and placement"). */
 const char *wr_optab_section_title(enum wr_optab_section s);

@@ -126,8 +126,14 @@ opt_addr(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 	switch (c) {
 	case WR_OPT_SRC_MAC: return wr_optv_mac("src-mac", v, &cfg->src_mac, &cfg->src_mac_set, err);
 	case WR_OPT_DST_MAC: return wr_optv_mac("dst-mac", v, &cfg->dst_mac, &cfg->dst_mac_set, err);
-	case WR_OPT_SRC_IP: return wr_optv_ip("src-ip", v, &cfg->src_ip, err);
-	case WR_OPT_DST_IP: return wr_optv_ip("dst-ip", v, &cfg->dst_ip, err);
+	case WR_OPT_SRC_IP:
+		cfg->addr_set |= WR_ADDR_SRC4;
+		return wr_optv_ip("src-ip", v, &cfg->src_ip, err);
+	case WR_OPT_DST_IP:
+		cfg->addr_set |= WR_ADDR_DST4;
+		return wr_optv_ip("dst-ip", v, &cfg->dst_ip, err);
+	case WR_OPT_PORT_IP:
+		return wr_portip_parse(v, cfg->port_ip, WR_MAX_PORTS, err);
 	case WR_OPT_TX_PORTS:
 		return wr_optv_ports("tx-ports", v, &cfg->tx_port_mask, &cfg->tx_ports_set, err);
 	case WR_OPT_RX_PORTS:

@@ -69,8 +69,12 @@ wr_opts_traffic(int id, const char *v, struct wr_config *cfg, struct wr_error *e
 	case WR_OPT_IPV6:
 		cfg->ipv6 = true;
 		return 0;
-	case WR_OPT_SRC_IP6: return opt_ip6("src-ip6", v, cfg->src_ip6, err);
-	case WR_OPT_DST_IP6: return opt_ip6("dst-ip6", v, cfg->dst_ip6, err);
+	case WR_OPT_SRC_IP6:
+		cfg->addr_set |= WR_ADDR_SRC6;
+		return opt_ip6("src-ip6", v, cfg->src_ip6, err);
+	case WR_OPT_DST_IP6:
+		cfg->addr_set |= WR_ADDR_DST6;
+		return opt_ip6("dst-ip6", v, cfg->dst_ip6, err);
 	default: return opt_stream(id, v, cfg, err);
 	}
 }

@@ -36,7 +36,7 @@
 #define SEC_COUNT (WR_PROF_COUNT - SEC_FIRST)
 
 /* Keys that may appear more than once in their section. */
-static const char *const repeatable[] = { "map", "stream", NULL };
+static const char *const repeatable[] = { "map", "stream", "port-ip", NULL };
 
 /* Where each section and entry of the file stands, from the lint pass. */
 struct lint_entry {

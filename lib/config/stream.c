@@ -42,22 +42,27 @@ num(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
 	return wr_units_parse_u64(v, lo, hi, out) == 0 ? 0 : -EINVAL;
 }
 
-/* src-ip / dst-ip: either family; an IPv6 address means l3=ipv6. */
+/*
+ * src-ip / dst-ip: either family; an IPv6 address means l3=ipv6. bit4
+ * is the key's WR_ADDR_* bit for IPv4 (its IPv6 bit is 4 times it).
+ */
 static int
 set_addr(struct wr_stream_def *d, const char *v, uint32_t *ip4, uint8_t *ip6,
-		bool *saw6)
+		bool *saw6, unsigned int bit4)
 {
 	struct in_addr a4;
 	struct in6_addr a6;
 
 	if (inet_pton(AF_INET, v, &a4) == 1) {
 		*ip4 = ntohl(a4.s_addr);
+		d->addr_set |= bit4;
 		return 0;
 	}
 	if (inet_pton(AF_INET6, v, &a6) != 1)
 		return -EINVAL;
 	memcpy(ip6, &a6, 16);
 	d->ipv6 = true;
+	d->addr_set |= bit4 << 2;
 	*saw6 = true;
 	return 0;
 }
@@ -75,9 +80,9 @@ key_header(struct wr_stream_def *d, const char *k, const char *v, struct seen *s
 	int rc;
 
 	if (strcmp(k, "src-ip") == 0)
-		return set_addr(d, v, &d->src_ip, d->src_ip6, &s->ip6);
+		return set_addr(d, v, &d->src_ip, d->src_ip6, &s->ip6, WR_ADDR_SRC4);
 	if (strcmp(k, "dst-ip") == 0)
-		return set_addr(d, v, &d->dst_ip, d->dst_ip6, &s->ip6);
+		return set_addr(d, v, &d->dst_ip, d->dst_ip6, &s->ip6, WR_ADDR_DST4);
 	if (strcmp(k, "l3") == 0) {
 		if (strcmp(v, "ipv4") != 0 && strcmp(v, "ipv6") != 0)
 			return -EINVAL;

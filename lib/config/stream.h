@@ -49,6 +49,7 @@ struct wr_stream_def {
 	uint16_t vlan_id;         /* 0: untagged */
 	uint8_t vlan_prio;        /* 802.1Q PCP */
 	uint8_t dscp;
+	unsigned int addr_set;    /* enum wr_portip_addr_bits of src-ip / dst-ip */
 };
 
 struct wr_config;

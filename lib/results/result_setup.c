@@ -16,6 +16,7 @@
 #include "base/jsonw.h"
 #include "base/units.h"
 #include "base/wr_version.h"
+#include "setup/resolve.h"
 #include "result_int.h"
 #include "setup/replay_setup.h"
 
@@ -253,6 +254,28 @@ device_json(json_t *o, const struct wr_devinfo *d)
 	wr_json_set(o, "vmxnet3_version", str_or_null(d->vmxnet3_version));
 }
 
+/* The next hops --port-ip resolved, one per TX queue (docs/l3.md). */
+static json_t *
+next_hops_json(const struct wr_port *p)
+{
+	struct wr_resolve_text t;
+	json_t *a = json_array();
+	uint16_t q;
+
+	for (q = 0; q < p->nb_txq && q < WR_MAX_QUEUES; q++) {
+		const struct wr_port_nh *nh = &p->nh[q];
+
+		if (!nh->resolved)
+			continue;
+		wr_resolve_text(nh, &t);
+		json_array_append_new(a, json_pack("{s:I, s:s, s:s, s:I, s:I}",
+			"queue", (json_int_t)q, "ip", t.ip, "mac", t.mac,
+			"wait_ms", (json_int_t)nh->wait_ms,
+			"requests", (json_int_t)nh->nb_requests));
+	}
+	return a;
+}
+
 json_t *
 wr_result_port_json(const struct wr_port *p)
 {
@@ -283,6 +306,7 @@ wr_result_port_json(const struct wr_port *p)
 	for (i = 0; i < p->nb_notes; i++)
 		json_array_append_new(notes, json_string(p->notes[i]));
 	wr_json_set(o, "notes", notes);
+	wr_json_set(o, "next_hops", next_hops_json(p));
 	return o;
 }
 

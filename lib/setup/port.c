@@ -258,15 +258,16 @@ fill_stream_spec(const struct wr_stream_def *d, struct wr_frame_spec *s)
 	memcpy(s->dst_ip6, d->dst_ip6, sizeof(s->dst_ip6));
 }
 
-static void
-fill_spec(const struct wr_port *p, const struct wr_config *cfg,
+void
+wr_port_frame_spec(const struct wr_port *p, const struct wr_config *cfg,
 		const struct wr_port *peer, uint16_t queue, uint32_t size,
 		struct wr_frame_spec *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->size = size;
 	s->src_mac = cfg->src_mac_set ? cfg->src_mac : p->mac;
-	s->dst_mac = cfg->dst_mac_set ? cfg->dst_mac : peer->mac;
+	s->dst_mac = cfg->dst_mac_set ? cfg->dst_mac :
+		p->nh[queue].resolved ? p->nh[queue].mac : peer->mac;
 	s->vlan_id = cfg->vlan_id;
 	s->src_ip = cfg->src_ip;
 	s->dst_ip = cfg->dst_ip;
@@ -280,6 +281,8 @@ fill_spec(const struct wr_port *p, const struct wr_config *cfg,
 	s->vlan_prio = cfg->vlan_prio;
 	if (cfg->nb_stream_defs != 0)
 		fill_stream_spec(&cfg->streams[queue], s);
+	wr_portip_frame(&cfg->port_ip[p->port_id], &cfg->port_ip[peer->port_id],
+		cfg->addr_set | (cfg->nb_stream_defs ? cfg->streams[queue].addr_set : 0), s);
 }
 
 /* What TX queue q varies per frame (txvar.h), when anything. */
@@ -319,7 +322,7 @@ make_tx_pool(struct wr_port *p, const struct wr_config *cfg,
 	struct tmpl_arg t;
 	char name[RTE_MEMPOOL_NAMESIZE];
 
-	fill_spec(p, cfg, peer, q, set->frame_size, &spec);
+	wr_port_frame_spec(p, cfg, peer, q, set->frame_size, &spec);
 	if (wr_frame_build(&spec, buf, sizeof(buf), &set->qlay[q]) != 0)
 		return wr_err_usage(err, -EINVAL, "port %u: frame size %u cannot hold the "
 			"headers", p->port_id, spec.size);

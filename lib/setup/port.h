@@ -23,6 +23,16 @@
 #define WR_PORT_MAX_NOTES 8u
 #define WR_PORT_NOTE_LEN 160u
 
+/* A TX queue's next hop, resolved by --port-ip (resolve.c). */
+struct wr_port_nh {
+	bool resolved;               /* mac is the frames' destination */
+	bool ipv6;
+	uint8_t ip[16];              /* network byte order (IPv4: the first 4) */
+	struct rte_ether_addr mac;
+	uint64_t wait_ms;            /* from the first request to the answer */
+	unsigned int nb_requests;    /* ARP requests or NS sent */
+};
+
 /* The TX pools of one frame size. */
 struct wr_port_txset {
 	uint32_t frame_size;
@@ -74,6 +84,9 @@ struct wr_port {
 	uint64_t rate_link_bps;      /* speed a --rate % was taken of */
 	double rate_pps;             /* paced rate, sum of the queues' shares */
 
+	/* Written by wr_resolve_run() on the main lcore before workers start. */
+	struct wr_port_nh nh[WR_MAX_QUEUES];
+
 	unsigned int nb_notes;       /* adaptations, in words */
 	char notes[WR_PORT_MAX_NOTES][WR_PORT_NOTE_LEN];
 };
@@ -102,6 +115,15 @@ int wr_port_setup(struct wr_port *p, const struct wr_config *cfg,
 int wr_port_use_size(struct wr_port *p, const struct wr_config *cfg,
 		const struct wr_port *peer, uint32_t frame_size,
 		struct wr_error *err);
+
+/*
+ * The frame TX queue q of p sends at size bytes to peer, as the options,
+ * its stream and --port-ip make it (the destination MAC: --dst-mac, the
+ * resolved next hop, or the peer's MAC). This function can't fail.
+ */
+void wr_port_frame_spec(const struct wr_port *p, const struct wr_config *cfg,
+		const struct wr_port *peer, uint16_t q, uint32_t size,
+		struct wr_frame_spec *s);
 
 /* Wait up to timeout_ms for link up; sets link_up, speed, link_wait_ms. */
 void wr_port_wait_link(struct wr_port *p, uint64_t timeout_ms);

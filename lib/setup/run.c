@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "datapath/capture.h"
 #include "replay_setup.h"
+#include "resolve.h"
 #include "ringpair.h"
 #include "run.h"
 
@@ -408,6 +409,8 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 		rc = alloc_series(run, err);
 	if (rc == 0)
 		rc = setup_ports(run, err);
+	if (rc == 0)
+		rc = wr_resolve_run(run, err);
 	if (rc == 0)
 		rc = make_workers(run, err);
 	if (rc == 0)

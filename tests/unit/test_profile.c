@@ -133,6 +133,9 @@ test_key_errors(void)
 		"[frames] duration = 5s: duration belongs in section [run]");
 	expect_error("[frames]\nsize = 64\n# again\nsize = 128\n", 4,
 		"[frames] size = 128: size already set on line 2; give it once");
+	/* port-ip repeats, one address per family and port (portip.c). */
+	expect_error("[ports]\nport-ip = 0=10.0.0.1/8\nport-ip = 0=10.0.0.2/8\n", 3,
+		"port 0 already has an IPv4 address");
 }
 
 static void
@@ -185,6 +188,8 @@ static const char full[] =
 	"rxd = 2048\n"
 	"burst = 64\n"
 	"ring-pairs = 1\n"
+	"port-ip = 0=198.18.0.1/24,gw=198.18.0.254\n"
+	"port-ip = 0=2001:db8::1/64\n"
 	"[lcores]\n"
 	"map = 1:tx0.0,tx0.1\n"
 	"map = 2:rx1.0,rx1.1\n"
@@ -222,6 +227,7 @@ test_full_profile(void)
 	WR_CHECK(c.nb_txq == 2 && c.nb_rxq == 2);
 	WR_CHECK(c.nb_txd == 512 && c.nb_rxd == 2048 && c.burst_pkts == 64);
 	WR_CHECK_U64(c.nb_ring_pairs, 1);
+	WR_CHECK(c.port_ip[0].v4.set && c.port_ip[0].v4.has_gw && c.port_ip[0].v6.set);
 	WR_CHECK_U64(c.nb_maps, 2);
 	WR_CHECK(c.maps_from_profile);
 	WR_CHECK(c.maps[1].lcore == 2 && c.maps[1].nb_q == 2 &&

@@ -1,0 +1,267 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""--port-ip on a real stack: a Linux router in a network namespace made
+for the test, joined to wirerate's two af_packet ports by veth pairs, with
+no static neighbours. wirerate resolves the router by ARP (IPv4) or
+neighbour solicitation (IPv6) before traffic; the router's own counters
+prove it: its neighbour table holds wirerate's MAC, and every frame
+wirerate sent was addressed to the router's MAC (the kernel forwards only
+those: /proc/net/snmp ForwDatagrams, snmp6 Ip6OutForwDatagrams). A next
+hop that never answers is exit 1 naming the port, the address and how
+long it tried; a destination off the link without a gateway is exit 2.
+Usage: test_l3.py CASE (see CASES)."""
+import json
+import os
+import subprocess
+import time
+
+import cases
+import wrtest
+from wrtest import Checker
+
+NS = "wrl3%d" % os.getpid()
+HOST = ["wl3h%d_%d" % (i, os.getpid() % 10000) for i in (0, 1)]
+ROUTER = ["wl3r%d_%d" % (i, os.getpid() % 10000) for i in (0, 1)]
+NETS4 = [("198.18.0.1", "198.18.0.254"), ("198.19.0.1", "198.19.0.254")]
+NETS6 = [("2001:db8::1", "2001:db8::fe"), ("2001:db8:1::1", "2001:db8:1::fe")]
+
+
+def ip(*args, check=True):
+    return wrtest.sh("ip", *args, check=check)
+
+
+def nsexec(*argv, check=True):
+    return wrtest.sh("ip", "netns", "exec", NS, *argv, check=check)
+
+
+def probe(c):
+    """Skip (and end) the case when the machine cannot make namespaces."""
+    if not wrtest.have_netns():
+        c.skip("this process cannot create a network namespace")
+        c.done()
+
+
+def make_bed():
+    """The router: two veth pairs, forwarding on, addresses without DAD,
+    no neighbour entries; wirerate's ends up with no address of their own."""
+    ip("netns", "add", NS)
+    for h, r in zip(HOST, ROUTER):
+        ip("link", "add", h, "type", "veth", "peer", "name", r)
+        ip("link", "set", r, "netns", NS)
+        wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % h)
+        ip("link", "set", h, "up")
+        ip("-n", NS, "link", "set", r, "up")
+    for r, (_, gw4), (_, gw6) in zip(ROUTER, NETS4, NETS6):
+        ip("-n", NS, "addr", "add", gw4 + "/24", "dev", r)
+        ip("-n", NS, "addr", "add", gw6 + "/64", "dev", r, "nodad")
+    nsexec("sysctl", "-qw", "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1")
+
+
+def drop_bed():
+    ip("netns", "del", NS, check=False)
+    for h in HOST:
+        ip("link", "del", h, check=False)
+
+
+def vdevs():
+    return ["net_af_packet%d,iface=%s,qdisc_bypass=0" % (i, h)
+            for i, h in enumerate(HOST)]
+
+
+def port_ips(ipv6, gw0=None):
+    """--port-ip for both ports, each with the router as gateway."""
+    nets = NETS6 if ipv6 else NETS4
+    plen = 64 if ipv6 else 24
+    gws = [gw0 or nets[0][1], nets[1][1]]
+    out = []
+    for i, ((a, _), gw) in enumerate(zip(nets, gws)):
+        out += ["--port-ip", "%d=%s/%d,gw=%s" % (i, a, plen, gw)]
+    return out
+
+
+def neigh(addr):
+    """The router's neighbour entry for addr (ip -j neigh), or None."""
+    p = nsexec("ip", "-j", "neigh", "show", "to", addr)
+    rows = json.loads(p.stdout or "[]")
+    return rows[0] if rows else None
+
+
+def forwarded(ipv6):
+    """The router's count of forwarded datagrams (its own, not wirerate's)."""
+    if ipv6:
+        for line in nsexec("cat", "/proc/net/snmp6").stdout.splitlines():
+            if line.startswith("Ip6OutForwDatagrams"):
+                return int(line.split()[1])
+        return None
+    lines = [l.split() for l in nsexec("cat", "/proc/net/snmp").stdout.splitlines()
+             if l.startswith("Ip:")]
+    return int(lines[1][lines[0].index("ForwDatagrams")])
+
+
+def resolve(ipv6):
+    c = Checker("l3_resolve_v%d" % (6 if ipv6 else 4))
+    probe(c)
+    make_bed()
+    try:
+        before = forwarded(ipv6)
+        opts = port_ips(ipv6) + ["--tx-ports", "0", "--rx-ports", "1", "--rate",
+                                 "2kpps", "--count", "1000", "--plain"]
+        r = wrtest.run(vdevs(), opts + (["--ipv6", "--size", "84"] if ipv6 else []))
+        c.eq(r.rc, 0, "exit code")
+        nets = NETS6 if ipv6 else NETS4
+        if r.doc:
+            p0 = [p for p in r.doc["ports"] if p["port_id"] == 0][0]
+            hops = p0["next_hops"]
+            c.eq([h["ip"] for h in hops], [nets[0][1]], "port 0 resolved the router")
+            router_mac = json.loads(nsexec("ip", "-j", "link", "show", ROUTER[0])
+                                    .stdout)[0]["address"]
+            c.eq(hops and hops[0]["mac"].lower(), router_mac, "the router's MAC")
+            c.true("tx0.0 next hop %s is %s" % (nets[0][1], hops and hops[0]["mac"])
+                   in r.out, "the plan says so")
+            entry = neigh(nets[0][0])
+            c.true(entry is not None and entry.get("lladdr") == p0["mac"].lower(),
+                   "the router's neighbour table holds wirerate's port 0: %r" % entry)
+            sent = r.doc["totals"][0]["tx_pkts"]
+            c.eq(sent, 1000, "frames sent")
+            c.eq(forwarded(ipv6) - before, sent, "every frame reached the router "
+                 "addressed to it (its forwarding count)")
+            print("v%d: router %s resolved in %d ms; the router forwarded %d of %d" % (
+                6 if ipv6 else 4, hops and hops[0]["mac"], hops and hops[0]["wait_ms"],
+                forwarded(ipv6) - before, sent))
+        c.done(r)
+    finally:
+        drop_bed()
+
+
+def l3_resolve_v4():
+    """IPv4: ARP resolves the gateway; the router learns wirerate's MAC."""
+    resolve(False)
+
+
+def l3_resolve_v6():
+    """IPv6: NS resolves the gateway; the router learns wirerate's MAC."""
+    resolve(True)
+
+
+def l3_no_answer():
+    """A gateway nobody has: exit 1, the port, the address and the time;
+    the router's interface saw every request (its rx counter)."""
+    c = Checker("l3_no_answer")
+    probe(c)
+    make_bed()
+    try:
+        stat = "/sys/class/net/%s/statistics/rx_packets" % ROUTER[0]
+        before = int(nsexec("cat", stat).stdout)
+        r = wrtest.run(vdevs(), port_ips(False, gw0="198.18.0.77") +
+                       ["--tx-ports", "0", "--rx-ports", "1", "--plain", "--quiet"])
+        c.eq(r.rc, 1, "exit code")
+        c.true("port 0: next hop 198.18.0.77 did not answer 12 ARP requests in 3."
+               in r.err, "message: %r" % r.err[-400:])
+        c.eq(r.doc, None, "no result")
+        # Gratuitous ARPs of both ports' reach the router too: at least 12.
+        c.true(int(nsexec("cat", stat).stdout) - before >= 12, "the requests reached "
+               "the router")
+        c.done(r)
+    finally:
+        drop_bed()
+
+
+def l3_off_link():
+    """A destination off the port's link and no gateway: bad input, exit 2."""
+    c = Checker("l3_off_link")
+    probe(c)
+    make_bed()
+    try:
+        wrtest.refused(c, vdevs(), ["--port-ip", "0=198.18.0.1/24", "--tx-ports", "0",
+                                    "--rx-ports", "1", "--dst-ip", "198.19.0.1"],
+                       "port 0: destination 198.19.0.1 is not on its link "
+                       "198.18.0.1/24 and --port-ip gave it no gateway")
+        c.done()
+    finally:
+        drop_bed()
+
+
+def veth_pair_run(opts, tag):
+    """wirerate on both ends of a veth pair made for the test (ports 0 and
+    1), tcpdump on port 1's end meanwhile; returns (Result, the lines
+    tcpdump printed)."""
+    h = "wl3%s%d" % (tag, os.getpid() % 10000)
+    ip("link", "add", h + "a", "type", "veth", "peer", "name", h + "b")
+    try:
+        for end in (h + "a", h + "b"):
+            wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % end)
+            ip("link", "set", end, "up")
+        dump = subprocess.Popen(["tcpdump", "-l", "-nn", "-e", "-i", h + "b", "arp or "
+                                 "(vlan and arp)"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        time.sleep(1)
+        v = ["net_af_packet%d,iface=%s%s,qdisc_bypass=0" % (i, h, e)
+             for i, e in enumerate("ab")]
+        r = wrtest.run(v, opts)
+        time.sleep(0.5)
+        dump.terminate()
+        out = dump.communicate(timeout=10)[0]
+        return r, [l for l in out.splitlines() if l.strip()]
+    finally:
+        ip("link", "del", h + "a", check=False)
+
+
+def l3_same_link():
+    """Two wirerate ports on one link (a veth pair) with addresses of one
+    prefix and no gateway, as VMs on a vSwitch: port 0 resolves port 1's
+    address directly (port 1's announcement or its answer, both made
+    while port 0 polls), and the traffic balances exactly (the PMDs'
+    counts agree); tcpdump sees the ARP untagged."""
+    c = Checker("l3_same_link")
+    probe(c)
+    r, arp = veth_pair_run(["--port-ip", "0=10.10.0.1/24", "--port-ip", "1=10.10.0.2/24",
+                            "--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps",
+                            "--count", "1000", "--plain"], "s")
+    c.eq(r.rc, 0, "exit code")
+    c.true(any("Request who-has 10.10.0.2 tell 10.10.0.1" in l and "vlan" not in l
+               for l in arp), "tcpdump: port 0's request, untagged: %r" % arp[:4])
+    if r.doc:
+        ports = {p["port_id"]: p for p in r.doc["ports"]}
+        c.eq([(x["ip"], x["mac"]) for x in ports[0]["next_hops"]],
+             [("10.10.0.2", ports[1]["mac"])], "port 0's next hop is port 1")
+        c.eq(r.doc["streams"][0]["rx_pkts"], 1000, "all received")
+        wrtest.stream_balance(c, r.doc)
+    c.done(r)
+
+
+def l3_vlan():
+    """vlan=N: two ports on one veth pair, both on VLAN 100: port 0
+    resolves port 1 by tagged ARP (tcpdump sees the requests and answers
+    tagged 100, none untagged), and the tagged traffic balances exactly.
+    Port 1 on VLAN 200 instead: port 0's requests go unanswered, exit 1."""
+    c = Checker("l3_vlan")
+    probe(c)
+    base = ["--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps", "--count",
+            "1000", "--size", "68", "--plain"]
+    r, arp = veth_pair_run(["--port-ip", "0=10.10.0.1/24,vlan=100",
+                               "--port-ip", "1=10.10.0.2/24,vlan=100"] + base, "v")
+    c.eq(r.rc, 0, "exit code")
+    c.true(len(arp) >= 2 and all("vlan 100" in l for l in arp),
+           "tcpdump: every ARP frame tagged 100: %r" % arp[:6])
+    c.true(any("Request who-has 10.10.0.2 tell 10.10.0.1" in l for l in arp),
+           "tcpdump: port 0's request")
+    if r.doc:
+        ports = {p["port_id"]: p for p in r.doc["ports"]}
+        c.eq([(x["ip"], x["mac"]) for x in ports[0]["next_hops"]],
+             [("10.10.0.2", ports[1]["mac"])], "port 0's next hop is port 1")
+        c.eq(r.doc["streams"][0]["rx_pkts"], 1000, "all received")
+        wrtest.stream_balance(c, r.doc)
+    r2, arp2 = veth_pair_run(["--port-ip", "0=10.10.0.1/24,vlan=100",
+                                 "--port-ip", "1=10.10.0.2/24,vlan=200"] + base, "w")
+    c.eq(r2.rc, 1, "another VLAN: exit code")
+    c.true("port 0: next hop 10.10.0.2 did not answer 12 ARP requests" in r2.err,
+           "another VLAN: the message %r" % r2.err[-300:])
+    c.eq(len([l for l in arp2 if "vlan 100" in l and "who-has 10.10.0.2" in l]), 12,
+         "tcpdump: 12 requests tagged 100")
+    c.done(r)
+
+
+CASES = cases.by_name(l3_resolve_v4, l3_resolve_v6, l3_no_answer, l3_off_link,
+                      l3_same_link, l3_vlan)
+
+if __name__ == "__main__":
+    cases.main(CASES)
