@@ -6,6 +6,8 @@
 #include <rte_arp.h>
 #include <rte_icmp.h>
 
+#include "dpdk_compat.h"
+
 #include "l3svc_int.h"
 
 /* One received frame being handled. */
@@ -143,7 +145,7 @@ echo4_reply(struct svc_rx *r, const struct rte_ipv4_hdr *req, uint32_t hl,
 	l4 = r->out + l2 + sizeof(ip);
 	memcpy(l4, (const uint8_t *)req + hl, icmp_len);
 	memcpy(&icmp, l4, sizeof(icmp));
-	icmp.icmp_type = RTE_IP_ICMP_ECHO_REPLY;
+	icmp.icmp_type = WR_ICMP_ECHO_REPLY;
 	icmp.icmp_cksum = 0;
 	memcpy(l4, &icmp, sizeof(icmp));
 	icmp.icmp_cksum = (uint16_t)~rte_raw_cksum(l4, icmp_len);
@@ -179,10 +181,10 @@ rx_icmp4(struct svc_rx *r)
 			!unicast4(rte_be_to_cpu_32(ip->src_addr)))
 		return verdict(r, WR_L3SVC_NOT_OURS);
 	if (rte_raw_cksum(l4, tl - hl) != 0xffff ||
-			(l4[0] == RTE_IP_ICMP_ECHO_REQUEST && l4[1] != 0))
+			(l4[0] == WR_ICMP_ECHO_REQUEST && l4[1] != 0))
 		return verdict(r, WR_L3SVC_MALFORMED);
 	verdict(r, WR_L3SVC_OURS);
-	if (l4[0] != RTE_IP_ICMP_ECHO_REQUEST)
+	if (l4[0] != WR_ICMP_ECHO_REQUEST)
 		return 0;
 	return echo4_reply(r, ip, hl, tl - hl);
 }
