@@ -14,6 +14,7 @@
 
 #include "base/counter.h"
 #include "base/frame.h"
+#include "base/stack.h"
 #include "capture.h"
 #include "reflect.h"
 #include "txstamp.h"
@@ -330,6 +331,32 @@ rx_free(struct rte_mbuf **pkts, uint16_t nb, const struct rx_tally *t)
 }
 
 /*
+ * Rare path: a frame that is not own where a plain frame has its test
+ * header (class c from wr_frame_classify). A foreign one may still carry
+ * one inside a header stack or after headers a DUT pushed or popped: walk
+ * to the innermost UDP payload (base/stack.h, docs/accounting.md).
+ */
+static __rte_noinline enum wr_frame_class
+rx_rare(const struct rte_mbuf *m, enum wr_frame_class c, struct wr_frame_rx *fr)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct wr_stack_found f;
+	struct wr_test_hdr th;
+	int found;
+
+	if (c != WR_FRAME_FOREIGN)
+		return c;
+	found = wr_stack_find(d, m->data_len, WR_FRAME_MAGIC, WR_FRAME_TH_LEN, &f);
+	if (found != 1)
+		return found == 2 ? WR_FRAME_MALFORMED : WR_FRAME_FOREIGN;
+	memcpy(&th, d + f.th_off, sizeof(th));
+	fr->stream_id = th.stream_id;
+	fr->seq = th.seq;
+	fr->tsc_lo = th.tsc_lo;
+	return WR_FRAME_OWN;
+}
+
+/*
  * Classify one received burst into t and, when why is not NULL
  * (--capture; a constant in each caller), each frame into why[i].
  */
@@ -356,6 +383,8 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		t->slow_free |= rx_not_raw(m, pool);
 		c = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
 			m->data_len, &fr);
+		if (unlikely(c != WR_FRAME_OWN))
+			c = rx_rare(m, c, &fr);
 		if (likely(c == WR_FRAME_OWN) &&
 				likely(rx_own(q, &fr, now_tsc, why ? &odd : NULL, &b))) {
 			t->own++;
