@@ -14,6 +14,8 @@ Cases (one worker core each, lcore 1; lcore 0 is the main/stats lcore):
                   does the RX analysis keep up (every frame back, none lost)?
   traffic         wirerate TX cost of size mixes, several streams and IPv6
                   against the fixed-size path (bench_traffic.py)
+  stacks          wirerate TX and RX cost of frames inside VXLAN against
+                  plain frames of the same size (bench_stacks.py)
 
 Each run is measured over a window of --seconds between two of the
 program's own per-second stats prints, by its own counters and clock:
@@ -42,6 +44,7 @@ import time
 import bench_rx
 from eal import eal_args, remove_runtime_dir
 from stats import median_of
+from bench_stacks import markdown_stacks, stacks_cost, summarise_stacks
 from bench_traffic import markdown_traffic, summarise_traffic, traffic_cost
 
 TESTPMD = os.environ.get("TESTPMD", "dpdk-testpmd")
@@ -413,7 +416,7 @@ def env_info(tsc_hz):
 
 
 CASES = ["tx64", "tx1518", "rx64", "rx1518", "stamp", "ring64", "ring1518",
-         "traffic", "rxmemif64", "rxmemif1518"]
+         "traffic", "rxmemif64", "rxmemif1518", "stacks"]
 
 
 def main():
@@ -437,7 +440,8 @@ def main():
 
     res = {"schema": "wirerate-bench/1", "runs": args.runs, "seconds": args.seconds,
            "min_share": args.min_share, "attempts": args.attempts,
-           "compare": [], "stamp": None, "ring": [], "traffic": None, "rx_memif": []}
+           "compare": [], "stamp": None, "ring": [], "traffic": None, "rx_memif": [],
+           "stacks": None}
     # What the machine does without us: CPU busy over 2 s before starting.
     q0 = cpu_times()
     time.sleep(2)
@@ -447,6 +451,8 @@ def main():
             res["stamp"] = stamp_cost(args, log)
         elif c == "traffic":
             res["traffic"] = traffic_cost(args, log, steady, run_wirerate, fmt_run)
+        elif c == "stacks":
+            res["stacks"] = stacks_cost(args, log, steady, run_wirerate, fmt_run)
         elif c.startswith("ring"):
             res["ring"].append(ring(args, int(c[4:]), log))
         elif c.startswith("rxmemif"):
@@ -455,7 +461,8 @@ def main():
             res["compare"].append(compare(args, c[:2], int(c[2:]), log))
     cpu1 = cpu_times()
     tsc = next((r["tsc_hz"] for r in res["compare"] + res["ring"] +
-                [res["stamp"] or {}, res["traffic"] or {}] if r.get("tsc_hz")), 0)
+                [res["stamp"] or {}, res["traffic"] or {}, res["stacks"] or {}]
+                if r.get("tsc_hz")), 0)
     res["env"] = env_info(tsc)
     res["env"].update({"load_before": load0, "load_after": loadavg(),
                        "steal_pct": 100.0 * (cpu1[1] - cpu0[1]) / max(1, cpu1[0] - cpu0[0]),
@@ -466,6 +473,9 @@ def main():
     if res["traffic"]:
         summarise_traffic(res["traffic"])
         md += "\n".join(markdown_traffic(res["traffic"])) + "\n"
+    if res["stacks"]:
+        summarise_stacks(res["stacks"])
+        md += "\n".join(markdown_stacks(res["stacks"])) + "\n"
     with open(args.json, "w") as f:
         json.dump(res, f, indent=1)
     with open(args.md, "w") as f:
