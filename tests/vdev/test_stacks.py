@@ -170,23 +170,6 @@ ENDPOINTS = {
 }
 
 
-def have_link_kind(argv):
-    """Probe: the kernel makes a link of this kind (ip link add ... in a
-    namespace of its own, removed after; the lower device a veth)."""
-    if not wrtest.have_netns():
-        return False
-    ns = "wrpk%d" % os.getpid()
-    subprocess.run(["ip", "netns", "add", ns], capture_output=True)
-    try:
-        ip = ["ip", "-n", ns]
-        subprocess.run(ip + ["link", "add", "nA", "type", "veth", "peer", "name", "nB"],
-                       capture_output=True)
-        return subprocess.run(ip + ["link", "add", "ep0"] + argv,
-                              capture_output=True).returncode == 0
-    finally:
-        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
-
-
 def endpoint_bed(tag, dev):
     """Namespaces tag+"w" (wirerate: wA, wB) and tag+"e" (the endpoint:
     nA 10.9.0.2/24 with device ep0 of ip-link arguments dev, bridged with
@@ -276,10 +259,10 @@ def check_endpoint(c, name, nb):
 
 def endpoint_case(name):
     """One Linux endpoint as a case; skipped only when the kernel has no
-    such device (have_link_kind)."""
+    such device (wrtest.have_link_kind)."""
     def case():
         c = Checker("stacks_%s_endpoint" % name)
-        if not have_link_kind(ENDPOINTS[name][0]):
+        if not wrtest.have_link_kind(ENDPOINTS[name][0]):
             wrtest.skip("the kernel makes no %s link (or no network namespaces)" % name)
         check_endpoint(c, name, 2000)
         c.done()
