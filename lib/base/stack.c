@@ -283,6 +283,10 @@ wr_stack_parse(const char *text, struct wr_stack *st, struct wr_error *why)
 	int rc;
 
 	memset(st, 0, sizeof(*st));
+	if (strlen(text) >= sizeof(st->text))
+		return wr_err_usage(why, -EINVAL, "longer than %zu characters",
+			sizeof(st->text) - 1);
+	strcpy(st->text, text);
 	for (;;) {
 		const char *slash = strchr(s, '/');
 		size_t n = slash ? (size_t)(slash - s) : strlen(s);

@@ -27,6 +27,8 @@
 
 /* Most layers in a spec, and the most the receiver walks. */
 #define WR_STACK_MAX_LAYERS 16u
+/* Room for a spec's text, NUL included. */
+#define WR_STACK_TEXT_LEN 256u
 
 /* The layer kinds, in the order of the names table (stack.c). */
 enum wr_stack_kind {
@@ -57,6 +59,7 @@ struct wr_stack_layer {
 
 /* A parsed spec; nb_layers 0: none (the plain frame). */
 struct wr_stack {
+	char text[WR_STACK_TEXT_LEN];   /* the spec as given, for results */
 	unsigned int nb_layers;
 	struct wr_stack_layer l[WR_STACK_MAX_LAYERS];
 };

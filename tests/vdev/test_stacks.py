@@ -120,6 +120,8 @@ def stacks_ring():
         c.eq(rx["rx_own_pkts"], 20000, "%s: every frame own" % spec)
         c.eq(rx["rx_foreign_pkts"] + rx["rx_malformed_pkts"], 0, "%s: none foreign" % spec)
         c.eq(r.doc["streams"][0]["lost_pkts"], 0, "%s: none lost" % spec)
+        c.eq((r.doc["config"].get("stack"), r.doc["tx_streams"][0].get("stack")),
+             (spec, spec), "%s: the result says what was sent" % spec)
     r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
                         "--rxq", "2", "--count", "20000", "--quiet", "--grace", "50ms",
                         "--size", "200",
@@ -131,6 +133,9 @@ def stacks_ring():
         c.eq(sorted((s["rx_pkts"], s["lost_pkts"]) for s in r.doc["streams"]),
              [(10000, 0), (10000, 0)], "each stream all received")
         c.eq(r.doc["totals"][1]["rx_foreign_pkts"], 0, "two streams: none foreign")
+        c.eq(sorted((s["name"], s.get("stack")) for s in r.doc["tx_streams"]),
+             [("plain", None), ("vx", "eth/ipv4/udp/vxlan/eth/ipv6/udp")],
+             "two streams: each its own stack in tx_streams")
     c.done(r)
 
 
