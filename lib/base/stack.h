@@ -135,7 +135,8 @@ struct wr_stack_found {
  * bytes). Returns 1 with *f filled when found and consistent (the UDP
  * length equals its IP payload, within len); 2 when found but truncated
  * or inconsistent (malformed); 0 when none (foreign). Reads nothing
- * beyond data[len - 1]; at most WR_STACK_MAX_LAYERS headers.
+ * beyond data[len - 1]; at most 2 * WR_STACK_MAX_LAYERS steps (an
+ * EtherType is one).
  */
 int wr_stack_find(const uint8_t *data, uint32_t len, uint32_t th_magic,
 		uint32_t th_len, struct wr_stack_found *f);
