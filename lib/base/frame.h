@@ -23,6 +23,7 @@
 #include <rte_udp.h>
 
 #include "dpdk_compat.h"
+#include "stack.h"
 
 /* "WRH1" in memory order. */
 #define WR_FRAME_MAGIC 0x31485257u
@@ -53,6 +54,9 @@ struct wr_frame_spec {
 	bool ipv6;                    /* IPv6 with src_ip6/dst_ip6, not IPv4 */
 	uint8_t src_ip6[16];          /* network byte order */
 	uint8_t dst_ip6[16];
+	/* NULL or no layers: the frame above; else its headers (stack.h),
+	 * whose innermost IP and UDP take the fields above (vlan_id 0). */
+	const struct wr_stack *stack;
 };
 
 /*
@@ -70,6 +74,7 @@ struct wr_frame_layout {
 	uint32_t udp_ck_off;   /* UDP checksum */
 	uint16_t var_off[WR_FRAME_NB_VAR]; /* size-dependent fields ... */
 	uint16_t var_val[WR_FRAME_NB_VAR]; /* ... and their values, as stored */
+	bool udp_ck_live;      /* TX updates the checksum at udp_ck_off per frame */
 };
 
 /*
@@ -80,6 +85,12 @@ uint32_t wr_frame_min_size(bool vlan);
 
 /* The same for IPv4 or IPv6 (84 bytes untagged, 88 tagged). */
 uint32_t wr_frame_min_size_l3(bool vlan, bool ipv6);
+
+/*
+ * Smallest frame size (FCS included) for spec's headers (its stack's, or
+ * the plain frame's) and the test header, never below 64.
+ */
+uint32_t wr_frame_min_size_spec(const struct wr_frame_spec *spec);
 
 /*
  * Write the template for spec into buf (buflen >= spec->size - 4) and its

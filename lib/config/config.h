@@ -147,6 +147,7 @@ struct wr_config {
 	uint8_t dscp;               /* IPv4 TOS / IPv6 traffic class >> 2 */
 	uint8_t vlan_prio;          /* 802.1Q PCP, with --vlan */
 	struct wr_pattern pattern;  /* --pattern; constant: the pacer alone */
+	struct wr_stack stack;      /* --stack; nb_layers 0: none */
 	/* --stream: one TX queue per definition (stream.h); 0: none. */
 	unsigned int nb_stream_defs;
 	char stream_text[WR_STREAM_MAX][WR_STREAM_TEXT_LEN];

@@ -116,6 +116,13 @@ const struct wr_optdesc wr_optab[] = {
 		"prio, dscp; keys left out take\nthe options' values (docs/traffic.md)\n"
 		"[one stream per TX queue]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
+	{ "stack", REQ, WR_OPT_STACK, "SPEC", "carry the frames inside a header stack:\n"
+		"layers from the wire in, '/' between, fields\nin ()s, ending in the "
+		"frame's own ipv4/udp\nor ipv6/udp, e.g. eth/vlan(id=10)/ipv4/udp or\n"
+		"eth/ipv4(dst=ADDR)/udp/vxlan(vni=42)/eth/ipv4/\nudp; layers eth vlan "
+		"svlan mpls ipv4 ipv6 udp\ngre vxlan geneve (docs/traffic.md) [none]",
+		WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 	{ "stamp", REQ, WR_OPT_STAMP, "MODE", "test header fields written per frame: "
 		"full\n(sequence and TX timestamp), seq (sequence\nonly: no latency), none "
 		"(template as built:\nevery frame is seq 0, no loss or latency\naccounting; for "

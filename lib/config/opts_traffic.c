@@ -8,6 +8,7 @@
 #include "base/units.h"
 #include "optab.h"
 #include "opts_traffic.h"
+#include "stackcfg.h"
 
 static int
 opt_ip6(const char *name, const char *v, uint8_t *addr, struct wr_error *err)
@@ -69,6 +70,10 @@ wr_opts_traffic(int id, const char *v, struct wr_config *cfg, struct wr_error *e
 	case WR_OPT_IPV6:
 		cfg->ipv6 = true;
 		return 0;
+	case WR_OPT_STACK:
+		if (wr_stack_parse(v, &cfg->stack, err) != 0)
+			return wr_err_prefix(err, "--stack %s: ", v);
+		return 0;
 	case WR_OPT_SRC_IP6:
 		cfg->addr_set |= WR_ADDR_SRC6;
 		return opt_ip6("src-ip6", v, cfg->src_ip6, err);
@@ -83,6 +88,8 @@ wr_opts_traffic(int id, const char *v, struct wr_config *cfg, struct wr_error *e
 static const char *
 frame_kind(const struct wr_config *cfg)
 {
+	if (cfg->stack.nb_layers != 0)
+		return "a stacked";
 	if (cfg->vlan_id != 0)
 		return cfg->ipv6 ? "a tagged IPv6" : "a tagged";
 	return cfg->ipv6 ? "an IPv6" : "an IPv4";
@@ -144,12 +151,17 @@ check_pattern(const struct wr_config *cfg, struct wr_error *err)
 int
 wr_opts_traffic_check(struct wr_config *cfg, struct wr_error *err)
 {
-	uint32_t min = wr_frame_min_size_l3(cfg->vlan_id != 0, cfg->ipv6);
+	const struct wr_stackcfg_frame sf = { "--stack", &cfg->ipv6, cfg->ipv6,
+		cfg->vlan_id, cfg->mix.nb_sizes != 0 };
 	unsigned int i;
 	int rc = check_pattern(cfg, err);
+	uint32_t min;
 
+	if (rc == 0)
+		rc = wr_stackcfg_settle(&cfg->stack, &sf, err);
 	if (rc != 0)
 		return rc;
+	min = wr_stackcfg_min_size(&cfg->stack, cfg->vlan_id != 0, cfg->ipv6);
 	if (cfg->vlan_prio != 0 && cfg->vlan_id == 0 && cfg->nb_stream_defs == 0)
 		return wr_err_usage(err, -EINVAL, "--vlan-prio %u without --vlan: an "
 			"untagged frame has no priority field", cfg->vlan_prio);

@@ -10,6 +10,7 @@
 #include "base/frame.h"
 #include "base/units.h"
 #include "config.h"
+#include "stackcfg.h"
 #include "stream.h"
 
 /* Everything a key leaves out comes from the command line. */
@@ -33,6 +34,7 @@ def_defaults(const struct wr_config *cfg, unsigned int idx,
 	d->vlan_id = cfg->vlan_id;
 	d->vlan_prio = cfg->vlan_prio;
 	d->dscp = cfg->dscp;
+	d->stack = cfg->stack;
 }
 
 /* A whole number within [lo, hi]. */
@@ -150,6 +152,8 @@ key_traffic(struct wr_stream_def *d, const char *k, const char *v,
 	}
 	if (strcmp(k, "pattern") == 0)
 		return wr_pattern_parse(v, &d->pattern, why);
+	if (strcmp(k, "stack") == 0)
+		return wr_stack_parse(v, &d->stack, why);
 	return 1;
 }
 
@@ -172,11 +176,24 @@ apply_key(struct wr_stream_def *d, char *kv, struct seen *s, unsigned int idx,
 	if (rc == 1)
 		return wr_err_usage(err, -EINVAL, "--stream %u: unknown key '%s' (name, size, "
 			"mix, rate, share, pattern, l3, src-ip, dst-ip, sport, dport, "
-			"flows, vlan, prio, dscp)", idx + 1, kv);
+			"flows, vlan, prio, dscp, stack)", idx + 1, kv);
 	if (rc != 0)
 		return wr_err_usage(err, -EINVAL, "--stream %u: %s=%s: %s", idx + 1, kv, eq + 1,
 			why.msg[0] ? why.msg : "not a valid value (see docs/traffic.md)");
 	return 0;
+}
+
+/* A stack's family over the stream's, unless l3= or an address gave it. */
+static int
+settle_stack(struct wr_stream_def *d, const struct seen *s, unsigned int idx,
+		struct wr_error *err)
+{
+	char what[WR_STREAM_NAME_LEN + 32];
+	const struct wr_stackcfg_frame f = { what, &d->ipv6, s->l3v4 || s->ip6,
+		d->vlan_id, d->mix.nb_sizes != 0 };
+
+	snprintf(what, sizeof(what), "--stream %u (%s)", idx + 1, d->name);
+	return wr_stackcfg_settle(&d->stack, &f, err);
 }
 
 /* Keys that cannot go together. */
@@ -214,7 +231,8 @@ wr_stream_build(struct wr_config *cfg, unsigned int idx, struct wr_error *err)
 		if (rc != 0)
 			return rc;
 	}
-	return check_seen(d, &s, idx, err);
+	rc = check_seen(d, &s, idx, err);
+	return rc != 0 ? rc : settle_stack(d, &s, idx, err);
 }
 
 const char *
@@ -263,14 +281,15 @@ wr_stream_pps(const struct wr_stream_def *d, const struct wr_rate *port,
 static int
 check_sizes(const struct wr_stream_def *d, unsigned int i, struct wr_error *err)
 {
-	uint32_t min = wr_frame_min_size_l3(d->vlan_id != 0, d->ipv6);
+	uint32_t min = wr_stackcfg_min_size(&d->stack, d->vlan_id != 0, d->ipv6);
 	uint32_t small = d->mix.nb_sizes ? wr_mix_min_size(&d->mix) : d->frame_size;
 
 	if (small < min)
 		return wr_err_usage(err, -EINVAL, "--stream %u (%s): %s %u is below the %u "
 			"bytes its %s%s frames need for the headers and test header",
 			i + 1, d->name, d->mix.nb_sizes ? "mix size" : "size", small, min,
-			d->vlan_id ? "tagged " : "", d->ipv6 ? "IPv6" : "IPv4");
+			d->stack.nb_layers ? "stacked " : d->vlan_id ? "tagged " : "",
+			d->ipv6 ? "IPv6" : "IPv4");
 	if (d->nb_flows > 1 && (uint32_t)d->src_udp + d->nb_flows - 1 > 65535)
 		return wr_err_usage(err, -EINVAL, "--stream %u (%s): flows=%u from sport=%u "
 			"would pass 65535", i + 1, d->name, d->nb_flows, d->src_udp);

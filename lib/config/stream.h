@@ -16,6 +16,7 @@
  *   l3=ipv4|ipv6  src-ip=A  dst-ip=A  (IPv4 or IPv6 address: an IPv6 one
  *                     means l3=ipv6)
  *   sport=N  dport=N  flows=N  vlan=ID  prio=0..7  dscp=0..63
+ *   stack=SPEC        a header stack (base/stack.h), as --stack
  */
 #ifndef WR_STREAM_H
 #define WR_STREAM_H
@@ -28,6 +29,7 @@
 #include "pattern.h"
 #include "rate.h"
 #include "base/error.h"
+#include "base/stack.h"
 
 #define WR_STREAM_MAX 16u        /* per TX port: one TX queue each */
 #define WR_STREAM_TEXT_LEN 256u
@@ -50,6 +52,7 @@ struct wr_stream_def {
 	uint8_t vlan_prio;        /* 802.1Q PCP */
 	uint8_t dscp;
 	unsigned int addr_set;    /* enum wr_portip_addr_bits of src-ip / dst-ip */
+	struct wr_stack stack;    /* stack=SPEC (base/stack.h); 0 layers: none */
 };
 
 struct wr_config;

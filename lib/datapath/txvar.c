@@ -31,7 +31,7 @@ set_offsets(struct wr_txvar *v, const struct wr_frame_spec *spec,
 	v->sport_off = lay->udp_sport_off;
 	v->sport_base_be = rte_cpu_to_be_16(spec->src_udp);
 	memcpy(v->var_off, lay->var_off, sizeof(v->var_off));
-	if (spec->ipv6)
+	if (lay->udp_ck_live)
 		v->ck_base = lay->var_val[WR_FRAME_NB_VAR - 1];
 }
 
@@ -47,7 +47,7 @@ wr_txvar_build(const struct wr_mix *mix, const struct wr_frame_spec *spec,
 
 	memset(v, 0, sizeof(*v));
 	v->mix = mix->nb_sizes != 0;
-	v->csum6 = spec->ipv6;
+	v->csum6 = lay->udp_ck_live;
 	*needed = v->mix || v->csum6;
 	set_offsets(v, spec, lay);
 	if (!v->mix)

@@ -14,6 +14,7 @@
 
 #include "base/counter.h"
 #include "base/frame.h"
+#include "base/stack.h"
 #include "capture.h"
 #include "reflect.h"
 #include "txsend.h"
@@ -320,6 +321,32 @@ rx_prefetch(struct rte_mbuf **pkts, uint16_t i, uint16_t nb)
 }
 
 /*
+ * A frame that is not own where a plain frame has its test header (class
+ * c from wr_frame_classify). A foreign one may still carry
+ * one inside a header stack or after headers a DUT pushed or popped: walk
+ * to the innermost UDP payload (base/stack.h, docs/accounting.md).
+ */
+static enum wr_frame_class
+rx_stack(const struct rte_mbuf *m, enum wr_frame_class c, struct wr_frame_rx *fr)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct wr_stack_found f;
+	struct wr_test_hdr th;
+	int found;
+
+	if (c != WR_FRAME_FOREIGN)
+		return c;
+	found = wr_stack_find(d, m->data_len, WR_FRAME_MAGIC, WR_FRAME_TH_LEN, &f);
+	if (found != 1)
+		return found == 2 ? WR_FRAME_MALFORMED : WR_FRAME_FOREIGN;
+	memcpy(&th, d + f.th_off, sizeof(th));
+	fr->stream_id = th.stream_id;
+	fr->seq = th.seq;
+	fr->tsc_lo = th.tsc_lo;
+	return WR_FRAME_OWN;
+}
+
+/*
  * One frame of the rare path: the whole classification, counted into r
  * and, when why is not NULL (--capture), why it is kept.
  */
@@ -333,6 +360,8 @@ rx_rare_frame(const struct rx_ctx *c, struct rx_tally *r,
 
 	k = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
 		m->data_len, &fr);
+	if (k == WR_FRAME_FOREIGN)
+		k = rx_stack(m, k, &fr);
 	if (k == WR_FRAME_OWN &&
 			rx_own(c->q, &fr, c->now_tsc, why ? &odd : NULL, c->b)) {
 		r->own++;
@@ -389,6 +418,7 @@ rx_rare(const struct rx_ctx *c, uint16_t first)
 {
 	rx_rare_burst(c, first, NULL);
 }
+
 
 /*
  * Classify one received burst into t and, when why is not NULL

@@ -118,6 +118,8 @@ config_traffic_json(json_t *o, const struct wr_config *c)
 	char ip6[INET6_ADDRSTRLEN];
 
 	wr_json_set(o, "l3", json_string(c->ipv6 ? "ipv6" : "ipv4"));
+	if (c->stack.nb_layers != 0)
+		wr_json_set(o, "stack", json_string(c->stack.text));
 	if (c->ipv6) {
 		inet_ntop(AF_INET6, c->src_ip6, ip6, sizeof(ip6));
 		wr_json_set(o, "src_ip6", json_string(ip6));

@@ -254,6 +254,7 @@ fill_stream_spec(const struct wr_stream_def *d, struct wr_frame_spec *s)
 	s->src_udp = d->src_udp;
 	s->dst_udp = d->dst_udp;
 	s->ipv6 = d->ipv6;
+	s->stack = &d->stack;
 	memcpy(s->src_ip6, d->src_ip6, sizeof(s->src_ip6));
 	memcpy(s->dst_ip6, d->dst_ip6, sizeof(s->dst_ip6));
 }
@@ -279,6 +280,7 @@ wr_port_frame_spec(const struct wr_port *p, const struct wr_config *cfg,
 	memcpy(s->dst_ip6, cfg->dst_ip6, sizeof(s->dst_ip6));
 	s->dscp = cfg->dscp;
 	s->vlan_prio = cfg->vlan_prio;
+	s->stack = &cfg->stack;
 	if (cfg->nb_stream_defs != 0)
 		fill_stream_spec(&cfg->streams[queue], s);
 	wr_portip_frame(&cfg->port_ip[p->port_id], &cfg->port_ip[peer->port_id],

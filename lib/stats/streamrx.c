@@ -90,6 +90,8 @@ wr_streamrx_tx_json(json_t *o, const struct wr_run *run, const struct wr_txq *t)
 		if (d->share_pct > 0.0)
 			wr_json_set(o, "share_pct", json_real(d->share_pct));
 	}
+	if ((d != NULL ? &d->stack : &cfg->stack)->nb_layers != 0)
+		wr_json_set(o, "stack", json_string((d != NULL ? &d->stack : &cfg->stack)->text));
 	wr_json_set(o, "frame_size", wr_json_u64(t->frame_size));
 	if (t->mix != NULL)
 		wr_json_set(o, "mix", json_string(t->mix->text));

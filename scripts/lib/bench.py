@@ -18,6 +18,8 @@ Cases (one worker core each, lcore 1; lcore 0 is the main/stats lcore):
                   test frames, 64 and 1518 B (bench_replay.py)
   scale           1..N worker lcores (--workers): TX on net_null, RX on
                   net_null, TX+RX on ring pairs (bench_scale.py)
+  stacks          wirerate TX and RX cost of frames inside VXLAN against
+                  plain frames of the same size (bench_stacks.py)
 
 Each run is measured over a window of --seconds between two of the
 program's own per-second stats prints, by its own counters and clock:
@@ -48,6 +50,7 @@ import bench_scale
 from eal import eal_args, remove_runtime_dir
 from stats import median_of
 from bench_replay import markdown_replay, replay_cost, summarise_replay
+from bench_stacks import markdown_stacks, stacks_cost, summarise_stacks
 from bench_traffic import markdown_traffic, summarise_traffic, traffic_cost
 
 TESTPMD = os.environ.get("TESTPMD", "dpdk-testpmd")
@@ -431,7 +434,8 @@ def env_info(tsc_hz):
 
 
 CASES = ["tx64", "tx1518", "rx64", "rx1518", "stamp", "ring64", "ring1518",
-         "traffic", "rxmemif64", "rxmemif1518", "replay", "scale"]
+         "traffic", "rxmemif64", "rxmemif1518", "replay", "scale",
+         "stacks"]
 
 
 def main():
@@ -459,7 +463,7 @@ def main():
     res = {"schema": "wirerate-bench/1", "runs": args.runs, "seconds": args.seconds,
            "min_share": args.min_share, "attempts": args.attempts,
            "compare": [], "stamp": None, "ring": [], "traffic": None, "rx_memif": [],
-           "replay": None, "scale": None}
+           "replay": None, "scale": None, "stacks": None}
     # What the machine does without us: CPU busy over 2 s before starting.
     q0 = cpu_times()
     time.sleep(2)
@@ -473,6 +477,8 @@ def main():
             res["traffic"] = traffic_cost(args, log, steady, run_wirerate, fmt_run)
         elif c == "replay":
             res["replay"] = replay_cost(args, log, steady, run_wirerate, fmt_run)
+        elif c == "stacks":
+            res["stacks"] = stacks_cost(args, log, steady, run_wirerate, fmt_run)
         elif c.startswith("ring"):
             res["ring"].append(ring(args, int(c[4:]), log))
         elif c.startswith("rxmemif"):
@@ -482,7 +488,7 @@ def main():
     cpu1 = cpu_times()
     tsc = next((r["tsc_hz"] for r in res["compare"] + res["ring"] +
                 [res["stamp"] or {}, res["traffic"] or {}, res["replay"] or {},
-                 res["scale"] or {}]
+                 res["scale"] or {}, res["stacks"] or {}]
                 if r.get("tsc_hz")), 0)
     res["env"] = env_info(tsc)
     res["env"].update({"load_before": load0, "load_after": loadavg(),
@@ -499,6 +505,9 @@ def main():
         md += "\n".join(markdown_replay(res["replay"])) + "\n"
     if res["scale"]:
         md += "\n".join(bench_scale.markdown_scale(res["scale"])) + "\n"
+    if res["stacks"]:
+        summarise_stacks(res["stacks"])
+        md += "\n".join(markdown_stacks(res["stacks"])) + "\n"
     with open(args.json, "w") as f:
         json.dump(res, f, indent=1)
     with open(args.md, "w") as f:

@@ -46,34 +46,38 @@ def traffic_cost(args, log, steady, run_wirerate, fmt_run):
 
 
 def summarise(t, goals):
-    """Medians per CPU-second, cycles per frame and the costs against
-    goals ({variant: (reference, goal)}), in place."""
+    """Medians per CPU-second, cycles per frame and the costs, in place.
+    goals: {variant: (reference, most cost or None: reported only)}."""
     pps = {k: median_of(v, "cpu_pps") for k, v in t["runs"].items()}
     t["mpps"] = {k: v / 1e6 for k, v in pps.items()}
     t["cycles_per_pkt"] = {k: t["tsc_hz"] / v for k, v in pps.items()}
     t["cost"] = {k: t["cycles_per_pkt"][k] / t["cycles_per_pkt"][ref] - 1
                  for k, (ref, _) in goals.items()}
-    t["met"] = {k: t["cost"][k] <= goal for k, (_, goal) in goals.items()}
+    t["met"] = {k: goal is None or t["cost"][k] <= goal
+                for k, (_, goal) in goals.items()}
 
 
-def markdown(t, goals):
-    """The table of a case summarised against goals."""
-    out = ["", "| wirerate TX on net_null | Mpps | cyc/frame | cost | goal |",
+def markdown(t, goals, variants=None, title="wirerate TX on net_null"):
+    """The table of a case summarised against goals, rows in variants'
+    order (default: the runs')."""
+    out = ["", "| %s | Mpps | cyc/frame | cost | goal |" % title,
            "|---|---|---|---|---|"]
-    for k in t["runs"]:
+    for k in (variants or t["runs"]):
         cost = goal = ""
         if k in goals:
             ref, g = goals[k]
             cost = "%+.1f %% vs %s" % (100 * t["cost"][k], ref)
-            goal = "<= %.0f %%: %s" % (100 * g, "met" if t["met"][k] else "MISSED")
+            goal = "none" if g is None else "<= %.0f %%: %s" % (
+                100 * g, "met" if t["met"][k] else "MISSED")
         out.append("| %s | %.1f | %.1f | %s | %s |" % (
             k, t["mpps"][k], t["cycles_per_pkt"][k], cost, goal))
     return out
 
 
-def summarise_traffic(t):
-    summarise(t, GOALS)
+def summarise_traffic(t, goals=GOALS):
+    summarise(t, goals)
 
 
-def markdown_traffic(t):
-    return markdown(t, GOALS)
+def markdown_traffic(t, variants=VARIANTS, goals=GOALS,
+                     title="wirerate TX on net_null"):
+    return markdown(t, goals, variants, title)

@@ -40,6 +40,23 @@ def have_netns():
     return True
 
 
+def have_link_kind(argv):
+    """Probe: the kernel makes a link of this kind (ip link add ... in a
+    namespace of its own, removed after; the lower device a veth)."""
+    if not have_netns():
+        return False
+    ns = "wrpk%d" % os.getpid()
+    subprocess.run(["ip", "netns", "add", ns], capture_output=True)
+    try:
+        ip = ["ip", "-n", ns]
+        subprocess.run(ip + ["link", "add", "nA", "type", "veth", "peer", "name", "nB"],
+                       capture_output=True)
+        return subprocess.run(ip + ["link", "add", "ep0"] + argv,
+                              capture_output=True).returncode == 0
+    finally:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
 def have_ipv6_loopback():
     """Probe: a socket binds ::1 (IPv6 on, lo has its address)."""
     import socket
