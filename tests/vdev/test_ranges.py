@@ -120,6 +120,12 @@ def ranges_ring():
             c.eq(t["nic_ipackets"], 50000, "%s port %d PMD received" % (opts, p))
             c.eq(t["rx_own_pkts"], 50000, "%s port %d own frames" % (opts, p))
             c.eq(t["rx_malformed_pkts"], 0, "%s port %d malformed" % (opts, p))
+        for s in r.doc["streams"]:
+            q = [x["rx_pkts"] for x in s["rx"]["rx_queues"]]
+            sp = s["rx"]["rx_spread"]
+            c.eq(sp["queues"], len(q), "stream %d rx_spread queues" % s["stream_id"])
+            c.eq(sp["max_share"], max(q) / sum(q), "stream %d max_share" % s["stream_id"])
+            c.eq(sp["min_share"], min(q) / sum(q), "stream %d min_share" % s["stream_id"])
     c.done(r)
 
 
