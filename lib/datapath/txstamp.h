@@ -226,6 +226,37 @@ tx_ranges_of(const struct wr_txflows *t, struct wr_txq *q, struct rte_mbuf **m,
 	q->flow = k;
 }
 
+/*
+ * Full stamps and the rows of fixed-size IPv4 frames in one pass, the
+ * usual ranges queue: per frame its length, seq, timestamp, one row load
+ * and its stores (the template's checksum from the table, not the frame).
+ */
+static __rte_always_inline void
+tx_ranges_full(const struct wr_txflows *t, struct wr_txq *q, struct rte_mbuf **m,
+		uint16_t n, uint32_t tsc_lo, bool tagged)
+{
+	const uint32_t th_off = q->th_off, nb = t->nb;
+	const uint16_t len = (uint16_t)q->data_len;
+	uint64_t seq = q->next_seq;
+	uint32_t k = q->flow;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
+		struct wr_test_hdr *th = (struct wr_test_hdr *)(d + th_off);
+
+		m[i]->data_len = len;
+		m[i]->pkt_len = len;
+		th->seq = seq + i;
+		th->tsc_lo = tsc_lo;
+		wr_txflow_frame(t, &t->row[k], d, false, tagged, false);
+		if (++k == nb)
+			k = 0;
+	}
+	q->flow = k;
+	q->next_seq = seq + n;
+}
+
 /* tx_ranges_of for the queue's kind of frame, decided once per burst. */
 static inline void
 tx_ranges(const struct wr_txflows *t, struct wr_txq *q, struct rte_mbuf **m,
@@ -251,6 +282,13 @@ tx_stamp_var(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
 {
 	const struct wr_txvar *v = q->var;
 
+	if (!v->mix && !v->csum6 && q->stamp == WR_STAMP_FULL) {
+		if (v->flows->tagged)   /* ranges alone: else v is NULL */
+			tx_ranges_full(v->flows, q, m, n, tsc_lo, true);
+		else
+			tx_ranges_full(v->flows, q, m, n, tsc_lo, false);
+		return;
+	}
 	if (!v->mix && !v->csum6)
 		tx_stamp(q, m, n, tsc_lo);
 	else if (likely(q->stamp == WR_STAMP_FULL && q->nb_flows <= 1)) {
