@@ -51,15 +51,15 @@ flow_row(const struct wr_txflows *t, const uint8_t *d, uint16_t tmpl_ck,
 	if (t->tagged)
 		memcpy(&e->tci, d + 14, sizeof(e->tci));
 	if (t->ipv6) {
-		memcpy(&e->vtc, d + t->l3_off, sizeof(e->vtc));
-		memcpy(e->addr, d + t->l3_off + 8, 32);
+		memcpy(&e->vtc, d + t->at.l3_off, sizeof(e->vtc));
+		memcpy(e->addr, d + t->at.l3_off + 8, 32);
 	} else {
-		e->vtc = d[t->l3_off + 1];
-		memcpy(e->addr, d + t->l3_off + 12, 8);
+		e->vtc = d[t->at.l3_off + 1];
+		memcpy(e->addr, d + t->at.l3_off + 12, 8);
 	}
-	memcpy(&e->ports, d + t->sport_off, sizeof(e->ports));
+	memcpy(&e->ports, d + t->at.sport_off, sizeof(e->ports));
 	/* m' - m = S' + ~S, where a checksum is ~S (RFC 1624 section 3). */
-	memcpy(&ck, d + t->ck_off, sizeof(ck));
+	memcpy(&ck, d + t->at.ck_off, sizeof(ck));
 	e->ck_sum = wr_txflow_fold((uint32_t)(uint16_t)~ck + tmpl_ck);
 }
 
@@ -75,7 +75,7 @@ fill_rows(const struct wr_frame_spec *base, const struct wr_ranges *r,
 
 	if (wr_frame_build(base, buf, FLOW_BUF_LEN, &lay) != 0)
 		return -EINVAL;
-	memcpy(&tmpl_ck, buf + t->ck_off, sizeof(tmpl_ck));
+	memcpy(&tmpl_ck, buf + t->at.ck_off, sizeof(tmpl_ck));
 	wr_range_order(r, t->nb, order);
 	for (i = 0; i < t->nb; i++) {
 		flow_spec(base, r, order[i], &s);
@@ -102,15 +102,25 @@ wr_txflow_build(const struct wr_frame_spec *spec, const struct wr_ranges *r,
 	t->nb = (uint32_t)wr_range_flows(r, spec->ipv6);
 	t->ipv6 = spec->ipv6;
 	t->tagged = spec->vlan_id != 0;
-	t->l3_off = (uint16_t)(RTE_ETHER_HDR_LEN + (t->tagged ? 4 : 0));
+	t->at.l3_off = (uint16_t)(RTE_ETHER_HDR_LEN + (t->tagged ? 4 : 0));
 	order = malloc(t->nb * sizeof(*order));
 	rc = order == NULL ? -ENOMEM : wr_frame_build(&base, buf, sizeof(buf), &lay);
 	if (rc == 0) {
-		t->sport_off = (uint16_t)lay.udp_sport_off;
-		t->ck_off = (uint16_t)(t->ipv6 ? lay.udp_ck_off : t->l3_off +
+		t->at.sport_off = (uint16_t)lay.udp_sport_off;
+		t->at.ck_off = (uint16_t)(t->ipv6 ? lay.udp_ck_off : t->at.l3_off +
 			offsetof(struct rte_ipv4_hdr, hdr_checksum));
 		rc = fill_rows(&base, r, t, buf, order);
 	}
 	free(order);
 	return rc;
+}
+
+void
+wr_txflow_seal(struct wr_txflows *t, bool fresh, uint16_t ck_tmpl)
+{
+	uint32_t i;
+
+	t->ck_fresh = fresh;
+	for (i = 0; i < t->nb && !fresh; i++)
+		t->row[i].ck = wr_txflow_csum(ck_tmpl, t->row[i].ck_sum);
 }

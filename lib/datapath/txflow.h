@@ -34,23 +34,31 @@ struct wr_txflow {
 	uint16_t ck_sum;       /* RFC 1624 m' - m of the checksum it updates */
 	uint32_t ports;        /* UDP source, destination ports */
 	uint32_t vtc;          /* IPv6 version/class/label; IPv4: byte 0 is TOS */
-	uint8_t pad[8];
+	uint16_t ck;           /* !ck_fresh: the frame's checksum, as stored */
+	uint8_t pad[6];
 	uint8_t addr[32];      /* source, destination (IPv4: 8 bytes) */
 } __rte_aligned(64);
+
+/*
+ * Where the rows go in a frame: copied to a local per burst, since stores
+ * into frame bytes may alias anything read through a pointer.
+ */
+struct wr_txflow_at {
+	uint16_t l3_off;       /* IP header */
+	uint16_t sport_off;    /* UDP source port (then destination) */
+	uint16_t ck_off;       /* IPv4 header checksum or IPv6 UDP checksum */
+};
 
 /* A queue's flow table; rows follow. Read-only once built. */
 struct wr_txflows {
 	uint32_t nb;           /* rows: flows per cycle */
 	bool ipv6, tagged;
-	uint16_t l3_off;       /* IP header */
-	uint16_t sport_off;    /* UDP source port (then destination) */
-	uint16_t ck_off;       /* IPv4 header checksum or IPv6 UDP checksum */
-	/* The checksum at ck_off for the template's fields: fresh in the
-	 * frame when TX stamping wrote it (IPv6, a mix), else ck_tmpl (an
-	 * mbuf back from the PMD holds the last flow's). Set by the owner
-	 * of the queue's layout (setup). */
+	/* The checksum at ck_off for the template's fields is fresh in the
+	 * frame when TX stamping wrote it (IPv6, a mix): each row adds its
+	 * ck_sum. Else (fixed-size IPv4: an mbuf back from the PMD holds the
+	 * last flow's) each row's ck is the whole checksum (wr_txflow_seal). */
 	bool ck_fresh;
-	uint16_t ck_tmpl;
+	struct wr_txflow_at at;
 	struct wr_txflow row[];
 } __rte_aligned(64);
 
@@ -63,12 +71,20 @@ wr_txflow_size(uint32_t nb)
 
 /*
  * Build the table of r's flows for frames of spec (the first flow's
- * fields; ck_fresh and ck_tmpl left to the caller) into t (wr_txflow_size(wr_range_flows(r, spec->ipv6)) bytes).
+ * fields; then wr_txflow_seal) into t (wr_txflow_size(wr_range_flows(r, spec->ipv6)) bytes).
  * Returns 0, -EINVAL when r is not valid for spec (wr_range_check) or
  * -ENOMEM.
  */
 int wr_txflow_build(const struct wr_frame_spec *spec, const struct wr_ranges *r,
 		struct wr_txflows *t);
+
+/*
+ * Say how the queue's stamps leave the checksum (fresh: written for the
+ * template's fields every frame) and, when not fresh, give each row its
+ * whole checksum from the template's, ck_tmpl (as stored, at the queue's
+ * fixed size). This function can't fail.
+ */
+void wr_txflow_seal(struct wr_txflows *t, bool fresh, uint16_t ck_tmpl);
 
 /* Fold a 32-bit one's complement sum to 16 bits. This function can't fail. */
 static inline uint16_t
@@ -89,33 +105,34 @@ wr_txflow_csum(uint16_t ck, uint16_t sum)
 }
 
 /*
- * Write row e's fields into the frame at d and its checksum from the
- * template's (t->ck_fresh: as the frame holds it). Always inlined with
+ * Write row e's fields into the frame at d (layout at) and its checksum:
+ * fresh, updated from the frame's; else the row's. Always inlined with
  * ipv6, tagged and fresh constant. This function can't fail.
  */
 static __rte_always_inline void
-wr_txflow_frame(const struct wr_txflows *t, const struct wr_txflow *e, uint8_t *d,
+wr_txflow_frame(const struct wr_txflow_at at, const struct wr_txflow *e, uint8_t *d,
 		bool ipv6, bool tagged, bool fresh)
 {
-	uint16_t ck = t->ck_tmpl;
+	uint16_t ck = e->ck;
 
 	memcpy(d, e->mac, sizeof(e->mac));
 	if (tagged)
 		memcpy(d + 14, &e->tci, sizeof(e->tci));
 	if (ipv6) {
-		memcpy(d + t->l3_off, &e->vtc, sizeof(e->vtc));
-		memcpy(d + t->l3_off + 8, e->addr, 32);
+		memcpy(d + at.l3_off, &e->vtc, sizeof(e->vtc));
+		memcpy(d + at.l3_off + 8, e->addr, 32);
 	} else {
-		d[t->l3_off + 1] = (uint8_t)e->vtc;
-		memcpy(d + t->l3_off + 12, e->addr, 8);
+		d[at.l3_off + 1] = (uint8_t)e->vtc;
+		memcpy(d + at.l3_off + 12, e->addr, 8);
 	}
-	memcpy(d + t->sport_off, &e->ports, sizeof(e->ports));
-	if (fresh)
-		memcpy(&ck, d + t->ck_off, sizeof(ck));
-	ck = wr_txflow_csum(ck, e->ck_sum);
-	if (ipv6 && ck == 0)   /* UDP: 0 means none, sent as 0xffff (RFC 8200 8.1) */
-		ck = 0xffff;
-	memcpy(d + t->ck_off, &ck, sizeof(ck));
+	memcpy(d + at.sport_off, &e->ports, sizeof(e->ports));
+	if (fresh) {
+		memcpy(&ck, d + at.ck_off, sizeof(ck));
+		ck = wr_txflow_csum(ck, e->ck_sum);
+		if (ipv6 && ck == 0)   /* UDP: 0 means none, sent as 0xffff (RFC 8200 8.1) */
+			ck = 0xffff;
+	}
+	memcpy(d + at.ck_off, &ck, sizeof(ck));
 }
 
 #endif /* WR_TXFLOW_H */

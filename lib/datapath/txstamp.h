@@ -213,12 +213,13 @@ static __rte_always_inline void
 tx_ranges_of(const struct wr_txflows *t, struct wr_txq *q, struct rte_mbuf **m,
 		uint16_t n, bool ipv6, bool tagged, bool fresh)
 {
+	const struct wr_txflow_at at = t->at;
 	const uint32_t nb = t->nb;
 	uint32_t k = q->flow;
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
-		wr_txflow_frame(t, &t->row[k], rte_pktmbuf_mtod(m[i], uint8_t *),
+		wr_txflow_frame(at, &t->row[k], rte_pktmbuf_mtod(m[i], uint8_t *),
 			ipv6, tagged, fresh);
 		if (++k == nb)
 			k = 0;
@@ -235,6 +236,7 @@ static __rte_always_inline void
 tx_ranges_full(const struct wr_txflows *t, struct wr_txq *q, struct rte_mbuf **m,
 		uint16_t n, uint32_t tsc_lo, bool tagged)
 {
+	const struct wr_txflow_at at = t->at;
 	const uint32_t th_off = q->th_off, nb = t->nb;
 	const uint16_t len = (uint16_t)q->data_len;
 	uint64_t seq = q->next_seq;
@@ -249,7 +251,7 @@ tx_ranges_full(const struct wr_txflows *t, struct wr_txq *q, struct rte_mbuf **m
 		m[i]->pkt_len = len;
 		th->seq = seq + i;
 		th->tsc_lo = tsc_lo;
-		wr_txflow_frame(t, &t->row[k], d, false, tagged, false);
+		wr_txflow_frame(at, &t->row[k], d, false, tagged, false);
 		if (++k == nb)
 			k = 0;
 	}

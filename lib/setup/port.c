@@ -293,8 +293,8 @@ make_tx_flows(struct wr_txvar *v, const struct wr_ranges *r,
 
 	if (wr_txflow_build(spec, r, t) != 0)
 		return -EINVAL;
-	t->ck_fresh = v->mix || v->csum6;
-	t->ck_tmpl = lay->var_val[1];   /* IPv4 header checksum (frame.h) */
+	/* var_val[1]: the IPv4 header checksum (frame.h) */
+	wr_txflow_seal(t, v->mix || v->csum6, lay->var_val[1]);
 	v->flows = t;
 	return 0;
 }

@@ -185,8 +185,7 @@ table_of(const struct wr_frame_spec *s, bool random)
 	memset(t, 0, wr_txflow_size(nb));
 	WR_CHECK(wr_txflow_build(s, &r, t) == 0);
 	WR_CHECK(wr_frame_build(s, buf, sizeof(buf), &lay) == 0);
-	t->ck_fresh = s->ipv6;
-	t->ck_tmpl = lay.var_val[1];
+	wr_txflow_seal(t, s->ipv6, lay.var_val[1]);
 	return t;
 }
 
@@ -195,11 +194,11 @@ table_of(const struct wr_frame_spec *s, bool random)
 static unsigned int
 apply_row(const struct wr_txflows *t, uint32_t i, const struct wr_frame_layout *lay)
 {
-	const uint8_t *ip = buf + t->l3_off;
+	const uint8_t *ip = buf + t->at.l3_off;
 
 	if (t->ipv6)   /* the stamps wrote the template's UDP checksum */
 		memcpy(buf + lay->udp_ck_off, &lay->var_val[2], 2);
-	wr_txflow_frame(t, &t->row[i], buf, t->ipv6, t->tagged, t->ipv6);
+	wr_txflow_frame(t->at, &t->row[i], buf, t->ipv6, t->tagged, t->ck_fresh);
 	if (t->ipv6)
 		return rte_ipv6_udptcp_cksum_verify((const void *)ip, ip + 40) != 0;
 	return rte_ipv4_cksum((const void *)ip) != 0;
