@@ -95,6 +95,27 @@ def v4_tagged():
     c.done(r)
 
 
+def v4_mix_seq():
+    """IPv4 IMIX with --stamp seq (the generic stamping loop, the header
+    checksum written per size, then each flow's delta) and a destination
+    port range: header checksums and lengths good, each port 20 times."""
+    c = Checker("v4_mix_seq")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "m.pcap")
+        r = capture(["--mix", "imix", "--stamp", "seq", "--dport", "1-100",
+                     "--count", "2000"], path)
+        c.eq(r.rc, 0, "exit code")
+        rows = tshark(c, path, ["udp.dstport", "ip.checksum.status", "ip.len",
+                                "frame.len"], ["-o", "ip.check_checksum:TRUE"])
+        c.eq(len(rows), 2000, "frames captured")
+        c.eq(sum(1 for x in rows if x[1] != "1"), 0, "IPv4 header checksums good")
+        c.eq(sum(1 for x in rows if int(x[2]) != int(x[3]) - 14), 0, "IPv4 lengths")
+        ports = [x[0] for x in rows]
+        c.eq({p: ports.count(p) for p in set(ports)}, {str(p): 20 for p in range(1, 101)},
+             "each port 20 times")
+    c.done(r)
+
+
 def v6_tagged_mix():
     """IPv6, tagged, a size mix, ranges on the source address (crossing a
     byte), the VLAN id and both ports, --flows folded in as the source port
@@ -161,7 +182,7 @@ def ranges_bad_inputs():
     c.done()
 
 
-CASES = cases.by_name(v4_increment, v4_random, v4_tagged, v6_tagged_mix, ranges_ring,
+CASES = cases.by_name(v4_increment, v4_random, v4_tagged, v4_mix_seq, v6_tagged_mix, ranges_ring,
                       ranges_bad_inputs)
 
 if __name__ == "__main__":
