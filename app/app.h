@@ -14,6 +14,23 @@
 #include "setup/run.h"
 
 
+/* app_parse_before_eal: go on and run (not an exit code). */
+#define APP_RUN (-1)
+
+/*
+ * The wirerate options of argv (after the first --, argv[dd]: defaults,
+ * then --profile, then the options) into cfg, before EAL starts. Returns
+ * APP_RUN, or the exit code (0 after --help or --version; an error's
+ * class's, said on stderr).
+ */
+int app_parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg);
+
+/*
+ * SIGINT and SIGTERM to handler (SA_RESTART: the flag it sets is polled),
+ * SIGPIPE ignored. This function can't fail.
+ */
+void app_signals_install(void (*handler)(int sig));
+
 /* Print --help to f. */
 void app_usage(FILE *f, const char *prog);
 
@@ -45,9 +62,37 @@ int app_trial_done(FILE *f, const struct wr_run *run, unsigned int t,
 /*
  * Build the result (with trials and their summary when trials is not
  * NULL), print the trials' summary on f, and write --json and --csv.
+ * With keep, the document is also handed to *keep (the caller frees it).
  * Returns 0, or -1 with a message on stderr.
  */
-int app_results_write(const struct wr_run *run, json_t *trials, FILE *f);
+int app_results_write(const struct wr_run *run, json_t *trials, FILE *f,
+		json_t **keep);
+
+/*
+ * One run of cfg from set-up to close (run.c): a plain run's trials or a
+ * test mode, the live view and progress on stdout, the result files.
+ * A trial ends early once *stop is non-zero. With doc, the result
+ * document is handed to *doc (NULL when the run failed before it had
+ * one; the caller frees it). With ctl, the run is handed to the control
+ * socket while it lives (control.h). Returns the exit code.
+ */
+struct app_ctl;
+int app_run_all(const struct wr_config *cfg, const char *cmdline,
+		const volatile int *stop, json_t **doc, struct app_ctl *ctl);
+
+/*
+ * wirerate serve [EAL options] -- --control PATH [options]: EAL up once,
+ * runs on request through the control socket (serve.c, docs/api.md).
+ * argv[0] is the program. Returns the exit code.
+ */
+int app_serve_main(int argc, char **argv);
+
+/*
+ * wirerate ctl PATH METHOD [key=value...]: one request to a control
+ * socket, its reply on stdout (ctl.c). Returns the exit code: 0 a
+ * result, 1 an error reply or no server, 2 bad usage.
+ */
+int app_ctl_main(int argc, char **argv);
 
 /* Write s escaped for XML or HTML text and attributes. */
 void app_markup_text(FILE *f, const char *s);

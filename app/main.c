@@ -21,6 +21,7 @@
 #include <rte_version.h>
 
 #include "app.h"
+#include "control.h"
 #include "progress.h"
 #include "subcmds.h"
 #include "base/wr_version.h"
@@ -33,8 +34,6 @@
 
 static volatile int stop_signals;  /* int: sig_atomic_t on Linux */
 
-/* parse_app: go on and run (not an exit code). */
-#define APP_RUN (-1)
 
 /* First signal: stop cleanly. Second: leave now (results are atomic). */
 static void
@@ -64,21 +63,22 @@ mask_stop_signals(int how)
 	pthread_sigmask(how, &set, NULL);
 }
 
-static void
-install_signals(void)
+void
+app_signals_install(void (*handler)(int sig))
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_handler = handler;
 	/* The flag is polled: no system call needs to fail with EINTR. */
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	/*
-	 * A closed pipe (stdout into head, a vhost-user peer gone) is an
-	 * error to handle, not a reason to die with the results unwritten.
+	 * A closed pipe (stdout into head, a vhost-user peer gone, a control
+	 * client that left) is an error to handle, not a reason to die with
+	 * the results unwritten.
 	 */
 	signal(SIGPIPE, SIG_IGN);
 }
@@ -95,196 +95,28 @@ join_cmdline(int argc, char **argv, char *buf, size_t len)
 			i ? " " : "", argv[i]);
 }
 
-struct live {
-	bool on;
-	bool in_place;
-	struct app_progress prog;
-};
 
-static void
-show_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
-{
-	struct live *l = arg;
-
-	if (l->on)
-		app_view_interval(stdout, run, iv, l->in_place);
-	else
-		app_progress_tick(&l->prog);
-}
-
+/*
+ * The run, with its --control socket when asked: status, update and stop
+ * reach it from another terminal (control.h) while it runs.
+ */
 static int
-finish(struct wr_run *run, json_t *trials)
+run_controlled(const struct wr_config *cfg, const char *cmdline)
 {
-	int rc = APP_EXIT_OK;
-
-	app_view_summary(stdout, run);
-	if (app_results_write(run, trials, stdout) != 0)
-		rc = APP_EXIT_FAILED;
-	if (wr_run_res(run)->mbufs_missing != 0) {
-		fprintf(stderr, "wirerate: error: %" PRIu64 " mbufs were not "
-			"returned to their pools\n", wr_run_res(run)->mbufs_missing);
-		rc = APP_EXIT_FAILED;
-	}
-	return rc;
-}
-
-/* Print err and give the exit code its class means. */
-static int
-failed(const struct wr_error *err)
-{
-	return app_error("wirerate", err);
-}
-
-/* Trial of a repeated run starts, left more after it: publish and show. */
-static void
-repeat_progress(struct app_progress *ap, struct wr_progress *p,
-		const struct wr_trial *tr, unsigned int left)
-{
-	wr_progress_trial(p, "trial", (double)tr->duration_ms / 1e3, left, 0,
-		rte_rdtsc());
-	wr_telemetry_progress(p);
-	app_progress_trial(ap, p);
-}
-
-/* --warmup trials, then --repeat counted ones of the configured trial. */
-static int
-run_single(struct wr_run *run, const struct wr_config *cfg)
-{
-	struct live l = { !cfg->quiet, isatty(STDOUT_FILENO) && !cfg->plain, { 0 } };
-	unsigned int t, nb = cfg->nb_warmup + cfg->nb_repeat;
-	struct wr_progress prog;
-	enum wr_stop_reason why = WR_STOP_NONE;
-	json_t *trials = nb > 1 ? json_array() : NULL;
-	/* The finished trials, in each checkpoint of the next ones. */
-	json_t *done = trials != NULL ? json_pack("{s:O}", "trials", trials) : NULL;
-	struct wr_trial tr;
-	struct wr_error err;
-	bool unrecorded = false;
-	int rc = 0;
-
-	wr_err_clear(&err);
-	wr_trial_from_config(cfg, &tr);
-	app_progress_init(&l.prog, cfg);
-	/* The live view redraws its frame below a plain progress line. */
-	l.prog.in_place = false;
-	wr_progress_begin(&prog, "repeat", 1, rte_rdtsc(), rte_get_tsc_hz());
-	wr_progress_lengths(&prog, (double)tr.duration_ms / 1e3, 0);
-	for (t = 0; t < nb && why != WR_STOP_SIGNAL; t++) {
-		if (nb > 1)
-			repeat_progress(&l.prog, &prog, &tr, nb - t - 1);
-		rc = wr_run_trial(run, &tr, &err);
-		if (rc == 0)
-			rc = wr_run_start(run, &err);
-		if (rc != 0)
-			break;
-		/* --start-on-rx: RX polls now; tell a script it may send. */
-		if (cfg->start_on_rx) {
-			printf("waiting for the first frame (--start-on-rx)\n");
-			fflush(stdout);
-		}
-		why = wr_run_wait(run, &stop_signals, show_interval, &l);
-		wr_run_stop(run, why);
-		if (trials != NULL && app_trial_done(stdout, run, t, trials) != 0) {
-			unrecorded = true;
-			break;
-		}
-		if (json_array_size(trials) != 0)
-			wr_result_checkpoint_keep(run, done);
-	}
-	wr_result_checkpoint_keep(run, NULL);
-	json_decref(done);
-	/* Before the ports close: the file describes them. */
-	if (app_capture_write(run, stdout) != 0)
-		unrecorded = true;
-	wr_run_close(run);
-	if (rc != 0) {
-		rc = failed(&err);
-	} else if (unrecorded) {
-		/* What could not be recorded was said when it failed. */
-		wr_err_fail(&err, -EIO, "cannot record the trial or the capture");
-		rc = failed(&err);
-	} else {
-		rc = finish(run, trials);
-	}
-	json_decref(trials);
-	return rc;
-}
-
-static void
-show_trial(const struct wr_run *run, const char *what,
-		const struct wr_trial_summary *s, void *arg)
-{
-	struct live *l = arg;
-
-	app_progress_clear(&l->prog);
-	app_view_trial(stdout, run, what, s);
-}
-
-static void
-show_progress(const struct wr_progress *p, void *arg)
-{
-	struct live *l = arg;
-
-	app_progress_trial(&l->prog, p);
-}
-
-/* A test mode: many trials, a progress line each, a table at the end. */
-static int
-run_mode(struct wr_run *run, const struct wr_config *cfg)
-{
-	struct live l = { false, false, { 0 } };
-	struct wr_mode_hooks h = { &stop_signals, show_interval, show_trial, &l,
-		show_progress };
-	json_t *doc = wr_result_head(run);
-	struct wr_error fail;
-	int rc, code = APP_EXIT_OK;
-
-	if (doc == NULL) {
-		wr_err_env(&fail, -ENOMEM, "no memory for the result");
-		return failed(&fail);
-	}
-	app_progress_init(&l.prog, cfg);
-	rc = wr_mode_run(run, &h, doc, &fail);
-	app_progress_clear(&l.prog);
-	if (rc != 0 && rc != -EINTR)
-		code = failed(&fail);
-	/* Before the ports close: the file describes them. */
-	if (app_capture_write(run, stdout) != 0 && code == APP_EXIT_OK)
-		code = APP_EXIT_FAILED;
-	wr_run_close(run);
-	json_object_set_new(doc, "mbufs_missing", json_integer((json_int_t)wr_run_res(run)->mbufs_missing));
-	json_object_set_new(doc, "stranded_pkts", json_integer((json_int_t)wr_run_res(run)->nb_stranded_pkts));
-	json_object_set_new(doc, "stop_reason", json_string(rc == -EINTR ? "signal" :
-		rc == 0 ? "done" : "error"));
-	if (wr_run_capture(run) != NULL)
-		json_object_set_new(doc, "capture", wr_capture_json(wr_run_capture(run)));
-	app_view_mode(stdout, doc);
-	if (cfg->json_path[0] != '\0' &&
-			app_write_json(doc, cfg->json_path, &fail) != 0)
-		code = failed(&fail);
-	if (wr_run_res(run)->mbufs_missing != 0 && code == APP_EXIT_OK) {
-		wr_err_fail(&fail, -EIO, "mbufs were not returned to their pools");
-		code = failed(&fail);
-	}
-	json_decref(doc);
-	return code;
-}
-
-static int
-run_all(const struct wr_config *cfg, const char *cmdline)
-{
-	struct wr_error err;
-	struct wr_run *run;
+	static struct app_ctl c;
 	int rc;
 
-	wr_err_clear(&err);
-	rc = wr_run_create(cfg, cmdline, &run, &err);
-	if (rc != 0)
-		return failed(&err);
-	if (!cfg->quiet)
-		app_view_plan(stdout, run);
-	rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg) : run_mode(run, cfg);
-	wr_run_destroy(run);
+	if (cfg->control_path[0] == '\0')
+		return app_run_all(cfg, cmdline, &stop_signals, NULL, NULL);
+	memset(&c, 0, sizeof(c));
+	c.base = cfg;
+	c.stop = &stop_signals;
+	c.state = APP_CTL_RUNNING;
+	c.run_id = 1;
+	rc = app_ctl_open(&c, cfg);
+	if (rc == 0)
+		rc = app_run_all(cfg, cmdline, &stop_signals, NULL, &c);
+	app_ctl_close(&c, cfg->control_path);
 	return rc;
 }
 
@@ -323,7 +155,7 @@ parse_app(int argc, char **argv, struct wr_config *cfg, const char *prog)
 		return APP_EXIT_OK;
 	}
 	if (rc < 0)
-		return failed(&err);
+		return app_error("wirerate", &err);
 	if (app_outputs_check(cfg) != 0)
 		return APP_EXIT_USAGE;
 	return APP_RUN;
@@ -353,8 +185,8 @@ early_opts(int argc, char **argv)
  * starts, so that their errors come first and alone. APP_RUN: run;
  * otherwise the exit code (0 after --help, an error's said on stderr).
  */
-static int
-parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
+int
+app_parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
 {
 	char **app_argv;
 	int nb = dd < argc ? argc - dd : 1, rc;
@@ -364,7 +196,7 @@ parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
 		struct wr_error err;
 
 		wr_err_env(&err, -ENOMEM, "no memory");
-		return failed(&err);
+		return app_error("wirerate", &err);
 	}
 	app_argv[0] = argv[0];
 	if (dd < argc)
@@ -398,7 +230,7 @@ app_check_main(int argc, char **argv)
 	}
 	if (app_cmdline_check(argc, argv, &dd) != 0)
 		return APP_EXIT_USAGE;
-	rc = parse_before_eal(argc, argv, dd, &cfg);
+	rc = app_parse_before_eal(argc, argv, dd, &cfg);
 	return rc == APP_RUN ? APP_EXIT_OK : rc;
 }
 
@@ -450,11 +282,11 @@ main(int argc, char **argv)
 		return APP_EXIT_OK;
 	if (app_cmdline_check(argc, argv, &dd) != 0)
 		return APP_EXIT_USAGE;
-	rc = parse_before_eal(argc, argv, dd, &cfg);
+	rc = app_parse_before_eal(argc, argv, dd, &cfg);
 	if (rc != APP_RUN)
 		return rc;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));
-	install_signals();
+	app_signals_install(on_signal);
 	mask_stop_signals(SIG_BLOCK);
 	argv = app_eal_argv(&argc, argv);
 	n = app_eal_init(argc, argv, &rc);
@@ -467,7 +299,7 @@ main(int argc, char **argv)
 	if (wr_telemetry_register() != 0)
 		fprintf(stderr, "wirerate: warning: /wirerate/ telemetry commands "
 			"not registered\n");
-	rc = run_all(&cfg, cmdline);
+	rc = run_controlled(&cfg, cmdline);
 	app_eal_cleanup();
 	return rc;
 }

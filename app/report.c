@@ -168,7 +168,31 @@ default_label(const json_t *doc, char *label)
 			json_is_string(host) ? json_string_value(host) : "?", tag);
 }
 
-/* One file: a row per point of its kind (a run has one, a sweep one per size). */
+/* A row of path's point p (kind k), labelled label. */
+static void
+add_row(struct rep *r, const char *path, const struct wr_kind *k,
+		const struct wr_point *p, const char *label)
+{
+	struct rep_run *run = &r->run[r->nb_runs++];
+
+	run->path = path;
+	run->doc = r->docs[r->nb_files];
+	run->file = r->nb_files;
+	run->kind = k;
+	snprintf(run->label, sizeof(run->label), "%s", label);
+	run->frame_size = p->frame_size;
+	run->load_pct = p->load_pct;
+	run->n = p->n;
+	run->m = p->m;
+	run->lo = p->lo;
+	run->hi = p->hi;
+}
+
+/*
+ * One file: a row per point of its kind (a run has one, a sweep one per
+ * size). A file written during a test mode's first point has no finished
+ * point: one row without figures, at the size in progress, shows it.
+ */
 static int
 load_file(struct rep *r, const char *path, struct wr_error *err)
 {
@@ -176,34 +200,29 @@ load_file(struct rep *r, const char *path, struct wr_error *err)
 	char label[WR_LABEL_LEN];
 	json_t *doc;
 	unsigned int i;
+	uint64_t size = 0;
 
 	if (wr_compare_load(path, &doc, err) != 0)
 		return -EINVAL;
 	r->docs[r->nb_files] = doc;
 	if (wr_kind_points(doc, &pts, err) != 0)
 		return wr_err_prefix(err, "%s: ", path);
-	if (r->nb_runs + pts.nb > REP_MAX_RUNS)
+	if (r->nb_runs + pts.nb + 1 > REP_MAX_RUNS)
 		return wr_err_usage(err, -EINVAL, "%s: more than %u rows in all", path, REP_MAX_RUNS);
 	default_label(doc, label);
-	for (i = 0; i < pts.nb; i++) {
-		struct rep_run *run;
-
-		if (pts.p[i].stream_id >= 0)
-			continue;          /* compare judges streams; tables are per run */
-		run = &r->run[r->nb_runs++];
-
-		run->path = path;
-		run->doc = doc;
-		run->file = r->nb_files;
-		run->kind = pts.kind;
-		memcpy(run->label, label, sizeof(label));
-		run->frame_size = pts.p[i].frame_size;
-		run->load_pct = pts.p[i].load_pct;
-		run->n = pts.p[i].n;
-		run->m = pts.p[i].m;
-		run->lo = pts.p[i].lo;
-		run->hi = pts.p[i].hi;
+	if (pts.nb == 0) {
+		memset(&pts.p[0], 0, sizeof(pts.p[0]));
+		/* absent: size 0, the row still says INCOMPLETE */
+		(void)wr_metrics_get_count(doc, "frame_size", UINT16_MAX, &size, err);
+		pts.p[0].frame_size = (unsigned int)size;
+		pts.p[0].load_pct = -1;
+		pts.p[0].stream_id = -1;
+		add_row(r, path, pts.kind, &pts.p[0], label);
 	}
+	for (i = 0; i < pts.nb; i++)
+		/* compare judges streams; tables are per run */
+		if (pts.p[i].stream_id < 0)
+			add_row(r, path, pts.kind, &pts.p[i], label);
 	r->nb_files++;
 	return 0;
 }

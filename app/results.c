@@ -158,7 +158,8 @@ write_csv(const json_t *doc, const char *path, bool streams, struct wr_error *er
 }
 
 int
-app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
+app_results_write(const struct wr_run *run, json_t *trials, FILE *f,
+		json_t **keep)
 {
 	const struct wr_config *cfg = wr_run_cfg(run);
 	struct wr_error err;
@@ -166,7 +167,7 @@ app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 	int rc = 0;
 
 	if (trials == NULL && cfg->json_path[0] == '\0' && cfg->csv_path[0] == '\0' &&
-			cfg->csv_streams_path[0] == '\0')
+			cfg->csv_streams_path[0] == '\0' && keep == NULL)
 		return 0;
 	doc = wr_result_build_trials(run, trials, &err);
 	if (doc == NULL) {
@@ -190,7 +191,10 @@ app_results_write(const struct wr_run *run, json_t *trials, FILE *f)
 		app_error("wirerate", &err);
 		rc = -1;
 	}
-	json_decref(doc);
+	if (keep != NULL)
+		*keep = doc;
+	else
+		json_decref(doc);
 	return rc;
 }
 

@@ -13,6 +13,8 @@
 	X(compare, "judge a result against a baseline: verdict and exit code for CI") \
 	X(report, "tables and plots of one or more results") \
 	X(merge, "balance of a two-ended run, per stream") \
-	X(check, "check a command line as a run would, start nothing")
+	X(check, "check a command line as a run would, start nothing") \
+	X(serve, "EAL up once, runs on request through a JSON-RPC socket") \
+	X(ctl, "one request to a control socket: status, update, stop, ...")
 
 #endif /* WR_APP_SUBCMDS_H */

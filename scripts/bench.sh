@@ -10,15 +10,16 @@ set -euo pipefail
 usage() {
 	cat <<USAGE
 Usage: $0 [--runs N] [--seconds S] [--cases LIST] [--out DIR]
-       [--min-share F] [--attempts N]
+       [--min-share F] [--attempts N] [--workers LIST]
   --runs N       runs of each program per figure, alternating [5]
   --seconds S    length of each run, >= 2 [3]
   --cases LIST   comma-separated, from tx64,tx1518,rx64,rx1518,stamp,traffic,
-                 ring64,ring1518,rxmemif64,rxmemif1518 [all]
+                 ring64,ring1518,rxmemif64,rxmemif1518,replay,scale [all]
   --out DIR      where bench.json and bench.md go [build-bench]
   --min-share F  repeat a run whose worker thread got less than this share
                  of its CPU (other processes took the rest) [0.5]
   --attempts N   tries per run at most, the best share kept [3]
+  --workers LIST worker lcore counts of the scale case, e.g. 1,2,4,8,15 [1,2]
 Installs what is missing (apt), reserves hugepages, builds a release build
 in build-bench/, then measures. Needs both CPUs: run it on a quiet machine
 (the load average before and after is part of the report).
@@ -27,10 +28,11 @@ USAGE
 
 runs=5
 seconds=3
-cases=tx64,tx1518,rx64,rx1518,stamp,ring64,ring1518,traffic,rxmemif64,rxmemif1518
+cases=tx64,tx1518,rx64,rx1518,stamp,ring64,ring1518,traffic,rxmemif64,rxmemif1518,replay,scale
 out=
 min_share=0.5
 attempts=3
+workers=1,2
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=${2:?--runs needs a value}; shift 2 ;;
@@ -39,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--out) out=${2:?--out needs a value}; shift 2 ;;
 	--min-share) min_share=${2:?--min-share needs a value}; shift 2 ;;
 	--attempts) attempts=${2:?--attempts needs a value}; shift 2 ;;
+	--workers) workers=${2:?--workers needs a value}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -60,5 +63,5 @@ wr_log "load average now: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 wr_log "benchmark: $runs runs x ${seconds}s per program and case"
 exec python3 "$WR_ROOT/scripts/lib/bench.py" --wirerate "$WR_BUILD/app/wirerate" \
 	--runs "$runs" --seconds "$seconds" --cases "$cases" \
-	--min-share "$min_share" --attempts "$attempts" \
+	--min-share "$min_share" --attempts "$attempts" --workers "$workers" \
 	--json "$out/bench.json" --md "$out/bench.md"

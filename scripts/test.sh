@@ -15,7 +15,7 @@ WR_BUILD=${WR_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build-test}
 . "$(dirname "$0")/lib/setup.sh"
 . "$(dirname "$0")/lib/dpdk.sh"
 
-suites=(unit vdev results twoend campaign faults lab package)  # in $WR_BUILD (gcc)
+suites=(unit vdev server results twoend campaign faults lab package)  # in $WR_BUILD (gcc)
 san_suites=(unit vdev faults fuzz)    # in $WR_SAN_BUILD (clang, sanitizers)
 dpdk_suites=(unit vdev results)       # in build-dpdk-SERIES (upstream DPDK)
 dpdk_legs=(24.11)                     # DPDK LTS legs of the default run

@@ -16,20 +16,21 @@ import sys
 import threading
 from http.server import ThreadingHTTPServer
 
+# Without the client --help still works (the man page is made from it at
+# build time); main() says what is missing after parsing the command line.
 try:
     from prometheus_client import CollectorRegistry, generate_latest
     from prometheus_client.core import (CounterMetricFamily, GaugeMetricFamily,
                                         HistogramMetricFamily, SummaryMetricFamily)
     from prometheus_client.exposition import MetricsHandler
+    KINDS = {"gauge": GaugeMetricFamily, "counter": CounterMetricFamily,
+             "summary": SummaryMetricFamily, "histogram": HistogramMetricFamily}
 except ImportError:
-    sys.exit("wirerate-exporter.py: error: needs python3-prometheus-client "
-             "(apt-get install python3-prometheus-client), run by /usr/bin/python3")
+    KINDS = None
 
 DEFAULT_LISTEN = "127.0.0.1,[::1]:9477"   # loopback, IPv4 and IPv6
 STATES = ("idle", "running", "stopping", "done")
 STOP_REASONS = ("none", "duration", "count", "signal", "error", "idle")  # enum wr_stop_reason
-KINDS = {"gauge": GaugeMetricFamily, "counter": CounterMetricFamily,
-         "summary": SummaryMetricFamily, "histogram": HistogramMetricFamily}
 
 
 def runtime_dir(prefix):
@@ -366,8 +367,11 @@ def serve(registry, listen, path, verbose):
         srv.server_close()
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def parser():
+    """The command line; buildtools/gen_docs.py makes the man page from its
+    --help."""
+    ap = argparse.ArgumentParser(description="Prometheus exporter for wirerate: "
+                                 "serves a running wirerate's live metrics on /metrics")
     src = ap.add_mutually_exclusive_group()
     src.add_argument("--file-prefix", default="rte",
                      help="EAL --file-prefix of the wirerate process [rte]")
@@ -379,7 +383,14 @@ def main():
     ap.add_argument("--once", action="store_true",
                     help="print one scrape to stdout and exit")
     ap.add_argument("--verbose", action="store_true", help="log every request")
-    args = ap.parse_args()
+    return ap
+
+
+def main():
+    args = parser().parse_args()
+    if KINDS is None:
+        sys.exit("wirerate-exporter.py: error: needs python3-prometheus-client "
+                 "(apt-get install python3-prometheus-client), run by /usr/bin/python3")
     path = args.socket or os.path.join(runtime_dir(args.file_prefix),
                                        "dpdk_telemetry.v2")
     registry = CollectorRegistry()

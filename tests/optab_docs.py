@@ -73,7 +73,13 @@ def check_man(table, man):
             miss('subcommand %s has no section in the man page' % s['name'])
 
 
-def check_completion(table, completion):
+def run_like(wirerate, name):
+    """The subcommand takes a run's options after -- (its usage says so)."""
+    p = subprocess.run([wirerate, name, '--help'], capture_output=True, text=True)
+    return ' -- ' in p.stdout.split('\n')[0]
+
+
+def check_completion(table, completion, wirerate):
     with tempfile.TemporaryDirectory() as d:
         open(os.path.join(d, 'result-1.json'), 'w').close()
         got = complete(completion, ['wirerate', '-l', '0,1', '--', '--'], d)
@@ -97,7 +103,9 @@ def check_completion(table, completion):
         for s in table['subcommands']:
             if s['name'] not in got:
                 miss('subcommand %s does not complete' % s['name'])
-            if s['name'] != 'check':
+            # A run-like subcommand ("-- [wirerate options]" in its usage:
+            # check, serve) completes as a run does, not files.
+            if not run_like(wirerate, s['name']):
                 got_f = complete(completion, ['wirerate', s['name'], 'res'], d)
                 if got_f != ['result-1.json']:
                     miss('wirerate %s does not complete files: %s' % (s['name'], got_f))
@@ -199,7 +207,7 @@ def main():
              (len(table['options']), len(table['subcommands'])))
     check_help(table, wirerate)
     check_man(table, man)
-    check_completion(table, completion)
+    check_completion(table, completion, wirerate)
     check_profile(table, wirerate)
     check_subcommands(table, wirerate)
     check_profiles_doc(table, doc)

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -105,9 +106,9 @@ sync_dir(const char *dir)
 	return rc;
 }
 
-/* Fill the open temporary fd, flush it to disk and close it. */
+/* Fill the open temporary fd, flush it (to disk if durable), close it. */
 static int
-fill_temp(int fd, wr_file_fill_t fill, const void *ctx)
+fill_temp(int fd, wr_file_fill_t fill, const void *ctx, bool durable)
 {
 	FILE *f = fdopen(fd, "w");
 	int rc;
@@ -118,15 +119,16 @@ fill_temp(int fd, wr_file_fill_t fill, const void *ctx)
 		return rc;
 	}
 	rc = fill(f, ctx);
-	if (rc == 0 && (fflush(f) != 0 || fsync(fileno(f)) != 0))
+	if (rc == 0 && (fflush(f) != 0 || (durable && fsync(fileno(f)) != 0)))
 		rc = -errno;
 	if (fclose(f) != 0 && rc == 0)
 		rc = -errno;
 	return rc;
 }
 
-int
-wr_file_write(const char *path, wr_file_fill_t fill, const void *ctx,
+/* Replace path through a private temporary; fsync both if durable. */
+static int
+replace(const char *path, wr_file_fill_t fill, const void *ctx, bool durable,
 		struct wr_error *err)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX + NAME_MAX + 16];
@@ -141,18 +143,32 @@ wr_file_write(const char *path, wr_file_fill_t fill, const void *ctx,
 	if (fd < 0)
 		return wr_err_env(err, fd, "%s: cannot create a temporary in %s: %s",
 			path, dir, strerror(-fd));
-	rc = fill_temp(fd, fill, ctx);
+	rc = fill_temp(fd, fill, ctx, durable);
 	if (rc == 0 && rename(tmp, path) != 0)
 		rc = -errno;
 	if (rc != 0) {
 		unlink(tmp);
 		return wr_err_env(err, rc, "%s: cannot write: %s", path, strerror(-rc));
 	}
-	rc = sync_dir(dir);
+	rc = durable ? sync_dir(dir) : 0;
 	if (rc != 0)
 		wr_err_env(err, rc, "%s: written, but its directory %s cannot be synced: %s",
 			path, dir, strerror(-rc));
 	return rc;
+}
+
+int
+wr_file_write(const char *path, wr_file_fill_t fill, const void *ctx,
+		struct wr_error *err)
+{
+	return replace(path, fill, ctx, true, err);
+}
+
+int
+wr_file_write_nosync(const char *path, wr_file_fill_t fill, const void *ctx,
+		struct wr_error *err)
+{
+	return replace(path, fill, ctx, false, err);
 }
 
 int

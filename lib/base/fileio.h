@@ -25,6 +25,15 @@ int wr_file_write(const char *path, wr_file_fill_t fill, const void *ctx,
 		struct wr_error *err);
 
 /*
+ * wr_file_write without the fsyncs: as atomic against a crash of the
+ * process (the kernel keeps what it was given, and the rename), not
+ * against a power cut; for files rewritten often whose durable copy comes
+ * at a slower pace. Returns 0 or a negative errno with err naming path.
+ */
+int wr_file_write_nosync(const char *path, wr_file_fill_t fill, const void *ctx,
+		struct wr_error *err);
+
+/*
  * Create path afresh for writing, for a file appended to as a run goes:
  * whatever is at the name (a file, or a hard or symbolic link planted in a
  * shared directory) is unlinked, never opened or truncated, and a new file

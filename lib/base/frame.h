@@ -130,6 +130,45 @@ wr_frame_classify6(const uint8_t *data, uint32_t len, uint32_t l2,
 	return WR_FRAME_OWN;
 }
 
+/* Bytes of an untagged IPv4 own frame up to the end of its test header. */
+#define WR_FRAME_OWN4_LEN (RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + \
+	sizeof(struct rte_udp_hdr) + WR_FRAME_TH_LEN)
+
+/*
+ * The common case of wr_frame_classify(), for the per-frame fast path:
+ * true when len bytes at data are an own untagged IPv4 frame (what
+ * wr_frame_classify() calls WR_FRAME_OWN without a VLAN tag), with out
+ * set as it sets it; false for anything else (out untouched), which
+ * wr_frame_classify() then sorts. One test of the length, then one of all
+ * the fields together, all in the frame's first 64 bytes: no branch per
+ * field. Reads nothing beyond data[len - 1].
+ */
+static inline bool
+wr_frame_own4(const uint8_t *data, uint32_t len, struct wr_frame_rx *out)
+{
+	const struct rte_ipv4_hdr *ip =
+		(const struct rte_ipv4_hdr *)(data + RTE_ETHER_HDR_LEN);
+	const struct wr_test_hdr *th = (const struct wr_test_hdr *)(data +
+		RTE_ETHER_HDR_LEN + sizeof(*ip) + sizeof(struct rte_udp_hdr));
+	uint32_t diff;
+
+	if (unlikely(len < WR_FRAME_OWN4_LEN))
+		return false;
+	diff = (uint32_t)(*(const uint16_t *)(data + 12) ^
+			RTE_BE16(RTE_ETHER_TYPE_IPV4)) |
+		(uint32_t)(ip->version_ihl ^ 0x45) |
+		(uint32_t)(ip->next_proto_id ^ IPPROTO_UDP) |
+		(th->magic ^ WR_FRAME_MAGIC) |
+		((uint32_t)rte_be_to_cpu_16(ip->total_length) ^
+			(len - RTE_ETHER_HDR_LEN));
+	if (diff != 0)
+		return false;
+	out->stream_id = th->stream_id;
+	out->seq = th->seq;
+	out->tsc_lo = th->tsc_lo;
+	return true;
+}
+
 /*
  * Classify len bytes at data as received (FCS stripped) and, for own
  * frames, copy the test header fields into out. Safe on any input: reads

@@ -94,6 +94,17 @@ struct wr_capture_conf {
 	uint32_t snaplen;           /* bytes kept per frame, 0: whole [0] */
 };
 
+/* --replay: send a capture's frames (docs/replay.md). */
+struct wr_replay_conf {
+	char path[PATH_MAX];        /* pcap or pcapng file, "" = off */
+	double speed;               /* capture timing sped up this many times;
+	                             * 0: as fast as possible (or --rate) [1] */
+	bool speed_set;             /* --replay-speed given */
+	uint32_t nb_loops;          /* times the file is sent, 0: until stopped [1] */
+	uint32_t max_len;           /* longest frame of the file, bytes without
+	                             * FCS (set by the checks, which read it) */
+};
+
 struct wr_config {
 	/* Ports by role; a port may be in both. Empty masks mean "all". */
 	uint64_t tx_port_mask;
@@ -171,6 +182,10 @@ struct wr_config {
 	char csv_path[PATH_MAX];    /* per-interval CSV, "" = none */
 	char csv_streams_path[PATH_MAX]; /* per-stream CSV, "" = none */
 	char label[WR_LABEL_LEN];   /* names the run in reports, "" = none */
+	char control_path[PATH_MAX];/* --control socket, "" = none */
+	char control_addr[48];      /* --control-listen address, "" = none */
+	uint16_t control_port;      /* --control-listen port */
+	char control_token_path[PATH_MAX]; /* --control-token, "" = none */
 	char profile_path[PATH_MAX];/* profile the config came from, "" = none */
 	unsigned int nb_repeat;     /* counted trials, 1..WR_MAX_REPEAT */
 	unsigned int nb_warmup;     /* trials run first and not counted */
@@ -178,8 +193,10 @@ struct wr_config {
 	/* Two-ended runs: sender and receiver in different processes. */
 	bool start_on_rx;           /* the clock starts with the first RX frame */
 	uint64_t idle_timeout_ms;   /* stop this long after the last RX; 0: off */
+	uint64_t linger_ms;         /* ports stay open until links are down; 0: off */
 	bool reflect;               /* send every received frame back */
 	struct wr_capture_conf capture; /* --capture (capture.h) */
+	struct wr_replay_conf replay; /* --replay (opts_replay.h) */
 	/* --mode mlr (mlr.h) and latency under load (modes_lat.c). */
 	bool trial_set;             /* --trial given (mlr defaults to 1 s) */
 	unsigned int nb_goals;

@@ -31,6 +31,7 @@ static const char *const pattern_values[] = { "constant", "burst:", "poisson",
 static const char *const ports_values[] = { "all", "none", NULL };
 static const char *const rate_values[] = { "max", NULL };
 static const char *const vary_values[] = { "inc", "random", NULL };
+static const char *const replay_speed_values[] = { "max", NULL };
 
 const struct wr_optdesc wr_optab[] = {
 	{ "tx-ports", REQ, WR_OPT_TX_PORTS, "LIST", "ports that transmit: 0,1 | 0-3 | all | "
@@ -121,6 +122,18 @@ const struct wr_optdesc wr_optab[] = {
 		"(template as built:\nevery frame is seq 0, no loss or latency\naccounting; for "
 		"measuring the cost of\nstamping) [full]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, stamp_values },
+	{ "replay", REQ, WR_OPT_REPLAY, "FILE", "send the frames of a capture (pcap or "
+		"pcapng,\nEthernet) as they are, instead of test frames;\neach TX port "
+		"sends the whole file, split\nround robin over its TX queues "
+		"(docs/replay.md)\n[off]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
+	{ "replay-speed", REQ, WR_OPT_REPLAY_SPEED, "X", "--replay at the capture's "
+		"timing sped up X\ntimes (0.5 = half speed), or max: as fast as\n"
+		"possible; --rate Npps instead sends at a\nfixed rate [1]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, replay_speed_values },
+	{ "replay-loop", REQ, WR_OPT_REPLAY_LOOP, "N", "send the --replay file N times, 0 "
+		"= until\n--duration or a signal [1]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 
 	{ "pattern", REQ, WR_OPT_PATTERN, "P", "constant (the pacer), burst:N/T (N frames\n"
 		"back to back every T, e.g. burst:32/1ms) or\npoisson[:SEED] (exponential gaps "
@@ -217,6 +230,16 @@ const struct wr_optdesc wr_optab[] = {
 	{ "label", REQ, WR_OPT_LABEL, "TEXT", "name the run in results and reports",
 		WR_OPTSEC_RUN,
 		WR_PROF_OUTPUT, NULL },
+	{ "control", REQ, WR_OPT_CONTROL, "FILE", "serve JSON-RPC requests on this "
+		"UNIX socket\n(mode 0600) during the run: status, update\n(rate, pause), stop "
+		"(docs/api.md) [off]", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
+	{ "control-listen", REQ, WR_OPT_CONTROL_LISTEN, "ADDR:PORT", "also serve "
+		"--control's requests on TCP\n(IPv4 or [IPv6]); needs --control-token\n[off]",
+		WR_OPTSEC_RUN, WR_PROF_OUTPUT, NULL },
+	{ "control-token", REQ, WR_OPT_CONTROL_TOKEN, "FILE", "the secret a TCP client "
+		"sends first (auth);\nthe file readable by its owner only", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
 	{ "repeat", REQ, WR_OPT_REPEAT, "N", "run the traffic phase N times on the same\n"
 		"ports, fresh counters each trial; results\ngain \"trials\" and a \"summary\" "
 		"(median, min,\nmax, 95% CI) [1]", WR_OPTSEC_RUN,
@@ -246,6 +269,10 @@ const struct wr_optdesc wr_optab[] = {
 		"its\nport on the TX queue paired with its RX\nqueue, MACs, IPs and UDP/TCP "
 		"ports swapped;\ncounts what it reflected and what it could\nnot (TX full: "
 		"freed) [off]", WR_OPTSEC_TWOEND,
+		WR_PROF_RUN, NULL },
+	{ "linger", REQ, WR_OPT_LINGER, "T", "after the run, with RX and TX stopped, keep\n"
+		"the ports open until every link is down\n(the peer left first), at most T "
+		"[0]", WR_OPTSEC_TWOEND,
 		WR_PROF_RUN, NULL },
 	{ "goals", REQ, WR_OPT_GOALS, "LIST", "--mode mlr goals, comma-separated, each\n"
 		"LOSS:EXCEED:SUM:WIDTH: loss ratio a trial\nmay have, share of trial "

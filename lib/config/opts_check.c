@@ -10,6 +10,7 @@
 #include "opts.h"
 #include "opts_methods.h"
 #include "opts_range.h"
+#include "opts_replay.h"
 #include "opts_traffic.h"
 
 /*
@@ -69,8 +70,14 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 
 	if (rc == 0)
 		rc = wr_opts_methods_check(cfg, err);
+	if (rc == 0)
+		rc = wr_opts_replay_check(cfg, err);
 	if (rc != 0)
 		return rc;
+	if (cfg->control_addr[0] != '\0' && (cfg->control_path[0] == '\0' ||
+			cfg->control_token_path[0] == '\0'))
+		return wr_err_usage(err, -EINVAL, "--control-listen needs --control "
+			"PATH and --control-token FILE (TCP never goes without a token)");
 	/* A frame count alone runs until it is sent, not for the default time. */
 	if (cfg->count_pkts != 0 && !cfg->duration_set)
 		cfg->duration_ms = 0;
@@ -104,9 +111,11 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 		return wr_err_usage(err, -EINVAL, "--burst %u with --impair: at most %u (the "
 			"fixture may double a burst)", cfg->burst_pkts, WR_IMPAIR_MAX_BURST);
 	if ((cfg->nb_repeat > 1 || cfg->nb_warmup > 0) && cfg->duration_ms == 0 &&
-			cfg->count_pkts == 0 && cfg->idle_timeout_ms == 0)
+			cfg->count_pkts == 0 && cfg->idle_timeout_ms == 0 &&
+			(cfg->replay.path[0] == '\0' || cfg->replay.nb_loops == 0))
 		return wr_err_usage(err, -EINVAL, "--repeat/--warmup: each trial must end by "
-			"itself; give --duration T or --count N");
+			"itself; give --duration T or --count N%s", cfg->replay.path[0] != '\0' ?
+			" (or a --replay-loop other than 0)" : "");
 	if (cfg->pool_mbufs != 0 && cfg->pool_mbufs < cfg->burst_pkts)
 		return wr_err_usage(err, -EINVAL, "--pool-mbufs %u is below --burst %u: no "
 			"burst could ever be allocated", cfg->pool_mbufs,

@@ -126,7 +126,8 @@ tx_var_frame(const struct tx_var_ctx *c, struct rte_mbuf *m, uint32_t pos,
  * tx_stamp_var for full stamps and one flow, the usual case, always
  * inlined with mix and csum6 constant: per frame one 8-byte slot load, the
  * stores, and for IPv6 the checksum from seq and a per-burst sum (nothing
- * read back from the frame). Offsets in locals: frame stores alias all.
+ * read back from the frame), stepped per frame when the size is fixed.
+ * Offsets in locals: frame stores alias all.
  */
 static __rte_always_inline void
 tx_var_full(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo,
@@ -142,6 +143,8 @@ tx_var_full(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo,
 	struct wr_txvar_slot fixed = { .data_len = (uint16_t)q->data_len };
 	uint32_t pos = q->var_pos;
 	uint64_t seq = q->next_seq;
+	/* One size: each frame's checksum stepped from the last (txvar.h). */
+	uint32_t ck6 = wr_txvar_ck6_start(v->ck_base, burst_sum, seq);
 	uint16_t i;
 
 	fixed.var_val[WR_FRAME_NB_VAR - 1] = v->ck_base;
@@ -163,8 +166,9 @@ tx_var_full(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo,
 		th->seq = seq + i;
 		th->tsc_lo = tsc_lo;
 		if (csum6) {
-			uint16_t ck = wr_txvar_csum6_of(s.var_val[WR_FRAME_NB_VAR - 1],
-				burst_sum, seq + i);
+			uint16_t ck = mix ? wr_txvar_csum6_of(
+				s.var_val[WR_FRAME_NB_VAR - 1], burst_sum, seq + i) :
+				wr_txvar_ck6_next(&ck6);
 
 			memcpy(d + ck_off, &ck, sizeof(ck));
 		}

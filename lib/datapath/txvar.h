@@ -112,6 +112,33 @@ wr_txvar_csum6_of(uint16_t base, uint64_t burst_sum, uint64_t seq)
 }
 
 /*
+ * The checksums of consecutive frames of one size in a burst, stepped
+ * instead of folded per frame. The one's complement sum of a 64-bit seq's
+ * four words is seq modulo 0xffff (2^16 = 1 modulo 0xffff, RFC 1071
+ * section 2), so seq + 1 adds 1 to the frame's sum (seq never wraps: a
+ * queue sends fewer than 2^64 frames). The state is that sum
+ * modulo 0xffff, in 0..0xfffe; its checksum is 0xffff less it (0 being
+ * sent as 0xffff, RFC 8200 section 8.1). wr_txvar_ck6_start returns the
+ * state of the frame wr_txvar_csum6_of(base, burst_sum, seq) describes.
+ * These functions can't fail.
+ */
+static inline uint32_t
+wr_txvar_ck6_start(uint16_t base, uint64_t burst_sum, uint64_t seq)
+{
+	return 0xffffu - wr_txvar_csum6_of(base, burst_sum, seq);
+}
+
+/* The checksum of the frame of state *st, then *st of the next seq. */
+static inline uint16_t
+wr_txvar_ck6_next(uint32_t *st)
+{
+	uint32_t g = *st;
+
+	*st = g == 0xfffeu ? 0 : g + 1;
+	return (uint16_t)(0xffffu - g);
+}
+
+/*
  * The words of a burst's IPv6 UDP checksum update other than seq: the
  * timestamp tsc_lo as stored and the source port sport_be as stored,
  * against the template's. This function can't fail.

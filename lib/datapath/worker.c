@@ -16,6 +16,7 @@
 #include "base/frame.h"
 #include "capture.h"
 #include "reflect.h"
+#include "txsend.h"
 #include "txstamp.h"
 #include "worker.h"
 
@@ -194,37 +195,7 @@ tx_burst(struct wr_txq *q, uint64_t now_tsc)
 	if (unlikely(q->gated))
 		cap = tx_gate(q, now_tsc);
 	n = tx_fill(q, (uint32_t)now_tsc, cap);
-	uint16_t offer = RTE_MIN(n, cap), sent;
-
-	if (offer == 0) {
-		if (n == 0 && q->next_seq == q->limit_pkts && q->done == 0)
-			wr_counter_set(&q->done, 1);
-		return 0;
-	}
-	sent = rte_eth_tx_burst(q->port, q->queue, q->pending, offer);
-	if (q->paced)
-		wr_pace_commit(&q->pace, sent);
-	else if (unlikely(q->gated))
-		wr_gate_commit(&q->gate, sent);
-	if (unlikely(sent < n)) {
-		memmove(q->pending, q->pending + sent, (n - sent) * sizeof(q->pending[0]));
-		if (sent < offer)
-			wr_counter_add(&q->st.nb_full_pkts, offer - sent);
-	}
-	q->nb_pending = (uint16_t)(n - sent);
-	wr_counter_add(&q->st.nb_pkts, sent);
-	return sent;
-}
-
-/* Free what is still pending at stop; it was never sent. */
-static void
-tx_drain(struct wr_txq *q)
-{
-	if (q->nb_pending == 0)
-		return;
-	rte_pktmbuf_free_bulk(q->pending, q->nb_pending);
-	wr_counter_add(&q->st.nb_unsent_pkts, q->nb_pending);
-	q->nb_pending = 0;
+	return wr_txq_send(q, n, cap);
 }
 
 /* Per-burst tallies, published once. */
@@ -329,9 +300,103 @@ rx_free(struct rte_mbuf **pkts, uint16_t nb, const struct rx_tally *t)
 		rte_pktmbuf_free_bulk(pkts, nb);
 }
 
+/* What the rare path of one burst needs (rx_classify's, by address). */
+struct rx_ctx {
+	struct wr_rxq *q;
+	struct rx_tally *t;
+	struct rx_sids *b;
+	struct rte_mbuf **pkts;
+	const struct rte_mempool *pool; /* the burst's first mbuf's */
+	uint64_t now_tsc;
+	uint16_t nb;
+};
+
+/* Prefetch the data of the frame RX_PREFETCH after frame i, if any. */
+static __rte_always_inline void
+rx_prefetch(struct rte_mbuf **pkts, uint16_t i, uint16_t nb)
+{
+	if (i + RX_PREFETCH < nb)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RX_PREFETCH], void *));
+}
+
+/*
+ * One frame of the rare path: the whole classification, counted into r
+ * and, when why is not NULL (--capture), why it is kept.
+ */
+static __rte_always_inline void
+rx_rare_frame(const struct rx_ctx *c, struct rx_tally *r,
+		const struct rte_mbuf *m, uint8_t *why)
+{
+	struct wr_frame_rx fr;
+	enum wr_frame_class k;
+	bool odd = false;
+
+	k = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
+		m->data_len, &fr);
+	if (k == WR_FRAME_OWN &&
+			rx_own(c->q, &fr, c->now_tsc, why ? &odd : NULL, c->b)) {
+		r->own++;
+		if (why != NULL) {
+			*why = odd ? WR_CAPTURE_WHY_SEQ : WR_CAPTURE_WHY_NONE;
+			r->odd += odd;
+		}
+	} else if (k == WR_FRAME_FOREIGN) {
+		r->foreign++;
+		if (why != NULL)
+			*why = WR_CAPTURE_WHY_FOREIGN;
+	} else {
+		r->malformed++;
+		if (why != NULL)
+			*why = WR_CAPTURE_WHY_MALFORMED;
+	}
+}
+
+/*
+ * Frames first..nb-1 of a burst whose frame first is not an own untagged
+ * IPv4 frame of a known stream (wr_frame_own4, rx_own): other shapes
+ * (VLAN, IPv6), not our frames, malformed ones. Each is counted and
+ * classified in full, in arrival order, in one loop (no call per frame,
+ * no second pass); why as in rx_classify, a constant in each caller.
+ */
+static __rte_always_inline void
+rx_rare_burst(const struct rx_ctx *c, uint16_t first, uint8_t *why)
+{
+	struct rte_mbuf **pkts = c->pkts;
+	const struct rte_mempool *pool = c->pool;
+	const uint16_t nb = c->nb;
+	struct rx_tally r = { 0 };  /* a local: kept in registers */
+	uint16_t i;
+
+	for (i = first; i < nb; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		rx_prefetch(pkts, i, nb);
+		r.bytes += m->pkt_len;
+		r.slow_free |= rx_not_raw(m, pool);
+		rx_rare_frame(c, &r, m, why != NULL ? &why[i] : NULL);
+	}
+	c->t->bytes += r.bytes;
+	c->t->slow_free |= r.slow_free;
+	c->t->own += r.own;
+	c->t->foreign += r.foreign;
+	c->t->malformed += r.malformed;
+	c->t->odd += r.odd;
+}
+
+/* The rare path without --capture, out of line: at most once per burst. */
+static __rte_noinline void
+rx_rare(const struct rx_ctx *c, uint16_t first)
+{
+	rx_rare_burst(c, first, NULL);
+}
+
 /*
  * Classify one received burst into t and, when why is not NULL
- * (--capture; a constant in each caller), each frame into why[i].
+ * (--capture; a constant in each caller), each frame into why[i]. Per
+ * frame one test takes an own untagged IPv4 frame; from the first frame
+ * that is not, rx_rare takes the rest of the burst. The burst's sums live
+ * in locals (t may alias the stream updates' stores, so its fields would
+ * be reloaded per frame) and reach t once.
  */
 static __rte_always_inline void
 rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
@@ -340,6 +405,8 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 	const struct rte_mempool *pool = pkts[0]->pool;
 	struct rx_sids b;
 	struct wr_frame_rx fr;
+	uint64_t bytes = 0, slow = 0;
+	uint32_t own = 0;
 	bool odd = false;
 	uint16_t i;
 
@@ -348,32 +415,31 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = pkts[i];
-		enum wr_frame_class c;
 
-		if (i + RX_PREFETCH < nb)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RX_PREFETCH], void *));
-		t->bytes += m->pkt_len;
-		t->slow_free |= rx_not_raw(m, pool);
-		c = wr_frame_classify(rte_pktmbuf_mtod(m, const uint8_t *),
-			m->data_len, &fr);
-		if (likely(c == WR_FRAME_OWN) &&
-				likely(rx_own(q, &fr, now_tsc, why ? &odd : NULL, &b))) {
-			t->own++;
-			if (why != NULL) {
-				why[i] = odd ? WR_CAPTURE_WHY_SEQ : WR_CAPTURE_WHY_NONE;
-				t->odd += odd;
-			}
-		} else if (c == WR_FRAME_FOREIGN) {
-			t->foreign++;
-			if (why != NULL)
-				why[i] = WR_CAPTURE_WHY_FOREIGN;
-		} else {
-			t->malformed++;
-			if (why != NULL)
-				why[i] = WR_CAPTURE_WHY_MALFORMED;
+		rx_prefetch(pkts, i, nb);
+		if (unlikely(!wr_frame_own4(rte_pktmbuf_mtod(m, const uint8_t *),
+				m->data_len, &fr)) ||
+				unlikely(!rx_own(q, &fr, now_tsc, why ? &odd : NULL, &b)))
+			break;
+		bytes += m->pkt_len;
+		slow |= rx_not_raw(m, pool);
+		own++;
+		if (why != NULL) {
+			why[i] = odd ? WR_CAPTURE_WHY_SEQ : WR_CAPTURE_WHY_NONE;
+			t->odd += odd;
 		}
 	}
-	t->bytes += (uint64_t)nb * RTE_ETHER_CRC_LEN;
+	t->own += own;
+	t->slow_free |= slow;
+	t->bytes += bytes + (uint64_t)nb * RTE_ETHER_CRC_LEN;
+	if (unlikely(i < nb)) {
+		const struct rx_ctx c = { q, t, &b, pkts, pool, now_tsc, nb };
+
+		if (why != NULL)   /* rx_capture: out of line already */
+			rx_rare_burst(&c, i, why);
+		else
+			rx_rare(&c, i);
+	}
 	if (likely(b.nb != 0))
 		rx_iat_burst(q, &b, now_tsc);
 }
@@ -443,27 +509,46 @@ poll_rx(struct wr_worker *w)
 	return work;
 }
 
-/*
- * One burst on each TX queue, but none on a port whose link the stats core
- * saw go down (wr_ctl.tx_paused, one load per loop): its frames would go
- * into a dead link, and a PMD tearing the link down (memif unmaps its
- * shared rings) is not raced by more bursts than it must be.
- */
+unsigned int
+wr_worker_poll_rx(struct wr_worker *w)
+{
+	return poll_rx(w);
+}
+
+/* One burst on each TX queue of a port whose link is up (txsend.h). */
 static inline unsigned int
 poll_tx(struct wr_worker *w, uint64_t now_tsc)
 {
-	uint64_t paused = __atomic_load_n(&w->ctl->tx_paused, __ATOMIC_RELAXED);
-	unsigned int i, work = 0;
-	uint16_t n;
+	return wr_worker_poll_tx(w, now_tsc, tx_burst);
+}
 
+/*
+ * Rare path, at most once per loop: the controller published new pace
+ * configurations (wr_ctl.pace_gen). Copied while the generation is even
+ * and unchanged across the copy, else retried on the next loop.
+ */
+static __rte_noinline void
+repace(struct wr_worker *w, uint64_t now_tsc)
+{
+	struct wr_pace_conf conf[WR_MAX_QPW];
+	uint64_t gen = __atomic_load_n(&w->ctl->pace_gen, __ATOMIC_ACQUIRE);
+	unsigned int i;
+
+	if (gen & 1)
+		return;
+	for (i = 0; i < w->nb_tx; i++)
+		conf[i] = w->tx[i]->pace_live;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&w->ctl->pace_gen, __ATOMIC_RELAXED) != gen)
+		return;
 	for (i = 0; i < w->nb_tx; i++) {
-		if (unlikely(paused != 0) && (paused >> w->tx[i]->pidx & 1) != 0)
+		if (conf[i].pps <= 0.0 || w->tx[i]->gated)
 			continue;
-		n = tx_burst(w->tx[i], now_tsc);
-		count_burst(w->st.tx_bursts, n);
-		work += n;
+		/* Checked by the controller: init cannot fail here. */
+		if (wr_pace_init(&w->tx[i]->pace, &conf[i], now_tsc) == 0)
+			w->tx[i]->paced = true;
 	}
-	return work;
+	w->pace_gen = gen;
 }
 
 int
@@ -475,8 +560,11 @@ wr_worker_main(void *arg)
 
 	if (w->mode == WR_WORKER_REFLECT)
 		return wr_reflect_main(w);
+	if (w->mode == WR_WORKER_REPLAY)
+		return wr_replay_main(w);
 
 	/* Pacing starts now; the configuration was validated at set-up. */
+	w->pace_gen = __atomic_load_n(&w->ctl->pace_gen, __ATOMIC_ACQUIRE);
 	for (i = 0; i < w->nb_tx; i++) {
 		if (w->tx[i]->paced)
 			wr_pace_init(&w->tx[i]->pace, &w->tx[i]->pace_conf, now);
@@ -485,11 +573,22 @@ wr_worker_main(void *arg)
 	}
 
 	while (__atomic_load_n(&w->ctl->tx_stop, __ATOMIC_RELAXED) == 0) {
+		if (unlikely(__atomic_load_n(&w->ctl->pace_gen, __ATOMIC_RELAXED) !=
+				w->pace_gen))
+			repace(w, now);
 		work = poll_tx(w, now) + poll_rx(w);
 		now = wr_worker_iter_end(w, work, now, rte_rdtsc);
 	}
 	for (i = 0; i < w->nb_tx; i++)
-		tx_drain(w->tx[i]);
+		wr_txq_drain(w->tx[i]);
+	return wr_worker_rx_until_stop(w, now);
+}
+
+int
+wr_worker_rx_until_stop(struct wr_worker *w, uint64_t now)
+{
+	unsigned int i, work;
+
 	while (__atomic_load_n(&w->ctl->rx_stop, __ATOMIC_RELAXED) == 0) {
 		work = poll_rx(w);
 		now = wr_worker_iter_end(w, work, now, rte_rdtsc);

@@ -23,6 +23,7 @@
 #include "measure/iat.h"
 #include "measure/seq.h"
 #include "pace.h"
+#include "replay.h"
 #include "txvar.h"
 
 struct rte_eth_rxtx_callback;
@@ -46,6 +47,13 @@ struct wr_ctl {
 	/* Bit p: the stats core saw run port index p's link go down (and not
 	 * yet back up): its TX queues offer nothing (worker.c poll_tx). */
 	uint64_t tx_paused;
+	/* Bit p: TX of run port index p held by the controller (update with
+	 * pause, trial/live.c); the stats core folds it into tx_paused. */
+	uint64_t tx_held;
+	/* Live rate changes (trial/live.c): odd while the controller writes
+	 * the TX queues' pace_live, even once they are whole; a worker that
+	 * sees a new even value re-inits its pacers from them. */
+	uint64_t pace_gen;
 };
 _Static_assert(WR_MAX_PORTS <= 64, "wr_ctl.tx_paused holds a bit per port");
 
@@ -89,6 +97,12 @@ struct wr_txq {
 	struct wr_txq_stats st;
 	uint64_t done;            /* 1 once limit_pkts were sent (owner writes) */
 	struct wr_gate gate;      /* gated: owner lcore's once running */
+	/* The rate asked for live (pps 0: none this trial). Written by the
+	 * controller between two wr_ctl.pace_gen steps, read by the owner. */
+	struct wr_pace_conf pace_live;
+	/* --replay: this queue's frames of the capture (set-up's; NULL: test
+	 * frames). Its lcore runs wr_replay_main. */
+	struct wr_replayq *replay;
 } __rte_cache_aligned;
 
 /* RX queue counters: written only by the owning lcore. */
@@ -180,6 +194,7 @@ struct wr_worker_stats {
 enum wr_worker_mode {
 	WR_WORKER_GEN = 0,     /* generate on TX queues, count on RX queues */
 	WR_WORKER_REFLECT = 1, /* send each RX queue's frames back (reflect.c) */
+	WR_WORKER_REPLAY = 2,  /* TX queues replay a capture (replay.c) */
 };
 
 struct wr_worker {
@@ -192,6 +207,7 @@ struct wr_worker {
 	const struct wr_ctl *ctl;
 	uint64_t pub_seen;        /* last ctl->pub_req served; own lcore only */
 	struct wr_worker_stats st;
+	uint64_t pace_gen;        /* last ctl->pace_gen applied; own lcore only */
 } __rte_cache_aligned;
 
 /*
@@ -230,6 +246,8 @@ wr_worker_account(struct wr_worker_stats *st, unsigned int work, uint64_t delta_
 static inline uint64_t
 wr_txq_bytes(const struct wr_txq *q, uint64_t pkts)
 {
+	if (q->replay != NULL)
+		return wr_replayq_bytes(q->replay, pkts);
 	if (q->mix != NULL)
 		return wr_mix_bytes(q->mix, pkts);
 	return pkts * q->frame_size;
@@ -290,6 +308,19 @@ wr_worker_iter_end(struct wr_worker *w, unsigned int work, uint64_t prev_tsc,
 	wr_worker_account(&w->st, work, now - prev_tsc);
 	return now;
 }
+
+/*
+ * One RX burst on each RX queue of w, as the generator's loop polls them;
+ * returns frames received. Only w's lcore (replay.c's loop).
+ */
+unsigned int wr_worker_poll_rx(struct wr_worker *w);
+
+/*
+ * The end of a worker's run once TX stopped (ctl->tx_stop) at TSC now:
+ * keep receiving until ctl->rx_stop, then flush --capture. Returns 0.
+ * Only w's lcore.
+ */
+int wr_worker_rx_until_stop(struct wr_worker *w, uint64_t now);
 
 /*
  * The lcore function (rte_eal_remote_launch): loop over the worker's queues

@@ -167,6 +167,8 @@ wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *wha
 	json_object_set_new(o, "what", json_string(what));
 	wr_result_add_trial(o, m->run, false);
 	json_array_append_new(m->trials, o);
+	/* A crash from now on loses no finished trial (docs/results.md). */
+	wr_result_checkpoint_keep(m->run, m->doc);
 	if (m->h->on_trial != NULL)
 		m->h->on_trial(m->run, what, s, m->h->arg);
 	if (why == WR_STOP_SIGNAL) {
@@ -496,7 +498,7 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 {
 	const struct wr_config *cfg = run->setup.cfg;
 	struct mode_ctx m = { .run = run, .h = hooks, .trials = json_array(),
-		.err = err };
+		.doc = doc, .err = err };
 	json_t *results = json_array();
 	unsigned int i, n = cfg->nb_sizes ? cfg->nb_sizes : 1;
 	uint32_t size = cfg->frame_size;

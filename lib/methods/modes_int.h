@@ -23,6 +23,8 @@ struct mode_ctx {
 	struct wr_run *run;
 	const struct wr_mode_hooks *h;
 	json_t *trials;
+	json_t *doc;               /* the result: finished points and trials,
+	                            * in every checkpoint (wr_mode_run) */
 	struct wr_error *err;
 	struct wr_progress prog;
 	uint32_t size_left;        /* trials at most still to run at this size,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -156,12 +157,25 @@ trial_figures(const json_t *t, const char *where, struct wr_metric_values *m,
 	return 0;
 }
 
-/* results[] of a mode document, and each one's frame size. */
+bool
+wr_kind_running(const json_t *doc)
+{
+	const char *why = json_string_value(json_object_get(doc, "stop_reason"));
+
+	return why != NULL && strcmp(why, "running") == 0;
+}
+
+/*
+ * results[] of a mode document, and each one's frame size. A file written
+ * during the run (stop_reason "running") killed in its first point has
+ * none yet: it has no point to show, and is no bad input.
+ */
 static int
 mode_results(const json_t *doc, const json_t **res, struct wr_error *err)
 {
 	*res = json_object_get(doc, "results");
-	if (!json_is_array(*res) || json_array_size(*res) == 0)
+	if (!json_is_array(*res) ||
+			(json_array_size(*res) == 0 && !wr_kind_running(doc)))
 		return wr_err_usage(err, -EINVAL, "field 'results' is %s", *res == NULL ?
 			"missing" : "not a non-empty array");
 	if (json_array_size(*res) > WR_KIND_MAX_POINTS)

@@ -66,6 +66,14 @@ extern const struct wr_kind wr_kinds[];
 extern const unsigned int wr_nb_kinds;
 
 /*
+ * Whether doc was written during its run (--checkpoint, "stop_reason":
+ * "running"): its figures stop at its last interval, and a test mode's
+ * results[] holds only the points finished by then (none, killed in the
+ * first). This function can't fail.
+ */
+bool wr_kind_running(const json_t *doc);
+
+/*
  * The kind of doc (a result document), or NULL with err naming the
  * unknown "mode".
  */

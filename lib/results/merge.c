@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "base/jsonw.h"
 #include "config/config.h"
+#include "kinds.h"
 #include "merge.h"
 
 /* The schema of lib/results/result.c (WR_RESULT_SCHEMA); merge reads no other. */
@@ -282,15 +283,6 @@ add_totals(struct wr_merge *m, const struct wr_merge_row *r)
 	m->dup_pkts += r->dup_pkts;
 }
 
-/* A result written during its run (--checkpoint). */
-static bool
-running(const json_t *doc)
-{
-	const char *why = json_string_value(json_object_get(doc, "stop_reason"));
-
-	return why != NULL && strcmp(why, "running") == 0;
-}
-
 int
 wr_merge_compute(const json_t *snd, const json_t *rcv, struct wr_merge *m,
 		struct wr_error *err)
@@ -308,8 +300,8 @@ wr_merge_compute(const json_t *snd, const json_t *rcv, struct wr_merge *m,
 		rc = read_receiver(rcv, m, err);
 	if (rc != 0)
 		return rc;
-	m->sent_lower_bound = running(snd);
-	m->incomplete = running(snd) || running(rcv);
+	m->sent_lower_bound = wr_kind_running(snd);
+	m->incomplete = wr_kind_running(snd) || wr_kind_running(rcv);
 	for (i = 0; i < m->nb_rows; i++) {
 		balance_row(&m->rows[i], m->sent_lower_bound);
 		add_totals(m, &m->rows[i]);

@@ -391,6 +391,8 @@ wr_result_head(const struct wr_run *run)
 	wr_json_set(doc, "env", wr_result_env_json(run));
 	wr_json_set(doc, "config", wr_result_config_json(run->setup.cfg));
 	wr_json_set(doc, "plan", wr_result_plan_json(&run->setup.plan));
+	if (run->setup.replay != NULL)
+		wr_json_set(doc, "replay", wr_result_replay_json(run));
 	for (i = 0; i < run->setup.nb_ports; i++)
 		json_array_append_new(ports, wr_result_port_json(&run->setup.ports[i]));
 	wr_json_set(doc, "ports", ports);
@@ -492,6 +494,12 @@ int
 wr_result_write_json(json_t *doc, const char *path, struct wr_error *err)
 {
 	return wr_file_write(path, fill_json, doc, err);
+}
+
+int
+wr_result_write_json_nosync(json_t *doc, const char *path, struct wr_error *err)
+{
+	return wr_file_write_nosync(path, fill_json, doc, err);
 }
 
 int

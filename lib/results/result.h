@@ -56,12 +56,19 @@ int wr_result_write(const struct wr_run *run, const char *path,
  */
 int wr_result_write_json(json_t *doc, const char *path, struct wr_error *err);
 
+/* The same without the fsyncs (wr_file_write_nosync): atomic against a
+ * crash of the process, not against a power cut. */
+int wr_result_write_json_nosync(json_t *doc, const char *path,
+		struct wr_error *err);
+
 /*
  * The result of a run still going, from what the stats core holds after
  * its last tick (the workers' published copies, never their live state):
  * the keys of wr_result_build with "stop_reason": "running" and
  * "complete": false, samples and totals up to the last interval, streams
- * as of that interval. Returns NULL without memory or before any tick.
+ * as of that interval. In a trial that saw no interval yet, just after it
+ * ended, those of the last finished trial (its final reading). Returns
+ * NULL without memory, or before any tick and any finished trial.
  */
 json_t *wr_result_build_running(const struct wr_run *run);
 

@@ -18,6 +18,9 @@ json_t *wr_result_env_json(const struct wr_run *run);
 /* config{}: the merged configuration (profile, then command line). */
 json_t *wr_result_config_json(const struct wr_config *c);
 
+/* --replay: the file's frames and schedule (docs/replay.md); NULL without. */
+json_t *wr_result_replay_json(const struct wr_run *run);
+
 /* plan{}: the lcore plan. */
 json_t *wr_result_plan_json(const struct wr_plan *plan);
 

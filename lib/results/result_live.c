@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
+#include <rte_cycles.h>
+
 #include "base/jsonw.h"
 #include "result.h"
 #include "result_int.h"
@@ -96,6 +99,56 @@ add_done(json_t *doc, const struct wr_run *run)
 	wr_json_set(doc, "trials", trials_without_samples(trials));
 }
 
+/* The keys every checkpoint has: the head, "running", the trial. */
+static json_t *
+running_head(const struct wr_run *run)
+{
+	json_t *doc = wr_result_head(run);
+
+	if (doc == NULL)
+		return NULL;
+	wr_json_set(doc, "frame_size", wr_json_u64(run->live.trial.frame_size));
+	wr_json_set(doc, "stop_reason", json_string("running"));
+	wr_json_set(doc, "complete", json_false());
+	wr_json_set(doc, "trial", wr_json_u64(run->live.nb_trials));
+	return doc;
+}
+
+/*
+ * A checkpoint as a trial ends that saw no interval (a trial shorter than
+ * --interval: b2b's bursts, MLRsearch's short trials): the latest reading
+ * is that trial's own final one, the last of the finished trials. NULL
+ * when there is none (no trial finished yet) or without memory.
+ */
+static json_t *
+build_after_trial(const struct wr_run *run)
+{
+	static const char *const keys[] = { "duration_s", "totals", "streams",
+		"tx_streams", "accounting", "warnings" };
+	const json_t *trials = json_object_get(run->live.ckpt_done, "trials");
+	json_t *last = json_array_get(trials, json_array_size(trials) - 1);
+	json_t *doc, *acc;
+	unsigned int i;
+
+	if (!json_is_object(last))
+		return NULL;
+	doc = running_head(run);
+	if (doc == NULL)
+		return NULL;
+	for (i = 0; i < RTE_DIM(keys); i++)
+		if (json_object_get(last, keys[i]) != NULL)
+			wr_json_set(doc, keys[i], json_deep_copy(json_object_get(last,
+				keys[i])));
+	/* As a checkpoint's: no mbufs figures yet, the run not complete. */
+	acc = json_object_get(doc, "accounting");
+	json_object_del(acc, "mbufs_missing");
+	json_object_del(acc, "stranded_pkts");
+	if (acc != NULL)
+		wr_json_set(acc, "complete", json_false());
+	add_done(doc, run);
+	return doc;
+}
+
 json_t *
 wr_result_build_running(const struct wr_run *run)
 {
@@ -105,19 +158,15 @@ wr_result_build_running(const struct wr_run *run)
 	unsigned int i;
 
 	if (run->live.nb_intervals == 0)
-		return NULL;
+		return build_after_trial(run);
 	iv = wr_run_interval(run, run->live.nb_intervals - 1);
-	doc = wr_result_head(run);
+	doc = running_head(run);
 	if (doc == NULL)
 		return NULL;
 	totals = json_array();
 	streams = json_array();
-	wr_json_set(doc, "frame_size", wr_json_u64(run->live.trial.frame_size));
 	wr_result_add_samples(doc, run);
 	wr_json_set(doc, "duration_s", json_real(iv->t_s));
-	wr_json_set(doc, "stop_reason", json_string("running"));
-	wr_json_set(doc, "complete", json_false());
-	wr_json_set(doc, "trial", wr_json_u64(run->live.nb_trials));
 	for (i = 0; i < run->setup.nb_ports; i++)
 		json_array_append_new(totals, running_total_json(run, iv, i));
 	wr_json_set(doc, "totals", totals);
@@ -145,15 +194,17 @@ wr_result_build_running(const struct wr_run *run)
 	return doc;
 }
 
-void
-wr_result_checkpoint(struct wr_run *run)
+/* Write the checkpoint; flushed to disk (file and directory) if durable. */
+static void
+checkpoint(struct wr_run *run, bool durable)
 {
 	json_t *doc = wr_result_build_running(run);
+	const char *path = run->setup.cfg->json_path;
 
 	run->live.ckpt_ready = false;
 	/* A failed checkpoint is counted; the final write reports its error. */
-	if (doc == NULL || wr_result_write_json(doc, run->setup.cfg->json_path,
-			NULL) != 0)
+	if (doc == NULL || (durable ? wr_result_write_json(doc, path, NULL) :
+			wr_result_write_json_nosync(doc, path, NULL)) != 0)
 		run->live.nb_ckpt_failed++;
 	else
 		run->live.nb_ckpt_written++;
@@ -161,11 +212,39 @@ wr_result_checkpoint(struct wr_run *run)
 }
 
 void
+wr_result_checkpoint(struct wr_run *run)
+{
+	checkpoint(run, true);
+}
+
+/*
+ * Whether the checkpoint as a trial or point ends goes to disk: once per
+ * --checkpoint period, as the ticks' do. Every such checkpoint survives a
+ * crash of the process; an fsync each, hundreds of short search trials
+ * apart, would stall a run on a busy disk (80 ms a trial measured).
+ */
+static bool
+keep_durable(struct wr_run *run)
+{
+	uint64_t now = rte_rdtsc();
+
+	/* Since the last durable one, across trials (not wr_run_checkpoint_due:
+	 * it counts from the trial's start, which a short trial never passes). */
+	if (now - run->live.ckpt_tsc < run->setup.cfg->checkpoint_ms *
+			(run->setup.tsc_hz / 1000))
+		return false;
+	run->live.ckpt_tsc = now;
+	return true;
+}
+
+void
 wr_result_checkpoint_keep(struct wr_run *run, json_t *done)
 {
 	run->live.ckpt_done = done;
-	if (done != NULL && run->live.nb_intervals != 0 &&
+	/* Something to write: an interval, or a finished trial (build_after_trial). */
+	if (done != NULL && (run->live.nb_intervals != 0 ||
+			json_array_size(json_object_get(done, "trials")) != 0) &&
 			run->setup.cfg->json_path[0] != '\0' &&
 			run->setup.cfg->checkpoint_ms != 0)
-		wr_result_checkpoint(run);
+		checkpoint(run, keep_durable(run));
 }

@@ -18,6 +18,7 @@
 #include "base/wr_version.h"
 #include "result_int.h"
 #include "stats/streamrx.h"
+#include "setup/replay_setup.h"
 
 json_t *
 wr_result_env_json(const struct wr_run *run)
@@ -131,6 +132,22 @@ config_traffic_json(json_t *o, const struct wr_config *c)
 	wr_json_set(o, "mix_mean_size", json_real(wr_mix_mean_size(&c->mix)));
 }
 
+/* --replay (docs/replay.md): the file and how it is timed. */
+static json_t *
+config_replay_json(const struct wr_config *c)
+{
+	json_t *o = json_object();
+
+	wr_json_set(o, "file", json_string(c->replay.path));
+	wr_json_set(o, "timing", json_string(c->rate.unit != WR_RATE_NONE ? "rate" :
+		c->replay.speed > 0 ? "capture" : "max"));
+	if (c->rate.unit == WR_RATE_NONE && c->replay.speed > 0)
+		wr_json_set(o, "speed", json_real(c->replay.speed));
+	wr_json_set(o, "loops", wr_json_u64(c->replay.nb_loops));
+	wr_json_set(o, "max_frame_bytes", wr_json_u64(c->replay.max_len));
+	return o;
+}
+
 json_t *
 wr_result_config_json(const struct wr_config *c)
 {
@@ -172,7 +189,10 @@ wr_result_config_json(const struct wr_config *c)
 	wr_json_set(o, "warmup", wr_json_u64(c->nb_warmup));
 	wr_json_set(o, "start_on_rx", json_boolean(c->start_on_rx));
 	wr_json_set(o, "idle_timeout_ms", wr_json_u64(c->idle_timeout_ms));
+	wr_json_set(o, "linger_ms", wr_json_u64(c->linger_ms));
 	wr_json_set(o, "reflect", json_boolean(c->reflect));
+	if (c->replay.path[0] != '\0')
+		wr_json_set(o, "replay", config_replay_json(c));
 	config_more_json(o, c);
 	wr_json_set(o, "stamp", json_string(c->stamp == WR_STAMP_FULL ? "full" :
 		c->stamp == WR_STAMP_SEQ ? "seq" : "none"));
@@ -267,3 +287,24 @@ wr_result_port_json(const struct wr_port *p)
 	return o;
 }
 
+
+json_t *
+wr_result_replay_json(const struct wr_run *run)
+{
+	const struct wr_replay_set *s = run->setup.replay;
+	const struct wr_config *c = run->setup.cfg;
+	json_t *o;
+
+	if (s == NULL)
+		return NULL;
+	o = json_object();
+	wr_json_set(o, "frames", wr_json_u64(s->nb));
+	wr_json_set(o, "span_ns", wr_json_u64(s->span_ns));
+	wr_json_set(o, "loop_ns", wr_json_u64(s->loop_ns));
+	/* What the run should last at the capture's timing: compare with
+	 * duration_s (the trial's) to see how well it was kept. */
+	if (c->rate.unit == WR_RATE_NONE && c->replay.speed > 0 && c->replay.nb_loops > 0)
+		wr_json_set(o, "schedule_s", json_real((double)s->loop_ns *
+			c->replay.nb_loops / c->replay.speed / 1e9));
+	return o;
+}

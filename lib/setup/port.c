@@ -191,7 +191,9 @@ probe_pools(struct wr_port *p, const struct wr_config *cfg)
 	if (p->rx_rings_per_q > 1)
 		note(p, "RX pool %u mbufs: %s fills %u rings per queue",
 			p->rx_pool_mbufs, p->driver, p->rx_rings_per_q);
-	p->fast_free = (p->info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0;
+	/* Replayed frames are sent by reference (datapath/replay.h). */
+	p->fast_free = (p->info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0 &&
+		cfg->replay.path[0] == '\0';
 }
 
 int

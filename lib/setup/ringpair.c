@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include <rte_bus_vdev.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
@@ -20,8 +21,12 @@ make_rings(struct rte_ring **r, unsigned int pair, const char *dir,
 
 	for (q = 0; q < nb_queues; q++) {
 		snprintf(name, sizeof(name), "wr_pr%u_%s%u", pair, dir, q);
-		r[q] = rte_ring_create(name, WR_RING_PAIR_SIZE, (int)rte_socket_id(),
-			RING_F_SP_ENQ | RING_F_SC_DEQ);
+		/* A ring of a run before in this process (wirerate serve):
+		 * the ring PMD leaves its rings at close, emptied then. */
+		r[q] = rte_ring_lookup(name);
+		if (r[q] == NULL)
+			r[q] = rte_ring_create(name, WR_RING_PAIR_SIZE,
+				(int)rte_socket_id(), RING_F_SP_ENQ | RING_F_SC_DEQ);
 		if (r[q] == NULL)
 			return wr_err_env(err, -rte_errno, "ring pair %u: cannot create ring %s: %s",
 				pair, name, rte_strerror(rte_errno));
@@ -44,9 +49,14 @@ static int
 pair_end(unsigned int i, char end, struct rte_ring **rx, struct rte_ring **tx,
 		uint16_t nb_queues, unsigned int nb_pairs, struct wr_error *err)
 {
-	char name[32];
+	char name[32], dev[48];
 
 	snprintf(name, sizeof(name), "wr_pair%u_%c", i, end);
+	/* Closing a port releases it, not its virtual device (named so by
+	 * the ring PMD): the one of a run before in this process (wirerate
+	 * serve) goes first. */
+	snprintf(dev, sizeof(dev), "net_ring_%s", name);
+	rte_vdev_uninit(dev);
 	if (rte_eth_from_rings(name, rx, nb_queues, tx, nb_queues,
 			rte_socket_id()) >= 0)
 		return 0;

@@ -13,6 +13,7 @@
 #include "base/cpuinfo.h"
 #include "base/error.h"
 #include "datapath/capture.h"
+#include "replay_setup.h"
 #include "ringpair.h"
 #include "run.h"
 
@@ -410,6 +411,8 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 	if (rc == 0)
 		rc = make_workers(run, err);
 	if (rc == 0)
+		rc = wr_replay_setup(run, err);
+	if (rc == 0)
 		rc = capture_setup(run, err);
 	if (rc == 0)
 		rc = impair_install(run, err);
@@ -486,7 +489,7 @@ wr_setup_close(struct wr_run *run)
 	/* Frames in a ring pair nobody read are ours to return. */
 	run->res.nb_stranded_pkts = wr_port_drain_ring_pairs(run->setup.cfg->nb_ring_pairs,
 		RTE_MAX(run->setup.cfg->nb_txq, run->setup.cfg->nb_rxq));
-	run->res.mbufs_missing = 0;
+	run->res.mbufs_missing = wr_replay_release(run);
 	for (i = 0; i < run->setup.nb_ports; i++)
 		run->res.mbufs_missing += wr_port_mbufs_missing(&run->setup.ports[i]);
 	wr_xcheck_mbufs(&run->res.xcheck, run->res.mbufs_missing);
@@ -501,6 +504,7 @@ wr_setup_destroy(struct wr_run *run)
 		return;
 	wr_setup_close(run);
 	wr_capture_destroy(run->setup.cap);
+	wr_replay_teardown(run);
 	for (i = 0; i < run->setup.plan.nb_workers; i++)
 		rte_free(run->setup.workers[i]);
 	for (i = 0; i < run->setup.q.nb_tx; i++)

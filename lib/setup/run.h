@@ -114,6 +114,7 @@ struct wr_queues {
 
 struct wr_cpu_track;
 struct wr_capture;
+struct wr_replay_set;
 struct json_t;
 
 /* What set-up builds (setup/run.c); read-only while trials run. */
@@ -127,6 +128,7 @@ struct wr_run_setup {
 	struct wr_worker *workers[WR_PLAN_MAX_WORKERS];
 	struct wr_queues q;            /* every queue of the run: see above */
 	struct wr_capture *cap;        /* --capture, NULL: off (capture.h) */
+	struct wr_replay_set *replay;  /* --replay, NULL: off (replay_setup.h) */
 };
 
 /*
@@ -161,7 +163,9 @@ struct wr_run_live {
 	/* The stats core's reading of the workers' copies (stats/rxpub.c),
 	 * NULL until the first tick; freed and reset with each trial. */
 	struct wr_run_pubread *pubread;
-	/* --json rewritten during the run (--checkpoint): when it last was,
+	/* --json rewritten during the run (--checkpoint): when it last was
+	 * flushed to disk (each --checkpoint T at most; one as a trial ends
+	 * may skip the fsync, wr_result_checkpoint_keep),
 	 * whether this tick's copies are ready for one, and how many were
 	 * written or failed (stats core only). */
 	uint64_t ckpt_tsc;

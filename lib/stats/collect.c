@@ -97,12 +97,13 @@ wr_collect_link_up(uint16_t port_id)
 /*
  * Stop TX on the ports whose link a reading found down after it had been
  * up (a link that never came up is left to the PMD), resume it once a
- * reading finds it up again: wr_ctl.tx_paused, read by the workers.
+ * reading finds it up again: wr_ctl.tx_paused, read by the workers. The
+ * ports the controller holds (wr_ctl.tx_held) stay paused.
  */
 static void
 pause_tx(struct wr_run *run)
 {
-	uint64_t paused = 0;
+	uint64_t paused = __atomic_load_n(&run->live.ctl.tx_held, __ATOMIC_RELAXED);
 	unsigned int p;
 
 	for (p = 0; p < run->setup.nb_ports; p++)
@@ -290,7 +291,8 @@ add_unseen(struct wr_run *run, const bool *seen, bool any_rx, unsigned int *cap)
 	WR_RUN_FOREACH_TXQ(run, i, tq) {
 		unsigned int sid = wr_port_stream_id(tq->port, tq->queue);
 
-		if (seen[sid])
+		/* Replayed frames carry no test header: not a stream. */
+		if (seen[sid] || tq->replay != NULL)
 			continue;
 		r = add_result(run, cap);
 		if (r == NULL)

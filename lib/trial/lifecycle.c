@@ -129,6 +129,33 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 	wr_telemetry_publish(run, NULL, WR_SNAP_DONE);
 }
 
+static bool
+any_link_up(const struct wr_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->setup.nb_ports; i++)
+		if (wr_collect_link_up(run->setup.ports[i].port_id))
+			return true;
+	return false;
+}
+
+bool
+wr_run_linger(struct wr_run *run, const volatile int *signals)
+{
+	uint64_t start = rte_rdtsc();
+	uint64_t span = run->setup.cfg->linger_ms * (run->setup.tsc_hz / 1000);
+
+	if (run->setup.cfg->linger_ms == 0 || run->res.closed)
+		return false;
+	while (any_link_up(run)) {
+		if (rte_rdtsc() - start >= span || *signals != 0)
+			return false;
+		rte_delay_us_sleep(10000);
+	}
+	return true;
+}
+
 void
 wr_run_close(struct wr_run *run)
 {

@@ -68,8 +68,8 @@ rate_link_bps(struct wr_port *p, const struct wr_config *cfg,
  * most --burst; anything above the cap is dropped from the budget and
  * reported as clamped (the rate was not reached).
  */
-static uint32_t
-pace_backlog(double pps, uint16_t burst)
+uint32_t
+wr_run_pace_backlog(double pps, uint16_t burst)
 {
 	double b = pps * WR_RUN_PACE_CATCHUP_S;
 
@@ -162,7 +162,7 @@ setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
 	q->pace_conf.pps = share;
 	q->pace_conf.tsc_hz = run->setup.tsc_hz;
 	q->pace_conf.max_burst = q->burst_pkts;
-	q->pace_conf.max_backlog_pkts = pace_backlog(share, q->burst_pkts);
+	q->pace_conf.max_backlog_pkts = wr_run_pace_backlog(share, q->burst_pkts);
 	if (share <= 0.0 || wr_pace_init(&q->pace, &q->pace_conf, rte_rdtsc()) != 0)
 		return wr_err_usage(err, -EINVAL, "--rate: %.6g pps per queue on port %u "
 			"(%u queues) is outside what the pacer can hold at a TSC of "
@@ -201,7 +201,10 @@ txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
 		q->nb_flows = d->nb_flows;
 	}
 	q->limit_pkts = queue_limit(run->live.trial.count_pkts, q->queue, p->nb_txq);
+	if (q->replay != NULL && run->setup.cfg->replay.nb_loops != 0)
+		q->limit_pkts = (uint64_t)q->replay->nb * run->setup.cfg->replay.nb_loops;
 	q->paced = false;
+	q->pace_live.pps = 0.0;   /* no live rate yet (trial/live.c) */
 	wr_txq_reset(q);
 }
 

@@ -34,6 +34,13 @@ void wr_trial_from_config(const struct wr_config *cfg, struct wr_trial *t);
 int wr_run_trial(struct wr_run *run, const struct wr_trial *t,
 		struct wr_error *err);
 
+/*
+ * Frames a stalled TX queue at pps with bursts of burst may catch up on:
+ * 10 ms of traffic, at least four bursts, at most WR_RUN_PACE_MAX_BACKLOG.
+ * This function can't fail.
+ */
+uint32_t wr_run_pace_backlog(double pps, uint16_t burst);
+
 /* Launch the workers. Returns 0 or -EBUSY when an lcore is not free. */
 int wr_run_start(struct wr_run *run, struct wr_error *err);
 
@@ -55,6 +62,15 @@ typedef void (*wr_run_interval_cb)(const struct wr_run *run,
  */
 enum wr_stop_reason wr_run_wait(struct wr_run *run,
 		const volatile int *signals, wr_run_interval_cb cb, void *arg);
+
+/*
+ * --linger: after the last trial (workers returned, nothing polls), keep
+ * the ports open until every port's link is down or the linger time is
+ * up or *signals turns non-zero, so that a peer still polling a shared
+ * ring (memif, vhost) closes its end first. Returns true when every link
+ * went down. This function can't fail.
+ */
+bool wr_run_linger(struct wr_run *run, const volatile int *signals);
 
 /*
  * After the last trial: remove the fixture, stop and close the ports, and

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests for opts.c: parsing, defaults and every error message. */
+/* Unit tests for opts.c (and optjson.c): parsing, defaults and every error message. */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "config/optab.h"
+#include "config/optjson.h"
 #include "config/opts.h"
 #include "wr_test.h"
 #include "wr_test_opts.h"
@@ -242,6 +243,49 @@ test_getopt_reset(void)
 	free(x);
 }
 
+/* Options from a JSON object (optjson.c): the same handlers and messages. */
+static void
+test_json(void)
+{
+	json_t *o = json_pack("{s:s, s:i, s:b, s:b, s:[s, s], s:s, s:s}",
+		"rate", "2Mpps", "size", 128, "quiet", 1, "plain", 0,
+		"map", "1:tx0.0", "2:rx1.0", "tx-ports", "0", "rx-ports", "1");
+	struct wr_config c;
+	json_t *bad;
+
+	wr_config_defaults(&c);
+	c.quiet = false;
+	WR_CHECK(wr_opts_from_json(o, &c, &err) == 0);
+	WR_CHECK(c.rate.unit == WR_RATE_PPS && c.rate.value == 2e6);
+	WR_CHECK_U64(c.frame_size, 128);
+	WR_CHECK(c.quiet && !c.plain);
+	WR_CHECK_U64(c.nb_maps, 2);
+	json_decref(o);
+	bad = json_pack("{s:i}", "sise", 64);
+	wr_config_defaults(&c);
+	WR_CHECK(wr_opts_from_json(bad, &c, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "--sise: unknown option; did you mean --size?");
+	json_decref(bad);
+	bad = json_pack("{s:s}", "rate", "bogus");
+	WR_CHECK(wr_opts_from_json(bad, &c, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "--rate: bad rate 'bogus'");
+	json_decref(bad);
+	bad = json_pack("{s:b}", "size", 1);
+	WR_CHECK(wr_opts_from_json(bad, &c, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "--size: needs a value");
+	json_decref(bad);
+	bad = json_pack("{s:{}}", "size");
+	WR_CHECK(wr_opts_from_json(bad, &c, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "--size: not a value");
+	json_decref(bad);
+	/* Cross-option rules too: --sizes without a mode. */
+	bad = json_pack("{s:s}", "sizes", "64,128");
+	wr_config_defaults(&c);
+	WR_CHECK(wr_opts_from_json(bad, &c, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "--sizes needs a --mode");
+	json_decref(bad);
+}
+
 int
 main(void)
 {
@@ -255,5 +299,6 @@ main(void)
 	WR_TEST_RUN(test_impair);
 	WR_TEST_RUN(test_stamp);
 	WR_TEST_RUN(test_getopt_reset);
+	WR_TEST_RUN(test_json);
 	return wr_test_summary();
 }

@@ -3,45 +3,14 @@
 did not make (PMD counters). Usage: test_integrity.py CASE (see CASES)."""
 import json
 import os
-import signal
 import struct
 import subprocess
 import tempfile
-import time
 
 import cases
 import wrtest
+from test_checkpoint import RING, incomplete_accepted, kill_mid_run, merge_accepted, tool
 from wrtest import Checker, load_json
-
-RING = ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1", "--quiet"]
-
-
-def tool(*argv):
-    p = subprocess.run([wrtest.WIRERATE] + list(argv), capture_output=True,
-                       text=True, timeout=60)
-    return p.returncode, p.stdout + p.stderr
-
-
-def kill_mid_run(d, opts, vdevs=(), min_samples=2, timeout=60, ready=None):
-    """Start wirerate with --json, SIGKILL it once the file it rewrites
-    during the run holds min_samples intervals (or ready(doc) holds);
-    return that file's doc."""
-    path = os.path.join(d, "r.json")
-    argv = [wrtest.WIRERATE] + wrtest.eal_args(list(vdevs)) + ["--"] + opts + [
-        "--json", path]
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         stdin=subprocess.DEVNULL)
-    end = time.monotonic() + timeout
-    doc = None
-    while time.monotonic() < end and p.poll() is None:
-        doc = load_json(path)
-        if doc and len(doc.get("samples", [])) >= min_samples and (
-                ready is None or ready(doc)):
-            break
-        time.sleep(0.2)
-    p.send_signal(signal.SIGKILL)
-    p.wait()
-    return load_json(path), path
 
 
 def rx_of_one_instant(c, s, label):
@@ -91,20 +60,13 @@ def checkpoint_sigkill():
         c.eq(doc["accounting"]["complete"], False, "accounting labelled incomplete")
         c.eq(sorted(os.listdir(d)), ["r.json", "r.samples.jsonl"],
              "the result and its interval file, no temporary file")
-        rc, out = tool("compare", path, path)
-        c.eq(rc, 0, "compare accepts it: " + out[-300:])
-        c.true("INCOMPLETE" in out, "compare labels it incomplete")
-        rc, out = tool("report", path)
-        c.eq(rc, 0, "report accepts it: " + out[-300:])
-        c.true("(INCOMPLETE)" in out, "report labels it incomplete")
+        incomplete_accepted(c, path, "run")
         snd, _ = kill_mid_run(os.path.join(d), ["--rx-ports", "none", "--quiet",
                                                 "--duration", "0", "--checkpoint", "1s"],
                               vdevs=["net_null0"], min_samples=1)
         with open(os.path.join(d, "s.json"), "w") as f:
             json.dump(snd, f)
-        rc, out = tool("merge", os.path.join(d, "s.json"), path)
-        c.true(rc in (0, 1), "merge accepts it (exit %d): %s" % (rc, out[-300:]))
-        c.true("INCOMPLETE" in out, "merge labels it incomplete")
+        merge_accepted(c, os.path.join(d, "s.json"), path, "run")
     r = wrtest.run([], RING + ["--duration", "2.5", "--checkpoint", "1s"])
     c.eq(r.rc, 0, "a run to its end: exit code")
     c.eq(r.doc["stop_reason"], "duration", "the final result replaces the last one")
@@ -113,64 +75,6 @@ def checkpoint_sigkill():
     for st in r.doc["streams"]:
         rx_of_one_instant(c, st, "final")
     c.done(r)
-
-
-def incomplete_accepted(c, path, what):
-    """compare and report accept a checkpoint and label it incomplete."""
-    rc, out = tool("compare", path, path)
-    c.eq(rc, 0, "%s: compare accepts it: %s" % (what, out[-300:]))
-    c.true("INCOMPLETE" in out, "%s: compare labels it incomplete" % what)
-    rc, out = tool("report", path)
-    c.eq(rc, 0, "%s: report accepts it: %s" % (what, out[-300:]))
-    c.true("(INCOMPLETE)" in out, "%s: report labels it incomplete" % what)
-    return out
-
-
-def checkpoint_keeps_points():
-    """A crash late in a test mode keeps every finished point: a sweep of
-    64,128,256,512 B SIGKILLed during its fourth size leaves a checkpoint
-    with the three finished sizes and their trials (the old one held only
-    the trial in progress), and --repeat SIGKILLed in its third trial keeps
-    the first two and their summary. Each point's figures agree with its
-    trial's port counters; compare and report accept both, incomplete."""
-    c = Checker("checkpoint_keeps_points")
-    sizes = [64, 128, 256, 512]
-    with tempfile.TemporaryDirectory() as d:
-        doc, path = kill_mid_run(d, RING + [
-            "--mode", "sweep", "--sizes", ",".join(map(str, sizes)), "--duration", "3",
-            "--interval", "250ms", "--checkpoint", "500ms"], min_samples=1, timeout=90,
-            ready=lambda x: x.get("frame_size") == 512)
-        c.true(doc is not None, "a checkpoint survives SIGKILL")
-        if doc is None:
-            c.done()
-        c.eq((doc["frame_size"], doc["stop_reason"]), (512, "running"),
-             "killed during the fourth size")
-        res = doc.get("results", [])
-        c.eq([r["frame_size"] for r in res], sizes[:3], "the three finished sizes")
-        trials = doc["trials"] if isinstance(doc.get("trials"), list) else []
-        c.eq([t["frame_size"] for t in trials], sizes[:3], "their trials")
-        for r, t in zip(res, trials):
-            tx = sum(x["tx_pkts"] for x in t["totals"])
-            c.true(r["sent_pkts"] > 0, "%d B: frames sent" % r["frame_size"])
-            c.eq(r["sent_pkts"], tx, "%d B: sent = the trial's port TX" % r["frame_size"])
-            c.eq(r["sent_pkts"], r["received_pkts"] + r["lost_pkts"],
-                 "%d B: sent = received + lost" % r["frame_size"])
-        incomplete_accepted(c, path, "sweep")
-        doc, path = kill_mid_run(d, RING + [
-            "--repeat", "3", "--duration", "2", "--interval", "250ms",
-            "--checkpoint", "500ms"], min_samples=1, timeout=90,
-            ready=lambda x: x.get("trial") == 3)
-        c.eq((doc or {}).get("trial"), 3, "--repeat: killed in the third trial")
-        trials = doc.get("trials") if doc else None
-        c.true(isinstance(trials, list) and [t["trial"] for t in trials] == [1, 2],
-               "--repeat: the two finished trials: %r" % (trials if not
-               isinstance(trials, list) else [t["trial"] for t in trials]))
-        c.eq((doc or {}).get("summary", {}).get("trials"), 2, "--repeat: their summary")
-        # Bounded: the finished trials' samples are in r.samples.jsonl only.
-        c.eq([sorted(set(t) & {"samples"}) for t in trials or []], [[], []],
-             "--repeat: the finished trials without their samples")
-        incomplete_accepted(c, path, "--repeat")
-    c.done()
 
 
 def read_series(path):
@@ -500,7 +404,7 @@ def seq_stray_frames():
     c.done(r)
 
 
-CASES = cases.by_name(checkpoint_sigkill, checkpoint_keeps_points, series_file,
+CASES = cases.by_name(checkpoint_sigkill, series_file,
                       xcheck_clean, xcheck_impair, xcheck_pool, xcheck_tx_kernel,
                       xcheck_bond, xcheck_mbufs, xcheck_foreign, seq_stray_frames)
 

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Replay mode (--replay, docs/replay.md): TX queues send the frames of a
+ * capture, loaded once into mbufs at set-up (setup/replay_setup.c), instead
+ * of test frames. A frame is sent by reference: its mbuf's reference count
+ * goes up by one as it is staged, and the PMD's free takes it back down,
+ * so the same mbuf goes out again on the next loop without a copy (the
+ * frames are never written to after set-up; the ports run without
+ * RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, which assumes a count of one). The
+ * increment is atomic, one per frame: every TX port sends the same mbufs,
+ * from several lcores. It is on the mbuf, not on a counter: the counters
+ * stay single-writer.
+ *
+ * Timing, decided at set-up for the whole run: the capture's own (each
+ * frame leaves once the TSC passes its due time, the capture's gap over
+ * --replay-speed), a fixed rate (the pacer, pace.h), or none (as fast as
+ * the port takes them). A worker with replay TX queues runs
+ * wr_replay_main instead of the generator's loop, so the generator's TX
+ * path carries no replay branch.
+ */
+#ifndef WR_REPLAY_H
+#define WR_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+
+struct wr_worker;
+
+/* One TX queue's share of the capture. */
+struct wr_replayq {
+	/* Set up before launch, then read-only. */
+	struct rte_mbuf **mbufs;  /* this queue's frames, in file order */
+	uint64_t *due_tsc;        /* frame k's time after its loop's start, in
+	                           * TSC cycles; NULL: not timed by the file */
+	uint64_t *prefix_bytes;   /* bytes (FCS included) of frames 0..k-1,
+	                           * nb + 1 entries */
+	uint32_t nb;              /* frames per loop on this queue */
+	uint64_t loop_tsc;        /* one loop's length on the TSC (timed) */
+
+	/* Private to the owning lcore (reset at each trial's start). */
+	uint32_t pos;             /* next frame to stage, < nb */
+	uint64_t loop_start_tsc;  /* TSC at which the current loop began */
+};
+
+/*
+ * Bytes (FCS included) of the first pkts frames queue r sends: frames
+ * leave in file order, loop after loop. Not for the hot path (one
+ * division). This function can't fail.
+ */
+static inline uint64_t
+wr_replayq_bytes(const struct wr_replayq *r, uint64_t pkts)
+{
+	if (r->nb == 0)
+		return 0;
+	return pkts / r->nb * r->prefix_bytes[r->nb] + r->prefix_bytes[pkts % r->nb];
+}
+
+/*
+ * The lcore loop of a worker whose TX queues replay (WR_WORKER_REPLAY):
+ * each TX queue sends its frames, timed as set up, until it sent its
+ * limit_pkts or ctl->tx_stop; its RX queues are polled as the
+ * generator's are. Returns 0.
+ */
+int wr_replay_main(struct wr_worker *w);
+
+#endif /* WR_REPLAY_H */
