@@ -78,8 +78,10 @@ port_json(uint16_t id)
 	if (rte_eth_dev_info_get(id, &info) != 0 ||
 			rte_eth_dev_get_name_by_port(id, name) != 0)
 		return NULL;
+	/* A port whose link cannot be read says down. */
 	memset(&link, 0, sizeof(link));
-	rte_eth_link_get_nowait(id, &link);
+	if (rte_eth_link_get_nowait(id, &link) != 0)
+		memset(&link, 0, sizeof(link));
 	smac[0] = '\0';
 	if (rte_eth_macaddr_get(id, &mac) == 0)
 		rte_ether_format_addr(smac, sizeof(smac), &mac);

@@ -9,6 +9,7 @@
 #include "base/units.h"
 #include "setup/resolve.h"
 #include "stats/cputrack.h"
+#include "stats/streamrx.h"
 #include "view.h"
 
 /* The next hops --port-ip resolved for p's TX queues. */
@@ -241,6 +242,28 @@ summary_streams(FILE *f, const struct wr_run *run)
 	}
 }
 
+/*
+ * RSS made visible: each stream that more than one RX queue received, the
+ * busiest and least busy queue's share of its frames.
+ */
+static void
+summary_spread(FILE *f, const struct wr_run *run)
+{
+	struct wr_streamrx_spread sp;
+	unsigned int i;
+
+	for (i = 0; i < wr_run_res(run)->nb_streams; i++) {
+		const struct wr_stream_result *s = &wr_run_res(run)->streams[i];
+
+		wr_streamrx_spread(run, s->stream_id, false, &sp);
+		if (sp.nb_queues > 1)
+			fprintf(f, "tx%u.%u spread over %u RX queues: busiest %.1f %%, "
+				"least %.1f %% of its frames\n", s->tx_port, s->tx_queue,
+				sp.nb_queues, 100.0 * sp.max_pkts / sp.nb_pkts,
+				100.0 * sp.min_pkts / sp.nb_pkts);
+	}
+}
+
 static void
 summary_rates(FILE *f, const struct wr_run *run)
 {
@@ -356,6 +379,7 @@ app_view_summary(FILE *f, const struct wr_run *run)
 	summary_rates(f, run);
 	summary_reflect(f, run);
 	summary_streams(f, run);
+	summary_spread(f, run);
 	summary_cpu(f, run);
 	links_summary(f, run);
 	if (wr_run_res(run)->nb_stranded_pkts != 0)

@@ -18,6 +18,7 @@
 #include "mix.h"
 #include "pattern.h"
 #include "portip.h"
+#include "range.h"
 #include "rate.h"
 #include "stream.h"
 
@@ -139,6 +140,7 @@ struct wr_config {
 	uint16_t src_udp;
 	uint16_t dst_udp;
 	uint32_t nb_flows;          /* UDP source ports src_udp .. +nb_flows-1 */
+	struct wr_ranges ranges;    /* fields that vary (range.h); firsts above */
 	uint16_t vlan_id;           /* 0: untagged */
 	struct wr_mix mix;          /* --mix; nb_sizes 0: fixed frame_size */
 	bool ipv6;                  /* IPv6/UDP frames, not IPv4 */

@@ -30,6 +30,7 @@ static const char *const pattern_values[] = { "constant", "burst:", "poisson",
 	NULL };
 static const char *const ports_values[] = { "all", "none", NULL };
 static const char *const rate_values[] = { "max", NULL };
+static const char *const vary_values[] = { "inc", "random", NULL };
 static const char *const replay_speed_values[] = { "max", NULL };
 
 const struct wr_optdesc wr_optab[] = {
@@ -68,27 +69,27 @@ const struct wr_optdesc wr_optab[] = {
 	{ "size", REQ, WR_OPT_SIZE, "BYTES", "frame size with FCS (RFC 2544), 64..9018;\n"
 		"above 1518 the port MTU is raised (9018 = MTU\n9000) [64]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
-	{ "src-mac", REQ, WR_OPT_SRC_MAC, "MAC", "source MAC [the port's own]",
+	{ "src-mac", REQ, WR_OPT_SRC_MAC, "MAC", "source MAC or range M1-M2 [the port's own]",
 		WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
-	{ "dst-mac", REQ, WR_OPT_DST_MAC, "MAC", "destination MAC [the peer port's MAC: "
-		"ports\npair up 0-1, 2-3; a lone port is its own peer]", WR_OPTSEC_FRAMES,
+	{ "dst-mac", REQ, WR_OPT_DST_MAC, "MAC", "destination MAC or range M1-M2 [the "
+		"peer\nport's MAC: ports pair up 0-1, 2-3; a lone\nport is its own peer]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
-	{ "src-ip", REQ, WR_OPT_SRC_IP, "A.B.C.D", "source IPv4 address [198.18.0.1]",
+	{ "src-ip", REQ, WR_OPT_SRC_IP, "A.B.C.D", "source IPv4 address or range A-B\n[198.18.0.1]",
 		WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
-	{ "dst-ip", REQ, WR_OPT_DST_IP, "A.B.C.D", "destination IPv4 address [198.19.0.1]",
+	{ "dst-ip", REQ, WR_OPT_DST_IP, "A.B.C.D", "destination IPv4 address or range A-B\n[198.19.0.1]",
 		WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
-	{ "sport", REQ, WR_OPT_SPORT, "N", "UDP source port [1024]", WR_OPTSEC_FRAMES,
+	{ "sport", REQ, WR_OPT_SPORT, "N", "UDP source port or range N-M [1024]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
-	{ "dport", REQ, WR_OPT_DPORT, "N", "UDP destination port [1024]", WR_OPTSEC_FRAMES,
+	{ "dport", REQ, WR_OPT_DPORT, "N", "UDP destination port or range N-M [1024]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
 	{ "flows", REQ, WR_OPT_FLOWS, "N", "vary the UDP source port over N values,\n"
-		"1..65536 [1]", WR_OPTSEC_FRAMES,
+		"1..65536 (with other ranges: a sport range)\n[1]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
-	{ "vlan", REQ, WR_OPT_VLAN, "ID", "802.1Q tag 1..4094 (frames need >= 68 bytes)\n"
-		"[none]", WR_OPTSEC_FRAMES,
+	{ "vlan", REQ, WR_OPT_VLAN, "ID", "802.1Q tag 1..4094 or range N-M (frames\n"
+		"need >= 68 bytes) [none]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
 	{ "mix", REQ, WR_OPT_MIX, "MIX", "frame sizes in a repeating sequence instead\n"
 		"of --size: imix (64:7,594:4,1518:1), a list\nSIZE[:WEIGHT],... or an RFC 6985 "
@@ -98,15 +99,20 @@ const struct wr_optdesc wr_optab[] = {
 	{ "ipv6", NO, WR_OPT_IPV6, NULL, "IPv6/UDP frames (UDP checksum set on every\n"
 		"frame), at least 84 bytes, 88 tagged [IPv4]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
-	{ "src-ip6", REQ, WR_OPT_SRC_IP6, "ADDR", "source IPv6 address [2001:2::1]",
+	{ "src-ip6", REQ, WR_OPT_SRC_IP6, "ADDR", "source IPv6 address or range A-B (the\nlast 64 bits vary) [2001:2::1]",
 		WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
-	{ "dst-ip6", REQ, WR_OPT_DST_IP6, "ADDR", "destination IPv6 address\n"
+	{ "dst-ip6", REQ, WR_OPT_DST_IP6, "ADDR", "destination IPv6 address or range A-B\n"
 		"[2001:2:0:1::1]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
-	{ "dscp", REQ, WR_OPT_DSCP, "N", "DSCP 0..63 in the IPv4 TOS or IPv6 traffic\n"
-		"class [0]", WR_OPTSEC_FRAMES,
+	{ "dscp", REQ, WR_OPT_DSCP, "N", "DSCP 0..63 or range N-M in the IPv4 TOS or\n"
+		"IPv6 traffic class [0]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
+	{ "vary", REQ, WR_OPT_VARY, "ORDER", "order the ranges' flows are sent in: inc\n"
+		"(sport fastest, then dport, addresses, MACs,\nvlan, dscp) or random[:SEED], a "
+		"seeded\npermutation: each flow once per cycle [inc]",
+		WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, vary_values },
 	{ "vlan-prio", REQ, WR_OPT_VLAN_PRIO, "N", "802.1Q priority (PCP) 0..7, with "
 		"--vlan [0]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },

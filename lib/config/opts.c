@@ -13,6 +13,7 @@
 #include "optab.h"
 #include "opts.h"
 #include "opts_methods.h"
+#include "opts_range.h"
 #include "opts_replay.h"
 #include "opts_traffic.h"
 #include "opts_values.h"
@@ -65,9 +66,6 @@ opt_number(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 	case WR_OPT_TXD: return WR_OPTV_UINT("txd", v, 32, 32768, &cfg->nb_txd, err);
 	case WR_OPT_RXD: return WR_OPTV_UINT("rxd", v, 32, 32768, &cfg->nb_rxd, err);
 	case WR_OPT_BURST: return WR_OPTV_UINT("burst", v, 1, WR_MAX_BURST, &cfg->burst_pkts, err);
-	case WR_OPT_SPORT: return WR_OPTV_UINT("sport", v, 0, 65535, &cfg->src_udp, err);
-	case WR_OPT_DPORT: return WR_OPTV_UINT("dport", v, 0, 65535, &cfg->dst_udp, err);
-	case WR_OPT_VLAN: return WR_OPTV_UINT("vlan", v, 1, 4094, &cfg->vlan_id, err);
 	case WR_OPT_COUNT: return wr_optv_u64("count", v, 1, UINT64_MAX, &cfg->count_pkts, err);
 	default: break;
 	}
@@ -124,14 +122,6 @@ static int
 opt_addr(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 {
 	switch (c) {
-	case WR_OPT_SRC_MAC: return wr_optv_mac("src-mac", v, &cfg->src_mac, &cfg->src_mac_set, err);
-	case WR_OPT_DST_MAC: return wr_optv_mac("dst-mac", v, &cfg->dst_mac, &cfg->dst_mac_set, err);
-	case WR_OPT_SRC_IP:
-		cfg->addr_set |= WR_ADDR_SRC4;
-		return wr_optv_ip("src-ip", v, &cfg->src_ip, err);
-	case WR_OPT_DST_IP:
-		cfg->addr_set |= WR_ADDR_DST4;
-		return wr_optv_ip("dst-ip", v, &cfg->dst_ip, err);
 	case WR_OPT_PORT_IP:
 		return wr_portip_parse(v, cfg->port_ip, WR_MAX_PORTS, err);
 	case WR_OPT_TX_PORTS:
@@ -400,7 +390,7 @@ static int
 opt_one(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 {
 	int (*const handlers[])(int, const char *, struct wr_config *, struct wr_error *) = {
-		opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
+		wr_opts_range, opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
 		opt_results, opt_twoend, opt_stamp, opt_test, wr_opts_methods,
 		wr_opts_traffic, wr_opts_replay,
 	};

@@ -9,6 +9,7 @@
 
 #include "opts.h"
 #include "opts_methods.h"
+#include "opts_range.h"
 #include "opts_replay.h"
 #include "opts_traffic.h"
 
@@ -50,6 +51,15 @@ check_twoend(struct wr_config *cfg, struct wr_error *err)
 	if (cfg->idle_timeout_ms != 0 && !cfg->duration_set)
 		cfg->duration_ms = 0;
 	return 0;
+}
+
+/* --flows folded into the ranges, which the frames can take. */
+static int
+check_ranges(struct wr_config *cfg, struct wr_error *err)
+{
+	if (wr_opts_range_flows(&cfg->ranges, &cfg->nb_flows, "--flows", err) != 0)
+		return -EINVAL;
+	return wr_range_check(&cfg->ranges, cfg->ipv6, cfg->vlan_id != 0, err);
 }
 
 int
@@ -95,6 +105,8 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 	if (cfg->nb_flows > 1 && (uint32_t)cfg->src_udp + cfg->nb_flows - 1 > 65535)
 		return wr_err_usage(err, -EINVAL, "--flows %u with --sport %u: UDP source ports "
 			"would pass 65535", cfg->nb_flows, cfg->src_udp);
+	if (cfg->nb_stream_defs == 0 && check_ranges(cfg, err) != 0)
+		return -EINVAL;
 	if (wr_impair_active(&cfg->impair) && cfg->burst_pkts > WR_IMPAIR_MAX_BURST)
 		return wr_err_usage(err, -EINVAL, "--burst %u with --impair: at most %u (the "
 			"fixture may double a burst)", cfg->burst_pkts, WR_IMPAIR_MAX_BURST);

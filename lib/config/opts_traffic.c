@@ -10,32 +10,17 @@
 #include "opts_traffic.h"
 #include "stackcfg.h"
 
-static int
-opt_ip6(const char *name, const char *v, uint8_t *addr, struct wr_error *err)
-{
-	struct in6_addr a;
-
-	if (inet_pton(AF_INET6, v, &a) != 1)
-		return wr_err_usage(err, -EINVAL, "--%s %s: not an IPv6 address, expected "
-			"e.g. 2001:2::1", name, v);
-	memcpy(addr, &a, sizeof(a));
-	return 0;
-}
-
-/* --dscp, --vlan-prio, --pattern, --stream; 1: not one of them. */
+/* --vlan-prio, --pattern, --stream; 1: not one of them. */
 static int
 opt_stream(int id, const char *v, struct wr_config *cfg, struct wr_error *err)
 {
 	uint64_t x;
 
 	switch (id) {
-	case WR_OPT_DSCP:
 	case WR_OPT_VLAN_PRIO:
-		if (wr_units_parse_u64(v, 0, id == WR_OPT_DSCP ? 63 : 7, &x) != 0)
-			return wr_err_usage(err, -EINVAL, "--%s %s: expected 0..%u",
-				id == WR_OPT_DSCP ? "dscp" : "vlan-prio", v,
-				id == WR_OPT_DSCP ? 63 : 7);
-		*(id == WR_OPT_DSCP ? &cfg->dscp : &cfg->vlan_prio) = (uint8_t)x;
+		if (wr_units_parse_u64(v, 0, 7, &x) != 0)
+			return wr_err_usage(err, -EINVAL, "--vlan-prio %s: expected 0..7", v);
+		cfg->vlan_prio = (uint8_t)x;
 		return 0;
 	case WR_OPT_PATTERN:
 		if (wr_pattern_parse(v, &cfg->pattern, err) != 0)
@@ -74,12 +59,6 @@ wr_opts_traffic(int id, const char *v, struct wr_config *cfg, struct wr_error *e
 		if (wr_stack_parse(v, &cfg->stack, err) != 0)
 			return wr_err_prefix(err, "--stack %s: ", v);
 		return 0;
-	case WR_OPT_SRC_IP6:
-		cfg->addr_set |= WR_ADDR_SRC6;
-		return opt_ip6("src-ip6", v, cfg->src_ip6, err);
-	case WR_OPT_DST_IP6:
-		cfg->addr_set |= WR_ADDR_DST6;
-		return opt_ip6("dst-ip6", v, cfg->dst_ip6, err);
 	default: return opt_stream(id, v, cfg, err);
 	}
 }
@@ -152,7 +131,7 @@ int
 wr_opts_traffic_check(struct wr_config *cfg, struct wr_error *err)
 {
 	const struct wr_stackcfg_frame sf = { "--stack", &cfg->ipv6, cfg->ipv6,
-		cfg->vlan_id, cfg->mix.nb_sizes != 0 };
+		cfg->vlan_id, cfg->mix.nb_sizes != 0, &cfg->ranges };
 	unsigned int i;
 	int rc = check_pattern(cfg, err);
 	uint32_t min;

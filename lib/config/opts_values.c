@@ -163,29 +163,6 @@ wr_opts_parse_map(const char *s, struct wr_map *map, struct wr_error *err)
 }
 
 int
-wr_optv_mac(const char *name, const char *val, struct rte_ether_addr *mac,
-		bool *set, struct wr_error *err)
-{
-	if (rte_ether_unformat_addr(val, mac) != 0)
-		return wr_err_usage(err, -EINVAL, "--%s %s: not a MAC address, expected "
-			"e.g. 02:00:00:00:00:01", name, val);
-	*set = true;
-	return 0;
-}
-
-int
-wr_optv_ip(const char *name, const char *val, uint32_t *ip, struct wr_error *err)
-{
-	struct in_addr a;
-
-	if (inet_pton(AF_INET, val, &a) != 1)
-		return wr_err_usage(err, -EINVAL, "--%s %s: not an IPv4 address, expected "
-			"dotted quad e.g. 198.18.0.1", name, val);
-	*ip = ntohl(a.s_addr);
-	return 0;
-}
-
-int
 wr_optv_ports(const char *name, const char *val, uint64_t *mask, bool *set,
 		struct wr_error *err)
 {

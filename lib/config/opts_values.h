@@ -37,14 +37,6 @@ int wr_optv_duration(const char *name, const char *val, uint64_t min_ms,
 int wr_optv_real(const char *name, const char *v, double min, double max,
 		double *out, struct wr_error *err);
 
-/* A MAC address into *mac; *set becomes true. */
-int wr_optv_mac(const char *name, const char *val, struct rte_ether_addr *mac,
-		bool *set, struct wr_error *err);
-
-/* A dotted-quad IPv4 address into *ip (host order). */
-int wr_optv_ip(const char *name, const char *val, uint32_t *ip,
-		struct wr_error *err);
-
 /*
  * A port list (wr_opts_parse_portlist) into *mask; *set is false for
  * "all" (every port), true otherwise.

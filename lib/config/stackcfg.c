@@ -9,6 +9,7 @@ wr_stackcfg_settle(const struct wr_stack *st, const struct wr_stackcfg_frame *f,
 		struct wr_error *err)
 {
 	bool inner6 = wr_stack_inner_ipv6(st);
+	unsigned int i;
 
 	if (st->nb_layers == 0)
 		return 0;
@@ -24,6 +25,12 @@ wr_stackcfg_settle(const struct wr_stack *st, const struct wr_stackcfg_frame *f,
 		return wr_err_usage(err, -EINVAL, "%s: a size mix with a stack is not "
 			"supported (each size would vary every layer's length); give "
 			"one size", f->what);
+	for (i = 0; i < WR_RANGE_NB_FIELDS; i++)
+		if (f->ranges->nb[i] > 1)
+			return wr_err_usage(err, -EINVAL, "%s: a %s range with a stack "
+				"is not supported (the flow table writes the plain "
+				"frame's offsets); give one value, or --flows N",
+				f->what, wr_range_name((enum wr_range_field)i));
 	*f->ipv6 = inner6;
 	return 0;
 }

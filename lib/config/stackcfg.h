@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "base/stack.h"
+#include "range.h"
 
 /* A frame's settings that a stack meets. */
 struct wr_stackcfg_frame {
@@ -19,6 +20,7 @@ struct wr_stackcfg_frame {
 	bool ipv6_explicit;    /* ... unless given (then they must agree) */
 	uint16_t vlan_id;      /* a --vlan tag: put it in the stack instead */
 	bool mix;              /* a size mix: not with a stack */
+	const struct wr_ranges *ranges; /* field ranges: not with a stack */
 };
 
 /*

@@ -11,6 +11,7 @@
 #include "base/units.h"
 #include "config.h"
 #include "stackcfg.h"
+#include "opts_range.h"
 #include "stream.h"
 
 /* Everything a key leaves out comes from the command line. */
@@ -31,6 +32,7 @@ def_defaults(const struct wr_config *cfg, unsigned int idx,
 	d->src_udp = cfg->src_udp;
 	d->dst_udp = cfg->dst_udp;
 	d->nb_flows = cfg->nb_flows;
+	d->ranges = cfg->ranges;
 	d->vlan_id = cfg->vlan_id;
 	d->vlan_prio = cfg->vlan_prio;
 	d->dscp = cfg->dscp;
@@ -44,28 +46,47 @@ num(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
 	return wr_units_parse_u64(v, lo, hi, out) == 0 ? 0 : -EINVAL;
 }
 
-/*
- * src-ip / dst-ip: either family; an IPv6 address means l3=ipv6. bit4
- * is the key's WR_ADDR_* bit for IPv4 (its IPv6 bit is 4 times it).
- */
+/* src-ip / dst-ip: either family, or a range; an IPv6 one means l3=ipv6. */
 static int
-set_addr(struct wr_stream_def *d, const char *v, uint32_t *ip4, uint8_t *ip6,
-		bool *saw6, unsigned int bit4)
+set_addr(struct wr_stream_def *d, const char *v, bool src, bool *saw6,
+		struct wr_error *why)
 {
-	struct in_addr a4;
-	struct in6_addr a6;
+	bool six = strchr(v, ':') != NULL;
+	enum wr_range_field f = six ? (src ? WR_RANGE_SRC_IP6 : WR_RANGE_DST_IP6) :
+		(src ? WR_RANGE_SRC_IP : WR_RANGE_DST_IP);
+	union wr_range_first x;
 
-	if (inet_pton(AF_INET, v, &a4) == 1) {
-		*ip4 = ntohl(a4.s_addr);
-		d->addr_set |= bit4;
+	if (wr_range_parse_field(f, v, &x, &d->ranges.nb[f], why) != 0)
+		return -EINVAL;
+	if (!six) {
+		*(src ? &d->src_ip : &d->dst_ip) = x.ip4;
+		d->addr_set |= src ? WR_ADDR_SRC4 : WR_ADDR_DST4;
 		return 0;
 	}
-	if (inet_pton(AF_INET6, v, &a6) != 1)
-		return -EINVAL;
-	memcpy(ip6, &a6, 16);
+	memcpy(src ? d->src_ip6 : d->dst_ip6, x.ip6, 16);
 	d->ipv6 = true;
-	d->addr_set |= bit4 << 2;
+	d->addr_set |= src ? WR_ADDR_SRC6 : WR_ADDR_DST6;
 	*saw6 = true;
+	return 0;
+}
+
+/* sport, dport, vlan, dscp: a value or a range. */
+static int
+set_num(struct wr_stream_def *d, enum wr_range_field f, const char *v,
+		struct wr_error *why)
+{
+	union wr_range_first x;
+
+	if (wr_range_parse_field(f, v, &x, &d->ranges.nb[f], why) != 0)
+		return -EINVAL;
+	if (f == WR_RANGE_SPORT)
+		d->src_udp = (uint16_t)x.num;
+	else if (f == WR_RANGE_DPORT)
+		d->dst_udp = (uint16_t)x.num;
+	else if (f == WR_RANGE_VLAN)
+		d->vlan_id = (uint16_t)x.num;
+	else
+		d->dscp = (uint8_t)x.num;
 	return 0;
 }
 
@@ -76,15 +97,22 @@ struct seen {
 
 /* Keys of the frame's headers. Returns 1 for a key it does not know. */
 static int
-key_header(struct wr_stream_def *d, const char *k, const char *v, struct seen *s)
+key_header(struct wr_stream_def *d, const char *k, const char *v, struct seen *s,
+		struct wr_error *why)
 {
+	const enum wr_range_field nums[] = { WR_RANGE_SPORT, WR_RANGE_DPORT,
+		WR_RANGE_VLAN, WR_RANGE_DSCP };
+	unsigned int i;
 	uint64_t x;
 	int rc;
 
-	if (strcmp(k, "src-ip") == 0)
-		return set_addr(d, v, &d->src_ip, d->src_ip6, &s->ip6, WR_ADDR_SRC4);
-	if (strcmp(k, "dst-ip") == 0)
-		return set_addr(d, v, &d->dst_ip, d->dst_ip6, &s->ip6, WR_ADDR_DST4);
+	if (strcmp(k, "src-ip") == 0 || strcmp(k, "dst-ip") == 0)
+		return set_addr(d, v, k[0] == 's', &s->ip6, why);
+	for (i = 0; i < RTE_DIM(nums); i++)
+		if (strcmp(k, wr_range_name(nums[i])) == 0)
+			return set_num(d, nums[i], v, why);
+	if (strcmp(k, "vary") == 0)
+		return wr_range_parse_vary(v, &d->ranges, why);
 	if (strcmp(k, "l3") == 0) {
 		if (strcmp(v, "ipv4") != 0 && strcmp(v, "ipv6") != 0)
 			return -EINVAL;
@@ -92,19 +120,10 @@ key_header(struct wr_stream_def *d, const char *k, const char *v, struct seen *s
 		s->l3v4 = !d->ipv6;
 		return 0;
 	}
-	if (strcmp(k, "sport") == 0 || strcmp(k, "dport") == 0) {
-		rc = num(v, 0, 65535, &x);
-		*(k[0] == 's' ? &d->src_udp : &d->dst_udp) = (uint16_t)x;
-		return rc;
-	}
 	if (strcmp(k, "flows") == 0)
 		return (rc = num(v, 1, 65536, &x)) == 0 ? (d->nb_flows = (uint32_t)x, 0) : rc;
-	if (strcmp(k, "vlan") == 0)
-		return (rc = num(v, 1, 4094, &x)) == 0 ? (d->vlan_id = (uint16_t)x, 0) : rc;
 	if (strcmp(k, "prio") == 0)
 		return (rc = num(v, 0, 7, &x)) == 0 ? (d->vlan_prio = (uint8_t)x, 0) : rc;
-	if (strcmp(k, "dscp") == 0)
-		return (rc = num(v, 0, 63, &x)) == 0 ? (d->dscp = (uint8_t)x, 0) : rc;
 	return 1;
 }
 
@@ -170,13 +189,13 @@ apply_key(struct wr_stream_def *d, char *kv, struct seen *s, unsigned int idx,
 	if (eq == NULL)
 		return wr_err_usage(err, -EINVAL, "--stream %u: '%s' is not KEY=VALUE", idx + 1, kv);
 	*eq = '\0';
-	rc = key_header(d, kv, eq + 1, s);
+	rc = key_header(d, kv, eq + 1, s, &why);
 	if (rc == 1)
 		rc = key_traffic(d, kv, eq + 1, s, &why);
 	if (rc == 1)
 		return wr_err_usage(err, -EINVAL, "--stream %u: unknown key '%s' (name, size, "
 			"mix, rate, share, pattern, l3, src-ip, dst-ip, sport, dport, "
-			"flows, vlan, prio, dscp, stack)", idx + 1, kv);
+			"flows, vary, vlan, prio, dscp, stack)", idx + 1, kv);
 	if (rc != 0)
 		return wr_err_usage(err, -EINVAL, "--stream %u: %s=%s: %s", idx + 1, kv, eq + 1,
 			why.msg[0] ? why.msg : "not a valid value (see docs/traffic.md)");
@@ -190,7 +209,7 @@ settle_stack(struct wr_stream_def *d, const struct seen *s, unsigned int idx,
 {
 	char what[WR_STREAM_NAME_LEN + 32];
 	const struct wr_stackcfg_frame f = { what, &d->ipv6, s->l3v4 || s->ip6,
-		d->vlan_id, d->mix.nb_sizes != 0 };
+		d->vlan_id, d->mix.nb_sizes != 0, &d->ranges };
 
 	snprintf(what, sizeof(what), "--stream %u (%s)", idx + 1, d->name);
 	return wr_stackcfg_settle(&d->stack, &f, err);
@@ -296,18 +315,60 @@ check_sizes(const struct wr_stream_def *d, unsigned int i, struct wr_error *err)
 	return 0;
 }
 
-/* Same addresses, destination port and tag, overlapping source ports. */
+/* Its flows folded into its ranges, which its frames can take. */
+static int
+check_ranges(struct wr_stream_def *d, unsigned int i, struct wr_error *err)
+{
+	char who[WR_STREAM_NAME_LEN + 32];
+
+	snprintf(who, sizeof(who), "--stream %u (%s)", i + 1, d->name);
+	if (wr_opts_range_flows(&d->ranges, &d->nb_flows, who, err) != 0)
+		return -EINVAL;
+	if (wr_range_check(&d->ranges, d->ipv6, d->vlan_id != 0, err) != 0)
+		return wr_err_prefix(err, "%s: ", who);
+	return 0;
+}
+
+/* Whether first..first+na-1 and second..second+nb-1 meet (counts 0: 1). */
+static bool
+meet(uint64_t a, uint32_t na, uint64_t b, uint32_t nb)
+{
+	return a < b + RTE_MAX(nb, 1u) && b < a + RTE_MAX(na, 1u);
+}
+
+/* Field f of a and b meet, their first values at fa and fb. */
+#define MEET(f, fa, fb) meet((fa), a->ranges.nb[f], (fb), b->ranges.nb[f])
+
+/* Both IPv6 addresses of a and b may be equal. */
+static bool
+meet6(const struct wr_stream_def *a, const struct wr_stream_def *b)
+{
+	uint64_t x[4] = { 0 };
+	unsigned int i;
+
+	if (memcmp(a->src_ip6, b->src_ip6, 8) != 0 || memcmp(a->dst_ip6, b->dst_ip6, 8) != 0)
+		return false;
+	for (i = 8; i < 16; i++) {
+		x[0] = x[0] << 8 | a->src_ip6[i];
+		x[1] = x[1] << 8 | b->src_ip6[i];
+		x[2] = x[2] << 8 | a->dst_ip6[i];
+		x[3] = x[3] << 8 | b->dst_ip6[i];
+	}
+	return MEET(WR_RANGE_SRC_IP6, x[0], x[1]) && MEET(WR_RANGE_DST_IP6, x[2], x[3]);
+}
+
+/* Addresses, destination port, tag and source ports (sport, flows) may meet. */
 static bool
 overlap(const struct wr_stream_def *a, const struct wr_stream_def *b)
 {
-	bool addr = a->ipv6 ? memcmp(a->src_ip6, b->src_ip6, 16) == 0 &&
-		memcmp(a->dst_ip6, b->dst_ip6, 16) == 0 :
-		a->src_ip == b->src_ip && a->dst_ip == b->dst_ip;
+	bool addr = a->ipv6 ? meet6(a, b) :
+		MEET(WR_RANGE_SRC_IP, a->src_ip, b->src_ip) &&
+		MEET(WR_RANGE_DST_IP, a->dst_ip, b->dst_ip);
 
-	return a->ipv6 == b->ipv6 && addr && a->dst_udp == b->dst_udp &&
-		a->vlan_id == b->vlan_id &&
-		a->src_udp < b->src_udp + b->nb_flows &&
-		b->src_udp < a->src_udp + a->nb_flows;
+	return a->ipv6 == b->ipv6 && addr && MEET(WR_RANGE_DPORT, a->dst_udp, b->dst_udp) &&
+		MEET(WR_RANGE_VLAN, a->vlan_id, b->vlan_id) &&
+		meet(a->src_udp, RTE_MAX(a->nb_flows, a->ranges.nb[WR_RANGE_SPORT]),
+			b->src_udp, RTE_MAX(b->nb_flows, b->ranges.nb[WR_RANGE_SPORT]));
 }
 
 /*
@@ -408,12 +469,14 @@ wr_stream_check(struct wr_config *cfg, struct wr_error *err)
 	for (i = 0; i < cfg->nb_stream_defs && rc == 0; i++)
 		rc = check_sizes(&cfg->streams[i], i, err);
 	for (i = 0; i < cfg->nb_stream_defs && rc == 0; i++)
+		rc = check_ranges(&cfg->streams[i], i, err);
+	for (i = 0; i < cfg->nb_stream_defs && rc == 0; i++)
 		for (j = 0; j < i && rc == 0; j++)
 			if (overlap(&cfg->streams[i], &cfg->streams[j]))
 				rc = wr_err_usage(err, -EINVAL, "--stream %u (%s) overlaps --stream "
 					"%u (%s): same addresses, dport and VLAN, and their "
 					"source ports (sport, flows) meet; give one another "
-					"sport, dport, address or vlan", i + 1,
+					"sport, dport, address or vlan (or ranges that do not meet)", i + 1,
 					cfg->streams[i].name, j + 1, cfg->streams[j].name);
 	if (rc == 0)
 		rc = check_rate_sum(cfg, err);

@@ -16,6 +16,8 @@
  *   l3=ipv4|ipv6  src-ip=A  dst-ip=A  (IPv4 or IPv6 address: an IPv6 one
  *                     means l3=ipv6)
  *   sport=N  dport=N  flows=N  vlan=ID  prio=0..7  dscp=0..63
+ *                     (src-ip, dst-ip, sport, dport, vlan, dscp: or a range
+ *                     FIRST-LAST, range.h)  vary=inc|random[:SEED]
  *   stack=SPEC        a header stack (base/stack.h), as --stack
  */
 #ifndef WR_STREAM_H
@@ -27,6 +29,7 @@
 
 #include "mix.h"
 #include "pattern.h"
+#include "range.h"
 #include "rate.h"
 #include "base/error.h"
 #include "base/stack.h"
@@ -47,7 +50,8 @@ struct wr_stream_def {
 	uint32_t src_ip, dst_ip;  /* IPv4, host order */
 	uint8_t src_ip6[16], dst_ip6[16];
 	uint16_t src_udp, dst_udp;
-	uint32_t nb_flows;
+	uint32_t nb_flows;        /* 1 when ranges are given (folded in) */
+	struct wr_ranges ranges;  /* fields that vary; first values above */
 	uint16_t vlan_id;         /* 0: untagged */
 	uint8_t vlan_prio;        /* 802.1Q PCP */
 	uint8_t dscp;

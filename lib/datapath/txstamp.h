@@ -2,8 +2,8 @@
 /*
  * TX stamping, per burst: the length, sequence number and timestamp of each
  * new frame (each --stamp mode its own loop, no per-frame test), UDP source
- * ports of --flows, and the per-frame size and IPv6 checksum of a --mix or
- * --ipv6 queue (txvar.h). Only worker.c includes this: everything here is
+ * ports of --flows, the per-frame size and IPv6 checksum of a --mix or
+ * --ipv6 queue (txvar.h), and the header fields of field ranges (txflow.h). Only worker.c includes this: everything here is
  * inlined into its TX burst.
  */
 #ifndef WR_TXSTAMP_H
@@ -116,8 +116,10 @@ tx_var_frame(const struct tx_var_ctx *c, struct rte_mbuf *m, uint32_t pos,
 	if (c->nb_flows > 1)
 		*(uint16_t *)(d + c->sport_off) =
 			rte_cpu_to_be_16((uint16_t)(c->sport_base + flow));
-	if (c->csum6)
-		wr_txvar_csum6(c->v, d, base);
+	if (c->csum6)   /* for the template's source port but --flows' */
+		wr_txvar_csum6_sport(c->v, d, base, c->nb_flows > 1 ?
+			rte_cpu_to_be_16((uint16_t)(c->sport_base + flow)) :
+			c->v->sport_base_be);
 }
 
 /*
@@ -207,24 +209,105 @@ tx_stamp_some(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo
 }
 
 /*
+ * Field ranges over n frames stamped for the template's fields: each
+ * frame the next flow's row. Always inlined with ipv6, tagged and fresh
+ * constant (txflow.h).
+ */
+static __rte_always_inline void
+tx_ranges_of(const struct wr_txflows *t, struct wr_txq *q, struct rte_mbuf **m,
+		uint16_t n, bool ipv6, bool tagged, bool fresh)
+{
+	const struct wr_txflow_at at = t->at;
+	const uint32_t nb = t->nb;
+	uint32_t k = q->flow;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		wr_txflow_frame(at, &t->row[k], rte_pktmbuf_mtod(m[i], uint8_t *),
+			ipv6, tagged, fresh);
+		if (++k == nb)
+			k = 0;
+	}
+	q->flow = k;
+}
+
+/*
+ * Full stamps and the rows of fixed-size IPv4 frames in one pass, the
+ * usual ranges queue: per frame its length, seq, timestamp, one row load
+ * and its stores (the template's checksum from the table, not the frame).
+ */
+static __rte_always_inline void
+tx_ranges_full(const struct wr_txflows *t, struct wr_txq *q, struct rte_mbuf **m,
+		uint16_t n, uint32_t tsc_lo, bool tagged)
+{
+	const struct wr_txflow_at at = t->at;
+	const uint32_t th_off = q->th_off, nb = t->nb;
+	const uint16_t len = (uint16_t)q->data_len;
+	uint64_t seq = q->next_seq;
+	uint32_t k = q->flow;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
+		struct wr_test_hdr *th = (struct wr_test_hdr *)(d + th_off);
+
+		m[i]->data_len = len;
+		m[i]->pkt_len = len;
+		th->seq = seq + i;
+		th->tsc_lo = tsc_lo;
+		wr_txflow_frame(at, &t->row[k], d, false, tagged, false);
+		if (++k == nb)
+			k = 0;
+	}
+	q->flow = k;
+	q->next_seq = seq + n;
+}
+
+/* tx_ranges_of for the queue's kind of frame, decided once per burst. */
+static inline void
+tx_ranges(const struct wr_txflows *t, struct wr_txq *q, struct rte_mbuf **m,
+		uint16_t n)
+{
+	if (t->ipv6)   /* IPv6: the stamps always write the UDP checksum */
+		tx_ranges_of(t, q, m, n, true, t->tagged, true);
+	else if (t->tagged)
+		tx_ranges_of(t, q, m, n, false, true, t->ck_fresh);
+	else if (t->ck_fresh)
+		tx_ranges_of(t, q, m, n, false, false, true);
+	else
+		tx_ranges_of(t, q, m, n, false, false, false);
+}
+
+/*
  * Rare path, decided once per burst: stamp n new frames of a queue with a
- * size mix or IPv6 in one pass (instead of tx_stamp and tx_stamp_flows).
+ * size mix, IPv6 or field ranges (instead of tx_stamp and tx_stamp_flows):
+ * sizes and stamps for the template's fields in one pass, then the flows.
  */
 static __rte_noinline void
 tx_stamp_var(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
 {
 	const struct wr_txvar *v = q->var;
 
-	if (likely(q->stamp == WR_STAMP_FULL && q->nb_flows <= 1)) {
+	if (!v->mix && !v->csum6 && q->stamp == WR_STAMP_FULL) {
+		if (v->flows->tagged)   /* ranges alone: else v is NULL */
+			tx_ranges_full(v->flows, q, m, n, tsc_lo, true);
+		else
+			tx_ranges_full(v->flows, q, m, n, tsc_lo, false);
+		return;
+	}
+	if (!v->mix && !v->csum6)
+		tx_stamp(q, m, n, tsc_lo);
+	else if (likely(q->stamp == WR_STAMP_FULL && q->nb_flows <= 1)) {
 		if (v->mix && v->csum6)
 			tx_var_full(q, m, n, tsc_lo, true, true);
 		else if (v->mix)
 			tx_var_full(q, m, n, tsc_lo, true, false);
 		else
 			tx_var_full(q, m, n, tsc_lo, false, true);
-		return;
-	}
-	tx_stamp_some(q, m, n, tsc_lo);
+	} else
+		tx_stamp_some(q, m, n, tsc_lo);
+	if (v->flows != NULL)
+		tx_ranges(v->flows, q, m, n);
 }
 
 /* Rare path: frames the PMD refused last time get a fresh timestamp. */

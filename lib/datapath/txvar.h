@@ -2,7 +2,8 @@
 /*
  * What TX changes per frame beyond the test header, prepared once per queue
  * so the per-frame work stays a few stores: the size of each frame of a mix
- * (mix.h), and the UDP checksum IPv6 requires on every frame. Pure: no EAL;
+ * (mix.h), the UDP checksum IPv6 requires on every frame, and the header
+ * fields of field ranges (txflow.h). Pure: no EAL;
  * the burst loops in worker.c call the per-frame helpers below.
  *
  * The TX pool's mbufs hold the template of the mix's largest size. A frame
@@ -28,6 +29,7 @@
 
 #include "base/frame.h"
 #include "config/mix.h"
+#include "txflow.h"
 
 /*
  * The fields of one frame of a mix's sequence (its size's), as stored in
@@ -50,6 +52,9 @@ struct wr_txvar {
 	uint32_t sport_off;
 	uint16_t var_off[WR_FRAME_NB_VAR];
 	unsigned int seq_len;
+	/* Field ranges: the flows' rows (txflow.h), NULL: none. The q->flow
+	 * position walks them (--flows is folded into the ranges). */
+	const struct wr_txflows *flows;
 	/* Frame k of the mix's cycle, its size's fields resolved when built
 	 * (not size[seq[k]]: one dependent load less per frame). */
 	struct wr_txvar_slot slot[WR_MIX_MAX_SEQ];
@@ -146,18 +151,18 @@ wr_txvar_csum6_burst(const struct wr_txvar *v, uint32_t tsc_lo, uint16_t sport_b
 
 /*
  * Set the UDP checksum of the IPv6 frame at data from base, the checksum
- * of its size's template, and the seq, timestamp and source port now in
- * the frame. This function can't fail.
+ * of its size's template, the seq and timestamp now in the frame and the
+ * source port sport_be (as stored). This function can't fail.
  */
 static inline void
-wr_txvar_csum6(const struct wr_txvar *v, uint8_t *data, uint16_t base)
+wr_txvar_csum6_sport(const struct wr_txvar *v, uint8_t *data, uint16_t base,
+		uint16_t sport_be)
 {
 	const struct wr_test_hdr *th =
 		(const struct wr_test_hdr *)(data + v->th_off);
-	uint16_t sport, ck;
+	uint16_t ck;
 
-	memcpy(&sport, data + v->sport_off, sizeof(sport));
-	ck = wr_txvar_csum6_of(base, wr_txvar_csum6_burst(v, th->tsc_lo, sport),
+	ck = wr_txvar_csum6_of(base, wr_txvar_csum6_burst(v, th->tsc_lo, sport_be),
 		th->seq);
 	memcpy(data + v->udp_ck_off, &ck, sizeof(ck));
 }

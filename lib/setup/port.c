@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -287,28 +288,52 @@ wr_port_frame_spec(const struct wr_port *p, const struct wr_config *cfg,
 		cfg->addr_set | (cfg->nb_stream_defs ? cfg->streams[queue].addr_set : 0), s);
 }
 
+/*
+ * The flow table of field ranges after the queue's txvar in one block v
+ * (txflow.h), from the template's checksum at the queue's size.
+ */
+static int
+make_tx_flows(struct wr_txvar *v, const struct wr_ranges *r,
+		const struct wr_frame_spec *spec, const struct wr_frame_layout *lay)
+{
+	struct wr_txflows *t = (struct wr_txflows *)RTE_PTR_ALIGN_CEIL(v + 1, 64);
+
+	if (wr_txflow_build(spec, r, t) != 0)
+		return -EINVAL;
+	/* var_val[1]: the IPv4 header checksum (frame.h) */
+	wr_txflow_seal(t, v->mix || v->csum6, lay->var_val[1]);
+	v->flows = t;
+	return 0;
+}
+
 /* What TX queue q varies per frame (txvar.h), when anything. */
 static int
 make_tx_var(struct wr_port *p, const struct wr_config *cfg,
 		struct wr_port_txset *set, uint16_t q,
 		const struct wr_frame_spec *spec, struct wr_error *err)
 {
+	const struct wr_stream_def *d = cfg->nb_stream_defs ? &cfg->streams[q] : NULL;
+	const struct wr_mix *mix = d != NULL ? &d->mix : &cfg->mix;
+	const struct wr_ranges *r = d != NULL ? &d->ranges : &cfg->ranges;
+	uint64_t nb = wr_range_flows(r, spec->ipv6);
 	struct wr_txvar v;
 	bool needed;
-
-	const struct wr_mix *mix = cfg->nb_stream_defs ? &cfg->streams[q].mix : &cfg->mix;
 
 	if (wr_txvar_build(mix, spec, &set->qlay[q], &v, &needed) != 0)
 		return wr_err_usage(err, -EINVAL, "port %u: a size of mix %s cannot hold "
 			"the headers", p->port_id, mix->text);
-	if (!needed)
+	if (!needed && nb <= 1)
 		return 0;
-	set->var[q] = rte_malloc_socket("wr_txvar", sizeof(v), RTE_CACHE_LINE_SIZE,
+	set->var[q] = rte_malloc_socket("wr_txvar", sizeof(v) + 64 +
+		(nb > 1 ? wr_txflow_size((uint32_t)nb) : 0), RTE_CACHE_LINE_SIZE,
 		p->socket);
 	if (set->var[q] == NULL)
 		return wr_err_env(err, -ENOMEM, "port %u TX queue %u: no memory for "
-			"its frame table", p->port_id, q);
+			"its frame table (%" PRIu64 " flows)", p->port_id, q, nb);
 	memcpy(set->var[q], &v, sizeof(v));
+	if (nb > 1 && make_tx_flows(set->var[q], r, spec, &set->qlay[q]) != 0)
+		return wr_err_usage(err, -EINVAL, "port %u TX queue %u: its ranges do not "
+			"fit its frames", p->port_id, q);
 	return 0;
 }
 

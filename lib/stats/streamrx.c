@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "base/jsonw.h"
 #include "collect.h"
@@ -61,6 +64,63 @@ iat_json(const struct wr_run *run, const struct wr_rx_iat *a)
 	return o;
 }
 
+void
+wr_streamrx_spread(const struct wr_run *run, uint16_t stream_id, bool live,
+		struct wr_streamrx_spread *out)
+{
+	const struct wr_rxq *r;
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	WR_RUN_FOREACH_RXQ(run, i, r) {
+		const struct wr_rx_stream *s = wr_collect_rxq_stream(run, r, stream_id, live);
+		uint64_t n = s != NULL ? s->seq.nb_rx_pkts : 0;
+
+		if (n == 0)
+			continue;
+		out->min_pkts = out->nb_queues == 0 ? n : RTE_MIN(out->min_pkts, n);
+		out->max_pkts = RTE_MAX(out->max_pkts, n);
+		out->nb_pkts += n;
+		out->nb_queues++;
+	}
+}
+
+/*
+ * RSS made visible: queues that received the stream, and the busiest
+ * one's share of its frames (1 on one queue, 1/N when spread evenly).
+ */
+static json_t *
+spread_json(const struct wr_run *run, uint16_t stream_id, bool live)
+{
+	struct wr_streamrx_spread sp;
+
+	wr_streamrx_spread(run, stream_id, live, &sp);
+	return json_pack("{s:I, s:f, s:f}", "queues", (json_int_t)sp.nb_queues,
+		"max_share", sp.nb_pkts ? (double)sp.max_pkts / sp.nb_pkts : 0.0,
+		"min_share", sp.nb_pkts ? (double)sp.min_pkts / sp.nb_pkts : 0.0);
+}
+
+void
+wr_streamrx_flows_json(json_t *o, const struct wr_ranges *r, uint32_t nb_flows,
+		bool ipv6)
+{
+	uint64_t nb = wr_range_flows(r, ipv6);
+	char vary[40];
+	json_t *f;
+	unsigned int i;
+
+	wr_json_set(o, "flows", wr_json_u64(nb > 1 ? nb : nb_flows));
+	if (nb <= 1)
+		return;
+	f = json_object();
+	for (i = 0; i < WR_RANGE_NB_FIELDS; i++)
+		if (r->nb[i] > 1)
+			wr_json_set(f, wr_range_name(i), wr_json_u64(r->nb[i]));
+	wr_json_set(o, "ranges", f);
+	snprintf(vary, sizeof(vary), "random:%" PRIu64, r->seed);
+	wr_json_set(o, "vary", json_string(r->random ? vary : "inc"));
+}
+
 json_t *
 wr_streamrx_json(const struct wr_run *run, uint16_t stream_id, bool live)
 {
@@ -68,6 +128,7 @@ wr_streamrx_json(const struct wr_run *run, uint16_t stream_id, bool live)
 	json_t *o = json_object();
 
 	wr_json_set(o, "rx_queues", rx_queues_json(run, stream_id, live, &sum));
+	wr_json_set(o, "rx_spread", spread_json(run, stream_id, live));
 	wr_json_set(o, "interarrival", iat_json(run, &sum));
 	return o;
 }
@@ -92,6 +153,8 @@ wr_streamrx_tx_json(json_t *o, const struct wr_run *run, const struct wr_txq *t)
 	}
 	if ((d != NULL ? &d->stack : &cfg->stack)->nb_layers != 0)
 		wr_json_set(o, "stack", json_string((d != NULL ? &d->stack : &cfg->stack)->text));
+	wr_streamrx_flows_json(o, d != NULL ? &d->ranges : &cfg->ranges,
+		d != NULL ? d->nb_flows : cfg->nb_flows, d != NULL ? d->ipv6 : cfg->ipv6);
 	wr_json_set(o, "frame_size", wr_json_u64(t->frame_size));
 	if (t->mix != NULL)
 		wr_json_set(o, "mix", json_string(t->mix->text));

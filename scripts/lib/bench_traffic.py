@@ -7,9 +7,12 @@ for what issue 14 added, against the fixed-size path, alternating runs.
   streams4   four --stream of 64 B on one port (four TX queues, one core)
   ipv4_84    --size 84, the smallest IPv6 size, in IPv4 (the comparison)
   ipv6_84    --ipv6 --size 84 (UDP checksum updated per frame)
+  ranges1024 --size 64, 1024 flows over ranges (256 source addresses x 4
+             destination ports: a table row and the IPv4 header checksum
+             per frame, issue 25)
 
-Cost = cycles per frame / the reference's - 1 (fixed64 for imix and
-streams4, ipv4_84 for ipv6_84)."""
+Cost = cycles per frame / the reference's - 1 (fixed64 for imix,
+streams4 and ranges1024, ipv4_84 for ipv6_84)."""
 from stats import median_of
 
 VARIANTS = {
@@ -19,9 +22,11 @@ VARIANTS = {
                  "--stream", "size=64;dport=3", "--stream", "size=64;dport=4"],
     "ipv4_84": ["--size", "84"],
     "ipv6_84": ["--ipv6", "--size", "84"],
+    "ranges1024": ["--size", "64", "--src-ip", "10.0.0.0-10.0.0.255",
+                   "--dport", "1-4"],
 }
 GOALS = {"imix": ("fixed64", 0.20), "streams4": ("fixed64", 0.20),
-         "ipv6_84": ("ipv4_84", 0.10)}
+         "ipv6_84": ("ipv4_84", 0.10), "ranges1024": ("fixed64", 0.20)}
 
 
 def alternate(case, variants, args, log, steady, run_wirerate, fmt_run):

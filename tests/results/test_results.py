@@ -282,7 +282,7 @@ def compare_unlike_real():
         c.true("--allow-diff size: not a key; accepted: mix, l3, rate" in p.stderr,
                "lists the keys: %r" % p.stderr)
         h = tool(["compare", "--help"]).stdout
-        for k in ("mix", "l3", "rate", "pattern", "stamp", "streams", "flows",
+        for k in ("mix", "l3", "rate", "pattern", "stamp", "streams", "flows", "ranges",
                   "vlan", "ports"):
             c.true(re.search(r"\n +%s +\S" % k, h) is not None, "--help lists %s" % k)
     finally:

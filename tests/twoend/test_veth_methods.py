@@ -240,25 +240,41 @@ def telemetry_rows(proc, prefix):
     return rows
 
 
+def rss_start(bed, nb_q, opts):
+    """wirerate from port 0 to port 1 (nb_q RX queues, af_packet fanout)
+    over a veth pair in a namespace at 20 kpps; (netns, receiving veth,
+    process, JSON path)."""
+    ns = bed.add_netns("R")
+    va, vb = bed.veth(ns, ns, 1500, (MAC_A, MAC_B))
+    out = bed.path("rss.json")
+    q = ",qpairs=%d" % nb_q
+    p = bed.wirerate("a", [AF_PACKET % va + q, AF_PACKET1 % vb + q], [
+        "--tx-ports", "0", "--rx-ports", "1", "--txq", "1", "--rxq", str(nb_q),
+        "--rate", "20kpps", "--src-mac", MAC_A, "--dst-mac", MAC_B,
+        "--json", out] + opts, netns=ns)
+    return ns, vb, p, out
+
+
+def rss_result(c, p, out):
+    """The run's exit code checked and its JSON, or None (a failed check)."""
+    c.eq(p.wait(90), 0, "exit code")
+    doc = twoend.load_json(out)
+    if doc is None:
+        c.true(False, "JSON written")
+    return doc
+
+
 def veth_rss_live():
     """One stream spread over two RX queues (issue 22 item 5): the live
     figures merge the queues' views of it as the final ones do, so no
     interval shows the gaps each queue alone sees (the other queue's
     frames); the kernel's veth counter agrees with what was received."""
     c, bed = Checker("veth_rss_live"), Bed("veth_rss_live")
-    ns = bed.add_netns("R")
-    va, vb = bed.veth(ns, ns, 1500, (MAC_A, MAC_B))
-    out = bed.path("rss.json")
-    p = bed.wirerate("a", [AF_PACKET % va + ",qpairs=2", AF_PACKET1 % vb + ",qpairs=2"], [
-        "--tx-ports", "0", "--rx-ports", "1", "--txq", "1", "--rxq", "2",
-        "--flows", "16", "--rate", "20kpps", "--count", str(RSS_N),
-        "--interval", "100ms", "--src-mac", MAC_A, "--dst-mac", MAC_B,
-        "--json", out], netns=ns)
+    ns, vb, p, out = rss_start(bed, 2, ["--flows", "16", "--count", str(RSS_N),
+                                        "--interval", "100ms"])
     tele = telemetry_rows(p, bed.tag + "a")
-    c.eq(p.wait(90), 0, "exit code")
-    doc = twoend.load_json(out)
+    doc = rss_result(c, p, out)
     if doc is None:
-        c.true(False, "JSON written")
         return finish(c, bed)
     s = doc["streams"][0]
     per_q = [q["rx_pkts"] for q in s["rx"]["rx_queues"]]
@@ -279,4 +295,31 @@ def veth_rss_live():
     finish(c, bed)
 
 
-CASES = cases.by_name(veth_capture, veth_mlr, veth_rss_live)
+def veth_rss_ranges():
+    """RSS made visible (issue 25): 1024 flows over field ranges (source
+    addresses x destination ports) spread by af_packet's fanout hash over
+    all four RX queues of the receiver; rx_spread and the summary say so,
+    and every frame is accounted for, the kernel's veth counter agreeing."""
+    c, bed = Checker("veth_rss_ranges"), Bed("veth_rss_ranges")
+    ns, vb, p, out = rss_start(bed, 4, ["--src-ip", "10.0.0.1-10.0.0.64", "--dport",
+                                        "1-16", "--count", "8192", "--plain"])
+    doc = rss_result(c, p, out)
+    if doc is None:
+        return finish(c, bed)
+    s = doc["streams"][0]
+    per_q = [q["rx_pkts"] for q in s["rx"]["rx_queues"]]
+    sp = s["rx"]["rx_spread"]
+    c.eq(doc["tx_streams"][0]["flows"], 1024, "1024 flows")
+    c.eq(sp["queues"], 4, "the stream reached all four queues: %r" % per_q)
+    c.eq(sp["max_share"], max(per_q) / sum(per_q), "max_share")
+    c.true(sp["max_share"] < 0.5, "no queue took half the flows: %r" % per_q)
+    c.true(re.search(r"tx0\.0 spread over 4 RX queues: busiest [0-9.]+ %", p.text())
+           is not None, "the summary shows the spread")
+    c.eq((s["sent_pkts"], s["rx_pkts"], s["lost_pkts"]), (8192, 8192, 0),
+         "sent, received, lost")
+    c.eq(veth_stats(ns, vb)["rx"]["packets"], doc["totals"][1]["rx_pkts"],
+         "the kernel's count of %s = received" % vb)
+    finish(c, bed)
+
+
+CASES = cases.by_name(veth_capture, veth_mlr, veth_rss_live, veth_rss_ranges)

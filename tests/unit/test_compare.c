@@ -518,7 +518,7 @@ test_unlike_runs(void)
 		"stream_id", 0, "pattern", "burst:32/1ms"));
 	WR_CHECK(run_cmp(base, cur) == -EINVAL);
 	WR_CHECK_STR(err.msg, "[constant] in base.json, [burst:32/1ms] in cur.json");
-	WR_CHECK_STR(err.msg, "flows (--flows): 1 in base.json, 64 in cur.json");
+	WR_CHECK_STR(err.msg, "flows (--flows, field ranges): 1 in base.json, 64 in cur.json");
 	WR_CHECK_STR(err.msg, "--allow-diff pattern --allow-diff flows)");
 	m = 0;
 	WR_CHECK(wr_alike_allow("flows", &m, &err) == 0);

@@ -273,7 +273,7 @@ check_stamped(const char *text, bool live)
 		th->seq = wr_test_prng(&rnd);
 		th->tsc_lo = (uint32_t)wr_test_prng(&rnd);
 		memcpy(buf + v.sport_off, &sp, 2);
-		wr_txvar_csum6(&v, buf, v.ck_base);
+		wr_txvar_csum6_sport(&v, buf, v.ck_base, sp);
 		bad += ref_check(&st, buf, lay.data_len);
 		wr_txvar_restamp6(&v, buf, (uint32_t)wr_test_prng(&rnd));
 		bad += ref_check(&st, buf, lay.data_len);

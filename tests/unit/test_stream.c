@@ -71,7 +71,7 @@ test_stream_errors(void)
 	WR_CHECK(PARSE(&c, "--stream", "size") == -EINVAL);
 	WR_CHECK_STR(err.msg, "'size' is not KEY=VALUE");
 	WR_CHECK(PARSE(&c, "--stream", "name=x;dscp=64") == -EINVAL);
-	WR_CHECK_STR(err.msg, "--stream 1: dscp=64: not a valid value");
+	WR_CHECK_STR(err.msg, "--stream 1: dscp=64: expected N or N-M with each in 0..63");
 	WR_CHECK(PARSE(&c, "--stream", "rate=fast") == -EINVAL);
 	WR_CHECK_STR(err.msg, "--stream 1: rate=fast:");
 	WR_CHECK(PARSE(&c, "--txq", "2", "--stream", "size=64") == -EINVAL);

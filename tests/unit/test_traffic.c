@@ -105,7 +105,7 @@ check_incremental(uint16_t vlan)
 		sp = rte_cpu_to_be_16((uint16_t)(1024 + k % 300));
 		memcpy(buf + v.sport_off, &sp, 2);
 		memcpy(&base, buf + v.udp_ck_off, 2);
-		wr_txvar_csum6(&v, buf, base);
+		wr_txvar_csum6_sport(&v, buf, base, sp);
 		bad += !udp6_ok(buf, l2);
 		/* A refused frame restamped later must stay valid too. */
 		wr_txvar_restamp6(&v, buf, (uint32_t)wr_test_prng(&st));
