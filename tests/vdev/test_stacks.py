@@ -153,7 +153,11 @@ def stacks_bad_inputs():
              "--size 100: a stacked frame needs at least 154 bytes"),
             (["--stream", "stack=eth/ipv4"], "--stream 1: stack=eth/ipv4: it must end in"),
             (["--stream", "l3=ipv4;stack=eth/ipv6/udp"],
-             "--stream 1 (stream0): the stack ends in ipv6/udp but IPv4")):
+             "--stream 1 (stream0): the stack ends in ipv6/udp but IPv4"),
+            (["--stack", "eth/vlan/ipv4/udp", "--size", "128", "--dport", "1-9"],
+             "--stack: a dport range with a stack is not supported"),
+            (["--stream", "size=128;dst-ip=10.0.0.1-10.0.0.9;stack=eth/vlan/ipv4/udp"],
+             "--stream 1 (stream0): a dst-ip range with a stack is not supported")):
         wrtest.refused(c, ["net_null0"], ["--count", "10", "--quiet"] + opts, msg)
     c.done()
 
