@@ -50,11 +50,17 @@ fi
 
 # Run suites in a build directory; returns meson's status.
 run_suites() {
-	local dir=$1 s args=()
+	local dir=$1 s args=() rc=0
 	shift
 	for s in "$@"; do args+=(--suite "$s"); done
 	wr_log "$dir: ${*}"
-	meson test -C "$dir" --print-errorlogs "${args[@]}"
+	meson test -C "$dir" --print-errorlogs "${args[@]}" || rc=1
+	# What the suites wrote (the package suite: a whole build) goes to disk
+	# now, not while the next suites' busy-polling workers run: writeback
+	# preempting a worker can make the pacer tests fall behind (seen once
+	# in the sanitizer leg after the package suite: mix_rate).
+	sync
+	return $rc
 }
 
 # The leg of DPDK series $1: DPDK from the cache (built there on first use),
