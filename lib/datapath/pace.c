@@ -165,8 +165,28 @@ wr_pace_split(double total_pps, unsigned int n_workers, unsigned int idx)
 	return ldexp((double)share, -PACE_SPLIT_FRAC_BITS);
 }
 
+/*
+ * A clamp of n frames in the grant at last_tsc, gap_tsc after the one
+ * before: a stall if long, or in the window after one.
+ */
+static void
+pace_note_stall(struct wr_pace *p, uint64_t gap_tsc, uint64_t n)
+{
+	if (gap_tsc >= p->max_step_tsc / WR_PACE_STALL_DIV) {
+		p->nb_stalls++;
+		p->stall_gap_tsc += gap_tsc;
+		p->stall_tsc = p->last_tsc;
+		if (gap_tsc > p->max_stall_tsc)
+			p->max_stall_tsc = gap_tsc;
+	} else if (p->nb_stalls == 0 ||
+			p->last_tsc - p->stall_tsc > p->max_step_tsc) {
+		return;
+	}
+	p->stall_clamped_pkts += n;
+}
+
 void
-wr_pace_clamp(struct wr_pace *p)
+wr_pace_clamp(struct wr_pace *p, uint64_t gap_tsc)
 {
 	/* credit <= 2 * cap < 2^63 and clamp_units < cost < 2^62: no wrap. */
 	uint64_t excess = p->credit - p->cap_units + p->clamp_units;
@@ -174,13 +194,14 @@ wr_pace_clamp(struct wr_pace *p)
 	p->nb_clamped_pkts += excess / p->cost;
 	p->clamp_units = excess % p->cost;
 	p->credit = p->cap_units;
+	pace_note_stall(p, gap_tsc, excess / p->cost);
 }
 
 void
 wr_pace_catch_up(struct wr_pace *p, uint64_t now_tsc)
 {
 	uint64_t elapsed_tsc = now_tsc - p->last_tsc;
-	uint64_t hi, lo, add, rem;
+	uint64_t hi, lo, add, rem, n;
 
 	if (elapsed_tsc > (uint64_t)INT64_MAX)
 		return; /* the TSC went backwards: earn nothing */
@@ -195,7 +216,9 @@ wr_pace_catch_up(struct wr_pace *p, uint64_t now_tsc)
 	hi += lo < add;
 	hi -= lo < p->cap_units;
 	lo -= p->cap_units;
-	p->nb_clamped_pkts += pace_div128(hi, lo, p->cost, &rem);
+	n = pace_div128(hi, lo, p->cost, &rem);
+	p->nb_clamped_pkts += n;
 	p->clamp_units = rem;
 	p->credit = p->cap_units;
+	pace_note_stall(p, elapsed_tsc, n);
 }

@@ -35,6 +35,18 @@
  * means the target rate was not reached. Sent + clamped + credit always
  * adds up to what was earned, exactly.
  *
+ * Stalls. A clamp in a grant that came at least a sixteenth of the backlog
+ * window (max_step_tsc / WR_PACE_STALL_DIV, at least a quarter of a burst's
+ * time) after the previous one happened because the worker did not run
+ * (the OS or the hypervisor took its CPU, or took it again while the
+ * worker caught up), not because it ran too slowly: such grants count in
+ * nb_stalls, the longest gap in max_stall_tsc and their sum in
+ * stall_gap_tsc; their clamps, and any
+ * clamp up to one backlog window after them (the worker catching up, or
+ * taken off its CPU again for less), also count in stall_clamped_pkts. A
+ * worker too slow for the rate, or a TX ring refusing frames, clamps in
+ * grants about a burst apart, away from stalls.
+ *
  * Unpaced mode (pps = WR_PACE_UNLIMITED): grant returns min(want,
  * max_burst) after one test, commit does nothing.
  *
@@ -62,6 +74,8 @@
 #define WR_PACE_MAX_BURST 4096u
 /* Largest max_backlog_pkts accepted. */
 #define WR_PACE_MAX_BACKLOG 65536u
+/* A clamping grant this fraction of the backlog window late: a stall. */
+#define WR_PACE_STALL_DIV 16u
 /* Range of TSC frequencies accepted, in Hz. */
 #define WR_PACE_MIN_TSC_HZ 1000000ULL
 #define WR_PACE_MAX_TSC_HZ (1ULL << 40)
@@ -96,6 +110,11 @@ struct wr_pace {
 	/* Written on the rare paths only. */
 	uint64_t nb_clamped_pkts; /* frames the cap took off the budget */
 	uint64_t clamp_units;	/* clamped units short of a whole frame */
+	uint64_t stall_clamped_pkts; /* of those, clamped after a stall */
+	uint64_t nb_stalls;	/* clamping grants after a stall-long gap */
+	uint64_t max_stall_tsc;	/* longest such gap */
+	uint64_t stall_gap_tsc;	/* those gaps added up */
+	uint64_t stall_tsc;	/* TSC of the last such grant */
 	uint32_t frac_bits;	/* F: earn = round(pps * 2^F) */
 	uint32_t max_backlog_pkts;
 };
@@ -135,10 +154,11 @@ double wr_pace_split(double total_pps, unsigned int n_workers,
 		unsigned int idx);
 
 /*
- * Rare path of wr_pace_grant(): the credit went above the cap. Moves the
- * excess to nb_clamped_pkts. This function can't fail.
+ * Rare path of wr_pace_grant(): the credit went above the cap gap_tsc
+ * after the last call. Moves the excess to nb_clamped_pkts (and counts a
+ * stall for a long gap). This function can't fail.
  */
-void wr_pace_clamp(struct wr_pace *p);
+void wr_pace_clamp(struct wr_pace *p, uint64_t gap_tsc);
 
 /*
  * Rare path of wr_pace_grant(): now_tsc is more than max_step_tsc after
@@ -185,7 +205,7 @@ wr_pace_grant(struct wr_pace *p, uint64_t now_tsc, uint32_t want)
 		p->last_tsc = now_tsc;
 		p->credit += elapsed_tsc * p->earn;
 		if (unlikely(p->credit > p->cap_units))
-			wr_pace_clamp(p);
+			wr_pace_clamp(p, elapsed_tsc);
 	} else {
 		wr_pace_catch_up(p, now_tsc);
 	}

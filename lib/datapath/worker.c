@@ -7,6 +7,7 @@
  * published once per burst (counter.h).
  */
 #include <string.h>
+#include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -581,11 +582,22 @@ repace(struct wr_worker *w, uint64_t now_tsc)
 	w->pace_gen = gen;
 }
 
+/* CPU time the kernel gave the calling thread, in ns; 0 if unreadable. */
+static uint64_t
+thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 int
 wr_worker_main(void *arg)
 {
 	struct wr_worker *w = arg;
-	uint64_t now = rte_rdtsc();
+	uint64_t cpu0 = thread_cpu_ns(), now = rte_rdtsc(), start = now;
 	unsigned int i, work;
 
 	if (w->mode == WR_WORKER_REFLECT)
@@ -609,6 +621,8 @@ wr_worker_main(void *arg)
 		work = poll_tx(w, now) + poll_rx(w);
 		now = wr_worker_iter_end(w, work, now, rte_rdtsc);
 	}
+	wr_counter_set(&w->st.loop_cpu_ns, thread_cpu_ns() - cpu0);
+	wr_counter_set(&w->st.loop_tsc, rte_rdtsc() - start);
 	for (i = 0; i < w->nb_tx; i++)
 		wr_txq_drain(w->tx[i]);
 	return wr_worker_rx_until_stop(w, now);

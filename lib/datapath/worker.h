@@ -188,6 +188,10 @@ struct wr_worker_stats {
 	/* Polls of each queue by frames moved (cpu.h bins), one bump each. */
 	uint64_t tx_bursts[WR_CPU_BURST_BINS];
 	uint64_t rx_bursts[WR_CPU_BURST_BINS];
+	/* Over the TX loop, written once as it ends: its TSC span and the
+	 * CPU time the kernel gave the thread (CLOCK_THREAD_CPUTIME_ID). */
+	uint64_t loop_tsc;
+	uint64_t loop_cpu_ns;
 } __rte_cache_aligned;
 
 /* What a worker's loop does; decided once, before launch. */

@@ -166,6 +166,21 @@ impair_json(const struct wr_run *run, unsigned int p)
 	return o;
 }
 
+/* Clamps that came after the worker was off its CPU (datapath/pace.h). */
+static json_t *
+stalls_json(const struct wr_rate_check *rc)
+{
+	json_t *o = json_object();
+
+	wr_json_set(o, "count", wr_json_u64(rc->nb_stalls));
+	wr_json_set(o, "clamped_pkts", wr_json_u64(rc->stall_clamped_pkts));
+	wr_json_set(o, "longest_ms", json_real(rc->longest_stall_s * 1e3));
+	wr_json_set(o, "stalled_ms", json_real(rc->stalled_s * 1e3));
+	wr_json_set(o, "catchup_ms", json_real(rc->catchup_s * 1e3));
+	wr_json_set(o, "off_cpu_ms", json_real(rc->off_cpu_s * 1e3));
+	return o;
+}
+
 static json_t *
 rate_json(const struct wr_run *run, unsigned int p)
 {
@@ -180,6 +195,7 @@ rate_json(const struct wr_run *run, unsigned int p)
 	wr_json_set(o, "shortfall_pct", json_real(rc.shortfall_pct));
 	wr_json_set(o, "clamped_pkts", wr_json_u64(rc.clamped_pkts));
 	wr_json_set(o, "backlog_pkts", wr_json_u64(rc.backlog_pkts));
+	wr_json_set(o, "stalls", stalls_json(&rc));
 	wr_json_set(o, "link_bps", wr_json_u64(run->setup.ports[p].rate_link_bps));
 	wr_json_set(o, "reached", json_boolean(rc.reached));
 	if (!rc.reached)

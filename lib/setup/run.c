@@ -427,6 +427,51 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 	return 0;
 }
 
+/*
+ * Most TX loop time the kernel did not give a worker sending on port index
+ * p: loop span less the thread's CPU time, 0 when it got it all.
+ */
+static double
+port_off_cpu_s(const struct wr_run *run, unsigned int p)
+{
+	double most = 0.0, off;
+	unsigned int i, j;
+
+	for (i = 0; i < run->setup.plan.nb_workers; i++) {
+		const struct wr_worker *w = run->setup.workers[i];
+
+		for (j = 0; j < w->nb_tx && w->tx[j]->pidx != p; j++)
+			;
+		if (j == w->nb_tx)
+			continue;
+		off = wr_run_seconds(run, 0, wr_counter_read(&w->st.loop_tsc)) -
+			(double)wr_counter_read(&w->st.loop_cpu_ns) * 1e-9;
+		if (off > most)
+			most = off;
+	}
+	return most;
+}
+
+/* Add the pacer of one TX queue to a port's rate check. */
+static void
+rate_check_queue(const struct wr_run *run, const struct wr_pace *pc,
+		struct wr_rate_check *out)
+{
+	double stall = wr_run_seconds(run, 0, pc->max_stall_tsc);
+	double window = wr_run_seconds(run, 0, pc->max_step_tsc);
+	double gaps = wr_run_seconds(run, 0, pc->stall_gap_tsc);
+
+	out->clamped_pkts += pc->nb_clamped_pkts;
+	out->backlog_pkts += wr_pace_backlog_pkts(pc);
+	out->stall_clamped_pkts += pc->stall_clamped_pkts;
+	out->nb_stalls += pc->nb_stalls;
+	if (stall > out->longest_stall_s)
+		out->longest_stall_s = stall;
+	if (gaps > out->stalled_s)
+		out->stalled_s = gaps;
+	if (pc->cost != 0 && (out->catchup_s == 0.0 || window < out->catchup_s))
+		out->catchup_s = window;
+}
 
 bool
 wr_run_rate_check(const struct wr_run *run, unsigned int p,
@@ -440,10 +485,9 @@ wr_run_rate_check(const struct wr_run *run, unsigned int p,
 	memset(out, 0, sizeof(*out));
 	if (run->setup.ports[p].rate_pps <= 0.0)
 		return false;
-	WR_RUN_FOREACH_TXQ_OF(run, p, i, tq) {
-		out->clamped_pkts += tq->pace.nb_clamped_pkts;
-		out->backlog_pkts += wr_pace_backlog_pkts(&tq->pace);
-	}
+	WR_RUN_FOREACH_TXQ_OF(run, p, i, tq)
+		rate_check_queue(run, &tq->pace, out);
+	out->off_cpu_s = port_off_cpu_s(run, p);
 	out->requested_pps = run->setup.ports[p].rate_pps;
 	out->achieved_pps = dur > 0 ? (double)c->tx_pkts / dur : 0.0;
 	out->shortfall_pct = 100.0 * (1.0 - out->achieved_pps / out->requested_pps);
@@ -457,6 +501,10 @@ wr_run_rate_check(const struct wr_run *run, unsigned int p,
 		out->reason = "TX ring full: the port did not take frames as fast";
 	else if (c->tx_alloc_fail != 0)
 		out->reason = "mempool empty: frames not back from the port in time";
+	else if (out->clamped_pkts != 0 &&
+			out->stall_clamped_pkts == out->clamped_pkts)
+		out->reason = "stalled: the worker was off its CPU for longer than "
+			"the pacer catches up on (see stalls)";
 	else if (out->clamped_pkts != 0)
 		out->reason = "CPU bound: the worker could not keep up with the pacer";
 	else

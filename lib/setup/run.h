@@ -352,6 +352,13 @@ struct wr_rate_check {
 	double shortfall_pct;      /* (requested - achieved) / requested, >= 0 */
 	uint64_t clamped_pkts;     /* budget the worker could not spend in time */
 	uint64_t backlog_pkts;     /* budget earned but unspent at stop */
+	uint64_t stall_clamped_pkts; /* of clamped_pkts, after a stall */
+	uint64_t nb_stalls;        /* clamping grants after a stall */
+	double longest_stall_s;    /* longest of those gaps */
+	double stalled_s;          /* those gaps added up (longest queue) */
+	double off_cpu_s;          /* kernel: TX loop time its workers were
+	                            * not given (most of any of them) */
+	double catchup_s;          /* shortest backlog window of the queues */
 	bool reached;              /* within WR_RUN_RATE_TOLERANCE_PCT, no clamp */
 	const char *reason;        /* when not reached */
 };

@@ -408,6 +408,66 @@ test_clamp_backlog_and_long_stalls(void)
 	check_conservation(&p, 0, now);
 }
 
+/*
+ * Stalls: a clamp after a gap of a sixteenth of the backlog window or
+ * more, and any clamp up to one window after it, count as stall clamps; a
+ * worker too slow for the rate clamps in short gaps and counts none.
+ * 1 Mpps at 3 GHz with a 1000-frame backlog: the window is 1 ms (3e6
+ * cycles), a stall 62.5 us (187500 cycles) or more.
+ */
+static void
+test_stalls(void)
+{
+	struct wr_pace p;
+	uint64_t now = T0, sent, clamped;
+	int i;
+
+	WR_CHECK_U64(pace_make(&p, 1e6, HZ_3G, 32, 1000, T0), 0);
+	WR_CHECK_U64(p.max_step_tsc, 3000000);
+	sent = run_10us_steps(&p, &now, 100);
+	WR_CHECK_U64(p.nb_clamped_pkts + p.nb_stalls + p.max_stall_tsc, 0);
+	/* 5 ms off the CPU: 4000 frames clamped in one grant. */
+	now += 15000000;
+	WR_CHECK_U64(wr_pace_grant(&p, now, 32), 32);
+	WR_CHECK_U64(p.nb_clamped_pkts, 4000);
+	WR_CHECK_U64(p.nb_stalls, 1);
+	WR_CHECK_U64(p.max_stall_tsc, 15000000);
+	WR_CHECK_U64(p.stall_clamped_pkts, 4000);
+	/* Back for 50 us without sending, then a 100 us stall while catching
+	 * up (an inline clamp): both part of the stall. */
+	now += 150000;
+	WR_CHECK_U64(wr_pace_grant(&p, now, 32), 32);
+	now += 300000;
+	WR_CHECK_U64(wr_pace_grant(&p, now, 32), 32);
+	WR_CHECK_U64(p.nb_clamped_pkts, 4150);
+	WR_CHECK_U64(p.stall_clamped_pkts, 4150);
+	WR_CHECK_U64(p.nb_stalls, 2);
+	WR_CHECK_U64(p.max_stall_tsc, 15000000);
+	check_conservation(&p, sent, now);
+	/* 50 us steps without sending: stall clamps until 1 ms after the
+	 * last stall, then clamps the stall count does not take. */
+	for (i = 0; i < 40; i++) {
+		now += 150000;
+		WR_CHECK_U64(wr_pace_grant(&p, now, 32), 32);
+	}
+	WR_CHECK_U64(p.nb_clamped_pkts, 4150 + 40 * 50);
+	WR_CHECK_U64(p.stall_clamped_pkts, 4150 + 20 * 50);
+	WR_CHECK_U64(p.nb_stalls, 2);
+	check_conservation(&p, sent, now);
+	/* A worker too slow: 40 frames earned a step, 32 sent. No stall. */
+	WR_CHECK_U64(pace_make(&p, 1e6, HZ_3G, 32, 1000, T0), 0);
+	for (now = T0, sent = 0, i = 0; i < 1000; i++) {
+		now += 120000;
+		WR_CHECK_U64(wr_pace_grant(&p, now, 32), 32);
+		wr_pace_commit(&p, 32);
+		sent += 32;
+	}
+	clamped = 1000 * 8 - (1000 - 32);	/* earned - sent - credit left */
+	WR_CHECK_U64(p.nb_clamped_pkts, clamped);
+	WR_CHECK_U64(p.nb_stalls + p.stall_clamped_pkts + p.max_stall_tsc, 0);
+	check_conservation(&p, sent, now);
+}
+
 /* A full TX ring: grants not committed pile up to the cap, then clamp. */
 static void
 test_ring_full(void)
@@ -644,6 +704,7 @@ main(void)
 	WR_TEST_RUN(test_max_burst);
 	WR_TEST_RUN(test_clamp_after_stall);
 	WR_TEST_RUN(test_clamp_backlog_and_long_stalls);
+	WR_TEST_RUN(test_stalls);
 	WR_TEST_RUN(test_ring_full);
 	WR_TEST_RUN(test_partial_commit);
 	WR_TEST_RUN(test_unlimited);

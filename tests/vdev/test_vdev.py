@@ -233,42 +233,60 @@ def latency_gating():
     c.done(auto)
 
 
+def check_stalled(c, r, want_pps, what):
+    """A run whose pacer clamped: every clamp must follow a stall of the
+    worker that the kernel confirms (the TX loop time it did not give the
+    worker thread, CLOCK_THREAD_CPUTIME_ID, covers the stalls the pacer
+    saw), and the pacer's budget (sent + clamped + backlog) must still be
+    the target rate over the run within 0.5%. A worker too slow for the
+    rate clamps between stalls and fails here."""
+    t = r.doc["totals"][0]
+    rate, st = t["rate"], t["rate"]["stalls"]
+    c.eq(rate["reached"], False, "%s: a clamped run is not reached" % what)
+    c.eq(st["clamped_pkts"], rate["clamped_pkts"],
+         "%s: every clamp after a stall, none CPU bound (%s)" % (what, rate["reason"]))
+    c.true(rate["reason"].startswith("stalled"), "%s: reason given" % what)
+    c.true(st["count"] > 0 and st["longest_ms"] >= st["catchup_ms"] / 16,
+           "%s: stalls recorded %r" % (what, st))
+    c.true(st["off_cpu_ms"] >= 0.75 * st["stalled_ms"],
+           "%s: the kernel took the worker's CPU for the stalls (%.2f ms off "
+           "its CPU, %.2f ms of stalls)" % (what, st["off_cpu_ms"], st["stalled_ms"]))
+    dur = t["tx_pkts"] / rate["achieved_pps"]
+    earned = t["tx_pkts"] + rate["clamped_pkts"] + rate["backlog_pkts"]
+    c.true(abs(earned / (want_pps * dur) - 1) < 0.005,
+           "%s: budget %d frames in %.4f s is the target within 0.5%%" % (what, earned, dur))
+    c.true(rate["achieved_pps"] < want_pps * 1.005, "%s: never above the target" % what)
+
+
 def check_rate(c, opts, want_pps, what):
     """Run paced TX on net_null and check the rate over the run within 0.5%.
-    A worker that fell behind the pacer's catch-up window must say so
-    (reached false, CPU bound); such a run is retried, and fails when every
-    attempt fell behind: a stalled machine and a TX path that got slower
-    look the same from here, and only the second is wirerate's. The
-    pacer's exact budgets are proven with synthetic TSC values in the unit
-    suite."""
-    import resource
-    import time
-    for attempt in range(4):
-        ru0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
+    A run the machine stalled (the OS or the hypervisor took the worker's
+    CPU for longer than the pacer catches up on) cannot meet the rate: it
+    must say so and pass check_stalled, and is retried; when every attempt
+    stalled, check_stalled's checks are the verdict. The pacer's exact
+    budgets are proven with synthetic TSC values in the unit suite."""
+    for attempt in range(3):
         r = wrtest.run(["net_null0"], ["--rx-ports", "none", "--duration", "2",
                                        "--quiet"] + opts)
-        ru1, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic() - t0
-        cpu = (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
         c.eq(r.rc, 0, "%s exit code" % what)
         rate = r.doc["totals"][0]["rate"]
         c.true(abs(rate["requested_pps"] / want_pps - 1) < 1e-6,
                "%s requested %r" % (what, rate["requested_pps"]))
         if rate["clamped_pkts"] == 0:
             break
-        c.eq(rate["reached"], False, "%s: a clamped run is not reached" % what)
-        c.true("CPU bound" in rate["reason"], "%s: reason given" % what)
-        c.true(rate["achieved_pps"] < want_pps * 1.005, "%s: never above the target" % what)
-        # The busy-polling worker wants one CPU for the whole run: less
-        # CPU time than wall time means the scheduler took it away.
-        print("note: %s attempt %d fell behind the pacer (the kernel gave "
-              "wirerate %.2f CPU-s in %.2f s), retrying" % (what, attempt, cpu, wall))
+        check_stalled(c, r, want_pps, what)
+        print("note: %s attempt %d: the worker was off its CPU for %.2f ms "
+              "(stalls of up to %.2f ms, the pacer catches up on %.2f ms)" %
+              (what, attempt, rate["stalls"]["off_cpu_ms"],
+               rate["stalls"]["longest_ms"], rate["stalls"]["catchup_ms"]))
     else:
-        c.true(False, "%s: behind the pacer in every attempt (%s)" %
-               (what, rate["reason"]))
+        print("note: %s: stalled in every attempt; judged by its stalls and "
+              "budget" % what)
         return r
     got = rate["achieved_pps"]
     c.true(abs(got / want_pps - 1) < 0.005, "%s achieved %r within 0.5%%" % (what, got))
     c.eq(rate["reached"], True, "%s reached" % what)
+    c.eq(rate["stalls"]["count"], 0, "%s: no stall" % what)
     return r
 
 
