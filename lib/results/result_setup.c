@@ -261,21 +261,16 @@ device_json(json_t *o, const struct wr_devinfo *d)
 static json_t *
 next_hops_json(const struct wr_port *p)
 {
+	const struct wr_port_nh *nh;
 	struct wr_resolve_text t;
 	json_t *a = json_array();
 	uint16_t q;
 
-	for (q = 0; q < p->nb_txq && q < WR_MAX_QUEUES; q++) {
-		const struct wr_port_nh *nh = &p->nh[q];
-
-		if (!nh->resolved)
-			continue;
-		wr_resolve_text(nh, &t);
+	for (q = 0; (nh = wr_resolve_next(p, &q, &t)) != NULL; q++)
 		json_array_append_new(a, json_pack("{s:I, s:s, s:s, s:I, s:I}",
 			"queue", (json_int_t)q, "ip", t.ip, "mac", t.mac,
 			"wait_ms", (json_int_t)nh->wait_ms,
 			"requests", (json_int_t)nh->nb_requests));
-	}
 	return a;
 }
 

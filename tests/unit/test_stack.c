@@ -13,6 +13,7 @@
 #include "base/stack.h"
 #include "datapath/txvar.h"
 #include "wr_test.h"
+#include "wr_testpkt.h"
 #include "wr_test_opts.h"
 
 static uint8_t buf[9018];
@@ -38,44 +39,12 @@ static const char *const stacks[] = {
 static void
 spec_default(struct wr_frame_spec *s, uint32_t size, const struct wr_stack *st)
 {
-	static const struct rte_ether_addr src = {{ 0x02, 0, 0, 0, 0, 0x01 }};
-	static const struct rte_ether_addr dst = {{ 0x02, 0, 0, 0, 0, 0x02 }};
-
-	memset(s, 0, sizeof(*s));
-	s->size = size;
-	s->src_mac = src;
-	s->dst_mac = dst;
-	s->src_ip = 0xc6120001;
-	s->dst_ip = 0xc6130001;
-	s->src_udp = 1024;
-	s->dst_udp = 5001;
-	s->stream_id = 17;
+	wr_test_spec_default(s, size);
 	s->ipv6 = wr_stack_inner_ipv6(st);
 	s->src_ip6[0] = s->dst_ip6[0] = 0x20;
 	s->src_ip6[15] = 1;
 	s->dst_ip6[15] = 2;
 	s->stack = st;
-}
-
-/* RFC 1071 sum of len bytes, big-endian words, added to sum. */
-static uint32_t
-ref_sum(const uint8_t *p, uint32_t len, uint32_t sum)
-{
-	uint32_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	return sum;
-}
-
-static uint16_t
-ref_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
 }
 
 static uint16_t
@@ -102,7 +71,7 @@ ref_check(const struct wr_stack *st, const uint8_t *p, uint32_t n)
 		uint8_t k = st->l[i].kind;
 
 		if (k == WR_STACK_IPV4) {
-			bad += ref_fold(ref_sum(p + off, 20, 0)) != 0xffff;
+			bad += wr_test_fold(wr_test_sum(p + off, 20, 0)) != 0xffff;
 			bad += be16(p + off + 2) != n - off;
 		} else if (k == WR_STACK_IPV6) {
 			bad += be16(p + off + 4) != n - off - 40;
@@ -118,8 +87,8 @@ ref_check(const struct wr_stack *st, const uint8_t *p, uint32_t n)
 			bad += be16(p + off + 6) != 0;
 			continue;
 		}
-		sum = ref_sum(p + ip + 8, 32, 0) + (n - off) + 17;
-		bad += be16(p + off + 6) == 0 || ref_fold(ref_sum(p + off, n - off, sum)) != 0xffff;
+		sum = wr_test_sum(p + ip + 8, 32, 0) + (n - off) + 17;
+		bad += be16(p + off + 6) == 0 || wr_test_fold(wr_test_sum(p + off, n - off, sum)) != 0xffff;
 	}
 	return bad;
 }
