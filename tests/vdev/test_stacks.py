@@ -7,9 +7,11 @@ over a ring pair found by the receiver's rare path, every one exactly;
 bad input refused."""
 import os
 import re
+import struct
 import tempfile
 
 import cases
+import pcapgen
 import wrtest
 from test_traffic import capture, tshark
 from wrtest import Checker
@@ -160,7 +162,149 @@ def stacks_bad_inputs():
     c.done()
 
 
-CASES = cases.by_name(stacks_pcap, stacks_ring, stacks_bad_inputs)
+def ip4_cksum(hdr):
+    """The IPv4 header checksum of hdr (RFC 791), hdr's own taken as 0."""
+    hdr = hdr[:10] + b"\0\0" + hdr[12:]
+    s = sum(struct.unpack(">%dH" % (len(hdr) // 2), hdr))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def template_frames():
+    """Frames of a template file, built here with struct (not by
+    wirerate): 1 an ARP request (no UDP), 2 VLAN 7 / IPv4 with a 4-byte
+    option / UDP / VXLAN 77 / Ethernet / IPv6 (flow label 0xabcde) / UDP
+    with every length and checksum wrong, 3 IPv4 / GRE with a checksum /
+    IPv4 / UDP."""
+    arp = bytes.fromhex("ffffffffffff020000000001" "0806" "0001080006040001") + bytes(20)
+    inner6 = (struct.pack(">IHBB", 0x60000000 | 0xabcde, 999, 17, 9) +
+              bytes.fromhex("fd00" + "00" * 13 + "0a") + bytes.fromhex("fd00" + "00" * 13 + "0b"))
+    inner = (bytes.fromhex("02cc00000001" "02dd00000002" "86dd") + inner6 +
+             struct.pack(">HHHH", 1, 2, 3, 0xbeef) + b"0123456789")
+    vx = struct.pack(">HHHH", 1111, 4789, 7, 0xdead) + struct.pack(">II", 0x08000000, 77 << 8)
+    ip = struct.pack(">BBHHHBBH4s4s", 0x46, 10 << 2, 5, 0x1234, 0x4000, 33, 17, 0x1111,
+                     bytes([198, 18, 7, 1]), bytes([198, 18, 7, 2])) + bytes([1, 1, 1, 0])
+    f2 = (bytes.fromhex("02aa00000001" "02bb00000002" "8100") + struct.pack(">HH", 3 << 13 | 7,
+          0x0800) + ip + vx + inner)
+    gre = struct.pack(">HHHH", 0x8000, 0x0800, 0, 0)
+    ip_in = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 46, 0, 0, 64, 17, 0, bytes(4), bytes(4))
+    ip_out = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 70, 0, 0, 64, 47, 0, bytes(4), bytes(4))
+    f3 = (bytes.fromhex("02aa00000001" "02bb00000002" "0800") + ip_out + gre + ip_in +
+          struct.pack(">HHHH", 1, 2, 26, 0) + bytes(18))
+    return [(10**9, arp), (2 * 10**9, f2), (3 * 10**9, f3)]
+
+
+# What tshark makes of frame 2 of template_frames as wirerate sends it at
+# 300 bytes: the template's fields kept, lengths for the size.
+TEMPLATE_FIELDS = ["frame.protocols", "vlan.id", "vlan.priority", "ip.id", "ip.ttl",
+                   "ip.dsfield.dscp", "ip.len", "ip.checksum.status", "vxlan.vni",
+                   "ipv6.flow", "ipv6.hlim", "ipv6.src", "ipv6.plen", "udp.length",
+                   "udp.checksum.status", "udp.srcport", "udp.payload"]
+TEMPLATE_WANT = ("eth:ethertype:vlan:ethertype:ip:udp:vxlan:eth:ethertype:ipv6:udp:data",
+                 "7", "3", "0x1234", "33", "10", "278", "1", "77", "0x0abcde", "9",
+                 "fd00::a", "184", "254;184", "3;1")
+
+
+def stacks_template_pcap():
+    """--stack template=FILE:N: the headers of frame N of a capture file
+    written here, up to its innermost UDP payload, carry the test header;
+    tshark finds the template's own fields (VLAN id and priority, IPv4 ID,
+    TTL, DSCP, an IPv4 option, the VNI, the inner IPv6 flow label and
+    addresses) with every length fixed for the size and every checksum
+    good, also with 4 flows (the inner UDP over IPv6 checksum changes per
+    frame). A frame captured from a --stack run, used as a template, gives
+    the same header bytes back."""
+    c = Checker("stacks_template_pcap")
+    r = None
+    with tempfile.TemporaryDirectory() as d:
+        tmpl = os.path.join(d, "tmpl.pcap")
+        pcapgen.write_pcap(tmpl, template_frames())
+        out = os.path.join(d, "out.pcap")
+        r = capture(["--stack", "template=%s:2" % tmpl, "--size", "300", "--count",
+                     str(NB), "--flows", "4"], out)
+        c.eq(r.rc, 0, "exit code (err %r)" % r.err[-300:])
+        rows = tshark(c, out, TEMPLATE_FIELDS,
+                      ["-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
+                       "-E", "aggregator=;"])
+        c.eq(len(rows), NB, "frames captured")
+        c.eq({x[:len(TEMPLATE_WANT)] for x in rows}, {TEMPLATE_WANT},
+             "the template's fields, lengths for 300 bytes, checksums good")
+        c.eq(sorted({x[15].split(";")[1] for x in rows}), ["1024", "1025", "1026", "1027"],
+             "4 flows on the inner UDP source port")
+        c.eq(sum(1 for x in rows if not x[16].split(";")[-1].startswith("57524831")), 0,
+             "the test header in the inner UDP payload")
+        if r.doc is not None:
+            c.eq(r.doc["totals"][0]["nic_opackets"], NB, "the PMD sent all")
+            c.eq(r.doc["config"].get("stack"), "template=%s:2" % tmpl, "the result says")
+        spec = "eth/ipv4/gre(key=5)/eth/vlan(id=9)/ipv6/udp"
+        first, again = os.path.join(d, "first.pcap"), os.path.join(d, "again.pcap")
+        r = capture(["--stack", spec, "--size", "200", "--count", "3"], first)
+        c.eq(r.rc, 0, "%s: exit code" % spec)
+        r = capture(["--stack", "template=" + first, "--size", "200", "--count", "3"], again)
+        c.eq(r.rc, 0, "template from a capture: exit code (err %r)" % r.err[-300:])
+        a, b = pcapgen.read_pcap(first), pcapgen.read_pcap(again)
+        hdr = 14 + 20 + 8 + 14 + 4 + 40 + 8
+        c.eq(len(b), 3, "template from a capture: frames")
+        if len(a) == 3 and len(b) == 3:
+            # Up to the inner UDP checksum, which covers each frame's stamps.
+            c.eq(b[0][1][:hdr - 2].hex(), a[0][1][:hdr - 2].hex(),
+                 "template from a capture: the same header bytes")
+            c.eq(b[0][1][hdr:hdr + 4], b"WRH1", "template from a capture: test header")
+    c.done(r)
+
+
+def stacks_template_ring():
+    """A template's frames over a ring pair: the receiver finds every test
+    header through the template's headers, sent = received exactly, the
+    received count the PMD's."""
+    c = Checker("stacks_template_ring")
+    r = None
+    with tempfile.TemporaryDirectory() as d:
+        tmpl = os.path.join(d, "tmpl.pcap")
+        pcapgen.write_pcap(tmpl, template_frames())
+        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                            "--count", "20000", "--quiet", "--grace", "50ms",
+                            "--size", "200", "--stack", "template=%s:2" % tmpl])
+        c.eq(r.rc, 0, "exit code (err %r)" % r.err[-300:])
+        if r.doc is not None:
+            wrtest.stream_balance(c, r.doc)
+            wrtest.rx_matches_pmd(c, r.doc)
+            rx = r.doc["totals"][1]
+            c.eq(rx["rx_own_pkts"], 20000, "every frame own")
+            c.eq(rx["rx_foreign_pkts"] + rx["rx_malformed_pkts"], 0, "none foreign")
+            c.eq(r.doc["streams"][0]["lost_pkts"], 0, "none lost")
+    c.done(r)
+
+
+def stacks_template_bad():
+    """Bad templates refused before traffic, exit 2, naming the file, the
+    frame and what is wrong."""
+    c = Checker("stacks_template_bad")
+    with tempfile.TemporaryDirectory() as d:
+        tmpl = os.path.join(d, "tmpl.pcap")
+        pcapgen.write_pcap(tmpl, template_frames())
+        cut = os.path.join(d, "cut.pcap")
+        with open(tmpl, "rb") as f, open(cut, "wb") as g:
+            g.write(f.read()[:-10])
+        for opts, msg in (
+                (["--stack", "template=%s:1" % tmpl],
+                 "%s: frame 1: no UDP payload: the walk" % tmpl),
+                (["--stack", "template=%s:4" % tmpl], "%s: frame 4: the file holds 3 frames" % tmpl),
+                (["--stack", "template=%s:3" % tmpl],
+                 "%s: frame 3: layer 3 (gre) has a checksum" % tmpl),
+                (["--stack", "template=%s:x0" % tmpl], "%s:x0" % tmpl),
+                (["--stack", "template=%s:2" % cut], "%s: frame 3" % cut),
+                (["--stack", "template=%s:2" % tmpl, "--size", "100"],
+                 "--size 100: a stacked frame needs at least 142 bytes"),
+                (["--stream", "stack=template=%s:9" % tmpl],
+                 "--stream 1: stack=template=%s:9: %s: frame 9" % (tmpl, tmpl))):
+            wrtest.refused(c, ["net_null0"], ["--count", "10", "--quiet"] + opts, msg)
+    c.done()
+
+
+CASES = cases.by_name(stacks_pcap, stacks_ring, stacks_bad_inputs, stacks_template_pcap,
+                      stacks_template_ring, stacks_template_bad)
 
 if __name__ == "__main__":
     cases.main(CASES)
