@@ -21,10 +21,6 @@ wr_stackcfg_settle(const struct wr_stack *st, const struct wr_stackcfg_frame *f,
 		return wr_err_usage(err, -EINVAL, "%s: a VLAN tag beside a stack: put it "
 			"in the stack instead, e.g. eth/vlan(id=%u)/ipv4/udp", f->what,
 			f->vlan_id);
-	if (f->mix)
-		return wr_err_usage(err, -EINVAL, "%s: a size mix with a stack is not "
-			"supported (each size would vary every layer's length); give "
-			"one size", f->what);
 	for (i = 0; i < WR_RANGE_NB_FIELDS; i++)
 		if (f->ranges->nb[i] > 1)
 			return wr_err_usage(err, -EINVAL, "%s: a %s range with a stack "
