@@ -339,6 +339,17 @@ wr_stack_kind_name(unsigned int kind)
 }
 
 bool
+wr_stack_outer_udp6(const struct wr_stack *st)
+{
+	unsigned int i;
+
+	for (i = 1; i + 1 < st->nb_layers; i++)
+		if (st->l[i].kind == WR_STACK_UDP && st->l[i - 1].kind == WR_STACK_IPV6)
+			return true;
+	return false;
+}
+
+bool
 wr_stack_inner_ipv6(const struct wr_stack *st)
 {
 	return st->nb_layers >= 2 && st->l[st->nb_layers - 2].kind == WR_STACK_IPV6;

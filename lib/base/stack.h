@@ -84,6 +84,12 @@ int wr_stack_parse(const char *text, struct wr_stack *st, struct wr_error *why);
 /* A layer kind's name in a spec, "vxlan". This function can't fail. */
 const char *wr_stack_kind_name(unsigned int kind);
 
+/*
+ * True when a UDP over IPv6 other than the innermost UDP is in st: its
+ * checksum covers the inner headers. st must be parsed.
+ */
+bool wr_stack_outer_udp6(const struct wr_stack *st);
+
 /* True when st ends in ipv6/udp. st must be parsed. */
 bool wr_stack_inner_ipv6(const struct wr_stack *st);
 

@@ -47,12 +47,13 @@ def tshark_rows(c, path):
              r[3].split(";"), r[4].split(";")) for r in rows]
 
 
-def check_pcap(c, path, spec, sizes, nb_frames):
+def check_pcap(c, path, spec, sizes, nb_frames, chain=None):
     """Every frame of the capture: one of sizes (FCS included), tshark's
     chain of protocols the stack's, IPv4 headers good, every UDP checksum
-    over IPv6 good and none bad, our test header in the innermost UDP."""
+    over IPv6 good and none bad, our test header in the innermost UDP.
+    chain: the protocols of a spec not in STACKS."""
     rows = tshark_rows(c, path)
-    want = STACKS[spec].split()
+    want = (chain or STACKS[spec]).split()
     c.eq(len(rows), nb_frames, "%s: frames captured" % spec)
     nb_udp6 = sum(1 for a, b in zip(want, want[1:]) if (a, b) == ("ipv6", "udp"))
     bad = {"size": 0, "chain": 0, "ip": 0, "udp": 0, "magic": 0}
@@ -155,10 +156,12 @@ def stacks_bad_inputs():
             (["--stream", "stack=eth/ipv4"], "--stream 1: stack=eth/ipv4: it must end in"),
             (["--stream", "l3=ipv4;stack=eth/ipv6/udp"],
              "--stream 1 (stream0): the stack ends in ipv6/udp but IPv4"),
-            (["--stack", "eth/vlan/ipv4/udp", "--size", "128", "--dport", "1-9"],
-             "--stack: a dport range with a stack is not supported"),
-            (["--stream", "size=128;dst-ip=10.0.0.1-10.0.0.9;stack=eth/vlan/ipv4/udp"],
-             "--stream 1 (stream0): a dst-ip range with a stack is not supported")):
+            (["--stack", "eth/vlan/ipv4/udp", "--size", "128", "--src-mac",
+              "02:00:00:00:00:01-02:00:00:00:00:04"],
+             "--stack: a src-mac range with a stack is not supported"),
+            (["--stream", "size=200;dst-ip=10.0.0.1-10.0.0.9;stack=eth/ipv6/udp/vxlan/eth/ipv4/udp"],
+             "--stream 1 (stream0): a dst-ip range with a stack that has an outer UDP "
+             "over IPv6 is not supported")):
         wrtest.refused(c, ["net_null0"], ["--count", "10", "--quiet"] + opts, msg)
     c.done()
 
@@ -297,6 +300,8 @@ def stacks_template_bad():
                 (["--stack", "template=%s:2" % cut], "%s: frame 3" % cut),
                 (["--stack", "template=%s:2" % tmpl, "--size", "100"],
                  "--size 100: a stacked frame needs at least 142 bytes"),
+                (["--stack", "template=%s:2" % tmpl, "--size", "200", "--dst-ip",
+                  "10.0.0.1-10.0.0.2"], "a dst-ip range with a template"),
                 (["--stream", "stack=template=%s:9" % tmpl],
                  "--stream 1: stack=template=%s:9: %s: frame 9" % (tmpl, tmpl))):
             wrtest.refused(c, ["net_null0"], ["--count", "10", "--quiet"] + opts, msg)
@@ -353,9 +358,68 @@ def stacks_mix_ring():
     c.done(r)
 
 
+# Ranges inside a stack: (options, the stack, the innermost fields tshark
+# reports, their values); fixed size (each row's whole IPv4 checksum) and a
+# mix (the checksum TX stamped, updated per row).
+RANGE_RUNS = (
+    (["--size", "200", "--src-ip", "198.18.0.1-198.18.0.4", "--sport", "1000-1002",
+      "--dscp", "0-1"], "eth/ipv4(src=10.0.0.1,dst=10.0.0.2)/udp/vxlan(vni=42)/eth/ipv4/udp",
+     ["ip.src", "udp.srcport", "ip.dsfield.dscp"],
+     {(a, p, d) for a in ("198.18.0.1", "198.18.0.2", "198.18.0.3", "198.18.0.4")
+      for p in ("1000", "1001", "1002") for d in ("0", "1")}),
+    (["--mix", "150,600", "--src-ip6", "2001:2::1-2001:2::3", "--dport", "7-8"],
+     "eth/vlan(id=5)/ipv4/gre(key=3)/eth/ipv6/udp", ["ipv6.src", "udp.dstport"],
+     {(a, p) for a in ("2001:2::1", "2001:2::2", "2001:2::3") for p in ("7", "8")}),
+)
+
+
+def stacks_ranges_pcap():
+    """Field ranges on the innermost IPv4/IPv6 and UDP inside a stack:
+    tshark sees every combination of the ranges' values in the innermost
+    headers, the outer ones untouched, every checksum good."""
+    c = Checker("stacks_ranges_pcap")
+    r = None
+    with tempfile.TemporaryDirectory() as d:
+        for i, (opts, spec, fields, want) in enumerate(RANGE_RUNS):
+            path = os.path.join(d, "r%d.pcap" % i)
+            nb = 4 * len(want)
+            r = capture(["--stack", spec, "--count", str(nb)] + opts, path)
+            c.eq(r.rc, 0, "%s: exit code (err %r)" % (spec, r.err[-300:]))
+            sizes = {int(z) for z in opts[1].split(",")} if opts[0] == "--mix" else {200}
+            check_pcap(c, path, spec, sizes, nb, "eth vlan ip gre eth ipv6 udp"
+                       if "gre" in spec else None)
+            rows = tshark(c, path, fields, ["-E", "aggregator=;"])
+            got = [tuple(x.split(";")[-1] for x in row) for row in rows]
+            c.eq(set(got), want, "%s: every combination in the innermost headers" % spec)
+            c.eq({g: got.count(g) for g in set(got)}, {w: 4 for w in want},
+                 "%s: each as often" % spec)
+            if "vxlan" in spec:
+                outer = tshark(c, path, ["ip.src"], ["-E", "aggregator=;"])
+                c.eq({x[0].split(";")[0] for x in outer}, {"10.0.0.1"}, "outer source kept")
+    c.done(r)
+
+
+def stacks_ranges_ring():
+    """Ranges inside a stack over a ring pair: every frame found, sent =
+    received exactly."""
+    c = Checker("stacks_ranges_ring")
+    r = None
+    for opts, spec, _, _ in RANGE_RUNS:
+        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                            "--count", "20000", "--quiet", "--grace", "50ms",
+                            "--stack", spec] + opts)
+        c.eq(r.rc, 0, "%s: exit code (err %r)" % (spec, r.err[-300:]))
+        if r.doc is not None:
+            wrtest.stream_balance(c, r.doc)
+            rx = r.doc["totals"][1]
+            c.eq(rx["rx_own_pkts"], 20000, "%s: every frame own" % spec)
+            c.eq(rx["rx_foreign_pkts"] + rx["rx_malformed_pkts"], 0, "%s: none foreign" % spec)
+    c.done(r)
+
+
 CASES = cases.by_name(stacks_pcap, stacks_ring, stacks_bad_inputs, stacks_template_pcap,
                       stacks_template_ring, stacks_template_bad, stacks_mix_pcap,
-                      stacks_mix_ring)
+                      stacks_mix_ring, stacks_ranges_pcap, stacks_ranges_ring)
 
 if __name__ == "__main__":
     cases.main(CASES)
