@@ -247,7 +247,7 @@ def stacks_template_pcap():
         c.eq(r.rc, 0, "%s: exit code" % spec)
         r = capture(["--stack", "template=" + first, "--size", "200", "--count", "3"], again)
         c.eq(r.rc, 0, "template from a capture: exit code (err %r)" % r.err[-300:])
-        a, b = pcapgen.read_pcap(first), pcapgen.read_pcap(again)
+        a, b = [pcapgen.read_pcap(x) if os.path.exists(x) else [] for x in (first, again)]
         hdr = 14 + 20 + 8 + 14 + 4 + 40 + 8
         c.eq(len(b), 3, "template from a capture: frames")
         if len(a) == 3 and len(b) == 3:
