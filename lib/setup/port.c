@@ -294,14 +294,13 @@ wr_port_frame_spec(const struct wr_port *p, const struct wr_config *cfg,
  */
 static int
 make_tx_flows(struct wr_txvar *v, const struct wr_ranges *r,
-		const struct wr_frame_spec *spec, const struct wr_frame_layout *lay)
+		const struct wr_frame_spec *spec)
 {
 	struct wr_txflows *t = (struct wr_txflows *)RTE_PTR_ALIGN_CEIL(v + 1, 64);
 
 	if (wr_txflow_build(spec, r, t) != 0)
 		return -EINVAL;
-	/* var_val[1]: the IPv4 header checksum (frame.h) */
-	wr_txflow_seal(t, v->mix || v->csum6, lay->var_val[1]);
+	wr_txflow_seal(t, v->mix || v->csum6, t->ck_tmpl);
 	v->flows = t;
 	return 0;
 }
@@ -331,7 +330,7 @@ make_tx_var(struct wr_port *p, const struct wr_config *cfg,
 		return wr_err_env(err, -ENOMEM, "port %u TX queue %u: no memory for "
 			"its frame table (%" PRIu64 " flows)", p->port_id, q, nb);
 	memcpy(set->var[q], &v, sizeof(v));
-	if (nb > 1 && make_tx_flows(set->var[q], r, spec, &set->qlay[q]) != 0)
+	if (nb > 1 && make_tx_flows(set->var[q], r, spec) != 0)
 		return wr_err_usage(err, -EINVAL, "port %u TX queue %u: its ranges do not "
 			"fit its frames", p->port_id, q);
 	return 0;

@@ -4,10 +4,14 @@
  * every supported stack built and checked byte by byte against checksums
  * computed here by hand (RFC 1071), the per-frame checksum update of TX
  * (datapath/txvar.h), and the receiver's walk on each stack, truncated at
- * every byte, and on what a DUT leaves after decapsulation or a tag pop.
+ * every byte, and on what a DUT leaves after decapsulation or a tag pop;
+ * templates (template=FILE:N) taken from each stack's frame in a pcap file
+ * written here build the same bytes as the spec.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/frame.h"
 #include "base/stack.h"
@@ -333,6 +337,87 @@ test_dut_did(void)
 	WR_CHECK_U64(wr_stack_find(buf + 50, n - 54, 0x12345678, WR_FRAME_TH_LEN, &f), 0);
 }
 
+/* A classic pcap at path: a 60-byte frame of zeros, then len bytes at p. */
+static void
+write_pcap(const char *path, const uint8_t *p, uint32_t len)
+{
+	const uint32_t hdr[6] = { 0xa1b2c3d4, 2 | 4u << 16, 0, 0, 65535, 1 };
+	const uint32_t rec0[4] = { 1, 0, 60, 60 }, rec1[4] = { 2, 0, len, len };
+	static const uint8_t zeros[60];
+	FILE *f = fopen(path, "wb");
+
+	WR_CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	fwrite(hdr, sizeof(hdr), 1, f);
+	fwrite(rec0, sizeof(rec0), 1, f);
+	fwrite(zeros, sizeof(zeros), 1, f);
+	fwrite(rec1, sizeof(rec1), 1, f);
+	fwrite(p, len, 1, f);
+	fclose(f);
+}
+
+/* text's frame as a template: its layers found, the same bytes built. */
+static void
+check_template(const char *text, const char *path)
+{
+	static uint8_t again[9018];
+	struct wr_frame_layout lay, lay2;
+	struct wr_stack st, tp;
+	struct wr_frame_spec s;
+	char arg[128];
+	unsigned int i;
+
+	parse_ok(text, &st);
+	spec_default(&s, 1518, &st);
+	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) == 0);
+	write_pcap(path, buf, lay.data_len);
+	snprintf(arg, sizeof(arg), "template=%s:2", path);
+	parse_ok(arg, &tp);
+	WR_CHECK_U64(tp.nb_layers, st.nb_layers);
+	for (i = 0; i < st.nb_layers && i < tp.nb_layers; i++)
+		WR_CHECK_U64(tp.l[i].kind, st.l[i].kind);
+	WR_CHECK_U64(wr_stack_hdr_len(&tp), wr_stack_hdr_len(&st));
+	WR_CHECK_U64(wr_stack_inner_ipv6(&tp), wr_stack_inner_ipv6(&st));
+	/* At another size: every length and checksum the spec's. */
+	s.size = 301;
+	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) == 0);
+	s.stack = &tp;
+	WR_CHECK(wr_frame_build(&s, again, sizeof(again), &lay2) == 0);
+	WR_CHECK(memcmp(buf, again, lay.data_len) == 0);
+	WR_CHECK_U64(lay2.th_off, lay.th_off);
+	WR_CHECK_U64(lay2.udp_ck_off, lay.udp_ck_off);
+	WR_CHECK_U64(lay2.udp_ck_live, lay.udp_ck_live);
+}
+
+static void
+test_template(void)
+{
+	char path[] = "/tmp/wr_test_stack_XXXXXX";
+	struct wr_stack st;
+	struct wr_error e;
+	unsigned int i;
+	int fd = mkstemp(path);
+	char arg[128];
+
+	WR_CHECK(fd >= 0);
+	close(fd);
+	for (i = 0; i < RTE_DIM(stacks); i++)
+		check_template(stacks[i], path);
+	snprintf(arg, sizeof(arg), "template=%s:1", path);
+	wr_err_clear(&e);
+	WR_CHECK(wr_stack_parse(arg, &st, &e) == -EINVAL);
+	WR_CHECK_STR(e.msg, "frame 1: no UDP payload");
+	snprintf(arg, sizeof(arg), "template=%s:3", path);
+	wr_err_clear(&e);
+	WR_CHECK(wr_stack_parse(arg, &st, &e) == -EINVAL);
+	WR_CHECK_STR(e.msg, "frame 3: the file holds 2 frames");
+	unlink(path);
+	wr_err_clear(&e);
+	WR_CHECK(wr_stack_parse("template=", &st, &e) == -EINVAL);
+	WR_CHECK_STR(e.msg, "expected FILE[:N]");
+}
+
 int
 main(void)
 {
@@ -342,5 +427,6 @@ main(void)
 	WR_TEST_RUN(test_stamped);
 	WR_TEST_RUN(test_truncated);
 	WR_TEST_RUN(test_dut_did);
+	WR_TEST_RUN(test_template);
 	return wr_test_summary();
 }
