@@ -3,8 +3,9 @@
  * wirerate serve [EAL options] -- --control PATH [options]: EAL comes up
  * once; runs start on request through the control socket (control.c,
  * docs/api.md), one at a time, each from the server's options plus the
- * request's, and each set up and closed as a one-shot run is (its ports
- * configured, started and closed around it). Ends on the shutdown
+ * request's. Ports come up with the first run that uses them and stay up
+ * (setup/portkeep.h): a later run whose port configuration differs sets
+ * them up again, and its result's port notes say why. Ends on the shutdown
  * method, SIGINT or SIGTERM: exit 0, or 1 when EAL or the socket failed.
  */
 #include <errno.h>
@@ -103,9 +104,12 @@ static int
 serve(int argc, char **argv, const struct wr_config *cfg)
 {
 	static struct app_ctl c;
+	static struct wr_portkeep keep;
 	int n, rc;
 
 	memset(&c, 0, sizeof(c));
+	memset(&keep, 0, sizeof(keep));
+	c.keep = &keep;
 	c.base = cfg;
 	c.serve = true;
 	c.stop = &run_stop;
@@ -127,6 +131,7 @@ serve(int argc, char **argv, const struct wr_config *cfg)
 	app_ctl_close(&c, cfg->control_path);
 	json_decref(c.result);
 	free(c.next);
+	wr_portkeep_release(&keep);
 	app_eal_cleanup();
 	return rc;
 }

@@ -31,15 +31,16 @@ ONE_WAY = {"tx-ports": "0", "rx-ports": "1"}
 class Server:
     """wirerate serve on ring ports, its own prefix, socket and output."""
 
-    def __init__(self, extra=(), in_memory=True, n=0):
+    def __init__(self, extra=(), in_memory=True, n=0, vdevs=(), ports=RING):
         self.dir = tempfile.mkdtemp(prefix="wrserve")
         self.sock = os.path.join(self.dir, "s.sock")
         self.prefix = "%s_s%d" % (wrtest.PREFIX, n)
         self.out = open(os.path.join(self.dir, "out"), "w+")
         self.err = open(os.path.join(self.dir, "err"), "w+")
         argv = ([wrtest.WIRERATE, "serve"] +
-                wrtest.eal_args([], prefix=self.prefix, in_memory=in_memory) +
-                ["--", "--control", self.sock] + RING + list(extra))
+                wrtest.eal_args(list(vdevs), prefix=self.prefix,
+                                in_memory=in_memory) +
+                ["--", "--control", self.sock] + list(ports) + list(extra))
         self.p = subprocess.Popen(argv, stdout=self.out, stderr=self.err)
         end = time.time() + 60
         while not os.path.exists(self.sock) and self.p.poll() is None \
@@ -83,23 +84,85 @@ def balanced(c, doc, what):
     wrtest.stream_balance(c, doc)
 
 
+def pair_ports(cl):
+    """The ring pair's ports as the ports method lists them."""
+    return sorted((p for p in cl.ports() if "wr_pair0" in p["name"]),
+                  key=lambda p: p["port_id"])
+
+
 def serve_back_to_back():
-    """Three runs on one server, each balanced and complete."""
+    """Three runs on one server, each balanced and complete on its own
+    counts: the ring PMD's opackets and ipackets of each run are that
+    run's frames (reset per run, not the sum so far). The ports came up
+    once: the first run set them up, the next two took them as they were
+    (result ports[].kept, setups; the ports method counts one set-up and
+    two reuses per port). A fourth run with other RX descriptors sets
+    them up again, and its ports' notes say why."""
     c = Checker("serve_back_to_back")
     s = Server()
     try:
         with s.client() as cl:
             for i in range(3):
                 doc = cl.run(dict(ONE_WAY, rate="20kpps", count=5000 + i))
-                balanced(c, doc, "run %d" % (i + 1))
+                what = "run %d" % (i + 1)
+                balanced(c, doc, what)
                 c.eq(doc["accounting"]["sent_pkts"], 5000 + i,
-                     "run %d: --count frames sent" % (i + 1))
+                     "%s: --count frames sent" % what)
+                c.eq([(t["port_id"], t["nic_opackets"], t["nic_ipackets"])
+                      for t in doc["totals"]], [(0, 5000 + i, 0),
+                                                (1, 0, 5000 + i)],
+                     "%s: the PMD's counts are this run's" % what)
+                c.eq([(p.get("kept"), p.get("setups")) for p in doc["ports"]],
+                     [(i > 0, 1)] * 2, "%s: ports kept, set up once" % what)
                 c.eq(cl.status()["run"], i + 1, "run id")
+            c.eq([p.get("kept") for p in pair_ports(cl)],
+                 [{"setups": 1, "reuses": 2}] * 2, "ports: set up once, "
+                 "taken as they were twice")
             r = subprocess.run([wrtest.WIRERATE, "ctl", s.sock, "result"],
                                capture_output=True, text=True)
             c.eq(r.returncode, 0, "ctl result (%s)" % r.stderr[-300:])
             c.eq(json.loads(r.stdout or "{}").get("result"), doc,
                  "ctl result: the last run's whole document")
+            doc = cl.run(dict(ONE_WAY, rate="20kpps", count=1000, rxd=512))
+            balanced(c, doc, "run 4 (--rxd 512)")
+            c.eq([(p.get("kept"), p.get("setups")) for p in doc["ports"]],
+                 [(False, 2)] * 2, "run 4: ports set up again")
+            c.true(all("set up again: RX descriptors 1024 -> 512" in p["notes"]
+                       for p in doc["ports"]),
+                   "run 4: the notes say why: %s" %
+                   [p["notes"] for p in doc["ports"]])
+            c.eq([p.get("kept") for p in pair_ports(cl)],
+                 [{"setups": 2, "reuses": 2}] * 2, "ports after run 4")
+    finally:
+        s.close()
+    c.done()
+
+
+def serve_eal_ports():
+    """A port EAL probed (--vdev net_ring0: its TX ring is its RX ring)
+    outlives the runs: kept up by the next run, set up again in place when
+    a run asks for other descriptors (not closed: closing releases an EAL
+    port for good), then kept again; every run balanced against the
+    PMD's counts of that run."""
+    c = Checker("serve_eal_ports")
+    s = Server(n=3, vdevs=["net_ring0"], ports=["--quiet"])
+    loop = {"tx-ports": "0", "rx-ports": "0"}
+    runs = [({}, True, 1), ({"rxd": 512}, False, 2), ({"rxd": 512}, True, 2)]
+    try:
+        with s.client() as cl:
+            doc = cl.run(dict(loop, count=2000))
+            balanced(c, doc, "run 1")
+            for i, (opts, kept, setups) in enumerate(runs):
+                what = "run %d %s" % (i + 2, opts)
+                doc = cl.run(dict(loop, count=3000 + i, **opts))
+                balanced(c, doc, what)
+                c.eq([(t["nic_opackets"], t["nic_ipackets"])
+                      for t in doc["totals"]], [(3000 + i, 3000 + i)],
+                     "%s: the PMD's counts are this run's" % what)
+                c.eq([(p.get("kept"), p.get("setups")) for p in doc["ports"]],
+                     [(kept, setups)], "%s: kept, set-ups" % what)
+            c.eq([p.get("kept") for p in cl.ports()],
+                 [{"setups": 2, "reuses": 2}], "ports: the port's set-ups")
     finally:
         s.close()
     c.done()
@@ -463,7 +526,7 @@ def serve_tcp_token():
     c.done()
 
 
-CASES = cases.by_name(serve_back_to_back, serve_live_rate, serve_bad_requests,
+CASES = cases.by_name(serve_back_to_back, serve_eal_ports, serve_live_rate, serve_bad_requests,
                       serve_client_killed, serve_shutdown, serve_memory_flat,
                       control_plain_run, ndr_search_script, serve_tcp_token)
 
