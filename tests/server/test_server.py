@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """wirerate serve through the Python client (python/wirerate) on ring
 ports: runs back to back on one server, each balanced against the PMDs'
-counts; a live rate change and a pause seen in the interval samples; bad
+counts, the ports kept up between them (an EAL --vdev too); a live change
+from 1 to 2 Mpps and a pause seen in the interval samples; bad
 requests answered with errors while the server stays up; a client killed
 mid-run; shutdown (exit 0, socket and hugepage files gone); memory over
 many runs; --control on a plain run with `wirerate ctl`. Usage:
@@ -172,43 +173,88 @@ def rate_of(sample, port=0):
     return sample["ports"][port]["tx_mpps"] * 1e6
 
 
+# A pacer's catch-up backlog at most (lib/setup/run.h): what a stall at a
+# sample's edge may move into the next sample.
+PACE_MAX_BACKLOG = 16384
+
+
+def live_rate_budget(c, doc, phases):
+    """The samples of a run whose rate changed live, tolerant of stalls as
+    tests/vdev/test_vdev.py check_stalled is: each whole sample inside a
+    phase (t0, t1, pps) sends at most its rate (+3%%: a catch-up backlog
+    in a 0.5 s sample), and what they sent short of their rates is no
+    more than the frames the pacer clamped after stalls, every clamp
+    followed a stall (none CPU bound) and the kernel confirms the stalls
+    (the worker's off-CPU time covers them); 0.5%% and a backlog at each
+    edge of a phase for the counters' edges. A change the workers missed
+    leaves a phase short by far more than any stall clamped."""
+    rate = doc["totals"][0]["rate"]
+    st = rate["stalls"]
+    short = want = 0.0
+    for t0, t1, pps in phases:
+        got = [(x["dt_s"], rate_of(x)) for x in doc["samples"]
+               if t0 <= x["t_s"] - x["dt_s"] and x["t_s"] <= t1]
+        c.true(len(got) >= 2, "samples in %.2f..%.2f s: %s" % (t0, t1, got))
+        c.true(all(r <= pps * 1.03 for _, r in got),
+               "at most %.0f pps (+3%%) in %.2f..%.2f s: %s" % (pps, t0, t1, got))
+        short += sum(dt * (pps - r) for dt, r in got)
+        want += sum(dt * pps for dt, _ in got)
+    slack = st["clamped_pkts"] + 0.005 * want + 2 * len(phases) * PACE_MAX_BACKLOG
+    c.true(short <= slack, "the samples' shortfall %.0f frames is within "
+           "the stalls' clamps %d + 0.5%% + a backlog per edge (%.0f)" %
+           (short, st["clamped_pkts"], slack))
+    c.eq(st["clamped_pkts"], rate["clamped_pkts"],
+         "every clamp after a stall, none CPU bound (%s)" % rate.get("reason"))
+    c.true(st["off_cpu_ms"] >= 0.75 * st["stalled_ms"],
+           "the kernel took the worker's CPU for the stalls (%.2f ms off its "
+           "CPU, %.2f ms of stalls)" % (st["off_cpu_ms"], st["stalled_ms"]))
+    print("samples %s; stalls %s" % ([round(rate_of(x)) for x in doc["samples"]], st))
+
+
 def serve_live_rate():
-    """10 kpps, then 20 kpps (update), then TX paused and resumed: the
-    interval samples show each, and the run is still balanced. (Not 1 to
-    2 Mpps: on a shared 2-core CI machine the worker gets well under one
-    core; the pacer's change is the same at any rate.)"""
+    """1 Mpps, then 2 Mpps by update, on ring ports: the interval samples
+    show each rate, stalls allowed for as check_stalled does. The shared
+    2-core CI VM carries it: on 2026-12-02 at a load average of 7-9 (other
+    builds beside it), 4 runs of 4 passed with samples of 1.73-2.00 Mpps
+    at 2 Mpps, every frame short clamped after a stall the kernel
+    confirms; one run with another suite running beside it in the same
+    VM failed, 41 of its 1.06 M clamped frames judged CPU bound. Then, in
+    a second run on the same server at 10 kpps, TX paused and resumed: a
+    sample while paused sent nothing, one after sent again. Both runs
+    balanced."""
     c = Checker("serve_live_rate")
     s = Server()
-    low, high = 10000.0, 20000.0
     try:
         with s.client() as cl:
-            cl.start(dict(ONE_WAY, rate="10kpps", duration="8s",
+            cl.start(dict(ONE_WAY, rate="1Mpps", duration="6s",
                           interval="0.5s"))
-            t_up = wait_elapsed(cl, 2500)
-            reply = cl.update(rate="20kpps")
-            c.eq([q["pps"] for q in reply["tx_pps"]], [high],
+            # The clock status gives is the last sample's: t_a is before
+            # the update, and every sample after the one status gives once
+            # it is done starts after it.
+            t_a = wait_elapsed(cl, 2500)
+            reply = cl.update(rate="2Mpps")
+            t_b = wait_elapsed(cl, 0) + 0.5
+            c.eq([q["pps"] for q in reply["tx_pps"]], [2e6],
                  "update's reply: the new rate per TX queue")
-            t_pause = wait_elapsed(cl, 5000)
+            doc = cl.wait(60)["result"]
+            balanced(c, doc, "live run")
+            live_rate_budget(c, doc, [(0.0, t_a, 1e6), (t_b, 6.0, 2e6)])
+            cl.start(dict(ONE_WAY, rate="10kpps", duration="5s",
+                          interval="0.5s"))
+            t_pause = wait_elapsed(cl, 1000)
             cl.update(pause=True)
-            t_resume = wait_elapsed(cl, 6600)
+            t_resume = wait_elapsed(cl, 2600)
             cl.update(pause=False)
             doc = cl.wait(60)["result"]
-        balanced(c, doc, "live run")
-        before = [rate_of(x) for x in doc["samples"] if x["t_s"] <= t_up]
-        after = [rate_of(x) for x in doc["samples"]
-                 if t_up + 1.0 <= x["t_s"] <= t_pause]
+        balanced(c, doc, "paused run")
         held = [rate_of(x) for x in doc["samples"]
                 if t_pause + 0.5 <= x["t_s"] <= t_resume]
-        c.true(before and max(before) <= low * 1.2,
-               "before the update at most 10 kpps (+20%%): %s" % before)
-        # Relative to what the machine gave before: a loaded machine may
-        # fall short of both rates, not of doubling.
-        c.true(before and after and
-               sum(after) / len(after) >= 1.4 * sum(before) / len(before),
-               "after it at least 1.4 times the rate before: %s, %s" %
-               (before, after))
+        resumed = [rate_of(x) for x in doc["samples"]
+                   if x["t_s"] - x["dt_s"] >= t_resume]
         c.true(held and min(held) == 0.0, "a sample while paused sent "
                "nothing: %s" % held)
+        c.true(resumed and max(resumed) > 0.0, "sending again after the "
+               "resume: %s" % resumed)
     finally:
         s.close()
     c.done()
