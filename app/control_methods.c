@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <rte_ethdev.h>
+#include <rte_malloc.h>
 
 #include "app.h"
 #include "base/jsonw.h"
@@ -226,6 +227,20 @@ live_json(void)
 	return o;
 }
 
+/* Bytes allocated from DPDK's heaps (pools, rings, queues) now. */
+static json_int_t
+heap_bytes(void)
+{
+	struct rte_malloc_socket_stats st;
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
+			n += st.heap_allocsz_bytes;
+	return (json_int_t)n;
+}
+
 static int
 m_status(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 {
@@ -240,7 +255,8 @@ m_status(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	since = c->start_ms;
 	code = c->exit_code;
 	pthread_mutex_unlock(&c->lock);
-	*out = json_pack("{s:s, s:I}", "state", state_names[st], "run", (json_int_t)id);
+	*out = json_pack("{s:s, s:I, s:I}", "state", state_names[st],
+		"run", (json_int_t)id, "heap_bytes", heap_bytes());
 	if (*out == NULL)
 		return fail(msg, len, WR_RPC_INTERNAL, "no memory");
 	if (st == APP_CTL_RUNNING)
