@@ -36,11 +36,13 @@ static int
 usage(const char *prog)
 {
 	printf("Usage: %s serve [EAL options] -- --control PATH [options]\n"
-		"\nBring EAL up once and run on request: JSON-RPC 2.0 requests,\n"
-		"one per line, on the UNIX socket PATH (mode 0600): ports, start,\n"
-		"status, update, stop, result, shutdown (docs/api.md). The options\n"
-		"after -- are those of a run (wirerate --help): each run starts\n"
-		"from them, then applies the options of its start request.\n\n"
+		"\nBring EAL and the ports up once and run on request: JSON-RPC\n"
+		"2.0 requests, one per line, on the UNIX socket PATH (mode 0600):\n"
+		"ports, start, status, update, stop, result, shutdown\n"
+		"(docs/api.md). The options after -- are those of a run (wirerate\n"
+		"--help): each run starts from them, then applies the options of\n"
+		"its start request. A port stays up between runs and is set up\n"
+		"again when a run needs it otherwise (queues, descriptors, MTU).\n\n"
 		"  -h, --help\n"
 		"  --version  wirerate's and DPDK's versions\n\n"
 		"Exit status: 0 shut down as asked, 1 EAL or the socket failed,\n"

@@ -163,9 +163,9 @@ wr_portkeep_setup(struct wr_portkeep *k, struct wr_port *p,
 	/* Not ours while it is set up: a failure closes it (teardown). */
 	kp->configured = false;
 	rc = wr_port_setup(p, cfg, err);
-	__atomic_store_n(&kp->nb_setups, kp->nb_setups + 1, __ATOMIC_RELAXED);
 	if (rc != 0)
 		return rc;
+	__atomic_store_n(&kp->nb_setups, p->nb_setups, __ATOMIC_RELAXED);
 	/* The new queues released the old ones and their mbufs. */
 	free_pools(kp->stale);
 	memcpy(kp->rx_pool, p->rx_pool, sizeof(kp->rx_pool));

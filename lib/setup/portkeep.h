@@ -70,7 +70,8 @@ int wr_portkeep_ring_pairs(struct wr_portkeep *k, const struct wr_config *cfg,
 
 /*
  * Set port p (probed for cfg) up for a run: take the kept port when its
- * key matches, else set it up (wr_port_setup) and keep it. With k NULL,
+ * key matches, else stop it, set it up again in place (wr_port_setup;
+ * never closed: DPDK releases a closed port) and keep it. With k NULL,
  * a plain wr_port_setup. p->kept says the keep owns its ethdev state and
  * RX pools; p->nb_setups and p->reused say what happened. Returns 0 or a
  * negative errno with err set (the port is then not kept).
@@ -81,9 +82,9 @@ int wr_portkeep_setup(struct wr_portkeep *k, struct wr_port *p,
 /*
  * After a run's workers returned and its ring pairs were drained: keep
  * port p up when every mbuf of its TX pools is back (each TX queue's done
- * mbufs cleaned up first), so the run may free them; otherwise take it
- * out of the keep (p owns its pools again and closes the port) and say
- * why. This function can't fail.
+ * mbufs cleaned up first), so the run may free them; otherwise stop it
+ * (a stopped port gives its TX mbufs back), and the next run sets it up
+ * again and says why. Nothing with k NULL. This function can't fail.
  */
 void wr_portkeep_park(struct wr_portkeep *k, struct wr_port *p);
 
