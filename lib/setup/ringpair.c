@@ -40,7 +40,8 @@ wr_port_is_ring_pair(uint16_t port_id)
 {
 	char name[RTE_ETH_NAME_MAX_LEN];
 
-	return rte_eth_dev_get_name_by_port(port_id, name) == 0 &&
+	return rte_eth_dev_is_valid_port(port_id) &&
+		rte_eth_dev_get_name_by_port(port_id, name) == 0 &&
 		strncmp(name, "net_ring_wr_pair", 16) == 0;
 }
 

@@ -98,7 +98,8 @@ def serve_back_to_back():
     once: the first run set them up, the next two took them as they were
     (result ports[].kept, setups; the ports method counts one set-up and
     two reuses per port). A fourth run with other RX descriptors sets
-    them up again, and its ports' notes say why."""
+    them up again, a fifth with two queues makes the ring pair again, and
+    their ports' notes say why; the server's stderr has no error."""
     c = Checker("serve_back_to_back")
     s = Server()
     try:
@@ -134,6 +135,16 @@ def serve_back_to_back():
                    [p["notes"] for p in doc["ports"]])
             c.eq([p.get("kept") for p in pair_ports(cl)],
                  [{"setups": 2, "reuses": 2}] * 2, "ports after run 4")
+            doc = cl.run(dict(ONE_WAY, rate="20kpps", count=1000, txq=2, rxq=2))
+            balanced(c, doc, "run 5 (2 queues)")
+            c.eq([(p.get("kept"), p.get("setups")) for p in doc["ports"]],
+                 [(False, 3)] * 2, "run 5: the ring pair made again")
+            c.true(all(any("ring pairs made again" in n for n in p["notes"])
+                       for p in doc["ports"]),
+                   "run 5: the notes say why: %s" %
+                   [p["notes"] for p in doc["ports"]])
+        c.true("Invalid" not in s.stderr() and "error" not in s.stderr(),
+               "the server's stderr: %r" % s.stderr()[-500:])
     finally:
         s.close()
     c.done()
