@@ -298,6 +298,8 @@ wr_result_port_json(const struct wr_port *p)
 	wr_json_set(o, "link_up", json_boolean(p->link_up));
 	wr_json_set(o, "link_speed_mbps", wr_json_u64(p->link_speed_mbps));
 	wr_json_set(o, "link_wait_ms", wr_json_u64(p->link_wait_ms));
+	wr_json_set(o, "kept", json_boolean(p->reused));
+	wr_json_set(o, "setups", wr_json_u64(p->nb_setups));
 	wr_json_set(o, "fast_free", json_boolean(p->fast_free));
 	wr_json_set(o, "tx_pool_mbufs", wr_json_u64(p->tx_pool_mbufs));
 	wr_json_set(o, "rx_pool_mbufs", wr_json_u64(p->rx_pool_mbufs));
