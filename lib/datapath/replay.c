@@ -2,7 +2,8 @@
 /*
  * The replay loop (replay.h). Per TX queue and burst: stage the frames
  * whose time has come (all of them, up to the burst, when untimed), each
- * by one reference more on its mbuf, and offer them to rte_eth_tx_burst;
+ * a copy of the queue's own given back by the PMD, with one reference
+ * more set by a plain store, and offer them to rte_eth_tx_burst;
  * what the port did not take stays pending, in order, for the next burst.
  * Counters are published once per burst (counter.h).
  */
@@ -14,8 +15,9 @@
 #include "worker.h"
 
 /*
- * Stage q's next frames until cap are pending, its limit is reached, or
- * (timed) the next frame is due after now_tsc. Returns frames pending.
+ * Stage q's next frames until cap are pending, its limit is reached,
+ * (timed) the next frame is due after now_tsc, or the PMD still holds the
+ * next frame's copy. Returns frames pending.
  */
 static inline uint16_t
 replay_fill(struct wr_txq *q, struct wr_replayq *r, uint64_t now_tsc, uint16_t cap)
@@ -30,15 +32,20 @@ replay_fill(struct wr_txq *q, struct wr_replayq *r, uint64_t now_tsc, uint16_t c
 	for (; want > 0; want--) {
 		if (r->due_tsc != NULL && r->loop_start_tsc + r->due_tsc[r->pos] > now_tsc)
 			break;
-		m = r->mbufs[r->pos];
+		m = r->mbufs[r->copy];
 		/*
-		 * The PMD's free takes this reference back; ours stays. Always
-		 * atomic: rte_mbuf_refcnt_update's plain store when the count
-		 * is 1 would race another TX lcore staging the same frame.
+		 * Count 1: only our reference, the PMD's free of its last send
+		 * is done (acquire: before anything after it), and no other
+		 * lcore can touch the copy; the PMD's free takes back the one
+		 * set here. Otherwise the port still holds it: wait.
 		 */
-		__atomic_add_fetch(&m->refcnt, 1, __ATOMIC_ACQ_REL);
+		if (unlikely(__atomic_load_n(&m->refcnt, __ATOMIC_ACQUIRE) != 1))
+			break;
+		rte_mbuf_refcnt_set(m, 2);
 		q->pending[n++] = m;
 		q->next_seq++;
+		if (unlikely(++r->copy == r->nb_copies))
+			r->copy = 0;
 		if (unlikely(++r->pos == r->nb)) {
 			r->pos = 0;
 			r->loop_start_tsc += r->loop_tsc;
@@ -68,6 +75,7 @@ wr_replay_main(struct wr_worker *w)
 		struct wr_txq *q = w->tx[i];
 
 		q->replay->pos = 0;
+		q->replay->copy = 0;
 		q->replay->loop_start_tsc = now;
 		if (q->paced)
 			wr_pace_init(&q->pace, &q->pace_conf, now);

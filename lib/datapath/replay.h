@@ -2,14 +2,16 @@
 /*
  * Replay mode (--replay, docs/replay.md): TX queues send the frames of a
  * capture, loaded once into mbufs at set-up (setup/replay_setup.c), instead
- * of test frames. A frame is sent by reference: its mbuf's reference count
- * goes up by one as it is staged, and the PMD's free takes it back down,
- * so the same mbuf goes out again on the next loop without a copy (the
+ * of test frames. A frame is sent by reference, from copies of the
+ * queue's own: the copy's reference count is 1 (ours) while the PMD does
+ * not hold it; staging it sets the count to 2 with a plain store (no
+ * other lcore holds it, so no atomic read-modify-write is needed), and
+ * the PMD's free takes it back to 1. A queue has enough copies (its
+ * descriptors, a ring pair's slots and two bursts) that the one it stages
+ * next was given back long ago; one still held (a receiver slow to free a
+ * ring pair's frames) makes the queue wait, as a full port does. The
  * frames are never written to after set-up; the ports run without
- * RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, which assumes a count of one). The
- * increment is atomic, one per frame: every TX port sends the same mbufs,
- * from several lcores. It is on the mbuf, not on a counter: the counters
- * stay single-writer.
+ * RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, which assumes a count of one.
  *
  * Timing, decided at set-up for the whole run: the capture's own (each
  * frame leaves once the TSC passes its due time, the capture's gap over
@@ -32,16 +34,19 @@ struct wr_worker;
 /* One TX queue's share of the capture. */
 struct wr_replayq {
 	/* Set up before launch, then read-only. */
-	struct rte_mbuf **mbufs;  /* this queue's frames, in file order */
+	struct rte_mbuf **mbufs;  /* nb_copies: copies of this queue's frames,
+	                           * copy c holding frame c % nb */
 	uint64_t *due_tsc;        /* frame k's time after its loop's start, in
 	                           * TSC cycles; NULL: not timed by the file */
 	uint64_t *prefix_bytes;   /* bytes (FCS included) of frames 0..k-1,
 	                           * nb + 1 entries */
 	uint32_t nb;              /* frames per loop on this queue */
+	uint32_t nb_copies;       /* a multiple of nb, 0 when nb is */
 	uint64_t loop_tsc;        /* one loop's length on the TSC (timed) */
 
 	/* Private to the owning lcore (reset at each trial's start). */
 	uint32_t pos;             /* next frame to stage, < nb */
+	uint32_t copy;            /* its copy, < nb_copies, copy % nb == pos */
 	uint64_t loop_start_tsc;  /* TSC at which the current loop began */
 };
 

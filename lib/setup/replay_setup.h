@@ -4,7 +4,9 @@
  * read (base/pcapread.h) and copied into mbufs of a pool of its own, once;
  * every TX port sends the whole file, its frames split round robin over
  * the port's TX queues (frame k of the file on queue k % nb_txq), each
- * queue with the due times of its frames.
+ * queue with the due times of its frames and copies of its own of them:
+ * enough that the copy it stages was given back by the PMD (the port's
+ * TX descriptors, a ring pair's slots and two bursts).
  */
 #ifndef WR_REPLAY_SETUP_H
 #define WR_REPLAY_SETUP_H
@@ -19,9 +21,13 @@ struct rte_mbuf;
 
 /* The loaded capture of a run. Written by set-up, then read-only. */
 struct wr_replay_set {
-	struct rte_mempool *pool;  /* one mbuf per frame of the file */
-	struct rte_mbuf **mbufs;   /* the frames, file order; one reference ours */
+	struct rte_mempool *pool;  /* every TX queue's copies of its frames */
+	struct rte_mbuf **mbufs;   /* nb_mbufs: the TX queues' copies, queue
+	                            * after queue (wr_replayq.mbufs points in
+	                            * here); one reference ours */
 	uint32_t nb;               /* frames in the file */
+	uint32_t nb_mbufs;         /* copies of frames in all */
+	uint64_t pool_bytes;       /* hugepage memory of their pool */
 	uint64_t span_ns;          /* last frame's time less the first's */
 	uint64_t loop_ns;          /* one loop at the capture's timing: the span
 	                            * and the mean gap (the first frame of the

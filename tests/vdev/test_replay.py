@@ -95,8 +95,12 @@ def replay_timing():
     span = frs[-1][0] - frs[0][0]
     loop = span + span // (len(frs) - 1)
     if r.doc is not None:
-        c.eq(r.doc.get("replay"), {"frames": len(frs), "span_ns": span, "loop_ns": loop,
-                                   "schedule_s": loop / 1e9}, "result: replay{}")
+        rp = dict(r.doc.get("replay") or {})
+        c.true(rp.pop("pool_bytes", 0) >= len(frs) * 1514, "replay.pool_bytes: "
+               "at least the frames' room")
+        c.eq(rp, {"frames": len(frs), "span_ns": span, "loop_ns": loop,
+                  "mbufs": len(frs), "schedule_s": loop / 1e9},
+             "result: replay{} (one copy: more frames than txd + 2 bursts)")
         c.true(r.doc["duration_s"] >= span / 1e9, "the run (%.4f s) not shorter than "
                "the capture's span (%.4f s)" % (r.doc["duration_s"], span / 1e9))
     c.done(r)
@@ -262,6 +266,12 @@ def replay_ports():
                  "port %d received foreign" % t["port_id"])
     if r.doc is not None:
         c.eq(len(r.doc["totals"]), 4, "ports")
+        # Each TX port's queue its own copies, the file repeated to cover its
+        # descriptors, the ring's 1024 slots and two bursts (docs/replay.md).
+        window = {p["port_id"]: p["txd"] + 1024 + 2 * r.doc["config"]["burst_pkts"]
+                  for p in r.doc["ports"]}
+        c.eq(r.doc["replay"]["mbufs"], sum(-(-window[p] // len(frs)) * len(frs)
+                                           for p in (0, 2)), "replay.mbufs")
         c.eq(r.doc["accounting"]["mbufs_missing"], 0, "every mbuf back")
         wrtest.rx_matches_pmd(c, r.doc)
     c.done(r)
