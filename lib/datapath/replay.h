@@ -31,6 +31,17 @@
 
 struct wr_worker;
 
+/*
+ * --replay-stamp, per frame of a queue: where its test header goes (the
+ * UDP payload; 0: the frame is sent as captured) and its UDP checksum,
+ * with the magic and stream id written at set-up, seq and timestamp 0.
+ */
+struct wr_replay_stamp {
+	uint16_t th_off;          /* test header, 0: not stamped */
+	uint16_t ck_off;          /* UDP checksum */
+	uint16_t ck_base;         /* the checksum with seq and timestamp 0 */
+};
+
 /* One TX queue's share of the capture. */
 struct wr_replayq {
 	/* Set up before launch, then read-only. */
@@ -40,6 +51,9 @@ struct wr_replayq {
 	                           * TSC cycles; NULL: not timed by the file */
 	uint64_t *prefix_bytes;   /* bytes (FCS included) of frames 0..k-1,
 	                           * nb + 1 entries */
+	struct wr_replay_stamp *stamp; /* nb, NULL: none stamped */
+	uint32_t *prefix_stamped; /* stamped frames of 0..k-1, nb + 1 entries
+	                           * (NULL with stamp) */
 	uint32_t nb;              /* frames per loop on this queue */
 	uint32_t nb_copies;       /* a multiple of nb, 0 when nb is */
 	uint64_t loop_tsc;        /* one loop's length on the TSC (timed) */
@@ -47,6 +61,7 @@ struct wr_replayq {
 	/* Private to the owning lcore (reset at each trial's start). */
 	uint32_t pos;             /* next frame to stage, < nb */
 	uint32_t copy;            /* its copy, < nb_copies, copy % nb == pos */
+	uint64_t stamp_seq;       /* the next stamped frame's sequence number */
 	uint64_t loop_start_tsc;  /* TSC at which the current loop began */
 };
 
@@ -61,6 +76,19 @@ wr_replayq_bytes(const struct wr_replayq *r, uint64_t pkts)
 	if (r->nb == 0)
 		return 0;
 	return pkts / r->nb * r->prefix_bytes[r->nb] + r->prefix_bytes[pkts % r->nb];
+}
+
+/*
+ * Frames with a test header among the first pkts frames queue r sends
+ * (--replay-stamp; 0 without): its stream's sent count. Not for the hot
+ * path. This function can't fail.
+ */
+static inline uint64_t
+wr_replayq_stamped(const struct wr_replayq *r, uint64_t pkts)
+{
+	if (r->nb == 0 || r->prefix_stamped == NULL)
+		return 0;
+	return pkts / r->nb * r->prefix_stamped[r->nb] + r->prefix_stamped[pkts % r->nb];
 }
 
 /*

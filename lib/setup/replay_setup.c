@@ -163,6 +163,8 @@ free_queue(struct wr_replayq *r)
 		return;
 	rte_free(r->prefix_bytes);
 	rte_free(r->due_tsc);
+	rte_free(r->stamp);
+	rte_free(r->prefix_stamped);
 	rte_free(r);
 }
 
@@ -189,6 +191,10 @@ make_queues(struct wr_run *run, const struct wr_pcap *p, struct wr_error *err)
 			return wr_err_env(err, -ENOMEM, "--replay: no memory for the "
 				"frame list of port %u TX queue %u", t->port, t->queue);
 		src.copies += t->replay->nb_copies;
+		if (cfg->replay.stamp && wr_replay_stamp_setup(t->replay,
+				wr_port_stream_id(t->port, t->queue), pt->socket) != 0)
+			return wr_err_env(err, -ENOMEM, "--replay-stamp: no memory for "
+				"the stamps of port %u TX queue %u", t->port, t->queue);
 	}
 	for (i = 0; i < run->setup.plan.nb_workers; i++)
 		if (run->setup.workers[i]->nb_tx > 0)

@@ -51,6 +51,16 @@ int wr_replay_setup(struct wr_run *run, struct wr_error *err);
  */
 uint64_t wr_replay_release(struct wr_run *run);
 
+/*
+ * --replay-stamp, for set-up only: choose r's frames with room for the
+ * test header (the first UDP payload of 18 bytes or more whose length is
+ * consistent), write the header with stream_id into every copy of them
+ * and set r->stamp and r->prefix_stamped. r's copies must be filled.
+ * Returns 0 or -ENOMEM (what was allocated stays in r for free_queue).
+ */
+struct wr_replayq;
+int wr_replay_stamp_setup(struct wr_replayq *r, uint16_t stream_id, int socket);
+
 /* Free what wr_replay_setup made (after wr_replay_release). Safe always. */
 void wr_replay_teardown(struct wr_run *run);
 
