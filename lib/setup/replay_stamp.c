@@ -42,38 +42,40 @@ udp_cksum(const uint8_t *d, const struct wr_stack_udp *u)
 	return ck == 0 ? 0xffff : ck;
 }
 
-/* Frame k's stamp when it has a UDP payload with room; else th_off 0. */
+/*
+ * A frame's stamp, and its UDP header in *u, when it has a UDP payload
+ * with room; else th_off 0.
+ */
 static struct wr_replay_stamp
-frame_stamp(const uint8_t *d, uint32_t len)
+frame_stamp(const uint8_t *d, uint32_t len, struct wr_stack_udp *u)
 {
 	struct wr_replay_stamp s = { 0, 0, 0 };
-	struct wr_stack_udp u;
 
-	if (wr_stack_first_udp(d, len, &u) == 1 && u.payload_len >= WR_FRAME_TH_LEN) {
-		s.th_off = (uint16_t)(u.udp_off + sizeof(struct rte_udp_hdr));
-		s.ck_off = (uint16_t)(u.udp_off + 6);
+	if (wr_stack_first_udp(d, len, u) == 1 && u->payload_len >= WR_FRAME_TH_LEN) {
+		s.th_off = (uint16_t)(u->udp_off + sizeof(struct rte_udp_hdr));
+		s.ck_off = (uint16_t)(u->udp_off + 6);
 	}
 	return s;
 }
 
-/* Write the test header (seq and timestamp 0) and its checksum into the
- * copies of frame k; its stamp's base from the first. */
+/*
+ * Write the test header (seq and timestamp 0) and its checksum into the
+ * copies of frame k, whose UDP header is u; its stamp's base from the
+ * first.
+ */
 static void
 stamp_copies(struct wr_replayq *r, uint32_t k, struct wr_replay_stamp *s,
-		uint16_t stream_id)
+		const struct wr_stack_udp *u, uint16_t stream_id)
 {
 	struct wr_test_hdr th = { .magic = WR_FRAME_MAGIC, .stream_id = stream_id };
-	struct wr_stack_udp u;
 	uint32_t c;
 
 	for (c = k; c < r->nb_copies; c += r->nb) {
 		uint8_t *d = rte_pktmbuf_mtod(r->mbufs[c], uint8_t *);
 
 		memcpy(d + s->th_off, &th, sizeof(th));
-		if (c == k) {
-			wr_stack_first_udp(d, r->mbufs[c]->data_len, &u);
-			s->ck_base = udp_cksum(d, &u);
-		}
+		if (c == k)
+			s->ck_base = udp_cksum(d, u);
 		memcpy(d + s->ck_off, &s->ck_base, sizeof(s->ck_base));
 	}
 }
@@ -91,10 +93,11 @@ wr_replay_stamp_setup(struct wr_replayq *r, uint16_t stream_id, int socket)
 		return -ENOMEM;
 	for (k = 0; k < r->nb && r->nb_copies > 0; k++) {
 		struct rte_mbuf *m = r->mbufs[k];
+		struct wr_stack_udp u;
 
-		r->stamp[k] = frame_stamp(rte_pktmbuf_mtod(m, uint8_t *), m->data_len);
+		r->stamp[k] = frame_stamp(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &u);
 		if (r->stamp[k].th_off != 0)
-			stamp_copies(r, k, &r->stamp[k], stream_id);
+			stamp_copies(r, k, &r->stamp[k], &u, stream_id);
 		r->prefix_stamped[k + 1] = r->prefix_stamped[k] + (r->stamp[k].th_off != 0);
 	}
 	return 0;

@@ -371,6 +371,7 @@ def replay_bad():
              "--replay-speed with --rate"),
             (["--replay", good, "--replay-speed", "0"], "--replay-speed"),
             (["--replay-loop", "2"], "--replay-loop without --replay"),
+            (["--replay-stamp"], "--replay-stamp without --replay"),
         ]:
             wrtest.refused(c, ["net_null0"], opts, msg)
     c.done()
