@@ -28,7 +28,9 @@ pool_bytes(uint64_t nb, uint32_t room)
 /*
  * Copies of its nb frames a TX queue of pt needs so that the copy it
  * stages was given back by the PMD long ago: the port's descriptors, what
- * a ring pair holds beyond them, the pending burst and the one staged.
+ * a ring pair holds beyond them (and a --capture at its receiver keeps:
+ * fewer would wait forever for a frame kept until more arrive), the
+ * pending burst and the one staged.
  */
 static uint32_t
 queue_reps(const struct wr_port *pt, uint16_t burst_pkts, uint32_t nb)

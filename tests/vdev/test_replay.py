@@ -377,6 +377,31 @@ def replay_bad():
     c.done()
 
 
+def replay_capture():
+    """A ring pair whose receiver keeps the last 4096 frames (--capture):
+    on a ring pair those are the sender's own copies, so the sender needs
+    more copies than are kept or it waits for one until --duration; the
+    file of 100 frames, 50 loops, all sent and received, 4096 in the
+    capture."""
+    c = Checker("replay_capture")
+    frs = pcapgen.frames(100, GAPS_MS, seed=13)
+    with tempfile.TemporaryDirectory() as d:
+        cap = os.path.join(d, "cap.pcapng")
+        r = ring_replay(frs, pcapgen.write_pcap, [
+            "--replay-loop", "50", "--replay-speed", "max", "--duration", "20s",
+            "--capture", cap, "--capture-what", "last", "--capture-last", "4096"])
+        kept = tcpdump_count(cap) if os.path.exists(cap) else None
+    c.eq(r.rc, 0, "exit code")
+    c.eq(kept, (0, 4096), "tcpdump -r of the capture: exit code, frames")
+    if r.doc is not None:
+        tx, rx = r.doc["totals"]
+        n = 50 * len(frs)
+        c.eq((tx["tx_pkts"], tx["nic_opackets"], rx["rx_foreign_pkts"], rx["nic_ipackets"]),
+             (n,) * 4, "sent, the PMDs', received foreign")
+        c.eq(r.doc["accounting"]["mbufs_missing"], 0, "every mbuf back")
+    c.done(r)
+
+
 def stamped_pcap(c, frs, out):
     """The frames net_pcap wrote to out against the capture frs (with
     room flags): each stamped frame differs from its original only in the
@@ -445,7 +470,8 @@ def replay_stamp():
 
 CASES = cases.by_name(replay_timing, replay_speed, replay_loop, replay_rate,
                       replay_formats, replay_queues, replay_ring, replay_ports,
-                      replay_repeat, replay_memory, replay_bad, replay_stamp)
+                      replay_repeat, replay_memory, replay_bad, replay_stamp,
+                      replay_capture)
 
 if __name__ == "__main__":
     cases.main(CASES)
