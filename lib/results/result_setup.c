@@ -148,6 +148,7 @@ config_replay_json(const struct wr_config *c)
 		wr_json_set(o, "speed", json_real(c->replay.speed));
 	wr_json_set(o, "loops", wr_json_u64(c->replay.nb_loops));
 	wr_json_set(o, "max_frame_bytes", wr_json_u64(c->replay.max_len));
+	wr_json_set(o, "stamp", json_boolean(c->replay.stamp));
 	return o;
 }
 

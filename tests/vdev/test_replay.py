@@ -454,6 +454,7 @@ def replay_stamp():
                             "--replay-speed", "max", "--quiet"])
     c.eq(r.rc, 0, "exit code")
     if r.doc is not None:
+        c.eq(r.doc["config"]["replay"]["stamp"], True, "config.replay.stamp")
         tx, rx = r.doc["totals"]
         n, own = 3 * len(frs), 3 * room
         c.eq((tx["tx_pkts"], tx["nic_opackets"], rx["nic_ipackets"]), (n, n, n),
