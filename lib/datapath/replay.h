@@ -7,10 +7,12 @@
  * not hold it; staging it sets the count to 2 with a plain store (no
  * other lcore holds it, so no atomic read-modify-write is needed), and
  * the PMD's free takes it back to 1. A queue has enough copies (its
- * descriptors, a ring pair's slots and two bursts) that the one it stages
- * next was given back long ago; one still held (a receiver slow to free a
- * ring pair's frames) makes the queue wait, as a full port does. The
- * frames are never written to after set-up; the ports run without
+ * descriptors, a ring pair's slots, what --capture keeps of them, and two
+ * bursts) that the one it stages next was given back long ago; one still
+ * held (a receiver slow to free a ring pair's frames) makes the queue
+ * wait, as a full port does. The frames are written to after set-up only
+ * by --replay-stamp (the test header and UDP checksum of a copy the
+ * queue alone holds); the ports run without
  * RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, which assumes a count of one.
  *
  * Timing, decided at set-up for the whole run: the capture's own (each

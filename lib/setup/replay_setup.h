@@ -6,7 +6,8 @@
  * the port's TX queues (frame k of the file on queue k % nb_txq), each
  * queue with the due times of its frames and copies of its own of them:
  * enough that the copy it stages was given back by the PMD (the port's
- * TX descriptors, a ring pair's slots and two bursts).
+ * TX descriptors, a ring pair's slots, what --capture keeps of them
+ * and two bursts).
  */
 #ifndef WR_REPLAY_SETUP_H
 #define WR_REPLAY_SETUP_H
