@@ -187,4 +187,21 @@ struct wr_stack_found {
 int wr_stack_find(const uint8_t *data, uint32_t len, uint32_t th_magic,
 		uint32_t th_len, struct wr_stack_found *f);
 
+/* The first UDP header of a frame, and the IP header that carries it. */
+struct wr_stack_udp {
+	uint32_t ip_off;        /* IPv4 or IPv6 header */
+	uint32_t udp_off;       /* UDP header */
+	uint32_t payload_len;   /* UDP payload bytes (its length field less 8) */
+	bool ipv6;
+};
+
+/*
+ * Walk the len bytes at data as wr_stack_find does, to the first UDP
+ * header. Returns 1 with *u filled when there is one whose length equals
+ * its IP payload, within len (so a receiver's walk would accept a test
+ * header in its payload); 0 otherwise (not UDP, a fragment, truncated or
+ * inconsistent). Reads nothing beyond data[len - 1].
+ */
+int wr_stack_first_udp(const uint8_t *data, uint32_t len, struct wr_stack_udp *u);
+
 #endif /* WR_STACK_H */

@@ -41,6 +41,7 @@ struct walk {
 	uint32_t len;
 	uint32_t off;        /* next header */
 	uint32_t l4_len;     /* payload bytes the innermost IP header claims */
+	uint32_t ip_off;     /* the innermost IP header */
 	uint16_t type;       /* EtherType, host order (AT_TYPE) */
 	uint8_t proto;       /* IP protocol (AT_IP*) */
 	bool bad_len;        /* an IP length that does not fit the frame */
@@ -166,6 +167,7 @@ at_ip4(struct walk *w)
 	record(w, WR_STACK_IPV4);
 	w->bad_len |= tl < hl || !have(w, tl);
 	w->l4_len = tl - hl;
+	w->ip_off = w->off;
 	w->off += hl;
 	return after_ip(h->next_proto_id);
 }
@@ -183,6 +185,7 @@ at_ip6(struct walk *w)
 	record(w, WR_STACK_IPV6);
 	pl = rte_be_to_cpu_16(h->payload_len);
 	nh = h->proto;
+	w->ip_off = w->off;
 	w->bad_len |= !have(w, sizeof(*h) + pl);
 	w->off += sizeof(*h);
 	while (nh == IPPROTO_HOPOPTS || nh == IPPROTO_ROUTING || nh == IPPROTO_DSTOPTS) {
@@ -327,4 +330,23 @@ wr_stack_walk(const uint8_t *data, uint32_t len, uint32_t th_magic,
 	if (w.full)
 		return -E2BIG;
 	return a == AT_FOUND ? (int)w.off : 0;
+}
+
+int
+wr_stack_first_udp(const uint8_t *data, uint32_t len, struct wr_stack_udp *u)
+{
+	struct walk w = { .d = data, .len = len };
+	enum at a = AT_ETH;
+	unsigned int n;
+
+	for (n = 0; n < 2 * WR_STACK_MAX_LAYERS && a != AT_NONE && a != AT_UDP; n++)
+		a = step(&w, a);
+	if (a != AT_UDP || w.bad_len || !have(&w, sizeof(struct rte_udp_hdr)) ||
+			be16_at(&w, w.off + 4) != w.l4_len)
+		return 0;
+	u->ip_off = w.ip_off;
+	u->udp_off = w.off;
+	u->ipv6 = (data[w.ip_off] >> 4) == 6;
+	u->payload_len = w.l4_len - (uint32_t)sizeof(struct rte_udp_hdr);
+	return 1;
 }

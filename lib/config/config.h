@@ -102,6 +102,8 @@ struct wr_replay_conf {
 	                             * 0: as fast as possible (or --rate) [1] */
 	bool speed_set;             /* --replay-speed given */
 	uint32_t nb_loops;          /* times the file is sent, 0: until stopped [1] */
+	bool stamp;                 /* --replay-stamp: the test header into each
+	                             * UDP payload with room [off] */
 	uint32_t max_len;           /* longest frame of the file, bytes without
 	                             * FCS (set by the checks, which read it) */
 };

@@ -147,6 +147,11 @@ const struct wr_optdesc wr_optab[] = {
 	{ "replay-loop", REQ, WR_OPT_REPLAY_LOOP, "N", "send the --replay file N times, 0 "
 		"= until\n--duration or a signal [1]", WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
+	{ "replay-stamp", NO, WR_OPT_REPLAY_STAMP, NULL, "put the test header (sequence, "
+		"timestamp,\nstream) into each replayed IPv4/IPv6 UDP\npayload of 18 bytes "
+		"or more, UDP checksum\nset: per-stream loss and latency; other\nframes stay "
+		"as they are (docs/replay.md) [off]", WR_OPTSEC_FRAMES,
+		WR_PROF_FRAMES, NULL },
 
 	{ "pattern", REQ, WR_OPT_PATTERN, "P", "constant (the pacer), burst:N/T (N frames\n"
 		"back to back every T, e.g. burst:32/1ms) or\npoisson[:SEED] (exponential gaps "

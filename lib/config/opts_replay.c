@@ -26,6 +26,9 @@ wr_opts_replay(int id, const char *v, struct wr_config *cfg, struct wr_error *er
 		return wr_optv_real("replay-speed", v, 0.001, 1000, &rc->speed, err);
 	case WR_OPT_REPLAY_LOOP:
 		return WR_OPTV_UINT("replay-loop", v, 0, UINT32_MAX, &rc->nb_loops, err);
+	case WR_OPT_REPLAY_STAMP:
+		rc->stamp = true;
+		return 0;
 	default:
 		return 1;
 	}
@@ -88,9 +91,9 @@ wr_opts_replay_check(struct wr_config *cfg, struct wr_error *err)
 	int rc;
 
 	if (r->path[0] == '\0') {
-		if (r->speed_set || r->nb_loops != 1)
+		if (r->speed_set || r->nb_loops != 1 || r->stamp)
 			return wr_err_usage(err, -EINVAL, "--replay-%s without --replay",
-				r->speed_set ? "speed" : "loop");
+				r->speed_set ? "speed" : r->stamp ? "stamp" : "loop");
 		return 0;
 	}
 	rc = check_combinations(cfg, err);

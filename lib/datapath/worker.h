@@ -257,6 +257,17 @@ wr_txq_bytes(const struct wr_txq *q, uint64_t pkts)
 	return pkts * q->frame_size;
 }
 
+/*
+ * Frames with a test header among the first pkts frames of TX queue q:
+ * its stream's sent count (a replay queue stamps only some, or none).
+ * Not for the hot path. This function can't fail.
+ */
+static inline uint64_t
+wr_txq_stream_pkts(const struct wr_txq *q, uint64_t pkts)
+{
+	return q->replay != NULL ? wr_replayq_stamped(q->replay, pkts) : pkts;
+}
+
 /* Reset a TX queue's private state and counters. This function can't fail. */
 void wr_txq_reset(struct wr_txq *q);
 

@@ -148,6 +148,7 @@ config_replay_json(const struct wr_config *c)
 		wr_json_set(o, "speed", json_real(c->replay.speed));
 	wr_json_set(o, "loops", wr_json_u64(c->replay.nb_loops));
 	wr_json_set(o, "max_frame_bytes", wr_json_u64(c->replay.max_len));
+	wr_json_set(o, "stamp", json_boolean(c->replay.stamp));
 	return o;
 }
 
@@ -324,6 +325,8 @@ wr_result_replay_json(const struct wr_run *run)
 	wr_json_set(o, "frames", wr_json_u64(s->nb));
 	wr_json_set(o, "span_ns", wr_json_u64(s->span_ns));
 	wr_json_set(o, "loop_ns", wr_json_u64(s->loop_ns));
+	wr_json_set(o, "mbufs", wr_json_u64(s->nb_mbufs));
+	wr_json_set(o, "pool_bytes", wr_json_u64(s->pool_bytes));
 	/* What the run should last at the capture's timing: compare with
 	 * duration_s (the trial's) to see how well it was kept. */
 	if (c->rate.unit == WR_RATE_NONE && c->replay.speed > 0 && c->replay.nb_loops > 0)

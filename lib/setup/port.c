@@ -175,6 +175,7 @@ probe_pools(struct wr_port *p, const struct wr_config *cfg)
 
 	p->rx_rings_per_q = is_driver(p, "net_vmxnet3") ? 2 : 1;
 	/* Ring, pending burst and the one in hand, two lcore caches. */
+	p->tx_in_flight = in_flight + held;
 	p->tx_pool_mbufs = pool_round(p->nb_txd + in_flight + held +
 		4u * cfg->burst_pkts + 3u * POOL_CACHE);
 	p->rx_pool_mbufs = pool_round(p->nb_rxd * p->rx_rings_per_q + xsk + held +

@@ -63,6 +63,10 @@ struct wr_port {
 	bool fast_free;              /* RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE on */
 	unsigned int rx_rings_per_q; /* descriptor rings per RX queue (vmxnet3: 2) */
 	uint32_t tx_pool_mbufs;      /* per TX queue */
+	uint32_t tx_in_flight;       /* frames the port may hold beyond its TX
+	                              * descriptors once sent: a ring pair's
+	                              * slots, and what --capture keeps of
+	                              * them at the receiver */
 	uint32_t rx_pool_mbufs;      /* per RX queue */
 	uint32_t rx_mbuf_room;       /* data room of RX mbufs, bytes */
 

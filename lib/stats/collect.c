@@ -255,7 +255,7 @@ fill_result(const struct wr_run *run, struct wr_stream_result *r,
 	r->sender_known = tq != NULL;
 	r->lat_valid = wr_run_lat_valid(run, r->sender_known) && r->view.nb_lat > 0;
 	if (tq != NULL) {
-		r->sent_pkts = wr_collect_txq_sent(run, tq);
+		r->sent_pkts = wr_txq_stream_pkts(tq, wr_collect_txq_sent(run, tq));
 		set_loss(r, wr_seq_lost(&r->view.seq, r->sent_pkts));
 	} else {
 		set_loss(r, (int64_t)wr_seq_gaps(&r->view.seq));
@@ -291,8 +291,9 @@ add_unseen(struct wr_run *run, const bool *seen, bool any_rx, unsigned int *cap)
 	WR_RUN_FOREACH_TXQ(run, i, tq) {
 		unsigned int sid = wr_port_stream_id(tq->port, tq->queue);
 
-		/* Replayed frames carry no test header: not a stream. */
-		if (seen[sid] || tq->replay != NULL)
+		/* Replayed frames carry no test header (but with
+		 * --replay-stamp): not a stream. */
+		if (seen[sid] || (tq->replay != NULL && tq->replay->stamp == NULL))
 			continue;
 		r = add_result(run, cap);
 		if (r == NULL)

@@ -12,7 +12,8 @@
  *   kind % 3 == 1  sequence next_seq + (int16_t)len of stream kind / 3 % 4
  *   kind % 3 == 2  sequence from the next 8 bytes, raw (little-endian)
  * Properties: classification reads nothing past the frame and an own frame
- * has consistent lengths; every update counts the frame as received or
+ * has consistent lengths; the first UDP header --replay-stamp would stamp
+ * (wr_stack_first_udp) lies, with its payload, inside the frame; every update counts the frame as received or
  * duplicate, never both, never neither; a received sequence inside the
  * window reads as seen; merged views add up.
  */
@@ -28,6 +29,19 @@ struct fuzz_rx {
 	uint64_t nb_updates[NB_TRACKERS];
 	uint64_t nb_frames, nb_own, nb_foreign, nb_malformed;
 };
+
+/* The first UDP header of len bytes, if any, and its payload are in them. */
+static void
+first_udp(const uint8_t *data, uint32_t len)
+{
+	struct wr_stack_udp u;
+
+	if (wr_stack_first_udp(data, len, &u) == 0)
+		return;
+	FUZZ_CHECK(u.ip_off + 20 <= u.udp_off);
+	FUZZ_CHECK((uint64_t)u.udp_off + 8 + u.payload_len <= len);
+	FUZZ_CHECK(u.ipv6 == ((data[u.ip_off] >> 4) == 6));
+}
 
 /* Classify len bytes in an exact-size heap copy, as the worker does. */
 static enum wr_frame_class
@@ -46,6 +60,7 @@ classify(const uint8_t *data, uint32_t len, struct wr_frame_rx *fr)
 		FUZZ_CHECK(len >= l2 + 20 + 8 + WR_FRAME_TH_LEN);
 		FUZZ_CHECK(((uint32_t)copy[l2 + 2] << 8 | copy[l2 + 3]) == len - l2);
 	}
+	first_udp(copy, len);
 	free(copy);
 	FUZZ_CHECK(c == WR_FRAME_OWN || c == WR_FRAME_FOREIGN ||
 		c == WR_FRAME_MALFORMED);

@@ -418,6 +418,55 @@ test_template(void)
 	WR_CHECK_STR(e.msg, "expected FILE[:N]");
 }
 
+/* UDP layers in a spec's text. */
+static unsigned int
+count_udp(const char *text)
+{
+	unsigned int n = 0;
+
+	for (; (text = strstr(text, "udp")) != NULL; text += 3)
+		n++;
+	return n;
+}
+
+/*
+ * wr_stack_first_udp (--replay-stamp): the outermost UDP of every stack,
+ * its payload to the frame's end; none in a truncated frame, a TCP one
+ * or one whose UDP length disagrees with its IP payload.
+ */
+static void
+test_first_udp(void)
+{
+	struct wr_frame_spec s;
+	struct wr_frame_layout lay;
+	struct wr_stack_udp u;
+	struct wr_stack st;
+	unsigned int i, bad = 0;
+	uint32_t n;
+
+	for (i = 0; i < RTE_DIM(stacks); i++) {
+		parse_ok(stacks[i], &st);
+		spec_default(&s, 300, &st);
+		WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) == 0);
+		WR_CHECK_U64(wr_stack_first_udp(buf, lay.data_len, &u), 1);
+		WR_CHECK_U64(u.payload_len, lay.data_len - u.udp_off - 8);
+		WR_CHECK_U64(u.udp_off == lay.th_off - 8, count_udp(stacks[i]) == 1);
+		WR_CHECK_U64(u.ipv6, (buf[u.ip_off] >> 4) == 6);
+		for (n = 0; n < lay.data_len; n++)
+			bad += wr_stack_first_udp(buf, n, &u) != 0;
+	}
+	WR_CHECK_U64(bad, 0);
+	parse_ok("eth/ipv4/udp", &st);
+	spec_default(&s, 100, &st);
+	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) == 0);
+	WR_CHECK_U64(wr_stack_first_udp(buf, lay.data_len + 20, &u), 1);  /* padding */
+	buf[14 + 20 + 5] ^= 1;
+	WR_CHECK_U64(wr_stack_first_udp(buf, lay.data_len, &u), 0);
+	buf[14 + 20 + 5] ^= 1;
+	buf[14 + 9] = 6;   /* TCP */
+	WR_CHECK_U64(wr_stack_first_udp(buf, lay.data_len, &u), 0);
+}
+
 int
 main(void)
 {
@@ -428,5 +477,6 @@ main(void)
 	WR_TEST_RUN(test_truncated);
 	WR_TEST_RUN(test_dut_did);
 	WR_TEST_RUN(test_template);
+	WR_TEST_RUN(test_first_udp);
 	return wr_test_summary();
 }

@@ -9,6 +9,7 @@ own and robust to a worker descheduled for a while (check_timing): a
 timing or speed bug fails them, a loaded machine does not.
 Usage: test_replay.py CASE (see CASES)."""
 import os
+import struct
 import subprocess
 import tempfile
 
@@ -95,8 +96,12 @@ def replay_timing():
     span = frs[-1][0] - frs[0][0]
     loop = span + span // (len(frs) - 1)
     if r.doc is not None:
-        c.eq(r.doc.get("replay"), {"frames": len(frs), "span_ns": span, "loop_ns": loop,
-                                   "schedule_s": loop / 1e9}, "result: replay{}")
+        rp = dict(r.doc.get("replay") or {})
+        c.true(rp.pop("pool_bytes", 0) >= len(frs) * 1514, "replay.pool_bytes: "
+               "at least the frames' room")
+        c.eq(rp, {"frames": len(frs), "span_ns": span, "loop_ns": loop,
+                  "mbufs": len(frs), "schedule_s": loop / 1e9},
+             "result: replay{} (one copy: more frames than txd + 2 bursts)")
         c.true(r.doc["duration_s"] >= span / 1e9, "the run (%.4f s) not shorter than "
                "the capture's span (%.4f s)" % (r.doc["duration_s"], span / 1e9))
     c.done(r)
@@ -262,6 +267,12 @@ def replay_ports():
                  "port %d received foreign" % t["port_id"])
     if r.doc is not None:
         c.eq(len(r.doc["totals"]), 4, "ports")
+        # Each TX port's queue its own copies, the file repeated to cover its
+        # descriptors, the ring's 1024 slots and two bursts (docs/replay.md).
+        window = {p["port_id"]: p["txd"] + 1024 + 2 * r.doc["config"]["burst_pkts"]
+                  for p in r.doc["ports"]}
+        c.eq(r.doc["replay"]["mbufs"], sum(-(-window[p] // len(frs)) * len(frs)
+                                           for p in (0, 2)), "replay.mbufs")
         c.eq(r.doc["accounting"]["mbufs_missing"], 0, "every mbuf back")
         wrtest.rx_matches_pmd(c, r.doc)
     c.done(r)
@@ -360,14 +371,108 @@ def replay_bad():
              "--replay-speed with --rate"),
             (["--replay", good, "--replay-speed", "0"], "--replay-speed"),
             (["--replay-loop", "2"], "--replay-loop without --replay"),
+            (["--replay-stamp"], "--replay-stamp without --replay"),
         ]:
             wrtest.refused(c, ["net_null0"], opts, msg)
     c.done()
 
 
+def replay_capture():
+    """A ring pair whose receiver keeps the last 4096 frames (--capture):
+    on a ring pair those are the sender's own copies, so the sender needs
+    more copies than are kept or it waits for one until --duration; the
+    file of 100 frames, 50 loops, all sent and received, 4096 in the
+    capture."""
+    c = Checker("replay_capture")
+    frs = pcapgen.frames(100, GAPS_MS, seed=13)
+    with tempfile.TemporaryDirectory() as d:
+        cap = os.path.join(d, "cap.pcapng")
+        r = ring_replay(frs, pcapgen.write_pcap, [
+            "--replay-loop", "50", "--replay-speed", "max", "--duration", "20s",
+            "--capture", cap, "--capture-what", "last", "--capture-last", "4096"])
+        kept = tcpdump_count(cap) if os.path.exists(cap) else None
+    c.eq(r.rc, 0, "exit code")
+    c.eq(kept, (0, 4096), "tcpdump -r of the capture: exit code, frames")
+    if r.doc is not None:
+        tx, rx = r.doc["totals"]
+        n = 50 * len(frs)
+        c.eq((tx["tx_pkts"], tx["nic_opackets"], rx["rx_foreign_pkts"], rx["nic_ipackets"]),
+             (n,) * 4, "sent, the PMDs', received foreign")
+        c.eq(r.doc["accounting"]["mbufs_missing"], 0, "every mbuf back")
+    c.done(r)
+
+
+def stamped_pcap(c, frs, out):
+    """The frames net_pcap wrote to out against the capture frs (with
+    room flags): each stamped frame differs from its original only in the
+    test header (magic, stream 0, seq 0, 1, ... in order) and the UDP
+    checksum, which this reader and tshark both find valid; the others
+    are byte for byte the same. Returns frames stamped."""
+    got = pcapgen.read_pcap(out)
+    c.eq(len(got), len(frs), "frames in tx_pcap")
+    seq, bad = 0, []
+    for i, ((_, g), (_, f, room)) in enumerate(zip(got, frs)):
+        th = 62 if f[12:14] == b"\x86\xdd" else 46 if f[12:14] == b"\x81\x00" else 42
+        if not room:
+            bad += [] if g == f else [i]
+            continue
+        magic, sid, sq, _ = struct.unpack("<IHQI", g[th:th + 18])
+        ck = th - 2
+        same = g[:ck] + g[th + 18:] == f[:ck] + f[th + 18:]
+        if not (same and (magic, sid, sq) == (0x31485257, 0, seq) and
+                pcapgen.udp_checksum_ok(g)):
+            bad.append(i)
+        seq += 1
+    c.eq(bad[:5], [], "frames not as captured, or stamped wrong (first 5)")
+    p = subprocess.run(["tshark", "-r", out, "-o", "udp.check_checksum:TRUE", "-T",
+                        "fields", "-e", "udp.checksum.status"],
+                       capture_output=True, text=True)
+    st = p.stdout.split()
+    c.eq((p.returncode, st.count("1"), st.count("0")), (0, seq, 0),
+         "tshark: exit code, UDP checksums good and bad")
+    return seq
+
+
+def replay_stamp():
+    """--replay-stamp: a capture of IPv4/UDP without and with room for the
+    test header, TCP, tagged IPv4/UDP and IPv6/UDP. Into net_pcap: the
+    stamped frames carry the header and a valid UDP checksum (this reader
+    and tshark), the rest are as captured. Over a ring pair, 3 loops: the
+    stamped frames are one stream, sent = received exactly, with latency;
+    the rest foreign; both PMDs' counters agree."""
+    c = Checker("replay_stamp")
+    frs = pcapgen.mixed_frames(500, 1000, seed=12)
+    room = sum(r for _, _, r in frs)
+    with tempfile.TemporaryDirectory() as d:
+        src, out = os.path.join(d, "in.pcap"), os.path.join(d, "out.pcap")
+        pcapgen.write_pcap(src, [(t, f) for t, f, _ in frs])
+        r = replay(src, out, ["--replay-stamp", "--replay-speed", "max"])
+        check_sent(c, r, [(t, f) for t, f, _ in frs])
+        c.eq(stamped_pcap(c, frs, out), room, "frames stamped")
+        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                            "--replay", src, "--replay-stamp", "--replay-loop", "3",
+                            "--replay-speed", "max", "--quiet"])
+    c.eq(r.rc, 0, "exit code")
+    if r.doc is not None:
+        c.eq(r.doc["config"]["replay"]["stamp"], True, "config.replay.stamp")
+        tx, rx = r.doc["totals"]
+        n, own = 3 * len(frs), 3 * room
+        c.eq((tx["tx_pkts"], tx["nic_opackets"], rx["nic_ipackets"]), (n, n, n),
+             "sent by us and by the PMD, received by the PMD")
+        c.eq((rx["rx_own_pkts"], rx["rx_foreign_pkts"], rx["rx_malformed_pkts"]),
+             (own, n - own, 0), "own, foreign, malformed")
+        st = r.doc["streams"]
+        c.eq([(s["stream_id"], s["sent_pkts"], s["rx_pkts"], s["lost_pkts"])
+              for s in st], [(0, own, own, 0)], "one stream: sent, received, lost")
+        c.true(st != [] and st[0].get("latency_mean_ns", 0) > 0, "the stream has latency")
+        wrtest.stream_balance(c, r.doc)
+    c.done(r)
+
+
 CASES = cases.by_name(replay_timing, replay_speed, replay_loop, replay_rate,
                       replay_formats, replay_queues, replay_ring, replay_ports,
-                      replay_repeat, replay_memory, replay_bad)
+                      replay_repeat, replay_memory, replay_bad, replay_stamp,
+                      replay_capture)
 
 if __name__ == "__main__":
     cases.main(CASES)
