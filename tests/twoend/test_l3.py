@@ -12,6 +12,7 @@ Usage: test_l3.py CASE (see CASES)."""
 import json
 import os
 import subprocess
+import threading
 import time
 
 import cases
@@ -41,12 +42,15 @@ def probe(c):
 
 
 def make_bed():
-    """The router: two veth pairs, forwarding on, addresses without DAD,
-    no neighbour entries; wirerate's ends up with no address of their own."""
+    """The router: two veth pairs, forwarding on, addresses without DAD
+    (link-local ones too), no neighbour entries; wirerate's ends up with no address of their own."""
     ip("netns", "add", NS)
     for h, r in zip(HOST, ROUTER):
         ip("link", "add", h, "type", "veth", "peer", "name", r)
         ip("link", "set", r, "netns", NS)
+        # No duplicate address detection of the router's link-local
+        # addresses either: until it ends the kernel sends no NS.
+        nsexec("sysctl", "-qw", "net.ipv6.conf.%s.accept_dad=0" % r)
         wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % h)
         ip("link", "set", h, "up")
         ip("-n", NS, "link", "set", r, "up")
@@ -85,16 +89,21 @@ def neigh(addr):
     return rows[0] if rows else None
 
 
+def snmp(ipv6, key6, group4, key4):
+    """One counter of the router's own stack: key6 of /proc/net/snmp6, or
+    key4 of group4 in /proc/net/snmp."""
+    if ipv6:
+        rows = dict(l.split()[:2] for l in
+                    nsexec("cat", "/proc/net/snmp6").stdout.splitlines() if l.strip())
+        return int(rows[key6])
+    lines = [l.split() for l in nsexec("cat", "/proc/net/snmp").stdout.splitlines()
+             if l.startswith(group4 + ":")]
+    return int(lines[1][lines[0].index(key4)])
+
+
 def forwarded(ipv6):
     """The router's count of forwarded datagrams (its own, not wirerate's)."""
-    if ipv6:
-        for line in nsexec("cat", "/proc/net/snmp6").stdout.splitlines():
-            if line.startswith("Ip6OutForwDatagrams"):
-                return int(line.split()[1])
-        return None
-    lines = [l.split() for l in nsexec("cat", "/proc/net/snmp").stdout.splitlines()
-             if l.startswith("Ip:")]
-    return int(lines[1][lines[0].index("ForwDatagrams")])
+    return snmp(ipv6, "Ip6OutForwDatagrams", "Ip", "ForwDatagrams")
 
 
 def resolve(ipv6):
@@ -140,6 +149,133 @@ def l3_resolve_v4():
 def l3_resolve_v6():
     """IPv6: NS resolves the gateway; the router learns wirerate's MAC."""
     resolve(True)
+
+
+def icmp_echo_replies(ipv6):
+    """Echo replies the router's stack received (its counters, not ping's)."""
+    return snmp(ipv6, "Icmp6InEchoReplies", "Icmp", "InEchoReps")
+
+
+def run_during(opts, ipv6, action, timeout=90):
+    """wirerate through the router in a thread; once the router forwards
+    its frames (the workers run), action() in this one. Returns
+    (Result, what action returned)."""
+    before = forwarded(ipv6)
+    out = []
+    t = threading.Thread(target=lambda: out.append(wrtest.run(vdevs(), opts,
+                                                              timeout=timeout)))
+    t.start()
+    end = time.monotonic() + timeout
+    while t.is_alive() and forwarded(ipv6) == before and time.monotonic() < end:
+        time.sleep(0.1)
+    got = action() if t.is_alive() else None
+    t.join()
+    return out[0], got
+
+
+def ping_both(ipv6, n):
+    """n pings from the router to each wirerate port's address; the exit
+    codes and ping's own summaries."""
+    nets = NETS6 if ipv6 else NETS4
+    res = []
+    for addr, _ in nets:
+        p = nsexec("ping", "-6" if ipv6 else "-4", "-c", str(n), "-i", "0.2",
+                   "-W", "2", addr, check=False)
+        res.append((addr, p.returncode, p.stdout))
+    return res
+
+
+def ping(ipv6):
+    c = Checker("l3_ping_v%d" % (6 if ipv6 else 4))
+    probe(c)
+    make_bed()
+    try:
+        n = 5
+        replies = icmp_echo_replies(ipv6)
+        opts = port_ips(ipv6) + ["--tx-ports", "0", "--rx-ports", "1", "--rate",
+                                 "2kpps", "--duration", "8", "--plain"]
+        r, pings = run_during(opts + (["--ipv6", "--size", "84"] if ipv6 else []),
+                              ipv6, lambda: ping_both(ipv6, n))
+        c.eq(r.rc, 0, "exit code")
+        c.true(pings is not None, "the pings ran while wirerate sent")
+        for addr, rc, text in pings or []:
+            c.eq(rc, 0, "ping %s: exit code" % addr)
+            c.true("%d received" % n in text, "ping %s: %d answered: %r" % (
+                addr, n, text[-200:]))
+        c.eq(icmp_echo_replies(ipv6) - replies, 2 * n,
+             "the router's stack received every echo reply (its counter)")
+        if r.doc:
+            tot = r.doc["totals"]
+            rx = sum(t["rx_service_pkts"] for t in tot)
+            c.true(rx >= 2 * n, "service frames received: %d" % rx)
+            c.eq(sum(t["tx_service_pkts"] for t in tot), rx,
+                 "every service frame answered")
+            c.eq(sum(t["service_drop_pkts"] for t in tot), 0, "none lost")
+            wrtest.stream_balance(c, r.doc)
+            print("v%d: service rx %d tx %d, foreign %d; stream sent %d lost %d" % (
+                6 if ipv6 else 4, rx, sum(t["tx_service_pkts"] for t in tot),
+                sum(t["rx_foreign_pkts"] for t in tot),
+                r.doc["streams"][0]["sent_pkts"], r.doc["streams"][0]["lost_pkts"]))
+        c.done(r)
+    finally:
+        drop_bed()
+
+
+def l3_ping_v4():
+    """During a run, ping from the router to both ports (the sender's
+    reply goes by its worker's reply ring, the receive-only port's from
+    the main lcore): ping's exit codes and counts and the router's
+    InEchoReps say every echo was answered; they are service frames,
+    each answered, none foreign, and the stream balances exactly."""
+    ping(False)
+
+
+def l3_ping_v6():
+    """The same with ping -6: neighbour solicitations and echo requests
+    answered during the run."""
+    ping(True)
+
+
+def l3_announce():
+    """--announce 300ms: during the run each port sends a gratuitous ARP
+    every 300 ms (port 0 by its worker's reply ring, receive-only port 1
+    from the main lcore). tcpdump on the router's ends counts them: one
+    before traffic, the rest exactly wirerate's service TX less its
+    replies (tx_service_pkts - rx_service_pkts); at least two during the
+    run. --announce without --port-ip is bad input."""
+    c = Checker("l3_announce")
+    probe(c)
+    make_bed()
+    try:
+        dumps = [subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-l", "-nn",
+                                   "-i", r, "arp"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True) for r in ROUTER]
+        time.sleep(1)
+        r = wrtest.run(vdevs(), port_ips(False) + [
+            "--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps", "--duration",
+            "3", "--announce", "300ms", "--plain"])
+        time.sleep(0.5)
+        seen = []
+        for d, (addr, _) in zip(dumps, NETS4):
+            d.terminate()
+            out = d.communicate(timeout=10)[0]
+            seen.append(len([l for l in out.splitlines()
+                             if "Request who-has %s tell %s" % (addr, addr) in l]))
+        c.eq(r.rc, 0, "exit code")
+        if r.doc:
+            for t, n in zip(r.doc["totals"], seen):
+                ann = t["tx_service_pkts"] - t["rx_service_pkts"]
+                c.eq(n, 1 + ann, "port %d: gratuitous ARPs tcpdump saw = 1 before "
+                     "traffic + %d announced during it" % (t["port_id"], ann))
+                c.true(ann >= 2, "port %d: announced %d times" % (t["port_id"], ann))
+                c.eq(t["service_drop_pkts"], 0, "port %d: none lost" % t["port_id"])
+            wrtest.stream_balance(c, r.doc)
+            print("gratuitous ARPs seen per port: %r" % seen)
+        wrtest.refused(c, vdevs(), ["--announce", "1s"],
+                       "--announce needs --port-ip")
+        c.done(r)
+    finally:
+        drop_bed()
 
 
 def l3_no_answer():
@@ -261,7 +397,7 @@ def l3_vlan():
 
 
 CASES = cases.by_name(l3_resolve_v4, l3_resolve_v6, l3_no_answer, l3_off_link,
-                      l3_same_link, l3_vlan)
+                      l3_same_link, l3_vlan, l3_ping_v4, l3_ping_v6, l3_announce)
 
 if __name__ == "__main__":
     cases.main(CASES)
