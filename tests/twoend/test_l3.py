@@ -11,6 +11,8 @@ long it tried; a destination off the link without a gateway is exit 2.
 Usage: test_l3.py CASE (see CASES)."""
 import json
 import os
+import socket
+import struct
 import subprocess
 import threading
 import time
@@ -278,6 +280,171 @@ def l3_announce():
         drop_bed()
 
 
+# Sends the frames given in hex (argv[2:]) on interface argv[1]: run in
+# the router's namespace. Raw AF_PACKET: the frames go out as written.
+SEND_RAW = """import socket, sys
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((sys.argv[1], 0))
+for f in sys.argv[2:]:
+    s.send(bytes.fromhex(f))
+"""
+
+
+def mac_bytes(iface):
+    """The router's end's MAC, as 6 bytes."""
+    link = json.loads(nsexec("ip", "-j", "link", "show", iface).stdout)[0]
+    return bytes.fromhex(link["address"].replace(":", ""))
+
+
+def arp_request(src_mac, sip, tip, hlen=6):
+    """A broadcast ARP request; hlen other than 6 makes it malformed."""
+    arp = struct.pack("!HHBBH", 1, 0x0800, hlen, 4, 1) + src_mac + \
+        socket.inet_aton(sip) + bytes(6) + socket.inet_aton(tip)
+    return b"\xff" * 6 + src_mac + b"\x08\x06" + arp + bytes(18)
+
+
+def neighbour_solicitation(src_mac, sip, target, bad_sum=False):
+    """An NS for target to its solicited-node group, with a source
+    link-layer option; bad_sum: a wrong ICMPv6 checksum (RFC 4861 7.1.1
+    says drop it)."""
+    src, tgt = socket.inet_pton(socket.AF_INET6, sip), \
+        socket.inet_pton(socket.AF_INET6, target)
+    dst = socket.inet_pton(socket.AF_INET6, "ff02::1:ff00:0")[:13] + tgt[13:]
+    body = struct.pack("!BBHI", 135, 0, 0, 0) + tgt + b"\x01\x01" + src_mac
+    pseudo = src + dst + struct.pack("!IxxxB", len(body), 58)
+    data = pseudo + body
+    total = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while total >> 16:
+        total = (total & 0xffff) + (total >> 16)
+    csum = (~total & 0xffff) ^ (1 if bad_sum else 0)
+    body = body[:2] + struct.pack("!H", csum) + body[4:]
+    ip6 = struct.pack("!IHBB", 6 << 28, len(body), 58, 255) + src + dst
+    return b"\x33\x33" + dst[12:] + src_mac + b"\x86\xdd" + ip6 + body
+
+
+def bad_frames(i, n):
+    """n of each for wirerate's port i, from the router's end: an ARP
+    request and an NS for another host (foreign), an ARP request with a
+    wrong hardware length and an NS with a wrong checksum, both for the
+    port's own address (malformed)."""
+    mac = mac_bytes(ROUTER[i])
+    (me4, gw4), (me6, gw6) = NETS4[i], NETS6[i]
+    other4, other6 = me4.rsplit(".", 1)[0] + ".77", me6.rsplit(":", 1)[0] + ":77"
+    one = [arp_request(mac, gw4, other4), neighbour_solicitation(mac, gw6, other6),
+           arp_request(mac, gw4, me4, hlen=7),
+           neighbour_solicitation(mac, gw6, me6, bad_sum=True)]
+    return one * n
+
+
+def l3_bad_service():
+    """During a run, ARP requests and NS for another host (foreign) and
+    malformed ones for the port's own address (a wrong ARP hardware
+    length, a wrong ICMPv6 checksum) are sent from the router's ends to
+    both ports (port 1 by its worker, send-only port 0 by the main lcore):
+    each port counts exactly its malformed ones, and tcpdump on the
+    router's ends sees no answer to any of them (every answer it sees is
+    one wirerate counted as service TX; none names .77 or :77)."""
+    c = Checker("l3_bad_service")
+    probe(c)
+    make_bed()
+    n = 5
+    try:
+        dumps = [subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-l", "-nn",
+                                   "-i", r, "(arp or icmp6) and not ether src " +
+                                   mac_bytes(r).hex(":")], stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True) for r in ROUTER]
+        time.sleep(1)
+
+        def inject():
+            for i, r in enumerate(ROUTER):
+                nsexec("python3", "-c", SEND_RAW, r,
+                       *[f.hex() for f in bad_frames(i, n)])
+            return True
+        r, sent = run_during(port_ips(False) + port_ips(True) + [
+            "--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps", "--duration",
+            "4", "--plain"], False, inject)
+        time.sleep(0.5)
+        answers = []
+        for d in dumps:
+            d.terminate()
+            out = d.communicate(timeout=10)[0].splitlines()
+            answers.append([l for l in out if "Reply" in l or
+                            ("neighbor advertisement" in l and "> ff02::1:" not in l)])
+        c.eq(r.rc, 0, "exit code")
+        c.true(sent, "the frames were sent during the run")
+        if r.doc:
+            for t, ans in zip(sorted(r.doc["totals"], key=lambda t: t["port_id"]),
+                              answers):
+                p = t["port_id"]
+                c.eq(t["rx_malformed_pkts"], 2 * n, "port %d: malformed counted" % p)
+                c.true(t["rx_foreign_pkts"] >= 2 * n, "port %d: foreign counted (%d)"
+                       % (p, t["rx_foreign_pkts"]))
+                c.eq(len(ans), t["tx_service_pkts"], "port %d: every answer tcpdump "
+                     "saw is a counted service reply: %r" % (p, ans[:4]))
+                c.eq([l for l in ans if ".77" in l or ":77" in l], [],
+                     "port %d: nothing answered for another host" % p)
+            wrtest.stream_balance(c, r.doc)
+        c.done(r)
+    finally:
+        drop_bed()
+
+
+def stale(ipv6):
+    c = Checker("l3_stale_v%d" % (6 if ipv6 else 4))
+    probe(c)
+    make_bed()
+    fam = "ipv6" if ipv6 else "ipv4"
+    try:
+        # The router's entry for wirerate's receiving port goes stale
+        # within 0.25..0.75 s, is probed 1 s later, and fails after 3
+        # unanswered probes 1 s apart.
+        for key, val in (("base_reachable_time_ms", 500), ("gc_stale_time", 1),
+                         ("delay_first_probe_time", 1)):
+            nsexec("sysctl", "-qw", "net.%s.neigh.%s.%s=%d" % (fam, ROUTER[1], key, val))
+        dump = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-l", "-nn", "-i",
+                                 ROUTER[1], "(arp or icmp6) and not ether src " +
+                                 mac_bytes(ROUTER[1]).hex(":")],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                text=True)
+        time.sleep(1)
+        r = wrtest.run(vdevs(), port_ips(ipv6) + [
+            "--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps", "--duration", "10",
+            "--plain"] + (["--ipv6", "--size", "84"] if ipv6 else []))
+        time.sleep(0.5)
+        dump.terminate()
+        out = dump.communicate(timeout=10)[0].splitlines()
+        answers = [l for l in out if "Reply" in l or
+                   ("neighbor advertisement" in l and "> ff02::1:" not in l)]
+        c.eq(r.rc, 0, "exit code")
+        if r.doc:
+            t1 = [t for t in r.doc["totals"] if t["port_id"] == 1][0]
+            c.true(t1["rx_service_pkts"] >= 3, "port 1: the router re-resolved it "
+                   "during the run (%d requests)" % t1["rx_service_pkts"])
+            c.eq(t1["tx_service_pkts"], t1["rx_service_pkts"], "port 1: each answered")
+            c.eq(len(answers), t1["tx_service_pkts"], "tcpdump saw each answer")
+            c.eq(r.doc["streams"][0]["lost_pkts"], 0, "nothing lost")
+            wrtest.stream_balance(c, r.doc)
+            print("v%d: the router asked port 1 %d times in 10 s" % (
+                6 if ipv6 else 4, t1["rx_service_pkts"]))
+        c.done(r)
+    finally:
+        drop_bed()
+
+
+def l3_stale_v4():
+    """The router's neighbour timers made short (reachable 0.5 s, probe
+    after 1 s): over a 10 s trial it re-resolves wirerate's receiving
+    port several times, each request answered (tcpdump sees each answer
+    wirerate counts), and no frame is lost; without the responder the
+    entry fails after 3 s and traffic stops."""
+    stale(False)
+
+
+def l3_stale_v6():
+    """The same with IPv6 neighbour discovery."""
+    stale(True)
+
+
 def l3_no_answer():
     """A gateway nobody has: exit 1, the port, the address and the time;
     the router's interface saw every request (its rx counter)."""
@@ -397,7 +564,8 @@ def l3_vlan():
 
 
 CASES = cases.by_name(l3_resolve_v4, l3_resolve_v6, l3_no_answer, l3_off_link,
-                      l3_same_link, l3_vlan, l3_ping_v4, l3_ping_v6, l3_announce)
+                      l3_same_link, l3_vlan, l3_ping_v4, l3_ping_v6, l3_announce,
+                      l3_bad_service, l3_stale_v4, l3_stale_v6)
 
 if __name__ == "__main__":
     cases.main(CASES)
