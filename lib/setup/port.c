@@ -249,6 +249,27 @@ tmpl_init(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
 	memcpy((uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM, t->bytes, t->len);
 }
 
+static void
+dst_mac_set(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
+		unsigned int idx __rte_unused)
+{
+	struct rte_mbuf *m = obj;
+
+	memcpy((uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM, arg,
+		RTE_ETHER_ADDR_LEN);
+}
+
+void
+wr_port_set_dst_mac(struct wr_port *p, uint16_t q, const struct rte_ether_addr *mac)
+{
+	struct rte_ether_addr m = *mac;
+	unsigned int i;
+
+	for (i = 0; i < p->nb_txsets; i++)
+		if (p->txset[i].pool[q] != NULL)
+			rte_mempool_obj_iter(p->txset[i].pool[q], dst_mac_set, &m);
+}
+
 /* A --stream's own headers and size over the defaults. */
 static void
 fill_stream_spec(const struct wr_stream_def *d, struct wr_frame_spec *s)

@@ -142,6 +142,33 @@ send_reply(struct wr_run *run, unsigned int p, struct rte_mbuf *m, bool direct)
 	s->nb_direct_pkts[p]++;
 }
 
+/*
+ * A neighbour of run port index p told its MAC (v->learned): a next hop
+ * of the port's TX queues that changed its MAC is followed (frames
+ * rewritten, wr_port_set_dst_mac) and the change counted for the result.
+ */
+static void
+follow(struct wr_run *run, unsigned int p, const struct wr_l3svc_neigh *nb)
+{
+	struct wr_port *port = &run->setup.ports[p];
+	uint32_t be = rte_cpu_to_be_32(nb->ip4);
+	const uint8_t *ip = nb->ipv6 ? nb->ip6 : (const uint8_t *)&be;
+	uint16_t q;
+
+	for (q = 0; q < port->nb_txq && q < WR_MAX_QUEUES; q++) {
+		struct wr_port_nh *nh = &port->nh[q];
+
+		if (!nh->resolved || nh->ipv6 != nb->ipv6 ||
+				memcmp(nh->ip, ip, nb->ipv6 ? 16 : 4) != 0 ||
+				rte_is_same_ether_addr(&nh->mac, &nb->mac))
+			continue;
+		if (nh->nb_mac_changes++ == 0)
+			nh->first_mac = nh->mac;
+		nh->mac = nb->mac;
+		wr_port_set_dst_mac(port, q, &nb->mac);
+	}
+}
+
 /* Answer m of run port index p; returns what m was to p. */
 static enum wr_l3svc_class
 answer(struct wr_run *run, unsigned int p, const struct rte_mbuf *m, bool direct)
@@ -152,8 +179,11 @@ answer(struct wr_run *run, unsigned int p, const struct rte_mbuf *m, bool direct
 	struct rte_mbuf *r;
 
 	if (wr_l3svc_handle(&s->port[p], rte_pktmbuf_mtod(m, const uint8_t *),
-			m->data_len, out, sizeof(out), &v) != 0 || v.cls != WR_L3SVC_OURS ||
-			v.reply_len == 0)
+			m->data_len, out, sizeof(out), &v) != 0 || v.cls != WR_L3SVC_OURS)
+		return v.cls;
+	if (v.learned)
+		follow(run, p, &v.nb);
+	if (v.reply_len == 0)
 		return v.cls;
 	r = wr_svc_mbuf(run->setup.ports[p].rx_pool[0], out, v.reply_len);
 	if (r == NULL)

@@ -445,6 +445,48 @@ def l3_stale_v6():
     stale(True)
 
 
+def l3_mac_change():
+    """The router's MAC changes during the run (arp_notify on: the kernel
+    sends a gratuitous ARP with the new one): wirerate follows it, the
+    result says so (next_hops: the new mac, mac_changes 1, first_mac the
+    old one), the router forwards every frame port 1 receives (its own
+    count), and the frames lost in the switch are under a tenth of those
+    sent (not following, every frame after the change would be lost)."""
+    c = Checker("l3_mac_change")
+    probe(c)
+    make_bed()
+    new = "02:00:00:00:24:01"
+    try:
+        nsexec("sysctl", "-qw", "net.ipv4.conf.%s.arp_notify=1" % ROUTER[0])
+        old = json.loads(nsexec("ip", "-j", "link", "show", ROUTER[0]).stdout)[0]["address"]
+        before = forwarded(False)
+
+        def change():
+            time.sleep(1)
+            ip("-n", NS, "link", "set", "dev", ROUTER[0], "address", new)
+            return True
+        r, done = run_during(port_ips(False) + [
+            "--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps", "--duration",
+            "5", "--plain"], False, change)
+        c.eq(r.rc, 0, "exit code")
+        c.true(done, "the MAC changed during the run")
+        if r.doc:
+            p0 = [p for p in r.doc["ports"] if p["port_id"] == 0][0]
+            hop = p0["next_hops"][0] if p0["next_hops"] else {}
+            c.eq((hop.get("mac"), hop.get("mac_changes"), hop.get("first_mac")),
+                 (new.upper(), 1, old.upper()), "next_hops: followed and reported")
+            s = r.doc["streams"][0]
+            c.eq(forwarded(False) - before, s["rx_pkts"], "the router forwarded "
+                 "exactly what port 1 received (its own count)")
+            c.true(s["lost_pkts"] * 10 < s["sent_pkts"], "lost %d of %d" % (
+                s["lost_pkts"], s["sent_pkts"]))
+            wrtest.stream_balance(c, r.doc)
+            print("MAC change: lost %d of %d" % (s["lost_pkts"], s["sent_pkts"]))
+        c.done(r)
+    finally:
+        drop_bed()
+
+
 def l3_no_answer():
     """A gateway nobody has: exit 1, the port, the address and the time;
     the router's interface saw every request (its rx counter)."""
@@ -565,7 +607,7 @@ def l3_vlan():
 
 CASES = cases.by_name(l3_resolve_v4, l3_resolve_v6, l3_no_answer, l3_off_link,
                       l3_same_link, l3_vlan, l3_ping_v4, l3_ping_v6, l3_announce,
-                      l3_bad_service, l3_stale_v4, l3_stale_v6)
+                      l3_bad_service, l3_stale_v4, l3_stale_v6, l3_mac_change)
 
 if __name__ == "__main__":
     cases.main(CASES)
