@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "config/config.h"
+#include "setup/portkeep.h"
 #include "setup/run.h"
 
 /* Most clients connected at once; one more is told so and closed. */
@@ -45,6 +46,8 @@ struct app_ctl {
 	bool started;                 /* the thread runs */
 	volatile int *stop;           /* non-zero: end the run's trial now;
 	                               * the stats core polls it unlocked */
+	struct wr_portkeep *keep;     /* serve: the ports kept up between
+	                               * runs (main lcore; counters atomic) */
 
 	pthread_mutex_t lock;
 	pthread_cond_t cond;          /* signalled on next and shutdown */

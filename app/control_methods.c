@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <rte_ethdev.h>
+#include <rte_malloc.h>
 
 #include "app.h"
 #include "base/jsonw.h"
@@ -68,8 +69,10 @@ busy(const struct app_ctl *c)
 
 /* One ethdev port as the ports method lists it. */
 static json_t *
-port_json(uint16_t id)
+port_json(const struct app_ctl *c, uint16_t id)
 {
+	uint64_t nb_setups, nb_reuses;
+	json_t *o;
 	struct rte_eth_dev_info info;
 	struct rte_ether_addr mac;
 	struct rte_eth_link link;
@@ -85,12 +88,19 @@ port_json(uint16_t id)
 	smac[0] = '\0';
 	if (rte_eth_macaddr_get(id, &mac) == 0)
 		rte_ether_format_addr(smac, sizeof(smac), &mac);
-	return json_pack("{s:i, s:s, s:s, s:s, s:b, s:I, s:i, s:i, s:i, s:i}",
+	wr_portkeep_count(c->keep, id, &nb_setups, &nb_reuses);
+	o = json_pack("{s:i, s:s, s:s, s:s, s:b, s:I, s:i, s:i, s:i, s:i}",
 		"port_id", id, "name", name, "driver", info.driver_name,
 		"mac", smac, "link_up", link.link_status == RTE_ETH_LINK_UP,
 		"link_speed_mbps", (json_int_t)link.link_speed,
 		"max_rx_queues", info.max_rx_queues, "max_tx_queues", info.max_tx_queues,
 		"rx_queues", info.nb_rx_queues, "tx_queues", info.nb_tx_queues);
+	/* Server: how often runs set the port up, and took it as it was. */
+	if (o != NULL && c->keep != NULL)
+		json_object_set_new(o, "kept", json_pack("{s:I, s:I}",
+			"setups", (json_int_t)nb_setups,
+			"reuses", (json_int_t)nb_reuses));
+	return o;
 }
 
 static int
@@ -99,12 +109,11 @@ m_ports(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	json_t *a = json_array();
 	uint16_t id;
 
-	(void)c;
 	(void)params;
 	if (a == NULL)
 		return fail(msg, len, WR_RPC_INTERNAL, "no memory");
 	RTE_ETH_FOREACH_DEV(id)
-		append(a, port_json(id));
+		append(a, port_json(c, id));
 	*out = json_pack("{s:o}", "ports", a);
 	return 0;
 }
@@ -218,6 +227,20 @@ live_json(void)
 	return o;
 }
 
+/* Bytes allocated from DPDK's heaps (pools, rings, queues) now. */
+static json_int_t
+heap_bytes(void)
+{
+	struct rte_malloc_socket_stats st;
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
+			n += st.heap_allocsz_bytes;
+	return (json_int_t)n;
+}
+
 static int
 m_status(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 {
@@ -232,7 +255,8 @@ m_status(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	since = c->start_ms;
 	code = c->exit_code;
 	pthread_mutex_unlock(&c->lock);
-	*out = json_pack("{s:s, s:I}", "state", state_names[st], "run", (json_int_t)id);
+	*out = json_pack("{s:s, s:I, s:I}", "state", state_names[st],
+		"run", (json_int_t)id, "heap_bytes", heap_bytes());
 	if (*out == NULL)
 		return fail(msg, len, WR_RPC_INTERNAL, "no memory");
 	if (st == APP_CTL_RUNNING)

@@ -224,7 +224,8 @@ app_run_all(const struct wr_config *cfg, const char *cmdline,
 	int rc;
 
 	wr_err_clear(&err);
-	rc = wr_run_create(cfg, cmdline, &run, &err);
+	rc = wr_run_create(cfg, cmdline, ctl != NULL ? ctl->keep : NULL, &run,
+		&err);
 	if (rc != 0)
 		return failed(&err);
 	if (!cfg->quiet)

@@ -3,8 +3,9 @@
  * wirerate serve [EAL options] -- --control PATH [options]: EAL comes up
  * once; runs start on request through the control socket (control.c,
  * docs/api.md), one at a time, each from the server's options plus the
- * request's, and each set up and closed as a one-shot run is (its ports
- * configured, started and closed around it). Ends on the shutdown
+ * request's. Ports come up with the first run that uses them and stay up
+ * (setup/portkeep.h): a later run whose port configuration differs sets
+ * them up again, and its result's port notes say why. Ends on the shutdown
  * method, SIGINT or SIGTERM: exit 0, or 1 when EAL or the socket failed.
  */
 #include <errno.h>
@@ -35,11 +36,13 @@ static int
 usage(const char *prog)
 {
 	printf("Usage: %s serve [EAL options] -- --control PATH [options]\n"
-		"\nBring EAL up once and run on request: JSON-RPC 2.0 requests,\n"
-		"one per line, on the UNIX socket PATH (mode 0600): ports, start,\n"
-		"status, update, stop, result, shutdown (docs/api.md). The options\n"
-		"after -- are those of a run (wirerate --help): each run starts\n"
-		"from them, then applies the options of its start request.\n\n"
+		"\nBring EAL and the ports up once and run on request: JSON-RPC\n"
+		"2.0 requests, one per line, on the UNIX socket PATH (mode 0600):\n"
+		"ports, start, status, update, stop, result, shutdown\n"
+		"(docs/api.md). The options after -- are those of a run (wirerate\n"
+		"--help): each run starts from them, then applies the options of\n"
+		"its start request. A port stays up between runs and is set up\n"
+		"again when a run needs it otherwise (queues, descriptors, MTU).\n\n"
 		"  -h, --help\n"
 		"  --version  wirerate's and DPDK's versions\n\n"
 		"Exit status: 0 shut down as asked, 1 EAL or the socket failed,\n"
@@ -103,9 +106,12 @@ static int
 serve(int argc, char **argv, const struct wr_config *cfg)
 {
 	static struct app_ctl c;
+	static struct wr_portkeep keep;
 	int n, rc;
 
 	memset(&c, 0, sizeof(c));
+	memset(&keep, 0, sizeof(keep));
+	c.keep = &keep;
 	c.base = cfg;
 	c.serve = true;
 	c.stop = &run_stop;
@@ -127,6 +133,7 @@ serve(int argc, char **argv, const struct wr_config *cfg)
 	app_ctl_close(&c, cfg->control_path);
 	json_decref(c.result);
 	free(c.next);
+	wr_portkeep_release(&keep);
 	app_eal_cleanup();
 	return rc;
 }

@@ -16,19 +16,14 @@
 static void
 plan_next_hops(FILE *f, const struct wr_port *p)
 {
+	const struct wr_port_nh *nh;
 	struct wr_resolve_text t;
 	uint16_t q;
 
-	for (q = 0; q < p->nb_txq && q < WR_MAX_QUEUES; q++) {
-		const struct wr_port_nh *nh = &p->nh[q];
-
-		if (!nh->resolved)
-			continue;
-		wr_resolve_text(nh, &t);
+	for (q = 0; (nh = wr_resolve_next(p, &q, &t)) != NULL; q++)
 		fprintf(f, "  tx%u.%u next hop %s is %s (%u %s, %" PRIu64 " ms)\n",
 			p->port_id, q, t.ip, t.mac, nh->nb_requests, nh->ipv6 ?
 			"neighbour solicitation(s)" : "ARP request(s)", nh->wait_ms);
-	}
 }
 
 void

@@ -6,7 +6,7 @@
 # and tests built with AddressSanitizer + UndefinedBehaviorSanitizer
 # (clang), where the fuzz targets also run for a bounded time; then the
 # DPDK 24.11 leg: DPDK built from ../shared/dpdk (cached), wirerate and
-# the suites unit, vdev and results against it (docs/dpdk-versions.md). .ci/run
+# the suites unit and vdev against it (docs/dpdk-versions.md). .ci/run
 # calls this.
 set -euo pipefail
 # Its own build folder: build/ is the release build quickstart.sh and the
@@ -17,7 +17,7 @@ WR_BUILD=${WR_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build-test}
 
 suites=(unit vdev server results twoend campaign faults lab package)  # in $WR_BUILD (gcc)
 san_suites=(unit vdev faults fuzz)    # in $WR_SAN_BUILD (clang, sanitizers)
-dpdk_suites=(unit vdev results)       # in build-dpdk-SERIES (upstream DPDK)
+dpdk_suites=(unit vdev)               # in build-dpdk-SERIES (upstream DPDK)
 dpdk_legs=(24.11)                     # DPDK LTS legs of the default run
 
 usage() {

@@ -23,6 +23,7 @@
 
 #define TTL_DEFAULT 64u
 #define GRE_PROTO_TEB 0x6558u /* transparent Ethernet bridging (RFC 1701) */
+#define TMPL_KEY "template="
 
 /* Layer kinds as named in a spec, with their header bytes. */
 static const struct {
@@ -276,6 +277,31 @@ check_order(const struct wr_stack *st, struct wr_error *why)
 	return 0;
 }
 
+/* "FILE[:N]": the frame number N (from 1; 1 when left out) of a capture. */
+static int
+parse_template(const char *arg, struct wr_stack *st, struct wr_error *why)
+{
+	const char *colon = strrchr(arg, ':');
+	char path[WR_STACK_TEXT_LEN];
+	unsigned long nb = 1;
+	size_t n = strlen(arg);
+	char *end;
+
+	if (colon != NULL && colon[1] >= '0' && colon[1] <= '9') {
+		nb = strtoul(colon + 1, &end, 10);
+		if (*end != '\0' || nb == 0 || nb > UINT32_MAX)
+			return wr_err_usage(why, -EINVAL, "template=%s: frame '%s': expected "
+				"a frame number from 1", arg, colon + 1);
+		n = (size_t)(colon - arg);
+	}
+	if (n == 0)
+		return wr_err_usage(why, -EINVAL, "template=: expected FILE[:N], a pcap "
+			"or pcapng file and a frame number from 1");
+	memcpy(path, arg, n);
+	path[n] = '\0';
+	return wr_stack_template(path, (uint32_t)nb, st, why);
+}
+
 int
 wr_stack_parse(const char *text, struct wr_stack *st, struct wr_error *why)
 {
@@ -287,6 +313,8 @@ wr_stack_parse(const char *text, struct wr_stack *st, struct wr_error *why)
 		return wr_err_usage(why, -EINVAL, "longer than %zu characters",
 			sizeof(st->text) - 1);
 	strcpy(st->text, text);
+	if (strncmp(text, TMPL_KEY, strlen(TMPL_KEY)) == 0)
+		return parse_template(text + strlen(TMPL_KEY), st, why);
 	for (;;) {
 		const char *slash = strchr(s, '/');
 		size_t n = slash ? (size_t)(slash - s) : strlen(s);
@@ -302,6 +330,23 @@ wr_stack_parse(const char *text, struct wr_stack *st, struct wr_error *why)
 		s = slash + 1;
 	}
 	return check_order(st, why);
+}
+
+const char *
+wr_stack_kind_name(unsigned int kind)
+{
+	return kind < WR_STACK_NB_KINDS ? kinds[kind].name : "?";
+}
+
+bool
+wr_stack_outer_udp6(const struct wr_stack *st)
+{
+	unsigned int i;
+
+	for (i = 1; i + 1 < st->nb_layers; i++)
+		if (st->l[i].kind == WR_STACK_UDP && st->l[i - 1].kind == WR_STACK_IPV6)
+			return true;
+	return false;
 }
 
 bool
@@ -323,6 +368,8 @@ wr_stack_hdr_len(const struct wr_stack *st)
 	uint32_t len = 0;
 	unsigned int i;
 
+	if (st->tmpl_len != 0)
+		return st->tmpl_len;
 	for (i = 0; i < st->nb_layers; i++)
 		len += wr_stack_layer_len(&st->l[i]);
 	return len;

@@ -29,6 +29,8 @@
 #define WR_STACK_MAX_LAYERS 16u
 /* Room for a spec's text, NUL included. */
 #define WR_STACK_TEXT_LEN 256u
+/* Most header bytes a template frame may hold before its test header. */
+#define WR_STACK_TMPL_MAX 512u
 
 /* The layer kinds, in the order of the names table (stack.c). */
 enum wr_stack_kind {
@@ -55,6 +57,7 @@ struct wr_stack_layer {
 	uint32_t num[WR_STACK_NB_NUM];
 	uint8_t src[16];              /* MAC (6), IPv4 (4) or IPv6 (16), as on the wire */
 	uint8_t dst[16];
+	uint16_t off;                 /* a template's: the layer's first byte */
 };
 
 /* A parsed spec; nb_layers 0: none (the plain frame). */
@@ -62,13 +65,30 @@ struct wr_stack {
 	char text[WR_STACK_TEXT_LEN];   /* the spec as given, for results */
 	unsigned int nb_layers;
 	struct wr_stack_layer l[WR_STACK_MAX_LAYERS];
+	/* template=FILE[:N]: the header bytes of frame N up to its innermost
+	 * UDP payload, as captured; l[] says where each layer starts. 0:
+	 * built from the spec's layers. */
+	uint16_t tmpl_len;
+	uint8_t tmpl[WR_STACK_TMPL_MAX];
 };
 
 /*
- * Parse spec text into st. Returns 0, or -EINVAL with a message in why
- * naming the layer (by number and name), the field and what was expected.
+ * Parse spec text into st: layers, or "template=FILE[:N]" (frame N from
+ * 1 of a pcap or pcapng file, the first when left out: wr_stack_template).
+ * Returns 0, or -EINVAL with a message in why naming the layer (by number
+ * and name), the field and what was expected, or the file, the frame and
+ * what is wrong; -ENOMEM.
  */
 int wr_stack_parse(const char *text, struct wr_stack *st, struct wr_error *why);
+
+/* A layer kind's name in a spec, "vxlan". This function can't fail. */
+const char *wr_stack_kind_name(unsigned int kind);
+
+/*
+ * True when a UDP over IPv6 other than the innermost UDP is in st: its
+ * checksum covers the inner headers. st must be parsed.
+ */
+bool wr_stack_outer_udp6(const struct wr_stack *st);
 
 /* True when st ends in ipv6/udp. st must be parsed. */
 bool wr_stack_inner_ipv6(const struct wr_stack *st);
@@ -77,8 +97,34 @@ bool wr_stack_inner_ipv6(const struct wr_stack *st);
 #define WR_STACK_ADDRS 3u
 #define WR_STACK_GRE_KEY 1u
 
-/* Header bytes of one layer. */
+/* Header bytes of one layer of a spec (not of a template). */
 uint32_t wr_stack_layer_len(const struct wr_stack_layer *ly);
+
+/*
+ * Take st's headers from frame nb (from 1) of the capture file at path:
+ * every byte before the innermost UDP payload (wr_stack_walk finds it),
+ * its layers in st->l. TX later writes each layer's lengths and checksums
+ * for its frame size (wr_stack_build). Returns 0, or -EINVAL (class
+ * usage) with a message naming the file, the frame and what is wrong: no
+ * such frame, no UDP payload the walk reaches, an IPv4 fragment, a GRE
+ * checksum (it would cover every per-frame stamp), more than
+ * WR_STACK_TMPL_MAX header bytes or WR_STACK_MAX_LAYERS layers; the
+ * reader's errors (pcapread.h); -ENOMEM.
+ */
+int wr_stack_template(const char *path, uint32_t nb, struct wr_stack *st,
+		struct wr_error *why);
+
+/*
+ * The receiver's walk (wr_stack_find) for a template: the layers of the
+ * len bytes at data up to the innermost UDP payload (the first UDP whose
+ * payload carries no VXLAN or Geneve by its port, or the test header's
+ * magic th_magic) into st->l and st->nb_layers, each with its offset.
+ * Returns the payload's offset, or 0 when the walk reaches none (*stop:
+ * the offset where it stopped), -E2BIG for more than WR_STACK_MAX_LAYERS
+ * layers.
+ */
+int wr_stack_walk(const uint8_t *data, uint32_t len, uint32_t th_magic,
+		struct wr_stack *st, uint32_t *stop);
 
 /* Header bytes before the test header (the innermost UDP payload). */
 uint32_t wr_stack_hdr_len(const struct wr_stack *st);

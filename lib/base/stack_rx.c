@@ -5,6 +5,7 @@
  * worker's rare path). Each step reads one header after checking that
  * its bytes are there, and says what comes next.
  */
+#include <errno.h>
 #include <netinet/in.h>
 #include <string.h>
 
@@ -44,7 +45,26 @@ struct walk {
 	uint8_t proto;       /* IP protocol (AT_IP*) */
 	bool bad_len;        /* an IP length that does not fit the frame */
 	uint32_t magic;
+	struct wr_stack *rec; /* a template's layers (wr_stack_walk), else NULL */
+	bool full;           /* rec had no room for a layer */
 };
+
+/* A template's walk: note a layer of kind at w->off. */
+static inline void
+record(struct walk *w, enum wr_stack_kind kind)
+{
+	struct wr_stack *st = w->rec;
+
+	if (st == NULL)
+		return;
+	if (st->nb_layers == WR_STACK_MAX_LAYERS) {
+		w->full = true;
+		return;
+	}
+	st->l[st->nb_layers].kind = (uint8_t)kind;
+	st->l[st->nb_layers].off = (uint16_t)w->off;
+	st->nb_layers++;
+}
 
 static inline uint16_t
 be16_at(const struct walk *w, uint32_t o)
@@ -67,6 +87,7 @@ at_eth(struct walk *w)
 {
 	if (!have(w, RTE_ETHER_HDR_LEN))
 		return AT_NONE;
+	record(w, WR_STACK_ETH);
 	w->type = be16_at(w, w->off + 12);
 	w->off += RTE_ETHER_HDR_LEN;
 	return AT_TYPE;
@@ -82,6 +103,7 @@ at_type(struct walk *w)
 	case RTE_ETHER_TYPE_QINQ1:
 		if (!have(w, sizeof(struct rte_vlan_hdr)))
 			return AT_NONE;
+		record(w, w->type == RTE_ETHER_TYPE_VLAN ? WR_STACK_VLAN : WR_STACK_SVLAN);
 		w->type = be16_at(w, w->off + 2);
 		w->off += sizeof(struct rte_vlan_hdr);
 		return AT_TYPE;
@@ -102,6 +124,7 @@ at_mpls(struct walk *w)
 
 	if (!have(w, 5))
 		return AT_NONE;
+	record(w, WR_STACK_MPLS);
 	bottom = (w->d[w->off + 2] & 1) != 0;
 	w->off += 4;
 	if (!bottom)
@@ -140,6 +163,7 @@ at_ip4(struct walk *w)
 	if (hl < sizeof(*h) || !have(w, hl) ||
 			(h->fragment_offset & RTE_BE16(0x3fff)) != 0)
 		return AT_NONE;
+	record(w, WR_STACK_IPV4);
 	w->bad_len |= tl < hl || !have(w, tl);
 	w->l4_len = tl - hl;
 	w->off += hl;
@@ -156,6 +180,7 @@ at_ip6(struct walk *w)
 
 	if (!have(w, sizeof(*h)) || (w->d[w->off] >> 4) != 6)
 		return AT_NONE;
+	record(w, WR_STACK_IPV6);
 	pl = rte_be_to_cpu_16(h->payload_len);
 	nh = h->proto;
 	w->bad_len |= !have(w, sizeof(*h) + pl);
@@ -186,6 +211,7 @@ at_udp(struct walk *w)
 
 	if (!have(w, sizeof(struct rte_udp_hdr)))
 		return AT_NONE;
+	record(w, WR_STACK_UDP);
 	dport = be16_at(w, w->off + 2);
 	w->off += sizeof(struct rte_udp_hdr);
 	if (have(w, sizeof(magic))) {
@@ -197,7 +223,9 @@ at_udp(struct walk *w)
 	}
 	if (dport == RTE_VXLAN_DEFAULT_PORT)
 		return AT_VXLAN;
-	return dport == RTE_GENEVE_DEFAULT_PORT ? AT_GENEVE : AT_NONE;
+	if (dport == RTE_GENEVE_DEFAULT_PORT)
+		return AT_GENEVE;
+	return w->rec != NULL ? AT_FOUND : AT_NONE;  /* a template's innermost */
 }
 
 /* GRE version 0: checksum, key and sequence skipped; no routing. */
@@ -216,6 +244,7 @@ at_gre(struct walk *w)
 	w->type = be16_at(w, w->off + 2);
 	if (!have(w, n))
 		return AT_NONE;
+	record(w, WR_STACK_GRE);
 	w->off += n;
 	return AT_TYPE;
 }
@@ -225,6 +254,7 @@ at_vxlan(struct walk *w)
 {
 	if (!have(w, sizeof(struct rte_vxlan_hdr)) || (w->d[w->off] & 0x08) == 0)
 		return AT_NONE;
+	record(w, WR_STACK_VXLAN);
 	w->off += sizeof(struct rte_vxlan_hdr);
 	return AT_ETH;
 }
@@ -241,6 +271,7 @@ at_geneve(struct walk *w)
 	w->type = be16_at(w, w->off + 2);
 	if (!have(w, n))
 		return AT_NONE;
+	record(w, WR_STACK_GENEVE);
 	w->off += n;
 	return AT_TYPE;
 }
@@ -279,4 +310,21 @@ wr_stack_find(const uint8_t *data, uint32_t len, uint32_t th_magic,
 	f->nb_layers = n;
 	return w.bad_len || !have(&w, th_len) || w.l4_len < sizeof(struct rte_udp_hdr) +
 		th_len ? 2 : 1;
+}
+
+int
+wr_stack_walk(const uint8_t *data, uint32_t len, uint32_t th_magic,
+		struct wr_stack *st, uint32_t *stop)
+{
+	struct walk w = { .d = data, .len = len, .magic = th_magic, .rec = st };
+	enum at a = AT_ETH;
+	unsigned int n;
+
+	st->nb_layers = 0;
+	for (n = 0; n < 2 * WR_STACK_MAX_LAYERS && a != AT_NONE && a != AT_FOUND; n++)
+		a = step(&w, a);
+	*stop = w.off;
+	if (w.full)
+		return -E2BIG;
+	return a == AT_FOUND ? (int)w.off : 0;
 }

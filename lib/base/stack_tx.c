@@ -26,7 +26,6 @@ struct put {
 	const struct wr_stack_layer *ly;
 	const struct wr_stack_defaults *def;
 	uint8_t *p;          /* the layer's first byte */
-	uint32_t left;       /* bytes from p to the frame's end */
 	int next;            /* kind of the layer after, -1: the test header */
 	bool inner;          /* the innermost IP or UDP: the stream's fields */
 };
@@ -106,13 +105,11 @@ put_ipv4(const struct put *a)
 	memset(h, 0, sizeof(*h));
 	h->version_ihl = 0x45;
 	h->type_of_service = (uint8_t)(a->def->dscp << 2);
-	h->total_length = rte_cpu_to_be_16((uint16_t)a->left);
 	h->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
 	h->time_to_live = (uint8_t)a->ly->num[0];
 	h->next_proto_id = ip_proto(a->next);
 	memcpy(&h->src_addr, addr(a, 1, a->def->src_ip4), 4);
 	memcpy(&h->dst_addr, addr(a, 2, a->def->dst_ip4), 4);
-	h->hdr_checksum = rte_ipv4_cksum(h);
 }
 
 static void
@@ -122,7 +119,6 @@ put_ipv6(const struct put *a)
 
 	memset(h, 0, sizeof(*h));
 	h->vtc_flow = rte_cpu_to_be_32(0x60000000u | (uint32_t)(a->def->dscp & 63) << 22);
-	h->payload_len = rte_cpu_to_be_16((uint16_t)(a->left - sizeof(*h)));
 	h->proto = ip_proto(a->next);
 	h->hop_limits = (uint8_t)a->ly->num[0];
 	memcpy(&h->src_addr, addr(a, 1, a->def->src_ip6), 16);
@@ -146,8 +142,6 @@ put_udp(const struct put *a)
 	}
 	h->src_port = rte_cpu_to_be_16(sport);
 	h->dst_port = rte_cpu_to_be_16(dport);
-	h->dgram_len = rte_cpu_to_be_16((uint16_t)a->left);
-	h->dgram_cksum = 0;
 }
 
 /* GRE without checksum or sequence; the key when given (RFC 2890). */
@@ -194,9 +188,61 @@ static void (*const put_fn[WR_STACK_NB_KINDS])(const struct put *) = {
 };
 
 /*
+ * The lengths of every IP and UDP layer for a frame of data_len bytes,
+ * and the IPv4 header checksums (options included); UDP checksums 0 until
+ * udp_checksums. An IPv6 payload length counts its extension headers.
+ */
+static void
+fix_lengths(const struct wr_stack *st, const uint32_t *off, uint8_t *buf,
+		uint32_t data_len)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->nb_layers; i++) {
+		uint8_t *p = buf + off[i];
+		uint16_t left = (uint16_t)(data_len - off[i]);
+
+		if (st->l[i].kind == WR_STACK_IPV4) {
+			struct rte_ipv4_hdr *h = (struct rte_ipv4_hdr *)p;
+
+			h->total_length = rte_cpu_to_be_16(left);
+			h->hdr_checksum = 0;
+			h->hdr_checksum = rte_ipv4_cksum(h);
+		} else if (st->l[i].kind == WR_STACK_IPV6) {
+			((struct rte_ipv6_hdr *)p)->payload_len = rte_cpu_to_be_16(
+				(uint16_t)(left - sizeof(struct rte_ipv6_hdr)));
+		} else if (st->l[i].kind == WR_STACK_UDP) {
+			((struct rte_udp_hdr *)p)->dgram_len = rte_cpu_to_be_16(left);
+			((struct rte_udp_hdr *)p)->dgram_cksum = 0;
+		}
+	}
+}
+
+/*
+ * The UDP checksum of the datagram u over IPv6 header h (RFC 8200 section
+ * 8.1: the pseudo-header's length is the UDP length, whatever extension
+ * headers lie between); 0 is sent as 0xffff.
+ */
+static uint16_t
+udp6_cksum(const struct rte_ipv6_hdr *h, const struct rte_udp_hdr *u)
+{
+	uint16_t len = rte_be_to_cpu_16(u->dgram_len);
+	/* Words as they lie in memory, as rte_raw_cksum sums them (RFC 1071). */
+	uint32_t sum = (uint32_t)rte_raw_cksum(&h->src_addr, 32) + u->dgram_len +
+		RTE_BE16(IPPROTO_UDP);
+	uint16_t ck;
+
+	sum += rte_raw_cksum(u, len);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	ck = (uint16_t)~sum;
+	return ck == 0 ? 0xffff : ck;
+}
+
+/*
  * UDP checksums, innermost first, so each outer one covers its inner one
- * finished: over IPv6 computed (never 0: rte_ipv6_udptcp_cksum sends
- * 0xffff), over IPv4 left 0. The innermost computed one is live.
+ * finished: over IPv6 computed (never 0), over IPv4 left 0. The innermost
+ * computed one is live.
  */
 static void
 udp_checksums(const struct wr_stack *st, const uint32_t *off, uint8_t *buf,
@@ -211,11 +257,57 @@ udp_checksums(const struct wr_stack *st, const uint32_t *off, uint8_t *buf,
 
 		if (st->l[i].kind != WR_STACK_UDP || st->l[i - 1].kind != WR_STACK_IPV6)
 			continue;
-		u->dgram_cksum = rte_ipv6_udptcp_cksum(
+		u->dgram_cksum = udp6_cksum(
 			(const struct rte_ipv6_hdr *)(buf + off[i - 1]), u);
 		if (!lay->ck_live)
 			lay->ck_off = off[i] + offsetof(struct rte_udp_hdr, dgram_cksum);
 		lay->ck_live = true;
+	}
+}
+
+/* Where each layer starts; returns the header bytes. */
+static uint32_t
+layer_offsets(const struct wr_stack *st, uint32_t *off)
+{
+	uint32_t hdr = 0;
+	unsigned int i;
+
+	for (i = 0; i < st->nb_layers; i++) {
+		off[i] = st->tmpl_len != 0 ? st->l[i].off : hdr;
+		hdr += wr_stack_layer_len(&st->l[i]);
+	}
+	return st->tmpl_len != 0 ? st->tmpl_len : hdr;
+}
+
+/*
+ * A template's headers as captured, but the innermost UDP ports: the
+ * stream's, as a spec's (--flows and ranges count from them).
+ */
+static void
+put_template(const struct wr_stack *st, const struct wr_stack_defaults *def,
+		uint8_t *buf, uint32_t udp_off)
+{
+	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(buf + udp_off);
+
+	memcpy(buf, st->tmpl, st->tmpl_len);
+	u->src_port = rte_cpu_to_be_16(def->src_udp);
+	u->dst_port = rte_cpu_to_be_16(def->dst_udp);
+}
+
+/* A spec's headers, each by its writer. */
+static void
+put_layers(const struct wr_stack *st, const struct wr_stack_defaults *def,
+		uint8_t *buf, const uint32_t *off)
+{
+	unsigned int i, n = st->nb_layers;
+	struct put a = { .def = def };
+
+	for (i = 0; i < n; i++) {
+		a.ly = &st->l[i];
+		a.p = buf + off[i];
+		a.next = i + 1 < n ? st->l[i + 1].kind : -1;
+		a.inner = i + 2 >= n;
+		put_fn[st->l[i].kind](&a);
 	}
 }
 
@@ -224,26 +316,19 @@ wr_stack_build(const struct wr_stack *st, const struct wr_stack_defaults *def,
 		uint8_t *buf, uint32_t data_len, uint32_t th_len,
 		struct wr_stack_layout *lay)
 {
-	uint32_t off[WR_STACK_MAX_LAYERS], hdr = 0;
-	unsigned int i, n = st->nb_layers;
-	struct put a = { .def = def };
+	uint32_t off[WR_STACK_MAX_LAYERS], hdr;
+	unsigned int n = st->nb_layers;
 
 	if (n < 3)
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		off[i] = hdr;
-		hdr += wr_stack_layer_len(&st->l[i]);
-	}
+	hdr = layer_offsets(st, off);
 	if (data_len < hdr + th_len || data_len > 65535)
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		a.ly = &st->l[i];
-		a.p = buf + off[i];
-		a.left = data_len - off[i];
-		a.next = i + 1 < n ? st->l[i + 1].kind : -1;
-		a.inner = i + 2 >= n;
-		put_fn[st->l[i].kind](&a);
-	}
+	if (st->tmpl_len != 0)
+		put_template(st, def, buf, off[n - 1]);
+	else
+		put_layers(st, def, buf, off);
+	fix_lengths(st, off, buf, data_len);
 	udp_checksums(st, off, buf, lay);
 	lay->th_off = hdr;
 	lay->sport_off = off[n - 1];

@@ -130,7 +130,8 @@ const struct wr_optdesc wr_optab[] = {
 		"layers from the wire in, '/' between, fields\nin ()s, ending in the "
 		"frame's own ipv4/udp\nor ipv6/udp, e.g. eth/vlan(id=10)/ipv4/udp or\n"
 		"eth/ipv4(dst=ADDR)/udp/vxlan(vni=42)/eth/ipv4/\nudp; layers eth vlan "
-		"svlan mpls ipv4 ipv6 udp\ngre vxlan geneve (docs/traffic.md) [none]",
+		"svlan mpls ipv4 ipv6 udp\ngre vxlan geneve; or template=FILE[:N], the\n"
+		"headers of frame N of a pcap or pcapng file\n(docs/traffic.md) [none]",
 		WR_OPTSEC_FRAMES,
 		WR_PROF_FRAMES, NULL },
 	{ "stamp", REQ, WR_OPT_STAMP, "MODE", "test header fields written per frame: "

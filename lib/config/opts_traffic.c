@@ -131,7 +131,7 @@ int
 wr_opts_traffic_check(struct wr_config *cfg, struct wr_error *err)
 {
 	const struct wr_stackcfg_frame sf = { "--stack", &cfg->ipv6, cfg->ipv6,
-		cfg->vlan_id, cfg->mix.nb_sizes != 0, &cfg->ranges };
+		cfg->vlan_id, &cfg->ranges };
 	unsigned int i;
 	int rc = check_pattern(cfg, err);
 	uint32_t min;

@@ -4,12 +4,52 @@
 #include "base/frame.h"
 #include "stackcfg.h"
 
+/* A field of the innermost IP or UDP header: what a range may vary in a stack. */
+static bool
+inner_field(enum wr_range_field f)
+{
+	return f != WR_RANGE_SRC_MAC && f != WR_RANGE_DST_MAC && f != WR_RANGE_VLAN;
+}
+
+/*
+ * Ranges in a stack: the innermost IP and UDP fields only (the flow table
+ * writes those), the ports only in a template (its addresses are its
+ * own), none under an outer UDP over IPv6 (its checksum would go stale).
+ */
+static int
+check_ranges(const struct wr_stack *st, const struct wr_stackcfg_frame *f,
+		struct wr_error *err)
+{
+	unsigned int i;
+
+	for (i = 0; i < WR_RANGE_NB_FIELDS; i++) {
+		if (f->ranges->nb[i] <= 1)
+			continue;
+		if (!inner_field((enum wr_range_field)i))
+			return wr_err_usage(err, -EINVAL, "%s: a %s range with a stack "
+				"is not supported (ranges vary the innermost IP and UDP "
+				"headers only: addresses, ports, dscp)", f->what,
+				wr_range_name((enum wr_range_field)i));
+		if (st->tmpl_len != 0 && i != WR_RANGE_SPORT && i != WR_RANGE_DPORT)
+			return wr_err_usage(err, -EINVAL, "%s: a %s range with a "
+				"template: the template keeps its own addresses and "
+				"DSCP (ports may range)", f->what,
+				wr_range_name((enum wr_range_field)i));
+		if (wr_stack_outer_udp6(st))
+			return wr_err_usage(err, -EINVAL, "%s: a %s range with a stack "
+				"that has an outer UDP over IPv6 is not supported (its "
+				"checksum covers the inner headers)", f->what,
+				wr_range_name((enum wr_range_field)i));
+	}
+	return 0;
+}
+
 int
 wr_stackcfg_settle(const struct wr_stack *st, const struct wr_stackcfg_frame *f,
 		struct wr_error *err)
 {
 	bool inner6 = wr_stack_inner_ipv6(st);
-	unsigned int i;
+	int rc;
 
 	if (st->nb_layers == 0)
 		return 0;
@@ -21,16 +61,9 @@ wr_stackcfg_settle(const struct wr_stack *st, const struct wr_stackcfg_frame *f,
 		return wr_err_usage(err, -EINVAL, "%s: a VLAN tag beside a stack: put it "
 			"in the stack instead, e.g. eth/vlan(id=%u)/ipv4/udp", f->what,
 			f->vlan_id);
-	if (f->mix)
-		return wr_err_usage(err, -EINVAL, "%s: a size mix with a stack is not "
-			"supported (each size would vary every layer's length); give "
-			"one size", f->what);
-	for (i = 0; i < WR_RANGE_NB_FIELDS; i++)
-		if (f->ranges->nb[i] > 1)
-			return wr_err_usage(err, -EINVAL, "%s: a %s range with a stack "
-				"is not supported (the flow table writes the plain "
-				"frame's offsets); give one value, or --flows N",
-				f->what, wr_range_name((enum wr_range_field)i));
+	rc = check_ranges(st, f, err);
+	if (rc != 0)
+		return rc;
 	*f->ipv6 = inner6;
 	return 0;
 }

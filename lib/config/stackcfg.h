@@ -19,16 +19,18 @@ struct wr_stackcfg_frame {
 	bool *ipv6;            /* the frame's family: set from the stack ... */
 	bool ipv6_explicit;    /* ... unless given (then they must agree) */
 	uint16_t vlan_id;      /* a --vlan tag: put it in the stack instead */
-	bool mix;              /* a size mix: not with a stack */
-	const struct wr_ranges *ranges; /* field ranges: not with a stack */
+	const struct wr_ranges *ranges; /* field ranges: the innermost IP/UDP's */
 };
 
 /*
  * Settle f against stack st (nb_layers 0: nothing to do): the innermost
  * IP of the stack sets the family. Returns 0 or -EINVAL with a message
  * naming f->what: a family given that the stack contradicts, a --vlan tag
- * beside a stack, or a mix (a mix's sizes vary more length fields than TX
- * rewrites per frame).
+ * beside a stack, a range of a field outside the innermost IP and UDP
+ * headers (MACs, VLAN), or any range in a stack with an outer UDP over
+ * IPv6 (its checksum covers the fields the flow table changes). A size
+ * mix is fine: TX writes every layer's size-dependent words per frame
+ * (datapath/txvar.h).
  */
 int wr_stackcfg_settle(const struct wr_stack *st, const struct wr_stackcfg_frame *f,
 		struct wr_error *err);

@@ -209,7 +209,7 @@ settle_stack(struct wr_stream_def *d, const struct seen *s, unsigned int idx,
 {
 	char what[WR_STREAM_NAME_LEN + 32];
 	const struct wr_stackcfg_frame f = { what, &d->ipv6, s->l3v4 || s->ip6,
-		d->vlan_id, d->mix.nb_sizes != 0, &d->ranges };
+		d->vlan_id, &d->ranges };
 
 	snprintf(what, sizeof(what), "--stream %u (%s)", idx + 1, d->name);
 	return wr_stackcfg_settle(&d->stack, &f, err);

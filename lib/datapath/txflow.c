@@ -3,10 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
 #include "txflow.h"
 
-/* Rows are read from frames of the smallest size (88 bytes at most). */
-#define FLOW_BUF_LEN 128u
+/*
+ * Rows are read from frames of the smallest size: 88 bytes at most, a
+ * header stack's at most its headers and test header (stack.h).
+ */
+#define FLOW_BUF_LEN 1024u
 
 /* Values of each field per flow index: sport fastest (range.h). */
 static void
@@ -86,6 +90,38 @@ fill_rows(const struct wr_frame_spec *base, const struct wr_ranges *r,
 	return 0;
 }
 
+/*
+ * Where the rows go: the innermost IP header (the plain frame's, or the
+ * last of a stack's, found from its length field), UDP, and the checksum
+ * that covers them: the IPv4 header's, or the UDP over IPv6 one.
+ */
+static void
+set_offsets(struct wr_txflows *t, const struct wr_frame_layout *lay)
+{
+	t->at.l3_off = (uint16_t)(lay->var_off[0] - (t->ipv6 ?
+		offsetof(struct rte_ipv6_hdr, payload_len) :
+		offsetof(struct rte_ipv4_hdr, total_length)));
+	t->at.sport_off = (uint16_t)lay->udp_sport_off;
+	t->at.ck_off = (uint16_t)(t->ipv6 ? lay->udp_ck_off : t->at.l3_off +
+		offsetof(struct rte_ipv4_hdr, hdr_checksum));
+}
+
+/* t->ck_tmpl: the checksum at ck_off of spec's template at its own size. */
+static int
+tmpl_checksum(const struct wr_frame_spec *spec, struct wr_txflows *t)
+{
+	struct wr_frame_layout lay;
+	uint8_t *buf = malloc(WR_FRAME_MAX_SIZE);
+	int rc = buf == NULL ? -ENOMEM : wr_frame_build(spec, buf, WR_FRAME_MAX_SIZE, &lay);
+
+	if (rc == 0) {
+		set_offsets(t, &lay);
+		memcpy(&t->ck_tmpl, buf + t->at.ck_off, sizeof(t->ck_tmpl));
+	}
+	free(buf);
+	return rc;
+}
+
 int
 wr_txflow_build(const struct wr_frame_spec *spec, const struct wr_ranges *r,
 		struct wr_txflows *t)
@@ -98,17 +134,16 @@ wr_txflow_build(const struct wr_frame_spec *spec, const struct wr_ranges *r,
 
 	if (wr_range_check(r, spec->ipv6, spec->vlan_id != 0, NULL) != 0)
 		return -EINVAL;
-	base.size = wr_frame_min_size_l3(spec->vlan_id != 0, spec->ipv6);
+	base.size = wr_frame_min_size_spec(spec);
 	t->nb = (uint32_t)wr_range_flows(r, spec->ipv6);
 	t->ipv6 = spec->ipv6;
 	t->tagged = spec->vlan_id != 0;
-	t->at.l3_off = (uint16_t)(RTE_ETHER_HDR_LEN + (t->tagged ? 4 : 0));
 	order = malloc(t->nb * sizeof(*order));
-	rc = order == NULL ? -ENOMEM : wr_frame_build(&base, buf, sizeof(buf), &lay);
+	rc = order == NULL ? -ENOMEM : tmpl_checksum(spec, t);
+	if (rc == 0)
+		rc = wr_frame_build(&base, buf, sizeof(buf), &lay);
 	if (rc == 0) {
-		t->at.sport_off = (uint16_t)lay.udp_sport_off;
-		t->at.ck_off = (uint16_t)(t->ipv6 ? lay.udp_ck_off : t->at.l3_off +
-			offsetof(struct rte_ipv4_hdr, hdr_checksum));
+		set_offsets(t, &lay);
 		rc = fill_rows(&base, r, t, buf, order);
 	}
 	free(order);

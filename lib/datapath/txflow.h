@@ -58,6 +58,7 @@ struct wr_txflows {
 	 * ck_sum. Else (fixed-size IPv4: an mbuf back from the PMD holds the
 	 * last flow's) each row's ck is the whole checksum (wr_txflow_seal). */
 	bool ck_fresh;
+	uint16_t ck_tmpl;      /* the checksum at ck_off at the queue's size */
 	struct wr_txflow_at at;
 	struct wr_txflow row[];
 } __rte_aligned(64);
@@ -82,7 +83,7 @@ int wr_txflow_build(const struct wr_frame_spec *spec, const struct wr_ranges *r,
  * Say how the queue's stamps leave the checksum (fresh: written for the
  * template's fields every frame) and, when not fresh, give each row its
  * whole checksum from the template's, ck_tmpl (as stored, at the queue's
- * fixed size). This function can't fail.
+ * fixed size: t->ck_tmpl). This function can't fail.
  */
 void wr_txflow_seal(struct wr_txflows *t, bool fresh, uint16_t ck_tmpl);
 

@@ -279,6 +279,22 @@ tx_ranges(const struct wr_txflows *t, struct wr_txq *q, struct rte_mbuf **m,
 }
 
 /*
+ * Rare path: the outer words of a mix inside a header stack (txvar.h) for
+ * n frames from position pos of the mix's cycle.
+ */
+static __rte_noinline void
+tx_var_ext(const struct wr_txvar *v, struct rte_mbuf **m, uint16_t n, uint32_t pos)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		wr_txvar_ext_frame(v, rte_pktmbuf_mtod(m[i], uint8_t *), pos);
+		if (++pos == v->seq_len)
+			pos = 0;
+	}
+}
+
+/*
  * Rare path, decided once per burst: stamp n new frames of a queue with a
  * size mix, IPv6 or field ranges (instead of tx_stamp and tx_stamp_flows):
  * sizes and stamps for the template's fields in one pass, then the flows.
@@ -288,6 +304,8 @@ tx_stamp_var(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
 {
 	const struct wr_txvar *v = q->var;
 
+	if (unlikely(v->nb_ext != 0))   /* a mix inside a stack */
+		tx_var_ext(v, m, n, q->var_pos);
 	if (!v->mix && !v->csum6 && q->stamp == WR_STAMP_FULL) {
 		if (v->flows->tagged)   /* ranges alone: else v is NULL */
 			tx_ranges_full(v->flows, q, m, n, tsc_lo, true);

@@ -9,7 +9,10 @@
  * The TX pool's mbufs hold the template of the mix's largest size. A frame
  * of another size only differs in its length and in three 16-bit fields
  * (frame.h WR_FRAME_NB_VAR), because the payload pattern is written by
- * offset; the table holds those per size.
+ * offset; the table holds those per size. Inside a header stack (a mix
+ * with --stack) the outer layers' lengths and checksums change with the
+ * size too: those words, found by comparing each size's template with the
+ * largest's, are written per frame out of line (ext_off, ext_val).
  *
  * The IPv6 UDP checksum is updated incrementally (RFC 1624 eqn 3): from the
  * template's checksum (seq, timestamp 0, first source port) adding the
@@ -32,6 +35,13 @@
 #include "txflow.h"
 
 /*
+ * Most 16-bit words beyond var_off that a stacked mix changes per size:
+ * each layer has at most two (IPv4 length and checksum, UDP length and
+ * checksum, IPv6 length).
+ */
+#define WR_TXVAR_MAX_EXT (2u * WR_STACK_MAX_LAYERS)
+
+/*
  * The fields of one frame of a mix's sequence (its size's), as stored in
  * the frame: 8 bytes, one load per frame. For IPv6 the last is the UDP
  * checksum of the size's template, the base of the per-frame update.
@@ -52,12 +62,21 @@ struct wr_txvar {
 	uint32_t sport_off;
 	uint16_t var_off[WR_FRAME_NB_VAR];
 	unsigned int seq_len;
+	unsigned int nb_ext;      /* a mix inside a stack: ext_off[] below; 0: none */
 	/* Field ranges: the flows' rows (txflow.h), NULL: none. The q->flow
 	 * position walks them (--flows is folded into the ranges). */
 	const struct wr_txflows *flows;
 	/* Frame k of the mix's cycle, its size's fields resolved when built
 	 * (not size[seq[k]]: one dependent load less per frame). */
 	struct wr_txvar_slot slot[WR_MIX_MAX_SEQ];
+	/* A mix inside a header stack: the words of the outer layers that
+	 * change with the size (lengths, IPv4 header checksums, UDP over
+	 * IPv6 checksums outside the one TX updates per frame), at ext_off,
+	 * ext_val[size] of each size, size_of[k] the size of frame k of the
+	 * cycle. */
+	uint16_t ext_off[WR_TXVAR_MAX_EXT];
+	uint16_t ext_val[WR_MIX_MAX_SIZES][WR_TXVAR_MAX_EXT];
+	uint8_t size_of[WR_MIX_MAX_SEQ];
 };
 
 /*
@@ -93,6 +112,20 @@ wr_txvar_size_frame(const struct wr_txvar *v, uint8_t *data, unsigned int k)
 	memcpy(data + v->var_off[1], &s->var_val[1], sizeof(uint16_t));
 	memcpy(data + v->var_off[2], &s->var_val[2], sizeof(uint16_t));
 	return s->data_len;
+}
+
+/*
+ * Write the outer words of a stacked mix's frame k of the cycle (nb_ext
+ * words) into the frame at data. This function can't fail.
+ */
+static inline void
+wr_txvar_ext_frame(const struct wr_txvar *v, uint8_t *data, unsigned int k)
+{
+	const uint16_t *val = v->ext_val[v->size_of[k]];
+	unsigned int i;
+
+	for (i = 0; i < v->nb_ext; i++)
+		memcpy(data + v->ext_off[i], &val[i], sizeof(uint16_t));
 }
 
 /*

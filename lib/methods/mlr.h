@@ -56,6 +56,7 @@
 #include <stdint.h>
 
 #include "config/goals.h"
+#include "results/figures.h"
 
 #define WR_MLR_MAX_TRIALS 512u
 
@@ -68,26 +69,6 @@ struct wr_mlr_conf {
 	unsigned int nb_goals;
 	struct wr_mlr_goal goals[WR_MLR_MAX_GOALS];
 	uint32_t max_trials;   /* 1..WR_MLR_MAX_TRIALS */
-};
-
-struct wr_mlr_trial {
-	double load;           /* intended, pps */
-	double offered;        /* what the generator achieved, pps */
-	double duration_s;     /* intended (the draft's trial duration) */
-	double measured_s;     /* as the caller measured it */
-	double loss_ratio;     /* shortfall of offered below load included */
-	bool reached;          /* offered reached the intended load */
-	unsigned int goal;     /* the goal it was chosen for */
-};
-
-/* Per goal, what the trials so far prove. Loads are 0 where none. */
-struct wr_mlr_goal_result {
-	double rlb;            /* relevant lower bound */
-	double rub;            /* relevant upper bound */
-	double cond_throughput;/* at rlb, see above; 0 without rlb */
-	bool done;
-	bool rlb_is_max;       /* no upper bound up to max_load */
-	bool rub_is_min;       /* even min_load fails */
 };
 
 struct wr_mlr {

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/units.h"
 #include "mlr.h"
 #include "modes_int.h"
 
@@ -44,88 +43,29 @@ wr_mode_mlr_max_trials(const struct wr_config *cfg)
 	return RTE_MIN(WR_MLR_MAX_TRIALS, MLR_TRIALS_PER_GOAL * cfg->nb_goals);
 }
 
+/* The figures of search s, searched for secs, into res. */
 static void
-set_rate(json_t *o, const char *key, double pps, uint32_t size)
+record(struct mode_ctx *m, json_t *res, const struct wr_mlr *s, uint32_t size,
+		double secs)
 {
-	char k[64];
+	struct wr_mlr_goal_result r[WR_MLR_MAX_GOALS];
+	struct wr_mlr_figures f = {
+		.nb_goals = s->conf.nb_goals, .goals = s->conf.goals, .results = r,
+		.nb_trials = s->nb_trials, .trials = s->trials,
+		.final_s = s->conf.final_s, .initial_s = s->conf.initial_s,
+		.min_pps = s->conf.min_load, .max_pps = s->conf.max_load,
+		.search_s = secs,
+	};
+	unsigned int g;
 
-	json_object_set_new(o, key, json_real(pps));
-	snprintf(k, sizeof(k), "%.*s_gbps_l1", (int)(strlen(key) - 4), key);
-	json_object_set_new(o, k, json_real(wr_units_l1_bps(pps, size) / 1e9));
-}
-
-static json_t *
-goal_json(const struct wr_mlr *s, unsigned int g, uint32_t size)
-{
-	const struct wr_mlr_goal *goal = &s->conf.goals[g];
-	struct wr_mlr_goal_result r;
-	json_t *o = json_object();
-
-	wr_mlr_result(s, g, &r);
-	json_object_set_new(o, "loss_ratio", json_real(goal->loss_ratio));
-	json_object_set_new(o, "exceed_ratio", json_real(goal->exceed_ratio));
-	json_object_set_new(o, "duration_sum_s", json_real(goal->duration_sum_s));
-	json_object_set_new(o, "width", json_real(goal->width));
-	set_rate(o, "rlb_pps", r.rlb, size);
-	set_rate(o, "rub_pps", r.rub, size);
-	set_rate(o, "conditional_throughput_pps", r.cond_throughput, size);
-	json_object_set_new(o, "done", json_boolean(r.done));
-	json_object_set_new(o, "no_loss_up_to_max", json_boolean(r.rlb_is_max));
-	json_object_set_new(o, "loss_at_min", json_boolean(r.rub_is_min));
-	return o;
-}
-
-/* Every trial as the search saw it: intended and offered apart. */
-static json_t *
-trials_json(const struct wr_mlr *s)
-{
-	json_t *a = json_array();
-	uint32_t i;
-
-	for (i = 0; i < s->nb_trials; i++) {
-		const struct wr_mlr_trial *t = &s->trials[i];
-		json_t *o = json_object();
-
-		json_object_set_new(o, "intended_pps", json_real(t->load));
-		json_object_set_new(o, "offered_pps", json_real(t->offered));
-		json_object_set_new(o, "duration_s", json_real(t->duration_s));
-		json_object_set_new(o, "measured_s", json_real(t->measured_s));
-		json_object_set_new(o, "full_length", json_boolean(t->duration_s >=
-			s->conf.final_s));
-		json_object_set_new(o, "loss_ratio", json_real(t->loss_ratio));
-		json_object_set_new(o, "rate_reached", json_boolean(t->reached));
-		json_object_set_new(o, "goal", json_integer(t->goal));
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
-static void
-result_json(json_t *res, const struct wr_mlr *s, uint32_t size, double secs)
-{
-	json_t *goals = json_array();
-	unsigned int g, limited = 0;
-	bool done = true;
-	uint32_t i;
-
-	for (g = 0; g < s->conf.nb_goals; g++) {
-		json_t *o = goal_json(s, g, size);
-
-		done &= json_is_true(json_object_get(o, "done"));
-		json_array_append_new(goals, o);
-	}
-	for (i = 0; i < s->nb_trials; i++)
-		limited += !s->trials[i].reached;
-	json_object_set_new(res, "goals", goals);
-	json_object_set_new(res, "final_trial_s", json_real(s->conf.final_s));
-	json_object_set_new(res, "initial_trial_s", json_real(s->conf.initial_s));
-	json_object_set_new(res, "min_pps", json_real(s->conf.min_load));
-	json_object_set_new(res, "max_pps", json_real(s->conf.max_load));
-	json_object_set_new(res, "search_trials", json_integer(s->nb_trials));
-	json_object_set_new(res, "search_s", json_real(secs));
-	json_object_set_new(res, "converged", json_boolean(done));
-	json_object_set_new(res, "generator_limited_trials", json_integer(limited));
-	json_object_set_new(res, "mlr_trials", trials_json(s));
+	for (g = 0; g < s->conf.nb_goals; g++)
+		wr_mlr_result(s, g, &r[g]);
+	wr_result_mlr(res, &f, size);
+	/* Latency under load takes shares of the last goal's conditional
+	 * throughput (CSIT's PDR with the default goals). */
+	m->lat_base_from = "mlr last goal conditional throughput";
+	m->lat_base_pps = s->conf.nb_goals > 0 ?
+		r[s->conf.nb_goals - 1].cond_throughput : 0.0;
 }
 
 int
@@ -163,6 +103,6 @@ wr_mode_mlr(struct mode_ctx *m, uint32_t size, json_t *res)
 		if (rc != 0)
 			break;
 	}
-	result_json(res, &s, size, secs);
+	record(m, res, &s, size, secs);
 	return rc < 0 ? rc : 0;
 }

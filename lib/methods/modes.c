@@ -92,34 +92,6 @@ wr_mode_summarize(const struct wr_run *run, struct wr_trial_summary *s)
 	summarize_latency(run, s);
 }
 
-json_t *
-wr_mode_summary_json(const struct wr_trial_summary *s)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "frame_size", json_integer(s->frame_size));
-	json_object_set_new(o, "requested_pps", json_real(s->requested_pps));
-	json_object_set_new(o, "achieved_pps", json_real(s->achieved_pps));
-	json_object_set_new(o, "gbps_l1", json_real(wr_units_l1_bps(s->achieved_pps,
-		s->frame_size) / 1e9));
-	json_object_set_new(o, "gbps_l2", json_real(wr_units_l2_bps(s->achieved_pps,
-		s->frame_size) / 1e9));
-	json_object_set_new(o, "sent_pkts", json_integer((json_int_t)s->sent_pkts));
-	json_object_set_new(o, "received_pkts", json_integer((json_int_t)s->received_pkts));
-	json_object_set_new(o, "lost_pkts", json_integer(s->lost_pkts));
-	json_object_set_new(o, "excess_pkts", json_integer((json_int_t)s->excess_pkts));
-	json_object_set_new(o, "loss_ratio", json_real(s->loss_ratio));
-	json_object_set_new(o, "duration_s", json_real(s->duration_s));
-	json_object_set_new(o, "rate_reached", json_boolean(s->rate_reached));
-	if (s->lat_valid) {
-		json_object_set_new(o, "latency_mean_ns", json_real(s->lat_mean_ns));
-		json_object_set_new(o, "latency_p50_ns", json_real(s->lat_p50_ns));
-		json_object_set_new(o, "latency_p99_ns", json_real(s->lat_p99_ns));
-		json_object_set_new(o, "latency_max_ns", json_real(s->lat_max_ns));
-	}
-	return o;
-}
-
 /*
  * A paced trial whose generator fell short of the rate (the worker was
  * stalled) says nothing about the device: run it again, at most this often.
@@ -151,7 +123,6 @@ wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *wha
 		struct wr_trial_summary *s)
 {
 	enum wr_stop_reason why;
-	json_t *o;
 	int rc;
 
 	wr_mode_progress_trial(m, what, t);
@@ -163,10 +134,7 @@ wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *wha
 	why = wr_run_wait(m->run, m->h->signals, m->h->on_interval, m->h->arg);
 	wr_run_stop(m->run, why);
 	wr_mode_summarize(m->run, s);
-	o = wr_mode_summary_json(s);
-	json_object_set_new(o, "what", json_string(what));
-	wr_result_add_trial(o, m->run, false);
-	json_array_append_new(m->trials, o);
+	wr_result_trial_record(m->trials, s, what, m->run);
 	/* A crash from now on loses no finished trial (docs/results.md). */
 	wr_result_checkpoint_keep(m->run, m->doc);
 	if (m->h->on_trial != NULL)
@@ -223,12 +191,12 @@ wr_mode_max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
 			cfg->rate.value);
 	}
 	if (cfg->rate.unit != WR_RATE_NONE) {
-		json_object_set_new(res, "max_from", json_string("--rate"));
+		wr_result_max_from(res, "--rate");
 		return wr_rate_to_pps(&cfg->rate, size, link, pps);
 	}
 	if (link != 0) {
 		*pps = wr_units_line_rate_pps(link, size);
-		json_object_set_new(res, "max_from", json_string("line rate"));
+		wr_result_max_from(res, "line rate");
 		return 0;
 	}
 	wr_mode_trial_at(size, 0, WR_MODE_CALIBRATE_MS, &t);
@@ -236,7 +204,7 @@ wr_mode_max_rate(struct mode_ctx *m, uint32_t size, double *pps, json_t *res)
 	if (rc != 0)
 		return rc;
 	*pps = s.achieved_pps;
-	json_object_set_new(res, "max_from", json_string("calibration (unpaced)"));
+	wr_result_max_from(res, "calibration (unpaced)");
 	if (*pps <= 0)
 		return wr_err_fail(m->err, -EIO, "the calibration trial at %u B sent "
 			"nothing: no 100%% rate to start from (give --rate)", size);
@@ -248,40 +216,14 @@ run_sweep(struct mode_ctx *m, uint32_t size, json_t *res)
 {
 	struct wr_trial_summary s;
 	struct wr_trial t;
-	json_t *o;
 	int rc;
 
 	wr_trial_from_config(m->run->setup.cfg, &t);
 	t.frame_size = size;
 	rc = wr_mode_trial(m, &t, "sweep", &s);
-	if (rc != 0)
-		return rc;
-	/* json_object_update() copies the keys: the object is still ours. */
-	o = wr_mode_summary_json(&s);
-	json_object_update(res, o);
-	json_decref(o);
-	return 0;
-}
-
-static void
-search_result_json(json_t *res, const struct wr_search_result *r,
-		const struct wr_trial_summary *at_ndr, uint32_t size, uint64_t link)
-{
-	json_object_set_new(res, "ndr_found", json_boolean(r->ndr_found));
-	json_object_set_new(res, "ndr_pps", json_real(r->ndr_pps));
-	json_object_set_new(res, "ndr_mpps", json_real(r->ndr_pps / 1e6));
-	json_object_set_new(res, "ndr_gbps_l1", json_real(wr_units_l1_bps(r->ndr_pps, size) / 1e9));
-	json_object_set_new(res, "ndr_gbps_l2", json_real(wr_units_l2_bps(r->ndr_pps, size) / 1e9));
-	json_object_set_new(res, "ndr_upper_pps", json_real(r->ndr_upper_pps));
-	if (link != 0)
-		json_object_set_new(res, "ndr_pct_of_line", json_real(100.0 *
-			r->ndr_pps / wr_units_line_rate_pps(link, size)));
-	json_object_set_new(res, "pdr_found", json_boolean(r->pdr_found));
-	json_object_set_new(res, "pdr_pps", json_real(r->pdr_pps));
-	json_object_set_new(res, "converged", json_boolean(r->converged));
-	json_object_set_new(res, "search_trials", json_integer(r->nb_trials));
-	if (at_ndr->sent_pkts != 0)
-		json_object_set_new(res, "at_ndr", wr_mode_summary_json(at_ndr));
+	if (rc == 0)
+		wr_result_sweep(res, &s);
+	return rc;
 }
 
 /*
@@ -311,6 +253,22 @@ search_progress(struct mode_ctx *m, const struct wr_search *srch)
 		r.ndr_found && r.ndr_upper_pps > 0 && r.ndr_upper_pps - r.ndr_pps <=
 		srch->conf.res_rel * r.ndr_upper_pps && srch->conf.pdr_loss_ratio > 0 ?
 		"PDR" : "NDR");
+}
+
+/*
+ * The rate latency under load takes shares of: the PDR when one was asked
+ * and differs from the NDR, else the NDR; 0 when none was found.
+ */
+static void
+lat_base(struct mode_ctx *m, const struct wr_search_result *r)
+{
+	if (r->pdr_found && r->pdr_pps != r->ndr_pps) {
+		m->lat_base_from = "pdr";
+		m->lat_base_pps = r->pdr_pps;
+	} else {
+		m->lat_base_from = "ndr";
+		m->lat_base_pps = r->ndr_found ? r->ndr_pps : 0.0;
+	}
 }
 
 /*
@@ -361,12 +319,12 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 				search_loss(s, &limited));
 	}
 	if (rc == 0) {
-		json_object_set_new(res, "generator_limited_trials",
-			json_integer(limited));
+		wr_result_limited(res, limited);
 		wr_search_result(&srch, &r);
 		at = wr_search_ndr_trial(&srch, &r);
-		search_result_json(res, &r, at >= 0 ? &sums[at] : &none, size,
+		wr_result_search(res, &r, at >= 0 ? &sums[at] : &none, size,
 			wr_mode_trusted_link_bps(m->run));
+		lat_base(m, &r);
 	}
 	free(sums);
 	return rc;
@@ -376,36 +334,41 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 static int
 run_loss(struct mode_ctx *m, uint32_t size, json_t *res)
 {
-	struct wr_trial_summary s;
+	/* 100%, then steps of --loss-step down to 0%: the most there can be. */
+	unsigned int cap = (unsigned int)(100.0 / m->run->setup.cfg->loss_step_pct) + 2;
+	struct wr_trial_summary *steps = calloc(cap, sizeof(*steps));
+	double *pct = calloc(cap, sizeof(*pct));
 	struct wr_search_flr flr;
 	struct wr_trial t;
-	json_t *steps = json_array();
-	unsigned int limited = 0;
-	double pps, max, pct;
+	unsigned int limited = 0, n = 0;
+	double pps, max;
 	int rc;
 
-	json_object_set_new(res, "steps", steps);
-	rc = wr_mode_max_rate(m, size, &max, res);
+	rc = steps == NULL || pct == NULL ? wr_err_env(m->err, -ENOMEM,
+		"--mode loss: no memory for %u steps", cap) : 0;
+	if (rc == 0)
+		rc = wr_mode_max_rate(m, size, &max, res);
 	if (rc == 0)
 		rc = wr_search_flr_init(&flr, max, m->run->setup.cfg->loss_step_pct);
-	while (rc == 0 && wr_search_flr_next(&flr, &pps, &pct) == WR_SEARCH_TRIAL) {
-		m->size_left = wr_mode_flr_left(&flr);
-		snprintf(m->prog.phase, sizeof(m->prog.phase), "at %g%%", pct);
-		wr_mode_trial_at(size, pps, m->run->setup.cfg->trial_ms, &t);
-		rc = wr_mode_trial(m, &t, "loss", &s);
-		if (rc == 0) {
-			json_t *o = wr_mode_summary_json(&s);
+	while (rc == 0 && n < cap &&
+			wr_search_flr_next(&flr, &pps, &pct[n]) == WR_SEARCH_TRIAL) {
+		struct wr_trial_summary *s = &steps[n];
 
-			json_object_set_new(o, "pct_of_max", json_real(pct));
-			if (!s.rate_reached)
-				limited++;
-			json_object_set_new(o, "loss_pct", json_real(100.0 * s.loss_ratio));
-			json_array_append_new(steps, o);
-			rc = wr_search_flr_report(&flr, s.sent_pkts,
-				s.lost_pkts > 0 ? (uint64_t)s.lost_pkts : 0);
+		m->size_left = wr_mode_flr_left(&flr);
+		snprintf(m->prog.phase, sizeof(m->prog.phase), "at %g%%", pct[n]);
+		wr_mode_trial_at(size, pps, m->run->setup.cfg->trial_ms, &t);
+		rc = wr_mode_trial(m, &t, "loss", s);
+		if (rc == 0) {
+			n++;
+			limited += !s->rate_reached;
+			rc = wr_search_flr_report(&flr, s->sent_pkts,
+				s->lost_pkts > 0 ? (uint64_t)s->lost_pkts : 0);
 		}
 	}
-	json_object_set_new(res, "generator_limited_trials", json_integer(limited));
+	wr_result_loss_steps(res, steps, pct, n);
+	wr_result_limited(res, limited);
+	free(steps);
+	free(pct);
 	return rc;
 }
 
@@ -445,42 +408,36 @@ static int
 run_b2b(struct mode_ctx *m, uint32_t size, json_t *res)
 {
 	const struct wr_config *cfg = m->run->setup.cfg;
-	json_t *bursts = json_array();
-	uint64_t max_pkts = cfg->b2b_max_pkts, best, sum = 0, lo = UINT64_MAX, hi = 0;
-	unsigned int i;
+	uint64_t *bursts = calloc(cfg->b2b_trials ? cfg->b2b_trials : 1, sizeof(*bursts));
+	struct wr_b2b_figures b = { .max_tried_pkts = cfg->b2b_max_pkts,
+		.bursts_pkts = bursts };
 	double pps;
 	int rc = 0;
 
-	json_object_set_new(res, "bursts_pkts", bursts);
-	if (max_pkts == 0) {
+	if (bursts == NULL)
+		return wr_err_env(m->err, -ENOMEM, "--mode b2b: no memory for "
+			"%u searches", cfg->b2b_trials);
+	if (b.max_tried_pkts == 0) {
 		rc = wr_mode_max_rate(m, size, &pps, res);
-		max_pkts = (uint64_t)(pps * B2B_DEFAULT_SPAN_S);
+		b.max_tried_pkts = (uint64_t)(pps * B2B_DEFAULT_SPAN_S);
 	}
-	json_object_set_new(res, "max_tried_pkts", json_integer((json_int_t)max_pkts));
-	m->b2b_max_seen_pkts = RTE_MAX(m->b2b_max_seen_pkts, max_pkts);
-	for (i = 0; rc == 0 && i < cfg->b2b_trials; i++) {
+	m->b2b_max_seen_pkts = RTE_MAX(m->b2b_max_seen_pkts, b.max_tried_pkts);
+	for (; rc == 0 && b.nb_bursts < cfg->b2b_trials; b.nb_bursts++) {
 		snprintf(m->prog.phase, sizeof(m->prog.phase), "search %u/%u",
-			i + 1, cfg->b2b_trials);
-		rc = b2b_search(m, size, max_pkts, cfg->b2b_trials - i - 1, &best);
+			b.nb_bursts + 1, cfg->b2b_trials);
+		rc = b2b_search(m, size, b.max_tried_pkts,
+			cfg->b2b_trials - b.nb_bursts - 1, &bursts[b.nb_bursts]);
 		if (rc != 0)
 			break;
-		json_array_append_new(bursts, json_integer((json_int_t)best));
-		sum += best;
-		lo = RTE_MIN(lo, best);
-		hi = RTE_MAX(hi, best);
 	}
-	if (i > 0) {
-		json_object_set_new(res, "mean_pkts", json_real((double)sum / i));
-		json_object_set_new(res, "min_pkts", json_integer((json_int_t)lo));
-		json_object_set_new(res, "max_pkts", json_integer((json_int_t)hi));
-	}
+	wr_result_b2b(res, &b);
+	free(bursts);
 	return rc;
 }
 
 static int
 run_size(struct mode_ctx *m, uint32_t size, json_t *res)
 {
-	json_object_set_new(res, "frame_size", json_integer(size));
 	switch (m->run->setup.cfg->mode) {
 	case WR_MODE_THROUGHPUT:
 		return wr_mode_lat_after(m, size, res, run_throughput(m, size, res));
@@ -497,26 +454,16 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 		json_t *doc, struct wr_error *err)
 {
 	const struct wr_config *cfg = run->setup.cfg;
-	struct mode_ctx m = { .run = run, .h = hooks, .trials = json_array(),
-		.doc = doc, .err = err };
-	json_t *results = json_array();
+	struct mode_ctx m = { .run = run, .h = hooks, .doc = doc, .err = err };
+	json_t *results;
 	unsigned int i, n = cfg->nb_sizes ? cfg->nb_sizes : 1;
 	uint32_t size = cfg->frame_size;
 	json_t *res;
 	uint64_t trial_ms = cfg->mode == WR_MODE_SWEEP ? cfg->duration_ms : cfg->trial_ms;
 	int rc = 0;
 
-	json_object_set_new(doc, "mode", json_string(wr_mode_name(cfg->mode)));
-	/* What ran: a sweep's trials last --duration (or --count), the others --trial. */
-	json_object_set_new(doc, "trial_s", json_real((double)trial_ms / 1e3));
-	if (cfg->mode == WR_MODE_SWEEP && cfg->count_pkts != 0)
-		json_object_set_new(doc, "trial_pkts", json_integer((json_int_t)cfg->count_pkts));
-	/* RFC 2544 asks 60 s trials; shorter ones are labelled as such. */
-	json_object_set_new(doc, "rfc2544_trial_length", json_boolean(trial_ms >= 60000));
-	if (cfg->mode == WR_MODE_THROUGHPUT)
-		json_object_set_new(doc, "pdr_ratio", json_real(cfg->pdr_ratio));
-	json_object_set_new(doc, "trials", m.trials);
-	json_object_set_new(doc, "results", results);
+	wr_result_mode_head(doc, wr_mode_name(cfg->mode), cfg, trial_ms, &m.trials,
+		&results);
 	wr_err_clear(err);
 	/* Each checkpoint holds every finished point and trial. */
 	wr_result_checkpoint_keep(run, doc);
@@ -524,10 +471,10 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 	for (i = 0; i < n && rc == 0; i++) {
 		size = cfg->nb_sizes ? cfg->sizes[i] : cfg->frame_size;
 		wr_mode_progress_size(&m, i + 1, size);
-		res = json_object();
+		res = wr_result_point(size);
 		rc = run_size(&m, size, res);
 		/* A point joins results once it is finished (or failed). */
-		json_array_append_new(results, res);
+		wr_result_point_done(results, res);
 		wr_result_checkpoint_keep(run, doc);
 	}
 	wr_result_checkpoint_keep(run, NULL);

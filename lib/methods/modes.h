@@ -14,26 +14,8 @@
 #include <jansson.h>
 
 #include "measure/progress.h"
+#include "results/figures.h"
 #include "trial/trial.h"
-
-/* What one trial came to. */
-struct wr_trial_summary {
-	uint32_t frame_size;
-	double requested_pps;     /* per TX port; 0: unpaced */
-	double achieved_pps;      /* per TX port, over the trial */
-	uint64_t sent_pkts;       /* all streams whose sender is in the run */
-	uint64_t received_pkts;
-	int64_t lost_pkts;        /* sum of each stream's loss, each >= 0 */
-	uint64_t excess_pkts;     /* frames counted beyond what was sent */
-	double loss_ratio;        /* lost / sent */
-	bool rate_reached;        /* every paced port reached its rate */
-	double duration_s;
-	bool lat_valid;
-	double lat_mean_ns;
-	double lat_p50_ns;
-	double lat_p99_ns;
-	double lat_max_ns;
-};
 
 /*
  * Callbacks into app/: trials done, live intervals, the stop signal, and

@@ -12,6 +12,7 @@
 #include "modes.h"
 #include "search.h"
 #include "base/error.h"
+#include "results/modejson.h"
 
 /* Lowest rate a throughput search tries, as a fraction of the maximum. */
 #define WR_MODE_SEARCH_MIN_FRACTION 0.001
@@ -30,6 +31,9 @@ struct mode_ctx {
 	uint32_t size_left;        /* trials at most still to run at this size,
 	                            * the next one included (methods set it) */
 	uint64_t b2b_max_seen_pkts; /* longest burst a b2b search tried */
+	double lat_base_pps;       /* what the search found for latency under
+	                            * load (0: nothing), and where it came from */
+	const char *lat_base_from;
 };
 
 /*
@@ -88,9 +92,6 @@ void wr_mode_trial_at(uint32_t size, double pps, uint64_t ms,
 int wr_mode_max_rate(struct mode_ctx *m, uint32_t size, double *pps,
 		json_t *res);
 
-/* The JSON object of a trial summary (caller owns it). */
-json_t *wr_mode_summary_json(const struct wr_trial_summary *s);
-
 /* The link speed the configuration lets us trust, 0 when none. */
 uint64_t wr_mode_trusted_link_bps(const struct wr_run *run);
 
@@ -100,8 +101,8 @@ int wr_mode_mlr(struct mode_ctx *m, uint32_t size, json_t *res);
 /*
  * Latency under load after a search that ended with rc (mode_lat.c):
  * when rc is 0 and --lat-loads lists loads, trials at those shares of
- * the rate res found, in res "latency_under_load". Returns rc, or the
- * first error of its own trials.
+ * the rate the search found (m->lat_base_pps), in res
+ * "latency_under_load". Returns rc, or the first error of its own trials.
  */
 int wr_mode_lat_after(struct mode_ctx *m, uint32_t size, json_t *res, int rc);
 

@@ -33,6 +33,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "results/figures.h"
+
 /* Most trials a search records. */
 #define WR_SEARCH_MAX_TRIALS 128u
 
@@ -66,18 +68,6 @@ struct wr_search {
 	bool pending;		/* a rate was handed out, not yet reported */
 	double pending_pps;
 	struct wr_search_trial trials[WR_SEARCH_MAX_TRIALS];
-};
-
-/* Outcome of a search. A rate is 0 where there is none. */
-struct wr_search_result {
-	double ndr_pps;		/* highest zero-loss rate (lo of NDR) */
-	double ndr_upper_pps;	/* lowest lossy rate (hi of NDR) */
-	double pdr_pps;		/* the same for PDR; copies NDR when no PDR */
-	double pdr_upper_pps;
-	bool ndr_found;		/* false: loss even at min_pps */
-	bool pdr_found;
-	bool converged;		/* every target resolved; false: trial cap */
-	uint32_t nb_trials;
 };
 
 /* Frame-loss-rate sequence (RFC 2544 section 26.3). */

@@ -273,23 +273,18 @@ first_mac_json(const struct wr_port_nh *nh)
 static json_t *
 next_hops_json(const struct wr_port *p)
 {
+	const struct wr_port_nh *nh;
 	struct wr_resolve_text t;
 	json_t *a = json_array();
 	uint16_t q;
 
-	for (q = 0; q < p->nb_txq && q < WR_MAX_QUEUES; q++) {
-		const struct wr_port_nh *nh = &p->nh[q];
-
-		if (!nh->resolved)
-			continue;
-		wr_resolve_text(nh, &t);
+	for (q = 0; (nh = wr_resolve_next(p, &q, &t)) != NULL; q++)
 		json_array_append_new(a, json_pack("{s:I, s:s, s:s, s:I, s:I, s:I, s:o}",
 			"queue", (json_int_t)q, "ip", t.ip, "mac", t.mac,
 			"wait_ms", (json_int_t)nh->wait_ms,
 			"requests", (json_int_t)nh->nb_requests,
 			"mac_changes", (json_int_t)nh->nb_mac_changes,
 			"first_mac", first_mac_json(nh)));
-	}
 	return a;
 }
 
@@ -317,6 +312,8 @@ wr_result_port_json(const struct wr_port *p)
 	wr_json_set(o, "link_up", json_boolean(p->link_up));
 	wr_json_set(o, "link_speed_mbps", wr_json_u64(p->link_speed_mbps));
 	wr_json_set(o, "link_wait_ms", wr_json_u64(p->link_wait_ms));
+	wr_json_set(o, "kept", json_boolean(p->reused));
+	wr_json_set(o, "setups", wr_json_u64(p->nb_setups));
 	wr_json_set(o, "fast_free", json_boolean(p->fast_free));
 	wr_json_set(o, "tx_pool_mbufs", wr_json_u64(p->tx_pool_mbufs));
 	wr_json_set(o, "rx_pool_mbufs", wr_json_u64(p->rx_pool_mbufs));

@@ -35,8 +35,8 @@
 #define XSK_RING_SLOTS 2048u
 #define XSK_HELD_MBUFS (XSK_RING_SLOTS + 64u)
 
-static void __rte_format_printf(2, 3)
-note(struct wr_port *p, const char *fmt, ...)
+void
+wr_port_note(struct wr_port *p, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -114,11 +114,11 @@ probe_desc(struct wr_port *p, const struct wr_config *cfg)
 		txd = cfg->nb_txd;
 	}
 	if (txd != cfg->nb_txd)
-		note(p, "TX descriptors %u -> %u (PMD allows %u..%u, multiple of %u)",
+		wr_port_note(p, "TX descriptors %u -> %u (PMD allows %u..%u, multiple of %u)",
 			cfg->nb_txd, txd, p->info.tx_desc_lim.nb_min,
 			p->info.tx_desc_lim.nb_max, p->info.tx_desc_lim.nb_align);
 	if (rxd != cfg->nb_rxd)
-		note(p, "RX descriptors %u -> %u (PMD allows %u..%u, multiple of %u)",
+		wr_port_note(p, "RX descriptors %u -> %u (PMD allows %u..%u, multiple of %u)",
 			cfg->nb_rxd, rxd, p->info.rx_desc_lim.nb_min,
 			p->info.rx_desc_lim.nb_max, p->info.rx_desc_lim.nb_align);
 	p->nb_txd = txd;
@@ -144,7 +144,7 @@ probe_mtu(struct wr_port *p, const struct wr_config *cfg, struct wr_error *err)
 				wr_stream_size_origin(cfg, origin, sizeof(origin)), need_mtu,
 				p->info.max_mtu, p->info.max_rx_pktlen);
 		p->mtu = (uint16_t)need_mtu;
-		note(p, "MTU set to %u for %u-byte frames", p->mtu, cfg->frame_size);
+		wr_port_note(p, "MTU set to %u for %u-byte frames", p->mtu, cfg->frame_size);
 	}
 	/* RX buffers hold a whole frame: QEMU's e1000 cannot split one. */
 	p->rx_mbuf_room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM,
@@ -158,7 +158,7 @@ probe_mtu(struct wr_port *p, const struct wr_config *cfg, struct wr_error *err)
 	 */
 	if (is_driver(p, "net_e1000_em") && !rte_is_power_of_2(p->rx_mbuf_room)) {
 		p->rx_mbuf_room = rte_align32pow2(p->rx_mbuf_room);
-		note(p, "RX buffers of %u bytes: net_e1000_em only programs "
+		wr_port_note(p, "RX buffers of %u bytes: net_e1000_em only programs "
 			"powers of two", p->rx_mbuf_room);
 	}
 	return 0;
@@ -186,16 +186,16 @@ probe_pools(struct wr_port *p, const struct wr_config *cfg)
 	p->rx_pool_mbufs = pool_round(p->nb_rxd * p->rx_rings_per_q + xsk + held +
 		4u * cfg->burst_pkts + 3u * POOL_CACHE);
 	if (xsk != 0)
-		note(p, "RX pool %u mbufs: net_af_xdp fills a %u-slot ring from it "
+		wr_port_note(p, "RX pool %u mbufs: net_af_xdp fills a %u-slot ring from it "
 			"and keeps up to %u mbufs per pool after close (not counted "
 			"as missing)", p->rx_pool_mbufs, xsk, XSK_HELD_MBUFS);
 	if (cfg->pool_mbufs != 0) {
 		p->tx_pool_mbufs = p->rx_pool_mbufs = cfg->pool_mbufs;
-		note(p, "pools of %u mbufs (--pool-mbufs, a test knob)",
+		wr_port_note(p, "pools of %u mbufs (--pool-mbufs, a test knob)",
 			cfg->pool_mbufs);
 	}
 	if (p->rx_rings_per_q > 1)
-		note(p, "RX pool %u mbufs: %s fills %u rings per queue",
+		wr_port_note(p, "RX pool %u mbufs: %s fills %u rings per queue",
 			p->rx_pool_mbufs, p->driver, p->rx_rings_per_q);
 	/* Replayed frames are sent by reference (datapath/replay.h); --port-ip
 	 * replies come from the RX pool (setup/svc.h): not one TX pool. */
@@ -322,14 +322,13 @@ wr_port_frame_spec(const struct wr_port *p, const struct wr_config *cfg,
  */
 static int
 make_tx_flows(struct wr_txvar *v, const struct wr_ranges *r,
-		const struct wr_frame_spec *spec, const struct wr_frame_layout *lay)
+		const struct wr_frame_spec *spec)
 {
 	struct wr_txflows *t = (struct wr_txflows *)RTE_PTR_ALIGN_CEIL(v + 1, 64);
 
 	if (wr_txflow_build(spec, r, t) != 0)
 		return -EINVAL;
-	/* var_val[1]: the IPv4 header checksum (frame.h) */
-	wr_txflow_seal(t, v->mix || v->csum6, lay->var_val[1]);
+	wr_txflow_seal(t, v->mix || v->csum6, t->ck_tmpl);
 	v->flows = t;
 	return 0;
 }
@@ -359,7 +358,7 @@ make_tx_var(struct wr_port *p, const struct wr_config *cfg,
 		return wr_err_env(err, -ENOMEM, "port %u TX queue %u: no memory for "
 			"its frame table (%" PRIu64 " flows)", p->port_id, q, nb);
 	memcpy(set->var[q], &v, sizeof(v));
-	if (nb > 1 && make_tx_flows(set->var[q], r, spec, &set->qlay[q]) != 0)
+	if (nb > 1 && make_tx_flows(set->var[q], r, spec) != 0)
 		return wr_err_usage(err, -EINVAL, "port %u TX queue %u: its ranges do not "
 			"fit its frames", p->port_id, q);
 	return 0;
@@ -432,7 +431,9 @@ make_rx_pool(struct wr_port *p, uint16_t q, struct wr_error *err)
 {
 	char name[RTE_MEMPOOL_NAMESIZE];
 
-	snprintf(name, sizeof(name), "wr_rx_%u_%u", p->port_id, q);
+	/* A kept port set up again makes its new pools before the old go. */
+	snprintf(name, sizeof(name), "wr_rx_%u_%u_%" PRIu64, p->port_id, q,
+		p->nb_setups);
 	p->rx_pool[q] = rte_pktmbuf_pool_create(name, p->rx_pool_mbufs,
 		pool_cache(p->rx_pool_mbufs),
 		0, (uint16_t)(p->rx_mbuf_room + RTE_PKTMBUF_HEADROOM), p->socket);
@@ -459,7 +460,7 @@ fill_conf(struct wr_port *p, struct rte_eth_conf *conf)
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP);
 	} else if (p->nb_rxq > 1) {
 		/* virtio-user, memif, vhost: queue i receives the peer's queue i. */
-		note(p, "%u RX queues without RSS: the PMD has none, frames are "
+		wr_port_note(p, "%u RX queues without RSS: the PMD has none, frames are "
 			"spread by the peer's queue", p->nb_rxq);
 	}
 }
@@ -492,7 +493,7 @@ setup_queues(struct wr_port *p, const struct rte_eth_conf *conf, struct wr_error
 	txc.offloads = conf->txmode.offloads;
 	if (is_driver(p, "net_e1000_em") && rxc.rx_free_thresh < EM_RX_FREE_THRESH) {
 		rxc.rx_free_thresh = EM_RX_FREE_THRESH;
-		note(p, "rx_free_thresh %u: fewer RX doorbells (VM exits) on em",
+		wr_port_note(p, "rx_free_thresh %u: fewer RX doorbells (VM exits) on em",
 			EM_RX_FREE_THRESH);
 	}
 	for (q = 0; q < p->nb_txq; q++) {
@@ -578,6 +579,8 @@ uint64_t
 wr_port_mbufs_missing(const struct wr_port *p)
 {
 	uint64_t missing = 0, held = is_driver(p, "net_af_xdp") ? XSK_HELD_MBUFS : 0;
+	/* A kept port's RX rings stay filled from its pools. */
+	uint64_t rx_held = held + (p->kept ? (uint64_t)p->nb_rxd * p->rx_rings_per_q : 0);
 	uint64_t n;
 	unsigned int i;
 	uint16_t q;
@@ -589,7 +592,7 @@ wr_port_mbufs_missing(const struct wr_port *p)
 			missing += n > held ? n - held : 0;
 		}
 		n = p->rx_pool[q] == NULL ? 0 : rte_mempool_in_use_count(p->rx_pool[q]);
-		missing += n > held ? n - held : 0;
+		missing += n > rx_held ? n - rx_held : 0;
 	}
 	return missing;
 }
@@ -597,6 +600,8 @@ wr_port_mbufs_missing(const struct wr_port *p)
 void
 wr_port_stop(struct wr_port *p)
 {
+	if (p->kept)
+		return;
 	if (p->started)
 		rte_eth_dev_stop(p->port_id);
 	p->started = false;
@@ -606,6 +611,8 @@ wr_port_stop(struct wr_port *p)
 void
 wr_port_close(struct wr_port *p)
 {
+	if (p->kept)
+		return;
 	wr_port_stop(p);
 	if (p->configured)
 		rte_eth_dev_close(p->port_id);
@@ -627,7 +634,8 @@ wr_port_teardown(struct wr_port *p)
 			rte_free(p->txset[i].var[q]);
 			p->txset[i].var[q] = NULL;
 		}
-		rte_mempool_free(p->rx_pool[q]);
+		if (!p->kept)
+			rte_mempool_free(p->rx_pool[q]);
 		p->rx_pool[q] = NULL;
 	}
 	p->nb_txsets = 0;

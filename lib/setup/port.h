@@ -82,6 +82,12 @@ struct wr_port {
 
 	bool configured;
 	bool started;
+	/* Its ethdev state and RX pools belong to a port keep (portkeep.h,
+	 * wirerate serve): close and teardown leave both to the keep. */
+	bool kept;
+	bool reused;                 /* taken from the keep as a run left it */
+	uint64_t nb_setups;          /* configure + start of this port id in
+	                              * this process (1 without a keep) */
 	bool link_up;
 	uint32_t link_speed_mbps;
 	uint64_t link_wait_ms;       /* how long the link took to come up */
@@ -144,20 +150,27 @@ void wr_port_wait_link(struct wr_port *p, uint64_t timeout_ms);
 
 /*
  * Mbufs missing from the port's pools (0 when every mbuf is back).
- * Call after wr_port_close.
+ * Call after wr_port_close. A kept port's RX queues may hold up to their
+ * descriptors' worth of its RX pools, not counted.
  */
 uint64_t wr_port_mbufs_missing(const struct wr_port *p);
 
-/* Stop the port if started. This function can't fail. */
+/* Add a note (an adaptation, in words) to p; dropped past
+ * WR_PORT_MAX_NOTES. This function can't fail. */
+void wr_port_note(struct wr_port *p, const char *fmt, ...)
+	__rte_format_printf(2, 3);
+
+/* Stop the port if started (not a kept one). This function can't fail. */
 void wr_port_stop(struct wr_port *p);
 
 /*
  * Stop and close the port: its queues are released and the mbufs they held
- * go back to the pools. This function can't fail.
+ * go back to the pools. A kept port stays up. This function can't fail.
  */
 void wr_port_close(struct wr_port *p);
 
-/* Close the port and free its pools; safe on partial set-up. */
+/* Close the port and free its pools (a kept port: its TX pools only);
+ * safe on partial set-up. */
 void wr_port_teardown(struct wr_port *p);
 
 /*

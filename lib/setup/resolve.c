@@ -248,6 +248,18 @@ wr_resolve_text(const struct wr_port_nh *nh, struct wr_resolve_text *t)
 	addr_text(nh->ipv6, nh->ip, t->ip, sizeof(t->ip));
 }
 
+const struct wr_port_nh *
+wr_resolve_next(const struct wr_port *p, uint16_t *q, struct wr_resolve_text *t)
+{
+	for (; *q < p->nb_txq && *q < WR_MAX_QUEUES; (*q)++) {
+		if (p->nh[*q].resolved) {
+			wr_resolve_text(&p->nh[*q], t);
+			return &p->nh[*q];
+		}
+	}
+	return NULL;
+}
+
 int
 wr_resolve_run(struct wr_run *run, struct wr_error *err)
 {

@@ -18,6 +18,7 @@
 #define WR_RESOLVE_TRY_MS 250u
 
 struct wr_run;
+struct wr_port;
 struct wr_port_nh;
 
 /* Text of a next hop's address and MAC, for the plan and the result. */
@@ -28,6 +29,15 @@ struct wr_resolve_text {
 
 /* Fill t from nh. This function can't fail. */
 void wr_resolve_text(const struct wr_port_nh *nh, struct wr_resolve_text *t);
+
+/*
+ * The resolved next hop of p's first TX queue at or after *q, with *q set
+ * to that queue and t filled; NULL when none is left. Walk them with
+ *	for (q = 0; (nh = wr_resolve_next(p, &q, &t)) != NULL; q++)
+ * This function can't fail.
+ */
+const struct wr_port_nh *wr_resolve_next(const struct wr_port *p, uint16_t *q,
+		struct wr_resolve_text *t);
 
 /*
  * Announce and resolve for every port of run with a --port-ip address

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_eth_ring.h>
@@ -32,6 +33,16 @@ make_rings(struct rte_ring **r, unsigned int pair, const char *dir,
 				pair, name, rte_strerror(rte_errno));
 	}
 	return 0;
+}
+
+bool
+wr_port_is_ring_pair(uint16_t port_id)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+
+	return rte_eth_dev_is_valid_port(port_id) &&
+		rte_eth_dev_get_name_by_port(port_id, name) == 0 &&
+		strncmp(name, "net_ring_wr_pair", 16) == 0;
 }
 
 /* Ports EAL made (--vdev, NICs): all but the ring ports made before. */

@@ -7,6 +7,7 @@
 #define WR_RINGPAIR_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define WR_RING_PAIR_SIZE 1024u   /* slots per rte_ring of a ring pair */
@@ -26,5 +27,8 @@ int wr_port_make_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues,
  * ports. Returns the number of frames freed. This function can't fail.
  */
 uint64_t wr_port_drain_ring_pairs(unsigned int nb_pairs, uint16_t nb_queues);
+
+/* Whether port_id is an end of a ring pair (made anew with the pairs). */
+bool wr_port_is_ring_pair(uint16_t port_id);
 
 #endif /* WR_RINGPAIR_H */

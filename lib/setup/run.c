@@ -13,6 +13,7 @@
 #include "base/cpuinfo.h"
 #include "base/error.h"
 #include "datapath/capture.h"
+#include "portkeep.h"
 #include "replay_setup.h"
 #include "resolve.h"
 #include "svc.h"
@@ -164,7 +165,8 @@ setup_ports(struct wr_run *run, struct wr_error *err)
 
 	for (i = 0; i < run->setup.nb_ports; i++) {
 		run->setup.ports[i].peer = peer_of(run, i)->port_id;
-		rc = wr_port_setup(&run->setup.ports[i], run->setup.cfg, err);
+		rc = wr_portkeep_setup(run->setup.keep, &run->setup.ports[i],
+			run->setup.cfg, err);
 		if (rc != 0)
 			return rc;
 	}
@@ -382,7 +384,7 @@ alloc_series(struct wr_run *run, struct wr_error *err)
 
 int
 wr_setup_create(const struct wr_config *cfg, const char *cmdline,
-		struct wr_run **out, struct wr_error *err)
+		struct wr_portkeep *keep, struct wr_run **out, struct wr_error *err)
 {
 	struct wr_run *run = calloc(1, sizeof(*run));
 	int rc;
@@ -391,6 +393,7 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 	if (run == NULL)
 		return wr_err_env(err, -ENOMEM, "no memory for the run");
 	run->setup.cfg = cfg;
+	run->setup.keep = keep;
 	run->setup.tsc_hz = rte_get_tsc_hz();
 	if (cfg->lat_mode == WR_LAT_TSC && !wr_cpuinfo_has_flags(WR_CPUINFO_PATH,
 			"constant_tsc nonstop_tsc")) {
@@ -400,8 +403,7 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 			"another process's TX stamps cannot be compared; use auto");
 	}
 	snprintf(run->setup.cmdline, sizeof(run->setup.cmdline), "%s", cmdline);
-	rc = cfg->nb_ring_pairs == 0 ? 0 : wr_port_make_ring_pairs(
-		cfg->nb_ring_pairs, RTE_MAX(cfg->nb_txq, cfg->nb_rxq), err);
+	rc = wr_portkeep_ring_pairs(keep, cfg, err);
 	if (rc == 0)
 		rc = probe_ports(run, err);
 	if (rc == 0)
@@ -545,6 +547,9 @@ wr_setup_close(struct wr_run *run)
 	/* Frames in a ring pair nobody read are ours to return. */
 	run->res.nb_stranded_pkts = wr_port_drain_ring_pairs(run->setup.cfg->nb_ring_pairs,
 		RTE_MAX(run->setup.cfg->nb_txq, run->setup.cfg->nb_rxq));
+	/* Kept ports stay up when the run's TX mbufs are all back. */
+	for (i = 0; i < run->setup.nb_ports; i++)
+		wr_portkeep_park(run->setup.keep, &run->setup.ports[i]);
 	run->res.mbufs_missing = wr_replay_release(run);
 	for (i = 0; i < run->setup.nb_ports; i++)
 		run->res.mbufs_missing += wr_port_mbufs_missing(&run->setup.ports[i]);

@@ -116,12 +116,15 @@ struct wr_queues {
 
 struct wr_cpu_track;
 struct wr_capture;
+struct wr_portkeep;
 struct wr_replay_set;
 struct json_t;
 
 /* What set-up builds (setup/run.c); read-only while trials run. */
 struct wr_run_setup {
 	const struct wr_config *cfg;
+	struct wr_portkeep *keep;      /* ports kept up between runs
+	                                * (portkeep.h), NULL: none */
 	char cmdline[1024];
 	uint64_t tsc_hz;
 	unsigned int nb_ports;         /* ports taking part, ascending id */
@@ -300,16 +303,19 @@ wr_run_res(const struct wr_run *run) { return &run->res; }
  * Set-up only (trial/trial.h's wr_run_create adds the stats core's
  * state): make ring pairs if asked, choose the ports and their roles, probe
  * them, plan lcores, set up and start the ports and wait for their links,
- * make the queues, the workers, --capture and the --impair fixture. On
+ * make the queues, the workers, --capture and the --impair fixture. With
+ * keep (not NULL), ports and ring pairs a run before left up are taken
+ * when they fit, and this run's are left up at close (portkeep.h). On
  * success *out is the run; on error *out is NULL and everything made was
  * undone.
  */
 int wr_setup_create(const struct wr_config *cfg, const char *cmdline,
-		struct wr_run **out, struct wr_error *err);
+		struct wr_portkeep *keep, struct wr_run **out, struct wr_error *err);
 
 /*
- * Remove the fixture, stop and close the ports, and count the mbufs not
- * back in their pools (run->res.mbufs_missing). The workers must have
+ * Remove the fixture, stop and close the ports (kept ones stay up:
+ * portkeep.h), and count the mbufs not back in their pools
+ * (run->res.mbufs_missing). The workers must have
  * returned. This function can't fail; idempotent.
  */
 void wr_setup_close(struct wr_run *run);

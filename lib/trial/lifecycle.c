@@ -24,9 +24,9 @@
 
 int
 wr_run_create(const struct wr_config *cfg, const char *cmdline,
-		struct wr_run **out, struct wr_error *err)
+		struct wr_portkeep *keep, struct wr_run **out, struct wr_error *err)
 {
-	int rc = wr_setup_create(cfg, cmdline, out, err);
+	int rc = wr_setup_create(cfg, cmdline, keep, out, err);
 
 	if (rc != 0)
 		return rc;

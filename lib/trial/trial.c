@@ -250,6 +250,18 @@ drain_rx(struct wr_run *run)
 	}
 }
 
+/* Whether a port of the run was up before it (a server's kept port). */
+static bool
+reused_ports(const struct wr_run *run)
+{
+	unsigned int p;
+
+	for (p = 0; p < run->setup.nb_ports; p++)
+		if (run->setup.ports[p].reused)
+			return true;
+	return false;
+}
+
 static void
 free_series(struct wr_run *run)
 {
@@ -334,7 +346,8 @@ wr_run_trial(struct wr_run *run, const struct wr_trial *t, struct wr_error *err)
 			"64..%u (the ports were set up for %u)", t->frame_size,
 			run->setup.cfg->frame_size, run->setup.cfg->frame_size);
 	run->live.trial = *t;
-	if (run->live.nb_trials > 0)
+	/* A kept port received while nobody polled it (portkeep.h). */
+	if (run->live.nb_trials > 0 || reused_ports(run))
 		drain_rx(run);
 	reset_state(run);
 	run->live.nb_trials++;

@@ -15,11 +15,12 @@
 
 /*
  * Set up the run (setup/run.h's wr_setup_create) and the stats core's CPU
- * tracking. cmdline is recorded in results. On success *out is the run; on error
- * *out is NULL and everything made was undone.
+ * tracking. cmdline is recorded in results; keep (NULL: none) holds the
+ * ports a server keeps up between runs. On success *out is the run; on
+ * error *out is NULL and everything made was undone.
  */
 int wr_run_create(const struct wr_config *cfg, const char *cmdline,
-		struct wr_run **out, struct wr_error *err);
+		struct wr_portkeep *keep, struct wr_run **out, struct wr_error *err);
 
 /* The trial the configuration describes (--size, --rate, --count, ...). */
 void wr_trial_from_config(const struct wr_config *cfg, struct wr_trial *t);

@@ -37,7 +37,7 @@ WR_HUGEPAGES=${WR_HUGEPAGES:-512}   # 2 MiB pages: 1 GiB
 WR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WR_BUILD=${WR_BUILD:-$WR_ROOT/build}
 WR_SAN_BUILD=${WR_SAN_BUILD:-$WR_ROOT/build-san}
-WR_FUZZ_SECONDS=${WR_FUZZ_SECONDS:-10}   # per target, suite fuzz (CI; longer: scripts/fuzz.sh)
+WR_FUZZ_SECONDS=${WR_FUZZ_SECONDS:-5}   # per target, suite fuzz (CI; longer: scripts/fuzz.sh)
 
 wr_log() { printf '==> %s\n' "$*"; }
 wr_die() { printf 'error: %s\n' "$*" >&2; exit 1; }

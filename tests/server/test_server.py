@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """wirerate serve through the Python client (python/wirerate) on ring
 ports: runs back to back on one server, each balanced against the PMDs'
-counts; a live rate change and a pause seen in the interval samples; bad
+counts, the ports kept up between them (an EAL --vdev too); a live change
+from 1 to 2 Mpps and a pause seen in the interval samples; bad
 requests answered with errors while the server stays up; a client killed
 mid-run; shutdown (exit 0, socket and hugepage files gone); memory over
 many runs; --control on a plain run with `wirerate ctl`. Usage:
@@ -31,15 +32,16 @@ ONE_WAY = {"tx-ports": "0", "rx-ports": "1"}
 class Server:
     """wirerate serve on ring ports, its own prefix, socket and output."""
 
-    def __init__(self, extra=(), in_memory=True, n=0):
+    def __init__(self, extra=(), in_memory=True, n=0, vdevs=(), ports=RING):
         self.dir = tempfile.mkdtemp(prefix="wrserve")
         self.sock = os.path.join(self.dir, "s.sock")
         self.prefix = "%s_s%d" % (wrtest.PREFIX, n)
         self.out = open(os.path.join(self.dir, "out"), "w+")
         self.err = open(os.path.join(self.dir, "err"), "w+")
         argv = ([wrtest.WIRERATE, "serve"] +
-                wrtest.eal_args([], prefix=self.prefix, in_memory=in_memory) +
-                ["--", "--control", self.sock] + RING + list(extra))
+                wrtest.eal_args(list(vdevs), prefix=self.prefix,
+                                in_memory=in_memory) +
+                ["--", "--control", self.sock] + list(ports) + list(extra))
         self.p = subprocess.Popen(argv, stdout=self.out, stderr=self.err)
         end = time.time() + 60
         while not os.path.exists(self.sock) and self.p.poll() is None \
@@ -83,23 +85,96 @@ def balanced(c, doc, what):
     wrtest.stream_balance(c, doc)
 
 
+def pair_ports(cl):
+    """The ring pair's ports as the ports method lists them."""
+    return sorted((p for p in cl.ports() if "wr_pair0" in p["name"]),
+                  key=lambda p: p["port_id"])
+
+
 def serve_back_to_back():
-    """Three runs on one server, each balanced and complete."""
+    """Three runs on one server, each balanced and complete on its own
+    counts: the ring PMD's opackets and ipackets of each run are that
+    run's frames (reset per run, not the sum so far). The ports came up
+    once: the first run set them up, the next two took them as they were
+    (result ports[].kept, setups; the ports method counts one set-up and
+    two reuses per port). A fourth run with other RX descriptors sets
+    them up again, a fifth with two queues makes the ring pair again, and
+    their ports' notes say why; the server's stderr has no error."""
     c = Checker("serve_back_to_back")
     s = Server()
     try:
         with s.client() as cl:
             for i in range(3):
                 doc = cl.run(dict(ONE_WAY, rate="20kpps", count=5000 + i))
-                balanced(c, doc, "run %d" % (i + 1))
+                what = "run %d" % (i + 1)
+                balanced(c, doc, what)
                 c.eq(doc["accounting"]["sent_pkts"], 5000 + i,
-                     "run %d: --count frames sent" % (i + 1))
+                     "%s: --count frames sent" % what)
+                c.eq([(t["port_id"], t["nic_opackets"], t["nic_ipackets"])
+                      for t in doc["totals"]], [(0, 5000 + i, 0),
+                                                (1, 0, 5000 + i)],
+                     "%s: the PMD's counts are this run's" % what)
+                c.eq([(p.get("kept"), p.get("setups")) for p in doc["ports"]],
+                     [(i > 0, 1)] * 2, "%s: ports kept, set up once" % what)
                 c.eq(cl.status()["run"], i + 1, "run id")
+            c.eq([p.get("kept") for p in pair_ports(cl)],
+                 [{"setups": 1, "reuses": 2}] * 2, "ports: set up once, "
+                 "taken as they were twice")
             r = subprocess.run([wrtest.WIRERATE, "ctl", s.sock, "result"],
                                capture_output=True, text=True)
             c.eq(r.returncode, 0, "ctl result (%s)" % r.stderr[-300:])
             c.eq(json.loads(r.stdout or "{}").get("result"), doc,
                  "ctl result: the last run's whole document")
+            doc = cl.run(dict(ONE_WAY, rate="20kpps", count=1000, rxd=512))
+            balanced(c, doc, "run 4 (--rxd 512)")
+            c.eq([(p.get("kept"), p.get("setups")) for p in doc["ports"]],
+                 [(False, 2)] * 2, "run 4: ports set up again")
+            c.true(all("set up again: RX descriptors 1024 -> 512" in p["notes"]
+                       for p in doc["ports"]),
+                   "run 4: the notes say why: %s" %
+                   [p["notes"] for p in doc["ports"]])
+            c.eq([p.get("kept") for p in pair_ports(cl)],
+                 [{"setups": 2, "reuses": 2}] * 2, "ports after run 4")
+            doc = cl.run(dict(ONE_WAY, rate="20kpps", count=1000, txq=2, rxq=2))
+            balanced(c, doc, "run 5 (2 queues)")
+            c.eq([(p.get("kept"), p.get("setups")) for p in doc["ports"]],
+                 [(False, 3)] * 2, "run 5: the ring pair made again")
+            c.true(all(any("ring pairs made again" in n for n in p["notes"])
+                       for p in doc["ports"]),
+                   "run 5: the notes say why: %s" %
+                   [p["notes"] for p in doc["ports"]])
+        c.true("Invalid" not in s.stderr() and "error" not in s.stderr(),
+               "the server's stderr: %r" % s.stderr()[-500:])
+    finally:
+        s.close()
+    c.done()
+
+
+def serve_eal_ports():
+    """A port EAL probed (--vdev net_ring0: its TX ring is its RX ring)
+    outlives the runs: kept up by the next run, set up again in place when
+    a run asks for other descriptors (not closed: closing releases an EAL
+    port for good), then kept again; every run balanced against the
+    PMD's counts of that run."""
+    c = Checker("serve_eal_ports")
+    s = Server(n=3, vdevs=["net_ring0"], ports=["--quiet"])
+    loop = {"tx-ports": "0", "rx-ports": "0"}
+    runs = [({}, True, 1), ({"rxd": 512}, False, 2), ({"rxd": 512}, True, 2)]
+    try:
+        with s.client() as cl:
+            doc = cl.run(dict(loop, count=2000))
+            balanced(c, doc, "run 1")
+            for i, (opts, kept, setups) in enumerate(runs):
+                what = "run %d %s" % (i + 2, opts)
+                doc = cl.run(dict(loop, count=3000 + i, **opts))
+                balanced(c, doc, what)
+                c.eq([(t["nic_opackets"], t["nic_ipackets"])
+                      for t in doc["totals"]], [(3000 + i, 3000 + i)],
+                     "%s: the PMD's counts are this run's" % what)
+                c.eq([(p.get("kept"), p.get("setups")) for p in doc["ports"]],
+                     [(kept, setups)], "%s: kept, set-ups" % what)
+            c.eq([p.get("kept") for p in cl.ports()],
+                 [{"setups": 2, "reuses": 2}], "ports: the port's set-ups")
     finally:
         s.close()
     c.done()
@@ -109,43 +184,88 @@ def rate_of(sample, port=0):
     return sample["ports"][port]["tx_mpps"] * 1e6
 
 
+# A pacer's catch-up backlog at most (lib/setup/run.h): what a stall at a
+# sample's edge may move into the next sample.
+PACE_MAX_BACKLOG = 16384
+
+
+def live_rate_budget(c, doc, phases):
+    """The samples of a run whose rate changed live, tolerant of stalls as
+    tests/vdev/test_vdev.py check_stalled is: each whole sample inside a
+    phase (t0, t1, pps) sends at most its rate (+3%%: a catch-up backlog
+    in a 0.5 s sample), and what they sent short of their rates is no
+    more than the frames the pacer clamped after stalls, every clamp
+    followed a stall (none CPU bound) and the kernel confirms the stalls
+    (the worker's off-CPU time covers them); 0.5%% and a backlog at each
+    edge of a phase for the counters' edges. A change the workers missed
+    leaves a phase short by far more than any stall clamped."""
+    rate = doc["totals"][0]["rate"]
+    st = rate["stalls"]
+    short = want = 0.0
+    for t0, t1, pps in phases:
+        got = [(x["dt_s"], rate_of(x)) for x in doc["samples"]
+               if t0 <= x["t_s"] - x["dt_s"] and x["t_s"] <= t1]
+        c.true(len(got) >= 2, "samples in %.2f..%.2f s: %s" % (t0, t1, got))
+        c.true(all(r <= pps * 1.03 for _, r in got),
+               "at most %.0f pps (+3%%) in %.2f..%.2f s: %s" % (pps, t0, t1, got))
+        short += sum(dt * (pps - r) for dt, r in got)
+        want += sum(dt * pps for dt, _ in got)
+    slack = st["clamped_pkts"] + 0.005 * want + 2 * len(phases) * PACE_MAX_BACKLOG
+    c.true(short <= slack, "the samples' shortfall %.0f frames is within "
+           "the stalls' clamps %d + 0.5%% + a backlog per edge (%.0f)" %
+           (short, st["clamped_pkts"], slack))
+    c.eq(st["clamped_pkts"], rate["clamped_pkts"],
+         "every clamp after a stall, none CPU bound (%s)" % rate.get("reason"))
+    c.true(st["off_cpu_ms"] >= 0.75 * st["stalled_ms"],
+           "the kernel took the worker's CPU for the stalls (%.2f ms off its "
+           "CPU, %.2f ms of stalls)" % (st["off_cpu_ms"], st["stalled_ms"]))
+    print("samples %s; stalls %s" % ([round(rate_of(x)) for x in doc["samples"]], st))
+
+
 def serve_live_rate():
-    """10 kpps, then 20 kpps (update), then TX paused and resumed: the
-    interval samples show each, and the run is still balanced. (Not 1 to
-    2 Mpps: on a shared 2-core CI machine the worker gets well under one
-    core; the pacer's change is the same at any rate.)"""
+    """1 Mpps, then 2 Mpps by update, on ring ports: the interval samples
+    show each rate, stalls allowed for as check_stalled does. The shared
+    2-core CI VM carries it: on 2026-12-02 at a load average of 7-9 (other
+    builds beside it), 4 runs of 4 passed with samples of 1.73-2.00 Mpps
+    at 2 Mpps, every frame short clamped after a stall the kernel
+    confirms; one run with another suite running beside it in the same
+    VM failed, 41 of its 1.06 M clamped frames judged CPU bound. Then, in
+    a second run on the same server at 10 kpps, TX paused and resumed: a
+    sample while paused sent nothing, one after sent again. Both runs
+    balanced."""
     c = Checker("serve_live_rate")
     s = Server()
-    low, high = 10000.0, 20000.0
     try:
         with s.client() as cl:
-            cl.start(dict(ONE_WAY, rate="10kpps", duration="8s",
+            cl.start(dict(ONE_WAY, rate="1Mpps", duration="6s",
                           interval="0.5s"))
-            t_up = wait_elapsed(cl, 2500)
-            reply = cl.update(rate="20kpps")
-            c.eq([q["pps"] for q in reply["tx_pps"]], [high],
+            # The clock status gives is the last sample's: t_a is before
+            # the update, and every sample after the one status gives once
+            # it is done starts after it.
+            t_a = wait_elapsed(cl, 2500)
+            reply = cl.update(rate="2Mpps")
+            t_b = wait_elapsed(cl, 0) + 0.5
+            c.eq([q["pps"] for q in reply["tx_pps"]], [2e6],
                  "update's reply: the new rate per TX queue")
-            t_pause = wait_elapsed(cl, 5000)
+            doc = cl.wait(60)["result"]
+            balanced(c, doc, "live run")
+            live_rate_budget(c, doc, [(0.0, t_a, 1e6), (t_b, 6.0, 2e6)])
+            cl.start(dict(ONE_WAY, rate="10kpps", duration="5s",
+                          interval="0.5s"))
+            t_pause = wait_elapsed(cl, 1000)
             cl.update(pause=True)
-            t_resume = wait_elapsed(cl, 6600)
+            t_resume = wait_elapsed(cl, 2600)
             cl.update(pause=False)
             doc = cl.wait(60)["result"]
-        balanced(c, doc, "live run")
-        before = [rate_of(x) for x in doc["samples"] if x["t_s"] <= t_up]
-        after = [rate_of(x) for x in doc["samples"]
-                 if t_up + 1.0 <= x["t_s"] <= t_pause]
+        balanced(c, doc, "paused run")
         held = [rate_of(x) for x in doc["samples"]
                 if t_pause + 0.5 <= x["t_s"] <= t_resume]
-        c.true(before and max(before) <= low * 1.2,
-               "before the update at most 10 kpps (+20%%): %s" % before)
-        # Relative to what the machine gave before: a loaded machine may
-        # fall short of both rates, not of doubling.
-        c.true(before and after and
-               sum(after) / len(after) >= 1.4 * sum(before) / len(before),
-               "after it at least 1.4 times the rate before: %s, %s" %
-               (before, after))
+        resumed = [rate_of(x) for x in doc["samples"]
+                   if x["t_s"] - x["dt_s"] >= t_resume]
         c.true(held and min(held) == 0.0, "a sample while paused sent "
                "nothing: %s" % held)
+        c.true(resumed and max(resumed) > 0.0, "sending again after the "
+               "resume: %s" % resumed)
     finally:
         s.close()
     c.done()
@@ -320,7 +440,11 @@ def rss_kib(pid):
 
 def serve_memory_flat():
     """500 short runs on one server: its resident memory after them is
-    within 10% (+8 MiB) of what it was after the first 20."""
+    within 10% (+8 MiB) of what it was after the first 20, and DPDK's
+    heaps (status heap_bytes: every pool, ring and queue) hold exactly
+    what they held then, each run's TX pools and queues given back; the
+    ports stayed up through all of them (set up by the first run, taken
+    as they were by the 499 others)."""
     c = Checker("serve_memory_flat")
     s = Server()
     nb = int(os.environ.get("WR_SERVE_RUNS", "500"))
@@ -333,11 +457,16 @@ def serve_memory_flat():
                     balanced(c, doc, "run %d" % (i + 1))
                     break
                 if i + 1 == 20:
-                    base = rss_kib(s.p.pid)
-            end = rss_kib(s.p.pid)
-        print("RSS after 20 runs %d KiB, after %d %d KiB" % (base, nb, end))
+                    base, heap = rss_kib(s.p.pid), cl.status()["heap_bytes"]
+            end, heap_end = rss_kib(s.p.pid), cl.status()["heap_bytes"]
+            c.eq([p.get("kept") for p in pair_ports(cl)],
+                 [{"setups": 1, "reuses": nb - 1}] * 2,
+                 "the ports stayed up through the %d runs" % nb)
+        print("RSS after 20 runs %d KiB, after %d %d KiB; DPDK heap %d and "
+              "%d bytes" % (base, nb, end, heap, heap_end))
         c.true(end <= base * 1.1 + 8192, "RSS after %d runs %d KiB, after "
                "20 %d KiB" % (nb, end, base))
+        c.eq(heap_end, heap, "DPDK heap bytes after %d runs, as after 20" % nb)
     finally:
         s.close()
     c.done()
@@ -463,7 +592,7 @@ def serve_tcp_token():
     c.done()
 
 
-CASES = cases.by_name(serve_back_to_back, serve_live_rate, serve_bad_requests,
+CASES = cases.by_name(serve_back_to_back, serve_eal_ports, serve_live_rate, serve_bad_requests,
                       serve_client_killed, serve_shutdown, serve_memory_flat,
                       control_plain_run, ndr_search_script, serve_tcp_token)
 

@@ -4,37 +4,7 @@
 
 #include "base/frame.h"
 #include "wr_test.h"
-
-static void
-spec_default(struct wr_frame_spec *s, uint32_t size)
-{
-	static const struct rte_ether_addr src = {{ 0x02, 0, 0, 0, 0, 0x01 }};
-	static const struct rte_ether_addr dst = {{ 0x02, 0, 0, 0, 0, 0x02 }};
-
-	memset(s, 0, sizeof(*s));
-	s->size = size;
-	s->src_mac = src;
-	s->dst_mac = dst;
-	s->src_ip = 0xc6120001;
-	s->dst_ip = 0xc6130001;
-	s->src_udp = 1024;
-	s->dst_udp = 5001;
-	s->stream_id = 17;
-}
-
-/* RFC 1071 one's-complement sum over the IPv4 header, computed by hand. */
-static uint16_t
-ref_cksum(const uint8_t *p, unsigned int len)
-{
-	uint32_t sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < len; i += 2)
-		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
-}
+#include "wr_testpkt.h"
 
 static void
 check_untagged(uint32_t size)
@@ -48,7 +18,7 @@ check_untagged(uint32_t size)
 	struct wr_frame_layout lay;
 	uint32_t ip_len = size - 4 - 14;
 
-	spec_default(&s, size);
+	wr_test_spec_default(&s, size);
 	memset(buf, 0xee, sizeof(buf));
 	WR_CHECK_U64(wr_frame_build(&s, buf, sizeof(buf), &lay), 0);
 	WR_CHECK_U64(lay.data_len, size - 4);
@@ -56,7 +26,7 @@ check_untagged(uint32_t size)
 	WR_CHECK_U64((unsigned)(buf[16] << 8 | buf[17]), ip_len);  /* total length */
 	WR_CHECK_U64(buf[22], 64);                                   /* TTL */
 	WR_CHECK_U64(buf[23], 17);                                   /* UDP */
-	WR_CHECK_U64(ref_cksum(buf + 14, 20), 0xffff);               /* valid */
+	WR_CHECK_U64(wr_test_fold(wr_test_sum(buf + 14, 20, 0)), 0xffff);               /* valid */
 	WR_CHECK(memcmp(buf + 26, "\xc6\x12\x00\x01\xc6\x13\x00\x01", 8) == 0);
 	WR_CHECK_U64((unsigned)(buf[34] << 8 | buf[35]), 1024);
 	WR_CHECK_U64((unsigned)(buf[36] << 8 | buf[37]), 5001);
@@ -86,13 +56,13 @@ test_vlan(void)
 	struct wr_frame_spec s;
 	struct wr_frame_layout lay;
 
-	spec_default(&s, 68);
+	wr_test_spec_default(&s, 68);
 	s.vlan_id = 100;
 	WR_CHECK_U64(wr_frame_min_size(true), 68);
 	WR_CHECK_U64(wr_frame_build(&s, buf, sizeof(buf), &lay), 0);
 	WR_CHECK(memcmp(buf + 12, "\x81\x00\x00\x64\x08\x00", 6) == 0);
 	WR_CHECK_U64(lay.th_off, 46);
-	WR_CHECK_U64(ref_cksum(buf + 18, 20), 0xffff);
+	WR_CHECK_U64(wr_test_fold(wr_test_sum(buf + 18, 20, 0)), 0xffff);
 	s.size = 64;
 	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) < 0);
 }
@@ -104,9 +74,9 @@ test_too_small(void)
 	struct wr_frame_spec s;
 	struct wr_frame_layout lay;
 
-	spec_default(&s, 63);
+	wr_test_spec_default(&s, 63);
 	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) < 0);
-	spec_default(&s, 128);
+	wr_test_spec_default(&s, 128);
 	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) < 0); /* buffer */
 }
 
@@ -119,7 +89,7 @@ test_classify(void)
 	struct wr_frame_rx rx;
 	struct wr_test_hdr th;
 
-	spec_default(&s, 1518);
+	wr_test_spec_default(&s, 1518);
 	wr_frame_build(&s, buf, sizeof(buf), &lay);
 	th.magic = WR_FRAME_MAGIC;
 	th.stream_id = 17;
@@ -174,7 +144,7 @@ test_own4(void)
 	unsigned int v, len, pos, f, bad = 0, nb_own = 0;
 
 	for (v = 0; v < 3; v++) {
-		spec_default(&s, v == 2 ? 84 : v == 1 ? 68 : 64);
+		wr_test_spec_default(&s, v == 2 ? 84 : v == 1 ? 68 : 64);
 		s.vlan_id = v == 1 ? 7 : 0;
 		s.ipv6 = v == 2;
 		WR_CHECK(wr_frame_build(&s, frame, sizeof(frame), &lay) == 0);

@@ -13,6 +13,7 @@
 #include "base/frame.h"
 #include "base/l3svc.h"
 #include "wr_test.h"
+#include "wr_testpkt.h"
 
 #define PEER_MAC 0x02, 0, 0, 0, 0, 0xfe
 #define OUR_MAC 0x02, 0, 0, 0, 0, 0x01
@@ -93,15 +94,7 @@ port_peer(struct wr_l3svc_port *p)
 static uint32_t
 ref_sum(const uint8_t *b, uint32_t len, uint32_t sum)
 {
-	uint32_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)(b[i] << 8 | b[i + 1]);
-	if (len & 1)
-		sum += (uint32_t)b[len - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return sum;
+	return wr_test_fold(wr_test_sum(b, len, sum));
 }
 
 /* Does the ICMPv6 message after the IPv6 header at ip (avail bytes) verify? */

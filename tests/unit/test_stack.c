@@ -4,15 +4,20 @@
  * every supported stack built and checked byte by byte against checksums
  * computed here by hand (RFC 1071), the per-frame checksum update of TX
  * (datapath/txvar.h), and the receiver's walk on each stack, truncated at
- * every byte, and on what a DUT leaves after decapsulation or a tag pop.
+ * every byte, and on what a DUT leaves after decapsulation or a tag pop;
+ * templates (template=FILE:N) taken from each stack's frame in a pcap file
+ * written here build the same bytes as the spec.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/frame.h"
 #include "base/stack.h"
 #include "datapath/txvar.h"
 #include "wr_test.h"
+#include "wr_testpkt.h"
 #include "wr_test_opts.h"
 
 static uint8_t buf[9018];
@@ -38,44 +43,12 @@ static const char *const stacks[] = {
 static void
 spec_default(struct wr_frame_spec *s, uint32_t size, const struct wr_stack *st)
 {
-	static const struct rte_ether_addr src = {{ 0x02, 0, 0, 0, 0, 0x01 }};
-	static const struct rte_ether_addr dst = {{ 0x02, 0, 0, 0, 0, 0x02 }};
-
-	memset(s, 0, sizeof(*s));
-	s->size = size;
-	s->src_mac = src;
-	s->dst_mac = dst;
-	s->src_ip = 0xc6120001;
-	s->dst_ip = 0xc6130001;
-	s->src_udp = 1024;
-	s->dst_udp = 5001;
-	s->stream_id = 17;
+	wr_test_spec_default(s, size);
 	s->ipv6 = wr_stack_inner_ipv6(st);
 	s->src_ip6[0] = s->dst_ip6[0] = 0x20;
 	s->src_ip6[15] = 1;
 	s->dst_ip6[15] = 2;
 	s->stack = st;
-}
-
-/* RFC 1071 sum of len bytes, big-endian words, added to sum. */
-static uint32_t
-ref_sum(const uint8_t *p, uint32_t len, uint32_t sum)
-{
-	uint32_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	return sum;
-}
-
-static uint16_t
-ref_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
 }
 
 static uint16_t
@@ -102,7 +75,7 @@ ref_check(const struct wr_stack *st, const uint8_t *p, uint32_t n)
 		uint8_t k = st->l[i].kind;
 
 		if (k == WR_STACK_IPV4) {
-			bad += ref_fold(ref_sum(p + off, 20, 0)) != 0xffff;
+			bad += wr_test_fold(wr_test_sum(p + off, 20, 0)) != 0xffff;
 			bad += be16(p + off + 2) != n - off;
 		} else if (k == WR_STACK_IPV6) {
 			bad += be16(p + off + 4) != n - off - 40;
@@ -118,8 +91,8 @@ ref_check(const struct wr_stack *st, const uint8_t *p, uint32_t n)
 			bad += be16(p + off + 6) != 0;
 			continue;
 		}
-		sum = ref_sum(p + ip + 8, 32, 0) + (n - off) + 17;
-		bad += be16(p + off + 6) == 0 || ref_fold(ref_sum(p + off, n - off, sum)) != 0xffff;
+		sum = wr_test_sum(p + ip + 8, 32, 0) + (n - off) + 17;
+		bad += be16(p + off + 6) == 0 || wr_test_fold(wr_test_sum(p + off, n - off, sum)) != 0xffff;
 	}
 	return bad;
 }
@@ -364,6 +337,87 @@ test_dut_did(void)
 	WR_CHECK_U64(wr_stack_find(buf + 50, n - 54, 0x12345678, WR_FRAME_TH_LEN, &f), 0);
 }
 
+/* A classic pcap at path: a 60-byte frame of zeros, then len bytes at p. */
+static void
+write_pcap(const char *path, const uint8_t *p, uint32_t len)
+{
+	const uint32_t hdr[6] = { 0xa1b2c3d4, 2 | 4u << 16, 0, 0, 65535, 1 };
+	const uint32_t rec0[4] = { 1, 0, 60, 60 }, rec1[4] = { 2, 0, len, len };
+	static const uint8_t zeros[60];
+	FILE *f = fopen(path, "wb");
+
+	WR_CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	fwrite(hdr, sizeof(hdr), 1, f);
+	fwrite(rec0, sizeof(rec0), 1, f);
+	fwrite(zeros, sizeof(zeros), 1, f);
+	fwrite(rec1, sizeof(rec1), 1, f);
+	fwrite(p, len, 1, f);
+	fclose(f);
+}
+
+/* text's frame as a template: its layers found, the same bytes built. */
+static void
+check_template(const char *text, const char *path)
+{
+	static uint8_t again[9018];
+	struct wr_frame_layout lay, lay2;
+	struct wr_stack st, tp;
+	struct wr_frame_spec s;
+	char arg[128];
+	unsigned int i;
+
+	parse_ok(text, &st);
+	spec_default(&s, 1518, &st);
+	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) == 0);
+	write_pcap(path, buf, lay.data_len);
+	snprintf(arg, sizeof(arg), "template=%s:2", path);
+	parse_ok(arg, &tp);
+	WR_CHECK_U64(tp.nb_layers, st.nb_layers);
+	for (i = 0; i < st.nb_layers && i < tp.nb_layers; i++)
+		WR_CHECK_U64(tp.l[i].kind, st.l[i].kind);
+	WR_CHECK_U64(wr_stack_hdr_len(&tp), wr_stack_hdr_len(&st));
+	WR_CHECK_U64(wr_stack_inner_ipv6(&tp), wr_stack_inner_ipv6(&st));
+	/* At another size: every length and checksum the spec's. */
+	s.size = 301;
+	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) == 0);
+	s.stack = &tp;
+	WR_CHECK(wr_frame_build(&s, again, sizeof(again), &lay2) == 0);
+	WR_CHECK(memcmp(buf, again, lay.data_len) == 0);
+	WR_CHECK_U64(lay2.th_off, lay.th_off);
+	WR_CHECK_U64(lay2.udp_ck_off, lay.udp_ck_off);
+	WR_CHECK_U64(lay2.udp_ck_live, lay.udp_ck_live);
+}
+
+static void
+test_template(void)
+{
+	char path[] = "/tmp/wr_test_stack_XXXXXX";
+	struct wr_stack st;
+	struct wr_error e;
+	unsigned int i;
+	int fd = mkstemp(path);
+	char arg[128];
+
+	WR_CHECK(fd >= 0);
+	close(fd);
+	for (i = 0; i < RTE_DIM(stacks); i++)
+		check_template(stacks[i], path);
+	snprintf(arg, sizeof(arg), "template=%s:1", path);
+	wr_err_clear(&e);
+	WR_CHECK(wr_stack_parse(arg, &st, &e) == -EINVAL);
+	WR_CHECK_STR(e.msg, "frame 1: no UDP payload");
+	snprintf(arg, sizeof(arg), "template=%s:3", path);
+	wr_err_clear(&e);
+	WR_CHECK(wr_stack_parse(arg, &st, &e) == -EINVAL);
+	WR_CHECK_STR(e.msg, "frame 3: the file holds 2 frames");
+	unlink(path);
+	wr_err_clear(&e);
+	WR_CHECK(wr_stack_parse("template=", &st, &e) == -EINVAL);
+	WR_CHECK_STR(e.msg, "expected FILE[:N]");
+}
+
 int
 main(void)
 {
@@ -373,5 +427,6 @@ main(void)
 	WR_TEST_RUN(test_stamped);
 	WR_TEST_RUN(test_truncated);
 	WR_TEST_RUN(test_dut_did);
+	WR_TEST_RUN(test_template);
 	return wr_test_summary();
 }

@@ -238,8 +238,9 @@ def check_stalled(c, r, want_pps, what):
     worker that the kernel confirms (the TX loop time it did not give the
     worker thread, CLOCK_THREAD_CPUTIME_ID, covers the stalls the pacer
     saw), and the pacer's budget (sent + clamped + backlog) must still be
-    the target rate over the run within 0.5%. A worker too slow for the
-    rate clamps between stalls and fails here."""
+    the target rate over the run within 0.5% (plus the two longest stalls,
+    which can shift the span the pacer earned over). A worker too slow for
+    the rate clamps between stalls and fails here."""
     t = r.doc["totals"][0]
     rate, st = t["rate"], t["rate"]["stalls"]
     c.eq(rate["reached"], False, "%s: a clamped run is not reached" % what)
@@ -251,10 +252,14 @@ def check_stalled(c, r, want_pps, what):
     c.true(st["off_cpu_ms"] >= 0.75 * st["stalled_ms"],
            "%s: the kernel took the worker's CPU for the stalls (%.2f ms off "
            "its CPU, %.2f ms of stalls)" % (what, st["off_cpu_ms"], st["stalled_ms"]))
+    # The pacer earns from the worker's start to its last grant: a stall
+    # at either end of the run shifts that span by up to a stall.
     dur = t["tx_pkts"] / rate["achieved_pps"]
     earned = t["tx_pkts"] + rate["clamped_pkts"] + rate["backlog_pkts"]
-    c.true(abs(earned / (want_pps * dur) - 1) < 0.005,
-           "%s: budget %d frames in %.4f s is the target within 0.5%%" % (what, earned, dur))
+    slack = 0.005 + 2 * st["longest_ms"] / 1e3 / dur
+    c.true(abs(earned / (want_pps * dur) - 1) < slack,
+           "%s: budget %d frames in %.4f s is the target within %.2f%%" %
+           (what, earned, dur, 100 * slack))
     c.true(rate["achieved_pps"] < want_pps * 1.005, "%s: never above the target" % what)
 
 
