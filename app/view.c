@@ -175,15 +175,16 @@ summary_ports(FILE *f, const struct wr_run *run)
 			wr_run_tsc_hz(run), &r);
 		view_port_line(f, wide, wr_run_port(run, p)->port_id, &r, &wr_run_res(run)->total[p]);
 	}
-	fprintf(f, "%4s  %14s %14s %12s %10s %10s\n", "port", "TX frames",
-		"RX frames", "own", "foreign", "malformed");
+	fprintf(f, "%4s  %14s %14s %12s %10s %10s %13s\n", "port", "TX frames",
+		"RX frames", "own", "foreign", "malformed", "service rx/tx");
 	for (p = 0; p < wr_run_nb_ports(run); p++) {
 		const struct wr_port_counters *c = &wr_run_res(run)->total[p];
 
 		fprintf(f, "%4u  %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %10" PRIu64
-			" %10" PRIu64 "\n", wr_run_port(run, p)->port_id, c->tx_pkts,
-			c->rx_pkts, c->rx_own_pkts, c->rx_foreign_pkts,
-			c->rx_malformed_pkts);
+			" %10" PRIu64 " %6" PRIu64 "/%-6" PRIu64 "\n",
+			wr_run_port(run, p)->port_id, c->tx_pkts, c->rx_pkts,
+			c->rx_own_pkts, c->rx_foreign_pkts, c->rx_malformed_pkts,
+			c->rx_service_pkts, c->tx_service_pkts);
 	}
 }
 

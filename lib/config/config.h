@@ -139,6 +139,7 @@ struct wr_config {
 	uint32_t dst_ip;
 	unsigned int addr_set;      /* enum wr_portip_addr_bits: given explicitly */
 	struct wr_portip port_ip[WR_MAX_PORTS]; /* --port-ip, by port id */
+	uint64_t announce_ms;       /* --announce: period during the run; 0: off */
 	uint16_t src_udp;
 	uint16_t dst_udp;
 	uint32_t nb_flows;          /* UDP source ports src_udp .. +nb_flows-1 */

@@ -62,6 +62,10 @@ const struct wr_optdesc wr_optab[] = {
 		"frames go from it to the peer port's\naddress (--src-ip, --dst-ip and a "
 		"stream's\nkeys win) [none]", WR_OPTSEC_PORTS,
 		WR_PROF_PORTS, NULL },
+	{ "announce", REQ, WR_OPT_ANNOUNCE, "T", "with --port-ip: every T (>= 100ms) "
+		"during\nthe run, a gratuitous ARP and an unsolicited\nNA from each port "
+		"with an address [only\nbefore traffic]", WR_OPTSEC_PORTS,
+		WR_PROF_PORTS, NULL },
 	{ "ring-pairs", REQ, WR_OPT_RING_PAIRS, "N", "add N pairs of ports wired back to "
 		"back with\nrings (what one sends the other receives) [0]", WR_OPTSEC_PORTS,
 		WR_PROF_PORTS, NULL },

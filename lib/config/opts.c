@@ -124,6 +124,8 @@ opt_addr(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 	switch (c) {
 	case WR_OPT_PORT_IP:
 		return wr_portip_parse(v, cfg->port_ip, WR_MAX_PORTS, err);
+	case WR_OPT_ANNOUNCE:
+		return wr_optv_duration("announce", v, 100, &cfg->announce_ms, err);
 	case WR_OPT_TX_PORTS:
 		return wr_optv_ports("tx-ports", v, &cfg->tx_port_mask, &cfg->tx_ports_set, err);
 	case WR_OPT_RX_PORTS:

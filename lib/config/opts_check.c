@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "opts.h"
+#include "portip.h"
 #include "opts_methods.h"
 #include "opts_range.h"
 #include "opts_replay.h"
@@ -53,6 +54,18 @@ check_twoend(struct wr_config *cfg, struct wr_error *err)
 	return 0;
 }
 
+/* Whether --port-ip gave any port an address. */
+static bool
+any_port_ip(const struct wr_config *cfg)
+{
+	unsigned int i;
+
+	for (i = 0; i < WR_MAX_PORTS; i++)
+		if (wr_portip_any(&cfg->port_ip[i]))
+			return true;
+	return false;
+}
+
 /* --flows folded into the ranges, which the frames can take. */
 static int
 check_ranges(struct wr_config *cfg, struct wr_error *err)
@@ -81,6 +94,13 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 	/* A frame count alone runs until it is sent, not for the default time. */
 	if (cfg->count_pkts != 0 && !cfg->duration_set)
 		cfg->duration_ms = 0;
+	if (cfg->announce_ms != 0 && !any_port_ip(cfg))
+		return wr_err_usage(err, -EINVAL, "--announce needs --port-ip: only a "
+			"port with an address announces it");
+	if (cfg->announce_ms != 0 && (cfg->reflect || cfg->replay.path[0] != '\0'))
+		return wr_err_usage(err, -EINVAL, "--announce with --%s: its workers run "
+			"a loop of their own, without the responder (docs/l3.md)",
+			cfg->reflect ? "reflect" : "replay");
 	if (cfg->nb_sizes > 0 && cfg->size_set)
 		return wr_err_usage(err, -EINVAL, "--size and --sizes together: give one");
 	if (cfg->nb_sizes > 0 && cfg->mode == WR_MODE_RUN)

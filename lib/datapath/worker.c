@@ -18,6 +18,7 @@
 #include "base/stack.h"
 #include "capture.h"
 #include "reflect.h"
+#include "svcq.h"
 #include "txsend.h"
 #include "txstamp.h"
 #include "worker.h"
@@ -207,6 +208,8 @@ struct rx_tally {
 	uint32_t own;
 	uint32_t foreign;
 	uint32_t malformed;
+	uint32_t service;    /* --port-ip: handed to the main lcore (svcq.h) */
+	uint32_t service_drop; /* of those: its ring full, freed */
 	uint32_t odd;        /* --capture: own frames out of sequence */
 };
 
@@ -348,12 +351,33 @@ rx_stack(const struct rte_mbuf *m, enum wr_frame_class c, struct wr_frame_rx *fr
 }
 
 /*
+ * A foreign frame of a port with --port-ip: a service frame goes to the
+ * main lcore (svcq.h), counted apart in r; returns true. Else false, and
+ * a malformed ARP / ND / echo frame turns *k malformed.
+ */
+static __rte_noinline bool
+rx_service(struct wr_rxq *q, struct rx_tally *r, struct rte_mbuf *m,
+		enum wr_frame_class *k)
+{
+	enum wr_svcq_verdict v = wr_svcq_rx(q, m);
+
+	if (v == WR_SVCQ_MALFORMED)
+		*k = WR_FRAME_MALFORMED;
+	if (v == WR_SVCQ_FOREIGN || v == WR_SVCQ_MALFORMED)
+		return false;
+	r->service++;
+	r->service_drop += v == WR_SVCQ_DROPPED;
+	r->slow_free = 1;  /* the burst's free must leave the ring's reference */
+	return true;
+}
+
+/*
  * One frame of the rare path: the whole classification, counted into r
  * and, when why is not NULL (--capture), why it is kept.
  */
 static __rte_always_inline void
 rx_rare_frame(const struct rx_ctx *c, struct rx_tally *r,
-		const struct rte_mbuf *m, uint8_t *why)
+		struct rte_mbuf *m, uint8_t *why)
 {
 	struct wr_frame_rx fr;
 	enum wr_frame_class k;
@@ -363,6 +387,12 @@ rx_rare_frame(const struct rx_ctx *c, struct rx_tally *r,
 		m->data_len, &fr);
 	if (k == WR_FRAME_FOREIGN)
 		k = rx_stack(m, k, &fr);
+	if (k == WR_FRAME_FOREIGN && c->q->svc != NULL &&
+			rx_service(c->q, r, m, &k)) {
+		if (why != NULL)
+			*why = WR_CAPTURE_WHY_NONE;
+		return;
+	}
 	if (k == WR_FRAME_OWN &&
 			rx_own(c->q, &fr, c->now_tsc, why ? &odd : NULL, c->b)) {
 		r->own++;
@@ -410,6 +440,8 @@ rx_rare_burst(const struct rx_ctx *c, uint16_t first, uint8_t *why)
 	c->t->own += r.own;
 	c->t->foreign += r.foreign;
 	c->t->malformed += r.malformed;
+	c->t->service += r.service;
+	c->t->service_drop += r.service_drop;
 	c->t->odd += r.odd;
 }
 
@@ -489,6 +521,14 @@ rx_capture(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 	wr_capq_burst(q->cap, &b);
 }
 
+/* Publish a burst's service frames (rare: --port-ip). */
+static __rte_noinline void
+rx_count_service(struct wr_rxq_stats *st, const struct rx_tally *t)
+{
+	wr_counter_add(&st->nb_service_pkts, t->service);
+	wr_counter_add(&st->nb_service_drop_pkts, t->service_drop);
+}
+
 /* One RX burst; returns frames received. */
 static inline uint16_t
 rx_burst(struct wr_rxq *q)
@@ -516,6 +556,8 @@ rx_burst(struct wr_rxq *q)
 		wr_counter_add(&q->st.nb_foreign_pkts, t.foreign);
 	if (unlikely(t.malformed != 0))
 		wr_counter_add(&q->st.nb_malformed_pkts, t.malformed);
+	if (unlikely(t.service != 0))
+		rx_count_service(&q->st, &t);
 	return nb;
 }
 
@@ -550,6 +592,8 @@ wr_worker_poll_rx(struct wr_worker *w)
 static inline unsigned int
 poll_tx(struct wr_worker *w, uint64_t now_tsc)
 {
+	if (unlikely(w->svc_tx))
+		wr_svcq_poll_tx(w);
 	return wr_worker_poll_tx(w, now_tsc, tx_burst);
 }
 

@@ -27,6 +27,8 @@
 #include "txvar.h"
 
 struct rte_eth_rxtx_callback;
+struct rte_ring;
+struct wr_l3svc_port;
 struct wr_impair_q;
 
 /* Stream ids are port * WR_MAX_QUEUES + queue of the sender. */
@@ -63,6 +65,9 @@ struct wr_txq_stats {
 	uint64_t nb_full_pkts;    /* offered but not taken (ring full); retried */
 	uint64_t nb_alloc_fail;   /* bursts that found the pool empty */
 	uint64_t nb_unsent_pkts;  /* built but still pending at stop; freed */
+	/* --port-ip service replies from svc_ring: never stream frames. */
+	uint64_t nb_service_pkts;      /* taken by rte_eth_tx_burst */
+	uint64_t nb_service_drop_pkts; /* not taken by the PMD; freed */
 } __rte_cache_aligned;
 
 struct wr_txq {
@@ -103,6 +108,9 @@ struct wr_txq {
 	/* --replay: this queue's frames of the capture (set-up's; NULL: test
 	 * frames). Its lcore runs wr_replay_main. */
 	struct wr_replayq *replay;
+	/* --port-ip: replies the main lcore built for this port, sent by the
+	 * owner before its own burst (svcq.h); NULL: none on this queue. */
+	struct rte_ring *svc_ring;
 } __rte_cache_aligned;
 
 /* RX queue counters: written only by the owning lcore. */
@@ -117,6 +125,10 @@ struct wr_rxq_stats {
 	uint64_t nb_reflected_pkts;   /* --reflect: sent back out */
 	uint64_t nb_reflected_bytes;  /* frame bytes, FCS included */
 	uint64_t nb_unreflected_pkts; /* --reflect: TX queue full; freed */
+	/* --port-ip: ARP, NS, echo requests for the port (svcq.h), handed to
+	 * the main lcore; neither own, foreign nor malformed. */
+	uint64_t nb_service_pkts;
+	uint64_t nb_service_drop_pkts; /* of those: svc_ring full, freed */
 } __rte_cache_aligned;
 
 /* What one RX queue knows of one sender stream. Owner lcore writes. */
@@ -177,6 +189,10 @@ struct wr_rxq {
 	struct wr_rx_stream streams[WR_MAX_STREAMS];
 	uint64_t pub_done;        /* last request copied (release) */
 	struct wr_rxq_pub pub[2];
+	/* --port-ip (set-up's, read-only; NULL: off): what the port answers
+	 * for, and the ring its service frames go to the main lcore by. */
+	const struct wr_l3svc_port *svc;
+	struct rte_ring *svc_ring;
 } __rte_cache_aligned;
 
 /* Per-worker CPU cost; written only by the owning lcore. */
@@ -212,6 +228,7 @@ struct wr_worker {
 	uint64_t pub_seen;        /* last ctl->pub_req served; own lcore only */
 	struct wr_worker_stats st;
 	uint64_t pace_gen;        /* last ctl->pace_gen applied; own lcore only */
+	bool svc_tx;              /* a TX queue has a svc_ring (set-up's) */
 } __rte_cache_aligned;
 
 /*

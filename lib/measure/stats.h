@@ -33,6 +33,10 @@ struct wr_port_counters {
 	uint64_t nic_ierrors;
 	uint64_t nic_oerrors;
 	uint64_t nic_rx_nombuf;
+	/* --port-ip service frames (setup/svc.h): in rx_pkts, never in tx_pkts. */
+	uint64_t rx_service_pkts;   /* ARP, NS, echo requests for the port */
+	uint64_t tx_service_pkts;   /* replies and announcements sent */
+	uint64_t service_drop_pkts; /* either way, lost on a full ring or PMD */
 };
 
 /*

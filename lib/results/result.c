@@ -234,6 +234,9 @@ wr_result_port_counters_json(const struct wr_run *run, unsigned int p,
 	wr_json_set(o, "rx_own_pkts", wr_json_u64(c->rx_own_pkts));
 	wr_json_set(o, "rx_foreign_pkts", wr_json_u64(c->rx_foreign_pkts));
 	wr_json_set(o, "rx_malformed_pkts", wr_json_u64(c->rx_malformed_pkts));
+	wr_json_set(o, "rx_service_pkts", wr_json_u64(c->rx_service_pkts));
+	wr_json_set(o, "tx_service_pkts", wr_json_u64(c->tx_service_pkts));
+	wr_json_set(o, "service_drop_pkts", wr_json_u64(c->service_drop_pkts));
 	wr_json_set(o, "nic_ipackets", wr_json_u64(c->nic_ipackets));
 	wr_json_set(o, "nic_opackets", wr_json_u64(c->nic_opackets));
 	wr_result_rates_json(o, &r);

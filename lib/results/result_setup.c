@@ -258,6 +258,18 @@ device_json(json_t *o, const struct wr_devinfo *d)
 	wr_json_set(o, "vmxnet3_version", str_or_null(d->vmxnet3_version));
 }
 
+/* The MAC a next hop had before it changed during the run; null: never. */
+static json_t *
+first_mac_json(const struct wr_port_nh *nh)
+{
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+
+	if (nh->nb_mac_changes == 0)
+		return json_null();
+	rte_ether_format_addr(mac, sizeof(mac), &nh->first_mac);
+	return json_string(mac);
+}
+
 /* The next hops --port-ip resolved, one per TX queue (docs/l3.md). */
 static json_t *
 next_hops_json(const struct wr_port *p)
@@ -268,10 +280,12 @@ next_hops_json(const struct wr_port *p)
 	uint16_t q;
 
 	for (q = 0; (nh = wr_resolve_next(p, &q, &t)) != NULL; q++)
-		json_array_append_new(a, json_pack("{s:I, s:s, s:s, s:I, s:I}",
+		json_array_append_new(a, json_pack("{s:I, s:s, s:s, s:I, s:I, s:I, s:o}",
 			"queue", (json_int_t)q, "ip", t.ip, "mac", t.mac,
 			"wait_ms", (json_int_t)nh->wait_ms,
-			"requests", (json_int_t)nh->nb_requests));
+			"requests", (json_int_t)nh->nb_requests,
+			"mac_changes", (json_int_t)nh->nb_mac_changes,
+			"first_mac", first_mac_json(nh)));
 	return a;
 }
 

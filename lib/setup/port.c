@@ -12,7 +12,9 @@
 
 #include "base/error.h"
 #include "base/units.h"
+#include "config/portip.h"
 #include "datapath/capture.h"
+#include "datapath/svcq.h"
 #include "port.h"
 #include "ringpair.h"
 
@@ -173,6 +175,10 @@ probe_pools(struct wr_port *p, const struct wr_config *cfg)
 	uint32_t held = cfg->capture.path[0] != '\0' ?
 		wr_capture_hold_slots(&cfg->capture) : 0;
 
+	/* --port-ip: service frames held on a ring, replies on another. */
+	if (wr_portip_any(&cfg->port_ip[p->port_id]))
+		held += 2u * WR_SVCQ_RING_SLOTS;
+
 	p->rx_rings_per_q = is_driver(p, "net_vmxnet3") ? 2 : 1;
 	/* Ring, pending burst and the one in hand, two lcore caches. */
 	p->tx_in_flight = in_flight + held;
@@ -192,9 +198,10 @@ probe_pools(struct wr_port *p, const struct wr_config *cfg)
 	if (p->rx_rings_per_q > 1)
 		wr_port_note(p, "RX pool %u mbufs: %s fills %u rings per queue",
 			p->rx_pool_mbufs, p->driver, p->rx_rings_per_q);
-	/* Replayed frames are sent by reference (datapath/replay.h). */
+	/* Replayed frames are sent by reference (datapath/replay.h); --port-ip
+	 * replies come from the RX pool (setup/svc.h): not one TX pool. */
 	p->fast_free = (p->info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0 &&
-		cfg->replay.path[0] == '\0';
+		cfg->replay.path[0] == '\0' && !wr_portip_any(&cfg->port_ip[p->port_id]);
 }
 
 int
@@ -241,6 +248,27 @@ tmpl_init(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
 	struct rte_mbuf *m = obj;
 
 	memcpy((uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM, t->bytes, t->len);
+}
+
+static void
+dst_mac_set(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
+		unsigned int idx __rte_unused)
+{
+	struct rte_mbuf *m = obj;
+
+	memcpy((uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM, arg,
+		RTE_ETHER_ADDR_LEN);
+}
+
+void
+wr_port_set_dst_mac(struct wr_port *p, uint16_t q, const struct rte_ether_addr *mac)
+{
+	struct rte_ether_addr m = *mac;
+	unsigned int i;
+
+	for (i = 0; i < p->nb_txsets; i++)
+		if (p->txset[i].pool[q] != NULL)
+			rte_mempool_obj_iter(p->txset[i].pool[q], dst_mac_set, &m);
 }
 
 /* A --stream's own headers and size over the defaults. */

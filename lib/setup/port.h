@@ -31,6 +31,10 @@ struct wr_port_nh {
 	struct rte_ether_addr mac;
 	uint64_t wait_ms;            /* from the first request to the answer */
 	unsigned int nb_requests;    /* ARP requests or NS sent */
+	/* The next hop told another MAC during the run (setup/svc.c, main
+	 * lcore): how often, and the MAC resolved before traffic. */
+	unsigned int nb_mac_changes;
+	struct rte_ether_addr first_mac;
 };
 
 /* The TX pools of one frame size. */
@@ -131,6 +135,16 @@ int wr_port_use_size(struct wr_port *p, const struct wr_config *cfg,
  * its stream and --port-ip make it (the destination MAC: --dst-mac, the
  * resolved next hop, or the peer's MAC). This function can't fail.
  */
+/*
+ * Write mac as the destination of every frame of TX queue q, in each of
+ * its pools (all sizes), while its worker may be sending: a frame in
+ * flight leaves with the old MAC, the new one, or (a 6-byte store is not
+ * atomic) a mix, which the DUT drops and the stream counts lost. Main
+ * lcore only. This function can't fail.
+ */
+void wr_port_set_dst_mac(struct wr_port *p, uint16_t q,
+		const struct rte_ether_addr *mac);
+
 void wr_port_frame_spec(const struct wr_port *p, const struct wr_config *cfg,
 		const struct wr_port *peer, uint16_t q, uint32_t size,
 		struct wr_frame_spec *s);

@@ -12,6 +12,7 @@
 #include "config/portip.h"
 #include "resolve.h"
 #include "run.h"
+#include "svc.h"
 
 #define RESOLVE_BURST 32u
 
@@ -32,17 +33,10 @@ struct resolver {
 static int
 send_frame(struct wr_port *p, const uint8_t *frame, uint32_t len)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(p->rx_pool[0]);
-	char *d;
+	struct rte_mbuf *m = wr_svc_mbuf(p->rx_pool[0], frame, len);
 
 	if (m == NULL)
 		return -ENOBUFS;
-	d = rte_pktmbuf_append(m, (uint16_t)len);
-	if (d == NULL) {
-		rte_pktmbuf_free(m);
-		return -ENOBUFS;
-	}
-	memcpy(d, frame, len);
 	if (rte_eth_tx_burst(p->port_id, 0, &m, 1) != 1) {
 		rte_pktmbuf_free(m);
 		return -EIO;

@@ -16,6 +16,7 @@
 #include "portkeep.h"
 #include "replay_setup.h"
 #include "resolve.h"
+#include "svc.h"
 #include "ringpair.h"
 #include "run.h"
 
@@ -416,6 +417,8 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 	if (rc == 0)
 		rc = make_workers(run, err);
 	if (rc == 0)
+		rc = wr_svc_setup(run, err);
+	if (rc == 0)
 		rc = wr_replay_setup(run, err);
 	if (rc == 0)
 		rc = capture_setup(run, err);
@@ -539,6 +542,8 @@ wr_setup_close(struct wr_run *run)
 	impair_remove(run);
 	for (i = 0; i < run->setup.nb_ports; i++)
 		wr_port_close(&run->setup.ports[i]);
+	/* Service frames and replies still on a ring go back to their pools. */
+	wr_svc_teardown(run);
 	/* Frames in a ring pair nobody read are ours to return. */
 	run->res.nb_stranded_pkts = wr_port_drain_ring_pairs(run->setup.cfg->nb_ring_pairs,
 		RTE_MAX(run->setup.cfg->nb_txq, run->setup.cfg->nb_rxq));

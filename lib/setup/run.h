@@ -26,6 +26,8 @@
 #include "plan.h"
 #include "port.h"
 
+struct wr_svc;
+
 enum wr_stop_reason {
 	WR_STOP_NONE = 0,
 	WR_STOP_DURATION,  /* --duration elapsed */
@@ -132,6 +134,7 @@ struct wr_run_setup {
 	struct wr_queues q;            /* every queue of the run: see above */
 	struct wr_capture *cap;        /* --capture, NULL: off (capture.h) */
 	struct wr_replay_set *replay;  /* --replay, NULL: off (replay_setup.h) */
+	struct wr_svc *svc;            /* --port-ip responder, NULL: off (svc.h) */
 };
 
 /*

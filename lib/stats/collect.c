@@ -9,6 +9,7 @@
 #include "collect.h"
 #include "cputrack.h"
 #include "rxpub.h"
+#include "setup/svc.h"
 #include "telemetry.h"
 #include "xcheck_run.h"
 
@@ -24,6 +25,8 @@ add_txq(struct wr_port_counters *c, const struct wr_txq *q, uint64_t *sent)
 	c->tx_full_pkts += wr_counter_read(&q->st.nb_full_pkts);
 	c->tx_alloc_fail += wr_counter_read(&q->st.nb_alloc_fail);
 	c->tx_unsent_pkts += wr_counter_read(&q->st.nb_unsent_pkts);
+	c->tx_service_pkts += wr_counter_read(&q->st.nb_service_pkts);
+	c->service_drop_pkts += wr_counter_read(&q->st.nb_service_drop_pkts);
 }
 
 static void
@@ -34,6 +37,8 @@ add_rxq(struct wr_port_counters *c, const struct wr_rxq *q)
 	c->rx_own_pkts += wr_counter_read(&q->st.nb_own_pkts);
 	c->rx_foreign_pkts += wr_counter_read(&q->st.nb_foreign_pkts);
 	c->rx_malformed_pkts += wr_counter_read(&q->st.nb_malformed_pkts);
+	c->rx_service_pkts += wr_counter_read(&q->st.nb_service_pkts);
+	c->service_drop_pkts += wr_counter_read(&q->st.nb_service_drop_pkts);
 	/* Reflected frames leave the port: they are its TX as well. */
 	c->rx_reflected_pkts += wr_counter_read(&q->st.nb_reflected_pkts);
 	c->rx_unreflected_pkts += wr_counter_read(&q->st.nb_unreflected_pkts);
@@ -81,6 +86,18 @@ collect_queues(struct wr_run *run, unsigned int p, struct wr_port_counters *c)
 		add_txq(c, tq, &run->live.txq_sent_pkts[i]);
 	WR_RUN_FOREACH_RXQ_OF(run, p, i, rq)
 		add_rxq(c, rq);
+	/* What the main lcore's responder sent or lost itself (svc.h). */
+	if (run->setup.svc != NULL) {
+		const struct wr_port_counters *r = &run->setup.svc->rx[p];
+
+		c->rx_pkts += r->rx_pkts;
+		c->rx_bytes += r->rx_bytes;
+		c->rx_service_pkts += r->rx_service_pkts;
+		c->rx_foreign_pkts += r->rx_foreign_pkts;
+		c->rx_malformed_pkts += r->rx_malformed_pkts;
+		c->tx_service_pkts += run->setup.svc->nb_direct_pkts[p];
+		c->service_drop_pkts += run->setup.svc->nb_drop_pkts[p];
+	}
 }
 
 bool

@@ -3,6 +3,7 @@
 
 #include "base/counter.h"
 #include "rxclock.h"
+#include "setup/svc.h"
 
 #define WAIT_TICK_US 10000u
 
@@ -57,6 +58,7 @@ wr_rxclock_wait(struct wr_run *run, const volatile int *signals)
 		if (signals != NULL && *signals != 0)
 			return false;
 		rte_delay_us_sleep(WAIT_TICK_US);
+		wr_svc_poll(run, false);  /* the responder answers meanwhile */
 	}
 	return true;
 }

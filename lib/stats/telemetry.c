@@ -136,6 +136,9 @@ port_counters(struct rte_tel_data *d, const struct wr_port_counters *c)
 	add(d, "rx_own_pkts", c->rx_own_pkts);
 	add(d, "rx_foreign_pkts", c->rx_foreign_pkts);
 	add(d, "rx_malformed_pkts", c->rx_malformed_pkts);
+	add(d, "rx_service_pkts", c->rx_service_pkts);
+	add(d, "tx_service_pkts", c->tx_service_pkts);
+	add(d, "service_drop_pkts", c->service_drop_pkts);
 	add(d, "tx_full_pkts", c->tx_full_pkts);
 	add(d, "tx_alloc_fail", c->tx_alloc_fail);
 	add(d, "tx_unsent_pkts", c->tx_unsent_pkts);

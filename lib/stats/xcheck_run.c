@@ -10,6 +10,7 @@
 #include <rte_ethdev.h>
 
 #include "qstats.h"
+#include "setup/svc.h"
 #include "xcheck_run.h"
 
 /* Sum of the xstats a PMD names as drops or discards (vendor counters
@@ -73,6 +74,20 @@ xcheck_nic(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
 		run->setup.ports[p].nb_rxq <= qs.nb_rxq;
 }
 
+/* What the main lcore's responder sent and received itself (setup/svc.h),
+ * on the queues it used. */
+static void
+svc_tx(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
+{
+	const struct wr_svc *s = run->setup.svc;
+
+	if (s == NULL)
+		return;
+	x->own_txq[s->reply_q[p] != NULL ? s->reply_q[p]->queue : 0] +=
+		s->nb_direct_pkts[p];
+	x->own_rxq[0] += s->rx[p].rx_pkts;
+}
+
 /* wirerate's own counts of port index p for the cross-checks. */
 static void
 xcheck_own(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
@@ -86,7 +101,8 @@ xcheck_own(const struct wr_run *run, unsigned int p, struct wr_xcheck_port *x)
 	x->nb_txq = run->setup.ports[p].nb_txq;
 	x->nb_rxq = run->setup.ports[p].nb_rxq;
 	WR_RUN_FOREACH_TXQ_OF(run, p, i, tq)
-		x->own_txq[tq->queue] += tq->st.nb_pkts;
+		x->own_txq[tq->queue] += tq->st.nb_pkts + tq->st.nb_service_pkts;
+	svc_tx(run, p, x);
 	WR_RUN_FOREACH_RXQ_OF(run, p, i, rq) {
 		x->own_rxq[rq->queue] = rq->st.nb_pkts;
 		/* A reflector sends on the TX queue paired with its RX queue. */

@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "datapath/capture.h"
 #include "results/series.h"
+#include "setup/svc.h"
 #include "stats/collect.h"
 #include "stats/cputrack.h"
 #include "stats/rxclock.h"
@@ -90,6 +91,7 @@ grace(struct wr_run *run)
 	wr_collect_rx_seen(run, &last, &own);
 	for (;;) {
 		rte_delay_us_sleep(5000);
+		wr_svc_poll(run, false);
 		now = rte_rdtsc();
 		wr_collect_rx_seen(run, &cur, &own);
 		if (cur != last) {
@@ -121,6 +123,7 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 	for (i = 0; i < run->setup.plan.nb_workers; i++)
 		rte_eal_wait_lcore(run->setup.workers[i]->lcore);
 	run->live.end_tsc = rte_rdtsc();
+	wr_svc_stopped(run);
 	wr_capture_drain(run->setup.cap);
 	/* Stopped by silence: the measured window ends at the last frame. */
 	if (why == WR_STOP_IDLE && wr_rxclock_last_tsc(run) > run->live.start_tsc)

@@ -20,6 +20,7 @@
 #include "results/result.h"
 #include "results/series.h"
 #include "stats/cputrack.h"
+#include "setup/svc.h"
 #include "stats/rxclock.h"
 #include "trial.h"
 
@@ -208,6 +209,16 @@ txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
 	wr_txq_reset(q);
 }
 
+/* Between trials the main lcore answers --port-ip requests itself. */
+static void
+answer_all(struct wr_run *run, unsigned int p, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++)
+		wr_svc_take(run, p, pkts[i]);
+}
+
 /*
  * Frames that arrived since the last trial must not count in this one:
  * poll each RX queue until it stays empty, for at most the grace period
@@ -224,12 +235,14 @@ drain_rx(struct wr_run *run)
 	unsigned int i, idle;
 	uint16_t n;
 
+	wr_svc_poll(run, true);  /* and the ports no worker receives on */
 	WR_RUN_FOREACH_RXQ(run, i, rq) {
 		for (idle = 0; idle < DRAIN_IDLE_POLLS && rte_rdtsc() < end; idle++) {
 			n = rte_eth_rx_burst(rq->port, rq->queue, pkts,
 				RTE_DIM(pkts) / 2);
 			if (n == 0)
 				continue;
+			answer_all(run, rq->pidx, pkts, n);
 			rte_pktmbuf_free_bulk(pkts, n);
 			run->live.nb_flushed_pkts += n;
 			idle = 0;
@@ -270,6 +283,7 @@ reset_state(struct wr_run *run)
 	unsigned int p;
 
 	free_series(run);
+	wr_svc_reset(run);
 	for (p = 0; p < run->setup.nb_ports; p++) {
 		run->setup.ports[p].rate_pps = 0;
 		rte_eth_stats_reset(run->setup.ports[p].port_id);
@@ -371,6 +385,7 @@ wr_run_wait(struct wr_run *run, const volatile int *signals,
 	next = run->live.start_tsc + step;
 	for (;;) {
 		rte_delay_us_sleep(TICK_US);
+		wr_svc_poll(run, false);
 		now = rte_rdtsc();
 		why = should_stop(run, now, signals);
 		if (why != WR_STOP_NONE)

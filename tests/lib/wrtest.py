@@ -253,9 +253,11 @@ def rx_matches_pmd(c, doc, what="run"):
             c.eq(t["rx_pkts"], pmd_rx(t), "%s port %d: rx = the PMD's ipackets%s" % (
                 what, t["port_id"], " through the fixture" if "impair" in t else ""))
         own = sum(s["rx_pkts"] + s["dup_pkts"] for s in doc["streams"])
-        other = sum(t["rx_foreign_pkts"] + t["rx_malformed_pkts"] for t in tot)
+        other = sum(t["rx_foreign_pkts"] + t["rx_malformed_pkts"] +
+                    t.get("rx_service_pkts", 0) for t in tot)
         c.eq(own + other, sum(pmd_rx(t) for t in tot),
-             "%s: streams' frames + foreign + malformed = the PMDs' count" % what)
+             "%s: streams' frames + foreign + malformed + service = the PMDs' "
+             "count" % what)
     for i, t in enumerate(doc.get("trials", [])):
         rx_matches_pmd(c, t, "%s, trial %d" % (what, i + 1))
 

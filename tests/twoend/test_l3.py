@@ -11,7 +11,10 @@ long it tried; a destination off the link without a gateway is exit 2.
 Usage: test_l3.py CASE (see CASES)."""
 import json
 import os
+import socket
+import struct
 import subprocess
+import threading
 import time
 
 import cases
@@ -41,12 +44,15 @@ def probe(c):
 
 
 def make_bed():
-    """The router: two veth pairs, forwarding on, addresses without DAD,
-    no neighbour entries; wirerate's ends up with no address of their own."""
+    """The router: two veth pairs, forwarding on, addresses without DAD
+    (link-local ones too), no neighbour entries; wirerate's ends up with no address of their own."""
     ip("netns", "add", NS)
     for h, r in zip(HOST, ROUTER):
         ip("link", "add", h, "type", "veth", "peer", "name", r)
         ip("link", "set", r, "netns", NS)
+        # No duplicate address detection of the router's link-local
+        # addresses either: until it ends the kernel sends no NS.
+        nsexec("sysctl", "-qw", "net.ipv6.conf.%s.accept_dad=0" % r)
         wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % h)
         ip("link", "set", h, "up")
         ip("-n", NS, "link", "set", r, "up")
@@ -85,16 +91,21 @@ def neigh(addr):
     return rows[0] if rows else None
 
 
+def snmp(ipv6, key6, group4, key4):
+    """One counter of the router's own stack: key6 of /proc/net/snmp6, or
+    key4 of group4 in /proc/net/snmp."""
+    if ipv6:
+        rows = dict(l.split()[:2] for l in
+                    nsexec("cat", "/proc/net/snmp6").stdout.splitlines() if l.strip())
+        return int(rows[key6])
+    lines = [l.split() for l in nsexec("cat", "/proc/net/snmp").stdout.splitlines()
+             if l.startswith(group4 + ":")]
+    return int(lines[1][lines[0].index(key4)])
+
+
 def forwarded(ipv6):
     """The router's count of forwarded datagrams (its own, not wirerate's)."""
-    if ipv6:
-        for line in nsexec("cat", "/proc/net/snmp6").stdout.splitlines():
-            if line.startswith("Ip6OutForwDatagrams"):
-                return int(line.split()[1])
-        return None
-    lines = [l.split() for l in nsexec("cat", "/proc/net/snmp").stdout.splitlines()
-             if l.startswith("Ip:")]
-    return int(lines[1][lines[0].index("ForwDatagrams")])
+    return snmp(ipv6, "Ip6OutForwDatagrams", "Ip", "ForwDatagrams")
 
 
 def resolve(ipv6):
@@ -140,6 +151,340 @@ def l3_resolve_v4():
 def l3_resolve_v6():
     """IPv6: NS resolves the gateway; the router learns wirerate's MAC."""
     resolve(True)
+
+
+def icmp_echo_replies(ipv6):
+    """Echo replies the router's stack received (its counters, not ping's)."""
+    return snmp(ipv6, "Icmp6InEchoReplies", "Icmp", "InEchoReps")
+
+
+def run_during(opts, ipv6, action, timeout=90):
+    """wirerate through the router in a thread; once the router forwards
+    its frames (the workers run), action() in this one. Returns
+    (Result, what action returned)."""
+    before = forwarded(ipv6)
+    out = []
+    t = threading.Thread(target=lambda: out.append(wrtest.run(vdevs(), opts,
+                                                              timeout=timeout)))
+    t.start()
+    end = time.monotonic() + timeout
+    while t.is_alive() and forwarded(ipv6) == before and time.monotonic() < end:
+        time.sleep(0.1)
+    got = action() if t.is_alive() else None
+    t.join()
+    return out[0], got
+
+
+def ping_both(ipv6, n):
+    """n pings from the router to each wirerate port's address; the exit
+    codes and ping's own summaries."""
+    nets = NETS6 if ipv6 else NETS4
+    res = []
+    for addr, _ in nets:
+        p = nsexec("ping", "-6" if ipv6 else "-4", "-c", str(n), "-i", "0.2",
+                   "-W", "2", addr, check=False)
+        res.append((addr, p.returncode, p.stdout))
+    return res
+
+
+def ping(ipv6):
+    c = Checker("l3_ping_v%d" % (6 if ipv6 else 4))
+    probe(c)
+    make_bed()
+    try:
+        n = 5
+        replies = icmp_echo_replies(ipv6)
+        opts = port_ips(ipv6) + ["--tx-ports", "0", "--rx-ports", "1", "--rate",
+                                 "2kpps", "--duration", "8", "--plain"]
+        r, pings = run_during(opts + (["--ipv6", "--size", "84"] if ipv6 else []),
+                              ipv6, lambda: ping_both(ipv6, n))
+        c.eq(r.rc, 0, "exit code")
+        c.true(pings is not None, "the pings ran while wirerate sent")
+        for addr, rc, text in pings or []:
+            c.eq(rc, 0, "ping %s: exit code" % addr)
+            c.true("%d received" % n in text, "ping %s: %d answered: %r" % (
+                addr, n, text[-200:]))
+        c.eq(icmp_echo_replies(ipv6) - replies, 2 * n,
+             "the router's stack received every echo reply (its counter)")
+        if r.doc:
+            tot = r.doc["totals"]
+            rx = sum(t["rx_service_pkts"] for t in tot)
+            c.true(rx >= 2 * n, "service frames received: %d" % rx)
+            c.eq(sum(t["tx_service_pkts"] for t in tot), rx,
+                 "every service frame answered")
+            c.eq(sum(t["service_drop_pkts"] for t in tot), 0, "none lost")
+            wrtest.stream_balance(c, r.doc)
+            print("v%d: service rx %d tx %d, foreign %d; stream sent %d lost %d" % (
+                6 if ipv6 else 4, rx, sum(t["tx_service_pkts"] for t in tot),
+                sum(t["rx_foreign_pkts"] for t in tot),
+                r.doc["streams"][0]["sent_pkts"], r.doc["streams"][0]["lost_pkts"]))
+        c.done(r)
+    finally:
+        drop_bed()
+
+
+def l3_ping_v4():
+    """During a run, ping from the router to both ports (the sender's
+    reply goes by its worker's reply ring, the receive-only port's from
+    the main lcore): ping's exit codes and counts and the router's
+    InEchoReps say every echo was answered; they are service frames,
+    each answered, none foreign, and the stream balances exactly."""
+    ping(False)
+
+
+def l3_ping_v6():
+    """The same with ping -6: neighbour solicitations and echo requests
+    answered during the run."""
+    ping(True)
+
+
+def l3_announce():
+    """--announce 300ms: during the run each port sends a gratuitous ARP
+    every 300 ms (port 0 by its worker's reply ring, receive-only port 1
+    from the main lcore). tcpdump on the router's ends counts them: one
+    before traffic, the rest exactly wirerate's service TX less its
+    replies (tx_service_pkts - rx_service_pkts); at least two during the
+    run. --announce without --port-ip is bad input."""
+    c = Checker("l3_announce")
+    probe(c)
+    make_bed()
+    try:
+        dumps = [subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-l", "-nn",
+                                   "-i", r, "arp"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True) for r in ROUTER]
+        time.sleep(1)
+        r = wrtest.run(vdevs(), port_ips(False) + [
+            "--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps", "--duration",
+            "3", "--announce", "300ms", "--plain"])
+        time.sleep(0.5)
+        seen = []
+        for d, (addr, _) in zip(dumps, NETS4):
+            d.terminate()
+            out = d.communicate(timeout=10)[0]
+            seen.append(len([l for l in out.splitlines()
+                             if "Request who-has %s tell %s" % (addr, addr) in l]))
+        c.eq(r.rc, 0, "exit code")
+        if r.doc:
+            for t, n in zip(r.doc["totals"], seen):
+                ann = t["tx_service_pkts"] - t["rx_service_pkts"]
+                c.eq(n, 1 + ann, "port %d: gratuitous ARPs tcpdump saw = 1 before "
+                     "traffic + %d announced during it" % (t["port_id"], ann))
+                c.true(ann >= 2, "port %d: announced %d times" % (t["port_id"], ann))
+                c.eq(t["service_drop_pkts"], 0, "port %d: none lost" % t["port_id"])
+            wrtest.stream_balance(c, r.doc)
+            print("gratuitous ARPs seen per port: %r" % seen)
+        wrtest.refused(c, vdevs(), ["--announce", "1s"],
+                       "--announce needs --port-ip")
+        c.done(r)
+    finally:
+        drop_bed()
+
+
+# Sends the frames given in hex (argv[2:]) on interface argv[1]: run in
+# the router's namespace. Raw AF_PACKET: the frames go out as written.
+SEND_RAW = """import socket, sys
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((sys.argv[1], 0))
+for f in sys.argv[2:]:
+    s.send(bytes.fromhex(f))
+"""
+
+
+def mac_bytes(iface):
+    """The router's end's MAC, as 6 bytes."""
+    link = json.loads(nsexec("ip", "-j", "link", "show", iface).stdout)[0]
+    return bytes.fromhex(link["address"].replace(":", ""))
+
+
+def arp_request(src_mac, sip, tip, hlen=6):
+    """A broadcast ARP request; hlen other than 6 makes it malformed."""
+    arp = struct.pack("!HHBBH", 1, 0x0800, hlen, 4, 1) + src_mac + \
+        socket.inet_aton(sip) + bytes(6) + socket.inet_aton(tip)
+    return b"\xff" * 6 + src_mac + b"\x08\x06" + arp + bytes(18)
+
+
+def neighbour_solicitation(src_mac, sip, target, bad_sum=False):
+    """An NS for target to its solicited-node group, with a source
+    link-layer option; bad_sum: a wrong ICMPv6 checksum (RFC 4861 7.1.1
+    says drop it)."""
+    src, tgt = socket.inet_pton(socket.AF_INET6, sip), \
+        socket.inet_pton(socket.AF_INET6, target)
+    dst = socket.inet_pton(socket.AF_INET6, "ff02::1:ff00:0")[:13] + tgt[13:]
+    body = struct.pack("!BBHI", 135, 0, 0, 0) + tgt + b"\x01\x01" + src_mac
+    pseudo = src + dst + struct.pack("!IxxxB", len(body), 58)
+    data = pseudo + body
+    total = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while total >> 16:
+        total = (total & 0xffff) + (total >> 16)
+    csum = (~total & 0xffff) ^ (1 if bad_sum else 0)
+    body = body[:2] + struct.pack("!H", csum) + body[4:]
+    ip6 = struct.pack("!IHBB", 6 << 28, len(body), 58, 255) + src + dst
+    return b"\x33\x33" + dst[12:] + src_mac + b"\x86\xdd" + ip6 + body
+
+
+def bad_frames(i, n):
+    """n of each for wirerate's port i, from the router's end: an ARP
+    request and an NS for another host (foreign), an ARP request with a
+    wrong hardware length and an NS with a wrong checksum, both for the
+    port's own address (malformed)."""
+    mac = mac_bytes(ROUTER[i])
+    (me4, gw4), (me6, gw6) = NETS4[i], NETS6[i]
+    other4, other6 = me4.rsplit(".", 1)[0] + ".77", me6.rsplit(":", 1)[0] + ":77"
+    one = [arp_request(mac, gw4, other4), neighbour_solicitation(mac, gw6, other6),
+           arp_request(mac, gw4, me4, hlen=7),
+           neighbour_solicitation(mac, gw6, me6, bad_sum=True)]
+    return one * n
+
+
+def l3_bad_service():
+    """During a run, ARP requests and NS for another host (foreign) and
+    malformed ones for the port's own address (a wrong ARP hardware
+    length, a wrong ICMPv6 checksum) are sent from the router's ends to
+    both ports (port 1 by its worker, send-only port 0 by the main lcore):
+    each port counts exactly its malformed ones, and tcpdump on the
+    router's ends sees no answer to any of them (every answer it sees is
+    one wirerate counted as service TX; none names .77 or :77)."""
+    c = Checker("l3_bad_service")
+    probe(c)
+    make_bed()
+    n = 5
+    try:
+        dumps = [subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-l", "-nn",
+                                   "-i", r, "(arp or icmp6) and not ether src " +
+                                   mac_bytes(r).hex(":")], stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True) for r in ROUTER]
+        time.sleep(1)
+
+        def inject():
+            for i, r in enumerate(ROUTER):
+                nsexec("python3", "-c", SEND_RAW, r,
+                       *[f.hex() for f in bad_frames(i, n)])
+            return True
+        r, sent = run_during(port_ips(False) + port_ips(True) + [
+            "--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps", "--duration",
+            "4", "--plain"], False, inject)
+        time.sleep(0.5)
+        answers = []
+        for d in dumps:
+            d.terminate()
+            out = d.communicate(timeout=10)[0].splitlines()
+            answers.append([l for l in out if "Reply" in l or
+                            ("neighbor advertisement" in l and "> ff02::1:" not in l)])
+        c.eq(r.rc, 0, "exit code")
+        c.true(sent, "the frames were sent during the run")
+        if r.doc:
+            for t, ans in zip(sorted(r.doc["totals"], key=lambda t: t["port_id"]),
+                              answers):
+                p = t["port_id"]
+                c.eq(t["rx_malformed_pkts"], 2 * n, "port %d: malformed counted" % p)
+                c.true(t["rx_foreign_pkts"] >= 2 * n, "port %d: foreign counted (%d)"
+                       % (p, t["rx_foreign_pkts"]))
+                c.eq(len(ans), t["tx_service_pkts"], "port %d: every answer tcpdump "
+                     "saw is a counted service reply: %r" % (p, ans[:4]))
+                c.eq([l for l in ans if ".77" in l or ":77" in l], [],
+                     "port %d: nothing answered for another host" % p)
+            wrtest.stream_balance(c, r.doc)
+        c.done(r)
+    finally:
+        drop_bed()
+
+
+def stale(ipv6):
+    c = Checker("l3_stale_v%d" % (6 if ipv6 else 4))
+    probe(c)
+    make_bed()
+    fam = "ipv6" if ipv6 else "ipv4"
+    try:
+        # The router's entry for wirerate's receiving port goes stale
+        # within 0.25..0.75 s, is probed 1 s later, and fails after 3
+        # unanswered probes 1 s apart.
+        for key, val in (("base_reachable_time_ms", 500), ("gc_stale_time", 1),
+                         ("delay_first_probe_time", 1)):
+            nsexec("sysctl", "-qw", "net.%s.neigh.%s.%s=%d" % (fam, ROUTER[1], key, val))
+        dump = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-l", "-nn", "-i",
+                                 ROUTER[1], "(arp or icmp6) and not ether src " +
+                                 mac_bytes(ROUTER[1]).hex(":")],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                text=True)
+        time.sleep(1)
+        r = wrtest.run(vdevs(), port_ips(ipv6) + [
+            "--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps", "--duration", "10",
+            "--plain"] + (["--ipv6", "--size", "84"] if ipv6 else []))
+        time.sleep(0.5)
+        dump.terminate()
+        out = dump.communicate(timeout=10)[0].splitlines()
+        answers = [l for l in out if "Reply" in l or
+                   ("neighbor advertisement" in l and "> ff02::1:" not in l)]
+        c.eq(r.rc, 0, "exit code")
+        if r.doc:
+            t1 = [t for t in r.doc["totals"] if t["port_id"] == 1][0]
+            c.true(t1["rx_service_pkts"] >= 3, "port 1: the router re-resolved it "
+                   "during the run (%d requests)" % t1["rx_service_pkts"])
+            c.eq(t1["tx_service_pkts"], t1["rx_service_pkts"], "port 1: each answered")
+            c.eq(len(answers), t1["tx_service_pkts"], "tcpdump saw each answer")
+            c.eq(r.doc["streams"][0]["lost_pkts"], 0, "nothing lost")
+            wrtest.stream_balance(c, r.doc)
+            print("v%d: the router asked port 1 %d times in 10 s" % (
+                6 if ipv6 else 4, t1["rx_service_pkts"]))
+        c.done(r)
+    finally:
+        drop_bed()
+
+
+def l3_stale_v4():
+    """The router's neighbour timers made short (reachable 0.5 s, probe
+    after 1 s): over a 10 s trial it re-resolves wirerate's receiving
+    port several times, each request answered (tcpdump sees each answer
+    wirerate counts), and no frame is lost; without the responder the
+    entry fails after 3 s and traffic stops."""
+    stale(False)
+
+
+def l3_stale_v6():
+    """The same with IPv6 neighbour discovery."""
+    stale(True)
+
+
+def l3_mac_change():
+    """The router's MAC changes during the run (arp_notify on: the kernel
+    sends a gratuitous ARP with the new one): wirerate follows it, the
+    result says so (next_hops: the new mac, mac_changes 1, first_mac the
+    old one), the router forwards every frame port 1 receives (its own
+    count), and the frames lost in the switch are under a tenth of those
+    sent (not following, every frame after the change would be lost)."""
+    c = Checker("l3_mac_change")
+    probe(c)
+    make_bed()
+    new = "02:00:00:00:24:01"
+    try:
+        nsexec("sysctl", "-qw", "net.ipv4.conf.%s.arp_notify=1" % ROUTER[0])
+        old = json.loads(nsexec("ip", "-j", "link", "show", ROUTER[0]).stdout)[0]["address"]
+        before = forwarded(False)
+
+        def change():
+            time.sleep(1)
+            ip("-n", NS, "link", "set", "dev", ROUTER[0], "address", new)
+            return True
+        r, done = run_during(port_ips(False) + [
+            "--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps", "--duration",
+            "5", "--plain"], False, change)
+        c.eq(r.rc, 0, "exit code")
+        c.true(done, "the MAC changed during the run")
+        if r.doc:
+            p0 = [p for p in r.doc["ports"] if p["port_id"] == 0][0]
+            hop = p0["next_hops"][0] if p0["next_hops"] else {}
+            c.eq((hop.get("mac"), hop.get("mac_changes"), hop.get("first_mac")),
+                 (new.upper(), 1, old.upper()), "next_hops: followed and reported")
+            s = r.doc["streams"][0]
+            c.eq(forwarded(False) - before, s["rx_pkts"], "the router forwarded "
+                 "exactly what port 1 received (its own count)")
+            c.true(s["lost_pkts"] * 10 < s["sent_pkts"], "lost %d of %d" % (
+                s["lost_pkts"], s["sent_pkts"]))
+            wrtest.stream_balance(c, r.doc)
+            print("MAC change: lost %d of %d" % (s["lost_pkts"], s["sent_pkts"]))
+        c.done(r)
+    finally:
+        drop_bed()
 
 
 def l3_no_answer():
@@ -261,7 +606,8 @@ def l3_vlan():
 
 
 CASES = cases.by_name(l3_resolve_v4, l3_resolve_v6, l3_no_answer, l3_off_link,
-                      l3_same_link, l3_vlan)
+                      l3_same_link, l3_vlan, l3_ping_v4, l3_ping_v6, l3_announce,
+                      l3_bad_service, l3_stale_v4, l3_stale_v6, l3_mac_change)
 
 if __name__ == "__main__":
     cases.main(CASES)
