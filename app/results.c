@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Repeated trials on screen, and the result files (--json, --csv). */
 #include <errno.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -202,8 +203,8 @@ int
 app_capture_write(const struct wr_run *run, FILE *f)
 {
 	const struct wr_capture_conf *cc = &wr_run_cfg(run)->capture;
+	struct wr_capture_figures fig;
 	struct wr_error err;
-	json_t *o;
 	sigset_t old;
 	int rc;
 
@@ -217,14 +218,10 @@ app_capture_write(const struct wr_run *run, FILE *f)
 		app_error("wirerate", &err);
 		return -1;
 	}
-	o = wr_capture_json(wr_run_capture(run));
-	fprintf(f, "capture: %" JSON_INTEGER_FORMAT " frames written to %s (%"
-		JSON_INTEGER_FORMAT " anomalies seen, %" JSON_INTEGER_FORMAT
-		" copies dropped, %" JSON_INTEGER_FORMAT " past --capture-max)\n",
-		json_integer_value(json_object_get(o, "frames")), cc->path,
-		json_integer_value(json_object_get(o, "anomalies")),
-		json_integer_value(json_object_get(o, "dropped_pkts")),
-		json_integer_value(json_object_get(o, "over_budget_pkts")));
-	json_decref(o);
+	wr_capture_figures(wr_run_capture(run), &fig);
+	fprintf(f, "capture: %" PRIu64 " frames written to %s (%" PRIu64
+		" anomalies seen, %" PRIu64 " copies dropped, %" PRIu64
+		" past --capture-max)\n", fig.frames, cc->path, fig.anomalies,
+		fig.dropped_pkts, fig.over_budget_pkts);
 	return 0;
 }

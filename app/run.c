@@ -194,12 +194,7 @@ run_mode(struct wr_run *run, const struct wr_config *cfg,
 		code = APP_EXIT_FAILED;
 	linger(run, stop);
 	wr_run_close(run);
-	json_object_set_new(doc, "mbufs_missing", json_integer((json_int_t)wr_run_res(run)->mbufs_missing));
-	json_object_set_new(doc, "stranded_pkts", json_integer((json_int_t)wr_run_res(run)->nb_stranded_pkts));
-	json_object_set_new(doc, "stop_reason", json_string(rc == -EINTR ? "signal" :
-		rc == 0 ? "done" : "error"));
-	if (wr_run_capture(run) != NULL)
-		json_object_set_new(doc, "capture", wr_capture_json(wr_run_capture(run)));
+	wr_result_mode_end(doc, run, rc);
 	app_view_mode(stdout, doc);
 	if (cfg->json_path[0] != '\0' &&
 			app_write_json(doc, cfg->json_path, &fail) != 0)

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The layers of lib/ point one way: a file includes headers of its own
 folder and of folders earlier in lib/meson.build's wr_layers, never later.
+And the result document has one owner: only results/ writes JSON keys
+(the other layers hand it C structs), but for the files of JSON_ELSEWHERE.
 
 usage: layers.py LIBDIR LAYER...   (LAYER in order, lowest first)
 Exit 1 with one line per upward or unknown include; 0 when clean.
@@ -10,6 +12,14 @@ import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+JSON_WRITE = re.compile(r'\b(json_object_set(_new)?|wr_json_set|json_pack|'
+                        r'json_array_append(_new)?)\s*\(')
+# JSON outside results/ that is not the result document.
+JSON_ELSEWHERE = {
+    "base/jsonw.h": "the helpers results/ writes with",
+    "base/rpc.c": "JSON-RPC framing of the control socket",
+    "trial/live.c": "the control socket's status: live rates",
+}
 
 
 def problems(libdir, layers):
@@ -31,6 +41,10 @@ def problems(libdir, layers):
 
 def file_problems(libdir, layer, name, rank):
     text = open(os.path.join(libdir, layer, name), encoding="utf-8").read()
+    if (layer != "results" and f"{layer}/{name}" not in JSON_ELSEWHERE and
+            JSON_WRITE.search(text)):
+        yield (f"{layer}/{name}: writes JSON keys ({JSON_WRITE.search(text).group(1)});"
+               f" the result document is written in results/ only")
     for inc in INCLUDE.findall(text):
         where = f"{layer}/{name}: #include \"{inc}\""
         if "/" not in inc:

@@ -484,32 +484,26 @@ wr_capture_checkpoint(struct wr_capture *cap, uint64_t now_tsc, uint64_t period_
 		cap->nb_ckpt_failed++;
 }
 
-json_t *
-wr_capture_json(const struct wr_capture *cap)
+void
+wr_capture_figures(const struct wr_capture *cap, struct wr_capture_figures *f)
 {
-	uint64_t copied = 0, dropped = 0, over = 0, anomalies = 0;
-	json_t *o = json_object();
 	unsigned int i;
 
+	memset(f, 0, sizeof(*f));
 	for (i = 0; i < cap->nb_q; i++) {
-		copied += cap->q[i]->st.nb_copied_pkts;
-		dropped += cap->q[i]->st.nb_dropped_pkts;
-		over += cap->q[i]->st.nb_over_budget_pkts;
-		anomalies += cap->q[i]->st.nb_anomalies;
+		f->copied_pkts += cap->q[i]->st.nb_copied_pkts;
+		f->dropped_pkts += cap->q[i]->st.nb_dropped_pkts;
+		f->over_budget_pkts += cap->q[i]->st.nb_over_budget_pkts;
+		f->anomalies += cap->q[i]->st.nb_anomalies;
 	}
-	dropped += cap->kept.nb_lost;
-	json_object_set_new(o, "path", json_string(cap->conf.path));
-	json_object_set_new(o, "frames", json_integer((json_int_t)cap->kept.nb_kept));
-	json_object_set_new(o, "copied_pkts", json_integer((json_int_t)copied));
-	json_object_set_new(o, "dropped_pkts", json_integer((json_int_t)dropped));
-	json_object_set_new(o, "over_budget_pkts", json_integer((json_int_t)over));
-	json_object_set_new(o, "anomalies", json_integer((json_int_t)anomalies));
-	json_object_set_new(o, "snaplen", json_integer(cap->snaplen));
-	json_object_set_new(o, "checkpoints_failed", json_integer(cap->nb_ckpt_failed));
-	json_object_set_new(o, "around_pkts", json_integer(cap->conf.around_pkts));
-	json_object_set_new(o, "last_pkts", json_integer(cap->conf.last_pkts));
-	json_object_set_new(o, "max_pkts", json_integer(cap->conf.max_pkts));
-	return o;
+	f->dropped_pkts += cap->kept.nb_lost;
+	f->path = cap->conf.path;
+	f->frames = cap->kept.nb_kept;
+	f->snaplen = cap->snaplen;
+	f->checkpoints_failed = cap->nb_ckpt_failed;
+	f->around_pkts = cap->conf.around_pkts;
+	f->last_pkts = cap->conf.last_pkts;
+	f->max_pkts = cap->conf.max_pkts;
 }
 
 /* Free whatever a queue still holds (a worker that never flushed). */

@@ -33,7 +33,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <jansson.h>
 #include <rte_mbuf.h>
 
 #include "config/config.h"
@@ -151,8 +150,22 @@ int wr_capture_write(FILE *f, const void *cap);
 void wr_capture_checkpoint(struct wr_capture *cap, uint64_t now_tsc,
 		uint64_t period_tsc);
 
-/* The "capture" object of a result: what was kept and lost. */
-json_t *wr_capture_json(const struct wr_capture *cap);
+/* What a capture kept and lost, for the result's "capture" object
+ * (results/result.c writes it). */
+struct wr_capture_figures {
+	const char *path;
+	uint64_t frames;             /* kept, to be written */
+	uint64_t copied_pkts;        /* copies the workers made */
+	uint64_t dropped_pkts;       /* copies lost: pool or ring full */
+	uint64_t over_budget_pkts;   /* past --capture-max */
+	uint64_t anomalies;          /* anomalies seen */
+	uint32_t snaplen;
+	uint64_t checkpoints_failed;
+	uint64_t around_pkts, last_pkts, max_pkts; /* the configuration */
+};
+
+/* Fill f from cap. This function can't fail. */
+void wr_capture_figures(const struct wr_capture *cap, struct wr_capture_figures *f);
 
 /* Free everything (held mbufs too); safe on NULL. */
 void wr_capture_destroy(struct wr_capture *cap);

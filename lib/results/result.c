@@ -13,8 +13,8 @@
 #include "result.h"
 #include "result_int.h"
 #include "stats/collect.h"
-#include "stats/cpujson.h"
-#include "stats/streamrx.h"
+#include "cpujson.h"
+#include "streamjson.h"
 #include "series.h"
 #include "trials.h"
 
@@ -287,7 +287,7 @@ wr_result_stream_json(const struct wr_run *run, const struct wr_stream_result *s
 	wr_json_set(o, "tx_queue", wr_json_u64(s->tx_queue));
 	wr_json_set(o, "rx_port", wr_json_u64(s->rx_port));
 	wr_json_set(o, "rx_ports", rx_split_json(s));
-	wr_json_set(o, "rx", wr_streamrx_json(run, s->stream_id, live));
+	wr_json_set(o, "rx", wr_result_stream_rx_json(run, s->stream_id, live));
 	wr_json_set(o, "sender_in_run", json_boolean(s->sender_known));
 	if (s->sender_known)
 		wr_json_set(o, "sent_pkts", wr_json_u64(s->sent_pkts));
@@ -333,7 +333,7 @@ wr_result_tx_streams_json(const struct wr_run *run)
 		wr_json_set(o, "queue", wr_json_u64(t->queue));
 		wr_json_set(o, "sent_pkts", wr_json_u64(sent));
 		wr_json_set(o, "sent_bytes", wr_json_u64(wr_txq_bytes(t, sent)));
-		wr_streamrx_tx_json(o, run, t);
+		wr_result_stream_tx_json(o, run, t);
 		wr_json_set(o, "unsent_pkts", wr_json_u64(wr_counter_read(
 			&t->st.nb_unsent_pkts)));
 		json_array_append_new(a, o);
@@ -457,7 +457,7 @@ wr_result_build(const struct wr_run *run)
 	if (doc != NULL)
 		wr_result_add_trial(doc, run, true);
 	if (doc != NULL && run->setup.cap != NULL)
-		wr_json_set(doc, "capture", wr_capture_json(run->setup.cap));
+		wr_json_set(doc, "capture", wr_result_capture_json(run->setup.cap));
 	return doc;
 }
 

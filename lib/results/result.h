@@ -89,4 +89,14 @@ void wr_result_checkpoint(struct wr_run *run);
  */
 void wr_result_checkpoint_keep(struct wr_run *run, json_t *done);
 
+/* The "capture" object of a result: what was kept and lost. */
+json_t *wr_result_capture_json(const struct wr_capture *cap);
+
+/*
+ * A test mode's closing keys, once its ports closed: mbufs_missing,
+ * stranded_pkts, stop_reason (rc -EINTR: signal, 0: done, else error)
+ * and capture. This function can't fail.
+ */
+void wr_result_mode_end(json_t *doc, const struct wr_run *run, int rc);
+
 #endif /* WR_RESULT_H */

@@ -53,7 +53,7 @@ json_t *wr_result_port_counters_json(const struct wr_run *run, unsigned int p,
 /* Latency figures keyed as totals[].latency; NULL when none is known. */
 json_t *wr_result_lat_figs_json(const struct wr_lat_figs *f);
 
-/* One streams[] entry; live: during the run (wr_streamrx_json). */
+/* One streams[] entry; live: during the run (wr_result_stream_rx_json). */
 json_t *wr_result_stream_json(const struct wr_run *run,
 		const struct wr_stream_result *s, bool live);
 

@@ -18,7 +18,7 @@
 #include "base/wr_version.h"
 #include "setup/resolve.h"
 #include "result_int.h"
-#include "stats/streamrx.h"
+#include "streamjson.h"
 #include "setup/replay_setup.h"
 
 json_t *
@@ -168,7 +168,7 @@ wr_result_config_json(const struct wr_config *c)
 	wr_json_set(o, "count_pkts", wr_json_u64(c->count_pkts));
 	wr_json_set(o, "interval_ms", wr_json_u64(c->interval_ms));
 	wr_json_set(o, "grace_ms", wr_json_u64(c->grace_ms));
-	wr_streamrx_flows_json(o, &c->ranges, c->nb_flows, c->ipv6);
+	wr_result_flows_json(o, &c->ranges, c->nb_flows, c->ipv6);
 	wr_json_set(o, "vlan", wr_json_u64(c->vlan_id));
 	wr_json_set(o, "src_udp", wr_json_u64(c->src_udp));
 	wr_json_set(o, "dst_udp", wr_json_u64(c->dst_udp));

@@ -8,7 +8,7 @@
 
 #include "base/jsonw.h"
 #include "cpujson.h"
-#include "cputrack.h"
+#include "stats/cputrack.h"
 
 
 static void
