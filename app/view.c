@@ -156,6 +156,51 @@ view_width(FILE *f)
 	return n > 0 && n < 10000 ? (unsigned int)n : 80;
 }
 
+/* Whether any port of run saw or sent service frames (ARP, ND, echo). */
+static bool
+any_service(const struct wr_run *run)
+{
+	unsigned int p;
+
+	for (p = 0; p < wr_run_nb_ports(run); p++) {
+		const struct wr_port_counters *c = &wr_run_res(run)->total[p];
+
+		if (c->rx_service_pkts | c->tx_service_pkts | c->service_drop_pkts)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Frames per port by class; the service column (docs/l3.md) only when a
+ * port had any, with narrower columns: 80 columns either way.
+ */
+static void
+summary_counts(FILE *f, const struct wr_run *run)
+{
+	bool svc = any_service(run);
+	unsigned int p;
+
+	if (svc)
+		fprintf(f, "%4s  %13s %13s %12s %9s %9s %13s\n", "port", "TX frames",
+			"RX frames", "own", "foreign", "malformed", "service rx/tx");
+	else
+		fprintf(f, "%4s  %14s %14s %12s %10s %10s\n", "port", "TX frames",
+			"RX frames", "own", "foreign", "malformed");
+	for (p = 0; p < wr_run_nb_ports(run); p++) {
+		const struct wr_port_counters *c = &wr_run_res(run)->total[p];
+
+		fprintf(f, svc ? "%4u  %13" PRIu64 " %13" PRIu64 " %12" PRIu64 " %9" PRIu64
+			" %9" PRIu64 : "%4u  %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %10"
+			PRIu64 " %10" PRIu64, wr_run_port(run, p)->port_id, c->tx_pkts,
+			c->rx_pkts, c->rx_own_pkts, c->rx_foreign_pkts, c->rx_malformed_pkts);
+		if (svc)
+			fprintf(f, " %6" PRIu64 "/%-6" PRIu64, c->rx_service_pkts,
+				c->tx_service_pkts);
+		fputc('\n', f);
+	}
+}
+
 static void
 summary_ports(FILE *f, const struct wr_run *run)
 {
@@ -175,17 +220,7 @@ summary_ports(FILE *f, const struct wr_run *run)
 			wr_run_tsc_hz(run), &r);
 		view_port_line(f, wide, wr_run_port(run, p)->port_id, &r, &wr_run_res(run)->total[p]);
 	}
-	fprintf(f, "%4s  %14s %14s %12s %10s %10s %13s\n", "port", "TX frames",
-		"RX frames", "own", "foreign", "malformed", "service rx/tx");
-	for (p = 0; p < wr_run_nb_ports(run); p++) {
-		const struct wr_port_counters *c = &wr_run_res(run)->total[p];
-
-		fprintf(f, "%4u  %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %10" PRIu64
-			" %10" PRIu64 " %6" PRIu64 "/%-6" PRIu64 "\n",
-			wr_run_port(run, p)->port_id, c->tx_pkts, c->rx_pkts,
-			c->rx_own_pkts, c->rx_foreign_pkts, c->rx_malformed_pkts,
-			c->rx_service_pkts, c->tx_service_pkts);
-	}
+	summary_counts(f, run);
 }
 
 /*
@@ -269,9 +304,10 @@ summary_rates(FILE *f, const struct wr_run *run)
 	for (p = 0; p < wr_run_nb_ports(run); p++) {
 		if (!wr_run_rate_check(run, p, &rc))
 			continue;
+		/* The reason on a line of its own: 80 columns. */
 		fprintf(f, "port %u rate: requested %.6f Mpps, achieved %.6f Mpps: %s%s\n",
 			wr_run_port(run, p)->port_id, rc.requested_pps / 1e6,
-			rc.achieved_pps / 1e6, rc.reached ? "reached" : "NOT reached: ",
+			rc.achieved_pps / 1e6, rc.reached ? "reached" : "NOT reached\n  ",
 			rc.reached ? "" : rc.reason);
 	}
 }

@@ -508,8 +508,8 @@ wr_run_rate_check(const struct wr_run *run, unsigned int p,
 		out->reason = "mempool empty: frames not back from the port in time";
 	else if (out->clamped_pkts != 0 &&
 			out->stall_clamped_pkts == out->clamped_pkts)
-		out->reason = "stalled: the worker was off its CPU for longer than "
-			"the pacer catches up on (see stalls)";
+		out->reason = "stalled: the worker was off its CPU longer than the "
+			"pacer catches up";
 	else if (out->clamped_pkts != 0)
 		out->reason = "CPU bound: the worker could not keep up with the pacer";
 	else

@@ -424,7 +424,13 @@ BAD = [
     ("cells:\n  - {label: x, sender: h9:veth, receiver: h2:veth, count: 10}\n",
      "cells[0] (x): sender: host 'h9' is not in the inventory"),
     ("cells:\n  - {label: x, sender: h1:nope, receiver: h2:veth, count: 10}\n",
-     "cells[0] (x): sender: host h1 has no port 'nope' in wr_ports (it has: veth)"),
+     "cells[0] (x): sender: host h1 has no port 'nope' in wr_ports (it has: badip, l3, veth)"),
+    ("cells:\n  - {label: x, sender: h1:badip, receiver: h2:veth, count: 10}\n",
+     "cells[0] (x): sender: h1 wr_ports.badip: ip '198.18.0.1': expected ADDR/LEN"),
+    ("cells:\n  - {label: x, sender: h1:veth, receiver: h2:l3, count: 10}\n",
+     "cells[0] (x): receiver h2:l3 has ip but sender h1:veth has none"),
+    ("cells:\n  - {label: x, sender: h1:l3, receiver: h2:badgw, count: 10}\n",
+     "cells[0] (x): receiver: h2 wr_ports.badgw: gw '198.18.1.1': expected another address of 198.18.0.0/24"),
     ("cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth}\n",
      "cells[0] (x): give exactly one of count (frames) or duration"),
     ("cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 9, sizes: [32]}\n",
@@ -497,9 +503,12 @@ def bad_input():
         inv = os.path.join(d, "inventory.yml")
         with open(inv, "w") as f:
             f.write("all:\n  hosts:\n    h1:\n      ansible_host: 192.0.2.1\n"
-                    "      wr_ports: {veth: {vdev: net_null0}}\n"
+                    "      wr_ports: {veth: {vdev: net_null0}, badip: {vdev: net_null0,"
+                    " ip: 198.18.0.1}, l3: {vdev: net_null0, ip: 198.18.0.1/24}}\n"
                     "    h2:\n      ansible_host: 192.0.2.2\n"
-                    "      wr_ports: {veth: {vdev: net_null0}}\n")
+                    "      wr_ports: {veth: {vdev: net_null0}, l3: {vdev: net_null0,"
+                    " ip: 198.18.0.2/24}, badgw: {vdev: net_null0, ip: 198.18.0.2/24,"
+                    " gw: 198.18.1.1}}\n")
         jobs = []
         for i, (text, want) in enumerate(BAD):
             camp = os.path.join(d, "bad%d.yml" % i)

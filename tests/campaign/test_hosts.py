@@ -10,12 +10,14 @@ host's link intact.
 dut: the router namespace r (a bridge between h1 and h2) as the DUT
 observer's host: its interfaces' counters against wirerate's counts, its
 NET_RX softirqs against the rate before the traffic, the report's DUT
-table."""
+table; and a cell between ports given addresses instead of MACs (ip:),
+the sender finding the receiver's MAC by ARP, which only the receiving
+wirerate answers (the namespaces' kernels have no address there)."""
 import os
 import re
 
 import cases
-from bed import sh
+from bed import MACS, sh
 from test_campaign import campaign, cell_doc, check_balance, in_bed, interrupt_at, load
 
 
@@ -115,8 +117,16 @@ cells:
     sizes: [64, 1518]
     count: 10000
     rate: 10kpps
+  - label: routed/arp
+    sender: h1:l3
+    receiver: h2:l3
+    sizes: [64]
+    count: 10000
+    rate: 10kpps
 """
 DUT_CELLS = ["bridge_dut-64B-r1", "bridge_dut-1518B-r1"]
+L3_CELL = "routed_arp-64B-r1"
+L3_IP = {"h1": "198.18.0.1/24", "h2": "198.18.0.2/24"}
 
 
 def check_dut_cell(c, bed, cid):
@@ -153,9 +163,33 @@ def check_dut_table(c, bed):
     c.true(bool(rows) and rows[-1].startswith("| bridge/dut: 1518 B / 64 B |"), "the ratio row")
 
 
+def l3_ports(bed):
+    """h1 and h2 get a port "l3" on the data veth with an address, no mac."""
+    afp = "net_af_packet0,iface=%s,framecnt=8192,qdisc_bypass=0"
+    for h, dev in (("h1", bed.tag + "d1"), ("h2", bed.tag + "d2")):
+        bed.more_ports[h] = {"l3": {"vdev": afp % dev, "ip": L3_IP[h]}}
+
+
+def check_l3_cell(c, bed):
+    """The sender found the receiver's MAC (the kernel's, of its veth) by
+    ARP, the receiving wirerate answered, the cell balanced."""
+    cid = L3_CELL
+    c.eq(cell_doc(bed, cid)["status"], "passed", "%s passed" % cid)
+    check_balance(c, bed, cid, exact=False)
+    snd = load(bed.path("hosts/h1/cells/%s/snd.json" % cid))
+    rcv = load(bed.path("hosts/h2/cells/%s/rcv.json" % cid))
+    hops = snd["ports"][0]["next_hops"]
+    c.eq([(h["ip"], h["mac"]) for h in hops], [("198.18.0.2", MACS["h2"])],
+         "%s: the next hop resolved to h2's interface MAC" % cid)
+    c.true(rcv["totals"][0]["tx_service_pkts"] >= 1,
+           "%s: the receiver answered ARP (%d service replies)" % (
+               cid, rcv["totals"][0]["tx_service_pkts"]))
+
+
 def dut_runs(c, bed):
     rc, out = campaign(bed, "--no-exporters")
     c.eq(rc, 0, "the DUT campaign passes")
+    check_l3_cell(c, bed)
     for cid in DUT_CELLS:
         c.eq(cell_doc(bed, cid)["status"], "passed", "%s passed" % cid)
         if os.path.exists(bed.path("results/cells/%s/dut.json" % cid)):
@@ -168,7 +202,7 @@ def dut_runs(c, bed):
 def dut():
     """The router namespace r as the DUT between h1 and h2 (a bridge)."""
     in_bed("campaign_dut", lambda bed: DUT_CAMPAIGN % bed.dut_ifaces, dut_runs,
-           router=True)
+           router=True, setup=l3_ports)
 
 
 CASES = cases.by_name(binding, dut)

@@ -13,6 +13,7 @@
 Pure Python on the controller: they read the campaign and the inventory
 and the cells' records (cell.json), they never reach a host."""
 import hashlib
+import ipaddress
 import json
 import os
 import re
@@ -63,7 +64,61 @@ def _endpoint(where, key, spec, hostvars):
     if not isinstance(p, dict) or (("pci" in p) == ("vdev" in p)):
         _bad(where, "%s: %s wr_ports.%s: give exactly one of pci or vdev" % (
             key, host, port))
+    _check_addr(where, "%s: %s wr_ports.%s" % (key, host, port), p)
     return host, port, p, hv
+
+
+def _check_addr(where, what, p):
+    """A port's ip (ADDR/LEN) and gw (an address on its link), if given."""
+    if "gw" in p and "ip" not in p:
+        _bad(where, "%s: gw needs ip (ADDR/LEN)" % what)
+    if "ip" not in p:
+        return
+    try:
+        itf = ipaddress.ip_interface(str(p["ip"]))
+    except ValueError:
+        itf = None
+    if itf is None or "/" not in str(p["ip"]):
+        _bad(where, "%s: ip %r: expected ADDR/LEN (e.g. 198.18.0.1/24)" % (what, p["ip"]))
+    if "gw" in p:
+        try:
+            gw = ipaddress.ip_address(str(p["gw"]))
+        except ValueError:
+            gw = None
+        if gw is None or gw not in itf.network or gw == itf.ip:
+            _bad(where, "%s: gw %r: expected another address of %s" % (
+                what, p["gw"], itf.network))
+
+
+def _port_ip(port):
+    """--port-ip of the campaign's one port (0) from its inventory entry."""
+    v = "0=%s" % port["ip"]
+    if "gw" in port:
+        v += ",gw=%s" % port["gw"]
+    return "--port-ip %s" % shlex.quote(v)
+
+
+def _addressing(where, snd, rcv):
+    """Options that make the sender reach the receiver: its MAC (mac:), or
+    addresses (ip:) that both ends announce and answer ARP/ND for and the
+    sender resolves the next hop of (docs/l3.md); ("", "") for neither."""
+    s_host, s_name, s_port, _ = snd
+    r_host, r_name, r_port, _ = rcv
+    if "mac" in r_port:
+        return "--dst-mac %s" % shlex.quote(r_port["mac"]), ""
+    if "ip" not in r_port:
+        return "", ""
+    if "ip" not in s_port:
+        _bad(where, "receiver %s:%s has ip but sender %s:%s has none: give "
+             "the sender's port an ip (ADDR/LEN) too, or the receiver a mac" % (
+                 r_host, r_name, s_host, s_name))
+    dst = ipaddress.ip_interface(str(r_port["ip"]))
+    src = ipaddress.ip_interface(str(s_port["ip"]))
+    if dst.version != src.version:
+        _bad(where, "sender %s:%s and receiver %s:%s: ip of two families" % (
+            s_host, s_name, r_host, r_name))
+    flag = "--ipv6 --dst-ip6" if dst.version == 6 else "--dst-ip"
+    return ("%s %s %s" % (_port_ip(s_port), flag, dst.ip), _port_ip(r_port))
 
 
 def _sizes(where, c):
@@ -96,8 +151,9 @@ def _wr_dir(hv):
     return hv.get("wr_dir") or hv["wr_defaults"]["dir"]
 
 
-def _commands(cell, c, snd, rcv):
-    """Both wirerate command lines of one cell (paths on each host)."""
+def _commands(cell, c, snd, rcv, addr):
+    """Both wirerate command lines of one cell (paths on each host); addr:
+    _addressing's options of each end."""
     q = shlex.quote
     size = cell["size"]
     s_host, _, s_port, s_hv = snd
@@ -111,11 +167,12 @@ def _commands(cell, c, snd, rcv):
         size, stop, q(str(c["grace"])), q(cell["label"]))
     if str(c["rate"]) != "max":
         snd_opts += " --rate %s" % q(str(c["rate"]))
-    if "mac" in r_port:
-        snd_opts += " --dst-mac %s" % q(r_port["mac"])
+    s_addr, r_addr = addr
+    snd_opts += " " + s_addr if s_addr else ""
     rcv_opts = ("--tx-ports none --size %d --start-on-rx --idle-timeout %s "
                 "--label %s --quiet" % (size, q(str(c["idle_timeout"])),
                                          q(cell["label"])))
+    rcv_opts += " " + r_addr if r_addr else ""
     if c["latency"]:
         rcv_opts += " --latency tsc"
     cell["sender"].update(dir=sdir, wr_dir=s_wd, cmd="%s %s -- %s %s --json %s/snd.json" % (
@@ -292,6 +349,7 @@ def wr_cells(campaign, hostvars, results):
         _check_cell(where, c)
         snd = _endpoint(where, "sender", c["sender"], hostvars)
         rcv = _endpoint(where, "receiver", c["receiver"], hostvars)
+        addr = _addressing(where, snd, rcv)
         for size in _sizes(where, c):
             for rep in range(1, c["repeats"] + 1):
                 cid = "%s-%dB-r%d" % (_slug(c["label"]), size, rep)
@@ -305,7 +363,7 @@ def wr_cells(campaign, hostvars, results):
                         "result_dir": "%s/cells/%s" % (results, cid),
                         "sender": {"host": snd[0], "port": snd[1]},
                         "receiver": {"host": rcv[0], "port": rcv[1]}}
-                _commands(cell, c, snd, rcv)
+                _commands(cell, c, snd, rcv, addr)
                 if dut:
                     cell["dut"] = dict(dut, dir="%s/cells/%s" % (dut["wr_dir"], cid))
                 cell["digest"], cell["defines"] = _digest(c, cell, snd, rcv)
