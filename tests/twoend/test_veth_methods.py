@@ -152,18 +152,29 @@ def veth_mlr():
     ns = bed.add_netns("M")
     va, vb = bed.veth(ns, ns, 1500, (MAC_A, MAC_B))
     out = bed.path("mlr.json")
-    p = bed.wirerate("a", [AF_PACKET % va, AF_PACKET1 % vb], [
-        "--tx-ports", "0", "--rx-ports", "1", "--quiet", "--mode", "mlr",
-        "--size", "64", "--rate", "%dpps" % MLR_MAX_PPS, "--src-mac", MAC_A,
-        "--dst-mac", MAC_B, "--trial", "%dms" % (MLR_TRIAL_S * 1000),
-        "--mlr-initial", "100ms", "--goals", "0:0.5:%dms:%g" % (MLR_TRIAL_S * 1000, MLR_WIDTH),
-        "--impair", "police=%dpps" % POLICE_PPS, "--lat-loads", "50",
-        "--lat-trial", "200ms", "--json", out], netns=ns)
-    c.eq(p.wait(90), 0, "exit code")
-    doc = twoend.load_json(out)
-    if doc is None:
-        c.true(False, "JSON written")
-        return finish(c, bed)
+    # MLRsearch counts a generator's shortfall as loss (docs/rfc2544.md),
+    # so a search whose generator the machine stalled settles below the
+    # knee by design: run again (at most 3 times) until none did; the
+    # last attempt is judged either way.
+    for attempt in range(3):
+        p = bed.wirerate("a", [AF_PACKET % va, AF_PACKET1 % vb], [
+            "--tx-ports", "0", "--rx-ports", "1", "--quiet", "--mode", "mlr",
+            "--size", "64", "--rate", "%dpps" % MLR_MAX_PPS, "--src-mac", MAC_A,
+            "--dst-mac", MAC_B, "--trial", "%dms" % (MLR_TRIAL_S * 1000),
+            "--mlr-initial", "100ms", "--goals", "0:0.5:%dms:%g" % (MLR_TRIAL_S * 1000,
+                                                                   MLR_WIDTH),
+            "--impair", "police=%dpps" % POLICE_PPS, "--lat-loads", "50",
+            "--lat-trial", "200ms", "--json", out], netns=ns)
+        c.eq(p.wait(90), 0, "exit code")
+        doc = twoend.load_json(out)
+        if doc is None:
+            c.true(False, "JSON written")
+            return finish(c, bed)
+        limited = doc["results"][0]["generator_limited_trials"]
+        if limited == 0:
+            break
+        print("note: attempt %d: %d generator-limited trials, running again" %
+              (attempt, limited))
     res = doc["results"][0]
     c.eq(doc["mode"], "mlr", "mode")
     g = res["goals"][0]
