@@ -411,7 +411,7 @@ run_b2b(struct mode_ctx *m, uint32_t size, json_t *res)
 	uint64_t *bursts = calloc(cfg->b2b_trials ? cfg->b2b_trials : 1, sizeof(*bursts));
 	struct wr_b2b_figures b = { .max_tried_pkts = cfg->b2b_max_pkts,
 		.bursts_pkts = bursts };
-	double pps;
+	double pps = 0.0;   /* stays 0 when the 100% rate was not found */
 	int rc = 0;
 
 	if (bursts == NULL)

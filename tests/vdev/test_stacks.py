@@ -101,6 +101,23 @@ def stacks_pcap():
     c.done(r)
 
 
+def ring_run(c, what, opts):
+    """20000 frames of opts over a ring pair: exit 0, every stream
+    balanced, every frame own (none foreign or malformed), none lost.
+    Returns the run."""
+    r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                        "--count", "20000", "--quiet", "--grace", "50ms"] + opts)
+    c.eq(r.rc, 0, "%s: exit code (err %r)" % (what, r.err[-300:]))
+    if r.doc is not None:
+        wrtest.stream_balance(c, r.doc)
+        rx = r.doc["totals"][1]
+        c.eq(rx["rx_own_pkts"], 20000, "%s: every frame own" % what)
+        c.eq(rx["rx_foreign_pkts"] + rx["rx_malformed_pkts"], 0,
+             "%s: none foreign or malformed" % what)
+        c.eq(r.doc["streams"][0]["lost_pkts"], 0, "%s: none lost" % what)
+    return r
+
+
 def stacks_ring():
     """Stacked frames over a ring pair (nothing strips them): the receiver
     finds every test header through the stack (rare path), so every frame
@@ -110,17 +127,9 @@ def stacks_ring():
     r = None
     for spec in ("eth/ipv6/udp/vxlan/eth/ipv4/udp", "eth/svlan/vlan/mpls/ipv6/udp",
                  "eth/ipv4/gre/eth/vlan(id=5)/ipv4/udp"):
-        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
-                            "--count", "20000", "--quiet", "--grace", "50ms",
-                            "--size", "200", "--stack", spec])
-        c.eq(r.rc, 0, "%s: exit code (err %r)" % (spec, r.err[-300:]))
+        r = ring_run(c, spec, ["--size", "200", "--stack", spec])
         if r.doc is None:
             continue
-        wrtest.stream_balance(c, r.doc)
-        rx = r.doc["totals"][1]
-        c.eq(rx["rx_own_pkts"], 20000, "%s: every frame own" % spec)
-        c.eq(rx["rx_foreign_pkts"] + rx["rx_malformed_pkts"], 0, "%s: none foreign" % spec)
-        c.eq(r.doc["streams"][0]["lost_pkts"], 0, "%s: none lost" % spec)
         c.eq((r.doc["config"].get("stack"), r.doc["tx_streams"][0].get("stack")),
              (spec, spec), "%s: the result says what was sent" % spec)
     r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
@@ -267,16 +276,7 @@ def stacks_template_ring():
     with tempfile.TemporaryDirectory() as d:
         tmpl = os.path.join(d, "tmpl.pcap")
         pcapgen.write_pcap(tmpl, template_frames())
-        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
-                            "--count", "20000", "--quiet", "--grace", "50ms",
-                            "--size", "200", "--stack", "template=%s:2" % tmpl])
-        c.eq(r.rc, 0, "exit code (err %r)" % r.err[-300:])
-        if r.doc is not None:
-            wrtest.stream_balance(c, r.doc)
-            rx = r.doc["totals"][1]
-            c.eq(rx["rx_own_pkts"], 20000, "every frame own")
-            c.eq(rx["rx_foreign_pkts"] + rx["rx_malformed_pkts"], 0, "none foreign")
-            c.eq(r.doc["streams"][0]["lost_pkts"], 0, "none lost")
+        r = ring_run(c, "template", ["--size", "200", "--stack", "template=%s:2" % tmpl])
     c.done(r)
 
 
@@ -345,16 +345,7 @@ def stacks_mix_ring():
     """A mix inside VXLAN over a ring pair: every frame found, sent =
     received exactly, bytes too, the PMD agreeing."""
     c = Checker("stacks_mix_ring")
-    r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
-                        "--count", "20000", "--quiet", "--grace", "50ms", "--mix",
-                        "134:7,600:4,1518:1", "--stack", MIX_STACKS[0][0]])
-    c.eq(r.rc, 0, "exit code (err %r)" % r.err[-300:])
-    if r.doc is not None:
-        wrtest.stream_balance(c, r.doc)
-        rx = r.doc["totals"][1]
-        c.eq(rx["rx_own_pkts"], 20000, "every frame own")
-        c.eq(rx["rx_foreign_pkts"] + rx["rx_malformed_pkts"], 0, "none foreign or malformed")
-        c.eq(r.doc["streams"][0]["lost_pkts"], 0, "none lost")
+    r = ring_run(c, "mix", ["--mix", "134:7,600:4,1518:1", "--stack", MIX_STACKS[0][0]])
     c.done(r)
 
 
@@ -405,15 +396,7 @@ def stacks_ranges_ring():
     c = Checker("stacks_ranges_ring")
     r = None
     for opts, spec, _, _ in RANGE_RUNS:
-        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
-                            "--count", "20000", "--quiet", "--grace", "50ms",
-                            "--stack", spec] + opts)
-        c.eq(r.rc, 0, "%s: exit code (err %r)" % (spec, r.err[-300:]))
-        if r.doc is not None:
-            wrtest.stream_balance(c, r.doc)
-            rx = r.doc["totals"][1]
-            c.eq(rx["rx_own_pkts"], 20000, "%s: every frame own" % spec)
-            c.eq(rx["rx_foreign_pkts"] + rx["rx_malformed_pkts"], 0, "%s: none foreign" % spec)
+        r = ring_run(c, spec, ["--stack", spec] + opts)
     c.done(r)
 
 
