@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_ether.h>
+
 #include "error.h"
 
 /* Most layers in a spec, and the most the receiver walks. */
@@ -186,6 +188,33 @@ struct wr_stack_found {
  */
 int wr_stack_find(const uint8_t *data, uint32_t len, uint32_t th_magic,
 		uint32_t th_len, struct wr_stack_found *f);
+
+/*
+ * False when wr_stack_find cannot find a test header in the len bytes at
+ * data because the outermost EtherType is none its walk follows (802.1Q
+ * and 802.1ad tags, IPv4, IPv6, MPLS, transparent Ethernet bridging) or
+ * the Ethernet header is cut: the receiver's rare path skips the walk
+ * for such frames (all of net_null's frames of zeros, ARP, LLDP).
+ */
+static inline bool
+wr_stack_may_carry(const uint8_t *data, uint32_t len)
+{
+	uint16_t type;
+
+	if (len < RTE_ETHER_HDR_LEN)
+		return false;
+	type = (uint16_t)(data[12] << 8 | data[13]);
+	switch (type) {
+	case RTE_ETHER_TYPE_VLAN: case RTE_ETHER_TYPE_QINQ:
+	case RTE_ETHER_TYPE_QINQ1:
+	case RTE_ETHER_TYPE_IPV4: case RTE_ETHER_TYPE_IPV6:
+	case RTE_ETHER_TYPE_MPLS: case RTE_ETHER_TYPE_MPLSM:
+	case RTE_ETHER_TYPE_TEB:
+		return true;
+	default:
+		return false;
+	}
+}
 
 /* The first UDP header of a frame, and the IP header that carries it. */
 struct wr_stack_udp {

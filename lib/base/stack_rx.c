@@ -19,7 +19,7 @@
 
 #include "stack.h"
 
-#define TYPE_TEB 0x6558u
+
 
 /* What the walk expects at the offset it has reached. */
 enum at {
@@ -112,7 +112,7 @@ at_type(struct walk *w)
 	case RTE_ETHER_TYPE_IPV6: return AT_IP6;
 	case RTE_ETHER_TYPE_MPLS:
 	case RTE_ETHER_TYPE_MPLSM: return AT_MPLS;
-	case TYPE_TEB: return AT_ETH;
+	case RTE_ETHER_TYPE_TEB: return AT_ETH;
 	default: return AT_NONE;
 	}
 }

@@ -117,6 +117,7 @@ tmpl_checksum(const struct wr_frame_spec *spec, struct wr_txflows *t)
 	if (rc == 0) {
 		set_offsets(t, &lay);
 		memcpy(&t->ck_tmpl, buf + t->at.ck_off, sizeof(t->ck_tmpl));
+		memcpy(&t->udp_len, buf + t->at.sport_off + 4, sizeof(t->udp_len));
 	}
 	free(buf);
 	return rc;
@@ -150,12 +151,37 @@ wr_txflow_build(const struct wr_frame_spec *spec, const struct wr_ranges *r,
 	return rc;
 }
 
+/* Row e's image (wr_txflow_img) for t's plain untagged IPv4 frames. */
+static void
+flow_img(const struct wr_txflows *t, const struct wr_txflow *e,
+		struct wr_txflow_img *g)
+{
+	const uint16_t type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+
+	memcpy(g->eth, e->mac, sizeof(e->mac));
+	memcpy(g->eth + 12, &type, sizeof(type));
+	g->eth[14] = 0x45;
+	g->eth[15] = (uint8_t)e->vtc;
+	memcpy(g->ip, &e->ck, sizeof(e->ck));
+	memcpy(g->ip + 2, e->addr, 8);
+	memcpy(g->ip + 10, &e->ports, sizeof(e->ports));
+	memcpy(g->ip + 14, &t->udp_len, sizeof(t->udp_len));
+}
+
 void
 wr_txflow_seal(struct wr_txflows *t, bool fresh, uint16_t ck_tmpl)
 {
+	struct wr_txflow_img *g = (struct wr_txflow_img *)&t->row[t->nb];
 	uint32_t i;
 
 	t->ck_fresh = fresh;
 	for (i = 0; i < t->nb && !fresh; i++)
 		t->row[i].ck = wr_txflow_csum(ck_tmpl, t->row[i].ck_sum);
+	/* The image's bytes between the fields are the plain frame's. */
+	t->img = !fresh && !t->ipv6 && !t->tagged &&
+		t->at.l3_off == RTE_ETHER_HDR_LEN &&
+		t->at.ck_off == WR_TXFLOW_IMG_IP_OFF &&
+		t->at.sport_off == WR_TXFLOW_IMG_IP_OFF + 10;
+	for (i = 0; i < t->nb && t->img; i++)
+		flow_img(t, &t->row[i], &g[i]);
 }

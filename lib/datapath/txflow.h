@@ -40,6 +40,22 @@ struct wr_txflow {
 } __rte_aligned(64);
 
 /*
+ * A flow of a plain untagged IPv4 queue of one frame size (wr_txflow_seal:
+ * t->img) as two 16-byte stores of the frame's own bytes: 0-15 (MACs,
+ * EtherType, version, TOS) and from the IPv4 header checksum to the UDP
+ * length (checksum, addresses, ports, length). 32 bytes a flow, so 1024
+ * flows fit a 32 KB L1 data cache, and two stores a frame instead of six.
+ */
+struct wr_txflow_img {
+	uint8_t eth[16];
+	uint8_t ip[16];
+} __rte_aligned(32);
+
+/* Frame bytes where wr_txflow_img.ip goes: the IPv4 header checksum. */
+#define WR_TXFLOW_IMG_IP_OFF (RTE_ETHER_HDR_LEN + \
+	offsetof(struct rte_ipv4_hdr, hdr_checksum))
+
+/*
  * Where the rows go in a frame: copied to a local per burst, since stores
  * into frame bytes may alias anything read through a pointer.
  */
@@ -58,16 +74,26 @@ struct wr_txflows {
 	 * ck_sum. Else (fixed-size IPv4: an mbuf back from the PMD holds the
 	 * last flow's) each row's ck is the whole checksum (wr_txflow_seal). */
 	bool ck_fresh;
+	bool img;              /* the images after the rows (wr_txflow_imgs) */
 	uint16_t ck_tmpl;      /* the checksum at ck_off at the queue's size */
+	uint16_t udp_len;      /* the UDP length at the queue's size, as stored */
 	struct wr_txflow_at at;
 	struct wr_txflow row[];
 } __rte_aligned(64);
 
-/* Bytes of a table of nb rows. */
+/* Bytes of a table of nb rows and their images. */
 static inline size_t
 wr_txflow_size(uint32_t nb)
 {
-	return sizeof(struct wr_txflows) + (size_t)nb * sizeof(struct wr_txflow);
+	return sizeof(struct wr_txflows) + (size_t)nb *
+		(sizeof(struct wr_txflow) + sizeof(struct wr_txflow_img));
+}
+
+/* The images of t's rows, in the same order (t->img). */
+static inline const struct wr_txflow_img *
+wr_txflow_imgs(const struct wr_txflows *t)
+{
+	return (const struct wr_txflow_img *)&t->row[t->nb];
 }
 
 /*
@@ -83,7 +109,8 @@ int wr_txflow_build(const struct wr_frame_spec *spec, const struct wr_ranges *r,
  * Say how the queue's stamps leave the checksum (fresh: written for the
  * template's fields every frame) and, when not fresh, give each row its
  * whole checksum from the template's, ck_tmpl (as stored, at the queue's
- * fixed size: t->ck_tmpl). This function can't fail.
+ * fixed size: t->ck_tmpl); for a plain untagged IPv4 frame, also each
+ * row's image (t->img). This function can't fail.
  */
 void wr_txflow_seal(struct wr_txflows *t, bool fresh, uint16_t ck_tmpl);
 
@@ -103,6 +130,14 @@ static inline uint16_t
 wr_txflow_csum(uint16_t ck, uint16_t sum)
 {
 	return (uint16_t)~wr_txflow_fold((uint32_t)(uint16_t)~ck + sum);
+}
+
+/* Write image e into the frame at d. This function can't fail. */
+static __rte_always_inline void
+wr_txflow_img_frame(const struct wr_txflow_img *e, uint8_t *d)
+{
+	memcpy(d, e->eth, sizeof(e->eth));
+	memcpy(d + WR_TXFLOW_IMG_IP_OFF, e->ip, sizeof(e->ip));
 }
 
 /*

@@ -238,8 +238,9 @@ tx_ranges_of(const struct wr_txflows *t, struct wr_txq *q, struct rte_mbuf **m,
  */
 static __rte_always_inline void
 tx_ranges_full(const struct wr_txflows *t, struct wr_txq *q, struct rte_mbuf **m,
-		uint16_t n, uint32_t tsc_lo, bool tagged)
+		uint16_t n, uint32_t tsc_lo, bool tagged, bool img)
 {
+	const struct wr_txflow_img *g = wr_txflow_imgs(t);
 	const struct wr_txflow_at at = t->at;
 	const uint32_t th_off = q->th_off, nb = t->nb;
 	const uint16_t len = (uint16_t)q->data_len;
@@ -255,7 +256,10 @@ tx_ranges_full(const struct wr_txflows *t, struct wr_txq *q, struct rte_mbuf **m
 		m[i]->pkt_len = len;
 		th->seq = seq + i;
 		th->tsc_lo = tsc_lo;
-		wr_txflow_frame(at, &t->row[k], d, false, tagged, false);
+		if (img)
+			wr_txflow_img_frame(&g[k], d);
+		else
+			wr_txflow_frame(at, &t->row[k], d, false, tagged, false);
 		if (++k == nb)
 			k = 0;
 	}
@@ -307,10 +311,12 @@ tx_stamp_var(struct wr_txq *q, struct rte_mbuf **m, uint16_t n, uint32_t tsc_lo)
 	if (unlikely(v->nb_ext != 0))   /* a mix inside a stack */
 		tx_var_ext(v, m, n, q->var_pos);
 	if (!v->mix && !v->csum6 && q->stamp == WR_STAMP_FULL) {
-		if (v->flows->tagged)   /* ranges alone: else v is NULL */
-			tx_ranges_full(v->flows, q, m, n, tsc_lo, true);
+		if (v->flows->img)   /* ranges alone: else v is NULL */
+			tx_ranges_full(v->flows, q, m, n, tsc_lo, false, true);
+		else if (v->flows->tagged)
+			tx_ranges_full(v->flows, q, m, n, tsc_lo, true, false);
 		else
-			tx_ranges_full(v->flows, q, m, n, tsc_lo, false);
+			tx_ranges_full(v->flows, q, m, n, tsc_lo, false, false);
 		return;
 	}
 	if (!v->mix && !v->csum6)

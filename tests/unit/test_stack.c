@@ -303,6 +303,50 @@ test_truncated(void)
 		check_truncated(stacks[i]);
 }
 
+/*
+ * wr_stack_may_carry never hides a frame the walk takes: every stack's
+ * frame with each of the 65536 outermost EtherTypes, and every cut of
+ * the Ethernet header.
+ */
+static void
+check_may_carry(const char *text)
+{
+	struct wr_frame_spec s;
+	struct wr_frame_layout lay;
+	struct wr_stack_found f;
+	struct wr_stack st;
+	unsigned int bad = 0, carried = 0;
+	uint32_t t, n;
+
+	parse_ok(text, &st);
+	spec_default(&s, 256, &st);
+	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) == 0);
+	WR_CHECK(wr_stack_may_carry(buf, lay.data_len));
+	for (t = 0; t < 65536; t++) {
+		buf[12] = (uint8_t)(t >> 8);
+		buf[13] = (uint8_t)t;
+		if (wr_stack_may_carry(buf, lay.data_len))
+			carried++;
+		else
+			bad += wr_stack_find(buf, lay.data_len, WR_FRAME_MAGIC,
+				WR_FRAME_TH_LEN, &f) != 0;
+	}
+	WR_CHECK_U64(bad, 0);
+	WR_CHECK_U64(carried, 8);
+	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) == 0);
+	for (n = 0; n < 14; n++)
+		WR_CHECK(!wr_stack_may_carry(buf, n));
+}
+
+static void
+test_may_carry(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(stacks); i++)
+		check_may_carry(stacks[i]);
+}
+
 /* What a DUT leaves: inner frame after decap, a popped tag, odd headers. */
 static void
 test_dut_did(void)
@@ -476,6 +520,7 @@ main(void)
 	WR_TEST_RUN(test_stamped);
 	WR_TEST_RUN(test_truncated);
 	WR_TEST_RUN(test_dut_did);
+	WR_TEST_RUN(test_may_carry);
 	WR_TEST_RUN(test_template);
 	WR_TEST_RUN(test_first_udp);
 	return wr_test_summary();
