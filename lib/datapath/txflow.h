@@ -6,7 +6,9 @@
  * of one flow as stored (MACs, VLAN TCI, DSCP, addresses, ports) and what
  * they change in the checksum against the template (the first flow).
  * Rows are in the order they are sent: increment, or a seeded permutation
- * so each flow appears once per cycle. Pure: no EAL.
+ * so each flow appears once per cycle. Plain untagged IPv4 frames of one
+ * size use each row's 32-byte image instead (wr_txflow_img: two stores a
+ * frame). Pure: no EAL.
  *
  * Checksums by incremental update (RFC 1624 eqn 3, HC' = ~(~HC + m' - m)):
  * a row's sum is the one's complement of (m' - m) over the words it
