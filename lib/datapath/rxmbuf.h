@@ -8,6 +8,7 @@
 #ifndef WR_RXMBUF_H
 #define WR_RXMBUF_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

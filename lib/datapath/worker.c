@@ -456,7 +456,7 @@ rx_rare_burst(const struct rx_ctx *c, uint16_t first, uint8_t *why)
 		}
 		rx_rare_frame(c, &r, m, d, why != NULL ? &why[i] : NULL);
 	}
-	c->t->bytes += bytes + r.bytes;
+	c->t->bytes += bytes;  /* r counts no bytes: the loop does */
 	c->t->slow_free |= slow | r.slow_free;
 	c->t->own += r.own;
 	c->t->foreign += foreign + r.foreign;
