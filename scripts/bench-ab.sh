@@ -14,6 +14,7 @@ usage() {
 Usage: $0 CASE RUNS PROGRAM...
   CASE     rx64 (net_null RX, frames of zeros: all foreign), ring64
            (net_ring loopback: TX and RX of own frames on one core),
+           ring64seq (the same with --stamp seq: no latency counted),
            tx64, tx84 (IPv4), tx84v6 (IPv6, UDP checksum per frame)
   RUNS     rounds; each round runs every PROGRAM once, the order reversed
            every other round
@@ -29,10 +30,11 @@ shift 2
 case $case in
 rx64) vdev=net_null0,size=60 opts="--tx-ports none --size 64" key=rx_pkts ;;
 ring64) vdev=net_ring0 opts="--size 64" key=rx_pkts ;;
+ring64seq) vdev=net_ring0 opts="--size 64 --stamp seq" key=rx_pkts ;;
 tx64) vdev=net_null0 opts="--rx-ports none --size 64" key=tx_pkts ;;
 tx84) vdev=net_null0 opts="--rx-ports none --size 84" key=tx_pkts ;;
 tx84v6) vdev=net_null0 opts="--rx-ports none --ipv6 --size 84" key=tx_pkts ;;
-*) echo "CASE $case: expected rx64, ring64, tx64, tx84 or tx84v6" >&2; exit 2 ;;
+*) echo "CASE $case: expected rx64, ring64, ring64seq, tx64, tx84 or tx84v6" >&2; exit 2 ;;
 esac
 wr_need_root
 wr_install linux-perf

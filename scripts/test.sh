@@ -54,6 +54,7 @@ run_suites() {
 	shift
 	for s in "$@"; do args+=(--suite "$s"); done
 	wr_log "$dir: ${*}"
+	sync    # the build's writes too (see below)
 	meson test -C "$dir" --print-errorlogs "${args[@]}" || rc=1
 	# What the suites wrote (the package suite: a whole build) goes to disk
 	# now, not while the next suites' busy-polling workers run: writeback

@@ -112,7 +112,7 @@ wr_replay_main(struct wr_worker *w)
 			wr_pace_init(&q->pace, &q->pace_conf, now);
 	}
 	while (__atomic_load_n(&w->ctl->tx_stop, __ATOMIC_RELAXED) == 0) {
-		work = wr_worker_poll_tx(w, now, replay_burst) + wr_worker_poll_rx(w);
+		work = wr_worker_poll_tx(w, now, replay_burst) + wr_worker_poll_rx(w, now);
 		now = wr_worker_iter_end(w, work, now, rte_rdtsc);
 	}
 	for (i = 0; i < w->nb_tx; i++)

@@ -7,6 +7,7 @@
  * published once per burst (counter.h).
  */
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <rte_cycles.h>
@@ -247,19 +248,42 @@ rx_iat_burst(struct wr_rxq *q, const struct rx_sids *b, uint64_t now_tsc)
 }
 
 /*
- * Sequence, latency and jitter of one own frame; false: unknown stream.
- * Latency is summed once, per stream; the queue's histogram only counts
- * buckets (its moments come from the streams, wr_rxq_lat_final).
- * When odd is not NULL (--capture), *odd says the sequence was not the
- * one the stream expected (a gap before it, late, or a duplicate). A
- * stream's first frame of the burst adds it to b.
+ * Latency and jitter of one own frame of stream s (rx_own, when the
+ * queue counts latency). Latency is summed once, per stream; the queue's
+ * histogram only counts buckets (its moments come from the streams,
+ * wr_rxq_lat_final).
+ */
+static __rte_always_inline void
+rx_own_lat(struct wr_rxq *q, struct wr_rx_stream *s, uint32_t tsc_lo,
+		uint64_t now_tsc)
+{
+	/* 32-bit TSC difference: exact for latencies below 2^32 cycles. */
+	const uint64_t lat = (uint32_t)((uint32_t)now_tsc - tsc_lo);
+
+	wr_hist_count(&q->lat, lat);
+	wr_jitter_update(&s->jitter, lat);
+	s->lat_sum_tsc += lat;
+	s->lat_sum_hi += s->lat_sum_tsc < lat;
+	s->nb_lat++;
+	if (lat < s->lat_min_tsc)
+		s->lat_min_tsc = lat;
+	if (lat > s->lat_max_tsc)
+		s->lat_max_tsc = lat;
+	wr_hist_pub_note(&q->lat_pub, lat);
+}
+
+/*
+ * Sequence and, with lat (a constant in each caller), latency of one own
+ * frame; false: unknown stream. When odd is not NULL (--capture), *odd
+ * says the sequence was not the one the stream expected (a gap before
+ * it, late, or a duplicate). A stream's first frame of the burst adds it
+ * to b.
  */
 static __rte_always_inline bool
 rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
-		bool *odd, struct rx_sids *b)
+		bool *odd, struct rx_sids *b, bool lat)
 {
 	struct wr_rx_stream *s;
-	uint64_t lat;
 
 	if (unlikely(fr->stream_id >= WR_MAX_STREAMS))
 		return false;
@@ -272,18 +296,8 @@ rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
 	/* Inter-arrival: note the stream once, count its frames (rx_iat_burst). */
 	if (s->nb_burst_pkts++ == 0)
 		b->id[b->nb++] = fr->stream_id;
-	/* 32-bit TSC difference: exact for latencies below 2^32 cycles. */
-	lat = (uint32_t)((uint32_t)now_tsc - fr->tsc_lo);
-	wr_hist_count(&q->lat, lat);
-	wr_jitter_update(&s->jitter, lat);
-	s->lat_sum_tsc += lat;
-	s->lat_sum_hi += s->lat_sum_tsc < lat;
-	s->nb_lat++;
-	if (lat < s->lat_min_tsc)
-		s->lat_min_tsc = lat;
-	if (lat > s->lat_max_tsc)
-		s->lat_max_tsc = lat;
-	wr_hist_pub_note(&q->lat_pub, lat);
+	if (lat)
+		rx_own_lat(q, s, fr->tsc_lo, now_tsc);
 	return true;
 }
 
@@ -400,8 +414,8 @@ rx_rare_frame(const struct rx_ctx *c, struct rx_tally *r,
 			*why = WR_CAPTURE_WHY_NONE;
 		return;
 	}
-	if (k == WR_FRAME_OWN &&
-			rx_own(c->q, &fr, c->now_tsc, why ? &odd : NULL, c->b)) {
+	if (k == WR_FRAME_OWN && rx_own(c->q, &fr, c->now_tsc, why ? &odd : NULL,
+			c->b, c->q->count_lat)) {
 		r->own++;
 		if (why != NULL) {
 			*why = odd ? WR_CAPTURE_WHY_SEQ : WR_CAPTURE_WHY_NONE;
@@ -476,7 +490,8 @@ rx_rare(const struct rx_ctx *c, uint16_t first)
 
 /*
  * Classify one received burst into t and, when why is not NULL
- * (--capture; a constant in each caller), each frame into why[i]. Per
+ * (--capture; a constant in each caller), each frame into why[i]; with
+ * lat (a constant too) own frames' latency is counted. Per
  * frame one test takes an own untagged IPv4 frame; from the first frame
  * that is not, rx_rare takes the rest of the burst. The burst's sums live
  * in locals (t may alias the stream updates' stores, so its fields would
@@ -484,7 +499,7 @@ rx_rare(const struct rx_ctx *c, uint16_t first)
  */
 static __rte_always_inline void
 rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
-		uint64_t now_tsc, struct rx_tally *t, uint8_t *why)
+		uint64_t now_tsc, struct rx_tally *t, uint8_t *why, bool lat)
 {
 	const struct rte_mempool *pool = pkts[0]->pool;
 	struct rx_sids b;
@@ -504,7 +519,7 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 
 		rx_prefetch(pkts, i, nb);
 		if (unlikely(!wr_frame_own4(wr_rx_data(m, w), len, &fr)) ||
-				unlikely(!rx_own(q, &fr, now_tsc, why ? &odd : NULL, &b)))
+				unlikely(!rx_own(q, &fr, now_tsc, why ? &odd : NULL, &b, lat)))
 			break;
 		bytes += len;
 		slow |= wr_rx_not_raw(m, w, pool);
@@ -539,7 +554,7 @@ rx_capture(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 	uint8_t why[WR_MAX_BURST];
 	struct wr_capq_burst b = { pkts, why, now_tsc, nb, false, false };
 
-	rx_classify(q, pkts, nb, now_tsc, t, why);
+	rx_classify(q, pkts, nb, now_tsc, t, why, q->count_lat);
 	b.anomalous = t->foreign != 0 || t->malformed != 0 || t->odd != 0;
 	b.raw = t->slow_free == 0;
 	wr_capq_burst(q->cap, &b);
@@ -553,23 +568,33 @@ rx_count_service(struct wr_rxq_stats *st, const struct rx_tally *t)
 	wr_counter_add(&st->nb_service_drop_pkts, t->service_drop);
 }
 
-/* One RX burst; returns frames received. */
+/*
+ * One RX burst of a poll that began at TSC poll_tsc (the loop's last
+ * read); returns frames received. The burst's stamp (inter-arrival,
+ * first and last frame) is poll_tsc, unless latency is counted or frames
+ * captured: then a read after the burst, so that no frame is stamped
+ * before it arrived. A TSC read costs what classifying 32 frames of
+ * zeros does on some CPUs (docs/bench.md).
+ */
 static inline uint16_t
-rx_burst(struct wr_rxq *q)
+rx_burst(struct wr_rxq *q, uint64_t poll_tsc)
 {
 	struct rte_mbuf *pkts[WR_MAX_BURST];
 	uint16_t nb = rte_eth_rx_burst(q->port, q->queue, pkts, q->burst_pkts);
 	struct rx_tally t = { 0 };
-	uint64_t now;
+	uint64_t now = poll_tsc;
 
 	if (nb == 0)
 		return 0;
-	/* Read after the burst so no frame is stamped later than now. */
-	now = rte_rdtsc();
+	if (q->count_lat || q->cap != NULL)
+		now = rte_rdtsc();
 	if (unlikely(q->cap != NULL)) {
 		rx_capture(q, pkts, nb, now, &t);
 	} else {
-		rx_classify(q, pkts, nb, now, &t, NULL);
+		if (likely(q->count_lat))
+			rx_classify(q, pkts, nb, now, &t, NULL, true);
+		else
+			rx_classify(q, pkts, nb, now, &t, NULL, false);
 		rx_free(pkts, nb, &t);
 	}
 	wr_rxq_stamp(&q->st, now);
@@ -593,13 +618,13 @@ count_burst(uint64_t *bins, uint16_t n)
 }
 
 static inline unsigned int
-poll_rx(struct wr_worker *w)
+poll_rx(struct wr_worker *w, uint64_t poll_tsc)
 {
 	unsigned int i, work = 0;
 	uint16_t n;
 
 	for (i = 0; i < w->nb_rx; i++) {
-		n = rx_burst(w->rx[i]);
+		n = rx_burst(w->rx[i], poll_tsc);
 		count_burst(w->st.rx_bursts, n);
 		work += n;
 	}
@@ -607,9 +632,9 @@ poll_rx(struct wr_worker *w)
 }
 
 unsigned int
-wr_worker_poll_rx(struct wr_worker *w)
+wr_worker_poll_rx(struct wr_worker *w, uint64_t poll_tsc)
 {
-	return poll_rx(w);
+	return poll_rx(w, poll_tsc);
 }
 
 /* One burst on each TX queue of a port whose link is up (txsend.h). */
@@ -661,11 +686,24 @@ thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Of that, time spent in the kernel in the thread's context, in ns. */
+static uint64_t
+thread_sys_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		return 0;
+	return (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+		(uint64_t)ru.ru_stime.tv_usec * 1000u;
+}
+
 int
 wr_worker_main(void *arg)
 {
 	struct wr_worker *w = arg;
-	uint64_t cpu0 = thread_cpu_ns(), now = rte_rdtsc(), start = now;
+	uint64_t sys0 = thread_sys_ns(), cpu0 = thread_cpu_ns();
+	uint64_t now = rte_rdtsc(), start = now;
 	unsigned int i, work;
 
 	if (w->mode == WR_WORKER_REFLECT)
@@ -686,10 +724,11 @@ wr_worker_main(void *arg)
 		if (unlikely(__atomic_load_n(&w->ctl->pace_gen, __ATOMIC_RELAXED) !=
 				w->pace_gen))
 			repace(w, now);
-		work = poll_tx(w, now) + poll_rx(w);
+		work = poll_tx(w, now) + poll_rx(w, now);
 		now = wr_worker_iter_end(w, work, now, rte_rdtsc);
 	}
 	wr_counter_set(&w->st.loop_cpu_ns, thread_cpu_ns() - cpu0);
+	wr_counter_set(&w->st.loop_sys_ns, thread_sys_ns() - sys0);
 	wr_counter_set(&w->st.loop_tsc, rte_rdtsc() - start);
 	for (i = 0; i < w->nb_tx; i++)
 		wr_txq_drain(w->tx[i]);
@@ -702,7 +741,7 @@ wr_worker_rx_until_stop(struct wr_worker *w, uint64_t now)
 	unsigned int i, work;
 
 	while (__atomic_load_n(&w->ctl->rx_stop, __ATOMIC_RELAXED) == 0) {
-		work = poll_rx(w);
+		work = poll_rx(w, now);
 		now = wr_worker_iter_end(w, work, now, rte_rdtsc);
 	}
 	for (i = 0; i < w->nb_rx; i++)

@@ -175,6 +175,9 @@ struct wr_rxq {
 	uint16_t queue;
 	uint16_t pidx;            /* run port index (setup/run.h registry) */
 	uint16_t burst_pkts;
+	/* Whether own frames' latency is counted: false when no stream can
+	 * report it (set-up's, wr_run_lat_possible), saving the work. */
+	bool count_lat;
 	/* The --impair fixture in front of this queue (set-up's; NULL: none). */
 	struct wr_impair_q *impair;
 	const struct rte_eth_rxtx_callback *impair_cb;
@@ -204,10 +207,14 @@ struct wr_worker_stats {
 	/* Polls of each queue by frames moved (cpu.h bins), one bump each. */
 	uint64_t tx_bursts[WR_CPU_BURST_BINS];
 	uint64_t rx_bursts[WR_CPU_BURST_BINS];
-	/* Over the TX loop, written once as it ends: its TSC span and the
-	 * CPU time the kernel gave the thread (CLOCK_THREAD_CPUTIME_ID). */
+	/* Over the TX loop, written once as it ends: its TSC span, the
+	 * CPU time the kernel gave the thread (CLOCK_THREAD_CPUTIME_ID) and,
+	 * of that, the time the thread spent in the kernel (getrusage
+	 * RUSAGE_THREAD ru_stime: page faults, and interrupts the kernel
+	 * charges to the task it interrupted; sampled at the tick). */
 	uint64_t loop_tsc;
 	uint64_t loop_cpu_ns;
+	uint64_t loop_sys_ns;
 } __rte_cache_aligned;
 
 /* What a worker's loop does; decided once, before launch. */
@@ -342,10 +349,11 @@ wr_worker_iter_end(struct wr_worker *w, unsigned int work, uint64_t prev_tsc,
 }
 
 /*
- * One RX burst on each RX queue of w, as the generator's loop polls them;
- * returns frames received. Only w's lcore (replay.c's loop).
+ * One RX burst on each RX queue of w, as the generator's loop polls them,
+ * in a poll that began at TSC poll_tsc; returns frames received. Only
+ * w's lcore (replay.c's loop).
  */
-unsigned int wr_worker_poll_rx(struct wr_worker *w);
+unsigned int wr_worker_poll_rx(struct wr_worker *w, uint64_t poll_tsc);
 
 /*
  * The end of a worker's run once TX stopped (ctl->tx_stop) at TSC now:

@@ -117,6 +117,18 @@ wr_mode_trial(struct mode_ctx *m, const struct wr_trial *t, const char *what,
 	return rc;
 }
 
+/*
+ * A sweep's point is its trial's summary (the last attempt's): it joins
+ * results as the trial is recorded, so that no checkpoint holds the
+ * trial without its point.
+ */
+static void
+point_of_trial(struct mode_ctx *m, const struct wr_trial_summary *s)
+{
+	wr_result_sweep(m->trial_point, s);
+	wr_result_point_join(m->results, m->trial_point);
+}
+
 /* One trial: prepare, run, stop, summarise, record. */
 int
 wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *what,
@@ -135,6 +147,8 @@ wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *wha
 	wr_run_stop(m->run, why);
 	wr_mode_summarize(m->run, s);
 	wr_result_trial_record(m->trials, s, what, m->run);
+	if (m->trial_point != NULL)
+		point_of_trial(m, s);
 	/* A crash from now on loses no finished trial (docs/results.md). */
 	wr_result_checkpoint_keep(m->run, m->doc);
 	if (m->h->on_trial != NULL)
@@ -220,9 +234,9 @@ run_sweep(struct mode_ctx *m, uint32_t size, json_t *res)
 
 	wr_trial_from_config(m->run->setup.cfg, &t);
 	t.frame_size = size;
+	m->trial_point = res;   /* filled as each attempt is recorded */
 	rc = wr_mode_trial(m, &t, "sweep", &s);
-	if (rc == 0)
-		wr_result_sweep(res, &s);
+	m->trial_point = NULL;
 	return rc;
 }
 
@@ -464,6 +478,7 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 
 	wr_result_mode_head(doc, wr_mode_name(cfg->mode), cfg, trial_ms, &m.trials,
 		&results);
+	m.results = results;
 	wr_err_clear(err);
 	/* Each checkpoint holds every finished point and trial. */
 	wr_result_checkpoint_keep(run, doc);
@@ -473,7 +488,8 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 		wr_mode_progress_size(&m, i + 1, size);
 		res = wr_result_point(size);
 		rc = run_size(&m, size, res);
-		/* A point joins results once it is finished (or failed). */
+		/* A point joins results once it is finished (or failed); a
+		 * sweep's joined with its trial (point_of_trial). */
 		wr_result_point_done(results, res);
 		wr_result_checkpoint_keep(run, doc);
 	}

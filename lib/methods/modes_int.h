@@ -34,6 +34,10 @@ struct mode_ctx {
 	double lat_base_pps;       /* what the search found for latency under
 	                            * load (0: nothing), and where it came from */
 	const char *lat_base_from;
+	json_t *results;           /* the doc's finished points (wr_mode_run) */
+	json_t *trial_point;       /* a sweep's point while its trial runs: it
+	                            * joins results with the trial it sums up,
+	                            * in the same checkpoint (run_sweep) */
 };
 
 /*

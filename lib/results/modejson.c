@@ -76,10 +76,29 @@ wr_result_point(uint32_t size)
 	return res;
 }
 
+/* Whether res is results' last point already (wr_result_point_join). */
+static bool
+point_joined(const json_t *results, const json_t *res)
+{
+	size_t n = json_array_size(results);
+
+	return n != 0 && json_array_get(results, n - 1) == res;
+}
+
 void
 wr_result_point_done(json_t *results, json_t *res)
 {
-	json_array_append_new(results, res);
+	if (point_joined(results, res))
+		json_decref(res);
+	else
+		json_array_append_new(results, res);
+}
+
+void
+wr_result_point_join(json_t *results, json_t *res)
+{
+	if (!point_joined(results, res))
+		json_array_append(results, res);
 }
 
 void

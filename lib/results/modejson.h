@@ -31,8 +31,18 @@ void wr_result_trial_record(json_t *trials, const struct wr_trial_summary *s,
 /* A new point of results[] at size, not yet appended. */
 json_t *wr_result_point(uint32_t size);
 
-/* The point is finished (or failed): it joins results (ref stolen). */
+/*
+ * The point is finished (or failed): it joins results (ref stolen), unless
+ * wr_result_point_join put it there already.
+ */
 void wr_result_point_done(json_t *results, json_t *res);
+
+/*
+ * The point joins results now, before it is finished (a sweep's, with its
+ * trial), once however often called; the caller keeps its reference for
+ * wr_result_point_done.
+ */
+void wr_result_point_join(json_t *results, json_t *res);
 
 /* Where the point's 100% rate came from ("--rate", "line rate", ...). */
 void wr_result_max_from(json_t *res, const char *from);

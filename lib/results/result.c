@@ -178,6 +178,7 @@ stalls_json(const struct wr_rate_check *rc)
 	wr_json_set(o, "stalled_ms", json_real(rc->stalled_s * 1e3));
 	wr_json_set(o, "catchup_ms", json_real(rc->catchup_s * 1e3));
 	wr_json_set(o, "off_cpu_ms", json_real(rc->off_cpu_s * 1e3));
+	wr_json_set(o, "in_kernel_ms", json_real(rc->in_kernel_s * 1e3));
 	return o;
 }
 

@@ -39,6 +39,13 @@ wr_run_lat_valid(const struct wr_run *run, bool sender_in_run)
 	}
 }
 
+bool
+wr_run_lat_possible(const struct wr_run *run)
+{
+	return wr_run_lat_on(run) &&
+		(run->setup.cfg->lat_mode == WR_LAT_TSC || run->setup.q.nb_tx > 0);
+}
+
 /* Drivers whose reported link speed is a label, not a measurement. */
 bool
 wr_run_speed_is_label(const struct wr_port *p)
@@ -299,6 +306,8 @@ make_workers(struct wr_run *run, struct wr_error *err)
 	}
 	qsort(run->setup.q.tx, run->setup.q.nb_tx, sizeof(run->setup.q.tx[0]), txq_cmp);
 	qsort(run->setup.q.rx, run->setup.q.nb_rx, sizeof(run->setup.q.rx[0]), rxq_cmp);
+	for (i = 0; i < run->setup.q.nb_rx; i++)
+		run->setup.q.rx[i]->count_lat = wr_run_lat_possible(run);
 	return 0;
 }
 
@@ -433,15 +442,18 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 }
 
 /*
- * Most TX loop time the kernel did not give a worker sending on port index
- * p: loop span less the thread's CPU time, 0 when it got it all.
+ * The kernel's side of the TX loops of the workers sending on port index p,
+ * the most of any of them: the loop time it did not give the thread
+ * (span less CPU time) and the time it spent in the thread's context.
  */
-static double
-port_off_cpu_s(const struct wr_run *run, unsigned int p)
+static void
+port_kernel_s(const struct wr_run *run, unsigned int p, double *off_cpu,
+		double *in_kernel)
 {
-	double most = 0.0, off;
 	unsigned int i, j;
+	double off, sys;
 
+	*off_cpu = *in_kernel = 0.0;
 	for (i = 0; i < run->setup.plan.nb_workers; i++) {
 		const struct wr_worker *w = run->setup.workers[i];
 
@@ -451,10 +463,12 @@ port_off_cpu_s(const struct wr_run *run, unsigned int p)
 			continue;
 		off = wr_run_seconds(run, 0, wr_counter_read(&w->st.loop_tsc)) -
 			(double)wr_counter_read(&w->st.loop_cpu_ns) * 1e-9;
-		if (off > most)
-			most = off;
+		sys = (double)wr_counter_read(&w->st.loop_sys_ns) * 1e-9;
+		if (off > *off_cpu)
+			*off_cpu = off;
+		if (sys > *in_kernel)
+			*in_kernel = sys;
 	}
-	return most;
 }
 
 /* Add the pacer of one TX queue to a port's rate check. */
@@ -492,7 +506,7 @@ wr_run_rate_check(const struct wr_run *run, unsigned int p,
 		return false;
 	WR_RUN_FOREACH_TXQ_OF(run, p, i, tq)
 		rate_check_queue(run, &tq->pace, out);
-	out->off_cpu_s = port_off_cpu_s(run, p);
+	port_kernel_s(run, p, &out->off_cpu_s, &out->in_kernel_s);
 	out->requested_pps = run->setup.ports[p].rate_pps;
 	out->achieved_pps = dur > 0 ? (double)c->tx_pkts / dur : 0.0;
 	out->shortfall_pct = 100.0 * (1.0 - out->achieved_pps / out->requested_pps);

@@ -353,6 +353,12 @@ bool wr_run_lat_on(const struct wr_run *run);
  * host's TSC.
  */
 bool wr_run_lat_valid(const struct wr_run *run, bool sender_in_run);
+/*
+ * Whether any stream of the run can have a valid latency: latency on, and
+ * --latency tsc or a sender in this run. When not, the RX queues do not
+ * count it (wr_rxq.count_lat) and no port reports it.
+ */
+bool wr_run_lat_possible(const struct wr_run *run);
 
 /* Whether a paced port reached its --rate, and if not, why. */
 struct wr_rate_check {
@@ -367,6 +373,8 @@ struct wr_rate_check {
 	double stalled_s;          /* those gaps added up (longest queue) */
 	double off_cpu_s;          /* kernel: TX loop time its workers were
 	                            * not given (most of any of them) */
+	double in_kernel_s;        /* kernel: of the time given, spent in the
+	                            * kernel (faults, interrupts; most of any) */
 	double catchup_s;          /* shortest backlog window of the queues */
 	bool reached;              /* within WR_RUN_RATE_TOLERANCE_PCT, no clamp */
 	const char *reason;        /* when not reached */

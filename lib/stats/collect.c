@@ -391,7 +391,7 @@ port_lat_validity(struct wr_run *run)
 	unsigned int p, i;
 
 	for (p = 0; p < run->setup.nb_ports; p++)
-		run->res.port_lat_valid[p] = wr_run_lat_on(run);
+		run->res.port_lat_valid[p] = wr_run_lat_possible(run);
 	for (i = 0; i < run->res.nb_streams; i++) {
 		const struct wr_stream_result *s = &run->res.streams[i];
 

@@ -486,7 +486,7 @@ def main():
         else:
             res["compare"].append(compare(args, c[:2], int(c[2:]), log))
     cpu1 = cpu_times()
-    tsc = next((r["tsc_hz"] for r in res["compare"] + res["ring"] +
+    tsc = next((r["tsc_hz"] for r in res["compare"] + res["ring"] + res["rx_memif"] +
                 [res["stamp"] or {}, res["traffic"] or {}, res["replay"] or {},
                  res["scale"] or {}, res["stacks"] or {}]
                 if r.get("tsc_hz")), 0)

@@ -63,7 +63,7 @@ def rx_wirerate(args, sock, size):
     pps = (b["ports"][0]["rx_pkts"] - a["ports"][0]["rx_pkts"]) / (b["t_s"] - a["t_s"])
     lc = doc["cpu"]["lcores"][0]
     return {"pps": pps, "cycles_per_pkt": lc["tsc_per_pkt"], "busy_ratio": lc["busy_ratio"],
-            "pool": doc["ports"][0]["rx_pool_mbufs"]}
+            "pool": doc["ports"][0]["rx_pool_mbufs"], "tsc_hz": doc["env"]["tsc_hz"]}
 
 
 PPS = re.compile(r"^\s*Rx-pps:\s+(\d+)")
@@ -127,6 +127,7 @@ def rx_memif(args, size, log):
             if who == "wr":
                 r = one(args, "wr", size, pool)
                 pool = r["pool"]
+                out["tsc_hz"] = r["tsc_hz"]
                 out["wirerate"].append(r)
             else:
                 out["testpmd"].append(one(args, "tp", size, pool or 2047))

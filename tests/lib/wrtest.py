@@ -216,6 +216,19 @@ class Checker:
         sys.exit(1 if self.failed else 0)
 
 
+def stalls_confirmed(st):
+    """Whether the kernel accounts for a paced run's stalls (rate.stalls):
+    the loop time it did not give the worker plus the time it spent in the
+    worker's context (faults, interrupts) cover 3/4 of the stalls' gaps."""
+    return st["off_cpu_ms"] + st["in_kernel_ms"] >= 0.75 * st["stalled_ms"]
+
+
+def stalls_text(st):
+    return ("the kernel took the worker's CPU for the stalls (%.2f ms off its "
+            "CPU, %.2f ms in the kernel, %.2f ms of stalls)" %
+            (st["off_cpu_ms"], st["in_kernel_ms"], st["stalled_ms"]))
+
+
 def refused(c, vdevs, opts, msg, want_json=False):
     """wirerate on vdevs with opts is bad input: exit 2 and msg in its
     stderr (want_json: run with --json, and no result written)."""

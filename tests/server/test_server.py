@@ -216,9 +216,7 @@ def live_rate_budget(c, doc, phases):
            (short, st["clamped_pkts"], slack))
     c.eq(st["clamped_pkts"], rate["clamped_pkts"],
          "every clamp after a stall, none CPU bound (%s)" % rate.get("reason"))
-    c.true(st["off_cpu_ms"] >= 0.75 * st["stalled_ms"],
-           "the kernel took the worker's CPU for the stalls (%.2f ms off its "
-           "CPU, %.2f ms of stalls)" % (st["off_cpu_ms"], st["stalled_ms"]))
+    c.true(wrtest.stalls_confirmed(st), wrtest.stalls_text(st))
     print("samples %s; stalls %s" % ([round(rate_of(x)) for x in doc["samples"]], st))
 
 

@@ -233,14 +233,13 @@ def latency_gating():
     c.done(auto)
 
 
-def check_stalled(c, r, want_pps, what):
+def check_stalled(c, r, want_pps, what, confirm=True):
     """A run whose pacer clamped: every clamp must follow a stall of the
-    worker that the kernel confirms (the TX loop time it did not give the
-    worker thread, CLOCK_THREAD_CPUTIME_ID, covers the stalls the pacer
-    saw), and the pacer's budget (sent + clamped + backlog) must still be
+    worker (a worker too slow for the rate clamps between stalls and fails
+    here), and the pacer's budget (sent + clamped + backlog) must still be
     the target rate over the run within 0.5% (plus the two longest stalls,
-    which can shift the span the pacer earned over). A worker too slow for
-    the rate clamps between stalls and fails here."""
+    which can shift the span the pacer earned over). With confirm, the
+    kernel must account for the stalls (wrtest.stalls_confirmed)."""
     t = r.doc["totals"][0]
     rate, st = t["rate"], t["rate"]["stalls"]
     c.eq(rate["reached"], False, "%s: a clamped run is not reached" % what)
@@ -249,9 +248,8 @@ def check_stalled(c, r, want_pps, what):
     c.true(rate["reason"].startswith("stalled"), "%s: reason given" % what)
     c.true(st["count"] > 0 and st["longest_ms"] >= st["catchup_ms"] / 16,
            "%s: stalls recorded %r" % (what, st))
-    c.true(st["off_cpu_ms"] >= 0.75 * st["stalled_ms"],
-           "%s: the kernel took the worker's CPU for the stalls (%.2f ms off "
-           "its CPU, %.2f ms of stalls)" % (what, st["off_cpu_ms"], st["stalled_ms"]))
+    if confirm:
+        c.true(wrtest.stalls_confirmed(st), "%s: %s" % (what, wrtest.stalls_text(st)))
     # The pacer earns from the worker's start to its last grant: a stall
     # at either end of the run shifts that span by up to a stall.
     dur = t["tx_pkts"] / rate["achieved_pps"]
@@ -267,9 +265,12 @@ def check_rate(c, opts, want_pps, what):
     """Run paced TX on net_null and check the rate over the run within 0.5%.
     A run the machine stalled (the OS or the hypervisor took the worker's
     CPU for longer than the pacer catches up on) cannot meet the rate: it
-    must say so and pass check_stalled, and is retried; when every attempt
-    stalled, check_stalled's checks are the verdict. The pacer's exact
-    budgets are proven with synthetic TSC values in the unit suite."""
+    must say so and pass check_stalled's exact checks, and is retried;
+    when every attempt stalled, the last one's stalls must also be the
+    kernel's (on 2026-12-02 one CI attempt's 6.2 ms of stalls showed as
+    0.55 ms off the CPU: the kernel charges interrupts to the task they
+    interrupt, hence in_kernel_ms). The pacer's exact budgets are proven
+    with synthetic TSC values in the unit suite."""
     for attempt in range(3):
         r = wrtest.run(["net_null0"], ["--rx-ports", "none", "--duration", "2",
                                        "--quiet"] + opts)
@@ -279,10 +280,10 @@ def check_rate(c, opts, want_pps, what):
                "%s requested %r" % (what, rate["requested_pps"]))
         if rate["clamped_pkts"] == 0:
             break
-        check_stalled(c, r, want_pps, what)
-        print("note: %s attempt %d: the worker was off its CPU for %.2f ms "
-              "(stalls of up to %.2f ms, the pacer catches up on %.2f ms)" %
-              (what, attempt, rate["stalls"]["off_cpu_ms"],
+        check_stalled(c, r, want_pps, what, confirm=attempt == 2)
+        print("note: %s attempt %d: %s (stalls of up to %.2f ms, the pacer "
+              "catches up on %.2f ms)" %
+              (what, attempt, wrtest.stalls_text(rate["stalls"]),
                rate["stalls"]["longest_ms"], rate["stalls"]["catchup_ms"]))
     else:
         print("note: %s: stalled in every attempt; judged by its stalls and "
