@@ -573,7 +573,7 @@ rx_count_service(struct wr_rxq_stats *st, const struct rx_tally *t)
  * read); returns frames received. The burst's stamp (inter-arrival,
  * first and last frame) is poll_tsc, unless latency is counted or frames
  * captured: then a read after the burst, so that no frame is stamped
- * before it arrived. A TSC read costs what classifying 32 frames of
+ * before it arrived. A TSC read costs what classifying nine frames of
  * zeros does on some CPUs (docs/bench.md).
  */
 static inline uint16_t

@@ -120,7 +120,8 @@ wr_mode_trial(struct mode_ctx *m, const struct wr_trial *t, const char *what,
 /*
  * A sweep's point is its trial's summary (the last attempt's): it joins
  * results as the trial is recorded, so that no checkpoint holds the
- * trial without its point.
+ * trial without its point. A trial a signal stopped leaves the point
+ * bare (frame_size only), as a failed point.
  */
 static void
 point_of_trial(struct mode_ctx *m, const struct wr_trial_summary *s)
@@ -147,7 +148,7 @@ wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *wha
 	wr_run_stop(m->run, why);
 	wr_mode_summarize(m->run, s);
 	wr_result_trial_record(m->trials, s, what, m->run);
-	if (m->trial_point != NULL)
+	if (m->trial_point != NULL && why != WR_STOP_SIGNAL)
 		point_of_trial(m, s);
 	/* A crash from now on loses no finished trial (docs/results.md). */
 	wr_result_checkpoint_keep(m->run, m->doc);

@@ -111,7 +111,12 @@ void
 wr_result_sweep(json_t *res, const struct wr_trial_summary *s)
 {
 	json_t *o = wr_result_summary_json(s);
+	json_t *size = json_incref(json_object_get(res, "frame_size"));
 
+	/* A later attempt's summary replaces an earlier one's, every key. */
+	json_object_clear(res);
+	if (size != NULL)
+		json_object_set_new(res, "frame_size", size);
 	/* json_object_update() copies the keys: the object is still ours. */
 	json_object_update(res, o);
 	json_decref(o);
