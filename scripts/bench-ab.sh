@@ -38,6 +38,10 @@ tx84v6) vdev=net_null0 opts="--rx-ports none --ipv6 --size 84" key=tx_pkts ;;
 esac
 wr_need_root
 wr_install linux-perf
+wr_hugepages
+# Hugepages where there are (as scripts/lib/bench.py runs): with 4 KiB pages
+# the TLB misses of the pool's mbufs hide most of the worker's own cost.
+eal=$(wr_eal_opts)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 wr_log "load average now: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
@@ -46,9 +50,8 @@ for ((r = 1; r <= runs; r++)); do
 	order=("${progs[@]}")
 	((r % 2 == 1)) || mapfile -t order < <(printf '%s\n' "${progs[@]}" | tac)
 	for p in "${order[@]}"; do
-		# shellcheck disable=SC2086 # opts are words
-		perf record -q -F 1000 -o "$tmp/s.data" -- "$p" -l 0,1 --no-pci \
-			--log-level='*:warning' --file-prefix "wrab$$" --no-huge -m 1024 \
+		# shellcheck disable=SC2086 # eal and opts are words
+		perf record -q -F 1000 -o "$tmp/s.data" -- "$p" $eal --file-prefix "wrab$$" \
 			--vdev "$vdev" -- $opts --duration 4s --plain --json "$tmp/s.json" \
 			>"$tmp/out" 2>&1 || wr_die "$p failed: $(tail -5 "$tmp/out")"
 		s=$(perf script -i "$tmp/s.data" --comms rte-worker-1 2>/dev/null | wc -l)

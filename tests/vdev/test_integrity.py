@@ -340,11 +340,18 @@ def write_pcap(path, hdr, frames):
             f.write(struct.pack("<IIII", 0, 0, len(x), len(x)) + x)
 
 
+# An IEEE 802.3 frame (a length, 39, where Ethernet II has its type):
+# LLC 42 42 03 and a spanning-tree configuration BPDU, padded to 60 bytes.
+STP_BPDU = (bytes.fromhex("0180c2000000" "020000000001" "0027" "424203")
+            + bytes(36)).ljust(60, b"\0")
+
+
 def xcheck_foreign():
     """Frames wirerate did not make arrive among its own (from a pcap file
-    of 500 frames a wirerate sender wrote, with 100 frames of zeros and 50
-    own frames made 10 bytes longer than their IP length says): the PMD's
-    ipackets are own + foreign + malformed, and rx_ipackets stays quiet."""
+    of 500 frames a wirerate sender wrote, with 100 frames of zeros, 25
+    spanning-tree BPDUs (802.3 frames) and 50 own frames made 10 bytes
+    longer than their IP length says): the PMD's ipackets are own +
+    foreign + malformed, and rx_ipackets stays quiet."""
     c = Checker("xcheck_foreign")
     with tempfile.TemporaryDirectory() as d:
         mixed = os.path.join(d, "mixed.pcap")
@@ -353,6 +360,7 @@ def xcheck_foreign():
         for i, fr in enumerate(frames):
             out += [fr] + ([bytes(60)] if i % 5 == 0 else [])
             out += [fr + bytes(10)] if i % 10 == 0 else []
+            out += [STP_BPDU] if i % 20 == 7 else []
         write_pcap(mixed, hdr, out)
         r = wrtest.run(["net_pcap0,rx_pcap=" + mixed], ["--tx-ports", "none",
                                                         "--duration", "1", "--quiet"])
@@ -361,7 +369,7 @@ def xcheck_foreign():
         c.done(r)
     t = r.doc["totals"][0]
     c.eq((t["rx_own_pkts"], t["rx_foreign_pkts"], t["rx_malformed_pkts"]),
-         (500, 100, 50), "own, foreign, malformed")
+         (500, 125, 50), "own, foreign, malformed")
     c.eq(t["nic_ipackets"], t["rx_own_pkts"] + t["rx_foreign_pkts"] + t["rx_malformed_pkts"],
          "the PMD's ipackets = own + foreign + malformed")
     c.eq(t["rx_pkts"], t["nic_ipackets"], "wirerate's RX count = ipackets")
