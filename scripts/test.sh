@@ -30,6 +30,8 @@ Usage: $0                 suites ${suites[*]}, then in the sanitizer
                           from $WR_DPDK_SRC into a cache
                           (WR_DPDK_CACHE [$WR_DPDK_CACHE]),
                           wirerate against it [${dpdk_suites[*]}]
+The sanitizer and DPDK legs leave out the cases of suite long (a
+wall-clock span by design; tests/meson.build): the plain build runs them.
 Opt-in suites: soak (WR_SOAK_S seconds [600]). Fuzzing time per target:
 WR_FUZZ_SECONDS [$WR_FUZZ_SECONDS].
 USAGE
@@ -49,11 +51,20 @@ if [ $# -gt 0 ]; then
 fi
 
 # Run suites in a build directory; returns meson's status.
+# run_suites DIR [--no-long] SUITE...: --no-long leaves out the cases of
+# suite long (tests/meson.build: a wall-clock span by design), which the
+# plain build runs.
 run_suites() {
-	local dir=$1 s args=() rc=0
+	local dir=$1 s args=() rc=0 what
 	shift
+	what=$*
+	if [ "${1-}" = --no-long ]; then
+		shift
+		args+=(--no-suite long)
+		what="$* (not the long cases: the plain build runs them)"
+	fi
 	for s in "$@"; do args+=(--suite "$s"); done
-	wr_log "$dir: ${*}"
+	wr_log "$dir: $what"
 	sync    # the build's writes too (see below)
 	meson test -C "$dir" --print-errorlogs "${args[@]}" || rc=1
 	# What the suites wrote (the package suite: a whole build) goes to disk
@@ -70,7 +81,7 @@ leg_dpdk() {
 	local t0=$SECONDS rc=0
 	wr_install "${WR_DPDK_BUILD_PACKAGES[@]}"
 	wr_build_dpdk "$1"
-	run_suites "$WR_ROOT/build-dpdk-$1" "${dpdk_suites[@]}" || rc=1
+	run_suites "$WR_ROOT/build-dpdk-$1" --no-long "${dpdk_suites[@]}" || rc=1
 	wr_log "dpdk-$1 leg: $((SECONDS - t0)) s (DPDK build, wirerate build, suites)"
 	return $rc
 }
@@ -151,7 +162,7 @@ if [ $plain -eq 1 ]; then
 fi
 if [ $san -eq 1 ]; then
 	wr_build_san
-	run_suites "$WR_SAN_BUILD" "${san_suites[@]}" || rc=1
+	run_suites "$WR_SAN_BUILD" --no-long "${san_suites[@]}" || rc=1
 	dirs+=("$WR_SAN_BUILD")
 fi
 for v in "${dpdk_legs[@]}"; do
