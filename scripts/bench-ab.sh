@@ -19,7 +19,8 @@ Usage: $0 CASE RUNS PROGRAM...
   RUNS     rounds; each round runs every PROGRAM once, the order reversed
            every other round
 Prints per run: samples (ms on the CPU), frames, ns of worker CPU per
-frame; then the median per program. Needs root; installs linux-perf.
+frame; then the median per program. Needs root; installs linux-perf and
+reserves hugepages (runs on 4 KiB pages where it cannot).
 USAGE
 }
 
