@@ -442,9 +442,10 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 }
 
 /*
- * The kernel's side of the TX loops of the workers sending on port index p,
- * the most of any of them: the loop time it did not give the thread
- * (span less CPU time) and the time it spent in the thread's context.
+ * The kernel's side of the TX loop of the worker sending on port index p
+ * that it took the most from: the loop time it did not give the thread
+ * (span less CPU time, 0 when it got it all) and the time it spent in the
+ * thread's context. Both come from that one worker.
  */
 static void
 port_kernel_s(const struct wr_run *run, unsigned int p, double *off_cpu,
@@ -463,11 +464,12 @@ port_kernel_s(const struct wr_run *run, unsigned int p, double *off_cpu,
 			continue;
 		off = wr_run_seconds(run, 0, wr_counter_read(&w->st.loop_tsc)) -
 			(double)wr_counter_read(&w->st.loop_cpu_ns) * 1e-9;
+		off = off > 0.0 ? off : 0.0;
 		sys = (double)wr_counter_read(&w->st.loop_sys_ns) * 1e-9;
-		if (off > *off_cpu)
+		if (off + sys > *off_cpu + *in_kernel) {
 			*off_cpu = off;
-		if (sys > *in_kernel)
 			*in_kernel = sys;
+		}
 	}
 }
 

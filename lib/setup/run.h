@@ -371,10 +371,11 @@ struct wr_rate_check {
 	uint64_t nb_stalls;        /* clamping grants after a stall */
 	double longest_stall_s;    /* longest of those gaps */
 	double stalled_s;          /* those gaps added up (longest queue) */
-	double off_cpu_s;          /* kernel: TX loop time its workers were
-	                            * not given (most of any of them) */
-	double in_kernel_s;        /* kernel: of the time given, spent in the
-	                            * kernel (faults, interrupts; most of any) */
+	double off_cpu_s;          /* kernel: TX loop time a worker of the
+	                            * port was not given, and ... */
+	double in_kernel_s;        /* ... of the time given, spent in the
+	                            * kernel (faults, interrupts): the worker
+	                            * the kernel took the most from */
 	double catchup_s;          /* shortest backlog window of the queues */
 	bool reached;              /* within WR_RUN_RATE_TOLERANCE_PCT, no clamp */
 	const char *reason;        /* when not reached */

@@ -261,6 +261,9 @@ def check_stalled(c, r, want_pps, what, confirm=True):
     c.true(rate["achieved_pps"] < want_pps * 1.005, "%s: never above the target" % what)
 
 
+RATE_ATTEMPTS = 3  # check_rate's runs at most
+
+
 def check_rate(c, opts, want_pps, what):
     """Run paced TX on net_null and check the rate over the run within 0.5%.
     A run the machine stalled (the OS or the hypervisor took the worker's
@@ -271,7 +274,7 @@ def check_rate(c, opts, want_pps, what):
     0.55 ms off the CPU: the kernel charges interrupts to the task they
     interrupt, hence in_kernel_ms). The pacer's exact budgets are proven
     with synthetic TSC values in the unit suite."""
-    for attempt in range(3):
+    for attempt in range(RATE_ATTEMPTS):
         r = wrtest.run(["net_null0"], ["--rx-ports", "none", "--duration", "2",
                                        "--quiet"] + opts)
         c.eq(r.rc, 0, "%s exit code" % what)
@@ -280,7 +283,7 @@ def check_rate(c, opts, want_pps, what):
                "%s requested %r" % (what, rate["requested_pps"]))
         if rate["clamped_pkts"] == 0:
             break
-        check_stalled(c, r, want_pps, what, confirm=attempt == 2)
+        check_stalled(c, r, want_pps, what, confirm=attempt == RATE_ATTEMPTS - 1)
         print("note: %s attempt %d: %s (stalls of up to %.2f ms, the pacer "
               "catches up on %.2f ms)" %
               (what, attempt, wrtest.stalls_text(rate["stalls"]),
