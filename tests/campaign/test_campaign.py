@@ -12,7 +12,11 @@ shaper's qdisc counters, the receiving veth's kernel counters) and the
 results the hosts kept; the report's table is complete.
 bad_input: campaigns with mistakes end with exit 2 and a message naming the
 cell and what is wrong, before any host is reached; the campaigns shipped
-in config/campaigns/ expand against their inventories."""
+in config/campaigns/ expand against their inventories.
+controller: cell digests, timeouts and resume as the controller decides
+them, before any host is reached.
+summary: wr-record.py summary on crafted cells (no namespaces, no EAL): the
+DUT table of two repeats, each row with its own cell's figures."""
 import json
 import os
 import re
@@ -629,6 +633,115 @@ def controller():
     c.done()
 
 
+RECORD_PY = os.path.join(ROOT, "scripts", "campaign", "files", "wr-record.py")
+SENT = 1000
+
+
+def crafted_result(size, mpps, **streams):
+    """One end's result of the documented shape with chosen figures."""
+    doc = {"schema": "wirerate-result/1", "env": {"hostname": "h", "cmdline": "wirerate"},
+           "config": {"frame_size": size, "vlan": 0}, "stop_reason": "idle",
+           "duration_s": SENT / mpps / 1e6, "streams": [],
+           "ports": [{"port_id": 0, "driver": "net_null", "role": "tx+rx"}],
+           "totals": [{"port_id": 0, "tx_mpps": mpps, "rx_mpps": mpps,
+                       "tx_gbps_l1": mpps * (size + 20) * 8e-3,
+                       "tx_gbps_l2": mpps * size * 8e-3,
+                       "rx_gbps_l1": mpps * (size + 20) * 8e-3,
+                       "rx_gbps_l2": mpps * size * 8e-3}],
+           "accounting": {"sent_pkts": SENT, "received_pkts": SENT, "lost_pkts": 0,
+                          "balanced": True}}
+    doc.update(streams)
+    return doc
+
+
+def crafted_cell(c, d, size, rep, mpps, irqs):
+    """A passed cell (bridge/dut, SIZE B, repeat REP) as wr-record.py cell
+    keeps it: both ends' results, their merge (wirerate merge), cell.json
+    and the DUT's figures (irqs interrupts/s); returns its directory."""
+    cid = "bridge_dut-%dB-r%d" % (size, rep)
+    cd = os.path.join(d, "cells", cid)
+    os.makedirs(cd)
+    docs = {"snd": crafted_result(size, mpps, tx_streams=[
+        {"stream_id": 0, "port": 0, "queue": 0, "sent_pkts": SENT}]),
+        "rcv": crafted_result(size, mpps, streams=[
+            {"stream_id": 0, "rx_port": 0, "sender_in_run": False, "rx_pkts": SENT,
+             "gap_pkts": 0, "late_pkts": 0, "dup_pkts": 0, "old_pkts": 0, "restarts": 0,
+             "first_seq": 0, "next_seq": SENT, "latency_mean_ns": 1000.0}])}
+    cell = {"schema": "wirerate-cell/1", "cell": cid, "label": "bridge/dut",
+            "frame_size": size, "repeat": rep, "sender": "h1:veth", "receiver": "h2:veth",
+            "digest": "d", "defines": {}, "status": "passed", "reason": "",
+            "merged": "merged.json"}
+    dut = {"interrupts_per_s": irqs, "cpu": {"cpu": {"busy": 50.0, "user": 10.0,
+                                                     "system": 20.0, "softirq": 20.0}},
+           "net_rx_softirqs_per_s": irqs, "rx_pps": mpps * 1e6, "tx_pps": mpps * 1e6}
+    for name, doc in dict(docs, cell=cell, dut=dut).items():
+        with open(os.path.join(cd, name + ".json"), "w") as f:
+            json.dump(doc, f)
+    p = subprocess.run([WIRERATE, "merge", "snd.json", "rcv.json", "--json", "merged.json"],
+                       cwd=cd, capture_output=True, text=True, timeout=30)
+    c.eq(p.returncode, 0, "%s: crafted ends merge: %s" % (cid, p.stderr[-300:]))
+    return cd
+
+
+def dut_rows(md):
+    """The rows of report.md's DUT table: [{column: text}]."""
+    sec = re.search(r"^## DUT.*?(?=^## |\Z)", md, re.M | re.S)
+    lines = [x for x in (sec.group(0) if sec else "").splitlines() if x.startswith("|")]
+    split = [[y.strip() for y in x.strip().strip("|").split("|")] for x in lines]
+    return [dict(zip(split[0], r)) for r in split[2:]]
+
+
+# (size, repeat, Mpps, DUT interrupts/s) of the crafted cells, in file order.
+REPEATS = [(64, 1, 1.0, 1000), (64, 2, 2.0, 3000), (1518, 1, 0.5, 2000),
+           (1518, 2, 0.25, 6000)]
+
+
+def check_repeat_rows(c, rows):
+    """The row of each cell (found by its DUT figures, which were always
+    its own) has the cell's repeat and Mpps (all had repeat 1's), and the
+    ratios are taken within a repeat."""
+    for size, rep, mpps, irqs in REPEATS:
+        r = [x for x in rows if x.get("DUT interrupts/s") == "%d" % irqs] or [{}]
+        c.eq((r[0].get("frame B"), r[0].get("repeat"), r[0].get("Mpps")),
+             (str(size), str(rep), "%.4f" % mpps),
+             "DUT table: the row of %d B repeat %d has its own repeat and Mpps" % (size, rep))
+    for rep, want in ((1, "x 0.5"), (2, "x 0.125")):
+        r = [x for x in rows if x.get("cell") == "bridge/dut r%d: 1518 B / 64 B" % rep]
+        c.eq(r[0].get("Mpps") if r else None, want,
+             "ratio of 1518 B to 64 B in repeat %d" % rep)
+    c.eq(len(rows), len(REPEATS) + 2, "DUT table: a row per cell, a ratio per repeat")
+
+
+def summary():
+    """No namespaces, no EAL: wr-record.py summary on crafted cells of two
+    repeats (the DUT table)."""
+    c = Checker("campaign_summary")
+    d = tempfile.mkdtemp(prefix="wirerate-campaign-sum-")
+    try:
+        dirs = [crafted_cell(c, d, *x) for x in REPEATS]
+        p = subprocess.run([sys.executable, RECORD_PY, "summary", WIRERATE, d, "t"] + dirs,
+                           capture_output=True, text=True, timeout=60)
+        print(p.stdout[-3000:] + p.stderr[-2000:])
+        c.eq(p.returncode, 0, "summary: exit 0")
+        c.true("Traceback" not in p.stderr, "summary: no traceback")
+        s = load_json_file(os.path.join(d, "summary.json"))
+        c.eq((s or {}).get("passed"), len(REPEATS), "the crafted cells passed")
+        md = open(os.path.join(d, "report", "report.md")).read() \
+            if os.path.exists(os.path.join(d, "report", "report.md")) else ""
+        check_repeat_rows(c, dut_rows(md))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
+def load_json_file(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
 EXAMPLES = {  # config/campaigns/: campaign -> (inventory, cell ids)
     "vnic-seed": ("lab-inventory", ["%s_%s-hosts-1518B-r%d" % (n, p, r) if p == "different"
                                     else "%s_same-host-1518B-r%d" % (n, r)
@@ -642,7 +755,7 @@ EXAMPLES = {  # config/campaigns/: campaign -> (inventory, cell ids)
 }
 
 
-CASES = cases.by_name(end_to_end, bad_input, controller)
+CASES = cases.by_name(end_to_end, bad_input, controller, summary)
 
 if __name__ == "__main__":
     cases.main(CASES)

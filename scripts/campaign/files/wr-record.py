@@ -238,14 +238,16 @@ def reused_line(reused):
 
 
 def dut_table(md, cells):
-    """The DUT section of the report for the passed cells that have
-    dut.json, or None."""
+    """The DUT section of the report for the cells that have dut.json, or
+    None. A cell's row in the campaign table is its place among the
+    records given to `wirerate report` (cells with a record)."""
     rows = []
-    for d, c in cells:
+    for n, (d, c) in enumerate([x for x in cells if x[1] is not None]):
         try:
             with open(os.path.join(d, "dut.json")) as f:
-                rows.append((c["label"], c["frame_size"], json.load(f)))
-        except (OSError, ValueError, TypeError):
+                dut = json.load(f)
+            rows.append((c["label"], c["frame_size"], c.get("repeat", 1), n, dut))
+        except (OSError, ValueError, TypeError, KeyError):
             pass
     return wr_dut.table(md, rows) if rows else None
 

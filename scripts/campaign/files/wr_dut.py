@@ -162,31 +162,41 @@ def _num(text):
 
 
 def campaign_rows(md):
-    """{(label, size): {column: text}} of the report's campaign table."""
-    head, rows = None, {}
+    """The rows of the report's campaign table in its order, which is that
+    of the cells given to `wirerate report`: [{column: text}]."""
+    head, rows = None, []
     for line in md.splitlines():
         cols = [x.strip() for x in line.strip().strip("|").split("|")]
-        if cols[:2] == ["cell", "frame B"]:
+        if cols[:2] == ["cell", "frame B"] and head is None:
             head = cols
+        elif head and not line.startswith("|"):
+            break
         elif head and len(cols) == len(head) and cols[1].isdigit():
-            rows.setdefault((cols[0], int(cols[1])), dict(zip(head, cols)))
+            rows.append(dict(zip(head, cols)))
     return rows
+
+
+def _wr_row(rows, n, label, size):
+    """Row n of the campaign table, {} when it is not that cell's."""
+    w = rows[n] if 0 <= n < len(rows) else {}
+    return w if (w.get("cell"), w.get("frame B")) == (label, str(size)) else {}
 
 
 def table(md, cells):
     """The "## DUT" section: one row per cell with DUT figures (cells:
-    [(label, size, dut.json)]), then the ratios between cells."""
+    [(label, size, repeat, n, dut.json)], n: the cell's row in the
+    campaign table), then the ratios between cells."""
     wr = campaign_rows(md)
-    head = ["cell", "frame B"] + list(WR_COLS) + [n for n, _ in DUT_COLS]
+    head = ["cell", "frame B", "repeat"] + list(WR_COLS) + [n for n, _ in DUT_COLS]
     out = ["## DUT", "", "Measured on the DUT during each cell's traffic "
            "(docs/campaigns.md, \"The DUT's cost\").", "",
            "| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
     vals = {}
-    for label, size, d in cells:
-        w = wr.get((label, size), {})
+    for label, size, rep, n, d in cells:
+        w = _wr_row(wr, n, label, size)
         row = [w.get(k, "-") for k in WR_COLS] + [_fmt(f(d)) for _, f in DUT_COLS]
-        vals[(label, size)] = row
-        out.append("| %s | %d | %s |" % (label, size, " | ".join(row)))
+        vals[(label, size, rep)] = row
+        out.append("| %s | %d | %d | %s |" % (label, size, rep, " | ".join(row)))
     out += _ratios(vals)
     return "\n".join(out) + "\n"
 
@@ -196,22 +206,26 @@ def _ratio_row(name, a, b):
     for x, y in zip(a, b):
         x, y = _num(x), _num(y)
         r.append("x %.3g" % (y / x) if x and y is not None else "-")
-    return "| %s | | %s |" % (name, " | ".join(r))
+    return "| %s | | | %s |" % (name, " | ".join(r))
 
 
 def _ratios(vals):
-    """Each further size of a label against its first size, and each
-    further label of a size against its first label."""
+    """Within each repeat: each further size of a label against its first
+    size, and each further label of a size against its first label (the
+    repeat named when there are several)."""
     out, labels, sizes = [], {}, {}
-    for (label, size) in vals:
-        labels.setdefault(label, []).append(size)
-        sizes.setdefault(size, []).append(label)
-    for label, ss in labels.items():
+    several = len({rep for _, _, rep in vals}) > 1
+    for (label, size, rep) in vals:
+        labels.setdefault((label, rep), []).append(size)
+        sizes.setdefault((size, rep), []).append(label)
+    for (label, rep), ss in labels.items():
+        name = "%s r%d" % (label, rep) if several else label
         for s in ss[1:]:
-            out.append(_ratio_row("%s: %d B / %d B" % (label, s, ss[0]),
-                                  vals[(label, ss[0])], vals[(label, s)]))
-    for size, ls in sizes.items():
+            out.append(_ratio_row("%s: %d B / %d B" % (name, s, ss[0]),
+                                  vals[(label, ss[0], rep)], vals[(label, s, rep)]))
+    for (size, rep), ls in sizes.items():
+        name = "%d B r%d" % (size, rep) if several else "%d B" % size
         for lab in ls[1:]:
-            out.append(_ratio_row("%d B: %s / %s" % (size, lab, ls[0]),
-                                  vals[(ls[0], size)], vals[(lab, size)]))
+            out.append(_ratio_row("%s: %s / %s" % (name, lab, ls[0]),
+                                  vals[(ls[0], size, rep)], vals[(lab, size, rep)]))
     return out
