@@ -16,7 +16,8 @@ in config/campaigns/ expand against their inventories.
 controller: cell digests, timeouts and resume as the controller decides
 them, before any host is reached.
 summary: wr-record.py summary on crafted cells (no namespaces, no EAL): the
-DUT table of two repeats, each row with its own cell's figures."""
+DUT table of two repeats, each row with its own cell's figures; a
+cell.json that is JSON but not an object counts as not run."""
 import json
 import os
 import re
@@ -596,6 +597,23 @@ def check_resume(c, d, got):
         c.eq(again[name]["pending"], [cell["id"]], "%s: a changed cell runs again" % name)
     digests = {n: g["cells"][0].get("digest") for n, g in again.items()}
     c.eq(len(set(digests.values())), len(digests), "every variant has its own digest")
+    check_damaged(c, d, cell)
+
+
+def pending(got, name):
+    """The cells expand() left to run of job NAME, or its error as it came."""
+    g = got.get(name, got)
+    return g["pending"] if isinstance(g, dict) and "pending" in g else g
+
+
+def check_damaged(c, d, cell):
+    """A damaged cell.json runs the cell again, also one that is JSON but
+    not an object (it raised AttributeError)."""
+    for text in ("{not json", "[]", "3"):
+        with open(os.path.join(cell["result_dir"], "cell.json"), "w") as f:
+            f.write(text)
+        c.eq(pending(expand(controller_jobs(d)), "base@192.0.2.2"), [cell["id"]],
+             "cell.json %r: the cell runs again" % text)
 
 
 def check_ship(c, d):
@@ -712,19 +730,33 @@ def check_repeat_rows(c, rows):
     c.eq(len(rows), len(REPEATS) + 2, "DUT table: a row per cell, a ratio per repeat")
 
 
+def damaged_cell(d, cid, text):
+    """A cell directory whose cell.json holds text; returns it."""
+    cd = os.path.join(d, "cells", cid)
+    os.makedirs(cd)
+    with open(os.path.join(cd, "cell.json"), "w") as f:
+        f.write(text)
+    return cd
+
+
 def summary():
     """No namespaces, no EAL: wr-record.py summary on crafted cells of two
-    repeats (the DUT table)."""
+    repeats (the DUT table), after cells whose cell.json is JSON but not
+    an object (counted as not run, their rows not taken by the next cell)."""
     c = Checker("campaign_summary")
     d = tempfile.mkdtemp(prefix="wirerate-campaign-sum-")
     try:
-        dirs = [crafted_cell(c, d, *x) for x in REPEATS]
+        dirs = [damaged_cell(d, "bridge_dut-9000B-r%d" % n, text)
+                for n, text in ((1, "[]"), (2, "3"))]
+        dirs += [crafted_cell(c, d, *x) for x in REPEATS]
         p = subprocess.run([sys.executable, RECORD_PY, "summary", WIRERATE, d, "t"] + dirs,
                            capture_output=True, text=True, timeout=60)
         print(p.stdout[-3000:] + p.stderr[-2000:])
-        c.eq(p.returncode, 0, "summary: exit 0")
+        c.eq(p.returncode, 1, "summary: exit 1 (a cell not run)")
         c.true("Traceback" not in p.stderr, "summary: no traceback")
         s = load_json_file(os.path.join(d, "summary.json"))
+        c.eq((s or {}).get("not_run"), ["bridge_dut-9000B-r1", "bridge_dut-9000B-r2"],
+             "a cell.json of [] or 3 (JSON, not an object): the cell counted as not run")
         c.eq((s or {}).get("passed"), len(REPEATS), "the crafted cells passed")
         md = open(os.path.join(d, "report", "report.md")).read() \
             if os.path.exists(os.path.join(d, "report", "report.md")) else ""

@@ -177,18 +177,23 @@ def ran_now(results):
         return None
 
 
+def read_cell(d):
+    """The cell record in d, or None when it is missing or damaged (not
+    JSON, or not an object)."""
+    try:
+        with open(os.path.join(d, "cell.json")) as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
 def summary(wirerate, results, title, dirs):
     # The archive shipped to the hosts (campaign.yml) is not a result.
     if os.path.exists(os.path.join(results, ".ship.tgz.b64")):
         os.unlink(os.path.join(results, ".ship.tgz.b64"))
     ran = ran_now(results)
-    cells = []
-    for d in dirs:
-        try:
-            with open(os.path.join(d, "cell.json")) as f:
-                cells.append((d, json.load(f)))
-        except (OSError, ValueError):
-            cells.append((d, None))
+    cells = [(d, read_cell(d)) for d in dirs]
     have = [os.path.join(d, "cell.json") for d, c in cells if c is not None]
     rc_report = 1
     if have:

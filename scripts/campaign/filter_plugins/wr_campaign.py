@@ -375,13 +375,15 @@ def wr_cells(campaign, hostvars, results):
 
 def _passed(cell):
     """True when the cell's record passed with the cell as it is now (a
-    record without a digest predates them: run again)."""
+    record without a digest predates them, and a damaged one, not JSON or
+    not an object, says nothing: run again)."""
     try:
         with open(os.path.join(cell["result_dir"], "cell.json")) as f:
             doc = json.load(f)
     except (OSError, ValueError):
         return False
-    return doc.get("status") == "passed" and doc.get("digest") == cell["digest"]
+    return isinstance(doc, dict) and doc.get("status") == "passed" and \
+        doc.get("digest") == cell["digest"]
 
 
 def wr_pending(cells, rerun=False):
