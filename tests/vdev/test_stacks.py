@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Header stacks (--stack, docs/traffic.md) on real frames: every supported
 stack sent into a net_pcap capture and dissected by tshark (an independent
-dissector: its protocol chain, every IPv4 header checksum and every UDP
+dissector: the layers it finds, every IPv4 header checksum and every UDP
 checksum, the test header in the innermost UDP payload); stacked frames
 over a ring pair found by the receiver's rare path, every one exactly;
 bad input refused."""
 import os
 import re
 import struct
+import subprocess
 import tempfile
+from xml.etree import ElementTree
 
 import cases
 import pcapgen
@@ -16,12 +18,11 @@ import wrtest
 from test_traffic import capture, tshark
 from wrtest import Checker
 
-# spec: the tshark protocols of its layers, in order (ethertype and data
-# left out); tshark lists a label stack as one mpls (its labels: below).
+# spec: its layers as tshark names them, in order (one mpls a label).
 STACKS = {
     "eth/vlan(id=10)/vlan(id=20)/ipv4/udp": "eth vlan vlan ip udp",
     "eth/svlan(id=100)/vlan(id=20)/ipv6/udp": "eth ieee8021ad vlan ipv6 udp",
-    "eth/mpls(label=100)/mpls(label=200)/ipv4/udp": "eth mpls ip udp",
+    "eth/mpls(label=100)/mpls(label=200)/ipv4/udp": "eth mpls mpls ip udp",
     "eth/ipv4(src=10.0.0.1,dst=10.0.0.2)/udp/vxlan(vni=42)/eth/ipv4/udp":
         "eth ip udp vxlan eth ip udp",
     "eth/ipv6(src=fd00::1,dst=fd00::2)/udp/vxlan/eth/ipv4/udp":
@@ -31,40 +32,64 @@ STACKS = {
     "eth/ipv4/udp/geneve(vni=9)/eth/ipv6/udp": "eth ip udp geneve eth ipv6 udp",
     "eth/ipv6/udp/geneve/ipv4/udp": "eth ipv6 udp geneve ip udp",
 }
-LAYER_PROTOS = {"eth", "ieee8021ad", "vlan", "mpls", "ip", "ipv6", "udp", "gre", "vxlan", "geneve"}
+# A field tshark gives once in each header of a layer (ip.version is not
+# one: IPv6 has it too). A frame's layers are these fields in the order of
+# their place in the frame, not tshark's frame.protocols, whose wording
+# changes between versions (issue 34: 4.4 names an MPLS frame's chain
+# eth:ethertype:mpls:udp:data, 4.0 eth:ethertype:mpls:ip:udp:data).
+LAYER_FIELDS = {"eth.src": "eth", "ieee8021ad.id": "ieee8021ad", "vlan.id": "vlan",
+                "mpls.label": "mpls", "ip.src": "ip", "ipv6.src": "ipv6",
+                "udp.dstport": "udp", "gre.proto": "gre", "vxlan.vni": "vxlan",
+                "geneve.vni": "geneve"}
 NB = 50
 
 
+def layers(c, path):
+    """The layers tshark found in each frame of the capture at path, in
+    the order of their place in the frame: [[name, ...]] (LAYER_FIELDS)."""
+    p = subprocess.run(["tshark", "-r", path, "-n", "-T", "pdml"], capture_output=True,
+                       text=True, timeout=120)
+    c.eq(p.returncode, 0, "tshark -T pdml reads %s" % os.path.basename(path))
+    out = []
+    for pkt in ElementTree.fromstring(p.stdout or "<pdml/>").iter("packet"):
+        at = sorted((int(f.get("pos")), LAYER_FIELDS[f.get("name")])
+                    for f in pkt.iter("field") if f.get("name") in LAYER_FIELDS)
+        out.append([name for _, name in at])
+    return out
+
+
 def tshark_rows(c, path):
-    """(frame.len, protocols, IPv4 checksum statuses, UDP checksum
-    statuses, UDP payloads) per frame; several occurrences of a field
-    are ';'-joined."""
-    rows = tshark(c, path, ["frame.len", "frame.protocols", "ip.checksum.status",
-                            "udp.checksum.status", "udp.payload"],
+    """(frame.len, IPv4 checksum statuses, UDP checksum statuses, UDP
+    payloads, layers) per frame; several occurrences of a field are
+    ';'-joined."""
+    rows = tshark(c, path, ["frame.len", "ip.checksum.status", "udp.checksum.status",
+                            "udp.payload"],
                   ["-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
                    "-E", "aggregator=;"])
-    return [(int(r[0]), r[1].split(":"), r[2].split(";") if r[2] else [],
-             r[3].split(";"), r[4].split(";")) for r in rows]
+    found = layers(c, path)
+    c.eq(len(found), len(rows), "tshark -T pdml and -T fields: as many frames")
+    return [(int(r[0]), r[1].split(";") if r[1] else [], r[2].split(";"), r[3].split(";"),
+             lay) for r, lay in zip(rows, found)]
 
 
 def check_pcap(c, path, spec, sizes, nb_frames, chain=None):
-    """Every frame of the capture: one of sizes (FCS included), tshark's
-    chain of protocols the stack's, IPv4 headers good, every UDP checksum
+    """Every frame of the capture: one of sizes (FCS included), the
+    layers tshark found the stack's, IPv4 headers good, every UDP checksum
     over IPv6 good and none bad, our test header in the innermost UDP.
-    chain: the protocols of a spec not in STACKS."""
+    chain: the layers of a spec not in STACKS."""
     rows = tshark_rows(c, path)
     want = (chain or STACKS[spec]).split()
     c.eq(len(rows), nb_frames, "%s: frames captured" % spec)
     nb_udp6 = sum(1 for a, b in zip(want, want[1:]) if (a, b) == ("ipv6", "udp"))
-    bad = {"size": 0, "chain": 0, "ip": 0, "udp": 0, "magic": 0}
-    for flen, protos, ipck, udpck, payload in rows:
+    bad = {"size": 0, "layers": 0, "ip": 0, "udp": 0, "magic": 0}
+    for flen, ipck, udpck, payload, found in rows:
         bad["size"] += flen + 4 not in sizes
-        bad["chain"] += [p for p in protos if p in LAYER_PROTOS] != want
+        bad["layers"] += found != want
         bad["ip"] += len(ipck) != want.count("ip") or any(s != "1" for s in ipck)
         # 1 good, 3 not present (0 over IPv4): no bad (0) or illegal (4).
         bad["udp"] += udpck.count("1") != nb_udp6 or any(s not in ("1", "3") for s in udpck)
         bad["magic"] += not payload[-1].startswith("57524831")
-    c.eq(bad, {k: 0 for k in bad}, "%s: frames with a wrong size, protocol chain, "
+    c.eq(bad, {k: 0 for k in bad}, "%s: frames with a wrong size, layers, "
          "IPv4 checksum, UDP checksum or test header" % spec)
 
 
@@ -98,7 +123,26 @@ def stacks_pcap():
             if "mpls" in spec:
                 labels = tshark(c, path, ["mpls.label", "mpls.bottom"], ["-E", "aggregator=;"])
                 c.eq(set(labels), {("100;200", "0;1")}, "%s: labels, bottom of stack" % spec)
+                check_layers_tell(c, d, path, spec)
     c.done(r)
+
+
+def check_layers_tell(c, d, path, spec):
+    """The layers check tells the MPLS stack's frame (the first captured)
+    cut here of its IPv4 header, or of its second label and with the
+    first one made the bottom, from the stack's."""
+    frames = pcapgen.read_pcap(path)
+    if not frames:
+        return
+    f = frames[0][1]
+    bottom = f[14:16] + bytes([f[16] | 1]) + f[17:18]
+    cut = os.path.join(d, "cut.pcap")
+    pcapgen.write_pcap(cut, [(0, f[:22] + f[42:]), (0, f[:14] + bottom + f[22:])])
+    found = layers(c, cut)
+    print("%s cut: without IPv4 %s; one label %s" % (spec, *(found + [None, None])[:2]))
+    c.eq(len(found), 2, "%s cut: both frames read" % spec)
+    c.eq([x for x in found if x == STACKS[spec].split()], [],
+         "%s: a frame without its IPv4 header or a label fails the layers check" % spec)
 
 
 def ring_run(c, what, opts):
@@ -210,12 +254,12 @@ def template_frames():
 
 # What tshark makes of frame 2 of template_frames as wirerate sends it at
 # 300 bytes: the template's fields kept, lengths for the size.
-TEMPLATE_FIELDS = ["frame.protocols", "vlan.id", "vlan.priority", "ip.id", "ip.ttl",
+TEMPLATE_LAYERS = ["eth", "vlan", "ip", "udp", "vxlan", "eth", "ipv6", "udp"]
+TEMPLATE_FIELDS = ["vlan.id", "vlan.priority", "ip.id", "ip.ttl",
                    "ip.dsfield.dscp", "ip.len", "ip.checksum.status", "vxlan.vni",
                    "ipv6.flow", "ipv6.hlim", "ipv6.src", "ipv6.plen", "udp.length",
                    "udp.checksum.status", "udp.srcport", "udp.payload"]
-TEMPLATE_WANT = ("eth:ethertype:vlan:ethertype:ip:udp:vxlan:eth:ethertype:ipv6:udp:data",
-                 "7", "3", "0x1234", "33", "10", "278", "1", "77", "0x0abcde", "9",
+TEMPLATE_WANT = ("7", "3", "0x1234", "33", "10", "278", "1", "77", "0x0abcde", "9",
                  "fd00::a", "184", "254;184", "3;1")
 
 
@@ -243,9 +287,11 @@ def stacks_template_pcap():
         c.eq(len(rows), NB, "frames captured")
         c.eq({x[:len(TEMPLATE_WANT)] for x in rows}, {TEMPLATE_WANT},
              "the template's fields, lengths for 300 bytes, checksums good")
-        c.eq(sorted({x[15].split(";")[1] for x in rows}), ["1024", "1025", "1026", "1027"],
+        c.eq([x for x in layers(c, out) if x != TEMPLATE_LAYERS], [],
+             "every frame's layers the template's")
+        c.eq(sorted({x[14].split(";")[1] for x in rows}), ["1024", "1025", "1026", "1027"],
              "4 flows on the inner UDP source port")
-        c.eq(sum(1 for x in rows if not x[16].split(";")[-1].startswith("57524831")), 0,
+        c.eq(sum(1 for x in rows if not x[15].split(";")[-1].startswith("57524831")), 0,
              "the test header in the inner UDP payload")
         if r.doc is not None:
             c.eq(r.doc["totals"][0]["nic_opackets"], NB, "the PMD sent all")
@@ -318,7 +364,7 @@ MIX_STACKS = (("eth/ipv6(src=fd00::1,dst=fd00::2)/udp/vxlan/eth/ipv4/udp", 112, 
 
 def stacks_mix_pcap():
     """--mix inside a stack: every size of the mix (the stack's smallest,
-    an odd one, 1518) in its 3:2:1 share, tshark's protocol chain, every
+    an odd one, 1518) in its 3:2:1 share, the layers tshark finds, every
     IPv4 header checksum and UDP over IPv6 checksum good, the outer and
     inner UDP lengths those of each frame's size."""
     c = Checker("stacks_mix_pcap")
