@@ -378,16 +378,20 @@ void
 wr_capture_drain(struct wr_capture *cap)
 {
 	struct rte_mbuf *m[CAPTURE_DRAIN_CHUNK];
-	unsigned int i, k, n;
+	unsigned int i, k, n, left;
 
 	if (cap == NULL)
 		return;
+	/* One ring's worth a queue a call: workers refill it meanwhile, and
+	 * the main lcore's clock and signals must come round (svc.c too). */
 	for (i = 0; i < cap->nb_q; i++) {
-		while ((n = rte_ring_sc_dequeue_burst(cap->q[i]->ring, (void **)m,
-				RTE_DIM(m), NULL)) > 0) {
+		left = rte_ring_get_capacity(cap->q[i]->ring);
+		while (left != 0 && (n = rte_ring_sc_dequeue_burst(cap->q[i]->ring,
+				(void **)m, RTE_MIN(left, RTE_DIM(m)), NULL)) > 0) {
 			for (k = 0; k < n; k++)
 				keep_copy(cap, m[k]);
 			rte_pktmbuf_free_bulk(m, n);
+			left -= n;
 		}
 	}
 }

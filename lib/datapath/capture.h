@@ -131,7 +131,9 @@ struct wr_capq *wr_capture_queue(struct wr_capture *cap, uint16_t port,
 /*
  * Stats core: move the copies waiting in every ring into heap memory and
  * give their mbufs back to the copy pool. A copy that finds no memory is
- * counted (dropped_pkts).
+ * counted (dropped_pkts). At most one ring's worth a queue a call (workers
+ * refill their rings meanwhile); once the workers returned, one call
+ * empties every ring.
  */
 void wr_capture_drain(struct wr_capture *cap);
 

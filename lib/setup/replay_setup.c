@@ -141,7 +141,9 @@ make_queue(const struct queue_src *src, uint64_t loop_ns, uint16_t q, uint16_t n
 		return NULL;
 	r->nb = nb;
 	r->nb_copies = nb * src->reps;
-	r->mbufs = src->copies;
+	/* A queue with no frame of the file (more TX queues than frames) has
+	 * no copies: none of the next queue's (trial.c sends nothing there). */
+	r->mbufs = nb != 0 ? src->copies : NULL;
 	r->prefix_bytes = rte_zmalloc_socket("wr_replay_b", (nb + 1) * sizeof(uint64_t),
 		0, src->socket);
 	if (src->speed > 0)

@@ -196,7 +196,10 @@ answer(struct wr_run *run, unsigned int p, const struct rte_mbuf *m, bool direct
 /*
  * Poll RX queue 0 of run port index p, which no worker reads: answer,
  * and count every frame as the worker would (own frames are not
- * expected on a port that does not receive: foreign).
+ * expected on a port that does not receive: foreign). At most
+ * WR_SVC_POLL_BURSTS bursts a call: a source that never runs dry (net_null,
+ * a busy link) must not keep the main lcore from its clock and signals;
+ * what stays behind waits in the queue (the NIC counts what overflows it).
  */
 static void
 poll_self(struct wr_run *run, unsigned int p, bool direct)
@@ -204,11 +207,14 @@ poll_self(struct wr_run *run, unsigned int p, bool direct)
 	struct wr_port_counters *c = &run->setup.svc->rx[p];
 	struct rte_mbuf *pkts[WR_SVCQ_BURST];
 	enum wr_l3svc_class k;
+	unsigned int b;
 	uint16_t i, n;
 
-	do {
+	for (b = 0; b < WR_SVC_POLL_BURSTS; b++) {
 		n = rte_eth_rx_burst(run->setup.ports[p].port_id, 0, pkts,
 			RTE_DIM(pkts));
+		if (n == 0)
+			break;
 		for (i = 0; i < n; i++) {
 			k = answer(run, p, pkts[i], direct);
 			c->rx_pkts++;
@@ -219,7 +225,29 @@ poll_self(struct wr_run *run, unsigned int p, bool direct)
 				k != WR_L3SVC_MALFORMED;
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
-	} while (n != 0);
+	}
+}
+
+/*
+ * Answer what the workers handed over on rq's service ring: at most one
+ * ring's worth a call, as poll_self (the workers refill it meanwhile).
+ */
+static void
+drain_handed(struct wr_run *run, struct wr_rxq *rq, bool direct)
+{
+	struct rte_mbuf *pkts[WR_SVCQ_BURST];
+	unsigned int j, n, left = WR_SVCQ_RING_SLOTS;
+
+	while (left != 0) {
+		n = rte_ring_sc_dequeue_burst(rq->svc_ring, (void **)pkts,
+			RTE_MIN(left, RTE_DIM(pkts)), NULL);
+		if (n == 0)
+			break;
+		for (j = 0; j < n; j++)
+			answer(run, rq->pidx, pkts[j], direct);
+		rte_pktmbuf_free_bulk(pkts, n);
+		left -= n;
+	}
 }
 
 /* Gratuitous ARP and unsolicited NA (l3svc) of every port with an address. */
@@ -250,9 +278,8 @@ announce(struct wr_run *run, bool direct)
 void
 wr_svc_poll(struct wr_run *run, bool direct)
 {
-	struct rte_mbuf *pkts[WR_SVCQ_BURST];
 	struct wr_rxq *rq;
-	unsigned int i, j, n;
+	unsigned int i;
 
 	if (run->setup.svc == NULL)
 		return;
@@ -265,17 +292,9 @@ wr_svc_poll(struct wr_run *run, bool direct)
 	for (i = 0; i < run->setup.nb_ports; i++)
 		if (run->setup.svc->rx_self[i])
 			poll_self(run, i, direct);
-	WR_RUN_FOREACH_RXQ(run, i, rq) {
-		if (rq->svc_ring == NULL)
-			continue;
-		do {
-			n = rte_ring_sc_dequeue_burst(rq->svc_ring, (void **)pkts,
-				RTE_DIM(pkts), NULL);
-			for (j = 0; j < n; j++)
-				answer(run, rq->pidx, pkts[j], direct);
-			rte_pktmbuf_free_bulk(pkts, n);
-		} while (n != 0);
-	}
+	WR_RUN_FOREACH_RXQ(run, i, rq)
+		if (rq->svc_ring != NULL)
+			drain_handed(run, rq, direct);
 }
 
 void

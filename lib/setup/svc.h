@@ -29,6 +29,14 @@ struct rte_ring;
 struct wr_run;
 struct wr_txq;
 
+/*
+ * Bursts (of WR_SVCQ_BURST) one wr_svc_poll reads at most from each port
+ * it polls itself: 1024 frames a call, every 10 ms tick of the main lcore
+ * (about 100 k frames/s a port). Its clock, signals, intervals and
+ * checkpoints come first whatever arrives.
+ */
+#define WR_SVC_POLL_BURSTS 64u
+
 /* The responder's state; the main lcore's alone once workers run. */
 struct wr_svc {
 	bool on[WR_MAX_PORTS];                  /* by run port index */

@@ -182,6 +182,22 @@ queue_limit(uint64_t count, uint16_t q, uint16_t n)
 	return count / n + (q < count % n ? 1 : 0);
 }
 
+/*
+ * Frames replay TX queue q sends (a plain run: --count is refused with
+ * --replay): its frames --replay-loop times over, without end for 0. A
+ * queue with none of the file's frames (more queues than frames) sends
+ * none, whatever the loop: it has no copies to send (replay_setup.c).
+ */
+static uint64_t
+replay_limit(const struct wr_run *run, const struct wr_txq *q)
+{
+	uint32_t loops = run->setup.cfg->replay.nb_loops;
+
+	if (q->replay->nb == 0)
+		return 0;
+	return loops != 0 ? (uint64_t)q->replay->nb * loops : UINT64_MAX;
+}
+
 /* Size, limit and pool of TX queue q for the trial. */
 static void
 txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
@@ -201,9 +217,8 @@ txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
 		q->sport_base = d->src_udp;
 		q->nb_flows = d->nb_flows;
 	}
-	q->limit_pkts = queue_limit(run->live.trial.count_pkts, q->queue, p->nb_txq);
-	if (q->replay != NULL && run->setup.cfg->replay.nb_loops != 0)
-		q->limit_pkts = (uint64_t)q->replay->nb * run->setup.cfg->replay.nb_loops;
+	q->limit_pkts = q->replay != NULL ? replay_limit(run, q) :
+		queue_limit(run->live.trial.count_pkts, q->queue, p->nb_txq);
 	q->paced = false;
 	q->pace_live.pps = 0.0;   /* no live rate yet (trial/live.c) */
 	wr_txq_reset(q);

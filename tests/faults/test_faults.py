@@ -17,6 +17,7 @@ import threading
 import time
 
 import cases
+import pcapgen
 import wrtest
 from wrtest import Checker
 
@@ -350,6 +351,68 @@ def rx_no_traffic():
     c.eq(r.rc, 2, "--count with no sender: bad usage, not a wait for ever")
     c.true("--count with --tx-ports none" in r.err, "says why: %r" % r.err[-200:])
     check_clean(c, r, "--count without a sender", rcs=(2,), need_doc=False)
+    c.done()
+
+
+def arp_requests_pcap(path, target, n=16):
+    """n ARP requests for target (dotted IPv4) from 198.18.0.9, in a pcap."""
+    import socket
+    import struct
+    src = bytes.fromhex("020000000009")
+    f = (b"\xff" * 6 + src + b"\x08\x06" + struct.pack("!HHBBH", 1, 0x0800, 6, 4, 1) +
+         src + socket.inet_aton("198.18.0.9") + b"\0" * 6 + socket.inet_aton(target))
+    pcapgen.write_pcap(path, [(i * 1000, f.ljust(60, b"\0")) for i in range(n)])
+
+
+def svc_never_dry():
+    """The responder's ports that never run dry keep nothing from ending
+    (issue 34.1): a send-only port with --port-ip on net_null (its RX
+    queue, which the main lcore polls, always has 32 frames) ends by its
+    duration and on a signal; an RX port fed ARP requests for its address
+    without end (net_pcap, infinite_rx: the workers hand the main lcore
+    more than it can answer) ends by its duration. Every frame the PMDs
+    delivered is counted, by their own counts."""
+    c = Checker("svc_never_dry")
+    ip0 = ["--port-ip", "0=198.18.0.1/24", "--dst-mac", "02:00:00:00:00:01",
+           "--tx-ports", "0", "--rx-ports", "1", "--rate", "1kpps"]
+    null = ["net_null0", "net_null1"]
+    r = Run(null, ip0 + ["--duration", "1", "--quiet"]).finish(timeout=30)
+    FAULTS[0] += 1
+    if r.doc:
+        c.eq(r.doc["stop_reason"], "duration", "TX-only port on net_null: ended by its duration")
+        t0 = r.doc["totals"][0]
+        c.true(t0["rx_pkts"] > 0, "the main lcore polled port 0 (%d)" % t0["rx_pkts"])
+        c.eq((t0["rx_pkts"], t0["rx_foreign_pkts"]), (t0["nic_ipackets"],) * 2,
+             "port 0: every frame its PMD delivered counted, foreign")
+    check_clean(c, r, "TX-only port on net_null", need_doc=True)
+    r = Run(null, ip0 + ["--duration", "0", "--plain", "--interval", "100ms"])
+    c.true(r.wait_line("t=0.3s", timeout=20) is not None, "intervals go on")
+    r.signal()
+    FAULTS[0] += 1
+    r.finish(timeout=30)
+    if r.doc:
+        c.eq(r.doc["stop_reason"], "signal", "an endless run ends on a signal")
+    check_clean(c, r, "TX-only port on net_null, signal")
+    d = tempfile.mkdtemp(prefix="wrsvc")
+    try:
+        arp_requests_pcap(os.path.join(d, "arp.pcap"), "198.18.0.2")
+        pcap = "net_pcap0,rx_pcap=%s,tx_pcap=/dev/null,infinite_rx=1" % os.path.join(d, "arp.pcap")
+        r = Run(["net_null0", pcap], ip0 + ["--port-ip", "1=198.18.0.2/24",
+                                             "--duration", "1", "--quiet"]).finish(timeout=30)
+        FAULTS[0] += 1
+        if r.doc:
+            c.eq(r.doc["stop_reason"], "duration", "endless ARP requests: ended by its duration")
+            t1 = r.doc["totals"][1]
+            c.eq(t1["rx_pkts"], t1["nic_ipackets"], "port 1: every frame its PMD delivered")
+            c.eq(t1["rx_service_pkts"], t1["rx_pkts"], "port 1: each one a service frame")
+            c.true(t1["tx_service_pkts"] > 0, "some answered (%d)" % t1["tx_service_pkts"])
+            c.eq(t1["tx_service_pkts"], t1["nic_opackets"], "port 1: every answer its "
+                 "PMD sent is counted")
+        check_clean(c, r, "endless ARP requests")
+    finally:
+        for f in os.listdir(d):
+            os.unlink(os.path.join(d, f))
+        os.rmdir(d)
     c.done()
 
 
@@ -702,7 +765,7 @@ def done_summary():
 
 
 CASES = cases.by_name(signal_phases, signal_term_mid_run, signal_grace, double_signal,
-                      tiny_pool, tx_ring_full, rx_no_traffic, mode_signal,
+                      tiny_pool, tx_ring_full, rx_no_traffic, svc_never_dry, mode_signal,
                       output_devices, bad_command_lines, bad_eal_option, link_down_tap,
                       link_down_tx, stdout_closed)
 

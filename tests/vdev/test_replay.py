@@ -278,6 +278,47 @@ def replay_ports():
     c.done(r)
 
 
+def replay_few_frames():
+    """Fewer frames in the file than TX queues (issue 34.2): a queue with
+    none of the file's frames sends nothing and touches no other queue's
+    copies. One frame, two ring pairs of two TX queues each, looped
+    without end for 1 s: each port sends queue 0's frame only, the PMDs
+    agree and every mbuf is back; three frames over four queues, looped 5
+    times: exactly 15 sent, as the PMDs count, the fourth queue none."""
+    c = Checker("replay_few_frames")
+    frs = pcapgen.frames(3, GAPS_MS, seed=10)
+    with tempfile.TemporaryDirectory() as d:
+        one, three = os.path.join(d, "one.pcap"), os.path.join(d, "three.pcap")
+        pcapgen.write_pcap(one, frs[:1])
+        pcapgen.write_pcap(three, frs)
+        r = wrtest.run([], ["--ring-pairs", "2", "--tx-ports", "0,2", "--rx-ports", "1,3",
+                            "--txq", "2", "--rxq", "2", "--replay", one,
+                            "--replay-loop", "0", "--replay-speed", "max",
+                            "--duration", "1", "--quiet"])
+        c.eq(r.rc, 0, "one frame, two queues a port: exit code")
+        if r.doc is not None:
+            for t in r.doc["totals"]:
+                if t["port_id"] % 2 == 0:
+                    c.true(t["tx_pkts"] > 0, "port %d sent" % t["port_id"])
+                    c.eq(t["tx_bytes"], t["tx_pkts"] * (len(frs[0][1]) + 4),
+                         "port %d: only the file's frame" % t["port_id"])
+                    c.eq(t["tx_pkts"], t["nic_opackets"], "port %d: as its PMD "
+                         "counts" % t["port_id"])
+            c.eq(r.doc["accounting"]["mbufs_missing"], 0, "every mbuf back")
+            wrtest.rx_matches_pmd(c, r.doc)
+        r = wrtest.run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1",
+                            "--txq", "4", "--rxq", "4", "--replay", three,
+                            "--replay-loop", "5", "--replay-speed", "max", "--quiet"])
+        c.eq(r.rc, 0, "three frames, four queues, 5 loops: exit code")
+        if r.doc is not None:
+            tx, rx = r.doc["totals"]
+            c.eq((tx["tx_pkts"], tx["nic_opackets"], rx["nic_ipackets"]), (15,) * 3,
+                 "5 loops of 3 frames: sent, the PMDs' counts")
+            c.eq(r.doc["accounting"]["mbufs_missing"], 0, "every mbuf back")
+            wrtest.rx_matches_pmd(c, r.doc)
+    c.done(r)
+
+
 def replay_repeat():
     """--repeat 2: each trial replays the file from its first frame, at its
     own timing; both trials accounted exactly by the PMDs."""
@@ -470,7 +511,7 @@ def replay_stamp():
 
 
 CASES = cases.by_name(replay_timing, replay_speed, replay_loop, replay_rate,
-                      replay_formats, replay_queues, replay_ring, replay_ports,
+                      replay_formats, replay_queues, replay_ring, replay_ports, replay_few_frames,
                       replay_repeat, replay_memory, replay_bad, replay_stamp,
                       replay_capture)
 
