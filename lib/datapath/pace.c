@@ -140,6 +140,28 @@ wr_pace_init(struct wr_pace *p, const struct wr_pace_conf *conf,
 	return 0;
 }
 
+int
+wr_pace_rerate(struct wr_pace *p, const struct wr_pace_conf *conf,
+		uint64_t now_tsc)
+{
+	struct wr_pace tmp;
+	int rc;
+
+	if (p == NULL)
+		return -EINVAL;
+	rc = wr_pace_init(&tmp, conf, now_tsc);
+	if (rc < 0)
+		return rc;
+	tmp.nb_clamped_pkts = p->nb_clamped_pkts;
+	tmp.stall_clamped_pkts = p->stall_clamped_pkts;
+	tmp.nb_stalls = p->nb_stalls;
+	tmp.max_stall_tsc = p->max_stall_tsc;
+	tmp.stall_gap_tsc = p->stall_gap_tsc;
+	tmp.stall_tsc = p->stall_tsc;
+	*p = tmp;
+	return 0;
+}
+
 double
 wr_pace_rate_pps(const struct wr_pace *p)
 {

@@ -133,6 +133,17 @@ int wr_pace_init(struct wr_pace *p, const struct wr_pace_conf *conf,
 		uint64_t now_tsc);
 
 /*
+ * A new rate for a pacer in use (a live update): p set up for conf as
+ * wr_pace_init does, keeping what it counted so far (nb_clamped_pkts,
+ * stall_clamped_pkts, nb_stalls, max_stall_tsc, stall_gap_tsc and
+ * stall_tsc): a run's clamps and stalls are the sum over its rates. A
+ * clamped fraction of a frame (clamp_units, in the old rate's units) goes.
+ * Returns what wr_pace_init returns; on error *p is untouched.
+ */
+int wr_pace_rerate(struct wr_pace *p, const struct wr_pace_conf *conf,
+		uint64_t now_tsc);
+
+/*
  * The rate p actually paces at, after rounding to 2^-F pps; INFINITY when
  * unpaced. This function can't fail.
  */

@@ -674,8 +674,10 @@ repace(struct wr_worker *w, uint64_t now_tsc)
 	for (i = 0; i < w->nb_tx; i++) {
 		if (conf[i].pps <= 0.0 || w->tx[i]->gated)
 			continue;
-		/* Checked by the controller: init cannot fail here. */
-		if (wr_pace_init(&w->tx[i]->pace, &conf[i], now_tsc) == 0)
+		/* Checked by the controller: this cannot fail here. A queue
+		 * paced before keeps its clamp and stall counts. */
+		if ((w->tx[i]->paced ? wr_pace_rerate(&w->tx[i]->pace, &conf[i], now_tsc) :
+				wr_pace_init(&w->tx[i]->pace, &conf[i], now_tsc)) == 0)
 			w->tx[i]->paced = true;
 	}
 	w->pace_gen = gen;

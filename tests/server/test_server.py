@@ -513,6 +513,52 @@ def control_plain_run():
     c.done()
 
 
+def control_update_keeps_clamps():
+    """A live update keeps what the pacer counted (issue 34.6): 300 Mpps
+    asked of a ring pair (no worker here reaches it: the pacer clamps
+    most of the budget), the same rate given again by `wirerate ctl
+    update` half way. What the PMD sent plus what the pacer clamped is
+    what the rate earned over the run (less the pacer's start and a
+    backlog: 5 %), not only since the update, and the rate stays not
+    reached."""
+    c = Checker("control_update_keeps_clamps")
+    d = tempfile.mkdtemp(prefix="wrctl")
+    sock, path = os.path.join(d, "c.sock"), os.path.join(d, "r.json")
+    p = subprocess.Popen([wrtest.WIRERATE] + wrtest.eal_args([]) + [
+        "--", "--control", sock, "--json", path, "--tx-ports", "0",
+        "--rx-ports", "1", "--rate", "300Mpps", "--duration", "4s"] + RING,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ctl = lambda *a: subprocess.run([wrtest.WIRERATE, "ctl", sock] + list(a),
+                                        capture_output=True, text=True)
+        end = time.time() + 60
+        while ctl("status").returncode != 0 and time.time() < end:
+            time.sleep(0.1)
+        time.sleep(2)
+        r = ctl("update", "rate=300Mpps")
+        c.eq(r.returncode, 0, "ctl update: %r" % r.stderr)
+        out, err = p.communicate(timeout=60)
+        c.eq(p.returncode, 0, "the run's exit code")
+        doc = wrtest.read_result(path)
+        t = doc["totals"][0]
+        earned = t["rate"]["requested_pps"] * doc["duration_s"]
+        got = t["nic_opackets"] + t["rate"]["clamped_pkts"]
+        c.true(got >= 0.95 * earned, "sent (by the PMD) %d + clamped %d = %d of the "
+               "%.0f frames the rate earned in %.2f s" % (
+                   t["nic_opackets"], t["rate"]["clamped_pkts"], got, earned,
+                   doc["duration_s"]))
+        c.true(t["rate"]["clamped_pkts"] >= t["rate"]["stalls"]["clamped_pkts"],
+               "stall clamps are a part of all clamps: %s" % t["rate"])
+        c.eq(t["rate"]["reached"], False, "the rate was not reached")
+        wrtest.stream_balance(c, doc)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
 def ndr_search_script():
     """scripts/ndr-search.py through the client against a device with a
     known limit (--impair police=5kpps, a token bucket of 5 kpps): the NDR
@@ -593,7 +639,7 @@ def serve_tcp_token():
 
 CASES = cases.by_name(serve_back_to_back, serve_eal_ports, serve_live_rate, serve_bad_requests,
                       serve_client_killed, serve_shutdown, serve_memory_flat,
-                      control_plain_run, ndr_search_script, serve_tcp_token)
+                      control_plain_run, control_update_keeps_clamps, ndr_search_script, serve_tcp_token)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -372,6 +372,47 @@ test_clamp_after_stall(void)
 	check_conservation(&p, sent, now);
 }
 
+/*
+ * A live rate change (wr_pace_rerate, worker.c repace) keeps the clamp and
+ * stall counts of the rate before (issue 34.6: init erased them), earns
+ * at the new rate from then on, and refuses what init refuses, leaving
+ * the pacer as it was.
+ */
+static void
+test_rerate_keeps_counts(void)
+{
+	struct rate_q q2 = { 2000000, 1 };
+	struct wr_pace_conf c = { 2e6, HZ_3G, 32, 0 };
+	struct wr_pace p, before;
+	uint64_t now = T0, sent, clamped, stalls, gap;
+
+	WR_CHECK_U64(pace_make(&p, 1e6, HZ_3G, 32, 0, T0), 0);
+	run_10us_steps(&p, &now, 1000);
+	now += 10 * HZ_3G;   /* a stall: clamps, counted as a stall's */
+	wr_pace_commit(&p, wr_pace_grant(&p, now, 32));
+	clamped = p.nb_clamped_pkts;
+	stalls = p.nb_stalls;
+	gap = p.stall_gap_tsc;
+	WR_CHECK(clamped > 0 && stalls == 1 && p.stall_clamped_pkts == clamped);
+	WR_CHECK_U64(wr_pace_rerate(&p, &c, now), 0);
+	WR_CHECK_U64(p.nb_clamped_pkts, clamped);
+	WR_CHECK_U64(p.stall_clamped_pkts, clamped);
+	WR_CHECK_U64(p.nb_stalls, stalls);
+	WR_CHECK_U64(p.stall_gap_tsc, gap);
+	WR_CHECK_U64(p.max_stall_tsc, gap);
+	WR_CHECK_U64(wr_pace_backlog_pkts(&p), 0);
+	/* The new rate, from the change on. */
+	sent = run_10us_steps(&p, &now, 100000);
+	WR_CHECK_U64(sent, frames_at(q2, HZ_3G, HZ_3G));
+	WR_CHECK_U64(p.nb_clamped_pkts, clamped);
+	/* Refused like init: the pacer untouched. */
+	memcpy(&before, &p, sizeof(p));
+	c.pps = 0.0;
+	WR_CHECK(wr_pace_rerate(&p, &c, now) == -EINVAL);
+	WR_CHECK(memcmp(&before, &p, sizeof(p)) == 0);
+	WR_CHECK(wr_pace_rerate(NULL, &c, now) == -EINVAL);
+}
+
 static void
 test_clamp_backlog_and_long_stalls(void)
 {
@@ -703,6 +744,7 @@ main(void)
 	WR_TEST_RUN(test_no_drift_day_jumps);
 	WR_TEST_RUN(test_max_burst);
 	WR_TEST_RUN(test_clamp_after_stall);
+	WR_TEST_RUN(test_rerate_keeps_counts);
 	WR_TEST_RUN(test_clamp_backlog_and_long_stalls);
 	WR_TEST_RUN(test_stalls);
 	WR_TEST_RUN(test_ring_full);
