@@ -185,3 +185,15 @@ wr_txflow_seal(struct wr_txflows *t, bool fresh, uint16_t ck_tmpl)
 	for (i = 0; i < t->nb && t->img; i++)
 		flow_img(t, &t->row[i], &g[i]);
 }
+
+void
+wr_txflow_set_dst_mac(struct wr_txflows *t, const struct rte_ether_addr *mac)
+{
+	struct wr_txflow_img *g = (struct wr_txflow_img *)&t->row[t->nb];
+	uint32_t i;
+
+	for (i = 0; i < t->nb; i++)
+		memcpy(t->row[i].mac, mac, RTE_ETHER_ADDR_LEN);
+	for (i = 0; i < t->nb && t->img; i++)
+		memcpy(g[i].eth, mac, RTE_ETHER_ADDR_LEN);
+}

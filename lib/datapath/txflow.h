@@ -116,6 +116,15 @@ int wr_txflow_build(const struct wr_frame_spec *spec, const struct wr_ranges *r,
  */
 void wr_txflow_seal(struct wr_txflows *t, bool fresh, uint16_t ck_tmpl);
 
+/*
+ * Every row's (and image's) destination MAC set to mac: a next hop that
+ * changed its MAC (setup/svc.c). The checksums do not cover it. The rows
+ * are read by the queue's worker meanwhile: a frame built during the
+ * change may go with a mix of both MACs, as one from the queue's mbufs
+ * may (setup/port.c). This function can't fail.
+ */
+void wr_txflow_set_dst_mac(struct wr_txflows *t, const struct rte_ether_addr *mac);
+
 /* Fold a 32-bit one's complement sum to 16 bits. This function can't fail. */
 static inline uint16_t
 wr_txflow_fold(uint32_t s)

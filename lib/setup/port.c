@@ -260,15 +260,26 @@ dst_mac_set(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
 		RTE_ETHER_ADDR_LEN);
 }
 
+/* The flow table after txvar v in its block (make_tx_flows), writable. */
+static struct wr_txflows *
+tx_flows_of(struct wr_txvar *v)
+{
+	return (struct wr_txflows *)RTE_PTR_ALIGN_CEIL(v + 1, 64);
+}
+
 void
 wr_port_set_dst_mac(struct wr_port *p, uint16_t q, const struct rte_ether_addr *mac)
 {
 	struct rte_ether_addr m = *mac;
 	unsigned int i;
 
-	for (i = 0; i < p->nb_txsets; i++)
+	for (i = 0; i < p->nb_txsets; i++) {
 		if (p->txset[i].pool[q] != NULL)
 			rte_mempool_obj_iter(p->txset[i].pool[q], dst_mac_set, &m);
+		/* Field ranges: each frame takes its MACs from the flow rows. */
+		if (p->txset[i].var[q] != NULL && p->txset[i].var[q]->flows != NULL)
+			wr_txflow_set_dst_mac(tx_flows_of(p->txset[i].var[q]), &m);
+	}
 }
 
 /* A --stream's own headers and size over the defaults. */
@@ -325,7 +336,7 @@ static int
 make_tx_flows(struct wr_txvar *v, const struct wr_ranges *r,
 		const struct wr_frame_spec *spec)
 {
-	struct wr_txflows *t = (struct wr_txflows *)RTE_PTR_ALIGN_CEIL(v + 1, 64);
+	struct wr_txflows *t = tx_flows_of(v);
 
 	if (wr_txflow_build(spec, r, t) != 0)
 		return -EINVAL;

@@ -270,6 +270,55 @@ test_table(void)
 	check_table(true, 100);
 }
 
+/*
+ * A next hop's new MAC (issue 34.3: the rows kept the old one): after
+ * wr_txflow_set_dst_mac every row, and every image, writes the frame built
+ * for its flow with the new destination, byte for byte, checksum valid.
+ */
+static void
+check_dst_mac(bool ipv6, uint16_t vlan)
+{
+	static uint8_t full[WR_FRAME_MAX_SIZE];
+	const struct rte_ether_addr mac = {{ 0x02, 0x00, 0x00, 0x00, 0x24, 0x01 }};
+	struct wr_frame_layout lay, fl;
+	struct wr_frame_spec s, f;
+	struct wr_txflows *t;
+	uint32_t i, bad = 0;
+
+	spec_of(&s, ipv6, vlan);
+	t = table_of(&s, true);
+	wr_txflow_set_dst_mac(t, &mac);
+	s.dst_mac = mac;
+	WR_CHECK(wr_frame_build(&s, buf, sizeof(buf), &lay) == 0);
+	for (i = 0; i < t->nb; i++) {
+		bad += apply_row(t, i, &lay);
+		bad += memcmp(buf, &mac, sizeof(mac)) != 0;
+	}
+	free(t);
+	t = table_of(&s, false);
+	spec_of(&s, ipv6, vlan);
+	wr_txflow_set_dst_mac(t, &mac);
+	for (i = 0; i < t->nb; i++) {
+		if (t->img)
+			wr_txflow_img_frame(&wr_txflow_imgs(t)[i], buf);
+		else
+			bad += apply_row(t, i, &lay);
+		flow_of(&s, i, &f);
+		f.dst_mac = mac;
+		WR_CHECK(wr_frame_build(&f, full, sizeof(full), &fl) == 0);
+		bad += memcmp(buf, full, lay.th_off) != 0;
+	}
+	WR_CHECK_U64(bad, 0);
+	free(t);
+}
+
+static void
+test_dst_mac(void)
+{
+	check_dst_mac(false, 0);
+	check_dst_mac(true, 100);
+}
+
 int
 main(void)
 {
@@ -277,5 +326,6 @@ main(void)
 	WR_TEST_RUN(test_bad);
 	WR_TEST_RUN(test_order);
 	WR_TEST_RUN(test_table);
+	WR_TEST_RUN(test_dst_mac);
 	return wr_test_summary();
 }
