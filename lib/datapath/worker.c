@@ -719,8 +719,9 @@ wr_worker_main(void *arg)
 	if (w->mode == WR_WORKER_REPLAY)
 		return wr_replay_main(w);
 
-	/* Pacing starts now; the configuration was validated at set-up. */
-	w->pace_gen = __atomic_load_n(&w->ctl->pace_gen, __ATOMIC_ACQUIRE);
+	/* Pacing starts now; the configuration was validated at set-up.
+	 * w->pace_gen is the trial's first generation (trial.c): a live rate
+	 * published since the launch is applied on the first loop. */
 	for (i = 0; i < w->nb_tx; i++) {
 		if (w->tx[i]->paced)
 			wr_pace_init(&w->tx[i]->pace, &w->tx[i]->pace_conf, now);

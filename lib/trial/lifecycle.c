@@ -60,7 +60,7 @@ wr_run_start(struct wr_run *run, struct wr_error *err)
 			return wr_err_env(err, -EBUSY, "lcore %u is busy: cannot "
 				"launch its worker", run->setup.workers[i]->lcore);
 		}
-		run->live.launched = true;
+		__atomic_store_n(&run->live.launched, true, __ATOMIC_RELEASE);
 	}
 	wr_telemetry_publish(run, NULL, WR_SNAP_RUNNING);
 	return 0;
@@ -112,7 +112,8 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 
 	if (run->live.stopped)
 		return;
-	run->live.stopped = true;
+	/* The controller reads it (live.c): no update from now on. */
+	__atomic_store_n(&run->live.stopped, true, __ATOMIC_RELEASE);
 	run->res.stop_reason = why;
 	__atomic_store_n(&run->live.ctl.tx_stop, 1, __ATOMIC_RELEASE);
 	run->live.tx_stop_tsc = rte_rdtsc();

@@ -48,6 +48,23 @@ queue_conf(const struct wr_run *run, const struct wr_txq *q, bool alone,
 	return 0;
 }
 
+/*
+ * Whether a trial is sending now (the main lcore launched its workers and
+ * did not stop them): between trials (the drain, the next trial's set-up)
+ * and after the last, what the controller wrote would be erased by the
+ * next trial's set-up (trial.c) or reach no worker, so it is refused.
+ */
+static int
+trial_live(const struct wr_run *run, struct wr_error *err)
+{
+	if (__atomic_load_n(&run->live.launched, __ATOMIC_ACQUIRE) &&
+			!__atomic_load_n(&run->live.stopped, __ATOMIC_ACQUIRE))
+		return 0;
+	return wr_err_fail(err, -EAGAIN, "no trial is sending now (between two "
+		"trials, or after the last): each trial starts at the rate its "
+		"options or its method give; update once it runs");
+}
+
 int
 wr_live_rate(struct wr_run *run, int port, int stream,
 		const struct wr_rate *rate, struct wr_error *err)
@@ -57,6 +74,13 @@ wr_live_rate(struct wr_run *run, int port, int stream,
 	struct wr_txq *q;
 	unsigned int i, n = 0;
 	int rc;
+
+	if (run->setup.replay != NULL)
+		return wr_err_usage(err, -EINVAL, "rate: a --replay run keeps the "
+			"rate it started with (its workers take no live rate)");
+	rc = trial_live(run, err);
+	if (rc != 0)
+		return rc;
 
 	WR_RUN_FOREACH_TXQ(run, i, q) {
 		if (!targeted(q, port, stream))
@@ -85,7 +109,10 @@ wr_live_hold(struct wr_run *run, int port, bool hold, struct wr_error *err)
 {
 	uint64_t mask = 0, held;
 	unsigned int p;
+	int rc = trial_live(run, err);
 
+	if (rc != 0)
+		return rc;
 	for (p = 0; p < run->setup.nb_ports; p++)
 		if (run->setup.ports[p].tx && (port < 0 ||
 				run->setup.ports[p].port_id == port))

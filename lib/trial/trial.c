@@ -311,12 +311,17 @@ reset_state(struct wr_run *run)
 	memset(run->live.last, 0, run->setup.nb_ports * sizeof(*run->live.last));
 	memset(run->live.nic, 0, run->setup.nb_ports * sizeof(*run->live.nic));
 	memset(run->res.total, 0, run->setup.nb_ports * sizeof(*run->res.total));
-	for (p = 0; p < run->setup.plan.nb_workers; p++)
+	for (p = 0; p < run->setup.plan.nb_workers; p++) {
 		memset(&run->setup.workers[p]->st, 0, sizeof(run->setup.workers[p]->st));
+		/* The trial's ctl.pace_gen starts at 0 (below): a live rate
+		 * given once the workers launched is applied, even before a
+		 * worker's first loop (worker.c). */
+		run->setup.workers[p]->pace_gen = 0;
+	}
 	wr_cpu_track_reset(run->live.cpu);
 	memset(&run->live.ctl, 0, sizeof(run->live.ctl));
-	run->live.stopped = false;
-	run->live.launched = false;
+	__atomic_store_n(&run->live.launched, false, __ATOMIC_RELEASE);
+	__atomic_store_n(&run->live.stopped, false, __ATOMIC_RELEASE);
 	run->live.rx_clock_started = false;
 	run->res.stop_reason = WR_STOP_NONE;
 	run->res.mbufs_missing = 0;

@@ -2,12 +2,17 @@
 /*
  * Unit tests for the worker loop's end of iteration (worker.h,
  * wr_worker_iter_end) on a hand-made worker, without the EAL: the clock
- * that stamps the next TX burst is read after the publication copy.
+ * that stamps the next TX burst is read after the publication copy. And
+ * the controller's live rate (trial/live.c) on a hand-made run: taken
+ * only while a trial sends.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "datapath/worker.h"
+#include "setup/run.h"
+#include "trial/live.h"
 #include "wr_test.h"
 
 static struct wr_worker *g_w;
@@ -60,9 +65,54 @@ test_clock_after_copy(void)
 	WR_CHECK_U64(q.pub_done, 2);
 }
 
+/*
+ * A live rate or hold between trials (issue 34.8: answered with the new
+ * rate, then erased by the next trial's set-up) is refused, with nothing
+ * published; while a trial sends it is published (pace_gen 0 -> 2, the
+ * queue's pace_live); once the trial stopped, refused again.
+ */
+static void
+test_live_between_trials(void)
+{
+	static struct wr_config cfg;
+	static struct wr_run run;
+	static struct wr_txq q;
+	const struct wr_rate rate = { WR_RATE_PPS, 1e6 };
+	struct wr_error err;
+
+	memset(&run, 0, sizeof(run));
+	memset(&q, 0, sizeof(q));
+	run.setup.cfg = &cfg;
+	run.setup.tsc_hz = 2000000000ULL;
+	run.setup.nb_ports = 1;
+	run.setup.ports[0].tx = true;
+	run.setup.ports[0].nb_txq = 1;
+	q.burst_pkts = 32;
+	q.frame_size = 64;
+	run.setup.q.tx[0] = &q;
+	run.setup.q.nb_tx = 1;
+	wr_err_clear(&err);
+	WR_CHECK(wr_live_rate(&run, -1, -1, &rate, &err) == -EAGAIN);
+	WR_CHECK(err.cls == WR_ERR_FAIL);
+	WR_CHECK(wr_live_hold(&run, -1, true, &err) == -EAGAIN);
+	WR_CHECK_U64(run.live.ctl.pace_gen, 0);
+	WR_CHECK_U64(run.live.ctl.tx_held, 0);
+	WR_CHECK(q.pace_live.pps == 0.0);
+	run.live.launched = true;
+	WR_CHECK(wr_live_rate(&run, -1, -1, &rate, &err) == 0);
+	WR_CHECK_U64(run.live.ctl.pace_gen, 2);
+	WR_CHECK(q.pace_live.pps == 1e6);
+	WR_CHECK(wr_live_hold(&run, -1, true, &err) == 0);
+	WR_CHECK_U64(run.live.ctl.tx_held, 1);
+	run.live.stopped = true;
+	WR_CHECK(wr_live_rate(&run, -1, -1, &rate, &err) == -EAGAIN);
+	WR_CHECK_U64(run.live.ctl.pace_gen, 2);
+}
+
 int
 main(void)
 {
 	WR_TEST_RUN(test_clock_after_copy);
+	WR_TEST_RUN(test_live_between_trials);
 	return wr_test_summary();
 }
