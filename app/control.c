@@ -302,6 +302,7 @@ app_ctl_open(struct app_ctl *c, const struct wr_config *cfg)
 	c->tcp_fd = -1;
 	c->wake_fd[0] = c->wake_fd[1] = -1;
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_init(&c->ports_lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
 	rc = app_ctl_tcp_open(c, cfg);
 	if (rc != 0)

@@ -49,6 +49,11 @@ struct app_ctl {
 	struct wr_portkeep *keep;     /* serve: the ports kept up between
 	                               * runs (main lcore; counters atomic) */
 
+	/* Held by the main lcore while it sets ports up or closes them (a
+	 * run's set-up and close: app_ctl_ports_hold); the ports method
+	 * reads ethdev only when it can take it. */
+	pthread_mutex_t ports_lock;
+
 	pthread_mutex_t lock;
 	pthread_cond_t cond;          /* signalled on next and shutdown */
 	enum app_ctl_state state;
@@ -96,6 +101,13 @@ bool app_ctl_token_ok(const struct app_ctl *c, const json_t *params);
 
 /* CLOCK_MONOTONIC in milliseconds (start_ms). This function can't fail. */
 uint64_t app_ctl_now_ms(void);
+
+/*
+ * The main lcore's side of ports_lock: hold (true) before a run sets its
+ * ports up or closes them, release (false) after. c NULL (no control
+ * socket): nothing. This function can't fail.
+ */
+void app_ctl_ports_hold(struct app_ctl *c, bool hold);
 
 /*
  * The methods: fill *result (a new reference) or return an enum

@@ -103,17 +103,39 @@ port_json(const struct app_ctl *c, uint16_t id)
 	return o;
 }
 
+void
+app_ctl_ports_hold(struct app_ctl *c, bool hold)
+{
+	if (c == NULL)
+		return;
+	if (hold)
+		pthread_mutex_lock(&c->ports_lock);
+	else
+		pthread_mutex_unlock(&c->ports_lock);
+}
+
+/*
+ * Every ethdev port, read here (the control thread) only while the main
+ * lcore sets up or closes none: ethdev's control functions are not safe
+ * beside a configure or close of the same port (issue 34.8).
+ */
 static int
 m_ports(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 {
-	json_t *a = json_array();
+	json_t *a;
 	uint16_t id;
 
 	(void)params;
+	if (pthread_mutex_trylock(&c->ports_lock) != 0)
+		return fail(msg, len, WR_RPC_BAD_STATE, "a run is setting its ports "
+			"up or closing them; ask again in a moment");
+	a = json_array();
+	RTE_ETH_FOREACH_DEV(id)
+		if (a != NULL)
+			append(a, port_json(c, id));
+	pthread_mutex_unlock(&c->ports_lock);
 	if (a == NULL)
 		return fail(msg, len, WR_RPC_INTERNAL, "no memory");
-	RTE_ETH_FOREACH_DEV(id)
-		append(a, port_json(c, id));
 	*out = json_pack("{s:o}", "ports", a);
 	return 0;
 }

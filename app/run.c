@@ -26,6 +26,19 @@ struct live {
 	struct app_progress prog;
 };
 
+/* The control socket of the run in progress (its ports method waits while
+ * the ports close), or NULL. Main lcore only. */
+static struct app_ctl *run_ctl;
+
+/* Close run's ports, with the control socket's ports method held off. */
+static void
+close_run(struct wr_run *run)
+{
+	app_ctl_ports_hold(run_ctl, true);
+	wr_run_close(run);
+	app_ctl_ports_hold(run_ctl, false);
+}
+
 static void
 show_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 {
@@ -136,7 +149,7 @@ run_single(struct wr_run *run, const struct wr_config *cfg,
 	if (app_capture_write(run, stdout) != 0)
 		unrecorded = true;
 	linger(run, stop);
-	wr_run_close(run);
+	close_run(run);
 	if (rc != 0) {
 		rc = failed(&err);
 	} else if (unrecorded) {
@@ -193,7 +206,7 @@ run_mode(struct wr_run *run, const struct wr_config *cfg,
 	if (app_capture_write(run, stdout) != 0 && code == APP_EXIT_OK)
 		code = APP_EXIT_FAILED;
 	linger(run, stop);
-	wr_run_close(run);
+	close_run(run);
 	wr_result_mode_end(doc, run, rc);
 	app_view_mode(stdout, doc);
 	if (cfg->json_path[0] != '\0' &&
@@ -219,8 +232,11 @@ app_run_all(const struct wr_config *cfg, const char *cmdline,
 	int rc;
 
 	wr_err_clear(&err);
+	run_ctl = ctl;
+	app_ctl_ports_hold(ctl, true);
 	rc = wr_run_create(cfg, cmdline, ctl != NULL ? ctl->keep : NULL, &run,
 		&err);
+	app_ctl_ports_hold(ctl, false);
 	if (rc != 0)
 		return failed(&err);
 	if (!cfg->quiet)
@@ -231,6 +247,8 @@ app_run_all(const struct wr_config *cfg, const char *cmdline,
 		run_mode(run, cfg, stop, doc);
 	if (ctl != NULL)
 		app_ctl_run(ctl, NULL);
+	app_ctl_ports_hold(ctl, true);
 	wr_run_destroy(run);
+	app_ctl_ports_hold(ctl, false);
 	return rc;
 }

@@ -150,6 +150,50 @@ def serve_back_to_back():
     c.done()
 
 
+def serve_ports_during_setup():
+    """The ports method while runs make their ring pair again (one and two
+    queues in turn: the pair's ports closed and made anew, issue 34.8):
+    each reply lists ports that exist, named with a driver, or says the
+    ports are being set up or closed (-32000), never a port half made;
+    every run balances; the server stays up with a clean stderr."""
+    import threading
+    c = Checker("serve_ports_during_setup")
+    s = Server()
+    replies, busy, other, done = [], [], [], threading.Event()
+
+    def poll():
+        with s.client() as cl:
+            while not done.is_set():
+                try:
+                    replies.append(cl.ports())
+                except wirerate.ServerError as e:
+                    (busy if e.code == wirerate.client.BAD_STATE and
+                     "setting its ports up or closing them" in e.message
+                     else other).append(e)
+    t = threading.Thread(target=poll, daemon=True)
+    try:
+        t.start()
+        with s.client() as cl:
+            for i in range(8):
+                q = 1 + i % 2
+                balanced(c, cl.run(dict(ONE_WAY, rate="50kpps", count=2000,
+                                        txq=q, rxq=q)), "run %d" % (i + 1))
+        done.set()
+        t.join(30)
+        c.eq(other, [], "no other error")
+        c.true(len(replies) > 0, "ports answered %d times (%d busy)" % (
+            len(replies), len(busy)))
+        bad = [p for r in replies for p in r if not p.get("name") or not p.get("driver")]
+        c.eq(bad, [], "every port listed has its name and driver")
+        c.eq(s.p.poll(), None, "the server is up")
+        c.true("error" not in s.stderr(), "the server's stderr: %r" % s.stderr()[-500:])
+        print("ports: %d replies, %d busy" % (len(replies), len(busy)))
+    finally:
+        done.set()
+        s.close()
+    c.done()
+
+
 def serve_eal_ports():
     """A port EAL probed (--vdev net_ring0: its TX ring is its RX ring)
     outlives the runs: kept up by the next run, set up again in place when
@@ -637,7 +681,7 @@ def serve_tcp_token():
     c.done()
 
 
-CASES = cases.by_name(serve_back_to_back, serve_eal_ports, serve_live_rate, serve_bad_requests,
+CASES = cases.by_name(serve_back_to_back, serve_ports_during_setup, serve_eal_ports, serve_live_rate, serve_bad_requests,
                       serve_client_killed, serve_shutdown, serve_memory_flat,
                       control_plain_run, control_update_keeps_clamps, ndr_search_script, serve_tcp_token)
 
