@@ -79,6 +79,17 @@ enum wr_stamp {
 	WR_STAMP_NONE = 2, /* template untouched: every frame has seq 0 */
 };
 
+/*
+ * Which received frames drive the RX clock of --start-on-rx and
+ * --idle-timeout (--rx-clock): a receiver's link also carries frames of
+ * nobody's test (a switch's BPDUs every 2 s, LLDP), which must neither
+ * start it nor keep its idle timeout from ending it.
+ */
+enum wr_rx_clock {
+	WR_RX_CLOCK_OWN = 0, /* bursts with own frames (a stream's test frames) */
+	WR_RX_CLOCK_ANY = 1, /* any burst: another tool's traffic; a reflector */
+};
+
 /* What --capture keeps of the received frames (capture.h). */
 enum wr_capture_what_bits {
 	WR_CAPTURE_FOREIGN = 1u << 0,  /* foreign and malformed frames */
@@ -200,6 +211,8 @@ struct wr_config {
 	/* Two-ended runs: sender and receiver in different processes. */
 	bool start_on_rx;           /* the clock starts with the first RX frame */
 	uint64_t idle_timeout_ms;   /* stop this long after the last RX; 0: off */
+	enum wr_rx_clock rx_clock;  /* which frames are "RX" for the two above */
+	bool rx_clock_set;          /* --rx-clock given */
 	uint64_t linger_ms;         /* ports stay open until links are down; 0: off */
 	bool reflect;               /* send every received frame back */
 	struct wr_capture_conf capture; /* --capture (capture.h) */

@@ -32,6 +32,7 @@ static const char *const ports_values[] = { "all", "none", NULL };
 static const char *const rate_values[] = { "max", NULL };
 static const char *const vary_values[] = { "inc", "random", NULL };
 static const char *const replay_speed_values[] = { "max", NULL };
+static const char *const rx_clock_values[] = { "own", "any", NULL };
 
 const struct wr_optdesc wr_optab[] = {
 	{ "tx-ports", REQ, WR_OPT_TX_PORTS, "LIST", "ports that transmit: 0,1 | 0-3 | all | "
@@ -280,13 +281,21 @@ const struct wr_optdesc wr_optab[] = {
 		WR_PROF_NONE, NULL },
 
 	{ "start-on-rx", NO, WR_OPT_START_ON_RX, NULL, "the clock (duration, intervals, "
-		"rates)\nstarts with the first received frame; with\n--tx-ports none or "
-		"--reflect [start at\nlaunch]", WR_OPTSEC_TWOEND,
+		"rates)\nstarts with the first received own frame\n(--rx-clock); with "
+		"--tx-ports none or\n--reflect [start at launch]", WR_OPTSEC_TWOEND,
 		WR_PROF_RUN, NULL },
-	{ "idle-timeout", REQ, WR_OPT_IDLE_TIMEOUT, "T", "stop once nothing was received "
-		"for T,\ncounted from the first frame; the run then\nends at its last frame and "
-		"--duration\ndefaults to 0 [off]", WR_OPTSEC_TWOEND,
+	{ "idle-timeout", REQ, WR_OPT_IDLE_TIMEOUT, "T", "stop once no own frame was "
+		"received for T\n(--rx-clock), counted from the first; the\nrun "
+		"then ends at its last own frame and\n--duration defaults to 0 [off]",
+		WR_OPTSEC_TWOEND,
 		WR_PROF_RUN, NULL },
+	{ "rx-clock", REQ, WR_OPT_RX_CLOCK, "WHICH", "the frames --start-on-rx and "
+		"--idle-timeout\nwait for: own (test frames of a stream;\na "
+		"switch's BPDUs or LLDP, ARP, any other\ntool's frames neither "
+		"start the clock nor\nkeep the timeout off) or any (every frame:\n"
+		"for receiving another tool's traffic;\nalways with --reflect) "
+		"[own]", WR_OPTSEC_TWOEND,
+		WR_PROF_RUN, rx_clock_values },
 	{ "reflect", NO, WR_OPT_REFLECT, NULL, "send every received frame back out of "
 		"its\nport on the TX queue paired with its RX\nqueue, MACs, IPs and UDP/TCP "
 		"ports swapped;\ncounts what it reflected and what it could\nnot (TX full: "

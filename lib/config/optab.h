@@ -50,6 +50,7 @@ enum wr_optab_id {
 	WR_OPT_PORT_IP,
 	WR_OPT_VARY,
 	WR_OPT_ANNOUNCE,
+	WR_OPT_RX_CLOCK,
 };
 
 /*

@@ -339,6 +339,21 @@ opt_results(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 	return 1;
 }
 
+/* --rx-clock: which received frames drive the RX clock. */
+static int
+opt_rx_clock(const char *v, struct wr_config *cfg, struct wr_error *err)
+{
+	int i = wr_optab_value(WR_OPT_RX_CLOCK, v);
+
+	if (i < 0)
+		return wr_err_usage(err, -EINVAL, "--rx-clock %s: expected own "
+			"(test frames of a stream start the clock and keep "
+			"--idle-timeout off) or any (every frame does)", v);
+	cfg->rx_clock = (enum wr_rx_clock)i;
+	cfg->rx_clock_set = true;
+	return 0;
+}
+
 /* Options of two-ended runs (docs/testbeds.md). */
 static int
 opt_twoend(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
@@ -350,6 +365,8 @@ opt_twoend(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 		return wr_optv_duration("idle-timeout", v, 10, &cfg->idle_timeout_ms, err);
 	case WR_OPT_LINGER:
 		return wr_optv_duration("linger", v, 0, &cfg->linger_ms, err);
+	case WR_OPT_RX_CLOCK:
+		return opt_rx_clock(v, cfg, err);
 	default: break;
 	}
 	return 1;

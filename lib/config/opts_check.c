@@ -17,7 +17,7 @@
 /*
  * Rules of two-ended runs. A reflector sends what it receives, on the TX
  * queue paired with each RX queue, so it generates nothing and needs as
- * many TX queues as RX queues.
+ * many TX queues as RX queues; its clock is any frame's (--rx-clock any).
  */
 static int
 check_twoend(struct wr_config *cfg, struct wr_error *err)
@@ -46,8 +46,18 @@ check_twoend(struct wr_config *cfg, struct wr_error *err)
 		return wr_err_usage(err, -EINVAL, "--start-on-rx: a run that generates frames "
 			"starts its clock at launch; use it with --tx-ports none "
 			"(a receiver) or --reflect");
-	if (cfg->reflect)
+	if (cfg->rx_clock_set && !cfg->start_on_rx && cfg->idle_timeout_ms == 0)
+		return wr_err_usage(err, -EINVAL, "--rx-clock without --start-on-rx or "
+			"--idle-timeout: it chooses the frames they wait for");
+	/* A reflector classifies nothing (reflect.c): any frame is its clock. */
+	if (cfg->reflect && cfg->rx_clock_set && cfg->rx_clock == WR_RX_CLOCK_OWN)
+		return wr_err_usage(err, -EINVAL, "--rx-clock own with --reflect: a "
+			"reflector sends back every frame without telling own from "
+			"foreign, so any frame drives its clock (--rx-clock any)");
+	if (cfg->reflect) {
 		cfg->nb_txq = cfg->nb_rxq;
+		cfg->rx_clock = WR_RX_CLOCK_ANY;
+	}
 	/* An idle timeout ends the run: no default duration on top of it. */
 	if (cfg->idle_timeout_ms != 0 && !cfg->duration_set)
 		cfg->duration_ms = 0;

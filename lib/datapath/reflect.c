@@ -61,6 +61,8 @@ reflect_burst(struct wr_rxq *q)
 
 	if (nb == 0)
 		return 0;
+	/* Every burst is the clock's: a reflector tells no own frame from a
+	 * foreign one (--rx-clock any, which --reflect implies). */
 	wr_rxq_stamp(&q->st, rte_rdtsc());
 	bytes = reflect_swap_burst(pkts, nb);
 	sent = rte_eth_tx_burst(q->port, q->queue, pkts, nb);

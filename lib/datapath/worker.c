@@ -603,7 +603,11 @@ rx_burst(struct wr_rxq *q, uint64_t poll_tsc)
 			rx_classify(q, pkts, nb, now, &t, NULL, false);
 		rx_free(pkts, nb, &t);
 	}
-	wr_rxq_stamp(&q->st, now);
+	/* --rx-clock own: a burst of foreign frames only (a switch's BPDUs,
+	 * LLDP) neither starts the clock nor holds off the idle timeout. One
+	 * branch per burst, taken the same way burst after burst. */
+	if ((t.own | (uint32_t)q->clock_any) != 0)
+		wr_rxq_stamp(&q->st, now);
 	wr_counter_add(&q->st.nb_pkts, nb);
 	wr_counter_add(&q->st.nb_bytes, t.bytes);
 	wr_counter_add(&q->st.nb_own_pkts, t.own);

@@ -120,8 +120,10 @@ struct wr_rxq_stats {
 	uint64_t nb_own_pkts;      /* carry our test header */
 	uint64_t nb_foreign_pkts;  /* no signature */
 	uint64_t nb_malformed_pkts;/* signature but truncated or inconsistent */
-	uint64_t first_tsc;        /* TSC after the first non-empty burst; 0: none */
-	uint64_t last_tsc;         /* TSC after the latest non-empty burst */
+	/* The RX clock (stats/rxclock.h): bursts with own frames, or any
+	 * non-empty burst with clock_any (--rx-clock any, --reflect). */
+	uint64_t first_tsc;        /* TSC of the clock's first burst; 0: none */
+	uint64_t last_tsc;         /* TSC of the clock's latest burst */
 	uint64_t nb_reflected_pkts;   /* --reflect: sent back out */
 	uint64_t nb_reflected_bytes;  /* frame bytes, FCS included */
 	uint64_t nb_unreflected_pkts; /* --reflect: TX queue full; freed */
@@ -178,6 +180,9 @@ struct wr_rxq {
 	/* Whether own frames' latency is counted: false when no stream can
 	 * report it (set-up's, wr_run_lat_possible), saving the work. */
 	bool count_lat;
+	/* --rx-clock any: every non-empty burst stamps the RX clock; false:
+	 * only a burst with own frames does (set-up's, read-only). */
+	bool clock_any;
 	/* The --impair fixture in front of this queue (set-up's; NULL: none). */
 	struct wr_impair_q *impair;
 	const struct rte_eth_rxtx_callback *impair_cb;
@@ -239,8 +244,9 @@ struct wr_worker {
 } __rte_cache_aligned;
 
 /*
- * Publish the TSC of a non-empty RX burst: the first one once, the latest
- * every time. Only the queue's owning lcore may call this.
+ * Publish the TSC of an RX burst of the clock's frames (first_tsc): the
+ * first one once, the latest every time. Only the queue's owning lcore
+ * may call this.
  */
 static inline void
 wr_rxq_stamp(struct wr_rxq_stats *st, uint64_t now_tsc)

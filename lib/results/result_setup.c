@@ -193,6 +193,8 @@ wr_result_config_json(const struct wr_config *c)
 	wr_json_set(o, "warmup", wr_json_u64(c->nb_warmup));
 	wr_json_set(o, "start_on_rx", json_boolean(c->start_on_rx));
 	wr_json_set(o, "idle_timeout_ms", wr_json_u64(c->idle_timeout_ms));
+	wr_json_set(o, "rx_clock", json_string(c->rx_clock == WR_RX_CLOCK_ANY ? "any" :
+		"own"));
 	wr_json_set(o, "linger_ms", wr_json_u64(c->linger_ms));
 	wr_json_set(o, "reflect", json_boolean(c->reflect));
 	if (c->replay.path[0] != '\0')

@@ -306,8 +306,12 @@ make_workers(struct wr_run *run, struct wr_error *err)
 	}
 	qsort(run->setup.q.tx, run->setup.q.nb_tx, sizeof(run->setup.q.tx[0]), txq_cmp);
 	qsort(run->setup.q.rx, run->setup.q.nb_rx, sizeof(run->setup.q.rx[0]), rxq_cmp);
-	for (i = 0; i < run->setup.q.nb_rx; i++)
-		run->setup.q.rx[i]->count_lat = wr_run_lat_possible(run);
+	for (i = 0; i < run->setup.q.nb_rx; i++) {
+		struct wr_rxq *rq = run->setup.q.rx[i];
+
+		rq->count_lat = wr_run_lat_possible(run);
+		rq->clock_any = run->setup.cfg->rx_clock == WR_RX_CLOCK_ANY;
+	}
 	return 0;
 }
 

@@ -126,7 +126,9 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 	run->live.end_tsc = rte_rdtsc();
 	wr_svc_stopped(run);
 	wr_capture_drain(run->setup.cap);
-	/* Stopped by silence: the measured window ends at the last frame. */
+	/* Stopped by silence: the measured window ends at the clock's last
+	 * frame (own, unless --rx-clock any); foreign frames after it are
+	 * counted, not timed. */
 	if (why == WR_STOP_IDLE && wr_rxclock_last_tsc(run) > run->live.start_tsc)
 		run->live.tx_stop_tsc = wr_rxclock_last_tsc(run);
 	wr_collect_final(run);

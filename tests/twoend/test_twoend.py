@@ -5,10 +5,12 @@ exactly with `wirerate merge`. Each case sets up and removes its own files,
 namespaces and processes. Usage: test_twoend.py CASE (see CASES)."""
 import os
 import signal
+import struct
 import sys
 import time
 
 import cases
+import pcapgen
 import test_pcap_merge
 import test_veth_methods
 import twoend
@@ -91,6 +93,7 @@ def check_reflect(c, bed, gen, refl, nb_streams):
     c.true(all("latency_mean_ns" in s for s in gd["streams"]),
            "round trip latency measured")
     c.eq(rd["streams"], [], "a reflector classifies nothing")
+    c.eq(rd["config"].get("rx_clock"), "any", "so any frame is its clock")
     c.eq(rd["tx_streams"], [], "a reflector generates nothing")
     wrtest.stream_balance(c, gd)
 
@@ -112,6 +115,120 @@ def memif_reflect():
     check_reflect(c, bed, gen, refl, 1)
     c.true("--linger" not in gen.text(),
            "the generator closed once the reflector had left, not at --linger's limit")
+    finish(c, bed)
+
+
+def lldp_tlv(kind, value):
+    return struct.pack("!H", kind << 9 | len(value)) + value
+
+
+# A switch's chatter on a receiver's link (--rx-clock, docs/testbeds.md),
+# 60 bytes each: an LLDP frame (chassis and port id, TTL, end) and a
+# spanning-tree configuration BPDU (IEEE 802.3: a length, 39, where
+# Ethernet II has its type; LLC 42 42 03).
+LLDP = (bytes.fromhex("0180c200000e" "020000000001" "88cc")
+        + lldp_tlv(1, b"\x04" + bytes.fromhex("020000000001"))
+        + lldp_tlv(2, b"\x07eth0") + lldp_tlv(3, struct.pack("!H", 120))
+        + lldp_tlv(0, b"")).ljust(60, b"\0")
+STP_BPDU = (bytes.fromhex("0180c2000000" "020000000001" "0027" "424203")
+            + bytes(36)).ljust(60, b"\0")
+FOREIGN_PKTS, OWN_PKTS = 20, 1000
+CLOCK_RX = ["--tx-ports", "none", "--start-on-rx", "--idle-timeout", "300ms",
+            "--quiet"]
+
+
+def clock_pcaps(bed):
+    """foreign.pcap: LLDP frames and BPDUs, FOREIGN_PKTS in all; own.pcap:
+    OWN_PKTS frames of stream 0 as a wirerate sender makes them (built
+    independently, test_pcap_merge.expected_frame, TX timestamp 0)."""
+    pcapgen.write_pcap(bed.path("foreign.pcap"), [
+        (i * 10**6, STP_BPDU if i % 2 else LLDP) for i in range(FOREIGN_PKTS)])
+    own = (bytes(b or 0 for b in test_pcap_merge.expected_frame(64, i))
+           for i in range(OWN_PKTS))
+    pcapgen.write_pcap(bed.path("own.pcap"), [(i * 10**6, f) for i, f in enumerate(own)])
+
+
+def clock_counts(c, doc, port, own, what):
+    """Port's frames: own as given, the rest foreign, = the PMD's ipackets."""
+    t = doc["totals"][port]
+    c.eq(t["rx_own_pkts"], own, "%s: own frames" % what)
+    c.eq(t["rx_own_pkts"] + t["rx_foreign_pkts"], t["nic_ipackets"],
+         "%s: own + foreign = the PMD's ipackets" % what)
+    c.eq((t["rx_pkts"], t["rx_malformed_pkts"]), (t["nic_ipackets"], 0),
+         "%s: every frame counted, none malformed" % what)
+
+
+def rx_clock_start():
+    """--start-on-rx on a link where only a switch talks (LLDP and BPDUs
+    read by net_pcap): by default (--rx-clock own) they do not start the
+    clock, so the receiver still waits for its first frame when it is
+    stopped (SIGINT) five idle timeouts later; with --rx-clock any the
+    first of them starts it and --idle-timeout then ends the run. Every
+    frame is counted foreign, as many as the PMD's ipackets."""
+    c, bed = Checker("rx_clock_start"), Bed("rx_clock_start")
+    clock_pcaps(bed)
+    vdev = ["net_pcap0,rx_pcap=" + bed.path("foreign.pcap")]
+    rcv = bed.wirerate("a", vdev, CLOCK_RX + ["--json", bed.path("own.json")],
+                       name="own")
+    c.true(rcv.wait_text(READY, 30), "receiver waits for its first frame")
+    time.sleep(1.5)     # the file is read at once; 300 ms would end a clock
+    c.true(rcv.p.poll() is None, "default: still waiting past the idle timeout")
+    rcv.p.send_signal(signal.SIGINT)
+    c.eq(rcv.wait(30), 0, "default: exit code")
+    doc = twoend.load_json(bed.path("own.json"))
+    if doc is not None:
+        c.eq(doc["config"].get("rx_clock"), "own", "default: --rx-clock own")
+        c.eq(doc["stop_reason"], "signal", "default: foreign frames started no "
+             "clock, so no idle timeout ended the run")
+        clock_counts(c, doc, 0, 0, "default")
+        c.eq(doc["totals"][0]["rx_foreign_pkts"], FOREIGN_PKTS, "default: foreign")
+    rcv = bed.wirerate("a", vdev, CLOCK_RX + ["--rx-clock", "any", "--json",
+                                              bed.path("any.json")], name="any")
+    c.eq(rcv.wait(30), 0, "any: exit code, without a signal")
+    doc = twoend.load_json(bed.path("any.json"))
+    c.true(doc is not None, "both JSON results written")
+    if doc is not None:
+        c.eq(doc["config"].get("rx_clock"), "any", "--rx-clock any")
+        c.eq(doc["stop_reason"], "idle", "any: foreign frames started the clock "
+             "and the idle timeout ended the run")
+        clock_counts(c, doc, 0, 0, "any")
+        c.eq(doc["totals"][0]["rx_foreign_pkts"], FOREIGN_PKTS, "any: foreign")
+    finish(c, bed)
+
+
+def rx_clock_idle():
+    """--idle-timeout 300ms with a sender's OWN_PKTS frames on port 0 and a
+    switch's frames on port 1 without end (net_pcap infinite_rx), --duration
+    3s: by default the timeout ends the run once the own frames stop, and
+    the measured window ends at the last of them; with --rx-clock any the
+    foreign frames hold the timeout off until --duration. On each port own +
+    foreign = the PMD's ipackets."""
+    c, bed = Checker("rx_clock_idle"), Bed("rx_clock_idle")
+    clock_pcaps(bed)
+    vdevs = ["net_pcap0,rx_pcap=" + bed.path("own.pcap"),
+             "net_pcap1,rx_pcap=%s,infinite_rx=1" % bed.path("foreign.pcap")]
+    for clock, stop in (("own", "idle"), ("any", "duration")):
+        rcv = bed.wirerate("a", vdevs, CLOCK_RX + (["--rx-clock", "any"] if clock == "any"
+                                                    else []) + [
+            "--duration", "3s", "--json", bed.path(clock + ".json")], name=clock)
+        c.eq(rcv.wait(30), 0, "%s: exit code" % clock)
+        doc = twoend.load_json(bed.path(clock + ".json"))
+        c.true(doc is not None, "%s: JSON result written" % clock)
+        if doc is None:
+            continue
+        c.eq(doc["config"].get("rx_clock"), clock, "--rx-clock %s (own: the default)"
+             % clock)
+        c.eq(doc["stop_reason"], stop, "%s: stopped by" % clock)
+        clock_counts(c, doc, 0, OWN_PKTS, "%s, port 0" % clock)
+        clock_counts(c, doc, 1, 0, "%s, port 1" % clock)
+        c.true(doc["totals"][1]["rx_foreign_pkts"] > FOREIGN_PKTS,
+               "%s: the switch's frames kept coming" % clock)
+        if clock == "own":
+            c.true(doc["duration_s"] < 1.0, "own: the window is the own frames' "
+                   "span (%s s), not the foreign frames'" % doc["duration_s"])
+        else:
+            c.true(doc["duration_s"] >= 2.9, "any: the window is --duration "
+                   "(%s s)" % doc["duration_s"])
     finish(c, bed)
 
 
@@ -287,14 +404,14 @@ def tap():
 
 
 # In the order of the meson tests (tests/meson.build registers them from here).
-CASES = {**cases.by_name(memif, memif_reflect, vhost, vhost_reflect, af_packet, af_xdp,
-                         tap),
+CASES = {**cases.by_name(memif, memif_reflect, rx_clock_start, rx_clock_idle, vhost,
+                         vhost_reflect, af_packet, af_xdp, tap),
          **test_pcap_merge.CASES, **cases.by_name(vhost_peer_killed),
          **test_veth_methods.CASES}
 
 
 # Cases that make no namespace, link or shared hugepage file.
-NO_ROOT = ("pcap", "merge_cli")
+NO_ROOT = ("pcap", "merge_cli", "rx_clock_start", "rx_clock_idle")
 
 
 def before(name):

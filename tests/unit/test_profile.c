@@ -120,7 +120,8 @@ test_key_errors(void)
 	expect_error("[run]\ndurtion = 5s\n", 2, "[run] durtion = 5s: unknown key; "
 		"did you mean 'duration' (in [run])? accepted in [run]: pattern, "
 		"rate, link-speed, duration, count, interval, grace, link-timeout, "
-		"impair, pool-mbufs, latency, start-on-rx, idle-timeout, reflect");
+		"impair, pool-mbufs, latency, start-on-rx, idle-timeout, rx-clock, "
+		"reflect");
 	expect_error("[ports]\ntx_ports = 0\n", 2, "did you mean 'tx-ports'");
 	expect_error("[frames]\nrate = 10\n", 2,
 		"[frames] rate = 10: rate belongs in section [run]");
@@ -372,9 +373,10 @@ test_flags_and_rules(void)
 	WR_CHECK_U64(load(&c, "[output]\nquiet = off\nplain = TRUE\n"), 0);
 	WR_CHECK(!c.quiet && c.plain);
 	WR_CHECK_U64(load(&c, "[run]\nstart-on-rx = yes\nidle-timeout = 2s\n"
-		"reflect = no\n"), 0);
+		"reflect = no\nrx-clock = any\n"), 0);
 	WR_CHECK(c.start_on_rx && !c.reflect);
 	WR_CHECK_U64(c.idle_timeout_ms, 2000);
+	WR_CHECK_U64(c.rx_clock, WR_RX_CLOCK_ANY);
 	WR_CHECK_U64(load(&c, "[ports]\ntxd = 32\nburst = 32\n"), 0);
 	WR_CHECK_U64(wr_opts_check(&c, &err), (uint64_t)-EINVAL);
 	WR_CHECK_STR(err.msg, "--burst 32 is more than half of --txd 32");

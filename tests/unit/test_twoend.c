@@ -114,6 +114,13 @@ test_opts(void)
 	WR_CHECK(c.start_on_rx && !c.reflect);
 	WR_CHECK_U64(c.idle_timeout_ms, 1500);
 	WR_CHECK_U64(c.duration_ms, 0);     /* the timeout ends the run */
+	WR_CHECK_U64(c.rx_clock, WR_RX_CLOCK_OWN);  /* own frames by default */
+	WR_CHECK_U64(PARSE(&c, "--tx-ports", "none", "--start-on-rx",
+		"--rx-clock", "any"), 0);
+	WR_CHECK_U64(c.rx_clock, WR_RX_CLOCK_ANY);
+	WR_CHECK_U64(PARSE(&c, "--tx-ports", "none", "--idle-timeout", "1s",
+		"--rx-clock", "own"), 0);
+	WR_CHECK_U64(c.rx_clock, WR_RX_CLOCK_OWN);
 	WR_CHECK_U64(PARSE(&c, "--tx-ports", "none", "--idle-timeout", "1s",
 		"--duration", "5"), 0);
 	WR_CHECK_U64(c.duration_ms, 5000);
@@ -121,6 +128,10 @@ test_opts(void)
 	WR_CHECK(c.reflect && c.start_on_rx);
 	WR_CHECK_U64(c.nb_txq, 4);          /* one TX queue per RX queue */
 	WR_CHECK_U64(c.duration_ms, 10000);
+	WR_CHECK_U64(c.rx_clock, WR_RX_CLOCK_ANY);  /* it classifies nothing */
+	WR_CHECK_U64(PARSE(&c, "--reflect", "--idle-timeout", "1s", "--rx-clock",
+		"any"), 0);
+	WR_CHECK_U64(c.rx_clock, WR_RX_CLOCK_ANY);
 }
 
 static void
@@ -142,6 +153,15 @@ test_opts_errors(void)
 	WR_CHECK_STR(err.msg, "--idle-timeout 5ms: too short, at least 10 ms");
 	WR_CHECK_U64(PARSE(&c, "--tx-ports", "none", "--idle-timeout", "x"), -EINVAL);
 	WR_CHECK_STR(err.msg, "--idle-timeout x: not a duration");
+	WR_CHECK_U64(PARSE(&c, "--tx-ports", "none", "--start-on-rx", "--rx-clock",
+		"all"), -EINVAL);
+	WR_CHECK_STR(err.msg, "--rx-clock all: expected own (test frames of a "
+		"stream start the clock and keep --idle-timeout off) or any");
+	WR_CHECK_U64(PARSE(&c, "--tx-ports", "none", "--rx-clock", "any"), -EINVAL);
+	WR_CHECK_STR(err.msg, "--rx-clock without --start-on-rx or --idle-timeout");
+	WR_CHECK_U64(PARSE(&c, "--reflect", "--start-on-rx", "--rx-clock", "own"),
+		-EINVAL);
+	WR_CHECK_STR(err.msg, "--rx-clock own with --reflect: a reflector sends back");
 }
 
 /* A run with two RX queues whose counters the test sets by hand. */
