@@ -591,9 +591,75 @@ def serve_tcp_token():
     c.done()
 
 
+def read_to_close(k, end):
+    """Bytes a socket receives until its peer closes it, or None when it
+    is still open at time end."""
+    data = b""
+    while time.time() < end:
+        k.settimeout(max(0.01, end - time.time()))
+        try:
+            chunk = k.recv(4096)
+        except socket.timeout:
+            return None
+        except OSError:
+            return data
+        if not chunk:
+            return data
+        data += chunk
+    return None
+
+
+def serve_tcp_crowd():
+    """20 TCP connections that never send auth take no slot of the UNIX
+    socket: its client still gets status; each idle one is told and
+    closed after the auth deadline (5 s), after which an authenticated
+    TCP client gets in; the UNIX client's shutdown ends the server."""
+    c = Checker("serve_tcp_crowd")
+    d = tempfile.mkdtemp(prefix="wrtok")
+    tok = os.path.join(d, "token")
+    with open(tok, "w") as f:
+        f.write("s3cret-s3cret-s3cret\n")
+    os.chmod(tok, 0o600)
+    port = free_port()
+    s = Server(["--control-listen", "127.0.0.1:%d" % port,
+                "--control-token", tok], n=5)
+    crowd = []
+    try:
+        t0 = time.time()
+        crowd = [socket.create_connection(("127.0.0.1", port), 10)
+                 for _ in range(20)]
+        # The first 16 hold every TCP slot; the others are turned away.
+        time.sleep(0.5)
+        with s.client() as cl:
+            c.eq(code_of(cl.status), (None, None), "the UNIX client's "
+                 "status with 20 idle TCP connections")
+            got = [read_to_close(k, t0 + 12) for k in crowd]
+            waited = time.time() - t0
+            c.true(all(g is not None for g in got), "every idle TCP "
+                   "connection is closed: %d still open" %
+                   sum(g is None for g in got))
+            c.true(sum(b"auth" in (g or b"") for g in got) >= 16,
+                   "the idle ones are told why: %r" % got[:1])
+            c.true(4 <= waited < 12, "closed after the deadline: %.1f s" % waited)
+            tcp = lambda: wirerate.Client(address=("127.0.0.1", port),
+                                          token="s3cret-s3cret-s3cret")
+            c.eq(code_of(lambda: tcp().status()), (None, None),
+                 "an authenticated TCP client after the crowd left")
+            c.eq(cl.shutdown()["state"], "shutting down", "the UNIX "
+                 "client's shutdown")
+        c.eq(s.wait(60), 0, "the server's exit code")
+    finally:
+        for k in crowd:
+            k.close()
+        s.close()
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
 CASES = cases.by_name(serve_back_to_back, serve_eal_ports, serve_live_rate, serve_bad_requests,
                       serve_client_killed, serve_shutdown, serve_memory_flat,
-                      control_plain_run, ndr_search_script, serve_tcp_token)
+                      control_plain_run, ndr_search_script, serve_tcp_token,
+                      serve_tcp_crowd)
 
 if __name__ == "__main__":
     cases.main(CASES)
