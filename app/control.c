@@ -65,14 +65,22 @@ write_all(int fd, const char *s, size_t n)
 	return 0;
 }
 
-/* Send line (freed) to fd; -1 when the client is gone or stuck. */
+/*
+ * Send line (freed) to fd; NULL, a reply that could not be built (no
+ * memory), sends a fixed error instead: a request is never left without
+ * a reply. Returns -1 when the client is gone or stuck.
+ */
 static int
 send_line(int fd, char *line)
 {
+	/* -32603: WR_RPC_INTERNAL. */
+	static const char no_reply[] = "{\"jsonrpc\":\"2.0\",\"id\":null,"
+		"\"error\":{\"code\":-32603,\"message\":\"the reply could not "
+		"be built (no memory)\"}}\n";
 	int rc;
 
 	if (line == NULL)
-		return 0;
+		return write_all(fd, no_reply, sizeof(no_reply) - 1);
 	rc = write_all(fd, line, strlen(line));
 	free(line);
 	return rc;

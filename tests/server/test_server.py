@@ -656,10 +656,35 @@ def serve_tcp_crowd():
     c.done()
 
 
+def serve_long_error():
+    """An error message over WR_ERROR_MSG_LEN (1024 bytes) cut where a
+    UTF-8 character would be split still gets its reply: an unknown
+    method's name echoed, 'é' across the cut, and one past it."""
+    c = Checker("serve_long_error")
+    s = Server(n=6)
+    try:
+        with wirerate.Client(s.sock, timeout=10) as cl:
+            for pad in (1021, 1022, 1023):
+                name = "a" * pad + "\u00e9" * 4
+                try:
+                    code, msg = code_of(lambda: cl.call(name))
+                except socket.timeout:
+                    code, msg = "no reply in 10 s", None
+                c.eq(code, wirerate.client.NO_METHOD,
+                     "%d bytes then 'é': the unknown method's reply" % pad)
+                c.true(msg is not None and msg.startswith("a" * pad) and
+                       len(msg.encode()) < 1024, "its message is cut whole: "
+                       "%r" % (msg or "")[-20:])
+            c.eq(cl.status()["state"], "idle", "the server still answers")
+    finally:
+        s.close()
+    c.done()
+
+
 CASES = cases.by_name(serve_back_to_back, serve_eal_ports, serve_live_rate, serve_bad_requests,
                       serve_client_killed, serve_shutdown, serve_memory_flat,
                       control_plain_run, ndr_search_script, serve_tcp_token,
-                      serve_tcp_crowd)
+                      serve_tcp_crowd, serve_long_error)
 
 if __name__ == "__main__":
     cases.main(CASES)
