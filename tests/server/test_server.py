@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import cases
@@ -681,10 +682,63 @@ def serve_long_error():
     c.done()
 
 
+def ctl_timed(argv, limit_s):
+    """wirerate ctl ARGV: (exit code, stderr, seconds), exit None when it
+    still ran after limit_s seconds (then killed)."""
+    t0 = time.time()
+    try:
+        r = subprocess.run([wrtest.WIRERATE, "ctl"] + argv, capture_output=True,
+                           text=True, timeout=limit_s)
+    except subprocess.TimeoutExpired:
+        return None, "", time.time() - t0
+    return r.returncode, r.stderr, time.time() - t0
+
+
+def ctl_timeout():
+    """wirerate ctl against a socket that accepts and never answers: exit
+    1 with the timeout's message within --timeout (1 s) and within its
+    default (10 s); a bad --timeout exits 2 naming it."""
+    c = Checker("ctl_timeout")
+    d = tempfile.mkdtemp(prefix="wrctl")
+    path = os.path.join(d, "silent.sock")
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(path)
+    srv.listen(8)
+    held = []
+
+    def accept_all():
+        # Accept every connection, read nothing, answer nothing.
+        while True:
+            try:
+                held.append(srv.accept()[0])
+            except OSError:
+                return
+    threading.Thread(target=accept_all, daemon=True).start()
+    try:
+        rc, err, t = ctl_timed(["--timeout", "1", path, "status"], 30)
+        c.true(rc == 1 and "no reply within 1 s" in err and t < 5,
+               "--timeout 1: exit %s in %.1f s: %r" % (rc, t, err))
+        c.true(len(held) >= 1, "the silent server accepted ctl's connection")
+        rc, err, t = ctl_timed([path, "status"], 30)
+        c.true(rc == 1 and "no reply within 10 s" in err and 9 < t < 15,
+               "the default timeout: exit %s in %.1f s: %r" % (rc, t, err))
+        for bad in ("0", "soon", "-1", "25h"):
+            rc, err, t = ctl_timed(["--timeout", bad, path, "status"], 30)
+            c.true(rc == 2 and "--timeout %s:" % bad in err,
+                   "--timeout %s: exit %s: %r" % (bad, rc, err))
+    finally:
+        srv.shutdown(socket.SHUT_RDWR)
+        srv.close()
+        for k in held:
+            k.close()
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
 CASES = cases.by_name(serve_back_to_back, serve_eal_ports, serve_live_rate, serve_bad_requests,
                       serve_client_killed, serve_shutdown, serve_memory_flat,
                       control_plain_run, ndr_search_script, serve_tcp_token,
-                      serve_tcp_crowd, serve_long_error)
+                      serve_tcp_crowd, serve_long_error, ctl_timeout)
 
 if __name__ == "__main__":
     cases.main(CASES)
