@@ -5,7 +5,10 @@ counts, the ports kept up between them (an EAL --vdev too); a live change
 from 1 to 2 Mpps and a pause seen in the interval samples; bad
 requests answered with errors while the server stays up; a client killed
 mid-run; shutdown (exit 0, socket and hugepage files gone); memory over
-many runs; --control on a plain run with `wirerate ctl`. Usage:
+many runs; --control on a plain run with `wirerate ctl`; TCP with a
+token, idle TCP connections that never lock the UNIX socket out; an
+error message cut inside a UTF-8 character still answered; ctl's
+--timeout against a socket that never answers. Usage:
 test_server.py CASE."""
 import json
 import os
