@@ -88,9 +88,10 @@ int app_run_all(const struct wr_config *cfg, const char *cmdline,
 int app_serve_main(int argc, char **argv);
 
 /*
- * wirerate ctl PATH METHOD [key=value...]: one request to a control
- * socket, its reply on stdout (ctl.c). Returns the exit code: 0 a
- * result, 1 an error reply or no server, 2 bad usage.
+ * wirerate ctl [--timeout SECONDS] PATH METHOD [key=value...]: one
+ * request to a control socket, its reply on stdout (ctl.c). Returns the
+ * exit code: 0 a result, 1 an error reply, no server or no reply within
+ * the timeout, 2 bad usage.
  */
 int app_ctl_main(int argc, char **argv);
 

@@ -5,7 +5,9 @@
  * each request in order. A client that leaves changes nothing: runs are
  * the main lcore's, not the connection's. A reply is written with a
  * bounded wait, so a client that stops reading is dropped, never waited
- * for.
+ * for. The UNIX socket and TCP have slots of their own, and a TCP client
+ * that has not authenticated within AUTH_WAIT_MS is closed: connections
+ * anyone can open never lock the owner out.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,13 +27,19 @@
 
 /* How long a reply may wait for a client to read, in milliseconds. */
 #define WRITE_WAIT_MS 5000
+/* How long a TCP client may stay without auth, in milliseconds. */
+#define AUTH_WAIT_MS 5000
 #define READ_CHUNK 65536
 /* Polled besides the clients: the wake pipe, the UNIX and TCP sockets. */
 #define NB_FIXED 3
+/* Client slots: [0, APP_CTL_MAX_CLIENTS) the UNIX socket's, the rest TCP's. */
+#define NB_SLOTS (2 * APP_CTL_MAX_CLIENTS)
 
 struct client {
 	int fd;                    /* -1: free slot */
 	bool authed;               /* UNIX socket, or TCP after auth */
+	uint64_t deadline_ms;      /* not authed: closed at this
+	                            * app_ctl_now_ms() */
 	struct wr_rpc_reader rd;
 };
 
@@ -57,14 +65,22 @@ write_all(int fd, const char *s, size_t n)
 	return 0;
 }
 
-/* Send line (freed) to fd; -1 when the client is gone or stuck. */
+/*
+ * Send line (freed) to fd; NULL, a reply that could not be built (no
+ * memory), sends a fixed error instead: a request is never left without
+ * a reply. Returns -1 when the client is gone or stuck.
+ */
 static int
 send_line(int fd, char *line)
 {
+	/* -32603: WR_RPC_INTERNAL. */
+	static const char no_reply[] = "{\"jsonrpc\":\"2.0\",\"id\":null,"
+		"\"error\":{\"code\":-32603,\"message\":\"the reply could not "
+		"be built (no memory)\"}}\n";
 	int rc;
 
 	if (line == NULL)
-		return 0;
+		return write_all(fd, no_reply, sizeof(no_reply) - 1);
 	rc = write_all(fd, line, strlen(line));
 	free(line);
 	return rc;
@@ -164,19 +180,23 @@ drop(struct client *cl)
 	wr_rpc_reader_free(&cl->rd);
 }
 
-/* A new connection: a free slot, or an error reply and close. */
+/*
+ * A new connection on lfd: a free slot among the nb of cls (that
+ * socket's own), or an error reply and close.
+ */
 static void
-accept_client(int lfd, bool authed, struct client *cls)
+accept_client(int lfd, bool authed, struct client *cls, unsigned int nb)
 {
 	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 	unsigned int i;
 
 	if (fd < 0)
 		return;
-	for (i = 0; i < APP_CTL_MAX_CLIENTS; i++) {
+	for (i = 0; i < nb; i++) {
 		if (cls[i].fd < 0) {
 			cls[i].fd = fd;
 			cls[i].authed = authed;
+			cls[i].deadline_ms = app_ctl_now_ms() + AUTH_WAIT_MS;
 			wr_rpc_reader_init(&cls[i].rd);
 			return;
 		}
@@ -186,37 +206,63 @@ accept_client(int lfd, bool authed, struct client *cls)
 	close(fd);
 }
 
-/* Poll the wake pipe, the listening socket and the clients until woken. */
+/*
+ * Close the clients of cls (nb) not authenticated by their deadline.
+ * Returns the milliseconds until the next deadline, -1 when none.
+ */
+static int
+expire_unauthed(struct client *cls, unsigned int nb)
+{
+	uint64_t now = app_ctl_now_ms(), next = UINT64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < nb; i++) {
+		if (cls[i].fd < 0 || cls[i].authed)
+			continue;
+		if (now < cls[i].deadline_ms) {
+			next = RTE_MIN(next, cls[i].deadline_ms - now);
+			continue;
+		}
+		send_line(cls[i].fd, wr_rpc_error(NULL, WR_RPC_DENIED, "no auth "
+			"within the first " RTE_STR(AUTH_WAIT_MS) " ms: closed"));
+		drop(&cls[i]);
+	}
+	return next == UINT64_MAX ? -1 : (int)next;
+}
+
+/* Poll the wake pipe, the listening sockets and the clients until woken. */
 static void *
 ctl_thread(void *arg)
 {
 	struct app_ctl *c = arg;
-	struct client cls[APP_CTL_MAX_CLIENTS];
-	struct pollfd p[APP_CTL_MAX_CLIENTS + NB_FIXED];
+	struct client cls[NB_SLOTS], *tcp = cls + APP_CTL_MAX_CLIENTS;
+	struct pollfd p[NB_SLOTS + NB_FIXED];
 	unsigned int i;
+	int wait_ms = -1;
 
-	for (i = 0; i < APP_CTL_MAX_CLIENTS; i++)
+	for (i = 0; i < NB_SLOTS; i++)
 		cls[i].fd = -1;
 	for (;;) {
 		p[0] = (struct pollfd){ .fd = c->wake_fd[0], .events = POLLIN };
 		p[1] = (struct pollfd){ .fd = c->listen_fd, .events = POLLIN };
 		p[2] = (struct pollfd){ .fd = c->tcp_fd, .events = POLLIN };
-		for (i = 0; i < APP_CTL_MAX_CLIENTS; i++)
+		for (i = 0; i < NB_SLOTS; i++)
 			p[i + NB_FIXED] = (struct pollfd){ .fd = cls[i].fd, .events = POLLIN };
-		if (poll(p, RTE_DIM(p), -1) < 0 && errno != EINTR)
+		if (poll(p, RTE_DIM(p), wait_ms) < 0 && errno != EINTR)
 			break;
 		if (p[0].revents != 0)
 			break;
 		if (p[1].revents & POLLIN)
-			accept_client(c->listen_fd, true, cls);
+			accept_client(c->listen_fd, true, cls, APP_CTL_MAX_CLIENTS);
 		if (p[2].revents & POLLIN)
-			accept_client(c->tcp_fd, false, cls);
-		for (i = 0; i < APP_CTL_MAX_CLIENTS; i++)
+			accept_client(c->tcp_fd, false, tcp, APP_CTL_MAX_CLIENTS);
+		for (i = 0; i < NB_SLOTS; i++)
 			if (cls[i].fd >= 0 && p[i + NB_FIXED].revents != 0 &&
 					serve_client(c, &cls[i]) != 0)
 				drop(&cls[i]);
+		wait_ms = expire_unauthed(tcp, APP_CTL_MAX_CLIENTS);
 	}
-	for (i = 0; i < APP_CTL_MAX_CLIENTS; i++)
+	for (i = 0; i < NB_SLOTS; i++)
 		if (cls[i].fd >= 0)
 			drop(&cls[i]);
 	return NULL;

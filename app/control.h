@@ -19,7 +19,10 @@
 #include "setup/portkeep.h"
 #include "setup/run.h"
 
-/* Most clients connected at once; one more is told so and closed. */
+/*
+ * Most clients connected at once on each socket (UNIX, TCP: slots apart);
+ * one more on it is told so and closed.
+ */
 #define APP_CTL_MAX_CLIENTS 16
 
 enum app_ctl_state {

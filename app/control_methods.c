@@ -41,7 +41,10 @@ static int
 fail(char *msg, size_t len, int code, const char *fmt, ...)
 	__rte_format_printf(4, 5);
 
-/* Write the message of an error reply; returns its code. */
+/*
+ * Write the message of an error reply, cut at a character if it is too
+ * long (the reply is JSON: UTF-8 only); returns its code.
+ */
 static int
 fail(char *msg, size_t len, int code, const char *fmt, ...)
 {
@@ -50,6 +53,7 @@ fail(char *msg, size_t len, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, len, fmt, ap);
 	va_end(ap);
+	wr_err_utf8_trim(msg);
 	return code;
 }
 

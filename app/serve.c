@@ -32,10 +32,11 @@ on_signal(int sig)
 	run_stop = 1;
 }
 
+/* The usage, naming the program wirerate, not argv[0] (the man page). */
 static int
-usage(const char *prog)
+usage(void)
 {
-	printf("Usage: %s serve [EAL options] -- --control PATH [options]\n"
+	printf("Usage: wirerate serve [EAL options] -- --control PATH [options]\n"
 		"\nBring EAL and the ports up once and run on request: JSON-RPC\n"
 		"2.0 requests, one per line, on the UNIX socket PATH (mode 0600):\n"
 		"ports, start, status, update, stop, result, shutdown\n"
@@ -46,7 +47,7 @@ usage(const char *prog)
 		"  -h, --help\n"
 		"  --version  wirerate's and DPDK's versions\n\n"
 		"Exit status: 0 shut down as asked, 1 EAL or the socket failed,\n"
-		"2 bad usage or input.\n", prog);
+		"2 bad usage or input.\n");
 	return APP_EXIT_OK;
 }
 
@@ -146,7 +147,7 @@ app_serve_main(int argc, char **argv)
 
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
 			strcmp(argv[1], "-h") == 0))
-		return usage(argv[0]);
+		return usage();
 	if (app_cmdline_check(argc, argv, &dd) != 0)
 		return APP_EXIT_USAGE;
 	rc = app_parse_before_eal(argc, argv, dd, &cfg);

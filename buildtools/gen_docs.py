@@ -12,10 +12,20 @@ import sys
 
 
 def run_help(wirerate, args):
-    """stdout of wirerate ARGS, which must exit 0."""
-    p = subprocess.run([wirerate] + args, capture_output=True, text=True,
-                       check=True)
-    return p.stdout
+    """stdout of wirerate ARGS, which must exit 0; else the build stops
+    with what went wrong and what to do (a program that cannot load its
+    DPDK libraries exits 127)."""
+    p = subprocess.run([wirerate] + args, capture_output=True, text=True)
+    if p.returncode == 0:
+        return p.stdout
+    hint = ''
+    if p.returncode == 127 or 'error while loading shared libraries' in p.stderr:
+        hint = ('\nThe program cannot load its DPDK libraries: DPDK is '
+                'outside the loader\'s path. Configure with -Ddpdk_rpath=true '
+                '(meson setup --reconfigure BUILDDIR -Ddpdk_rpath=true), or '
+                'add its library folder to /etc/ld.so.conf.d and run ldconfig.')
+    sys.exit('gen_docs.py: %s %s: exit %d: %s%s' % (
+        wirerate, ' '.join(args), p.returncode, p.stderr.strip(), hint))
 
 
 def roff(text):

@@ -4,7 +4,8 @@
 the man page, completes in bash (with its words or file names), and is
 accepted in its profile section by the real program; the range its help
 states is the one the parser enforces; every subcommand is in the man
-page, completes, and answers --help and --version.
+page, completes, and answers --help and --version; neither the man page
+nor the completion names the path the program was built at.
 
 usage: optab_docs.py OPTAB.json WIRERATE MAN_PAGE COMPLETION PROFILES_MD
 Fails (exit 1) listing each miss."""
@@ -60,6 +61,30 @@ def check_help(table, wirerate):
         for v in o['values']:
             if not re.search(r'\b%s' % re.escape(v.rstrip(':')), blocks[o['name']]):
                 miss('--%s: its word %s not in its --help' % (o['name'], v))
+
+
+def build_paths(wirerate, man):
+    """The folders of this build that must never show in an installed
+    document: the program's, the build directory's, the man page's and
+    the source tree's, as written and as roff writes them ('-' as '\\-')."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    dirs = {os.path.dirname(wirerate), os.path.dirname(os.path.dirname(wirerate)),
+            os.path.dirname(man), os.path.dirname(here)}
+    return sorted({form + '/' for d in dirs if len(d) > 1
+                   for form in (d, d.replace('-', '\\-'))})
+
+
+def check_no_build_path(wirerate, man, completion):
+    """The man page and completion name the program `wirerate`, never the
+    path it was built at (a usage line printed with argv[0])."""
+    for doc in (man, completion):
+        text = open(doc).read()
+        for path in build_paths(wirerate, man):
+            if path in text:
+                line = next(l for l in text.splitlines() if path in l)
+                miss('%s names the build path %s: %r' % (
+                    os.path.basename(doc), path, line))
+                break
 
 
 def check_man(table, man):
@@ -207,6 +232,7 @@ def main():
              (len(table['options']), len(table['subcommands'])))
     check_help(table, wirerate)
     check_man(table, man)
+    check_no_build_path(wirerate, man, completion)
     check_completion(table, completion, wirerate)
     check_profile(table, wirerate)
     check_subcommands(table, wirerate)

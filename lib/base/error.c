@@ -15,6 +15,35 @@ wr_err_clear(struct wr_error *e)
 	e->msg[0] = '\0';
 }
 
+/* Bytes of the UTF-8 sequence lead byte b starts; 0: not a lead byte. */
+static unsigned int
+utf8_seq_len(unsigned char b)
+{
+	if (b < 0x80)
+		return 1;
+	if ((b & 0xe0) == 0xc0)
+		return 2;
+	if ((b & 0xf0) == 0xe0)
+		return 3;
+	if ((b & 0xf8) == 0xf0)
+		return 4;
+	return 0;
+}
+
+void
+wr_err_utf8_trim(char *msg)
+{
+	size_t n = strlen(msg), i = n;
+
+	/* Back over at most 3 continuation bytes (10xxxxxx) to a lead byte. */
+	while (i > 0 && n - i < 3 && ((unsigned char)msg[i - 1] & 0xc0) == 0x80)
+		i--;
+	if (i == 0)
+		return;
+	if (utf8_seq_len((unsigned char)msg[i - 1]) > n - i + 1)
+		msg[i - 1] = '\0';
+}
+
 int
 wr_err_vset(struct wr_error *e, enum wr_err_class cls, int rc,
 		const char *fmt, va_list ap)
@@ -24,6 +53,7 @@ wr_err_vset(struct wr_error *e, enum wr_err_class cls, int rc,
 	e->cls = cls;
 	e->errnum = rc < 0 ? -rc : rc;
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	wr_err_utf8_trim(e->msg);
 	return rc;
 }
 
@@ -60,6 +90,7 @@ wr_err_prefix(struct wr_error *e, const char *fmt, ...)
 	memmove(e->msg + h, e->msg, body);
 	memcpy(e->msg, head, h);
 	e->msg[h + body] = '\0';
+	wr_err_utf8_trim(e->msg);
 	return e->errnum != 0 ? -e->errnum : -EINVAL;
 }
 

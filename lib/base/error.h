@@ -64,6 +64,14 @@ int wr_err_set(struct wr_error *e, enum wr_err_class cls, int rc,
 int wr_err_prefix(struct wr_error *e, const char *fmt, ...)
 	__rte_format_printf(2, 3);
 
+/*
+ * Cut msg back to the end of its last whole UTF-8 character when it ends
+ * inside one (a message cut at WR_ERROR_MSG_LEN through vsnprintf), so
+ * that JSON can carry it. wr_err_vset and wr_err_prefix do it; a site
+ * that formats into its own buffer calls it. This function can't fail.
+ */
+void wr_err_utf8_trim(char *msg);
+
 /* "usage", "environment", "failure" or "none". Never NULL. */
 const char *wr_err_class_name(enum wr_err_class cls);
 

@@ -221,7 +221,12 @@ wr_rpc_result(json_t *id, json_t *result)
 char *
 wr_rpc_error(json_t *id, int code, const char *msg)
 {
-	return line_of(json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0",
+	json_t *m = json_string(msg);
+
+	/* Not UTF-8 (JSON carries nothing else): the code, a fixed message. */
+	if (m == NULL)
+		m = json_string("the error message is not valid UTF-8");
+	return line_of(json_pack("{s:s, s:O, s:{s:i, s:o}}", "jsonrpc", "2.0",
 		"id", id != NULL ? id : json_null(), "error", "code", code,
-		"message", msg));
+		"message", m));
 }

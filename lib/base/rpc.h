@@ -89,8 +89,9 @@ void wr_rpc_req_free(struct wr_rpc_req *req);
 
 /*
  * The reply line to a request with id (NULL: JSON null): a result
- * (stolen), or an error with code and message. Returns a malloc'd,
- * NUL-terminated line ending in '\n', or NULL without memory.
+ * (stolen), or an error with code and message (one that is not UTF-8 is
+ * replaced by a fixed message). Returns a malloc'd, NUL-terminated line
+ * ending in '\n', or NULL without memory (or a NULL result).
  */
 char *wr_rpc_result(json_t *id, json_t *result);
 char *wr_rpc_error(json_t *id, int code, const char *msg);

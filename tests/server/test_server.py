@@ -5,7 +5,10 @@ counts, the ports kept up between them (an EAL --vdev too); a live change
 from 1 to 2 Mpps and a pause seen in the interval samples; bad
 requests answered with errors while the server stays up; a client killed
 mid-run; shutdown (exit 0, socket and hugepage files gone); memory over
-many runs; --control on a plain run with `wirerate ctl`. Usage:
+many runs; --control on a plain run with `wirerate ctl`; TCP with a
+token, idle TCP connections that never lock the UNIX socket out; an
+error message cut inside a UTF-8 character still answered; ctl's
+--timeout against a socket that never answers. Usage:
 test_server.py CASE."""
 import json
 import os
@@ -15,6 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import cases
@@ -681,9 +685,154 @@ def serve_tcp_token():
     c.done()
 
 
-CASES = cases.by_name(serve_back_to_back, serve_ports_during_setup, serve_eal_ports, serve_live_rate, serve_bad_requests,
-                      serve_client_killed, serve_shutdown, serve_memory_flat,
-                      control_plain_run, control_update_keeps_clamps, ndr_search_script, serve_tcp_token)
+def read_to_close(k, end):
+    """Bytes a socket receives until its peer closes it, or None when it
+    is still open at time end."""
+    data = b""
+    while time.time() < end:
+        k.settimeout(max(0.01, end - time.time()))
+        try:
+            chunk = k.recv(4096)
+        except socket.timeout:
+            return None
+        except OSError:
+            return data
+        if not chunk:
+            return data
+        data += chunk
+    return None
+
+
+def serve_tcp_crowd():
+    """20 TCP connections that never send auth take no slot of the UNIX
+    socket: its client still gets status; each idle one is told and
+    closed after the auth deadline (5 s), after which an authenticated
+    TCP client gets in; the UNIX client's shutdown ends the server."""
+    c = Checker("serve_tcp_crowd")
+    d = tempfile.mkdtemp(prefix="wrtok")
+    tok = os.path.join(d, "token")
+    with open(tok, "w") as f:
+        f.write("s3cret-s3cret-s3cret\n")
+    os.chmod(tok, 0o600)
+    port = free_port()
+    s = Server(["--control-listen", "127.0.0.1:%d" % port,
+                "--control-token", tok], n=5)
+    crowd = []
+    try:
+        t0 = time.time()
+        crowd = [socket.create_connection(("127.0.0.1", port), 10)
+                 for _ in range(20)]
+        # The first 16 hold every TCP slot; the others are turned away.
+        time.sleep(0.5)
+        with s.client() as cl:
+            c.eq(code_of(cl.status), (None, None), "the UNIX client's "
+                 "status with 20 idle TCP connections")
+            got = [read_to_close(k, t0 + 12) for k in crowd]
+            waited = time.time() - t0
+            c.true(all(g is not None for g in got), "every idle TCP "
+                   "connection is closed: %d still open" %
+                   sum(g is None for g in got))
+            c.true(sum(b"auth" in (g or b"") for g in got) >= 16,
+                   "the idle ones are told why: %r" % got[:1])
+            c.true(4 <= waited < 12, "closed after the deadline: %.1f s" % waited)
+            tcp = lambda: wirerate.Client(address=("127.0.0.1", port),
+                                          token="s3cret-s3cret-s3cret")
+            c.eq(code_of(lambda: tcp().status()), (None, None),
+                 "an authenticated TCP client after the crowd left")
+            c.eq(cl.shutdown()["state"], "shutting down", "the UNIX "
+                 "client's shutdown")
+        c.eq(s.wait(60), 0, "the server's exit code")
+    finally:
+        for k in crowd:
+            k.close()
+        s.close()
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
+def serve_long_error():
+    """An error message over WR_ERROR_MSG_LEN (1024 bytes) cut where a
+    UTF-8 character would be split still gets its reply: an unknown
+    method's name echoed, 'é' across the cut, and one past it."""
+    c = Checker("serve_long_error")
+    s = Server(n=6)
+    try:
+        with wirerate.Client(s.sock, timeout=10) as cl:
+            for pad in (1021, 1022, 1023):
+                name = "a" * pad + "\u00e9" * 4
+                try:
+                    code, msg = code_of(lambda: cl.call(name))
+                except socket.timeout:
+                    code, msg = "no reply in 10 s", None
+                c.eq(code, wirerate.client.NO_METHOD,
+                     "%d bytes then 'é': the unknown method's reply" % pad)
+                c.true(msg is not None and msg.startswith("a" * pad) and
+                       len(msg.encode()) < 1024, "its message is cut whole: "
+                       "%r" % (msg or "")[-20:])
+            c.eq(cl.status()["state"], "idle", "the server still answers")
+    finally:
+        s.close()
+    c.done()
+
+
+def ctl_timed(argv, limit_s):
+    """wirerate ctl ARGV: (exit code, stderr, seconds), exit None when it
+    still ran after limit_s seconds (then killed)."""
+    t0 = time.time()
+    try:
+        r = subprocess.run([wrtest.WIRERATE, "ctl"] + argv, capture_output=True,
+                           text=True, timeout=limit_s)
+    except subprocess.TimeoutExpired:
+        return None, "", time.time() - t0
+    return r.returncode, r.stderr, time.time() - t0
+
+
+def ctl_timeout():
+    """wirerate ctl against a socket that accepts and never answers: exit
+    1 with the timeout's message within --timeout (1 s) and within its
+    default (10 s); a bad --timeout exits 2 naming it."""
+    c = Checker("ctl_timeout")
+    d = tempfile.mkdtemp(prefix="wrctl")
+    path = os.path.join(d, "silent.sock")
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(path)
+    srv.listen(8)
+    held = []
+
+    def accept_all():
+        # Accept every connection, read nothing, answer nothing.
+        while True:
+            try:
+                held.append(srv.accept()[0])
+            except OSError:
+                return
+    threading.Thread(target=accept_all, daemon=True).start()
+    try:
+        rc, err, t = ctl_timed(["--timeout", "1", path, "status"], 30)
+        c.true(rc == 1 and "no reply within 1 s" in err and t < 5,
+               "--timeout 1: exit %s in %.1f s: %r" % (rc, t, err))
+        c.true(len(held) >= 1, "the silent server accepted ctl's connection")
+        rc, err, t = ctl_timed([path, "status"], 30)
+        c.true(rc == 1 and "no reply within 10 s" in err and 9 < t < 15,
+               "the default timeout: exit %s in %.1f s: %r" % (rc, t, err))
+        for bad in ("0", "soon", "-1", "25h"):
+            rc, err, t = ctl_timed(["--timeout", bad, path, "status"], 30)
+            c.true(rc == 2 and "--timeout %s:" % bad in err,
+                   "--timeout %s: exit %s: %r" % (bad, rc, err))
+    finally:
+        srv.shutdown(socket.SHUT_RDWR)
+        srv.close()
+        for k in held:
+            k.close()
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
+CASES = cases.by_name(serve_back_to_back, serve_ports_during_setup, serve_eal_ports,
+                      serve_live_rate, serve_bad_requests, serve_client_killed,
+                      serve_shutdown, serve_memory_flat, control_plain_run,
+                      control_update_keeps_clamps, ndr_search_script, serve_tcp_token,
+                      serve_tcp_crowd, serve_long_error, ctl_timeout)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests for lib/base/error.c (class, errno and message travel
- * together; context is put before a message without changing its class)
+ * together; context is put before a message without changing its class;
+ * a message cut at its room ends at a whole UTF-8 character, and
+ * lib/base/rpc.c still makes its error reply)
  * and app/exitcode.c (the one class -> exit code mapping), with errors
  * from real parsers of each class.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
+#include "base/rpc.h"
 #include "base/fileio.h"
 #include "config/opts.h"
 #include "config/rate.h"
@@ -63,6 +67,45 @@ test_prefix(void)
 	wr_err_usage(&e, -EINVAL, "why");
 	wr_err_prefix(&e, "%s", big);
 	WR_CHECK_U64(strlen(e.msg), WR_ERROR_MSG_LEN - 1);
+}
+
+/*
+ * A message cut at WR_ERROR_MSG_LEN inside a UTF-8 character ends at the
+ * last whole one (a JSON reply needs UTF-8); the reply envelope of a
+ * message that is not UTF-8 still comes, with a fixed message.
+ */
+static void
+test_utf8_cut(void)
+{
+	static const char *const chars[] = { "\xc3\xa9", "\xe2\x82\xac",
+		"\xf0\x9f\x98\x80" };  /* e acute, euro, an emoji */
+	char pad[WR_ERROR_MSG_LEN], *line;
+	struct wr_error e;
+	size_t c, k, n;
+
+	for (c = 0; c < RTE_DIM(chars); c++) {
+		for (k = 0; k <= strlen(chars[c]); k++) {
+			/* The character starts k bytes before the cut. */
+			n = WR_ERROR_MSG_LEN - 1 - k;
+			memset(pad, 'a', n);
+			pad[n] = '\0';
+			wr_err_usage(&e, -EINVAL, "%s%s%s", pad, chars[c], chars[c]);
+			WR_CHECK_U64(strlen(e.msg), k == strlen(chars[c]) ? n + k : n);
+			line = wr_rpc_error(NULL, -32601, e.msg);
+			WR_CHECK(line != NULL && strstr(line, "aaa") != NULL);
+			free(line);
+			wr_err_usage(&e, -EINVAL, "%s%s", pad + 5, chars[c]);
+			wr_err_prefix(&e, "ctx: ");
+			WR_CHECK_U64(strlen(e.msg), k == strlen(chars[c]) ? n + k : n);
+		}
+	}
+	/* Whole characters stay: nothing to cut. */
+	wr_err_usage(&e, -EINVAL, "caf\xc3\xa9 \xe2\x82\xac");
+	WR_CHECK_STR(e.msg, "caf\xc3\xa9 \xe2\x82\xac");
+	line = wr_rpc_error(NULL, -32601, "bad \xff byte");
+	WR_CHECK(line != NULL && strstr(line, "-32601") != NULL &&
+		strstr(line, "not valid UTF-8") != NULL);
+	free(line);
 }
 
 /* The mapping of docs/reliability.md: usage 2, environment and failure 1. */
@@ -123,6 +166,7 @@ main(void)
 {
 	WR_TEST_RUN(test_set);
 	WR_TEST_RUN(test_prefix);
+	WR_TEST_RUN(test_utf8_cut);
 	WR_TEST_RUN(test_exit_codes);
 	WR_TEST_RUN(test_classes_from_sites);
 	return wr_test_summary();
