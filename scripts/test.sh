@@ -16,7 +16,8 @@ WR_BUILD=${WR_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build-test}
 . "$(dirname "$0")/lib/dpdk.sh"
 
 suites=(unit vdev server results twoend campaign faults lab package)  # in $WR_BUILD (gcc)
-san_suites=(unit vdev faults fuzz)    # in $WR_SAN_BUILD (clang, sanitizers)
+san_suites=(unit vdev faults fuzz sanextra)  # in $WR_SAN_BUILD (clang, sanitizers;
+                                      # sanextra: tests/meson.build)
 dpdk_suites=(unit vdev)               # in build-dpdk-SERIES (upstream DPDK)
 dpdk_legs=(24.11)                     # DPDK LTS legs of the default run
 
