@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "config/optab.h"
-#include "subcmds.h"
+#include "main/subcmds.h"
 
 static json_t *
 values_json(const char *const *v)

@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "main/app.h"
 
 #include "base/csv.h"
 #include "fuzz.h"

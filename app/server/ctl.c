@@ -19,7 +19,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "base/units.h"
 #include "control.h"
 

@@ -11,9 +11,9 @@
 
 #include <rte_cycles.h>
 
-#include "app.h"
-#include "control.h"
-#include "progress.h"
+#include "main/app.h"
+#include "server/control.h"
+#include "view/progress.h"
 #include "datapath/capture.h"
 #include "methods/modes.h"
 #include "results/result.h"

@@ -6,7 +6,7 @@
 
 #include <unistd.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "base/units.h"
 #include "view.h"
 

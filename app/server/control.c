@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "base/rpc.h"
 #include "control.h"
 

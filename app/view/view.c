@@ -5,7 +5,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "base/units.h"
 #include "setup/resolve.h"
 #include "stats/cputrack.h"

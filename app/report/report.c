@@ -16,7 +16,7 @@
 
 #include <rte_common.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "base/csv.h"
 #include "report.h"
 #include "results/compare.h"

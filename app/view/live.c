@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "base/units.h"
 #include "stats/snapshot.h"
 #include "view.h"

@@ -21,8 +21,8 @@
 #include <rte_version.h>
 
 #include "app.h"
-#include "control.h"
-#include "progress.h"
+#include "server/control.h"
+#include "view/progress.h"
 #include "subcmds.h"
 #include "base/wr_version.h"
 #include "config/opts.h"

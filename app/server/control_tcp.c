@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "control.h"
 
 /* The token file's secret into c: 0, or the exit code with a message. */

@@ -14,7 +14,7 @@
 
 #include <rte_common.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "base/csv.h"
 #include "results/alike.h"
 #include "results/compare.h"

@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "config/config.h"
-#include "exitcode.h"
+#include "common/exitcode.h"
 #include "methods/modes.h"
 #include "setup/run.h"
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "base/csv.h"
 #include "base/fileio.h"
 #include "datapath/capture.h"

@@ -2,7 +2,7 @@
 /* Result tables of MLRsearch (--mode mlr) and of latency under load. */
 #include <string.h>
 
-#include "app.h"
+#include "main/app.h"
 
 static double
 num(const json_t *o, const char *k)

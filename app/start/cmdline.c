@@ -11,7 +11,7 @@
 
 #include <rte_common.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "base/suggest.h"
 #include "config/opts.h"
 

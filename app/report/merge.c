@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "results/merge.h"
 #include "results/result.h"
 

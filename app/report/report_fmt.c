@@ -8,7 +8,7 @@
 
 #include <rte_common.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "base/csv.h"
 #include "measure/metrics.h"
 #include "report.h"

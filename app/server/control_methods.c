@@ -14,7 +14,7 @@
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "base/jsonw.h"
 #include "base/rpc.h"
 #include "config/optjson.h"

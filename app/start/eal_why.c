@@ -21,7 +21,7 @@
 #include <rte_errno.h>
 #include <rte_log.h>
 
-#include "app.h"
+#include "main/app.h"
 
 /* The value of EAL option --name (or --name=value) before --, or NULL. */
 static const char *

@@ -17,7 +17,7 @@
 
 #include <rte_eal.h>
 
-#include "app.h"
+#include "main/app.h"
 
 /* EAL options after which --huge-unlink is refused or has no meaning. */
 static const char *const no_unlink[] = {

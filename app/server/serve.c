@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "main/app.h"
 #include "control.h"
 #include "stats/telemetry.h"
 
