@@ -14,10 +14,12 @@
 
 #include <rte_common.h>
 
-#include "main/app.h"
+#include "common/exitcode.h"
 #include "base/csv.h"
 #include "results/alike.h"
 #include "results/compare.h"
+#include "compare.h"
+#include "markup.h"
 
 #define PROG "wirerate compare"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdio.h>
 
-#include "main/app.h"
+#include "markup.h"
 
 /*
  * Text for XML (JUnit) and HTML (reports), attribute or element: the five

@@ -9,9 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "main/app.h"
+#include "common/exitcode.h"
 #include "results/merge.h"
 #include "results/result.h"
+#include "merge.h"
 
 #define PROG "wirerate merge"
 

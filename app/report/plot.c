@@ -16,7 +16,9 @@
 
 #include <rte_common.h>
 
-#include "report.h"
+#include "gnuplot.h"
+#include "plot.h"
+#include "plot_kinds.h"
 
 extern char **environ;
 
@@ -25,20 +27,6 @@ extern char **environ;
  * trials (value, value, value for a single run) of each figure.
  */
 enum { COL_MPPS = 2, COL_GBPS_L1 = 5, COL_GBPS_L2 = 8, COL_CYCLES = 11 };
-
-/* A gnuplot double-quoted string. */
-void
-rep_gp_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if ((unsigned char)*s >= 0x20)
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 static FILE *
 open_in(const char *dir, const char *name, struct wr_error *err)
@@ -51,6 +39,35 @@ open_in(const char *dir, const char *name, struct wr_error *err)
 	if (f == NULL)
 		wr_err_env(err, -errno, "%s: cannot create: %s", path, strerror(errno));
 	return f;
+}
+
+/*
+ * Throughput of a run as the report plots it: what was received, or what
+ * was sent when the run had no receiving port, read from m (r's figures,
+ * or their min or max). which is WR_METRIC_TX_MPPS, WR_METRIC_TX_GBPS_L1
+ * or WR_METRIC_TX_GBPS_L2 (its RX twin is used when the run received).
+ */
+static double
+rep_throughput(const struct rep_run *r, const struct wr_metric_values *m,
+		unsigned int which)
+{
+	unsigned int rx = which + (WR_METRIC_RX_MPPS - WR_METRIC_TX_MPPS);
+
+	if (which == WR_METRIC_TX_GBPS_L1 || which == WR_METRIC_TX_GBPS_L2)
+		rx = which + (WR_METRIC_RX_GBPS_L1 - WR_METRIC_TX_GBPS_L1);
+	return r->m.v[WR_METRIC_RX_MPPS] > 0 ? m->v[rx] : m->v[which];
+}
+
+/* True when any run has a cycles-per-packet figure. */
+static bool
+rep_have_cycles(const struct rep *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nb_runs; i++)
+		if (r->run[i].m.have[WR_METRIC_CYCLES_PER_PKT])
+			return true;
+	return false;
 }
 
 /* Value, min and max of a figure ("?": missing, for gnuplot). */
@@ -131,35 +148,6 @@ gp_plot(FILE *f, const struct rep *r, unsigned int col, const char *suffix,
 			s + 1, dash);
 		rep_gp_string(f, title);
 	}
-}
-
-void
-rep_gp_size_axis(FILE *f, const struct rep *r)
-{
-	unsigned int k, lo = UINT_MAX, hi = 0, prev = 0;
-
-	fprintf(f, "set grid\nset key top right\nset logscale x 2\n"
-		"set offsets 0, 0, graph 0.08, 0\nset yrange [0:*]\n"
-		"set xlabel \"frame size, bytes (FCS included)\"\nset xtics (");
-	for (k = 0; k < r->nb_runs; k++) {
-		unsigned int sz = r->run[k].frame_size;
-
-		lo = sz < lo ? sz : lo;
-		hi = sz > hi ? sz : hi;
-	}
-	/* Each distinct size once, ascending. */
-	for (;;) {
-		unsigned int next = UINT_MAX;
-
-		for (k = 0; k < r->nb_runs; k++)
-			if (r->run[k].frame_size > prev && r->run[k].frame_size < next)
-				next = r->run[k].frame_size;
-		if (next == UINT_MAX)
-			break;
-		fprintf(f, "%s%u", prev ? ", " : "", next);
-		prev = next;
-	}
-	fprintf(f, ")\nset xrange [%g:%g]\n", lo / 1.25, hi * 1.25);
 }
 
 /* The plots for one terminal (png or svg). */

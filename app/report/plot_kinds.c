@@ -12,7 +12,9 @@
 
 #include <rte_common.h>
 
-#include "report.h"
+#include "gnuplot.h"
+#include "plot_kinds.h"
+#include "plot_lat.h"
 
 struct kind_plot {
 	const char *kind;           /* rows of this kind of result */

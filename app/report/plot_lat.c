@@ -12,7 +12,8 @@
 
 #include <rte_common.h>
 
-#include "report.h"
+#include "gnuplot.h"
+#include "plot_lat.h"
 
 #define LAT_PLOT "latency"
 

@@ -16,9 +16,14 @@
 
 #include <rte_common.h>
 
-#include "main/app.h"
+#include "common/exitcode.h"
 #include "base/csv.h"
+#include "plot.h"
+#include "rep.h"
+#include "rep_doc.h"
 #include "report.h"
+#include "report_campaign.h"
+#include "report_fmt.h"
 #include "results/compare.h"
 #include "results/trials.h"
 
@@ -123,28 +128,6 @@ parse_args(int argc, char **argv, struct rep_args *a)
 		return app_usage_error("wirerate report", "too many result files "
 			"(at most 256)");
 	return -1;
-}
-
-double
-rep_throughput(const struct rep_run *r, const struct wr_metric_values *m,
-		unsigned int which)
-{
-	unsigned int rx = which + (WR_METRIC_RX_MPPS - WR_METRIC_TX_MPPS);
-
-	if (which == WR_METRIC_TX_GBPS_L1 || which == WR_METRIC_TX_GBPS_L2)
-		rx = which + (WR_METRIC_RX_GBPS_L1 - WR_METRIC_TX_GBPS_L1);
-	return r->m.v[WR_METRIC_RX_MPPS] > 0 ? m->v[rx] : m->v[which];
-}
-
-bool
-rep_have_cycles(const struct rep *r)
-{
-	unsigned int i;
-
-	for (i = 0; i < r->nb_runs; i++)
-		if (r->run[i].m.have[WR_METRIC_CYCLES_PER_PKT])
-			return true;
-	return false;
 }
 
 /* Label of a file: its --label, else the first driver and the host; a

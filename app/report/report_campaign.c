@@ -17,7 +17,7 @@
 
 #include <rte_common.h>
 
-#include "report.h"
+#include "report_campaign.h"
 #include "results/compare.h"
 #include "results/kinds.h"
 

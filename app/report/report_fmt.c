@@ -8,31 +8,12 @@
 
 #include <rte_common.h>
 
-#include "main/app.h"
 #include "base/csv.h"
 #include "measure/metrics.h"
-#include "report.h"
-
-struct rep_table *
-rep_table_new(struct rep_doc *doc, unsigned int rows, const char *fmt, ...)
-{
-	struct rep_table *t;
-	va_list ap;
-
-	if (doc->nb_tables == RTE_DIM(doc->tables))
-		return NULL;
-	t = &doc->tables[doc->nb_tables];
-	memset(t, 0, sizeof(*t));
-	t->cell = calloc(rows ? rows : 1, sizeof(*t->cell));
-	if (t->cell == NULL)
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(t->title, sizeof(t->title), fmt, ap);
-	va_end(ap);
-	t->nb_rows = rows;
-	doc->nb_tables++;
-	return t;
-}
+#include "markup.h"
+#include "rep_doc.h"
+#include "report_fmt.h"
+#include "report_streams.h"
 
 /*
  * Decimals of a metric in the tables, one per kind of unit so a column
@@ -356,16 +337,6 @@ rep_doc_build(const struct rep *r, int metric, struct rep_doc *doc)
 			rep_stream_tables(r, doc) != 0 || env_table(r, doc) != 0)
 		return -ENOMEM;
 	return 0;
-}
-
-void
-rep_doc_free(struct rep_doc *doc)
-{
-	unsigned int i;
-
-	for (i = 0; i < doc->nb_tables; i++)
-		free(doc->tables[i].cell);
-	doc->nb_tables = 0;
 }
 
 /*

@@ -11,7 +11,7 @@
 #include <rte_common.h>
 
 #include "base/csv.h"
-#include "report.h"
+#include "report_streams.h"
 
 /* An integer of o as text into cell, "-" when o lacks it. */
 static void
