@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "main/app.h"
 #include "base/units.h"
 #include "stats/snapshot.h"
+#include "live.h"
 #include "view.h"
 
 /* Lines of the frame on screen, to move up over at the next refresh. */

@@ -5,7 +5,6 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "main/app.h"
 #include "base/units.h"
 #include "setup/resolve.h"
 #include "stats/cputrack.h"

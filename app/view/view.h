@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Table lines shared by the live view (live.c) and the summary (view.c). */
+/*
+ * The plan before a run and the summary after it (view.c), and the table
+ * lines they share with the live view (live.c).
+ */
 #ifndef WR_APP_VIEW_H
 #define WR_APP_VIEW_H
 
@@ -9,6 +12,7 @@
 
 #include "measure/cpu.h"
 #include "measure/stats.h"
+#include "setup/run.h"
 #include "stats/cputrack.h"
 
 /* At this width and above, the port table shows L1 and L2 Gb/s (92 columns). */
@@ -32,5 +36,11 @@ void view_cpu_header(FILE *f);
 void view_cpu_line(FILE *f, unsigned int lcore, const struct wr_cpu_cost *c);
 void view_port_cpu_header(FILE *f);
 void view_port_cpu_line(FILE *f, uint16_t port_id, const struct wr_cpu_port *p);
+
+/* Describe ports, adaptations and the lcore plan before the run. */
+void app_view_plan(FILE *f, const struct wr_run *run);
+
+/* The final summary: per-port totals, streams, accounting. */
+void app_view_summary(FILE *f, const struct wr_run *run);
 
 #endif /* WR_APP_VIEW_H */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Result tables of MLRsearch (--mode mlr) and of latency under load. */
+#include <stdbool.h>
 #include <string.h>
 
-#include "main/app.h"
+#include "view_methods.h"
 
 static double
 num(const json_t *o, const char *k)

@@ -6,9 +6,10 @@
 
 #include <unistd.h>
 
-#include "main/app.h"
 #include "base/units.h"
 #include "view.h"
+#include "view_methods.h"
+#include "view_mode.h"
 
 /* Why a trial does not count as it ran: said in full, never cut. */
 #define TRIAL_STALLED "(rate not reached: generator stalled)"
