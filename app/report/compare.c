@@ -105,7 +105,7 @@ usage(FILE *f)
 			fprintf(f, "%24s%-8s %s\n", "", wr_alike_keys[k].name,
 				wr_alike_keys[k].what);
 	}
-	/* Answered by main() for every subcommand (app/subcmds.h). */
+	/* Answered by main() for every subcommand (app/common/subcmds.h). */
 	fputs("  --version           wirerate's and DPDK's versions\n", f);
 	fputs("\nExit status: 0 no regression, 1 regression (or the --junit file could not\n"
 "be written), 2 bad input (unreadable or corrupt file, missing field,\n"

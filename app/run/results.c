@@ -10,12 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "main/app.h"
+#include "common/exitcode.h"
 #include "base/csv.h"
 #include "base/fileio.h"
 #include "datapath/capture.h"
 #include "measure/metrics.h"
 #include "results/result.h"
+#include "results.h"
 
 int
 app_trial_done(FILE *f, const struct wr_run *run, unsigned int t, json_t *trials)

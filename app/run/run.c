@@ -3,7 +3,7 @@
  * One run from its configuration to its result: set-up, the trials of a
  * plain run (--warmup, --repeat) or a test mode, the live view, the
  * result files, close. Driven by main() for a one-shot run and by the
- * server (serve.c) for each run it is asked for.
+ * server (server/serve.c) for each run it is asked for.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,13 +11,17 @@
 
 #include <rte_cycles.h>
 
-#include "main/app.h"
-#include "server/control.h"
+#include "common/exitcode.h"
+#include "view/live.h"
 #include "view/progress.h"
+#include "view/view.h"
+#include "view/view_mode.h"
 #include "datapath/capture.h"
 #include "methods/modes.h"
 #include "results/result.h"
 #include "stats/telemetry.h"
+#include "results.h"
+#include "run.h"
 
 struct live {
 	const volatile int *stop;   /* non-zero: end the trial (a signal) */
@@ -26,17 +30,33 @@ struct live {
 	struct app_progress prog;
 };
 
-/* The control socket of the run in progress (its ports method waits while
- * the ports close), or NULL. Main lcore only. */
-static struct app_ctl *run_ctl;
+/* Who follows the run in progress (the control socket: its ports method
+ * waits while the ports close), or NULL. Main lcore only. */
+static struct app_run_watch *run_watch;
 
-/* Close run's ports, with the control socket's ports method held off. */
+/* Tell w (NULL: nobody) that the ports are about to change, or are done. */
+static void
+watch_ports(struct app_run_watch *w, bool hold)
+{
+	if (w != NULL && w->ports_hold != NULL)
+		w->ports_hold(w, hold);
+}
+
+/* Tell w (NULL: nobody) which run is live (NULL: none). */
+static void
+watch_live(struct app_run_watch *w, struct wr_run *run)
+{
+	if (w != NULL && w->live != NULL)
+		w->live(w, run);
+}
+
+/* Close run's ports, with the watcher's readers of ethdev held off. */
 static void
 close_run(struct wr_run *run)
 {
-	app_ctl_ports_hold(run_ctl, true);
+	watch_ports(run_watch, true);
 	wr_run_close(run);
-	app_ctl_ports_hold(run_ctl, false);
+	watch_ports(run_watch, false);
 }
 
 static void
@@ -225,30 +245,28 @@ run_mode(struct wr_run *run, const struct wr_config *cfg,
 
 int
 app_run_all(const struct wr_config *cfg, const char *cmdline,
-		const volatile int *stop, json_t **doc, struct app_ctl *ctl)
+		const volatile int *stop, json_t **doc,
+		struct app_run_watch *w)
 {
 	struct wr_error err;
 	struct wr_run *run;
 	int rc;
 
 	wr_err_clear(&err);
-	run_ctl = ctl;
-	app_ctl_ports_hold(ctl, true);
-	rc = wr_run_create(cfg, cmdline, ctl != NULL ? ctl->keep : NULL, &run,
-		&err);
-	app_ctl_ports_hold(ctl, false);
+	run_watch = w;
+	watch_ports(w, true);
+	rc = wr_run_create(cfg, cmdline, w != NULL ? w->keep : NULL, &run, &err);
+	watch_ports(w, false);
 	if (rc != 0)
 		return failed(&err);
 	if (!cfg->quiet)
 		app_view_plan(stdout, run);
-	if (ctl != NULL)
-		app_ctl_run(ctl, run);
+	watch_live(w, run);
 	rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg, stop, doc) :
 		run_mode(run, cfg, stop, doc);
-	if (ctl != NULL)
-		app_ctl_run(ctl, NULL);
-	app_ctl_ports_hold(ctl, true);
+	watch_live(w, NULL);
+	watch_ports(w, true);
 	wr_run_destroy(run);
-	app_ctl_ports_hold(ctl, false);
+	watch_ports(w, false);
 	return rc;
 }

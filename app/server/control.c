@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The control socket's thread (control.h): accept clients, read their
- * lines (base/rpc.h: at most WR_RPC_MAX_LINE bytes held per line), answer
- * each request in order. A client that leaves changes nothing: runs are
- * the main lcore's, not the connection's. A reply is written with a
- * bounded wait, so a client that stops reading is dropped, never waited
- * for. The UNIX socket and TCP have slots of their own, and a TCP client
- * that has not authenticated within AUTH_WAIT_MS is closed: connections
- * anyone can open never lock the owner out.
+ * The control socket's thread (control.h; its state: state.h): accept
+ * clients, read their lines (base/rpc.h: at most WR_RPC_MAX_LINE bytes
+ * held per line), answer each request in order. A client that leaves
+ * changes nothing: runs are the main lcore's, not the connection's. A
+ * reply is written with a bounded wait, so a client that stops reading
+ * is dropped, never waited for. The UNIX socket and TCP have slots of
+ * their own, and a TCP client that has not authenticated within
+ * AUTH_WAIT_MS is closed: connections anyone can open never lock the
+ * owner out.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,12 +19,16 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "main/app.h"
+#include <rte_common.h>
+
+#include "common/exitcode.h"
 #include "base/rpc.h"
+#include "clock.h"
 #include "control.h"
+#include "control_methods.h"
+#include "control_tcp.h"
 
 /* How long a reply may wait for a client to read, in milliseconds. */
 #define WRITE_WAIT_MS 5000
@@ -338,12 +343,40 @@ listen_on(struct app_ctl *c, const char *path)
 	return rc;
 }
 
+/*
+ * The run's side of ports_lock (run/run.h): held before a run sets its
+ * ports up or closes them, released after. This function can't fail.
+ */
+static void
+watch_ports_hold(struct app_run_watch *w, bool hold)
+{
+	struct app_ctl *c = container_of(w, struct app_ctl, watch);
+
+	if (hold)
+		pthread_mutex_lock(&c->ports_lock);
+	else
+		pthread_mutex_unlock(&c->ports_lock);
+}
+
+/* The live run (NULL once it is destroyed), for the methods. Can't fail. */
+static void
+watch_live(struct app_run_watch *w, struct wr_run *run)
+{
+	struct app_ctl *c = container_of(w, struct app_ctl, watch);
+
+	pthread_mutex_lock(&c->lock);
+	c->run = run;
+	pthread_mutex_unlock(&c->lock);
+}
+
 int
 app_ctl_open(struct app_ctl *c, const struct wr_config *cfg)
 {
 	const char *path = cfg->control_path;
 	int rc;
 
+	c->watch.ports_hold = watch_ports_hold;
+	c->watch.live = watch_live;
 	c->listen_fd = -1;
 	c->tcp_fd = -1;
 	c->wake_fd[0] = c->wake_fd[1] = -1;
@@ -387,21 +420,4 @@ app_ctl_close(struct app_ctl *c, const char *path)
 	c->listen_fd = -1;
 	c->tcp_fd = -1;
 	c->wake_fd[0] = c->wake_fd[1] = -1;
-}
-
-uint64_t
-app_ctl_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-void
-app_ctl_run(struct app_ctl *c, struct wr_run *run)
-{
-	pthread_mutex_lock(&c->lock);
-	c->run = run;
-	pthread_mutex_unlock(&c->lock);
 }

@@ -4,7 +4,7 @@
  * once in a table. They run on the control thread; what they read or
  * change of the runs is under app_ctl.lock, and a live run is only
  * reached through lib/trial/live.h while that lock is held (the main
- * lcore destroys a run only after taking the lock: app_ctl_run).
+ * lcore destroys a run only after taking the lock: watch.live, control.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,12 +14,14 @@
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 
-#include "main/app.h"
 #include "base/jsonw.h"
 #include "base/rpc.h"
 #include "config/optjson.h"
 #include "config/rate.h"
-#include "control.h"
+#include "run/results.h"
+#include "clock.h"
+#include "control_methods.h"
+#include "state.h"
 #include "stats/telemetry.h"
 #include "trial/live.h"
 
@@ -92,7 +94,7 @@ port_json(const struct app_ctl *c, uint16_t id)
 	smac[0] = '\0';
 	if (rte_eth_macaddr_get(id, &mac) == 0)
 		rte_ether_format_addr(smac, sizeof(smac), &mac);
-	wr_portkeep_count(c->keep, id, &nb_setups, &nb_reuses);
+	wr_portkeep_count(c->watch.keep, id, &nb_setups, &nb_reuses);
 	o = json_pack("{s:i, s:s, s:s, s:s, s:b, s:I, s:i, s:i, s:i, s:i}",
 		"port_id", id, "name", name, "driver", info.driver_name,
 		"mac", smac, "link_up", link.link_status == RTE_ETH_LINK_UP,
@@ -100,22 +102,11 @@ port_json(const struct app_ctl *c, uint16_t id)
 		"max_rx_queues", info.max_rx_queues, "max_tx_queues", info.max_tx_queues,
 		"rx_queues", info.nb_rx_queues, "tx_queues", info.nb_tx_queues);
 	/* Server: how often runs set the port up, and took it as it was. */
-	if (o != NULL && c->keep != NULL)
+	if (o != NULL && c->watch.keep != NULL)
 		json_object_set_new(o, "kept", json_pack("{s:I, s:I}",
 			"setups", (json_int_t)nb_setups,
 			"reuses", (json_int_t)nb_reuses));
 	return o;
-}
-
-void
-app_ctl_ports_hold(struct app_ctl *c, bool hold)
-{
-	if (c == NULL)
-		return;
-	if (hold)
-		pthread_mutex_lock(&c->ports_lock);
-	else
-		pthread_mutex_unlock(&c->ports_lock);
 }
 
 /*

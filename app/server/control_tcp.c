@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "main/app.h"
-#include "control.h"
+#include "common/exitcode.h"
+#include "control_tcp.h"
 
 /* The token file's secret into c: 0, or the exit code with a message. */
 static int

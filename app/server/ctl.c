@@ -19,9 +19,12 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "main/app.h"
+#include <jansson.h>
+
+#include "common/exitcode.h"
 #include "base/units.h"
-#include "control.h"
+#include "clock.h"
+#include "ctl.h"
 
 /* --timeout: its default and its bounds, in milliseconds. */
 #define CTL_TIMEOUT_MS 10000

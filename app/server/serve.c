@@ -16,9 +16,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "main/app.h"
-#include "control.h"
+#include "common/exitcode.h"
+#include "run/run.h"
+#include "start/cmdline.h"
+#include "start/eal.h"
+#include "start/parse.h"
 #include "stats/telemetry.h"
+#include "clock.h"
+#include "control.h"
+#include "serve.h"
 
 static volatile int serve_signals;  /* int: sig_atomic_t on Linux */
 static volatile int run_stop;       /* the run's stop flag (app_ctl.stop) */
@@ -90,7 +96,7 @@ serve_runs(struct app_ctl *c)
 
 	while ((cfg = next_run(c, cmdline, sizeof(cmdline))) != NULL) {
 		doc = NULL;
-		code = app_run_all(cfg, cmdline, c->stop, &doc, c);
+		code = app_run_all(cfg, cmdline, c->stop, &doc, &c->watch);
 		fflush(stdout);
 		pthread_mutex_lock(&c->lock);
 		json_decref(c->result);
@@ -112,7 +118,7 @@ serve(int argc, char **argv, const struct wr_config *cfg)
 
 	memset(&c, 0, sizeof(c));
 	memset(&keep, 0, sizeof(keep));
-	c.keep = &keep;
+	c.watch.keep = &keep;
 	c.base = cfg;
 	c.serve = true;
 	c.stop = &run_stop;

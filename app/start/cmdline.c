@@ -11,9 +11,9 @@
 
 #include <rte_common.h>
 
-#include "main/app.h"
 #include "base/suggest.h"
 #include "config/opts.h"
+#include "cmdline.h"
 
 /* DPDK 22.11's long EAL options: never mistaken for misspelt ones. */
 static const char *const eal_long[] = {

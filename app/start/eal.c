@@ -15,9 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_eal.h>
+#include "eal.h"
 
-#include "main/app.h"
 
 /* EAL options after which --huge-unlink is refused or has no meaning. */
 static const char *const no_unlink[] = {

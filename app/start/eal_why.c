@@ -21,7 +21,9 @@
 #include <rte_errno.h>
 #include <rte_log.h>
 
-#include "main/app.h"
+#include "common/exitcode.h"
+#include "eal.h"
+
 
 /* The value of EAL option --name (or --name=value) before --, or NULL. */
 static const char *

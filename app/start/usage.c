@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdio.h>
 
-#include "main/app.h"
 #include "config/optab.h"
-#include "main/subcmds.h"
+#include "common/subcmds.h"
+#include "usage.h"
 
 /* The options, by section, from the option table (lib/config/optab.c). */
 static void

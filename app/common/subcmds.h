@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The subcommands, once: main() dispatches from this list, and the build
- * (buildtools/optdump.c) lists it for the man page and bash completion,
- * which take each one's text from `wirerate NAME --help`. A new
- * subcommand is one line here and an app_NAME_main().
+ * The subcommands, once: main() (main/main.c) dispatches from this list,
+ * --help (start/usage.c) shows it, and the build (buildtools/optdump.c)
+ * lists it for the man page and bash completion, which take each one's
+ * text from `wirerate NAME --help`. A new subcommand is one line here and
+ * an app_NAME_main().
  * X(name, one-line summary)
  */
 #ifndef WR_APP_SUBCMDS_H
