@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Build tool: print the option table (lib/config/optab.c) and the list of
- * subcommands (app/subcmds.h) as JSON on stdout, for gen_docs.py, which
+ * subcommands (app/common/subcmds.h) as JSON on stdout, for gen_docs.py, which
  * writes the man page and bash completion from it. Nothing else about an
  * option is written anywhere: a new option in the table reaches --help,
  * the man page, completion and profiles with no other edit.
@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "config/optab.h"
-#include "subcmds.h"
+#include "common/subcmds.h"
 
 static json_t *
 values_json(const char *const *v)

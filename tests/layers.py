@@ -62,7 +62,184 @@ def file_problems(libdir, layer, name, rank):
             yield f"{where}: no such header"
 
 
+# app/: the program's rooms (app/meson.build's app_rooms). Each room may
+# include its own headers (bare names), those of the rooms its rule names
+# ("ROOM/x.h") and lib/'s ("LAYER/x.h"); lib/ never includes app/; and no
+# two modules of app/ (NAME.c with NAME.h) include each other's headers,
+# directly or round a longer circle.
+APP_ARG = "--app"
+
+
+def app_rule(args):
+    """ROOM=BELOW,BELOW... arguments into {room: [rooms it may include]}."""
+    rule = {}
+    for a in args:
+        room, _, below = a.partition("=")
+        rule[room] = [b for b in below.split(",") if b]
+    return rule
+
+
+def rule_problems(rule, layers):
+    """The rule itself: rooms it names exist, no lib/ name, no circle."""
+    for room, below in rule.items():
+        if room in layers:
+            yield (f"app/{room}/: named as a lib/ layer too: \"{room}/x.h\""
+                   f" would mean either")
+        for b in below:
+            if b not in rule:
+                yield f"app/{room}/: its rule names {b}/, which is no room"
+    for cycle in circles({r: set(b) & set(rule) for r, b in rule.items()}):
+        yield f"app/ rule: the rooms include each other: {' -> '.join(cycle)}"
+
+
+def circles(graph):
+    """Each circle of graph ({node: {nodes}}) once, as a list closed on its
+    first node (Tarjan's strongly connected components, then one path)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(circle_path(graph, sorted(comp)))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def circle_path(graph, comp):
+    """A path from comp[0] back to itself inside comp (breadth first)."""
+    start, inside = comp[0], set(comp)
+    prev, todo = {}, [start]
+    while todo:
+        v = todo.pop(0)
+        for w in sorted(graph.get(v, ())):
+            if w == start:
+                path = [v]
+                while path[-1] != start:
+                    path.append(prev[path[-1]])
+                return path[::-1] + [start]
+            if w in inside and w not in prev:
+                prev[w] = v
+                todo.append(w)
+    return comp + [start]
+
+
+def app_problems(appdir, rule, libdir, layers):
+    """A line per file of appdir that breaks the rule; see APP_ARG."""
+    yield from rule_problems(rule, layers)
+    for entry in sorted(os.listdir(appdir)):
+        path = os.path.join(appdir, entry)
+        if os.path.isfile(path) and entry not in ("meson.build", "README.md"):
+            yield f"app/{entry}: a source file outside every room"
+        elif os.path.isdir(path) and entry not in rule:
+            yield f"app/{entry}/: a folder that is not in app_rooms"
+    graph = {}
+    for room in rule:
+        folder = os.path.join(appdir, room)
+        if not os.path.isfile(os.path.join(folder, "README.md")):
+            yield f"app/{room}/: no README.md saying what the room owns"
+        if not os.path.isdir(folder):
+            continue
+        for name in sorted(os.listdir(folder)):
+            if name.endswith((".c", ".h")):
+                yield from app_file_problems(appdir, room, name, rule,
+                                             libdir, layers, graph)
+    for cycle in circles(graph):
+        yield (f"app/: an include circle: {' -> '.join(cycle)} (cut it with"
+               f" a header that declares what both need, or move the"
+               f" function to the module that owns it)")
+
+
+def app_file_problems(appdir, room, name, rule, libdir, layers, graph):
+    """The includes of app/ROOM/NAME; its module's edges go into graph."""
+    text = open(os.path.join(appdir, room, name), encoding="utf-8").read()
+    me = f"{room}/{os.path.splitext(name)[0]}"
+    for inc in INCLUDE.findall(text):
+        where = f"app/{room}/{name}: #include \"{inc}\""
+        target, _, rest = inc.rpartition("/")
+        if not target:
+            if not os.path.isfile(os.path.join(appdir, room, inc)):
+                yield (f"{where}: not in {room}/ (name the room:"
+                       f" \"ROOM/{inc}\")")
+                continue
+            target = room
+        elif "/" in target:
+            yield f"{where}: one folder deep only (ROOM/x.h or LAYER/x.h)"
+            continue
+        if target in layers:
+            if not (os.path.isfile(os.path.join(libdir, inc)) or
+                    os.path.isfile(os.path.join(libdir, inc + ".in"))):
+                yield f"{where}: no such header in lib/"
+            continue
+        if target not in rule:
+            yield f"{where}: {target}/ is neither a room nor a lib/ layer"
+        elif target != room and target not in rule[room]:
+            yield (f"{where}: {room}/ may not include {target}/ (app_rooms:"
+                   f" {room} may include {', '.join(rule[room]) or 'no room'})")
+        elif not os.path.isfile(os.path.join(appdir, target, rest)):
+            yield f"{where}: no such header"
+        else:
+            other = f"{target}/{os.path.splitext(rest)[0]}"
+            if other != me:
+                graph.setdefault(me, set()).add(other)
+
+
+def lib_app_problems(libdir, layers, rule):
+    """A line per include of an app/ room's header in lib/."""
+    for layer in layers:
+        folder = os.path.join(libdir, layer)
+        names = os.listdir(folder) if os.path.isdir(folder) else []
+        for name in sorted(n for n in names if n.endswith((".c", ".h"))):
+            text = open(os.path.join(folder, name), encoding="utf-8").read()
+            for inc in INCLUDE.findall(text):
+                if inc.split("/")[0] in rule and "/" in inc:
+                    yield (f"{layer}/{name}: #include \"{inc}\": lib/ never"
+                           f" includes app/")
+
+
+def app_check(argv):
+    """With APP_ARG APPDIR ROOM=BELOW,... at the end of argv: take them out
+    of argv, print a line per problem of app/ (app_problems) and of lib/
+    including app/, then a summary line. Returns the number of problems
+    (0 without APP_ARG)."""
+    if APP_ARG not in argv:
+        return 0
+    i = argv.index(APP_ARG)
+    args = argv[i + 1:]
+    del argv[i:]
+    if not args:
+        sys.exit(f"{APP_ARG} APPDIR ROOM=BELOW,BELOW... (app_rooms)")
+    appdir, rule = args[0], app_rule(args[1:])
+    libdir, layers = argv[1], argv[2:]
+    found = list(app_problems(appdir, rule, libdir, layers))
+    found += lib_app_problems(libdir, layers, rule)
+    for p in found:
+        print(p)
+    shown = "; ".join(f"{r} > {','.join(b) or '-'}" for r, b in rule.items())
+    print(f"layers: {len(found)} problem(s) in {appdir} ({shown})")
+    return len(found)
+
+
 def main():
+    nb_app = app_check(sys.argv)
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     found = list(problems(sys.argv[1], sys.argv[2:]))
@@ -70,7 +247,7 @@ def main():
         print(p)
     print(f"layers: {len(found)} problem(s) in {sys.argv[1]} "
           f"({' < '.join(sys.argv[2:])})")
-    return 1 if found else 0
+    return 1 if found or nb_app else 0
 
 
 if __name__ == "__main__":

@@ -14,7 +14,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "common/exitcode.h"
+#include "report/compare.h"
+#include "report/report.h"
 
 #include "base/csv.h"
 #include "fuzz.h"

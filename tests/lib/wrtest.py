@@ -241,7 +241,7 @@ def refused(c, vdevs, opts, msg, want_json=False):
 
 def md_escape(text):
     """text as wirerate report's Markdown prints it: each of \\`*_<>|&![]~#
-    behind a backslash (app/report_fmt.c)."""
+    behind a backslash (app/report/report_fmt.c)."""
     return "".join("\\" + ch if ch in "\\`*_<>|&![]~#" else ch for ch in text)
 
 

@@ -4,7 +4,7 @@
  * together; context is put before a message without changing its class;
  * a message cut at its room ends at a whole UTF-8 character, and
  * lib/base/rpc.c still makes its error reply)
- * and app/exitcode.c (the one class -> exit code mapping), with errors
+ * and app/common/exitcode.c (the one class -> exit code mapping), with errors
  * from real parsers of each class.
  */
 #include <errno.h>
@@ -17,7 +17,7 @@
 #include "base/fileio.h"
 #include "config/opts.h"
 #include "config/rate.h"
-#include "exitcode.h"
+#include "common/exitcode.h"
 #include "wr_test.h"
 
 static void

@@ -248,7 +248,7 @@ test_full_profile(void)
 	WR_CHECK(c.plain && !c.quiet);
 }
 
-/* defaults < profile < command line, the way app/main.c runs them. */
+/* defaults < profile < command line, the way app/start/parse.c runs them. */
 static void
 test_precedence(void)
 {

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* gnuplot script pieces every plot of `wirerate report` writes (gnuplot.c). */
+#ifndef WR_APP_GNUPLOT_H
+#define WR_APP_GNUPLOT_H
+
+#include <stdio.h>
+
+#include "rep.h"
+
+/* A gnuplot double-quoted string of s on f. */
+void rep_gp_string(FILE *f, const char *s);
+
+/* gnuplot commands for an x axis of r's frame sizes (log 2, one tic each). */
+void rep_gp_size_axis(FILE *f, const struct rep *r);
+
+#endif /* WR_APP_GNUPLOT_H */

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The tables of `wirerate report` and their Markdown, HTML and CSV forms. */
+#ifndef WR_APP_REPORT_FMT_H
+#define WR_APP_REPORT_FMT_H
+
+#include <stdio.h>
+
+#include "rep.h"
+#include "rep_doc.h"
+
+/*
+ * Fill doc with the runs table, one ROW x COLUMN matrix of metric per
+ * frame size when every label reads ROW/COLUMN, and the environment
+ * table. Returns 0 or -ENOMEM. Free with rep_doc_free().
+ */
+int rep_doc_build(const struct rep *r, int metric, struct rep_doc *doc);
+
+/* doc as Markdown on f; the plots are referenced by file name. */
+void rep_doc_markdown(FILE *f, const struct rep_doc *doc);
+
+/* doc as a standalone HTML page on f, embedding the plots (img). */
+void rep_doc_html(FILE *f, const struct rep_doc *doc);
+
+/*
+ * The per-size table as CSV on f: label, file, frame_size, trials, then
+ * each metric and its _min and _max over the trials. Returns 0 or -EIO.
+ */
+int rep_csv(FILE *f, const struct rep *r);
+
+#endif /* WR_APP_REPORT_FMT_H */

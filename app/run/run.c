@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One run from its configuration to its result: set-up, the trials of a
+ * plain run (--warmup, --repeat) or a test mode, the live view, the
+ * result files, close. Driven by main() for a one-shot run and by the
+ * server (server/serve.c) for each run it is asked for.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+
+#include "common/exitcode.h"
+#include "view/live.h"
+#include "view/progress.h"
+#include "view/view.h"
+#include "view/view_mode.h"
+#include "datapath/capture.h"
+#include "methods/modes.h"
+#include "results/result.h"
+#include "stats/telemetry.h"
+#include "results.h"
+#include "run.h"
+
+struct live {
+	const volatile int *stop;   /* non-zero: end the trial (a signal) */
+	bool on;
+	bool in_place;
+	struct app_progress prog;
+};
+
+/* Who follows the run in progress (the control socket: its ports method
+ * waits while the ports close), or NULL. Main lcore only. */
+static struct app_run_watch *run_watch;
+
+/* Tell w (NULL: nobody) that the ports are about to change, or are done. */
+static void
+watch_ports(struct app_run_watch *w, bool hold)
+{
+	if (w != NULL && w->ports_hold != NULL)
+		w->ports_hold(w, hold);
+}
+
+/* Tell w (NULL: nobody) which run is live (NULL: none). */
+static void
+watch_live(struct app_run_watch *w, struct wr_run *run)
+{
+	if (w != NULL && w->live != NULL)
+		w->live(w, run);
+}
+
+/* Close run's ports, with the watcher's readers of ethdev held off. */
+static void
+close_run(struct wr_run *run)
+{
+	watch_ports(run_watch, true);
+	wr_run_close(run);
+	watch_ports(run_watch, false);
+}
+
+static void
+show_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
+{
+	struct live *l = arg;
+
+	if (l->on)
+		app_view_interval(stdout, run, iv, l->in_place);
+	else
+		app_progress_tick(&l->prog);
+}
+
+static int
+finish(struct wr_run *run, json_t *trials, json_t **doc)
+{
+	int rc = APP_EXIT_OK;
+
+	app_view_summary(stdout, run);
+	if (app_results_write(run, trials, stdout, doc) != 0)
+		rc = APP_EXIT_FAILED;
+	if (wr_run_res(run)->mbufs_missing != 0) {
+		fprintf(stderr, "wirerate: error: %" PRIu64 " mbufs were not "
+			"returned to their pools\n", wr_run_res(run)->mbufs_missing);
+		rc = APP_EXIT_FAILED;
+	}
+	return rc;
+}
+
+/* --linger: the peer closes its end of the link first (docs/testbeds.md). */
+static void
+linger(struct wr_run *run, const volatile int *stop)
+{
+	const struct wr_config *cfg = wr_run_cfg(run);
+
+	if (cfg->linger_ms == 0 || wr_run_linger(run, stop))
+		return;
+	if (*stop == 0)
+		fprintf(stderr, "wirerate: note: a link was still up after --linger "
+			"%" PRIu64 " ms; closing the ports anyway\n", cfg->linger_ms);
+}
+
+/* Print err and give the exit code its class means. */
+static int
+failed(const struct wr_error *err)
+{
+	return app_error("wirerate", err);
+}
+
+/* Trial of a repeated run starts, left more after it: publish and show. */
+static void
+repeat_progress(struct app_progress *ap, struct wr_progress *p,
+		const struct wr_trial *tr, unsigned int left)
+{
+	wr_progress_trial(p, "trial", (double)tr->duration_ms / 1e3, left, 0,
+		rte_rdtsc());
+	wr_telemetry_progress(p);
+	app_progress_trial(ap, p);
+}
+
+/* --warmup trials, then --repeat counted ones of the configured trial. */
+static int
+run_single(struct wr_run *run, const struct wr_config *cfg,
+		const volatile int *stop, json_t **doc)
+{
+	struct live l = { stop, !cfg->quiet, isatty(STDOUT_FILENO) && !cfg->plain, { 0 } };
+	unsigned int t, nb = cfg->nb_warmup + cfg->nb_repeat;
+	struct wr_progress prog;
+	enum wr_stop_reason why = WR_STOP_NONE;
+	json_t *trials = nb > 1 ? json_array() : NULL;
+	/* The finished trials, in each checkpoint of the next ones. */
+	json_t *done = trials != NULL ? json_pack("{s:O}", "trials", trials) : NULL;
+	struct wr_trial tr;
+	struct wr_error err;
+	bool unrecorded = false;
+	int rc = 0;
+
+	wr_err_clear(&err);
+	wr_trial_from_config(cfg, &tr);
+	app_progress_init(&l.prog, cfg);
+	/* The live view redraws its frame below a plain progress line. */
+	l.prog.in_place = false;
+	wr_progress_begin(&prog, "repeat", 1, rte_rdtsc(), rte_get_tsc_hz());
+	wr_progress_lengths(&prog, (double)tr.duration_ms / 1e3, 0);
+	for (t = 0; t < nb && why != WR_STOP_SIGNAL; t++) {
+		if (nb > 1)
+			repeat_progress(&l.prog, &prog, &tr, nb - t - 1);
+		rc = wr_run_trial(run, &tr, &err);
+		if (rc == 0)
+			rc = wr_run_start(run, &err);
+		if (rc != 0)
+			break;
+		/* --start-on-rx: RX polls now; tell a script it may send. */
+		if (cfg->start_on_rx) {
+			printf("waiting for the first frame (--start-on-rx)\n");
+			fflush(stdout);
+		}
+		why = wr_run_wait(run, stop, show_interval, &l);
+		wr_run_stop(run, why);
+		if (trials != NULL && app_trial_done(stdout, run, t, trials) != 0) {
+			unrecorded = true;
+			break;
+		}
+		if (json_array_size(trials) != 0)
+			wr_result_checkpoint_keep(run, done);
+	}
+	wr_result_checkpoint_keep(run, NULL);
+	json_decref(done);
+	/* Before the ports close: the file describes them. */
+	if (app_capture_write(run, stdout) != 0)
+		unrecorded = true;
+	linger(run, stop);
+	close_run(run);
+	if (rc != 0) {
+		rc = failed(&err);
+	} else if (unrecorded) {
+		/* What could not be recorded was said when it failed. */
+		wr_err_fail(&err, -EIO, "cannot record the trial or the capture");
+		rc = failed(&err);
+	} else {
+		rc = finish(run, trials, doc);
+	}
+	json_decref(trials);
+	return rc;
+}
+
+static void
+show_trial(const struct wr_run *run, const char *what,
+		const struct wr_trial_summary *s, void *arg)
+{
+	struct live *l = arg;
+
+	app_progress_clear(&l->prog);
+	app_view_trial(stdout, run, what, s);
+}
+
+static void
+show_progress(const struct wr_progress *p, void *arg)
+{
+	struct live *l = arg;
+
+	app_progress_trial(&l->prog, p);
+}
+
+/* A test mode: many trials, a progress line each, a table at the end. */
+static int
+run_mode(struct wr_run *run, const struct wr_config *cfg,
+		const volatile int *stop, json_t **keep)
+{
+	struct live l = { stop, false, false, { 0 } };
+	struct wr_mode_hooks h = { stop, show_interval, show_trial, &l,
+		show_progress };
+	json_t *doc = wr_result_head(run);
+	struct wr_error fail;
+	int rc, code = APP_EXIT_OK;
+
+	if (doc == NULL) {
+		wr_err_env(&fail, -ENOMEM, "no memory for the result");
+		return failed(&fail);
+	}
+	app_progress_init(&l.prog, cfg);
+	rc = wr_mode_run(run, &h, doc, &fail);
+	app_progress_clear(&l.prog);
+	if (rc != 0 && rc != -EINTR)
+		code = failed(&fail);
+	/* Before the ports close: the file describes them. */
+	if (app_capture_write(run, stdout) != 0 && code == APP_EXIT_OK)
+		code = APP_EXIT_FAILED;
+	linger(run, stop);
+	close_run(run);
+	wr_result_mode_end(doc, run, rc);
+	app_view_mode(stdout, doc);
+	if (cfg->json_path[0] != '\0' &&
+			app_write_json(doc, cfg->json_path, &fail) != 0)
+		code = failed(&fail);
+	if (wr_run_res(run)->mbufs_missing != 0 && code == APP_EXIT_OK) {
+		wr_err_fail(&fail, -EIO, "mbufs were not returned to their pools");
+		code = failed(&fail);
+	}
+	if (keep != NULL)
+		*keep = doc;
+	else
+		json_decref(doc);
+	return code;
+}
+
+int
+app_run_all(const struct wr_config *cfg, const char *cmdline,
+		const volatile int *stop, json_t **doc,
+		struct app_run_watch *w)
+{
+	struct wr_error err;
+	struct wr_run *run;
+	int rc;
+
+	wr_err_clear(&err);
+	run_watch = w;
+	watch_ports(w, true);
+	rc = wr_run_create(cfg, cmdline, w != NULL ? w->keep : NULL, &run, &err);
+	watch_ports(w, false);
+	if (rc != 0)
+		return failed(&err);
+	if (!cfg->quiet)
+		app_view_plan(stdout, run);
+	watch_live(w, run);
+	rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg, stop, doc) :
+		run_mode(run, cfg, stop, doc);
+	watch_live(w, NULL);
+	watch_ports(w, true);
+	wr_run_destroy(run);
+	watch_ports(w, false);
+	return rc;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The control socket opened and closed, its thread (control.c). */
+#ifndef WR_APP_CONTROL_H
+#define WR_APP_CONTROL_H
+
+#include "config/config.h"
+#include "state.h"
+
+/*
+ * Listen on cfg's --control path (mode 0600; a stale socket nobody
+ * answers on is replaced) and, with --control-listen, on TCP with the
+ * secret of --control-token; start the control thread. c->watch is set
+ * for app_run_all() (c->watch.keep as the caller left it). Returns 0, or
+ * the exit code with a message on stderr (2: a token file others can
+ * read or that is empty; 1: the machine).
+ */
+int app_ctl_open(struct app_ctl *c, const struct wr_config *cfg);
+
+/*
+ * Stop the control thread, close the clients and remove the socket
+ * file at path. Safe after a failed open. This function can't fail.
+ */
+void app_ctl_close(struct app_ctl *c, const char *path);
+
+#endif /* WR_APP_CONTROL_H */

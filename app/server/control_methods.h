@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The control socket's methods (control_methods.c, docs/api.md). */
+#ifndef WR_APP_CONTROL_METHODS_H
+#define WR_APP_CONTROL_METHODS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "state.h"
+
+/*
+ * The methods: fill *result (a new reference) or return an enum
+ * wr_rpc_code with a message in msg (len bytes). Called by the control
+ * thread with c->lock not held.
+ */
+int app_ctl_call(struct app_ctl *c, const char *method, json_t *params,
+		json_t **result, char *msg, size_t len);
+
+#endif /* WR_APP_CONTROL_METHODS_H */

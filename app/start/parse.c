@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The wirerate options parsed before EAL starts, so that their errors
+ * come first and alone: defaults, then the --profile file if any, then
+ * the command line (and the output files checked). For a run, `wirerate
+ * serve` and `wirerate check`; also --version and the signals of a run.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_version.h>
+
+#include "common/exitcode.h"
+#include "run/results.h"
+#include "base/wr_version.h"
+#include "config/opts.h"
+#include "config/profile.h"
+#include "cmdline.h"
+#include "parse.h"
+#include "usage.h"
+
+void
+app_signals_install(void (*handler)(int sig))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	/* The flag is polled: no system call needs to fail with EINTR. */
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/*
+	 * A closed pipe (stdout into head, a vhost-user peer gone, a control
+	 * client that left) is an error to handle, not a reason to die with
+	 * the results unwritten.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void
+app_print_version(void)
+{
+	printf("wirerate %s (%s)\n", WR_VERSION, rte_version());
+}
+
+/*
+ * Defaults, then the --profile file if any, then the command line.
+ * Returns APP_RUN, or the exit code (--help, --version: 0; an error: its
+ * class's, said on stderr).
+ */
+static int
+parse_app(int argc, char **argv, struct wr_config *cfg, const char *prog)
+{
+	struct wr_error err;
+	const char *profile;
+	int rc;
+
+	wr_config_defaults(cfg);
+	wr_err_clear(&err);
+	rc = wr_opts_find_profile(argc, argv, &profile, &err);
+	if (rc == 0 && profile != NULL)
+		rc = wr_profile_load(profile, cfg, &err);
+	if (rc == 0)
+		rc = wr_opts_parse(argc, argv, cfg, &err);
+	if (rc == WR_OPTS_HELP) {
+		app_usage(stdout, prog);
+		return APP_EXIT_OK;
+	}
+	if (rc == WR_OPTS_VERSION) {
+		app_print_version();
+		return APP_EXIT_OK;
+	}
+	if (rc < 0)
+		return app_error("wirerate", &err);
+	if (app_outputs_check(cfg) != 0)
+		return APP_EXIT_USAGE;
+	return APP_RUN;
+}
+
+/*
+ * The wirerate options (after the first --, argv[dd]) parsed before EAL
+ * starts, so that their errors come first and alone. APP_RUN: run;
+ * otherwise the exit code (0 after --help, an error's said on stderr).
+ */
+int
+app_parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
+{
+	char **app_argv;
+	int nb = dd < argc ? argc - dd : 1, rc;
+
+	app_argv = calloc((size_t)nb + 1, sizeof(*app_argv));
+	if (app_argv == NULL) {
+		struct wr_error err;
+
+		wr_err_env(&err, -ENOMEM, "no memory");
+		return app_error("wirerate", &err);
+	}
+	app_argv[0] = argv[0];
+	if (dd < argc)
+		memcpy(app_argv + 1, argv + dd + 1, sizeof(*app_argv) * (size_t)(nb - 1));
+	rc = parse_app(nb, app_argv, cfg, argv[0]);
+	free(app_argv);
+	return rc;
+}
+
+/*
+ * wirerate check ...: the command line checked as a run checks it before
+ * EAL starts (same messages), then exit 0 (valid) or 2, starting nothing:
+ * no EAL, no hugepages, no files. For scripts that build command lines.
+ */
+int
+app_check_main(int argc, char **argv)
+{
+	static struct wr_config cfg;
+	int dd, rc;
+
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+			strcmp(argv[1], "-h") == 0)) {
+		printf("Usage: wirerate check [EAL options] -- [wirerate options]\n"
+			"\nCheck a command line as a run would (same errors) and start\n"
+			"nothing: no EAL, no hugepages, no files. The options are those\n"
+			"of a run (wirerate --help).\n\n"
+			"  -h, --help\n"
+			"  --version  wirerate's and DPDK's versions\n\n"
+			"Exit status: 0 valid, 2 bad usage or input.\n");
+		return APP_EXIT_OK;
+	}
+	if (app_cmdline_check(argc, argv, &dd) != 0)
+		return APP_EXIT_USAGE;
+	rc = app_parse_before_eal(argc, argv, dd, &cfg);
+	return rc == APP_RUN ? APP_EXIT_OK : rc;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Result tables of MLRsearch and of latency under load (view_methods.c). */
+#ifndef WR_APP_VIEW_METHODS_H
+#define WR_APP_VIEW_METHODS_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* The --mode mlr table: per size and goal. */
+void app_view_mlr(FILE *f, const json_t *results);
+
+/* Latency under load per size, when the results have it. */
+void app_view_lat_load(FILE *f, const json_t *results);
+
+#endif /* WR_APP_VIEW_METHODS_H */

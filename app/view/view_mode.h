@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Progress lines and result tables of the test modes (view_mode.c). */
+#ifndef WR_APP_VIEW_MODE_H
+#define WR_APP_VIEW_MODE_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "methods/modes.h"
+#include "setup/run.h"
+
+/* One line per trial of a test mode: progress on long runs. */
+void app_view_trial(FILE *f, const struct wr_run *run, const char *what,
+		const struct wr_trial_summary *s);
+
+/* The table of a test mode's results, from its JSON document. */
+void app_view_mode(FILE *f, json_t *doc);
+
+#endif /* WR_APP_VIEW_MODE_H */
