@@ -5,8 +5,8 @@
  * address leave the RX rare path by a per-RX-queue ring to the main
  * lcore, which answers them (setup/svc.h); the replies come back by a
  * per-port ring on one TX queue, which its worker drains before its own
- * burst. Own frames never come here: only what rx_classify could not take
- * as own does.
+ * burst. Own frames never come here: only what rx_classify (worker_rx.c)
+ * could not take as own does.
  */
 #ifndef WR_SVCQ_H
 #define WR_SVCQ_H

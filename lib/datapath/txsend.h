@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The end of one TX burst, shared by the generator (worker.c) and the
+ * The end of one TX burst, shared by the generator (worker_tx.h) and the
  * replay loop (replay.c): offer what is pending, keep what the port did
  * not take, in order, and publish the counters once.
  */

@@ -3,8 +3,9 @@
  * TX stamping, per burst: the length, sequence number and timestamp of each
  * new frame (each --stamp mode its own loop, no per-frame test), UDP source
  * ports of --flows, the per-frame size and IPv6 checksum of a --mix or
- * --ipv6 queue (txvar.h), and the header fields of field ranges (txflow.h). Only worker.c includes this: everything here is
- * inlined into its TX burst.
+ * --ipv6 queue (txvar.h), and the header fields of field ranges
+ * (txflow.h). Only worker_tx.h includes this: everything here is inlined
+ * into its TX burst (and that into worker.c's loop).
  */
 #ifndef WR_TXSTAMP_H
 #define WR_TXSTAMP_H

@@ -4,7 +4,7 @@
  * so the per-frame work stays a few stores: the size of each frame of a mix
  * (mix.h), the UDP checksum IPv6 requires on every frame, and the header
  * fields of field ranges (txflow.h). Pure: no EAL;
- * the burst loops in worker.c call the per-frame helpers below.
+ * the TX burst loops (txstamp.h, worker_tx.h) call the per-frame helpers below.
  *
  * The TX pool's mbufs hold the template of the mix's largest size. A frame
  * of another size only differs in its length and in three 16-bit fields

@@ -355,6 +355,15 @@ wr_worker_iter_end(struct wr_worker *w, unsigned int work, uint64_t prev_tsc,
 }
 
 /*
+ * One RX burst on q (worker_rx.c) in a poll that began at TSC poll_tsc:
+ * receive, classify and count each frame, free the burst (or hand it to
+ * --capture, or a service frame to svcq.h), publish q's counters once.
+ * Returns frames received. Only q's lcore, from the worker loop
+ * (worker.c); internal to datapath.
+ */
+uint16_t wr_rxq_burst(struct wr_rxq *q, uint64_t poll_tsc);
+
+/*
  * One RX burst on each RX queue of w, as the generator's loop polls them,
  * in a poll that began at TSC poll_tsc; returns frames received. Only
  * w's lcore (replay.c's loop).
