@@ -3,9 +3,12 @@
 folder and of folders earlier in lib/meson.build's wr_layers, never later.
 And the result document has one owner: only results/ writes JSON keys
 (the other layers hand it C structs), but for the files of JSON_ELSEWHERE.
+And no .c or .h file of lib/ or app/ (the folder beside LIBDIR) is longer
+than MAX_LINES (long_files).
 
 usage: layers.py LIBDIR LAYER...   (LAYER in order, lowest first)
-Exit 1 with one line per upward or unknown include; 0 when clean.
+Exit 1 with one line per upward or unknown include, JSON write outside
+results/ or file too long; 0 when clean.
 """
 import os
 import re
@@ -20,6 +23,25 @@ JSON_ELSEWHERE = {
     "base/rpc.c": "JSON-RPC framing of the control socket",
     "trial/live.c": "the control socket's status: live rates",
 }
+
+# The house limit of a source file (docs/architecture.md, "Layers").
+MAX_LINES = 650
+
+
+def long_files(root):
+    """A line per .c or .h of root's lib/ and app/ over MAX_LINES."""
+    for top in ("lib", "app"):
+        for folder, _, names in sorted(os.walk(os.path.join(root, top))):
+            for name in sorted(names):
+                if not name.endswith((".c", ".h")):
+                    continue
+                path = os.path.join(folder, name)
+                rel = os.path.relpath(path, root)
+                with open(path, encoding="utf-8") as f:
+                    n = sum(1 for _ in f)
+                if n > MAX_LINES:
+                    yield (f"{rel}: {n} lines, over the {MAX_LINES}-line limit"
+                           f" of a source file (MAX_LINES): split it")
 
 
 def problems(libdir, layers):
@@ -243,6 +265,7 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     found = list(problems(sys.argv[1], sys.argv[2:]))
+    found += long_files(os.path.dirname(os.path.abspath(sys.argv[1])))
     for p in found:
         print(p)
     print(f"layers: {len(found)} problem(s) in {sys.argv[1]} "

@@ -3,7 +3,8 @@
 exit 1, naming the file, on each planted break of app/'s rule (an
 upward include, a room the rule does not let it include, lib/ including
 app/, an include circle between two modules, a room without README.md,
-an unknown room, a rule whose rooms include each other).
+an unknown room, a rule whose rooms include each other), and on a .c or
+.h of lib/ or app/ over 650 lines.
 
 usage: layers_selftest.py LAYERS_PY
 """
@@ -58,6 +59,10 @@ CASES = {
                     "the rooms include each other"),
     "bare_elsewhere": ({"app/server/serve.c": '#include "live.h"\n'}, {},
                        'not in server/'),
+    "long_lib": ({"lib/config/opts.c": "\n" * 651}, {},
+                 "lib/config/opts.c: 651 lines, over the 650-line limit"),
+    "long_app": ({"app/view/live.h": "\n" * 651}, {},
+                 "app/view/live.h: 651 lines, over the 650-line limit"),
 }
 
 
