@@ -306,8 +306,14 @@ rx_rare_burst(const struct rx_ctx *c, uint16_t first, uint8_t *why)
 	c->t->odd += r.odd;
 }
 
-/* The rare path without --capture, out of line: at most once per burst. */
-static __rte_noinline void
+/*
+ * The rare path without --capture, out of line: at most once per burst.
+ * Aligned to 64 bytes so that where the link puts it does not decide
+ * its loop's cost: the same instructions cost 4 % more a frame on
+ * all-foreign RX (rx64) at another offset from a 32-byte boundary, on
+ * the Intel Xeon of docs/bench.md ("Issue 38").
+ */
+static __rte_noinline __rte_aligned(64) void
 rx_rare(const struct rx_ctx *c, uint16_t first)
 {
 	rx_rare_burst(c, first, NULL);
