@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Command two: the same set-up as quickstart.sh, a -Dwerror=true build and
-# every test suite that needs no special hardware ('lab' boots a QEMU
-# guest: emulated NICs, no KVM needed); then the same program
-# and tests built with AddressSanitizer + UndefinedBehaviorSanitizer
-# (clang), where the fuzz targets also run for a bounded time; then the
-# DPDK 24.11 leg: DPDK built from ../shared/dpdk (cached), wirerate and
-# the suites unit and vdev against it (docs/dpdk-versions.md). .ci/run
+# Command two: the same set-up as quickstart.sh, a -Dwerror=true build
+# (gcc, -O3 with assertions, Debian's DPDK) and every test suite that needs
+# no special hardware ('lab' boots a QEMU guest: emulated NICs, no KVM
+# needed); then the same program and tests built with AddressSanitizer +
+# UndefinedBehaviorSanitizer (clang) against upstream DPDK 24.11 (built
+# from ../shared/dpdk into a cache): the suites unit, vdev and faults on a
+# second DPDK under the sanitizers in one leg, the fuzz targets for a
+# bounded time (docs/dpdk-versions.md, docs/reliability.md). .ci/run
 # calls this.
 set -euo pipefail
 # Its own build folder: build/ is the release build quickstart.sh and the
 # README's measurements use.
 WR_BUILD=${WR_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build-test}
+# The sanitizer build's DPDK: an LTS series built from ../shared/dpdk, or
+# "system" (Debian's, what scripts/fuzz.sh's build-san uses).
+WR_SAN_DPDK=${WR_SAN_DPDK:-24.11}
+[ "$WR_SAN_DPDK" = system ] || WR_SAN_BUILD=${WR_SAN_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build-san-$WR_SAN_DPDK}
 . "$(dirname "$0")/lib/setup.sh"
 . "$(dirname "$0")/lib/dpdk.sh"
 
@@ -19,14 +24,17 @@ suites=(unit vdev server results twoend campaign faults lab package)  # in $WR_B
 san_suites=(unit vdev faults fuzz sanextra)  # in $WR_SAN_BUILD (clang, sanitizers;
                                       # sanextra: tests/meson.build)
 dpdk_suites=(unit vdev)               # in build-dpdk-SERIES (upstream DPDK)
-dpdk_legs=(24.11)                     # DPDK LTS legs of the default run
+dpdk_legs=()                          # DPDK LTS legs of the default run
+                                      # (24.11 is the sanitizer build's)
 
 usage() {
 	cat <<USAGE
 Usage: $0                 suites ${suites[*]}, then in the sanitizer
                           build ${san_suites[*]}
        $0 SUITE...        these suites, in the plain build only
-       $0 --san [SUITE...] the sanitizer build only [${san_suites[*]}]
+       $0 --san [SUITE...] the sanitizer build only [${san_suites[*]}],
+                          against DPDK WR_SAN_DPDK [$WR_SAN_DPDK] built
+                          into the cache ("system": Debian's)
        $0 dpdk-SERIES [SUITE...] DPDK SERIES (23.11, 24.11, 25.11) built
                           from $WR_DPDK_SRC into a cache
                           (WR_DPDK_CACHE [$WR_DPDK_CACHE]),
@@ -85,6 +93,19 @@ leg_dpdk() {
 	run_suites "$WR_ROOT/build-dpdk-$1" --no-long "${dpdk_suites[@]}" || rc=1
 	wr_log "dpdk-$1 leg: $((SECONDS - t0)) s (DPDK build, wirerate build, suites)"
 	return $rc
+}
+
+# The sanitizer build, against WR_SAN_DPDK's DPDK (from the cache, built
+# there on first use) unless that is "system".
+leg_san() {
+	local prefix
+	if [ "$WR_SAN_DPDK" = system ]; then
+		wr_build_san
+		return
+	fi
+	wr_install "${WR_DPDK_BUILD_PACKAGES[@]}"
+	prefix=$(wr_dpdk_prefix "$WR_SAN_DPDK") || exit 1
+	PKG_CONFIG_PATH=$prefix/lib/pkgconfig wr_build_san
 }
 
 # One closing line per build, every skipped case with its reason, and the
@@ -157,12 +178,15 @@ rc=0
 dirs=()
 set +e
 if [ $plain -eq 1 ]; then
-	wr_build -Dwerror=true -Dbuildtype=debugoptimized
+	# -O3 as the release build has (GCC warns of some things only when it
+	# inlines that far: it once stopped scripts/bench.sh's build while
+	# every -O2 build passed), with assertions and debug info.
+	wr_build -Dwerror=true -Dbuildtype=debugoptimized -Doptimization=3
 	run_suites "$WR_BUILD" "${suites[@]}" || rc=1
 	dirs+=("$WR_BUILD")
 fi
 if [ $san -eq 1 ]; then
-	wr_build_san
+	leg_san
 	run_suites "$WR_SAN_BUILD" --no-long "${san_suites[@]}" || rc=1
 	dirs+=("$WR_SAN_BUILD")
 fi
