@@ -341,7 +341,11 @@ wr_stack_first_udp(const uint8_t *data, uint32_t len, struct wr_stack_udp *u)
 
 	for (n = 0; n < 2 * WR_STACK_MAX_LAYERS && a != AT_NONE && a != AT_UDP; n++)
 		a = step(&w, a);
+	/* An IP payload shorter than a UDP header is no UDP datagram, even
+	 * when the UDP length field says as much: its payload length would
+	 * wrap (fuzz frame: crash-udp-len-below-header). */
 	if (a != AT_UDP || w.bad_len || !have(&w, sizeof(struct rte_udp_hdr)) ||
+			w.l4_len < sizeof(struct rte_udp_hdr) ||
 			be16_at(&w, w.off + 4) != w.l4_len)
 		return 0;
 	u->ip_off = w.ip_off;

@@ -519,22 +519,33 @@ def serve_memory_flat():
     c.done()
 
 
-def control_plain_run():
-    """--control on a plain run: wirerate ctl reads its status, changes
-    its rate and stops it; start is the server's alone."""
-    c = Checker("control_plain_run")
+def control_run(rate, duration):
+    """A plain run from port 0 to 1 of a ring pair at rate for duration,
+    with --control: (the process, ctl(*args) -> CompletedProcess, the
+    result's path, the folder of both), once its socket answers status
+    (or 60 s passed)."""
     d = tempfile.mkdtemp(prefix="wrctl")
     sock, path = os.path.join(d, "c.sock"), os.path.join(d, "r.json")
     p = subprocess.Popen([wrtest.WIRERATE] + wrtest.eal_args([]) + [
         "--", "--control", sock, "--json", path, "--tx-ports", "0",
-        "--rx-ports", "1", "--rate", "10kpps", "--duration", "60s"] + RING,
+        "--rx-ports", "1", "--rate", rate, "--duration", duration] + RING,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def ctl(*a):
+        return subprocess.run([wrtest.WIRERATE, "ctl", sock] + list(a),
+                              capture_output=True, text=True)
+    end = time.time() + 60
+    while ctl("status").returncode != 0 and time.time() < end and p.poll() is None:
+        time.sleep(0.1)
+    return p, ctl, path, d
+
+
+def control_plain_run():
+    """--control on a plain run: wirerate ctl reads its status, changes
+    its rate and stops it; start is the server's alone."""
+    c = Checker("control_plain_run")
+    p, ctl, path, d = control_run("10kpps", "60s")
     try:
-        ctl = lambda *a: subprocess.run([wrtest.WIRERATE, "ctl", sock] + list(a),
-                                        capture_output=True, text=True)
-        end = time.time() + 60
-        while ctl("status").returncode != 0 and time.time() < end:
-            time.sleep(0.1)
         c.eq(ctl("status").returncode, 0, "ctl status")
         r = ctl("update", "rate=20kpps")
         c.true(r.returncode == 0 and "20000" in r.stdout, "ctl update: %r %r"
@@ -552,7 +563,7 @@ def control_plain_run():
         doc = wrtest.read_result(path)
         c.true(doc["duration_s"] < 30, "stopped early: %s s" % doc["duration_s"])
         wrtest.stream_balance(c, doc)
-        c.true(not os.path.exists(sock), "the socket file is removed")
+        c.true(not os.path.exists(os.path.join(d, "c.sock")), "the socket file is removed")
     finally:
         if p.poll() is None:
             p.kill()
@@ -570,18 +581,8 @@ def control_update_keeps_clamps():
     backlog: 5 %), not only since the update, and the rate stays not
     reached."""
     c = Checker("control_update_keeps_clamps")
-    d = tempfile.mkdtemp(prefix="wrctl")
-    sock, path = os.path.join(d, "c.sock"), os.path.join(d, "r.json")
-    p = subprocess.Popen([wrtest.WIRERATE] + wrtest.eal_args([]) + [
-        "--", "--control", sock, "--json", path, "--tx-ports", "0",
-        "--rx-ports", "1", "--rate", "300Mpps", "--duration", "4s"] + RING,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p, ctl, path, d = control_run("300Mpps", "4s")
     try:
-        ctl = lambda *a: subprocess.run([wrtest.WIRERATE, "ctl", sock] + list(a),
-                                        capture_output=True, text=True)
-        end = time.time() + 60
-        while ctl("status").returncode != 0 and time.time() < end:
-            time.sleep(0.1)
         time.sleep(2)
         r = ctl("update", "rate=300Mpps")
         c.eq(r.returncode, 0, "ctl update: %r" % r.stderr)
