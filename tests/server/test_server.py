@@ -10,6 +10,7 @@ token, idle TCP connections that never lock the UNIX socket out; an
 error message cut inside a UTF-8 character still answered; ctl's
 --timeout against a socket that never answers. Usage:
 test_server.py CASE."""
+import contextlib
 import json
 import os
 import shutil
@@ -519,11 +520,13 @@ def serve_memory_flat():
     c.done()
 
 
+@contextlib.contextmanager
 def control_run(rate, duration):
     """A plain run from port 0 to 1 of a ring pair at rate for duration,
-    with --control: (the process, ctl(*args) -> CompletedProcess, the
-    result's path, the folder of both), once its socket answers status
-    (or 60 s passed)."""
+    with --control: yields (the process, ctl(*args) -> CompletedProcess,
+    the result's path, the folder of both) once its socket answers status
+    (or 60 s passed); the process killed if still running and the folder
+    removed after."""
     d = tempfile.mkdtemp(prefix="wrctl")
     sock, path = os.path.join(d, "c.sock"), os.path.join(d, "r.json")
     p = subprocess.Popen([wrtest.WIRERATE] + wrtest.eal_args([]) + [
@@ -534,18 +537,23 @@ def control_run(rate, duration):
     def ctl(*a):
         return subprocess.run([wrtest.WIRERATE, "ctl", sock] + list(a),
                               capture_output=True, text=True)
-    end = time.time() + 60
-    while ctl("status").returncode != 0 and time.time() < end and p.poll() is None:
-        time.sleep(0.1)
-    return p, ctl, path, d
+    try:
+        end = time.time() + 60
+        while ctl("status").returncode != 0 and time.time() < end and p.poll() is None:
+            time.sleep(0.1)
+        yield p, ctl, path, d
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def control_plain_run():
     """--control on a plain run: wirerate ctl reads its status, changes
     its rate and stops it; start is the server's alone."""
     c = Checker("control_plain_run")
-    p, ctl, path, d = control_run("10kpps", "60s")
-    try:
+    with control_run("10kpps", "60s") as (p, ctl, path, d):
         c.eq(ctl("status").returncode, 0, "ctl status")
         r = ctl("update", "rate=20kpps")
         c.true(r.returncode == 0 and "20000" in r.stdout, "ctl update: %r %r"
@@ -564,11 +572,6 @@ def control_plain_run():
         c.true(doc["duration_s"] < 30, "stopped early: %s s" % doc["duration_s"])
         wrtest.stream_balance(c, doc)
         c.true(not os.path.exists(os.path.join(d, "c.sock")), "the socket file is removed")
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-        shutil.rmtree(d, ignore_errors=True)
     c.done()
 
 
@@ -581,8 +584,7 @@ def control_update_keeps_clamps():
     backlog: 5 %), not only since the update, and the rate stays not
     reached."""
     c = Checker("control_update_keeps_clamps")
-    p, ctl, path, d = control_run("300Mpps", "4s")
-    try:
+    with control_run("300Mpps", "4s") as (p, ctl, path, d):
         time.sleep(2)
         r = ctl("update", "rate=300Mpps")
         c.eq(r.returncode, 0, "ctl update: %r" % r.stderr)
@@ -600,11 +602,6 @@ def control_update_keeps_clamps():
                "stall clamps are a part of all clamps: %s" % t["rate"])
         c.eq(t["rate"]["reached"], False, "the rate was not reached")
         wrtest.stream_balance(c, doc)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-        shutil.rmtree(d, ignore_errors=True)
     c.done()
 
 
