@@ -12,6 +12,8 @@ during a search."""
 import json
 import os
 import signal
+import socket
+import subprocess
 import time
 
 import cases
@@ -383,12 +385,91 @@ def peer_killed():
     c.done()
 
 
+class Rpc:
+    """Raw JSON-RPC lines on the server's UNIX socket."""
+
+    def __init__(self, path):
+        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.s.settimeout(40)
+        self.s.connect(path)
+        self.f = self.s.makefile("r")
+        self.id = 0
+
+    def call(self, method, params=None):
+        self.id += 1
+        req = {"jsonrpc": "2.0", "id": self.id, "method": method}
+        if params is not None:
+            req["params"] = params
+        self.s.sendall((json.dumps(req) + "\n").encode())
+        return json.loads(self.f.readline())
+
+    def close(self):
+        self.f.close()
+        self.s.close()
+
+
+def peer_protocol():
+    """The peer methods one by one (docs/api.md): each refusal with its
+    code and a message that says what is wrong, a session's trial counted
+    and ended, a run refused while a session is open, the close."""
+    c, bed = Checker("peer_protocol"), PeerBed("peer_protocol")
+    try:
+        bed.serve()
+        r = Rpc(bed.sock)
+
+        def err(rep, code, words, what):
+            e = rep.get("error") or {}
+            c.eq(e.get("code"), code, what + ": code")
+            c.true(words in e.get("message", ""), "%s: message %r has %r" % (
+                what, e.get("message"), words))
+
+        err(r.call("peer_trial", {"trial": 1, "frame_size": 64}), -32000,
+            "no peer session", "trial before open")
+        err(r.call("peer_open", {}), -32602, "\"version\"", "open without versions")
+        ver = r.call("status")  # any reply: the server is up
+        c.true("result" in ver, "status answers")
+        err(r.call("peer_open", {"version": "0.0.1-old", "schema": "wirerate-result/0"}),
+            -32004, "0.0.1-old", "open, another version and schema")
+        mine = subprocess.run([twoend.WIRERATE, "--version"], capture_output=True,
+                              text=True).stdout.split()[1]
+        err(r.call("peer_open", {"version": mine, "schema": "wirerate-result/1",
+                                 "options": {"sise": 64}}), -32602, "--sise",
+            "open, a bad run option")
+        rep = r.call("peer_open", {"version": mine, "schema": "wirerate-result/1",
+                                   "options": {"size": 64, "tx-ports": "none"}})
+        res = rep.get("result") or {}
+        c.eq((res.get("version"), res.get("schema")), (mine, "wirerate-result/1"),
+             "open: the far end's version and schema")
+        c.true("env" in res and len(res.get("ports", [])) == 1, "open: env and ports")
+        err(r.call("start", {"duration": "1s"}), -32000, "", "a run during a session")
+        err(r.call("peer_trial", {"trial": 70000, "frame_size": 64}), -32602,
+            "0..65535", "trial out of range")
+        err(r.call("peer_trial", {"trial": 5}), -32602, "frame_size", "trial without size")
+        rep = r.call("peer_trial", {"trial": 5, "frame_size": 64})
+        c.eq(rep.get("result"), {"trial": 5, "counting": True}, "trial 5 counted")
+        err(r.call("peer_trial", {"trial": 6, "frame_size": 64}), -32000,
+            "trial 5 is still counted", "a second trial at once")
+        err(r.call("peer_end", {"trial": 6}), -32000, "trial 6 is not", "end of another")
+        rep = r.call("peer_end", {"trial": 5})
+        res = rep.get("result") or {}
+        c.eq((res.get("trial"), res.get("streams")), (5, []), "trial 5 ended, nothing sent")
+        c.true("cross_checked" in res.get("doc", {}), "the far end's view of the trial")
+        rep = r.call("peer_close")
+        c.eq((rep.get("result") or {}).get("trials"), 1, "close: one trial")
+        err(r.call("peer_end", {"trial": 5}), -32000, "", "end after close")
+        r.close()
+    finally:
+        bed.close()
+    c.done()
+
+
 def before(name):
     if not twoend.wrtest.have_netns():
         twoend.skip("no network namespaces (have_netns)")
 
 
-CASES = cases.by_name(peer_ndr, peer_mlr, peer_late, peer_faults, peer_killed)
+CASES = cases.by_name(peer_protocol, peer_faults, peer_late, peer_killed, peer_ndr,
+                      peer_mlr)
 
 if __name__ == "__main__":
     try:
