@@ -66,20 +66,12 @@ static struct wr_config *
 next_run(struct app_ctl *c, char *cmdline, size_t len, bool *peer)
 {
 	struct wr_config *cfg = NULL;
-	struct timespec ts;
 
 	pthread_mutex_lock(&c->lock);
 	*peer = false;
 	while (c->next == NULL && c->peer.op != APP_PEER_OPEN && !c->shutdown &&
-			serve_signals == 0) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 100000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&c->cond, &c->lock, &ts);
-	}
+			serve_signals == 0)
+		app_ctl_wait_100ms(&c->cond, &c->lock);
 	if (!c->shutdown && serve_signals == 0 && c->next == NULL) {
 		/* peer_open: the session's options, the op left to it. */
 		cfg = c->peer.cfg;
