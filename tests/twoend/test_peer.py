@@ -45,14 +45,6 @@ def shaper_pps(bps, size=SIZE):
     return bps / 8.0 / (size - 4)
 
 
-# The busy-polling workers of this bed's two processes share the machine's
-# two CPUs with whatever else runs (builds, other suites): at nice -5 a
-# stall longer than the pacer catches up on (10 ms) is rarer, and with it
-# a trial the search must count as failed for a reason the shaper did
-# not give.
-NICE = ["nice", "-n", "-5"]
-
-
 class PeerBed(Bed):
     """Hosts A and B, router R between them (a veth pair each side, static
     neighbours, forwarding on), a management veth A <-> B for the control
@@ -115,20 +107,13 @@ class PeerBed(Bed):
         argv = [twoend.WIRERATE, "serve"] + self.eal("b", [AF % (0, self.vb)]) + [
             "--", "--control", self.sock, "--control-listen", "%s:%d" % (MGMT_B, PORT),
             "--control-token", self.token, "--quiet"] + tx
-        argv = ["ip", "netns", "exec", self.nb] + NICE + argv
+        argv = ["ip", "netns", "exec", self.nb] + argv
         if env:
             argv = ["env"] + ["%s=%s" % kv for kv in env.items()] + argv
         p = self.spawn(name, argv)
         if not p.wait_text(SERVE_READY, 60):
             raise RuntimeError("wirerate serve did not come up:\n" + p.text())
         return p
-
-    def wirerate(self, side, vdevs, opts, netns=None, eal_extra=(), name=None):
-        """As Bed.wirerate, at NICE."""
-        argv = NICE + [twoend.WIRERATE] + self.eal(side, vdevs, eal_extra) + ["--"] + list(opts)
-        if netns is not None:
-            argv = ["ip", "netns", "exec", netns] + argv
-        return self.spawn(name or side, argv)
 
     def frames(self):
         return ["--size", str(SIZE), "--src-mac", MAC_A, "--dst-mac", MAC_RA,
