@@ -317,12 +317,33 @@ def peer_late():
     c.done()
 
 
+# Bad input of the peer options: exit 2, saying what is wrong (no EAL).
+BAD_INPUT = [
+    (["--peer", "tcp:10.0.0.2:9400"], "needs --peer-token FILE"),
+    (["--peer", "10.0.0.2:9400"], "expected tcp:HOST:PORT or unix:PATH"),
+    (["--peer", "tcp:h:0", "--peer-token", "/dev/null"], "the port is not 1..65535"),
+    (["--peer", "unix:/run/x", "--peer-token", "/dev/null"], "takes no token"),
+    (["--peer-rate", "1kpps"], "--peer-rate needs --peer"),
+    (["--peer", "unix:/run/x", "--peer-rate", "50%"], "a rate in pps or bps"),
+    (["--peer", "unix:/run/x", "--peer-rate", "1kpps", "--mode", "mlr"],
+     "--mode mlr: only a plain run and --mode throughput"),
+    (["--peer", "unix:/run/x", "--stamp", "none"], "sequence numbers"),
+]
+
+
 def peer_faults():
-    """Before any traffic, naming the peer: a wrong token (exit 2), no
-    server (exit 1), another version at the far end (exit 2, both named);
-    the router saw no frame of any of them."""
+    """Bad peer options (exit 2, what is wrong); then before any traffic,
+    naming the peer: a wrong token (exit 2), no server (exit 1), another
+    version at the far end (exit 2, both named); the router saw no frame
+    of any of them."""
     c, bed = Checker("peer_faults"), PeerBed("peer_faults")
     try:
+        for argv, words in BAD_INPUT:
+            p = subprocess.run([twoend.WIRERATE, "check", "--"] + argv,
+                               capture_output=True, text=True, timeout=30)
+            c.eq(p.returncode, 2, "check %s: exit 2" % " ".join(argv))
+            c.true(words in p.stderr, "check %s: %r in %r" % (" ".join(argv), words,
+                                                               p.stderr.strip()))
         opts = ["--rate", "10kpps", "--duration", "1s"]
         s = bed.sender(opts, name="dead")
         c.eq(s.wait(30), 1, "no server: exit 1")
