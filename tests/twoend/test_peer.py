@@ -128,10 +128,13 @@ class PeerBed(Bed):
         return self.wirerate("a", [AF % (0, self.va)], rx + ["--quiet"] +
                              self.frames() + po + list(opts), netns=self.na, name=name)
 
-    def single(self, opts):
-        """One process with both ports in A: B's veth moved there for it."""
+    def vb_to_a(self):
+        """B's veth moved into A, for one process with both ports."""
         sh("ip", "-n", self.nb, "link", "set", self.vb, "netns", self.na)
-        sh("ip", "-n", self.na, "link", "set", self.vb, "up")
+        sh("ip", "-n", self.na, "link", "set", self.vb, "address", MAC_B, "up")
+
+    def single(self, opts):
+        """One process with both ports in A (after vb_to_a)."""
         p = self.wirerate("a", [AF % (0, self.va), AF % (1, self.vb)], [
             "--tx-ports", "0", "--rx-ports", "1", "--quiet"] + self.frames() +
             list(opts), netns=self.na, name="single")
@@ -219,6 +222,7 @@ def search_case(name, mode):
         bed.shape(bed.rb, SHAPER_BPS)
         ref = shaper_pps(SHAPER_BPS)
         one, two = bed.path("single.json"), bed.path("two.json")
+        bed.vb_to_a()
         d1 = searched(c, bed, lambda: bed.single(search_opts(mode, one)), one,
                       "single-host")
         bed.vb_home()
