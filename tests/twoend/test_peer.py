@@ -35,10 +35,15 @@ SIZE = 64
 # not count as a generator shortfall; tbf's bucket (6 kB, 100 frames) and
 # queue (12 kB, 200) take that catch-up without a drop, and let a 1 s
 # trial above the rate through with at most 300 frames more than the
-# rate: NDR <= rate * 1.0144.
+# rate: NDR <= rate * 1.0144. A slower shaper gets a bucket and a queue in
+# proportion (the same 14.4 ms of its rate), so its bound is the same.
 SHAPER_BPS = 10000000
-TBF = ["burst", "6kb", "limit", "12kb"]
 BURST = "64"
+
+
+def tbf_args(bps):
+    """tbf's bucket and queue: 4.8 ms and 9.6 ms of bps."""
+    return ["burst", str(bps * 48 // 80000), "limit", str(bps * 96 // 80000)]
 MAX_PPS = 23000          # the search's 100 %: 10 % above the shaper
 TRIAL = "1s"
 SERVE_READY = "serving on"
@@ -91,9 +96,10 @@ class PeerBed(Bed):
         if delay_ms:
             sh(*tc, "root", "handle", "1:", "netem", "delay", "%dms" % delay_ms,
                "limit", "100000")
-            sh(*tc, "parent", "1:1", "handle", "10:", "tbf", "rate", str(bps), *TBF)
+            sh(*tc, "parent", "1:1", "handle", "10:", "tbf", "rate", str(bps),
+               *tbf_args(bps))
         else:
-            sh(*tc, "root", "tbf", "rate", str(bps), *TBF)
+            sh(*tc, "root", "tbf", "rate", str(bps), *tbf_args(bps))
 
     def router_counts(self):
         """Frames the router took in from A and put out towards B."""
