@@ -53,6 +53,13 @@ def shaper_pps(bps, size=SIZE):
     return bps / 8.0 / (size - 4)
 
 
+# The sender's worker on CPU 0 (EAL side "b": its main lcore on CPU 1),
+# the far end's on CPU 1: other DPDK processes on this machine keep their
+# workers on CPU 1 (lcore 1) and their sleeping main lcores on CPU 0, so
+# the generator, whose stalls a search counts, shares a CPU with the
+# least busy-polling.
+
+
 class PeerBed(Bed):
     """Hosts A and B, router R between them (a veth pair each side, static
     neighbours, forwarding on), a management veth A <-> B for the control
@@ -113,7 +120,7 @@ class PeerBed(Bed):
         sends: its port sends to A too (both directions)."""
         tx = ["--src-mac", MAC_B, "--dst-mac", MAC_RB, "--src-ip", IP_B, "--dst-ip",
               IP_A] if sends else ["--tx-ports", "none"]
-        argv = [twoend.WIRERATE, "serve"] + self.eal("b", [AF % (0, self.vb)]) + [
+        argv = [twoend.WIRERATE, "serve"] + self.eal("a", [AF % (0, self.vb)]) + [
             "--", "--control", self.sock, "--control-listen", "%s:%d" % (MGMT_B, PORT),
             "--control-token", self.token, "--quiet"] + tx
         argv = ["ip", "netns", "exec", self.nb] + argv
@@ -134,7 +141,7 @@ class PeerBed(Bed):
         po = ["--peer", "tcp:%s:%d" % (MGMT_B, PORT), "--peer-token",
               token or self.token] if peer else []
         rx = [] if both else ["--rx-ports", "none"]
-        return self.wirerate("a", [AF % (0, self.va)], rx + ["--quiet"] +
+        return self.wirerate("b", [AF % (0, self.va)], rx + ["--quiet"] +
                              self.frames() + po + list(opts), netns=self.na, name=name)
 
     def vb_to_a(self):
@@ -144,7 +151,7 @@ class PeerBed(Bed):
 
     def single(self, opts):
         """One process with both ports in A (after vb_to_a)."""
-        p = self.wirerate("a", [AF % (0, self.va), AF % (1, self.vb)], [
+        p = self.wirerate("b", [AF % (0, self.va), AF % (1, self.vb)], [
             "--tx-ports", "0", "--rx-ports", "1", "--quiet"] + self.frames() +
             list(opts), netns=self.na, name="single")
         return p
