@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * `wirerate report` on two-ended results: the cells a campaign recorded
- * (schema wirerate-cell/1, scripts/campaign/) and `wirerate merge` files
+ * (schema wirerate-cell/2, or /1 before goals, scripts/campaign/) and `wirerate merge` files
  * (wirerate-merge/1). A merged cell becomes a run of the usual tables and
  * plots (figures: TX from the sender, RX and latency from the receiver,
  * loss from the merge, cycles per frame from the sender), and every cell,
@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,14 +22,17 @@
 #include "results/compare.h"
 #include "results/kinds.h"
 
-#define CELL_SCHEMA "wirerate-cell/1"
+#define CELL_SCHEMA "wirerate-cell/2"
+#define CELL1_SCHEMA "wirerate-cell/1"   /* before goals: passed = ran */
 #define MERGE_SCHEMA "wirerate-merge/1"
 
 /* One row of the campaign table. */
 struct rep_cell {
 	char label[WR_LABEL_LEN];
 	char where[REP_CELL];         /* "sender -> receiver", or the merge file */
-	char status[REP_CELL];        /* "passed", "merged" or "FAILED: reason" */
+	/* "passed" (ran, goal met), "ran (no goal)", "MISSED: why" (ran,
+	 * goal not met), "merged" (a merge file) or "FAILED: reason". */
+	char status[REP_CELL];
 	char merge_path[PATH_MAX];
 	unsigned int frame_size;
 	int run;                      /* index in rep.run[], -1: no figures */
@@ -164,13 +168,33 @@ load_merge(struct rep *rep, struct rep_cell *c, struct wr_error *err)
 	return 0;
 }
 
-/* A campaign's record of one cell; its merge when it passed. */
+/*
+ * The result column of a cell that ran: whether it met its goal
+ * (wirerate-cell/2's goal; a wirerate-cell/1 record knows none).
+ */
+static void
+goal_status(struct rep_cell *c)
+{
+	const json_t *goal = json_object_get(c->doc, "goal");
+	const json_t *met = json_object_get(goal, "met");
+
+	if (json_is_true(met))
+		snprintf(c->status, sizeof(c->status), "passed");
+	else if (json_is_false(met))
+		snprintf(c->status, sizeof(c->status), "MISSED: %s",
+			str_of(goal, "why", "goal not met"));
+	else
+		snprintf(c->status, sizeof(c->status), "ran (no goal)");
+}
+
+/* A campaign's record of one cell; its merge when it ran. */
 static int
 load_cell(struct rep *rep, struct rep_cell *c, const char *path, struct wr_error *err)
 {
 	static const char *const need[] = { "label", "status", "sender", "receiver" };
 	const char *merged = str_of(c->doc, "merged", NULL);
 	unsigned int i;
+	bool ran;
 
 	for (i = 0; i < RTE_DIM(need); i++)
 		if (str_of(c->doc, need[i], NULL) == NULL)
@@ -184,12 +208,15 @@ load_cell(struct rep *rep, struct rep_cell *c, const char *path, struct wr_error
 		"?"), str_of(c->doc, "receiver", "?"));
 	c->frame_size = (unsigned int)json_integer_value(json_object_get(c->doc,
 		"frame_size"));
-	if (strcmp(str_of(c->doc, "status", ""), "passed") != 0 || merged == NULL) {
+	ran = strcmp(str_of(c->doc, "schema", ""), CELL1_SCHEMA) == 0 ?
+		strcmp(str_of(c->doc, "status", ""), "passed") == 0 :
+		json_is_true(json_object_get(c->doc, "ran"));
+	if (!ran || merged == NULL) {
 		snprintf(c->status, sizeof(c->status), "FAILED: %s",
 			str_of(c->doc, "reason", "no reason recorded"));
 		return 0;
 	}
-	snprintf(c->status, sizeof(c->status), "passed");
+	goal_status(c);
 	sibling(c->merge_path, sizeof(c->merge_path), path, merged);
 	return load_merge(rep, c, err);
 }
@@ -205,7 +232,8 @@ rep_campaign_load(struct rep *rep, const char *path, struct wr_error *err)
 	if (load_json(path, &doc, err) != 0)
 		return 1;
 	schema = str_of(doc, "schema", "");
-	if (strcmp(schema, CELL_SCHEMA) != 0 && strcmp(schema, MERGE_SCHEMA) != 0) {
+	if (strcmp(schema, CELL_SCHEMA) != 0 && strcmp(schema, CELL1_SCHEMA) != 0 &&
+			strcmp(schema, MERGE_SCHEMA) != 0) {
 		json_decref(doc);
 		return 1;
 	}
@@ -218,7 +246,7 @@ rep_campaign_load(struct rep *rep, const char *path, struct wr_error *err)
 	c = &rep->campaign->cell[rep->campaign->nb_cells++];
 	c->run = -1;
 	c->doc = doc;
-	if (strcmp(schema, CELL_SCHEMA) == 0)
+	if (strcmp(schema, MERGE_SCHEMA) != 0)
 		return load_cell(rep, c, path, err);
 	c->merge = doc;
 	snprintf(c->status, sizeof(c->status), "%s", json_is_true(

@@ -12,7 +12,7 @@ one local step per cell and one at the end, so that each costs one task.
   wr-record.py summary WIRERATE RESULTS TITLE CELL_DIR...
       `wirerate report --out RESULTS/report` over the recorded cells,
       RESULTS/summary.json, and the campaign table on stdout. Exit 0 when
-      every cell passed, 1 otherwise.
+      every cell ran and none missed its goal, 1 otherwise.
 
 With a DUT observer (the campaign's `dut:`), cell also keeps the DUT's
 samples (dut.txt) and figures (dut.json, wr_dut.py), and summary adds the
@@ -145,12 +145,14 @@ def record(wirerate):
     why = verdict(t, merged, merge_out)
     if why is None and t["rec"].get("rc") == 0:
         why = observe(t, d)
-    doc = {"schema": "wirerate-cell/1", "cell": cell["id"], "label": cell["label"],
+    goal = judge(cell.get("goal"), merged if why is None else None)
+    doc = {"schema": "wirerate-cell/2", "cell": cell["id"], "label": cell["label"],
            "frame_size": cell["size"], "repeat": cell["repeat"],
            "sender": "%s:%s" % (cell["sender"]["host"], cell["sender"]["port"]),
            "receiver": "%s:%s" % (cell["receiver"]["host"], cell["receiver"]["port"]),
            "digest": cell["digest"], "defines": cell["defines"],
-           "status": "failed" if why else "passed", "reason": why or "",
+           "ran": why is None, "reason": why or "", "goal": goal,
+           "status": status(why, goal),
            "merged": "merged.json" if merged is not None else None}
     write(os.path.join(d, "cell.json"), json.dumps(doc, indent=1) + "\n")
     line = "cell %d/%d %s: %s" % (cell["n"], cell["of"], cell["id"], doc["status"])
@@ -158,8 +160,44 @@ def record(wirerate):
         tot = merged["totals"]
         line += ": sent %d, received %d, lost %d" % (tot["sent_pkts"], tot["rx_pkts"],
                                                      tot["lost_pkts"])
-    print(line + (" (%s)" % why if why else ""))
+    print(line + (" (%s)" % (why or goal["why"]) if why or goal["met"] is False else ""))
     return 0
+
+
+def pct(x):
+    return "%.4g%%" % (100.0 * x)
+
+
+def judge(want, merged):
+    """Whether a cell that ran met its goal: {"want", "loss_ratio", "met",
+    "why"}. met is None when the cell set no goal (nothing judged) or did
+    not run; a loss known only from below (a crashed sender's checkpoint)
+    meets no goal it exceeds."""
+    g = {"want": None if want is None else "loss <= %s" % pct(want["loss_ratio"]),
+         "loss_ratio": None if want is None else want["loss_ratio"], "met": None,
+         "why": ""}
+    if merged is None:
+        g["why"] = "did not run"
+        return g
+    tot = merged["totals"]
+    loss = tot.get("loss_ratio", tot.get("loss_ratio_at_least"))
+    if want is None:
+        g["why"] = "no goal set (loss %s measured, not judged)" % pct(loss)
+        return g
+    g["met"] = loss <= want["loss_ratio"] and tot.get("exact", True)
+    g["why"] = "loss %s (%d of %d frames)%s %s the goal %s" % (
+        pct(loss), tot["lost_pkts"], tot["sent_pkts"],
+        "" if tot.get("exact", True) else " at least",
+        "within" if g["met"] else "above", pct(want["loss_ratio"]))
+    return g
+
+
+def status(why, goal):
+    """failed: it did not run; missed: it ran and missed its goal; passed:
+    it ran and met it; ran: it ran with no goal to meet."""
+    if why:
+        return "failed"
+    return {True: "passed", False: "missed", None: "ran"}[goal["met"]]
 
 
 def campaign_table(md):
@@ -202,21 +240,32 @@ def summary(wirerate, results, title, dirs):
         rc_report = p.returncode
         if p.returncode != 0:
             sys.stderr.write(p.stderr)
-    passed = [c["cell"] for _, c in cells if c and c["status"] == "passed"]
-    failed = {c["cell"]: c["reason"] for _, c in cells if c and c["status"] != "passed"}
+    done = [c for _, c in cells if c and did_run(c)]
+    passed = [c["cell"] for c in done if c["status"] == "passed"]
+    missed = {c["cell"]: c["goal"]["why"] for c in done if c["status"] == "missed"}
+    failed = {c["cell"]: c["reason"] for _, c in cells if c and not did_run(c)}
     missing = [os.path.basename(d) for d, c in cells if c is None]
-    # Passed before, same digest, not run this time (wr_pending).
-    reused = [x for x in passed if ran is not None and x not in ran]
-    s = {"cells": len(cells), "passed": len(passed), "failed": len(failed),
-         "not_run": missing, "failed_cells": failed, "reused": reused,
-         "report_rc": rc_report,
+    # Ran before, same digest, not run this time (wr_pending).
+    reused = [c["cell"] for c in done if ran is not None and c["cell"] not in ran]
+    s = {"cells": len(cells), "ran": len(done), "passed": len(passed),
+         "missed": len(missed), "no_goal": len(done) - len(passed) - len(missed),
+         "failed": len(failed), "not_run": missing, "failed_cells": failed,
+         "missed_cells": missed, "reused": reused, "report_rc": rc_report,
          "report": os.path.join(results, "report", "report.md")}
     write(os.path.join(results, "summary.json"), json.dumps(s, indent=1) + "\n")
     sections(s["report"], cells, reused)
-    print("\n%d of %d cells passed%s; report: %s" % (
-        len(passed), len(cells), "" if not missing else
-        ", %d not run" % len(missing), s["report"]))
-    return 0 if len(passed) == len(cells) and rc_report == 0 else 1
+    print("\n%d of %d cells ran%s; %d met their goal, %d missed it, %d had none; "
+          "report: %s" % (len(done), len(cells), "" if not missing else
+                          ", %d not run" % len(missing), s["passed"], s["missed"],
+                          s["no_goal"], s["report"]))
+    return 0 if len(done) == len(cells) and not missed and rc_report == 0 else 1
+
+
+def did_run(c):
+    """The record says the cell ran: "ran" (wirerate-cell/2), or a
+    wirerate-cell/1 record's "passed"."""
+    return c.get("ran") is True or (c.get("schema") == "wirerate-cell/1" and
+                                    c.get("status") == "passed")
 
 
 def sections(report, cells, reused):
@@ -238,7 +287,7 @@ def sections(report, cells, reused):
 def reused_line(reused):
     if not reused:
         return None
-    return ("Reused (passed before with the same digest, not run again): %s.\n" %
+    return ("Reused (ran before with the same digest, not run again): %s.\n" %
             ", ".join(reused))
 
 

@@ -7,8 +7,8 @@
                                            force=ADDRESS for bind: force
   cell | wr_unprepared(hostvars)           why the cell's hosts are not
                                            prepared (wr_prep_error), if so
-  cells | wr_pending(rerun)                the cells without a passed result
-                                           of the same digest (cell.json)
+  cells | wr_pending(rerun)                the cells without a record that
+                                           ran, of the same digest (cell.json)
 
 Pure Python on the controller: they read the campaign and the inventory
 and the cells' records (cell.json), they never reach a host."""
@@ -23,7 +23,7 @@ from ansible.errors import AnsibleFilterError
 
 CELL_KEYS = {"label", "sender", "receiver", "sizes", "mtus", "count", "duration",
              "rate", "idle_timeout", "grace", "repeats", "latency", "timeout",
-             "sender_options", "receiver_options"}
+             "sender_options", "receiver_options", "goal"}
 DEFAULTS = {"sizes": [1518], "rate": "max", "idle_timeout": "2s",
             "grace": "500ms", "repeats": 1, "latency": False,
             "sender_options": "", "receiver_options": ""}
@@ -277,6 +277,21 @@ def _digest(c, cell, snd, rcv):
     return hashlib.sha256(text.encode()).hexdigest(), what
 
 
+def _goal(where, v):
+    """A cell's goal: a loss ratio it may lose at most at its rate, as a
+    ratio (0.001) or a percentage ("0.1%"); {"loss_ratio": x} or None."""
+    if v is None:
+        return None
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?(?:e-?[0-9]+)?)\s*(%?)\s*", str(v))
+    if m is None or isinstance(v, bool):
+        _bad(where, "goal: %r: expected the loss ratio allowed, 0..1 (0.001) "
+             "or a percentage (0.1%%)" % (v,))
+    x = float(m.group(1)) / (100 if m.group(2) else 1)
+    if x > 1:
+        _bad(where, "goal: %r: a loss ratio is at most 1 (100%%)" % (v,))
+    return {"loss_ratio": x, "text": str(v).strip()}
+
+
 def _check_cell(where, c):
     unknown = set(c) - CELL_KEYS
     if unknown:
@@ -362,7 +377,8 @@ def wr_cells(campaign, hostvars, results):
                                                       c["idle_timeout"])) + 5,
                         "result_dir": "%s/cells/%s" % (results, cid),
                         "sender": {"host": snd[0], "port": snd[1]},
-                        "receiver": {"host": rcv[0], "port": rcv[1]}}
+                        "receiver": {"host": rcv[0], "port": rcv[1]},
+                        "goal": _goal(where, c.get("goal"))}
                 _commands(cell, c, snd, rcv, addr)
                 if dut:
                     cell["dut"] = dict(dut, dir="%s/cells/%s" % (dut["wr_dir"], cid))
@@ -374,20 +390,23 @@ def wr_cells(campaign, hostvars, results):
 
 
 def _passed(cell):
-    """True when the cell's record passed with the cell as it is now (a
-    record without a digest predates them, and a damaged one, not JSON or
-    not an object, says nothing: run again)."""
+    """True when the cell's record says it ran (both ends, a balanced
+    merge: cell.json "ran", or "status": "passed" of a wirerate-cell/1
+    record), with the cell as it is now. Whether it met its goal does not
+    matter: the measurement is done. A record without a digest predates
+    them, and a damaged one, not JSON or not an object, says nothing: run
+    again."""
     try:
         with open(os.path.join(cell["result_dir"], "cell.json")) as f:
             doc = json.load(f)
     except (OSError, ValueError):
         return False
-    return isinstance(doc, dict) and doc.get("status") == "passed" and \
-        doc.get("digest") == cell["digest"]
+    return isinstance(doc, dict) and doc.get("digest") == cell["digest"] and (
+        doc.get("ran") is True or doc.get("status") == "passed")
 
 
 def wr_pending(cells, rerun=False):
-    """Cells to run: all with rerun, else those without a passed result
+    """Cells to run: all with rerun, else those without a record that ran,
     of the same digest."""
     return list(cells) if rerun else [c for c in cells if not _passed(c)]
 
