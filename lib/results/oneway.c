@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "oneway.h"
+
+/* The stamps are the low 32 bits of the TSC (docs/accounting.md). */
+#define STAMP_WRAP 4294967296.0
+/* TSC rates that differ by more than this are not one clock's. */
+#define MAX_HZ_DIFF 1e-4
+/* Anchors closer than this (ns) measure no rate. */
+#define MIN_RATE_SPAN_NS 1e6
+
+static void __attribute__((format(printf, 2, 3)))
+no(struct wr_oneway *ow, const char *fmt, ...)
+{
+	va_list ap;
+
+	ow->available = false;
+	va_start(ap, fmt);
+	vsnprintf(ow->reason, sizeof(ow->reason), fmt, ap);
+	va_end(ap);
+}
+
+static const char *
+str_at(const json_t *o, const char *a, const char *b)
+{
+	const json_t *v = json_object_get(json_object_get(o, a), b);
+
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+/* env.clock.source, "?" when missing. */
+static const char *
+source_of(const json_t *clock)
+{
+	const char *s = json_string_value(json_object_get(clock, "source"));
+
+	return s != NULL ? s : "?";
+}
+
+/* One end's TSC rate (env.tsc_hz), 0 when missing. */
+static double
+hz_of(const json_t *doc)
+{
+	const json_t *v = json_object_get(json_object_get(doc, "env"), "tsc_hz");
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ?
+		(double)json_integer_value(v) : 0;
+}
+
+struct anchor {
+	int64_t tsc;
+	int64_t real_ns;
+	double read_ns;
+};
+
+/* Anchor i of env.clock.anchors; -1 when missing. */
+static int
+anchor_at(const json_t *clock, size_t i, struct anchor *a)
+{
+	const json_t *e = json_array_get(json_object_get(clock, "anchors"), i);
+	const json_t *t = json_object_get(e, "tsc"), *r = json_object_get(e, "realtime_ns");
+
+	if (!json_is_integer(t) || !json_is_integer(r))
+		return -1;
+	a->tsc = (int64_t)json_integer_value(t);
+	a->real_ns = (int64_t)json_integer_value(r);
+	a->read_ns = json_number_value(json_object_get(e, "read_ns"));
+	return 0;
+}
+
+/* Is one end's clock synchronised? Else say why, naming the end. */
+static bool
+end_synced(struct wr_oneway *ow, const json_t *clock, const char *end)
+{
+	const char *why;
+
+	if (!json_is_object(clock)) {
+		no(ow, "the %s's result has no env.clock (a wirerate before "
+			"--clock-sync)", end);
+		return false;
+	}
+	if (json_is_true(json_object_get(clock, "synced")) &&
+			json_is_number(json_object_get(clock, "bound_ns")))
+		return true;
+	why = json_string_value(json_object_get(clock, "reason"));
+	no(ow, "the %s's clock is not synchronised: %s", end, why ? why : "no reason");
+	return false;
+}
+
+/*
+ * off and its spread from the anchors: the receiver's TSC minus the
+ * sender's at one instant, from each pair of anchors (set-up, end); the
+ * receiver's TSC is carried to the sender's instant at its own measured
+ * rate (cycles per ns of its synchronised clock).
+ */
+static int
+offsets(struct wr_oneway *ow, const json_t *cs, const json_t *cr, double *spread_ns,
+		double *read_ns)
+{
+	struct anchor s[2], r[2];
+	double rate = ow->hz / 1e9, off[2];
+	unsigned int i, n = 2;
+
+	if (anchor_at(cs, 0, &s[0]) != 0 || anchor_at(cr, 0, &r[0]) != 0) {
+		no(ow, "an end's env.clock has no anchors");
+		return -1;
+	}
+	if (anchor_at(cs, 1, &s[1]) != 0 || anchor_at(cr, 1, &r[1]) != 0)
+		n = 1;
+	if (n == 2 && (double)(r[1].real_ns - r[0].real_ns) > MIN_RATE_SPAN_NS)
+		rate = (double)(r[1].tsc - r[0].tsc) / (double)(r[1].real_ns - r[0].real_ns);
+	*read_ns = 0;
+	for (i = 0; i < n; i++) {
+		off[i] = (double)(r[i].tsc - s[i].tsc) +
+			(double)(s[i].real_ns - r[i].real_ns) * rate;
+		*read_ns = fmax(*read_ns, s[i].read_ns + r[i].read_ns);
+	}
+	ow->shift_cycles = n == 2 ? (off[0] + off[1]) / 2 : off[0];
+	*spread_ns = n == 2 ? fabs(off[1] - off[0]) / 2 / (ow->hz / 1e9) : 0;
+	return 0;
+}
+
+/* --latency sync: both clocks synchronised, one TSC rate, anchors. */
+static void
+judge_sync(const json_t *snd, const json_t *rcv, struct wr_oneway *ow)
+{
+	const json_t *cs = json_object_get(json_object_get(snd, "env"), "clock");
+	const json_t *cr = json_object_get(json_object_get(rcv, "env"), "clock");
+	double hz_s = hz_of(snd), spread_ns, read_ns;
+
+	if (!end_synced(ow, cs, "sender") || !end_synced(ow, cr, "receiver"))
+		return;
+	if (ow->hz == 0 || hz_s == 0 || fabs(hz_s - ow->hz) / ow->hz > MAX_HZ_DIFF) {
+		no(ow, "the ends' TSC rates differ (sender %.0f Hz, receiver %.0f Hz): "
+			"the frames carry the sender's cycles, the receiver counts its "
+			"own", hz_s, ow->hz);
+		return;
+	}
+	if (offsets(ow, cs, cr, &spread_ns, &read_ns) != 0)
+		return;
+	snprintf(ow->source, sizeof(ow->source), "%.24s + %.24s", source_of(cs),
+		source_of(cr));
+	ow->bound_ns = json_number_value(json_object_get(cs, "bound_ns")) +
+		json_number_value(json_object_get(cr, "bound_ns")) + read_ns + spread_ns;
+	ow->synced_clocks = true;
+	ow->available = true;
+}
+
+void
+wr_oneway_judge(const json_t *snd, const json_t *rcv, struct wr_oneway *ow)
+{
+	memset(ow, 0, sizeof(*ow));
+	snprintf(ow->clock, sizeof(ow->clock), "%s", str_at(rcv, "config", "latency"));
+	ow->hz = hz_of(rcv);
+	ow->asked = strcmp(ow->clock, "tsc") == 0 || strcmp(ow->clock, "sync") == 0;
+	if (!ow->asked) {
+		no(ow, "the receiver measured no latency of another process's frames "
+			"(--latency %s; across hosts: --latency sync)",
+			ow->clock[0] ? ow->clock : "unknown");
+		return;
+	}
+	if (strcmp(ow->clock, "tsc") == 0) {
+		/* The user's assertion: both ends on one host, one TSC. */
+		snprintf(ow->source, sizeof(ow->source), "tsc");
+		ow->available = true;
+		return;
+	}
+	judge_sync(snd, rcv, ow);
+}
+
+double
+wr_oneway_fix(const struct wr_oneway *ow, double ns)
+{
+	double cycles;
+
+	if (!ow->synced_clocks)
+		return ns;
+	cycles = fmod(ns * ow->hz / 1e9 - ow->shift_cycles, STAMP_WRAP);
+	if (cycles < 0)
+		cycles += STAMP_WRAP;
+	return cycles * 1e9 / ow->hz;
+}
+
+bool
+wr_oneway_span_ok(const struct wr_oneway *ow, double min_ns, double max_ns)
+{
+	return wr_oneway_fix(ow, min_ns) <= wr_oneway_fix(ow, max_ns);
+}
