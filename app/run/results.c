@@ -160,8 +160,8 @@ write_csv(const json_t *doc, const char *path, bool streams, struct wr_error *er
 }
 
 int
-app_results_write(const struct wr_run *run, json_t *trials, FILE *f,
-		json_t **keep)
+app_results_write(const struct wr_run *run, json_t *trials, json_t *far,
+		FILE *f, json_t **keep)
 {
 	const struct wr_config *cfg = wr_run_cfg(run);
 	struct wr_error err;
@@ -176,6 +176,8 @@ app_results_write(const struct wr_run *run, json_t *trials, FILE *f,
 		app_error("wirerate", &err);
 		return -1;
 	}
+	if (far != NULL)
+		json_object_set(doc, "far", far);
 	if (trials != NULL)
 		view_summary(f, json_object_get(doc, "summary"));
 	if (cfg->json_path[0] != '\0' &&

@@ -23,10 +23,11 @@ int app_trial_done(FILE *f, const struct wr_run *run, unsigned int t,
  * Build the result (with trials and their summary when trials is not
  * NULL), print the trials' summary on f, and write --json and --csv.
  * With keep, the document is also handed to *keep (the caller frees it).
- * Returns 0, or -1 with a message on stderr.
+ * far (NULL: none) is the far end's part of a two-ended run (peer.h),
+ * the document's "far". Returns 0, or -1 with a message on stderr.
  */
-int app_results_write(const struct wr_run *run, json_t *trials, FILE *f,
-		json_t **keep);
+int app_results_write(const struct wr_run *run, json_t *trials, json_t *far,
+		FILE *f, json_t **keep);
 
 /*
  * wr_result_write_json() with SIGINT and SIGTERM held until the file is in

@@ -20,6 +20,7 @@
 #include "methods/modes.h"
 #include "results/result.h"
 #include "stats/telemetry.h"
+#include "peer.h"
 #include "results.h"
 #include "run.h"
 
@@ -71,12 +72,12 @@ show_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 }
 
 static int
-finish(struct wr_run *run, json_t *trials, json_t **doc)
+finish(struct wr_run *run, json_t *trials, json_t *far, json_t **doc)
 {
 	int rc = APP_EXIT_OK;
 
 	app_view_summary(stdout, run);
-	if (app_results_write(run, trials, stdout, doc) != 0)
+	if (app_results_write(run, trials, far, stdout, doc) != 0)
 		rc = APP_EXIT_FAILED;
 	if (wr_run_res(run)->mbufs_missing != 0) {
 		fprintf(stderr, "wirerate: error: %" PRIu64 " mbufs were not "
@@ -118,9 +119,38 @@ repeat_progress(struct app_progress *ap, struct wr_progress *p,
 }
 
 /* --warmup trials, then --repeat counted ones of the configured trial. */
+/*
+ * A plain run's trial with a far end: told before, judged after
+ * (peer.h). Returns 0 or a negative errno with err.
+ */
+static int
+peer_trial(struct app_peer_session *ps, struct wr_run *run,
+		const struct wr_trial *tr, bool after, struct wr_error *err)
+{
+	struct wr_trial_summary s;
+
+	if (ps == NULL)
+		return 0;
+	if (!after)
+		return app_peer_begin(ps, run, tr, err);
+	wr_mode_summarize(run, &s);
+	return app_peer_judge(ps, run, &s, err);
+}
+
+/* The far end's close; its books must close as the run's own. */
+static int
+peer_close(struct app_peer_session *ps, int code)
+{
+	if (ps == NULL || app_peer_close(ps) == 0)
+		return code;
+	fprintf(stderr, "wirerate: error: --peer %s: a trial's books do not "
+		"close (sent != received + lost; far.trials)\n", ps->cfg->peer);
+	return code == APP_EXIT_OK ? APP_EXIT_FAILED : code;
+}
+
 static int
 run_single(struct wr_run *run, const struct wr_config *cfg,
-		const volatile int *stop, json_t **doc)
+		const volatile int *stop, json_t **doc, struct app_peer_session *ps)
 {
 	struct live l = { stop, !cfg->quiet, isatty(STDOUT_FILENO) && !cfg->plain, { 0 } };
 	unsigned int t, nb = cfg->nb_warmup + cfg->nb_repeat;
@@ -132,7 +162,7 @@ run_single(struct wr_run *run, const struct wr_config *cfg,
 	struct wr_trial tr;
 	struct wr_error err;
 	bool unrecorded = false;
-	int rc = 0;
+	int rc = 0, books;
 
 	wr_err_clear(&err);
 	wr_trial_from_config(cfg, &tr);
@@ -144,7 +174,9 @@ run_single(struct wr_run *run, const struct wr_config *cfg,
 	for (t = 0; t < nb && why != WR_STOP_SIGNAL; t++) {
 		if (nb > 1)
 			repeat_progress(&l.prog, &prog, &tr, nb - t - 1);
-		rc = wr_run_trial(run, &tr, &err);
+		rc = peer_trial(ps, run, &tr, false, &err);
+		if (rc == 0)
+			rc = wr_run_trial(run, &tr, &err);
 		if (rc == 0)
 			rc = wr_run_start(run, &err);
 		if (rc != 0)
@@ -156,6 +188,9 @@ run_single(struct wr_run *run, const struct wr_config *cfg,
 		}
 		why = wr_run_wait(run, stop, show_interval, &l);
 		wr_run_stop(run, why);
+		rc = peer_trial(ps, run, &tr, true, &err);
+		if (rc != 0)
+			break;
 		if (trials != NULL && app_trial_done(stdout, run, t, trials) != 0) {
 			unrecorded = true;
 			break;
@@ -170,14 +205,19 @@ run_single(struct wr_run *run, const struct wr_config *cfg,
 		unrecorded = true;
 	linger(run, stop);
 	close_run(run);
+	books = peer_close(ps, APP_EXIT_OK);
 	if (rc != 0) {
+		if (ps != NULL && json_object_get(ps->far, "lost") != NULL)
+			app_results_write(run, trials, ps->far, stdout, doc);
 		rc = failed(&err);
 	} else if (unrecorded) {
 		/* What could not be recorded was said when it failed. */
 		wr_err_fail(&err, -EIO, "cannot record the trial or the capture");
 		rc = failed(&err);
 	} else {
-		rc = finish(run, trials, doc);
+		rc = finish(run, trials, ps != NULL ? ps->far : NULL, doc);
+		if (rc == APP_EXIT_OK)
+			rc = books;
 	}
 	json_decref(trials);
 	return rc;
@@ -204,11 +244,11 @@ show_progress(const struct wr_progress *p, void *arg)
 /* A test mode: many trials, a progress line each, a table at the end. */
 static int
 run_mode(struct wr_run *run, const struct wr_config *cfg,
-		const volatile int *stop, json_t **keep)
+		const volatile int *stop, json_t **keep, struct app_peer_session *ps)
 {
 	struct live l = { stop, false, false, { 0 } };
 	struct wr_mode_hooks h = { stop, show_interval, show_trial, &l,
-		show_progress };
+		show_progress, ps != NULL ? &ps->hooks : NULL };
 	json_t *doc = wr_result_head(run);
 	struct wr_error fail;
 	int rc, code = APP_EXIT_OK;
@@ -218,6 +258,8 @@ run_mode(struct wr_run *run, const struct wr_config *cfg,
 		return failed(&fail);
 	}
 	app_progress_init(&l.prog, cfg);
+	if (ps != NULL)
+		json_object_set(doc, "far", ps->far);
 	rc = wr_mode_run(run, &h, doc, &fail);
 	app_progress_clear(&l.prog);
 	if (rc != 0 && rc != -EINTR)
@@ -227,6 +269,7 @@ run_mode(struct wr_run *run, const struct wr_config *cfg,
 		code = APP_EXIT_FAILED;
 	linger(run, stop);
 	close_run(run);
+	code = peer_close(ps, code);
 	wr_result_mode_end(doc, run, rc);
 	app_view_mode(stdout, doc);
 	if (cfg->json_path[0] != '\0' &&
@@ -248,22 +291,37 @@ app_run_all(const struct wr_config *cfg, const char *cmdline,
 		const volatile int *stop, json_t **doc,
 		struct app_run_watch *w)
 {
+	static struct app_peer_session peer;
+	struct app_peer_session *ps = NULL;
 	struct wr_error err;
 	struct wr_run *run;
 	int rc;
 
 	wr_err_clear(&err);
 	run_watch = w;
+	peer.far = NULL;
+	if (cfg->peer[0] != '\0') {
+		/* Before any port comes up: the far end must answer first. */
+		rc = app_peer_open(&peer, cfg);
+		if (rc != 0)
+			return rc;
+		ps = &peer;
+	}
 	watch_ports(w, true);
 	rc = wr_run_create(cfg, cmdline, w != NULL ? w->keep : NULL, &run, &err);
 	watch_ports(w, false);
-	if (rc != 0)
+	if (rc != 0) {
+		if (ps != NULL)
+			app_peer_close(ps);
+		json_decref(peer.far);
 		return failed(&err);
+	}
 	if (!cfg->quiet)
 		app_view_plan(stdout, run);
 	watch_live(w, run);
-	rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg, stop, doc) :
-		run_mode(run, cfg, stop, doc);
+	rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg, stop, doc, ps) :
+		run_mode(run, cfg, stop, doc, ps);
+	json_decref(peer.far);
 	watch_live(w, NULL);
 	watch_ports(w, true);
 	wr_run_destroy(run);

@@ -21,6 +21,7 @@
 #include "run/results.h"
 #include "clock.h"
 #include "control_methods.h"
+#include "peer.h"
 #include "state.h"
 #include "stats/telemetry.h"
 #include "trial/live.h"
@@ -135,9 +136,8 @@ m_ports(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	return 0;
 }
 
-/* The run options of a start request into a new configuration. */
-static int
-run_config(struct app_ctl *c, json_t *params, struct wr_config **out,
+int
+app_ctl_run_config(struct app_ctl *c, json_t *params, struct wr_config **out,
 		char *msg, size_t len)
 {
 	struct wr_config *cfg = malloc(sizeof(*cfg));
@@ -181,7 +181,7 @@ m_start(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 {
 	struct wr_config *cfg;
 	uint64_t id;
-	int rc = run_config(c, params, &cfg, msg, len);
+	int rc = app_ctl_run_config(c, params, &cfg, msg, len);
 
 	if (rc != 0)
 		return rc;
@@ -503,6 +503,8 @@ app_ctl_call(struct app_ctl *c, const char *method, json_t *params,
 	unsigned int i;
 	int rc;
 
+	if (strncmp(method, "peer_", 5) == 0 && c->serve)
+		return app_peer_call(c, method, params, result, msg, len);
 	for (i = 0; i < RTE_DIM(methods); i++) {
 		if (strcmp(method, methods[i].name) != 0)
 			continue;
@@ -516,5 +518,6 @@ app_ctl_call(struct app_ctl *c, const char *method, json_t *params,
 		return rc;
 	}
 	return fail(msg, len, WR_RPC_NO_METHOD, "%s: no such method (ports, start, "
-		"status, update, stop, result, shutdown)", method);
+		"status, update, stop, result, shutdown; serve: peer_open, "
+		"peer_trial, peer_end, peer_close)", method);
 }

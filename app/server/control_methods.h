@@ -17,4 +17,12 @@
 int app_ctl_call(struct app_ctl *c, const char *method, json_t *params,
 		json_t **result, char *msg, size_t len);
 
+/*
+ * The run options params (a start request's) over the server's into a
+ * new configuration *out (the caller frees it). Returns 0 or an enum
+ * wr_rpc_code with a message in msg. Control thread, lock not held.
+ */
+int app_ctl_run_config(struct app_ctl *c, json_t *params,
+		struct wr_config **out, char *msg, size_t len);
+
 #endif /* WR_APP_CONTROL_METHODS_H */

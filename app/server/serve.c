@@ -24,6 +24,7 @@
 #include "stats/telemetry.h"
 #include "clock.h"
 #include "control.h"
+#include "peer.h"
 #include "serve.h"
 
 static volatile int serve_signals;  /* int: sig_atomic_t on Linux */
@@ -57,15 +58,20 @@ usage(void)
 	return APP_EXIT_OK;
 }
 
-/* Wait for a run asked for; NULL once shutdown is asked (or a signal). */
+/*
+ * Wait for a run asked for; NULL once shutdown is asked (or a signal).
+ * *peer: it is a two-ended session's (peer.h), not a run's.
+ */
 static struct wr_config *
-next_run(struct app_ctl *c, char *cmdline, size_t len)
+next_run(struct app_ctl *c, char *cmdline, size_t len, bool *peer)
 {
 	struct wr_config *cfg = NULL;
 	struct timespec ts;
 
 	pthread_mutex_lock(&c->lock);
-	while (c->next == NULL && !c->shutdown && serve_signals == 0) {
+	*peer = false;
+	while (c->next == NULL && c->peer.op != APP_PEER_OPEN && !c->shutdown &&
+			serve_signals == 0) {
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 100000000;
 		if (ts.tv_nsec >= 1000000000) {
@@ -74,7 +80,12 @@ next_run(struct app_ctl *c, char *cmdline, size_t len)
 		}
 		pthread_cond_timedwait(&c->cond, &c->lock, &ts);
 	}
-	if (!c->shutdown && serve_signals == 0) {
+	if (!c->shutdown && serve_signals == 0 && c->next == NULL) {
+		/* peer_open: the session's options, the op left to it. */
+		cfg = c->peer.cfg;
+		c->peer.cfg = NULL;
+		*peer = true;
+	} else if (!c->shutdown && serve_signals == 0) {
 		cfg = c->next;
 		c->next = NULL;
 		snprintf(cmdline, len, "%s", c->next_cmdline);
@@ -94,7 +105,16 @@ serve_runs(struct app_ctl *c)
 	json_t *doc;
 	int code;
 
-	while ((cfg = next_run(c, cmdline, sizeof(cmdline))) != NULL) {
+	bool peer;
+
+	while ((cfg = next_run(c, cmdline, sizeof(cmdline), &peer)) != NULL) {
+		if (peer) {
+			pthread_mutex_lock(&c->lock);
+			c->peer.op = APP_PEER_NONE;
+			pthread_mutex_unlock(&c->lock);
+			app_peer_serve(c, cfg, &serve_signals);
+			continue;
+		}
 		doc = NULL;
 		code = app_run_all(cfg, cmdline, c->stop, &doc, &c->watch);
 		fflush(stdout);
@@ -122,6 +142,7 @@ serve(int argc, char **argv, const struct wr_config *cfg)
 	c.base = cfg;
 	c.serve = true;
 	c.stop = &run_stop;
+	app_peer_init(&c.peer);
 	app_signals_install(on_signal);
 	argv = app_eal_argv(&argc, argv);
 	n = app_eal_init(argc, argv, &rc);

@@ -20,6 +20,7 @@
 #include "config/config.h"
 #include "run/run.h"
 #include "setup/run.h"
+#include "peer.h"
 
 /*
  * Most clients connected at once on each socket (UNIX, TCP: slots apart);
@@ -73,6 +74,7 @@ struct app_ctl {
 	json_t *result;               /* the last run's document, or NULL */
 	int exit_code;                /* the last run's exit code */
 	bool shutdown;                /* asked to end: no more runs */
+	struct app_peer peer;         /* a sender's far end (peer.h) */
 };
 
 #endif /* WR_APP_STATE_H */

@@ -29,6 +29,7 @@ enum wr_rpc_code {
 	WR_RPC_RUN_FAILED = -32001,      /* the run could not start or failed */
 	WR_RPC_TOO_LONG = -32002,        /* a line over WR_RPC_MAX_LINE */
 	WR_RPC_DENIED = -32003,          /* TCP without the token */
+	WR_RPC_MISMATCH = -32004,        /* peer: other version or schema */
 };
 
 /*

@@ -218,6 +218,9 @@ struct wr_config {
 	char control_addr[48];      /* --control-listen address, "" = none */
 	uint16_t control_port;      /* --control-listen port */
 	char control_token_path[PATH_MAX]; /* --control-token, "" = none */
+	char peer[PATH_MAX + 8];    /* --peer tcp:HOST:PORT | unix:PATH, "" = none */
+	char peer_token_path[PATH_MAX]; /* --peer-token, "" = none */
+	uint64_t peer_timeout_ms;   /* --peer-timeout: one answer at most */
 	char profile_path[PATH_MAX];/* profile the config came from, "" = none */
 	unsigned int nb_repeat;     /* counted trials, 1..WR_MAX_REPEAT */
 	unsigned int nb_warmup;     /* trials run first and not counted */

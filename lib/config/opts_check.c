@@ -10,6 +10,7 @@
 #include "opts.h"
 #include "portip.h"
 #include "opts_methods.h"
+#include "opts_peer.h"
 #include "opts_range.h"
 #include "opts_replay.h"
 #include "opts_traffic.h"
@@ -95,6 +96,8 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 		rc = wr_opts_methods_check(cfg, err);
 	if (rc == 0)
 		rc = wr_opts_replay_check(cfg, err);
+	if (rc == 0)
+		rc = wr_opts_peer_check(cfg, err);
 	if (rc != 0)
 		return rc;
 	if (cfg->control_addr[0] != '\0' && (cfg->control_path[0] == '\0' ||

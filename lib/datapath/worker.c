@@ -38,6 +38,15 @@ wr_txq_reset(struct wr_txq *q)
 }
 
 void
+wr_rxq_tag(struct wr_rxq *q, uint16_t tag)
+{
+	unsigned int i;
+
+	for (i = 0; i < WR_MAX_STREAMS; i++)
+		wr_seq_init_tag(&q->streams[i].seq, tag);
+}
+
+void
 wr_rxq_reset(struct wr_rxq *q)
 {
 	unsigned int i;

@@ -305,6 +305,12 @@ void wr_txq_reset(struct wr_txq *q);
 void wr_rxq_reset(struct wr_rxq *q);
 
 /*
+ * After wr_rxq_reset: every stream tracker of q counts only frames of
+ * trial tag as its own (seq.h, two-ended runs). This function can't fail.
+ */
+void wr_rxq_tag(struct wr_rxq *q, uint16_t tag);
+
+/*
  * Add the latency of q's own frames to h (as wr_hist_merge would): bucket
  * counts from q->lat, exact nb, min, max and sum from q's streams. Only
  * once q's worker returned. This function can't fail.

@@ -15,6 +15,37 @@ wr_seq_init(struct wr_seq *s)
 }
 
 void
+wr_seq_init_tag(struct wr_seq *s, uint16_t tag)
+{
+	memset(s, 0, sizeof(*s));
+	s->tagged = true;
+	s->tag = tag;
+}
+
+bool
+wr_seq_other_trial(struct wr_seq *s, uint64_t seq)
+{
+	unsigned int back;
+
+	if (!s->tagged || wr_seq_tag_of(seq) == s->tag)
+		return false;
+	back = wr_seq_tag_back(s->tag, wr_seq_tag_of(seq));
+	if (back != 0)
+		s->nb_prev_pkts[back - 1]++;
+	else
+		s->nb_stray_pkts++;
+	/*
+	 * Listed as a stream of the queue (started) without a frame of its
+	 * own: steady stays 0, so every frame comes here until one does.
+	 */
+	if (!s->started) {
+		s->started = true;
+		s->tag_idle = true;
+	}
+	return true;
+}
+
+void
 wr_seq_restart(struct wr_seq *s, uint64_t seq)
 {
 	if (s->started) {
@@ -73,7 +104,11 @@ candidate_confirmed(const struct wr_seq *s, uint64_t seq)
 void
 wr_seq_update_rare(struct wr_seq *s, uint64_t seq)
 {
-	if (!s->started) {
+	if (wr_seq_other_trial(s, seq))
+		return;
+	if (!s->started || s->tag_idle) {
+		s->started = false;
+		s->tag_idle = false;
 		wr_seq_restart(s, seq);
 		return;
 	}
@@ -102,6 +137,8 @@ wr_seq_update_far(struct wr_seq *s, uint64_t seq, uint64_t behind)
 {
 	uint64_t first_seq = s->first_seq;
 
+	if (wr_seq_other_trial(s, seq))
+		return;
 	if (behind >= WR_SEQ_RESTART_BEHIND_PKTS ||
 	    (seq < WR_SEQ_WINDOW_BITS && !epoch_wrapped(s)))
 		wr_seq_candidate(s, seq, false, first_seq);
@@ -122,7 +159,7 @@ wr_seq_gaps(const struct wr_seq *s)
 {
 	uint64_t span;
 
-	if (!s->started)
+	if (!s->started || s->tag_idle)
 		return 0;
 	span = s->closed_span_pkts + (s->next_seq - s->first_seq);
 	return span > s->nb_rx_pkts ? span - s->nb_rx_pkts : 0;
@@ -161,8 +198,26 @@ wr_seq_merge(struct wr_seq *dst, const struct wr_seq *src)
 
 	if (!src->started)
 		return;
-	if (!dst->started) {
+	for (i = 0; i < WR_SEQ_TAG_PREV; i++)
+		dst->nb_prev_pkts[i] += src->nb_prev_pkts[i];
+	dst->nb_stray_pkts += src->nb_stray_pkts;
+	if (src->tag_idle) {
+		/* Frames of other trials only: nothing else to join. */
+		if (!dst->started) {
+			dst->started = true;
+			dst->tag_idle = true;
+			dst->tagged = src->tagged;
+			dst->tag = src->tag;
+		}
+		return;
+	}
+	if (!dst->started || dst->tag_idle) {
+		uint64_t prev[WR_SEQ_TAG_PREV], stray = dst->nb_stray_pkts;
+
+		memcpy(prev, dst->nb_prev_pkts, sizeof(prev));
 		*dst = *src;
+		memcpy(dst->nb_prev_pkts, prev, sizeof(prev));
+		dst->nb_stray_pkts = stray;
 		dst->pending = false;
 		dst->steady = 1;
 		return;

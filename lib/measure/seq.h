@@ -93,6 +93,49 @@ _Static_assert(WR_SEQ_WINDOW_BITS >= 64 &&
 #define WR_SEQ_RESTART_BEHIND_PKTS (UINT64_C(1) << 24)
 
 /*
+ * Trial tags (two-ended runs, docs/twoended.md): a sender whose far end
+ * counts for it numbers trial k's frames (k << WR_SEQ_TAG_SHIFT) + n, n
+ * from 0: 16 bits of trial id (modulo 2^16), 48 of sequence (2^48 frames
+ * is over 200 days at 14.88 Mpps). A tracker given a tag (wr_seq_init_tag)
+ * counts only its trial's frames as its own; a frame of the
+ * WR_SEQ_TAG_PREV trials before it is counted in nb_prev_pkts (a late frame
+ * of that trial), anything else tagged otherwise in nb_stray_pkts. Such
+ * frames always reach the out-of-line paths (they are 2^48 or more behind
+ * the top, or the tracker has no frame of its own yet), so the per-packet
+ * path is unchanged.
+ */
+#define WR_SEQ_TAG_SHIFT 48
+#define WR_SEQ_TAG_PREV 3
+#define WR_SEQ_TAG_MASK ((UINT64_C(1) << WR_SEQ_TAG_SHIFT) - 1)
+
+/* The sequence number n of trial tag. This function can't fail. */
+static inline uint64_t
+wr_seq_make(uint16_t tag, uint64_t n)
+{
+	return ((uint64_t)tag << WR_SEQ_TAG_SHIFT) | (n & WR_SEQ_TAG_MASK);
+}
+
+/* The trial tag a sequence number carries. This function can't fail. */
+static inline uint16_t
+wr_seq_tag_of(uint64_t seq)
+{
+	return (uint16_t)(seq >> WR_SEQ_TAG_SHIFT);
+}
+
+/*
+ * How many trials before tag a frame tagged seq_tag is: 1 for the trial
+ * just before, up to WR_SEQ_TAG_PREV; 0 for its own trial or one outside
+ * that reach (modulo 2^16). This function can't fail.
+ */
+static inline unsigned int
+wr_seq_tag_back(uint16_t tag, uint16_t seq_tag)
+{
+	uint16_t d = (uint16_t)(tag - seq_tag);
+
+	return d <= WR_SEQ_TAG_PREV ? d : 0;
+}
+
+/*
  * State of one stream as seen by one RX queue. Written only by the owning
  * lcore (wr_seq_update), read by the stats core. Counters are cumulative
  * over all epochs.
@@ -129,10 +172,33 @@ struct wr_seq {
 	uint64_t cand_first_seq;
 	/* Ring: bit seq % WR_SEQ_WINDOW_BITS set when seq was seen. */
 	uint64_t window[WR_SEQ_WINDOW_WORDS];
+	/* Trial tags (wr_seq_init_tag): counts only frames tagged tag. */
+	bool tagged;
+	/* Started by frames of other trials only: no frame of its own yet
+	 * (next_seq, first_seq unset; steady stays 0). */
+	bool tag_idle;
+	uint16_t tag;
+	/* nb_prev_pkts[i]: frames of trial tag - 1 - i (late ones). */
+	uint64_t nb_prev_pkts[WR_SEQ_TAG_PREV];
+	/* Tagged with none of tag .. tag - WR_SEQ_TAG_PREV. */
+	uint64_t nb_stray_pkts;
 };
 
 /* Reset s to "nothing seen". This function can't fail. */
 void wr_seq_init(struct wr_seq *s);
+
+/*
+ * Reset s to "nothing seen" for trial tag: from now on only frames tagged
+ * tag are its own (see WR_SEQ_TAG_SHIFT). This function can't fail.
+ */
+void wr_seq_init_tag(struct wr_seq *s, uint16_t tag);
+
+/*
+ * A frame of another trial than s's own (out-of-line paths of
+ * wr_seq_update): counted as a previous trial's or stray. Returns true when seq is such a
+ * frame (then counted), false when it is s's own or s is not tagged.
+ */
+bool wr_seq_other_trial(struct wr_seq *s, uint64_t seq);
 
 /*
  * Start a new epoch at seq: clear the window, count seq as received and,

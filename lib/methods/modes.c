@@ -138,8 +138,12 @@ wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *wha
 	enum wr_stop_reason why;
 	int rc;
 
+	const struct wr_mode_far *far = m->h->far;
+
 	wr_mode_progress_trial(m, what, t);
-	rc = wr_run_trial(m->run, t, m->err);
+	rc = far != NULL ? far->begin(m->run, t, far->arg, m->err) : 0;
+	if (rc == 0)
+		rc = wr_run_trial(m->run, t, m->err);
 	if (rc == 0)
 		rc = wr_run_start(m->run, m->err);
 	if (rc != 0)
@@ -147,7 +151,14 @@ wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *wha
 	why = wr_run_wait(m->run, m->h->signals, m->h->on_interval, m->h->arg);
 	wr_run_stop(m->run, why);
 	wr_mode_summarize(m->run, s);
+	if (far != NULL) {
+		rc = far->judge(m->run, s, far->arg, m->err);
+		if (rc != 0)
+			return rc;
+	}
 	wr_result_trial_record(m->trials, s, what, m->run);
+	if (far != NULL)
+		far->note(m->trials, far->arg);
 	if (m->trial_point != NULL && why != WR_STOP_SIGNAL)
 		point_of_trial(m, s);
 	/* A crash from now on loses no finished trial (docs/results.md). */

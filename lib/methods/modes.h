@@ -13,9 +13,29 @@
 
 #include <jansson.h>
 
+#include "base/error.h"
 #include "measure/progress.h"
 #include "results/figures.h"
 #include "trial/trial.h"
+
+/*
+ * A far end that counts the frames of each trial (two-ended runs,
+ * docs/twoended.md; app/run/peer.c). begin: before the trial's set-up
+ * (the run's trial tag, wr_run_seq_tag, and the far end told). judge:
+ * after its stop, before it is recorded: s's received and lost become the
+ * far end's counts. note: the trial's record (the last of trials) takes
+ * what the far end said of it, and earlier records late frames. begin and
+ * judge return 0 or a negative errno with err set: the trial is then not
+ * recorded and the method stops (the trials before it stand).
+ */
+struct wr_mode_far {
+	int (*begin)(struct wr_run *run, const struct wr_trial *t, void *arg,
+			struct wr_error *err);
+	int (*judge)(struct wr_run *run, struct wr_trial_summary *s, void *arg,
+			struct wr_error *err);
+	void (*note)(json_t *trials, void *arg);
+	void *arg;
+};
 
 /*
  * Callbacks into app/: trials done, live intervals, the stop signal, and
@@ -29,6 +49,7 @@ struct wr_mode_hooks {
 			const struct wr_trial_summary *s, void *arg);
 	void *arg;
 	void (*on_progress)(const struct wr_progress *p, void *arg);
+	const struct wr_mode_far *far;  /* NULL: the run receives itself */
 };
 
 /* Summarise the last (stopped) trial of run. This function can't fail. */

@@ -160,6 +160,8 @@ struct wr_run_live {
 	struct wr_trial trial;         /* the trial in progress or last run */
 	unsigned int nb_trials;        /* trials run so far */
 	uint64_t nb_flushed_pkts;      /* frames drained between trials */
+	bool seq_tagged;               /* two ends: frames carry seq_tag */
+	uint16_t seq_tag;              /* the next trial's tag (seq.h) */
 	struct wr_ctl ctl;
 	bool launched;
 	bool stopped;

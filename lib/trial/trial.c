@@ -222,6 +222,12 @@ txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
 	q->paced = false;
 	q->pace_live.pps = 0.0;   /* no live rate yet (trial/live.c) */
 	wr_txq_reset(q);
+	/* Two ends: the trial's tag in the sequence's high bits (seq.h). */
+	if (run->live.seq_tagged) {
+		q->next_seq = wr_seq_make(run->live.seq_tag, 0);
+		if (q->limit_pkts != UINT64_MAX)
+			q->limit_pkts += q->next_seq;
+	}
 }
 
 /* Between trials the main lcore answers --port-ip requests itself. */
@@ -305,6 +311,8 @@ reset_state(struct wr_run *run)
 	}
 	WR_RUN_FOREACH_RXQ(run, p, rq) {
 		wr_rxq_reset(rq);
+		if (run->live.seq_tagged)
+			wr_rxq_tag(rq, run->live.seq_tag);
 		if (rq->impair != NULL)
 			wr_impair_reset_counts(rq->impair);
 	}
@@ -355,6 +363,13 @@ configure_tx(struct wr_run *run, struct wr_error *err)
 	return 0;
 }
 
+void
+wr_run_seq_tag(struct wr_run *run, bool on, uint16_t tag)
+{
+	run->live.seq_tagged = on;
+	run->live.seq_tag = tag;
+}
+
 int
 wr_run_trial(struct wr_run *run, const struct wr_trial *t, struct wr_error *err)
 {
@@ -366,8 +381,13 @@ wr_run_trial(struct wr_run *run, const struct wr_trial *t, struct wr_error *err)
 			"64..%u (the ports were set up for %u)", t->frame_size,
 			run->setup.cfg->frame_size, run->setup.cfg->frame_size);
 	run->live.trial = *t;
-	/* A kept port received while nobody polled it (portkeep.h). */
-	if (run->live.nb_trials > 0 || reused_ports(run))
+	/*
+	 * A kept port received while nobody polled it (portkeep.h). With
+	 * trial tags the frames of the trials before are not dropped: the
+	 * trackers count them as late frames of their trials (seq.h).
+	 */
+	if ((run->live.nb_trials > 0 && !run->live.seq_tagged) ||
+			(run->live.nb_trials == 0 && reused_ports(run)))
 		drain_rx(run);
 	reset_state(run);
 	run->live.nb_trials++;

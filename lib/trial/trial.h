@@ -36,6 +36,15 @@ int wr_run_trial(struct wr_run *run, const struct wr_trial *t,
 		struct wr_error *err);
 
 /*
+ * Two ends (docs/twoended.md): number the next trial's frames with trial
+ * tag in the sequence's high bits (measure/seq.h), and count on the RX
+ * queues only that trial's frames as the trial's own, frames of the trials
+ * before as theirs (late); RX is then not drained between trials. Set
+ * before wr_run_trial; on false, plain numbering from 0. Can't fail.
+ */
+void wr_run_seq_tag(struct wr_run *run, bool on, uint16_t tag);
+
+/*
  * Frames a stalled TX queue at pps with bursts of burst may catch up on:
  * 10 ms of traffic, at least four bursts, at most WR_RUN_PACE_MAX_BACKLOG.
  * This function can't fail.

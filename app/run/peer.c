@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The sender's side of a two-ended session (peer.h, docs/twoended.md):
+ * the handshake, each trial told to the far end and judged on its counts,
+ * late frames amending earlier trials, the settle period and the close.
+ * Runs on the main lcore between trials: the TX workers are not sending
+ * while it waits for the far end (at most --peer-timeout per answer).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/jsonw.h"
+#include "base/wr_version.h"
+#include "common/exitcode.h"
+#include "results/result.h"
+#include "setup/port.h"
+#include "stats/collect.h"
+#include "peer.h"
+
+/* Late frames of the last trial: wait at least this long for them. */
+#define PEER_SETTLE_MIN_MS 1000u
+
+static int
+hook_begin(struct wr_run *run, const struct wr_trial *t, void *arg,
+		struct wr_error *err)
+{
+	return app_peer_begin(arg, run, t, err);
+}
+
+static int
+hook_judge(struct wr_run *run, struct wr_trial_summary *s, void *arg,
+		struct wr_error *err)
+{
+	return app_peer_judge(arg, run, s, err);
+}
+
+/* The mode's record of the trial judged last takes its "far" counts. */
+static void
+hook_note(json_t *trials, void *arg)
+{
+	struct app_peer_session *ps = arg;
+	json_t *rec = json_array_get(trials, json_array_size(trials) - 1);
+
+	if (rec == NULL || ps->pending == NULL)
+		return;
+	json_object_set_new(rec, "far", ps->pending);
+	ps->recent[ps->tag % RTE_DIM(ps->recent)].rec = rec;
+	ps->pending = NULL;
+}
+
+/* The options of the far end's run: the sender's largest frames. */
+static json_t *
+open_params(const struct wr_config *cfg)
+{
+	char grace[32];
+
+	snprintf(grace, sizeof(grace), "%" PRIu64 "ms", cfg->grace_ms);
+	return json_pack("{s:s, s:s, s:{s:I, s:s, s:s}}", "version", WR_VERSION,
+		"schema", WR_RESULT_SCHEMA, "options", "size",
+		(json_int_t)cfg->frame_size, "tx-ports", "none", "grace", grace);
+}
+
+int
+app_peer_open(struct app_peer_session *ps, const struct wr_config *cfg)
+{
+	struct wr_error err;
+	const char *ver;
+	json_t *res = NULL;
+	int code, rc;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->cfg = cfg;
+	ps->hooks = (struct wr_mode_far){ hook_begin, hook_judge, hook_note, ps };
+	wr_err_clear(&err);
+	rc = app_peer_connect(&ps->conn, cfg->peer, cfg->peer_token_path,
+		cfg->peer_timeout_ms, &err);
+	if (rc == 0)
+		rc = app_peer_request(&ps->conn, "peer_open", open_params(cfg), &res,
+			&code, &err);
+	if (rc != 0 && (code == WR_RPC_MISMATCH || code == WR_RPC_BAD_PARAMS ||
+			code == WR_RPC_NO_METHOD))
+		err.cls = WR_ERR_USAGE;
+	ver = json_string_value(json_object_get(res, "version"));
+	if (rc == 0 && (ver == NULL || strcmp(ver, WR_VERSION) != 0))
+		rc = wr_err_usage(&err, -EPROTO, "--peer %s: the two ends differ: "
+			"this sender is wirerate %s, the peer wirerate %s", cfg->peer,
+			WR_VERSION, ver != NULL ? ver : "(none said)");
+	if (rc != 0) {
+		json_decref(res);
+		app_peer_disconnect(&ps->conn);
+		return app_error("wirerate", &err);
+	}
+	ps->trials = json_array();
+	ps->far = json_pack("{s:s, s:O?, s:O?, s:O?, s:O?, s:O}", "peer", cfg->peer,
+		"version", json_object_get(res, "version"), "schema",
+		json_object_get(res, "schema"), "env", json_object_get(res, "env"),
+		"ports", json_object_get(res, "ports"), "trials", ps->trials);
+	json_decref(res);
+	return 0;
+}
+
+/* err's message, prefixed with what was lost and when (the trial). */
+static void
+lost_msg(struct wr_error *err, const char *what, uint16_t tag)
+{
+	char why[WR_ERROR_MSG_LEN];
+
+	snprintf(why, sizeof(why), "%s", err->msg);
+	wr_err_fail(err, -err->errnum, "%s %u, its counts unknown (%s)", what,
+		tag, why);
+}
+
+int
+app_peer_begin(struct app_peer_session *ps, struct wr_run *run,
+		const struct wr_trial *t, struct wr_error *err)
+{
+	json_t *res = NULL;
+	int rc;
+
+	/* Tag 0 is what a sender without --peer numbers: never a trial's. */
+	if (++ps->tag == 0)
+		ps->tag = 1;
+	ps->frame_size = t->frame_size;
+	wr_run_seq_tag(run, true, ps->tag);
+	rc = app_peer_request(&ps->conn, "peer_trial", json_pack("{s:i, s:I}",
+		"trial", ps->tag, "frame_size", (json_int_t)t->frame_size), &res,
+		NULL, err);
+	json_decref(res);
+	if (rc != 0) {
+		lost_msg(err, "the far end was lost before trial", ps->tag);
+		app_peer_lost(ps, err);
+		return rc;
+	}
+	ps->counting = true;
+	return 0;
+}
+
+/* The far end's counts of stream sid in reply streams, or NULL. */
+static json_t *
+stream_of(json_t *streams, uint64_t sid)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(streams, i, o)
+		if ((uint64_t)json_integer_value(json_object_get(o, "stream_id")) == sid)
+			return o;
+	return NULL;
+}
+
+static uint64_t
+u64_of(const json_t *o, const char *key)
+{
+	return (uint64_t)json_integer_value(json_object_get(o, key));
+}
+
+static void
+add_u64(json_t *o, const char *key, int64_t n)
+{
+	json_object_set_new(o, key, json_integer(json_integer_value(
+		json_object_get(o, key)) + n));
+}
+
+/*
+ * n frames of stream sid of the trial back trials before ps->tag arrived
+ * late: they count for that trial (its far counts and its record).
+ */
+static void
+amend(struct app_peer_session *ps, unsigned int back, uint64_t sid, uint64_t n)
+{
+	uint16_t tag = (uint16_t)(ps->tag - back);
+	struct app_peer_rec *r = &ps->recent[tag % RTE_DIM(ps->recent)];
+	json_t *s;
+
+	if (n == 0)
+		return;
+	if (r->far == NULL || r->tag != tag) {
+		add_u64(ps->far, "late_unattributed_pkts", (int64_t)n);
+		return;
+	}
+	s = stream_of(json_object_get(r->far, "streams"), sid);
+	if (s != NULL) {
+		add_u64(s, "rx_pkts", (int64_t)n);
+		add_u64(s, "late_pkts", (int64_t)n);
+		add_u64(s, "lost_pkts", -(int64_t)n);
+	}
+	add_u64(r->far, "rx_pkts", (int64_t)n);
+	add_u64(r->far, "late_pkts", (int64_t)n);
+	add_u64(r->far, "lost_pkts", -(int64_t)n);
+	if (r->rec != NULL) {
+		add_u64(r->rec, "received_pkts", (int64_t)n);
+		add_u64(r->rec, "lost_pkts", -(int64_t)n);
+		json_object_set_new(r->rec, "loss_ratio", json_real(u64_of(r->rec,
+			"sent_pkts") ? (double)json_integer_value(json_object_get(r->rec,
+			"lost_pkts")) / (double)u64_of(r->rec, "sent_pkts") : 0.0));
+		json_object_set_new(r->rec, "amended_by_late", json_true());
+	}
+}
+
+/* Late frames of the trials before, as the far end saw them in this one. */
+static void
+amend_all(struct app_peer_session *ps, json_t *streams)
+{
+	size_t i;
+	json_t *o, *prev;
+	unsigned int b;
+
+	json_array_foreach(streams, i, o) {
+		prev = json_object_get(o, "prev_pkts");
+		for (b = 0; b < json_array_size(prev); b++)
+			amend(ps, b + 1, u64_of(o, "stream_id"),
+				(uint64_t)json_integer_value(json_array_get(prev, b)));
+		add_u64(ps->far, "stray_pkts", (int64_t)u64_of(o, "stray_pkts"));
+	}
+}
+
+/* One TX stream of the run against the far end's count of it. */
+static json_t *
+stream_far(uint64_t sid, uint64_t sent, json_t *theirs, struct wr_trial_summary *s)
+{
+	uint64_t rx = u64_of(theirs, "rx_pkts");
+	uint64_t lost = sent > rx ? sent - rx : 0, excess = rx > sent ? rx - sent : 0;
+
+	s->sent_pkts += sent;
+	s->received_pkts += rx;
+	s->lost_pkts += (int64_t)lost;
+	s->excess_pkts += excess;
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:i, s:I, s:I}", "stream_id",
+		(json_int_t)sid, "sent_pkts", (json_int_t)sent, "rx_pkts",
+		(json_int_t)rx, "lost_pkts", (json_int_t)lost, "excess_pkts",
+		(json_int_t)excess, "late_pkts", 0, "dup_pkts",
+		(json_int_t)u64_of(theirs, "dup_pkts"), "reordered_pkts",
+		(json_int_t)u64_of(theirs, "reordered_pkts"));
+}
+
+/* The trial's "far": per stream both ends' counts, the far end's view. */
+static json_t *
+trial_far(struct app_peer_session *ps, const struct wr_run *run, json_t *reply,
+		struct wr_trial_summary *s)
+{
+	json_t *streams = json_array(), *theirs = json_object_get(reply, "streams");
+	json_t *doc = json_object_get(reply, "doc");
+	const struct wr_txq *tq;
+	unsigned int i;
+
+	s->sent_pkts = s->received_pkts = s->excess_pkts = 0;
+	s->lost_pkts = 0;
+	WR_RUN_FOREACH_TXQ(run, i, tq) {
+		uint64_t sid = wr_port_stream_id(tq->port, tq->queue);
+
+		json_array_append_new(streams, stream_far(sid, wr_collect_txq_sent(run,
+			tq), stream_of(theirs, sid), s));
+	}
+	s->loss_ratio = s->sent_pkts ? (double)s->lost_pkts / (double)s->sent_pkts : 0;
+	return json_pack("{s:i, s:i, s:I, s:I, s:I, s:I, s:i, s:o, s:{s:O?, s:O?, "
+		"s:O?, s:O?}}", "trial", ps->tag, "frame_size", ps->frame_size,
+		"sent_pkts", (json_int_t)s->sent_pkts, "rx_pkts",
+		(json_int_t)s->received_pkts, "lost_pkts", (json_int_t)s->lost_pkts,
+		"excess_pkts", (json_int_t)s->excess_pkts, "late_pkts", 0,
+		"streams", streams, "peer", "totals", json_object_get(doc, "totals"),
+		"warnings", json_object_get(doc, "warnings"), "cross_checked",
+		json_object_get(doc, "cross_checked"), "streams",
+		json_object_get(doc, "streams"));
+}
+
+int
+app_peer_judge(struct app_peer_session *ps, struct wr_run *run,
+		struct wr_trial_summary *s, struct wr_error *err)
+{
+	json_t *res = NULL, *far;
+	int rc;
+
+	ps->counting = false;
+	rc = app_peer_request(&ps->conn, "peer_end", json_pack("{s:i}", "trial",
+		ps->tag), &res, NULL, err);
+	if (rc != 0) {
+		lost_msg(err, "the far end was lost in trial", ps->tag);
+		app_peer_lost(ps, err);
+		return rc;
+	}
+	amend_all(ps, json_object_get(res, "streams"));
+	far = trial_far(ps, run, res, s);
+	json_decref(res);
+	if (far == NULL)
+		return wr_err_env(err, -ENOMEM, "no memory for trial %u's counts",
+			ps->tag);
+	json_array_append(ps->trials, far);
+	ps->recent[ps->tag % RTE_DIM(ps->recent)] = (struct app_peer_rec){
+		ps->tag, far, NULL };
+	json_decref(ps->pending);
+	ps->pending = far;
+	return 0;
+}
+
+void
+app_peer_lost(struct app_peer_session *ps, const struct wr_error *err)
+{
+	json_object_set_new(ps->far, "lost", json_pack("{s:i, s:s}", "trial",
+		ps->tag, "reason", err->msg));
+}
+
+/* A trial of nothing: the far end counts what still arrives of the last. */
+static void
+settle(struct app_peer_session *ps)
+{
+	uint64_t ms = ps->cfg->grace_ms > PEER_SETTLE_MIN_MS ? ps->cfg->grace_ms :
+		PEER_SETTLE_MIN_MS;
+	struct wr_error err;
+	json_t *res = NULL;
+	int rc;
+
+	if (++ps->tag == 0)
+		ps->tag = 1;
+	rc = app_peer_request(&ps->conn, "peer_trial", json_pack("{s:i, s:I}",
+		"trial", ps->tag, "frame_size", (json_int_t)ps->frame_size), &res,
+		NULL, &err);
+	json_decref(res);
+	res = NULL;
+	if (rc == 0) {
+		usleep((useconds_t)(ms * 1000));
+		rc = app_peer_request(&ps->conn, "peer_end", json_pack("{s:i}",
+			"trial", ps->tag), &res, NULL, &err);
+	}
+	if (rc == 0)
+		amend_all(ps, json_object_get(res, "streams"));
+	json_decref(res);
+	json_object_set_new(ps->far, "settle", rc == 0 ? json_pack("{s:i, s:I}",
+		"trial", ps->tag, "ms", (json_int_t)ms) : json_pack("{s:s}", "error",
+		err.msg));
+}
+
+/* Whether every trial's books close: sent = received + lost, no excess. */
+static bool
+books_close(const json_t *trials)
+{
+	size_t i;
+	json_t *t;
+
+	json_array_foreach(trials, i, t) {
+		int64_t lost = json_integer_value(json_object_get(t, "lost_pkts"));
+
+		if (lost < 0 || u64_of(t, "excess_pkts") != 0 ||
+				u64_of(t, "sent_pkts") != u64_of(t, "rx_pkts") + (uint64_t)lost)
+			return false;
+	}
+	return true;
+}
+
+int
+app_peer_close(struct app_peer_session *ps)
+{
+	struct wr_error err;
+	json_t *res = NULL;
+	bool ok;
+
+	if (ps->conn.fd >= 0 && json_object_get(ps->far, "lost") == NULL &&
+			json_array_size(ps->trials) != 0)
+		settle(ps);
+	if (ps->conn.fd >= 0 && app_peer_request(&ps->conn, "peer_close", NULL,
+			&res, NULL, &err) == 0)
+		json_object_set_new(ps->far, "closed", res);
+	app_peer_disconnect(&ps->conn);
+	ok = books_close(ps->trials);
+	json_object_set_new(ps->far, "balanced", json_boolean(ok));
+	json_decref(ps->pending);
+	ps->pending = NULL;
+	json_decref(ps->trials);
+	ps->trials = NULL;
+	return ok ? 0 : -EIO;
+}

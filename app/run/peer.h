@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A sender's far end (--peer, docs/twoended.md): the session with a
+ * wirerate serve that counts this run's frames, trial by trial. Open it
+ * before the run's ports come up (the handshake: both versions and result
+ * schemas); each trial is told to it before it sends and judged on its
+ * counts after its stop (struct wr_mode_far); frames of a trial that
+ * arrive during a later one amend that trial's record; close it after the
+ * last trial (a settle period for the last late frames). The result's
+ * "far" object holds the far end's environment, ports and per-trial
+ * counts (a hook for what else the far end reports, e.g. its clock).
+ */
+#ifndef WR_APP_PEER_CLIENT_H
+#define WR_APP_PEER_CLIENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "base/error.h"
+#include "methods/modes.h"
+#include "measure/seq.h"
+#include "peer_rpc.h"
+
+/* A trial whose record late frames may still amend. */
+struct app_peer_rec {
+	uint16_t tag;
+	json_t *far;       /* its "far" counts (a reference) */
+	json_t *rec;       /* its record in the mode's trials, or NULL */
+};
+
+struct app_peer_session {
+	struct app_peer_conn conn;
+	const struct wr_config *cfg;
+	json_t *far;       /* the result's "far" (a reference) */
+	json_t *trials;    /* far.trials: each trial's counts */
+	json_t *pending;   /* the trial judged last, until noted */
+	uint16_t tag;      /* the trial in progress (or last) */
+	uint32_t frame_size;
+	bool counting;     /* the far end counts trial tag now */
+	struct app_peer_rec recent[WR_SEQ_TAG_PREV + 1];
+	struct wr_mode_far hooks;  /* arg: this session */
+};
+
+/*
+ * Connect to cfg's --peer and open a session on it: the versions and
+ * schemas of both ends compared there. Returns 0, or the exit code with
+ * the message on stderr (1: unreachable, no answer; 2: token refused,
+ * versions or schemas differ, the far end refused the options).
+ */
+int app_peer_open(struct app_peer_session *ps, const struct wr_config *cfg);
+
+/*
+ * Before a trial of a plain run (the modes call ps->hooks themselves):
+ * as wr_mode_far's begin and judge. Return 0 or a negative errno.
+ */
+int app_peer_begin(struct app_peer_session *ps, struct wr_run *run,
+		const struct wr_trial *t, struct wr_error *err);
+int app_peer_judge(struct app_peer_session *ps, struct wr_run *run,
+		struct wr_trial_summary *s, struct wr_error *err);
+
+/*
+ * A trial could not be judged (the far end lost): the result's
+ * far.lost names it and the reason. This function can't fail.
+ */
+void app_peer_lost(struct app_peer_session *ps, const struct wr_error *err);
+
+/*
+ * After the last trial: the settle period for late frames, then the far
+ * end's close; far.closed says what it said. Returns 0, or -EIO when the
+ * far end's books do not close (a trial's sent != received + lost).
+ * Then free the session. Can't fail otherwise.
+ */
+int app_peer_close(struct app_peer_session *ps);
+
+#endif /* WR_APP_PEER_CLIENT_H */
