@@ -34,6 +34,7 @@ struct rep_cell {
 	 * goal not met), "merged" (a merge file) or "FAILED: reason". */
 	char status[REP_CELL];
 	char merge_path[PATH_MAX];
+	char search[REP_CELL];        /* a search cell's NDR / PDR / MLR, or "-" */
 	unsigned int frame_size;
 	int run;                      /* index in rep.run[], -1: no figures */
 	struct wr_metric_values snd;  /* the sender's own figures */
@@ -187,6 +188,36 @@ goal_status(struct rep_cell *c)
 		snprintf(c->status, sizeof(c->status), "ran (no goal)");
 }
 
+/*
+ * A search cell's figures (cell.json "search", frames/s) in Mpps: NDR and
+ * PDR of a throughput search, the conditional throughput of each of
+ * MLRsearch's goals (with its loss ratio); "-" for none.
+ */
+static void
+search_text(struct rep_cell *c)
+{
+	const json_t *f = json_object_get(c->doc, "search");
+	const json_t *mlr = json_object_get(f, "mlr"), *g;
+	size_t i, n = 0;
+
+	snprintf(c->search, sizeof(c->search), "-");
+	if (json_is_true(json_object_get(f, "ndr_found")))
+		n += (size_t)snprintf(c->search, sizeof(c->search), "NDR %.4g",
+			json_number_value(json_object_get(f, "ndr_pps")) / 1e6);
+	if (n > 0 && json_is_true(json_object_get(f, "pdr_found")))
+		snprintf(c->search + n, sizeof(c->search) - n, " / PDR %.4g",
+			json_number_value(json_object_get(f, "pdr_pps")) / 1e6);
+	json_array_foreach(mlr, i, g) {
+		if (n >= sizeof(c->search) - 1)
+			break;
+		n += (size_t)snprintf(c->search + n, sizeof(c->search) - n, "%sMLR %.4g "
+			"(loss %.3g%%)%s", i == 0 ? "" : " / ", json_number_value(
+			json_object_get(g, "conditional_throughput_pps")) / 1e6, 100 *
+			json_number_value(json_object_get(g, "loss_ratio")),
+			json_is_true(json_object_get(g, "done")) ? "" : " not done");
+	}
+}
+
 /* A campaign's record of one cell; its merge when it ran. */
 static int
 load_cell(struct rep *rep, struct rep_cell *c, const char *path, struct wr_error *err)
@@ -211,6 +242,12 @@ load_cell(struct rep *rep, struct rep_cell *c, const char *path, struct wr_error
 	ran = strcmp(str_of(c->doc, "schema", ""), CELL1_SCHEMA) == 0 ?
 		strcmp(str_of(c->doc, "status", ""), "passed") == 0 :
 		json_is_true(json_object_get(c->doc, "ran"));
+	search_text(c);
+	if (ran && json_is_object(json_object_get(c->doc, "search"))) {
+		/* A search cell (--peer): its figures are the search's. */
+		goal_status(c);
+		return 0;
+	}
 	if (!ran || merged == NULL) {
 		snprintf(c->status, sizeof(c->status), "FAILED: %s",
 			str_of(c->doc, "reason", "no reason recorded"));
@@ -308,6 +345,7 @@ cell_row(char (*row)[REP_CELL], const struct rep *rep, const struct rep_cell *c)
 	fig(row[9], m != NULL ? &c->snd : NULL, WR_METRIC_CYCLES_PER_PKT, 1, 1);
 	fig(row[10], m != NULL ? &c->rcv : NULL, WR_METRIC_CYCLES_PER_PKT, 1, 1);
 	snprintf(row[11], REP_CELL, "%s", c->where);
+	snprintf(row[12], REP_CELL, "%s", c->search[0] != '\0' ? c->search : "-");
 }
 
 int
@@ -315,7 +353,8 @@ rep_campaign_table(const struct rep *rep, struct rep_doc *doc)
 {
 	static const char *const head[] = { "cell", "frame B", "result", "MB/s",
 		"Mpps", "Gb/s L1", "Gb/s L2", "sent / lost (loss)", "latency p50 ns",
-		"cycles/frame TX", "cycles/frame RX", "sender -> receiver" };
+		"cycles/frame TX", "cycles/frame RX", "sender -> receiver",
+		"NDR / PDR / MLR Mpps" };
 	const struct rep_campaign *cp = rep->campaign;
 	struct rep_table *t;
 	unsigned int i;
@@ -333,7 +372,8 @@ rep_campaign_table(const struct rep *rep, struct rep_doc *doc)
 	if (t->cell == NULL)
 		return -ENOMEM;
 	snprintf(t->title, sizeof(t->title), "Campaign: %u cells, as received "
-		"(MB/s = 10^6 frame bytes/s); cycles per frame at each end",
+		"(MB/s = 10^6 frame bytes/s); cycles per frame at each end; a "
+		"search cell's NDR / PDR / MLR",
 		cp->nb_cells);
 	t->nb_cols = RTE_DIM(head);
 	t->nb_rows = cp->nb_cells;
