@@ -452,6 +452,14 @@ BAD = [
      "dut: host 'h9' is not in the inventory"),
     ("dut: {host: h2}\ncells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 9}\n",
      "dut: interfaces: None: expected a list of the DUT's interface names"),
+    ("cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, mode: rfc}\n",
+     "cells[0] (x): mode: 'rfc': expected one of throughput, mlr, loss, b2b, sweep"),
+    ("cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, mode: mlr, goal: 0}\n",
+     "cells[0] (x): goal: a search cell's goal is its search's own verdict"),
+    ("cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 9, trial: 1s}\n",
+     "cells[0] (x): trial: a search's option, for a cell with mode:"),
+    ("cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 9, goal: 2%x}\n",
+     "cells[0] (x): goal: '2%x': expected the loss ratio allowed"),
 ]
 
 
@@ -602,6 +610,14 @@ def check_resume(c, d, got):
         c.eq(again[name]["pending"], [cell["id"]], "%s: a changed cell runs again" % name)
     digests = {n: g["cells"][0].get("digest") for n, g in again.items()}
     c.eq(len(set(digests.values())), len(digests), "every variant has its own digest")
+    # wirerate-cell/2: a cell that ran is reused whether or not it met its
+    # goal (its measurement is done); one that did not run runs again.
+    for ran, status, want in ((True, "missed", []), (False, "failed", [cell["id"]])):
+        with open(os.path.join(cell["result_dir"], "cell.json"), "w") as f:
+            json.dump({"schema": "wirerate-cell/2", "cell": cell["id"], "ran": ran,
+                       "status": status, "digest": cell.get("digest")}, f)
+        c.eq(expand(controller_jobs(d))["base@192.0.2.2"]["pending"], want,
+             "a cell that %s: %s" % (status, "reused" if ran else "runs again"))
     check_damaged(c, d, cell)
 
 
@@ -789,6 +805,10 @@ EXAMPLES = {  # config/campaigns/: campaign -> (inventory, cell ids)
                                            "vmxnet3_different-hosts-1518B-r1",
                                            "vmxnet3_different-hosts-9018B-r1"]),
     "ci-campaign": ("ci-inventory", ["x710-to-cx5-64B-r1", "x710-to-cx5-1518B-r1"]),
+    "vnic-ndr": ("lab-inventory", ["%s_%s-%dB-r1" % (n, p, size)
+                                   for p in ("same-host", "different-hosts")
+                                   for n in ("vmxnet3", "e1000e")
+                                   for size in (64, 128, 256, 512, 1024, 1280, 1518)]),
 }
 
 
