@@ -40,16 +40,8 @@ static const char *const snap_names[] = {
 	[WR_SNAP_STOPPING] = "stopping", [WR_SNAP_DONE] = "done",
 };
 
-static int
-fail(char *msg, size_t len, int code, const char *fmt, ...)
-	__rte_format_printf(4, 5);
-
-/*
- * Write the message of an error reply, cut at a character if it is too
- * long (the reply is JSON: UTF-8 only); returns its code.
- */
-static int
-fail(char *msg, size_t len, int code, const char *fmt, ...)
+int
+app_ctl_fail(char *msg, size_t len, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -123,7 +115,7 @@ m_ports(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 
 	(void)params;
 	if (pthread_mutex_trylock(&c->ports_lock) != 0)
-		return fail(msg, len, WR_RPC_BAD_STATE, "a run is setting its ports "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "a run is setting its ports "
 			"up or closing them; ask again in a moment");
 	a = json_array();
 	RTE_ETH_FOREACH_DEV(id)
@@ -131,7 +123,7 @@ m_ports(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 			append(a, port_json(c, id));
 	pthread_mutex_unlock(&c->ports_lock);
 	if (a == NULL)
-		return fail(msg, len, WR_RPC_INTERNAL, "no memory");
+		return app_ctl_fail(msg, len, WR_RPC_INTERNAL, "no memory");
 	*out = json_pack("{s:o}", "ports", a);
 	return 0;
 }
@@ -144,21 +136,21 @@ app_ctl_run_config(struct app_ctl *c, json_t *params, struct wr_config **out,
 	struct wr_error err;
 
 	if (cfg == NULL)
-		return fail(msg, len, WR_RPC_INTERNAL, "no memory");
+		return app_ctl_fail(msg, len, WR_RPC_INTERNAL, "no memory");
 	*cfg = *c->base;
 	wr_err_clear(&err);
 	if (json_object_get(params, "control") != NULL) {
 		free(cfg);
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "--control: the server's "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "--control: the server's "
 			"socket is given when it starts, not per run");
 	}
 	if (wr_opts_from_json(params, cfg, &err) != 0) {
 		free(cfg);
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "%s", err.msg);
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "%s", err.msg);
 	}
 	if (app_outputs_check(cfg) != 0) {
 		free(cfg);
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "an output file of the run "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "an output file of the run "
 			"cannot be written (the server's stderr says which)");
 	}
 	*out = cfg;
@@ -187,7 +179,7 @@ m_start(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 		return rc;
 	pthread_mutex_lock(&c->lock);
 	if (busy(c) || c->shutdown) {
-		rc = fail(msg, len, WR_RPC_BAD_STATE, c->shutdown ? "the server "
+		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, c->shutdown ? "the server "
 			"is shutting down" : "run %" PRIu64 " is %s: stop it or "
 			"wait until it is done", c->run_id, state_names[c->state]);
 		pthread_mutex_unlock(&c->lock);
@@ -275,7 +267,7 @@ m_status(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	*out = json_pack("{s:s, s:I, s:I}", "state", state_names[st],
 		"run", (json_int_t)id, "heap_bytes", heap_bytes());
 	if (*out == NULL)
-		return fail(msg, len, WR_RPC_INTERNAL, "no memory");
+		return app_ctl_fail(msg, len, WR_RPC_INTERNAL, "no memory");
 	if (st == APP_CTL_RUNNING)
 		wr_json_set(*out, "run_elapsed_ms", json_integer((json_int_t)(app_ctl_now_ms() - since)));
 	if (st == APP_CTL_DONE || st == APP_CTL_FAILED)
@@ -293,7 +285,7 @@ m_stop(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	(void)params;
 	pthread_mutex_lock(&c->lock);
 	if (!busy(c))
-		rc = fail(msg, len, WR_RPC_BAD_STATE, "no run is running (state %s)",
+		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "no run is running (state %s)",
 			state_names[c->state]);
 	else
 		*c->stop = 1;
@@ -315,7 +307,7 @@ param_run(const struct app_ctl *c, json_t *params, uint64_t *id, char *msg,
 	if (r == NULL)
 		return 0;
 	if (!json_is_integer(r) || json_integer_value(r) < 1)
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "\"run\": a run id (a "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"run\": a run id (a "
 			"positive integer) is expected");
 	*id = (uint64_t)json_integer_value(r);
 	return 0;
@@ -332,15 +324,15 @@ m_result(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	if (rc != 0)
 		;
 	else if (c->run_id == 0)
-		rc = fail(msg, len, WR_RPC_BAD_STATE, "no run yet");
+		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "no run yet");
 	else if (id != c->run_id)
-		rc = fail(msg, len, WR_RPC_BAD_STATE, "run %" PRIu64 ": only the "
+		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "run %" PRIu64 ": only the "
 			"last run's result is kept (run %" PRIu64 ")", id, c->run_id);
 	else if (busy(c))
-		rc = fail(msg, len, WR_RPC_BAD_STATE, "run %" PRIu64 " is still %s",
+		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "run %" PRIu64 " is still %s",
 			id, state_names[c->state]);
 	else if (c->result == NULL)
-		rc = fail(msg, len, WR_RPC_RUN_FAILED, "run %" PRIu64 " failed (exit "
+		rc = app_ctl_fail(msg, len, WR_RPC_RUN_FAILED, "run %" PRIu64 " failed (exit "
 			"code %d) before it had a result; the server's stderr says why",
 			id, c->exit_code);
 	else
@@ -362,7 +354,7 @@ m_shutdown(struct app_ctl *c, json_t *params, json_t **out, char *msg,
 	*out = json_pack("{s:s, s:b}", "state", "shutting down", "run_stopped",
 		busy(c));
 	pthread_mutex_unlock(&c->lock);
-	return *out != NULL ? 0 : fail(msg, len, WR_RPC_INTERNAL, "no memory");
+	return *out != NULL ? 0 : app_ctl_fail(msg, len, WR_RPC_INTERNAL, "no memory");
 }
 
 /* An integer member of params in [-1, max]: -1 when absent. */
@@ -377,7 +369,7 @@ param_index(json_t *params, const char *key, long max, long *v, char *msg,
 		return 0;
 	if (!json_is_integer(j) || json_integer_value(j) < 0 ||
 			json_integer_value(j) > max)
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "\"%s\": an integer "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"%s\": an integer "
 			"0..%ld is expected", key, max);
 	*v = (long)json_integer_value(j);
 	return 0;
@@ -401,10 +393,10 @@ param_rate(json_t *params, struct wr_rate *rate, bool *given, char *msg,
 	else if (json_is_number(j))
 		snprintf(num, sizeof(num), "%.17g", json_number_value(j));
 	else
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "\"rate\": a rate as --rate "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"rate\": a rate as --rate "
 			"takes it (\"2Mpps\", \"10%%\", \"5G\") is expected");
 	if (wr_rate_parse(s, rate, &err) != 0)
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "--rate %s: %s", s, err.msg);
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "--rate %s: %s", s, err.msg);
 	return 0;
 }
 
@@ -428,7 +420,7 @@ update_parse(json_t *params, struct update_req *u, char *msg, size_t len)
 	json_object_foreach(params, key, v)
 		if (strcmp(key, "port") != 0 && strcmp(key, "stream") != 0 &&
 				strcmp(key, "rate") != 0 && strcmp(key, "pause") != 0)
-			return fail(msg, len, WR_RPC_BAD_PARAMS, "\"%s\": update takes "
+			return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"%s\": update takes "
 				"rate, pause, port and stream", key);
 	rc = param_index(params, "port", WR_MAX_PORTS - 1, &u->port, msg, len);
 	if (rc == 0)
@@ -438,16 +430,16 @@ update_parse(json_t *params, struct update_req *u, char *msg, size_t len)
 	if (rc != 0)
 		return rc;
 	if (p != NULL && !json_is_boolean(p))
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "\"pause\": true or false");
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"pause\": true or false");
 	u->pause = p == NULL ? -1 : json_is_true(p);
 	if (!u->has_rate && u->pause < 0)
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "update needs \"rate\" or "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "update needs \"rate\" or "
 			"\"pause\"");
 	if (u->port >= 0 && u->stream >= 0)
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "give \"port\" or "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "give \"port\" or "
 			"\"stream\", not both");
 	if (u->pause >= 0 && u->stream >= 0)
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "\"pause\" is per port "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"pause\" is per port "
 			"(\"port\") or for all");
 	return 0;
 }
@@ -464,7 +456,7 @@ m_update(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	wr_err_clear(&err);
 	pthread_mutex_lock(&c->lock);
 	if (c->run == NULL || c->state != APP_CTL_RUNNING) {
-		rc = fail(msg, len, WR_RPC_BAD_STATE, "no run is running (state %s)",
+		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "no run is running (state %s)",
 			state_names[c->state]);
 	} else {
 		if (u.has_rate)
@@ -472,7 +464,7 @@ m_update(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 		if (rc == 0 && u.pause >= 0)
 			rc = wr_live_hold(c->run, (int)u.port, u.pause == 1, &err);
 		if (rc != 0)
-			rc = fail(msg, len, err.cls == WR_ERR_USAGE ? WR_RPC_BAD_PARAMS :
+			rc = app_ctl_fail(msg, len, err.cls == WR_ERR_USAGE ? WR_RPC_BAD_PARAMS :
 				WR_RPC_BAD_STATE, "%s", err.msg);
 		else
 			*out = json_pack("{s:I, s:o}", "run", (json_int_t)c->run_id,
@@ -509,15 +501,15 @@ app_ctl_call(struct app_ctl *c, const char *method, json_t *params,
 		if (strcmp(method, methods[i].name) != 0)
 			continue;
 		if (methods[i].serve_only && !c->serve)
-			return fail(msg, len, WR_RPC_NO_METHOD, "%s: only wirerate "
+			return app_ctl_fail(msg, len, WR_RPC_NO_METHOD, "%s: only wirerate "
 				"serve has it (this is a plain run's socket)", method);
 		*result = NULL;
 		rc = methods[i].fn(c, params, result, msg, len);
 		if (rc == 0 && *result == NULL)
-			return fail(msg, len, WR_RPC_INTERNAL, "no memory for the reply");
+			return app_ctl_fail(msg, len, WR_RPC_INTERNAL, "no memory for the reply");
 		return rc;
 	}
-	return fail(msg, len, WR_RPC_NO_METHOD, "%s: no such method (ports, start, "
+	return app_ctl_fail(msg, len, WR_RPC_NO_METHOD, "%s: no such method (ports, start, "
 		"status, update, stop, result, shutdown; serve: peer_open, "
 		"peer_trial, peer_end, peer_close)", method);
 }

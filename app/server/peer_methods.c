@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,22 +20,6 @@
 #include "control_methods.h"
 #include "peer.h"
 #include "state.h"
-
-static int
-fail(char *msg, size_t len, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int
-fail(char *msg, size_t len, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
-	va_end(ap);
-	wr_err_utf8_trim(msg);
-	return code;
-}
 
 void
 app_peer_init(struct app_peer *p)
@@ -76,11 +59,11 @@ ask(struct app_ctl *c, enum app_peer_op op, json_t **out, char *msg, size_t len)
 	if (p->answered != id) {
 		if (p->op == op)
 			p->op = APP_PEER_NONE;
-		return fail(msg, len, WR_RPC_BAD_STATE, "the server's main lcore "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "the server's main lcore "
 			"did not answer within %d s", APP_PEER_ANSWER_S);
 	}
 	if (p->reply == NULL)
-		return fail(msg, len, p->code, "%s", p->msg);
+		return app_ctl_fail(msg, len, p->code, "%s", p->msg);
 	*out = p->reply;
 	p->reply = NULL;
 	return 0;
@@ -104,14 +87,14 @@ m_open(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	int rc;
 
 	if (ver == NULL || schema == NULL)
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "peer_open: \"version\" and "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "peer_open: \"version\" and "
 			"\"schema\" (strings) are required");
 	if (strcmp(ver, app_peer_version()) != 0 || strcmp(schema, WR_RESULT_SCHEMA) != 0)
-		return fail(msg, len, WR_RPC_MISMATCH, "the two ends differ: this "
+		return app_ctl_fail(msg, len, WR_RPC_MISMATCH, "the two ends differ: this "
 			"peer is wirerate %s (%s), the sender wirerate %s (%s)",
 			app_peer_version(), WR_RESULT_SCHEMA, ver, schema);
 	if (opts != NULL && !json_is_object(opts))
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "peer_open: \"options\" "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "peer_open: \"options\" "
 			"must be an object of run options");
 	empty = json_object();
 	rc = app_ctl_run_config(c, opts != NULL ? opts : empty, &cfg, msg, len);
@@ -123,7 +106,7 @@ m_open(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 			!c->peer.session) || c->shutdown) {
 		pthread_mutex_unlock(&c->lock);
 		free(cfg);
-		return fail(msg, len, WR_RPC_BAD_STATE, c->shutdown ? "the server is "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_STATE, c->shutdown ? "the server is "
 			"shutting down" : "run %" PRIu64 " is on: a peer session needs "
 			"the server idle", c->run_id);
 	}
@@ -155,7 +138,7 @@ param_tag(json_t *params, uint16_t *tag, char *msg, size_t len)
 
 	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 			json_integer_value(v) > UINT16_MAX)
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "\"trial\": an integer "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"trial\": an integer "
 			"0..65535 (the trial's tag) is required");
 	*tag = (uint16_t)json_integer_value(v);
 	return 0;
@@ -173,11 +156,11 @@ m_trial(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 		return rc;
 	if (!json_is_integer(size) || json_integer_value(size) < 64 ||
 			json_integer_value(size) > 65535)
-		return fail(msg, len, WR_RPC_BAD_PARAMS, "\"frame_size\": an "
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"frame_size\": an "
 			"integer 64..65535 is required");
 	pthread_mutex_lock(&c->lock);
 	if (!c->peer.session || c->peer.in_trial) {
-		rc = fail(msg, len, WR_RPC_BAD_STATE, c->peer.session ? "trial %u is "
+		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, c->peer.session ? "trial %u is "
 			"still counted: peer_end it first" : "no peer session "
 			"(peer_open first)", c->peer.cur_tag);
 	} else {
@@ -200,7 +183,7 @@ m_end(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 		return rc;
 	pthread_mutex_lock(&c->lock);
 	if (!c->peer.in_trial || c->peer.cur_tag != tag)
-		rc = fail(msg, len, WR_RPC_BAD_STATE, "trial %u is not being "
+		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "trial %u is not being "
 			"counted (%s)", tag, c->peer.in_trial ? "another one is" :
 			"none is");
 	else
@@ -218,7 +201,7 @@ m_close(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	(void)params;
 	pthread_mutex_lock(&c->lock);
 	if (!c->peer.session)
-		rc = fail(msg, len, WR_RPC_BAD_STATE, "no peer session");
+		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "no peer session");
 	else
 		rc = ask(c, APP_PEER_CLOSE, out, msg, len);
 	pthread_mutex_unlock(&c->lock);
@@ -243,6 +226,6 @@ app_peer_call(struct app_ctl *c, const char *method, json_t *params,
 			*result = NULL;
 			return methods[i].fn(c, params, result, msg, len);
 		}
-	return fail(msg, len, WR_RPC_NO_METHOD, "%s: no such method (peer_open, "
+	return app_ctl_fail(msg, len, WR_RPC_NO_METHOD, "%s: no such method (peer_open, "
 		"peer_trial, peer_end, peer_close)", method);
 }

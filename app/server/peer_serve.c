@@ -18,6 +18,7 @@
 #include "measure/seq.h"
 #include "results/result.h"
 #include "trial/trial.h"
+#include "clock.h"
 #include "peer.h"
 #include "state.h"
 
@@ -25,18 +26,10 @@
 static enum app_peer_op
 take(struct app_ctl *c, const volatile int *signals)
 {
-	struct timespec ts;
 	enum app_peer_op op;
 
-	while (c->peer.op == APP_PEER_NONE && !c->shutdown && *signals == 0) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 100000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&c->cond, &c->lock, &ts);
-	}
+	while (c->peer.op == APP_PEER_NONE && !c->shutdown && *signals == 0)
+		app_ctl_wait_100ms(&c->cond, &c->lock);
 	op = c->peer.op;
 	c->peer.op = APP_PEER_NONE;
 	return op;

@@ -46,8 +46,9 @@ usage(void)
 	printf("Usage: wirerate serve [EAL options] -- --control PATH [options]\n"
 		"\nBring EAL and the ports up once and run on request: JSON-RPC\n"
 		"2.0 requests, one per line, on the UNIX socket PATH (mode 0600):\n"
-		"ports, start, status, update, stop, result, shutdown\n"
-		"(docs/api.md). The options after -- are those of a run (wirerate\n"
+		"ports, start, status, update, stop, result, shutdown; and\n"
+		"peer_open, peer_trial, peer_end, peer_close for a sender's\n"
+		"--peer (docs/api.md, docs/twoended.md). The options after -- are those of a run (wirerate\n"
 		"--help): each run starts from them, then applies the options of\n"
 		"its start request. A port stays up between runs and is set up\n"
 		"again when a run needs it otherwise (queues, descriptors, MTU).\n\n"
@@ -66,20 +67,12 @@ static struct wr_config *
 next_run(struct app_ctl *c, char *cmdline, size_t len, bool *peer)
 {
 	struct wr_config *cfg = NULL;
-	struct timespec ts;
 
 	pthread_mutex_lock(&c->lock);
 	*peer = false;
 	while (c->next == NULL && c->peer.op != APP_PEER_OPEN && !c->shutdown &&
-			serve_signals == 0) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 100000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&c->cond, &c->lock, &ts);
-	}
+			serve_signals == 0)
+		app_ctl_wait_100ms(&c->cond, &c->lock);
 	if (!c->shutdown && serve_signals == 0 && c->next == NULL) {
 		/* peer_open: the session's options, the op left to it. */
 		cfg = c->peer.cfg;

@@ -269,13 +269,13 @@ const struct wr_optdesc wr_optab[] = {
 	{ "peer", REQ, WR_OPT_PEER, "SPEC", "the far end counts the frames: a wirerate\n"
 		"serve at tcp:HOST:PORT or unix:PATH owning\nthe receiving ports; every "
 		"trial judged on\nits counts (docs/twoended.md) [off]", WR_OPTSEC_RUN,
-		WR_PROF_OUTPUT, NULL },
+		WR_PROF_TEST, NULL },
 	{ "peer-token", REQ, WR_OPT_PEER_TOKEN, "FILE", "the secret of a tcp: --peer "
 		"(the far end's\n--control-token)", WR_OPTSEC_RUN,
-		WR_PROF_OUTPUT, NULL },
+		WR_PROF_TEST, NULL },
 	{ "peer-timeout", REQ, WR_OPT_PEER_TIMEOUT, "T", "longest wait for one answer "
 		"of --peer [5s]", WR_OPTSEC_RUN,
-		WR_PROF_OUTPUT, NULL },
+		WR_PROF_TEST, NULL },
 	{ "repeat", REQ, WR_OPT_REPEAT, "N", "run the traffic phase N times on the same\n"
 		"ports, fresh counters each trial; results\ngain \"trials\" and a \"summary\" "
 		"(median, min,\nmax, 95% CI) [1]", WR_OPTSEC_RUN,

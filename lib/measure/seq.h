@@ -101,8 +101,9 @@ _Static_assert(WR_SEQ_WINDOW_BITS >= 64 &&
  * WR_SEQ_TAG_PREV trials before it is counted in nb_prev_pkts (a late frame
  * of that trial), anything else tagged otherwise in nb_stray_pkts. Such
  * frames always reach the out-of-line paths (they are 2^48 or more behind
- * the top, or the tracker has no frame of its own yet), so the per-packet
- * path is unchanged.
+ * the top, or the tracker has no frame of its own yet) or the gap branch
+ * (a later trial's frame is 2^48 or more ahead): a frame in order costs
+ * what it did.
  */
 #define WR_SEQ_TAG_SHIFT 48
 #define WR_SEQ_TAG_PREV 3
@@ -334,8 +335,12 @@ wr_seq_update(struct wr_seq *s, uint64_t seq)
 		return;
 	}
 	if (__builtin_expect(ahead < (UINT64_C(1) << 63), 1)) {
-		if (ahead != 0)
+		if (ahead != 0) {
+			/* A gap: rare, and where a later trial's frame lands. */
+			if (__builtin_expect(s->tagged, 0) && wr_seq_other_trial(s, seq))
+				return;
 			wr_seq_window_clear(s->window, s->next_seq, ahead);
+		}
 		s->window[wr_seq_word(seq)] |= wr_seq_bit(seq);
 		s->next_seq = seq + 1;
 		s->nb_rx_pkts++;

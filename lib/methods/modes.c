@@ -500,6 +500,10 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 		wr_mode_progress_size(&m, i + 1, size);
 		res = wr_result_point(size);
 		rc = run_size(&m, size, res);
+		/* A point the method could not finish says so, and why. */
+		if (rc != 0 && rc != -EINTR)
+			wr_result_point_incomplete(res, err->msg[0] != '\0' ?
+				err->msg : strerror(-rc));
 		/* A point joins results once it is finished (or failed); a
 		 * sweep's joined with its trial (point_of_trial). */
 		wr_result_point_done(results, res);

@@ -67,6 +67,12 @@ wr_result_trial_record(json_t *trials, const struct wr_trial_summary *s,
 	json_array_append_new(trials, o);
 }
 
+void
+wr_result_point_incomplete(json_t *res, const char *reason)
+{
+	json_object_set_new(res, "incomplete", json_pack("{s:s}", "reason", reason));
+}
+
 json_t *
 wr_result_point(uint32_t size)
 {

@@ -32,6 +32,12 @@ void wr_result_trial_record(json_t *trials, const struct wr_trial_summary *s,
 json_t *wr_result_point(uint32_t size);
 
 /*
+ * Mark point res as one the method could not finish ("incomplete", with
+ * the reason): it holds what was found before. This function can't fail.
+ */
+void wr_result_point_incomplete(json_t *res, const char *reason);
+
+/*
  * The point is finished (or failed): it joins results (ref stolen), unless
  * wr_result_point_join put it there already.
  */
