@@ -336,47 +336,6 @@ source_json(const json_t *doc, const char *path)
 	return o;
 }
 
-/*
- * A row's latency as one-way latency (oneway.h): the receiver's min, mean
- * and max shifted onto the sender's clock, with the bound they carry; or
- * null with the reason. Jitter (differences of one stream's latencies) is
- * the receiver's either way.
- */
-static void
-row_latency(json_t *o, const struct wr_merge_row *r, const struct wr_oneway *ow)
-{
-	static const char *const lat_keys[] = {
-		"latency_min_ns", "latency_mean_ns", "latency_max_ns",
-	};
-	const json_t *lo = json_object_get(r->latency, lat_keys[0]);
-	const json_t *hi = json_object_get(r->latency, lat_keys[2]);
-	const json_t *v;
-	json_t *jitter;
-	bool ok = ow->available;
-	unsigned int i;
-
-	jitter = json_object_get(r->latency, "jitter_ns");
-	if (jitter != NULL)
-		json_object_set(o, "jitter_ns", jitter);
-	if (r->latency == NULL || lo == NULL)
-		return;
-	if (ok && !wr_oneway_span_ok(ow, json_number_value(lo), json_number_value(hi))) {
-		ok = false;
-		wr_json_set(o, "latency_null_reason", json_string("the clocks' offset "
-			"carries this stream's latencies across the 32-bit wrap of "
-			"the TX stamps"));
-	} else if (!ok) {
-		wr_json_set(o, "latency_null_reason", json_string(ow->reason));
-	}
-	for (i = 0; i < RTE_DIM(lat_keys); i++) {
-		v = json_object_get(r->latency, lat_keys[i]);
-		wr_json_set(o, lat_keys[i], ok && json_is_number(v) ? json_real(
-			wr_oneway_fix(ow, json_number_value(v))) : json_null());
-	}
-	if (ok && ow->synced_clocks)
-		wr_json_set(o, "latency_bound_ns", json_real(ow->bound_ns));
-}
-
 static json_t *
 row_json(const struct wr_merge_row *r, const struct wr_oneway *ow)
 {
@@ -400,7 +359,8 @@ row_json(const struct wr_merge_row *r, const struct wr_oneway *ow)
 	wr_json_set(o, "dup_pkts", wr_json_u64(r->dup_pkts));
 	wr_json_set(o, "old_pkts", wr_json_u64(r->old_pkts));
 	wr_json_set(o, "restarts", wr_json_u64(r->restarts));
-	row_latency(o, r, ow);
+	if (r->latency != NULL)
+		wr_oneway_latency_json(ow, r->latency, o);
 	wr_json_set(o, "balanced", json_boolean(r->balanced));
 	wr_json_set(o, "why", json_string(r->why));
 	return o;
@@ -434,23 +394,6 @@ totals_json(const struct wr_merge *m)
 	return o;
 }
 
-/* Whether the streams' latency is one-way latency, and by what. */
-static json_t *
-oneway_json(const struct wr_oneway *ow)
-{
-	json_t *o = json_object();
-
-	wr_json_set(o, "clock", json_string(ow->clock));
-	wr_json_set(o, "available", json_boolean(ow->available));
-	wr_json_set(o, "source", ow->available ? json_string(ow->source) : json_null());
-	wr_json_set(o, "bound_ns", ow->synced_clocks ? json_real(ow->bound_ns) :
-		json_null());
-	wr_json_set(o, "shift_ns", ow->synced_clocks && ow->hz > 0 ?
-		json_real(ow->shift_cycles * 1e9 / ow->hz) : json_null());
-	wr_json_set(o, "reason", json_string(ow->reason));
-	return o;
-}
-
 json_t *
 wr_merge_json(const struct wr_merge *m, const json_t *snd,
 		const char *snd_path, const json_t *rcv, const char *rcv_path)
@@ -470,7 +413,7 @@ wr_merge_json(const struct wr_merge *m, const json_t *snd,
 		json_array_append_new(rows, row_json(&m->rows[i], &m->oneway));
 	wr_json_set(doc, "streams", rows);
 	wr_json_set(doc, "totals", totals_json(m));
-	wr_json_set(doc, "one_way", oneway_json(&m->oneway));
+	wr_json_set(doc, "one_way", wr_oneway_json(&m->oneway));
 	wr_json_set(doc, "balanced", json_boolean(m->balanced));
 	wr_json_set(doc, "complete", json_boolean(!m->incomplete));
 	return doc;

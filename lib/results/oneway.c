@@ -3,8 +3,12 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
+
+#include "base/jsonw.h"
 #include "oneway.h"
 
 /* The stamps are the low 32 bits of the TSC (docs/accounting.md). */
@@ -93,18 +97,39 @@ end_synced(struct wr_oneway *ow, const json_t *clock, const char *end)
 }
 
 /*
- * off and its spread from the anchors: the receiver's TSC minus the
- * sender's at one instant, from each pair of anchors (set-up, end); the
- * receiver's TSC is carried to the sender's instant at its own measured
- * rate (cycles per ns of its synchronised clock).
+ * One end's TSC rate against its synchronised clock (cycles per ns), and
+ * its relative uncertainty: measured between its anchors when they are
+ * MIN_RATE_SPAN_NS apart or more (the reads' uncertainty over the span),
+ * else the nominal env.tsc_hz, uncertain by MAX_HZ_DIFF.
+ */
+static void
+end_rate(const struct anchor a[2], unsigned int n, double hz, double *rate, double *u)
+{
+	double span = n == 2 ? (double)(a[1].real_ns - a[0].real_ns) : 0;
+
+	*rate = hz / 1e9;
+	*u = MAX_HZ_DIFF;
+	if (span < MIN_RATE_SPAN_NS)
+		return;
+	*rate = (double)(a[1].tsc - a[0].tsc) / span;
+	*u = (a[0].read_ns + a[1].read_ns) / span;
+}
+
+/*
+ * off (the receiver's TSC minus the sender's at one instant, receiver
+ * cycles) from the pair of anchors nearest in time, the receiver's TSC
+ * carried to the sender's instant at its own rate; and what it adds to
+ * the bound (ns): the pair's reads, the carrying's uncertainty, and how
+ * far the two TSCs may drift apart over the sender's anchors' span (the
+ * frames lie within it): their rates' difference and uncertainties.
  */
 static int
-offsets(struct wr_oneway *ow, const json_t *cs, const json_t *cr, double *spread_ns,
-		double *read_ns)
+offsets(struct wr_oneway *ow, const json_t *cs, const json_t *cr, double hz_s,
+		double *err_ns)
 {
 	struct anchor s[2], r[2];
-	double rate = ow->hz / 1e9, off[2];
-	unsigned int i, n = 2;
+	double rate_s, rate_r, u_s, u_r, gap, window;
+	unsigned int i, n = 2, k = 0;
 
 	if (anchor_at(cs, 0, &s[0]) != 0 || anchor_at(cr, 0, &r[0]) != 0) {
 		no(ow, "an end's env.clock has no anchors");
@@ -112,16 +137,16 @@ offsets(struct wr_oneway *ow, const json_t *cs, const json_t *cr, double *spread
 	}
 	if (anchor_at(cs, 1, &s[1]) != 0 || anchor_at(cr, 1, &r[1]) != 0)
 		n = 1;
-	if (n == 2 && (double)(r[1].real_ns - r[0].real_ns) > MIN_RATE_SPAN_NS)
-		rate = (double)(r[1].tsc - r[0].tsc) / (double)(r[1].real_ns - r[0].real_ns);
-	*read_ns = 0;
-	for (i = 0; i < n; i++) {
-		off[i] = (double)(r[i].tsc - s[i].tsc) +
-			(double)(s[i].real_ns - r[i].real_ns) * rate;
-		*read_ns = fmax(*read_ns, s[i].read_ns + r[i].read_ns);
-	}
-	ow->shift_cycles = n == 2 ? (off[0] + off[1]) / 2 : off[0];
-	*spread_ns = n == 2 ? fabs(off[1] - off[0]) / 2 / (ow->hz / 1e9) : 0;
+	end_rate(s, n, hz_s, &rate_s, &u_s);
+	end_rate(r, n, ow->hz, &rate_r, &u_r);
+	for (i = 1; i < n; i++)
+		if (llabs(s[i].real_ns - r[i].real_ns) < llabs(s[k].real_ns - r[k].real_ns))
+			k = i;
+	gap = (double)(s[k].real_ns - r[k].real_ns);
+	ow->shift_cycles = (double)(r[k].tsc - s[k].tsc) + gap * rate_r;
+	window = n == 2 ? (double)(s[1].real_ns - s[0].real_ns) : 0;
+	*err_ns = s[k].read_ns + r[k].read_ns + fabs(gap) * u_r +
+		window * (fabs(rate_r - rate_s) / rate_r + u_r + u_s);
 	return 0;
 }
 
@@ -131,7 +156,7 @@ judge_sync(const json_t *snd, const json_t *rcv, struct wr_oneway *ow)
 {
 	const json_t *cs = json_object_get(json_object_get(snd, "env"), "clock");
 	const json_t *cr = json_object_get(json_object_get(rcv, "env"), "clock");
-	double hz_s = hz_of(snd), spread_ns, read_ns;
+	double hz_s = hz_of(snd), err_ns;
 
 	if (!end_synced(ow, cs, "sender") || !end_synced(ow, cr, "receiver"))
 		return;
@@ -141,12 +166,12 @@ judge_sync(const json_t *snd, const json_t *rcv, struct wr_oneway *ow)
 			"own", hz_s, ow->hz);
 		return;
 	}
-	if (offsets(ow, cs, cr, &spread_ns, &read_ns) != 0)
+	if (offsets(ow, cs, cr, hz_s, &err_ns) != 0)
 		return;
 	snprintf(ow->source, sizeof(ow->source), "%.24s + %.24s", source_of(cs),
 		source_of(cr));
 	ow->bound_ns = json_number_value(json_object_get(cs, "bound_ns")) +
-		json_number_value(json_object_get(cr, "bound_ns")) + read_ns + spread_ns;
+		json_number_value(json_object_get(cr, "bound_ns")) + err_ns;
 	ow->synced_clocks = true;
 	ow->available = true;
 }
@@ -190,4 +215,54 @@ bool
 wr_oneway_span_ok(const struct wr_oneway *ow, double min_ns, double max_ns)
 {
 	return wr_oneway_fix(ow, min_ns) <= wr_oneway_fix(ow, max_ns);
+}
+
+void
+wr_oneway_latency_json(const struct wr_oneway *ow, json_t *src, json_t *dst)
+{
+	static const char *const keys[] = {
+		"latency_min_ns", "latency_mean_ns", "latency_max_ns",
+	};
+	double v[RTE_DIM(keys)];
+	bool have[RTE_DIM(keys)], ok = ow->available;
+	json_t *jitter = json_object_get(src, "jitter_ns");
+	unsigned int i;
+
+	if (jitter != NULL && dst != src)
+		json_object_set(dst, "jitter_ns", jitter);
+	if (!json_is_number(json_object_get(src, keys[0])))
+		return;
+	for (i = 0; i < RTE_DIM(keys); i++) {
+		have[i] = json_is_number(json_object_get(src, keys[i]));
+		v[i] = have[i] ? json_number_value(json_object_get(src, keys[i])) : 0;
+	}
+	if (ok && have[2] && !wr_oneway_span_ok(ow, v[0], v[2])) {
+		ok = false;
+		wr_json_set(dst, "latency_null_reason", json_string("the clocks' offset "
+			"carries this stream's latencies across the 32-bit wrap of "
+			"the TX stamps"));
+	} else if (!ok) {
+		wr_json_set(dst, "latency_null_reason", json_string(ow->reason));
+	}
+	for (i = 0; i < RTE_DIM(keys); i++)
+		wr_json_set(dst, keys[i], ok && have[i] ?
+			json_real(wr_oneway_fix(ow, v[i])) : json_null());
+	if (ok && ow->synced_clocks)
+		wr_json_set(dst, "latency_bound_ns", json_real(ow->bound_ns));
+}
+
+json_t *
+wr_oneway_json(const struct wr_oneway *ow)
+{
+	json_t *o = json_object();
+
+	wr_json_set(o, "clock", json_string(ow->clock));
+	wr_json_set(o, "available", json_boolean(ow->available));
+	wr_json_set(o, "source", ow->available ? json_string(ow->source) : json_null());
+	wr_json_set(o, "bound_ns", ow->synced_clocks ? json_real(ow->bound_ns) :
+		json_null());
+	wr_json_set(o, "shift_ns", ow->synced_clocks && ow->hz > 0 ?
+		json_real(ow->shift_cycles * 1e9 / ow->hz) : json_null());
+	wr_json_set(o, "reason", json_string(ow->reason));
+	return o;
 }

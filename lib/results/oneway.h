@@ -13,11 +13,14 @@
  *    tie its TSC to its clock, so the receiver's TSC minus the sender's
  *    at one instant is known (off, in the receiver's cycles), and
  *        one-way = ((measured x hz - off) mod 2^32) / hz.
- *    off is taken from the anchors at set-up and at the end; they differ
- *    when the two TSCs run at different rates: half the difference, both
- *    ends' clock bounds and the anchors' read uncertainty make the bound
- *    every one-way figure carries. Both TSC rates must agree (the frames
- *    carry the sender's cycles, the receiver counts its own).
+ *    off comes from the pair of anchors nearest in time (set-up, or when
+ *    the document was written), each end's TSC rate from its own two
+ *    anchors. The bound every one-way figure carries: both ends' clock
+ *    bounds, the pair's reads, the carrying of one end's TSC to the
+ *    other's instant, and how far the TSCs may drift apart over the run
+ *    (their measured rates' difference and uncertainty). Both nominal TSC
+ *    rates must agree (the frames carry the sender's cycles, the receiver
+ *    counts its own).
  * Otherwise there is no one-way latency: null, with the reason.
  */
 #ifndef WR_ONEWAY_H
@@ -63,5 +66,18 @@ double wr_oneway_fix(const struct wr_oneway *ow, double ns);
  * can't fail.
  */
 bool wr_oneway_span_ok(const struct wr_oneway *ow, double min_ns, double max_ns);
+
+/*
+ * A stream's latency fields (src: latency_min_ns, latency_mean_ns,
+ * latency_max_ns, jitter_ns) written to dst as one-way latency: shifted,
+ * with latency_bound_ns when by synchronised clocks; or the three null
+ * with latency_null_reason. Jitter (differences of one stream's
+ * latencies) is copied as it is. Nothing when src has no latency_min_ns.
+ * dst may be src. This function can't fail (but on memory exhaustion).
+ */
+void wr_oneway_latency_json(const struct wr_oneway *ow, json_t *src, json_t *dst);
+
+/* ow as an object: clock, available, source, bound_ns, shift_ns, reason. */
+json_t *wr_oneway_json(const struct wr_oneway *ow);
 
 #endif /* WR_ONEWAY_H */

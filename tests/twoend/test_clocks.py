@@ -21,7 +21,12 @@ carry it and lie within it of what the receiver measured (one TSC here).
 Run 2, the sender reads the client whose server never answers (leap
 status Not synchronised) and the receiver the free-running slave: the
 one-way figures are null, with the sender's reason; run 3 the same
-receiver with --clock-sync none on the sender. Every run balances."""
+receiver with --clock-sync none on the sender. Every run balances.
+Runs 4 and 5 the same through --peer: the receiver a `wirerate serve`
+(--clock-sync ptp: the locked slave) on the clock link's address, the
+sender's --latency sync asking it to time the sender's frames: with the
+synchronised client, far.one_way by chrony + ptp and each trial's streams
+carry its bound; with --clock-sync none, null with the reason."""
 import json
 import os
 import re
@@ -218,6 +223,58 @@ def check_null(c, m, why, what):
             what, s["stream_id"]))
 
 
+def serve(bed, nb, vb, sync):
+    """wirerate serve in B on the data veth, TCP on the clock link."""
+    token = bed.path("token")
+    with open(token, "w") as f:
+        f.write("clocks-token-%d-0123456789abcdef\n" % os.getpid())
+    os.chmod(token, 0o600)
+    p = bed.spawn("serve", ["ip", "netns", "exec", nb, twoend.WIRERATE, "serve"] +
+                  bed.eal("b", [VDEV % vb]) + [
+                      "--", "--control", bed.path("serve.sock"), "--control-listen",
+                      "%s.2:9436" % NET, "--control-token", token, "--tx-ports", "none",
+                      "--quiet", "--clock-sync", sync])
+    return p, token
+
+
+def peer_run(c, bed, run, na, va, token, sync):
+    """A plain run of the sender through --peer; its result."""
+    out = bed.path("peer%d.json" % run)
+    p = bed.wirerate("a", [VDEV % va], SENDER + [
+        "--peer", "tcp:%s.2:9436" % NET, "--peer-token", token, "--latency", "sync",
+        "--clock-sync", sync, "--json", out], netns=na, name="peer%d" % run)
+    c.eq(p.wait(60), 0, "run %d: the sender through --peer ends well" % run)
+    return twoend.load_json(out)
+
+
+def check_peer(c, doc, synced, why=""):
+    far = (doc or {}).get("far") or {}
+    ow = far.get("one_way") or {}
+    trials = far.get("trials") or []
+    c.true(len(trials) == 1, "one trial counted by the far end")
+    streams = [x for t in trials for x in (t.get("peer") or {}).get("streams") or []
+               if "latency_min_ns" in x]
+    c.true(len(streams) > 0, "the far end timed the sender's frames")
+    print("peer one_way: %s; a stream: %s" % (json.dumps(ow), json.dumps(
+        {k: v for k, v in (streams or [{}])[0].items() if "latency" in k})))
+    if synced:
+        c.eq((ow.get("available"), ow.get("source")), (True, "chrony + ptp"),
+             "peer: one way by chrony + ptp")
+        for x in streams:
+            c.true(x["latency_min_ns"] is not None and x["latency_min_ns"] > 0 and
+                   x.get("latency_bound_ns") == ow["bound_ns"],
+                   "peer: stream %d one-way with the bound" % x["stream_id"])
+    else:
+        c.eq(ow.get("available"), False, "peer: no one-way latency")
+        c.true(why in ow.get("reason", ""), "peer: reason %r" % ow.get("reason"))
+        for x in streams:
+            c.true(x["latency_min_ns"] is None and why in x.get("latency_null_reason", ""),
+                   "peer: stream %d null with the reason" % x["stream_id"])
+        for t in trials:
+            c.true(all("latency" not in p for p in t["peer"].get("totals") or []),
+                   "peer: no per-port latency of the far end's TSC")
+
+
 def clocks():
     probe()
     c, bed = Checker("clocks"), Bed("clocks")
@@ -243,6 +300,12 @@ def clocks():
         if m:
             check_null(c, m, "the sender's clock is not synchronised: not read "
                        "(--clock-sync none)", "no source")
+        srv, token = serve(bed, nb, vb, "ptp:" + clk.sock("slave"))
+        c.true(srv.wait_text("serving on", 60), "wirerate serve up")
+        check_peer(c, peer_run(c, bed, 4, na, va, token, "chrony:" + clk.sock("ntpcli")),
+                   True)
+        check_peer(c, peer_run(c, bed, 5, na, va, token, "none"), False,
+                   "the sender's clock is not synchronised: not read")
     finally:
         if c.failed:
             bed.dump()

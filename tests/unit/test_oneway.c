@@ -72,46 +72,52 @@ test_tsc(void)
 /*
  * Two hosts at 1 GHz, clocks in sync (bounds 300 and 700 ns): the
  * receiver's TSC reads 1,000 cycles (ns) more than the sender's at one
- * instant, at set-up and at the end. Its figures shift by 1,000 ns; the
- * bound is 300 + 700 + both anchors' reads (20).
+ * instant. The sender's anchors are 4 s apart, the receiver's 2.999 s,
+ * the end pair 1 ms apart. The figures shift by 1,000 ns; the bound adds
+ * to 300 + 700 the end pair's reads (20), carrying the receiver's TSC
+ * over 1 ms at its rate's uncertainty (20 ns over 2.999 s) and the drift
+ * the two rates' uncertainties allow over the sender's 4 s.
  */
 static void
 test_sync(void)
 {
 	json_t *doc, *row = merged(DOC(1000000000, "auto", CLOCK("ptp", true, 300,
-		5000000, 1800000000000000000, 9000000, 1800000000004000000), SND_BODY),
-		DOC(1000000000, "sync", CLOCK("chrony", true, 700, 7001000,
-		1800000000002000000, 8001000, 1800000000003000000), RCV_BODY), &doc);
+		5000000, 1800000000000000000, 4005000000, 1800000004000000000), SND_BODY),
+		DOC(1000000000, "sync", CLOCK("chrony", true, 700, 1005001000,
+		1800000001000000000, 4004001000, 1800000003999000000), RCV_BODY), &doc);
 	const json_t *ow = json_object_get(doc, "one_way");
+	double u_r = 20 / 2.999e9, u_s = 20 / 4e9;
+	double bound = 1000 + 20 + 1e6 * u_r + 4e9 * (u_r + u_s);
 
 	WR_CHECK(m.oneway.available);
 	WR_CHECK_NEAR(num(ow, "shift_ns"), 1000, 1e-3);
-	WR_CHECK_NEAR(num(ow, "bound_ns"), 1020, 1e-6);
+	WR_CHECK_NEAR(num(ow, "bound_ns"), bound, 1e-6);
 	WR_CHECK_STR(json_string_value(json_object_get(ow, "source")), "ptp + chrony");
 	WR_CHECK_NEAR(num(row, "latency_min_ns"), 1000, 1e-3);
 	WR_CHECK_NEAR(num(row, "latency_mean_ns"), 4000, 1e-3);
 	WR_CHECK_NEAR(num(row, "latency_max_ns"), 8000, 1e-3);
-	WR_CHECK_NEAR(num(row, "latency_bound_ns"), 1020, 1e-6);
+	WR_CHECK_NEAR(num(row, "latency_bound_ns"), bound, 1e-6);
 	WR_CHECK_NEAR(num(row, "jitter_ns"), 7, 0);
 	json_decref(doc);
 }
 
 /*
- * The receiver's TSC gains 400 cycles on the sender's between set-up and
- * end (offsets 800 and 1,200): the shift is their mean, and half their
- * difference joins the bound.
+ * The receiver's TSC runs 1 ppm faster than the sender's (anchors 2 s
+ * apart at both ends, taken together): the shift is the offset at set-up
+ * (800), and the drift over the 2 s (2,000 ns) joins the bound.
  */
 static void
 test_sync_drift(void)
 {
 	json_t *doc, *row = merged(DOC(1000000000, "auto", CLOCK("ptp", true, 0,
-		1000000, 1800000000000000000, 3000000, 1800000000002000000), SND_BODY),
+		1000000, 1800000000000000000, 2001000000, 1800000002000000000), SND_BODY),
 		DOC(1000000000, "sync", CLOCK("ptp", true, 0, 1000800,
-		1800000000000000000, 3001200, 1800000000002000000), RCV_BODY), &doc);
+		1800000000000000000, 2001002800, 1800000002000000000), RCV_BODY), &doc);
 
-	WR_CHECK_NEAR(num(json_object_get(doc, "one_way"), "shift_ns"), 1000, 1e-3);
-	WR_CHECK_NEAR(m.oneway.bound_ns, 200 + 20, 1e-3);
-	WR_CHECK_NEAR(num(row, "latency_max_ns"), 8000, 1e-3);
+	WR_CHECK_NEAR(num(json_object_get(doc, "one_way"), "shift_ns"), 800, 1e-3);
+	WR_CHECK_NEAR(m.oneway.bound_ns, 20 + 2e9 * (1e-6 / (1 + 1e-6) + 20 / 2e9 +
+		20 / 2e9), 1e-3);
+	WR_CHECK_NEAR(num(row, "latency_max_ns"), 8200, 1e-3);
 	json_decref(doc);
 }
 
