@@ -135,7 +135,7 @@ def scenario(c, bed):
     # is what the far end counted in the search and the receiver of the
     # fixed-rate cell.
     got = far_received(load(bed.path("results/cells/%s/snd.json" % NDR))) + over_rx
-    c.eq(q1[0] - q0[0], k1 - k0, "the shaper passed what h2's veth received")
+    c.eq(q1[0] - q0[0], k1 - k0, "the tbf qdisc's sent count = h2's veth stats64 rx packets")
     c.eq(got, k1 - k0, "far end's and receiver's counts = h2's veth's (%d)" % (k1 - k0))
 
 
