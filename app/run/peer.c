@@ -16,6 +16,7 @@
 #include "base/jsonw.h"
 #include "base/wr_version.h"
 #include "common/exitcode.h"
+#include "config/rate.h"
 #include "results/result.h"
 #include "setup/port.h"
 #include "stats/collect.h"
@@ -25,17 +26,34 @@
 #define PEER_SETTLE_MIN_MS 1000u
 
 static int
-hook_begin(struct wr_run *run, const struct wr_trial *t, void *arg,
-		struct wr_error *err)
+hook_begin(struct wr_run *run, const struct wr_trial *t, double up_pps,
+		void *arg, struct wr_error *err)
 {
-	return app_peer_begin(arg, run, t, err);
+	return app_peer_begin(arg, run, t, up_pps, err);
 }
 
 static int
-hook_judge(struct wr_run *run, struct wr_trial_summary *s, void *arg,
-		struct wr_error *err)
+hook_judge(struct wr_run *run, struct wr_trial_summary *s,
+		struct wr_trial_summary *up, void *arg, struct wr_error *err)
 {
-	return app_peer_judge(arg, run, s, err);
+	return app_peer_judge(arg, run, s, up, err);
+}
+
+double
+app_peer_up_pps(const struct app_peer_session *ps, uint32_t size)
+{
+	double pps = 0.0;
+
+	if (ps->cfg->peer_rate.unit == WR_RATE_NONE ||
+			wr_rate_to_pps(&ps->cfg->peer_rate, size, 0, &pps) != 0)
+		return 0.0;
+	return pps;
+}
+
+static double
+hook_up_max(uint32_t size, void *arg)
+{
+	return app_peer_up_pps(arg, size);
 }
 
 /* The mode's record of the trial judged last takes its "far" counts. */
@@ -60,21 +78,28 @@ far_latency(const struct wr_config *cfg)
 		"tsc" : "auto";
 }
 
-/* The options of the far end's run: the sender's largest frames. */
+/*
+ * The options of the far end's run: the sender's largest frames; one
+ * way, no TX port (both ways: the far end's own options say which); its
+ * --latency (far_latency).
+ */
 static json_t *
 open_params(const struct wr_config *cfg)
 {
+	json_t *o;
 	char grace[32];
-	json_t *p;
 
 	snprintf(grace, sizeof(grace), "%" PRIu64 "ms", cfg->grace_ms);
-	p = json_pack("{s:s, s:s, s:{s:I, s:s, s:s}}", "version", WR_VERSION,
+	o = json_pack("{s:s, s:s, s:{s:I, s:s}}", "version", WR_VERSION,
 		"schema", WR_RESULT_SCHEMA, "options", "size",
-		(json_int_t)cfg->frame_size, "tx-ports", "none", "grace", grace);
-	if (p != NULL && strcmp(far_latency(cfg), "auto") != 0)
-		json_object_set_new(json_object_get(p, "options"), "latency",
+		(json_int_t)cfg->frame_size, "grace", grace);
+	if (o != NULL && cfg->peer_rate.unit == WR_RATE_NONE)
+		json_object_set_new(json_object_get(o, "options"), "tx-ports",
+			json_string("none"));
+	if (o != NULL && strcmp(far_latency(cfg), "auto") != 0)
+		json_object_set_new(json_object_get(o, "options"), "latency",
 			json_string(far_latency(cfg)));
-	return p;
+	return o;
 }
 
 int
@@ -87,7 +112,8 @@ app_peer_open(struct app_peer_session *ps, const struct wr_config *cfg)
 
 	memset(ps, 0, sizeof(*ps));
 	ps->cfg = cfg;
-	ps->hooks = (struct wr_mode_far){ hook_begin, hook_judge, hook_note, ps };
+	ps->hooks = (struct wr_mode_far){ hook_begin, hook_judge, hook_note, ps,
+		cfg->peer_rate.unit != WR_RATE_NONE, hook_up_max };
 	wr_err_clear(&err);
 	rc = app_peer_connect(&ps->conn, cfg->peer, cfg->peer_token_path,
 		cfg->peer_timeout_ms, &err);
@@ -129,7 +155,7 @@ lost_msg(struct wr_error *err, const char *what, uint16_t tag)
 
 int
 app_peer_begin(struct app_peer_session *ps, struct wr_run *run,
-		const struct wr_trial *t, struct wr_error *err)
+		const struct wr_trial *t, double up_pps, struct wr_error *err)
 {
 	json_t *res = NULL;
 	int rc;
@@ -139,9 +165,12 @@ app_peer_begin(struct app_peer_session *ps, struct wr_run *run,
 		ps->tag = 1;
 	ps->frame_size = t->frame_size;
 	wr_run_seq_tag(run, true, ps->tag);
-	rc = app_peer_request(&ps->conn, "peer_trial", json_pack("{s:i, s:I}",
-		"trial", ps->tag, "frame_size", (json_int_t)t->frame_size), &res,
-		NULL, err);
+	ps->up_pps = up_pps;
+	/* Both ways: its TX lasts as this run's, within this run's grace. */
+	rc = app_peer_request(&ps->conn, "peer_trial", json_pack("{s:i, s:I, s:f, "
+		"s:I}", "trial", ps->tag, "frame_size", (json_int_t)t->frame_size,
+		"rate_pps", up_pps, "duration_ms", (json_int_t)(up_pps > 0 ?
+		t->duration_ms : 0)), &res, NULL, err);
 	json_decref(res);
 	if (rc != 0) {
 		lost_msg(err, "the far end was lost before trial", ps->tag);
@@ -180,31 +209,35 @@ add_u64(json_t *o, const char *key, int64_t n)
 
 /*
  * n frames of stream sid of the trial back trials before ps->tag arrived
- * late: they count for that trial (its far counts and its record).
+ * late: they count for that trial, in its far counts (dir: NULL the
+ * downstream ones, which its record also takes; "upstream" the others).
  */
 static void
-amend(struct app_peer_session *ps, unsigned int back, uint64_t sid, uint64_t n)
+amend(struct app_peer_session *ps, const char *dir, unsigned int back,
+		uint64_t sid, uint64_t n)
 {
 	uint16_t tag = (uint16_t)(ps->tag - back);
 	struct app_peer_rec *r = &ps->recent[tag % RTE_DIM(ps->recent)];
-	json_t *s;
+	json_t *f, *s;
 
 	if (n == 0)
 		return;
-	if (r->far == NULL || r->tag != tag) {
+	f = r->far != NULL && r->tag == tag ? (dir == NULL ? r->far :
+		json_object_get(r->far, dir)) : NULL;
+	if (f == NULL) {
 		add_u64(ps->far, "late_unattributed_pkts", (int64_t)n);
 		return;
 	}
-	s = stream_of(json_object_get(r->far, "streams"), sid);
+	s = stream_of(json_object_get(f, "streams"), sid);
 	if (s != NULL) {
 		add_u64(s, "rx_pkts", (int64_t)n);
 		add_u64(s, "late_pkts", (int64_t)n);
 		add_u64(s, "lost_pkts", -(int64_t)n);
 	}
-	add_u64(r->far, "rx_pkts", (int64_t)n);
-	add_u64(r->far, "late_pkts", (int64_t)n);
-	add_u64(r->far, "lost_pkts", -(int64_t)n);
-	if (r->rec != NULL) {
+	add_u64(f, "rx_pkts", (int64_t)n);
+	add_u64(f, "late_pkts", (int64_t)n);
+	add_u64(f, "lost_pkts", -(int64_t)n);
+	if (dir == NULL && r->rec != NULL) {
 		add_u64(r->rec, "received_pkts", (int64_t)n);
 		add_u64(r->rec, "lost_pkts", -(int64_t)n);
 		json_object_set_new(r->rec, "loss_ratio", json_real(u64_of(r->rec,
@@ -225,7 +258,7 @@ amend_all(struct app_peer_session *ps, json_t *streams)
 	json_array_foreach(streams, i, o) {
 		prev = json_object_get(o, "prev_pkts");
 		for (b = 0; b < json_array_size(prev); b++)
-			amend(ps, b + 1, u64_of(o, "stream_id"),
+			amend(ps, NULL, b + 1, u64_of(o, "stream_id"),
 				(uint64_t)json_integer_value(json_array_get(prev, b)));
 		add_u64(ps->far, "stray_pkts", (int64_t)u64_of(o, "stray_pkts"));
 	}
@@ -320,10 +353,62 @@ trial_far(struct app_peer_session *ps, const struct wr_run *run, json_t *reply,
 		json_object_get(doc, "streams"));
 }
 
+/* This run's RX view of stream sid (the far end's), or NULL. */
+static const struct wr_stream_result *
+our_stream(const struct wr_run *run, uint64_t sid)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->res.nb_streams; i++)
+		if (run->res.streams[i].stream_id == sid)
+			return &run->res.streams[i];
+	return NULL;
+}
+
+/*
+ * Upstream, both directions: what the far end sent (its tx_streams) against
+ * what this run received of it; up summarises it for the search. Late
+ * frames of earlier trials this run received amend their upstream.
+ */
+static json_t *
+up_far(struct app_peer_session *ps, const struct wr_run *run, json_t *reply,
+		struct wr_trial_summary *up)
+{
+	json_t *streams = json_array(), *o;
+	size_t i;
+	unsigned int b;
+
+	json_array_foreach(json_object_get(reply, "tx_streams"), i, o) {
+		uint64_t sid = u64_of(o, "stream_id");
+		const struct wr_stream_result *r = our_stream(run, sid);
+		const struct wr_seq *q = r != NULL ? &r->view.seq : NULL;
+		json_t *mine = json_pack("{s:I, s:I, s:I}", "rx_pkts", (json_int_t)(q ?
+			q->nb_rx_pkts : 0), "dup_pkts", (json_int_t)(q ? q->nb_dup_pkts : 0),
+			"reordered_pkts", (json_int_t)(q ? q->nb_late_pkts : 0));
+
+		json_array_append_new(streams, stream_far(sid, u64_of(o, "sent_pkts"),
+			mine, up));
+		json_decref(mine);
+		for (b = 0; q != NULL && b < WR_SEQ_TAG_PREV; b++)
+			amend(ps, "upstream", b + 1, sid, q->nb_prev_pkts[b]);
+	}
+	up->frame_size = ps->frame_size;
+	up->requested_pps = ps->up_pps;
+	up->rate_reached = json_is_true(json_object_get(reply, "tx_rate_reached"));
+	up->loss_ratio = up->sent_pkts ? (double)up->lost_pkts / (double)up->sent_pkts : 0;
+	return json_pack("{s:f, s:b, s:I, s:I, s:I, s:I, s:i, s:o}", "requested_pps",
+		ps->up_pps, "rate_reached", up->rate_reached, "sent_pkts",
+		(json_int_t)up->sent_pkts, "rx_pkts", (json_int_t)up->received_pkts,
+		"lost_pkts", (json_int_t)up->lost_pkts, "excess_pkts",
+		(json_int_t)up->excess_pkts, "late_pkts", 0, "streams", streams);
+}
+
 int
 app_peer_judge(struct app_peer_session *ps, struct wr_run *run,
-		struct wr_trial_summary *s, struct wr_error *err)
+		struct wr_trial_summary *s, struct wr_trial_summary *up,
+		struct wr_error *err)
 {
+	struct wr_trial_summary scratch;
 	json_t *res = NULL, *far;
 	int rc;
 
@@ -337,6 +422,11 @@ app_peer_judge(struct app_peer_session *ps, struct wr_run *run,
 	}
 	amend_all(ps, json_object_get(res, "streams"));
 	far = trial_far(ps, run, res, s);
+	if (far != NULL && ps->hooks.both) {
+		memset(&scratch, 0, sizeof(scratch));
+		json_object_set_new(far, "upstream", up_far(ps, run, res, up != NULL ?
+			up : &scratch));
+	}
 	json_decref(res);
 	if (far == NULL)
 		return wr_err_env(err, -ENOMEM, "no memory for trial %u's counts",

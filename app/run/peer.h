@@ -39,6 +39,7 @@ struct app_peer_session {
 	json_t *pending;   /* the trial judged last, until noted */
 	uint16_t tag;      /* the trial in progress (or last) */
 	uint32_t frame_size;
+	double up_pps;     /* both directions: the far end's rate now */
 	bool counting;     /* the far end counts trial tag now */
 	struct app_peer_rec recent[WR_SEQ_TAG_PREV + 1];
 	struct wr_mode_far hooks;  /* arg: this session */
@@ -56,12 +57,20 @@ int app_peer_open(struct app_peer_session *ps, const struct wr_config *cfg);
 
 /*
  * Before a trial of a plain run (the modes call ps->hooks themselves):
- * as wr_mode_far's begin and judge. Return 0 or a negative errno.
+ * as wr_mode_far's begin and judge (up NULL: not wanted). Return 0 or a
+ * negative errno.
  */
 int app_peer_begin(struct app_peer_session *ps, struct wr_run *run,
-		const struct wr_trial *t, struct wr_error *err);
+		const struct wr_trial *t, double up_pps, struct wr_error *err);
 int app_peer_judge(struct app_peer_session *ps, struct wr_run *run,
-		struct wr_trial_summary *s, struct wr_error *err);
+		struct wr_trial_summary *s, struct wr_trial_summary *up,
+		struct wr_error *err);
+
+/*
+ * Both directions (--peer-rate): the far end's rate per TX port for
+ * frames of size bytes; 0 when one way. This function can't fail.
+ */
+double app_peer_up_pps(const struct app_peer_session *ps, uint32_t size);
 
 /*
  * A trial could not be judged (the far end lost): the result's

@@ -132,9 +132,10 @@ peer_trial(struct app_peer_session *ps, struct wr_run *run,
 	if (ps == NULL)
 		return 0;
 	if (!after)
-		return app_peer_begin(ps, run, tr, err);
+		return app_peer_begin(ps, run, tr, app_peer_up_pps(ps, tr->frame_size),
+			err);
 	wr_mode_summarize(run, &s);
-	return app_peer_judge(ps, run, &s, err);
+	return app_peer_judge(ps, run, &s, NULL, err);
 }
 
 /* The far end's close; its books must close as the run's own. */

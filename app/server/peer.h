@@ -32,6 +32,9 @@ struct app_peer {
 	enum app_peer_op op;        /* asked, not taken yet */
 	uint16_t tag;               /* TRIAL, END: the trial's tag */
 	uint32_t frame_size;        /* TRIAL */
+	double rate_pps;            /* TRIAL: its TX rate per port (both
+	                             * directions), 0: it sends nothing */
+	uint64_t duration_ms;       /* TRIAL: TX stops after it (0: at END) */
 	struct wr_config *cfg;      /* OPEN: the session's run options */
 	char cmdline[1024];         /* OPEN: what the session's run records */
 	uint64_t asked, answered;   /* ops asked; the last one answered */

@@ -148,7 +148,7 @@ param_tag(json_t *params, uint16_t *tag, char *msg, size_t len)
 static int
 m_trial(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 {
-	json_t *size = json_object_get(params, "frame_size");
+	json_t *size = json_object_get(params, "frame_size"), *rate, *dur;
 	uint16_t tag = 0;
 	int rc = param_tag(params, &tag, msg, len);
 
@@ -158,6 +158,14 @@ m_trial(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 			json_integer_value(size) > 65535)
 		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"frame_size\": an "
 			"integer 64..65535 is required");
+	rate = json_object_get(params, "rate_pps");
+	if (rate != NULL && (!json_is_number(rate) || json_number_value(rate) < 0))
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"rate_pps\": a "
+			"number >= 0 (frames/s per TX port) is expected");
+	dur = json_object_get(params, "duration_ms");
+	if (dur != NULL && (!json_is_integer(dur) || json_integer_value(dur) < 0))
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"duration_ms\": "
+			"an integer >= 0 is expected (0: TX until peer_end)");
 	pthread_mutex_lock(&c->lock);
 	if (!c->peer.session || c->peer.in_trial) {
 		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, c->peer.session ? "trial %u is "
@@ -166,6 +174,8 @@ m_trial(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	} else {
 		c->peer.tag = tag;
 		c->peer.frame_size = (uint32_t)json_integer_value(size);
+		c->peer.rate_pps = rate != NULL ? json_number_value(rate) : 0.0;
+		c->peer.duration_ms = dur != NULL ? (uint64_t)json_integer_value(dur) : 0;
 		rc = ask(c, APP_PEER_TRIAL, out, msg, len);
 	}
 	pthread_mutex_unlock(&c->lock);

@@ -18,6 +18,8 @@
 #include "base/rpc.h"
 #include "measure/seq.h"
 #include "results/result.h"
+#include "setup/port.h"
+#include "stats/collect.h"
 #include "trial/trial.h"
 #include "clock.h"
 #include "peer.h"
@@ -83,6 +85,34 @@ stream_counts(const struct wr_stream_result *r)
 		"stray_pkts", wr_json_u64(q->nb_stray_pkts));
 }
 
+/* What each TX queue sent in the trial (both directions). */
+static json_t *
+tx_counts(const struct wr_run *run)
+{
+	json_t *a = json_array();
+	const struct wr_txq *tq;
+	unsigned int i;
+
+	WR_RUN_FOREACH_TXQ(run, i, tq)
+		json_array_append_new(a, json_pack("{s:I, s:o}", "stream_id",
+			(json_int_t)wr_port_stream_id(tq->port, tq->queue), "sent_pkts",
+			wr_json_u64(wr_collect_txq_sent(run, tq))));
+	return a;
+}
+
+/* Whether every TX port reached its rate (true when none sends). */
+static bool
+tx_reached(const struct wr_run *run)
+{
+	struct wr_rate_check rc;
+	unsigned int p;
+
+	for (p = 0; p < run->setup.nb_ports; p++)
+		if (wr_run_rate_check(run, p, &rc) && !rc.reached)
+			return false;
+	return true;
+}
+
 /*
  * The trial's answer: per stream what arrived of it and of the trials
  * before it, and the run's own view of the trial (totals, PMD
@@ -100,9 +130,10 @@ end_reply(const struct wr_run *run, uint16_t tag)
 	wr_result_add_trial(trial, run, false);
 	/* Ties this trial's latency stamps to this host's clock (oneway.h). */
 	wr_clock_anchor(&a);
-	return json_pack("{s:i, s:o, s:o, s:{s:I, s:I, s:f}}", "trial", tag, "streams",
-		streams, "doc", trial, "anchor", "tsc", (json_int_t)a.tsc, "realtime_ns",
-		(json_int_t)a.realtime_ns, "read_ns", a.read_ns);
+	return json_pack("{s:i, s:o, s:o, s:o, s:b, s:{s:I, s:I, s:f}}", "trial", tag,
+		"streams", streams, "doc", trial, "tx_streams", tx_counts(run),
+		"tx_rate_reached", tx_reached(run), "anchor", "tsc", (json_int_t)a.tsc,
+		"realtime_ns", (json_int_t)a.realtime_ns, "read_ns", a.read_ns);
 }
 
 /* Start counting trial tag (c->lock held; let go while setting up). */
@@ -116,6 +147,14 @@ trial_start(struct app_ctl *c, struct wr_run *run, struct wr_error *err)
 
 	memset(&t, 0, sizeof(t));
 	t.frame_size = size;
+	t.duration_ms = c->peer.duration_ms;
+	if (c->peer.rate_pps > 0) {
+		t.rate.unit = WR_RATE_PPS;
+		t.rate.value = c->peer.rate_pps;
+	} else if (run->setup.q.nb_tx > 0) {
+		return wr_err_usage(err, -EINVAL, "this far end sends (its session "
+			"has TX ports): peer_trial needs rate_pps > 0");
+	}
 	*c->stop = 0;
 	pthread_mutex_unlock(&c->lock);
 	wr_run_seq_tag(run, true, tag);
@@ -130,7 +169,10 @@ trial_start(struct app_ctl *c, struct wr_run *run, struct wr_error *err)
 	return rc;
 }
 
-/* The trial counts until peer_end (or the session ends); then stop. */
+/*
+ * The trial counts until peer_end (or the session ends), or its TX time
+ * is up (both directions); then stop. It stays in_trial until END.
+ */
 static void
 trial_run(struct app_ctl *c, struct wr_run *run)
 {
@@ -140,7 +182,6 @@ trial_run(struct app_ctl *c, struct wr_run *run)
 	why = wr_run_wait(run, c->stop, NULL, NULL);
 	wr_run_stop(run, why);
 	pthread_mutex_lock(&c->lock);
-	c->peer.in_trial = false;
 }
 
 /* The session's ops until close, shutdown or a signal (c->lock held). */
@@ -161,8 +202,10 @@ session_ops(struct app_ctl *c, struct wr_run *run, const volatile int *signals)
 			answer(c, json_pack("{s:i, s:b}", "trial", c->peer.cur_tag,
 				"counting", 1), 0, "no memory");
 			trial_run(c, run);
-			/* The op that ended the wait: END, CLOSE, or none. */
+			/* The op that ended the wait (END, CLOSE, or none), or
+			 * the next one once its TX time is up (duration_ms). */
 			op = take(c, signals);
+			c->peer.in_trial = false;
 			if (op == APP_PEER_END) {
 				answer(c, end_reply(run, c->peer.cur_tag), 0, "no memory");
 				continue;

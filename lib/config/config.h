@@ -221,6 +221,8 @@ struct wr_config {
 	char peer[PATH_MAX + 8];    /* --peer tcp:HOST:PORT | unix:PATH, "" = none */
 	char peer_token_path[PATH_MAX]; /* --peer-token, "" = none */
 	uint64_t peer_timeout_ms;   /* --peer-timeout: one answer at most */
+	struct wr_rate peer_rate;   /* --peer-rate: the far end sends too (its
+	                             * 100 %); WR_RATE_NONE: one way */
 	char profile_path[PATH_MAX];/* profile the config came from, "" = none */
 	unsigned int nb_repeat;     /* counted trials, 1..WR_MAX_REPEAT */
 	unsigned int nb_warmup;     /* trials run first and not counted */

@@ -273,6 +273,10 @@ const struct wr_optdesc wr_optab[] = {
 	{ "peer-token", REQ, WR_OPT_PEER_TOKEN, "FILE", "the secret of a tcp: --peer "
 		"(the far end's\n--control-token)", WR_OPTSEC_RUN,
 		WR_PROF_TEST, NULL },
+	{ "peer-rate", REQ, WR_OPT_PEER_RATE, "RATE", "both directions: the far end "
+		"sends to this\nrun too, at RATE (pps or bps; the 100 % of\nits own "
+		"search with --mode throughput) [off]", WR_OPTSEC_RUN,
+		WR_PROF_TEST, NULL },
 	{ "peer-timeout", REQ, WR_OPT_PEER_TIMEOUT, "T", "longest wait for one answer "
 		"of --peer [5s]", WR_OPTSEC_RUN,
 		WR_PROF_TEST, NULL },

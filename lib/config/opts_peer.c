@@ -7,6 +7,7 @@
 #include "optab.h"
 #include "opts_peer.h"
 #include "opts_values.h"
+#include "rate.h"
 
 /* Longest wait for one answer of the far end, by default. */
 #define PEER_TIMEOUT_DEFAULT_MS 5000u
@@ -17,6 +18,22 @@ wr_opts_peer_defaults(struct wr_config *cfg)
 	cfg->peer[0] = '\0';
 	cfg->peer_token_path[0] = '\0';
 	cfg->peer_timeout_ms = PEER_TIMEOUT_DEFAULT_MS;
+	cfg->peer_rate.unit = WR_RATE_NONE;
+}
+
+/* --peer-rate: a rate that needs no link speed (the far end's is not known). */
+static int
+peer_rate(const char *v, struct wr_config *cfg, struct wr_error *err)
+{
+	struct wr_rate r;
+
+	if (wr_rate_parse(v, &r, err) != 0)
+		return wr_err_prefix(err, "--peer-rate: ");
+	if (r.unit == WR_RATE_NONE || r.unit == WR_RATE_PCT)
+		return wr_err_usage(err, -EINVAL, "--peer-rate %s: a rate in pps or "
+			"bps (this end does not know the far end's link speed)", v);
+	cfg->peer_rate = r;
+	return 0;
 }
 
 /* tcp:HOST:PORT (HOST a name, an IPv4 address or [IPv6]) or unix:PATH. */
@@ -55,6 +72,8 @@ wr_opts_peer(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 	case WR_OPT_PEER_TOKEN:
 		return wr_optv_path("peer-token", v, cfg->peer_token_path,
 			sizeof(cfg->peer_token_path), err);
+	case WR_OPT_PEER_RATE:
+		return peer_rate(v, cfg, err);
 	case WR_OPT_PEER_TIMEOUT:
 		return wr_optv_duration("peer-timeout", v, 1, &cfg->peer_timeout_ms, err);
 	default:
@@ -68,11 +87,18 @@ wr_opts_peer_check(const struct wr_config *cfg, struct wr_error *err)
 	bool tcp = strncmp(cfg->peer, "tcp:", 4) == 0;
 
 	if (cfg->peer[0] == '\0') {
-		if (cfg->peer_token_path[0] != '\0')
-			return wr_err_usage(err, -EINVAL, "--peer-token needs --peer "
-				"tcp:HOST:PORT");
+		if (cfg->peer_token_path[0] != '\0' || cfg->peer_rate.unit != WR_RATE_NONE)
+			return wr_err_usage(err, -EINVAL, "--peer-%s needs --peer",
+				cfg->peer_token_path[0] != '\0' ? "token" : "rate");
 		return 0;
 	}
+	if (cfg->peer_rate.unit != WR_RATE_NONE && cfg->mode != WR_MODE_RUN &&
+			cfg->mode != WR_MODE_THROUGHPUT)
+		return wr_err_usage(err, -EINVAL, "--peer-rate (both directions) "
+			"with --mode %s: only a plain run and --mode throughput send "
+			"both ways so far (docs/twoended.md)", cfg->mode == WR_MODE_MLR ?
+			"mlr" : cfg->mode == WR_MODE_SWEEP ? "sweep" : cfg->mode ==
+			WR_MODE_LOSS ? "loss" : "b2b");
 	if (tcp && cfg->peer_token_path[0] == '\0')
 		return wr_err_usage(err, -EINVAL, "--peer %s needs --peer-token FILE "
 			"(the far end's --control-token: TCP never goes without a "

@@ -111,7 +111,8 @@ wr_mode_trial(struct mode_ctx *m, const struct wr_trial *t, const char *what,
 		if (i > 0 && m->size_left != WR_PROGRESS_UNKNOWN)
 			m->size_left++;
 		rc = wr_mode_trial_once(m, t, what, s);
-		if (rc != 0 || s->rate_reached)
+		if (rc != 0 || (s->rate_reached && (m->h->far == NULL ||
+				!m->h->far->both || m->up.rate_reached)))
 			break;
 	}
 	return rc;
@@ -141,7 +142,8 @@ wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *wha
 	const struct wr_mode_far *far = m->h->far;
 
 	wr_mode_progress_trial(m, what, t);
-	rc = far != NULL ? far->begin(m->run, t, far->arg, m->err) : 0;
+	rc = far != NULL ? far->begin(m->run, t, far->both ? m->up_pps : 0.0,
+		far->arg, m->err) : 0;
 	if (rc == 0)
 		rc = wr_run_trial(m->run, t, m->err);
 	if (rc == 0)
@@ -152,7 +154,8 @@ wr_mode_trial_once(struct mode_ctx *m, const struct wr_trial *t, const char *wha
 	wr_run_stop(m->run, why);
 	wr_mode_summarize(m->run, s);
 	if (far != NULL) {
-		rc = far->judge(m->run, s, far->arg, m->err);
+		memset(&m->up, 0, sizeof(m->up));
+		rc = far->judge(m->run, s, far->both ? &m->up : NULL, far->arg, m->err);
 		if (rc != 0)
 			return rc;
 	}
@@ -258,8 +261,8 @@ run_sweep(struct mode_ctx *m, uint32_t size, json_t *res)
  * device passed that rate, for the NDR or the PDR, so the search errs low,
  * never high; *limited counts them.
  */
-static uint64_t
-search_loss(const struct wr_trial_summary *s, unsigned int *limited)
+uint64_t
+wr_mode_search_loss(const struct wr_trial_summary *s, unsigned int *limited)
 {
 	if (!s->rate_reached)
 		(*limited)++;
@@ -315,6 +318,8 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 	double pps;
 	int rc, at;
 
+	if (m->h->far != NULL && m->h->far->both)
+		return wr_mode_throughput_both(m, size, res);
 	rc = wr_mode_max_rate(m, size, &pps, res);
 	if (rc != 0)
 		return rc;
@@ -342,7 +347,7 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 				"on", size, pps);
 		if (rc == 0)
 			rc = wr_search_report(&srch, pps, s->sent_pkts,
-				search_loss(s, &limited));
+				wr_mode_search_loss(s, &limited));
 	}
 	if (rc == 0) {
 		wr_result_limited(res, limited);

@@ -24,17 +24,27 @@
  * (the run's trial tag, wr_run_seq_tag, and the far end told). judge:
  * after its stop, before it is recorded: s's received and lost become the
  * far end's counts. note: the trial's record (the last of trials) takes
- * what the far end said of it, and earlier records late frames. begin and
+ * what the far end said of it, and earlier records late frames; with both,
+ * the far end sends too and --mode throughput searches each direction on
+ * its own (mode_both.c). begin and
  * judge return 0 or a negative errno with err set: the trial is then not
  * recorded and the method stops (the trials before it stand).
  */
 struct wr_mode_far {
-	int (*begin)(struct wr_run *run, const struct wr_trial *t, void *arg,
-			struct wr_error *err);
-	int (*judge)(struct wr_run *run, struct wr_trial_summary *s, void *arg,
-			struct wr_error *err);
+	int (*begin)(struct wr_run *run, const struct wr_trial *t, double up_pps,
+			void *arg, struct wr_error *err);
+	int (*judge)(struct wr_run *run, struct wr_trial_summary *s,
+			struct wr_trial_summary *up, void *arg, struct wr_error *err);
 	void (*note)(json_t *trials, void *arg);
 	void *arg;
+	/*
+	 * Both directions: the far end sends to this run too, at up_pps per
+	 * TX port (begin), and judge fills up with that direction's trial
+	 * (its sent, this run's received). false: up_pps 0, up NULL.
+	 */
+	bool both;
+	/* both: the far end's 100 % for frames of size bytes */
+	double (*up_max_pps)(uint32_t size, void *arg);
 };
 
 /*

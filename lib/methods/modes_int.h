@@ -38,7 +38,24 @@ struct mode_ctx {
 	json_t *trial_point;       /* a sweep's point while its trial runs: it
 	                            * joins results with the trial it sums up,
 	                            * in the same checkpoint (run_sweep) */
+	double up_pps;             /* both directions: the far end's rate for
+	                            * the next trial, and its trial (far.both) */
+	struct wr_trial_summary up;
 };
+
+/*
+ * The loss a search takes from trial s: a trial whose generator fell
+ * short counts as lossy (never as a pass); *limited counts them.
+ */
+uint64_t wr_mode_search_loss(const struct wr_trial_summary *s,
+		unsigned int *limited);
+
+/*
+ * --mode throughput with a far end that sends too (far.both): one search
+ * per direction in the same trials (mode_both.c), downstream (this run
+ * to the far end) as the point, upstream in it. Returns as wr_mode_trial.
+ */
+int wr_mode_throughput_both(struct mode_ctx *m, uint32_t size, json_t *res);
 
 /*
  * Progress (mode_progress.c): start m->prog for the sizes of the run.

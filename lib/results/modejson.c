@@ -68,6 +68,14 @@ wr_result_trial_record(json_t *trials, const struct wr_trial_summary *s,
 }
 
 void
+wr_result_point_upstream(json_t *res, json_t *up)
+{
+	json_object_set_new(res, "direction", json_string("downstream"));
+	json_object_set_new(up, "direction", json_string("upstream"));
+	json_object_set_new(res, "upstream", up);
+}
+
+void
 wr_result_point_incomplete(json_t *res, const char *reason)
 {
 	json_object_set_new(res, "incomplete", json_pack("{s:s}", "reason", reason));

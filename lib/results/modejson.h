@@ -64,6 +64,12 @@ void wr_result_limited(json_t *res, unsigned int limited);
 void wr_result_search(json_t *res, const struct wr_search_result *r,
 		const struct wr_trial_summary *at_ndr, uint32_t size, uint64_t link);
 
+/*
+ * Both directions (docs/twoended.md): res, the downstream point, takes
+ * up (stolen), the upstream one, as "upstream". This function can't fail.
+ */
+void wr_result_point_upstream(json_t *res, json_t *up);
+
 /* A loss point's steps: each trial's figures, pct_of_max and loss_pct. */
 void wr_result_loss_steps(json_t *res, const struct wr_trial_summary *steps,
 		const double *pct, unsigned int n);

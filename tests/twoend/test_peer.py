@@ -45,6 +45,14 @@ def shaper_pps(bps, size=SIZE):
     return bps / 8.0 / (size - 4)
 
 
+# The busy-polling workers of this bed's two processes share the machine's
+# two CPUs with whatever else runs (builds, other suites): at nice -5 a
+# stall longer than the pacer catches up on (10 ms) is rarer, and with it
+# a trial the search must count as failed for a reason the shaper did
+# not give.
+NICE = ["nice", "-n", "-5"]
+
+
 class PeerBed(Bed):
     """Hosts A and B, router R between them (a veth pair each side, static
     neighbours, forwarding on), a management veth A <-> B for the control
@@ -99,12 +107,15 @@ class PeerBed(Bed):
             return json.loads(out)[0]["stats64"]
         return stats(self.ra)["rx"]["packets"], stats(self.rb)["tx"]["packets"]
 
-    def serve(self, env=None, name="serve"):
-        """wirerate serve in B on its veth, TCP on the management address."""
+    def serve(self, env=None, name="serve", sends=False):
+        """wirerate serve in B on its veth, TCP on the management address;
+        sends: its port sends to A too (both directions)."""
+        tx = ["--src-mac", MAC_B, "--dst-mac", MAC_RB, "--src-ip", IP_B, "--dst-ip",
+              IP_A] if sends else ["--tx-ports", "none"]
         argv = [twoend.WIRERATE, "serve"] + self.eal("b", [AF % (0, self.vb)]) + [
             "--", "--control", self.sock, "--control-listen", "%s:%d" % (MGMT_B, PORT),
-            "--control-token", self.token, "--tx-ports", "none", "--quiet"]
-        argv = ["ip", "netns", "exec", self.nb] + argv
+            "--control-token", self.token, "--quiet"] + tx
+        argv = ["ip", "netns", "exec", self.nb] + NICE + argv
         if env:
             argv = ["env"] + ["%s=%s" % kv for kv in env.items()] + argv
         p = self.spawn(name, argv)
@@ -112,15 +123,24 @@ class PeerBed(Bed):
             raise RuntimeError("wirerate serve did not come up:\n" + p.text())
         return p
 
+    def wirerate(self, side, vdevs, opts, netns=None, eal_extra=(), name=None):
+        """As Bed.wirerate, at NICE."""
+        argv = NICE + [twoend.WIRERATE] + self.eal(side, vdevs, eal_extra) + ["--"] + list(opts)
+        if netns is not None:
+            argv = ["ip", "netns", "exec", netns] + argv
+        return self.spawn(name or side, argv)
+
     def frames(self):
         return ["--size", str(SIZE), "--src-mac", MAC_A, "--dst-mac", MAC_RA,
                 "--src-ip", IP_A, "--dst-ip", IP_B]
 
-    def sender(self, opts, peer=True, token=None, name="a"):
-        """The sender in A (port 0 sends) naming the far end."""
+    def sender(self, opts, peer=True, token=None, name="a", both=False):
+        """The sender in A (port 0 sends; both: and receives) naming the
+        far end."""
         po = ["--peer", "tcp:%s:%d" % (MGMT_B, PORT), "--peer-token",
               token or self.token] if peer else []
-        return self.wirerate("a", [AF % (0, self.va)], ["--rx-ports", "none", "--quiet"] +
+        rx = [] if both else ["--rx-ports", "none"]
+        return self.wirerate("a", [AF % (0, self.va)], rx + ["--quiet"] +
                              self.frames() + po + list(opts), netns=self.na, name=name)
 
     def single(self, opts):
@@ -161,19 +181,19 @@ def ndr_of(doc):
 
 
 def searched(c, bed, start, out, what):
-    """One search's document. MLRsearch counts a generator's shortfall
-    as loss (docs/rfc2544.md), so a search the loaded machine stalled
-    settles below the knee by design: as veth_mlr, run it again (at most
-    twice) until none of its trials was generator-limited; the last
-    attempt is judged either way."""
+    """One search's document. Both searches count a trial whose generator
+    fell short (after 3 attempts for throughput) as failed (docs/rfc2544.md),
+    so a search the loaded machine stalled settles below the knee by
+    design: as veth_mlr, run it again (at most twice) until none of its
+    trials was generator-limited; the last attempt is judged either way."""
     for attempt in range(2):
         bed.base = bed.router_counts()
         p = start()
         rc = p.wait(120)
         doc = load_json(out)
-        if doc is None or rc != 0 or doc["mode"] != "mlr":
+        if doc is None or rc != 0:
             break
-        limited = doc["results"][0]["generator_limited_trials"]
+        limited = doc["results"][0].get("generator_limited_trials", 0)
         if limited == 0:
             break
         print("note: %s attempt %d: %d generator-limited trials, again" % (
@@ -408,6 +428,47 @@ class Rpc:
         self.s.close()
 
 
+def peer_both():
+    """Both directions at once through asymmetric shapers (10 Mbit/s
+    towards B, 5 Mbit/s towards A): one --mode throughput run searches
+    each direction on its own, in the same trials, and finds two NDRs,
+    each within 2 % of its shaper; each direction's books close."""
+    c, bed = Checker("peer_both"), PeerBed("peer_both")
+    try:
+        bed.shape(bed.rb, SHAPER_BPS)
+        bed.shape(bed.ra, SHAPER_BPS // 2)
+        down_ref, up_ref = shaper_pps(SHAPER_BPS), shaper_pps(SHAPER_BPS // 2)
+        bed.serve(sends=True)
+        out = bed.path("both.json")
+        doc = searched(c, bed, lambda: bed.sender(
+            ["--peer-rate", "%dpps" % (MAX_PPS // 2)] + search_opts("throughput", out),
+            both=True), out, "both ways")
+        if doc is None:
+            c.true(False, "result written")
+            return finish(c, bed)
+        res = doc["results"][0]
+        up = res.get("upstream", {})
+        print("both: downstream NDR %.0f (shaper %.0f, %.2f %%), upstream NDR %.0f "
+              "(shaper %.0f, %.2f %%)" % (res["ndr_pps"], down_ref,
+                                        100 * res["ndr_pps"] / down_ref,
+                                        up.get("ndr_pps", 0), up_ref,
+                                        100 * up.get("ndr_pps", 0) / up_ref))
+        c.eq((res.get("direction"), up.get("direction")), ("downstream", "upstream"),
+             "the two directions named")
+        c.true(abs(res["ndr_pps"] / down_ref - 1) <= 0.02, "downstream NDR within 2 %")
+        c.true(abs(up.get("ndr_pps", 0) / up_ref - 1) <= 0.02, "upstream NDR within 2 %")
+        trials = check_far(c, doc, "both")
+        for t in trials:
+            u = t.get("upstream", {})
+            c.eq(u.get("sent_pkts"), u.get("rx_pkts", 0) + u.get("lost_pkts", 0),
+                 "trial %d upstream: sent = received + lost" % t["trial"])
+        rx, tx = bed.router_counts()
+        c.true(rx > 0 and tx > 0, "the router forwarded both ways")
+    finally:
+        bed.close()
+    c.done()
+
+
 def peer_protocol():
     """The peer methods one by one (docs/api.md): each refusal with its
     code and a message that says what is wrong, a session's trial counted
@@ -469,7 +530,7 @@ def before(name):
 
 
 CASES = cases.by_name(peer_protocol, peer_faults, peer_late, peer_killed, peer_ndr,
-                      peer_mlr)
+                      peer_mlr, peer_both)
 
 if __name__ == "__main__":
     try:
