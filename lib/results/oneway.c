@@ -228,15 +228,18 @@ wr_oneway_latency_json(const struct wr_oneway *ow, json_t *src, json_t *dst)
 	json_t *jitter = json_object_get(src, "jitter_ns");
 	unsigned int i;
 
+	bool any = false;
+
 	if (jitter != NULL && dst != src)
 		json_object_set(dst, "jitter_ns", jitter);
-	if (!json_is_number(json_object_get(src, keys[0])))
-		return;
 	for (i = 0; i < RTE_DIM(keys); i++) {
 		have[i] = json_is_number(json_object_get(src, keys[i]));
 		v[i] = have[i] ? json_number_value(json_object_get(src, keys[i])) : 0;
+		any |= have[i];
 	}
-	if (ok && have[2] && !wr_oneway_span_ok(ow, v[0], v[2])) {
+	if (!any)
+		return;
+	if (ok && have[0] && have[2] && !wr_oneway_span_ok(ow, v[0], v[2])) {
 		ok = false;
 		wr_json_set(dst, "latency_null_reason", json_string("the clocks' offset "
 			"carries this stream's latencies across the 32-bit wrap of "
@@ -245,8 +248,9 @@ wr_oneway_latency_json(const struct wr_oneway *ow, json_t *src, json_t *dst)
 		wr_json_set(dst, "latency_null_reason", json_string(ow->reason));
 	}
 	for (i = 0; i < RTE_DIM(keys); i++)
-		wr_json_set(dst, keys[i], ok && have[i] ?
-			json_real(wr_oneway_fix(ow, v[i])) : json_null());
+		if (have[i] || !ok)
+			wr_json_set(dst, keys[i], ok ? json_real(wr_oneway_fix(ow, v[i])) :
+				json_null());
 	if (ok && ow->synced_clocks)
 		wr_json_set(dst, "latency_bound_ns", json_real(ow->bound_ns));
 }

@@ -72,7 +72,7 @@ bool wr_oneway_span_ok(const struct wr_oneway *ow, double min_ns, double max_ns)
  * latency_max_ns, jitter_ns) written to dst as one-way latency: shifted,
  * with latency_bound_ns when by synchronised clocks; or the three null
  * with latency_null_reason. Jitter (differences of one stream's
- * latencies) is copied as it is. Nothing when src has no latency_min_ns.
+ * latencies) is copied as it is. Nothing when src has none of the three.
  * dst may be src. This function can't fail (but on memory exhaustion).
  */
 void wr_oneway_latency_json(const struct wr_oneway *ow, json_t *src, json_t *dst);
