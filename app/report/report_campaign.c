@@ -125,6 +125,35 @@ pair_figures(struct rep_run *run, const struct wr_metric_values *s,
 	run->n = 1;
 }
 
+/*
+ * The receiver's latency percentiles as one-way latency, by the merge's
+ * one_way (results/oneway.h): as they are with one TSC, shifted onto the
+ * sender's clock with synchronised clocks, left out otherwise (the
+ * receiver's TSC minus another host's is no latency).
+ */
+static void
+oneway_figures(struct rep_run *run, const json_t *merge)
+{
+	static const unsigned int lat[] = { WR_METRIC_LAT_P50, WR_METRIC_LAT_P90,
+		WR_METRIC_LAT_P99, WR_METRIC_LAT_P99_9 };
+	const json_t *ow = json_object_get(merge, "one_way");
+	const json_t *shift = json_object_get(ow, "shift_ns");
+	unsigned int i;
+
+	/* A merge of an older wirerate says nothing: as it was. */
+	if (ow == NULL)
+		return;
+	for (i = 0; i < RTE_DIM(lat); i++) {
+		double *v = &run->m.v[lat[i]];
+
+		if (json_is_number(shift))
+			*v -= json_number_value(shift);
+		if (!json_is_true(json_object_get(ow, "available")) || *v < 0)
+			run->m.have[lat[i]] = false;
+	}
+	run->lo = run->hi = run->m;
+}
+
 /* The merge at c->merge_path: a run of the report, figures of the row. */
 static int
 load_merge(struct rep *rep, struct rep_cell *c, struct wr_error *err)
@@ -165,6 +194,7 @@ load_merge(struct rep *rep, struct rep_cell *c, struct wr_error *err)
 	run->load_pct = -1;
 	run->frame_size = c->frame_size = (unsigned int)size;
 	pair_figures(run, &c->snd, &c->rcv, c);
+	oneway_figures(run, c->merge);
 	c->run = (int)rep->nb_runs++;
 	return 0;
 }

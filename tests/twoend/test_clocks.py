@@ -210,6 +210,24 @@ def check_synced(c, m, sd, rd, cli_line, slave_text):
                        s["stream_id"], k, s[k] or -1, r[k]))
 
 
+def report_p50(c, bed):
+    """The latency p50 column of `wirerate report` on the merge."""
+    out = bed.path("report")
+    p = subprocess.run([twoend.WIRERATE, "report", "--out", out, bed.path("merge.json")],
+                       capture_output=True, text=True, timeout=60)
+    c.eq(p.returncode, 0, "wirerate report on the merge: " + p.stderr[-300:])
+    md = open(os.path.join(out, "report.md")).read() if p.returncode == 0 else ""
+    head, row = None, None
+    for line in md.splitlines():
+        cols = [x.strip() for x in line.strip().strip("|").split("|")]
+        if cols[:2] == ["cell", "frame B"]:
+            head = cols
+        elif head and len(cols) == len(head) and cols[1].isdigit():
+            row = dict(zip(head, cols))
+            break
+    return (row or {}).get("latency p50 ns")
+
+
 def check_null(c, m, why, what):
     ow = m["one_way"]
     c.eq((ow["available"], ow["bound_ns"], ow["source"]), (False, None, None),
@@ -289,6 +307,12 @@ def clocks():
                          "ptp:" + clk.sock("slave"))
         if m:
             check_synced(c, m, sd, rd, clk.tracking("ntpcli"), clk.pmc("slave"))
+            p50 = rd["totals"][0]["latency"]["p50_ns"]
+            got = report_p50(c, bed)
+            want = p50 - m["one_way"]["shift_ns"]
+            c.true(got not in (None, "-") and abs(float(got) - want) <= max(1, want * 1e-3),
+                   "report: p50 %s, the receiver's %.0f shifted by %.0f" % (
+                       got, p50, m["one_way"]["shift_ns"]))
         m, sd, rd = pair(c, bed, 2, na, nb, va, vb, "chrony:" + clk.sock("ntpnone"),
                          "ptp:" + clk.sock("free"))
         if m:
@@ -296,6 +320,7 @@ def clocks():
                    "free-running slave: " + rd["env"]["clock"]["reason"])
             check_null(c, m, "the sender's clock is not synchronised: chrony: leap "
                        "status Not synchronised", "unsynchronised chrony")
+            c.eq(report_p50(c, bed), "-", "report: no p50 without synchronised clocks")
         m, sd, rd = pair(c, bed, 3, na, nb, va, vb, "none", "ptp:" + clk.sock("slave"))
         if m:
             check_null(c, m, "the sender's clock is not synchronised: not read "
