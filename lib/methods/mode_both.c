@@ -33,12 +33,7 @@ dir_init(struct dir *d, const struct wr_config *cfg, double max_pps)
 	d->sums = calloc(WR_SEARCH_MAX_TRIALS, sizeof(*d->sums));
 	if (d->sums == NULL)
 		return -ENOMEM;
-	memset(&sc, 0, sizeof(sc));
-	sc.max_pps = max_pps;
-	sc.min_pps = max_pps * WR_MODE_SEARCH_MIN_FRACTION;
-	sc.res_rel = cfg->resolution_pct / 100.0;
-	sc.pdr_loss_ratio = cfg->pdr_ratio;
-	sc.max_trials = cfg->max_trials;
+	wr_mode_search_conf(cfg, max_pps, &sc);
 	return wr_search_init(&d->srch, &sc);
 }
 

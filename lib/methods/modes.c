@@ -261,6 +261,18 @@ run_sweep(struct mode_ctx *m, uint32_t size, json_t *res)
  * device passed that rate, for the NDR or the PDR, so the search errs low,
  * never high; *limited counts them.
  */
+void
+wr_mode_search_conf(const struct wr_config *cfg, double max_pps,
+		struct wr_search_conf *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->max_pps = max_pps;
+	sc->min_pps = max_pps * WR_MODE_SEARCH_MIN_FRACTION;
+	sc->res_rel = cfg->resolution_pct / 100.0;
+	sc->pdr_loss_ratio = cfg->pdr_ratio;
+	sc->max_trials = cfg->max_trials;
+}
+
 uint64_t
 wr_mode_search_loss(const struct wr_trial_summary *s, unsigned int *limited)
 {
@@ -327,13 +339,8 @@ run_throughput(struct mode_ctx *m, uint32_t size, json_t *res)
 	if (sums == NULL)
 		return wr_err_env(m->err, -ENOMEM, "--mode throughput: no memory "
 			"for the trials' summaries");
-	memset(&sc, 0, sizeof(sc));
 	memset(&none, 0, sizeof(none));
-	sc.max_pps = pps;
-	sc.min_pps = pps * WR_MODE_SEARCH_MIN_FRACTION;
-	sc.res_rel = cfg->resolution_pct / 100.0;
-	sc.pdr_loss_ratio = cfg->pdr_ratio;
-	sc.max_trials = cfg->max_trials;
+	wr_mode_search_conf(cfg, pps, &sc);
 	rc = wr_search_init(&srch, &sc);
 	while (rc == 0 && wr_search_next(&srch, &pps) == WR_SEARCH_TRIAL) {
 		struct wr_trial_summary *s = &sums[srch.nb_trials];

@@ -43,6 +43,10 @@ struct mode_ctx {
 	struct wr_trial_summary up;
 };
 
+/* A throughput search's bounds under cfg, from max_pps down. Can't fail. */
+void wr_mode_search_conf(const struct wr_config *cfg, double max_pps,
+		struct wr_search_conf *sc);
+
 /*
  * The loss a search takes from trial s: a trial whose generator fell
  * short counts as lossy (never as a pass); *limited counts them.
