@@ -87,7 +87,20 @@ wr_install_test_tools() {
 		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' &&
 			had+=("$pkg")
 	done
-	wr_install "${WR_TEST_PACKAGES[@]}"
+	# chronyd must not run even for the moment between its package's
+	# install and the stop below (it would step this machine's clock):
+	# Debian's policy-rc.d (exit 101) denies every service start while
+	# the packages install, when none is in place already.
+	local policy=/usr/sbin/policy-rc.d made=
+	if [[ " ${had[*]} " != *" chrony "* ]] && [ ! -e "$policy" ]; then
+		printf '#!/bin/sh\n# wirerate set-up: no service starts while it installs\nexit 101\n' \
+			> "$policy" && chmod 755 "$policy" && made=1
+	fi
+	# In a subshell: a failed install (wr_die) still takes the policy away.
+	(wr_install "${WR_TEST_PACKAGES[@]}")
+	local rc=$?
+	[ -n "$made" ] && rm -f "$policy"
+	[ $rc -eq 0 ] || exit $rc
 	for svc in prometheus:prometheus ssh:openssh-server chrony:chrony; do
 		[[ " ${had[*]} " == *" ${svc#*:} "* ]] && continue
 		# systemd, or the init script where no systemd runs.
