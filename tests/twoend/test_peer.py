@@ -35,10 +35,15 @@ SIZE = 64
 # not count as a generator shortfall; tbf's bucket (6 kB, 100 frames) and
 # queue (12 kB, 200) take that catch-up without a drop, and let a 1 s
 # trial above the rate through with at most 300 frames more than the
-# rate: NDR <= rate * 1.0144.
+# rate: NDR <= rate * 1.0144. A slower shaper gets a bucket and a queue in
+# proportion (the same 14.4 ms of its rate), so its bound is the same.
 SHAPER_BPS = 10000000
-TBF = ["burst", "6kb", "limit", "12kb"]
 BURST = "64"
+
+
+def tbf_args(bps):
+    """tbf's bucket and queue: 4.8 ms and 9.6 ms of bps."""
+    return ["burst", str(bps * 48 // 80000), "limit", str(bps * 96 // 80000)]
 MAX_PPS = 23000          # the search's 100 %: 10 % above the shaper
 TRIAL = "1s"
 SERVE_READY = "serving on"
@@ -46,6 +51,13 @@ SERVE_READY = "serving on"
 
 def shaper_pps(bps, size=SIZE):
     return bps / 8.0 / (size - 4)
+
+
+# The sender's worker on CPU 0 (EAL side "b": its main lcore on CPU 1),
+# the far end's on CPU 1: other DPDK processes on this machine keep their
+# workers on CPU 1 (lcore 1) and their sleeping main lcores on CPU 0, so
+# the generator, whose stalls a search counts, shares a CPU with the
+# least busy-polling.
 
 
 class PeerBed(Bed):
@@ -91,9 +103,10 @@ class PeerBed(Bed):
         if delay_ms:
             sh(*tc, "root", "handle", "1:", "netem", "delay", "%dms" % delay_ms,
                "limit", "100000")
-            sh(*tc, "parent", "1:1", "handle", "10:", "tbf", "rate", str(bps), *TBF)
+            sh(*tc, "parent", "1:1", "handle", "10:", "tbf", "rate", str(bps),
+               *tbf_args(bps))
         else:
-            sh(*tc, "root", "tbf", "rate", str(bps), *TBF)
+            sh(*tc, "root", "tbf", "rate", str(bps), *tbf_args(bps))
 
     def router_counts(self):
         """Frames the router took in from A and put out towards B."""
@@ -107,7 +120,7 @@ class PeerBed(Bed):
         sends: its port sends to A too (both directions)."""
         tx = ["--src-mac", MAC_B, "--dst-mac", MAC_RB, "--src-ip", IP_B, "--dst-ip",
               IP_A] if sends else ["--tx-ports", "none"]
-        argv = [twoend.WIRERATE, "serve"] + self.eal("b", [AF % (0, self.vb)]) + [
+        argv = [twoend.WIRERATE, "serve"] + self.eal("a", [AF % (0, self.vb)]) + [
             "--", "--control", self.sock, "--control-listen", "%s:%d" % (MGMT_B, PORT),
             "--control-token", self.token, "--quiet"] + tx
         argv = ["ip", "netns", "exec", self.nb] + argv
@@ -128,7 +141,7 @@ class PeerBed(Bed):
         po = ["--peer", "tcp:%s:%d" % (MGMT_B, PORT), "--peer-token",
               token or self.token] if peer else []
         rx = [] if both else ["--rx-ports", "none"]
-        return self.wirerate("a", [AF % (0, self.va)], rx + ["--quiet"] +
+        return self.wirerate("b", [AF % (0, self.va)], rx + ["--quiet"] +
                              self.frames() + po + list(opts), netns=self.na, name=name)
 
     def vb_to_a(self):
@@ -138,7 +151,7 @@ class PeerBed(Bed):
 
     def single(self, opts):
         """One process with both ports in A (after vb_to_a)."""
-        p = self.wirerate("a", [AF % (0, self.va), AF % (1, self.vb)], [
+        p = self.wirerate("b", [AF % (0, self.va), AF % (1, self.vb)], [
             "--tx-ports", "0", "--rx-ports", "1", "--quiet"] + self.frames() +
             list(opts), netns=self.na, name="single")
         return p
