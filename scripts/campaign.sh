@@ -12,14 +12,15 @@ usage() {
 	cat <<USAGE
 Usage: $0 [options] INVENTORY CAMPAIGN
   --results DIR   where results go [campaign-results/NAME, NAME from CAMPAIGN]
-  --rerun         run every cell again (default: resume; cells with a passed,
-                  merged result of the same cell digest are reused)
+  --rerun         run every cell again (default: resume; cells that ran (both
+                  ends, a balanced merge) with the same cell digest are reused)
   --no-exporters  do not start wirerate-exporter.py on the hosts
   --wirerate PATH the wirerate program shipped to the hosts and run here for
                   merge and report [build/app/wirerate]
   --ansible ARG   pass ARG to ansible-playbook (repeatable), e.g. -vv
-Exit status: 0 every cell passed, 1 a cell failed (or the campaign could
-not finish), 2 bad usage or a bad campaign file.
+Exit status: 0 every cell ran and none missed its goal, 1 a cell failed
+or missed its goal (or the campaign could not finish), 2 bad usage or a
+bad campaign file.
 USAGE
 }
 

@@ -45,6 +45,12 @@ GOOD = {
         "schema": "wirerate-cell/1", "cell": "c1", "label": "l", "frame_size": 64,
         "repeat": 1, "sender": "h1:0", "receiver": "h2:0", "status": "passed",
         "reason": "", "merged": "merged.json"},
+    "wirerate-cell/2": {
+        "schema": "wirerate-cell/2", "cell": "c1", "label": "l", "frame_size": 64,
+        "repeat": 1, "sender": "h1:0", "receiver": "h2:0", "digest": "d",
+        "ran": True, "status": "missed", "reason": "", "merged": "merged.json",
+        "goal": {"want": "loss <= 0.1%", "loss_ratio": 0.001, "met": False,
+                 "why": "loss 96% (2884 of 3000 frames) above the goal 0.1%"}},
     "wirerate-dut/1": {
         "schema": "wirerate-dut/1", "window": "with edges", "window_s": 1.0,
         "samples": 3, "observed_s": 2.0, "interrupts_per_s": 1000.0,
@@ -60,6 +66,8 @@ BREAK = {
                           ("totals", {}), ("accounting.balanced", None)],
     "wirerate-merge/1": [("balanced", "yes"), ("totals.rx_pkts", -3)],
     "wirerate-cell/1": [("status", "ok"), ("reason", "late"), ("frame_size", 10)],
+    "wirerate-cell/2": [("status", "passed"), ("ran", False), ("goal.met", None),
+                        ("goal.loss_ratio", 2), ("reason", "late"), ("status", "ok")],
     "wirerate-dut/1": [("samples", 1), ("cpu.cpu.busy", 120), ("window", "all"),
                        ("net_rx_softirqs_total", -1)],
 }

@@ -90,6 +90,14 @@ print_verdict(FILE *f, const struct wr_merge *m)
 	else
 		fprintf(f, "NOT balanced: %u of %u streams do not add up\n",
 			m->nb_unbalanced, m->nb_rows);
+	/* One-way latency (results/oneway.h), when the receiver timed them. */
+	if (m->oneway.available && m->oneway.synced_clocks)
+		fprintf(f, "one-way latency: by %s, within %.0f ns (the clocks' bound)\n",
+			m->oneway.source, m->oneway.bound_ns);
+	else if (m->oneway.available)
+		fprintf(f, "one-way latency: one TSC (--latency tsc on the receiver)\n");
+	else if (m->oneway.asked)
+		fprintf(f, "one-way latency: none: %s\n", m->oneway.reason);
 }
 
 /* Parse argv; returns 1 to go on, 0 after --help, -1 on bad usage. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * `wirerate report` on two-ended results: the cells a campaign recorded
- * (schema wirerate-cell/1, scripts/campaign/) and `wirerate merge` files
+ * (schema wirerate-cell/2, or /1 before goals, scripts/campaign/) and `wirerate merge` files
  * (wirerate-merge/1). A merged cell becomes a run of the usual tables and
  * plots (figures: TX from the sender, RX and latency from the receiver,
  * loss from the merge, cycles per frame from the sender), and every cell,
@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,15 +22,19 @@
 #include "results/compare.h"
 #include "results/kinds.h"
 
-#define CELL_SCHEMA "wirerate-cell/1"
+#define CELL_SCHEMA "wirerate-cell/2"
+#define CELL1_SCHEMA "wirerate-cell/1"   /* before goals: passed = ran */
 #define MERGE_SCHEMA "wirerate-merge/1"
 
 /* One row of the campaign table. */
 struct rep_cell {
 	char label[WR_LABEL_LEN];
 	char where[REP_CELL];         /* "sender -> receiver", or the merge file */
-	char status[REP_CELL];        /* "passed", "merged" or "FAILED: reason" */
+	/* "passed" (ran, goal met), "ran (no goal)", "MISSED: why" (ran,
+	 * goal not met), "merged" (a merge file) or "FAILED: reason". */
+	char status[REP_CELL];
 	char merge_path[PATH_MAX];
+	char search[REP_CELL];        /* a search cell's NDR / PDR / MLR, or "-" */
 	unsigned int frame_size;
 	int run;                      /* index in rep.run[], -1: no figures */
 	struct wr_metric_values snd;  /* the sender's own figures */
@@ -120,6 +125,35 @@ pair_figures(struct rep_run *run, const struct wr_metric_values *s,
 	run->n = 1;
 }
 
+/*
+ * The receiver's latency percentiles as one-way latency, by the merge's
+ * one_way (results/oneway.h): as they are with one TSC, shifted onto the
+ * sender's clock with synchronised clocks, left out otherwise (the
+ * receiver's TSC minus another host's is no latency).
+ */
+static void
+oneway_figures(struct rep_run *run, const json_t *merge)
+{
+	static const unsigned int lat[] = { WR_METRIC_LAT_P50, WR_METRIC_LAT_P90,
+		WR_METRIC_LAT_P99, WR_METRIC_LAT_P99_9 };
+	const json_t *ow = json_object_get(merge, "one_way");
+	const json_t *shift = json_object_get(ow, "shift_ns");
+	unsigned int i;
+
+	/* A merge of an older wirerate says nothing: as it was. */
+	if (ow == NULL)
+		return;
+	for (i = 0; i < RTE_DIM(lat); i++) {
+		double *v = &run->m.v[lat[i]];
+
+		if (json_is_number(shift))
+			*v -= json_number_value(shift);
+		if (!json_is_true(json_object_get(ow, "available")) || *v < 0)
+			run->m.have[lat[i]] = false;
+	}
+	run->lo = run->hi = run->m;
+}
+
 /* The merge at c->merge_path: a run of the report, figures of the row. */
 static int
 load_merge(struct rep *rep, struct rep_cell *c, struct wr_error *err)
@@ -160,17 +194,68 @@ load_merge(struct rep *rep, struct rep_cell *c, struct wr_error *err)
 	run->load_pct = -1;
 	run->frame_size = c->frame_size = (unsigned int)size;
 	pair_figures(run, &c->snd, &c->rcv, c);
+	oneway_figures(run, c->merge);
 	c->run = (int)rep->nb_runs++;
 	return 0;
 }
 
-/* A campaign's record of one cell; its merge when it passed. */
+/*
+ * The result column of a cell that ran: whether it met its goal
+ * (wirerate-cell/2's goal; a wirerate-cell/1 record knows none).
+ */
+static void
+goal_status(struct rep_cell *c)
+{
+	const json_t *goal = json_object_get(c->doc, "goal");
+	const json_t *met = json_object_get(goal, "met");
+
+	if (json_is_true(met))
+		snprintf(c->status, sizeof(c->status), "passed");
+	else if (json_is_false(met))
+		snprintf(c->status, sizeof(c->status), "MISSED: %s",
+			str_of(goal, "why", "goal not met"));
+	else
+		snprintf(c->status, sizeof(c->status), "ran (no goal)");
+}
+
+/*
+ * A search cell's figures (cell.json "search", frames/s) in Mpps: NDR and
+ * PDR of a throughput search, the conditional throughput of each of
+ * MLRsearch's goals (with its loss ratio); "-" for none.
+ */
+static void
+search_text(struct rep_cell *c)
+{
+	const json_t *f = json_object_get(c->doc, "search");
+	const json_t *mlr = json_object_get(f, "mlr"), *g;
+	size_t i, n = 0;
+
+	snprintf(c->search, sizeof(c->search), "-");
+	if (json_is_true(json_object_get(f, "ndr_found")))
+		n += (size_t)snprintf(c->search, sizeof(c->search), "NDR %.4g",
+			json_number_value(json_object_get(f, "ndr_pps")) / 1e6);
+	if (n > 0 && json_is_true(json_object_get(f, "pdr_found")))
+		snprintf(c->search + n, sizeof(c->search) - n, " / PDR %.4g",
+			json_number_value(json_object_get(f, "pdr_pps")) / 1e6);
+	json_array_foreach(mlr, i, g) {
+		if (n >= sizeof(c->search) - 1)
+			break;
+		n += (size_t)snprintf(c->search + n, sizeof(c->search) - n, "%sMLR %.4g "
+			"(loss %.3g%%)%s", i == 0 ? "" : " / ", json_number_value(
+			json_object_get(g, "conditional_throughput_pps")) / 1e6, 100 *
+			json_number_value(json_object_get(g, "loss_ratio")),
+			json_is_true(json_object_get(g, "done")) ? "" : " not done");
+	}
+}
+
+/* A campaign's record of one cell; its merge when it ran. */
 static int
 load_cell(struct rep *rep, struct rep_cell *c, const char *path, struct wr_error *err)
 {
 	static const char *const need[] = { "label", "status", "sender", "receiver" };
 	const char *merged = str_of(c->doc, "merged", NULL);
 	unsigned int i;
+	bool ran;
 
 	for (i = 0; i < RTE_DIM(need); i++)
 		if (str_of(c->doc, need[i], NULL) == NULL)
@@ -184,12 +269,21 @@ load_cell(struct rep *rep, struct rep_cell *c, const char *path, struct wr_error
 		"?"), str_of(c->doc, "receiver", "?"));
 	c->frame_size = (unsigned int)json_integer_value(json_object_get(c->doc,
 		"frame_size"));
-	if (strcmp(str_of(c->doc, "status", ""), "passed") != 0 || merged == NULL) {
+	ran = strcmp(str_of(c->doc, "schema", ""), CELL1_SCHEMA) == 0 ?
+		strcmp(str_of(c->doc, "status", ""), "passed") == 0 :
+		json_is_true(json_object_get(c->doc, "ran"));
+	search_text(c);
+	if (ran && json_is_object(json_object_get(c->doc, "search"))) {
+		/* A search cell (--peer): its figures are the search's. */
+		goal_status(c);
+		return 0;
+	}
+	if (!ran || merged == NULL) {
 		snprintf(c->status, sizeof(c->status), "FAILED: %s",
 			str_of(c->doc, "reason", "no reason recorded"));
 		return 0;
 	}
-	snprintf(c->status, sizeof(c->status), "passed");
+	goal_status(c);
 	sibling(c->merge_path, sizeof(c->merge_path), path, merged);
 	return load_merge(rep, c, err);
 }
@@ -205,7 +299,8 @@ rep_campaign_load(struct rep *rep, const char *path, struct wr_error *err)
 	if (load_json(path, &doc, err) != 0)
 		return 1;
 	schema = str_of(doc, "schema", "");
-	if (strcmp(schema, CELL_SCHEMA) != 0 && strcmp(schema, MERGE_SCHEMA) != 0) {
+	if (strcmp(schema, CELL_SCHEMA) != 0 && strcmp(schema, CELL1_SCHEMA) != 0 &&
+			strcmp(schema, MERGE_SCHEMA) != 0) {
 		json_decref(doc);
 		return 1;
 	}
@@ -218,7 +313,7 @@ rep_campaign_load(struct rep *rep, const char *path, struct wr_error *err)
 	c = &rep->campaign->cell[rep->campaign->nb_cells++];
 	c->run = -1;
 	c->doc = doc;
-	if (strcmp(schema, CELL_SCHEMA) == 0)
+	if (strcmp(schema, MERGE_SCHEMA) != 0)
 		return load_cell(rep, c, path, err);
 	c->merge = doc;
 	snprintf(c->status, sizeof(c->status), "%s", json_is_true(
@@ -280,6 +375,7 @@ cell_row(char (*row)[REP_CELL], const struct rep *rep, const struct rep_cell *c)
 	fig(row[9], m != NULL ? &c->snd : NULL, WR_METRIC_CYCLES_PER_PKT, 1, 1);
 	fig(row[10], m != NULL ? &c->rcv : NULL, WR_METRIC_CYCLES_PER_PKT, 1, 1);
 	snprintf(row[11], REP_CELL, "%s", c->where);
+	snprintf(row[12], REP_CELL, "%s", c->search[0] != '\0' ? c->search : "-");
 }
 
 int
@@ -287,7 +383,8 @@ rep_campaign_table(const struct rep *rep, struct rep_doc *doc)
 {
 	static const char *const head[] = { "cell", "frame B", "result", "MB/s",
 		"Mpps", "Gb/s L1", "Gb/s L2", "sent / lost (loss)", "latency p50 ns",
-		"cycles/frame TX", "cycles/frame RX", "sender -> receiver" };
+		"cycles/frame TX", "cycles/frame RX", "sender -> receiver",
+		"NDR / PDR / MLR Mpps" };
 	const struct rep_campaign *cp = rep->campaign;
 	struct rep_table *t;
 	unsigned int i;
@@ -305,7 +402,8 @@ rep_campaign_table(const struct rep *rep, struct rep_doc *doc)
 	if (t->cell == NULL)
 		return -ENOMEM;
 	snprintf(t->title, sizeof(t->title), "Campaign: %u cells, as received "
-		"(MB/s = 10^6 frame bytes/s); cycles per frame at each end",
+		"(MB/s = 10^6 frame bytes/s); cycles per frame at each end; a "
+		"search cell's NDR / PDR / MLR",
 		cp->nb_cells);
 	t->nb_cols = RTE_DIM(head);
 	t->nb_rows = cp->nb_cells;

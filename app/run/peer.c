@@ -70,9 +70,18 @@ hook_note(json_t *trials, void *arg)
 	ps->pending = NULL;
 }
 
+/* The far end's --latency: this sender's tsc or sync asks it to time our frames. */
+static const char *
+far_latency(const struct wr_config *cfg)
+{
+	return cfg->lat_mode == WR_LAT_SYNC ? "sync" : cfg->lat_mode == WR_LAT_TSC ?
+		"tsc" : "auto";
+}
+
 /*
  * The options of the far end's run: the sender's largest frames; one
- * way, no TX port (both ways: the far end's own options say which).
+ * way, no TX port (both ways: the far end's own options say which); its
+ * --latency (far_latency).
  */
 static json_t *
 open_params(const struct wr_config *cfg)
@@ -87,6 +96,9 @@ open_params(const struct wr_config *cfg)
 	if (o != NULL && cfg->peer_rate.unit == WR_RATE_NONE)
 		json_object_set_new(json_object_get(o, "options"), "tx-ports",
 			json_string("none"));
+	if (o != NULL && strcmp(far_latency(cfg), "auto") != 0)
+		json_object_set_new(json_object_get(o, "options"), "latency",
+			json_string(far_latency(cfg)));
 	return o;
 }
 
@@ -271,13 +283,52 @@ stream_far(uint64_t sid, uint64_t sent, json_t *theirs, struct wr_trial_summary 
 		(json_int_t)u64_of(theirs, "reordered_pkts"));
 }
 
+/*
+ * One-way latency of the far end's timing of our frames (results/oneway.h,
+ * docs/testbeds.md), judged per trial on both ends' env: this run's, with
+ * its anchors at set-up and now; the far end's from peer_open, with its
+ * anchors at set-up and at this trial's end (reply's anchor). The trial's
+ * record gets one_way (and far.one_way the last), its streams as the far
+ * end timed them shifted onto this end's clock with the bound, or null
+ * with the reason. The far end's per-port latency is its own TSC's
+ * differences: kept only with --latency tsc (one host).
+ */
+static json_t *
+far_oneway(struct app_peer_session *ps, const struct wr_run *run, json_t *reply,
+		json_t *doc)
+{
+	json_t *own = wr_result_head(run), *far, *clock, *anchors, *s;
+	size_t i;
+
+	far = json_pack("{s:o?, s:{s:s}}", "env", json_deep_copy(json_object_get(ps->far,
+		"env")), "config", "latency", far_latency(ps->cfg));
+	clock = json_object_get(json_object_get(far, "env"), "clock");
+	anchors = json_object_get(clock, "anchors");
+	if (json_array_size(anchors) > 0 && json_object_get(reply, "anchor") != NULL) {
+		json_array_clear(anchors);
+		json_array_append(anchors, json_array_get(json_object_get(json_object_get(
+			json_object_get(ps->far, "env"), "clock"), "anchors"), 0));
+		json_array_append(anchors, json_object_get(reply, "anchor"));
+	}
+	wr_oneway_judge(own, far, &ps->oneway);
+	json_decref(own);
+	json_decref(far);
+	json_object_set_new(ps->far, "one_way", wr_oneway_json(&ps->oneway));
+	json_array_foreach(json_object_get(doc, "streams"), i, s)
+		wr_oneway_latency_json(&ps->oneway, s, s);
+	if (!ps->oneway.available || ps->oneway.synced_clocks)
+		json_array_foreach(json_object_get(doc, "totals"), i, s)
+			json_object_del(s, "latency");
+	return wr_oneway_json(&ps->oneway);
+}
+
 /* The trial's "far": per stream both ends' counts, the far end's view. */
 static json_t *
 trial_far(struct app_peer_session *ps, const struct wr_run *run, json_t *reply,
 		struct wr_trial_summary *s)
 {
 	json_t *streams = json_array(), *theirs = json_object_get(reply, "streams");
-	json_t *doc = json_object_get(reply, "doc");
+	json_t *doc = json_object_get(reply, "doc"), *ow;
 	const struct wr_txq *tq;
 	unsigned int i;
 
@@ -290,12 +341,13 @@ trial_far(struct app_peer_session *ps, const struct wr_run *run, json_t *reply,
 			tq), stream_of(theirs, sid), s));
 	}
 	s->loss_ratio = s->sent_pkts ? (double)s->lost_pkts / (double)s->sent_pkts : 0;
-	return json_pack("{s:i, s:i, s:I, s:I, s:I, s:I, s:i, s:o, s:{s:O?, s:O?, "
+	ow = far_oneway(ps, run, reply, doc);
+	return json_pack("{s:i, s:i, s:I, s:I, s:I, s:I, s:i, s:o, s:o, s:{s:O?, s:O?, "
 		"s:O?, s:O?}}", "trial", ps->tag, "frame_size", ps->frame_size,
 		"sent_pkts", (json_int_t)s->sent_pkts, "rx_pkts",
 		(json_int_t)s->received_pkts, "lost_pkts", (json_int_t)s->lost_pkts,
 		"excess_pkts", (json_int_t)s->excess_pkts, "late_pkts", 0,
-		"streams", streams, "peer", "totals", json_object_get(doc, "totals"),
+		"streams", streams, "one_way", ow, "peer", "totals", json_object_get(doc, "totals"),
 		"warnings", json_object_get(doc, "warnings"), "cross_checked",
 		json_object_get(doc, "cross_checked"), "streams",
 		json_object_get(doc, "streams"));

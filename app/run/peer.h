@@ -21,6 +21,7 @@
 #include "base/error.h"
 #include "methods/modes.h"
 #include "measure/seq.h"
+#include "results/oneway.h"
 #include "peer_rpc.h"
 
 /* A trial whose record late frames may still amend. */
@@ -42,6 +43,8 @@ struct app_peer_session {
 	bool counting;     /* the far end counts trial tag now */
 	struct app_peer_rec recent[WR_SEQ_TAG_PREV + 1];
 	struct wr_mode_far hooks;  /* arg: this session */
+	struct wr_oneway oneway;   /* the far end's latency of our frames,
+	                            * as judged at the last trial */
 };
 
 /*

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "setup/clockread.h"
 #include "base/jsonw.h"
 #include "base/rpc.h"
 #include "measure/seq.h"
@@ -121,14 +122,18 @@ static json_t *
 end_reply(const struct wr_run *run, uint16_t tag)
 {
 	json_t *streams = json_array(), *trial = json_object();
+	struct wr_clock_anchor a;
 	unsigned int i;
 
 	for (i = 0; i < run->res.nb_streams; i++)
 		json_array_append_new(streams, stream_counts(&run->res.streams[i]));
 	wr_result_add_trial(trial, run, false);
-	return json_pack("{s:i, s:o, s:o, s:o, s:b}", "trial", tag, "streams",
-		streams, "doc", trial, "tx_streams", tx_counts(run), "tx_rate_reached",
-		tx_reached(run));
+	/* Ties this trial's latency stamps to this host's clock (oneway.h). */
+	wr_clock_anchor(&a);
+	return json_pack("{s:i, s:o, s:o, s:o, s:b, s:{s:I, s:I, s:f}}", "trial", tag,
+		"streams", streams, "doc", trial, "tx_streams", tx_counts(run),
+		"tx_rate_reached", tx_reached(run), "anchor", "tsc", (json_int_t)a.tsc,
+		"realtime_ns", (json_int_t)a.realtime_ns, "read_ns", a.read_ns);
 }
 
 /* Start counting trial tag (c->lock held; let go while setting up). */

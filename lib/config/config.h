@@ -70,7 +70,21 @@ enum wr_lat_mode {
 	WR_LAT_AUTO = 0,  /* streams sent by this process (same TSC) */
 	WR_LAT_TSC,       /* also other processes: the user says same host */
 	WR_LAT_OFF,
+	WR_LAT_SYNC,      /* also other hosts: one-way only where both ends'
+	                   * clocks are synchronised (results/oneway.h) */
 };
+
+/*
+ * Where a run reads its host's clock synchronisation (--clock-sync,
+ * measure/clocksync.h): the word's order is optab.c's clock_sync_values.
+ */
+enum wr_clock_sync {
+	WR_CLOCK_SYNC_AUTO = 0, /* ptp4l, else chronyd, where its socket exists */
+	WR_CLOCK_SYNC_PTP,      /* linuxptp: ptp4l through pmc */
+	WR_CLOCK_SYNC_CHRONY,   /* chronyd through chronyc */
+	WR_CLOCK_SYNC_NONE,     /* not read: no one-way latency across hosts */
+};
+#define WR_CLOCK_PATH_LEN 108u      /* a UNIX socket path (sun_path), NUL */
 
 /* What TX writes into each frame's test header (--stamp). */
 enum wr_stamp {
@@ -220,6 +234,8 @@ struct wr_config {
 	bool rx_clock_set;          /* --rx-clock given */
 	uint64_t linger_ms;         /* ports stay open until links are down; 0: off */
 	bool reflect;               /* send every received frame back */
+	enum wr_clock_sync clock_sync; /* --clock-sync source */
+	char clock_sync_path[WR_CLOCK_PATH_LEN]; /* its socket, "" = default */
 	struct wr_capture_conf capture; /* --capture (capture.h) */
 	struct wr_replay_conf replay; /* --replay (opts_replay.h) */
 	/* --mode mlr (mlr.h) and latency under load (modes_lat.c). */

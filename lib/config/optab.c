@@ -22,7 +22,7 @@
 static const char *const mode_values[] = { "run", "sweep", "throughput",
 	"loss", "b2b", "mlr", NULL };
 static const char *const stamp_values[] = { "full", "seq", "none", NULL };
-static const char *const latency_values[] = { "auto", "tsc", "off", NULL };
+static const char *const latency_values[] = { "auto", "tsc", "off", "sync", NULL };
 static const char *const capture_what_values[] = { "foreign", "seq", "last",
 	NULL };
 static const char *const sizes_values[] = { "rfc2544", "rfc2544-jumbo", NULL };
@@ -33,6 +33,8 @@ static const char *const rate_values[] = { "max", NULL };
 static const char *const vary_values[] = { "inc", "random", NULL };
 static const char *const replay_speed_values[] = { "max", NULL };
 static const char *const rx_clock_values[] = { "own", "any", NULL };
+static const char *const clock_sync_values[] = { "auto", "ptp", "chrony", "none",
+	NULL };
 
 const struct wr_optdesc wr_optab[] = {
 	{ "tx-ports", REQ, WR_OPT_TX_PORTS, "LIST", "ports that transmit: 0,1 | 0-3 | all | "
@@ -241,7 +243,8 @@ const struct wr_optdesc wr_optab[] = {
 		WR_PROF_RUN, NULL },
 	{ "latency", REQ, WR_OPT_LATENCY, "MODE", "auto: latency of frames this process "
 		"sent\n(same TSC); tsc: also frames of another\nprocess on this host (needs an "
-		"invariant\nTSC); off [auto]", WR_OPTSEC_RUN,
+		"invariant\nTSC); sync: also of another host, one-way\nonly where both ends' "
+		"clocks are in sync\n(--clock-sync); off [auto]", WR_OPTSEC_RUN,
 		WR_PROF_RUN, latency_values },
 	{ "csv", REQ, WR_OPT_CSV, "FILE", "write the per-interval table as CSV (one row\n"
 		"per trial, interval and port), atomically", WR_OPTSEC_RUN,
@@ -310,6 +313,12 @@ const struct wr_optdesc wr_optab[] = {
 		"for receiving another tool's traffic;\nalways with --reflect) "
 		"[own]", WR_OPTSEC_TWOEND,
 		WR_PROF_RUN, rx_clock_values },
+	{ "clock-sync", REQ, WR_OPT_CLOCK_SYNC, "SRC[:SOCK]", "where this host's clock "
+		"sync is read, for\none-way latency across hosts: ptp (ptp4l\nthrough pmc), "
+		"chrony (chronyc tracking),\nauto (ptp4l, else chronyd, where its "
+		"socket\nexists) or none; :SOCK names ptp4l's\nuds_address or chronyd's "
+		"command socket;\nthe result's env.clock (docs/testbeds.md)\n[auto]",
+		WR_OPTSEC_TWOEND, WR_PROF_RUN, clock_sync_values },
 	{ "reflect", NO, WR_OPT_REFLECT, NULL, "send every received frame back out of "
 		"its\nport on the TX queue paired with its RX\nqueue, MACs, IPs and UDP/TCP "
 		"ports swapped;\ncounts what it reflected and what it could\nnot (TX full: "

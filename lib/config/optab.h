@@ -52,6 +52,7 @@ enum wr_optab_id {
 	WR_OPT_VARY,
 	WR_OPT_ANNOUNCE,
 	WR_OPT_RX_CLOCK,
+	WR_OPT_CLOCK_SYNC,
 };
 
 /*

@@ -356,6 +356,38 @@ opt_rx_clock(const char *v, struct wr_config *cfg, struct wr_error *err)
 	return 0;
 }
 
+/* --clock-sync SOURCE[:SOCKET]: where this host's clock state is read. */
+static int
+opt_clock_sync(const char *v, struct wr_config *cfg, struct wr_error *err)
+{
+	const char *colon = strchr(v, ':');
+	size_t n = colon != NULL ? (size_t)(colon - v) : strlen(v);
+	char word[16];
+	int i = -1;
+
+	if (n < sizeof(word)) {
+		memcpy(word, v, n);
+		word[n] = '\0';
+		i = wr_optab_value(WR_OPT_CLOCK_SYNC, word);
+	}
+	if (i < 0)
+		return wr_err_usage(err, -EINVAL, "--clock-sync %s: expected auto, ptp, "
+			"chrony or none, optionally :SOCKET (ptp4l's uds_address or "
+			"chronyd's command socket)", v);
+	if (colon != NULL && (i == WR_CLOCK_SYNC_AUTO || i == WR_CLOCK_SYNC_NONE))
+		return wr_err_usage(err, -EINVAL, "--clock-sync %s: a socket is for ptp "
+			"or chrony only", v);
+	if (colon != NULL && (colon[1] != '/' || strlen(colon + 1) >=
+			sizeof(cfg->clock_sync_path)))
+		return wr_err_usage(err, -EINVAL, "--clock-sync %s: the socket must be an "
+			"absolute path of at most %u characters", v,
+			WR_CLOCK_PATH_LEN - 1);
+	cfg->clock_sync = (enum wr_clock_sync)i;
+	snprintf(cfg->clock_sync_path, sizeof(cfg->clock_sync_path), "%s",
+		colon != NULL ? colon + 1 : "");
+	return 0;
+}
+
 /* Options of two-ended runs (docs/testbeds.md). */
 static int
 opt_twoend(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
@@ -369,6 +401,8 @@ opt_twoend(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 		return wr_optv_duration("linger", v, 0, &cfg->linger_ms, err);
 	case WR_OPT_RX_CLOCK:
 		return opt_rx_clock(v, cfg, err);
+	case WR_OPT_CLOCK_SYNC:
+		return opt_clock_sync(v, cfg, err);
 	default: break;
 	}
 	return 1;

@@ -307,6 +307,7 @@ wr_merge_compute(const json_t *snd, const json_t *rcv, struct wr_merge *m,
 		add_totals(m, &m->rows[i]);
 	}
 	m->balanced = m->nb_rows > 0 && m->nb_unbalanced == 0;
+	wr_oneway_judge(snd, rcv, &m->oneway);
 	return 0;
 }
 
@@ -336,13 +337,9 @@ source_json(const json_t *doc, const char *path)
 }
 
 static json_t *
-row_json(const struct wr_merge_row *r)
+row_json(const struct wr_merge_row *r, const struct wr_oneway *ow)
 {
-	static const char *const lat_keys[] = {
-		"latency_min_ns", "latency_mean_ns", "latency_max_ns", "jitter_ns",
-	};
-	json_t *o = json_object(), *v;
-	unsigned int i;
+	json_t *o = json_object();
 
 	wr_json_set(o, "stream_id", wr_json_u64(r->stream_id));
 	wr_json_set(o, "tx_port", wr_json_u64(r->stream_id / WR_MAX_QUEUES));
@@ -362,11 +359,8 @@ row_json(const struct wr_merge_row *r)
 	wr_json_set(o, "dup_pkts", wr_json_u64(r->dup_pkts));
 	wr_json_set(o, "old_pkts", wr_json_u64(r->old_pkts));
 	wr_json_set(o, "restarts", wr_json_u64(r->restarts));
-	for (i = 0; r->latency != NULL && i < RTE_DIM(lat_keys); i++) {
-		v = json_object_get(r->latency, lat_keys[i]);
-		if (v != NULL)
-			json_object_set(o, lat_keys[i], v);
-	}
+	if (r->latency != NULL)
+		wr_oneway_latency_json(ow, r->latency, o);
 	wr_json_set(o, "balanced", json_boolean(r->balanced));
 	wr_json_set(o, "why", json_string(r->why));
 	return o;
@@ -416,9 +410,10 @@ wr_merge_json(const struct wr_merge *m, const json_t *snd,
 	wr_json_set(doc, "sender", source_json(snd, snd_path));
 	wr_json_set(doc, "receiver", source_json(rcv, rcv_path));
 	for (i = 0; i < m->nb_rows; i++)
-		json_array_append_new(rows, row_json(&m->rows[i]));
+		json_array_append_new(rows, row_json(&m->rows[i], &m->oneway));
 	wr_json_set(doc, "streams", rows);
 	wr_json_set(doc, "totals", totals_json(m));
+	wr_json_set(doc, "one_way", wr_oneway_json(&m->oneway));
 	wr_json_set(doc, "balanced", json_boolean(m->balanced));
 	wr_json_set(doc, "complete", json_boolean(!m->incomplete));
 	return doc;

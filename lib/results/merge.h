@@ -25,6 +25,7 @@
 
 #include <jansson.h>
 #include "base/error.h"
+#include "oneway.h"
 
 #define WR_MERGE_SCHEMA "wirerate-merge/1"
 #define WR_MERGE_MAX_ROWS 1024u
@@ -77,6 +78,9 @@ struct wr_merge {
 	uint64_t dup_pkts;
 	unsigned int nb_unbalanced;
 	bool balanced;            /* every row balanced, and at least one row */
+	/* Whether the receiver's latency of these streams is one-way
+	 * latency (oneway.h): the rows' latency fields follow it. */
+	struct wr_oneway oneway;
 };
 
 /*

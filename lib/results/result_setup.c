@@ -16,10 +16,60 @@
 #include "base/jsonw.h"
 #include "base/units.h"
 #include "base/wr_version.h"
+#include "setup/clockread.h"
 #include "setup/resolve.h"
 #include "result_int.h"
 #include "streamjson.h"
 #include "setup/replay_setup.h"
+
+static json_t *
+anchor_json(const struct wr_clock_anchor *a)
+{
+	json_t *o = json_object();
+
+	wr_json_set(o, "tsc", wr_json_u64(a->tsc));
+	wr_json_set(o, "realtime_ns", json_integer((json_int_t)a->realtime_ns));
+	wr_json_set(o, "read_ns", json_real(a->read_ns));
+	return o;
+}
+
+static json_t *
+num_or_null(bool have, double v)
+{
+	return have ? json_real(v) : json_null();
+}
+
+/*
+ * env.clock: this host's clock synchronisation as --clock-sync read it at
+ * set-up, and two anchors (TSC and system clock at one instant: set-up,
+ * and now) that tie the run's TSC stamps to that clock (results/oneway.h).
+ */
+static json_t *
+clock_json(const struct wr_run *run)
+{
+	static const char *const asked[] = { "auto", "ptp", "chrony", "none" };
+	const struct wr_clocksync *cs = &run->setup.clock;
+	const struct wr_config *c = run->setup.cfg;
+	struct wr_clock_anchor now;
+	json_t *o = json_object(), *a = json_array();
+	bool read = cs->source != WR_CLOCKSYNC_NONE && cs->reason[0] == '\0';
+
+	wr_clock_anchor(&now);
+	wr_json_set(o, "requested", json_string(asked[c->clock_sync]));
+	wr_json_set(o, "socket", c->clock_sync_path[0] != '\0' ?
+		json_string(c->clock_sync_path) : json_null());
+	wr_json_set(o, "source", json_string(wr_clocksync_source_name(cs->source)));
+	wr_json_set(o, "synced", json_boolean(cs->synced));
+	wr_json_set(o, "bound_ns", num_or_null(cs->synced, cs->bound_ns));
+	wr_json_set(o, "offset_ns", num_or_null(cs->synced || read, cs->offset_ns));
+	wr_json_set(o, "delay_ns", num_or_null(cs->synced || read, cs->delay_ns));
+	wr_json_set(o, "detail", json_string(cs->detail));
+	wr_json_set(o, "reason", json_string(cs->reason));
+	json_array_append_new(a, anchor_json(&run->setup.anchor0));
+	json_array_append_new(a, anchor_json(&now));
+	wr_json_set(o, "anchors", a);
+	return o;
+}
 
 json_t *
 wr_result_env_json(const struct wr_run *run)
@@ -50,6 +100,7 @@ wr_result_env_json(const struct wr_run *run)
 		wr_json_set(o, "date_utc", json_string(buf));
 	wr_json_set(o, "profile", run->setup.cfg->profile_path[0] != '\0' ?
 		json_string(run->setup.cfg->profile_path) : json_null());
+	wr_json_set(o, "clock", clock_json(run));
 	return o;
 }
 
@@ -188,6 +239,7 @@ wr_result_config_json(const struct wr_config *c)
 	}
 	wr_json_set(o, "link_speed_bps", wr_json_u64(c->link_speed_bps));
 	wr_json_set(o, "latency", json_string(c->lat_mode == WR_LAT_TSC ? "tsc" :
+		c->lat_mode == WR_LAT_SYNC ? "sync" :
 		c->lat_mode == WR_LAT_OFF ? "off" : "auto"));
 	wr_json_set(o, "repeat", wr_json_u64(c->nb_repeat));
 	wr_json_set(o, "warmup", wr_json_u64(c->nb_warmup));

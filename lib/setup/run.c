@@ -17,6 +17,7 @@
 #include "replay_setup.h"
 #include "resolve.h"
 #include "svc.h"
+#include "clockread.h"
 #include "ringpair.h"
 #include "run.h"
 
@@ -34,6 +35,7 @@ wr_run_lat_valid(const struct wr_run *run, bool sender_in_run)
 		return false;
 	switch (run->setup.cfg->lat_mode) {
 	case WR_LAT_TSC: return true;
+	case WR_LAT_SYNC: return true;
 	case WR_LAT_OFF: return false;
 	default: return sender_in_run;
 	}
@@ -43,7 +45,8 @@ bool
 wr_run_lat_possible(const struct wr_run *run)
 {
 	return wr_run_lat_on(run) &&
-		(run->setup.cfg->lat_mode == WR_LAT_TSC || run->setup.q.nb_tx > 0);
+		(run->setup.cfg->lat_mode == WR_LAT_TSC ||
+		run->setup.cfg->lat_mode == WR_LAT_SYNC || run->setup.q.nb_tx > 0);
 }
 
 /* Drivers whose reported link speed is a label, not a measurement. */
@@ -408,14 +411,18 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 	run->setup.cfg = cfg;
 	run->setup.keep = keep;
 	run->setup.tsc_hz = rte_get_tsc_hz();
-	if (cfg->lat_mode == WR_LAT_TSC && !wr_cpuinfo_has_flags(WR_CPUINFO_PATH,
-			"constant_tsc nonstop_tsc")) {
+	if ((cfg->lat_mode == WR_LAT_TSC || cfg->lat_mode == WR_LAT_SYNC) &&
+			!wr_cpuinfo_has_flags(WR_CPUINFO_PATH, "constant_tsc nonstop_tsc")) {
 		free(run);
-		return wr_err_usage(err, -EINVAL, "--latency tsc: this CPU's TSC is "
+		return wr_err_usage(err, -EINVAL, "--latency %s: this CPU's TSC is "
 			"not invariant (no constant_tsc and nonstop_tsc flags), so "
-			"another process's TX stamps cannot be compared; use auto");
+			"another process's TX stamps cannot be compared; use auto",
+			cfg->lat_mode == WR_LAT_TSC ? "tsc" : "sync");
 	}
 	snprintf(run->setup.cmdline, sizeof(run->setup.cmdline), "%s", cmdline);
+	/* Before the ports: the daemon's tool runs while nothing polls. */
+	wr_clockread(cfg, &run->setup.clock);
+	wr_clock_anchor(&run->setup.anchor0);
 	rc = wr_portkeep_ring_pairs(keep, cfg, err);
 	if (rc == 0)
 		rc = probe_ports(run, err);

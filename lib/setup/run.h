@@ -19,6 +19,7 @@
 #include "config/config.h"
 #include "datapath/impair.h"
 #include "datapath/worker.h"
+#include "measure/clocksync.h"
 #include "measure/cpu.h"
 #include "measure/link.h"
 #include "measure/stats.h"
@@ -135,6 +136,8 @@ struct wr_run_setup {
 	struct wr_capture *cap;        /* --capture, NULL: off (capture.h) */
 	struct wr_replay_set *replay;  /* --replay, NULL: off (replay_setup.h) */
 	struct wr_svc *svc;            /* --port-ip responder, NULL: off (svc.h) */
+	struct wr_clocksync clock;     /* --clock-sync as read at set-up */
+	struct wr_clock_anchor anchor0; /* TSC and system clock at set-up */
 };
 
 /*

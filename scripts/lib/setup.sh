@@ -25,6 +25,13 @@ WR_TEST_PACKAGES=(prometheus python3-prometheus-client tshark chromium tmux ansi
 WR_SAN_PACKAGES=(clang libclang-rt-dev llvm)
 # The results' JSON Schemas (docs/schema) checked in the Python suites.
 WR_TEST_PACKAGES+=(python3-jsonschema)
+# One-way latency across hosts (docs/testbeds.md): the twoend suite's
+# clocks case reads real clock daemons, each started by the test in its
+# own namespaces with its own config, pid file and socket: linuxptp's
+# ptp4l and pmc, chrony's chronyd (-x: never sets the clock) and chronyc.
+# The chronyd Debian's package enables as a service (it would adjust this
+# machine's clock) is stopped and disabled when this installed it.
+WR_TEST_PACKAGES+=(linuxptp chrony)
 # The package suite: builds the .deb (dpkg-buildpackage, debhelper),
 # lints it (lintian), installs and removes it.
 WR_PKG_PACKAGES=(debhelper dpkg-dev fakeroot lintian)
@@ -71,15 +78,30 @@ wr_install() {
 # loopback; the one Debian's package enables as a service (listening on
 # every address, port 9090) is stopped and disabled when this installed it.
 # The same holds for openssh-server's sshd (port 22, every address): the
-# campaign suite starts its own, one per namespace.
+# campaign suite starts its own, one per namespace; and for chrony's
+# chronyd, which would adjust this machine's clock: the twoend suite
+# starts its own, with -x.
 wr_install_test_tools() {
 	local had=() svc pkg
-	for pkg in prometheus openssh-server; do
+	for pkg in prometheus openssh-server chrony; do
 		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' &&
 			had+=("$pkg")
 	done
-	wr_install "${WR_TEST_PACKAGES[@]}"
-	for svc in prometheus:prometheus ssh:openssh-server; do
+	# chronyd must not run even for the moment between its package's
+	# install and the stop below (it would step this machine's clock):
+	# Debian's policy-rc.d (exit 101) denies every service start while
+	# the packages install, when none is in place already.
+	local policy=/usr/sbin/policy-rc.d made=
+	if [[ " ${had[*]} " != *" chrony "* ]] && [ ! -e "$policy" ]; then
+		printf '#!/bin/sh\n# wirerate set-up: no service starts while it installs\nexit 101\n' \
+			> "$policy" && chmod 755 "$policy" && made=1
+	fi
+	# In a subshell: a failed install (wr_die) still takes the policy away.
+	(wr_install "${WR_TEST_PACKAGES[@]}")
+	local rc=$?
+	[ -n "$made" ] && rm -f "$policy"
+	[ $rc -eq 0 ] || exit $rc
+	for svc in prometheus:prometheus ssh:openssh-server chrony:chrony; do
 		[[ " ${had[*]} " == *" ${svc#*:} "* ]] && continue
 		# systemd, or the init script where no systemd runs.
 		systemctl disable --now "${svc%%:*}" >/dev/null 2>&1 ||

@@ -3,7 +3,8 @@
 own sshd listening only on its namespace address, reached from the root
 namespace (the Ansible controller) with a key made here. Data ports: a veth
 pair h1 <-> h2 (af_packet; a tbf shaper on h1's end: "different hosts") and
-memif between two processes of h3 ("same host"). Everything is private to
+memif between two processes of h3 ("same host"); with peer_link, a
+management veth h1 <-> h2 for a search cell's --peer. Everything is private to
 one Bed and removed by Bed.close(), whatever happened: sshd by the PID in
 its PidFile, namespaces (with their veth ends), the root-side veth ends,
 memif sockets, the directory. See /work/shared/CAMPAIGN.md and
@@ -35,17 +36,18 @@ class Bed:
 
     HOSTS = ("h1", "h2", "h3")
 
-    def __init__(self, workdir=None, router=False):
+    def __init__(self, workdir=None, router=False, peer_link=False):
         self.HOSTS = Bed.HOSTS + (("r",) if router else ())
-        self.router = router
+        self.router, self.peer_link = router, peer_link
         pid = os.getpid()
         self.tag = "wc%d" % (pid % 10000)
         self.net = "10.213.%d" % (pid % 200 + 20)
         self.dir = workdir or tempfile.mkdtemp(prefix="wirerate-campaign-")
         os.makedirs(self.dir, exist_ok=True)
         self.netns, self.links, self.sshd, self.pids_seen = [], [], {}, {}
-        # Per host: more wr_ports and the environment of its host steps.
-        self.more_ports, self.host_env = {}, {}
+        # Per host: more wr_ports, the environment of its host steps, more
+        # inventory variables.
+        self.more_ports, self.host_env, self.more_vars = {}, {}, {}
         self.addr = {h: "%s.%d" % (self.net, 4 * i + 2) for i, h in
                      enumerate(self.HOSTS)}
 
@@ -63,6 +65,8 @@ class Bed:
         for i, h in enumerate(self.HOSTS):
             self._host(i, h)
         self._data_link()
+        if self.peer_link:
+            self._peer_link()
         for h in self.HOSTS:
             self.start_sshd(h)
         self.write_inventory()
@@ -98,6 +102,19 @@ class Bed:
             sh("ip", "netns", "exec", self.ns("h1"), "tc", "qdisc", "add", "dev", a,
                "root", *SHAPER.split())
         self.data = (a, b)
+
+    def _peer_link(self):
+        """h1 <-> h2: the management link a search cell's --peer takes to
+        h2's wirerate serve (the namespaces reach each other through no
+        other link): h2's wr_peer_addr."""
+        a, b = self.tag + "p1", self.tag + "p2"
+        net = "10.214.%d" % (os.getpid() % 200 + 20)
+        sh("ip", "link", "add", a, "type", "veth", "peer", "name", b)
+        for dev, h, n in ((a, "h1", 1), (b, "h2", 2)):
+            sh("ip", "link", "set", dev, "netns", self.ns(h))
+            sh("ip", "-n", self.ns(h), "addr", "add", "%s.%d/30" % (net, n), "dev", dev)
+            sh("ip", "-n", self.ns(h), "link", "set", dev, "up")
+        self.more_vars.setdefault("h2", {})["wr_peer_addr"] = "%s.2" % net
 
     def _router_links(self, a, b):
         """h1's a <-> r's ra and r's rb <-> h2's b, ra and rb on a bridge
@@ -192,6 +209,7 @@ Subsystem sftp /usr/lib/openssh/sftp-server
             for name, p in dict(ports[h], **self.more_ports.get(h, {})).items():
                 lines.append("        %s:" % name)
                 lines += ["          %s: '%s'" % kv for kv in sorted(p.items())]
+            lines += ["      %s: '%s'" % kv for kv in sorted(self.more_vars.get(h, {}).items())]
             if h in self.host_env:
                 lines.append("      wr_host_env:")
                 lines += ["        %s: '%s'" % kv for kv in sorted(self.host_env[h].items())]

@@ -108,7 +108,9 @@ def pcap():
 
 
 def result(tx=None, rx=None, schema="wirerate-result/1"):
+    # The receiver times another process's frames: --latency tsc, one host.
     d = {"schema": schema, "env": {"hostname": "h", "cmdline": "wirerate ..."},
+         "config": {"latency": "tsc"},
          "stop_reason": "idle", "duration_s": 1.0, "streams": rx or []}
     if tx is not None:
         d["tx_streams"] = tx

@@ -121,7 +121,7 @@ test_key_errors(void)
 		"did you mean 'duration' (in [run])? accepted in [run]: pattern, "
 		"rate, link-speed, duration, count, interval, grace, link-timeout, "
 		"impair, pool-mbufs, latency, start-on-rx, idle-timeout, rx-clock, "
-		"reflect");
+		"clock-sync, reflect");
 	expect_error("[ports]\ntx_ports = 0\n", 2, "did you mean 'tx-ports'");
 	expect_error("[frames]\nrate = 10\n", 2,
 		"[frames] rate = 10: rate belongs in section [run]");

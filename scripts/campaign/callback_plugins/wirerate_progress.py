@@ -23,7 +23,7 @@ DOCUMENTATION = """
 
 PLAN = re.compile(r"^campaign: (\d+) cells, (\d+) to run")
 CELL_START = re.compile(r"^cell \d+/\d+ \S+: .*: running$")
-CELL_DONE = re.compile(r"^cell \d+/\d+ \S+: (passed|failed)")
+CELL_DONE = re.compile(r"^cell \d+/\d+ \S+: (passed|ran|missed|failed)")
 
 
 def hms(s):

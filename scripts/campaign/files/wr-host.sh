@@ -19,9 +19,9 @@
 # environment may name other tools and another sysfs (the namespace test
 # bed: tests/campaign/bed.py): WR_SYSFS [/sys], WR_DEVBIND
 # [dpdk-devbind.py], WR_MODPROBE [modprobe].
-#   wr-host.sh rcv-start CELL_DIR READY_S COMMAND...
+#   wr-host.sh rcv-start CELL_DIR READY_S [--token] COMMAND...
 #   wr-host.sh rcv-finish CELL_DIR WAIT_S
-#   wr-host.sh snd-run CELL_DIR TIMEOUT_S COMMAND...
+#   wr-host.sh snd-run CELL_DIR TIMEOUT_S [--token] COMMAND...
 #   wr-host.sh dut-prepare WR_DIR
 #   wr-host.sh dut-start CELL_DIR INTERVAL_S IFACE...
 #   wr-host.sh dut-stop CELL_DIR
@@ -33,6 +33,11 @@
 # IFACE "@net IFACE rx_packets tx_packets rx_bytes tx_bytes rx_dropped
 # tx_dropped"; `ethtool -S IFACE` where present, once before and once after
 # ("@ethtool IFACE start|end", its lines). files/wr_dut.py reads it.
+#
+# --token: the first line of stdin is the campaign's token for a search
+# cell's --peer (CELL_DIR/peer.token, mode 0600: never on a command line).
+# A receiver is ready when it waits for its first frame, or, a `wirerate
+# serve` for a search cell, when it serves.
 #
 # snd-run and rcv-finish print the JSON result on stdout (the controller
 # keeps it: one SSH round trip fewer than a fetch) and the log on stderr.
@@ -63,6 +68,12 @@ stop_pidfile() {
 SYSFS=${WR_SYSFS:-/sys}
 DEVBIND=${WR_DEVBIND:-dpdk-devbind.py}
 MODPROBE=${WR_MODPROBE:-modprobe}
+
+# --token: stdin's first line into peer.token (in the cell's directory).
+token() {
+	(umask 077 && head -n 1 > peer.token) || die "cannot write $PWD/peer.token"
+	[ -s peer.token ] || die "--token: no token on stdin"
+}
 
 # Remember one change (KIND KEY OLD) before it is made.
 remember() { echo "$*" >> "$dir/state.txt"; }
@@ -240,12 +251,13 @@ rcv-start)
 	mkdir -p "$dir" && cd "$dir" || die "cannot create $dir"
 	stop_pidfile rcv.pid          # left by an interrupted controller
 	rm -f rcv.json rcv.log rcv.rc
+	if [ "$1" = --token ]; then token; shift; fi
 	# The receiver in its own session, its exit code kept in rcv.rc.
 	setsid sh -c '"$@" & echo $! > rcv.pid; wait $!; echo $? > rcv.rc' \
 		wr-receiver "$@" > rcv.log 2>&1 < /dev/null &
 	i=0
 	while [ $i -lt $((ready * 10)) ]; do
-		grep -q 'waiting for the first frame' rcv.log 2>/dev/null &&
+		grep -qE 'waiting for the first frame|serving on' rcv.log 2>/dev/null &&
 			{ echo "receiver ready (pid $(cat rcv.pid))"; exit 0; }
 		[ -f rcv.rc ] && break
 		sleep 0.1
@@ -282,6 +294,7 @@ snd-run)
 	shift 2
 	mkdir -p "$dir" && cd "$dir" || die "cannot create $dir"
 	rm -f snd.json snd.log
+	if [ "$1" = --token ]; then token; shift; fi
 	timeout -s INT -k 10 "$t" "$@" > snd.log 2>&1 < /dev/null
 	rc=$?
 	tail -n 5 snd.log >&2

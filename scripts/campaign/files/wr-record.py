@@ -12,7 +12,7 @@ one local step per cell and one at the end, so that each costs one task.
   wr-record.py summary WIRERATE RESULTS TITLE CELL_DIR...
       `wirerate report --out RESULTS/report` over the recorded cells,
       RESULTS/summary.json, and the campaign table on stdout. Exit 0 when
-      every cell passed, 1 otherwise.
+      every cell ran and none missed its goal, 1 otherwise.
 
 With a DUT observer (the campaign's `dut:`), cell also keeps the DUT's
 samples (dut.txt) and figures (dut.json, wr_dut.py), and summary adds the
@@ -60,8 +60,9 @@ def ran(res):
     return isinstance(res, dict) and isinstance(res.get("rc"), int)
 
 
-def verdict(t, merged, merge_out):
-    """Why the cell failed, or None."""
+def ends_ran(t):
+    """Why a cell's ends did not run (unprepared, unreachable, a failed
+    start or end), or None."""
     cell, rec, snd, fin = t["cell"], t["rec"], t["snd"], t["fin"]
     if t.get("unprepared"):
         return "; ".join(t["unprepared"])
@@ -76,6 +77,14 @@ def verdict(t, merged, merge_out):
         return "sender failed (exit %s): %s" % (snd.get("rc"), tail(snd))
     if not ran(fin) or fin["rc"] != 0:
         return "receiver failed (exit %s): %s" % (fin.get("rc"), tail(fin))
+    return None
+
+
+def verdict(t, merged, merge_out):
+    """Why the cell failed, or None."""
+    why = ends_ran(t)
+    if why:
+        return why
     if merged is None:
         return "no merge: %s" % merge_out
     if merged["totals"]["rx_pkts"] == 0:
@@ -126,6 +135,74 @@ def merge(wirerate, d):
         return None, last[-1] if last else "exit %d" % p.returncode
 
 
+def search_result(d):
+    """A search cell's result: the sender's document (its far end's counts
+    in it), or (None, why)."""
+    try:
+        with open(os.path.join(d, "snd.json")) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        return None, "no result from the sender: %s" % e
+    if not isinstance(doc, dict) or not isinstance(doc.get("far"), dict):
+        return None, "the sender's result has no far end (far): not a --peer run"
+    if doc.get("stop_reason") == "running" or not doc.get("results"):
+        return None, "the sender's search did not finish (%s)" % doc.get("stop_reason")
+    return doc, None
+
+
+def search_figures(doc):
+    """The search's figures for the record and the campaign table: NDR and
+    PDR (throughput), MLRsearch's conditional throughput per goal, frame
+    loss at each load (loss), in frames/s."""
+    r = doc["results"][0]
+    out = {"mode": doc.get("mode"), "frame_size": r.get("frame_size")}
+    for k in ("ndr_found", "ndr_pps", "pdr_found", "pdr_pps"):
+        if k in r:
+            out[k] = r[k]
+    if "goals" in r:
+        out["mlr"] = [{"loss_ratio": g.get("loss_ratio"), "done": g.get("done"),
+                       "conditional_throughput_pps": g.get("conditional_throughput_pps")}
+                      for g in r["goals"]]
+    return out
+
+
+def search_goal(fig):
+    """A search's own verdict: throughput found its NDR (and its PDR);
+    MLRsearch finished every goal; the other modes report figures with
+    no verdict to meet (met None)."""
+    g = {"want": None, "loss_ratio": None, "met": None, "why": ""}
+    if "ndr_found" in fig:
+        g["want"] = "the search finds its NDR and PDR"
+        g["met"] = bool(fig["ndr_found"] and fig.get("pdr_found", True))
+        g["why"] = "NDR %s, PDR %s" % (
+            "%.6g pps" % fig["ndr_pps"] if fig["ndr_found"] else "not found",
+            "%.6g pps" % fig["pdr_pps"] if fig.get("pdr_found") else "not found")
+    elif "mlr" in fig:
+        g["want"] = "MLRsearch finishes every goal"
+        g["met"] = all(x["done"] for x in fig["mlr"])
+        g["why"] = "; ".join("goal loss %s: %s" % (
+            pct(x["loss_ratio"] or 0), "%.6g pps" % x["conditional_throughput_pps"]
+            if x["done"] else "not done") for x in fig["mlr"])
+    else:
+        g["why"] = "%s: figures, no verdict" % fig["mode"]
+    return g
+
+
+def record_search(t, d):
+    """A search cell (mode:, --peer): it ran when both ends did and the
+    sender's result (with the far end's counts) is whole; its goal is the
+    search's own verdict. Returns (why not ran, goal, figures)."""
+    why = ends_ran(t)
+    doc, fig = None, None
+    if why is None:
+        doc, why = search_result(d)
+    if doc is not None:
+        fig = search_figures(doc)
+    goal = search_goal(fig) if fig else {"want": None, "loss_ratio": None,
+                                         "met": None, "why": "did not run"}
+    return why, goal, fig
+
+
 def record(wirerate):
     t = json.load(sys.stdin)
     cell = t["cell"]
@@ -141,25 +218,73 @@ def record(wirerate):
     write(os.path.join(d, "snd.log"), str(t["snd"].get("stderr", "")) + "\n")
     write(os.path.join(d, "rcv.log"), "%s\n%s\n" % (t["rec"].get("stdout", ""),
                                                   t["fin"].get("stderr", "")))
-    merged, merge_out = merge(wirerate, d)
-    why = verdict(t, merged, merge_out)
+    merged, fig = None, None
+    if cell.get("peer"):
+        why, goal, fig = record_search(t, d)
+    else:
+        merged, merge_out = merge(wirerate, d)
+        why = verdict(t, merged, merge_out)
     if why is None and t["rec"].get("rc") == 0:
         why = observe(t, d)
-    doc = {"schema": "wirerate-cell/1", "cell": cell["id"], "label": cell["label"],
+    if not cell.get("peer"):
+        goal = judge(cell.get("goal"), merged if why is None else None)
+    doc = {"schema": "wirerate-cell/2", "cell": cell["id"], "label": cell["label"],
            "frame_size": cell["size"], "repeat": cell["repeat"],
            "sender": "%s:%s" % (cell["sender"]["host"], cell["sender"]["port"]),
            "receiver": "%s:%s" % (cell["receiver"]["host"], cell["receiver"]["port"]),
            "digest": cell["digest"], "defines": cell["defines"],
-           "status": "failed" if why else "passed", "reason": why or "",
-           "merged": "merged.json" if merged is not None else None}
+           "ran": why is None, "reason": why or "", "goal": goal,
+           "status": status(why, goal),
+           "merged": "merged.json" if merged is not None else None,
+           "mode": cell.get("mode"), "result": "snd.json" if fig else None,
+           "search": fig}
     write(os.path.join(d, "cell.json"), json.dumps(doc, indent=1) + "\n")
     line = "cell %d/%d %s: %s" % (cell["n"], cell["of"], cell["id"], doc["status"])
+    if fig is not None:
+        line += ": " + goal["why"]
     if merged is not None:
         tot = merged["totals"]
         line += ": sent %d, received %d, lost %d" % (tot["sent_pkts"], tot["rx_pkts"],
                                                      tot["lost_pkts"])
-    print(line + (" (%s)" % why if why else ""))
+    tell = why or (goal["why"] if goal["met"] is False and fig is None else "")
+    print(line + (" (%s)" % tell if tell else ""))
     return 0
+
+
+def pct(x):
+    return "%.4g%%" % (100.0 * x)
+
+
+def judge(want, merged):
+    """Whether a cell that ran met its goal: {"want", "loss_ratio", "met",
+    "why"}. met is None when the cell set no goal (nothing judged) or did
+    not run; a loss known only from below (a crashed sender's checkpoint)
+    meets no goal it exceeds."""
+    g = {"want": None if want is None else "loss <= %s" % pct(want["loss_ratio"]),
+         "loss_ratio": None if want is None else want["loss_ratio"], "met": None,
+         "why": ""}
+    if merged is None:
+        g["why"] = "did not run"
+        return g
+    tot = merged["totals"]
+    loss = tot.get("loss_ratio", tot.get("loss_ratio_at_least"))
+    if want is None:
+        g["why"] = "no goal set (loss %s measured, not judged)" % pct(loss)
+        return g
+    g["met"] = loss <= want["loss_ratio"] and tot.get("exact", True)
+    g["why"] = "loss %s (%d of %d frames)%s %s the goal %s" % (
+        pct(loss), tot["lost_pkts"], tot["sent_pkts"],
+        "" if tot.get("exact", True) else " at least",
+        "within" if g["met"] else "above", pct(want["loss_ratio"]))
+    return g
+
+
+def status(why, goal):
+    """failed: it did not run; missed: it ran and missed its goal; passed:
+    it ran and met it; ran: it ran with no goal to meet."""
+    if why:
+        return "failed"
+    return {True: "passed", False: "missed", None: "ran"}[goal["met"]]
 
 
 def campaign_table(md):
@@ -202,21 +327,32 @@ def summary(wirerate, results, title, dirs):
         rc_report = p.returncode
         if p.returncode != 0:
             sys.stderr.write(p.stderr)
-    passed = [c["cell"] for _, c in cells if c and c["status"] == "passed"]
-    failed = {c["cell"]: c["reason"] for _, c in cells if c and c["status"] != "passed"}
+    done = [c for _, c in cells if c and did_run(c)]
+    passed = [c["cell"] for c in done if c["status"] == "passed"]
+    missed = {c["cell"]: c["goal"]["why"] for c in done if c["status"] == "missed"}
+    failed = {c["cell"]: c["reason"] for _, c in cells if c and not did_run(c)}
     missing = [os.path.basename(d) for d, c in cells if c is None]
-    # Passed before, same digest, not run this time (wr_pending).
-    reused = [x for x in passed if ran is not None and x not in ran]
-    s = {"cells": len(cells), "passed": len(passed), "failed": len(failed),
-         "not_run": missing, "failed_cells": failed, "reused": reused,
-         "report_rc": rc_report,
+    # Ran before, same digest, not run this time (wr_pending).
+    reused = [c["cell"] for c in done if ran is not None and c["cell"] not in ran]
+    s = {"cells": len(cells), "ran": len(done), "passed": len(passed),
+         "missed": len(missed), "no_goal": len(done) - len(passed) - len(missed),
+         "failed": len(failed), "not_run": missing, "failed_cells": failed,
+         "missed_cells": missed, "reused": reused, "report_rc": rc_report,
          "report": os.path.join(results, "report", "report.md")}
     write(os.path.join(results, "summary.json"), json.dumps(s, indent=1) + "\n")
     sections(s["report"], cells, reused)
-    print("\n%d of %d cells passed%s; report: %s" % (
-        len(passed), len(cells), "" if not missing else
-        ", %d not run" % len(missing), s["report"]))
-    return 0 if len(passed) == len(cells) and rc_report == 0 else 1
+    print("\n%d of %d cells ran%s; %d met their goal, %d missed it, %d had none; "
+          "report: %s" % (len(done), len(cells), "" if not missing else
+                          ", %d not run" % len(missing), s["passed"], s["missed"],
+                          s["no_goal"], s["report"]))
+    return 0 if len(done) == len(cells) and not missed and rc_report == 0 else 1
+
+
+def did_run(c):
+    """The record says the cell ran: "ran" (wirerate-cell/2), or a
+    wirerate-cell/1 record's "passed"."""
+    return c.get("ran") is True or (c.get("schema") == "wirerate-cell/1" and
+                                    c.get("status") == "passed")
 
 
 def sections(report, cells, reused):
@@ -238,7 +374,7 @@ def sections(report, cells, reused):
 def reused_line(reused):
     if not reused:
         return None
-    return ("Reused (passed before with the same digest, not run again): %s.\n" %
+    return ("Reused (ran before with the same digest, not run again): %s.\n" %
             ", ".join(reused))
 
 

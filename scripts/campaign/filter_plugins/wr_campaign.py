@@ -7,8 +7,8 @@
                                            force=ADDRESS for bind: force
   cell | wr_unprepared(hostvars)           why the cell's hosts are not
                                            prepared (wr_prep_error), if so
-  cells | wr_pending(rerun)                the cells without a passed result
-                                           of the same digest (cell.json)
+  cells | wr_pending(rerun)                the cells without a record that
+                                           ran, of the same digest (cell.json)
 
 Pure Python on the controller: they read the campaign and the inventory
 and the cells' records (cell.json), they never reach a host."""
@@ -23,7 +23,17 @@ from ansible.errors import AnsibleFilterError
 
 CELL_KEYS = {"label", "sender", "receiver", "sizes", "mtus", "count", "duration",
              "rate", "idle_timeout", "grace", "repeats", "latency", "timeout",
-             "sender_options", "receiver_options"}
+             "sender_options", "receiver_options", "goal", "mode"}
+# A search cell (mode:) runs two-ended through --peer: the receiver is a
+# `wirerate serve` on its host, the sender's method judges every trial on
+# its counts. Its keys, each the wirerate option of the same name.
+MODES = ("throughput", "mlr", "loss", "b2b", "sweep")
+MODE_KEYS = {"trial": "--trial", "resolution": "--resolution", "max_trials": "--max-trials",
+             "pdr": "--pdr", "goals": "--goals", "mlr_initial": "--mlr-initial",
+             "loss_step": "--loss-step", "b2b_trials": "--b2b-trials",
+             "peer_timeout": "--peer-timeout", "lat_loads": "--lat-loads"}
+CELL_KEYS |= set(MODE_KEYS)
+PEER_PORT = 9435
 DEFAULTS = {"sizes": [1518], "rate": "max", "idle_timeout": "2s",
             "grace": "500ms", "repeats": 1, "latency": False,
             "sender_options": "", "receiver_options": ""}
@@ -151,6 +161,62 @@ def _wr_dir(hv):
     return hv.get("wr_dir") or hv["wr_defaults"]["dir"]
 
 
+def _peer_addr(where, hv, host):
+    """ADDR:PORT the receiver's `wirerate serve` listens on and the sender
+    connects to: its wr_peer_addr, else its ansible_host (the management
+    network), and wr_peer_port."""
+    addr = str(hv.get("wr_peer_addr", hv.get("ansible_host", "")))
+    try:
+        ip = ipaddress.ip_address(addr)
+    except ValueError:
+        _bad(where, "receiver %s: a mode: cell needs wr_peer_addr (or ansible_host) "
+             "as an IP address (its wirerate serve listens there), not %r" % (host, addr))
+    port = hv.get("wr_peer_port", PEER_PORT)
+    return ("[%s]:%s" if ip.version == 6 else "%s:%s") % (ip, port)
+
+
+def _mode_opts(c):
+    """--mode and the mode's options of a search cell."""
+    q = shlex.quote
+    out = "--mode %s" % c["mode"]
+    for k in sorted(MODE_KEYS):
+        if k in c:
+            out += " %s %s" % (MODE_KEYS[k], q(str(c[k])))
+    return out
+
+
+def _peer_commands(where, cell, c, snd, rcv, addr):
+    """A search cell: `wirerate serve` on the receiver (TCP on its
+    management address, the campaign's token), the sender's --peer."""
+    q = shlex.quote
+    s_host, _, s_port, s_hv = snd
+    r_host, _, r_port, r_hv = rcv
+    s_wd, r_wd = _wr_dir(s_hv), _wr_dir(r_hv)
+    sdir = "%s/cells/%s" % (s_wd, cell["id"])
+    rdir = "%s/cells/%s" % (r_wd, cell["id"])
+    listen = _peer_addr(where, r_hv, r_host)
+    s_addr, r_addr = addr
+    rcv_opts = ("--control %s/serve.sock --control-listen %s --control-token "
+                "%s/peer.token --tx-ports none --quiet" % (rdir, listen, rdir))
+    rcv_opts += " " + r_addr if r_addr else ""
+    snd_opts = "--rx-ports none --size %d %s --grace %s --label %s --quiet" % (
+        cell["size"], _mode_opts(c), q(str(c["grace"])), q(cell["label"]))
+    if str(c["rate"]) != "max":
+        snd_opts += " --rate %s" % q(str(c["rate"]))
+    for k in ("count", "duration"):
+        if k in c:
+            snd_opts += " --%s %s" % (k, q(str(c[k])))
+    snd_opts += " --peer tcp:%s --peer-token %s/peer.token" % (listen, sdir)
+    snd_opts += " " + s_addr if s_addr else ""
+    cell["peer"] = True
+    cell["sender"].update(dir=sdir, wr_dir=s_wd, cmd="%s %s -- %s %s --json %s/snd.json" % (
+        q(s_hv.get("wr_bin", s_wd + "/bin/wirerate")),
+        _eal(s_hv, "sender", s_port, s_host), snd_opts, c["sender_options"], sdir))
+    cell["receiver"].update(dir=rdir, wr_dir=r_wd, cmd="%s serve %s -- %s %s" % (
+        q(r_hv.get("wr_bin", r_wd + "/bin/wirerate")),
+        _eal(r_hv, "receiver", r_port, r_host), rcv_opts, c["receiver_options"]))
+
+
 def _commands(cell, c, snd, rcv, addr):
     """Both wirerate command lines of one cell (paths on each host); addr:
     _addressing's options of each end."""
@@ -203,9 +269,16 @@ def _option(opts, name):
     return None
 
 
-def _trials(where, opts):
+def _trials(where, opts, c=None):
     """Traffic phases one sender run holds: --repeat N times, per size of
-    --sizes, the trials of its --mode (a search: --max-trials or 20)."""
+    --sizes, the trials of its --mode (a search: --max-trials or 20); the
+    cell's mode: and max_trials: count as those options."""
+    c = c or {}
+    if "mode" in c:
+        opts = "%s --mode %s" % (opts, c["mode"])
+    if "max_trials" in c:
+        opts = "%s --max-trials %s" % (opts, c["max_trials"])
+
     def whole(name, default):
         v = _option(opts, name)
         if v is None:
@@ -246,9 +319,13 @@ def _timeout(where, c, size):
     pps = _pps(c["rate"], size)
     if "duration" in c:
         trial_s += _seconds(where, "duration", c["duration"])
-    elif pps:
+    elif "count" in c and pps:
         trial_s += _count(where, c["count"]) / pps
-    return int(SETUP_S + SLACK * _trials(where, c["sender_options"]) * trial_s + 0.999)
+    if "trial" in c:
+        trial_s += _seconds(where, "trial", c["trial"])
+    elif "mode" in c and "count" not in c and "duration" not in c:
+        trial_s += 60     # wirerate's --trial default (RFC 2544)
+    return int(SETUP_S + SLACK * _trials(where, c["sender_options"], c) * trial_s + 0.999)
 
 
 def _count(where, v):
@@ -277,6 +354,21 @@ def _digest(c, cell, snd, rcv):
     return hashlib.sha256(text.encode()).hexdigest(), what
 
 
+def _goal(where, v):
+    """A cell's goal: a loss ratio it may lose at most at its rate, as a
+    ratio (0.001) or a percentage ("0.1%"); {"loss_ratio": x} or None."""
+    if v is None:
+        return None
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?(?:e-?[0-9]+)?)\s*(%?)\s*", str(v))
+    if m is None or isinstance(v, bool):
+        _bad(where, "goal: %r: expected the loss ratio allowed, 0..1 (0.001) "
+             "or a percentage (0.1%%)" % (v,))
+    x = float(m.group(1)) / (100 if m.group(2) else 1)
+    if x > 1:
+        _bad(where, "goal: %r: a loss ratio is at most 1 (100%%)" % (v,))
+    return {"loss_ratio": x, "text": str(v).strip()}
+
+
 def _check_cell(where, c):
     unknown = set(c) - CELL_KEYS
     if unknown:
@@ -285,8 +377,19 @@ def _check_cell(where, c):
     for k in ("label", "sender", "receiver"):
         if k not in c:
             _bad(where, "%s is missing" % k)
-    if ("count" in c) == ("duration" in c):
+    if "mode" in c:
+        if c["mode"] not in MODES:
+            _bad(where, "mode: %r: expected one of %s" % (c["mode"], ", ".join(MODES)))
+        if "count" in c and "duration" in c:
+            _bad(where, "give at most one of count (frames) or duration")
+    elif ("count" in c) == ("duration" in c):
         _bad(where, "give exactly one of count (frames) or duration")
+    elif set(c) & set(MODE_KEYS):
+        _bad(where, "%s: a search's option, for a cell with mode:" % ", ".join(
+            sorted(set(c) & set(MODE_KEYS))))
+    if "mode" in c and c.get("goal") is not None:
+        _bad(where, "goal: a search cell's goal is its search's own verdict "
+             "(the NDR found; MLRsearch's goals: goals:)")
     if not isinstance(c["repeats"], int) or c["repeats"] < 1:
         _bad(where, "repeats: %r: expected a whole number >= 1" % (c["repeats"],))
     if "timeout" in c and (not isinstance(c["timeout"], int) or c["timeout"] < 10):
@@ -358,12 +461,18 @@ def wr_cells(campaign, hostvars, results):
                 ids.add(cid)
                 cell = {"id": cid, "label": c["label"], "size": size, "repeat": rep,
                         "timeout": _timeout(where, c, size),
-                        "finish_wait_s": int(_seconds(where, "idle_timeout",
-                                                      c["idle_timeout"])) + 5,
+                        # A search's serve ends when its sender has.
+                        "finish_wait_s": 0 if "mode" in c else int(_seconds(
+                            where, "idle_timeout", c["idle_timeout"])) + 5,
+                        "mode": c.get("mode"), "peer": False,
                         "result_dir": "%s/cells/%s" % (results, cid),
                         "sender": {"host": snd[0], "port": snd[1]},
-                        "receiver": {"host": rcv[0], "port": rcv[1]}}
-                _commands(cell, c, snd, rcv, addr)
+                        "receiver": {"host": rcv[0], "port": rcv[1]},
+                        "goal": _goal(where, c.get("goal"))}
+                if "mode" in c:
+                    _peer_commands(where, cell, c, snd, rcv, addr)
+                else:
+                    _commands(cell, c, snd, rcv, addr)
                 if dut:
                     cell["dut"] = dict(dut, dir="%s/cells/%s" % (dut["wr_dir"], cid))
                 cell["digest"], cell["defines"] = _digest(c, cell, snd, rcv)
@@ -374,20 +483,23 @@ def wr_cells(campaign, hostvars, results):
 
 
 def _passed(cell):
-    """True when the cell's record passed with the cell as it is now (a
-    record without a digest predates them, and a damaged one, not JSON or
-    not an object, says nothing: run again)."""
+    """True when the cell's record says it ran (both ends, a balanced
+    merge: cell.json "ran", or "status": "passed" of a wirerate-cell/1
+    record), with the cell as it is now. Whether it met its goal does not
+    matter: the measurement is done. A record without a digest predates
+    them, and a damaged one, not JSON or not an object, says nothing: run
+    again."""
     try:
         with open(os.path.join(cell["result_dir"], "cell.json")) as f:
             doc = json.load(f)
     except (OSError, ValueError):
         return False
-    return isinstance(doc, dict) and doc.get("status") == "passed" and \
-        doc.get("digest") == cell["digest"]
+    return isinstance(doc, dict) and doc.get("digest") == cell["digest"] and (
+        doc.get("ran") is True or doc.get("status") == "passed")
 
 
 def wr_pending(cells, rerun=False):
-    """Cells to run: all with rerun, else those without a passed result
+    """Cells to run: all with rerun, else those without a record that ran,
     of the same digest."""
     return list(cells) if rerun else [c for c in cells if not _passed(c)]
 
