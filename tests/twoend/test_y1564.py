@@ -1,0 +1,466 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""--mode y1564 (ITU-T Y.1564 service activation, docs/y1564.md) against a
+real policer: a Linux router in a network namespace made for the test,
+joined to wirerate's two af_packet ports by veth pairs, with tc policers
+per DSCP class on its ingress (u32 match on the DSCP, action police rate
+... burst ...) and netem on its egress as the device. Three services:
+gold (CIR + EIR, green DSCP 46, yellow DSCP 10), silver (CIR + EIR, green
+26, yellow 12) and bronze (CIR only, DSCP 18). Each verdict is checked
+against the policers' own counters (tc -s: packets dropped) and the
+router's interfaces (ip -s -j link), never against wirerate's alone.
+Usage: test_y1564.py CASE (see CASES)."""
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import time
+
+import cases
+import wrtest
+from wrtest import Checker
+
+TAG = os.getpid() % 100000
+NS = "ns-y1564-%d" % TAG
+HOST = ["y15h%d_%d" % (i, TAG) for i in (0, 1)]
+ROUTER = ["y15r%d_%d" % (i, TAG) for i in (0, 1)]
+NETS = [("198.18.0.1", "198.18.0.254"), ("198.19.0.1", "198.19.0.254")]
+SIZE = 512
+# name: (cir pps, eir pps, green DSCP, yellow DSCP, dport)
+SERVICES = {
+    "gold": (500, 250, 46, 10, 2000),
+    "silver": (400, 400, 26, 12, 2001),
+    "bronze": (300, 0, 18, None, 2002),
+}
+# A policer a little above its rate, with a bucket of 32 frames: what a
+# carrier sets, with room for the pacer's catch-up after a stall.
+HEADROOM = 1.02
+BURST = 32 * SIZE
+
+
+def ip(*args, check=True):
+    return wrtest.sh("ip", *args, check=check)
+
+
+def nsexec(*argv, check=True):
+    return wrtest.sh("ip", "netns", "exec", NS, *argv, check=check)
+
+
+def probe(c):
+    if not wrtest.have_netns():
+        c.skip("this process cannot create a network namespace")
+        c.done()
+    if subprocess.run(["tc", "-V"], capture_output=True).returncode != 0:
+        c.skip("no tc (iproute2) on this machine")
+        c.done()
+
+
+def make_bed():
+    """The router: two veth pairs, forwarding on, IPv6 off; a clsact
+    qdisc on its side of port 0's link for the policers."""
+    ip("netns", "add", NS)
+    for h, r in zip(HOST, ROUTER):
+        ip("link", "add", h, "type", "veth", "peer", "name", r)
+        ip("link", "set", r, "netns", NS)
+        wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % h)
+        nsexec("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % r)
+        ip("link", "set", h, "up")
+        ip("-n", NS, "link", "set", r, "up")
+    for r, (_, gw) in zip(ROUTER, NETS):
+        ip("-n", NS, "addr", "add", gw + "/24", "dev", r)
+    nsexec("sysctl", "-qw", "net.ipv4.ip_forward=1")
+    nsexec("tc", "qdisc", "add", "dev", ROUTER[0], "clsact")
+
+
+def drop_bed():
+    ip("netns", "del", NS, check=False)
+    for h in HOST:
+        ip("link", "del", h, check=False)
+
+
+def tc_filter(prio, dscp, action):
+    """A filter on the router's ingress from port 0: frames of this DSCP."""
+    nsexec("tc", "filter", "add", "dev", ROUTER[0], "ingress", "protocol", "ip",
+           "prio", str(prio), "handle", "::%d" % (dscp + 1), "u32", "match", "ip",
+           "tos", "0x%02x" % (dscp << 2), "0xfc", *action)
+
+
+def police(dscp, pps, prio=10):
+    """A policer of pps frames of SIZE a second (with HEADROOM) on a DSCP."""
+    bits = int(pps * SIZE * 8 * HEADROOM)
+    tc_filter(prio, dscp, ["action", "police", "rate", "%dbit" % bits, "burst",
+                           str(BURST), "conform-exceed", "drop/ok"])
+
+
+def policers(skip=(), scale=None):
+    """Each service's policers: green at its CIR, yellow at its EIR; skip
+    leaves (service, colour) pairs out, scale {(service, colour): x}."""
+    scale = scale or {}
+    for name, (cir, eir, g, y, _) in SERVICES.items():
+        for colour, dscp, pps in (("green", g, cir), ("yellow", y, eir)):
+            if dscp is None or (name, colour) in skip:
+                continue
+            police(dscp, pps * scale.get((name, colour), 1.0), prio=10 + dscp)
+
+
+def tc_dropped():
+    """{DSCP: packets the policer dropped} from tc -s (the kernel's count)."""
+    p = nsexec("tc", "-s", "-j", "filter", "show", "dev", ROUTER[0], "ingress")
+    out = {}
+    for f in json.loads(p.stdout or "[]"):
+        opts = f.get("options", {})
+        keys = opts.get("match", {})
+        for a in opts.get("actions", []):
+            if a.get("kind") != "police":
+                continue
+            value = keys.get("value") if isinstance(keys, dict) else None
+            dscp = int(value, 16) >> 26 if value else None
+            out[dscp] = a.get("stats", {}).get("drops", 0)
+    return out
+
+
+def link_stats(dev):
+    p = nsexec("ip", "-s", "-j", "link", "show", dev)
+    return json.loads(p.stdout)[0]["stats64"]
+
+
+def vdevs():
+    return ["net_af_packet0,iface=%s,qdisc_bypass=0,qpairs=8" % HOST[0],
+            "net_af_packet1,iface=%s,qdisc_bypass=0" % HOST[1]]
+
+
+def streams(ftd=None):
+    """--stream per service; ftd {name: criterion} overrides 200ms."""
+    ftd = ftd or {}
+    out = []
+    for name, (cir, eir, g, y, dport) in SERVICES.items():
+        d = "name=%s;dscp=%d;dport=%d;cir=%dpps;flr=0.1%%;ftd=%s;fdv=50ms;" \
+            "avail=99%%" % (name, g, dport, cir, ftd.get(name, "200ms"))
+        if eir:
+            d += ";eir=%dpps;yellow=dscp:%d" % (eir, y)
+        out += ["--stream", d]
+    return out
+
+
+def opts(steps="50,100", perf="0", ftd=None):
+    nets = ["--port-ip", "0=%s/24,gw=%s" % NETS[0], "--port-ip",
+            "1=%s/24,gw=%s" % NETS[1]]
+    return nets + ["--tx-ports", "0", "--rx-ports", "1", "--mode", "y1564",
+                   "--size", str(SIZE), "--dst-ip", NETS[1][0], "--step-time", "1s",
+                   "--y1564-steps", steps, "--perf-time", perf, "--plain"] + \
+        streams(ftd)
+
+
+def services(doc):
+    return {s["name"]: s for s in doc["y1564"]["services"]}
+
+
+def step(svc, name):
+    return [s for s in svc["steps"] if s["step"] == name][0]
+
+
+def kpis(st):
+    return [f["kpi"] for f in st["fails"]]
+
+
+def balance(c, doc):
+    """Every frame accounted for, per stream: sent = received + lost."""
+    for t in doc["trials"]:
+        for s in t.get("streams", []):
+            c.eq(s["sent_pkts"], s["rx_pkts"] + s["lost_pkts"],
+                 "%s: stream %s sent = received + lost" % (t["what"], s.get("name")))
+
+
+def run_bed(c, o, setup, timeout=120):
+    """make the bed, setup(), run wirerate with o; the Result."""
+    make_bed()
+    setup()
+    r = wrtest.run(vdevs(), o, timeout=timeout)
+    c.true(r.doc is not None, "a result: %s" % r.err[-400:])
+    return r
+
+
+def forwarded_rx1():
+    return link_stats(ROUTER[1])["tx"]["packets"]
+
+
+def y1564_pass():
+    """Policers at each service's CIR and EIR: every step passes (the
+    Recommendation's default steps), the performance test too, exit 0;
+    the policing steps' drops are the policers' own (tc -s) and what the
+    router forwarded is what wirerate received; the report renders in
+    headless Chromium with one table per service."""
+    c = Checker("y1564_pass")
+    probe(c)
+    try:
+        r = run_bed(c, opts(steps="25,50,75,100", perf="4s"), policers)
+        c.eq(r.rc, 0, "exit code (all passed): %s" % r.out[-1500:])
+        if r.doc:
+            y = r.doc["y1564"]
+            c.eq(y["pass"], True, "the verdict")
+            c.eq(y["phase"], "done", "finished")
+            c.eq(y["delay"], "one-way", "delay on one clock, one host")
+            sv = services(r.doc)
+            for name, s in sv.items():
+                want = ["cir 25%", "cir 50%", "cir 75%", "cir 100%"] + \
+                    (["cir+eir"] if SERVICES[name][1] else []) + ["policing"]
+                c.eq([x["step"] for x in s["steps"]], want, "%s: its steps" % name)
+                c.true(all(x["pass"] for x in s["steps"]), "%s: every step passes: %r"
+                       % (name, [(x["step"], x["fails"]) for x in s["steps"]]))
+                c.eq(s["perf"]["pass"], True, "%s: the performance test" % name)
+            drops = tc_dropped()
+            lost = sum(st["green"]["lost_pkts"] + st.get("yellow", {}).get("lost_pkts", 0)
+                       for s in sv.values() for st in s["steps"] + [s["perf"]])
+            c.true(lost <= sum(drops.values()),
+                   "wirerate's lost frames %d are within the policers' drops %r" % (lost, drops))
+            c.true(drops.get(10, 0) > 0 and drops.get(18, 0) > 0,
+                   "the policing steps made gold's yellow and bronze's policers "
+                   "drop: %r" % drops)
+            rx = sum(s["rx_pkts"] for t in r.doc["trials"] for s in t.get("streams", []))
+            c.true(abs(forwarded_rx1() - rx) <= 64, "the router forwarded %d, wirerate "
+                   "received %d (ARP aside)" % (forwarded_rx1(), rx))
+            balance(c, r.doc)
+            report_check(c, r.doc)
+        c.done(r)
+    finally:
+        drop_bed()
+
+
+def report_check(c, doc):
+    """wirerate report: HTML (rendered by headless Chromium) and Markdown,
+    one table per service."""
+    with tempfile.TemporaryDirectory() as d:
+        res = os.path.join(d, "y1564.json")
+        with open(res, "w") as f:
+            json.dump(doc, f)
+        out = os.path.join(d, "rep")
+        p = subprocess.run([wrtest.WIRERATE, "report", "--out", out, res],
+                           capture_output=True, text=True, timeout=60)
+        c.eq(p.returncode, 0, "report: %s" % p.stderr[-400:])
+        md = open(os.path.join(out, "report.md")).read()
+        for name in SERVICES:
+            c.true("### Service %s" % name in md, "markdown: a table for %s" % name)
+        html = os.path.join(out, "report.html")
+        c.true(os.path.exists(os.path.join(out, "y1564.png")), "the series' plot")
+        dom = wrtest.chromium_dom(html, "y1564-%d" % TAG)
+        if dom is None:
+            c.skip("no chromium")
+            return
+        for name in SERVICES:
+            c.eq(dom.count('<table class="service" id="service-%s"' % name), 1,
+                 "chromium: one table for %s" % name)
+
+
+def y1564_policer_low():
+    """Silver's green policer at 80% of its CIR: silver fails its 100%
+    CIR step with FLR named (its 50% step passes), gold and bronze pass
+    everything, exit 1; silver's loss is what its policer dropped."""
+    c = Checker("y1564_policer_low")
+    probe(c)
+    try:
+        r = run_bed(c, opts(), lambda: policers(scale={("silver", "green"): 0.8 / HEADROOM}))
+        c.eq(r.rc, 1, "exit code (a step failed)")
+        if r.doc:
+            sv = services(r.doc)
+            st = step(sv["silver"], "cir 100%")
+            c.true("FLR" in kpis(st), "silver's 100%% CIR step fails on FLR: %r" % st["fails"])
+            f = [x for x in st["fails"] if x["kpi"] == "FLR"][0]
+            c.true(0.1 < f["value"] < 0.3 and f["criterion"] == 0.001,
+                   "FLR about 20%% against 0.1%%: %r" % f)
+            c.eq(step(sv["silver"], "cir 50%")["pass"], True, "silver at 50% passes")
+            for name in ("gold", "bronze"):
+                c.eq(sv[name]["pass"], True, "%s passes: %r" % (name, [
+                    (x["step"], x["fails"]) for x in sv[name]["steps"]]))
+            drops = tc_dropped()
+            green = sum(x["green"]["lost_pkts"] for x in sv["silver"]["steps"])
+            c.true(0 < green <= drops.get(26, 0),
+                   "silver's green loss %d within its policer's drops %r" % (green, drops))
+            balance(c, r.doc)
+        c.done(r)
+    finally:
+        drop_bed()
+
+
+def y1564_policer_missing():
+    """Bronze without its policer: bronze fails the policing step (IR above
+    CIR plus the margin), every other step of every service passes."""
+    c = Checker("y1564_policer_missing")
+    probe(c)
+    try:
+        r = run_bed(c, opts(), lambda: policers(skip={("bronze", "green")}))
+        c.eq(r.rc, 1, "exit code (a step failed)")
+        if r.doc:
+            sv = services(r.doc)
+            st = step(sv["bronze"], "policing")
+            c.eq(kpis(st), ["IR"], "bronze's policing step fails on IR: %r" % st["fails"])
+            c.true(all(x["pass"] for x in sv["bronze"]["steps"] if x["step"] != "policing"),
+                   "bronze's CIR steps pass")
+            c.eq(st["green"]["lost_pkts"], 0, "nothing policed bronze's frames")
+            c.true(18 not in tc_dropped(), "no policer on DSCP 18 (tc)")
+            for name in ("gold", "silver"):
+                c.eq(sv[name]["pass"], True, "%s passes" % name)
+        c.done(r)
+    finally:
+        drop_bed()
+
+
+def y1564_delay():
+    """netem delay 40ms on the router's egress, gold's FTD criterion 20ms:
+    gold fails FTD (and passes FLR) in every step; silver and bronze
+    (200ms) pass."""
+    c = Checker("y1564_delay")
+    probe(c)
+
+    def setup():
+        policers()
+        nsexec("tc", "qdisc", "add", "dev", ROUTER[1], "root", "netem", "delay", "40ms",
+               "limit", "10000")
+    try:
+        r = run_bed(c, opts(ftd={"gold": "20ms"}), setup)
+        c.eq(r.rc, 1, "exit code (a step failed)")
+        if r.doc:
+            sv = services(r.doc)
+            for st in sv["gold"]["steps"]:
+                if st["step"] == "policing":
+                    continue
+                c.eq(kpis(st), ["FTD"], "gold %s fails FTD alone: %r" % (st["step"], st["fails"]))
+                c.true(st["ftd_ns"] >= 40e6, "gold %s: FTD %.1f ms >= netem's 40 ms"
+                       % (st["step"], st["ftd_ns"] / 1e6))
+            for name in ("silver", "bronze"):
+                c.eq(sv[name]["pass"], True, "%s passes: %r" % (name, [
+                    (x["step"], x["fails"]) for x in sv[name]["steps"]]))
+        c.done(r)
+    finally:
+        drop_bed()
+
+
+def wait_phase(path, phase, timeout):
+    """Until the checkpoint at path says phase; its doc or None."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+            if doc.get("y1564", {}).get("phase") == phase:
+                return doc
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    return None
+
+
+def start(path, o):
+    argv = [wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + ["--"] + o + [
+        "--json", path, "--checkpoint", "500ms"]
+    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, stdin=subprocess.DEVNULL)
+
+
+def y1564_outage():
+    """A 12 s outage of silver (a tc drop filter on its DSCPs, added and
+    removed by the test) in a 30 s performance test: silver's unavailable
+    time is 12 +- 1 s in one period and AVAIL fails; gold and bronze pass.
+    The drop filter's own count is silver's loss in the test."""
+    c = Checker("y1564_outage")
+    probe(c)
+    make_bed()
+    try:
+        policers()
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.json")
+            p = start(path, opts(steps="100", perf="30s"))
+            got = wait_phase(path, "performance", 60)
+            c.true(got is not None, "the performance test started")
+            time.sleep(4)
+            for dscp in (26, 12):
+                tc_filter(1, dscp, ["action", "drop"])
+            t0 = time.monotonic()
+            time.sleep(12)
+            nsexec("tc", "filter", "del", "dev", ROUTER[0], "ingress", "prio", "1")
+            out_s = time.monotonic() - t0
+            out, err = p.communicate(timeout=90)
+            c.eq(p.returncode, 1, "exit code (AVAIL failed): %s" % err[-400:])
+            doc = wrtest.read_result(path)
+            perf = services(doc)["silver"]["perf"]
+            c.true(abs(perf["unavailable_s"] - out_s) <= 1.0,
+                   "silver unavailable %d s for an outage of %.2f s" % (
+                       perf["unavailable_s"], out_s))
+            c.eq(perf["unavailable_periods"], 1, "one unavailable period")
+            c.true("AVAIL" in kpis(perf), "AVAIL fails: %r" % perf["fails"])
+            ser = perf["series"]
+            c.eq(len(ser["t_s"]), perf["seconds"], "a point a second")
+            c.true(sum(ser["ses"]) >= 11, "severely errored seconds %d" % sum(ser["ses"]))
+            for name in ("gold", "bronze"):
+                s = services(doc)[name]
+                c.eq(s["perf"]["pass"], True, "%s passes the performance test: %r" % (
+                    name, s["perf"]["fails"]))
+                c.eq(s["perf"]["unavailable_s"], 0, "%s: no unavailable time" % name)
+            print("silver: %d s unavailable for a %.2f s outage; %d SES" % (
+                perf["unavailable_s"], out_s, perf["ses"]))
+        c.done()
+    finally:
+        drop_bed()
+
+
+def y1564_killed():
+    """SIGKILL during the performance test: the checkpoint is a valid,
+    labelled result (running, phase performance) with every finished
+    configuration step of every service and the series so far."""
+    c = Checker("y1564_killed")
+    probe(c)
+    make_bed()
+    try:
+        policers()
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.json")
+            p = start(path, opts(steps="100", perf="60s"))
+            c.true(wait_phase(path, "performance", 60) is not None, "perf started")
+            time.sleep(4)
+            p.send_signal(signal.SIGKILL)
+            p.communicate(timeout=30)
+            doc = wrtest.read_result(path)
+            c.eq(doc["stop_reason"], "running", "labelled as a run cut short")
+            y = doc["y1564"]
+            c.eq(y["phase"], "performance", "labelled: in the performance test")
+            for name, s in services(doc).items():
+                c.eq(len(s["steps"]), 3 if SERVICES[name][1] else 2,
+                     "%s: its finished steps" % name)
+                c.true(s["perf"]["seconds"] >= 2 and len(s["perf"]["series"]["t_s"]) ==
+                       s["perf"]["seconds"], "%s: the series so far (%d s)" % (
+                           name, s["perf"]["seconds"]))
+                c.true("pass" not in s["perf"], "%s: no performance verdict yet" % name)
+        c.done()
+    finally:
+        drop_bed()
+
+
+def y1564_bad_input():
+    """Bad services: exit 2 before traffic, naming the service and key."""
+    c = Checker("y1564_bad_input")
+    base = ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1", "--mode", "y1564"]
+    bad = [
+        (["--link-speed", "10M", "--stream", "name=big;cir=6Mbps;eir=5Mbps;yellow=dscp:1"],
+         "--stream 1 (big): cir + eir"),
+        (["--y1564-steps", "50,25,100", "--stream", "name=a;cir=1kpps"],
+         "--y1564-steps: step 2 (25%) is not above step 1"),
+        (["--stream", "name=a;cir=1kpps;ftd=10"], "--stream 1: ftd=10"),
+        (["--stream", "name=a;cir=1kpps;flr=0.001"], "--stream 1: flr=0.001"),
+        (["--stream", "name=a;cir=1kpps;eir=1kpps"], "--stream 1 (a): eir= needs yellow="),
+        (sum((["--stream", "name=s%d;dport=%d;cir=1kpps;eir=1kpps;yellow=dscp:1" % (i, 3000 + i)]
+              for i in range(9)), []), "--stream 9 (s8): eir=: its yellow frames need"),
+        (["--stream", "name=a;cir=1kpps", "--stream", "name=b;dport=9;rate=1kpps"],
+         "--stream 2 (b): --mode y1564 tests services"),
+    ]
+    for extra, want in bad:
+        r = wrtest.run([], base + extra, want_json=False, timeout=30)
+        c.eq(r.rc, 2, "exit 2 for %r" % want)
+        c.true(want in r.err, "the message names it: want %r, got %r" % (want, r.err[-300:]))
+        c.true("trial" not in r.out, "no traffic")
+    c.done()
+
+
+CASES = cases.by_name(y1564_bad_input, y1564_pass, y1564_policer_low,
+                      y1564_policer_missing, y1564_delay, y1564_outage, y1564_killed)
+
+if __name__ == "__main__":
+    cases.main(CASES)
