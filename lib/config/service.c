@@ -52,8 +52,6 @@ with_unit(const char *v, const struct unit *u, const char *expect, double lo,
 static const struct unit pct_units[] = { { "%", 0.01 }, { NULL, 0 } };
 static const struct unit time_units[] = { { "ns", 1 }, { "us", 1e3 },
 	{ "ms", 1e6 }, { "s", 1e9 }, { NULL, 0 } };
-static const struct unit byte_units[] = { { "B", 1 }, { "kB", 1e3 },
-	{ "MB", 1e6 }, { NULL, 0 } };
 
 /* A rate of the bandwidth profile: any --rate form but max. */
 static int
@@ -87,7 +85,6 @@ yellow_mark(struct wr_service *s, const char *v, struct wr_error *why)
 int
 wr_service_key(struct wr_service *s, const char *k, const char *v, struct wr_error *why)
 {
-	double x;
 	int rc;
 
 	if (strcmp(k, "cir") == 0 || strcmp(k, "eir") == 0) {
@@ -106,12 +103,9 @@ wr_service_key(struct wr_service *s, const char *k, const char *v, struct wr_err
 	if (strcmp(k, "fdv") == 0)
 		return with_unit(v, time_units, "ns, us, ms or s, e.g. fdv=2ms", 0, 1e12,
 			&s->fdv_ns, why);
-	if (strcmp(k, "cbs") == 0 || strcmp(k, "ebs") == 0) {
-		rc = with_unit(v, byte_units, "B, kB or MB, e.g. cbs=12kB", 1, 1e12, &x, why);
-		if (rc == 0)
-			*(k[0] == 'c' ? &s->cbs_bytes : &s->ebs_bytes) = (uint64_t)x;
-		return rc;
-	}
+	if (strcmp(k, "cbs") == 0 || strcmp(k, "ebs") == 0)
+		return wr_err_usage(why, -EINVAL, "the burst tests of Y.1564 8.1.2 "
+			"(CBS, EBS) are not implemented: leave %s= out", k);
 	if (strcmp(k, "yellow") == 0)
 		return yellow_mark(s, v, why);
 	if (strcmp(k, "part") == 0) {

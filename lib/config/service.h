@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Services of ITU-T Y.1564 (docs/y1564.md): a stream with a bandwidth
- * profile (cir=, eir=, cbs=, ebs=) and service acceptance criteria (flr=,
+ * profile (cir=, eir=) and service acceptance criteria (flr=,
  * ftd=, fdv=, avail=). The frames of a service within its CIR are the
  * stream's own (green: its dscp= or prio=); a service with an EIR gets a
  * second stream, its yellow part, on the next free TX queue: the same
@@ -40,8 +40,6 @@ struct wr_service {
 	enum wr_service_role role;
 	struct wr_rate cir;        /* WR_RATE_NONE: not a service */
 	struct wr_rate eir;        /* WR_RATE_NONE: no EIR */
-	uint64_t cbs_bytes;        /* 0: no CBS burst test */
-	uint64_t ebs_bytes;        /* 0: no EBS burst test */
 	double flr;                /* frame loss ratio, 0..1 */
 	double ftd_ns;             /* mean frame transfer delay */
 	double fdv_ns;             /* frame delay variation */
@@ -60,10 +58,10 @@ void wr_service_init(struct wr_service *s);
 
 /*
  * One KEY=VALUE of a stream definition, if it is a service key (cir, eir,
- * cbs, ebs, flr, ftd, fdv, avail, yellow, part). Returns 0, 1 for a key
- * it does not know, or -EINVAL with why's message (units: rates as
- * --rate, bursts in B, kB or MB, flr and avail in %, ftd and fdv with ns,
- * us, ms or s).
+ * flr, ftd, fdv, avail, yellow, part; cbs and ebs are refused: no burst
+ * tests). Returns 0, 1 for a key it does not know, or -EINVAL with why's
+ * message (units: rates as --rate, flr and avail in %, ftd and fdv with
+ * ns, us, ms or s).
  */
 int wr_service_key(struct wr_service *s, const char *k, const char *v,
 		struct wr_error *why);

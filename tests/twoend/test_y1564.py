@@ -394,6 +394,39 @@ def y1564_delay():
         drop_bed()
 
 
+def y1564_delay_fixture():
+    """FTD on a kernel without netem: a net_ring pair with the --impair
+    delay=2ms fixture (each RX poll waits 2 ms, so every frame's delay is
+    at least that): gold (FTD 1ms) fails FTD in every step, with the FTD
+    it measured at or above 2 ms, and loses nothing; silver (FTD 50ms)
+    passes its CIR step. Nothing polices a ring pair: both policing steps
+    fail on IR alone."""
+    c = Checker("y1564_delay_fixture")
+    o = ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1", "--rxq", "3",
+         "--mode", "y1564", "--size", "256", "--step-time", "500ms",
+         "--y1564-steps", "100", "--perf-time", "0", "--impair", "delay=2ms",
+         "--plain",
+         "--stream", "name=gold;dscp=46;dport=2000;cir=1kpps;eir=500pps;"
+         "yellow=dscp:10;flr=0.1%;ftd=1ms",
+         "--stream", "name=silver;dscp=26;dport=2001;cir=1kpps;flr=0.1%;ftd=50ms"]
+    r = wrtest.run([], o, timeout=60)
+    c.eq(r.rc, 1, "exit code (a step failed): %s" % r.err[-300:])
+    if r.doc:
+        sv = services(r.doc)
+        # No policer on a ring pair: the policing steps fail IR, by design.
+        for st in sv["gold"]["steps"]:
+            want = ["FTD", "IR"] if st["step"] == "policing" else ["FTD"]
+            c.eq(kpis(st), want, "gold %s fails FTD: %r" % (st["step"], st["fails"]))
+            c.true(st["ftd_ns"] >= 2e6, "gold %s: FTD %.2f ms >= the fixture's 2 ms" % (
+                st["step"], st["ftd_ns"] / 1e6))
+            c.eq(st["flr"], 0, "gold %s: no loss" % st["step"])
+        c.eq([(x["step"], kpis(x)) for x in sv["silver"]["steps"]],
+             [("cir 100%", []), ("policing", ["IR"])], "silver: FTD within 50 ms")
+        c.eq(r.doc["y1564"]["delay"], "one-way", "one way, one clock")
+        balance(c, r.doc)
+    c.done(r)
+
+
 def wait_phase(path, phase, timeout):
     """Until the checkpoint at path says phase; its doc or None."""
     end = time.monotonic() + timeout
@@ -513,6 +546,8 @@ def y1564_bad_input():
         (["--stream", "name=a;cir=1kpps;eir=1kpps"], "--stream 1 (a): eir= needs yellow="),
         (sum((["--stream", "name=s%d;dport=%d;cir=1kpps;eir=1kpps;yellow=dscp:1" % (i, 3000 + i)]
               for i in range(9)), []), "--stream 8 (s7): eir=: its yellow frames need"),
+        (["--stream", "name=a;cir=1kpps;cbs=12kB"], "--stream 1: cbs=12kB: the burst tests"),
+        (["--interval", "500ms", "--stream", "name=a;cir=1kpps"], "--interval with --mode y1564"),
         (["--stream", "name=a;cir=1kpps", "--stream", "name=b;dport=9;rate=1kpps"],
          "--stream 2 (b): --mode y1564 tests services"),
     ]
@@ -524,7 +559,7 @@ def y1564_bad_input():
     c.done()
 
 
-CASES = cases.by_name(y1564_bad_input, y1564_pass, y1564_policer_low,
+CASES = cases.by_name(y1564_bad_input, y1564_delay_fixture, y1564_pass, y1564_policer_low,
                       y1564_policer_missing, y1564_delay, y1564_outage, y1564_killed)
 
 if __name__ == "__main__":
