@@ -11,12 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/jsonw.h"
 #include "base/units.h"
 #include "modes_int.h"
 #include "results/result.h"
-#include "y1564.h"
-#include "y1564_json.h"
+#include "results/y1564.h"
+#include "results/y1564json.h"
 
 /* One service: its streams, profile, criteria and performance state. */
 struct y_svc {
@@ -119,7 +118,7 @@ profile_pps(const struct wr_run *run, const struct wr_stream_def *d,
 
 /* The services of the configuration, each with its JSON entry. */
 static int
-services(struct y_ctx *y, json_t *list)
+services(struct y_ctx *y)
 {
 	const struct wr_config *cfg = y->m->run->setup.cfg;
 	unsigned int i;
@@ -147,9 +146,11 @@ services(struct y_ctx *y, json_t *list)
 			return wr_err_env(y->m->err, -ENOMEM, "--mode y1564: no memory "
 				"for the series of %s", d->name);
 		wr_y1564_series_init(s->ser);
-		s->obj = wr_y1564_service_json(d, s->y != UINT32_MAX ?
+		s->obj = wr_y1564_service_add(y->obj, d, s->y != UINT32_MAX ?
 			&cfg->streams[s->y] : NULL, &s->crit);
-		json_array_append_new(list, s->obj);
+		if (s->obj == NULL)
+			return wr_err_env(y->m->err, -ENOMEM, "--mode y1564: no memory "
+				"for the result of %s", d->name);
 		y->nb++;
 	}
 	return 0;
@@ -169,20 +170,15 @@ rates_of_step(struct y_ctx *y, const struct y_svc *s, const struct wr_y1564_step
 static void
 verdict(struct y_ctx *y, const char *phase)
 {
-	bool pass = true;
+	json_t *obj[WR_STREAM_MAX];
+	bool pass[WR_STREAM_MAX];
 	unsigned int i;
 
 	for (i = 0; i < y->nb; i++) {
-		wr_json_set(y->svc[i].obj, "pass", json_boolean(y->svc[i].pass));
-		pass = pass && y->svc[i].pass;
+		obj[i] = y->svc[i].obj;
+		pass[i] = y->svc[i].pass;
 	}
-	wr_json_set(y->obj, "pass", json_boolean(pass));
-	wr_json_set(y->obj, "phase", json_string(phase));
-	wr_json_set(y->obj, "delay", json_string(y->round_trip ? "round-trip" :
-		"one-way"));
-	wr_json_set(y->obj, "delay_clock", json_string(y->round_trip ?
-		"the sender's TSC, out and back through the far end's reflector" :
-		"one TSC: both ends in this process, on this host"));
+	wr_y1564_state(y->obj, obj, pass, y->nb, phase, y->round_trip);
 }
 
 /* One configuration step of service s. */
@@ -209,8 +205,8 @@ config_step(struct y_ctx *y, struct y_svc *s, const struct wr_y1564_step *st)
 	measure(y, s, sum.duration_s, &meas);
 	wr_y1564_judge(st->kind, &s->crit, &meas, &v);
 	s->pass = s->pass && v.pass;
-	json_array_append_new(json_object_get(s->obj, "steps"), wr_y1564_step_json(
-		&(struct wr_y1564_step_rec){ st, &meas, &v, s->frame_bits }));
+	wr_y1564_step_add(s->obj, &(struct wr_y1564_step_rec){ st, &meas, &v,
+		s->frame_bits });
 	verdict(y, "configuration");
 	wr_result_checkpoint_keep(y->m->run, y->m->doc);
 	return 0;
@@ -359,19 +355,18 @@ wr_mode_y1564(struct mode_ctx *m)
 {
 	const struct wr_config *cfg = m->run->setup.cfg;
 	struct y_ctx *y = calloc(1, sizeof(*y));
-	json_t *list = json_array();
 	unsigned int i;
 	int rc;
 
 	if (y == NULL)
 		return wr_err_env(m->err, -ENOMEM, "--mode y1564: no memory");
 	y->m = m;
-	y->obj = json_pack("{s:s, s:f, s:f, s:f, s:f, s:o}", "recommendation",
-		"ITU-T Y.1564 (02/2016)", "step_s", (double)cfg->step_ms / 1e3,
-		"perf_s", (double)cfg->perf_ms / 1e3, "police_margin", cfg->police_margin,
-		"ses_flr", cfg->ses_flr, "services", list);
-	wr_json_set(m->doc, "y1564", y->obj);
-	rc = services(y, list);
+	y->obj = wr_y1564_doc(m->doc, cfg);
+	if (y->obj == NULL) {
+		free(y);
+		return wr_err_env(m->err, -ENOMEM, "--mode y1564: no memory");
+	}
+	rc = services(y);
 	if (rc == 0) {
 		verdict(y, "configuration");
 		rc = config_test(y);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests for the pure parts of --mode y1564 (y1564.c) and of its
+ * Unit tests for the pure parts of --mode y1564 (results/y1564.c) and of its
  * services (config/service.c): the step plan, the colour split of the
  * CIR+EIR and policing steps, the verdicts, availability by Y.1563's
  * ten-second rule and the bounded series.
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "config/service.h"
-#include "methods/y1564.h"
+#include "results/y1564.h"
 #include "wr_test.h"
 
 static void

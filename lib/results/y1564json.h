@@ -4,12 +4,13 @@
  * docs/schema/wirerate-result-1.schema.json): a step's figures and
  * verdict, a service's performance test and its series. Pure: no EAL.
  */
-#ifndef WR_Y1564_JSON_H
-#define WR_Y1564_JSON_H
+#ifndef WR_Y1564JSON_H
+#define WR_Y1564JSON_H
 
 #include <jansson.h>
 
 #include "y1564.h"
+#include "config/config.h"
 #include "config/stream.h"
 
 /* The figures of one step, for its JSON. */
@@ -20,15 +21,30 @@ struct wr_y1564_step_rec {
 	double frame_bits;   /* a frame's mean size in bits, FCS included */
 };
 
-/* A step's object: what was offered, measured and judged. */
-json_t *wr_y1564_step_json(const struct wr_y1564_step_rec *r);
+/*
+ * The "y1564" object of doc: the test's settings (from cfg) and an empty
+ * "services"; NULL without memory. Owned by doc.
+ */
+json_t *wr_y1564_doc(json_t *doc, const struct wr_config *cfg);
 
 /*
- * A service's object before its steps: names, bandwidth profile (as
- * given and in frames per second), marking and criteria; "steps" empty.
+ * Append a service to y's "services": names, bandwidth profile (frames
+ * per second), marking and criteria, "steps" empty. Returns its object
+ * (owned by y), NULL without memory.
  */
-json_t *wr_y1564_service_json(const struct wr_stream_def *green,
+json_t *wr_y1564_service_add(json_t *y, const struct wr_stream_def *green,
 		const struct wr_stream_def *yellow, const struct wr_y1564_crit *c);
+
+/* Append one step, what was offered, measured and judged, to svc. */
+void wr_y1564_step_add(json_t *svc, const struct wr_y1564_step_rec *r);
+
+/*
+ * Where the test stands: each service's verdict so far (pass[i] for
+ * svc[i]), the whole one, the phase ("configuration", "performance",
+ * "done") and how delay is measured (round_trip: through a reflector).
+ */
+void wr_y1564_state(json_t *y, json_t *const *svc, const bool *pass,
+		unsigned int n, const char *phase, bool round_trip);
 
 /*
  * The performance test of one service so far: availability a, series s,
@@ -41,4 +57,4 @@ void wr_y1564_perf_json(json_t *svc, const struct wr_y1564_avail *a,
 /* The verdict's "pass" and "fails" into o. This function can't fail. */
 void wr_y1564_verdict_json(json_t *o, const struct wr_y1564_verdict *v);
 
-#endif /* WR_Y1564_JSON_H */
+#endif /* WR_Y1564JSON_H */

@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "base/jsonw.h"
-#include "y1564_json.h"
+#include "y1564json.h"
 
 static const char *const kind_names[] = {
 	[WR_Y1564_CIR] = "cir", [WR_Y1564_EIR] = "cir+eir",
@@ -42,8 +42,8 @@ ns_or_null(bool valid, double ns)
 	return valid ? json_real(ns) : json_null();
 }
 
-json_t *
-wr_y1564_step_json(const struct wr_y1564_step_rec *r)
+static json_t *
+step_json(const struct wr_y1564_step_rec *r)
 {
 	const struct wr_y1564_meas *m = r->meas;
 	json_t *o = json_pack("{s:s, s:s, s:f, s:o, s:f, s:f, s:f}",
@@ -84,8 +84,8 @@ marking(const struct wr_stream_def *d)
 	return json_string(buf);
 }
 
-json_t *
-wr_y1564_service_json(const struct wr_stream_def *green,
+static json_t *
+service_json(const struct wr_stream_def *green,
 		const struct wr_stream_def *yellow, const struct wr_y1564_crit *c)
 {
 	json_t *o = json_pack("{s:s, s:f, s:f, s:f, s:f}", "name", green->name,
@@ -175,4 +175,53 @@ wr_y1564_perf_json(json_t *svc, const struct wr_y1564_avail *a,
 		wr_y1564_verdict_json(o, v);
 	}
 	wr_json_set(svc, "perf", o);
+}
+
+json_t *
+wr_y1564_doc(json_t *doc, const struct wr_config *cfg)
+{
+	json_t *y = json_pack("{s:s, s:f, s:f, s:f, s:f, s:[]}", "recommendation",
+		"ITU-T Y.1564 (02/2016)", "step_s", (double)cfg->step_ms / 1e3,
+		"perf_s", (double)cfg->perf_ms / 1e3, "police_margin", cfg->police_margin,
+		"ses_flr", cfg->ses_flr, "services");
+
+	if (y != NULL)
+		wr_json_set(doc, "y1564", y);
+	return y;
+}
+
+json_t *
+wr_y1564_service_add(json_t *y, const struct wr_stream_def *green,
+		const struct wr_stream_def *yellow, const struct wr_y1564_crit *c)
+{
+	json_t *o = service_json(green, yellow, c);
+
+	if (o == NULL || json_array_append_new(json_object_get(y, "services"), o) != 0)
+		return NULL;
+	return o;
+}
+
+void
+wr_y1564_step_add(json_t *svc, const struct wr_y1564_step_rec *r)
+{
+	json_array_append_new(json_object_get(svc, "steps"), step_json(r));
+}
+
+void
+wr_y1564_state(json_t *y, json_t *const *svc, const bool *pass,
+		unsigned int n, const char *phase, bool round_trip)
+{
+	bool all = true;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		wr_json_set(svc[i], "pass", json_boolean(pass[i]));
+		all = all && pass[i];
+	}
+	wr_json_set(y, "pass", json_boolean(all));
+	wr_json_set(y, "phase", json_string(phase));
+	wr_json_set(y, "delay", json_string(round_trip ? "round-trip" : "one-way"));
+	wr_json_set(y, "delay_clock", json_string(round_trip ?
+		"the sender's TSC, out and back through the far end's reflector" :
+		"one TSC: both ends in this process, on this host"));
 }
