@@ -14,6 +14,7 @@
 #include "markup.h"
 #include "plot.h"
 #include "report_y1564.h"
+#include "results/y1564json.h"
 
 static double
 num(const json_t *o, const char *k)
@@ -115,41 +116,6 @@ config_table(FILE *f, const struct page *p)
 	fputs(p->html ? "</table>\n" : "\n", f);
 }
 
-/* "pass", or "FAIL: FLR 0.2 > 0.001, ..." */
-static void
-verdict(char *b, size_t n, const json_t *o)
-{
-	const json_t *x;
-	size_t i, at;
-
-	if (!json_is_boolean(json_object_get(o, "pass"))) {
-		snprintf(b, n, "not judged (cut short)");
-		return;
-	}
-	if (json_is_true(json_object_get(o, "pass"))) {
-		snprintf(b, n, "pass");
-		return;
-	}
-	at = (size_t)snprintf(b, n, "FAIL:");
-	json_array_foreach(json_object_get(o, "fails"), i, x)
-		if (at < n)
-			at += (size_t)snprintf(b + at, n - at, " %s %.4g %s %.4g;",
-				str(x, "kpi"), num(x, "value"),
-				strcmp(str(x, "rule"), "<=") == 0 ? ">" : "<",
-				num(x, "criterion"));
-}
-
-static void
-ms_cell(char *b, size_t n, const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	if (json_is_number(v))
-		snprintf(b, n, "%.3f", json_number_value(v) / 1e6);
-	else
-		snprintf(b, n, "-");
-}
-
 static void
 step_row(FILE *f, const struct page *p, const char *name, const json_t *st,
 		double bits)
@@ -167,10 +133,10 @@ step_row(FILE *f, const struct page *p, const char *name, const json_t *st,
 	snprintf(b[2], 160, "%.0f / %.0f", num(g, "sent_pkts") + num(y, "sent_pkts"),
 		num(g, "lost_pkts") + num(y, "lost_pkts"));
 	snprintf(b[3], 160, "%.4g%%", 100 * num(st, "flr"));
-	ms_cell(b[4], 160, st, "ftd_ns");
-	ms_cell(b[5], 160, st, "fdv_ns");
+	wr_y1564_ms_text(st, "ftd_ns", b[4], 160);
+	wr_y1564_ms_text(st, "fdv_ns", b[5], 160);
 	snprintf(b[6], 160, "%.6g", num(st, "ir_bps") / 1e6);
-	verdict(b[7], 160, st);
+	wr_y1564_verdict_text(st, b[7], 160);
 	row(f, p, false, cells, 8);
 }
 

@@ -7,49 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "results/y1564json.h"
 #include "view_methods.h"
 
 static double
 num(const json_t *o, const char *k)
 {
 	return json_number_value(json_object_get(o, k));
-}
-
-/* "FLR 0.0312 > 0.001" for each failing KPI, or "pass". */
-static void
-why(char *buf, size_t len, const json_t *o)
-{
-	const json_t *fails = json_object_get(o, "fails"), *f;
-	size_t i, n = 0;
-
-	buf[0] = '\0';
-	if (json_is_true(json_object_get(o, "pass"))) {
-		snprintf(buf, len, "pass");
-		return;
-	}
-	n += (size_t)snprintf(buf, len, "FAIL");
-	json_array_foreach(fails, i, f) {
-		const char *rule = json_string_value(json_object_get(f, "rule"));
-
-		if (n >= len)
-			break;
-		n += (size_t)snprintf(buf + n, len - n, " %s %.4g %s %.4g",
-			json_string_value(json_object_get(f, "kpi")), num(f, "value"),
-			rule != NULL && strcmp(rule, "<=") == 0 ? ">" : "<",
-			num(f, "criterion"));
-	}
-}
-
-/* A delay in ms, or "-" without latency. */
-static void
-ms(char *buf, size_t len, const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	if (json_is_number(v))
-		snprintf(buf, len, "%.3f", json_number_value(v) / 1e6);
-	else
-		snprintf(buf, len, "-");
 }
 
 static void
@@ -60,9 +24,9 @@ row(FILE *f, const char *step, const json_t *o)
 	double sent = num(g, "sent_pkts") + num(y, "sent_pkts");
 	double lost = num(g, "lost_pkts") + num(y, "lost_pkts");
 
-	ms(ftd, sizeof(ftd), o, "ftd_ns");
-	ms(fdv, sizeof(fdv), o, "fdv_ns");
-	why(v, sizeof(v), o);
+	wr_y1564_ms_text(o, "ftd_ns", ftd, sizeof(ftd));
+	wr_y1564_ms_text(o, "fdv_ns", fdv, sizeof(fdv));
+	wr_y1564_verdict_text(o, v, sizeof(v));
 	fprintf(f, "  %-9s %9.0f %7.0f %8.5f %8s %7s %7.3f  %s\n", step, sent, lost,
 		num(o, "flr"), ftd, fdv, num(o, "ir_bps") / 1e6, v);
 }

@@ -198,6 +198,18 @@ wr_y1564_series_init(struct wr_y1564_series *s)
 	s->span_s = 1;
 }
 
+/* Point b's seconds into a, which comes just before it. */
+static void
+point_add(struct wr_y1564_point *a, const struct wr_y1564_point *b)
+{
+	a->span_s += b->span_s;
+	a->sent += b->sent;
+	a->lost += b->lost;
+	a->nb_ses += b->nb_ses;
+	a->lat_sum_ns += b->lat_sum_ns;
+	a->nb_lat += b->nb_lat;
+}
+
 /* Every two points into one: the series at half its resolution. */
 static void
 halve(struct wr_y1564_series *s)
@@ -207,16 +219,8 @@ halve(struct wr_y1564_series *s)
 	for (i = 0; i < s->nb; i += 2, n++) {
 		struct wr_y1564_point m = s->p[i];
 
-		if (i + 1 < s->nb) {
-			const struct wr_y1564_point *b = &s->p[i + 1];
-
-			m.span_s += b->span_s;
-			m.sent += b->sent;
-			m.lost += b->lost;
-			m.nb_ses += b->nb_ses;
-			m.lat_sum_ns += b->lat_sum_ns;
-			m.nb_lat += b->nb_lat;
-		}
+		if (i + 1 < s->nb)
+			point_add(&m, &s->p[i + 1]);
 		s->p[n] = m;
 	}
 	s->nb = n;
@@ -232,12 +236,7 @@ wr_y1564_series_add(struct wr_y1564_series *s, uint32_t t_s,
 
 	/* The last point takes seconds until it spans span_s. */
 	if (last != NULL && last->span_s < s->span_s) {
-		last->span_s += sec->span_s;
-		last->sent += sec->sent;
-		last->lost += sec->lost;
-		last->nb_ses += sec->nb_ses;
-		last->lat_sum_ns += sec->lat_sum_ns;
-		last->nb_lat += sec->nb_lat;
+		point_add(last, sec);
 		return false;
 	}
 	if (s->nb == WR_Y1564_SERIES_CAP) {

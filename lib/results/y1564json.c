@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdio.h>
+#include <string.h>
 
 #include "base/jsonw.h"
 #include "y1564json.h"
@@ -224,4 +225,43 @@ wr_y1564_state(json_t *y, json_t *const *svc, const bool *pass,
 	wr_json_set(y, "delay_clock", json_string(round_trip ?
 		"the sender's TSC, out and back through the far end's reflector" :
 		"one TSC: both ends in this process, on this host"));
+}
+
+void
+wr_y1564_verdict_text(const json_t *o, char *buf, size_t len)
+{
+	const json_t *x;
+	size_t i, at;
+
+	if (!json_is_boolean(json_object_get(o, "pass"))) {
+		snprintf(buf, len, "not judged (cut short)");
+		return;
+	}
+	if (json_is_true(json_object_get(o, "pass"))) {
+		snprintf(buf, len, "pass");
+		return;
+	}
+	at = (size_t)snprintf(buf, len, "FAIL:");
+	json_array_foreach(json_object_get(o, "fails"), i, x) {
+		const char *rule = json_string_value(json_object_get(x, "rule"));
+
+		if (at >= len)
+			break;
+		at += (size_t)snprintf(buf + at, len - at, " %s %.4g %s %.4g;",
+			json_string_value(json_object_get(x, "kpi")),
+			json_number_value(json_object_get(x, "value")),
+			rule != NULL && strcmp(rule, "<=") == 0 ? ">" : "<",
+			json_number_value(json_object_get(x, "criterion")));
+	}
+}
+
+void
+wr_y1564_ms_text(const json_t *o, const char *k, char *buf, size_t len)
+{
+	const json_t *v = json_object_get(o, k);
+
+	if (json_is_number(v))
+		snprintf(buf, len, "%.3f", json_number_value(v) / 1e6);
+	else
+		snprintf(buf, len, "-");
 }

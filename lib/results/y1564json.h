@@ -57,4 +57,14 @@ void wr_y1564_perf_json(json_t *svc, const struct wr_y1564_avail *a,
 /* The verdict's "pass" and "fails" into o. This function can't fail. */
 void wr_y1564_verdict_json(json_t *o, const struct wr_y1564_verdict *v);
 
+/*
+ * A step's (or performance test's) verdict as text into buf: "pass",
+ * "FAIL: FLR 0.2 > 0.001; ..." with each failing KPI against its
+ * criterion, or "not judged (cut short)". This function can't fail.
+ */
+void wr_y1564_verdict_text(const json_t *o, char *buf, size_t len);
+
+/* o's delay k (ns) in ms into buf, "-" when o has none. Can't fail. */
+void wr_y1564_ms_text(const json_t *o, const char *k, char *buf, size_t len);
+
 #endif /* WR_Y1564JSON_H */

@@ -426,11 +426,17 @@ def wait_phase(path, phase, timeout):
     return None
 
 
-def start(path, o):
-    argv = [wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + ["--"] + o + [
-        "--json", path, "--checkpoint", "500ms"]
-    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, stdin=subprocess.DEVNULL)
+def start_perf(c, path, perf):
+    """Run wirerate (policers as policers() makes them) with a checkpoint
+    each 500 ms, until its performance test started; the process."""
+    policers()
+    argv = [wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + ["--"] + \
+        opts(steps="100", perf=perf) + ["--json", path, "--checkpoint", "500ms"]
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, stdin=subprocess.DEVNULL)
+    c.true(wait_phase(path, "performance", 60) is not None,
+           "the performance test started")
+    return p
 
 
 def y1564_outage():
@@ -442,12 +448,9 @@ def y1564_outage():
     probe(c)
     make_bed()
     try:
-        policers()
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "r.json")
-            p = start(path, opts(steps="100", perf="30s"))
-            got = wait_phase(path, "performance", 60)
-            c.true(got is not None, "the performance test started")
+            p = start_perf(c, path, "30s")
             time.sleep(4)
             for dscp in (26, 12):
                 set_queue(dscp, 0)
@@ -492,11 +495,9 @@ def y1564_killed():
     probe(c)
     make_bed()
     try:
-        policers()
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "r.json")
-            p = start(path, opts(steps="100", perf="60s"))
-            c.true(wait_phase(path, "performance", 60) is not None, "perf started")
+            p = start_perf(c, path, "60s")
             time.sleep(4)
             p.send_signal(signal.SIGKILL)
             p.communicate(timeout=30)
