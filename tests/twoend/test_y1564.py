@@ -544,7 +544,29 @@ def y1564_bad_input():
     c.done()
 
 
-CASES = cases.by_name(y1564_bad_input, y1564_delay_fixture, y1564_pass, y1564_policer_low,
+def y1564_queues():
+    """More services than the sending port has TX queues (af_packet with
+    qpairs=2, three services, one with an EIR: four streams): exit 2 before
+    traffic, naming the first stream without a queue."""
+    c = Checker("y1564_queues")
+    probe(c)
+    a, b = "y15qa%d" % TAG, "y15qb%d" % TAG
+    ip("link", "add", a, "type", "veth", "peer", "name", b)
+    try:
+        o = ["--tx-ports", "0", "--rx-ports", "1", "--mode", "y1564"] + streams()
+        r = wrtest.run(["net_af_packet0,iface=%s,qpairs=2" % a,
+                        "net_af_packet1,iface=%s" % b], o, want_json=False)
+        c.eq(r.rc, 2, "exit code")
+        c.true("--stream 3 (bronze) needs TX queue 2, and the PMD offers 2 queues "
+               "(5 streams; a service with eir= takes two)" in r.err,
+               "the message names the service: %r" % r.err[-300:])
+        c.true("trial" not in r.out, "no traffic")
+    finally:
+        ip("link", "del", a, check=False)
+    c.done()
+
+
+CASES = cases.by_name(y1564_bad_input, y1564_queues, y1564_delay_fixture, y1564_pass, y1564_policer_low,
                       y1564_policer_missing, y1564_delay, y1564_outage, y1564_killed)
 
 if __name__ == "__main__":
