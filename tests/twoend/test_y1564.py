@@ -37,9 +37,13 @@ SERVICES = {
 # 4-frame queue): room for the pacer's catch-up after a stall. With 1 s
 # steps the bucket and queue are 20 frames a step above the rate, so the
 # policing step's margin M is 10% here (--police-margin, the
-# Recommendation's M for the CBS, EBS and test time).
+# Recommendation's M for the CBS, EBS and test time). The green frames of
+# a service with an EIR never exceed their CIR (the policing step sends
+# its overshoot yellow): their bucket is 64 frames, a CBS that rides out
+# the router's softirq losing its CPU for 100 ms on this shared machine.
 HEADROOM = 1.01
 BURST = 16 * SIZE
+GREEN_BURST = 64 * SIZE
 
 
 def ip(*args, check=True):
@@ -98,17 +102,17 @@ def tc(*args):
     return nsexec("tc", *args)
 
 
-def police(dscp, pps):
+def police(dscp, pps, burst=BURST):
     """The policer of a DSCP class on the router's egress to port 1: an
     HTB class at pps frames of SIZE a second (with HEADROOM), a bucket of
     BURST bytes and a queue of 4 frames, so that what exceeds it is
     dropped (this kernel has no act_police: CONFIG_NET_ACT_POLICE; HTB, a
     pfifo and the u32 classifier it has). Its leaf qdisc, handle
-    DSCP+100:, counts the drops."""
+    DSCP+100:, counts the drops; burst is its bucket in bytes."""
     cid = "1:%d" % (dscp + 100)
     rate = "%dbit" % int(pps * SIZE * 8 * HEADROOM)
     tc("class", "add", "dev", ROUTER[1], "parent", "1:", "classid", cid, "htb",
-       "rate", rate, "ceil", rate, "burst", str(BURST), "cburst", str(BURST))
+       "rate", rate, "ceil", rate, "burst", str(burst), "cburst", str(burst))
     tc("qdisc", "add", "dev", ROUTER[1], "parent", cid, "handle", "%d:" % (dscp + 100),
        "pfifo", "limit", "4")
     tc("filter", "add", "dev", ROUTER[1], "parent", "1:", "protocol", "ip", "prio",
@@ -126,13 +130,16 @@ def set_queue(dscp, frames):
 
 def policers(skip=(), scale=None):
     """Each service's policers: green at its CIR, yellow at its EIR; skip
-    leaves (service, colour) pairs out, scale {(service, colour): x}."""
+    leaves (service, colour) pairs out, scale {(service, colour): x} sets
+    x times the rate (with the small bucket)."""
     scale = scale or {}
     for name, (cir, eir, g, y, _) in SERVICES.items():
         for colour, dscp, pps in (("green", g, cir), ("yellow", y, eir)):
             if dscp is None or (name, colour) in skip:
                 continue
-            police(dscp, pps * scale.get((name, colour), 1.0))
+            police(dscp, pps * scale.get((name, colour), 1.0),
+                   GREEN_BURST if colour == "green" and eir and
+                   (name, colour) not in scale else BURST)
 
 
 def tc_dropped():
