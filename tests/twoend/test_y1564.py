@@ -418,6 +418,57 @@ def y1564_delay_fixture():
     c.done(r)
 
 
+def y1564_reflect():
+    """Round trip through a far end: a second wirerate with --reflect on the
+    other end of a veth pair sends every frame back; the y1564 result says
+    its delay is round-trip, its CIR steps pass with nothing lost, and the
+    reflector reflected every frame the generator sent (its own JSON)."""
+    c = Checker("y1564_reflect")
+    probe(c)
+    a, b = "y15ra%d" % TAG, "y15rb%d" % TAG
+    ip("link", "add", a, "type", "veth", "peer", "name", b)
+    refl = None
+    try:
+        for dev in (a, b):
+            wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % dev)
+            ip("link", "set", dev, "up")
+        with tempfile.TemporaryDirectory() as d:
+            rpath = os.path.join(d, "refl.json")
+            argv = [wrtest.WIRERATE] + wrtest.eal_args(
+                ["net_af_packet0,iface=%s,qdisc_bypass=0" % b], lcores="1,0",
+                prefix="y15refl%d" % TAG) + ["--", "--reflect", "--start-on-rx",
+                                             "--idle-timeout", "2s", "--quiet",
+                                             "--json", rpath]
+            refl = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True)
+            time.sleep(1.5)
+            o = ["--tx-ports", "0", "--rx-ports", "0", "--mode", "y1564", "--size",
+                 str(SIZE), "--step-time", "1s", "--y1564-steps", "100",
+                 "--perf-time", "0", "--plain",
+                 "--stream", "name=gold;dscp=46;cir=500pps;flr=1%;ftd=100ms"]
+            r = wrtest.run(["net_af_packet0,iface=%s,qdisc_bypass=0" % a], o,
+                           timeout=60)
+            out, _ = refl.communicate(timeout=30)
+            c.eq(refl.returncode, 0, "reflector exit code: %s" % out[-300:])
+            c.eq(r.rc, 1, "exit code: the policing step fails (nothing polices)")
+            if r.doc:
+                y = r.doc["y1564"]
+                c.eq(y["delay"], "round-trip", "delay measured out and back")
+                st = step(services(r.doc)["gold"], "cir 100%")
+                c.eq((st["pass"], st["green"]["lost_pkts"]), (True, 0),
+                     "the CIR step passes, nothing lost: %r" % st["fails"])
+                sent = sum(t["sent_pkts"] for t in r.doc["trials"])
+                rd = wrtest.read_result(rpath)
+                c.eq(rd["totals"][0]["reflected_pkts"], sent,
+                     "the reflector sent back every frame (its count)")
+    finally:
+        if refl is not None and refl.poll() is None:
+            refl.kill()
+            refl.communicate()
+        ip("link", "del", a, check=False)
+    c.done()
+
+
 def wait_phase(path, phase, timeout):
     """Until the checkpoint at path says phase; its doc or None."""
     end = time.monotonic() + timeout
@@ -574,7 +625,8 @@ def y1564_queues():
 
 
 CASES = cases.by_name(y1564_bad_input, y1564_queues, y1564_delay_fixture, y1564_pass, y1564_policer_low,
-                      y1564_policer_missing, y1564_delay, y1564_outage, y1564_killed)
+                      y1564_policer_missing, y1564_delay, y1564_outage, y1564_killed,
+                      y1564_reflect)
 
 if __name__ == "__main__":
     cases.main(CASES)
