@@ -283,6 +283,12 @@ wr_service_check(const struct wr_config *cfg, struct wr_error *err)
 
 	if (rc != 0 || cfg->mode != WR_MODE_Y1564)
 		return rc;
+	if (cfg->rate.unit != WR_RATE_NONE || cfg->count_pkts != 0 || cfg->nb_sizes != 0)
+		return wr_err_usage(err, -EINVAL, "--%s with --mode y1564: each service's "
+			"rates are its cir= and eir=, its frame size the stream's size=, "
+			"its steps' lengths --step-time and --perf-time",
+			cfg->rate.unit != WR_RATE_NONE ? "rate" : cfg->count_pkts ? "count" :
+			"sizes");
 	if (cfg->interval_ms != 1000)
 		return wr_err_usage(err, -EINVAL, "--interval with --mode y1564: its "
 			"performance test counts seconds (availability, Y.1563): keep 1s");

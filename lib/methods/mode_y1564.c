@@ -284,8 +284,9 @@ perf_judge(struct y_ctx *y, double duration_s)
 		struct wr_y1564_meas meas;
 		struct wr_y1564_verdict v;
 
-		/* What the last interval left, the frames in flight come in. */
-		if (y->sec < duration_s)
+		/* What the last interval left (half a second or more), the
+		 * frames in flight come in. */
+		if (duration_s - y->sec >= 0.5)
 			feed_second(y, s);
 		measure(y, s, duration_s, &meas);
 		meas.avail = wr_y1564_avail_ratio(&s->av);

@@ -591,6 +591,7 @@ def y1564_bad_input():
               for i in range(9)), []), "--stream 8 (s7): eir=: its yellow frames need"),
         (["--stream", "name=a;cir=1kpps;cbs=12kB"], "--stream 1: cbs=12kB: the burst tests"),
         (["--interval", "500ms", "--stream", "name=a;cir=1kpps"], "--interval with --mode y1564"),
+        (["--rate", "1Mpps", "--stream", "name=a;cir=1kpps"], "--rate with --mode y1564"),
         (["--stream", "name=a;cir=1kpps", "--stream", "name=b;dport=9;rate=1kpps"],
          "--stream 2 (b): --mode y1564 tests services"),
     ]
