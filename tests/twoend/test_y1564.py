@@ -175,10 +175,10 @@ def streams(ftd=None):
     return out
 
 
-def opts(steps="50,100", perf="0", ftd=None):
+def opts(steps="50,100", perf="0", ftd=None, step="1s"):
     nets = ["--src-ip", NETS[0][0], "--dst-mac", mac(ROUTER[0], NS)]
     return nets + ["--tx-ports", "0", "--rx-ports", "1", "--mode", "y1564",
-                   "--size", str(SIZE), "--dst-ip", NETS[1][0], "--step-time", "1s",
+                   "--size", str(SIZE), "--dst-ip", NETS[1][0], "--step-time", step,
                    "--y1564-steps", steps, "--perf-time", perf, "--police-margin", "10",
                    "--plain"] + \
         streams(ftd)
@@ -485,11 +485,13 @@ def wait_phase(path, phase, timeout):
 
 
 def start_perf(c, path, perf):
-    """Run wirerate (policers as policers() makes them) with a checkpoint
+    """Run wirerate (policers as policers() makes them; configuration steps
+    of 500 ms, only the performance test is judged here) with a checkpoint
     each 500 ms, until its performance test started; the process."""
     policers()
     argv = [wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + ["--"] + \
-        opts(steps="100", perf=perf) + ["--json", path, "--checkpoint", "500ms"]
+        opts(steps="100", perf=perf, step="500ms") + ["--json", path, "--checkpoint",
+                                                      "500ms"]
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, stdin=subprocess.DEVNULL)
     c.true(wait_phase(path, "performance", 60) is not None,
