@@ -23,7 +23,8 @@ import sys
 # wirerate): they are defined in tests/lib/wrtest.py (hugepages_free from
 # scripts/lib/eal.py).
 PROBES = {"which", "geteuid", "hugepages_free", "have_tun", "have_netns",
-          "have_af_xdp", "have_ipv6_loopback", "have_link_kind", "exists"}
+          "have_af_xdp", "have_ipv6_loopback", "have_link_kind", "have_qdisc",
+          "exists"}
 
 
 # What names a count wirerate did not make: the PMD's counters in a result,

@@ -195,17 +195,18 @@ write_script(const struct rep *r, const char *dir, const char *title,
 	return 0;
 }
 
-/* Run gnuplot plots.gp in dir, its output into gnuplot.log. */
-static int
-run_gnuplot(const char *dir, const char *gnuplot, struct wr_error *err)
+int
+rep_gnuplot_run(const char *dir, const char *gnuplot, const char *name,
+		struct wr_error *err)
 {
-	char prog[PATH_MAX], script[] = "plots.gp";
+	char prog[PATH_MAX], script[64];
 	char *argv[] = { prog, script, NULL };
 	posix_spawn_file_actions_t fa;
 	int rc, status;
 	pid_t pid;
 
 	snprintf(prog, sizeof(prog), "%s", gnuplot);
+	snprintf(script, sizeof(script), "%s", name);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addchdir_np(&fa, dir);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -220,8 +221,8 @@ run_gnuplot(const char *dir, const char *gnuplot, struct wr_error *err)
 			"setup.sh does, or give --no-plots)" : "");
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
 			WEXITSTATUS(status) != 0)
-		return wr_err_env(err, -EIO, "%s failed on %s/plots.gp: see %s/gnuplot.log",
-			gnuplot, dir, dir);
+		return wr_err_env(err, -EIO, "%s failed on %s/%s: see %s/gnuplot.log",
+			gnuplot, dir, name, dir);
 	return 0;
 }
 
@@ -289,7 +290,7 @@ rep_plot(const struct rep *r, const char *dir, const char *gnuplot,
 	if (write_data(r, dir, err) != 0 ||
 			rep_plot_kinds_data(r, dir, err) != 0 ||
 			write_script(r, dir, title, err) != 0 ||
-			run_gnuplot(dir, gnuplot, err) != 0 ||
+			rep_gnuplot_run(dir, gnuplot, "plots.gp", err) != 0 ||
 			check_outputs(doc, dir, err) != 0) {
 		doc->nb_plots = 0;
 		return -1;

@@ -22,6 +22,7 @@
 #include "rep.h"
 #include "rep_doc.h"
 #include "report.h"
+#include "report_y1564.h"
 #include "report_campaign.h"
 #include "report_fmt.h"
 #include "results/compare.h"
@@ -372,6 +373,34 @@ emit(const struct rep *r, const struct rep_args *a)
 	return rc;
 }
 
+/*
+ * One --mode y1564 result: its service activation page (report_y1564.c);
+ * any other file: 1, the tables of every kind.
+ */
+static int
+y1564_page(const char *path, const struct rep_args *a)
+{
+	struct wr_error err;
+	json_t *doc;
+	int rc;
+
+	if (wr_compare_load(path, &doc, &err) != 0)
+		return bad(&err);
+	if (!rep_y1564_is(doc)) {
+		json_decref(doc);
+		return -1;
+	}
+	if (a->out != NULL && mkdir(a->out, 0755) != 0 && errno != EEXIST) {
+		fprintf(stderr, "wirerate report: error: --out %s: cannot create: "
+			"%s\n", a->out, strerror(errno));
+		json_decref(doc);
+		return APP_EXIT_FAILED;
+	}
+	rc = rep_y1564_page(path, doc, a->out, a->no_plots ? NULL : a->gnuplot, &err);
+	json_decref(doc);
+	return rc != 0 ? bad(&err) : APP_EXIT_OK;
+}
+
 int
 app_report_main(int argc, char **argv)
 {
@@ -385,6 +414,8 @@ app_report_main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	memset(&r, 0, sizeof(r));
+	if (argc - optind == 1 && (rc = y1564_page(argv[optind], &a)) >= 0)
+		return rc;
 	for (; optind < argc; optind++) {
 		rc = rep_campaign_load(&r, argv[optind], &err);
 		if (rc == 1)

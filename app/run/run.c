@@ -276,6 +276,11 @@ run_mode(struct wr_run *run, const struct wr_config *cfg,
 	if (cfg->json_path[0] != '\0' &&
 			app_write_json(doc, cfg->json_path, &fail) != 0)
 		code = failed(&fail);
+	/* A service activation that failed a step is a failed test, also
+	 * when a signal cut it short after the step. */
+	if (code == APP_EXIT_OK && (rc == 0 || rc == -EINTR) && json_is_false(
+			json_object_get(json_object_get(doc, "y1564"), "pass")))
+		code = APP_EXIT_FAILED;
 	if (wr_run_res(run)->mbufs_missing != 0 && code == APP_EXIT_OK) {
 		wr_err_fail(&fail, -EIO, "mbufs were not returned to their pools");
 		code = failed(&fail);

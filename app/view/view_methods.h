@@ -13,4 +13,7 @@ void app_view_mlr(FILE *f, const json_t *results);
 /* Latency under load per size, when the results have it. */
 void app_view_lat_load(FILE *f, const json_t *results);
 
+/* The --mode y1564 tables of a result's "y1564" (view_y1564.c). */
+void app_view_y1564(FILE *f, const json_t *y);
+
 #endif /* WR_APP_VIEW_METHODS_H */

@@ -215,6 +215,11 @@ app_view_mode(FILE *f, json_t *doc)
 	const char *mode = json_string_value(json_object_get(doc, "mode"));
 	json_t *results = json_object_get(doc, "results");
 
+	if (json_object_get(doc, "y1564") != NULL) {
+		app_view_y1564(f, json_object_get(doc, "y1564"));
+		fflush(f);
+		return;
+	}
 	if (json_is_number(json_object_get(doc, "trial_pkts")) && num(doc, "trial_s") == 0)
 		fprintf(f, "\n%s results (trials of %.0f frames per TX port)\n", mode,
 			num(doc, "trial_pkts"));

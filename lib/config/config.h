@@ -34,6 +34,7 @@
 #define WR_MAX_WARMUP 100u         /* --warmup */
 #define WR_LABEL_LEN 128u          /* --label, with the NUL */
 #define WR_MAX_LAT_LOADS 16u       /* --lat-loads */
+#define WR_MAX_Y1564_STEPS 10u     /* --y1564-steps */
 #define WR_MAX_POOL_MBUFS (1u << 24) /* --pool-mbufs */
 
 enum wr_dir {
@@ -63,6 +64,7 @@ enum wr_mode {
 	WR_MODE_LOSS,        /* RFC 2544 26.3: frame loss rate per size */
 	WR_MODE_B2B,         /* RFC 2544 26.4: back-to-back bursts per size */
 	WR_MODE_MLR,         /* MLRsearch (draft-ietf-bmwg-mlrsearch), mlr.h */
+	WR_MODE_Y1564,       /* ITU-T Y.1564 service activation, docs/y1564.md */
 };
 
 /* Which TX stamps latency may be computed from. */
@@ -182,6 +184,8 @@ struct wr_config {
 	unsigned int nb_stream_defs;
 	char stream_text[WR_STREAM_MAX][WR_STREAM_TEXT_LEN];
 	struct wr_stream_def streams[WR_STREAM_MAX]; /* built by the checks */
+	unsigned int nb_stream_given; /* of them given, before the services'
+	                               * yellow parts (service.h); 0: not yet */
 	enum wr_stamp stamp;        /* test header fields written per frame */
 
 	unsigned int nb_maps;       /* explicit lcore placement, 0: automatic */
@@ -246,6 +250,13 @@ struct wr_config {
 	unsigned int nb_lat_loads;  /* 0: no latency-under-load trials */
 	double lat_loads_pct[WR_MAX_LAT_LOADS];
 	uint64_t lat_trial_ms;      /* 0: --trial */
+	/* --mode y1564 (docs/y1564.md). */
+	unsigned int nb_y1564_steps; /* CIR steps, % of the CIR, ascending */
+	double y1564_steps_pct[WR_MAX_Y1564_STEPS];
+	uint64_t step_ms;           /* each configuration test step [10 s] */
+	uint64_t perf_ms;           /* the performance test [15 min]; 0: none */
+	double police_margin;       /* policing step tolerance M, of CIR+EIR */
+	double ses_flr;             /* a second is severely errored above it */
 };
 
 /* Fill cfg with the documented defaults. This function can't fail. */

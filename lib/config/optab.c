@@ -20,7 +20,7 @@
  * its index. The others list the words of a larger syntax, for completion.
  */
 static const char *const mode_values[] = { "run", "sweep", "throughput",
-	"loss", "b2b", "mlr", NULL };
+	"loss", "b2b", "mlr", "y1564", NULL };
 static const char *const stamp_values[] = { "full", "seq", "none", NULL };
 static const char *const latency_values[] = { "auto", "tsc", "off", "sync", NULL };
 static const char *const capture_what_values[] = { "foreign", "seq", "last",
@@ -176,7 +176,7 @@ const struct wr_optdesc wr_optab[] = {
 
 	{ "mode", REQ, WR_OPT_MODE, "MODE", "run (one run), sweep (one trial per size),\n"
 		"throughput (RFC 2544 26.1: NDR/PDR search),\nloss (26.3: frame loss rate), "
-		"b2b (26.4:\nback-to-back), mlr (MLRsearch: loads meeting\n--goals, docs/rfc2544.md) [run]", WR_OPTSEC_MODES,
+		"b2b (26.4:\nback-to-back), mlr (MLRsearch: loads meeting\n--goals, docs/rfc2544.md), y1564 (ITU-T\nY.1564 service activation of the --stream\nservices, docs/y1564.md) [run]", WR_OPTSEC_MODES,
 		WR_PROF_TEST, mode_values },
 	{ "sizes", REQ, WR_OPT_SIZES, "LIST", "frame sizes of a mode: 64,512,1518 | "
 		"rfc2544\n(64..1518, 7 sizes) | rfc2544-jumbo (and 9018)\n[--size]",
@@ -346,6 +346,25 @@ const struct wr_optdesc wr_optab[] = {
 		WR_PROF_TEST, NULL },
 	{ "lat-trial", REQ, WR_OPT_LAT_TRIAL, "T", "length of each latency trial "
 		"[--trial]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
+	{ "y1564-steps", REQ, WR_OPT_Y1564_STEPS, "LIST", "--mode y1564: the CIR steps, "
+		"% of each\nservice's CIR, ascending, at most 10\n[25,50,75,100]",
+		WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
+	{ "step-time", REQ, WR_OPT_STEP_TIME, "T", "--mode y1564: length of each "
+		"service\nconfiguration step, >= 100ms [10s]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
+	{ "perf-time", REQ, WR_OPT_PERF_TIME, "T", "--mode y1564: length of the "
+		"service\nperformance test (every service at its CIR),\n0 = none "
+		"[15min]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
+	{ "police-margin", REQ, WR_OPT_POLICE_MARGIN, "PCT", "--mode y1564: the "
+		"policing step passes when\nwhat arrives is within CIR+EIR plus PCT%\n"
+		"of it, 0..100 [5]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
+	{ "ses-flr", REQ, WR_OPT_SES_FLR, "PCT", "--mode y1564: a second losing more "
+		"than PCT%\nof a service's frames is severely errored\n(10 in a row: "
+		"unavailable), 0..100 [50]", WR_OPTSEC_MODES,
 		WR_PROF_TEST, NULL },
 	{ "capture", REQ, WR_OPT_CAPTURE, "FILE", "write the frames that explain a bad "
 		"run to\nFILE (pcapng, rte_pcapng; tcpdump -r and\ntshark read it), "

@@ -28,6 +28,15 @@ wr_opts_methods_defaults(struct wr_config *cfg)
 	cfg->lat_loads_pct[2] = 50;
 	cfg->lat_loads_pct[3] = 90;
 	cfg->lat_trial_ms = 0;
+	cfg->nb_y1564_steps = 4;
+	cfg->y1564_steps_pct[0] = 25;
+	cfg->y1564_steps_pct[1] = 50;
+	cfg->y1564_steps_pct[2] = 75;
+	cfg->y1564_steps_pct[3] = 100;
+	cfg->step_ms = 10000;
+	cfg->perf_ms = 15 * 60 * 1000;
+	cfg->police_margin = 0.05;
+	cfg->ses_flr = 0.5;
 }
 
 static int
@@ -63,6 +72,45 @@ opt_loads(const char *v, struct wr_config *cfg, struct wr_error *err)
 				v, WR_MAX_LAT_LOADS);
 		cfg->lat_loads_pct[cfg->nb_lat_loads++] = x;
 	}
+	return 0;
+}
+
+/* "25,50,75,100": % of the CIR (checked in order by service.c). */
+static int
+opt_steps(const char *v, struct wr_config *cfg, struct wr_error *err)
+{
+	char buf[256], *tok, *save = NULL, *end;
+	double x;
+
+	cfg->nb_y1564_steps = 0;
+	if (strlen(v) == 0 || strlen(v) >= sizeof(buf))
+		return wr_err_usage(err, -EINVAL, "--y1564-steps: list empty or too long");
+	strcpy(buf, v);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+			tok = strtok_r(NULL, ",", &save)) {
+		x = strtod(tok, &end);
+		if (end == tok || (*end != '\0' && strcmp(end, "%") != 0))
+			return wr_err_usage(err, -EINVAL, "--y1564-steps %s: '%s' is not a "
+				"percentage of the CIR", v, tok);
+		if (cfg->nb_y1564_steps == WR_MAX_Y1564_STEPS)
+			return wr_err_usage(err, -EINVAL, "--y1564-steps %s: at most %u "
+				"steps", v, WR_MAX_Y1564_STEPS);
+		cfg->y1564_steps_pct[cfg->nb_y1564_steps++] = x;
+	}
+	return 0;
+}
+
+/* A percentage 0..100 into a ratio. */
+static int
+opt_pct(const char *name, const char *v, double *out, struct wr_error *err)
+{
+	char *end;
+	double x = strtod(v, &end);
+
+	if (end == v || (*end != '\0' && strcmp(end, "%") != 0) || !(x >= 0 && x <= 100))
+		return wr_err_usage(err, -EINVAL, "--%s %s: expected a percentage "
+			"from 0 to 100", name, v);
+	*out = x / 100.0;
 	return 0;
 }
 
@@ -118,6 +166,17 @@ wr_opts_methods(int c, const char *v, struct wr_config *cfg, struct wr_error *er
 	case WR_OPT_MLR_INITIAL: return opt_ms("mlr-initial", v, &cfg->mlr_initial_ms, err);
 	case WR_OPT_LAT_LOADS: return opt_loads(v, cfg, err);
 	case WR_OPT_LAT_TRIAL: return opt_ms("lat-trial", v, &cfg->lat_trial_ms, err);
+	case WR_OPT_Y1564_STEPS: return opt_steps(v, cfg, err);
+	case WR_OPT_STEP_TIME: return opt_ms("step-time", v, &cfg->step_ms, err);
+	case WR_OPT_PERF_TIME:
+		if (strcmp(v, "0") == 0) {
+			cfg->perf_ms = 0;
+			return 0;
+		}
+		return opt_ms("perf-time", v, &cfg->perf_ms, err);
+	case WR_OPT_POLICE_MARGIN:
+		return opt_pct("police-margin", v, &cfg->police_margin, err);
+	case WR_OPT_SES_FLR: return opt_pct("ses-flr", v, &cfg->ses_flr, err);
 	default:
 		return 1;
 	}

@@ -37,6 +37,7 @@ def_defaults(const struct wr_config *cfg, unsigned int idx,
 	d->vlan_prio = cfg->vlan_prio;
 	d->dscp = cfg->dscp;
 	d->stack = cfg->stack;
+	wr_service_init(&d->svc);
 }
 
 /* A whole number within [lo, hi]. */
@@ -193,9 +194,12 @@ apply_key(struct wr_stream_def *d, char *kv, struct seen *s, unsigned int idx,
 	if (rc == 1)
 		rc = key_traffic(d, kv, eq + 1, s, &why);
 	if (rc == 1)
+		rc = wr_service_key(&d->svc, kv, eq + 1, &why);
+	if (rc == 1)
 		return wr_err_usage(err, -EINVAL, "--stream %u: unknown key '%s' (name, size, "
 			"mix, rate, share, pattern, l3, src-ip, dst-ip, sport, dport, "
-			"flows, vary, vlan, prio, dscp, stack)", idx + 1, kv);
+			"flows, vary, vlan, prio, dscp, stack; services: cir, eir, flr, "
+			"ftd, fdv, avail, yellow)", idx + 1, kv);
 	if (rc != 0)
 		return wr_err_usage(err, -EINVAL, "--stream %u: %s=%s: %s", idx + 1, kv, eq + 1,
 			why.msg[0] ? why.msg : "not a valid value (see docs/traffic.md)");
@@ -438,9 +442,10 @@ check_shape(struct wr_config *cfg, struct wr_error *err)
 {
 	unsigned int i;
 
-	if (cfg->mode != WR_MODE_RUN)
+	if (cfg->mode != WR_MODE_RUN && cfg->mode != WR_MODE_Y1564)
 		return wr_err_usage(err, -EINVAL, "--stream with --mode: the test modes "
-			"search one stream's rate; streams run in a plain run");
+			"search one stream's rate; streams run in a plain run (or as "
+			"services in --mode y1564)");
 	if (cfg->nb_txq != 1 && cfg->nb_txq != cfg->nb_stream_defs)
 		return wr_err_usage(err, -EINVAL, "--txq %u with %u --stream: each stream "
 			"has its own TX queue", cfg->nb_txq, cfg->nb_stream_defs);
@@ -462,8 +467,10 @@ wr_stream_check(struct wr_config *cfg, struct wr_error *err)
 	int rc;
 
 	if (cfg->nb_stream_defs == 0)
-		return 0;
-	rc = assign_shares(cfg, err);
+		return wr_service_check(cfg, err);
+	rc = wr_service_expand(cfg, err);
+	if (rc == 0)
+		rc = assign_shares(cfg, err);
 	if (rc == 0)
 		rc = check_shape(cfg, err);
 	for (i = 0; i < cfg->nb_stream_defs && rc == 0; i++)
@@ -480,6 +487,8 @@ wr_stream_check(struct wr_config *cfg, struct wr_error *err)
 					cfg->streams[i].name, j + 1, cfg->streams[j].name);
 	if (rc == 0)
 		rc = check_rate_sum(cfg, err);
+	if (rc == 0)
+		rc = wr_service_check(cfg, err);
 	if (rc != 0)
 		return rc;
 	cfg->nb_txq = (uint16_t)cfg->nb_stream_defs;

@@ -19,6 +19,7 @@
  *                     (src-ip, dst-ip, sport, dport, vlan, dscp: or a range
  *                     FIRST-LAST, range.h)  vary=inc|random[:SEED]
  *   stack=SPEC        a header stack (base/stack.h), as --stack
+ *   cir= eir= flr= ftd= fdv= avail= yellow=   a Y.1564 service (service.h)
  */
 #ifndef WR_STREAM_H
 #define WR_STREAM_H
@@ -31,6 +32,7 @@
 #include "pattern.h"
 #include "range.h"
 #include "rate.h"
+#include "service.h"
 #include "base/error.h"
 #include "base/stack.h"
 
@@ -57,6 +59,7 @@ struct wr_stream_def {
 	uint8_t dscp;
 	unsigned int addr_set;    /* enum wr_portip_addr_bits of src-ip / dst-ip */
 	struct wr_stack stack;    /* stack=SPEC (base/stack.h); 0 layers: none */
+	struct wr_service svc;        /* cir=, eir=, ...: a Y.1564 service (service.h) */
 };
 
 struct wr_config;

@@ -79,7 +79,8 @@ wr_mode_b2b_left(uint64_t lo, uint64_t hi, uint64_t max_pkts)
 static uint32_t
 calibrates(const struct mode_ctx *m)
 {
-	return m->run->setup.cfg->rate.unit == WR_RATE_NONE &&
+	return m->run->setup.cfg->mode != WR_MODE_Y1564 &&
+		m->run->setup.cfg->rate.unit == WR_RATE_NONE &&
 		wr_mode_trusted_link_bps(m->run) == 0;
 }
 
@@ -130,6 +131,8 @@ per_size(const struct mode_ctx *m)
 		return calibrates(m) + wr_mode_flr_left(&f);
 	case WR_MODE_B2B:
 		return fresh_b2b(m);
+	case WR_MODE_Y1564:
+		return wr_mode_y1564_trials(cfg);
 	default:
 		return 1;
 	}
@@ -141,6 +144,9 @@ wr_mode_progress_begin(struct mode_ctx *m)
 	const struct wr_config *cfg = m->run->setup.cfg;
 	uint64_t ms = cfg->mode == WR_MODE_SWEEP ? cfg->duration_ms : cfg->trial_ms;
 	double extra_s = 0;
+
+	if (cfg->mode == WR_MODE_Y1564)
+		ms = RTE_MAX(cfg->step_ms, cfg->perf_ms);
 
 	if (cfg->nb_lat_loads != 0)
 		ms = RTE_MAX(ms, cfg->lat_trial_ms);

@@ -22,6 +22,7 @@ wr_mode_name(enum wr_mode mode)
 		[WR_MODE_RUN] = "run", [WR_MODE_SWEEP] = "sweep",
 		[WR_MODE_THROUGHPUT] = "throughput", [WR_MODE_LOSS] = "loss",
 		[WR_MODE_B2B] = "b2b", [WR_MODE_MLR] = "mlr",
+		[WR_MODE_Y1564] = "y1564",
 	};
 
 	return (unsigned int)mode < RTE_DIM(names) ? names[mode] : "?";
@@ -507,6 +508,12 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 	/* Each checkpoint holds every finished point and trial. */
 	wr_result_checkpoint_keep(run, doc);
 	wr_mode_progress_begin(&m);
+	if (cfg->mode == WR_MODE_Y1564) {
+		/* Its services' frame sizes are their own: no size loop. */
+		wr_mode_progress_size(&m, 1, size);
+		rc = wr_mode_y1564(&m);
+		n = 0;
+	}
 	for (i = 0; i < n && rc == 0; i++) {
 		size = cfg->nb_sizes ? cfg->sizes[i] : cfg->frame_size;
 		wr_mode_progress_size(&m, i + 1, size);

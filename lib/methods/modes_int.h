@@ -131,4 +131,13 @@ int wr_mode_mlr(struct mode_ctx *m, uint32_t size, json_t *res);
  */
 int wr_mode_lat_after(struct mode_ctx *m, uint32_t size, json_t *res, int rc);
 
+/*
+ * ITU-T Y.1564 over the services of the configuration (mode_y1564.c):
+ * the doc's "y1564". Returns as wr_mode_trial.
+ */
+int wr_mode_y1564(struct mode_ctx *m);
+
+/* Trials --mode y1564 runs at most under cfg (mode_y1564.c). */
+uint32_t wr_mode_y1564_trials(const struct wr_config *cfg);
+
 #endif /* WR_MODES_INT_H */

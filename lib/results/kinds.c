@@ -490,6 +490,12 @@ wr_kind_of(const json_t *doc, struct wr_error *err)
 	for (i = 0; i < wr_nb_kinds; i++)
 		if (wr_kinds[i].mode != NULL && strcmp(wr_kinds[i].mode, m) == 0)
 			return &wr_kinds[i];
+	if (strcmp(m, "y1564") == 0) {
+		wr_err_usage(err, -EINVAL, "a --mode y1564 result (service activation) "
+			"has its own page: give it to wirerate report alone "
+			"(docs/y1564.md); compare and merge do not take it");
+		return NULL;
+	}
 	wr_err_usage(err, -EINVAL, "field 'mode' is '%s': not a kind of result this "
 		"wirerate knows", m);
 	return NULL;

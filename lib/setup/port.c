@@ -80,6 +80,14 @@ probe_queues(struct wr_port *p, const struct wr_config *cfg, struct wr_error *er
 		if (!p->tx)
 			p->nb_txq = p->nb_rxq;
 	}
+	/* Each stream has its queue: name the first that has none. */
+	if (p->nb_txq > p->info.max_tx_queues && cfg->nb_stream_defs > p->info.max_tx_queues)
+		return wr_err_usage(err, -EINVAL, "port %u (%s): --stream %u (%s) needs TX "
+			"queue %u, and the PMD offers %u queues (%u streams%s)", p->port_id,
+			p->driver, p->info.max_tx_queues + 1,
+			cfg->streams[p->info.max_tx_queues].name, p->info.max_tx_queues,
+			p->info.max_tx_queues, cfg->nb_stream_defs, wr_service_any(cfg) ?
+			"; a service with eir= takes two" : "");
 	if (p->nb_txq > p->info.max_tx_queues)
 		return wr_err_usage(err, -EINVAL, "port %u (%s): %u TX queues asked, the PMD "
 			"offers %u", p->port_id, p->driver, p->nb_txq,

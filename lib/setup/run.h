@@ -44,6 +44,10 @@ struct wr_trial {
 	struct wr_rate rate;       /* per TX port; WR_RATE_NONE: unpaced */
 	uint64_t count_pkts;       /* per TX port, 0: unlimited */
 	uint64_t duration_ms;      /* 0: until the count or a signal */
+	/* Frames per second of each --stream for this trial, by stream
+	 * index (0: the stream sends nothing); NULL: their own rates. The
+	 * array outlives the trial (the method's). */
+	const double *stream_pps;
 };
 
 /* One port over one interval. */

@@ -105,6 +105,10 @@ queue_pps(struct wr_run *run, struct wr_port *p, const struct wr_txq *q,
 
 	if (rc != 0)
 		return rc;
+	if (d != NULL && run->live.trial.stream_pps != NULL) {
+		*pps = run->live.trial.stream_pps[q->queue];
+		return 0;
+	}
 	if (d != NULL)
 		rc = wr_stream_pps(d, &run->live.trial.rate, p->rate_link_bps, pps);
 	else if (cfg->mix.nb_sizes != 0)
@@ -156,6 +160,10 @@ setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
 	if (pat->kind != WR_PATTERN_CONSTANT)
 		return setup_gate(run, p, q, pat, err);
 	if (d == NULL && run->live.trial.rate.unit == WR_RATE_NONE)
+		return 0;
+	/* A stream this trial leaves out sends nothing (txq_configure). */
+	if (d != NULL && run->live.trial.stream_pps != NULL &&
+			run->live.trial.stream_pps[q->queue] <= 0.0)
 		return 0;
 	rc = queue_pps(run, p, q, &share, err);
 	if (rc != 0 || isinf(share))
@@ -219,6 +227,9 @@ txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
 	}
 	q->limit_pkts = q->replay != NULL ? replay_limit(run, q) :
 		queue_limit(run->live.trial.count_pkts, q->queue, p->nb_txq);
+	if (d != NULL && run->live.trial.stream_pps != NULL &&
+			run->live.trial.stream_pps[q->queue] <= 0.0)
+		q->limit_pkts = 0;
 	q->paced = false;
 	q->pace_live.pps = 0.0;   /* no live rate yet (trial/live.c) */
 	wr_txq_reset(q);

@@ -40,6 +40,20 @@ def have_netns():
     return True
 
 
+def have_qdisc(argv):
+    """Probe: the kernel has this queueing discipline (tc qdisc add dev lo
+    root ARGV in a namespace of its own, removed after)."""
+    if not have_netns() or shutil.which("tc") is None:
+        return False
+    ns = "wrpq%d" % os.getpid()
+    subprocess.run(["ip", "netns", "add", ns], capture_output=True)
+    try:
+        return subprocess.run(["ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev",
+                               "lo", "root"] + argv, capture_output=True).returncode == 0
+    finally:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
 def have_link_kind(argv):
     """Probe: the kernel makes a link of this kind (ip link add ... in a
     namespace of its own, removed after; the lower device a veth)."""
