@@ -20,6 +20,7 @@
 #include "history.h"
 #include "input.h"
 #include "plot.h"
+#include "show.h"
 
 #define PROG "wirerate history"
 

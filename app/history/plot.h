@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "history.h"
+#include "args.h"
 
 /*
  * Write a trend chart per series into a->out (series-ID.png and .svg:

@@ -11,7 +11,7 @@
 
 #include "common/exitcode.h"
 #include "analyse.h"
-#include "history.h"
+#include "show.h"
 
 #define PROG "wirerate history"
 
