@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/splitmix.h"
 #include "changepoint.h"
 #include "trials.h"
 
@@ -15,17 +16,6 @@ wr_cp_defaults(struct wr_cp_opts *o)
 	o->permutations = 499;
 	o->min_seg = 3;
 	o->seed = 0x5eed2544u;
-}
-
-/* splitmix64: a small seeded generator, the same sequence everywhere. */
-static uint64_t
-next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 /*
@@ -89,7 +79,7 @@ p_value(const double *x, unsigned int n, double stat, const struct wr_cp_opts *o
 	memcpy(perm, x, n * sizeof(*perm));
 	for (r = 0; r < o->permutations; r++) {
 		for (i = n - 1; i > 0; i--) {     /* Fisher-Yates */
-			j = (unsigned int)(next_rand(rng) % (i + 1));
+			j = (unsigned int)(wr_splitmix64(rng) % (i + 1));
 			t = perm[i];
 			perm[i] = perm[j];
 			perm[j] = t;
