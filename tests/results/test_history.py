@@ -79,8 +79,7 @@ def stop(procs):
 
 
 def check_json(c, path):
-    with open(path) as f:
-        doc = json.load(f)
+    doc = wrtest.read_result(path)     # validated against docs/schema
     c.eq(doc.get("schema"), "wirerate-history-check/1", "check JSON schema")
     return doc
 
