@@ -72,6 +72,18 @@ def busy_loop(cpu):
     return subprocess.Popen(["taskset", "-c", str(cpu), "sh", "-c", "while :; do :; done"])
 
 
+def pct(before, after):
+    """The change of the mean from before to after, in %."""
+    return 100.0 * ((sum(after) / len(after)) / (sum(before) / len(before)) - 1)
+
+
+def outside_shift(shares):
+    """The largest lasting shift of the worker's CPU share (3 runs a side at
+    least): (index where it begins, change in %)."""
+    return max(((k, pct(shares[:k], shares[k:])) for k in range(3, len(shares) - 2)),
+               key=lambda t: abs(t[1]))
+
+
 def stop(procs):
     for p in procs:
         p.kill()
@@ -116,17 +128,18 @@ def history_real_series():
             c.eq(rc, 0, "%s exit code" % name)
             p = tool(["history", "add", db, os.path.join(d, name + ".json")])
             c.eq(p.returncode, 0, "add %s" % name)
-        before, after = shares[:12], shares[12:]
-        want = 100.0 * ((sum(after) / 12) / (sum(before) / 12) - 1)
+        # The planted cost, measured by the kernel, not by wirerate: the share
+        # of a CPU the worker thread got with the loops against without.
+        want = pct(shares[:12], shares[12:])
         print("worker's CPU share: %.3f before, %.3f with the busy loops: %+.1f%%"
-              % (sum(before) / 12, sum(after) / 12, want))
+              % (sum(shares[:12]) / 12, sum(shares[12:]) / 12, want))
         print("per run: " + " ".join("%.2f" % x for x in shares))
         # The gate: half the planted shift. This shared machine's load moves
         # a run's rate by up to ~30% between runs (other jobs on its 2
         # CPUs); a CI host is quieter and gates at a few %.
-        gate = "%.0f" % (abs(want) / 2)
+        gate = abs(want) / 2
         cj, cx = os.path.join(d, "c.json"), os.path.join(d, "c.xml")
-        p = tool(["history", "check", db, "--metric", "rx_mpps", "--min-change", gate,
+        p = tool(["history", "check", db, "--metric", "rx_mpps", "--min-change", "%.0f" % gate,
                   "--json", cj, "--junit", cx], timeout=120)
         print(p.stdout)
         c.eq(p.returncode, 1, "check over 24 runs exits 1 (%s)" % p.stderr[-300:])
@@ -145,9 +158,13 @@ def history_real_series():
                    % (idx + 1, idx))
             c.eq(cp.get("direction"), "worse", "direction")
             got = cp.get("change_pct", 0)
-            c.true(abs(got - want) <= 0.2 * abs(want),
-                   "magnitude %+.1f%% within 20%% of the CPU the loop took, %+.1f%%"
-                   % (got, want))
+            # The same two segments as the kernel saw them (an outside job
+            # may have moved the level earlier: then from that change on).
+            prev = s["change_points"][-2]["index"] if len(s["change_points"]) > 1 else 0
+            planted = pct(shares[prev:12], shares[12:])
+            c.true(abs(got - planted) <= 0.2 * abs(planted),
+                   "magnitude %+.1f%% within 20%% of the CPU the loops took from "
+                   "runs %d-12, %+.1f%%" % (got, prev + 1, planted))
             c.true(cp.get("ci95_low_pct", 1) <= got <= cp.get("ci95_high_pct", -1),
                    "the interval holds the magnitude")
             c.true(cp.get("p_value", 1) <= 0.01, "significant at 0.01")
@@ -161,8 +178,20 @@ def history_real_series():
         fails = root.findall(".//failure")
         c.true(len(fails) >= 1 and "regression from run" in fails[0].get("message", ""),
                "JUnit: the regression a failure")
-        p = tool(["history", "check", db12, "--metric", "rx_mpps", "--min-change", gate])
-        c.eq(p.returncode, 0, "the first 12 alone pass (%s)" % p.stdout[-300:])
+        p = tool(["history", "check", db12, "--metric", "rx_mpps", "--min-change",
+                  "%.0f" % gate])
+        at, moved = outside_shift(shares[:12])
+        if abs(moved) < gate / 2:
+            c.eq(p.returncode, 0, "the first 12 alone pass (%s)" % p.stdout[-300:])
+        else:
+            # Another job took the worker's CPU from run at + 1 on, a lasting
+            # shift the kernel saw too: found there, or nothing is.
+            print("outside load: the worker's CPU share moved %+.1f%% at run %d"
+                  % (moved, at + 1))
+            m = re.search(r"from run (\d+) ", p.stdout)
+            c.true(p.returncode == 0 or (m is not None and abs(int(m.group(1)) - (at + 1)) <= 1),
+                   "the first 12: pass, or the outside shift at run %d (%s)"
+                   % (at + 1, p.stdout[-300:]))
         p = tool(["history", "show", db, "--metric", "rx_mpps"])
         c.eq(p.returncode, 0, "show exit code")
         c.true(re.search(r"not alike series \d+: .*flows: 1 vs 4", p.stdout) is not None,
