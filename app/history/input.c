@@ -7,42 +7,22 @@
 #include <string.h>
 
 #include "base/sha256.h"
+#include "report/jsonpath.h"
 #include "results/compare.h"
 #include "input.h"
-
-static const char *
-str_of(const json_t *o, const char *key, const char *dflt)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_string(v) ? json_string_value(v) : dflt;
-}
-
-/* path resolved against the directory of base (when path is relative). */
-static void
-sibling(char *out, size_t len, const char *base, const char *path)
-{
-	char dir[PATH_MAX];
-
-	snprintf(dir, sizeof(dir), "%s", base);
-	if (path[0] == '/')
-		snprintf(out, len, "%s", path);
-	else
-		snprintf(out, len, "%s/%s", dirname(dir), path);
-}
 
 /* One end of a merge, loaded as a result. */
 static int
 load_end(const char *merge_path, const json_t *m, const char *end, json_t **doc,
 		struct wr_error *err)
 {
-	const char *file = str_of(json_object_get(m, end), "file", NULL);
+	const char *file = rep_str_of(json_object_get(m, end), "file", NULL);
 	char path[PATH_MAX];
 
 	if (file == NULL)
 		return wr_err_usage(err, -EINVAL, "%s: field '%s.file' is missing",
 			merge_path, end);
-	sibling(path, sizeof(path), merge_path, file);
+	rep_sibling(path, sizeof(path), merge_path, file);
 	return wr_compare_load(path, doc, err);
 }
 
@@ -60,7 +40,7 @@ merge_facts(const char *path, const json_t *m, json_t **rdoc,
 	unsigned int i, j;
 	int rc = -EINVAL;
 
-	if (strcmp(str_of(m, "schema", ""), "wirerate-merge/1") != 0)
+	if (strcmp(rep_str_of(m, "schema", ""), "wirerate-merge/1") != 0)
 		return wr_err_usage(err, -EINVAL, "%s: schema is not \"wirerate-merge/1\"", path);
 	if (load_end(path, m, "sender", &sdoc, err) != 0 ||
 			load_end(path, m, "receiver", rdoc, err) != 0)
@@ -97,7 +77,7 @@ static int
 figures(const char *path, json_t *doc, json_t **fig, struct hist_result *r,
 		struct wr_error *err)
 {
-	const char *schema = str_of(doc, "schema", "");
+	const char *schema = rep_str_of(doc, "schema", "");
 	char merge[PATH_MAX];
 	json_t *m;
 	int rc;
@@ -115,10 +95,10 @@ figures(const char *path, json_t *doc, json_t **fig, struct hist_result *r,
 		return wr_err_usage(err, -EINVAL, "%s: not a wirerate result: field "
 			"'schema' is \"%.40s\" (expected wirerate-result/1, wirerate-merge/1 "
 			"or wirerate-cell/1)", path, schema);
-	if (strcmp(str_of(doc, "status", ""), "passed") != 0 ||
-			str_of(doc, "merged", NULL) == NULL)
+	if (strcmp(rep_str_of(doc, "status", ""), "passed") != 0 ||
+			rep_str_of(doc, "merged", NULL) == NULL)
 		return 1;
-	sibling(merge, sizeof(merge), path, str_of(doc, "merged", ""));
+	rep_sibling(merge, sizeof(merge), path, rep_str_of(doc, "merged", ""));
 	m = json_load_file(merge, 0, NULL);
 	if (m == NULL)
 		return wr_err_usage(err, -EINVAL, "%s: its merge %s cannot be read",
@@ -162,11 +142,11 @@ hist_input_read(const char *path, const char *commit, struct hist_result *r,
 			wr_sha256_hex(canon, strlen(canon), r->digest);
 		free(canon);
 		snprintf(r->commit, sizeof(r->commit), "%s", commit != NULL ? commit :
-			str_of(fig, "label", "-"));
+			rep_str_of(fig, "label", "-"));
 		snprintf(r->version, sizeof(r->version), "%s",
-			str_of(json_object_get(fig, "env"), "wirerate_version", "-"));
+			rep_str_of(json_object_get(fig, "env"), "wirerate_version", "-"));
 		snprintf(r->time, sizeof(r->time), "%s",
-			str_of(json_object_get(fig, "env"), "date_utc", "-"));
+			rep_str_of(json_object_get(fig, "env"), "date_utc", "-"));
 	}
 	json_decref(setup);
 	json_decref(fig);
