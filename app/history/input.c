@@ -72,6 +72,41 @@ out:
 	return rc;
 }
 
+/*
+ * The DUT's cost beside a cell (dut.json, wirerate-dut/1: what the DUT
+ * observer measured, docs/campaigns.md): its CPU busy % and interrupts/s,
+ * at the cell's frame size. Absent: a cell without an observer.
+ */
+static int
+dut_facts(const char *cell_path, struct hist_result *r, struct wr_error *err)
+{
+	static const struct { const char *path, *metric; } figs[] = {
+		{ "cpu.cpu.busy", "dut_cpu_busy_pct" },
+		{ "interrupts_per_s", "dut_interrupts_per_s" },
+	};
+	char path[PATH_MAX], point[WR_HIST_NAME_LEN];
+	unsigned int i;
+	double v;
+	json_t *d;
+
+	rep_sibling(path, sizeof(path), cell_path, "dut.json");
+	d = json_load_file(path, 0, NULL);
+	if (d == NULL)
+		return 0;
+	if (strcmp(rep_str_of(d, "schema", ""), "wirerate-dut/1") != 0 ||
+			r->facts->nb == 0) {
+		json_decref(d);
+		return wr_err_usage(err, -EINVAL, "%s: not a wirerate-dut/1 file", path);
+	}
+	snprintf(point, sizeof(point), "%s", r->facts->f[0].point);
+	for (i = 0; i < sizeof(figs) / sizeof(figs[0]); i++)
+		if (wr_metrics_get_number(d, figs[i].path, &v, NULL) == 0 &&
+				wr_hist_fact_add(r->facts, point, figs[i].metric, 1, v, err) != 0)
+			break;
+	json_decref(d);
+	return i == sizeof(figs) / sizeof(figs[0]) ? 0 : -EINVAL;
+}
+
 /* The figures of doc (a result, merge or cell), *fig the run they describe. */
 static int
 figures(const char *path, json_t *doc, json_t **fig, struct hist_result *r,
@@ -105,7 +140,7 @@ figures(const char *path, json_t *doc, json_t **fig, struct hist_result *r,
 			path, merge);
 	rc = merge_facts(merge, m, fig, r, err);
 	json_decref(m);
-	return rc;
+	return rc != 0 ? rc : dut_facts(path, r, err);
 }
 
 int

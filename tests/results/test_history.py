@@ -141,7 +141,6 @@ def history_real_series():
         cj, cx = os.path.join(d, "c.json"), os.path.join(d, "c.xml")
         p = tool(["history", "check", db, "--metric", "rx_mpps", "--min-change", "%.0f" % gate,
                   "--json", cj, "--junit", cx], timeout=120)
-        print(p.stdout)
         c.eq(p.returncode, 1, "check over 24 runs exits 1 (%s)" % p.stderr[-300:])
         doc = check_json(c, cj)
         c.eq(doc["verdict"], "regression", "check verdict")
@@ -325,6 +324,83 @@ def history_bad_input():
     c.done()
 
 
+def history_two_ended():
+    """A merge and a campaign cell (with its DUT's figures; a failed cell
+    beside it) are stored as two-ended results: TX from the sender, RX
+    from the receiver, loss from the merge's balance, the DUT's CPU, in
+    series of their own apart from single runs."""
+    c = Checker("history_two_ended")
+    d = tempfile.mkdtemp(prefix="history-2end-")
+    try:
+        rc1, snd, _ = measured_run(d, "snd", RING + ["--label", "s"])
+        rc2, rcv, _ = measured_run(d, "rcv", RING + ["--label", "r"])
+        c.eq((rc1, rc2), (0, 0), "the two runs' exit codes")
+        merge = {"schema": "wirerate-merge/1",
+                 "sender": {"file": "snd.json", "hostname": "a", "stop_reason": "duration"},
+                 "receiver": {"file": "rcv.json", "hostname": "b", "stop_reason": "duration"},
+                 "streams": [], "totals": {"sent_pkts": 1000, "rx_pkts": 990, "lost_pkts": 10,
+                                           "unbalanced_streams": 0},
+                 "balanced": True, "complete": True}
+        wrtest.validate(merge, "crafted merge")
+        write(d, "merged.json", merge)
+        cell = {"schema": "wirerate-cell/1", "cell": "c1", "label": "l", "frame_size": 64,
+                "repeat": 1, "sender": "h1:0", "receiver": "h2:0", "status": "passed",
+                "reason": "", "merged": "merged.json"}
+        os.makedirs(os.path.join(d, "c1"))
+        os.makedirs(os.path.join(d, "c2"))
+        shutil.copy(os.path.join(d, "snd.json"), os.path.join(d, "c1"))
+        shutil.copy(os.path.join(d, "rcv.json"), os.path.join(d, "c1"))
+        write(os.path.join(d, "c1"), "merged.json", merge)
+        write(os.path.join(d, "c1"), "cell.json", cell)
+        dut = {"schema": "wirerate-dut/1", "window": "with edges", "window_s": 1.0,
+               "samples": 3, "observed_s": 2.0, "interrupts_per_s": 1000.0,
+               "cpu": {"cpu": {"user": 1.0, "system": 2.0, "softirq": 3.0, "idle": 94.0,
+                               "busy": 6.0}},
+               "net_rx_softirqs_per_s": 10.0, "net_tx_softirqs_per_s": None,
+               "net_rx_softirqs_total": 10, "rx_pps": 5.0, "tx_pps": 5.0,
+               "interfaces": {}}
+        wrtest.validate(dut, "crafted dut.json")
+        write(os.path.join(d, "c1"), "dut.json", dut)
+        failed = dict(cell, status="failed", reason="sender timed out", merged=None)
+        failed.pop("merged")
+        write(os.path.join(d, "c2"), "cell.json", failed)
+        db = os.path.join(d, "h.db")
+        p = tool(["history", "add", db, os.path.join(d, "merged.json"),
+                  os.path.join(d, "c1", "cell.json"), os.path.join(d, "c2", "cell.json"),
+                  os.path.join(d, "snd.json")])
+        c.eq(p.returncode, 0, "add exit code (%s)" % p.stderr[-300:])
+        c.true("added 3 result(s)" in p.stdout and "1 failed campaign cell" in p.stdout,
+               "a merge, a cell and a run added; the failed cell counted: %r" % p.stdout)
+        cj = os.path.join(d, "c.json")
+        tool(["history", "check", db, "--json", cj])
+        series = check_json(c, cj)["series"]
+        two = {s["metric"]: s for s in series if s["setup"].get("two_ended")}
+        one = {s["metric"]: s for s in series if not s["setup"].get("two_ended")}
+        c.eq(two.get("tx_mpps", {}).get("points"), 2, "two-ended tx_mpps: the merge and the cell")
+        c.eq(one.get("tx_mpps", {}).get("points"), 1, "the single run's series apart")
+        c.eq(two.get("dut_cpu_busy_pct", {}).get("points"), 1, "the DUT's CPU from the cell")
+        p = tool(["history", "show", db])
+        vals = dict(re.findall(r"^(\S+) at 64 B, series \d+: \d+ run\(s\), newest (\S+)",
+                               p.stdout, re.M))
+        sid = {s["metric"]: s["series"] for s in series
+               if s["setup"].get("two_ended") and s["point"] == "64 B"}
+        newest = {m: float(v) for m, v in re.findall(
+            r"^(\S+) at 64 B, series (?:%s): \d+ run\(s\), newest (\S+)" % "|".join(
+                str(i) for i in sid.values()), p.stdout, re.M)}
+        c.true(vals, "show lists the series")
+        tx = sum(t["tx_mpps"] for t in snd["totals"])
+        rx = sum(t["rx_mpps"] for t in rcv["totals"])
+        c.true(abs(newest.get("tx_mpps", 0) - tx) <= 1e-3 * tx, "TX from the sender: %r vs %r"
+               % (newest.get("tx_mpps"), tx))
+        c.true(abs(newest.get("rx_mpps", 0) - rx) <= 1e-3 * rx, "RX from the receiver: %r vs %r"
+               % (newest.get("rx_mpps"), rx))
+        c.eq(newest.get("loss_pct"), 1.0, "loss from the merge's balance (10 of 1000)")
+        c.eq(newest.get("dut_cpu_busy_pct"), 6.0, "the DUT's busy CPU %")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
 CHECK_HTML = """<!DOCTYPE html><html><body><pre id="out">pending</pre>
 <iframe id="f" src="history.html" width="1200" height="900"></iframe>
 <script>
@@ -388,7 +464,7 @@ def history_html():
 
 
 CASES = cases.by_name(history_real_series, history_many_writers, history_bad_input,
-                      history_html)
+                      history_two_ended, history_html)
 
 if __name__ == "__main__":
     cases.main(CASES)
