@@ -66,9 +66,10 @@ print_found(const struct hist_found *f, bool check)
 
 	if (check && !f->regression)
 		return;
-	printf("%s%s: %u run(s), newest %.6g (%s)\n", f->regression ? "REGRESSION " :
-		"", hist_series_name(s, name, sizeof(name)), s->nb,
-		s->nb ? s->p[s->nb - 1].value : 0, s->nb ? s->p[s->nb - 1].commit : "-");
+	printf("%s%s: %u run(s), newest %.6g (%s, %s, wirerate %s)\n",
+		f->regression ? "REGRESSION " : "", hist_series_name(s, name, sizeof(name)),
+		s->nb, s->nb ? s->p[s->nb - 1].value : 0, s->nb ? s->p[s->nb - 1].commit : "-",
+		s->nb ? s->p[s->nb - 1].time : "-", s->nb ? s->p[s->nb - 1].version : "-");
 	for (i = 0; i < f->nb_cp; i++)
 		hist_cp_print(stdout, s, &f->cp[i]);
 }
