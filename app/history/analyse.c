@@ -38,6 +38,36 @@ hist_analyse(const struct hist_series *s, const struct wr_cp_opts *o,
 	return 0;
 }
 
+int
+hist_analyse_all(struct hist_db *db, const char *metric, const struct wr_cp_opts *o,
+		struct hist_series **ss, struct hist_found **fs, unsigned int *nb,
+		struct wr_error *err)
+{
+	unsigned int i;
+
+	*fs = NULL;
+	if (hist_db_series(db, metric, ss, nb, err) != 0)
+		return -EIO;
+	*fs = calloc(*nb ? *nb : 1, sizeof(**fs));
+	if (*fs == NULL) {
+		hist_found_free(*ss, NULL, *nb);
+		return wr_err_env(err, -ENOMEM, "no memory for %u series", *nb);
+	}
+	for (i = 0; i < *nb; i++)
+		if (hist_analyse(&(*ss)[i], o, &(*fs)[i], err) != 0) {
+			hist_found_free(*ss, *fs, *nb);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+void
+hist_found_free(struct hist_series *ss, struct hist_found *fs, unsigned int nb)
+{
+	free(fs);
+	hist_series_free(ss, nb);
+}
+
 const char *
 hist_series_name(const struct hist_series *s, char *buf, size_t len)
 {

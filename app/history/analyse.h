@@ -26,6 +26,19 @@ struct hist_found {
 int hist_analyse(const struct hist_series *s, const struct wr_cp_opts *o,
 		struct hist_found *f, struct wr_error *err);
 
+/*
+ * Every series of db whose metric starts with metric (NULL: all), each
+ * analysed with o: *ss the series, *fs their change points (same order),
+ * *nb their number. Free with hist_found_free. Returns 0, or -EIO /
+ * -ENOMEM / -EINVAL with err.
+ */
+int hist_analyse_all(struct hist_db *db, const char *metric,
+		const struct wr_cp_opts *o, struct hist_series **ss,
+		struct hist_found **fs, unsigned int *nb, struct wr_error *err);
+
+/* Free what hist_analyse_all() returned. This function can't fail. */
+void hist_found_free(struct hist_series *ss, struct hist_found *fs, unsigned int nb);
+
 /* Whether change point c of s is a worsening (direction of the metric). */
 bool hist_worse(const struct hist_series *s, const struct wr_cp *c);
 

@@ -182,20 +182,14 @@ hist_plot(const struct hist_args *a, struct hist_db *db, bool html)
 	unsigned int nb, i;
 	int rc = -1;
 
-	if (hist_db_series(db, a->metric, &ss, &nb, &err) != 0)
+	if (hist_analyse_all(db, a->metric, &a->cp, &ss, &fs, &nb, &err) != 0)
 		return app_error(PROG, &err);
-	fs = calloc(nb ? nb : 1, sizeof(*fs));
-	if (fs == NULL) {
-		hist_series_free(ss, nb);
-		return APP_EXIT_FAILED;
-	}
 	if (mkdir(a->out, 0755) != 0 && errno != EEXIST) {
 		wr_err_env(&err, -errno, "--out %s: cannot create: %s", a->out, strerror(errno));
 		goto out;
 	}
 	for (i = 0; i < nb; i++)
-		if (hist_analyse(&ss[i], &a->cp, &fs[i], &err) != 0 ||
-				write_data(a->out, &fs[i], &err) != 0)
+		if (write_data(a->out, &fs[i], &err) != 0)
 			goto out;
 	if (write_script(a->out, fs, nb, &err) != 0 ||
 			(nb > 0 && rep_gp_run(a->out, "gnuplot", "history.gp", &err) != 0) ||
@@ -205,7 +199,6 @@ hist_plot(const struct hist_args *a, struct hist_db *db, bool html)
 		a->out);
 	rc = 0;
 out:
-	free(fs);
-	hist_series_free(ss, nb);
+	hist_found_free(ss, fs, nb);
 	return rc == 0 ? APP_EXIT_OK : app_error(PROG, &err);
 }

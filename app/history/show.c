@@ -131,25 +131,15 @@ hist_show_check(const struct hist_args *a, struct hist_db *db, bool check)
 	unsigned int nb, i;
 	int rc = APP_EXIT_OK;
 
-	if (hist_db_series(db, a->metric, &ss, &nb, &err) != 0)
+	if (hist_analyse_all(db, a->metric, &a->cp, &ss, &fs, &nb, &err) != 0)
 		return app_error(PROG, &err);
-	fs = calloc(nb ? nb : 1, sizeof(*fs));
-	if (fs == NULL) {
-		hist_series_free(ss, nb);
-		return APP_EXIT_FAILED;
-	}
-	for (i = 0; i < nb && rc == APP_EXIT_OK; i++) {
-		if (hist_analyse(&ss[i], &a->cp, &fs[i], &err) != 0) {
-			rc = app_error(PROG, &err);
-			break;
-		}
+	for (i = 0; i < nb; i++) {
 		print_found(&fs[i], check);
 		if (!check)
 			print_splits(ss, i);
 	}
-	if (rc == APP_EXIT_OK && check)
+	if (check)
 		rc = verdict(a, db, fs, nb);
-	free(fs);
-	hist_series_free(ss, nb);
+	hist_found_free(ss, fs, nb);
 	return rc;
 }
