@@ -40,7 +40,10 @@ struct hist_db {
 	char where[256];             /* the file or URL, for messages */
 };
 
-/* Open (create) the SQLite file path. Returns 0, or -EIO/-EINVAL with err. */
+/*
+ * Open (create) the SQLite file path. Returns 0, -EIO (cannot open: an
+ * environment error) or -EINVAL (not an SQLite database) with err.
+ */
 int hist_sqlite_open(struct hist_db *db, const char *path, struct wr_error *err);
 
 /* Connect to url (postgresql://...). Returns 0, or -EIO with err. */

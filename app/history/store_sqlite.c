@@ -102,19 +102,20 @@ hist_sqlite_open(struct hist_db *db, const char *path, struct wr_error *err)
 	db->be = &sqlite_backend;
 	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 			NULL) != SQLITE_OK) {
-		(void)wr_err_usage(err, -EINVAL, "%s: cannot open as SQLite: %s", path,
+		(void)wr_err_env(err, -EIO, "%s: cannot open: %s", path,
 			h != NULL ? sqlite3_errmsg(h) : "no memory");
 		sqlite3_close(h);
-		return -EINVAL;
+		return -EIO;
 	}
 	db->h = h;
 	sqlite3_busy_timeout(h, BUSY_TIMEOUT_MS);
 	if (sq_exec(db, "PRAGMA journal_mode=WAL", 0, NULL, NULL, NULL, err) != 0 ||
 			sq_exec(db, "PRAGMA foreign_keys=ON", 0, NULL, NULL, NULL,
 			err) != 0) {
+		(void)wr_err_usage(err, -EINVAL, "%s: not an SQLite database, or "
+			"unusable: %s", path, sqlite3_errmsg(h));
 		sq_close(db);
-		return wr_err_usage(err, -EINVAL, "%s: not an SQLite database, or "
-			"unusable: %s", path, err->msg);
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -349,6 +349,10 @@ def history_bad_input():
         c.eq(check_json(c, cj).get("verdict"), "bad-input", "JSON verdict bad-input")
         p = tool(["history", "add", db, os.path.join(d, "good.json")])
         c.eq(p.returncode, 2, "no add to a newer schema")
+        notdb = write(d, "not.db", "not a database\n" * 100)
+        p = tool(["history", "add", notdb, os.path.join(d, "good.json")])
+        c.eq(p.returncode, 2, "a file that is no SQLite database: exit 2")
+        c.true("not.db: not an SQLite database" in p.stderr, "names it: %r" % p.stderr[-200:])
     finally:
         shutil.rmtree(d, ignore_errors=True)
     c.done()
