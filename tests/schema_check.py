@@ -59,6 +59,16 @@ GOOD = {
         "net_rx_softirqs_per_s": 10.0, "net_tx_softirqs_per_s": None,
         "net_rx_softirqs_total": 10, "rx_pps": 5.0, "tx_pps": 5.0,
         "interfaces": {"eth0": {"rx_pps": 5.0, "tx_pps": 5.0, "total": {"rx_packets": 5}}}},
+    "wirerate-history-check/1": {
+        "schema": "wirerate-history-check/1", "db": "h.db", "verdict": "regression",
+        "series": [{"series": 2, "metric": "rx_mpps", "point": "64 B", "setup": {},
+                    "points": 24, "newest_commit": "c24", "regression": True,
+                    "change_points": [{
+                        "index": 12, "commit_before": "c12", "commit_after": "c13",
+                        "time": "2026-01-01T00:00:00Z", "direction": "worse",
+                        "change_pct": -60.0, "ci95_low_pct": -80.0,
+                        "ci95_high_pct": -40.0, "mean_before": 24.0,
+                        "mean_after": 9.0, "p_value": 0.002}]}]},
 }
 BREAK = {
     "wirerate-result/1": [("stop_reason", "finished"), ("accounting.sent_pkts", -1),
@@ -68,6 +78,7 @@ BREAK = {
     "wirerate-cell/1": [("status", "ok"), ("reason", "late"), ("frame_size", 10)],
     "wirerate-cell/2": [("status", "passed"), ("ran", False), ("goal.met", None),
                         ("goal.loss_ratio", 2), ("reason", "late"), ("status", "ok")],
+    "wirerate-history-check/1": [("verdict", "fail"), ("series", {}), ("db", 3)],
     "wirerate-dut/1": [("samples", 1), ("cpu.cpu.busy", 120), ("window", "all"),
                        ("net_rx_softirqs_total", -1)],
 }
@@ -84,7 +95,7 @@ def main():
     root = sys.argv[1]
     sdir = os.path.join(root, "docs", "schema")
     results_md = open(os.path.join(root, "docs", "results.md")).read()
-    src = subprocess.run(["grep", "-rhoE", "wirerate-(result|merge|cell|dut)/[0-9]+",
+    src = subprocess.run(["grep", "-rhoE", "wirerate-(result|merge|cell|dut|history-check)/[0-9]+",
                           os.path.join(root, "lib"), os.path.join(root, "app"),
                           os.path.join(root, "scripts")], capture_output=True,
                          text=True).stdout.split()

@@ -13,6 +13,7 @@
 #define APP_SUBCMDS(X) \
 	X(compare, "judge a result against a baseline: verdict and exit code for CI") \
 	X(report, "tables and plots of one or more results") \
+	X(history, "keep every result; change points of alike runs for CI") \
 	X(merge, "balance of a two-ended run, per stream") \
 	X(check, "check a command line as a run would, start nothing") \
 	X(serve, "EAL up once, runs on request through a JSON-RPC socket") \

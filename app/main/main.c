@@ -17,6 +17,7 @@
 
 #include "common/exitcode.h"
 #include "common/subcmds.h"
+#include "history/history.h"
 #include "report/compare.h"
 #include "report/merge.h"
 #include "report/report.h"

@@ -1,9 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* What every gnuplot script of `wirerate report` writes: strings, the x axis. */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gnuplot.h"
+
+extern char **environ;
 
 /* A gnuplot double-quoted string. */
 void
@@ -47,4 +55,35 @@ rep_gp_size_axis(FILE *f, const struct rep *r)
 		prev = next;
 	}
 	fprintf(f, ")\nset xrange [%g:%g]\n", lo / 1.25, hi * 1.25);
+}
+
+int
+rep_gp_run(const char *dir, const char *gnuplot, const char *script_name,
+		struct wr_error *err)
+{
+	char prog[PATH_MAX], script[PATH_MAX];
+	char *argv[] = { prog, script, NULL };
+	posix_spawn_file_actions_t fa;
+	int rc, status;
+	pid_t pid;
+
+	snprintf(prog, sizeof(prog), "%s", gnuplot);
+	snprintf(script, sizeof(script), "%s", script_name);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addchdir_np(&fa, dir);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "gnuplot.log",
+		O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	rc = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0)
+		return wr_err_env(err, -rc, "cannot run %s: %s%s", gnuplot, strerror(rc),
+			rc == ENOENT ? " (install gnuplot-nox, as scripts/lib/"
+			"setup.sh does, or give --no-plots)" : "");
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+			WEXITSTATUS(status) != 0)
+		return wr_err_env(err, -EIO, "%s failed on %s/%s: see %s/gnuplot.log",
+			gnuplot, dir, script_name, dir);
+	return 0;
 }

@@ -195,36 +195,7 @@ write_script(const struct rep *r, const char *dir, const char *title,
 	return 0;
 }
 
-int
-rep_gnuplot_run(const char *dir, const char *gnuplot, const char *name,
-		struct wr_error *err)
-{
-	char prog[PATH_MAX], script[64];
-	char *argv[] = { prog, script, NULL };
-	posix_spawn_file_actions_t fa;
-	int rc, status;
-	pid_t pid;
-
-	snprintf(prog, sizeof(prog), "%s", gnuplot);
-	snprintf(script, sizeof(script), "%s", name);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addchdir_np(&fa, dir);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "gnuplot.log",
-		O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	rc = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0)
-		return wr_err_env(err, -rc, "cannot run %s: %s%s", gnuplot, strerror(rc),
-			rc == ENOENT ? " (install gnuplot-nox, as scripts/lib/"
-			"setup.sh does, or give --no-plots)" : "");
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-			WEXITSTATUS(status) != 0)
-		return wr_err_env(err, -EIO, "%s failed on %s/%s: see %s/gnuplot.log",
-			gnuplot, dir, name, dir);
-	return 0;
-}
+/* Run gnuplot plots.gp in dir, its output into gnuplot.log. */
 
 /* The plots drawn for r, in report order: name and caption. */
 static void
@@ -290,7 +261,7 @@ rep_plot(const struct rep *r, const char *dir, const char *gnuplot,
 	if (write_data(r, dir, err) != 0 ||
 			rep_plot_kinds_data(r, dir, err) != 0 ||
 			write_script(r, dir, title, err) != 0 ||
-			rep_gnuplot_run(dir, gnuplot, "plots.gp", err) != 0 ||
+			rep_gp_run(dir, gnuplot, "plots.gp", err) != 0 ||
 			check_outputs(doc, dir, err) != 0) {
 		doc->nb_plots = 0;
 		return -1;

@@ -8,13 +8,6 @@
 #include "rep_doc.h"
 
 /*
- * Run gnuplot on the script name in dir, its output into dir/gnuplot.log.
- * Returns 0 or a negative errno with a message.
- */
-int rep_gnuplot_run(const char *dir, const char *gnuplot, const char *name,
-		struct wr_error *err);
-
-/*
  * Write dir/plots.gp and its data files, run gnuplot (path or name on
  * PATH) in dir, and leave each plot r calls for as NAME.png and NAME.svg:
  * throughput (runs and sweeps), cycles (when rep_have_cycles()), and the

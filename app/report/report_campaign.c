@@ -18,6 +18,7 @@
 
 #include <rte_common.h>
 
+#include "jsonpath.h"
 #include "report_campaign.h"
 #include "results/compare.h"
 #include "results/kinds.h"
@@ -51,28 +52,6 @@ struct rep_campaign {
 	struct rep_cell cell[REP_MAX_RUNS];
 };
 
-static const char *
-str_of(const json_t *o, const char *key, const char *dflt)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_string(v) ? json_string_value(v) : dflt;
-}
-
-/* path resolved against the directory of base (when path is relative). */
-static void
-sibling(char *out, size_t len, const char *base, const char *path)
-{
-	char dir[PATH_MAX];
-
-	if (path[0] == '/') {
-		snprintf(out, len, "%s", path);
-		return;
-	}
-	snprintf(dir, sizeof(dir), "%s", base);
-	snprintf(out, len, "%s/%s", dirname(dir), path);
-}
-
 static int
 load_json(const char *path, json_t **doc, struct wr_error *err)
 {
@@ -91,12 +70,12 @@ static int
 load_end(const char *merge_path, const json_t *m, const char *end, json_t **doc,
 		struct wr_metric_values *v, struct wr_error *err)
 {
-	const char *file = str_of(json_object_get(m, end), "file", NULL);
+	const char *file = rep_str_of(json_object_get(m, end), "file", NULL);
 	char path[PATH_MAX];
 
 	if (file == NULL)
 		return wr_err_usage(err, -EINVAL, "%s: field '%s.file' is missing", merge_path, end);
-	sibling(path, sizeof(path), merge_path, file);
+	rep_sibling(path, sizeof(path), merge_path, file);
 	if (wr_compare_load(path, doc, err) != 0)
 		return -EINVAL;
 	if (wr_metrics_extract(*doc, v, err) != 0)
@@ -165,7 +144,7 @@ load_merge(struct rep *rep, struct rep_cell *c, struct wr_error *err)
 
 	if (c->merge == NULL && load_json(c->merge_path, &c->merge, err) != 0)
 		return -EINVAL;
-	if (strcmp(str_of(c->merge, "schema", ""), MERGE_SCHEMA) != 0)
+	if (strcmp(rep_str_of(c->merge, "schema", ""), MERGE_SCHEMA) != 0)
 		return wr_err_usage(err, -EINVAL, "%s: schema is not \"%s\"", c->merge_path, MERGE_SCHEMA);
 	if (rep->nb_runs == REP_MAX_RUNS)
 		return wr_err_usage(err, -EINVAL, "%s: more than %u rows in all", c->merge_path,
@@ -186,8 +165,8 @@ load_merge(struct rep *rep, struct rep_cell *c, struct wr_error *err)
 			err) != 0)
 		return wr_err_prefix(err, "%s: the sender's ", c->merge_path);
 	if (c->label[0] == '\0')
-		snprintf(c->label, sizeof(c->label), "%s", str_of(c->sender, "label",
-			str_of(json_object_get(c->merge, "sender"), "hostname", "?")));
+		snprintf(c->label, sizeof(c->label), "%s", rep_str_of(c->sender, "label",
+			rep_str_of(json_object_get(c->merge, "sender"), "hostname", "?")));
 	snprintf(run->label, sizeof(run->label), "%s", c->label);
 	run->path = c->merge_path;
 	run->file = rep->nb_files++;
@@ -213,7 +192,7 @@ goal_status(struct rep_cell *c)
 		snprintf(c->status, sizeof(c->status), "passed");
 	else if (json_is_false(met))
 		snprintf(c->status, sizeof(c->status), "MISSED: %s",
-			str_of(goal, "why", "goal not met"));
+			rep_str_of(goal, "why", "goal not met"));
 	else
 		snprintf(c->status, sizeof(c->status), "ran (no goal)");
 }
@@ -253,24 +232,24 @@ static int
 load_cell(struct rep *rep, struct rep_cell *c, const char *path, struct wr_error *err)
 {
 	static const char *const need[] = { "label", "status", "sender", "receiver" };
-	const char *merged = str_of(c->doc, "merged", NULL);
+	const char *merged = rep_str_of(c->doc, "merged", NULL);
 	unsigned int i;
 	bool ran;
 
 	for (i = 0; i < RTE_DIM(need); i++)
-		if (str_of(c->doc, need[i], NULL) == NULL)
+		if (rep_str_of(c->doc, need[i], NULL) == NULL)
 			return wr_err_usage(err, -EINVAL, "%s: field '%s' is missing or not text",
 				path, need[i]);
 	if (!json_is_integer(json_object_get(c->doc, "frame_size")))
 		return wr_err_usage(err, -EINVAL, "%s: field 'frame_size' is missing or not a whole "
 			"number", path);
-	snprintf(c->label, sizeof(c->label), "%s", str_of(c->doc, "label", "?"));
-	snprintf(c->where, sizeof(c->where), "%s -> %s", str_of(c->doc, "sender",
-		"?"), str_of(c->doc, "receiver", "?"));
+	snprintf(c->label, sizeof(c->label), "%s", rep_str_of(c->doc, "label", "?"));
+	snprintf(c->where, sizeof(c->where), "%s -> %s", rep_str_of(c->doc, "sender",
+		"?"), rep_str_of(c->doc, "receiver", "?"));
 	c->frame_size = (unsigned int)json_integer_value(json_object_get(c->doc,
 		"frame_size"));
-	ran = strcmp(str_of(c->doc, "schema", ""), CELL1_SCHEMA) == 0 ?
-		strcmp(str_of(c->doc, "status", ""), "passed") == 0 :
+	ran = strcmp(rep_str_of(c->doc, "schema", ""), CELL1_SCHEMA) == 0 ?
+		strcmp(rep_str_of(c->doc, "status", ""), "passed") == 0 :
 		json_is_true(json_object_get(c->doc, "ran"));
 	search_text(c);
 	if (ran && json_is_object(json_object_get(c->doc, "search"))) {
@@ -280,11 +259,11 @@ load_cell(struct rep *rep, struct rep_cell *c, const char *path, struct wr_error
 	}
 	if (!ran || merged == NULL) {
 		snprintf(c->status, sizeof(c->status), "FAILED: %s",
-			str_of(c->doc, "reason", "no reason recorded"));
+			rep_str_of(c->doc, "reason", "no reason recorded"));
 		return 0;
 	}
 	goal_status(c);
-	sibling(c->merge_path, sizeof(c->merge_path), path, merged);
+	rep_sibling(c->merge_path, sizeof(c->merge_path), path, merged);
 	return load_merge(rep, c, err);
 }
 
@@ -298,7 +277,7 @@ rep_campaign_load(struct rep *rep, const char *path, struct wr_error *err)
 	/* Unreadable: the result loader says why, in its words. */
 	if (load_json(path, &doc, err) != 0)
 		return 1;
-	schema = str_of(doc, "schema", "");
+	schema = rep_str_of(doc, "schema", "");
 	if (strcmp(schema, CELL_SCHEMA) != 0 && strcmp(schema, CELL1_SCHEMA) != 0 &&
 			strcmp(schema, MERGE_SCHEMA) != 0) {
 		json_decref(doc);

@@ -309,7 +309,7 @@ rep_y1564_page(const char *path, const json_t *doc, const char *out,
 	if (series && gnuplot != NULL) {
 		if (write_in(out, "y1564.dat", fill_data, &p, err) != 0 ||
 				write_in(out, "y1564.gp", fill_script, &p, err) != 0 ||
-				rep_gnuplot_run(out, gnuplot, "y1564.gp", err) != 0)
+				rep_gp_run(out, gnuplot, "y1564.gp", err) != 0)
 			return -EIO;
 		p.plot = true;
 	}

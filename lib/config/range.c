@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/splitmix.h"
 #include "base/units.h"
 #include "range.h"
 
@@ -264,17 +265,6 @@ wr_range_ip6_at(const uint8_t *first, uint32_t i, uint8_t *out)
 		out[k] = (uint8_t)x;
 }
 
-/* splitmix64 (Steele, Lea, Flood 2014): any seed, 0 included. */
-static uint64_t
-next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 void
 wr_range_order(const struct wr_ranges *r, uint32_t nb, uint32_t *order)
 {
@@ -287,7 +277,7 @@ wr_range_order(const struct wr_ranges *r, uint32_t nb, uint32_t *order)
 		return;
 	/* Fisher-Yates; the modulo bias of 64 bits over at most 2^16 is < 2^-47. */
 	for (i = nb; i > 1; i--) {
-		j = (uint32_t)(next_rand(&s) % i);
+		j = (uint32_t)(wr_splitmix64(&s) % i);
 		t = order[i - 1];
 		order[i - 1] = order[j];
 		order[j] = t;

@@ -159,6 +159,13 @@ value_of(const json_t *doc, const char *name, unsigned int k, json_t **out,
 	return 0;
 }
 
+int
+wr_alike_value(const json_t *doc, const char *name, unsigned int k, json_t **out,
+		struct wr_error *err)
+{
+	return value_of(doc, name, k, out, err);
+}
+
 /* A value in words: a string as it is, anything else as JSON. */
 static void
 text_of(const json_t *v, char *buf)

@@ -56,4 +56,13 @@ int wr_alike_diffs(const json_t *base, const char *base_name, const json_t *cur,
 		const char *cur_name, struct wr_alike_diff *diffs, unsigned int max,
 		struct wr_error *err);
 
+/*
+ * Key k (an index of wr_alike_keys) of doc (named name) as results are
+ * compared on it, into *out (a new reference): what the key means, not how
+ * it is written (an absent key is its default). Returns 0, or -EINVAL
+ * naming the field missing or ill-typed, or -ENOMEM.
+ */
+int wr_alike_value(const json_t *doc, const char *name, unsigned int k,
+		json_t **out, struct wr_error *err);
+
 #endif /* WR_ALIKE_H */

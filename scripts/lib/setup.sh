@@ -4,9 +4,10 @@
 
 # Debian packages the build (and the unit suite) needs, then what the other
 # tests and the benchmark add (gnuplot-nox draws the plots of `wirerate
-# report`).
+# report`). libsqlite3-dev and libpq-dev: the two stores of `wirerate
+# history` (an SQLite file; a PostgreSQL server through libpq).
 WR_BUILD_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk
-	dpdk-dev libnuma-dev libjansson-dev)
+	dpdk-dev libnuma-dev libjansson-dev libsqlite3-dev libpq-dev)
 WR_PACKAGES=("${WR_BUILD_PACKAGES[@]}" iproute2 gnuplot-nox tcpdump iperf3 iputils-ping)
 # Only the test suites need these: a real Prometheus server for the
 # prometheus_scrape case (~20 MB download, ~12 s to install here) and the
@@ -23,6 +24,10 @@ WR_TEST_PACKAGES=(prometheus python3-prometheus-client tshark chromium tmux ansi
 # AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer; llvm for
 # llvm-symbolizer (readable stack traces).
 WR_SAN_PACKAGES=(clang libclang-rt-dev llvm)
+# The history suite (tests/results/test_history.py) starts its own
+# PostgreSQL server (initdb and pg_ctl of postgresql-15, as an unprivileged
+# user, in a temporary directory) for its many-writers case.
+WR_TEST_PACKAGES+=(postgresql)
 # The results' JSON Schemas (docs/schema) checked in the Python suites.
 WR_TEST_PACKAGES+=(python3-jsonschema)
 # One-way latency across hosts (docs/testbeds.md): the twoend suite's
