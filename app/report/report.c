@@ -375,7 +375,8 @@ emit(const struct rep *r, const struct rep_args *a)
 
 /*
  * One --mode y1564 result: its service activation page (report_y1564.c);
- * any other file: 1, the tables of every kind.
+ * any other file (a run, a merge, a cell, or one that does not load): -1,
+ * the tables of every kind, whose loaders say what is wrong with it.
  */
 static int
 y1564_page(const char *path, const struct rep_args *a)
@@ -384,12 +385,14 @@ y1564_page(const char *path, const struct rep_args *a)
 	json_t *doc;
 	int rc;
 
+	/* A glance first: a merge or a cell is not a result compare loads. */
+	doc = json_load_file(path, 0, NULL);
+	rc = rep_y1564_is(doc);
+	json_decref(doc);
+	if (!rc)
+		return -1;
 	if (wr_compare_load(path, &doc, &err) != 0)
 		return bad(&err);
-	if (!rep_y1564_is(doc)) {
-		json_decref(doc);
-		return -1;
-	}
 	if (a->out != NULL && mkdir(a->out, 0755) != 0 && errno != EEXIST) {
 		fprintf(stderr, "wirerate report: error: --out %s: cannot create: "
 			"%s\n", a->out, strerror(errno));
