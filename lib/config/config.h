@@ -257,6 +257,7 @@ struct wr_config {
 	uint64_t perf_ms;           /* the performance test [15 min]; 0: none */
 	double police_margin;       /* policing step tolerance M, of CIR+EIR */
 	double ses_flr;             /* a second is severely errored above it */
+	bool skip_unmeasured;       /* run although ftd=/fdv= have no figure */
 };
 
 /* Fill cfg with the documented defaults. This function can't fail. */

@@ -366,6 +366,11 @@ const struct wr_optdesc wr_optab[] = {
 		"than PCT%\nof a service's frames is severely errored\n(10 in a row: "
 		"unavailable), 0..100 [50]", WR_OPTSEC_MODES,
 		WR_PROF_TEST, NULL },
+	{ "skip-unmeasured", NO, WR_OPT_SKIP_UNMEASURED, NULL, "--mode y1564: run "
+		"although a service's\nftd= or fdv= cannot be measured (--stamp seq\n"
+		"or none, --latency off); the verdict lists\nthem as not measured and "
+		"judges the rest\n[refused at start]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 	{ "capture", REQ, WR_OPT_CAPTURE, "FILE", "write the frames that explain a bad "
 		"run to\nFILE (pcapng, rte_pcapng; tcpdump -r and\ntshark read it), "
 		"atomically at the end [off]", WR_OPTSEC_CAPTURE,

@@ -177,6 +177,9 @@ wr_opts_methods(int c, const char *v, struct wr_config *cfg, struct wr_error *er
 	case WR_OPT_POLICE_MARGIN:
 		return opt_pct("police-margin", v, &cfg->police_margin, err);
 	case WR_OPT_SES_FLR: return opt_pct("ses-flr", v, &cfg->ses_flr, err);
+	case WR_OPT_SKIP_UNMEASURED:
+		cfg->skip_unmeasured = true;
+		return 0;
 	default:
 		return 1;
 	}
@@ -185,6 +188,9 @@ wr_opts_methods(int c, const char *v, struct wr_config *cfg, struct wr_error *er
 int
 wr_opts_methods_check(struct wr_config *cfg, struct wr_error *err)
 {
+	if (cfg->skip_unmeasured && cfg->mode != WR_MODE_Y1564)
+		return wr_err_usage(err, -EINVAL, "--skip-unmeasured without --mode "
+			"y1564: only its verdicts judge criteria");
 	if (cfg->capture.path[0] != '\0' && cfg->reflect)
 		return wr_err_usage(err, -EINVAL, "--capture with --reflect: a reflector "
 			"sends what it receives back; capture on the generator");

@@ -92,6 +92,11 @@ wr_opts_peer_check(const struct wr_config *cfg, struct wr_error *err)
 				cfg->peer_token_path[0] != '\0' ? "token" : "rate");
 		return 0;
 	}
+	if (cfg->mode == WR_MODE_Y1564)
+		return wr_err_usage(err, -EINVAL, "--peer with --mode y1564: its "
+			"verdicts are judged on the frames this process receives, and a "
+			"far end that counts them is not taken into them; test through a "
+			"far end running wirerate --reflect instead (docs/y1564.md)");
 	if (cfg->peer_rate.unit != WR_RATE_NONE && cfg->mode != WR_MODE_RUN &&
 			cfg->mode != WR_MODE_THROUGHPUT)
 		return wr_err_usage(err, -EINVAL, "--peer-rate (both directions) "

@@ -275,6 +275,41 @@ check_steps(const struct wr_config *cfg, struct wr_error *err)
 	return 0;
 }
 
+/* Why this run measures no delay (NULL: it does), for the refusal. */
+static const char *
+no_delay(const struct wr_config *cfg)
+{
+	if (cfg->stamp == WR_STAMP_SEQ)
+		return "--stamp seq writes no TX timestamp";
+	if (cfg->stamp == WR_STAMP_NONE)
+		return "--stamp none writes no test header";
+	if (cfg->lat_mode == WR_LAT_OFF)
+		return "--latency off measures no delay";
+	return NULL;
+}
+
+/*
+ * A criterion this run cannot measure is never passed: refused before
+ * any traffic unless --skip-unmeasured (then the verdict lists it as not
+ * measured).
+ */
+static int
+check_measurable(const struct wr_config *cfg, unsigned int i,
+		struct wr_error *err)
+{
+	const struct wr_stream_def *d = &cfg->streams[i];
+	const char *why = no_delay(cfg);
+	const char *kpi = d->svc.ftd_ns >= 0 ? "ftd" : "fdv";
+
+	if (why == NULL || cfg->skip_unmeasured ||
+			(d->svc.ftd_ns < 0 && d->svc.fdv_ns < 0))
+		return 0;
+	return wr_err_usage(err, -EINVAL, "--stream %u (%s): its criterion %s= "
+		"cannot be measured: %s; use --stamp full (and not --latency off), drop "
+		"%s=, or give --skip-unmeasured to judge the service without it",
+		i + 1, d->name, kpi, why, kpi);
+}
+
 int
 wr_service_check(const struct wr_config *cfg, struct wr_error *err)
 {
@@ -303,6 +338,8 @@ wr_service_check(const struct wr_config *cfg, struct wr_error *err)
 				"services: give it cir= (and its criteria)", i + 1, d->name);
 		else if (d->svc.role == WR_SERVICE_GREEN)
 			rc = check_one(cfg, i, err);
+		if (rc == 0 && d->svc.role == WR_SERVICE_GREEN)
+			rc = check_measurable(cfg, i, err);
 	}
 	return rc;
 }

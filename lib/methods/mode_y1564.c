@@ -136,7 +136,7 @@ services(struct y_ctx *y)
 		s->crit = (struct wr_y1564_crit){ d->svc.flr, d->svc.ftd_ns,
 			d->svc.fdv_ns, d->svc.avail, cfg->police_margin,
 			profile_pps(y->m->run, d, &d->svc.cir),
-			profile_pps(y->m->run, d, &d->svc.eir) };
+			profile_pps(y->m->run, d, &d->svc.eir), cfg->skip_unmeasured };
 		s->frame_bits = 8.0 * wr_stream_mean_size(d);
 		if (s->crit.cir_pps <= 0)
 			return wr_err_usage(y->m->err, -EINVAL, "--stream %u (%s): cir= gives "

@@ -72,6 +72,17 @@ fail(struct wr_y1564_verdict *v, const char *kpi, double value, double crit,
 	f->rule = rule;
 }
 
+/* A criterion without a figure: not passed unless the user skips it. */
+static void
+unmeasured(struct wr_y1564_verdict *v, const char *kpi, double crit, bool skip)
+{
+	if (crit < 0 || v->nb_unmeasured >= WR_Y1564_MAX_UNMEASURED)
+		return;
+	v->unmeasured[v->nb_unmeasured++] = kpi;
+	if (!skip)
+		v->pass = false;
+}
+
 /* Value above its criterion (criteria below 0 are not judged). */
 static void
 at_most(struct wr_y1564_verdict *v, const char *kpi, double value, double crit,
@@ -101,6 +112,9 @@ wr_y1564_judge(enum wr_y1564_kind k, const struct wr_y1564_crit *c,
 	if (m->lat_valid) {
 		at_most(v, "FTD", m->ftd_ns, c->ftd_ns, "ns");
 		at_most(v, "FDV", m->fdv_ns, c->fdv_ns, "ns");
+	} else {
+		unmeasured(v, "FTD", c->ftd_ns, c->skip_unmeasured);
+		unmeasured(v, "FDV", c->fdv_ns, c->skip_unmeasured);
 	}
 	if (k == WR_Y1564_POLICE) {
 		most = (c->cir_pps + c->eir_pps) * (1 + c->margin);

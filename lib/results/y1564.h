@@ -63,6 +63,8 @@ struct wr_y1564_crit {
 	double avail;        /* ratio */
 	double margin;       /* policing tolerance M, share of CIR + EIR */
 	double cir_pps, eir_pps;
+	bool skip_unmeasured; /* --skip-unmeasured: a criterion not measured
+	                       * is listed, the verdict judges the rest */
 };
 
 /* What a step measured of one service. */
@@ -75,6 +77,9 @@ struct wr_y1564_meas {
 	double fdv_ns;       /* green frames */
 	double avail;        /* the performance test only; < 0 elsewhere */
 };
+
+/* Criteria a verdict may list as not measured (FTD, FDV). */
+#define WR_Y1564_MAX_UNMEASURED 2u
 
 /* One KPI outside its criterion. */
 struct wr_y1564_fail {
@@ -89,6 +94,9 @@ struct wr_y1564_verdict {
 	bool pass;
 	unsigned int nb_fails;
 	struct wr_y1564_fail fails[6];
+	unsigned int nb_unmeasured;
+	/* "FTD", "FDV": criteria without a figure */
+	const char *unmeasured[WR_Y1564_MAX_UNMEASURED];
 	double flr;          /* green frames' loss ratio */
 	double ir_pps;       /* frames received (green and yellow) a second */
 };
@@ -99,7 +107,9 @@ struct wr_y1564_verdict {
  * to drop), FTD and FDV (green frames, when latency is valid) and, in a
  * policing step, IR <= (CIR + EIR) (1 + M) and, without an EIR, IR >=
  * CIR (1 - FLR); in the CIR+EIR step IR >= CIR (1 - FLR); AVAIL in the
- * performance test. This function can't fail.
+ * performance test. A delay criterion without a figure (latency not
+ * valid) is listed as not measured and fails the step (it is never
+ * passed) unless c->skip_unmeasured. This function can't fail.
  */
 void wr_y1564_judge(enum wr_y1564_kind k, const struct wr_y1564_crit *c,
 		const struct wr_y1564_meas *m, struct wr_y1564_verdict *v);

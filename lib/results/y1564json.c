@@ -13,9 +13,11 @@ static const char *const kind_names[] = {
 void
 wr_y1564_verdict_json(json_t *o, const struct wr_y1564_verdict *v)
 {
-	json_t *fails = json_array();
+	json_t *fails = json_array(), *names = json_array();
 	unsigned int i;
 
+	for (i = 0; i < v->nb_unmeasured; i++)
+		json_array_append_new(names, json_string(v->unmeasured[i]));
 	for (i = 0; i < v->nb_fails; i++) {
 		const struct wr_y1564_fail *f = &v->fails[i];
 
@@ -25,6 +27,7 @@ wr_y1564_verdict_json(json_t *o, const struct wr_y1564_verdict *v)
 	}
 	wr_json_set(o, "pass", json_boolean(v->pass));
 	wr_json_set(o, "fails", fails);
+	wr_json_set(o, "not_measured", names);
 }
 
 /* A colour's part of a step: offered rate, frames sent and lost. */
@@ -227,6 +230,23 @@ wr_y1564_state(json_t *y, json_t *const *svc, const bool *pass,
 		"one TSC: both ends in this process, on this host"));
 }
 
+/* ", not measured: FTD FDV" (o's criteria without a figure) at buf + at. */
+static size_t
+unmeasured_text(const json_t *o, char *buf, size_t len, size_t at,
+		const char *head)
+{
+	const json_t *x;
+	size_t i;
+
+	json_array_foreach(json_object_get(o, "not_measured"), i, x) {
+		if (at >= len)
+			break;
+		at += (size_t)snprintf(buf + at, len - at, "%s %s", i == 0 ? head : "",
+			json_string_value(x));
+	}
+	return at;
+}
+
 void
 wr_y1564_verdict_text(const json_t *o, char *buf, size_t len)
 {
@@ -238,7 +258,12 @@ wr_y1564_verdict_text(const json_t *o, char *buf, size_t len)
 		return;
 	}
 	if (json_is_true(json_object_get(o, "pass"))) {
-		snprintf(buf, len, "pass");
+		at = (size_t)snprintf(buf, len, "pass");
+		unmeasured_text(o, buf, len, at, "; not measured (skipped):");
+		return;
+	}
+	if (json_array_size(json_object_get(o, "fails")) == 0) {
+		unmeasured_text(o, buf, len, 0, "not measured:");
 		return;
 	}
 	at = (size_t)snprintf(buf, len, "FAIL:");
@@ -253,6 +278,8 @@ wr_y1564_verdict_text(const json_t *o, char *buf, size_t len)
 			rule != NULL && strcmp(rule, "<=") == 0 ? ">" : "<",
 			json_number_value(json_object_get(x, "criterion")));
 	}
+	if (at < len)
+		unmeasured_text(o, buf, len, at, " not measured:");
 }
 
 void

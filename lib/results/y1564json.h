@@ -54,13 +54,18 @@ void wr_y1564_perf_json(json_t *svc, const struct wr_y1564_avail *a,
 		const struct wr_y1564_series *s, const struct wr_y1564_meas *m,
 		const struct wr_y1564_verdict *v, double frame_bits);
 
-/* The verdict's "pass" and "fails" into o. This function can't fail. */
+/*
+ * The verdict's "pass", "fails" and "not_measured" (criteria without a
+ * figure) into o. This function can't fail.
+ */
 void wr_y1564_verdict_json(json_t *o, const struct wr_y1564_verdict *v);
 
 /*
  * A step's (or performance test's) verdict as text into buf: "pass",
  * "FAIL: FLR 0.2 > 0.001; ..." with each failing KPI against its
- * criterion, or "not judged (cut short)". This function can't fail.
+ * criterion, "not measured: FTD FDV" for criteria without a figure
+ * ("pass; not measured (skipped): FTD" when the user skipped them), or
+ * "not judged (cut short)". This function can't fail.
  */
 void wr_y1564_verdict_text(const json_t *o, char *buf, size_t len);
 

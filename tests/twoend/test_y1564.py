@@ -627,7 +627,53 @@ def y1564_queues():
     c.done()
 
 
-CASES = cases.by_name(y1564_bad_input, y1564_queues, y1564_delay_fixture, y1564_pass, y1564_policer_low,
+def y1564_unmeasured():
+    """A delay criterion the run cannot measure (--stamp seq, --latency off)
+    is refused at start, exit 2 naming the criterion, the service and the
+    stamp mode, by `wirerate check` and by a run (no traffic); so is --peer
+    (the far end's counts are not taken into Y.1564's verdicts). With
+    --skip-unmeasured a net_ring pair runs: the CIR step passes on FLR with
+    FTD and FDV listed as not measured (null figures), never as passed."""
+    c = Checker("y1564_unmeasured")
+    base = ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "1", "--rxq", "2",
+            "--mode", "y1564", "--size", "256", "--step-time", "500ms",
+            "--y1564-steps", "100", "--perf-time", "0", "--plain"]
+    gold = ["--stream", "name=gold;dscp=46;dport=2000;cir=1kpps;flr=0.1%;ftd=1s;fdv=1s"]
+    bad = [
+        (["--stamp", "seq"], "--stream 1 (gold): its criterion ftd= cannot be "
+         "measured: --stamp seq writes no TX timestamp"),
+        (["--latency", "off"], "--stream 1 (gold): its criterion ftd= cannot be "
+         "measured: --latency off"),
+        (["--peer", "unix:/nonexistent-%d" % TAG], "--peer with --mode y1564"),
+    ]
+    for extra, want in bad:
+        p = subprocess.run([wrtest.WIRERATE, "check", "--"] + base + extra + gold,
+                           capture_output=True, text=True, timeout=30)
+        c.eq(p.returncode, 2, "wirerate check: exit 2 for %r" % extra)
+        c.true(want in p.stdout + p.stderr, "check names it: want %r, got %r" % (
+            want, (p.stdout + p.stderr)[-300:]))
+        r = wrtest.run([], base + extra + gold, want_json=False, timeout=30)
+        c.eq(r.rc, 2, "run: exit 2 for %r" % extra)
+        c.true(want in r.err, "the run names it: want %r, got %r" % (want, r.err[-300:]))
+        c.true("trial" not in r.out, "no traffic")
+    c.true("--reflect" in r.err, "the --peer refusal names the alternative")
+    r = wrtest.run([], base + ["--stamp", "seq", "--skip-unmeasured"] + gold, timeout=60)
+    c.eq(r.rc, 1, "exit code (nothing polices a ring pair): %s" % r.err[-300:])
+    if r.doc:
+        st = step(services(r.doc)["gold"], "cir 100%")
+        c.eq((st["pass"], st["fails"], st["not_measured"]), (True, [], ["FTD", "FDV"]),
+             "the CIR step passes on FLR, FTD and FDV not measured")
+        c.eq((st["ftd_ns"], st["fdv_ns"]), (None, None), "no delay figures")
+        pol = step(services(r.doc)["gold"], "policing")
+        c.eq((kpis(pol), pol["not_measured"]), (["IR"], ["FTD", "FDV"]),
+             "the policing step fails IR alone")
+        c.true("pass; not measured (skipped): FTD FDV" in r.out,
+               "the text says not measured: %r" % r.out[-600:])
+        balance(c, r.doc)
+    c.done(r)
+
+
+CASES = cases.by_name(y1564_bad_input, y1564_unmeasured, y1564_queues, y1564_delay_fixture, y1564_pass, y1564_policer_low,
                       y1564_policer_missing, y1564_delay, y1564_outage, y1564_killed,
                       y1564_reflect)
 

@@ -12,6 +12,8 @@
 
 #include "config/service.h"
 #include "results/y1564.h"
+#include "results/y1564json.h"
+#include "wr_test_opts.h"
 #include "wr_test.h"
 
 static void
@@ -46,6 +48,87 @@ crit(double eir)
 {
 	return (struct wr_y1564_crit){ .flr = 0.001, .ftd_ns = 10e6, .fdv_ns = 2e6,
 		.avail = 0.999, .margin = 0.05, .cir_pps = 1000, .eir_pps = eir };
+}
+
+/*
+ * No latency: FTD and FDV are not measured, never passed; the step does
+ * not pass unless the user skipped them, and they stay listed.
+ */
+static void
+test_unmeasured(struct wr_y1564_crit *c, struct wr_y1564_meas *m)
+{
+	struct wr_y1564_verdict v;
+
+	m->lat_valid = false;
+	wr_y1564_judge(WR_Y1564_CIR, c, m, &v);
+	WR_CHECK(!v.pass && v.nb_fails == 0 && v.nb_unmeasured == 2);
+	WR_CHECK(strcmp(v.unmeasured[0], "FTD") == 0 && strcmp(v.unmeasured[1], "FDV") == 0);
+	c->skip_unmeasured = true;
+	wr_y1564_judge(WR_Y1564_CIR, c, m, &v);
+	WR_CHECK(v.pass && v.nb_unmeasured == 2);
+	/* Only criteria given are listed. */
+	c->skip_unmeasured = false;
+	c->ftd_ns = WR_SERVICE_NO_CRITERION;
+	wr_y1564_judge(WR_Y1564_CIR, c, m, &v);
+	WR_CHECK(!v.pass && v.nb_unmeasured == 1 && strcmp(v.unmeasured[0], "FDV") == 0);
+	c->fdv_ns = WR_SERVICE_NO_CRITERION;
+	wr_y1564_judge(WR_Y1564_CIR, c, m, &v);
+	WR_CHECK(v.pass && v.nb_unmeasured == 0);
+}
+
+/* The verdict's words: "not measured", never "pass", for such criteria. */
+static void
+test_unmeasured_text(void)
+{
+	struct wr_y1564_crit c = crit(0);
+	struct wr_y1564_meas m = { .green_sent = 100, .duration_s = 1, .avail = -1 };
+	struct wr_y1564_verdict v;
+	json_t *o = json_object();
+	char buf[128];
+
+	wr_y1564_judge(WR_Y1564_CIR, &c, &m, &v);
+	wr_y1564_verdict_json(o, &v);
+	wr_y1564_verdict_text(o, buf, sizeof(buf));
+	WR_CHECK_STR(buf, "not measured: FTD FDV");
+	WR_CHECK(json_array_size(json_object_get(o, "not_measured")) == 2);
+	m.green_lost = 50;
+	wr_y1564_judge(WR_Y1564_CIR, &c, &m, &v);
+	wr_y1564_verdict_json(o, &v);
+	wr_y1564_verdict_text(o, buf, sizeof(buf));
+	WR_CHECK_STR(buf, "FAIL: FLR 0.5 > 0.001; not measured: FTD FDV");
+	c.skip_unmeasured = true;
+	m.green_lost = 0;
+	wr_y1564_judge(WR_Y1564_CIR, &c, &m, &v);
+	wr_y1564_verdict_json(o, &v);
+	wr_y1564_verdict_text(o, buf, sizeof(buf));
+	WR_CHECK_STR(buf, "pass; not measured (skipped): FTD FDV");
+	json_decref(o);
+}
+
+/* A delay criterion the stamp mode cannot measure: refused at start. */
+static void
+test_refused(void)
+{
+	struct wr_config c;
+
+	WR_CHECK(PARSE(&c, "--mode", "y1564", "--stamp", "seq", "--stream",
+		"name=gold;cir=1kpps;fdv=5ms") == -EINVAL);
+	WR_CHECK_STR(err.msg, "--stream 1 (gold): its criterion fdv= cannot be "
+		"measured: --stamp seq writes no TX timestamp; use --stamp full (and "
+		"not --latency off), drop fdv=, or give --skip-unmeasured to judge "
+		"the service without it");
+	WR_CHECK(PARSE(&c, "--mode", "y1564", "--latency", "off", "--stream",
+		"name=gold;cir=1kpps;ftd=5ms") == -EINVAL);
+	WR_CHECK(strstr(err.msg, "ftd= cannot be measured: --latency off") != NULL);
+	WR_CHECK_U64(PARSE(&c, "--mode", "y1564", "--stamp", "seq", "--skip-unmeasured",
+		"--stream", "name=gold;cir=1kpps;ftd=5ms"), 0);
+	WR_CHECK_U64(PARSE(&c, "--mode", "y1564", "--stamp", "seq", "--stream",
+		"name=gold;cir=1kpps;flr=1%"), 0);
+	WR_CHECK(PARSE(&c, "--skip-unmeasured") == -EINVAL);
+	WR_CHECK(PARSE(&c, "--mode", "y1564", "--peer", "unix:/nonexistent", "--stream",
+		"name=gold;cir=1kpps") == -EINVAL);
+	WR_CHECK(strstr(err.msg, "--peer with --mode y1564") != NULL &&
+		strstr(err.msg, "--reflect") != NULL);
 }
 
 static void
@@ -84,13 +167,11 @@ test_verdicts(void)
 	wr_y1564_judge(WR_Y1564_CIR, &c, &m, &v);
 	WR_CHECK(v.nb_fails == 2 && strcmp(v.fails[0].kpi, "FTD") == 0 &&
 		strcmp(v.fails[1].kpi, "FDV") == 0 && v.fails[0].value == 40e6);
-	m.lat_valid = false;    /* no latency: not judged */
-	wr_y1564_judge(WR_Y1564_CIR, &c, &m, &v);
-	WR_CHECK(v.pass);
+	test_unmeasured(&c, &m);
 	/* No EIR: the policing step drops above CIR; IR at least CIR (1 - FLR). */
 	c = crit(0);
 	m = (struct wr_y1564_meas){ .green_sent = 12500, .green_lost = 2500,
-		.duration_s = 10, .avail = -1 };
+		.duration_s = 10, .lat_valid = true, .avail = -1 };
 	wr_y1564_judge(WR_Y1564_POLICE, &c, &m, &v);
 	WR_CHECK(v.pass);
 	m.green_lost = 0;
@@ -100,7 +181,8 @@ test_verdicts(void)
 	wr_y1564_judge(WR_Y1564_POLICE, &c, &m, &v);
 	WR_CHECK(!v.pass && strcmp(v.fails[0].rule, ">=") == 0);
 	/* The performance test judges availability. */
-	m = (struct wr_y1564_meas){ .green_sent = 100, .duration_s = 1, .avail = 0.6 };
+	m = (struct wr_y1564_meas){ .green_sent = 100, .duration_s = 1, .avail = 0.6,
+		.lat_valid = true };
 	wr_y1564_judge(WR_Y1564_PERF, &c, &m, &v);
 	WR_CHECK(!v.pass && strcmp(v.fails[0].kpi, "AVAIL") == 0);
 	/* A criterion not given is not judged. */
@@ -215,6 +297,8 @@ main(void)
 {
 	WR_TEST_RUN(test_plan);
 	WR_TEST_RUN(test_verdicts);
+	WR_TEST_RUN(test_unmeasured_text);
+	WR_TEST_RUN(test_refused);
 	WR_TEST_RUN(test_availability);
 	WR_TEST_RUN(test_series);
 	WR_TEST_RUN(test_keys);
