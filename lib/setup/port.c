@@ -80,6 +80,13 @@ probe_queues(struct wr_port *p, const struct wr_config *cfg, struct wr_error *er
 		if (!p->tx)
 			p->nb_txq = p->nb_rxq;
 	}
+	/* net_af_packet's qpairs sockets share one fanout group: the kernel
+	 * hands a received frame (an ARP reply, an echo request) to any of
+	 * them. A port that does not receive but has an address sets up
+	 * every one, which resolution and the main lcore then poll. */
+	if (!p->rx && is_driver(p, "net_af_packet") &&
+			wr_portip_any(&cfg->port_ip[p->port_id]))
+		p->nb_rxq = RTE_MAX(1, RTE_MIN(p->info.max_rx_queues, WR_MAX_QUEUES));
 	/* Each stream has its queue: name the first that has none. */
 	if (p->nb_txq > p->info.max_tx_queues && cfg->nb_stream_defs > p->info.max_tx_queues)
 		return wr_err_usage(err, -EINVAL, "port %u (%s): --stream %u (%s) needs TX "

@@ -194,7 +194,7 @@ answer(struct wr_run *run, unsigned int p, const struct rte_mbuf *m, bool direct
 }
 
 /*
- * Poll RX queue 0 of run port index p, which no worker reads: answer,
+ * Poll RX queue q of run port index p, which no worker reads: answer,
  * and count every frame as the worker would (own frames are not
  * expected on a port that does not receive: foreign). At most
  * WR_SVC_POLL_BURSTS bursts a call: a source that never runs dry (net_null,
@@ -202,7 +202,7 @@ answer(struct wr_run *run, unsigned int p, const struct rte_mbuf *m, bool direct
  * what stays behind waits in the queue (the NIC counts what overflows it).
  */
 static void
-poll_self(struct wr_run *run, unsigned int p, bool direct)
+poll_self_q(struct wr_run *run, unsigned int p, uint16_t q, bool direct)
 {
 	struct wr_port_counters *c = &run->setup.svc->rx[p];
 	struct rte_mbuf *pkts[WR_SVCQ_BURST];
@@ -211,7 +211,7 @@ poll_self(struct wr_run *run, unsigned int p, bool direct)
 	uint16_t i, n;
 
 	for (b = 0; b < WR_SVC_POLL_BURSTS; b++) {
-		n = rte_eth_rx_burst(run->setup.ports[p].port_id, 0, pkts,
+		n = rte_eth_rx_burst(run->setup.ports[p].port_id, q, pkts,
 			RTE_DIM(pkts));
 		if (n == 0)
 			break;
@@ -226,6 +226,20 @@ poll_self(struct wr_run *run, unsigned int p, bool direct)
 		}
 		rte_pktmbuf_free_bulk(pkts, n);
 	}
+}
+
+/*
+ * Poll every RX queue of run port index p: a send-only af_packet port
+ * with several qpairs gets a reply on whichever socket the kernel's
+ * fanout picked.
+ */
+static void
+poll_self(struct wr_run *run, unsigned int p, bool direct)
+{
+	uint16_t q;
+
+	for (q = 0; q < run->setup.ports[p].nb_rxq; q++)
+		poll_self_q(run, p, q, direct);
 }
 
 /*

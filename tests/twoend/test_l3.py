@@ -68,9 +68,11 @@ def drop_bed():
         ip("link", "del", h, check=False)
 
 
-def vdevs():
-    return ["net_af_packet%d,iface=%s,qdisc_bypass=0" % (i, h)
-            for i, h in enumerate(HOST)]
+def vdevs(qpairs0=1):
+    """Both ports; port 0 (the sender) with qpairs0 sockets in one fanout group."""
+    return ["net_af_packet%d,iface=%s,qdisc_bypass=0%s" % (
+        i, h, ",qpairs=%d" % qpairs0 if i == 0 and qpairs0 > 1 else "")
+        for i, h in enumerate(HOST)]
 
 
 def port_ips(ipv6, gw0=None):
@@ -158,14 +160,14 @@ def icmp_echo_replies(ipv6):
     return snmp(ipv6, "Icmp6InEchoReplies", "Icmp", "InEchoReps")
 
 
-def run_during(opts, ipv6, action, timeout=90):
+def run_during(opts, ipv6, action, timeout=90, qpairs0=1):
     """wirerate through the router in a thread; once the router forwards
     its frames (the workers run), action() in this one. Returns
     (Result, what action returned)."""
     before = forwarded(ipv6)
     out = []
-    t = threading.Thread(target=lambda: out.append(wrtest.run(vdevs(), opts,
-                                                              timeout=timeout)))
+    t = threading.Thread(target=lambda: out.append(wrtest.run(
+        vdevs(qpairs0), opts, timeout=timeout)))
     t.start()
     end = time.monotonic() + timeout
     while t.is_alive() and forwarded(ipv6) == before and time.monotonic() < end:
@@ -618,10 +620,59 @@ def l3_vlan():
     c.done(r)
 
 
+def ping_port0(ipv6, n, size):
+    """n pings of size bytes from the router to wirerate's port 0."""
+    addr = (NETS6 if ipv6 else NETS4)[0][0]
+    p = nsexec("ping", "-6" if ipv6 else "-4", "-c", str(n), "-i", "0.2",
+               "-W", "2", "-s", str(size), addr, check=False)
+    return addr, p.returncode, p.stdout
+
+
+def l3_qpairs():
+    """A send-only af_packet port with qpairs=2 and 4 (the kernel's fanout
+    hands a reply to any of its sockets), IPv4 and IPv6, with different
+    flows each time: the router is resolved (its neighbour table holds
+    port 0's MAC, its forwarding count equals what was sent) and ping's
+    own count says every echo to port 0 was answered during the run."""
+    c = Checker("l3_qpairs")
+    probe(c)
+    for ipv6 in (False, True):
+        for nq, sport in ((2, "1000-1007"), (4, "2000-2063")):
+            make_bed()
+            try:
+                nets = NETS6 if ipv6 else NETS4
+                n = 4
+                before = forwarded(ipv6)
+                opts = port_ips(ipv6) + [
+                    "--tx-ports", "0", "--rx-ports", "1", "--txq", str(nq),
+                    "--sport", sport, "--rate", "2kpps", "--duration", "3",
+                    "--plain"] + (["--ipv6", "--size", "84"] if ipv6 else [])
+                r, pg = run_during(opts, ipv6, lambda: ping_port0(ipv6, n, 8 + nq),
+                                   qpairs0=nq)
+                what = "v%d qpairs=%d" % (6 if ipv6 else 4, nq)
+                c.eq(r.rc, 0, "%s: exit code (%r)" % (what, r.err[-300:]))
+                c.true(pg is not None and pg[1] == 0 and "%d received" % n in pg[2],
+                       "%s: ping answered %d of %d: %r" % (what, n, n,
+                                                            pg and pg[2][-200:]))
+                entry = neigh(nets[0][0])
+                if r.doc:
+                    p0 = [p for p in r.doc["ports"] if p["port_id"] == 0][0]
+                    c.true(entry is not None and
+                           entry.get("lladdr") == p0["mac"].lower(),
+                           "%s: the router's neighbour entry: %r" % (what, entry))
+                    sent = r.doc["totals"][0]["tx_pkts"]
+                    c.eq(forwarded(ipv6) - before, sent, "%s: the router "
+                         "forwarded every frame (its count)" % what)
+                    print("%s: sent %d, ping %s" % (what, sent, pg and pg[1]))
+            finally:
+                drop_bed()
+    c.done()
+
+
 CASES = cases.by_name(l3_resolve_v4, l3_resolve_v6, l3_no_answer, l3_off_link,
                       l3_same_link, l3_vlan, l3_ping_v4, l3_ping_v6, l3_announce,
                       l3_bad_service, l3_stale_v4, l3_stale_v6, l3_mac_change,
-                      l3_mac_change_ranges)
+                      l3_mac_change_ranges, l3_qpairs)
 
 if __name__ == "__main__":
     cases.main(CASES)
