@@ -98,7 +98,7 @@ enum wr_tcp_conn_flag {
 	WR_TCP_F_PASSIVE = 1 << 6,    /* opened by a listener */
 };
 
-/* The budget the struct must fit (tests/unit/test_tcp_wheel.c checks it). */
+/* The budget the struct must fit (tests/unit/test_tcp_seq.c checks it). */
 #define WR_TCP_CONN_MAX_BYTES 128
 
 _Static_assert(sizeof(struct wr_tcp_conn) <= WR_TCP_CONN_MAX_BYTES,
