@@ -25,7 +25,10 @@
 #define WR_TCP_RTO_MAX_US 60000000u
 /* RFC 6298 2: the clock granularity G, a microsecond here. */
 #define WR_TCP_RTO_G_US 1u
-/* RTO expiries in a row after which the connection fails (RFC 9293 3.8.3's R2 as a count). */
+/*
+ * RTO expiries in a row after which the connection fails: RFC 9293
+ * 3.8.3's R2, as a count of retransmissions.
+ */
 #define WR_TCP_RTO_MAX_RETRIES 8u
 
 /* RFC 6298 2.1: a connection's timer before any sample. Can't fail. */
