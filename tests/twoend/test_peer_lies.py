@@ -92,7 +92,73 @@ def peer_stale_answer():
     c.done()
 
 
-CASES = cases.by_name(peer_stale_answer)
+def liar(forge):
+    """A far end that plays along until peer_end, then answers with the
+    counts forge(trial, streams) makes of an honest, empty answer."""
+    mine = subprocess.run([twoend.WIRERATE, "--version"], capture_output=True,
+                          text=True).stdout.split()[1]
+
+    def answer(req):
+        m, p, rid = req.get("method"), req.get("params") or {}, req.get("id")
+        if m == "peer_open":
+            res = {"version": mine, "schema": "wirerate-result/1", "env": {},
+                   "ports": [{"port": 0}]}
+        elif m == "peer_trial":
+            res = {"trial": p.get("trial"), "counting": True}
+        elif m == "peer_end":
+            res = forge(p.get("trial"))
+        else:
+            res = {"trials": 1, "mbufs_missing": 0}
+        return [{"jsonrpc": "2.0", "id": rid, "result": res}]
+    return answer
+
+
+def stream(**kw):
+    s = {"stream_id": 0, "rx_pkts": 0, "dup_pkts": 0, "reordered_pkts": 0,
+         "prev_pkts": [0, 0, 0], "stray_pkts": 0}
+    s.update(kw)
+    return s
+
+
+LIES = [
+    ("rx -1", lambda t: {"trial": t, "streams": [stream(rx_pkts=-1)]},
+     '"rx_pkts" is -1'),
+    ("wrong trial", lambda t: {"trial": t + 7, "streams": [stream()]},
+     '"trial" is %d'),
+    ("more than sent", lambda t: {"trial": t, "streams": [stream(rx_pkts=10**9)]},
+     '"rx_pkts" is 1000000000'),
+    ("a string", lambda t: {"trial": t, "streams": [stream(rx_pkts="500")]},
+     '"rx_pkts" is "500"'),
+    ("a stream not sent", lambda t: {"trial": t, "streams": [stream(stream_id=99)]},
+     '"stream_id" is 99'),
+]
+
+
+def peer_forged_counts():
+    """A far end that forges peer_end's counts (-1, another trial id, more
+    than was sent, a string for a number, a stream never sent): the run
+    stops with exit 2 naming the field and the value, never a result built
+    on them."""
+    c = Checker("peer_forged_counts")
+    for what, forge, words in LIES:
+        trial = []
+
+        def f(t, forge=forge, trial=trial):
+            trial.append(t)
+            return forge(t)
+        srv = FakeServe(liar(f))
+        try:
+            p = sender(srv.path, "forged")
+            txt = p.stdout + p.stderr
+            want = words % (trial[0] + 7) if "%d" in words and trial else words
+            c.eq(p.returncode, 2, "%s: exit 2 (%s)" % (what, txt.strip()[-300:]))
+            c.true(want in txt, "%s: %r named: %s" % (what, want, txt.strip()[-300:]))
+        finally:
+            srv.close()
+    c.done()
+
+
+CASES = cases.by_name(peer_stale_answer, peer_forged_counts)
 
 if __name__ == "__main__":
     try:
