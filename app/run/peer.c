@@ -322,6 +322,23 @@ far_oneway(struct app_peer_session *ps, const struct wr_run *run, json_t *reply,
 	return wr_oneway_json(&ps->oneway);
 }
 
+/* A failed check of the far end's answer: the trial's counts refused. */
+static int
+check_fail(struct app_peer_session *ps, const char *field, const json_t *v,
+		const char *why, struct wr_error *err)
+{
+	char *text = v != NULL ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) :
+		NULL;
+	int rc;
+
+	rc = wr_err_usage(err, -EPROTO, "--peer %s: trial %u: the far end's "
+		"\"%s\" is %s: %s; its counts are not taken", ps->cfg->peer,
+		ps->tag, field, text != NULL ? text : "missing", why);
+	free(text);
+	app_peer_lost(ps, err);
+	return rc;
+}
+
 /* The trial's "far": per stream both ends' counts, the far end's view. */
 static json_t *
 trial_far(struct app_peer_session *ps, const struct wr_run *run, json_t *reply,
@@ -403,6 +420,76 @@ up_far(struct app_peer_session *ps, const struct wr_run *run, json_t *reply,
 		(json_int_t)up->excess_pkts, "late_pkts", 0, "streams", streams);
 }
 
+/* A far-end count: a JSON integer >= 0 (what every count must be). */
+static bool
+is_count(const json_t *v)
+{
+	return json_is_integer(v) && json_integer_value(v) >= 0;
+}
+
+/* One stream of peer_end's answer: its id one of ours, its counts sane. */
+static const char *
+bad_stream(const struct wr_run *run, const json_t *o, const char **why)
+{
+	static const char *const counts[] = { "rx_pkts", "dup_pkts",
+		"reordered_pkts" };
+	const struct wr_txq *tq;
+	uint64_t sent = 0;
+	unsigned int i;
+	bool ours = false;
+
+	if (!is_count(json_object_get(o, "stream_id")))
+		return *why = "not a stream id", "stream_id";
+	WR_RUN_FOREACH_TXQ(run, i, tq)
+		if (wr_port_stream_id(tq->port, tq->queue) == u64_of(o, "stream_id")) {
+			ours = true;
+			sent = wr_collect_txq_sent(run, tq);
+		}
+	if (!ours)
+		return *why = "no stream of this run", "stream_id";
+	for (i = 0; i < RTE_DIM(counts); i++)
+		if (!is_count(json_object_get(o, counts[i])))
+			return *why = "not a count (an integer >= 0)", counts[i];
+	/* Each frame sent is counted once in rx_pkts; copies in dup_pkts. */
+	if (u64_of(o, "rx_pkts") > sent)
+		return *why = "more than this run sent of the stream", "rx_pkts";
+	return NULL;
+}
+
+/*
+ * peer_end's answer checked against what the sender knows: the trial it
+ * asked, streams it sent, counts within 0 .. sent. 0, or -EPROTO with err
+ * (a usage error: the far end's figures cannot be taken) naming the field.
+ */
+static int
+check_end(struct app_peer_session *ps, const struct wr_run *run, json_t *res,
+		struct wr_error *err)
+{
+	json_t *streams = json_object_get(res, "streams"), *o, *v = NULL;
+	const char *field = NULL, *why = "";
+	size_t i;
+
+	if (!json_is_integer(json_object_get(res, "trial")) ||
+			json_integer_value(json_object_get(res, "trial")) != ps->tag) {
+		field = "trial";
+		why = "not the trial asked";
+		v = json_object_get(res, "trial");
+	} else if (!json_is_array(streams)) {
+		field = "streams";
+		why = "not an array";
+		v = streams;
+	}
+	json_array_foreach(streams, i, o) {
+		if (field != NULL)
+			break;
+		field = json_is_object(o) ? bad_stream(run, o, &why) : "streams";
+		v = field != NULL && json_is_object(o) ? json_object_get(o, field) : o;
+	}
+	if (field == NULL)
+		return 0;
+	return check_fail(ps, field, v, why, err);
+}
+
 int
 app_peer_judge(struct app_peer_session *ps, struct wr_run *run,
 		struct wr_trial_summary *s, struct wr_trial_summary *up,
@@ -418,6 +505,11 @@ app_peer_judge(struct app_peer_session *ps, struct wr_run *run,
 	if (rc != 0) {
 		lost_msg(err, "the far end was lost in trial", ps->tag);
 		app_peer_lost(ps, err);
+		return rc;
+	}
+	rc = check_end(ps, run, res, err);
+	if (rc != 0) {
+		json_decref(res);
 		return rc;
 	}
 	amend_all(ps, json_object_get(res, "streams"));

@@ -199,6 +199,41 @@ read_line(struct app_peer_conn *pc, char **line, uint64_t deadline)
 	}
 }
 
+/*
+ * True when line is an answer to another request than id: a JSON object
+ * whose "id" is a number other than id. Anything else (id, or a line
+ * that is not JSON-RPC) is this request's answer, judged by take_reply.
+ */
+static bool
+stale(const char *line, uint64_t id)
+{
+	json_t *doc = json_loads(line, 0, NULL);
+	json_t *jid = json_is_object(doc) ? json_object_get(doc, "id") : NULL;
+	bool other = json_is_number(jid) && !(json_is_integer(jid) &&
+		json_integer_value(jid) >= 0 &&
+		(uint64_t)json_integer_value(jid) == id);
+
+	json_decref(doc);
+	return other;
+}
+
+/*
+ * The answer to the request just sent (id pc->next_id), until deadline:
+ * an answer with another id (a late answer to an earlier request) is
+ * dropped, never taken for this one. 1, or as read_line.
+ */
+static int
+read_answer(struct app_peer_conn *pc, char **line, uint64_t deadline)
+{
+	int rc;
+
+	for (;;) {
+		rc = read_line(pc, line, deadline);
+		if (rc != 1 || !stale(*line, pc->next_id))
+			return rc;
+	}
+}
+
 /* The reply with id: its result, or its error's code and message. */
 static int
 take_reply(struct app_peer_conn *pc, const char *method, const char *line,
@@ -252,7 +287,7 @@ app_peer_request(struct app_peer_conn *pc, const char *method, json_t *params,
 		rc = send_all(pc, "\n", 1, deadline);
 	free(text);
 	if (rc == 0)
-		rc = read_line(pc, &line, deadline);
+		rc = read_answer(pc, &line, deadline);
 	if (rc == 1)
 		return take_reply(pc, method, line, result, code, err);
 	app_peer_disconnect(pc);

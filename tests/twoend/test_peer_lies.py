@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""A far end that does not play by the rules: a fake `wirerate serve`
+(this script, on a UNIX socket) speaks the same JSON-RPC as the real one
+and the sender (net_null ports, no traffic reaches it) is a real run with
+--peer. What the sender says and its exit code are checked against what
+the fake end sent, which the sender did not make."""
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import threading
+
+import cases
+import twoend
+from wrtest import Checker
+
+
+class FakeServe:
+    """One connection; answer(req) returns the lines to send for req."""
+
+    def __init__(self, answer):
+        self.dir = tempfile.mkdtemp(prefix="wr-lies-%d-" % os.getpid())
+        self.path = os.path.join(self.dir, "serve.sock")
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind(self.path)
+        self.sock.listen(1)
+        self.sock.settimeout(30)
+        self.answer, self.seen = answer, []
+        self.t = threading.Thread(target=self.serve, daemon=True)
+        self.t.start()
+
+    def serve(self):
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            return
+        with conn:
+            f = conn.makefile("r")
+            for line in f:
+                req = json.loads(line)
+                self.seen.append(req)
+                for rep in self.answer(req):
+                    conn.sendall((json.dumps(rep) + "\n").encode())
+
+    def close(self):
+        self.sock.close()
+        self.t.join(5)
+        try:
+            os.unlink(self.path)
+            os.rmdir(self.dir)
+        except OSError:
+            pass
+
+
+def sender(path, name):
+    pfx = "wr-lies-%s-%d" % (name, os.getpid())
+    argv = [twoend.WIRERATE, "-l", "0,1", "--no-pci", "--in-memory",
+            "--file-prefix", pfx, "--vdev", "net_null0", "--", "--rx-ports",
+            "none", "--duration", "0.5", "--rate", "1kpps", "--quiet",
+            "--peer", "unix:" + path, "--peer-timeout", "5s"]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=60)
+
+
+def peer_stale_answer():
+    """An answer with another id (a late answer to an earlier request)
+    comes before the answer to peer_open: the sender drops it and takes
+    the one with its request's id (here a refusal naming FRESH), never
+    the stale one (naming STALE)."""
+    c = Checker("peer_stale_answer")
+
+    def answer(req):
+        rid = req.get("id")
+        stale = {"jsonrpc": "2.0", "id": rid - 1 if isinstance(rid, int) else 0,
+                 "error": {"code": -32004, "message": "STALE answer"}}
+        fresh = {"jsonrpc": "2.0", "id": rid,
+                 "error": {"code": -32004, "message": "FRESH answer"}}
+        return [stale, fresh]
+
+    srv = FakeServe(answer)
+    try:
+        p = sender(srv.path, "stale")
+        txt = p.stdout + p.stderr
+        c.true(len(srv.seen) >= 1 and srv.seen[0].get("method") == "peer_open",
+               "the sender asked peer_open: %r" % srv.seen[:1])
+        c.true("FRESH" in txt, "the answer with the request's id taken: %s" %
+               txt.strip()[-300:])
+        c.true("STALE" not in txt, "the stale answer dropped: %s" % txt.strip()[-300:])
+        c.true(p.returncode != 0, "the refusal fails the run: exit %d" % p.returncode)
+    finally:
+        srv.close()
+    c.done()
+
+
+def liar(forge):
+    """A far end that plays along until peer_end, then answers with the
+    counts forge(trial, streams) makes of an honest, empty answer."""
+    mine = subprocess.run([twoend.WIRERATE, "--version"], capture_output=True,
+                          text=True).stdout.split()[1]
+
+    def answer(req):
+        m, p, rid = req.get("method"), req.get("params") or {}, req.get("id")
+        if m == "peer_open":
+            res = {"version": mine, "schema": "wirerate-result/1", "env": {},
+                   "ports": [{"port": 0}]}
+        elif m == "peer_trial":
+            res = {"trial": p.get("trial"), "counting": True}
+        elif m == "peer_end":
+            res = forge(p.get("trial"))
+        else:
+            res = {"trials": 1, "mbufs_missing": 0}
+        return [{"jsonrpc": "2.0", "id": rid, "result": res}]
+    return answer
+
+
+def stream(**kw):
+    s = {"stream_id": 0, "rx_pkts": 0, "dup_pkts": 0, "reordered_pkts": 0,
+         "prev_pkts": [0, 0, 0], "stray_pkts": 0}
+    s.update(kw)
+    return s
+
+
+LIES = [
+    ("rx -1", lambda t: {"trial": t, "streams": [stream(rx_pkts=-1)]},
+     '"rx_pkts" is -1'),
+    ("wrong trial", lambda t: {"trial": t + 7, "streams": [stream()]},
+     '"trial" is %d'),
+    ("more than sent", lambda t: {"trial": t, "streams": [stream(rx_pkts=10**9)]},
+     '"rx_pkts" is 1000000000'),
+    ("a string", lambda t: {"trial": t, "streams": [stream(rx_pkts="500")]},
+     '"rx_pkts" is "500"'),
+    ("a stream not sent", lambda t: {"trial": t, "streams": [stream(stream_id=99)]},
+     '"stream_id" is 99'),
+]
+
+
+def peer_forged_counts():
+    """A far end that forges peer_end's counts (-1, another trial id, more
+    than was sent, a string for a number, a stream never sent): the run
+    stops with exit 2 naming the field and the value, never a result built
+    on them."""
+    c = Checker("peer_forged_counts")
+    for what, forge, words in LIES:
+        trial = []
+
+        def f(t, forge=forge, trial=trial):
+            trial.append(t)
+            return forge(t)
+        srv = FakeServe(liar(f))
+        try:
+            p = sender(srv.path, "forged")
+            txt = p.stdout + p.stderr
+            want = words % (trial[0] + 7) if "%d" in words and trial else words
+            c.eq(p.returncode, 2, "%s: exit 2 (%s)" % (what, txt.strip()[-300:]))
+            c.true(want in txt, "%s: %r named: %s" % (what, want, txt.strip()[-300:]))
+        finally:
+            srv.close()
+    c.done()
+
+
+CASES = cases.by_name(peer_stale_answer, peer_forged_counts)
+
+if __name__ == "__main__":
+    try:
+        cases.main(CASES)
+    finally:
+        twoend.close_all()
