@@ -257,7 +257,7 @@ fill_script(FILE *f, const void *ctx)
 	const json_t *s;
 	size_t i;
 
-	fputs("set terminal pngcairo size 900,420\nset output 'y1564.png'\n"
+	fputs("set terminal pngcairo size 900,420 noenhanced\nset output 'y1564.png'\n"
 		"set xlabel 'seconds of the performance test'\n"
 		"set ylabel 'frames lost (%)'\nset y2label 'FTD (ms)'\nset y2tics\n"
 		"set key outside right\nset grid\nplot ", f);

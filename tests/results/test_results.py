@@ -630,6 +630,44 @@ def report_escapes():
     c.done()
 
 
+def report_inert():
+    """Labels and a title with backquotes, $(...), quotes, a newline,
+    <script> and </svg> reach gnuplot, SVG and HTML as text: no command
+    runs (the marker files it would make stay absent), gnuplot draws every
+    plot, the SVG holds the text (XML-escaped) and the HTML escapes it."""
+    c = Checker("report_inert")
+    d = tempfile.mkdtemp()
+    try:
+        m1, m2 = os.path.join(d, "pwned1"), os.path.join(d, "pwned2")
+        labels = ["a`touch %s`\"'b" % m1, "c$(touch %s)\n<script>x</svg>&{d}_^e@" % m2]
+        paths = []
+        for i, lab in enumerate(labels):
+            doc = craft(size=64 << i, mpps=10.0 - i)
+            doc["label"] = lab
+            paths.append(write(d, "r%d.json" % i, doc))
+        out = os.path.join(d, "out")
+        title = "T `touch %s` $(touch %s) '\"" % (m1, m2)
+        p = tool(["report", "--title", title, "--out", out] + paths, timeout=120)
+        c.eq(p.returncode, 0, "report exit code (%s)" % p.stderr[-300:])
+        c.true(not (os.path.exists(m1) or os.path.exists(m2)), "no marker file made")
+        svg = os.path.join(out, "throughput.svg")
+        c.true(os.path.exists(svg) and os.path.exists(os.path.join(out, "throughput.png")),
+               "plots drawn")
+        if os.path.exists(svg):
+            text = "".join(ET.parse(svg).getroot().itertext())
+            c.true("a`touch %s`\"'b" % m1 in text, "label 1 shown literally in the SVG")
+            c.true("c$(touch %s) <script>x</svg>&{d}_^e@" % m2 in text,
+                   "label 2 shown literally in the SVG (newline as a space)")
+            raw = open(svg).read()
+            c.true("<script" not in raw, "no raw <script> in the SVG")
+        html = open(os.path.join(out, "report.html")).read() if p.returncode == 0 else ""
+        c.true("&lt;script&gt;" in html and "<script>x" not in html, "HTML escapes <script>")
+        c.true("&lt;/svg&gt;" in html, "HTML escapes </svg>")
+    finally:
+        shutil.rmtree(d)
+    c.done()
+
+
 def repeat_signal():
     """SIGINT during --repeat: the series ends, completed trials are kept."""
     c = Checker("repeat_signal")
@@ -689,7 +727,7 @@ def bad_options():
 
 CASES = cases.by_name(compare_verdicts, compare_noise, compare_bad_input, end_to_end,
                       compare_repeat_real, compare_unlike_real, repeat_signal,
-                      bad_options, report_escapes)
+                      bad_options, report_escapes, report_inert)
 
 if __name__ == "__main__":
     cases.main(CASES)
