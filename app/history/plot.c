@@ -50,7 +50,8 @@ static void
 gp_series(FILE *f, const struct hist_found *h)
 {
 	static const char *const terms[][2] = {
-		{ "pngcairo size 900,420", "png" }, { "svg size 900,420 dynamic", "svg" },
+		{ "pngcairo size 900,420 noenhanced", "png" },
+		{ "svg size 900,420 dynamic noenhanced", "svg" },
 	};
 	const struct hist_series *s = h->s;
 	char title[200];

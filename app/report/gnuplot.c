@@ -13,18 +13,22 @@
 
 extern char **environ;
 
-/* A gnuplot double-quoted string. */
+/*
+ * A gnuplot single-quoted string: gnuplot runs `...` in double-quoted
+ * strings as a shell command, never in single-quoted ones, where only ''
+ * is special. Control characters (a newline would end the command) become
+ * spaces, so text from a result stays inert.
+ */
 void
 rep_gp_string(FILE *f, const char *s)
 {
-	fputc('"', f);
+	fputc('\'', f);
 	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if ((unsigned char)*s >= 0x20)
-			fputc(*s, f);
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 	}
-	fputc('"', f);
+	fputc('\'', f);
 }
 
 /* gnuplot commands for an x axis of the frame sizes: log 2, one tic each. */

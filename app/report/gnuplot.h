@@ -7,7 +7,7 @@
 
 #include "rep.h"
 
-/* A gnuplot double-quoted string of s on f. */
+/* A gnuplot single-quoted string of s on f: inert, control chars as spaces. */
 void rep_gp_string(FILE *f, const char *s);
 
 /* gnuplot commands for an x axis of r's frame sizes (log 2, one tic each). */

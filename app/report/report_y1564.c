@@ -185,10 +185,14 @@ page_body(FILE *f, const struct page *p)
 		"# Service activation (ITU-T Y.1564): %s\n\n", pass ? "PASS" : "FAIL");
 	text(f, p, p->path);
 	fprintf(f, ": steps of %.1f s, performance test of %.0f s, policing margin "
-		"%.3g%%, delay %s (%s); phase %s.%s", num(p->y, "step_s"),
-		num(p->y, "perf_s"), 100 * num(p->y, "police_margin"),
-		str(p->y, "delay"), str(p->y, "delay_clock"), str(p->y, "phase"),
-		p->html ? "</p>\n<h2>Configuration</h2>\n" : "\n\n## Configuration\n\n");
+		"%.3g%%, delay ", num(p->y, "step_s"), num(p->y, "perf_s"),
+		100 * num(p->y, "police_margin"));
+	text(f, p, str(p->y, "delay"));
+	fputs(" (", f);
+	text(f, p, str(p->y, "delay_clock"));
+	fputs("); phase ", f);
+	text(f, p, str(p->y, "phase"));
+	fputs(p->html ? ".</p>\n<h2>Configuration</h2>\n" : ".\n\n## Configuration\n\n", f);
 	config_table(f, p);
 	fputs(p->html ? "<h2>Services</h2>\n" : "## Services\n\n", f);
 	json_array_foreach(json_object_get(p->y, "services"), i, s)
@@ -219,6 +223,16 @@ fill_html(FILE *f, const void *ctx)
 }
 
 /* The series: a block per service, t, loss % and FTD ms per point. */
+/* A comment line of the data file: a newline in s must not start a row. */
+static void
+data_comment(FILE *f, const char *s)
+{
+	fputs("# ", f);
+	for (; *s != '\0'; s++)
+		fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+	fputc('\n', f);
+}
+
 static int
 fill_data(FILE *f, const void *ctx)
 {
@@ -230,7 +244,7 @@ fill_data(FILE *f, const void *ctx)
 		const json_t *ser = json_object_get(json_object_get(s, "perf"), "series");
 		const json_t *t = json_object_get(ser, "t_s");
 
-		fprintf(f, "# %s\n", str(s, "name"));
+		data_comment(f, str(s, "name"));
 		for (k = 0; k < json_array_size(t); k++) {
 			double sent = json_number_value(json_array_get(json_object_get(ser,
 				"sent_pkts"), k));
@@ -257,7 +271,7 @@ fill_script(FILE *f, const void *ctx)
 	const json_t *s;
 	size_t i;
 
-	fputs("set terminal pngcairo size 900,420\nset output 'y1564.png'\n"
+	fputs("set terminal pngcairo size 900,420 noenhanced\nset output 'y1564.png'\n"
 		"set xlabel 'seconds of the performance test'\n"
 		"set ylabel 'frames lost (%)'\nset y2label 'FTD (ms)'\nset y2tics\n"
 		"set key outside right\nset grid\nplot ", f);

@@ -630,6 +630,79 @@ def report_escapes():
     c.done()
 
 
+def report_inert():
+    """Labels and a title with backquotes, $(...), quotes, a newline,
+    <script> and </svg> reach gnuplot, SVG and HTML as text: no command
+    runs (the marker files it would make stay absent), gnuplot draws every
+    plot, the SVG holds the text (XML-escaped) and the HTML escapes it."""
+    c = Checker("report_inert")
+    d = tempfile.mkdtemp()
+    try:
+        m1, m2 = os.path.join(d, "pwned1"), os.path.join(d, "pwned2")
+        labels = ["a`touch %s`\"'b" % m1, "c$(touch %s)\n<script>x</svg>&{d}_^e@" % m2]
+        paths = []
+        for i, lab in enumerate(labels):
+            doc = craft(size=64 << i, mpps=10.0 - i)
+            doc["label"] = lab
+            paths.append(write(d, "r%d.json" % i, doc))
+        out = os.path.join(d, "out")
+        title = "T `touch %s` $(touch %s) '\"" % (m1, m2)
+        p = tool(["report", "--title", title, "--out", out] + paths, timeout=120)
+        c.eq(p.returncode, 0, "report exit code (%s)" % p.stderr[-300:])
+        c.true(not (os.path.exists(m1) or os.path.exists(m2)), "no marker file made")
+        svg = os.path.join(out, "throughput.svg")
+        c.true(os.path.exists(svg) and os.path.exists(os.path.join(out, "throughput.png")),
+               "plots drawn")
+        if os.path.exists(svg):
+            text = "".join(ET.parse(svg).getroot().itertext())
+            c.true("a`touch %s`\"'b" % m1 in text, "label 1 shown literally in the SVG")
+            c.true("c$(touch %s) <script>x</svg>&{d}_^e@" % m2 in text,
+                   "label 2 shown literally in the SVG (newline as a space)")
+            raw = open(svg).read()
+            c.true("<script" not in raw, "no raw <script> in the SVG")
+        html = open(os.path.join(out, "report.html")).read() if p.returncode == 0 else ""
+        c.true("&lt;script&gt;" in html and "<script>x" not in html, "HTML escapes <script>")
+        c.true("&lt;/svg&gt;" in html, "HTML escapes </svg>")
+    finally:
+        shutil.rmtree(d)
+    c.done()
+
+
+def report_y1564_inert():
+    """A --mode y1564 result whose service name carries a command, a newline
+    with figures after it and markup, and whose delay and phase carry HTML:
+    no command runs, the data file keeps one row a second of the series, the
+    HTML page escapes every string."""
+    c = Checker("report_y1564_inert")
+    d = tempfile.mkdtemp()
+    try:
+        mark = os.path.join(d, "pwned")
+        name = "s`touch %s`$(touch %s)\n1 2 3\n<script>x</svg>'\"" % (mark, mark)
+        doc = {"schema": "wirerate-result/1", "y1564": {
+            "pass": True, "step_s": 1, "perf_s": 2, "police_margin": 0.1,
+            "delay": "<b>d</b>", "delay_clock": "c&", "phase": "p<i>",
+            "services": [{"name": name, "pass": True, "steps": [], "perf": {
+                "series": {"t_s": [1, 2], "sent_pkts": [10, 10],
+                           "lost_pkts": [0, 1], "ftd_ns": [1000, 2000]}}}]}}
+        path = write(d, "y.json", doc)
+        out = os.path.join(d, "out")
+        p = tool(["report", "--out", out, path], timeout=120)
+        c.eq(p.returncode, 0, "report exit code (%s)" % p.stderr[-300:])
+        c.true(not os.path.exists(mark), "no marker file made")
+        c.true(os.path.exists(os.path.join(out, "y1564.png")), "plot drawn")
+        dat = os.path.join(out, "y1564.dat")
+        rows = [ln for ln in open(dat).read().splitlines()
+                if ln and not ln.startswith("#")] if os.path.exists(dat) else []
+        c.eq(len(rows), 2, "data rows: one a second of the series (%r)" % rows)
+        html = open(os.path.join(out, "report.html")).read() if p.returncode == 0 else ""
+        c.true("delay &lt;b&gt;d&lt;/b&gt; (c&amp;); phase p&lt;i&gt;." in html,
+               "delay, clock and phase escaped")
+        c.true("<script>" not in html and "<b>d" not in html, "no raw markup")
+    finally:
+        shutil.rmtree(d)
+    c.done()
+
+
 def repeat_signal():
     """SIGINT during --repeat: the series ends, completed trials are kept."""
     c = Checker("repeat_signal")
@@ -689,7 +762,8 @@ def bad_options():
 
 CASES = cases.by_name(compare_verdicts, compare_noise, compare_bad_input, end_to_end,
                       compare_repeat_real, compare_unlike_real, repeat_signal,
-                      bad_options, report_escapes)
+                      bad_options, report_escapes, report_inert,
+                      report_y1564_inert)
 
 if __name__ == "__main__":
     cases.main(CASES)
