@@ -497,8 +497,63 @@ def history_html():
     c.done()
 
 
+def plant(doc, key, value):
+    """doc with every number under key replaced by value (a marker)."""
+    if isinstance(doc, dict):
+        return {k: (value if k == key and isinstance(v, (int, float)) else
+                    plant(v, key, value)) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [plant(v, key, value) for v in doc]
+    return doc
+
+
+def history_refused():
+    """A result marked invalid (a far end's reply that failed its checks)
+    and one with a non-finite figure (Infinity, NaN, 1e999 in a cycle
+    count): each refused at add, exit 2 naming the file and why, nothing
+    stored (counted by sqlite3, not by wirerate); check and show still
+    work on the good results."""
+    c = Checker("history_refused")
+    d = tempfile.mkdtemp(prefix="history-refused-")
+    try:
+        rc, good, _ = measured_run(d, "good", RING)
+        c.eq(rc, 0, "run exit code")
+        db = os.path.join(d, "h.db")
+        bad = dict(good, invalid={"field": "far_end.seq", "reason": "sequence gap"})
+        inv = write(d, "invalid.json", bad)
+        p = tool(["history", "add", db, inv])
+        c.eq(p.returncode, 2, "invalid: exit 2")
+        c.true(inv in p.stderr and "sequence gap" in p.stderr and "far_end.seq" in p.stderr,
+               "names the file, field and reason: %r" % p.stderr[-300:])
+        text = json.dumps(plant(good, "tsc_per_pkt", "@MARK@"))
+        c.true("@MARK@" in text, "the result has a per-lcore cost to spoil")
+        for lit in ("Infinity", "NaN", "1e999", "-1e999"):
+            f = write(d, "nf-%s.json" % lit, text.replace('"@MARK@"', lit))
+            p = tool(["history", "add", db, f])
+            c.eq(p.returncode, 2, "%s: exit 2" % lit)
+            c.true(f in p.stderr, "%s: names the file: %r" % (lit, p.stderr[-300:]))
+        if os.path.exists(db):
+            con = sqlite3.connect(db)
+            c.eq(con.execute("SELECT count(*) FROM results").fetchone()[0], 0,
+                 "nothing stored")
+            con.close()
+        for i, f in enumerate(variants(d, good, 3, "good")):
+            p = tool(["history", "add", db, f])
+            c.eq(p.returncode, 0, "good %d added: %r" % (i, p.stderr[-200:]))
+        con = sqlite3.connect(db)
+        c.eq(con.execute("SELECT count(*) FROM results").fetchone()[0], 3,
+             "the good results stored")
+        con.close()
+        for sub in ("check", "show"):
+            p = tool(["history", sub, db])
+            c.eq(p.returncode, 0, "%s after the refusals: %r" % (sub, p.stderr[-200:]))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
 CASES = cases.by_name(history_real_series, history_many_writers, history_bad_input,
-                      history_two_ended, history_html)
+                      history_two_ended, history_html, history_refused)
 
 if __name__ == "__main__":
     cases.main(CASES)
