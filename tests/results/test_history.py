@@ -552,8 +552,62 @@ def history_refused():
     c.done()
 
 
+def history_read_only():
+    """show, check, plot and html write nothing: a mistyped path exits 2
+    naming it and no file appears; a foreign SQLite file is byte for byte
+    the same after each (still not WAL, no table added) and exits 2; a DB
+    that add left in WAL mode (its -wal and -shm gone) reads fine."""
+    c = Checker("history_read_only")
+    d = tempfile.mkdtemp(prefix="history-ro-")
+    try:
+        missing = os.path.join(d, "mistyped.db")
+        foreign = os.path.join(d, "foreign.db")
+        con = sqlite3.connect(foreign)
+        con.execute("CREATE TABLE mine (a INTEGER)")
+        con.execute("INSERT INTO mine VALUES (1)")
+        con.commit()
+        con.close()
+        with open(foreign, "rb") as f:
+            before = f.read()
+        for sub in ("check", "show", "plot", "html"):
+            extra = ["--out", os.path.join(d, "o-" + sub)] if sub in ("plot", "html") else []
+            p = tool(["history", sub, missing] + extra)
+            c.eq(p.returncode, 2, "%s on a missing DB: exit 2" % sub)
+            c.true(missing in p.stderr, "%s names the path: %r" % (sub, p.stderr[-200:]))
+            c.true(not os.path.exists(missing), "%s created no file" % sub)
+            p = tool(["history", sub, foreign] + extra)
+            c.eq(p.returncode, 2, "%s on a foreign DB: exit 2" % sub)
+            c.true(foreign in p.stderr and "not a wirerate history" in p.stderr,
+                   "%s names it: %r" % (sub, p.stderr[-200:]))
+            with open(foreign, "rb") as f:
+                c.true(f.read() == before, "%s: the foreign file byte-identical" % sub)
+        con = sqlite3.connect(foreign)
+        c.eq(con.execute("PRAGMA journal_mode").fetchone()[0], "delete", "still not WAL")
+        c.eq([r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")],
+             ["mine"], "no table added")
+        con.close()
+        rc, good, _ = measured_run(d, "good", RING)
+        c.eq(rc, 0, "run exit code")
+        db = os.path.join(d, "h.db")
+        for f in variants(d, good, 3, "good"):
+            c.eq(tool(["history", "add", db, f]).returncode, 0, "add")
+        c.true(not os.path.exists(db + "-wal") and not os.path.exists(db + "-shm"),
+               "add closed: no -wal, -shm left")
+        with open(db, "rb") as f:
+            c.eq(f.read()[18:20], b"\x02\x02", "the DB in WAL mode (header bytes 18-19)")
+        for sub in ("check", "show"):
+            p = tool(["history", sub, db])
+            c.eq(p.returncode, 0, "%s reads the WAL DB: %r" % (sub, p.stderr[-200:]))
+            c.true("rx_mpps" in p.stdout or "series" in p.stdout,
+                   "%s prints the series: %r" % (sub, p.stdout[:200]))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
 CASES = cases.by_name(history_real_series, history_many_writers, history_bad_input,
-                      history_two_ended, history_html, history_refused)
+                      history_two_ended, history_html, history_refused,
+                      history_read_only)
 
 if __name__ == "__main__":
     cases.main(CASES)
