@@ -11,6 +11,7 @@
 #define WR_APP_HIST_STORE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "base/error.h"
 
@@ -50,6 +51,13 @@ struct hist_db {
  */
 int hist_sqlite_open(struct hist_db *db, const char *path, bool writer,
 		struct wr_error *err);
+
+/*
+ * where as shown and stored: a URL's password (user:PASSWORD@) and any
+ * password=VALUE parameter written ***. Into out (size bytes, truncated).
+ * This function can't fail.
+ */
+void hist_redact(char *out, size_t size, const char *where);
 
 /* Connect to url (postgresql://...). Returns 0, or -EIO with err. */
 int hist_pg_open(struct hist_db *db, const char *url, struct wr_error *err);

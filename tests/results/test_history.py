@@ -256,15 +256,21 @@ def writers(c, d, url, files, what):
         c.eq(p.returncode, 0, "%s writer %d (%s)" % (what, k, err[-300:]))
 
 
-def pg_start(d):
+def pg_start(d, password=None):
     """A PostgreSQL server of its own, run by the unprivileged user
-    postgres, on a unix socket in d: its URL, or None."""
+    postgres, on a unix socket in d: its URL, or None. password: user wr
+    must give it (scram-sha-256), else trust."""
     data, sock = os.path.join(d, "data"), os.path.join(d, "sock")
     os.makedirs(sock)
     shutil.chown(d, "postgres")
     shutil.chown(sock, "postgres")
     as_pg = ["runuser", "-u", "postgres", "--"]
-    wrtest.sh(*(as_pg + [PG_BIN + "/initdb", "-D", data, "-A", "trust", "-U", "wr"]),
+    auth = ["-A", "trust"]
+    if password is not None:
+        pw = write(d, "pw", password + "\n")
+        shutil.chown(pw, "postgres")
+        auth = ["-A", "scram-sha-256", "--pwfile", pw]
+    wrtest.sh(*(as_pg + [PG_BIN + "/initdb", "-D", data] + auth + ["-U", "wr"]),
               timeout=120)
     wrtest.sh(*(as_pg + [PG_BIN + "/pg_ctl", "-D", data, "-w", "-l", os.path.join(d, "log"),
                          "-o", "-k %s -c listen_addresses='' -c fsync=off" % sock,
@@ -605,9 +611,57 @@ def history_read_only():
     c.done()
 
 
+def history_pg_password():
+    """A PostgreSQL server with password authentication: the password in
+    the URL (user:PW@) and in a password= parameter never appears in
+    stdout, stderr, --json or --junit, whether the login works, the
+    password is wrong or the host is not there; nor in what is stored."""
+    c = Checker("history_pg_password")
+    d = tempfile.mkdtemp(prefix="history-pw-")
+    pgd = tempfile.mkdtemp(prefix="history-pwpg-")
+    pw, wrong = "Pw%dGood" % os.getpid(), "Pw%dWrong" % os.getpid()
+    try:
+        rc, good, _ = measured_run(d, "good", RING)
+        c.eq(rc, 0, "run exit code")
+        url = pg_start(pgd, pw)
+        sock = url.split("host=")[1]
+        ok = "postgresql://wr:%s@/postgres?host=%s" % (pw, sock)
+        urls = [(ok, 0, pw), ("postgresql://wr@/postgres?host=%s&password=%s" % (sock, pw), 0, pw),
+                ("postgresql://wr:%s@/postgres?host=%s" % (wrong, sock), 1, wrong),
+                ("postgresql://wr@/postgres?password=%s&host=%s" % (wrong, sock), 1, wrong),
+                ("postgresql://wr:%s@/postgres?host=/nonexistent-%d" % (pw, os.getpid()), 1, pw)]
+        p = tool(["history", "add", ok, os.path.join(d, "good.json")])
+        c.eq(p.returncode, 0, "add with the password: %r" % p.stderr[-200:])
+        c.true(pw not in p.stdout + p.stderr, "add prints no password")
+        for i, (u, want, secret) in enumerate(urls):
+            cj, ju = os.path.join(d, "c%d.json" % i), os.path.join(d, "c%d.xml" % i)
+            p = tool(["history", "check", u, "--json", cj, "--junit", ju])
+            c.eq(p.returncode, want, "url %d: exit %d: %r" % (i, want, p.stderr[-200:]))
+            files = ""
+            for f in (cj, ju):
+                if os.path.exists(f):
+                    with open(f) as fh:
+                        files += fh.read()
+            c.true(os.path.exists(cj), "url %d: --json written" % i)
+            c.true(secret not in p.stdout + p.stderr + files,
+                   "url %d: no password in any output: %r" % (i, (p.stderr + files)[-300:]))
+            c.true("***" in files or want == 1, "url %d: the JSON shows *** for it" % i)
+        env = dict(os.environ, PGPASSWORD=pw)
+        dump = subprocess.run(["runuser", "-u", "postgres", "--", PG_BIN + "/pg_dump",
+                               "-h", sock, "-U", "wr", "postgres"], env=env,
+                              capture_output=True, text=True, timeout=60)
+        c.eq(dump.returncode, 0, "pg_dump of the store: %r" % dump.stderr[-200:])
+        c.true("results" in dump.stdout and pw not in dump.stdout, "nothing stored names it")
+    finally:
+        pg_stop(pgd)
+        shutil.rmtree(pgd, ignore_errors=True)
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
 CASES = cases.by_name(history_real_series, history_many_writers, history_bad_input,
                       history_two_ended, history_html, history_refused,
-                      history_read_only)
+                      history_read_only, history_pg_password)
 
 if __name__ == "__main__":
     cases.main(CASES)
