@@ -6,6 +6,7 @@
 #include "base/fileio.h"
 #include "report/markup.h"
 #include "analyse.h"
+#include "store.h"
 
 bool
 hist_worse(const struct hist_series *s, const struct wr_cp *c)
@@ -182,14 +183,16 @@ hist_json_write(const char *path, const char *db, const struct hist_found *fs,
 {
 	json_t *doc, *series = json_array();
 	unsigned int i, fails = 0;
+	char shown[512];
 	int rc;
 
+	hist_redact(shown, sizeof(shown), db);
 	for (i = 0; i < nb; i++) {
 		fails += fs[i].regression;
 		json_array_append_new(series, found_json(&fs[i]));
 	}
 	doc = json_pack("{s:s, s:s, s:s, s:o}", "schema", "wirerate-history-check/1",
-		"db", db, "verdict", error ? "bad-input" : fails ? "regression" : "pass",
+		"db", shown, "verdict", error ? "bad-input" : fails ? "regression" : "pass",
 		"series", series);
 	if (doc != NULL && error != NULL)
 		json_object_set_new(doc, "error", json_string(error));

@@ -90,17 +90,50 @@ migrate(struct hist_db *db, struct wr_error *err)
 	return 0;
 }
 
+/*
+ * A reader's check of an open store: wirerate's tables, of a version this
+ * wirerate reads. Nothing is written (no DDL, no migration).
+ */
+static int
+check_readable(struct hist_db *db, struct wr_error *err)
+{
+	struct wr_error ignored;
+	long version = -1;
+
+	if (db->be->exec(db, "SELECT max(version) FROM wr_schema", 0, NULL,
+			first_int, &version, &ignored) != 0 || version < 1)
+		return wr_err_usage(err, -EINVAL, "%s: not a wirerate history (no "
+			"wirerate tables; `wirerate history add` makes them)", db->where);
+	if (version > HIST_SCHEMA_VERSION)
+		return wr_err_usage(err, -EINVAL, "%s: history schema version %ld is newer "
+			"than this wirerate's (%d): use a newer wirerate", db->where,
+			version, HIST_SCHEMA_VERSION);
+	if (version < HIST_SCHEMA_VERSION)
+		return wr_err_usage(err, -EINVAL, "%s: history schema version %ld is "
+			"older than this wirerate's (%d): `wirerate history add` brings it "
+			"up to date", db->where, version, HIST_SCHEMA_VERSION);
+	return 0;
+}
+
 int
-hist_db_open(struct hist_db *db, const char *where, struct wr_error *err)
+hist_db_open(struct hist_db *db, const char *where, bool writer,
+		struct wr_error *err)
 {
 	struct wr_error ignored;
 	int rc;
 
 	memset(db, 0, sizeof(*db));
 	rc = strncmp(where, "postgresql://", 13) == 0 || strncmp(where, "postgres://",
-		11) == 0 ? hist_pg_open(db, where, err) : hist_sqlite_open(db, where, err);
+		11) == 0 ? hist_pg_open(db, where, err) :
+		hist_sqlite_open(db, where, writer, err);
 	if (rc != 0)
 		return rc;
+	if (!writer) {
+		rc = check_readable(db, err);
+		if (rc != 0)
+			hist_db_close(db);
+		return rc;
+	}
 	rc = run(db, db->be->begin, err);
 	if (rc == 0)
 		rc = migrate(db, err);

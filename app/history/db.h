@@ -46,11 +46,15 @@ struct hist_series {
 };
 
 /*
- * Open where (postgresql://... or an SQLite file) and bring its schema to
- * HIST_SCHEMA_VERSION in one transaction. Returns 0, or -EINVAL (a newer
- * schema, not a database) / -EIO with err naming where.
+ * Open where (postgresql://... or an SQLite file). A writer (add) creates
+ * a missing SQLite file and brings the schema to HIST_SCHEMA_VERSION in
+ * one transaction; a reader (show, check, plot, html) opens read-only and
+ * writes nothing: a missing file or one without wirerate's tables is
+ * refused. Returns 0, or -EINVAL (missing, no history, a newer schema,
+ * not a database) / -EIO with err naming where.
  */
-int hist_db_open(struct hist_db *db, const char *where, struct wr_error *err);
+int hist_db_open(struct hist_db *db, const char *where, bool writer,
+		struct wr_error *err);
 
 void hist_db_close(struct hist_db *db);
 

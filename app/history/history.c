@@ -219,7 +219,7 @@ app_history_main(int argc, char **argv)
 		fprintf(stderr, "%s %s: takes the DB only, not %s\n", PROG, a.cmd, a.files[0]);
 		return APP_EXIT_USAGE;
 	}
-	if (hist_db_open(&db, a.db, &err) != 0) {
+	if (hist_db_open(&db, a.db, strcmp(a.cmd, "add") == 0, &err) != 0) {
 		rc = app_error(PROG, &err);
 		if (strcmp(a.cmd, "check") == 0)
 			hist_report_bad_input(&a, err.msg);

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,42 @@ figures(const char *path, json_t *doc, json_t **fig, struct hist_result *r,
 	return rc != 0 ? rc : dut_facts(path, r, err);
 }
 
+/*
+ * A result its writer marked invalid (top-level "invalid": {"field",
+ * "reason"}, a far end's reply that failed its checks) is no figure to
+ * keep. Returns 0, or -EINVAL naming the file and the reason.
+ */
+static int
+refuse_invalid(const char *path, const json_t *doc, struct wr_error *err)
+{
+	const json_t *inv = json_object_get(doc, "invalid");
+
+	if (inv == NULL)
+		return 0;
+	return wr_err_usage(err, -EINVAL, "%s: the result is marked invalid "
+		"(field '%.60s': %.200s): not stored", path,
+		rep_str_of(inv, "field", "?"), rep_str_of(inv, "reason", "no reason given"));
+}
+
+/*
+ * Every figure finite: one inf or nan in the store would break every
+ * later check of its series. Returns 0, or -EINVAL naming the file and
+ * the figure.
+ */
+static int
+refuse_non_finite(const char *path, const struct hist_result *r,
+		struct wr_error *err)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->facts->nb; i++)
+		if (!isfinite(r->facts->f[i].value))
+			return wr_err_usage(err, -EINVAL, "%s: figure '%s' at %s is "
+				"not a finite number: not stored", path,
+				r->facts->f[i].metric, r->facts->f[i].point);
+	return 0;
+}
+
 int
 hist_input_read(const char *path, const char *commit, struct hist_result *r,
 		struct wr_error *err)
@@ -163,7 +200,13 @@ hist_input_read(const char *path, const char *commit, struct hist_result *r,
 		return wr_err_usage(err, -EINVAL, "%s: not a wirerate result: %s", path,
 			doc == NULL ? je.text : "not a JSON object");
 	}
-	rc = figures(path, doc, &fig, r, err);
+	rc = refuse_invalid(path, doc, err);
+	if (rc == 0)
+		rc = figures(path, doc, &fig, r, err);
+	if (rc == 0)
+		rc = refuse_invalid(path, fig, err);
+	if (rc == 0)
+		rc = refuse_non_finite(path, r, err);
 	if (rc == 0)
 		rc = wr_hist_setup(fig, path, &setup, err);
 	if (rc == 0 && strcmp(r->kind, "two-ended") == 0)

@@ -10,6 +10,9 @@
 #ifndef WR_APP_HIST_STORE_H
 #define WR_APP_HIST_STORE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "base/error.h"
 
 /* One row: n columns as text (NULL for SQL NULL). Non-zero stops. */
@@ -41,10 +44,20 @@ struct hist_db {
 };
 
 /*
- * Open (create) the SQLite file path. Returns 0, -EIO (cannot open: an
- * environment error) or -EINVAL (not an SQLite database) with err.
+ * Open the SQLite file path: a writer creates it and turns WAL on; a
+ * reader opens it read-only (SQLITE_OPEN_READONLY) and changes nothing.
+ * Returns 0, -EIO (cannot open: an environment error) or -EINVAL (missing
+ * for a reader, not an SQLite database) with err.
  */
-int hist_sqlite_open(struct hist_db *db, const char *path, struct wr_error *err);
+int hist_sqlite_open(struct hist_db *db, const char *path, bool writer,
+		struct wr_error *err);
+
+/*
+ * where as shown and stored: a URL's password (user:PASSWORD@) and any
+ * password=VALUE parameter written ***. Into out (size bytes, truncated).
+ * This function can't fail.
+ */
+void hist_redact(char *out, size_t size, const char *where);
 
 /* Connect to url (postgresql://...). Returns 0, or -EIO with err. */
 int hist_pg_open(struct hist_db *db, const char *url, struct wr_error *err);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <libpq-fe.h>
 
@@ -56,15 +57,55 @@ static const struct hist_backend pg_backend = {
 	.close = pg_close,
 };
 
+/* Copy src[0, n) to out (at *o, below size), NUL-terminated. */
+static void
+put(char *out, size_t size, size_t *o, const char *src, size_t n)
+{
+	while (n-- > 0 && *o + 1 < size)
+		out[(*o)++] = *src++;
+	out[*o] = '\0';
+}
+
+void
+hist_redact(char *out, size_t size, const char *where)
+{
+	const char *p = where, *at, *slash, *colon, *end;
+	size_t o = 0;
+
+	out[0] = '\0';
+	if (strncmp(p, "postgresql://", 13) == 0 || strncmp(p, "postgres://", 11) == 0) {
+		p = strstr(p, "://") + 3;
+		put(out, size, &o, where, (size_t)(p - where));
+		slash = p + strcspn(p, "/?");
+		at = memchr(p, '@', (size_t)(slash - p));
+		colon = at != NULL ? memchr(p, ':', (size_t)(at - p)) : NULL;
+		if (colon != NULL) {
+			put(out, size, &o, p, (size_t)(colon - p));
+			put(out, size, &o, ":***", 4);
+			p = at;
+		}
+	}
+	while (*p != '\0') {
+		if (strncasecmp(p, "password=", 9) == 0 &&
+				(p == where || strchr("?& \t", p[-1]) != NULL)) {
+			put(out, size, &o, p, 9);
+			put(out, size, &o, "***", 3);
+			end = p + 9 + strcspn(p + 9, "& \t");
+			p = end;
+			continue;
+		}
+		put(out, size, &o, p, 1);
+		p++;
+	}
+}
+
 int
 hist_pg_open(struct hist_db *db, const char *url, struct wr_error *err)
 {
 	PGconn *c = PQconnectdb(url);
-	const char *at = strchr(url, '@');
 
 	/* Messages name the server, never a password in the URL. */
-	snprintf(db->where, sizeof(db->where), "postgresql://%s",
-		at != NULL ? at + 1 : url + strlen("postgresql://"));
+	hist_redact(db->where, sizeof(db->where), url);
 	db->be = &pg_backend;
 	if (PQstatus(c) != CONNECTION_OK) {
 		(void)wr_err_env(err, -EIO, "%s: cannot connect: %s", db->where,

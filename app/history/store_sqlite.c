@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -94,14 +95,19 @@ static const struct hist_backend sqlite_backend = {
 };
 
 int
-hist_sqlite_open(struct hist_db *db, const char *path, struct wr_error *err)
+hist_sqlite_open(struct hist_db *db, const char *path, bool writer,
+		struct wr_error *err)
 {
+	int flags = writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
+		SQLITE_OPEN_READONLY;
 	sqlite3 *h = NULL;
 
 	snprintf(db->where, sizeof(db->where), "%s", path);
 	db->be = &sqlite_backend;
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-			NULL) != SQLITE_OK) {
+	if (!writer && access(path, F_OK) != 0)
+		return wr_err_usage(err, -EINVAL, "%s: no such history database "
+			"(only `wirerate history add` creates one)", path);
+	if (sqlite3_open_v2(path, &h, flags, NULL) != SQLITE_OK) {
 		(void)wr_err_env(err, -EIO, "%s: cannot open: %s", path,
 			h != NULL ? sqlite3_errmsg(h) : "no memory");
 		sqlite3_close(h);
@@ -109,8 +115,11 @@ hist_sqlite_open(struct hist_db *db, const char *path, struct wr_error *err)
 	}
 	db->h = h;
 	sqlite3_busy_timeout(h, BUSY_TIMEOUT_MS);
-	if (sq_exec(db, "PRAGMA journal_mode=WAL", 0, NULL, NULL, NULL, err) != 0 ||
-			sq_exec(db, "PRAGMA foreign_keys=ON", 0, NULL, NULL, NULL,
+	/* A reader reads the header only: a file that is no database fails
+	 * here too, and nothing (journal mode, schema) is changed. */
+	if ((writer && sq_exec(db, "PRAGMA journal_mode=WAL", 0, NULL, NULL, NULL,
+			err) != 0) || sq_exec(db, writer ? "PRAGMA foreign_keys=ON" :
+			"SELECT count(*) FROM sqlite_master", 0, NULL, NULL, NULL,
 			err) != 0) {
 		(void)wr_err_usage(err, -EINVAL, "%s: not an SQLite database, or "
 			"unusable: %s", path, sqlite3_errmsg(h));

@@ -18,6 +18,7 @@ import time
 import xml.etree.ElementTree as ET
 
 import cases
+import test_history_store
 import wrtest
 from wrtest import Checker
 from test_kinds import chromium, render
@@ -256,15 +257,21 @@ def writers(c, d, url, files, what):
         c.eq(p.returncode, 0, "%s writer %d (%s)" % (what, k, err[-300:]))
 
 
-def pg_start(d):
+def pg_start(d, password=None):
     """A PostgreSQL server of its own, run by the unprivileged user
-    postgres, on a unix socket in d: its URL, or None."""
+    postgres, on a unix socket in d: its URL, or None. password: user wr
+    must give it (scram-sha-256), else trust."""
     data, sock = os.path.join(d, "data"), os.path.join(d, "sock")
     os.makedirs(sock)
     shutil.chown(d, "postgres")
     shutil.chown(sock, "postgres")
     as_pg = ["runuser", "-u", "postgres", "--"]
-    wrtest.sh(*(as_pg + [PG_BIN + "/initdb", "-D", data, "-A", "trust", "-U", "wr"]),
+    auth = ["-A", "trust"]
+    if password is not None:
+        pw = write(d, "pw", password + "\n")
+        shutil.chown(pw, "postgres")
+        auth = ["-A", "scram-sha-256", "--pwfile", pw]
+    wrtest.sh(*(as_pg + [PG_BIN + "/initdb", "-D", data] + auth + ["-U", "wr"]),
               timeout=120)
     wrtest.sh(*(as_pg + [PG_BIN + "/pg_ctl", "-D", data, "-w", "-l", os.path.join(d, "log"),
                          "-o", "-k %s -c listen_addresses='' -c fsync=off" % sock,
@@ -497,8 +504,8 @@ def history_html():
     c.done()
 
 
-CASES = cases.by_name(history_real_series, history_many_writers, history_bad_input,
-                      history_two_ended, history_html)
+CASES = {**cases.by_name(history_real_series, history_many_writers, history_bad_input,
+                        history_two_ended, history_html), **test_history_store.CASES}
 
 if __name__ == "__main__":
     cases.main(CASES)
