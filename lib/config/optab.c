@@ -442,6 +442,27 @@ wr_optab_value(int id, const char *v)
 	return -ENOENT;
 }
 
+void
+wr_optab_values_list(int id, char *buf, size_t n)
+{
+	const char *const *w = NULL;
+	size_t i, len = 0;
+
+	for (i = 0; i < wr_optab_len; i++)
+		if (wr_optab[i].id == id)
+			w = wr_optab[i].values;
+	if (n > 0)
+		buf[0] = '\0';
+	for (i = 0; w != NULL && w[i] != NULL && len < n; i++) {
+		const char *sep = i == 0 ? "" : w[i + 1] == NULL ? " or " : ", ";
+		int k = snprintf(buf + len, n - len, "%s%s", sep, w[i]);
+
+		if (k < 0)
+			break;
+		len += (size_t)k;
+	}
+}
+
 const struct wr_optdesc *
 wr_optab_find(const char *name)
 {

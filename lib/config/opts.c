@@ -194,10 +194,13 @@ static int
 opt_mode(const char *v, enum wr_mode *mode, struct wr_error *err)
 {
 	int i = wr_optab_value(WR_OPT_MODE, v);
+	char words[128];
 
-	if (i < 0)
-		return wr_err_usage(err, -EINVAL, "--mode %s: expected run, sweep, throughput "
-			"(RFC 2544 26.1), loss (26.3), b2b (26.4) or mlr (MLRsearch)", v);
+	if (i < 0) {
+		wr_optab_values_list(WR_OPT_MODE, words, sizeof(words));
+		return wr_err_usage(err, -EINVAL, "--mode %s: expected %s (--help lists "
+			"what each does)", v, words);
+	}
 	*mode = (enum wr_mode)i;
 	return 0;
 }

@@ -181,6 +181,10 @@ test_stamp(void)
 	WR_CHECK(PARSE(&c, "--stamp", "Full") == -EINVAL);
 	WR_CHECK_STR(err.msg, "--stamp Full: expected full (sequence and timestamp), "
 		"seq (sequence only) or none");
+	/* The mode list comes from the option table: y1564 included. */
+	WR_CHECK(PARSE(&c, "--mode", "foo") == -EINVAL);
+	WR_CHECK_STR(err.msg, "--mode foo: expected run, sweep, throughput, loss, b2b, "
+		"mlr or y1564");
 }
 
 static void
