@@ -181,6 +181,15 @@ test_stamp(void)
 	WR_CHECK(PARSE(&c, "--stamp", "Full") == -EINVAL);
 	WR_CHECK_STR(err.msg, "--stamp Full: expected full (sequence and timestamp), "
 		"seq (sequence only) or none");
+	/* Unknown options: a hint, a near name, or plainly unknown. */
+	WR_CHECK(PARSE(&c, "--mtu", "9000") == -EINVAL);
+	WR_CHECK_STR(err.msg, "--mtu: unknown option: the port MTU follows --size");
+	WR_CHECK(PARSE(&c, "--tcp") == -EINVAL);
+	WR_CHECK_STR(err.msg, "--tcp: unknown option: wirerate sends UDP frames");
+	WR_CHECK(PARSE(&c, "--zzzzzzzzzzzz") == -EINVAL);
+	WR_CHECK_STR(err.msg, "--zzzzzzzzzzzz: unknown option (see --help)");
+	WR_CHECK(PARSE(&c, "--t") == -EINVAL);
+	WR_CHECK_STR(err.msg, "--t: abbreviates several options");
 	/* The mode list comes from the option table: y1564 included. */
 	WR_CHECK(PARSE(&c, "--mode", "foo") == -EINVAL);
 	WR_CHECK_STR(err.msg, "--mode foo: expected run, sweep, throughput, loss, b2b, "
