@@ -442,6 +442,21 @@ wr_optab_value(int id, const char *v)
 	return -ENOENT;
 }
 
+const char *
+wr_optab_word(int id, int i)
+{
+	const char *const *w = NULL;
+	size_t k;
+
+	for (k = 0; k < wr_optab_len; k++)
+		if (wr_optab[k].id == id)
+			w = wr_optab[k].values;
+	for (k = 0; w != NULL && w[k] != NULL; k++)
+		if ((int)k == i)
+			return w[k];
+	return "?";
+}
+
 void
 wr_optab_values_list(int id, char *buf, size_t n)
 {

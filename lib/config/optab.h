@@ -110,6 +110,9 @@ const char *wr_optab_profsec_name(enum wr_optab_profsec s);
  */
 int wr_optab_value(int id, const char *v);
 
+/* Word i of option id (as its enum counts), or "?" out of range. */
+const char *wr_optab_word(int id, int i);
+
 /*
  * Write the words of option id into buf as "a, b or c", in table order,
  * so that a message lists exactly what the parser takes. buf is "" when
