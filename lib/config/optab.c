@@ -447,6 +447,42 @@ wr_optab_value(int id, const char *v)
 	return -ENOENT;
 }
 
+const char *
+wr_optab_word(int id, int i)
+{
+	const char *const *w = NULL;
+	size_t k;
+
+	for (k = 0; k < wr_optab_len; k++)
+		if (wr_optab[k].id == id)
+			w = wr_optab[k].values;
+	for (k = 0; w != NULL && w[k] != NULL; k++)
+		if ((int)k == i)
+			return w[k];
+	return "?";
+}
+
+void
+wr_optab_values_list(int id, char *buf, size_t n)
+{
+	const char *const *w = NULL;
+	size_t i, len = 0;
+
+	for (i = 0; i < wr_optab_len; i++)
+		if (wr_optab[i].id == id)
+			w = wr_optab[i].values;
+	if (n > 0)
+		buf[0] = '\0';
+	for (i = 0; w != NULL && w[i] != NULL && len < n; i++) {
+		const char *sep = i == 0 ? "" : w[i + 1] == NULL ? " or " : ", ";
+		int k = snprintf(buf + len, n - len, "%s%s", sep, w[i]);
+
+		if (k < 0)
+			break;
+		len += (size_t)k;
+	}
+}
+
 const struct wr_optdesc *
 wr_optab_find(const char *name)
 {

@@ -111,6 +111,16 @@ const char *wr_optab_profsec_name(enum wr_optab_profsec s);
  */
 int wr_optab_value(int id, const char *v);
 
+/* Word i of option id (as its enum counts), or "?" out of range. */
+const char *wr_optab_word(int id, int i);
+
+/*
+ * Write the words of option id into buf as "a, b or c", in table order,
+ * so that a message lists exactly what the parser takes. buf is "" when
+ * the option takes no words. Truncates to n bytes; can't fail.
+ */
+void wr_optab_values_list(int id, char *buf, size_t n);
+
 /* The option called name (without "--"), or NULL. */
 const struct wr_optdesc *wr_optab_find(const char *name);
 

@@ -194,10 +194,13 @@ static int
 opt_mode(const char *v, enum wr_mode *mode, struct wr_error *err)
 {
 	int i = wr_optab_value(WR_OPT_MODE, v);
+	char words[128];
 
-	if (i < 0)
-		return wr_err_usage(err, -EINVAL, "--mode %s: expected run, sweep, throughput "
-			"(RFC 2544 26.1), loss (26.3), b2b (26.4) or mlr (MLRsearch)", v);
+	if (i < 0) {
+		wr_optab_values_list(WR_OPT_MODE, words, sizeof(words));
+		return wr_err_usage(err, -EINVAL, "--mode %s: expected %s (--help lists "
+			"what each does)", v, words);
+	}
 	*mode = (enum wr_mode)i;
 	return 0;
 }
@@ -488,13 +491,51 @@ wr_opts_closest(const char *arg)
 }
 
 /*
+ * Options people reach for that wirerate does not have, and what it
+ * offers instead.
+ */
+static const struct { const char *name, *hint; } opt_hints[] = {
+	{ "mtu", "the port MTU follows --size (frame size - 18), so "
+		"--size 9018 runs with MTU 9000" },
+	{ "tcp", "wirerate sends UDP frames; "
+		"scripts/kernel-compare.sh runs iperf3 for TCP" },
+};
+
+/* The hint for option name (up to '='), or NULL. */
+static const char *
+opt_hint(const char *name)
+{
+	size_t len = strcspn(name, "="), i;
+
+	for (i = 0; i < sizeof(opt_hints) / sizeof(opt_hints[0]); i++)
+		if (strlen(opt_hints[i].name) == len &&
+				strncmp(opt_hints[i].name, name, len) == 0)
+			return opt_hints[i].hint;
+	return NULL;
+}
+
+/* How many options name (up to '=') abbreviates. */
+static unsigned int
+opt_prefix_count(const char *name)
+{
+	size_t len = strcspn(name, "="), i;
+	unsigned int n = 0;
+
+	for (i = 0; i < wr_optab_len; i++)
+		if (strncmp(wr_optab[i].name, name, len) == 0)
+			n++;
+	return n;
+}
+
+/*
  * What getopt refused in arg: a known option without its value, an
- * abbreviation of several, or an unknown option (with the closest name).
+ * abbreviation of several, or an unknown option (with a hint or the
+ * closest name).
  */
 static int
 bad_option(const char *arg, struct wr_error *err)
 {
-	const char *near;
+	const char *near, *hint;
 	bool has_arg;
 
 	if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
@@ -503,12 +544,17 @@ bad_option(const char *arg, struct wr_error *err)
 	if (wr_opts_lookup(arg + 2, &has_arg) == 0)
 		return wr_err_usage(err, -EINVAL, "%s: %s (see --help)", arg,
 			has_arg ? "needs a value" : "takes no value");
+	if (opt_prefix_count(arg + 2) > 1)
+		return wr_err_usage(err, -EINVAL, "%s: abbreviates several options; "
+			"write it out (see --help)", arg);
+	hint = opt_hint(arg + 2);
+	if (hint != NULL)
+		return wr_err_usage(err, -EINVAL, "%s: unknown option: %s", arg, hint);
 	near = wr_opts_closest(arg + 2);
 	if (near != NULL)
 		return wr_err_usage(err, -EINVAL, "%s: unknown option; did you mean "
 			"--%s? (see --help)", arg, near);
-	return wr_err_usage(err, -EINVAL, "%s: unknown option, or an abbreviation of "
-		"several (see --help)", arg);
+	return wr_err_usage(err, -EINVAL, "%s: unknown option (see --help)", arg);
 }
 
 int

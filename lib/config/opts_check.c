@@ -10,6 +10,7 @@
 #include "opts.h"
 #include "portip.h"
 #include "opts_methods.h"
+#include "optab.h"
 #include "opts_peer.h"
 #include "opts_range.h"
 #include "opts_replay.h"
@@ -65,6 +66,23 @@ check_twoend(struct wr_config *cfg, struct wr_error *err)
 	return 0;
 }
 
+/*
+ * The modes that judge loss need a receiver: this process's RX ports or
+ * the far end's (--peer). Without either no trial could be judged.
+ */
+static int
+check_judge(const struct wr_config *cfg, struct wr_error *err)
+{
+	bool rx_none = cfg->rx_ports_set && cfg->rx_port_mask == 0;
+
+	if (cfg->mode == WR_MODE_RUN || cfg->mode == WR_MODE_SWEEP || !rx_none ||
+			cfg->peer[0] != '\0')
+		return 0;
+	return wr_err_usage(err, -EINVAL, "--mode %s with --rx-ports none and no "
+		"--peer: nothing receives, so no trial can be judged; give RX ports "
+		"or --peer tcp:HOST:PORT", wr_optab_word(WR_OPT_MODE, (int)cfg->mode));
+}
+
 /* Whether --port-ip gave any port an address. */
 static bool
 any_port_ip(const struct wr_config *cfg)
@@ -91,6 +109,9 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 {
 	unsigned int i;
 	int rc = check_twoend(cfg, err);
+
+	if (rc == 0)
+		rc = check_judge(cfg, err);
 
 	if (rc == 0)
 		rc = wr_opts_methods_check(cfg, err);

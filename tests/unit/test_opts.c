@@ -181,6 +181,23 @@ test_stamp(void)
 	WR_CHECK(PARSE(&c, "--stamp", "Full") == -EINVAL);
 	WR_CHECK_STR(err.msg, "--stamp Full: expected full (sequence and timestamp), "
 		"seq (sequence only) or none");
+	/* Unknown options: a hint, a near name, or plainly unknown. */
+	WR_CHECK(PARSE(&c, "--mtu", "9000") == -EINVAL);
+	WR_CHECK_STR(err.msg, "--mtu: unknown option: the port MTU follows --size");
+	WR_CHECK(PARSE(&c, "--tcp") == -EINVAL);
+	WR_CHECK_STR(err.msg, "--tcp: unknown option: wirerate sends UDP frames");
+	WR_CHECK(PARSE(&c, "--zzzzzzzzzzzz") == -EINVAL);
+	WR_CHECK_STR(err.msg, "--zzzzzzzzzzzz: unknown option (see --help)");
+	WR_CHECK(PARSE(&c, "--t") == -EINVAL);
+	WR_CHECK_STR(err.msg, "--t: abbreviates several options");
+	/* A mode that judges loss needs a receiver, here or at --peer. */
+	WR_CHECK(PARSE(&c, "--mode", "throughput", "--rx-ports", "none") == -EINVAL);
+	WR_CHECK_STR(err.msg, "--mode throughput with --rx-ports none and no --peer");
+	WR_CHECK_U64(PARSE(&c, "--rx-ports", "none"), 0);
+	/* The mode list comes from the option table: y1564 included. */
+	WR_CHECK(PARSE(&c, "--mode", "foo") == -EINVAL);
+	WR_CHECK_STR(err.msg, "--mode foo: expected run, sweep, throughput, loss, b2b, "
+		"mlr or y1564");
 }
 
 static void
