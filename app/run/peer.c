@@ -87,11 +87,14 @@ static json_t *
 open_params(const struct wr_config *cfg)
 {
 	json_t *o;
-	char grace[32];
+	char grace[32], host[64] = "", who[128];
 
 	snprintf(grace, sizeof(grace), "%" PRIu64 "ms", cfg->grace_ms);
-	o = json_pack("{s:s, s:s, s:{s:I, s:s}}", "version", WR_VERSION,
-		"schema", WR_RESULT_SCHEMA, "options", "size",
+	if (gethostname(host, sizeof(host) - 1) != 0)
+		snprintf(host, sizeof(host), "unknown host");
+	snprintf(who, sizeof(who), "wirerate pid %ld on %s", (long)getpid(), host);
+	o = json_pack("{s:s, s:s, s:s, s:{s:I, s:s}}", "version", WR_VERSION,
+		"schema", WR_RESULT_SCHEMA, "sender", who, "options", "size",
 		(json_int_t)cfg->frame_size, "grace", grace);
 	if (o != NULL && cfg->peer_rate.unit == WR_RATE_NONE)
 		json_object_set_new(json_object_get(o, "options"), "tx-ports",

@@ -76,12 +76,37 @@ param_str(json_t *params, const char *key)
 	return json_string_value(json_object_get(params, key));
 }
 
+/* Seconds since the session's holder made its last peer call. */
+static long
+idle_s(const struct app_peer *p)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (long)(now.tv_sec - p->last_call.tv_sec);
+}
+
+/* The refusal of a second sender: who holds the session, since when. */
+static int
+busy(struct app_ctl *c, char *msg, size_t len)
+{
+	char when[32];
+	struct tm tm;
+
+	gmtime_r(&c->peer.since, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "busy: a peer session is "
+		"held by %s since %s; it ends at its peer_close or after %d s "
+		"without a peer call", c->peer.holder, when, APP_PEER_IDLE_S);
+}
+
 /* peer_open: versions first, then the session's run (its options). */
 static int
 m_open(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 {
 	const char *ver = param_str(params, "version");
 	const char *schema = param_str(params, "schema");
+	const char *sender = param_str(params, "sender");
 	json_t *opts = json_object_get(params, "options"), *empty;
 	struct wr_config *cfg;
 	int rc;
@@ -110,6 +135,11 @@ m_open(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 			"shutting down" : "run %" PRIu64 " is on: a peer session needs "
 			"the server idle", c->run_id);
 	}
+	if (c->peer.session && idle_s(&c->peer) < APP_PEER_IDLE_S) {
+		pthread_mutex_unlock(&c->lock);
+		free(cfg);
+		return busy(c, msg, len);
+	}
 	if (c->peer.session) {
 		/* A sender that went away left its session: this one ends it. */
 		json_t *gone = NULL;
@@ -123,6 +153,9 @@ m_open(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 		}
 	}
 	c->peer.cfg = cfg;
+	snprintf(c->peer.holder, sizeof(c->peer.holder), "%s",
+		sender != NULL && sender[0] != '\0' ? sender : "a sender");
+	c->peer.since = time(NULL);
 	snprintf(c->peer.cmdline, sizeof(c->peer.cmdline), "wirerate serve: "
 		"peer_open from a sender");
 	rc = ask(c, APP_PEER_OPEN, out, msg, len);
@@ -233,8 +266,16 @@ app_peer_call(struct app_ctl *c, const char *method, json_t *params,
 
 	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
 		if (strcmp(method, methods[i].name) == 0) {
+			int rc;
+
 			*result = NULL;
-			return methods[i].fn(c, params, result, msg, len);
+			rc = methods[i].fn(c, params, result, msg, len);
+			if (rc == 0) {
+				pthread_mutex_lock(&c->lock);
+				clock_gettime(CLOCK_MONOTONIC, &c->peer.last_call);
+				pthread_mutex_unlock(&c->lock);
+			}
+			return rc;
 		}
 	return app_ctl_fail(msg, len, WR_RPC_NO_METHOD, "%s: no such method (peer_open, "
 		"peer_trial, peer_end, peer_close)", method);

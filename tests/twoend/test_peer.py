@@ -524,12 +524,18 @@ def peer_protocol():
                                  "options": {"sise": 64}}), -32602, "--sise",
             "open, a bad run option")
         rep = r.call("peer_open", {"version": mine, "schema": "wirerate-result/1",
+                                   "sender": "first one",
                                    "options": {"size": 64, "tx-ports": "none"}})
         res = rep.get("result") or {}
         c.eq((res.get("version"), res.get("schema")), (mine, "wirerate-result/1"),
              "open: the far end's version and schema")
         c.true("env" in res and len(res.get("ports", [])) == 1, "open: env and ports")
         err(r.call("start", {"duration": "1s"}), -32000, "", "a run during a session")
+        second = {"version": mine, "schema": "wirerate-result/1", "sender": "second one",
+                  "options": {"size": 64, "tx-ports": "none"}}
+        r2 = Rpc(bed.sock)
+        err(r2.call("peer_open", second), -32000, "busy: a peer session is held by "
+            "first one since ", "a second sender while the first holds the session")
         err(r.call("peer_trial", {"trial": 70000, "frame_size": 64}), -32602,
             "0..65535", "trial out of range")
         err(r.call("peer_trial", {"trial": 5}), -32602, "frame_size", "trial without size")
@@ -545,6 +551,11 @@ def peer_protocol():
         rep = r.call("peer_close")
         c.eq((rep.get("result") or {}).get("trials"), 1, "close: one trial")
         err(r.call("peer_end", {"trial": 5}), -32000, "", "end after close")
+        rep = r2.call("peer_open", second)
+        c.true("result" in rep, "the second sender's open after the first closed")
+        c.eq((r2.call("peer_close").get("result") or {}).get("trials"), 0,
+             "the second sender's session closed")
+        r2.close()
         r.close()
     finally:
         bed.close()
