@@ -207,7 +207,7 @@ rx_service(struct wr_rxq *q, struct rx_tally *r, struct rte_mbuf *m,
  * below 0x0800 is ruled out by its first byte alone, one test instead of
  * the list (every type of the list is 0x0800 or more): IEEE 802.3 frames
  * (a length there, below 0x0600: LLC such as STP BPDUs) and frames of
- * zeros take it (docs/bench.md, "rx64").
+ * zeros take it (docs/dev/bench.md, "rx64").
  */
 static __rte_always_inline bool
 rx_may_matter(const uint8_t *d, uint32_t len)
@@ -267,7 +267,7 @@ rx_rare_frame(const struct rx_ctx *c, struct rx_tally *r,
  * A frame whose EtherType rules out both an own frame and a service frame
  * (rx_may_matter) is counted foreign at once. This loop is bound by loads
  * (rxmbuf.h), so it reads each mbuf's fields once and prefetches nothing:
- * a prefetch of frame i + 4 here cost 13 % on all-foreign RX (docs/bench.md).
+ * a prefetch of frame i + 4 here cost 13 % on all-foreign RX (docs/dev/bench.md).
  */
 static __rte_always_inline void
 rx_rare_burst(const struct rx_ctx *c, uint16_t first, uint8_t *why)
@@ -311,7 +311,7 @@ rx_rare_burst(const struct rx_ctx *c, uint16_t first, uint8_t *why)
  * Aligned to 64 bytes so that where the link puts it does not decide
  * its loop's cost: the same instructions cost 4 % more a frame on
  * all-foreign RX (rx64) at another offset from a 32-byte boundary, on
- * the Intel Xeon of docs/bench.md ("Issue 38").
+ * the Intel Xeon of docs/dev/bench.md ("Issue 38").
  */
 static __rte_noinline __rte_aligned(64) void
 rx_rare(const struct rx_ctx *c, uint16_t first)
@@ -405,7 +405,7 @@ rx_count_service(struct wr_rxq_stats *st, const struct rx_tally *t)
  * first and last frame) is poll_tsc, unless latency is counted or frames
  * captured: then a read after the burst, so that no frame is stamped
  * before it arrived. A TSC read costs what classifying nine frames of
- * zeros does on some CPUs (docs/bench.md). Called once per queue and
+ * zeros does on some CPUs (docs/dev/bench.md). Called once per queue and
  * poll by the loop (worker.c): a call per burst, as when it was a static
  * function there (too large for the compiler to inline).
  */

@@ -358,7 +358,7 @@ def summarise(res):
 
 
 def markdown(res):
-    """The tables of docs/bench.md from a summarised result."""
+    """The tables of docs/dev/bench.md from a summarised result."""
     e = res["env"]
     out = ["Measured %s on %s, %d CPUs (TSC %.3f GHz), %d runs of %g s per "
            "figure. Load average %s before, %s after; CPUs busy %.0f %% in the "

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Memory of a long run (docs/bench.md, "Memory of a long run"): wirerate on
+"""Memory of a long run (docs/dev/bench.md, "Memory of a long run"): wirerate on
 a ring-pair loopback at --interval 100ms with --checkpoint, its resident set
 (VmRSS) and the checkpoint file's size read whenever a new checkpoint
 appears, against the intervals that checkpoint counts. Prints RSS at

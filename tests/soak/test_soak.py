@@ -11,7 +11,7 @@ At the end, exactly: sent = received + lost with nothing lost, every mbuf
 back. Every interval is read from the result's companion file
 (R.samples.jsonl: the result keeps the last 120). Memory: the process's
 resident set sampled every 5 s must stay flat (within 256 KiB)
-once the kept series is full (a bounded ring: docs/bench.md)."""
+once the kept series is full (a bounded ring: docs/dev/bench.md)."""
 import json
 import os
 import subprocess
