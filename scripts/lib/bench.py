@@ -54,7 +54,7 @@ from bench_stacks import markdown_stacks, stacks_cost, summarise_stacks
 from bench_traffic import markdown_traffic, summarise_traffic, traffic_cost
 
 TESTPMD = os.environ.get("TESTPMD", "dpdk-testpmd")
-TX_TARGET = 1.7       # wirerate TX 64 B >= 1.7 x testpmd txonly (issue 28)
+TX_TARGET = 1.7       # wirerate TX 64 B >= 1.7 x testpmd txonly
 RX_TARGET = 1.0       # wirerate RX 64 B classifying >= testpmd rxonly
 STAMP_TARGET = 0.10   # full header costs at most 10 % against none
 

@@ -6,7 +6,7 @@ a ring-pair loopback at --interval 100ms with --checkpoint, its resident set
 appears, against the intervals that checkpoint counts. Prints RSS at
 interval 150 and at the last one, the growth per interval between them, and
 the largest checkpoint; exits 1 when RSS grew more than 256 KiB from
-interval 150 to 900 or a checkpoint reached 2 MB (the targets of issue 23).
+interval 150 to 900 or a checkpoint reached 2 MB (the memory targets).
 
 Usage: bench_memory.py [--wirerate PATH] [--seconds S] [--json FILE]
 Standard library only; run as root (DPDK)."""

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The 'stacks' case of bench.py: what a header stack (--stack, issue 25)
+"""The 'stacks' case of bench.py: what a header stack (--stack)
 costs per frame, against plain frames of the same size, alternating runs.
 
   fixed114      --size 114 (IPv4): the reference for VXLAN over IPv4

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The 'traffic' case of bench.py: wirerate TX cost per frame on net_null
-for what issue 14 added, against the fixed-size path, alternating runs.
+for mixes, streams and ranges, against the fixed-size path, alternating runs.
 
   fixed64    --size 64 (IPv4, one stream): the reference
   imix       --mix imix (per-frame size table)
@@ -9,7 +9,7 @@ for what issue 14 added, against the fixed-size path, alternating runs.
   ipv6_84    --ipv6 --size 84 (UDP checksum updated per frame)
   ranges1024 --size 64, 1024 flows over ranges (256 source addresses x 4
              destination ports: a table row and the IPv4 header checksum
-             per frame, issue 25)
+             per frame)
 
 Cost = cycles per frame / the reference's - 1 (fixed64 for imix,
 streams4 and ranges1024, ipv4_84 for ipv6_84)."""

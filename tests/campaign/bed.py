@@ -7,7 +7,7 @@ memif between two processes of h3 ("same host"); with peer_link, a
 management veth h1 <-> h2 for a search cell's --peer. Everything is private to
 one Bed and removed by Bed.close(), whatever happened: sshd by the PID in
 its PidFile, namespaces (with their veth ends), the root-side veth ends,
-memif sockets, the directory. See /work/shared/CAMPAIGN.md and
+memif sockets, the directory. See
 docs/campaigns.md. Standard library only.
 
   python3 bed.py up DIR     build a bed, write DIR/inventory.yml, stay up
