@@ -339,6 +339,8 @@ check_fail(struct app_peer_session *ps, const char *field, const json_t *v,
 		ps->tag, field, text != NULL ? text : "missing", why);
 	free(text);
 	app_peer_lost(ps, err);
+	json_object_set_new(ps->far, "invalid", json_pack("{s:s, s:s}",
+		"field", field, "reason", err->msg));
 	return rc;
 }
 
@@ -486,6 +488,8 @@ check_end(struct app_peer_session *ps, const struct wr_run *run, json_t *res,
 		if (field != NULL)
 			break;
 		field = json_is_object(o) ? bad_stream(run, o, &why) : "streams";
+		if (field != NULL && !json_is_object(o))
+			why = "an entry that is not an object";
 		v = field != NULL && json_is_object(o) ? json_object_get(o, field) : o;
 	}
 	if (field == NULL)
@@ -532,6 +536,15 @@ app_peer_judge(struct app_peer_session *ps, struct wr_run *run,
 	json_decref(ps->pending);
 	ps->pending = far;
 	return 0;
+}
+
+void
+app_peer_mark(json_t *doc, json_t *far)
+{
+	json_t *bad = json_object_get(far, "invalid");
+
+	if (doc != NULL && bad != NULL)
+		json_object_set(doc, "invalid", bad);
 }
 
 void

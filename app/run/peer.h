@@ -79,6 +79,14 @@ double app_peer_up_pps(const struct app_peer_session *ps, uint32_t size);
 void app_peer_lost(struct app_peer_session *ps, const struct wr_error *err);
 
 /*
+ * The result doc marked invalid when the far end's answers failed their
+ * checks (far.invalid, set where a check failed): the same object as the
+ * doc's top-level "invalid" ({"field", "reason"}), which history add
+ * refuses. doc or far may be NULL. This function can't fail.
+ */
+void app_peer_mark(json_t *doc, json_t *far);
+
+/*
  * After the last trial: the settle period for late frames, then the far
  * end's close; far.closed says what it said. Returns 0, or -EIO when the
  * far end's books do not close (a trial's sent != received + lost).

@@ -16,6 +16,7 @@
 #include "datapath/capture.h"
 #include "measure/metrics.h"
 #include "results/result.h"
+#include "peer.h"
 #include "results.h"
 
 int
@@ -176,8 +177,10 @@ app_results_write(const struct wr_run *run, json_t *trials, json_t *far,
 		app_error("wirerate", &err);
 		return -1;
 	}
-	if (far != NULL)
+	if (far != NULL) {
 		json_object_set(doc, "far", far);
+		app_peer_mark(doc, far);
+	}
 	if (trials != NULL)
 		view_summary(f, json_object_get(doc, "summary"));
 	if (cfg->json_path[0] != '\0' &&

@@ -262,6 +262,8 @@ run_mode(struct wr_run *run, const struct wr_config *cfg,
 	if (ps != NULL)
 		json_object_set(doc, "far", ps->far);
 	rc = wr_mode_run(run, &h, doc, &fail);
+	if (ps != NULL)
+		app_peer_mark(doc, ps->far);
 	app_progress_clear(&l.prog);
 	if (rc != 0 && rc != -EINTR)
 		code = failed(&fail);

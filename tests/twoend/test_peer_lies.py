@@ -7,6 +7,7 @@ the fake end sent, which the sender did not make."""
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import tempfile
 import threading
@@ -53,12 +54,12 @@ class FakeServe:
             pass
 
 
-def sender(path, name):
+def sender(path, name, extra=()):
     pfx = "wr-lies-%s-%d" % (name, os.getpid())
     argv = [twoend.WIRERATE, "-l", "0,1", "--no-pci", "--in-memory",
             "--file-prefix", pfx, "--vdev", "net_null0", "--", "--rx-ports",
             "none", "--duration", "0.5", "--rate", "1kpps", "--quiet",
-            "--peer", "unix:" + path, "--peer-timeout", "5s"]
+            "--peer", "unix:" + path, "--peer-timeout", "5s"] + list(extra)
     return subprocess.run(argv, capture_output=True, text=True, timeout=60)
 
 
@@ -138,23 +139,47 @@ def peer_forged_counts():
     """A far end that forges peer_end's counts (-1, another trial id, more
     than was sent, a string for a number, a stream never sent): the run
     stops with exit 2 naming the field and the value, never a result built
-    on them."""
+    on them; its result is marked invalid (top-level "invalid" naming the
+    field) and `wirerate history add` refuses it, storing nothing."""
     c = Checker("peer_forged_counts")
-    for what, forge, words in LIES:
+    tmp = tempfile.mkdtemp(prefix="wr-lies-")
+    db = os.path.join(tmp, "h.sqlite")
+    for k, (what, forge, words) in enumerate(LIES):
         trial = []
 
         def f(t, forge=forge, trial=trial):
             trial.append(t)
             return forge(t)
         srv = FakeServe(liar(f))
+        out = os.path.join(tmp, "r%d.json" % k)
         try:
-            p = sender(srv.path, "forged")
+            p = sender(srv.path, "forged", ["--json", out])
             txt = p.stdout + p.stderr
             want = words % (trial[0] + 7) if "%d" in words and trial else words
             c.eq(p.returncode, 2, "%s: exit 2 (%s)" % (what, txt.strip()[-300:]))
             c.true(want in txt, "%s: %r named: %s" % (what, want, txt.strip()[-300:]))
         finally:
             srv.close()
+        field = want.split('"')[1]
+        try:
+            bad = json.load(open(out)).get("invalid")
+        except (OSError, ValueError) as e:
+            bad = "no result file: %s" % e
+        c.true(isinstance(bad, dict) and bad.get("field") == field,
+               "%s: the result is marked invalid, naming %r: %r" % (what, field, bad))
+        h = subprocess.run([twoend.WIRERATE, "history", "add", db, out],
+                           capture_output=True, text=True, timeout=60)
+        c.eq(h.returncode, 2, "%s: history add refuses it (%s)"
+             % (what, (h.stdout + h.stderr).strip()[-200:]))
+    stored = 0
+    if os.path.exists(db):
+        con = sqlite3.connect(db)
+        try:
+            stored = con.execute("SELECT count(*) FROM results").fetchone()[0]
+        except sqlite3.Error:
+            stored = 0      # no table: nothing was ever stored
+        con.close()
+    c.eq(stored, 0, "results stored from the forged runs")
     c.done()
 
 
