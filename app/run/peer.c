@@ -601,11 +601,41 @@ books_close(const json_t *trials)
 	return true;
 }
 
+void
+app_peer_show(FILE *f, const struct app_peer_session *ps)
+{
+	const json_t *t = ps->pending;
+	uint64_t sent = u64_of(t, "sent_pkts"), rx = u64_of(t, "rx_pkts");
+
+	if (t == NULL)
+		return;
+	fprintf(f, "  far end: received %" PRIu64 " of %" PRIu64 " frames sent, "
+		"lost %" PRIu64 " (%.4g%%)\n", rx, sent, u64_of(t, "lost_pkts"),
+		sent != 0 ? 100.0 * (double)u64_of(t, "lost_pkts") / (double)sent : 0.0);
+	fflush(f);
+}
+
+/* Whether the far end received nothing of what the trials sent. */
+static bool
+received_none(const json_t *trials)
+{
+	uint64_t sent = 0, rx = 0;
+	size_t i;
+	json_t *t;
+
+	json_array_foreach(trials, i, t) {
+		sent += u64_of(t, "sent_pkts");
+		rx += u64_of(t, "rx_pkts");
+	}
+	return sent != 0 && rx == 0;
+}
+
 int
 app_peer_close(struct app_peer_session *ps)
 {
 	struct wr_error err;
 	json_t *res = NULL;
+	int rc = 0;
 	bool ok;
 
 	if (ps->conn.fd >= 0 && json_object_get(ps->far, "lost") == NULL &&
@@ -617,9 +647,13 @@ app_peer_close(struct app_peer_session *ps)
 	app_peer_disconnect(&ps->conn);
 	ok = books_close(ps->trials);
 	json_object_set_new(ps->far, "balanced", json_boolean(ok));
+	if (ok && received_none(ps->trials))
+		rc = -ENODATA;
+	else if (!ok)
+		rc = -EIO;
 	json_decref(ps->pending);
 	ps->pending = NULL;
 	json_decref(ps->trials);
 	ps->trials = NULL;
-	return ok ? 0 : -EIO;
+	return rc;
 }

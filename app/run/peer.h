@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -87,10 +88,18 @@ void app_peer_lost(struct app_peer_session *ps, const struct wr_error *err);
 void app_peer_mark(json_t *doc, json_t *far);
 
 /*
+ * The far end's figures of the trial judged last, one line on f: what it
+ * received of what was sent, the loss. Nothing before a trial was judged.
+ */
+void app_peer_show(FILE *f, const struct app_peer_session *ps);
+
+/*
  * After the last trial: the settle period for late frames, then the far
- * end's close; far.closed says what it said. Returns 0, or -EIO when the
- * far end's books do not close (a trial's sent != received + lost).
- * Then free the session. Can't fail otherwise.
+ * end's close; far.closed says what it said. Returns 0, -EIO when the
+ * far end's books do not close (a trial's sent != received + lost), or
+ * -ENODATA when it received none of the frames the trials sent (nothing
+ * was measured: a wrong path or address). Then free the session. Can't
+ * fail otherwise.
  */
 int app_peer_close(struct app_peer_session *ps);
 

@@ -44,13 +44,16 @@ app_trial_done(FILE *f, const struct wr_run *run, unsigned int t, json_t *trials
 		fprintf(stderr, "wirerate: error: no memory for trial %u\n", k);
 		return -1;
 	}
-	if (wr_metrics_extract(trial, &m, &err) == 0)
+	if (wr_metrics_extract(trial, &m, &err) == 0 && m.have[WR_METRIC_LOSS_PCT])
 		fprintf(f, "trial %u of %u: TX %.3f Mpps %.3f Gb/s L1, RX %.3f "
-			"Mpps %.3f Gb/s L1, loss %s%.4g%%\n", k, cfg->nb_repeat,
+			"Mpps %.3f Gb/s L1, loss %.4g%%\n", k, cfg->nb_repeat,
 			m.v[WR_METRIC_TX_MPPS], m.v[WR_METRIC_TX_GBPS_L1],
 			m.v[WR_METRIC_RX_MPPS], m.v[WR_METRIC_RX_GBPS_L1],
-			m.have[WR_METRIC_LOSS_PCT] ? "" : "n/a ",
 			m.v[WR_METRIC_LOSS_PCT]);
+	else if (wr_metrics_extract(trial, &m, &err) == 0)
+		fprintf(f, "trial %u of %u: TX %.3f Mpps %.3f Gb/s L1, no receiver "
+			"here (loss n/a)\n", k, cfg->nb_repeat, m.v[WR_METRIC_TX_MPPS],
+			m.v[WR_METRIC_TX_GBPS_L1]);
 	fflush(f);
 	return 0;
 }

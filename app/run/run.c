@@ -142,10 +142,18 @@ peer_trial(struct app_peer_session *ps, struct wr_run *run,
 static int
 peer_close(struct app_peer_session *ps, int code)
 {
-	if (ps == NULL || app_peer_close(ps) == 0)
+	const char *peer = ps != NULL ? ps->cfg->peer : "";
+	int rc = ps != NULL ? app_peer_close(ps) : 0;
+
+	if (rc == 0)
 		return code;
-	fprintf(stderr, "wirerate: error: --peer %s: a trial's books do not "
-		"close (sent != received + lost; far.trials)\n", ps->cfg->peer);
+	if (rc == -ENODATA)
+		fprintf(stderr, "wirerate: error: --peer %s: the far end received "
+			"none of the frames sent (far.trials): check the path and "
+			"the addresses between the two ends\n", peer);
+	else
+		fprintf(stderr, "wirerate: error: --peer %s: a trial's books do "
+			"not close (sent != received + lost; far.trials)\n", peer);
 	return code == APP_EXIT_OK ? APP_EXIT_FAILED : code;
 }
 
@@ -196,6 +204,8 @@ run_single(struct wr_run *run, const struct wr_config *cfg,
 			unrecorded = true;
 			break;
 		}
+		if (ps != NULL)
+			app_peer_show(stdout, ps);
 		if (json_array_size(trials) != 0)
 			wr_result_checkpoint_keep(run, done);
 	}

@@ -6,6 +6,7 @@ and the sender (net_null ports, no traffic reaches it) is a real run with
 the fake end sent, which the sender did not make."""
 import json
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -183,7 +184,32 @@ def peer_forged_counts():
     c.done()
 
 
-CASES = cases.by_name(peer_stale_answer, peer_forged_counts)
+def peer_received_nothing():
+    """--repeat with a far end that received none of the frames (as one
+    on a wrong path answers: no stream of ours): each trial says what the
+    far end received (0 of what was sent, 100 % lost), never "loss n/a 0%",
+    and the run fails (exit 1) saying the far end received nothing."""
+    c = Checker("peer_received_nothing")
+    srv = FakeServe(liar(lambda t: {"trial": t, "streams": []}))
+    try:
+        p = sender(srv.path, "nothing", ["--repeat", "2"])
+    finally:
+        srv.close()
+    txt = p.stdout + p.stderr
+    c.eq(p.returncode, 1, "exit 1 (%s)" % txt.strip()[-300:])
+    c.true("received none of the frames sent" in p.stderr,
+           "the reason is said: %s" % p.stderr.strip()[-300:])
+    lines = re.findall(r"far end: received (\d+) of (\d+) frames sent, lost "
+                       r"(\d+) \(([\d.]+)%\)", p.stdout)
+    c.eq(len(lines), 2, "one far-end line per trial")
+    for rx, sent, lost, pct in lines:
+        c.true(rx == "0" and sent == lost and int(sent) > 0 and pct == "100",
+               "0 received, all %s lost, 100 %%: %s %s %s %s" % (sent, rx, sent, lost, pct))
+    c.true("loss n/a 0%" not in p.stdout, "no 'loss n/a 0%'")
+    c.done()
+
+
+CASES = cases.by_name(peer_stale_answer, peer_forged_counts, peer_received_nothing)
 
 if __name__ == "__main__":
     try:
