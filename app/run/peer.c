@@ -507,8 +507,8 @@ app_peer_judge(struct app_peer_session *ps, struct wr_run *run,
 	int rc;
 
 	ps->counting = false;
-	rc = app_peer_request(&ps->conn, "peer_end", json_pack("{s:i}", "trial",
-		ps->tag), &res, NULL, err);
+	rc = app_peer_request_after(&ps->conn, "peer_end", json_pack("{s:i}",
+		"trial", ps->tag), ps->cfg->grace_ms, &res, NULL, err);
 	if (rc != 0) {
 		lost_msg(err, "the far end was lost in trial", ps->tag);
 		app_peer_lost(ps, err);
@@ -573,8 +573,8 @@ settle(struct app_peer_session *ps)
 	res = NULL;
 	if (rc == 0) {
 		usleep((useconds_t)(ms * 1000));
-		rc = app_peer_request(&ps->conn, "peer_end", json_pack("{s:i}",
-			"trial", ps->tag), &res, NULL, &err);
+		rc = app_peer_request_after(&ps->conn, "peer_end", json_pack("{s:i}",
+			"trial", ps->tag), ps->cfg->grace_ms, &res, NULL, &err);
 	}
 	if (rc == 0)
 		amend_all(ps, json_object_get(res, "streams"));

@@ -265,7 +265,15 @@ int
 app_peer_request(struct app_peer_conn *pc, const char *method, json_t *params,
 		json_t **result, int *code, struct wr_error *err)
 {
-	uint64_t deadline = now_ms() + pc->timeout_ms;
+	return app_peer_request_after(pc, method, params, 0, result, code, err);
+}
+
+int
+app_peer_request_after(struct app_peer_conn *pc, const char *method,
+		json_t *params, uint64_t wait_ms, json_t **result, int *code,
+		struct wr_error *err)
+{
+	uint64_t deadline = now_ms() + pc->timeout_ms + wait_ms;
 	json_t *req = json_pack("{s:s, s:I, s:s, s:o}", "jsonrpc", "2.0", "id",
 		(json_int_t)++pc->next_id, "method", method, "params",
 		params != NULL ? params : json_object());
@@ -293,7 +301,8 @@ app_peer_request(struct app_peer_conn *pc, const char *method, json_t *params,
 	app_peer_disconnect(pc);
 	if (rc == -ETIMEDOUT)
 		return wr_err_fail(err, rc, "--peer %s: %s: no answer within %" PRIu64
-			" ms (--peer-timeout)", pc->spec, method, pc->timeout_ms);
+			" ms (--peer-timeout%s)", pc->spec, method, pc->timeout_ms + wait_ms,
+			wait_ms != 0 ? " and the far end's --grace" : "");
 	return wr_err_fail(err, rc == 0 ? -ECONNRESET : rc, "--peer %s: %s: the "
 		"peer went away (%s)", pc->spec, method, rc == 0 ?
 		"connection closed" : strerror(-rc));

@@ -43,6 +43,15 @@ int app_peer_connect(struct app_peer_conn *pc, const char *spec,
 int app_peer_request(struct app_peer_conn *pc, const char *method,
 		json_t *params, json_t **result, int *code, struct wr_error *err);
 
+/*
+ * The same, for an answer the far end gives only after a wait it was told
+ * of (peer_end: its RX grace, --grace): the exchange may take wait_ms
+ * longer than --peer-timeout.
+ */
+int app_peer_request_after(struct app_peer_conn *pc, const char *method,
+		json_t *params, uint64_t wait_ms, json_t **result, int *code,
+		struct wr_error *err);
+
 /* Close the connection; safe when not connected. Can't fail. */
 void app_peer_disconnect(struct app_peer_conn *pc);
 

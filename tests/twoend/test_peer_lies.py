@@ -209,7 +209,38 @@ def peer_received_nothing():
     c.done()
 
 
-CASES = cases.by_name(peer_stale_answer, peer_forged_counts, peer_received_nothing)
+def peer_timeout_grace():
+    """--peer-timeout counts from when the far end may answer: peer_end's
+    answer comes after the far end's RX grace (--grace), so a far end that
+    takes 1.6 s (its grace of 1.5 s) is within --peer-timeout 1s plus
+    --grace; the run completes with the far end's counts (exit 0)."""
+    import time
+    c = Checker("peer_timeout_grace")
+
+    def honest(t):
+        time.sleep(1.6)
+        return {"trial": t, "streams": [stream(rx_pkts=100)]}
+    srv = FakeServe(liar(honest))
+    pfx = "wr-lies-grace-%d" % os.getpid()
+    argv = [twoend.WIRERATE, "-l", "0,1", "--no-pci", "--in-memory",
+            "--file-prefix", pfx, "--vdev", "net_null0", "--", "--rx-ports",
+            "none", "--count", "100", "--rate", "1kpps", "--quiet",
+            "--peer", "unix:" + srv.path, "--peer-timeout", "1s",
+            "--grace", "1500ms"]
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    finally:
+        srv.close()
+    txt = (p.stdout + p.stderr).strip()[-400:]
+    c.eq(p.returncode, 0, "exit 0 (%s)" % txt)
+    c.true("no answer within" not in p.stderr, "no timeout: %s" % txt)
+    c.true("far end: received 100 of 100 frames sent, lost 0 (0%)" in p.stdout,
+           "the far end's counts taken: %s" % txt)
+    c.done()
+
+
+CASES = cases.by_name(peer_stale_answer, peer_forged_counts, peer_received_nothing,
+                      peer_timeout_grace)
 
 if __name__ == "__main__":
     try:
