@@ -155,6 +155,7 @@ pmc_master(const char *text, struct wr_clocksync *cs)
 	pmc_field(text, "gmIdentity", gm, sizeof(gm));
 	snprintf(cs->detail, sizeof(cs->detail), "port MASTER, this host is the "
 		"grandmaster %.40s", gm);
+	snprintf(cs->reference, sizeof(cs->reference), "%.40s", gm);
 	cs->source = WR_CLOCKSYNC_PTP;
 	cs->synced = true;
 	cs->bound_ns = 0;
@@ -196,6 +197,7 @@ wr_clocksync_parse_pmc(const char *text, struct wr_clocksync *cs)
 		return 0;
 	}
 	pmc_field(text, "gmIdentity", gm, sizeof(gm));
+	snprintf(cs->reference, sizeof(cs->reference), "%.40s", gm);
 	snprintf(cs->detail, sizeof(cs->detail), "port SLAVE of grandmaster %.40s, "
 		"offset %.0f ns, mean path delay %.0f ns", gm, cs->offset_ns,
 		cs->delay_ns);

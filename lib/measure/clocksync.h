@@ -45,6 +45,9 @@ struct wr_clocksync {
 	double offset_ns;       /* last offset from the reference, signed */
 	double delay_ns;        /* path delay (ptp) or root delay (chrony) */
 	char detail[WR_CLOCKSYNC_TEXT];  /* state as read, for people */
+	char reference[64];     /* ptp: the grandmaster's identity the clock
+	                         * follows (its own when it is the grandmaster);
+	                         * "" where the source names none */
 	char reason[WR_CLOCKSYNC_TEXT];  /* why not synchronised; "" when synced */
 };
 

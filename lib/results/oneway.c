@@ -150,6 +150,26 @@ offsets(struct wr_oneway *ow, const json_t *cs, const json_t *cr, double hz_s,
 	return 0;
 }
 
+/*
+ * Do the two clocks follow one reference? Each end's bound is its distance
+ * from its own reference (0 for a PTP grandmaster: it is the reference),
+ * so two ends that follow different grandmasters are not in sync with each
+ * other however small their bounds. Only where both name one (ptp's
+ * gmIdentity) can it be checked; else taken as one reference.
+ */
+static bool
+same_reference(struct wr_oneway *ow, const json_t *cs, const json_t *cr)
+{
+	const char *a = json_string_value(json_object_get(cs, "reference"));
+	const char *b = json_string_value(json_object_get(cr, "reference"));
+
+	if (a == NULL || b == NULL || strcmp(a, b) == 0)
+		return true;
+	no(ow, "the ends' clocks follow different references (sender %.40s, "
+		"receiver %.40s): each is synchronised, not to the other", a, b);
+	return false;
+}
+
 /* --latency sync: both clocks synchronised, one TSC rate, anchors. */
 static void
 judge_sync(const json_t *snd, const json_t *rcv, struct wr_oneway *ow)
@@ -158,7 +178,8 @@ judge_sync(const json_t *snd, const json_t *rcv, struct wr_oneway *ow)
 	const json_t *cr = json_object_get(json_object_get(rcv, "env"), "clock");
 	double hz_s = hz_of(snd), err_ns;
 
-	if (!end_synced(ow, cs, "sender") || !end_synced(ow, cr, "receiver"))
+	if (!end_synced(ow, cs, "sender") || !end_synced(ow, cr, "receiver") ||
+			!same_reference(ow, cs, cr))
 		return;
 	if (ow->hz == 0 || hz_s == 0 || fabs(hz_s - ow->hz) / ow->hz > MAX_HZ_DIFF) {
 		no(ow, "the ends' TSC rates differ (sender %.0f Hz, receiver %.0f Hz): "

@@ -64,6 +64,8 @@ clock_json(const struct wr_run *run)
 	wr_json_set(o, "offset_ns", num_or_null(cs->synced || read, cs->offset_ns));
 	wr_json_set(o, "delay_ns", num_or_null(cs->synced || read, cs->delay_ns));
 	wr_json_set(o, "detail", json_string(cs->detail));
+	wr_json_set(o, "reference", cs->reference[0] != '\0' ?
+		json_string(cs->reference) : json_null());
 	wr_json_set(o, "reason", json_string(cs->reason));
 	json_array_append_new(a, anchor_json(&run->setup.anchor0));
 	json_array_append_new(a, anchor_json(&now));

@@ -126,6 +126,7 @@ test_ptp_slave(void)
 	/* |offsetFromMaster| + meanPathDelay */
 	WR_CHECK_NEAR(cs.bound_ns, 1216, 0);
 	WR_CHECK_STR(cs.detail, "port SLAVE of grandmaster 2a72c8.fffe.8b2876");
+	WR_CHECK(strcmp(cs.reference, "2a72c8.fffe.8b2876") == 0);
 	WR_CHECK(cs.reason[0] == '\0');
 }
 
@@ -151,6 +152,8 @@ test_ptp_master(void)
 	WR_CHECK(cs.synced);
 	WR_CHECK_NEAR(cs.bound_ns, 0, 0);
 	WR_CHECK_STR(cs.detail, "this host is the grandmaster");
+	/* Its own identity: a far end with another grandmaster is not in sync. */
+	WR_CHECK(strcmp(cs.reference, "2a72c8.fffe.8b2876") == 0);
 	/* A MASTER port while another grandmaster is present: not ours. */
 	memcpy(present, pmc_master, sizeof(present));
 	p = strstr(present, "gmPresent                  false");

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "results/merge.h"
 #include "results/oneway.h"
@@ -102,6 +103,40 @@ test_sync(void)
 }
 
 /*
+ * Both ends "synchronised" with bound 0, each the grandmaster of its own
+ * PTP domain (references differ): no common time, so no one-way figure,
+ * and the reason names both references. The same pair following one
+ * grandmaster (a slave of the other end) is judged as before.
+ */
+#define CLOCK_REF(bound, ref, t0, r0, t1, r1) "\"clock\": {\"source\": " \
+	"\"ptp\", \"synced\": true, \"bound_ns\": " #bound ", \"reference\": " \
+	"\"" ref "\", \"reason\": \"\", \"anchors\": [" \
+	"{\"tsc\": " #t0 ", \"realtime_ns\": " #r0 ", \"read_ns\": 10}, " \
+	"{\"tsc\": " #t1 ", \"realtime_ns\": " #r1 ", \"read_ns\": 10}]}"
+static void
+test_two_grandmasters(void)
+{
+	json_t *doc, *row = merged(DOC(1000000000, "auto", CLOCK_REF(0, "aa.fffe.01",
+		5000000, 1800000000000000000, 4005000000, 1800000004000000000), SND_BODY),
+		DOC(1000000000, "sync", CLOCK_REF(0, "bb.fffe.02", 1005001000,
+		1800000001000000000, 4004001000, 1800000003999000000), RCV_BODY), &doc);
+
+	WR_CHECK(!m.oneway.available);
+	WR_CHECK(json_is_null(json_object_get(row, "latency_min_ns")));
+	WR_CHECK(strstr(m.oneway.reason, "different references") != NULL);
+	WR_CHECK(strstr(m.oneway.reason, "aa.fffe.01") != NULL);
+	WR_CHECK(strstr(m.oneway.reason, "bb.fffe.02") != NULL);
+	json_decref(doc);
+	row = merged(DOC(1000000000, "auto", CLOCK_REF(0, "aa.fffe.01",
+		5000000, 1800000000000000000, 4005000000, 1800000004000000000), SND_BODY),
+		DOC(1000000000, "sync", CLOCK_REF(700, "aa.fffe.01", 1005001000,
+		1800000001000000000, 4004001000, 1800000003999000000), RCV_BODY), &doc);
+	WR_CHECK(m.oneway.available);
+	WR_CHECK(num(json_object_get(doc, "one_way"), "bound_ns") >= 700);
+	json_decref(doc);
+}
+
+/*
  * The receiver's TSC runs 1 ppm faster than the sender's (anchors 2 s
  * apart at both ends, taken together): the shift is the offset at set-up
  * (800), and the drift over the 2 s (2,000 ns) joins the bound.
@@ -178,6 +213,7 @@ main(void)
 	WR_TEST_RUN(test_sync);
 	WR_TEST_RUN(test_sync_drift);
 	WR_TEST_RUN(test_unsynced);
+	WR_TEST_RUN(test_two_grandmasters);
 	WR_TEST_RUN(test_rates);
 	WR_TEST_RUN(test_wrap);
 	return wr_test_summary();
