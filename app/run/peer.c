@@ -21,6 +21,7 @@
 #include "setup/port.h"
 #include "stats/collect.h"
 #include "peer.h"
+#include "peer_check.h"
 
 /* Late frames of the last trial: wait at least this long for them. */
 #define PEER_SETTLE_MIN_MS 1000u
@@ -145,6 +146,9 @@ app_peer_open(struct app_peer_session *ps, const struct wr_config *cfg)
 	return 0;
 }
 
+static int check_fail(struct app_peer_session *ps, const char *field,
+		const json_t *v, const char *why, struct wr_error *err);
+
 /* err's message, prefixed with what was lost and when (the trial). */
 static void
 lost_msg(struct wr_error *err, const char *what, uint16_t tag)
@@ -174,6 +178,13 @@ app_peer_begin(struct app_peer_session *ps, struct wr_run *run,
 		"s:I}", "trial", ps->tag, "frame_size", (json_int_t)t->frame_size,
 		"rate_pps", up_pps, "duration_ms", (json_int_t)(up_pps > 0 ?
 		t->duration_ms : 0)), &res, NULL, err);
+	if (rc == 0 && (!json_is_integer(json_object_get(res, "trial")) ||
+			json_integer_value(json_object_get(res, "trial")) != ps->tag)) {
+		rc = check_fail(ps, "trial", json_object_get(res, "trial"),
+			"peer_trial's answer names another trial", err);
+		json_decref(res);
+		return rc;
+	}
 	json_decref(res);
 	if (rc != 0) {
 		lost_msg(err, "the far end was lost before trial", ps->tag);
@@ -425,76 +436,20 @@ up_far(struct app_peer_session *ps, const struct wr_run *run, json_t *reply,
 		(json_int_t)up->excess_pkts, "late_pkts", 0, "streams", streams);
 }
 
-/* A far-end count: a JSON integer >= 0 (what every count must be). */
-static bool
-is_count(const json_t *v)
-{
-	return json_is_integer(v) && json_integer_value(v) >= 0;
-}
-
-/* One stream of peer_end's answer: its id one of ours, its counts sane. */
-static const char *
-bad_stream(const struct wr_run *run, const json_t *o, const char **why)
-{
-	static const char *const counts[] = { "rx_pkts", "dup_pkts",
-		"reordered_pkts" };
-	const struct wr_txq *tq;
-	uint64_t sent = 0;
-	unsigned int i;
-	bool ours = false;
-
-	if (!is_count(json_object_get(o, "stream_id")))
-		return *why = "not a stream id", "stream_id";
-	WR_RUN_FOREACH_TXQ(run, i, tq)
-		if (wr_port_stream_id(tq->port, tq->queue) == u64_of(o, "stream_id")) {
-			ours = true;
-			sent = wr_collect_txq_sent(run, tq);
-		}
-	if (!ours)
-		return *why = "no stream of this run", "stream_id";
-	for (i = 0; i < RTE_DIM(counts); i++)
-		if (!is_count(json_object_get(o, counts[i])))
-			return *why = "not a count (an integer >= 0)", counts[i];
-	/* Each frame sent is counted once in rx_pkts; copies in dup_pkts. */
-	if (u64_of(o, "rx_pkts") > sent)
-		return *why = "more than this run sent of the stream", "rx_pkts";
-	return NULL;
-}
-
 /*
- * peer_end's answer checked against what the sender knows: the trial it
- * asked, streams it sent, counts within 0 .. sent. 0, or -EPROTO with err
- * (a usage error: the far end's figures cannot be taken) naming the field.
+ * peer_end's answer checked against what the sender knows (peer_check.h):
+ * 0, or -EPROTO with err (a usage error: the far end's figures cannot be
+ * taken) naming the field; the result is then marked invalid.
  */
 static int
 check_end(struct app_peer_session *ps, const struct wr_run *run, json_t *res,
 		struct wr_error *err)
 {
-	json_t *streams = json_object_get(res, "streams"), *o, *v = NULL;
-	const char *field = NULL, *why = "";
-	size_t i;
+	const json_t *v = NULL;
+	const char *why = "";
+	const char *field = app_peer_check_end(run, ps->tag, res, &why, &v);
 
-	if (!json_is_integer(json_object_get(res, "trial")) ||
-			json_integer_value(json_object_get(res, "trial")) != ps->tag) {
-		field = "trial";
-		why = "not the trial asked";
-		v = json_object_get(res, "trial");
-	} else if (!json_is_array(streams)) {
-		field = "streams";
-		why = "not an array";
-		v = streams;
-	}
-	json_array_foreach(streams, i, o) {
-		if (field != NULL)
-			break;
-		field = json_is_object(o) ? bad_stream(run, o, &why) : "streams";
-		if (field != NULL && !json_is_object(o))
-			why = "an entry that is not an object";
-		v = field != NULL && json_is_object(o) ? json_object_get(o, field) : o;
-	}
-	if (field == NULL)
-		return 0;
-	return check_fail(ps, field, v, why, err);
+	return field == NULL ? 0 : check_fail(ps, field, v, why, err);
 }
 
 int

@@ -278,7 +278,7 @@ const struct wr_optdesc wr_optab[] = {
 		"search with --mode throughput) [off]", WR_OPTSEC_RUN,
 		WR_PROF_TEST, NULL },
 	{ "peer-timeout", REQ, WR_OPT_PEER_TIMEOUT, "T", "longest wait for one answer "
-		"of --peer, plus --grace for a trial's counts [5s]", WR_OPTSEC_RUN,
+		"of --peer [5s]\n(a trial's counts: --grace more)", WR_OPTSEC_RUN,
 		WR_PROF_TEST, NULL },
 	{ "repeat", REQ, WR_OPT_REPEAT, "N", "run the traffic phase N times on the same\n"
 		"ports, fresh counters each trial; results\ngain \"trials\" and a \"summary\" "

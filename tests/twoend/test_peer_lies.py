@@ -133,6 +133,8 @@ LIES = [
      '"rx_pkts" is "500"'),
     ("a stream not sent", lambda t: {"trial": t, "streams": [stream(stream_id=99)]},
      '"stream_id" is 99'),
+    ("late counts forged", lambda t: {"trial": t, "streams": [stream(prev_pkts=[-5, 0, 0])]},
+     '"prev_pkts" is [-5,0,0]'),
 ]
 
 
