@@ -94,7 +94,7 @@ def peer_stale_answer():
     c.done()
 
 
-def liar(forge):
+def liar(forge, trial_answer=None):
     """A far end that plays along until peer_end, then answers with the
     counts forge(trial, streams) makes of an honest, empty answer."""
     mine = subprocess.run([twoend.WIRERATE, "--version"], capture_output=True,
@@ -106,7 +106,8 @@ def liar(forge):
             res = {"version": mine, "schema": "wirerate-result/1", "env": {},
                    "ports": [{"port": 0}]}
         elif m == "peer_trial":
-            res = {"trial": p.get("trial"), "counting": True}
+            res = {"trial": p.get("trial") if trial_answer is None else
+                   trial_answer(p.get("trial")), "counting": True}
         elif m == "peer_end":
             res = forge(p.get("trial"))
         else:
@@ -186,6 +187,32 @@ def peer_forged_counts():
     c.done()
 
 
+def peer_trial_other_id():
+    """peer_trial answered for another trial than the one told: the far
+    end does not count the trial the sender is about to send; exit 2
+    naming the field, and the result marked invalid."""
+    c = Checker("peer_trial_other_id")
+    tmp = tempfile.mkdtemp(prefix="wr-lies-")
+    out = os.path.join(tmp, "r.json")
+    srv = FakeServe(liar(lambda t: {"trial": t, "streams": []},
+                         trial_answer=lambda t: t + 3))
+    try:
+        p = sender(srv.path, "trialid", ["--json", out])
+    finally:
+        srv.close()
+    txt = (p.stdout + p.stderr).strip()[-300:]
+    c.eq(p.returncode, 2, "exit 2 (%s)" % txt)
+    c.true('"trial" is ' in p.stderr and "another trial" in p.stderr,
+           "the field named: %s" % txt)
+    try:
+        bad = json.load(open(out)).get("invalid")
+    except (OSError, ValueError) as e:
+        bad = "no result file: %s" % e
+    c.true(isinstance(bad, dict) and bad.get("field") == "trial",
+           "the result marked invalid: %r" % (bad,))
+    c.done()
+
+
 def peer_received_nothing():
     """--repeat with a far end that received none of the frames (as one
     on a wrong path answers: no stream of ours): each trial says what the
@@ -241,8 +268,8 @@ def peer_timeout_grace():
     c.done()
 
 
-CASES = cases.by_name(peer_stale_answer, peer_forged_counts, peer_received_nothing,
-                      peer_timeout_grace)
+CASES = cases.by_name(peer_stale_answer, peer_forged_counts, peer_trial_other_id,
+                      peer_received_nothing, peer_timeout_grace)
 
 if __name__ == "__main__":
     try:
