@@ -23,37 +23,120 @@ wr_cp_defaults(struct wr_cp_opts *o)
  * A = x[0..tau), B = x[tau..n), m = |A|, k = |B|:
  *   Q = m k / (m + k) * (2/(m k) sum|a - b| - sum|a - a'| / C(m,2)
  *                       - sum|b - b'| / C(k,2))
- * Moving tau by one moves one point from B to A, so the three sums are
- * updated with that point's distances to the rest: O(n^2) for all splits.
- * row_a[p] = sum over i < p of |x_i - x_p|, row_b[p] over j > p.
+ * Moving tau by one moves point p = tau - 1 from B to A, so the three sums
+ * are updated with row_a = sum over i < p of |x_i - x_p| and row_b, the
+ * same over i > p. In 1-D both come without the pairs: row_a from the
+ * count and sum of the earlier points below x_p (a Fenwick tree over the
+ * points' ranks), row_b = all[p] - row_a, with all[p] = sum over every i of
+ * |x_i - x_p| from prefix sums in sorted order. O(n log n) for all
+ * splits; a permutation moves (value, all, rank) together, so a segment is
+ * sorted once for all its permutations.
  */
-double
-wr_cp_best_split(const double *x, unsigned int n, unsigned int min_seg,
-		double *scratch, unsigned int *best)
+struct split {
+	double *v;              /* the points less their median (distances
+	                         * alike, sums nearer 0: less rounding) */
+	double *all;            /* all[p]: sum over i of |v_i - v_p| */
+	unsigned int *rank;     /* rank[p]: p's place in sorted order */
+	double *fen_sum;        /* Fenwick tree over ranks, 1-based */
+	unsigned int *fen_nb;
+	double pairs;           /* sum over i < j of |v_i - v_j| */
+	unsigned int n;
+};
+
+/* Scratch of WR_CP_SCRATCH(n) doubles into the split's arrays. */
+static void
+split_carve(struct split *w, double *scratch, unsigned int n)
 {
-	double *row_a = scratch, *row_b = scratch + n;
-	double cross = 0, in_a = 0, in_b = 0, q, top = 0, m, k;
-	unsigned int i, j, tau;
+	w->v = scratch;
+	w->all = scratch + n;
+	w->fen_sum = scratch + 2 * n;
+	w->rank = (unsigned int *)(scratch + 3 * n + 1);
+	w->fen_nb = w->rank + n;
+	w->n = n;
+}
+
+/* Sort order of x[0..n) into ord (indices), tmp n indices: merge sort. */
+static void
+sort_order(const double *x, unsigned int n, unsigned int *ord, unsigned int *tmp)
+{
+	unsigned int w, lo, mid, hi, i, j, k, *a = ord, *b = tmp, *t;
+
+	for (i = 0; i < n; i++)
+		a[i] = i;
+	for (w = 1; w < n; w *= 2) {
+		for (lo = 0; lo < n; lo += 2 * w) {
+			mid = lo + w < n ? lo + w : n;
+			hi = lo + 2 * w < n ? lo + 2 * w : n;
+			for (i = lo, j = mid, k = lo; k < hi; k++)
+				b[k] = j >= hi || (i < mid && x[a[i]] <= x[a[j]]) ?
+					a[i++] : a[j++];
+		}
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != ord)
+		memcpy(ord, a, n * sizeof(*ord));
+}
+
+/*
+ * Ranks, centred values, all[] and the sum over pairs of x[0..n), the
+ * points in their order; w->fen_nb and w->fen_sum serve as sort space.
+ */
+static void
+split_prepare(struct split *w, const double *x)
+{
+	unsigned int n = w->n, *ord = w->fen_nb, i, p;
+	double mid, below = 0, total = 0, v;
+
+	sort_order(x, n, ord, w->rank);
+	for (i = 0; i < n; i++)
+		w->rank[ord[i]] = i;
+	mid = x[ord[n / 2]];
+	for (i = 0; i < n; i++)
+		total += x[ord[i]] - mid;
+	w->pairs = 0;
+	for (i = 0; i < n; i++) {
+		p = ord[i];
+		v = x[p] - mid;
+		w->v[p] = v;
+		/* i points below (or equal), n - 1 - i above */
+		w->all[p] = v * i - below + (total - below - v) - v * (n - 1 - i);
+		w->pairs += v * i - below;
+		below += v;
+	}
+}
+
+/* The best split of the prepared points in their present order. */
+static double
+split_best(const struct split *w, unsigned int min_seg, unsigned int *best)
+{
+	unsigned int n = w->n, tau, p, r, c;
+	double cross = 0, in_a = 0, in_b = w->pairs, inserted = 0, q, top = 0;
+	double m, k, s, v, row_a, row_b;
 
 	*best = 0;
-	if (n < 2 * min_seg)
-		return 0;
-	for (i = 0; i < n; i++)
-		row_a[i] = row_b[i] = 0;
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++) {
-			double d = fabs(x[i] - x[j]);
-
-			row_b[i] += d;
-			row_a[j] += d;
-			in_b += d;
-		}
+	memset(w->fen_sum, 0, (n + 1) * sizeof(*w->fen_sum));
+	memset(w->fen_nb, 0, (n + 1) * sizeof(*w->fen_nb));
 	for (tau = 1; tau < n; tau++) {
-		unsigned int p = tau - 1;      /* moves from B to A */
-
-		in_a += row_a[p];
-		in_b -= row_b[p];
-		cross += row_b[p] - row_a[p];
+		p = tau - 1;                   /* moves from B to A */
+		v = w->v[p];
+		s = 0;
+		c = 0;
+		for (r = w->rank[p]; r > 0; r &= r - 1) {  /* ranks below p's */
+			s += w->fen_sum[r];
+			c += w->fen_nb[r];
+		}
+		row_a = (v * c - s) + (inserted - s) - v * (p - c);
+		row_b = w->all[p] - row_a;
+		for (r = w->rank[p] + 1; r <= n; r += r & -r) {
+			w->fen_sum[r] += v;
+			w->fen_nb[r]++;
+		}
+		inserted += v;
+		in_a += row_a;
+		in_b -= row_b;
+		cross += row_b - row_a;
 		if (tau < min_seg || n - tau < min_seg)
 			continue;
 		m = tau;
@@ -68,23 +151,64 @@ wr_cp_best_split(const double *x, unsigned int n, unsigned int min_seg,
 	return top;
 }
 
-/* The permutation test of the best split of x[0..n): its p-value. */
+double
+wr_cp_best_split(const double *x, unsigned int n, unsigned int min_seg,
+		double *scratch, unsigned int *best)
+{
+	struct split w;
+
+	*best = 0;
+	if (n < 2 * min_seg)
+		return 0;
+	split_carve(&w, scratch, n);
+	split_prepare(&w, x);
+	return split_best(&w, min_seg, best);
+}
+
+/* Swap point i and j of a prepared split: value, all and rank together. */
+static void
+split_swap(struct split *w, unsigned int i, unsigned int j)
+{
+	double t = w->v[i];
+	unsigned int r = w->rank[i];
+
+	w->v[i] = w->v[j];
+	w->v[j] = t;
+	t = w->all[i];
+	w->all[i] = w->all[j];
+	w->all[j] = t;
+	w->rank[i] = w->rank[j];
+	w->rank[j] = r;
+}
+
+/*
+ * The permutation test of the best split of x[0..n): its p-value. Once
+ * more permutations reach stat than alpha allows, the rest can't bring
+ * the p-value back under it: they are skipped, their draws too (splitmix
+ * steps its state by a constant, n - 1 draws a permutation), so the next
+ * test sees the generator as if they had run, and the p-value returned
+ * is then above alpha but not the full count's.
+ */
 static double
 p_value(const double *x, unsigned int n, double stat, const struct wr_cp_opts *o,
-		double *perm, double *scratch, uint64_t *rng)
+		double *scratch, uint64_t *rng)
 {
 	unsigned int r, i, j, at, ge = 0;
-	double t;
+	struct split w;
 
-	memcpy(perm, x, n * sizeof(*perm));
+	split_carve(&w, scratch, n);
+	split_prepare(&w, x);
 	for (r = 0; r < o->permutations; r++) {
+		if ((1.0 + ge) / (1.0 + o->permutations) > o->alpha) {
+			*rng += 0x9e3779b97f4a7c15ull * (uint64_t)(n - 1) *
+				(o->permutations - r);
+			break;
+		}
 		for (i = n - 1; i > 0; i--) {     /* Fisher-Yates */
 			j = (unsigned int)(wr_splitmix64(rng) % (i + 1));
-			t = perm[i];
-			perm[i] = perm[j];
-			perm[j] = t;
+			split_swap(&w, i, j);
 		}
-		ge += wr_cp_best_split(perm, n, o->min_seg, scratch, &at) >= stat;
+		ge += split_best(&w, o->min_seg, &at) >= stat;
 	}
 	return (1.0 + ge) / (1.0 + o->permutations);
 }
@@ -165,8 +289,8 @@ static unsigned int
 segment(const double *x, unsigned int n, const struct wr_cp_opts *o,
 		struct wr_cp *out, double *work)
 {
-	double *perm = work, *scratch = work + n;
-	unsigned char *flat = (unsigned char *)(work + 3 * n);
+	double *scratch = work;
+	unsigned char *flat = (unsigned char *)(work + WR_CP_SCRATCH(n));
 	uint64_t rng = o->seed;
 	unsigned int nb = 0, s, e, at, b_at = 0, b_s = 0, b_e = 0, i;
 	double q, b_q;
@@ -195,7 +319,7 @@ segment(const double *x, unsigned int n, const struct wr_cp_opts *o,
 		memset(&c, 0, sizeof(c));
 		c.idx = b_at;
 		c.stat = b_q;
-		c.p_value = p_value(x + b_s, b_e - b_s, b_q, o, perm, scratch, &rng);
+		c.p_value = p_value(x + b_s, b_e - b_s, b_q, o, scratch, &rng);
 		for (i = 0; i <= nb && (i ? out[i - 1].idx : 0) != b_s; i++)
 			;
 		if (c.p_value > o->alpha) {
@@ -288,7 +412,7 @@ wr_cp_find(const double *x, unsigned int n, const struct wr_cp_opts *o,
 		if (!isfinite(x[i]))
 			return wr_err_usage(err, -EINVAL, "change points: point %u is not "
 				"a finite number", i);
-	work = malloc((3 * (size_t)n + 1) * sizeof(*work) + WR_CP_MAX + 1);
+	work = malloc(WR_CP_SCRATCH(n) * sizeof(*work) + WR_CP_MAX + 1);
 	if (work == NULL)
 		return wr_err_env(err, -ENOMEM, "change points: no memory for %u points", n);
 	nb = segment(x, n, o, out, work);

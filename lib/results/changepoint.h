@@ -13,6 +13,7 @@
 #ifndef WR_CHANGEPOINT_H
 #define WR_CHANGEPOINT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/error.h"
@@ -62,8 +63,10 @@ int wr_cp_find(const double *x, unsigned int n, const struct wr_cp_opts *o,
 /*
  * The E-divisive statistic of the best split of x[0..n) with at least
  * min_seg points a side, its index into *best. Returns the statistic, 0
- * when no split fits. This function can't fail (scratch is 2n doubles).
+ * when no split fits. O(n log n). This function can't fail (scratch is
+ * WR_CP_SCRATCH(n) doubles).
  */
+#define WR_CP_SCRATCH(n) (6 * ((size_t)(n) + 1))
 double wr_cp_best_split(const double *x, unsigned int n, unsigned int min_seg,
 		double *scratch, unsigned int *best);
 

@@ -4,7 +4,9 @@
  * 2, 5 and 20% planted in Gaussian noise of 1 to 3% are found at their
  * index +- 1 (29 of 30 series; +- 2 all) with their sign and size; pure noise has no more false changes than
  * the significance level allows; the same seed gives the same answer; a
- * lone bad point is no change. Also SHA-256 (lib/base/sha256.c) against
+ * lone bad point is no change; the O(n log n) statistic gives the same
+ * change points as the O(n^2) one it replaced (cp_reference.h) on random
+ * series with planted shifts, ties and steps. Also SHA-256 (lib/base/sha256.c) against
  * the FIPS 180-2 examples.
  */
 #include <errno.h>
@@ -14,6 +16,7 @@
 
 #include "base/sha256.h"
 #include "results/changepoint.h"
+#include "cp_reference.h"
 #include "wr_test.h"
 
 static uint64_t rng_state;
@@ -155,6 +158,98 @@ test_seeded_and_outlier(void)
 	WR_CHECK_STR(err.msg, "point 3");
 }
 
+/*
+ * n points: 0 to 3 shifts of 1 to 20% at random places in 0.5 to 3%
+ * noise; kind 1 rounds them to whole numbers around 20 (many ties),
+ * kind 2 adds one far outlier.
+ */
+static void
+random_series(double *x, unsigned int n, unsigned int kind)
+{
+	unsigned int i, s, nb_shift = (unsigned int)(uniform() * 4), at[3];
+	double level = 100, noise = 0.5 + 2.5 * uniform(), sh[3];
+
+	for (s = 0; s < nb_shift; s++) {
+		at[s] = (unsigned int)(uniform() * n);
+		sh[s] = (uniform() < 0.5 ? -1 : 1) * (1 + 19 * uniform()) / 100;
+	}
+	for (i = 0; i < n; i++) {
+		for (s = 0; s < nb_shift; s++)
+			if (at[s] == i)
+				level *= 1 + sh[s];
+		x[i] = level * (1 + noise / 100 * gauss());
+		if (kind == 1)
+			x[i] = floor(x[i] / 5);
+	}
+	if (kind == 2)
+		x[(unsigned int)(uniform() * n)] *= 3;
+}
+
+static int
+close_rel(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b)) + 1e-300;
+}
+
+/* The fast statistic against the pairwise one: best split and its value. */
+static void
+test_fast_stat(void)
+{
+	static double x[400], scratch[WR_CP_SCRATCH(400)], ref_scratch[800];
+	unsigned int s, n, at, ref_at, bad = 0;
+	double q, ref_q;
+
+	for (s = 0; s < 300; s++) {
+		rng_state = 5000 + s;
+		n = 2 + (unsigned int)(uniform() * 398);
+		random_series(x, n, s % 3);
+		q = wr_cp_best_split(x, n, 3, scratch, &at);
+		ref_q = ref_best_split(x, n, 3, ref_scratch, &ref_at);
+		if (at != ref_at || !close_rel(q, ref_q)) {
+			printf("series %u (%u points): split %u stat %.17g, pairwise "
+				"%u %.17g\n", s, n, at, q, ref_at, ref_q);
+			bad++;
+		}
+	}
+	WR_CHECK(bad == 0);
+}
+
+/* The whole search, fast against pairwise: the same change points. */
+static void
+test_same_as_pairwise(void)
+{
+	struct wr_cp a[WR_CP_MAX], b[WR_CP_MAX];
+	struct wr_cp_opts o;
+	struct wr_error err;
+	static double x[300];
+	unsigned int s, n, i, bad = 0, found = 0;
+	int na, nb;
+
+	wr_cp_defaults(&o);
+	o.permutations = 99;
+	o.alpha = 0.05;
+	for (s = 0; s < 120; s++) {
+		rng_state = 9000 + s;
+		n = 10 + (unsigned int)(uniform() * 290);
+		random_series(x, n, s % 3);
+		o.min_change_pct = s % 4 == 0 ? 3 : 0;
+		o.seed = 77 + s;
+		na = wr_cp_find(x, n, &o, a, &err);
+		nb = ref_cp_find(x, n, &o, b, &err);
+		WR_CHECK(na >= 0 && na == nb);
+		for (i = 0; na == nb && i < (unsigned int)na; i++)
+			if (a[i].idx != b[i].idx || a[i].p_value != b[i].p_value ||
+					!close_rel(a[i].stat, b[i].stat) ||
+					a[i].change_pct != b[i].change_pct)
+				bad++;
+		found += na > 0 ? (unsigned int)na : 0;
+	}
+	printf("fast and pairwise: %u change points in 120 series, %u differ\n",
+		found, bad);
+	WR_CHECK(bad == 0);
+	WR_CHECK(found > 60);
+}
+
 static void
 test_sha256(void)
 {
@@ -176,5 +271,7 @@ main(void)
 	WR_TEST_RUN(test_planted);
 	WR_TEST_RUN(test_noise);
 	WR_TEST_RUN(test_seeded_and_outlier);
+	WR_TEST_RUN(test_fast_stat);
+	WR_TEST_RUN(test_same_as_pairwise);
 	return wr_test_summary();
 }
