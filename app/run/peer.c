@@ -509,8 +509,12 @@ app_peer_lost(struct app_peer_session *ps, const struct wr_error *err)
 		ps->tag, "reason", err->msg));
 }
 
-/* A trial of nothing: the far end counts what still arrives of the last. */
-static void
+/*
+ * A trial of nothing: the far end counts what still arrives of the last.
+ * It sends nothing either (count_only), also when it sends in the trials
+ * (--peer-rate). Returns 0 or the negative errno of the failed call.
+ */
+static int
 settle(struct app_peer_session *ps)
 {
 	uint64_t ms = ps->cfg->grace_ms > PEER_SETTLE_MIN_MS ? ps->cfg->grace_ms :
@@ -521,9 +525,9 @@ settle(struct app_peer_session *ps)
 
 	if (++ps->tag == 0)
 		ps->tag = 1;
-	rc = app_peer_request(&ps->conn, "peer_trial", json_pack("{s:i, s:I}",
-		"trial", ps->tag, "frame_size", (json_int_t)ps->frame_size), &res,
-		NULL, &err);
+	rc = app_peer_request(&ps->conn, "peer_trial", json_pack("{s:i, s:I, s:b}",
+		"trial", ps->tag, "frame_size", (json_int_t)ps->frame_size,
+		"count_only", 1), &res, NULL, &err);
 	json_decref(res);
 	res = NULL;
 	if (rc == 0) {
@@ -537,6 +541,14 @@ settle(struct app_peer_session *ps)
 	json_object_set_new(ps->far, "settle", rc == 0 ? json_pack("{s:i, s:I}",
 		"trial", ps->tag, "ms", (json_int_t)ms) : json_pack("{s:s}", "error",
 		err.msg));
+	return rc;
+}
+
+const char *
+app_peer_settle_error(const struct app_peer_session *ps)
+{
+	return json_string_value(json_object_get(json_object_get(ps->far,
+		"settle"), "error"));
 }
 
 /* Whether every trial's books close: sent = received + lost, no excess. */
@@ -591,11 +603,11 @@ app_peer_close(struct app_peer_session *ps)
 	struct wr_error err;
 	json_t *res = NULL;
 	int rc = 0;
-	bool ok;
+	bool ok, settled = true;
 
 	if (ps->conn.fd >= 0 && json_object_get(ps->far, "lost") == NULL &&
 			json_array_size(ps->trials) != 0)
-		settle(ps);
+		settled = settle(ps) == 0;
 	if (ps->conn.fd >= 0 && app_peer_request(&ps->conn, "peer_close", NULL,
 			&res, NULL, &err) == 0)
 		json_object_set_new(ps->far, "closed", res);
@@ -606,6 +618,8 @@ app_peer_close(struct app_peer_session *ps)
 		rc = -ENODATA;
 	else if (!ok)
 		rc = -EIO;
+	else if (!settled)
+		rc = -EPIPE;
 	json_decref(ps->pending);
 	ps->pending = NULL;
 	json_decref(ps->trials);

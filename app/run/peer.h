@@ -98,9 +98,13 @@ void app_peer_show(FILE *f, const struct app_peer_session *ps);
  * end's close; far.closed says what it said. Returns 0, -EIO when the
  * far end's books do not close (a trial's sent != received + lost), or
  * -ENODATA when it received none of the frames the trials sent (nothing
- * was measured: a wrong path or address). Then free the session. Can't
- * fail otherwise.
+ * was measured: a wrong path or address), or -EPIPE when the settle pass
+ * failed (the last trial's late frames uncounted: far.settle.error,
+ * app_peer_settle_error). Then free the session. Can't fail otherwise.
  */
 int app_peer_close(struct app_peer_session *ps);
+
+/* Why the settle pass failed (far.settle.error), or NULL. */
+const char *app_peer_settle_error(const struct app_peer_session *ps);
 
 #endif /* WR_APP_PEER_CLIENT_H */

@@ -144,6 +144,7 @@ peer_close(struct app_peer_session *ps, int code)
 {
 	const char *peer = ps != NULL ? ps->cfg->peer : "";
 	int rc = ps != NULL ? app_peer_close(ps) : 0;
+	const char *settle_why = rc == -EPIPE ? app_peer_settle_error(ps) : NULL;
 
 	if (rc == 0)
 		return code;
@@ -151,6 +152,10 @@ peer_close(struct app_peer_session *ps, int code)
 		fprintf(stderr, "wirerate: error: --peer %s: the far end received "
 			"none of the frames sent (far.trials): check the path and "
 			"the addresses between the two ends\n", peer);
+	else if (rc == -EPIPE)
+		fprintf(stderr, "wirerate: error: --peer %s: the settle pass after "
+			"the last trial failed, so its late frames are not counted "
+			"(far.settle): %s\n", peer, settle_why != NULL ? settle_why : "?");
 	else
 		fprintf(stderr, "wirerate: error: --peer %s: a trial's books do "
 			"not close (sent != received + lost; far.trials)\n", peer);

@@ -36,6 +36,7 @@ struct app_peer {
 	double rate_pps;            /* TRIAL: its TX rate per port (both
 	                             * directions), 0: it sends nothing */
 	uint64_t duration_ms;       /* TRIAL: TX stops after it (0: at END) */
+	bool count_only;            /* TRIAL: send nothing, count (settle) */
 	struct wr_config *cfg;      /* OPEN: the session's run options */
 	char cmdline[1024];         /* OPEN: what the session's run records */
 	uint64_t asked, answered;   /* ops asked; the last one answered */

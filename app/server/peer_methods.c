@@ -181,7 +181,7 @@ param_tag(json_t *params, uint16_t *tag, char *msg, size_t len)
 static int
 m_trial(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 {
-	json_t *size = json_object_get(params, "frame_size"), *rate, *dur;
+	json_t *size = json_object_get(params, "frame_size"), *rate, *dur, *only;
 	uint16_t tag = 0;
 	int rc = param_tag(params, &tag, msg, len);
 
@@ -199,6 +199,10 @@ m_trial(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	if (dur != NULL && (!json_is_integer(dur) || json_integer_value(dur) < 0))
 		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"duration_ms\": "
 			"an integer >= 0 is expected (0: TX until peer_end)");
+	only = json_object_get(params, "count_only");
+	if (only != NULL && !json_is_boolean(only))
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"count_only\": "
+			"true or false is expected (true: send nothing, count)");
 	pthread_mutex_lock(&c->lock);
 	if (!c->peer.session || c->peer.in_trial) {
 		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, c->peer.session ? "trial %u is "
@@ -209,6 +213,7 @@ m_trial(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 		c->peer.frame_size = (uint32_t)json_integer_value(size);
 		c->peer.rate_pps = rate != NULL ? json_number_value(rate) : 0.0;
 		c->peer.duration_ms = dur != NULL ? (uint64_t)json_integer_value(dur) : 0;
+		c->peer.count_only = json_is_true(only);
 		rc = ask(c, APP_PEER_TRIAL, out, msg, len);
 	}
 	pthread_mutex_unlock(&c->lock);

@@ -148,12 +148,16 @@ trial_start(struct app_ctl *c, struct wr_run *run, struct wr_error *err)
 	memset(&t, 0, sizeof(t));
 	t.frame_size = size;
 	t.duration_ms = c->peer.duration_ms;
-	if (c->peer.rate_pps > 0) {
+	t.count_only = c->peer.count_only;
+	if (t.count_only) {
+		t.rate.unit = WR_RATE_NONE;
+	} else if (c->peer.rate_pps > 0) {
 		t.rate.unit = WR_RATE_PPS;
 		t.rate.value = c->peer.rate_pps;
 	} else if (run->setup.q.nb_tx > 0) {
 		return wr_err_usage(err, -EINVAL, "this far end sends (its session "
-			"has TX ports): peer_trial needs rate_pps > 0");
+			"has TX ports): peer_trial needs rate_pps > 0, or "
+			"count_only");
 	}
 	*c->stop = 0;
 	pthread_mutex_unlock(&c->lock);

@@ -48,6 +48,9 @@ struct wr_trial {
 	 * index (0: the stream sends nothing); NULL: their own rates. The
 	 * array outlives the trial (the method's). */
 	const double *stream_pps;
+	/* Count only: the TX ports send nothing this trial (the far end's
+	 * settle pass for late frames, when it sends too). */
+	bool count_only;
 };
 
 /* One port over one interval. */

@@ -157,6 +157,8 @@ setup_pace(struct wr_run *run, struct wr_port *p, struct wr_txq *q,
 	int rc;
 
 	q->gated = false;
+	if (run->live.trial.count_only)
+		return 0;
 	if (pat->kind != WR_PATTERN_CONSTANT)
 		return setup_gate(run, p, q, pat, err);
 	if (d == NULL && run->live.trial.rate.unit == WR_RATE_NONE)
@@ -229,6 +231,8 @@ txq_configure(struct wr_run *run, struct wr_txq *q, const struct wr_port *p)
 		queue_limit(run->live.trial.count_pkts, q->queue, p->nb_txq);
 	if (d != NULL && run->live.trial.stream_pps != NULL &&
 			run->live.trial.stream_pps[q->queue] <= 0.0)
+		q->limit_pkts = 0;
+	if (run->live.trial.count_only)
 		q->limit_pkts = 0;
 	q->paced = false;
 	q->pace_live.pps = 0.0;   /* no live rate yet (trial/live.c) */

@@ -338,6 +338,45 @@ def peer_late():
     c.done()
 
 
+def peer_rate_settle():
+    """Both directions in a plain run (--peer-rate): after the last trial
+    the settle pass counts the last late frames at the far end, which
+    sends nothing in it though it sends in the trials: far.settle has no
+    error, the run exits 0, and the router's counters agree with the
+    books: A's frames in = the trials' sent downstream, B's frames in =
+    the far end's sent upstream (nothing more in the settle pass)."""
+    c, bed = Checker("peer_rate_settle"), PeerBed("peer_rate_settle")
+    try:
+        bed.serve(sends=True)
+        out = bed.path("settle.json")
+        s = bed.sender(["--rate", "4kpps", "--peer-rate", "2kpps", "--duration",
+                        "500ms", "--repeat", "2", "--grace", "50ms", "--json", out],
+                       both=True)
+        c.eq(s.wait(60), 0, "exit code")
+        doc = load_json(out)
+        if doc is None:
+            c.true(False, "result written")
+            return finish(c, bed)
+        settle = doc["far"].get("settle", {})
+        c.true("error" not in settle and settle.get("ms", 0) > 0,
+               "the settle pass ran: %r" % settle)
+        trials = check_far(c, doc, "settle")
+        c.eq(len(trials), 2, "two trials counted")
+
+        def stats(dev):
+            out = sh("ip", "-n", bed.nr, "-s", "-j", "link", "show", "dev", dev).stdout
+            return json.loads(out)[0]["stats64"]["rx"]["packets"]
+        up = [t.get("upstream", {}).get("sent_pkts", 0) for t in trials]
+        c.true(all(n > 0 for n in up), "the far end sent in each trial: %r" % up)
+        c.eq(stats(bed.ra), sum(t["sent_pkts"] for t in trials),
+             "router in from A = the trials' sent downstream")
+        c.eq(stats(bed.rb), sum(up), "router in from B = the far end's sent "
+             "upstream (nothing sent in the settle pass)")
+    finally:
+        bed.close()
+    c.done()
+
+
 # Bad input of the peer options: exit 2, saying what is wrong (no EAL).
 BAD_INPUT = [
     (["--peer", "tcp:10.0.0.2:9400"], "needs --peer-token FILE"),
@@ -568,7 +607,7 @@ def before(name):
 
 
 CASES = cases.by_name(peer_protocol, peer_faults, peer_late, peer_killed, peer_ndr,
-                      peer_mlr, peer_both)
+                      peer_mlr, peer_both, peer_rate_settle)
 
 if __name__ == "__main__":
     try:

@@ -266,10 +266,51 @@ def peer_timeout_grace():
     c.true("far end: received 100 of 100 frames sent, lost 0 (0%)" in p.stdout,
            "the far end's counts taken: %s" % txt)
     c.done()
+def peer_settle_failed():
+    """The far end refuses the settle pass after the last trial (as one
+    that cannot count without sending did): the run fails (exit 1) saying
+    the last trial's late frames are not counted and why (the far end's
+    own words), the result's far.settle holds the error, and the settle
+    trial asked the far end to send nothing (count_only)."""
+    c = Checker("peer_settle_failed")
+    inner = liar(lambda t: {"trial": t, "streams": [stream(rx_pkts=100)]})
+    trials = []
+
+    def answer(req):
+        p = req.get("params") or {}
+        if req.get("method") == "peer_trial":
+            trials.append(p)
+            if len(trials) == 2:
+                return [{"jsonrpc": "2.0", "id": req.get("id"), "error": {
+                    "code": -32602, "message": "SETTLE refused"}}]
+        return inner(req)
+    srv = FakeServe(answer)
+    out = os.path.join(srv.dir, "settle.json")
+    pfx = "wr-lies-settle-%d" % os.getpid()
+    argv = [twoend.WIRERATE, "-l", "0,1", "--no-pci", "--in-memory",
+            "--file-prefix", pfx, "--vdev", "net_null0", "--", "--rx-ports",
+            "none", "--count", "100", "--rate", "1kpps", "--quiet",
+            "--peer", "unix:" + srv.path, "--json", out]
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        with open(out) as f:
+            doc = json.load(f)
+    finally:
+        srv.close()
+    txt = (p.stdout + p.stderr).strip()[-400:]
+    c.eq(p.returncode, 1, "exit 1 (%s)" % txt)
+    c.true("settle pass" in p.stderr and "SETTLE refused" in p.stderr,
+           "the reason is said: %s" % p.stderr.strip()[-300:])
+    c.true("SETTLE refused" in doc.get("far", {}).get("settle", {}).get("error", ""),
+           "far.settle.error: %r" % doc.get("far", {}).get("settle"))
+    c.eq(len(trials), 2, "one trial and the settle pass asked")
+    c.eq([t.get("count_only", False) for t in trials], [False, True],
+         "only the settle pass is count_only")
+    c.done()
 
 
 CASES = cases.by_name(peer_stale_answer, peer_forged_counts, peer_trial_other_id,
-                      peer_received_nothing, peer_timeout_grace)
+                      peer_received_nothing, peer_timeout_grace, peer_settle_failed)
 
 if __name__ == "__main__":
     try:
