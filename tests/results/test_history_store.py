@@ -178,4 +178,63 @@ def history_pg_password():
     c.done()
 
 
-CASES = cases.by_name(history_refused, history_read_only, history_pg_password)
+def history_inert():
+    """A history DB from elsewhere whose strings (metric, point, setup,
+    commit, time) carry backquotes, $(...), quotes, a newline, <script>
+    and </svg>: history plot and html run no command (the marker file
+    stays absent), gnuplot draws the series, the page escapes every
+    string and holds no markup but its own."""
+    import re
+    c = Checker("history_inert")
+    d = tempfile.mkdtemp(prefix="history-inert-")
+    try:
+        mark = os.path.join(d, "pwned")
+        markup = "<script>alert(1)</script></svg>&'\"\n"
+        cmd = "`touch %s`" % mark
+        evil = markup + cmd + "$(touch %s)" % mark
+        rc, good, _ = helpers().measured_run(d, "good", helpers().RING)
+        c.eq(rc, 0, "run exit code")
+        db = os.path.join(d, "h.db")
+        for f in helpers().variants(d, good, 12, "inert"):
+            c.eq(tool(["history", "add", db, f]).returncode, 0, "add")
+        con = sqlite3.connect(db)
+        sid = con.execute("SELECT series_id FROM points GROUP BY series_id "
+                          "ORDER BY series_id LIMIT 1").fetchone()[0]
+        con.execute("UPDATE series SET metric = ?, point = ?, setup = ? WHERE id = ?",
+                    # the store keeps 63 bytes of a metric or point
+                    ("m" + cmd, "p" + markup, "s" + evil, sid))
+        con.execute("UPDATE results SET commit_id = ?, time_utc = "
+                    "'2026-01-01T00:00:' || printf('%02d', id) || 'Z' || ?",
+                    ("c" + evil, evil))
+        # a step in the values, so the change point's row (commits, time)
+        # is on the page
+        ids = [r[0] for r in con.execute("SELECT result_id FROM points WHERE "
+                                        "series_id = ? ORDER BY result_id", (sid,))]
+        for k, rid in enumerate(ids):
+            con.execute("UPDATE points SET value = ? WHERE series_id = ? AND "
+                        "result_id = ?", (100.0 if k < 6 else 50.0, sid, rid))
+        con.commit()
+        con.close()
+        plots, page = os.path.join(d, "plots"), os.path.join(d, "page")
+        p = tool(["history", "plot", db, "--out", plots], timeout=120)
+        c.eq(p.returncode, 0, "plot exit code (%s)" % p.stderr[-300:])
+        c.true(os.path.exists(os.path.join(plots, "series-%d.png" % sid)),
+               "the crafted series drawn")
+        p = tool(["history", "html", db, "--out", page], timeout=120)
+        c.eq(p.returncode, 0, "html exit code (%s)" % p.stderr[-300:])
+        c.true(not os.path.exists(mark), "no marker file made")
+        html = open(os.path.join(page, "history.html")).read() if p.returncode == 0 else ""
+        c.true("<script" not in html, "no <script> on the page")
+        c.eq(len(re.findall(r"</svg>", html)), len(re.findall(r"<svg\b", html)),
+             "every </svg> closes an <svg> of a chart")
+        c.true("&lt;script&gt;alert(1)&lt;/script&gt;&lt;/svg&gt;&amp;" in html,
+               "the strings shown escaped")
+        c.true(html.count("&lt;script&gt;") >= 4, "point, setup and commits "
+               "escaped: %d" % html.count("&lt;script&gt;"))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
+CASES = cases.by_name(history_refused, history_read_only, history_pg_password,
+                      history_inert)
