@@ -7,19 +7,57 @@
 # usage_error. Sets: WR_BIN APP APP_BIN, runs.list and plan.tsv in $work,
 # NRUNS MAX_DUR.
 
-# Sets WR_BIN (wirerate on the host: it checks every run and tabulates the
-# results), APP_BIN (the program copied into the guest) and APP.
-pick_app() {
-	local c
-	APP=$app
-	if [ -z "$bin" ]; then
-		for c in "$TOP_DIR"/build*/app/wirerate "$(command -v wirerate || true)"; do
-			[ -n "$c" ] && [ -x "$c" ] && { bin=$c; break; }
-		done
+# The DPDK library directory whose PMD plugins the guest gets (boot.sh).
+system_dpdk_libdir() {
+	realpath "$(pkg-config --variable=libdir libdpdk 2>/dev/null ||
+		echo /usr/lib/x86_64-linux-gnu)"
+}
+
+# guest_usable PATH: whether the guest can run wirerate binary PATH; if
+# not, why on stdout. The guest gets the system DPDK's PMD plugins, so the
+# binary must load the system DPDK's EAL (a build against another DPDK
+# sees no ports there) and carry no sanitizer runtime.
+guest_usable() {
+	local libs eal want
+	[ -x "$1" ] || { echo "not an executable file"; return 1; }
+	libs=$(ldd "$1" 2>/dev/null) || { echo "not a dynamic executable"; return 1; }
+	eal=$(awk '/librte_eal\.so/ {print $3; exit}' <<<"$libs")
+	[ -n "$eal" ] || { echo "not linked with DPDK's EAL"; return 1; }
+	want=$(system_dpdk_libdir)
+	if [ "$(dirname "$(realpath "$eal")")" != "$want" ]; then
+		echo "linked with the DPDK in $(dirname "$eal"), the guest gets $want's PMDs"
+		return 1
 	fi
-	[ -n "$bin" ] && [ -x "$bin" ] ||
-		die "wirerate not found: build it (scripts/quickstart.sh) or give --bin PATH"
+	if grep -q 'libasan\|libubsan' <<<"$libs"; then
+		echo "a sanitizer build"
+		return 1
+	fi
+}
+
+# Sets WR_BIN (wirerate on the host: it checks every run and tabulates the
+# results), APP_BIN (the program copied into the guest) and APP. Without
+# --bin: the first build*/app/wirerate (then PATH's) the guest can run;
+# the others are named with the reason they were left.
+pick_app() {
+	local c why tried=""
+	APP=$app
+	if [ -n "$bin" ]; then
+		why=$(guest_usable "$bin") ||
+			die "--bin $bin: the guest cannot run it: $why (build against the system DPDK: scripts/quickstart.sh)"
+	else
+		for c in "$TOP_DIR"/build*/app/wirerate "$(command -v wirerate || true)"; do
+			[ -n "$c" ] && [ -e "$c" ] || continue
+			if why=$(guest_usable "$c"); then
+				bin=$c
+				break
+			fi
+			tried+=$'\n'"  $c: $why"
+		done
+		[ -n "$bin" ] || die "no wirerate the guest can run${tried:-: none built}"$'\n'"build one against the system DPDK (scripts/quickstart.sh) or give --bin PATH"
+		[ -z "$tried" ] || say "left aside:$tried"
+	fi
 	WR_BIN=$(realpath "$bin")
+	say "wirerate: $WR_BIN"
 	APP_BIN=$WR_BIN
 	if [ "$APP" = testpmd ]; then
 		APP_BIN=$(command -v dpdk-testpmd || true)

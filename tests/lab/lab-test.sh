@@ -97,16 +97,62 @@ bad_input() {
 	check "--size 63: nothing booted (no $work/lab-bad)" [ ! -e "$work/lab-bad" ]
 }
 
+# pick_app, sourced as vnic-lab.sh sources it, with TOP_DIR=$1 and --bin
+# $2 (may be empty): what it says, then WR_BIN=...
+pick() {
+	(
+		TOP_DIR=$1 app=wirerate bin=$2 PROG=vnic-lab
+		say() { echo "$PROG: $*"; }
+		die() { echo "$PROG: error: $*"; exit 1; }
+		# shellcheck source=../../scripts/lab/runs.sh
+		. "$(dirname "$lab")/lab/runs.sh"
+		pick_app
+		echo "WR_BIN=$WR_BIN"
+	) 2>&1
+}
+
+# Without --bin the lab takes the first build the guest can run (one
+# against the system DPDK, whose PMDs the guest gets), naming the builds
+# it leaves aside and why; a --bin the guest cannot run is refused.
+pick_build() {
+	local top=$work/pick out rc=0 real
+	real=$(realpath "$bin")
+	rm -rf "$top"
+	mkdir -p "$top/build-aaa/app" "$top/build-zzz/app"
+	printf '#!/bin/sh\nexit 0\n' >"$top/build-aaa/app/wirerate"
+	chmod 755 "$top/build-aaa/app/wirerate"
+	ln -s "$real" "$top/build-zzz/app/wirerate"
+	out=$(pick "$top" "") || rc=$?
+	echo "$out" | sed 's/^/# /'
+	check "pick: exit 0 (got $rc)" [ "$rc" = 0 ]
+	check "pick: build-aaa left aside, saying why" \
+		grep -q "build-aaa/app/wirerate: not a dynamic executable" <<<"$out"
+	check "pick: the build against the system DPDK taken and named" \
+		eval 'grep -q "^WR_BIN=$real\$" <<<"$out" && grep -q "wirerate: $real\$" <<<"$out"'
+	rc=0
+	out=$(pick "$top" "$top/build-aaa/app/wirerate") || rc=$?
+	check "pick: --bin of a build the guest cannot run: exit 1 (got $rc)" [ "$rc" = 1 ]
+	check "pick: --bin refused naming it and why" \
+		grep -q "error: --bin $top/build-aaa/app/wirerate: the guest cannot run it: not a dynamic" <<<"$out"
+	rm -rf "$top"
+}
+
 main() {
-	local start rc=0
+	local start rc=0 log=$work/lab.log
+	pick_build
 	bad_input
 	start=$(date +%s)
 	echo "# vnic-lab: booting one guest for $(grep -c '^[a-z]' "$scenario") runs"
 	"$lab" --quiet --nics vmxnet3,e1000,e1000e --scenario "$scenario" --count "$COUNT" \
-		--app wirerate --bin "$bin" --cache "$work/lab-cache" --out "$out" --timeout 280 2>&1 |
-		sed 's/^/# /' || rc=$?
+		--app wirerate --bin "$bin" --cache "$work/lab-cache" --out "$out" --timeout 280 \
+		>"$log" 2>&1 || rc=$?
+	sed 's/^/# /' "$log"
 	echo "# vnic-lab took $(($(date +%s) - start)) s"
 	check "vnic-lab.sh exit status 0 (got $rc)" [ "$rc" = 0 ]
+	check "the binary used is named" grep -q "generator wirerate ($(realpath "$bin"))" "$log"
+	if grep -q "EMULATED" "$log"; then
+		check "report.md carries the EMULATED banner" grep -q "EMULATED" "$out/report/report.md"
+	fi
 	if [ ! -r "$out/summary.tsv" ]; then
 		ok 1 "summary.tsv written"
 	else
