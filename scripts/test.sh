@@ -19,6 +19,7 @@ WR_SAN_DPDK=${WR_SAN_DPDK:-24.11}
 [ "$WR_SAN_DPDK" = system ] || WR_SAN_BUILD=${WR_SAN_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build-san-$WR_SAN_DPDK}
 . "$(dirname "$0")/lib/setup.sh"
 . "$(dirname "$0")/lib/dpdk.sh"
+. "$(dirname "$0")/lib/debian13.sh"
 
 suites=(unit vdev server results twoend campaign faults lab package)  # in $WR_BUILD (gcc)
 san_suites=(unit vdev faults fuzz sanextra)  # in $WR_SAN_BUILD (clang, sanitizers;
@@ -26,6 +27,8 @@ san_suites=(unit vdev faults fuzz sanextra)  # in $WR_SAN_BUILD (clang, sanitize
 dpdk_suites=(unit vdev)               # in build-dpdk-SERIES (upstream DPDK)
 dpdk_legs=()                          # DPDK LTS legs of the default run
                                       # (24.11 is the sanitizer build's)
+d13_suites=()                         # the Debian 13 leg's (scripts/lib/debian13.sh),
+                                      # a release check, not in the default run
 
 usage() {
 	cat <<USAGE
@@ -39,6 +42,10 @@ Usage: $0                 suites ${suites[*]}, then in the sanitizer
                           from $WR_DPDK_SRC into a cache
                           (WR_DPDK_CACHE [$WR_DPDK_CACHE]),
                           wirerate against it [${dpdk_suites[*]}]
+       $0 debian13 [SUITE...] a Debian 13 root (debootstrap, cached in
+                          WR_D13_ROOT [$WR_D13_ROOT]) with its gcc, DPDK
+                          and tshark; this tree built there into
+                          build-debian13 [unit vdev]
 The sanitizer and DPDK legs leave out the cases of suite long (a
 wall-clock span by design; tests/meson.build): the plain build runs them.
 Opt-in suites: soak (WR_SOAK_S seconds [600]). Fuzzing time per target:
@@ -54,6 +61,8 @@ if [ $# -gt 0 ]; then
 	--san) shift; plain=0; dpdk_legs=(); [ $# -eq 0 ] || san_suites=("$@") ;;
 	dpdk-*) plain=0; san=0; dpdk_legs=("${1#dpdk-}"); shift
 		[ $# -eq 0 ] || dpdk_suites=("$@") ;;
+	debian13) plain=0; san=0; dpdk_legs=(); shift
+		d13_suites=(unit vdev); [ $# -eq 0 ] || d13_suites=("$@") ;;
 	-*) usage >&2; exit 2 ;;
 	*) suites=("$@"); san=0; dpdk_legs=() ;;
 	esac
@@ -194,6 +203,10 @@ for v in "${dpdk_legs[@]}"; do
 	leg_dpdk "$v" || rc=1
 	dirs+=("$WR_ROOT/build-dpdk-$v")
 done
+if [ ${#d13_suites[@]} -gt 0 ]; then
+	wr_leg_debian13 "${d13_suites[@]}" || rc=1
+	dirs+=("$WR_ROOT/build-debian13")
+fi
 summary "${dirs[@]}" || rc=1
 set -e
 exit $rc
