@@ -15,6 +15,7 @@
 #include "view/live.h"
 #include "view/progress.h"
 #include "view/view.h"
+#include "view/view_far.h"
 #include "view/view_mode.h"
 #include "datapath/capture.h"
 #include "methods/modes.h"
@@ -77,6 +78,7 @@ finish(struct wr_run *run, json_t *trials, json_t *far, json_t **doc)
 	int rc = APP_EXIT_OK;
 
 	app_view_summary(stdout, run);
+	app_view_far_summary(stdout, far);
 	if (app_results_write(run, trials, far, stdout, doc) != 0)
 		rc = APP_EXIT_FAILED;
 	if (wr_run_res(run)->mbufs_missing != 0) {
@@ -200,7 +202,8 @@ run_single(struct wr_run *run, const struct wr_config *cfg,
 		rc = peer_trial(ps, run, &tr, true, &err);
 		if (rc != 0)
 			break;
-		if (trials != NULL && app_trial_done(stdout, run, t, trials) != 0) {
+		if (trials != NULL && app_trial_done(stdout, run, t, trials,
+				ps != NULL ? ps->pending : NULL) != 0) {
 			unrecorded = true;
 			break;
 		}
