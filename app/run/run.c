@@ -30,6 +30,7 @@ struct live {
 	bool on;
 	bool in_place;
 	struct app_progress prog;
+	struct app_peer_session *ps; /* --peer: its live counts shown too */
 };
 
 /* Who follows the run in progress (the control socket: its ports method
@@ -65,9 +66,11 @@ static void
 show_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 {
 	struct live *l = arg;
+	char far[256];
 
 	if (l->on)
-		app_view_interval(stdout, run, iv, l->in_place);
+		app_view_interval(stdout, run, iv, l->in_place, l->ps != NULL &&
+			app_peer_live(l->ps, far, sizeof(far)) ? far : NULL);
 	else
 		app_progress_tick(&l->prog);
 }
@@ -163,7 +166,8 @@ static int
 run_single(struct wr_run *run, const struct wr_config *cfg,
 		const volatile int *stop, json_t **doc, struct app_peer_session *ps)
 {
-	struct live l = { stop, !cfg->quiet, isatty(STDOUT_FILENO) && !cfg->plain, { 0 } };
+	struct live l = { stop, !cfg->quiet, isatty(STDOUT_FILENO) && !cfg->plain, { 0 },
+		ps };
 	unsigned int t, nb = cfg->nb_warmup + cfg->nb_repeat;
 	struct wr_progress prog;
 	enum wr_stop_reason why = WR_STOP_NONE;
@@ -260,7 +264,7 @@ static int
 run_mode(struct wr_run *run, const struct wr_config *cfg,
 		const volatile int *stop, json_t **keep, struct app_peer_session *ps)
 {
-	struct live l = { stop, false, false, { 0 } };
+	struct live l = { stop, false, false, { 0 }, NULL };
 	struct wr_mode_hooks h = { stop, show_interval, show_trial, &l,
 		show_progress, ps != NULL ? &ps->hooks : NULL };
 	json_t *doc = wr_result_head(run);

@@ -8,13 +8,15 @@ compare` make of its file, must be the far end's own answers (each
 trial's far.trials[].peer: the far end's ports' totals) and its books
 (received, lost), never this end's RX (nothing). The far end's received
 frames are also checked against the router's own counters (ip -s link),
-which wirerate did not make."""
+and its live RX rate (the live view's far end line) against the
+shaper's configured rate, which wirerate did not make."""
 import re
 import statistics
 import subprocess
 
 import cases
 import twoend
+import test_peer
 from test_peer import PeerBed, SHAPER_BPS
 from twoend import load_json
 from wrtest import Checker
@@ -178,6 +180,38 @@ def one_run(c, bed, what, opts):
     check_compare(c, out, rx, loss, what)
 
 
+LIVE = re.compile(r"^far end \(live, its last interval\): RX ([0-9.]+) Mpps "
+                  r"[0-9.]+ Gb/s L1; (\d+) frames received so far in this trial$", re.M)
+
+
+def live_run(c, bed):
+    """The live view (--plain, not --quiet) of a 3 s run: a far end line
+    each interval, its rate the shaper's (wirerate did not make it: tc's
+    configured rate) and its count rising to at most the trial's final."""
+    out = bed.path("live.json")
+    po = ["--peer", "tcp:%s:%d" % (test_peer.MGMT_B, test_peer.PORT),
+          "--peer-token", bed.token]
+    p = bed.wirerate("b", [test_peer.AF % (0, bed.va)], [
+        "--rx-ports", "none", "--plain"] + bed.frames() + po + [
+        "--rate", RATE, "--burst", "64", "--duration", "3s", "--json", out],
+        netns=bed.na, name="live")
+    c.eq(p.wait(90), 0, "live: exit code")
+    text, doc = p.text(), load_json(out)
+    print(text)
+    lines = [(float(r), int(n)) for r, n in LIVE.findall(text)]
+    c.true(len(lines) >= 2, "live: a far end line each interval (%d)" % len(lines))
+    if doc is None or not lines:
+        return
+    final = doc["far"]["trials"][-1]["rx_pkts"]
+    counts = [n for _, n in lines]
+    c.true(counts == sorted(counts) and counts[-1] <= final,
+           "live: received so far %s rises to at most the trial's %d" % (counts, final))
+    ref = test_peer.shaper_pps(SHAPER_BPS) / 1e6
+    c.true(all(abs(r / ref - 1) <= 0.1 for r, _ in lines[1:]),
+           "live: the far end's RX %s Mpps within 10 %% of the shaper's %.4f" % (
+               [r for r, _ in lines], ref))
+
+
 def peer_view():
     """A plain run and a --repeat run with --peer through a lossy shaper:
     screen, summary, --repeat figures, report and compare show the far
@@ -188,6 +222,7 @@ def peer_view():
         bed.serve()
         one_run(c, bed, "plain", [])
         one_run(c, bed, "repeat", ["--repeat", "3"])
+        live_run(c, bed)
         if c.failed:
             bed.dump()
     finally:
