@@ -31,7 +31,7 @@ app_view_far_trial(FILE *f, const json_t *t)
 	if (t == NULL)
 		return;
 	fputs("  far end: ", f);
-	if (wr_metrics_far(t, &m) == 0)
+	if (wr_metrics_far(t, &m) == 0 && m.have[WR_METRIC_RX_MPPS])
 		fprintf(f, "RX %.3f Mpps %.3f Gb/s L1, ", m.v[WR_METRIC_RX_MPPS],
 			m.v[WR_METRIC_RX_GBPS_L1]);
 	books(f, t);
@@ -70,7 +70,7 @@ app_view_far_summary(FILE *f, const json_t *far)
 		json_string_value(json_object_get(far, "peer")) : "--peer",
 		json_integer_value(json_object_get(t, "trial")));
 	far_ports(f, t);
-	fputs("far end: ", f);
+	fputs("far end's books: ", f);
 	books(f, t);
 	fprintf(f, "; books %s\n", json_is_true(bal) ? "balance (sent = received "
 		"+ lost in every trial)" : json_is_false(bal) ? "do NOT balance" :

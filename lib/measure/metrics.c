@@ -209,9 +209,9 @@ wr_metrics_far(const json_t *t, struct wr_metric_values *m)
 	const json_t *port;
 	size_t i, k;
 
-	if (!json_is_array(totals) || !json_is_integer(json_object_get(t, "rx_pkts")))
+	if (!json_is_integer(json_object_get(t, "rx_pkts")))
 		return -ENOENT;
-	for (k = 0; k < RTE_DIM(rate_keys); k++) {
+	for (k = 0; json_is_array(totals) && k < RTE_DIM(rate_keys); k++) {
 		if (strncmp(rate_keys[k], "rx_", 3) != 0)
 			continue;
 		m->have[WR_METRIC_TX_MPPS + k] = true;

@@ -103,9 +103,9 @@ const json_t *wr_metrics_far_trial(const json_t *run);
 
 /*
  * The far end's figures of one trial t (an entry of far.trials): RX Mpps
- * and Gb/s summed over its ports' own totals (peer.totals), loss_pct its
- * lost / the frames sent. Sets only those in m. Returns 0, or -ENOENT
- * when t has no such counts.
+ * and Gb/s summed over its ports' own totals (peer.totals, when its
+ * answer had them), loss_pct its lost / the frames sent. Sets only those
+ * in m. Returns 0, or -ENOENT when t has no such counts.
  */
 int wr_metrics_far(const json_t *t, struct wr_metric_values *m);
 

@@ -60,7 +60,7 @@ def check_summary(c, text, far, where):
     t = far["trials"][-1]
     m = re.search(r"^far end \((.*)\), trial (\d+) by its own counts:\n"
                   r"far port +RX Mpps +RX Gb/s +RX frames\n +0 +([0-9.]+) +([0-9.]+) +(\d+)\n"
-                  r"far end: received (\d+) of (\d+) frames sent, lost (\d+) \([^)]*\); "
+                  r"far end's books: received (\d+) of (\d+) frames sent, lost (\d+) \([^)]*\); "
                   r"books balance", text, re.M)
     c.true(m is not None, "%s: the summary has the far end's block" % where)
     if m is None:
