@@ -16,6 +16,7 @@
 
 #include "common/exitcode.h"
 #include "base/csv.h"
+#include "measure/metrics.h"
 #include "results/alike.h"
 #include "results/compare.h"
 #include "compare.h"
@@ -431,7 +432,7 @@ write_json(const struct cmp_args *a, const struct wr_compare *c, const char *err
 static void
 far_note(FILE *f, const char *which, const json_t *doc)
 {
-	if (json_object_get(doc, "far") != NULL)
+	if (wr_metrics_from_far(doc))
 		fprintf(f, "%s: two ends (--peer): rx_* and loss_pct are the far "
 			"end's counts\n", which);
 }

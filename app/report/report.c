@@ -18,6 +18,7 @@
 
 #include "common/exitcode.h"
 #include "base/csv.h"
+#include "measure/metrics.h"
 #include "plot.h"
 #include "rep.h"
 #include "rep_doc.h"
@@ -360,7 +361,7 @@ emit(const struct rep *r, const struct rep_args *a)
 	memset(&doc, 0, sizeof(doc));
 	doc.title = a->title;
 	for (i = 0; i < r->nb_files; i++)
-		doc.far |= json_object_get(r->docs[i], "far") != NULL;
+		doc.far |= wr_metrics_from_far(r->docs[i]);
 	if (rep_doc_build(r, a->pivot, &doc) != 0 ||
 			rep_campaign_table(r, &doc) != 0) {
 		fprintf(stderr, "wirerate report: error: no memory for the tables\n");

@@ -54,7 +54,7 @@ app_trial_done(FILE *f, const struct wr_run *run, unsigned int t, json_t *trials
 		m.v[WR_METRIC_TX_MPPS], m.v[WR_METRIC_TX_GBPS_L1]);
 	if (m.have[WR_METRIC_LOSS_PCT])
 		fprintf(f, "%sRX %.3f Mpps %.3f Gb/s L1, loss %.4g%%\n",
-			wr_metrics_far_trial(trial) != NULL ? "far end: " : "",
+			wr_metrics_from_far(trial) ? "far end: " : "",
 			m.v[WR_METRIC_RX_MPPS], m.v[WR_METRIC_RX_GBPS_L1],
 			m.v[WR_METRIC_LOSS_PCT]);
 	else
@@ -192,7 +192,7 @@ app_results_write(const struct wr_run *run, json_t *trials, json_t *far,
 	}
 	if (trials != NULL)
 		view_summary(f, json_object_get(doc, "summary"),
-			wr_metrics_far_trial(json_array_get(trials, 0)) != NULL);
+			wr_metrics_from_far(json_array_get(trials, 0)));
 	if (cfg->json_path[0] != '\0' &&
 			app_write_json(doc, cfg->json_path, &err) != 0) {
 		app_error("wirerate", &err);

@@ -225,6 +225,22 @@ wr_metrics_far(const json_t *t, struct wr_metric_values *m)
 	return 0;
 }
 
+/* A sender-only run has no loss of its own (its balance needs merge). */
+static bool
+sender_only(const json_t *run)
+{
+	const json_t *acc = json_object_get(run, "accounting");
+
+	return json_is_object(acc) && json_object_get(acc, "lost_pkts") == NULL &&
+		json_is_null(json_object_get(acc, "balanced"));
+}
+
+bool
+wr_metrics_from_far(const json_t *run)
+{
+	return sender_only(run) && wr_metrics_far_trial(run) != NULL;
+}
+
 /*
  * Loss over the streams whose sender is in the run; absent without RX.
  * A sender-only run of two ends (--peer) takes the far end's RX figures
@@ -233,12 +249,9 @@ wr_metrics_far(const json_t *t, struct wr_metric_values *m)
 static int
 extract_loss(const json_t *run, struct wr_metric_values *m, struct wr_error *err)
 {
-	const json_t *acc = json_object_get(run, "accounting");
 	double sent, lost;
 
-	/* A sender-only run has no loss of its own (its balance needs merge). */
-	if (json_is_object(acc) && json_object_get(acc, "lost_pkts") == NULL &&
-			json_is_null(json_object_get(acc, "balanced"))) {
+	if (sender_only(run)) {
 		if (wr_metrics_far_trial(run) != NULL)
 			wr_metrics_far(wr_metrics_far_trial(run), m);
 		return 0;

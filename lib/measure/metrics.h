@@ -109,4 +109,10 @@ const json_t *wr_metrics_far_trial(const json_t *run);
  */
 int wr_metrics_far(const json_t *t, struct wr_metric_values *m);
 
+/*
+ * Whether run's RX figures and loss (wr_metrics_extract) are the far
+ * end's: a sender-only run (no receive port here) with far counts.
+ */
+bool wr_metrics_from_far(const json_t *run);
+
 #endif /* WR_METRICS_H */
