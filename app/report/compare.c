@@ -16,6 +16,7 @@
 
 #include "common/exitcode.h"
 #include "base/csv.h"
+#include "measure/metrics.h"
 #include "results/alike.h"
 #include "results/compare.h"
 #include "compare.h"
@@ -427,6 +428,15 @@ write_json(const struct cmp_args *a, const struct wr_compare *c, const char *err
 	return 0;
 }
 
+/* A two-ended run's RX figures and loss are its far end's (--peer). */
+static void
+far_note(FILE *f, const char *which, const json_t *doc)
+{
+	if (wr_metrics_from_far(doc))
+		fprintf(f, "%s: two ends (--peer): rx_* and loss_pct are the far "
+			"end's counts\n", which);
+}
+
 /* Bad input: say why (and in JUnit and JSON, so the CI page shows it). */
 static int
 bad_input(const struct cmp_args *a, const struct wr_error *err)
@@ -456,8 +466,11 @@ app_compare_main(int argc, char **argv)
 			&cmp, &err) != 0) {
 		rc = bad_input(&a, &err);
 	} else {
-		if (!a.quiet)
+		if (!a.quiet) {
+			far_note(stdout, "baseline", base);
+			far_note(stdout, "result", cur);
 			print_table(stdout, &a, &cmp);
+		}
 		print_verdict(stdout, &cmp);
 		rc = cmp.regression || cmp.nb_warnings ? APP_EXIT_FAILED : APP_EXIT_OK;
 		if (write_junit(&a, &cmp, NULL) != 0 || write_json(&a, &cmp, NULL) != 0)

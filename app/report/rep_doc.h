@@ -23,6 +23,7 @@ struct rep_table {
 /* Everything one report shows. */
 struct rep_doc {
 	const char *title;
+	bool far;                      /* an input is two-ended (--peer) */
 	unsigned int nb_tables;
 	struct rep_table tables[32];   /* kinds, label matrices, environment */
 	unsigned int nb_plots;         /* plots drawn (png and svg) */

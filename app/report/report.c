@@ -18,6 +18,7 @@
 
 #include "common/exitcode.h"
 #include "base/csv.h"
+#include "measure/metrics.h"
 #include "plot.h"
 #include "rep.h"
 #include "rep_doc.h"
@@ -355,9 +356,12 @@ emit(const struct rep *r, const struct rep_args *a)
 {
 	struct rep_doc doc;
 	int rc = APP_EXIT_OK;
+	unsigned int i;
 
 	memset(&doc, 0, sizeof(doc));
 	doc.title = a->title;
+	for (i = 0; i < r->nb_files; i++)
+		doc.far |= wr_metrics_from_far(r->docs[i]);
 	if (rep_doc_build(r, a->pivot, &doc) != 0 ||
 			rep_campaign_table(r, &doc) != 0) {
 		fprintf(stderr, "wirerate report: error: no memory for the tables\n");

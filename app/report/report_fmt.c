@@ -382,6 +382,10 @@ md_table(FILE *f, const struct rep_table *t)
 	fputc('\n', f);
 }
 
+/* Said once under the title when an input is two-ended. */
+#define FAR_NOTE " A two-ended run (--peer) with no receive port at the " \
+	"sender: RX and loss are the far end's counts."
+
 void
 rep_doc_markdown(FILE *f, const struct rep_doc *doc)
 {
@@ -390,7 +394,8 @@ rep_doc_markdown(FILE *f, const struct rep_doc *doc)
 	fprintf(f, "# ");
 	md_text(f, doc->title);
 	fprintf(f, "\n\nThroughput sums the ports; loss is lost / sent over the "
-		"streams; latency percentiles are the worst port's.\n");
+		"streams; latency percentiles are the worst port's.%s\n",
+		doc->far ? FAR_NOTE : "");
 	for (i = 0; i < doc->nb_tables; i++)
 		md_table(f, &doc->tables[i]);
 	for (i = 0; i < doc->nb_plots; i++) {
@@ -451,8 +456,9 @@ rep_doc_html(FILE *f, const struct rep_doc *doc)
 		"td:first-child, th:first-child, td.text { text-align: left; }\n"
 		"img { max-width: 100%; }\n</style>\n</head>\n<body>\n<h1>", f);
 	app_markup_text(f, doc->title);
-	fputs("</h1>\n<p>Throughput sums the ports; loss is lost / sent over the "
-		"streams; latency percentiles are the worst port's.</p>\n", f);
+	fprintf(f, "</h1>\n<p>Throughput sums the ports; loss is lost / sent over "
+		"the streams; latency percentiles are the worst port's.%s</p>\n",
+		doc->far ? FAR_NOTE : "");
 	for (i = 0; i < doc->nb_tables; i++)
 		html_table(f, &doc->tables[i]);
 	for (i = 0; i < doc->nb_plots; i++)

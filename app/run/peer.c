@@ -20,6 +20,7 @@
 #include "results/result.h"
 #include "setup/port.h"
 #include "stats/collect.h"
+#include "view/view_far.h"
 #include "peer.h"
 #include "peer_check.h"
 
@@ -571,15 +572,7 @@ books_close(const json_t *trials)
 void
 app_peer_show(FILE *f, const struct app_peer_session *ps)
 {
-	const json_t *t = ps->pending;
-	uint64_t sent = u64_of(t, "sent_pkts"), rx = u64_of(t, "rx_pkts");
-
-	if (t == NULL)
-		return;
-	fprintf(f, "  far end: received %" PRIu64 " of %" PRIu64 " frames sent, "
-		"lost %" PRIu64 " (%.4g%%)\n", rx, sent, u64_of(t, "lost_pkts"),
-		sent != 0 ? 100.0 * (double)u64_of(t, "lost_pkts") / (double)sent : 0.0);
-	fflush(f);
+	app_view_far_trial(f, ps->pending);
 }
 
 /* Whether the far end received nothing of what the trials sent. */

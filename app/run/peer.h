@@ -94,6 +94,16 @@ void app_peer_mark(json_t *doc, json_t *far);
 void app_peer_show(FILE *f, const struct app_peer_session *ps);
 
 /*
+ * During a trial, the far end's counts of it so far (its `status`:
+ * telemetry's live block, its last interval's RX rate and the trial's own
+ * frames), as a line into buf (len bytes). Returns true when buf holds
+ * one; false when the far end is not counting a trial or did not answer
+ * (a far end that does not answer within --peer-timeout is lost: the
+ * trial's peer_end says so).
+ */
+bool app_peer_live(struct app_peer_session *ps, char *buf, size_t len);
+
+/*
  * After the last trial: the settle period for late frames, then the far
  * end's close; far.closed says what it said. Returns 0, -EIO when the
  * far end's books do not close (a trial's sent != received + lost), or

@@ -20,7 +20,8 @@
 #include "results.h"
 
 int
-app_trial_done(FILE *f, const struct wr_run *run, unsigned int t, json_t *trials)
+app_trial_done(FILE *f, const struct wr_run *run, unsigned int t, json_t *trials,
+		json_t *far)
 {
 	const struct wr_config *cfg = wr_run_cfg(run);
 	unsigned int k = t - cfg->nb_warmup + 1;
@@ -44,31 +45,36 @@ app_trial_done(FILE *f, const struct wr_run *run, unsigned int t, json_t *trials
 		fprintf(stderr, "wirerate: error: no memory for trial %u\n", k);
 		return -1;
 	}
-	if (wr_metrics_extract(trial, &m, &err) == 0 && m.have[WR_METRIC_LOSS_PCT])
-		fprintf(f, "trial %u of %u: TX %.3f Mpps %.3f Gb/s L1, RX %.3f "
-			"Mpps %.3f Gb/s L1, loss %.4g%%\n", k, cfg->nb_repeat,
-			m.v[WR_METRIC_TX_MPPS], m.v[WR_METRIC_TX_GBPS_L1],
+	/* The same object as in far.trials: late frames amend both. */
+	if (far != NULL)
+		json_object_set(trial, "far", far);
+	if (wr_metrics_extract(trial, &m, &err) != 0)
+		return 0;
+	fprintf(f, "trial %u of %u: TX %.3f Mpps %.3f Gb/s L1, ", k, cfg->nb_repeat,
+		m.v[WR_METRIC_TX_MPPS], m.v[WR_METRIC_TX_GBPS_L1]);
+	if (m.have[WR_METRIC_LOSS_PCT])
+		fprintf(f, "%sRX %.3f Mpps %.3f Gb/s L1, loss %.4g%%\n",
+			wr_metrics_from_far(trial) ? "far end: " : "",
 			m.v[WR_METRIC_RX_MPPS], m.v[WR_METRIC_RX_GBPS_L1],
 			m.v[WR_METRIC_LOSS_PCT]);
-	else if (wr_metrics_extract(trial, &m, &err) == 0)
-		fprintf(f, "trial %u of %u: TX %.3f Mpps %.3f Gb/s L1, no receiver "
-			"here (loss n/a)\n", k, cfg->nb_repeat, m.v[WR_METRIC_TX_MPPS],
-			m.v[WR_METRIC_TX_GBPS_L1]);
+	else
+		fprintf(f, "no receiver here (loss n/a)\n");
 	fflush(f);
 	return 0;
 }
 
 /* Median, min, max and 95% CI of each figure over the trials. */
 static void
-view_summary(FILE *f, const json_t *summary)
+view_summary(FILE *f, const json_t *summary, bool far)
 {
 	const json_t *figs = json_object_get(summary, "figures"), *o;
 	unsigned int id;
 
 	fprintf(f, "\n%" JSON_INTEGER_FORMAT " trials counted (%" JSON_INTEGER_FORMAT
-		" warm-up not counted)\n%-18s %12s %12s %12s   %s\n",
+		" warm-up not counted)%s\n%-18s %12s %12s %12s   %s\n",
 		json_integer_value(json_object_get(summary, "trials")),
 		json_integer_value(json_object_get(summary, "warmup")),
+		far ? "; rx_* and loss_pct are the far end's counts" : "",
 		"figure", "median", "min", "max", "95% CI of the mean");
 	for (id = 0; id < WR_METRIC_COUNT; id++) {
 		o = json_object_get(figs, wr_metric_defs[id].name);
@@ -185,7 +191,8 @@ app_results_write(const struct wr_run *run, json_t *trials, json_t *far,
 		app_peer_mark(doc, far);
 	}
 	if (trials != NULL)
-		view_summary(f, json_object_get(doc, "summary"));
+		view_summary(f, json_object_get(doc, "summary"),
+			wr_metrics_from_far(json_array_get(trials, 0)));
 	if (cfg->json_path[0] != '\0' &&
 			app_write_json(doc, cfg->json_path, &err) != 0) {
 		app_error("wirerate", &err);

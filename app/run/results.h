@@ -13,11 +13,13 @@
 
 /*
  * After trial t (0-based, warm-ups first) of a repeated run: say so on f
- * and, for a counted trial, append its result to trials. Returns 0, or -1
- * with a message on stderr.
+ * and, for a counted trial, append its result to trials. far: the
+ * trial's counts at the far end (--peer; else NULL), kept in the record
+ * as "far" (its RX figures and loss then the far end's). Returns 0, or
+ * -1 with a message on stderr.
  */
 int app_trial_done(FILE *f, const struct wr_run *run, unsigned int t,
-		json_t *trials);
+		json_t *trials, json_t *far);
 
 /*
  * Build the result (with trials and their summary when trials is not

@@ -15,6 +15,7 @@
 #include "view/live.h"
 #include "view/progress.h"
 #include "view/view.h"
+#include "view/view_far.h"
 #include "view/view_mode.h"
 #include "datapath/capture.h"
 #include "methods/modes.h"
@@ -29,6 +30,7 @@ struct live {
 	bool on;
 	bool in_place;
 	struct app_progress prog;
+	struct app_peer_session *ps; /* --peer: its live counts shown too */
 };
 
 /* Who follows the run in progress (the control socket: its ports method
@@ -64,9 +66,11 @@ static void
 show_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 {
 	struct live *l = arg;
+	char far[256];
 
 	if (l->on)
-		app_view_interval(stdout, run, iv, l->in_place);
+		app_view_interval(stdout, run, iv, l->in_place, l->ps != NULL &&
+			app_peer_live(l->ps, far, sizeof(far)) ? far : NULL);
 	else
 		app_progress_tick(&l->prog);
 }
@@ -77,6 +81,7 @@ finish(struct wr_run *run, json_t *trials, json_t *far, json_t **doc)
 	int rc = APP_EXIT_OK;
 
 	app_view_summary(stdout, run);
+	app_view_far_summary(stdout, far);
 	if (app_results_write(run, trials, far, stdout, doc) != 0)
 		rc = APP_EXIT_FAILED;
 	if (wr_run_res(run)->mbufs_missing != 0) {
@@ -166,7 +171,8 @@ static int
 run_single(struct wr_run *run, const struct wr_config *cfg,
 		const volatile int *stop, json_t **doc, struct app_peer_session *ps)
 {
-	struct live l = { stop, !cfg->quiet, isatty(STDOUT_FILENO) && !cfg->plain, { 0 } };
+	struct live l = { stop, !cfg->quiet, isatty(STDOUT_FILENO) && !cfg->plain, { 0 },
+		ps };
 	unsigned int t, nb = cfg->nb_warmup + cfg->nb_repeat;
 	struct wr_progress prog;
 	enum wr_stop_reason why = WR_STOP_NONE;
@@ -205,7 +211,8 @@ run_single(struct wr_run *run, const struct wr_config *cfg,
 		rc = peer_trial(ps, run, &tr, true, &err);
 		if (rc != 0)
 			break;
-		if (trials != NULL && app_trial_done(stdout, run, t, trials) != 0) {
+		if (trials != NULL && app_trial_done(stdout, run, t, trials,
+				ps != NULL ? ps->pending : NULL) != 0) {
 			unrecorded = true;
 			break;
 		}
@@ -262,7 +269,7 @@ static int
 run_mode(struct wr_run *run, const struct wr_config *cfg,
 		const volatile int *stop, json_t **keep, struct app_peer_session *ps)
 {
-	struct live l = { stop, false, false, { 0 } };
+	struct live l = { stop, false, false, { 0 }, NULL };
 	struct wr_mode_hooks h = { stop, show_interval, show_trial, &l,
 		show_progress, ps != NULL ? &ps->hooks : NULL };
 	json_t *doc = wr_result_head(run);

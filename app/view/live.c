@@ -177,7 +177,7 @@ screen_rows(const char *buf, size_t len, unsigned int width)
 
 void
 app_view_interval(FILE *f, const struct wr_run *run,
-		const struct wr_interval *iv, bool in_place)
+		const struct wr_interval *iv, bool in_place, const char *extra)
 {
 	bool wide = view_width(f) >= VIEW_WIDE_COLS;
 	char *buf = NULL;
@@ -189,6 +189,7 @@ app_view_interval(FILE *f, const struct wr_run *run,
 	if (!in_place) {
 		fputc('\n', f);
 		frame(f, run, iv, wide);
+		fputs(extra != NULL ? extra : "", f);
 		fflush(f);
 		return;
 	}
@@ -196,6 +197,7 @@ app_view_interval(FILE *f, const struct wr_run *run,
 	if (mem == NULL)
 		return;
 	frame(mem, run, iv, wide);
+	fputs(extra != NULL ? extra : "", mem);
 	fclose(mem);
 	/* Up over the previous frame, to its first column, and clear below. */
 	if (shown_lines > 0)

@@ -8,8 +8,11 @@
 
 #include "setup/run.h"
 
-/* Show one interval: in place on a terminal, plain lines otherwise. */
+/*
+ * Show one interval: in place on a terminal, plain lines otherwise; extra
+ * (NULL: none), lines of the run's far end (--peer), below the frame.
+ */
 void app_view_interval(FILE *f, const struct wr_run *run,
-		const struct wr_interval *iv, bool in_place);
+		const struct wr_interval *iv, bool in_place, const char *extra);
 
 #endif /* WR_APP_LIVE_H */

@@ -189,17 +189,73 @@ extract_latency(const json_t *run, size_t nb_ports, struct wr_metric_values *m,
 	return 0;
 }
 
-/* Loss over the streams whose sender is in the run; absent without RX. */
+const json_t *
+wr_metrics_far_trial(const json_t *run)
+{
+	const json_t *far = json_object_get(run, "far");
+	const json_t *trials = json_object_get(far, "trials");
+
+	if (json_is_array(trials))
+		return json_array_get(trials, json_array_size(trials) - 1);
+	return json_is_integer(json_object_get(far, "rx_pkts")) ? far : NULL;
+}
+
+int
+wr_metrics_far(const json_t *t, struct wr_metric_values *m)
+{
+	const json_t *totals = json_object_get(json_object_get(t, "peer"), "totals");
+	double sent = (double)json_integer_value(json_object_get(t, "sent_pkts"));
+	double lost = (double)json_integer_value(json_object_get(t, "lost_pkts"));
+	const json_t *port;
+	size_t i, k;
+
+	if (!json_is_integer(json_object_get(t, "rx_pkts")))
+		return -ENOENT;
+	for (k = 0; json_is_array(totals) && k < RTE_DIM(rate_keys); k++) {
+		if (strncmp(rate_keys[k], "rx_", 3) != 0)
+			continue;
+		m->have[WR_METRIC_TX_MPPS + k] = true;
+		m->v[WR_METRIC_TX_MPPS + k] = 0.0;
+		json_array_foreach(totals, i, port)
+			m->v[WR_METRIC_TX_MPPS + k] += json_number_value(
+				json_object_get(port, rate_keys[k]));
+	}
+	m->have[WR_METRIC_LOSS_PCT] = sent > 0;
+	m->v[WR_METRIC_LOSS_PCT] = sent > 0 ? 100.0 * lost / sent : 0.0;
+	return 0;
+}
+
+/* A sender-only run has no loss of its own (its balance needs merge). */
+static bool
+sender_only(const json_t *run)
+{
+	const json_t *acc = json_object_get(run, "accounting");
+
+	return json_is_object(acc) && json_object_get(acc, "lost_pkts") == NULL &&
+		json_is_null(json_object_get(acc, "balanced"));
+}
+
+bool
+wr_metrics_from_far(const json_t *run)
+{
+	return sender_only(run) && wr_metrics_far_trial(run) != NULL;
+}
+
+/*
+ * Loss over the streams whose sender is in the run; absent without RX.
+ * A sender-only run of two ends (--peer) takes the far end's RX figures
+ * and loss: they are the trial's (docs/twoended.md).
+ */
 static int
 extract_loss(const json_t *run, struct wr_metric_values *m, struct wr_error *err)
 {
-	const json_t *acc = json_object_get(run, "accounting");
 	double sent, lost;
 
-	/* A sender-only run has no loss of its own (its balance needs merge). */
-	if (json_is_object(acc) && json_object_get(acc, "lost_pkts") == NULL &&
-			json_is_null(json_object_get(acc, "balanced")))
+	if (sender_only(run)) {
+		if (wr_metrics_far_trial(run) != NULL)
+			wr_metrics_far(wr_metrics_far_trial(run), m);
 		return 0;
+	}
 	if (wr_metrics_get_number(run, "accounting.sent_pkts", &sent, err) != 0 ||
 			wr_metrics_get_number(run, "accounting.lost_pkts", &lost, err) != 0)
 		return -EINVAL;

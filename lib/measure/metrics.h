@@ -86,10 +86,33 @@ const json_t *wr_metrics_get(const json_t *root, const char *path);
  * entry of its "trials" array (both have "totals" and "accounting").
  * Throughput sums the ports' totals; latency percentiles take the worst
  * port; loss_pct is accounting lost / sent in %; cycles_per_pkt comes from
- * "cpu" when the run has it. Returns 0, or -EINVAL with err naming the
+ * "cpu" when the run has it. A sender-only run of two ends (--peer: no
+ * RX port here, its far counts in the run) has the far end's RX figures
+ * and loss (wr_metrics_far). Returns 0, or -EINVAL with err naming the
  * missing or ill-typed field.
  */
 int wr_metrics_extract(const json_t *run, struct wr_metric_values *out,
 		struct wr_error *err);
+
+/*
+ * The far end's counts of a two-ended run object (--peer): a trial
+ * record's "far", or the last of a document's "far.trials"; NULL when
+ * the run has none. This function can't fail.
+ */
+const json_t *wr_metrics_far_trial(const json_t *run);
+
+/*
+ * The far end's figures of one trial t (an entry of far.trials): RX Mpps
+ * and Gb/s summed over its ports' own totals (peer.totals, when its
+ * answer had them), loss_pct its lost / the frames sent. Sets only those
+ * in m. Returns 0, or -ENOENT when t has no such counts.
+ */
+int wr_metrics_far(const json_t *t, struct wr_metric_values *m);
+
+/*
+ * Whether run's RX figures and loss (wr_metrics_extract) are the far
+ * end's: a sender-only run (no receive port here) with far counts.
+ */
+bool wr_metrics_from_far(const json_t *run);
 
 #endif /* WR_METRICS_H */

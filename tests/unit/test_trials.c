@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "base/csv.h"
+#include "measure/metrics.h"
 #include "results/trials.h"
 #include "setup/devinfo.h"
 #include "wr_docs.h"
@@ -227,6 +228,51 @@ test_devinfo_vmxnet3(void)
 	WR_CHECK(strcmp(wr_devinfo_vmxnet3_version(9000, 32, 32), ">=6") == 0);
 }
 
+/*
+ * A two-ended trial record (--peer): without a receive port here its RX
+ * figures and loss are the far end's (its own port totals, its books);
+ * with one (--peer-rate, both ways) they stay this end's.
+ */
+static void
+test_far_figures(void)
+{
+	static const char far[] = "\"far\": {\"trial\": 3, \"sent_pkts\": 1000, "
+		"\"rx_pkts\": 750, \"lost_pkts\": 250, \"peer\": {\"totals\": ["
+		"{\"rx_mpps\": 0.5, \"rx_gbps_l1\": 0.25, \"rx_gbps_l2\": 0.2}, "
+		"{\"rx_mpps\": 0.25, \"rx_gbps_l1\": 0.5, \"rx_gbps_l2\": 0.1}]}}";
+	char text[1024];
+	struct wr_metric_values m;
+	json_t *rec;
+
+	snprintf(text, sizeof(text), "{\"totals\": [{\"tx_mpps\": 1.0, "
+		"\"rx_mpps\": 0, \"tx_gbps_l1\": 0.6, \"tx_gbps_l2\": 0.5, "
+		"\"rx_gbps_l1\": 0, \"rx_gbps_l2\": 0}], \"accounting\": "
+		"{\"sent_pkts\": 1000, \"balanced\": null}, %s}", far);
+	rec = json_loads(text, 0, NULL);
+	WR_CHECK(rec != NULL);
+	WR_CHECK(wr_metrics_from_far(rec));
+	WR_CHECK(wr_metrics_extract(rec, &m, &err) == 0);
+	WR_CHECK_NEAR(m.v[WR_METRIC_TX_MPPS], 1.0, 0);
+	WR_CHECK_NEAR(m.v[WR_METRIC_RX_MPPS], 0.75, 1e-12);
+	WR_CHECK_NEAR(m.v[WR_METRIC_RX_GBPS_L1], 0.75, 1e-12);
+	WR_CHECK_NEAR(m.v[WR_METRIC_RX_GBPS_L2], 0.3, 1e-12);
+	WR_CHECK(m.have[WR_METRIC_LOSS_PCT]);
+	WR_CHECK_NEAR(m.v[WR_METRIC_LOSS_PCT], 25.0, 1e-12);
+	json_decref(rec);
+	/* Both ways: this end receives and counts its own loss. */
+	snprintf(text, sizeof(text), "{\"totals\": [{\"tx_mpps\": 1.0, "
+		"\"rx_mpps\": 0.125, \"tx_gbps_l1\": 0.6, \"tx_gbps_l2\": 0.5, "
+		"\"rx_gbps_l1\": 0.1, \"rx_gbps_l2\": 0.05}], \"accounting\": "
+		"{\"sent_pkts\": 200, \"lost_pkts\": 2, \"balanced\": true}, %s}", far);
+	rec = json_loads(text, 0, NULL);
+	WR_CHECK(rec != NULL);
+	WR_CHECK(!wr_metrics_from_far(rec));
+	WR_CHECK(wr_metrics_extract(rec, &m, &err) == 0);
+	WR_CHECK_NEAR(m.v[WR_METRIC_RX_MPPS], 0.125, 0);
+	WR_CHECK_NEAR(m.v[WR_METRIC_LOSS_PCT], 1.0, 1e-12);
+	json_decref(rec);
+}
+
 int
 main(void)
 {
@@ -238,5 +284,6 @@ main(void)
 	WR_TEST_RUN(test_csv_field);
 	WR_TEST_RUN(test_devinfo_pci);
 	WR_TEST_RUN(test_devinfo_vmxnet3);
+	WR_TEST_RUN(test_far_figures);
 	return wr_test_summary();
 }
