@@ -6,7 +6,8 @@ from 1 to 2 Mpps and a pause seen in the interval samples; bad
 requests answered with errors while the server stays up; a client killed
 mid-run; shutdown (exit 0, socket and hugepage files gone); memory over
 many runs; --control on a plain run with `wirerate ctl`; TCP with a
-token, idle TCP connections that never lock the UNIX socket out; an
+token, idle TCP connections that never lock the UNIX socket out; random
+byte streams on TCP, each closed at its first bad line; an
 error message cut inside a UTF-8 character still answered; ctl's
 --timeout against a socket that never answers. Usage:
 test_server.py CASE."""
@@ -721,7 +722,7 @@ def serve_tcp_crowd():
         t0 = time.time()
         crowd = [socket.create_connection(("127.0.0.1", port), 10)
                  for _ in range(20)]
-        # The first 16 hold every TCP slot; the others are turned away.
+        # 16 hold the TCP slots; each newer one takes the oldest's slot.
         time.sleep(0.5)
         with s.client() as cl:
             c.eq(code_of(cl.status), (None, None), "the UNIX client's "
