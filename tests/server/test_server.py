@@ -6,13 +6,15 @@ from 1 to 2 Mpps and a pause seen in the interval samples; bad
 requests answered with errors while the server stays up; a client killed
 mid-run; shutdown (exit 0, socket and hugepage files gone); memory over
 many runs; --control on a plain run with `wirerate ctl`; TCP with a
-token, idle TCP connections that never lock the UNIX socket out; an
+token, idle TCP connections that never lock the UNIX socket out; random
+byte streams on TCP, each closed at its first bad line; an
 error message cut inside a UTF-8 character still answered; ctl's
 --timeout against a socket that never answers. Usage:
 test_server.py CASE."""
 import contextlib
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -720,7 +722,7 @@ def serve_tcp_crowd():
         t0 = time.time()
         crowd = [socket.create_connection(("127.0.0.1", port), 10)
                  for _ in range(20)]
-        # The first 16 hold every TCP slot; the others are turned away.
+        # 16 hold the TCP slots; each newer one takes the oldest's slot.
         time.sleep(0.5)
         with s.client() as cl:
             c.eq(code_of(cl.status), (None, None), "the UNIX client's "
@@ -743,6 +745,184 @@ def serve_tcp_crowd():
     finally:
         for k in crowd:
             k.close()
+        s.close()
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
+# The fuzz case's byte streams: each built from these pieces, from one
+# seed per stream, cut at random points.
+FUZZ_SEED = 20261204
+FUZZ_STREAMS = 160
+MAX_LINE = 1 << 20  # WR_RPC_MAX_LINE
+FUZZ_BITS = [b"\x00" * 7, b"\xff\xfe\xc0\x80\xed\xa0\x80", b"\xc3(", b"{\"jsonrpc\": \"2.0\"",
+             b"\"id\": 1, \"meth", b"od\": \"status\"}", b"[]", b"null", b"\r", b" ",
+             b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"status\"}",
+             b"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"auth\",\"params\":"
+             b"{\"token\":\"guess-guess-guess\"}}"]
+
+
+def fuzz_stream(rnd):
+    """A stream's pieces: random bytes, NULs, bad UTF-8, JSON cut anywhere,
+    and (unless the stream is one long unfinished line) newlines and now
+    and then a line over the limit."""
+    lines = rnd.random() >= 0.1
+    parts = []
+    for _ in range(rnd.randint(1, 30)):
+        r = rnd.random()
+        if r < 0.3:
+            parts.append(bytes(rnd.randrange(256) for _ in range(rnd.randint(0, 80))))
+        elif r < 0.8:
+            parts.append(rnd.choice(FUZZ_BITS))
+        elif lines and r < 0.97:
+            parts.append(rnd.choice([b"\n", b"\r\n", b"\n\n"]))
+        elif lines:
+            parts.append(b"y" * (MAX_LINE + rnd.randint(1, 4096)))
+    data = b"".join(parts)
+    if not lines:
+        data = data.replace(b"\n", b"")
+    cuts = sorted(rnd.randrange(len(data) + 1) for _ in range(rnd.randint(0, 6)))
+    return [data[a:b] for a, b in zip([0] + cuts, cuts + [len(data)])]
+
+
+def first_offence(data):
+    """Where the server has its first reason to close a connection that
+    did not authenticate: the end of its first non-empty line (one '\r'
+    before the '\n' stripped), or the first byte of a line past the
+    limit; None when there is none."""
+    start = 0
+    while True:
+        nl = data.find(b"\n", start)
+        end = len(data) if nl < 0 else nl
+        if end - start > MAX_LINE:
+            return start + MAX_LINE + 1
+        if nl < 0:
+            return None
+        line = data[start:nl]
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        if line:
+            return nl + 1
+        start = nl + 1
+
+
+def fuzz_one(addr, pieces):
+    """Send pieces (a short random pause now and then); then read until
+    the server closes: {offence_s, closed_s, early}, times after connect."""
+    rnd = random.Random(len(pieces))
+    at = first_offence(b"".join(pieces))
+    k = socket.create_connection(addr, 10)
+    t0, sent, out = time.monotonic(), 0, {}
+    try:
+        for p in pieces:
+            while p:
+                n = k.send(p)
+                sent, p = sent + n, p[n:]
+                if at is not None and sent >= at and "offence_s" not in out:
+                    out["offence_s"] = time.monotonic() - t0
+            if rnd.random() < 0.3:
+                time.sleep(0.003)
+    except OSError:
+        out["early"] = at is None or sent < at
+    if at is not None and "offence_s" not in out:
+        out["offence_s"] = time.monotonic() - t0
+    got = read_to_close(k, time.time() + 8)
+    out["closed_s"] = None if got is None else time.monotonic() - t0
+    k.close()
+    return out
+
+
+def fuzz_verdict(out):
+    """What is wrong with one fuzzed connection's fate, or None."""
+    if out.get("early"):
+        return "closed before any reason: %r" % out
+    if out["closed_s"] is None:
+        return "never closed: %r" % out
+    if "offence_s" in out:
+        if out["closed_s"] - out["offence_s"] > 1.0:
+            return "closed %.2f s after its first bad line" % (
+                out["closed_s"] - out["offence_s"])
+    elif not 4.0 <= out["closed_s"] <= 6.5:
+        return "no bad line, closed at %.2f s, not at the 5 s deadline" % out["closed_s"]
+    return None
+
+
+def serve_tcp_fuzz():
+    """160 TCP connections, 8 at a time, each sending a random byte stream
+    (fixed seed): bytes cut at random points, partial lines, lines over
+    1 MiB, NUL bytes, bad UTF-8. Each is closed by the server within 1 s
+    of its first non-empty line (or line over the limit), or at the 5 s
+    auth deadline when it sent none; an authenticated client's status,
+    called every 50 ms throughout, is answered within 1 s each time; the
+    server then shuts down with exit 0."""
+    c = Checker("serve_tcp_fuzz")
+    d = tempfile.mkdtemp(prefix="wrtok")
+    tok = os.path.join(d, "token")
+    with open(tok, "w") as f:
+        f.write("s3cret-s3cret-s3cret\n")
+    os.chmod(tok, 0o600)
+    port = free_port()
+    addr = ("127.0.0.1", port)
+    s = Server(["--control-listen", "127.0.0.1:%d" % port,
+                "--control-token", tok], n=7)
+    lat, errors, stop = [], [], threading.Event()
+
+    def monitor():
+        with wirerate.Client(address=addr, token="s3cret-s3cret-s3cret",
+                             timeout=10) as cl:
+            while not stop.is_set():
+                t0 = time.monotonic()
+                try:
+                    cl.status()
+                except (OSError, ValueError, wirerate.ServerError) as e:
+                    errors.append(repr(e))
+                    return
+                lat.append(time.monotonic() - t0)
+                time.sleep(0.05)
+    streams = [fuzz_stream(random.Random(FUZZ_SEED + i)) for i in range(FUZZ_STREAMS)]
+    fates = [None] * len(streams)
+    todo = list(range(len(streams)))
+    lock = threading.Lock()
+
+    def worker():
+        while True:
+            with lock:
+                if not todo:
+                    return
+                i = todo.pop()
+            try:
+                fates[i] = fuzz_one(addr, streams[i])
+            except OSError as e:
+                fates[i] = {"early": True, "error": repr(e)}
+    try:
+        mon = threading.Thread(target=monitor, daemon=True)
+        mon.start()
+        time.sleep(0.2)
+        workers = [threading.Thread(target=worker, daemon=True) for _ in range(8)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(120)
+        stop.set()
+        mon.join(15)
+        bad = [(i, fuzz_verdict(f)) for i, f in enumerate(fates) if f is not None]
+        bad = [b for b in bad if b[1] is not None]
+        print("%d streams (%d with a bad line, %d over 1 MiB); status called %d "
+              "times, slowest %.3f s" % (
+                  len(streams), sum("offence_s" in (f or {}) for f in fates),
+                  sum(sum(map(len, st)) > MAX_LINE for st in streams), len(lat),
+                  max(lat or [0])))
+        c.eq(sum(f is None for f in fates), 0, "every stream sent")
+        c.eq(bad[:3], [], "every fuzzed connection closed when it should be "
+             "(%d not)" % len(bad))
+        c.eq(errors, [], "the authenticated client's calls all answered")
+        c.true(len(lat) >= 20 and max(lat) < 1.0, "each of its %d calls within "
+               "1 s: slowest %.3f s" % (len(lat), max(lat or [99])))
+        with s.client() as cl:
+            c.eq(cl.shutdown()["state"], "shutting down", "shutdown after the fuzz")
+        c.eq(s.wait(60), 0, "the server's exit code: it never crashed")
+    finally:
+        stop.set()
         s.close()
         shutil.rmtree(d, ignore_errors=True)
     c.done()
@@ -830,7 +1010,8 @@ CASES = cases.by_name(serve_back_to_back, serve_ports_during_setup, serve_eal_po
                       serve_live_rate, serve_bad_requests, serve_client_killed,
                       serve_shutdown, serve_memory_flat, control_plain_run,
                       control_update_keeps_clamps, ndr_search_script, serve_tcp_token,
-                      serve_tcp_crowd, serve_long_error, ctl_timeout)
+                      serve_tcp_crowd, serve_tcp_fuzz, serve_long_error,
+                      ctl_timeout)
 
 if __name__ == "__main__":
     cases.main(CASES)
