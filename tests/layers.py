@@ -22,6 +22,9 @@ JSON_ELSEWHERE = {
     "base/jsonw.h": "the helpers results/ writes with",
     "base/rpc.c": "JSON-RPC framing of the control socket",
     "trial/live.c": "the control socket's status: live rates",
+    "analysis/alike.c": "the set-up keys two results differ on, in memory",
+    "analysis/compare_json.c": "the verdict of compare --json, not a result",
+    "analysis/histpoints.c": "the set-up a history series is split by",
 }
 
 # The house limit of a source file (docs/architecture.md, "Layers").

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The change points of every series (results/changepoint.h) and what they
+ * The change points of every series (analysis/changepoint.h) and what they
  * mean for the newest point: `history check`'s verdict, its JUnit XML and
  * JSON (analyse.c), and the words `show` prints.
  */
@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "results/changepoint.h"
+#include "analysis/changepoint.h"
 #include "db.h"
 
 /* One series with its change points. */

@@ -3,7 +3,7 @@
 #ifndef WR_APP_HIST_ARGS_H
 #define WR_APP_HIST_ARGS_H
 
-#include "results/changepoint.h"
+#include "analysis/changepoint.h"
 #include "db.h"
 
 struct hist_args {

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "results/histpoints.h"
+#include "analysis/histpoints.h"
 #include "store.h"
 
 #define HIST_SCHEMA_VERSION 1

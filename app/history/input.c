@@ -9,7 +9,7 @@
 
 #include "base/sha256.h"
 #include "report/jsonpath.h"
-#include "results/compare.h"
+#include "analysis/compare.h"
 #include "input.h"
 
 /* One end of a merge, loaded as a result. */

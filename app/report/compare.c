@@ -17,8 +17,8 @@
 #include "common/exitcode.h"
 #include "base/csv.h"
 #include "measure/metrics.h"
-#include "results/alike.h"
-#include "results/compare.h"
+#include "analysis/alike.h"
+#include "analysis/compare.h"
 #include "compare.h"
 #include "markup.h"
 
@@ -30,7 +30,7 @@ struct cmp_args {
 	const char *junit;
 	const char *json;             /* --json FILE: the verdict as JSON */
 	bool quiet;
-	unsigned int allow;           /* --allow-diff keys (results/alike.h) */
+	unsigned int allow;           /* --allow-diff keys (analysis/alike.h) */
 	struct wr_tolerances tol;
 };
 

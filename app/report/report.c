@@ -26,7 +26,7 @@
 #include "report_y1564.h"
 #include "report_campaign.h"
 #include "report_fmt.h"
-#include "results/compare.h"
+#include "analysis/compare.h"
 #include "results/trials.h"
 
 struct rep_args {

@@ -20,7 +20,7 @@
 
 #include "jsonpath.h"
 #include "report_campaign.h"
-#include "results/compare.h"
+#include "analysis/compare.h"
 #include "results/kinds.h"
 
 #define CELL_SCHEMA "wirerate-cell/2"

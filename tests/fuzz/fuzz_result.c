@@ -22,7 +22,7 @@
 #include "fuzz.h"
 #include "measure/metrics.h"
 #include "measure/tolerance.h"
-#include "results/compare.h"
+#include "analysis/compare.h"
 #include "results/kinds.h"
 #include "results/trials.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "results/changepoint.h"
+#include "analysis/changepoint.h"
 #include "cp_reference.h"
 
 typedef int (*find_fn)(const double *x, unsigned int n, const struct wr_cp_opts *o,

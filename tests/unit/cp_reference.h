@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The change points as lib/results/changepoint.c found them before its
+ * The change points as lib/analysis/changepoint.c found them before its
  * statistic went O(n log n): every pair's distance summed, O(n^2) a split
  * search. Kept for test_changepoint to check the fast one against: the
  * same change points, the statistic within rounding. Test only.
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "base/splitmix.h"
-#include "results/changepoint.h"
+#include "analysis/changepoint.h"
 #include "results/trials.h"
 
 /*

@@ -8,7 +8,7 @@
 
 #include <rte_common.h>
 
-#include "results/alike.h"
+#include "analysis/alike.h"
 #include "wr_test.h"
 
 static struct wr_error err;

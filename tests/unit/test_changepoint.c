@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Change points (lib/results/changepoint.c) on synthetic series: shifts of
+ * Change points (lib/analysis/changepoint.c) on synthetic series: shifts of
  * 2, 5 and 20% planted in Gaussian noise of 1 to 3% are found at their
  * index +- 1 (29 of 30 series; +- 2 all) with their sign and size; pure noise has no more false changes than
  * the significance level allows; the same seed gives the same answer; a
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "base/sha256.h"
-#include "results/changepoint.h"
+#include "analysis/changepoint.h"
 #include "cp_reference.h"
 #include "wr_test.h"
 

@@ -10,8 +10,8 @@
 
 #include <rte_common.h>
 
-#include "results/alike.h"
-#include "results/compare.h"
+#include "analysis/alike.h"
+#include "analysis/compare.h"
 #include "wr_docs.h"
 #include "wr_test.h"
 

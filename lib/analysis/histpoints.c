@@ -6,7 +6,7 @@
 
 #include "alike.h"
 #include "histpoints.h"
-#include "kinds.h"
+#include "results/kinds.h"
 
 /* A string at path of doc, or "-": the value a set-up key has when absent. */
 static json_t *

@@ -12,9 +12,9 @@
 #include "base/error.h"
 #include "compare.h"
 #include "alike.h"
-#include "kinds.h"
-#include "result.h"
-#include "trials.h"
+#include "results/kinds.h"
+#include "results/result.h"
+#include "results/trials.h"
 
 const char *
 wr_compare_verdict_name(enum wr_verdict v)

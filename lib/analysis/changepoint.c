@@ -6,7 +6,7 @@
 
 #include "base/splitmix.h"
 #include "changepoint.h"
-#include "trials.h"
+#include "results/trials.h"
 
 void
 wr_cp_defaults(struct wr_cp_opts *o)
