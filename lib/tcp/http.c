@@ -148,9 +148,11 @@ name_byte(struct wr_http_resp *r, uint8_t ch)
 {
 	unsigned int i;
 
+	/* only live candidates are read: pos is within their names */
 	for (i = 0; i < NB_HDRS; i++)
-		if (hdr_names[i][r->pos] != (char)lower(ch) ||
-			hdr_names[i][r->pos] == '\0')
+		if ((r->cand & (1u << i)) &&
+			(hdr_names[i][r->pos] == '\0' ||
+			hdr_names[i][r->pos] != (char)lower(ch)))
 			r->cand &= (uint8_t)~(1u << i);
 	if (r->cand != 0)
 		r->pos++;
