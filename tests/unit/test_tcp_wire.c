@@ -112,6 +112,30 @@ test_round_trips(void)
 	}
 }
 
+/* The fill (by runs) agrees with the byte formula, across the wraps. */
+static void
+test_pattern_fill(void)
+{
+	static uint8_t buf[3000];
+	uint64_t s = 5, off, nb_bad = 0;
+	uint32_t seed;
+	size_t len, i;
+	int n;
+
+	for (n = 0; n < 2000; n++) {
+		seed = (uint32_t)wr_test_prng(&s);
+		off = n % 2 ? wr_test_prng(&s) : UINT32_MAX - (n % 600);
+		len = (size_t)(wr_test_prng(&s) % sizeof(buf));
+		wr_tcp_pattern_fill(buf, seed, off, len);
+		for (i = 0; i < len; i++) {
+			uint32_t x = (uint32_t)(off + i) + seed;
+
+			nb_bad += buf[i] != (uint8_t)(x + 2 * (x >> 8));
+		}
+	}
+	WR_CHECK_U64(nb_bad, 0);
+}
+
 /* The pattern as wire.h defines it, and its promise. */
 static void
 test_pattern(void)
@@ -131,6 +155,7 @@ test_pattern(void)
 		if (wr_tcp_pattern_byte(9, k) == wr_tcp_pattern_byte(9, k + 1))
 			break;
 	WR_CHECK_U64(k, 1000000);
+	test_pattern_fill();
 }
 
 /* Errors: no room, too long, a packet that is not TCP. */
