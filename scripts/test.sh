@@ -170,11 +170,11 @@ if forbidden:
 PY
 }
 
-# What the chosen suites need: unit alone needs the build and python3-
-# jsonschema only (no EAL, no hugepages, no test servers).
+# What the chosen suites need: unit alone needs the build, python3-
+# jsonschema and python3-scapy only (no EAL, no hugepages, no test servers).
 wr_need_root
 if [ "${suites[*]}" = unit ] && [ $san -eq 0 ]; then
-	wr_install "${WR_BUILD_PACKAGES[@]}" python3-jsonschema
+	wr_install "${WR_BUILD_PACKAGES[@]}" python3-jsonschema python3-scapy
 else
 	wr_install "${WR_PACKAGES[@]}"
 	wr_install_test_tools

@@ -30,6 +30,9 @@ WR_SAN_PACKAGES=(clang libclang-rt-dev llvm)
 WR_TEST_PACKAGES+=(postgresql)
 # The results' JSON Schemas (docs/schema) checked in the Python suites.
 WR_TEST_PACKAGES+=(python3-jsonschema)
+# Scapy checks TCP segments built and parsed by lib/tcp/wire.c
+# (tests/unit/test_tcp_wire_scapy.py).
+WR_TEST_PACKAGES+=(python3-scapy)
 # One-way latency across hosts (docs/testbeds.md): the twoend suite's
 # clocks case reads real clock daemons, each started by the test in its
 # own namespaces with its own config, pid file and socket: linuxptp's

@@ -1,0 +1,506 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Incremental HTTP/1.1 (http.h): byte-at-a-time state machines for heads
+ * (RFC 9112 4, 5), bodies skipped in bulk by Content-Length (RFC 9112
+ * 6.3), by chunks (7.1) or up to the close.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tcp/http.h"
+
+_Static_assert(sizeof(struct wr_http_resp) == 16, "wr_http_resp: 16 bytes");
+
+/* Response parser states. */
+enum resp_state {
+	S_VERSION = 0,  /* "HTTP/1.x " */
+	S_CODE,         /* three digits */
+	S_LINE_SKIP,    /* the rest of a line */
+	S_HDR_START,
+	S_NAME,
+	S_VAL_LEN,
+	S_VAL_WORD,     /* Transfer-Encoding or Connection: a word */
+	S_HDR_END_LF,
+	S_BODY,
+	S_BODY_EOF,
+	S_CHUNK_SIZE,
+	S_CHUNK_EXT,
+	S_CHUNK_DATA,
+	S_CHUNK_CR,
+	S_CHUNK_LF,
+	S_TRAILER_START,
+	S_TRAILER_SKIP,
+	S_TRAILER_END_LF,
+	S_ERROR,
+};
+
+/* Flags of struct wr_http_resp. */
+enum resp_flag {
+	F_HAVE_LEN = 1 << 0,
+	F_CHUNKED = 1 << 1,
+	F_CLOSE = 1 << 2,
+	F_DIGITS = 1 << 3,      /* a chunk size has a digit */
+	F_WORD_TE = 1 << 4,     /* S_VAL_WORD looks for "chunked" */
+};
+
+/* The headers the parser knows, by bit of wr_http_resp.cand. */
+static const char *const hdr_names[] = {
+	"content-length", "transfer-encoding", "connection",
+};
+#define NB_HDRS 3
+#define ALL_HDRS 7
+
+static const char version[] = "HTTP/1.";
+
+static inline uint8_t
+lower(uint8_t ch)
+{
+	return ch >= 'A' && ch <= 'Z' ? (uint8_t)(ch + 32) : ch;
+}
+
+static int
+hex_val(uint8_t ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	ch = lower(ch);
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	return -1;
+}
+
+void
+wr_http_resp_init(struct wr_http_resp *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->state = S_VERSION;
+}
+
+static int
+resp_bad(struct wr_http_resp *r, struct wr_http_counts *c)
+{
+	r->state = S_ERROR;
+	c->nb_malformed++;
+	return -EBADMSG;
+}
+
+/* One response complete: count it, wait for the next status line. */
+static void
+resp_done(struct wr_http_resp *r, struct wr_http_counts *c)
+{
+	c->nb_responses++;
+	if (r->status < 200 || r->status > 299)
+		c->nb_failed++;
+	if (r->flags & F_CHUNKED)
+		c->nb_chunked++;
+	wr_http_resp_init(r);
+}
+
+/* The empty line after the headers: how the body is delimited. */
+static void
+headers_end(struct wr_http_resp *r, struct wr_http_counts *c)
+{
+	if (r->status >= 100 && r->status <= 199) {
+		wr_http_resp_init(r);       /* interim: the final one follows */
+		return;
+	}
+	if (r->status == 204 || r->status == 304) {
+		resp_done(r, c);
+	} else if (r->flags & F_CHUNKED) {
+		r->state = S_CHUNK_SIZE;
+		r->left_bytes = 0;
+	} else if (r->flags & F_HAVE_LEN) {
+		r->state = S_BODY;
+		if (r->left_bytes == 0)
+			resp_done(r, c);
+	} else {
+		r->state = S_BODY_EOF;
+	}
+}
+
+/* ':' ends a header name: which value parser, if any. */
+static void
+name_end(struct wr_http_resp *r)
+{
+	unsigned int i;
+
+	r->state = S_LINE_SKIP;
+	for (i = 0; i < NB_HDRS; i++)
+		if ((r->cand & (1u << i)) && hdr_names[i][r->pos] == '\0')
+			break;
+	r->pos = 0;
+	if (i == 0) {
+		r->state = S_VAL_LEN;
+		r->left_bytes = 0;
+		r->flags &= (uint8_t)~F_HAVE_LEN;
+	} else if (i < NB_HDRS) {
+		r->state = S_VAL_WORD;
+		r->flags = (uint8_t)((r->flags & ~F_WORD_TE) |
+			(i == 1 ? F_WORD_TE : 0));
+	}
+}
+
+/* One byte of a header name. */
+static void
+name_byte(struct wr_http_resp *r, uint8_t ch)
+{
+	unsigned int i;
+
+	/* only live candidates are read: pos is within their names */
+	for (i = 0; i < NB_HDRS; i++)
+		if ((r->cand & (1u << i)) &&
+			(hdr_names[i][r->pos] == '\0' ||
+			hdr_names[i][r->pos] != (char)lower(ch)))
+			r->cand &= (uint8_t)~(1u << i);
+	if (r->cand != 0)
+		r->pos++;
+}
+
+/* One byte of a Content-Length value. */
+static int
+len_byte(struct wr_http_resp *r, uint8_t ch)
+{
+	if (ch == ' ' || ch == '\t' || ch == '\r')
+		return 0;
+	if (ch == '\n') {
+		r->state = S_HDR_START;
+		return r->flags & F_HAVE_LEN ? 0 : -EBADMSG;
+	}
+	if (ch < '0' || ch > '9' ||
+		r->left_bytes > WR_HTTP_BODY_MAX_BYTES / 10)
+		return -EBADMSG;
+	r->left_bytes = r->left_bytes * 10 + (uint64_t)(ch - '0');
+	if (r->left_bytes >= WR_HTTP_BODY_MAX_BYTES)
+		return -EBADMSG;
+	r->flags |= F_HAVE_LEN;
+	return 0;
+}
+
+/* One byte of a Transfer-Encoding or Connection value: find the word. */
+static void
+word_byte(struct wr_http_resp *r, uint8_t ch)
+{
+	const char *w = r->flags & F_WORD_TE ? "chunked" : "close";
+
+	if (ch == '\n') {
+		r->state = S_HDR_START;
+		return;
+	}
+	/* neither word repeats its first letter: a restart is enough */
+	if (w[r->pos] != '\0' && (char)lower(ch) == w[r->pos])
+		r->pos++;
+	else if (w[r->pos] != '\0')
+		r->pos = (char)lower(ch) == w[0] ? 1 : 0;
+	if (w[r->pos] == '\0')
+		r->flags |= r->flags & F_WORD_TE ? F_CHUNKED : F_CLOSE;
+}
+
+/* One byte of the status line's start and its code. */
+static int
+status_byte(struct wr_http_resp *r, uint8_t ch)
+{
+	if (r->state == S_VERSION) {
+		if (r->pos < 7 && ch != (uint8_t)version[r->pos])
+			return -EBADMSG;
+		if (r->pos == 7 && (ch < '0' || ch > '9'))
+			return -EBADMSG;
+		if (r->pos == 8) {
+			if (ch != ' ')
+				return -EBADMSG;
+			r->state = S_CODE;
+			r->pos = 0;
+			return 0;
+		}
+		r->pos++;
+		return 0;
+	}
+	if (r->pos == 3) {
+		/* RFC 9112 4: SP after the code; tolerate a bare end of line */
+		if (r->status < 100 || (ch != ' ' && ch != '\r' && ch != '\n'))
+			return -EBADMSG;
+		r->state = ch == '\n' ? S_HDR_START : S_LINE_SKIP;
+		return 0;
+	}
+	if (ch < '0' || ch > '9')
+		return -EBADMSG;
+	r->status = (uint16_t)(r->status * 10 + (ch - '0'));
+	r->pos++;
+	return 0;
+}
+
+/* One byte of the head (status line and headers). */
+static int
+head_byte(struct wr_http_resp *r, uint8_t ch, struct wr_http_counts *c)
+{
+	switch (r->state) {
+	case S_VERSION:
+	case S_CODE:
+		return status_byte(r, ch);
+	case S_LINE_SKIP:
+		if (ch == '\n')
+			r->state = S_HDR_START;
+		return 0;
+	case S_HDR_START:
+		if (ch == '\r' || ch == '\n') {
+			r->state = S_HDR_END_LF;
+			if (ch == '\n')
+				headers_end(r, c);
+			return 0;
+		}
+		r->state = S_NAME;
+		r->cand = ALL_HDRS;
+		r->pos = 0;
+		/* fall through */
+	case S_NAME:
+		if (ch == ':')
+			name_end(r);
+		else if (ch == '\n')
+			return -EBADMSG;
+		else
+			name_byte(r, ch);
+		return 0;
+	case S_VAL_LEN:
+		return len_byte(r, ch);
+	case S_VAL_WORD:
+		word_byte(r, ch);
+		return 0;
+	default:                /* S_HDR_END_LF */
+		if (ch != '\n')
+			return -EBADMSG;
+		headers_end(r, c);
+		return 0;
+	}
+}
+
+/* The end of a chunk-size line. */
+static int
+chunk_size_end(struct wr_http_resp *r)
+{
+	if (!(r->flags & F_DIGITS))
+		return -EBADMSG;
+	r->flags &= (uint8_t)~F_DIGITS;
+	r->state = r->left_bytes == 0 ? S_TRAILER_START : S_CHUNK_DATA;
+	return 0;
+}
+
+/* One byte of chunk framing (sizes, CRLFs, trailers). */
+static int
+chunk_byte(struct wr_http_resp *r, uint8_t ch, struct wr_http_counts *c)
+{
+	int d;
+
+	switch (r->state) {
+	case S_CHUNK_SIZE:
+		d = hex_val(ch);
+		if (d >= 0) {
+			if (r->left_bytes >= WR_HTTP_BODY_MAX_BYTES / 16)
+				return -EBADMSG;
+			r->left_bytes = r->left_bytes * 16 + (uint64_t)d;
+			r->flags |= F_DIGITS;
+			return 0;
+		}
+		if (ch == ';' || ch == ' ' || ch == '\t' || ch == '\r')
+			r->state = S_CHUNK_EXT;
+		else if (ch == '\n')
+			return chunk_size_end(r);
+		else
+			return -EBADMSG;
+		return 0;
+	case S_CHUNK_EXT:
+		return ch == '\n' ? chunk_size_end(r) : 0;
+	case S_CHUNK_CR:
+		if (ch != '\r' && ch != '\n')
+			return -EBADMSG;
+		r->state = ch == '\r' ? S_CHUNK_LF : S_CHUNK_SIZE;
+		return 0;
+	case S_CHUNK_LF:
+		if (ch != '\n')
+			return -EBADMSG;
+		r->state = S_CHUNK_SIZE;
+		return 0;
+	case S_TRAILER_START:
+		if (ch == '\n')
+			resp_done(r, c);
+		else
+			r->state = ch == '\r' ? S_TRAILER_END_LF : S_TRAILER_SKIP;
+		return 0;
+	case S_TRAILER_SKIP:
+		if (ch == '\n')
+			r->state = S_TRAILER_START;
+		return 0;
+	default:                /* S_TRAILER_END_LF */
+		if (ch != '\n')
+			return -EBADMSG;
+		resp_done(r, c);
+		return 0;
+	}
+}
+
+/* Skip body bytes in bulk; returns how many of len were taken. */
+static size_t
+body_take(struct wr_http_resp *r, size_t len, struct wr_http_counts *c)
+{
+	size_t n = len;
+
+	if (r->state != S_BODY_EOF && r->left_bytes < n)
+		n = (size_t)r->left_bytes;
+	c->nb_body_bytes += n;
+	if (r->state == S_BODY_EOF)
+		return n;
+	r->left_bytes -= n;
+	if (r->left_bytes == 0) {
+		if (r->state == S_CHUNK_DATA)
+			r->state = S_CHUNK_CR;
+		else
+			resp_done(r, c);
+	}
+	return n;
+}
+
+int
+wr_http_resp_feed(struct wr_http_resp *r, const uint8_t *p, size_t len,
+	struct wr_http_counts *c)
+{
+	size_t i = 0;
+	int rc;
+
+	while (i < len) {
+		if (r->state == S_ERROR)
+			return -EBADMSG;
+		if (r->state == S_BODY || r->state == S_BODY_EOF ||
+			r->state == S_CHUNK_DATA) {
+			i += body_take(r, len - i, c);
+			continue;
+		}
+		if (++r->line_bytes > WR_HTTP_LINE_MAX_BYTES)
+			return resp_bad(r, c);
+		if (p[i] == '\n')
+			r->line_bytes = 0;
+		rc = r->state >= S_CHUNK_SIZE ? chunk_byte(r, p[i], c) :
+			head_byte(r, p[i], c);
+		if (rc != 0)
+			return resp_bad(r, c);
+		i++;
+	}
+	return r->state == S_ERROR ? -EBADMSG : 0;
+}
+
+int
+wr_http_resp_eof(struct wr_http_resp *r, struct wr_http_counts *c)
+{
+	if (r->state == S_BODY_EOF) {
+		resp_done(r, c);
+		return 0;
+	}
+	if (r->state == S_VERSION && r->pos == 0)
+		return 0;
+	if (r->state == S_ERROR)
+		return -EBADMSG;
+	return resp_bad(r, c);
+}
+
+int
+wr_http_req_write(char *buf, size_t room, const char *path,
+	const char *host, int keep_alive)
+{
+	int n = snprintf(buf, room,
+		"GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: wirerate\r\n"
+		"Accept: */*\r\nConnection: %s\r\n\r\n", path, host,
+		keep_alive ? "keep-alive" : "close");
+
+	return n < 0 || (size_t)n >= room ? -ENOSPC : n;
+}
+
+int
+wr_http_resp_head_write(char *buf, size_t room, uint64_t body_bytes,
+	int keep_alive)
+{
+	int n = snprintf(buf, room,
+		"HTTP/1.1 200 OK\r\nServer: wirerate\r\n"
+		"Content-Type: application/octet-stream\r\n"
+		"Content-Length: %" PRIu64 "\r\nConnection: %s\r\n\r\n",
+		body_bytes, keep_alive ? "keep-alive" : "close");
+
+	return n < 0 || (size_t)n >= room ? -ENOSPC : n;
+}
+
+/* Request counter states. */
+enum req_state {
+	Q_START = 0,    /* before a request line (empty lines skipped) */
+	Q_METHOD,
+	Q_LINE,         /* the rest of a line */
+	Q_HDR_START,
+	Q_END_LF,
+	Q_ERROR,
+};
+
+void
+wr_http_req_init(struct wr_http_req *q)
+{
+	memset(q, 0, sizeof(*q));
+}
+
+/* One byte of a request head; 1 when it ends the head. */
+static int
+req_byte(struct wr_http_req *q, uint8_t ch)
+{
+	switch (q->state) {
+	case Q_START:
+		if (ch == '\r' || ch == '\n')  /* RFC 9112 2.2 */
+			return 0;
+		if (ch < 'A' || ch > 'Z')
+			return -EBADMSG;
+		q->state = Q_METHOD;
+		return 0;
+	case Q_METHOD:
+		if (ch == ' ')
+			q->state = Q_LINE;
+		else if (ch < 'A' || ch > 'Z')
+			return -EBADMSG;
+		return 0;
+	case Q_LINE:
+		if (ch == '\n')
+			q->state = Q_HDR_START;
+		return 0;
+	case Q_HDR_START:
+		if (ch == '\n') {
+			q->state = Q_START;
+			return 1;
+		}
+		q->state = ch == '\r' ? Q_END_LF : Q_LINE;
+		return 0;
+	default:                /* Q_END_LF */
+		if (ch != '\n')
+			return -EBADMSG;
+		q->state = Q_START;
+		return 1;
+	}
+}
+
+int
+wr_http_req_feed(struct wr_http_req *q, const uint8_t *p, size_t len,
+	uint64_t *nb_done)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < len; i++) {
+		if (q->state == Q_ERROR)
+			return -EBADMSG;
+		if (++q->line_bytes > WR_HTTP_LINE_MAX_BYTES) {
+			q->state = Q_ERROR;
+			return -EBADMSG;
+		}
+		if (p[i] == '\n')
+			q->line_bytes = 0;
+		rc = req_byte(q, p[i]);
+		if (rc < 0) {
+			q->state = Q_ERROR;
+			return -EBADMSG;
+		}
+		*nb_done += (uint64_t)rc;
+	}
+	return q->state == Q_ERROR ? -EBADMSG : 0;
+}

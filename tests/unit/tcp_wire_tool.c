@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A tiny front end to lib/tcp/wire.c for tests/unit/test_tcp_wire_scapy.py:
+ * scapy checks what the C builder writes and writes what the C parser
+ * reads.
+ *   tcp_wire_tool build SRC SPORT DST DPORT SEQ ACK FLAGS WND MSS WSCALE
+ *                       LEN OFF SEED sw|offload   -> the packet in hex
+ *   tcp_wire_tool parse HEX                        -> key=value lines
+ * Addresses are IPv4 or IPv6 text; WSCALE -1 for none.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tcp/wire.h"
+
+static int
+tool_build(char **a)
+{
+	struct wr_tcp_tuple t;
+	struct wr_tcp_seg seg;
+	struct wr_tcp_tx tx;
+	static uint8_t buf[70000];
+	int af, n, i;
+
+	memset(&t, 0, sizeof(t));
+	memset(&seg, 0, sizeof(seg));
+	af = strchr(a[0], ':') != NULL ? AF_INET6 : AF_INET;
+	t.family = af == AF_INET ? WR_TCP_IPV4 : WR_TCP_IPV6;
+	if (inet_pton(af, a[0], t.laddr) != 1 ||
+		inet_pton(af, a[2], t.raddr) != 1)
+		return 2;
+	t.lport = (uint16_t)strtoul(a[1], NULL, 0);
+	t.rport = (uint16_t)strtoul(a[3], NULL, 0);
+	seg.seq = (uint32_t)strtoul(a[4], NULL, 0);
+	seg.ack = (uint32_t)strtoul(a[5], NULL, 0);
+	seg.flags = (uint8_t)strtoul(a[6], NULL, 0);
+	seg.wnd_raw = (uint16_t)strtoul(a[7], NULL, 0);
+	seg.mss_bytes = (uint16_t)strtoul(a[8], NULL, 0);
+	seg.wscale = atoi(a[9]) < 0 ? WR_TCP_WSCALE_NONE : (uint8_t)atoi(a[9]);
+	seg.len_bytes = (uint32_t)strtoul(a[10], NULL, 0);
+	seg.stream_off = strtoull(a[11], NULL, 0);
+	memset(&tx, 0, sizeof(tx));
+	tx.tuple = &t;
+	tx.seg = &seg;
+	tx.pattern_seed = (uint32_t)strtoul(a[12], NULL, 0);
+	tx.ttl = 64;
+	tx.csum_mode = strcmp(a[13], "offload") == 0 ? WR_TCP_CSUM_OFFLOAD :
+		WR_TCP_CSUM_SW;
+	n = wr_tcp_wire_build(&tx, buf, sizeof(buf));
+	if (n < 0)
+		return 1;
+	for (i = 0; i < n; i++)
+		printf("%02x", buf[i]);
+	printf("\n");
+	return 0;
+}
+
+static int
+tool_parse(const char *hex)
+{
+	static uint8_t buf[70000];
+	char src[64], dst[64];
+	struct wr_tcp_rx rx;
+	size_t n = strlen(hex) / 2, i;
+	int rc, af;
+
+	for (i = 0; i < n && i < sizeof(buf); i++)
+		sscanf(hex + 2 * i, "%2hhx", &buf[i]);
+	rc = wr_tcp_wire_parse(buf, n, &rx);
+	printf("rc=%d\n", rc);
+	if (rc != 0)
+		return 0;
+	af = rx.tuple.family == WR_TCP_IPV4 ? AF_INET : AF_INET6;
+	inet_ntop(af, rx.tuple.raddr, src, sizeof(src));
+	inet_ntop(af, rx.tuple.laddr, dst, sizeof(dst));
+	printf("src=%s\nsport=%u\ndst=%s\ndport=%u\n", src, rx.tuple.rport,
+		dst, rx.tuple.lport);
+	printf("seq=%" PRIu32 "\nack=%" PRIu32 "\nflags=%u\nwnd=%u\n",
+		rx.seg.seq, rx.seg.ack, rx.seg.flags, rx.seg.wnd_raw);
+	printf("mss=%u\nwscale=%d\nlen=%" PRIu32 "\npayload_off=%" PRIu32 "\n",
+		rx.seg.mss_bytes, rx.seg.wscale == WR_TCP_WSCALE_NONE ? -1 :
+		rx.seg.wscale, rx.seg.len_bytes, rx.payload_off);
+	printf("opts=%u\ncsum_ok=%d\n", rx.opt_seen,
+		wr_tcp_wire_csum_ok(buf, n));
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc == 16 && strcmp(argv[1], "build") == 0)
+		return tool_build(argv + 2);
+	if (argc == 3 && strcmp(argv[1], "parse") == 0)
+		return tool_parse(argv[2]);
+	fprintf(stderr, "usage: tcp_wire_tool build ... | parse HEX\n");
+	return 2;
+}

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests for lib/tcp/http.c: a stream of responses shaped as nginx
+ * sends them (200 with Content-Length, 404, chunked with extensions and a
+ * trailer, one delimited by the close) fed split at every byte position,
+ * with counts worked by hand here; malformed status lines; huge and
+ * overflowing Content-Length; bad chunk sizes; pipelined requests on the
+ * server side; the writers' text.
+ */
+#include <errno.h>
+
+#include "tcp/http.h"
+#include "wr_test.h"
+
+#define NGINX_200 \
+	"HTTP/1.1 200 OK\r\nServer: nginx/1.22.1\r\n" \
+	"Date: Fri, 04 Dec 2026 04:00:00 GMT\r\nContent-Type: text/html\r\n" \
+	"Content-Length: 615\r\n" \
+	"Last-Modified: Mon, 02 Nov 2026 10:00:00 GMT\r\n" \
+	"Connection: keep-alive\r\nETag: \"6367-267\"\r\n" \
+	"Accept-Ranges: bytes\r\n\r\n"
+#define NGINX_404 \
+	"HTTP/1.1 404 Not Found\r\nServer: nginx/1.22.1\r\n" \
+	"Content-Type: text/html\r\ncontent-length:   153\r\n" \
+	"Connection: keep-alive\r\n\r\n"
+#define CHUNKED \
+	"HTTP/1.1 200 OK\r\nServer: nginx/1.22.1\r\n" \
+	"Transfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n" \
+	"1A;name=value\r\nabcdefghijklmnopqrstuvwxyz\r\n" \
+	"3\r\nxyz\r\n0\r\nX-Trailer: 1\r\n\r\n"
+#define CLOSED \
+	"HTTP/1.0 200 OK\r\nServer: nginx/1.22.1\r\nConnection: close\r\n\r\n" \
+	"the body runs to the close"
+
+static uint8_t stream[8192];
+
+/* The four responses in a row; returns the length. */
+static size_t
+make_stream(void)
+{
+	size_t n = 0;
+
+	memcpy(stream + n, NGINX_200, strlen(NGINX_200));
+	n += strlen(NGINX_200);
+	memset(stream + n, 'a', 615);
+	n += 615;
+	memcpy(stream + n, NGINX_404, strlen(NGINX_404));
+	n += strlen(NGINX_404);
+	memset(stream + n, 'b', 153);
+	n += 153;
+	memcpy(stream + n, CHUNKED, strlen(CHUNKED));
+	n += strlen(CHUNKED);
+	memcpy(stream + n, CLOSED, strlen(CLOSED));
+	return n + strlen(CLOSED);
+}
+
+/* Feed the stream in two pieces cut at cut, then the close. */
+static void
+feed_split(size_t n, size_t cut, struct wr_http_counts *c)
+{
+	struct wr_http_resp r;
+
+	memset(c, 0, sizeof(*c));
+	wr_http_resp_init(&r);
+	WR_CHECK(wr_http_resp_feed(&r, stream, cut, c) == 0);
+	WR_CHECK(wr_http_resp_feed(&r, stream + cut, n - cut, c) == 0);
+	WR_CHECK(wr_http_resp_eof(&r, c) == 0);
+}
+
+static void
+test_split_everywhere(void)
+{
+	size_t n = make_stream(), cut, nb_bad = 0;
+	struct wr_http_counts c;
+
+	for (cut = 0; cut <= n; cut++) {
+		feed_split(n, cut, &c);
+		/* 4 responses, the 404 failed, one chunked; bodies
+		 * 615 + 153 + 26 + 3 + 26 ("the body runs to the close") */
+		nb_bad += c.nb_responses != 4 || c.nb_failed != 1 ||
+			c.nb_chunked != 1 || c.nb_malformed != 0 ||
+			c.nb_body_bytes != 615 + 153 + 26 + 3 + 26;
+	}
+	WR_CHECK_U64(nb_bad, 0);
+}
+
+/* Byte by byte, the hardest split. */
+static void
+test_byte_by_byte(void)
+{
+	size_t n = make_stream(), i;
+	struct wr_http_counts c;
+	struct wr_http_resp r;
+
+	memset(&c, 0, sizeof(c));
+	wr_http_resp_init(&r);
+	for (i = 0; i < n; i++)
+		WR_CHECK(wr_http_resp_feed(&r, stream + i, 1, &c) == 0);
+	WR_CHECK(wr_http_resp_eof(&r, &c) == 0);
+	WR_CHECK_U64(c.nb_responses, 4);
+	WR_CHECK_U64(c.nb_body_bytes, 823);
+}
+
+/* A head that must be refused; counted once, then sticky. */
+static void
+check_bad(const char *head)
+{
+	struct wr_http_counts c;
+	struct wr_http_resp r;
+
+	memset(&c, 0, sizeof(c));
+	wr_http_resp_init(&r);
+	if (wr_http_resp_feed(&r, (const uint8_t *)head, strlen(head), &c) !=
+		-EBADMSG) {
+		fprintf(stderr, "accepted: %s\n", head);
+		WR_CHECK(0);
+	}
+	WR_CHECK(wr_http_resp_feed(&r, (const uint8_t *)"HTTP/1.1 ", 9, &c) ==
+		-EBADMSG);
+	WR_CHECK_U64(c.nb_malformed, 1);
+	WR_CHECK_U64(c.nb_responses, 0);
+}
+
+static void
+test_malformed(void)
+{
+	check_bad("HTTP/2 200 OK\r\n\r\n");
+	check_bad("HTTX/1.1 200 OK\r\n\r\n");
+	check_bad("HTTP/1.1 20 OK\r\n\r\n");
+	check_bad("HTTP/1.1 2000 OK\r\n\r\n");
+	check_bad("HTTP/1.1 abc OK\r\n\r\n");
+	check_bad("HTTP/1.1 099 Low\r\n\r\n");
+	check_bad("http/1.1 200 OK\r\n\r\n");
+	check_bad("HTTP/1.1 200 OK\r\nno colon here\r\n\r\n");
+	check_bad("HTTP/1.1 200 OK\r\nContent-Length: 12x\r\n\r\n");
+	check_bad("HTTP/1.1 200 OK\r\nContent-Length:\r\n\r\n");
+	check_bad("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999\r\n");
+	check_bad("HTTP/1.1 200 OK\r\nContent-Length: 4611686018427387904\r\n");
+	check_bad("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n");
+	check_bad("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+		"1\r\nab\r\n");
+	check_bad("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+		"ffffffffffffffffff\r\n");
+}
+
+/* 2^62 - 1 bytes of body accepted; the parser only counts down. */
+static void
+test_huge_length(void)
+{
+	const char *h = "HTTP/1.1 200 OK\r\n"
+		"Content-Length: 4611686018427387903\r\n\r\n";
+	static uint8_t mb[1 << 20];
+	struct wr_http_counts c;
+	struct wr_http_resp r;
+	int i;
+
+	memset(&c, 0, sizeof(c));
+	wr_http_resp_init(&r);
+	WR_CHECK(wr_http_resp_feed(&r, (const uint8_t *)h, strlen(h), &c) == 0);
+	WR_CHECK_U64(r.left_bytes, 4611686018427387903ULL);
+	for (i = 0; i < 8; i++)
+		WR_CHECK(wr_http_resp_feed(&r, mb, sizeof(mb), &c) == 0);
+	WR_CHECK_U64(r.left_bytes, 4611686018427387903ULL - (8 << 20));
+	WR_CHECK_U64(c.nb_body_bytes, 8 << 20);
+	WR_CHECK(wr_http_resp_eof(&r, &c) == -EBADMSG);   /* cut short */
+	WR_CHECK_U64(c.nb_responses, 0);
+}
+
+/* Server: three pipelined requests, split everywhere; a bad one. */
+static void
+test_requests(void)
+{
+	char req[3 * 256];
+	size_t n = 0, cut, nb_bad = 0;
+	struct wr_http_req q;
+	uint64_t nb;
+	int i, w;
+
+	for (i = 0; i < 3; i++) {
+		w = wr_http_req_write(req + n, sizeof(req) - n, "/index.html",
+			"10.0.1.1", i < 2);
+		WR_CHECK(w > 0);
+		n += (size_t)w;
+	}
+	for (cut = 0; cut <= n; cut++) {
+		nb = 0;
+		wr_http_req_init(&q);
+		nb_bad += wr_http_req_feed(&q, (uint8_t *)req, cut, &nb) != 0;
+		nb_bad += wr_http_req_feed(&q, (uint8_t *)req + cut, n - cut,
+			&nb) != 0;
+		nb_bad += nb != 3;
+	}
+	WR_CHECK_U64(nb_bad, 0);
+	nb = 0;
+	wr_http_req_init(&q);
+	WR_CHECK(wr_http_req_feed(&q, (const uint8_t *)"get / HTTP/1.1\r\n", 16,
+		&nb) == -EBADMSG);
+	WR_CHECK_U64(nb, 0);
+}
+
+/* The writers' text, and a response head read back by the client. */
+static void
+test_writers(void)
+{
+	char buf[256];
+	struct wr_http_counts c;
+	struct wr_http_resp r;
+	static uint8_t body[100000];
+	int n;
+
+	n = wr_http_req_write(buf, sizeof(buf), "/x", "h", 0);
+	WR_CHECK_U64(n, strlen(buf));
+	WR_CHECK_STR(buf, "GET /x HTTP/1.1\r\nHost: h\r\n");
+	WR_CHECK_STR(buf, "Connection: close\r\n\r\n");
+	WR_CHECK(wr_http_req_write(buf, 20, "/x", "h", 1) == -ENOSPC);
+	n = wr_http_resp_head_write(buf, sizeof(buf), 100000, 1);
+	WR_CHECK_STR(buf, "HTTP/1.1 200 OK\r\n");
+	WR_CHECK_STR(buf, "Content-Length: 100000\r\n");
+	WR_CHECK_STR(buf, "Connection: keep-alive\r\n\r\n");
+	memset(&c, 0, sizeof(c));
+	wr_http_resp_init(&r);
+	WR_CHECK(wr_http_resp_feed(&r, (uint8_t *)buf, (size_t)n, &c) == 0);
+	WR_CHECK(wr_http_resp_feed(&r, body, sizeof(body), &c) == 0);
+	WR_CHECK_U64(c.nb_responses, 1);
+	WR_CHECK_U64(c.nb_failed, 0);
+	WR_CHECK(wr_http_resp_head_write(buf, 30, 1, 1) == -ENOSPC);
+	WR_CHECK_U64(sizeof(struct wr_http_resp), 16);
+}
+
+int
+main(void)
+{
+	WR_TEST_RUN(test_split_everywhere);
+	WR_TEST_RUN(test_byte_by_byte);
+	WR_TEST_RUN(test_malformed);
+	WR_TEST_RUN(test_huge_length);
+	WR_TEST_RUN(test_requests);
+	WR_TEST_RUN(test_writers);
+	return wr_test_summary();
+}
