@@ -42,14 +42,17 @@ ack_new(struct wr_tcp_conn *c, uint32_t ack, uint64_t now_us,
 		c->snd_nxt = ack;
 }
 
-/* RFC 5681 2: a duplicate ACK (same ack, no data, same window, flight). */
+/*
+ * RFC 5681 2: a duplicate ACK (same ack, no data, same window, flight).
+ * Not under a zero window: those are answers to persist probes.
+ */
 static bool
 is_dupack(const struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 	uint32_t wnd)
 {
 	return seg->ack == c->snd_una && seg->len_bytes == 0 &&
 		!(seg->flags & (WR_TCP_SYN | WR_TCP_FIN)) &&
-		wnd == c->snd_wnd_bytes && c->snd_una != c->snd_max;
+		wnd == c->snd_wnd_bytes && wnd > 0 && c->snd_una != c->snd_max;
 }
 
 bool
