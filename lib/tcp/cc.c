@@ -72,12 +72,13 @@ wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack, struct wr_tcp_out *out)
 {
 	uint32_t acked = ack - c->snd_una, mss = c->mss_bytes;
 
-	c->nb_dupacks = 0;
 	if (!(c->flags & WR_TCP_F_IN_RECOVERY)) {
+		c->nb_dupacks = 0;
 		grow(c, acked);
 		return;
 	}
 	if (wr_tcp_seq_ge(ack, c->recover)) {
+		c->nb_dupacks = 0;
 		uint32_t flight = c->snd_max - ack + mss;
 
 		c->cwnd_bytes = flight < c->ssthresh_bytes ? flight :
@@ -85,6 +86,13 @@ wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack, struct wr_tcp_out *out)
 		c->flags &= (uint8_t)~WR_TCP_F_IN_RECOVERY;
 		return;
 	}
+	/* RFC 6582 3.2 step 4 and section 4: the RTO restarts on the first
+	 * partial ACK only ("Impatient"), so that a window of many losses
+	 * ends in an RTO and slow start rather than one hole per RTT.
+	 * nb_dupacks at UINT8_MAX marks "first partial ACK seen". */
+	if (c->nb_dupacks == UINT8_MAX)
+		out->rto_keep = true;
+	c->nb_dupacks = UINT8_MAX;
 	c->snd_una = ack;
 	wr_tcp_rtx_first(c, out);
 	c->cwnd_bytes = c->cwnd_bytes > acked ? c->cwnd_bytes - acked : 0;

@@ -19,6 +19,7 @@ wr_tcp_out_clear(struct wr_tcp_out *out)
 	out->fail = WR_TCP_FAIL_NONE;
 	out->events = 0;
 	out->more = false;
+	out->rto_keep = false;
 }
 
 /* The window field: unscaled in a SYN (RFC 7323 2.2), scaled otherwise. */
@@ -235,8 +236,10 @@ wr_tcp_timer_decide(struct wr_tcp_conn *c, uint64_t now_us,
 		return;   /* armed on entry (and on a resent FIN) */
 	} else if (c->snd_una != c->snd_max) {
 		/* RFC 6298 5.1 (start when data leaves and the timer is
-		 * off), 5.3 (restart on an ACK of new data), 5.6 */
-		if (!in_flight0 || c->snd_una != una0 || out->nb_rtx_segs > 0) {
+		 * off), 5.3 (restart on an ACK of new data), 5.6; not on
+		 * NewReno's later partial ACKs (RFC 6582 4, "Impatient") */
+		if (!in_flight0 || (!out->rto_keep &&
+			(c->snd_una != una0 || out->nb_rtx_segs > 0))) {
 			out->timer = c->snd_wnd_bytes == 0 && wr_tcp_synced(c) ?
 				WR_TCP_TIMER_PERSIST : WR_TCP_TIMER_RTO;
 			out->timer_us = now_us + c->rto_us;

@@ -73,6 +73,7 @@ struct wr_tcp_out {
 	uint8_t fail;             /* enum wr_tcp_fail */
 	uint16_t events;          /* enum wr_tcp_event */
 	bool more;                /* out filled up: call wr_tcp_output again */
+	bool rto_keep;            /* internal: a running RTO is not restarted */
 };
 
 /* How a connection starts. */
