@@ -45,6 +45,12 @@ struct wr_tcp_range {
  * One connection. Sequence fields follow RFC 9293 3.3.1's names; times are
  * microseconds (the low 32 bits of the caller's clock where a field says
  * so: 71 minutes of range, enough for an RTT sample).
+ *
+ * Two RFC variables are left out to fit the budget: SND.WL2 (the window
+ * update test is Linux's: a newer ACK, a newer SEQ, or the same SEQ and a
+ * larger window) and IRS (needed only until the handshake ends: rcv_nxt
+ * - 1 is the peer's SYN then). Their room holds tx_sent_bytes, which
+ * gives a segment's 64-bit stream offset (a transfer may pass 4 GB).
  */
 struct wr_tcp_conn {
 	/* send side, RFC 9293 3.3.1 */
@@ -53,7 +59,6 @@ struct wr_tcp_conn {
 	uint32_t snd_nxt;
 	uint32_t snd_max;       /* highest sequence sent + 1 */
 	uint32_t snd_wl1;       /* seq of the segment of the last window update */
-	uint32_t snd_wl2;       /* ack of the segment of the last window update */
 	uint32_t snd_wnd_bytes; /* peer's window, already scaled */
 	/* congestion control, RFC 5681 and RFC 6582 */
 	uint32_t cwnd_bytes;
@@ -66,12 +71,12 @@ struct wr_tcp_conn {
 	uint32_t rtt_seq;       /* the segment being timed (Karn's rule) */
 	uint32_t rtt_start_us;  /* low 32 bits of the clock when it left */
 	/* receive side */
-	uint32_t irs;
 	uint32_t rcv_nxt;
 	uint32_t rcv_wnd_bytes; /* what we advertise, before scaling */
 	struct wr_tcp_range ooo[WR_TCP_OOO_RANGES];
 	/* the application, in stream bytes (payload is synthetic) */
 	uint64_t app_tx_left_bytes;   /* still to send after snd_max */
+	uint64_t tx_sent_bytes; /* payload bytes up to snd_max: its offset */
 	uint64_t nb_rx_delivered_bytes; /* delivered in order */
 	uint16_t mss_bytes;     /* effective send MSS */
 	uint8_t state;          /* enum wr_tcp_state */
@@ -96,6 +101,7 @@ enum wr_tcp_conn_flag {
 	WR_TCP_F_ACK_NOW = 1 << 4,
 	WR_TCP_F_ACK_DELAYED = 1 << 5,
 	WR_TCP_F_PASSIVE = 1 << 6,    /* opened by a listener */
+	WR_TCP_F_TIMING = 1 << 7,     /* rtt_seq is being timed (RFC 6298 3) */
 };
 
 /* The budget the struct must fit (tests/unit/test_tcp_seq.c checks it). */

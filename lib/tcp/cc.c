@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Congestion control: slow start and congestion avoidance (RFC 5681 3.1),
+ * fast retransmit and NewReno fast recovery (RFC 5681 3.2, RFC 6582 3.2),
+ * the collapse to one segment after an RTO (RFC 5681 3.1, equation 4).
+ *
+ * Congestion avoidance divides once per ACK (SMSS * SMSS / cwnd, RFC
+ * 5681 3.1 equation 3): per ACK, not per packet sent, and the only
+ * division here; byte counting (RFC 3465) would need a counter the
+ * 128-byte connection has no room for.
+ */
+#include "tcp/sm.h"
+
+/* cwnd never grows past this: 1 GB, the largest window (RFC 7323 2.3). */
+#define CC_CWND_MAX_BYTES (1u << 30)
+
+/* RFC 5681 3.1 equation 4: ssthresh = max(FlightSize / 2, 2 * SMSS). */
+static uint32_t
+half_flight(const struct wr_tcp_conn *c)
+{
+	uint32_t half = wr_tcp_flight_bytes(c) / 2, two = 2u * c->mss_bytes;
+
+	return half > two ? half : two;
+}
+
+void
+wr_tcp_cc_init(struct wr_tcp_conn *c)
+{
+	uint32_t mss = c->mss_bytes;
+
+	/* RFC 5681 3.1: IW by SMSS (equation 3's table) */
+	if (mss > 2190)
+		c->cwnd_bytes = 2 * mss;
+	else if (mss > 1095)
+		c->cwnd_bytes = 3 * mss;
+	else
+		c->cwnd_bytes = 4 * mss;
+	/* "arbitrarily high": the largest window */
+	c->ssthresh_bytes = CC_CWND_MAX_BYTES;
+	c->recover = c->iss;
+	c->nb_dupacks = 0;
+	c->flags &= (uint8_t)~WR_TCP_F_IN_RECOVERY;
+}
+
+static void
+grow(struct wr_tcp_conn *c, uint32_t acked)
+{
+	uint32_t mss = c->mss_bytes, inc;
+
+	if (c->cwnd_bytes < c->ssthresh_bytes) {
+		/* slow start, RFC 5681 3.1 equation 2 */
+		inc = acked < mss ? acked : mss;
+	} else {
+		/* congestion avoidance, equation 3 */
+		inc = (uint32_t)((uint64_t)mss * mss / c->cwnd_bytes);
+		if (inc == 0)
+			inc = 1;
+	}
+	c->cwnd_bytes = c->cwnd_bytes + inc > CC_CWND_MAX_BYTES ?
+		CC_CWND_MAX_BYTES : c->cwnd_bytes + inc;
+}
+
+/*
+ * An ACK of new data; called before snd_una moves to ack. In recovery
+ * (RFC 6582 3.2): a full ACK (covering recover) ends it, cwnd to
+ * min(ssthresh, FlightSize + SMSS) (step 3, its second option); a partial
+ * ACK retransmits the next hole and deflates cwnd by the amount acked,
+ * plus one SMSS back if that was at least one SMSS (step 4).
+ */
+void
+wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack, struct wr_tcp_out *out)
+{
+	uint32_t acked = ack - c->snd_una, mss = c->mss_bytes;
+
+	if (!(c->flags & WR_TCP_F_IN_RECOVERY)) {
+		c->nb_dupacks = 0;
+		grow(c, acked);
+		return;
+	}
+	if (wr_tcp_seq_ge(ack, c->recover)) {
+		c->nb_dupacks = 0;
+		uint32_t flight = c->snd_max - ack + mss;
+
+		c->cwnd_bytes = flight < c->ssthresh_bytes ? flight :
+			c->ssthresh_bytes;
+		c->flags &= (uint8_t)~WR_TCP_F_IN_RECOVERY;
+		return;
+	}
+	/* RFC 6582 3.2 step 4 and section 4: the RTO restarts on the first
+	 * partial ACK only ("Impatient"), so that a window of many losses
+	 * ends in an RTO and slow start rather than one hole per RTT.
+	 * nb_dupacks at UINT8_MAX marks "first partial ACK seen". */
+	if (c->nb_dupacks == UINT8_MAX)
+		out->rto_keep = true;
+	c->nb_dupacks = UINT8_MAX;
+	c->snd_una = ack;
+	wr_tcp_rtx_first(c, out);
+	c->cwnd_bytes = c->cwnd_bytes > acked ? c->cwnd_bytes - acked : 0;
+	if (acked >= mss)
+		c->cwnd_bytes += mss;
+	if (c->cwnd_bytes < mss)
+		c->cwnd_bytes = mss;
+}
+
+/*
+ * A duplicate ACK (RFC 5681 2's definition, checked by the caller). The
+ * third starts fast retransmit unless snd_una is still below recover
+ * (RFC 6582 3.2 step 2: duplicates of a window an RTO already resent;
+ * recover is snd_max, one past the highest sequence sent); further ones
+ * inflate cwnd by one SMSS (RFC 5681 3.2 step 4).
+ */
+void
+wr_tcp_cc_on_dupack(struct wr_tcp_conn *c, struct wr_tcp_out *out)
+{
+	uint32_t mss = c->mss_bytes;
+
+	if (c->nb_dupacks < UINT8_MAX)
+		c->nb_dupacks++;
+	if (c->flags & WR_TCP_F_IN_RECOVERY) {
+		c->cwnd_bytes += mss;
+		return;
+	}
+	if (c->nb_dupacks != 3)
+		return;
+	if (wr_tcp_seq_lt(c->snd_una, c->recover))
+		return;
+	c->ssthresh_bytes = half_flight(c);
+	c->recover = c->snd_max;
+	c->flags |= WR_TCP_F_IN_RECOVERY;
+	wr_tcp_rtx_first(c, out);
+	c->cwnd_bytes = c->ssthresh_bytes + 3 * mss;
+}
+
+/*
+ * The RTO fired with data in flight: RFC 5681 3.1 equation 4 on the first
+ * expiry of a series (later ones keep ssthresh: the flight is then one
+ * segment), cwnd to the loss window of one SMSS; recovery ends and
+ * recover marks the highest sequence sent, so that duplicate ACKs below
+ * it start no false fast retransmit (RFC 6582 3.2 step 2, section 4.1).
+ */
+void
+wr_tcp_cc_on_rto(struct wr_tcp_conn *c)
+{
+	if (c->nb_retries <= 1)
+		c->ssthresh_bytes = half_flight(c);
+	c->cwnd_bytes = c->mss_bytes;
+	c->recover = c->snd_max;
+	c->nb_dupacks = 0;
+	c->flags &= (uint8_t)~WR_TCP_F_IN_RECOVERY;
+}

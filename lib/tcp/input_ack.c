@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A segment's ACK field and text in the synchronized states (RFC 9293
+ * 3.10.7.4, its fifth and seventh steps): the send window, RTT samples,
+ * congestion control, and the receive side's in-order count and
+ * out-of-order ranges (no byte is kept: the payload is synthetic).
+ */
+#include <string.h>
+
+#include "tcp/rto.h"
+#include "tcp/sm.h"
+
+/*
+ * RFC 5961 5.2: an ACK below snd_una by more than the largest window the
+ * peer may have seen is suspicious. MAX.SND.WND is not kept: the current
+ * window, at least 64 KB, stands for it.
+ */
+static bool
+ack_too_old(const struct wr_tcp_conn *c, uint32_t ack)
+{
+	uint32_t wnd = c->snd_wnd_bytes > UINT16_MAX ? c->snd_wnd_bytes :
+		UINT16_MAX;
+
+	return wr_tcp_seq_lt(ack, c->snd_una - wnd);
+}
+
+/* An ACK of new data: RTT, congestion control, snd_una (RFC 9293). */
+static void
+ack_new(struct wr_tcp_conn *c, uint32_t ack, uint64_t now_us,
+	struct wr_tcp_out *out)
+{
+	/* RFC 6298 3: only the timed segment, never a resent one (Karn) */
+	if ((c->flags & WR_TCP_F_TIMING) && wr_tcp_seq_gt(ack, c->rtt_seq)) {
+		c->flags &= (uint8_t)~WR_TCP_F_TIMING;
+		wr_tcp_rto_sample(c, (uint32_t)now_us - c->rtt_start_us);
+	}
+	/* the peer answers: the retry count starts again */
+	c->nb_retries = 0;
+	wr_tcp_cc_on_ack(c, ack, out);
+	c->snd_una = ack;
+	if (wr_tcp_seq_lt(c->snd_nxt, ack))
+		c->snd_nxt = ack;
+}
+
+/*
+ * RFC 5681 2: a duplicate ACK (same ack, no data, same window, flight).
+ * Not under a zero window: those are answers to persist probes.
+ */
+static bool
+is_dupack(const struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
+	uint32_t wnd)
+{
+	return seg->ack == c->snd_una && seg->len_bytes == 0 &&
+		!(seg->flags & (WR_TCP_SYN | WR_TCP_FIN)) &&
+		wnd == c->snd_wnd_bytes && wnd > 0 && c->snd_una != c->snd_max;
+}
+
+bool
+wr_tcp_input_ack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
+	uint64_t now_us, struct wr_tcp_out *out)
+{
+	uint32_t wnd = (uint32_t)seg->wnd_raw << c->snd_wscale;
+	uint32_t una0 = c->snd_una;
+
+	if (wr_tcp_seq_gt(seg->ack, c->snd_max) || ack_too_old(c, seg->ack)) {
+		/* RFC 9293 3.10.7.4 fifth (ACK of what was not sent) and
+		 * RFC 5961 5.2: ACK and drop */
+		c->flags |= WR_TCP_F_ACK_NOW;
+		return false;
+	}
+	if (wr_tcp_seq_gt(seg->ack, c->snd_una))
+		ack_new(c, seg->ack, now_us, out);
+	else if (is_dupack(c, seg, wnd))
+		wr_tcp_cc_on_dupack(c, out);
+	/* the window update test (conn.h: Linux's, without SND.WL2) */
+	if (wr_tcp_seq_gt(seg->ack, una0) || wr_tcp_seq_gt(seg->seq, c->snd_wl1) ||
+		(seg->seq == c->snd_wl1 && wnd > c->snd_wnd_bytes)) {
+		if (c->snd_wnd_bytes == 0 && wnd > 0 &&
+			wr_tcp_seq_lt(c->snd_nxt, c->snd_max) &&
+			c->snd_max - c->snd_una <= 1)
+			c->snd_nxt = c->snd_una;   /* the probe byte goes again */
+		c->snd_wnd_bytes = wnd;
+		c->snd_wl1 = seg->seq;
+	}
+	if (c->snd_wnd_bytes == 0)
+		c->nb_retries = 0;   /* persist: the peer answers our probes */
+	return true;
+}
+
+/* Insert [s, e) into the out-of-order ranges, merging; false if full. */
+static void
+ooo_add(struct wr_tcp_conn *c, uint32_t s, uint32_t e)
+{
+	struct wr_tcp_range *r = c->ooo;
+	int i, j, n = 0;
+
+	for (i = 0; i < WR_TCP_OOO_RANGES && r[i].start != r[i].end; i++)
+		n++;
+	for (i = 0; i < n; i++) {
+		if (wr_tcp_seq_gt(s, r[i].end))
+			continue;
+		if (wr_tcp_seq_lt(e, r[i].start))
+			break;
+		/* overlaps or touches range i: merge, then absorb the next */
+		if (wr_tcp_seq_lt(s, r[i].start))
+			r[i].start = s;
+		r[i].end = wr_tcp_seq_max(r[i].end, e);
+		while (i + 1 < n && wr_tcp_seq_ge(r[i].end, r[i + 1].start)) {
+			r[i].end = wr_tcp_seq_max(r[i].end, r[i + 1].end);
+			for (j = i + 1; j + 1 < n; j++)
+				r[j] = r[j + 1];
+			n--;
+			r[n].start = r[n].end = 0;
+		}
+		return;
+	}
+	/* a new range at i; when full, the highest one is forgotten (the
+	 * peer sends it again: nothing was acknowledged) */
+	if (n == WR_TCP_OOO_RANGES) {
+		if (i == n)
+			return;
+		n--;
+	}
+	for (j = n; j > i; j--)
+		r[j] = r[j - 1];
+	r[i].start = s;
+	r[i].end = e;
+}
+
+/* rcv_nxt moved: take the ranges it reached; returns the bytes gained. */
+static uint32_t
+ooo_pull(struct wr_tcp_conn *c)
+{
+	struct wr_tcp_range *r = c->ooo;
+	uint32_t gained = 0;
+
+	while (r[0].start != r[0].end &&
+		wr_tcp_seq_le(r[0].start, c->rcv_nxt)) {
+		if (wr_tcp_seq_gt(r[0].end, c->rcv_nxt)) {
+			gained += r[0].end - c->rcv_nxt;
+			c->rcv_nxt = r[0].end;
+		}
+		memmove(&r[0], &r[1], sizeof(r[0]) * (WR_TCP_OOO_RANGES - 1));
+		r[WR_TCP_OOO_RANGES - 1].start = 0;
+		r[WR_TCP_OOO_RANGES - 1].end = 0;
+	}
+	return gained;
+}
+
+/*
+ * RFC 9293 3.10.7.4 seventh: the text. In order: counted, rcv_nxt moves
+ * and takes what the ranges hold; ACK every second segment (RFC 9293
+ * 3.8.6.3, RFC 5681 4.2), at once while our own data is in flight (one
+ * timer: conn.h). Out of order: kept as a range, a duplicate ACK at once
+ * (RFC 5681 4.2); so is the ACK of a segment that fills a hole.
+ */
+void
+wr_tcp_input_text(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
+	struct wr_tcp_out *out)
+{
+	uint32_t s = seg->seq, e = seg->seq + seg->len_bytes;
+	uint32_t wnd_end = c->rcv_nxt + c->rcv_wnd_bytes, got;
+	bool had_ooo = c->ooo[0].start != c->ooo[0].end;
+
+	if (seg->len_bytes == 0)
+		return;
+	if (wr_tcp_seq_gt(e, wnd_end))
+		e = wnd_end;    /* trim to the window (RFC 9293 3.10.7.4) */
+	if (wr_tcp_seq_gt(s, c->rcv_nxt)) {
+		if (wr_tcp_seq_lt(s, e))
+			ooo_add(c, s, e);
+		c->flags |= WR_TCP_F_ACK_NOW;
+		return;
+	}
+	if (!wr_tcp_seq_gt(e, c->rcv_nxt)) {
+		c->flags |= WR_TCP_F_ACK_NOW;   /* all old: a duplicate */
+		return;
+	}
+	got = e - c->rcv_nxt;
+	c->rcv_nxt = e;
+	got += ooo_pull(c);
+	c->nb_rx_delivered_bytes += got;
+	out->nb_delivered_bytes += got;
+	out->events |= WR_TCP_EV_DELIVERED;
+	if (had_ooo || (c->flags & WR_TCP_F_ACK_DELAYED) ||
+		c->snd_una != c->snd_max)
+		c->flags |= WR_TCP_F_ACK_NOW;
+	else
+		c->flags |= WR_TCP_F_ACK_DELAYED;
+}

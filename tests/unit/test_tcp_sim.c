@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Two TCP endpoints of lib/tcp over a simulated link: a one-way delay, a
+ * bottleneck rate with a small drop-tail queue, and deterministic random
+ * drops (a seeded xorshift). A bulk transfer must arrive whole and in
+ * order, near the bottleneck's rate, and both ends must close as RFC 9293
+ * 3.6 says (the closer in TIME_WAIT for 2 MSL, then CLOSED; the other
+ * CLOSED from LAST_ACK).
+ *
+ * The checks use what the simulator saw, not the endpoints' own counters
+ * alone: bytes are counted by the link as they arrive in order at the
+ * receiver (a segment's stream offset against the receiver's position),
+ * and the time comes from the simulator's clock.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tcp/tcp.h"
+#include "wr_test.h"
+
+#define SIM_RING 8192u        /* packets in flight per direction, at most */
+#define SIM_HDR_BYTES 54u     /* Ethernet 14 + IPv4 20 + TCP 20 */
+#define SIM_NONE UINT64_MAX
+
+struct sim_pkt {
+	struct wr_tcp_seg seg;
+	uint64_t at_ns;           /* arrival at the far end */
+};
+
+/* One direction: serializer at rate_bps, then delay; drop tail by bytes. */
+struct sim_link {
+	struct sim_pkt ring[SIM_RING];
+	uint32_t head, tail;
+	uint64_t rate_bps;
+	uint64_t delay_ns;
+	uint64_t queue_bytes;     /* the queue before the serializer */
+	uint64_t busy_until_ns;
+	uint64_t drop_ppm;        /* random drops, parts per million */
+	uint64_t rng;
+	uint64_t nb_queue_drops;
+	uint64_t nb_random_drops;
+};
+
+struct sim_ep {
+	struct wr_tcp_conn c;
+	uint64_t timer_ns;
+	uint64_t nb_rtx_segs;
+	uint64_t established_ns;
+	uint64_t closed_ns;
+	uint64_t time_wait_ns;
+	uint16_t events;          /* all seen */
+	uint8_t fail;
+};
+
+struct sim {
+	struct sim_link ab, ba;
+	struct sim_ep a, b;
+	struct wr_tcp_cfg cfg_b;
+	bool b_open;
+	uint64_t now_ns;
+	uint64_t nb_rx_inorder_bytes;  /* the simulator's own count at b */
+	uint64_t last_delivery_ns;
+	uint64_t max_gap_ns;           /* longest wait between deliveries */
+	uint64_t nb_off_errors;        /* a segment's offset vs its seq */
+};
+
+static uint64_t
+xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void
+link_send(struct sim_link *l, const struct wr_tcp_seg *seg, uint64_t now_ns)
+{
+	uint64_t wire = seg->len_bytes + SIM_HDR_BYTES;
+	uint64_t backlog, start;
+
+	if (l->drop_ppm && xorshift(&l->rng) % 1000000 < l->drop_ppm) {
+		l->nb_random_drops++;
+		return;
+	}
+	start = l->busy_until_ns > now_ns ? l->busy_until_ns : now_ns;
+	backlog = (start - now_ns) * l->rate_bps / 8 / 1000000000u;
+	if (backlog + wire > l->queue_bytes ||
+		l->tail - l->head >= SIM_RING) {
+		l->nb_queue_drops++;
+		return;
+	}
+	l->busy_until_ns = start + wire * 8 * 1000000000u / l->rate_bps;
+	l->ring[l->tail % SIM_RING].seg = *seg;
+	l->ring[l->tail % SIM_RING].at_ns = l->busy_until_ns + l->delay_ns;
+	l->tail++;
+}
+
+static void
+apply(struct sim *s, struct sim_ep *e, struct sim_link *l,
+	struct wr_tcp_out *out)
+{
+	uint32_t i;
+
+	for (;;) {
+		for (i = 0; i < out->nb_segs; i++)
+			link_send(l, &out->segs[i], s->now_ns);
+		e->nb_rtx_segs += out->nb_rtx_segs;
+		e->events |= out->events;
+		if (out->fail)
+			e->fail = out->fail;
+		if (out->events & WR_TCP_EV_ESTABLISHED)
+			e->established_ns = s->now_ns;
+		if (out->events & WR_TCP_EV_TIME_WAIT)
+			e->time_wait_ns = s->now_ns;
+		if (out->events & WR_TCP_EV_CLOSED)
+			e->closed_ns = s->now_ns;
+		if (out->timer == WR_TCP_TIMER_CANCEL)
+			e->timer_ns = SIM_NONE;
+		else if (out->timer != WR_TCP_TIMER_KEEP)
+			e->timer_ns = out->timer_us * 1000;
+		if (!out->more)
+			break;
+		wr_tcp_output(&e->c, s->now_ns / 1000, out);
+	}
+}
+
+/* b's side of an arriving data segment, checked against b's position. */
+static void
+watch_data(struct sim *s, const struct wr_tcp_seg *seg)
+{
+	const struct wr_tcp_conn *b = &s->b.c;
+	int32_t ahead = (int32_t)(seg->seq - b->rcv_nxt);
+	uint64_t want = b->nb_rx_delivered_bytes + (uint64_t)(int64_t)ahead;
+
+	if (seg->len_bytes == 0 || b->state < WR_TCP_ESTABLISHED)
+		return;
+	if (seg->stream_off != want)
+		s->nb_off_errors++;
+	if (ahead <= 0 && (uint32_t)-ahead < seg->len_bytes) {
+		uint64_t gap = s->now_ns - s->last_delivery_ns;
+
+		if (s->last_delivery_ns && gap > s->max_gap_ns)
+			s->max_gap_ns = gap;
+		s->last_delivery_ns = s->now_ns;
+	}
+}
+
+static void
+arrive(struct sim *s, struct sim_link *l, struct sim_ep *to,
+	struct sim_link *back)
+{
+	struct wr_tcp_seg seg = l->ring[l->head % SIM_RING].seg;
+	struct wr_tcp_out out;
+	uint64_t before = to->c.nb_rx_delivered_bytes;
+
+	l->head++;
+	if (to == &s->b && !s->b_open) {
+		s->b_open = true;
+		wr_tcp_accept(&to->c, &s->cfg_b, &seg, s->now_ns / 1000, &out);
+	} else {
+		if (to == &s->b)
+			watch_data(s, &seg);
+		wr_tcp_input(&to->c, &seg, s->now_ns / 1000, &out);
+	}
+	if (to == &s->b)
+		s->nb_rx_inorder_bytes += to->c.nb_rx_delivered_bytes - before;
+	apply(s, to, back, &out);
+	/* b answers a's FIN with its own (an HTTP-like server's close) */
+	if (to == &s->b && (out.events & WR_TCP_EV_PEER_FIN)) {
+		wr_tcp_close(&to->c, s->now_ns / 1000, &out);
+		apply(s, to, back, &out);
+	}
+}
+
+static void
+fire(struct sim *s, struct sim_ep *e, struct sim_link *l)
+{
+	struct wr_tcp_out out;
+
+	e->timer_ns = SIM_NONE;
+	wr_tcp_timeout(&e->c, s->now_ns / 1000, &out);
+	apply(s, e, l, &out);
+}
+
+/* Run until nothing is left to happen or limit_ns. */
+static void
+sim_run(struct sim *s, uint64_t limit_ns)
+{
+	for (;;) {
+		uint64_t t = SIM_NONE;
+		int which = -1;
+
+		if (s->ab.head != s->ab.tail)
+			t = s->ab.ring[s->ab.head % SIM_RING].at_ns, which = 0;
+		if (s->ba.head != s->ba.tail &&
+			s->ba.ring[s->ba.head % SIM_RING].at_ns < t)
+			t = s->ba.ring[s->ba.head % SIM_RING].at_ns, which = 1;
+		if (s->a.timer_ns < t)
+			t = s->a.timer_ns, which = 2;
+		if (s->b.timer_ns < t)
+			t = s->b.timer_ns, which = 3;
+		if (which < 0 || t > limit_ns)
+			return;
+		s->now_ns = t;
+		if (which == 0)
+			arrive(s, &s->ab, &s->b, &s->ba);
+		else if (which == 1)
+			arrive(s, &s->ba, &s->a, &s->ab);
+		else if (which == 2)
+			fire(s, &s->a, &s->ab);
+		else
+			fire(s, &s->b, &s->ba);
+	}
+}
+
+/* A link of rate_bps, one-way delay_us and a queue of queue_bytes. */
+static void
+link_init(struct sim_link *l, uint64_t rate_bps, uint64_t delay_us,
+	uint64_t queue_bytes, uint64_t drop_ppm, uint64_t seed)
+{
+	memset(l, 0, sizeof(*l));
+	l->rate_bps = rate_bps;
+	l->delay_ns = delay_us * 1000;
+	l->queue_bytes = queue_bytes;
+	l->drop_ppm = drop_ppm;
+	l->rng = seed * 2 + 1;
+}
+
+/* a connects to b and sends nb_bytes then closes. */
+static void
+sim_start(struct sim *s, uint64_t nb_bytes)
+{
+	struct wr_tcp_cfg ca;
+	struct wr_tcp_out out;
+
+	memset(&ca, 0, sizeof(ca));
+	ca.iss = 0xffff0000u;        /* the transfer crosses 2^32 */
+	ca.rcv_wnd_bytes = 4u << 20;
+	ca.mss_bytes = 1460;
+	ca.wscale = 7;
+	ca.app_tx_bytes = nb_bytes;
+	s->cfg_b = ca;
+	s->cfg_b.iss = 12345;
+	s->cfg_b.app_tx_bytes = 0;
+	s->a.timer_ns = SIM_NONE;
+	s->b.timer_ns = SIM_NONE;
+	wr_tcp_connect(&s->a.c, &ca, 0, &out);
+	apply(s, &s->a, &s->ab, &out);
+	wr_tcp_close(&s->a.c, 0, &out);   /* FIN after the data */
+	apply(s, &s->a, &s->ab, &out);
+}
+
+static struct sim sim;
+
+/* Common end checks: every byte in order, a clean close on both sides. */
+static void
+check_done(const struct sim *s, uint64_t nb_bytes)
+{
+	WR_CHECK(s->a.events & WR_TCP_EV_ESTABLISHED);
+	WR_CHECK(s->b.events & WR_TCP_EV_ESTABLISHED);
+	WR_CHECK_U64(s->nb_rx_inorder_bytes, nb_bytes);
+	WR_CHECK_U64(s->b.c.nb_rx_delivered_bytes, nb_bytes);
+	WR_CHECK_U64(s->nb_off_errors, 0);
+	WR_CHECK_U64(s->a.fail, WR_TCP_FAIL_NONE);
+	WR_CHECK_U64(s->b.fail, WR_TCP_FAIL_NONE);
+	/* the active closer: TIME_WAIT, then CLOSED 2 MSL later */
+	WR_CHECK(s->a.events & WR_TCP_EV_TIME_WAIT);
+	WR_CHECK_U64(s->a.c.state, WR_TCP_CLOSED);
+	/* (the timer is in microseconds: up to 1 us early in ns) */
+	WR_CHECK(s->a.closed_ns + 1000 >= s->a.time_wait_ns + 60000000000ull);
+	/* the passive one: LAST_ACK to CLOSED, no TIME_WAIT */
+	WR_CHECK(!(s->b.events & WR_TCP_EV_TIME_WAIT));
+	WR_CHECK(s->b.events & WR_TCP_EV_PEER_FIN);
+	WR_CHECK_U64(s->b.c.state, WR_TCP_CLOSED);
+	WR_CHECK(s->b.closed_ns > 0 && s->b.closed_ns <= s->a.closed_ns);
+}
+
+/*
+ * 10 MB over 100 Mbit/s, 5 ms each way (BDP 125 KB), a 100 KB queue,
+ * 200 ppm random drops each way. Ideal goodput: the rate times
+ * 1460 / 1514 (headers), 96.4 Mbit/s. Measured today: about 46 Mbit/s
+ * (48 %): the slow start's overshoot loses hundreds of segments in one
+ * window, and without SACK NewReno's recovery (dup-ACK inflation, then
+ * RTOs) is slow. Not asserted yet: the figure is printed; raising it is
+ * the next step (docs/tcp.md).
+ */
+static void
+test_bulk(void)
+{
+	struct sim *s = &sim;
+	uint64_t nb = 10u << 20;
+	double secs, mbps, ideal = 100.0 * 1460 / 1514;
+
+	memset(s, 0, sizeof(*s));
+	link_init(&s->ab, 100000000, 5000, 100000, 200, 42);
+	link_init(&s->ba, 100000000, 5000, 100000, 200, 43);
+	sim_start(s, nb);
+	sim_run(s, 600000000000ull);
+	check_done(s, nb);
+	secs = (double)(s->last_delivery_ns - s->a.established_ns) / 1e9;
+	mbps = (double)nb * 8 / secs / 1e6;
+	printf("bulk: %.1f Mbit/s of %.1f ideal (%.1f %%), %" PRIu64
+		" retransmitted, drops %" PRIu64 " queue + %" PRIu64
+		" random, longest gap %.1f ms\n", mbps, ideal,
+		100 * mbps / ideal, s->a.nb_rtx_segs, s->ab.nb_queue_drops,
+		s->ab.nb_random_drops + s->ba.nb_random_drops,
+		(double)s->max_gap_ns / 1e6);
+	WR_CHECK(mbps > 0 && mbps <= ideal);
+	WR_CHECK(s->a.nb_rtx_segs > 0);
+	WR_CHECK(s->ab.nb_queue_drops + s->ab.nb_random_drops > 0);
+	/* no stall: a lost segment costs an RTO (200 ms) at worst */
+	WR_CHECK(s->max_gap_ns < 1000000000ull);
+}
+
+/* Heavy loss (2 % each way, five seeds): still whole, in order, closed. */
+static void
+test_lossy(void)
+{
+	struct sim *s = &sim;
+	uint64_t seed, nb = 1u << 20;
+
+	for (seed = 1; seed <= 5; seed++) {
+		memset(s, 0, sizeof(*s));
+		link_init(&s->ab, 10000000, 2000, 30000, 20000, seed);
+		link_init(&s->ba, 10000000, 2000, 30000, 20000, seed + 100);
+		sim_start(s, nb);
+		sim_run(s, 600000000000ull);
+		check_done(s, nb);
+		WR_CHECK(s->a.nb_rtx_segs > 0);
+		printf("lossy seed %" PRIu64 ": %" PRIu64 " retransmitted, "
+			"done in %.2f s\n", seed, s->a.nb_rtx_segs,
+			(double)(s->last_delivery_ns - s->a.established_ns) /
+			1e9);
+	}
+}
+
+int
+main(void)
+{
+	WR_TEST_RUN(test_bulk);
+	WR_TEST_RUN(test_lossy);
+	return wr_test_summary();
+}
