@@ -580,6 +580,44 @@ def bad_eal_option():
     c.done()
 
 
+def lcores_beyond_machine():
+    """An lcore list naming CPUs this process cannot run on (-l 0-N past
+    the kernel's affinity mask, -lN, --lcores) is refused by `wirerate
+    check` and by a run alike: exit 2 before EAL starts, naming the
+    option, the CPUs asked and those the kernel says are available."""
+    c = Checker("lcores_beyond_machine")
+    avail = sorted(os.sched_getaffinity(0))
+    top = max(avail) + 1                       # a CPU the kernel does not give us
+    have = "%d-%d" % (avail[0], avail[-1]) if avail == list(
+        range(avail[0], avail[-1] + 1)) else None
+    prefix = "wrlc%d" % os.getpid()
+    for eal in (["-l", "0-%d" % (top + 5)], ["-l%d" % top],
+                ["--lcores", "0,%d@%d" % (avail[0], top)],
+                ["--lcores=0-%d" % top]):
+        rest = eal + ["--no-pci", "--file-prefix", prefix, "--", "--duration", "1"]
+        chk = subprocess.run([wrtest.WIRERATE, "check"] + rest, capture_output=True,
+                             text=True, timeout=30, stdin=subprocess.DEVNULL)
+        run = subprocess.run([wrtest.WIRERATE] + rest, capture_output=True,
+                             text=True, timeout=60, stdin=subprocess.DEVNULL)
+        c.eq(chk.returncode, 2, "wirerate check %r (stderr %r)" % (eal, chk.stderr))
+        c.eq((run.returncode, run.stderr), (2, chk.stderr), "a run says the same for %r" % eal)
+        opt = eal[0].split("=")[0] if eal[0].startswith("--") else "-l"
+        c.true(chk.stderr.startswith("wirerate: error: %s " % opt), "names %s: %r" % (
+            opt, chk.stderr))
+        c.true(" asked, " in chk.stderr and ("(no CPU %d," % top in chk.stderr or
+               "(no CPU %d-" % top in chk.stderr or "(no CPU %d)" % top in chk.stderr),
+               "the CPUs asked, %d first of those missing: %r" % (top, chk.stderr))
+        if have is not None:
+            c.true("has CPUs %s " % have in chk.stderr, "the kernel's CPUs %s: %r" % (
+                have, chk.stderr))
+        c.true("EAL" not in run.stderr, "before EAL: %r" % run.stderr)
+    c.true(not glob.glob("/var/run/dpdk/%s" % prefix), "no EAL started")
+    ok = subprocess.run([wrtest.WIRERATE, "check", "-l", "%d" % avail[0], "--no-pci",
+                         "--", "--duration", "1"], capture_output=True, text=True, timeout=30)
+    c.eq((ok.returncode, ok.stderr), (0, ""), "a list of available CPUs passes")
+    c.done()
+
+
 def stdout_closed():
     """The reader of the live view goes away (wirerate ... | head -1): the
     run carries on to its end and writes its result (SIGPIPE ignored)."""
@@ -766,7 +804,8 @@ def done_summary():
 
 CASES = cases.by_name(signal_phases, signal_term_mid_run, signal_grace, double_signal,
                       tiny_pool, tx_ring_full, rx_no_traffic, svc_never_dry, mode_signal,
-                      output_devices, bad_command_lines, bad_eal_option, link_down_tap,
+                      output_devices, bad_command_lines, bad_eal_option, lcores_beyond_machine,
+                      link_down_tap,
                       link_down_tx, stdout_closed)
 
 if __name__ == "__main__":
