@@ -386,6 +386,8 @@ struct wr_rate_check {
 	                            * kernel (faults, interrupts): the worker
 	                            * the kernel took the most from */
 	double catchup_s;          /* shortest backlog window of the queues */
+	uint64_t nb_blocked;       /* times a worker of the port blocked in a
+	                            * call (voluntary context switches) */
 	bool reached;              /* within WR_RUN_RATE_TOLERANCE_PCT, no clamp */
 	const char *reason;        /* when not reached */
 };
