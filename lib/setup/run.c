@@ -66,6 +66,20 @@ wr_run_speed_is_label(const struct wr_port *p)
 	return false;
 }
 
+bool
+wr_run_port_no_wire(const struct wr_port *p)
+{
+	static const char *const mem[] = {
+		"net_ring", "net_null", "net_memif", "net_vhost", "net_virtio_user",
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(mem); i++)
+		if (strcmp(p->driver, mem[i]) == 0)
+			return true;
+	return false;
+}
+
 const char *
 wr_run_stop_name(enum wr_stop_reason why)
 {
