@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--duration) duration=${2:?--duration needs seconds}; shift 2 ;;
 	--sizes) sizes=${2:?--sizes needs a list}; shift 2 ;;
-	-h|--help) sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "error: $1: unknown option (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -71,7 +71,7 @@ ip -n "$nsb" addr add 10.99.0.2/24 dev "$vb"
 # Sender on CPU 1, receiver on CPU 0, for iperf3 as for the two DPDK
 # processes below (each wirerate's stats core sleeps on the other CPU).
 rows=()
-row() { rows+=("$(printf '| %-8s | %-4s | %-22s | %7s | %8s | %9s | %7s |' "$@")"); }
+row() { rows+=("$(printf '| %-8s | %-4s | %-22s | %7s | %8s | %9s | %14s | %7s |' "$@")"); }
 
 iperf() {
 	local out=$1; shift
@@ -86,7 +86,7 @@ iperf() {
 
 wr_log "iperf3 TCP, ${duration}s"
 iperf "$tmp/tcp.json"
-row iperf3 TCP "kernel socket, veth" "mtu1500" "-" "$(python3 - "$tmp/tcp.json" <<'PY'
+row iperf3 TCP "kernel socket, veth" "mtu1500" "-" "-" "$(python3 - "$tmp/tcp.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 if "error" in d: sys.exit("iperf3: " + d["error"])
@@ -103,8 +103,8 @@ d, size = json.load(open(sys.argv[1])), int(sys.argv[2])
 if "error" in d: sys.exit("iperf3: " + d["error"])
 r = d["end"]["sum_received"]
 rx = r["packets"] - r["lost_packets"]
-print("%.3f %.3f %.2f" % (rx / r["seconds"] / 1e6, rx * size * 8 / r["seconds"] / 1e9,
-                          r["lost_percent"]))
+print("%.3f %.3f %.3f %.2f" % (rx / r["seconds"] / 1e6, rx * size * 8 / r["seconds"] / 1e9,
+                               rx * (size - 46) * 8 / r["seconds"] / 1e9, r["lost_percent"]))
 PY
 )
 done
@@ -140,19 +140,22 @@ for size in ${sizes//,/ }; do
 		--json "$tmp/m$size.json" >/dev/null ||
 		wr_die "wirerate merge: the balance of the $size-byte run does not close"
 	row wirerate UDP "DPDK af_packet, veth" "$size" $(python3 - "$tmp/rcv$size.json" \
-		"$tmp/m$size.json" <<'PY'
+		"$tmp/m$size.json" "$size" <<'PY'
 import json, sys
 r, m = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+size = int(sys.argv[3])
 t = r["totals"][0]
-print("%.3f %.3f %.2f" % (t["rx_mpps"], t["rx_gbps_l2"], 100 * m["totals"]["loss_ratio"]))
+print("%.3f %.3f %.3f %.2f" % (t["rx_mpps"], t["rx_gbps_l2"],
+                               t["rx_mpps"] * 1e6 * (size - 46) * 8 / 1e9,
+                               100 * m["totals"]["loss_ratio"]))
 PY
 )
 done
 
 echo
 echo "Kernel path vs DPDK path on one veth pair, ${duration}s each ($(nproc) CPUs;"
-echo "sender on CPU 1, receiver on CPU 0; rates as received; TCP: Gbit/s of payload):"
-printf '| %-8s | %-4s | %-22s | %7s | %8s | %9s | %7s |\n' tool prot path "frame B" \
-	"Mpps" "Gbit/s L2" "lost %"
-echo "|----------|------|------------------------|---------|----------|-----------|---------|"
+echo "sender on CPU 1, receiver on CPU 0; rates as received; payload: UDP's or TCP's):"
+printf '| %-8s | %-4s | %-22s | %7s | %8s | %9s | %14s | %7s |\n' tool prot path "frame B" \
+	"Mpps" "Gbit/s L2" "Gbit/s payload" "lost %"
+echo "|----------|------|------------------------|---------|----------|-----------|----------------|---------|"
 printf '%s\n' "${rows[@]}"

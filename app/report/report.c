@@ -80,6 +80,22 @@ bad(const struct wr_error *err)
 	return app_error("wirerate report", err);
 }
 
+/* --pivot naming no metric: the metrics it takes, from their table. */
+static int
+bad_pivot(const char *name)
+{
+	char list[1024];
+	size_t n = 0;
+	int i;
+
+	list[0] = '\0';
+	for (i = 0; i < WR_METRIC_COUNT && n < sizeof(list); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+			wr_metric_defs[i].name);
+	return app_usage_error("wirerate report", "--pivot %s: not a metric; it takes "
+		"%s", name, list);
+}
+
 static int
 parse_args(int argc, char **argv, struct rep_args *a)
 {
@@ -113,10 +129,8 @@ parse_args(int argc, char **argv, struct rep_args *a)
 		case 'g': a->gnuplot = optarg; break;
 		case 'p':
 			a->pivot = wr_metrics_find(optarg);
-			if (a->pivot < 0) {
-				return app_usage_error("wirerate report", "--pivot %s: not a metric "
-					"(e.g. rx_mpps, rx_gbps_l2, latency_p99_ns)", optarg);
-			}
+			if (a->pivot < 0)
+				return bad_pivot(optarg);
 			break;
 		default:
 			return app_usage_error("wirerate report", "%s: unknown option or missing "

@@ -18,6 +18,7 @@
 
 #include <rte_common.h>
 
+#include "base/units.h"
 #include "jsonpath.h"
 #include "report_campaign.h"
 #include "analysis/compare.h"
@@ -36,6 +37,7 @@ struct rep_cell {
 	char status[REP_CELL];
 	char merge_path[PATH_MAX];
 	char search[REP_CELL];        /* a search cell's NDR / PDR / MLR, or "-" */
+	double ndr_pps;               /* a search cell's NDR, frames/s; 0: none */
 	unsigned int frame_size;
 	int run;                      /* index in rep.run[], -1: no figures */
 	struct wr_metric_values snd;  /* the sender's own figures */
@@ -210,6 +212,8 @@ search_text(struct rep_cell *c)
 	size_t i, n = 0;
 
 	snprintf(c->search, sizeof(c->search), "-");
+	c->ndr_pps = json_is_true(json_object_get(f, "ndr_found")) ?
+		json_number_value(json_object_get(f, "ndr_pps")) : 0.0;
 	if (json_is_true(json_object_get(f, "ndr_found")))
 		n += (size_t)snprintf(c->search, sizeof(c->search), "NDR %.4g",
 			json_number_value(json_object_get(f, "ndr_pps")) / 1e6);
@@ -332,6 +336,18 @@ fig(char *buf, const struct wr_metric_values *v, unsigned int id, double scale,
 		snprintf(buf, REP_CELL, "%.*f", p, v->v[id] * scale);
 }
 
+/* A search cell's rate columns: those of its NDR (the frames/s found). */
+static void
+ndr_figures(char (*row)[REP_CELL], const struct rep_cell *c)
+{
+	double pps = c->ndr_pps;
+
+	snprintf(row[3], REP_CELL, "%.1f", wr_units_l2_bps(pps, c->frame_size) / 8 / 1e6);
+	snprintf(row[4], REP_CELL, "%.4f", pps / 1e6);
+	snprintf(row[5], REP_CELL, "%.3f", wr_units_l1_bps(pps, c->frame_size) / 1e9);
+	snprintf(row[6], REP_CELL, "%.3f", wr_units_l2_bps(pps, c->frame_size) / 1e9);
+}
+
 static void
 cell_row(char (*row)[REP_CELL], const struct rep *rep, const struct rep_cell *c)
 {
@@ -345,6 +361,8 @@ cell_row(char (*row)[REP_CELL], const struct rep *rep, const struct rep_cell *c)
 	fig(row[4], m, WR_METRIC_RX_MPPS, 1, 4);
 	fig(row[5], m, WR_METRIC_RX_GBPS_L1, 1, 3);
 	fig(row[6], m, WR_METRIC_RX_GBPS_L2, 1, 3);
+	if (m == NULL && c->ndr_pps > 0)
+		ndr_figures(row, c);
 	if (m != NULL)
 		snprintf(row[7], REP_CELL, "%" PRIu64 " / %" PRId64 " (%.4f%%)",
 			c->sent_pkts, c->lost_pkts, m->v[WR_METRIC_LOSS_PCT]);
@@ -382,7 +400,7 @@ rep_campaign_table(const struct rep *rep, struct rep_doc *doc)
 		return -ENOMEM;
 	snprintf(t->title, sizeof(t->title), "Campaign: %u cells, as received "
 		"(MB/s = 10^6 frame bytes/s); cycles per frame at each end; a "
-		"search cell's NDR / PDR / MLR",
+		"search cell's NDR / PDR / MLR, its rates those of its NDR",
 		cp->nb_cells);
 	t->nb_cols = RTE_DIM(head);
 	t->nb_rows = cp->nb_cells;

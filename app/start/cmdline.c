@@ -148,5 +148,5 @@ app_cmdline_check(int argc, char **argv, int *dd)
 	for (i = 1; i < *dd; i++)
 		if (misspelt(argv[i]) != 0)
 			return -1;
-	return 0;
+	return app_cpus_check(argc, argv, *dd);
 }

@@ -143,6 +143,7 @@ frame(FILE *f, const struct wr_run *run, const struct wr_interval *iv, bool wide
 	for (p = 0; p < wr_run_nb_ports(run); p++)
 		view_port_line(f, wide, wr_run_port(run, p)->port_id, &iv->port[p].rates,
 			&iv->port[p].cnt);
+	view_no_wire_note(f, run);
 	interval_cpu(f, run, iv);
 	for (p = 0; p < wr_run_nb_ports(run); p++)
 		if (!wr_run_link(run, p)->up)

@@ -200,6 +200,21 @@ summary_counts(FILE *f, const struct wr_run *run)
 	}
 }
 
+void
+view_no_wire_note(FILE *f, const struct wr_run *run)
+{
+	const struct wr_port *pt;
+	unsigned int p;
+
+	for (p = 0; p < wr_run_nb_ports(run); p++) {
+		pt = wr_run_port(run, p);
+		if (wr_run_port_no_wire(pt))
+			fprintf(f, "port %u (%s): no wire, Gb/s is bytes passed in "
+				"memory, not a NIC's\n", pt->port_id,
+				pt->driver);
+	}
+}
+
 static void
 summary_ports(FILE *f, const struct wr_run *run)
 {
@@ -219,6 +234,7 @@ summary_ports(FILE *f, const struct wr_run *run)
 			wr_run_tsc_hz(run), &r);
 		view_port_line(f, wide, wr_run_port(run, p)->port_id, &r, &wr_run_res(run)->total[p]);
 	}
+	view_no_wire_note(f, run);
 	summary_counts(f, run);
 }
 

@@ -28,6 +28,9 @@ unsigned int view_width(FILE *f);
  * from c.
  */
 void view_port_header(FILE *f, bool wide);
+/* Under a port table: each port with no wire (ring, null, memif...) named,
+ * its Gb/s said to be bytes passed in memory, not a NIC's line rate. */
+void view_no_wire_note(FILE *f, const struct wr_run *run);
 void view_port_line(FILE *f, bool wide, uint16_t port_id,
 		const struct wr_port_rates *r, const struct wr_port_counters *c);
 

@@ -52,7 +52,8 @@ app_view_lat_load(FILE *f, const json_t *results)
 {
 	size_t i, j;
 	json_t *r, *l, *lat;
-	bool short_load = false;
+	bool short_load = false, refused = false;
+	json_t *port = json_string("port");
 
 	json_array_foreach(results, i, r) {
 		json_t *o = json_object_get(r, "latency_under_load");
@@ -73,6 +74,8 @@ app_view_lat_load(FILE *f, const json_t *results)
 			bool reached = json_is_true(json_object_get(l, "rate_reached"));
 
 			short_load |= !reached;
+			refused |= !reached && json_equal(json_object_get(l,
+				"rate_short_by"), port);
 			fprintf(f, "%8.1f %12.4f %10.0f %10.0f %10.0f %10.0f %10.0f%s\n",
 				num(l, "pct"), num(l, "offered_pps") / 1e6,
 				num(lat, "min_ns"), num(p, "p50"), num(p, "p99"),
@@ -80,6 +83,8 @@ app_view_lat_load(FILE *f, const json_t *results)
 		}
 	}
 	if (short_load)
-		fprintf(f, "* rate not reached: the generator fell short of this "
-			"load\n");
+		fprintf(f, "* rate not reached: %s\n", refused ?
+			"the port refused TX (back-pressure) at this load" :
+			"the generator fell short of this load");
+	json_decref(port);
 }

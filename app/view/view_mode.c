@@ -11,8 +11,14 @@
 #include "view_methods.h"
 #include "view_mode.h"
 
-/* Why a trial does not count as it ran: said in full, never cut. */
+/*
+ * Why a trial does not count as it ran: said in full, never cut. The
+ * port refusing frames (a shaper's back-pressure, a full TX ring) is
+ * told apart from the generator's own limit (CPU, a stalled worker).
+ */
 #define TRIAL_STALLED "(rate not reached: generator stalled)"
+#define TRIAL_REFUSED "(rate not reached: the port refused TX, back-pressure)"
+#define TRIAL_SHORT(s) ((s)->tx_refused ? TRIAL_REFUSED : TRIAL_STALLED)
 
 /* Columns a trial line may use: the terminal's, 80 piped. */
 static unsigned int
@@ -34,7 +40,7 @@ trial_wide(char *b, size_t n, const struct wr_run *run, const char *what,
 	if (s->lat_valid && k > 0 && (size_t)k < n)
 		k += snprintf(b + k, n - (size_t)k, "  lat p50 %.2f us", s->lat_p50_ns / 1e3);
 	if (!s->rate_reached && k > 0 && (size_t)k < n)
-		k += snprintf(b + k, n - (size_t)k, "  " TRIAL_STALLED);
+		k += snprintf(b + k, n - (size_t)k, "  %s", TRIAL_SHORT(s));
 	return k;
 }
 
@@ -70,7 +76,7 @@ app_view_trial(FILE *f, const struct wr_run *run, const char *what,
 		snprintf(tail, sizeof(tail), "  lat p50 %.2f us", s->lat_p50_ns / 1e3);
 	if (!s->rate_reached)
 		snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail), "  %s",
-			TRIAL_STALLED);
+			TRIAL_SHORT(s));
 	/* What has no room on the line goes below it, indented. */
 	if (tail[0] == '\0' || (k > 0 && (size_t)k + strlen(tail) <= width))
 		fprintf(f, "%s%s\n", line, tail);

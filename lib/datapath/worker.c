@@ -233,14 +233,19 @@ thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Of that, time spent in the kernel in the thread's context, in ns. */
+/*
+ * Of that, time spent in the kernel in the thread's context, in ns; the
+ * thread's voluntary context switches in *nvcsw.
+ */
 static uint64_t
-thread_sys_ns(void)
+thread_sys_ns(uint64_t *nvcsw)
 {
 	struct rusage ru;
 
+	*nvcsw = 0;
 	if (getrusage(RUSAGE_THREAD, &ru) != 0)
 		return 0;
+	*nvcsw = (uint64_t)ru.ru_nvcsw;
 	return (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
 		(uint64_t)ru.ru_stime.tv_usec * 1000u;
 }
@@ -249,7 +254,7 @@ int
 wr_worker_main(void *arg)
 {
 	struct wr_worker *w = arg;
-	uint64_t sys0 = thread_sys_ns(), cpu0 = thread_cpu_ns();
+	uint64_t vcs0, vcs1, sys0 = thread_sys_ns(&vcs0), cpu0 = thread_cpu_ns();
 	uint64_t now = rte_rdtsc(), start = now;
 	unsigned int i, work;
 
@@ -276,7 +281,8 @@ wr_worker_main(void *arg)
 		now = wr_worker_iter_end(w, work, now, rte_rdtsc);
 	}
 	wr_counter_set(&w->st.loop_cpu_ns, thread_cpu_ns() - cpu0);
-	wr_counter_set(&w->st.loop_sys_ns, thread_sys_ns() - sys0);
+	wr_counter_set(&w->st.loop_sys_ns, thread_sys_ns(&vcs1) - sys0);
+	wr_counter_set(&w->st.loop_nvcsw, vcs1 - vcs0);
 	wr_counter_set(&w->st.loop_tsc, rte_rdtsc() - start);
 	for (i = 0; i < w->nb_tx; i++)
 		wr_txq_drain(w->tx[i]);

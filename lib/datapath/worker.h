@@ -220,6 +220,10 @@ struct wr_worker_stats {
 	uint64_t loop_tsc;
 	uint64_t loop_cpu_ns;
 	uint64_t loop_sys_ns;
+	/* Voluntary context switches over the TX loop (ru_nvcsw): a polling
+	 * worker never sleeps on its own, so each is a call that blocked,
+	 * mostly a port holding back TX (a kernel qdisc's back-pressure). */
+	uint64_t loop_nvcsw;
 } __rte_cache_aligned;
 
 /* What a worker's loop does; decided once, before launch. */

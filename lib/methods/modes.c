@@ -87,8 +87,11 @@ wr_mode_summarize(const struct wr_run *run, struct wr_trial_summary *s)
 	for (i = 0; i < run->setup.nb_ports; i++) {
 		struct wr_rate_check rc;
 
-		if (wr_run_rate_check(run, i, &rc) && !rc.reached)
+		if (wr_run_rate_check(run, i, &rc) && !rc.reached) {
 			s->rate_reached = false;
+			s->tx_refused |= run->res.total[i].tx_full_pkts != 0 ||
+				rc.nb_blocked != 0;
+		}
 	}
 	summarize_latency(run, s);
 }

@@ -23,6 +23,9 @@ struct wr_trial_summary {
 	uint64_t excess_pkts;     /* frames counted beyond what was sent */
 	double loss_ratio;        /* lost / sent */
 	bool rate_reached;        /* every paced port reached its rate */
+	bool tx_refused;          /* not reached, and a port short of its
+	                           * rate refused frames (back-pressure), not
+	                           * the generator's own limit */
 	double duration_s;
 	bool lat_valid;
 	double lat_mean_ns;

@@ -28,6 +28,9 @@ wr_result_summary_json(const struct wr_trial_summary *s)
 	json_object_set_new(o, "loss_ratio", json_real(s->loss_ratio));
 	json_object_set_new(o, "duration_s", json_real(s->duration_s));
 	json_object_set_new(o, "rate_reached", json_boolean(s->rate_reached));
+	if (!s->rate_reached)
+		json_object_set_new(o, "rate_short_by", json_string(s->tx_refused ?
+			"port" : "generator"));
 	if (s->lat_valid) {
 		json_object_set_new(o, "latency_mean_ns", json_real(s->lat_mean_ns));
 		json_object_set_new(o, "latency_p50_ns", json_real(s->lat_p50_ns));
@@ -377,6 +380,9 @@ wr_result_lat_level(json_t *levels, double pct, double pps,
 	json_object_set_new(o, "intended_pps", json_real(pps));
 	json_object_set_new(o, "offered_pps", json_real(s->achieved_pps));
 	json_object_set_new(o, "rate_reached", json_boolean(s->rate_reached));
+	if (!s->rate_reached)
+		json_object_set_new(o, "rate_short_by", json_string(s->tx_refused ?
+			"port" : "generator"));
 	json_object_set_new(o, "sent_pkts", json_integer((json_int_t)s->sent_pkts));
 	json_object_set_new(o, "lost_pkts", json_integer(s->lost_pkts));
 	json_object_set_new(o, "duration_s", json_real(s->duration_s));

@@ -66,6 +66,20 @@ wr_run_speed_is_label(const struct wr_port *p)
 	return false;
 }
 
+bool
+wr_run_port_no_wire(const struct wr_port *p)
+{
+	static const char *const mem[] = {
+		"net_ring", "net_null", "net_memif", "net_vhost", "net_virtio_user",
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(mem); i++)
+		if (strcmp(p->driver, mem[i]) == 0)
+			return true;
+	return false;
+}
+
 const char *
 wr_run_stop_name(enum wr_stop_reason why)
 {
@@ -460,7 +474,7 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
  */
 static void
 port_kernel_s(const struct wr_run *run, unsigned int p, double *off_cpu,
-		double *in_kernel)
+		double *in_kernel, uint64_t *blocked)
 {
 	unsigned int i, j;
 	double off, sys;
@@ -477,6 +491,7 @@ port_kernel_s(const struct wr_run *run, unsigned int p, double *off_cpu,
 			(double)wr_counter_read(&w->st.loop_cpu_ns) * 1e-9;
 		off = off > 0.0 ? off : 0.0;
 		sys = (double)wr_counter_read(&w->st.loop_sys_ns) * 1e-9;
+		*blocked += wr_counter_read(&w->st.loop_nvcsw);
 		if (off + sys > *off_cpu + *in_kernel) {
 			*off_cpu = off;
 			*in_kernel = sys;
@@ -519,7 +534,7 @@ wr_run_rate_check(const struct wr_run *run, unsigned int p,
 		return false;
 	WR_RUN_FOREACH_TXQ_OF(run, p, i, tq)
 		rate_check_queue(run, &tq->pace, out);
-	port_kernel_s(run, p, &out->off_cpu_s, &out->in_kernel_s);
+	port_kernel_s(run, p, &out->off_cpu_s, &out->in_kernel_s, &out->nb_blocked);
 	out->requested_pps = run->setup.ports[p].rate_pps;
 	out->achieved_pps = dur > 0 ? (double)c->tx_pkts / dur : 0.0;
 	out->shortfall_pct = 100.0 * (1.0 - out->achieved_pps / out->requested_pps);
@@ -531,6 +546,9 @@ wr_run_rate_check(const struct wr_run *run, unsigned int p,
 		return true;
 	if (c->tx_full_pkts != 0)
 		out->reason = "TX ring full: the port did not take frames as fast";
+	else if (out->nb_blocked != 0)
+		out->reason = "TX blocked: the port held the worker back "
+			"(back-pressure)";
 	else if (c->tx_alloc_fail != 0)
 		out->reason = "mempool empty: frames not back from the port in time";
 	else if (out->clamped_pkts != 0 &&

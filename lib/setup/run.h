@@ -340,6 +340,12 @@ bool wr_run_tx_done(const struct wr_run *run);
 
 /* True for drivers whose reported link speed is a label (virtual NICs). */
 bool wr_run_speed_is_label(const struct wr_port *p);
+/*
+ * True for drivers with no wire at all (ring, null, memif, vhost,
+ * virtio_user): their Gb/s is bytes handed over in memory (a ring passes
+ * pointers), never a line rate to set beside a NIC's.
+ */
+bool wr_run_port_no_wire(const struct wr_port *p);
 
 /* Index among the run's ports of port_id (nb_ports when absent). */
 unsigned int wr_run_port_index(const struct wr_run *run, uint16_t port_id);
@@ -389,6 +395,8 @@ struct wr_rate_check {
 	                            * kernel (faults, interrupts): the worker
 	                            * the kernel took the most from */
 	double catchup_s;          /* shortest backlog window of the queues */
+	uint64_t nb_blocked;       /* times a worker of the port blocked in a
+	                            * call (voluntary context switches) */
 	bool reached;              /* within WR_RUN_RATE_TOLERANCE_PCT, no clamp */
 	const char *reason;        /* when not reached */
 };

@@ -301,15 +301,22 @@ def main():
         sys.exit(__doc__)
     bed = Bed(sys.argv[2])
     stop = []
-    signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
+    # Both by hand: a shell starts a background job with SIGINT ignored,
+    # and Python then raises no KeyboardInterrupt for it.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *a: stop.append(1))
     try:
         bed.up()
         print("bed up: %s/inventory.yml (sshd %s)" % (bed.dir, bed.sshd), flush=True)
         while not stop:
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        pass
+            time.sleep(0.1)
     finally:
+        # Every sshd told at once: close() then waits for each in turn.
+        for pid in bed.sshd.values():
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
         bed.close()
 
 

@@ -812,7 +812,41 @@ EXAMPLES = {  # config/campaigns/: campaign -> (inventory, cell ids)
 }
 
 
-CASES = cases.by_name(end_to_end, bad_input, controller, summary)
+def bed_signals():
+    """`bed.py up DIR` started in the background (SIGINT ignored, as a
+    shell does for a job with &) stops on SIGINT and on SIGTERM within
+    about 2 s, leaving none of its namespaces (ip netns list) and no DIR."""
+    c = Checker("bed_signals")
+    here = os.path.dirname(os.path.abspath(__file__))
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        d = tempfile.mkdtemp(prefix="wrbedsig")
+        os.rmdir(d)
+        p = subprocess.Popen(
+            [sys.executable, os.path.join(here, "bed.py"), "up", d],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+        line = p.stdout.readline()
+        c.true(line.startswith("bed up: "), "%s: up: %r" % (sig.name, line))
+        t0 = time.monotonic()
+        p.send_signal(sig)
+        try:
+            rc = p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc = p.wait()
+        took = time.monotonic() - t0
+        c.eq(rc, 0, "%s: exit code" % sig.name)
+        c.true(took < 2.5, "%s: stopped within ~2 s: %.1f s" % (sig.name, took))
+        ours = ["wc%d%s" % (p.pid % 10000, h) for h in ("h1", "h2", "h3")]
+        names = [ln.split()[0] for ln in sh("ip", "netns", "list").stdout.splitlines()
+                 if ln.strip()]
+        c.eq([n for n in names if n in ours], [], "%s: no namespace left" % sig.name)
+        c.true(not os.path.exists(d), "%s: its directory removed" % sig.name)
+        p.stdout.close()
+    c.done()
+
+
+CASES = cases.by_name(end_to_end, bad_input, controller, summary, bed_signals)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -100,6 +100,10 @@ def check_ndr(c, bed, rows):
     c.true(row.get("NDR / PDR / MLR Mpps", "").startswith(want),
            "table: %r has %r" % (row.get("NDR / PDR / MLR Mpps"), want))
     c.eq(row.get("result"), "passed", "table: the search cell passed")
+    size = doc["config"]["frame_size"]
+    c.eq((row.get("Mpps"), row.get("MB/s"), row.get("Gb/s L2"), row.get("Gb/s L1")),
+         ("%.4f" % (ndr / 1e6), "%.1f" % (ndr * size / 1e6), "%.3f" % (ndr * size * 8 / 1e9),
+          "%.3f" % (ndr * (size + 20) * 8 / 1e9)), "table: the rates of the NDR")
 
 
 def check_overload(c, bed, rows, q0, q1):

@@ -325,6 +325,63 @@ def tx_ring_full():
     c.done()
 
 
+SHAPER = ["tbf", "rate", "20mbit", "burst", "32kb", "latency", "50ms"]
+
+
+def sweep_short(argv_pre, vdev, rate, size):
+    """A one-size sweep paced at rate on vdev: (stdout, the JSON's trials)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        argv = argv_pre + [wrtest.WIRERATE] + wrtest.eal_args([vdev]) + [
+            "--", "--rx-ports", "none", "--mode", "sweep", "--sizes", str(size),
+            "--rate", rate, "--duration", "0.3", "--json", path]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=90,
+                           stdin=subprocess.DEVNULL)
+        doc = wrtest.read_result(path) if os.path.exists(path) else None
+    return p, (doc or {}).get("trials", [])
+
+
+def short_by_port():
+    """A trial short of its rate says why: a tbf shaper on a veth behind
+    an af_packet port (qdisc_bypass=0) holds TX back, and the trial line
+    says the port refused TX (the JSON: rate_short_by "port"), the qdisc's
+    own overlimits confirming it held frames; a rate the generator cannot
+    make on net_null (which takes every frame) says generator stalled."""
+    c = Checker("short_by_port")
+    if not wrtest.have_netns():
+        c.skip("cannot create a network namespace (needs root and CONFIG_NET_NS)")
+        c.done()
+    ns = "wrsb%d" % os.getpid()
+    subprocess.run(["ip", "netns", "add", ns], check=True)
+    try:
+        for cmd in (["link", "add", "name", "va", "type", "veth", "peer", "name", "vb"],
+                    ["link", "set", "dev", "va", "up"], ["link", "set", "dev", "vb", "up"]):
+            subprocess.run(["ip", "-n", ns] + cmd, check=True)
+        subprocess.run(["ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", "va",
+                        "root"] + SHAPER, check=True)
+        p, trials = sweep_short(["ip", "netns", "exec", ns],
+                                "net_af_packet0,iface=va,qdisc_bypass=0", "100kpps", 1518)
+        q = json.loads(subprocess.run(["ip", "netns", "exec", ns, "tc", "-s", "-j", "qdisc",
+                                       "show", "dev", "va"], capture_output=True,
+                                      text=True).stdout)
+    finally:
+        subprocess.run(["ip", "netns", "del", ns])
+    tbf = [x for x in q if x.get("kind") == "tbf"]
+    c.eq(p.returncode, 0, "shaped: exit code (stderr %r)" % p.stderr[-300:])
+    c.true(tbf and tbf[0]["overlimits"] > 0, "the shaper held frames back: %r" % tbf)
+    c.true(trials and all(not t["rate_reached"] for t in trials), "shaped: rate not reached")
+    c.eq(sorted({t.get("rate_short_by") for t in trials}), ["port"], "shaped: short by")
+    c.true("(rate not reached: the port refused TX, back-pressure)" in p.stdout and
+           "generator stalled" not in p.stdout, "shaped: the words %r" % p.stdout[-400:])
+    p, trials = sweep_short([], "net_null0", "1000Mpps", 64)
+    c.eq(p.returncode, 0, "generator: exit code (stderr %r)" % p.stderr[-300:])
+    c.true(trials and all(not t["rate_reached"] for t in trials), "generator: not reached")
+    c.eq(sorted({t.get("rate_short_by") for t in trials}), ["generator"], "generator: short by")
+    c.true("(rate not reached: generator stalled)" in p.stdout and
+           "refused" not in p.stdout, "generator: the words %r" % p.stdout[-400:])
+    c.done()
+
+
 def rx_no_traffic():
     """RX ports that see nothing: counted as nothing, the run ends by its
     duration or a signal; --count with no sender is refused up front."""
@@ -580,6 +637,44 @@ def bad_eal_option():
     c.done()
 
 
+def lcores_beyond_machine():
+    """An lcore list naming CPUs this process cannot run on (-l 0-N past
+    the kernel's affinity mask, -lN, --lcores) is refused by `wirerate
+    check` and by a run alike: exit 2 before EAL starts, naming the
+    option, the CPUs asked and those the kernel says are available."""
+    c = Checker("lcores_beyond_machine")
+    avail = sorted(os.sched_getaffinity(0))
+    top = max(avail) + 1                       # a CPU the kernel does not give us
+    have = "%d-%d" % (avail[0], avail[-1]) if avail == list(
+        range(avail[0], avail[-1] + 1)) else None
+    prefix = "wrlc%d" % os.getpid()
+    for eal in (["-l", "0-%d" % (top + 5)], ["-l%d" % top],
+                ["--lcores", "0,%d@%d" % (avail[0], top)],
+                ["--lcores=0-%d" % top]):
+        rest = eal + ["--no-pci", "--file-prefix", prefix, "--", "--duration", "1"]
+        chk = subprocess.run([wrtest.WIRERATE, "check"] + rest, capture_output=True,
+                             text=True, timeout=30, stdin=subprocess.DEVNULL)
+        run = subprocess.run([wrtest.WIRERATE] + rest, capture_output=True,
+                             text=True, timeout=60, stdin=subprocess.DEVNULL)
+        c.eq(chk.returncode, 2, "wirerate check %r (stderr %r)" % (eal, chk.stderr))
+        c.eq((run.returncode, run.stderr), (2, chk.stderr), "a run says the same for %r" % eal)
+        opt = eal[0].split("=")[0] if eal[0].startswith("--") else "-l"
+        c.true(chk.stderr.startswith("wirerate: error: %s " % opt), "names %s: %r" % (
+            opt, chk.stderr))
+        c.true(" asked, " in chk.stderr and ("(no CPU %d," % top in chk.stderr or
+               "(no CPU %d-" % top in chk.stderr or "(no CPU %d)" % top in chk.stderr),
+               "the CPUs asked, %d first of those missing: %r" % (top, chk.stderr))
+        if have is not None:
+            c.true("has CPUs %s " % have in chk.stderr, "the kernel's CPUs %s: %r" % (
+                have, chk.stderr))
+        c.true("EAL" not in run.stderr, "before EAL: %r" % run.stderr)
+    c.true(not glob.glob("/var/run/dpdk/%s" % prefix), "no EAL started")
+    ok = subprocess.run([wrtest.WIRERATE, "check", "-l", "%d" % avail[0], "--no-pci",
+                         "--", "--duration", "1"], capture_output=True, text=True, timeout=30)
+    c.eq((ok.returncode, ok.stderr), (0, ""), "a list of available CPUs passes")
+    c.done()
+
+
 def stdout_closed():
     """The reader of the live view goes away (wirerate ... | head -1): the
     run carries on to its end and writes its result (SIGPIPE ignored)."""
@@ -765,8 +860,9 @@ def done_summary():
 
 
 CASES = cases.by_name(signal_phases, signal_term_mid_run, signal_grace, double_signal,
-                      tiny_pool, tx_ring_full, rx_no_traffic, svc_never_dry, mode_signal,
-                      output_devices, bad_command_lines, bad_eal_option, link_down_tap,
+                      tiny_pool, tx_ring_full, short_by_port, rx_no_traffic, svc_never_dry, mode_signal,
+                      output_devices, bad_command_lines, bad_eal_option, lcores_beyond_machine,
+                      link_down_tap,
                       link_down_tx, stdout_closed)
 
 if __name__ == "__main__":

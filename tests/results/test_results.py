@@ -746,6 +746,13 @@ def bad_options():
             p = tool(args)
             c.eq(p.returncode, rc, "exit code for %s" % args)
             c.true(msg in p.stderr, "message %r in %r" % (msg, p.stderr))
+        # A wrong --pivot lists what it takes: the metrics docs/results.md names.
+        p = tool(["report", "--pivot", "speed", good])
+        docs = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs",
+                                 "results.md")).read()
+        for m in ("rx_mpps", "rx_gbps_l2", "latency_p99_ns", "cycles_per_pkt"):
+            c.true("`%s`" % m in docs and m in p.stderr.split("it takes", 1)[-1],
+                   "--pivot lists %s: %r" % (m, p.stderr))
         p = tool(["report", "--no-plots", "--out", os.path.join(d, "np"), good])
         c.eq(p.returncode, 0, "--no-plots exit code")
         c.true(not os.path.exists(os.path.join(d, "np", "throughput.png")), "no plot")

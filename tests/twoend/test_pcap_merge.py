@@ -201,11 +201,35 @@ def kernel_compare():
     names = [" ".join(x.strip() for x in r.split("|")[1:3]) for r in rows[1:]]
     for want in ("iperf3 TCP", "iperf3 UDP", "wirerate UDP"):
         c.true(want in names, "row for %s in %s" % (want, names))
+    num = r"^\d+(\.\d+)?$"
+    head = [x.strip() for x in rows[0].split("|")[1:-1]]
+    c.eq(head[5:7], ["Gbit/s L2", "Gbit/s payload"], "the Gbit/s columns")
     for r in rows[1:]:
         cells = [x.strip() for x in r.split("|")[1:-1]]
-        c.true(re.match(r"^\d+(\.\d+)?$", cells[5] or "") is not None,
-               "Gbit/s figure in %s" % cells)
+        c.true(re.match(num, cells[6] or "") is not None, "payload Gbit/s in %s" % cells)
+        if cells[1] == "TCP":     # segments through GSO: no L2 figure
+            c.eq(cells[5], "-", "no L2 figure for TCP: %s" % cells)
+        else:
+            c.true(re.match(num, cells[5] or "") is not None, "L2 Gbit/s in %s" % cells)
     c.done()
 
 
-CASES = cases.by_name(pcap, merge_cli, kernel_compare)
+def kernel_compare_help():
+    """scripts/kernel-compare.sh --help: the usage text, no line of the
+    script's shell after it."""
+    c = Checker("kernel_compare_help")
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "scripts",
+                          "kernel-compare.sh")
+    p = subprocess.run(["bash", script, "--help"], capture_output=True, text=True,
+                       timeout=30)
+    c.eq(p.returncode, 0, "exit code")
+    body = open(script).read()
+    code = [ln for ln in body.splitlines() if ln and not ln.startswith("#")]
+    lines = p.stdout.splitlines()
+    c.true(lines and lines[0].startswith("The kernel path"), "starts with the text: %r" % lines[:1])
+    c.eq([ln for ln in lines if ln in code], [], "no line of the script's code")
+    c.true(lines and lines[-1] == "when missing).", "ends with the text: %r" % lines[-1:])
+    c.done()
+
+
+CASES = cases.by_name(pcap, merge_cli, kernel_compare, kernel_compare_help)

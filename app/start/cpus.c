@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The CPUs an EAL lcore list (-l, --lcores) names, against those this
+ * process may run on (its affinity mask: the machine's CPUs, less what a
+ * cgroup or taskset keeps from it). A list naming a CPU outside them is
+ * refused before EAL starts, naming the option, the CPUs asked and the
+ * CPUs available; `wirerate check` says the same. A list this reader does
+ * not follow is left to EAL.
+ */
+#include <ctype.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdline.h"
+
+/* Read one CPU number at *p; -1 when there is none or it is too big. */
+static int
+read_cpu(const char **p)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)**p))
+		return -1;
+	v = strtol(*p, &end, 10);
+	if (v < 0 || v >= CPU_SETSIZE)
+		return -1;
+	*p = end;
+	return (int)v;
+}
+
+/* A number or a range a-b at *p, added to set; -1 when it is neither. */
+static int
+read_range(const char **p, cpu_set_t *set)
+{
+	int a, b, i;
+
+	a = read_cpu(p);
+	if (a < 0)
+		return -1;
+	b = a;
+	if (**p == '-') {
+		(*p)++;
+		b = read_cpu(p);
+		if (b < a)
+			return -1;
+	}
+	for (i = a; i <= b; i++)
+		CPU_SET(i, set);
+	return 0;
+}
+
+/* One element: a range, or a parenthesised comma list of ranges. */
+static int
+read_group(const char **p, cpu_set_t *set)
+{
+	if (**p != '(')
+		return read_range(p, set);
+	do {
+		(*p)++;
+		if (read_range(p, set) != 0)
+			return -1;
+	} while (**p == ',');
+	if (**p != ')')
+		return -1;
+	(*p)++;
+	return 0;
+}
+
+/*
+ * The CPUs list s names into set: for -l, ranges and numbers; for
+ * --lcores, also "lcores@cpus" (the CPUs are those after @). -1 when the
+ * list is not one this reader follows.
+ */
+static int
+list_cpus(const char *s, bool lcores_form, cpu_set_t *set)
+{
+	const char *p = s;
+	cpu_set_t ids;
+
+	CPU_ZERO(set);
+	for (;;) {
+		CPU_ZERO(&ids);
+		if ((lcores_form ? read_group(&p, &ids) : read_range(&p, &ids)) != 0)
+			return -1;
+		if (lcores_form && *p == '@') {
+			p++;
+			CPU_ZERO(&ids);
+			if (read_group(&p, &ids) != 0)
+				return -1;
+		}
+		CPU_OR(set, set, &ids);
+		if (*p == '\0')
+			return 0;
+		if (*p != ',')
+			return -1;
+		p++;
+	}
+}
+
+/* Print set as a list of ranges ("0-1,4"). */
+static void
+put_set(FILE *f, const cpu_set_t *set)
+{
+	const char *sep = "";
+	int i, j;
+
+	for (i = 0; i < CPU_SETSIZE; i = j) {
+		if (!CPU_ISSET(i, set)) {
+			j = i + 1;
+			continue;
+		}
+		for (j = i + 1; j < CPU_SETSIZE && CPU_ISSET(j, set); j++)
+			;
+		if (j - 1 == i)
+			fprintf(f, "%s%d", sep, i);
+		else
+			fprintf(f, "%s%d-%d", sep, i, j - 1);
+		sep = ",";
+	}
+}
+
+/*
+ * The lcore list of argv[i] (-l LIST, -lLIST, --lcores LIST,
+ * --lcores=LIST) in *list with its option's name in *opt; 0 when
+ * argv[i] is no such option.
+ */
+static int
+lcore_option(int dd, char **argv, int i, const char **opt, const char **list)
+{
+	const char *a = argv[i];
+
+	if (strcmp(a, "-l") == 0 || strcmp(a, "--lcores") == 0) {
+		if (i + 1 >= dd)
+			return 0;
+		*opt = a;
+		*list = argv[i + 1];
+		return 2;
+	}
+	if (strncmp(a, "-l", 2) == 0 && isdigit((unsigned char)a[2])) {
+		*opt = "-l";
+		*list = a + 2;
+		return 1;
+	}
+	if (strncmp(a, "--lcores=", 9) == 0) {
+		*opt = "--lcores";
+		*list = a + 9;
+		return 1;
+	}
+	return 0;
+}
+
+/* Refuse the list of opt when it names CPUs outside avail. */
+static int
+check_list(const char *opt, const char *list, const cpu_set_t *avail)
+{
+	cpu_set_t asked, missing;
+
+	if (list_cpus(list, strcmp(opt, "--lcores") == 0, &asked) != 0)
+		return 0;    /* EAL's syntax, EAL's message */
+	CPU_XOR(&missing, &asked, avail);
+	CPU_AND(&missing, &missing, &asked);
+	if (CPU_COUNT(&missing) == 0)
+		return 0;
+	fprintf(stderr, "wirerate: error: %s %s: CPUs ", opt, list);
+	put_set(stderr, &asked);
+	fputs(" asked, this machine has CPUs ", stderr);
+	put_set(stderr, avail);
+	fputs(" (no CPU ", stderr);
+	put_set(stderr, &missing);
+	fputs(")\n", stderr);
+	return -1;
+}
+
+int
+app_cpus_check(int argc, char **argv, int dd)
+{
+	const char *opt, *list;
+	cpu_set_t avail;
+	int i, n;
+
+	(void)argc;
+	if (sched_getaffinity(0, sizeof(avail), &avail) != 0)
+		return 0;    /* nothing to judge by: EAL will say */
+	for (i = 1; i < dd; i += n > 0 ? n : 1) {
+		n = lcore_option(dd, argv, i, &opt, &list);
+		if (n > 0 && check_list(opt, list, &avail) != 0)
+			return -1;
+	}
+	return 0;
+}
