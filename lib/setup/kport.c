@@ -245,18 +245,18 @@ wr_kport_check(struct wr_port *p, uint32_t frame_len, uint32_t mtu,
 
 /* TCA_KIND of one RTM_NEWQDISC message when it is ifindex's root qdisc. */
 static bool
-qdisc_root_kind(const struct nlmsghdr *nh, int ifindex, char *kind, size_t len)
+qdisc_root_kind(struct nlmsghdr *nh, int ifindex, char *kind, size_t len)
 {
-	const struct tcmsg *t = NLMSG_DATA(nh);
-	const struct rtattr *a = (const struct rtattr *)((const char *)t +
-		NLMSG_ALIGN(sizeof(*t)));
+	/* Not const: the kernel's NLMSG_ and RTA_ macros cast it away. */
+	struct tcmsg *t = NLMSG_DATA(nh);
+	struct rtattr *a = (struct rtattr *)((char *)t + NLMSG_ALIGN(sizeof(*t)));
 	int alen = (int)nh->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*t));
 
 	if (t->tcm_ifindex != ifindex || t->tcm_parent != TC_H_ROOT)
 		return false;
 	for (; RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
 		if (a->rta_type == TCA_KIND) {
-			snprintf(kind, len, "%s", (const char *)RTA_DATA(a));
+			snprintf(kind, len, "%s", (char *)RTA_DATA(a));
 			return true;
 		}
 	}
@@ -268,18 +268,21 @@ static int
 qdisc_dump_read(int fd, int ifindex, char *kind, size_t len)
 {
 	uint32_t buf[2048];
-	const struct nlmsghdr *nh;
+	struct nlmsghdr *nh;
 	int rc = -ENOENT;
 	ssize_t n;
-	int left;
+	size_t off, left;
 
 	for (;;) {
 		n = recv(fd, buf, sizeof(buf), 0);
 		if (n < 0)
 			return -errno;
-		left = (int)n;
-		for (nh = (const struct nlmsghdr *)buf; NLMSG_OK(nh, left);
-				nh = NLMSG_NEXT(nh, left)) {
+		/* NLMSG_OK and NLMSG_NEXT, without their mixed-sign compares. */
+		for (off = 0; off + sizeof(*nh) <= (size_t)n; off += NLMSG_ALIGN(left)) {
+			nh = (struct nlmsghdr *)((char *)buf + off);
+			left = nh->nlmsg_len;
+			if (left < sizeof(*nh) || left > (size_t)n - off)
+				break;
 			if (nh->nlmsg_type == NLMSG_DONE || nh->nlmsg_type == NLMSG_ERROR)
 				return rc;
 			if (nh->nlmsg_type == RTM_NEWQDISC &&
