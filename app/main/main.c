@@ -27,6 +27,7 @@
 #include "server/serve.h"
 #include "start/cmdline.h"
 #include "start/eal.h"
+#include "start/memifwait.h"
 #include "start/parse.h"
 #include "start/usage.h"
 #include "stats/telemetry.h"
@@ -183,7 +184,10 @@ main(int argc, char **argv)
 	if (wr_telemetry_register() != 0)
 		fprintf(stderr, "wirerate: warning: /wirerate/ telemetry commands "
 			"not registered\n");
-	rc = run_controlled(&cfg, cmdline);
+	/* A memif client started with (or before) its server: no race. */
+	rc = app_memif_wait(&stop_signals);
+	if (rc == APP_EXIT_OK)
+		rc = run_controlled(&cfg, cmdline);
 	app_eal_cleanup();
 	return rc;
 }

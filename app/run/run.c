@@ -6,6 +6,7 @@
  * server (server/serve.c) for each run it is asked for.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -75,6 +76,35 @@ show_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 		app_progress_tick(&l->prog);
 }
 
+/*
+ * A sending port that sent nothing while its PMD refused every frame
+ * offered (a port that never came up, a peer that never connected):
+ * the run failed, whatever else it counted. Says which, on stderr.
+ */
+static int
+check_sent(const struct wr_run *run)
+{
+	const struct wr_run_res *res = wr_run_res(run);
+	const struct wr_port *p;
+	unsigned int i;
+	int rc = APP_EXIT_OK;
+
+	if (res->stop_reason == WR_STOP_SIGNAL || res->total == NULL)
+		return rc;
+	for (i = 0; i < wr_run_nb_ports(run); i++) {
+		p = wr_run_port(run, i);
+		if (!p->tx || res->total[i].tx_pkts != 0 ||
+				res->total[i].tx_full_pkts == 0)
+			continue;
+		fprintf(stderr, "wirerate: error: port %u (%s) sent no frame: its PMD "
+			"refused all %" PRIu64 " offered (TX refused; link %s)\n",
+			p->port_id, p->driver, res->total[i].tx_full_pkts,
+			p->link_up ? "up" : "down");
+		rc = APP_EXIT_FAILED;
+	}
+	return rc;
+}
+
 static int
 finish(struct wr_run *run, json_t *trials, json_t *far, json_t **doc)
 {
@@ -83,6 +113,8 @@ finish(struct wr_run *run, json_t *trials, json_t *far, json_t **doc)
 	app_view_summary(stdout, run);
 	app_view_far_summary(stdout, far);
 	if (app_results_write(run, trials, far, stdout, doc) != 0)
+		rc = APP_EXIT_FAILED;
+	if (check_sent(run) != APP_EXIT_OK)
 		rc = APP_EXIT_FAILED;
 	if (wr_run_res(run)->mbufs_missing != 0) {
 		fprintf(stderr, "wirerate: error: %" PRIu64 " mbufs were not "

@@ -15,6 +15,7 @@
 #include "config/portip.h"
 #include "datapath/capture.h"
 #include "datapath/svcq.h"
+#include "kport.h"
 #include "port.h"
 #include "port_int.h"
 #include "ringpair.h"
@@ -130,32 +131,67 @@ probe_desc(struct wr_port *p, const struct wr_config *cfg)
 	p->nb_rxd = rxd;
 }
 
-/* MTU and buffer sizes for the frame size; jumbo frames need a larger MTU. */
+/*
+ * The largest MTU the port's ethdev accepts: ethdev checks both max_mtu
+ * and max_rx_pktlen, with the overhead it derives (eth_dev_validate_mtu).
+ */
+static uint32_t
+port_max_mtu(const struct wr_port *p, uint32_t *overhead)
+{
+	uint32_t max_mtu = p->info.max_mtu, pktlen = p->info.max_rx_pktlen;
+
+	*overhead = RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+	if (max_mtu != UINT16_MAX && pktlen > max_mtu)
+		*overhead = pktlen - max_mtu;
+	return pktlen > *overhead ? RTE_MIN(max_mtu, pktlen - *overhead) : 0;
+}
+
+/* A jumbo MTU through ethdev (not for PMDs that copy from a kernel interface). */
+static int
+probe_ethdev_mtu(struct wr_port *p, const struct wr_config *cfg, uint32_t need_mtu,
+		struct wr_error *err)
+{
+	uint32_t overhead, allowed = port_max_mtu(p, &overhead);
+	char origin[64];
+
+	if (need_mtu <= RTE_ETHER_MTU || wr_kport_copies(p))
+		return 0;
+	if (need_mtu > allowed)
+		return wr_err_usage(err, -EINVAL, "port %u (%s): frame size %u (%s) "
+			"needs MTU %u; the port allows MTU %u (frames of %u bytes)",
+			p->port_id, p->driver, cfg->frame_size,
+			wr_stream_size_origin(cfg, origin, sizeof(origin)), need_mtu,
+			allowed, allowed + overhead);
+	p->mtu = (uint16_t)need_mtu;
+	wr_port_note(p, "MTU set to %u for %u-byte frames", p->mtu, cfg->frame_size);
+	return 0;
+}
+
+/*
+ * MTU and buffer sizes for the frame size; jumbo frames need a larger MTU
+ * (of the ethdev, or of the kernel interface behind af_packet and tap).
+ * A frame that fits keeps the default data room.
+ */
 static int
 probe_mtu(struct wr_port *p, const struct wr_config *cfg, struct wr_error *err)
 {
 	uint32_t l2 = RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN + (cfg->vlan_id ? 4 : 0);
 	uint32_t need_mtu = cfg->frame_size - l2;
-	uint32_t frame_len = cfg->frame_size - WR_UNITS_FCS_BYTES;
-
-	char origin[64];
+	int rc;
 
 	p->mtu = 0;
-	if (need_mtu > RTE_ETHER_MTU) {
-		if (need_mtu > p->info.max_mtu || frame_len > p->info.max_rx_pktlen)
-			return wr_err_usage(err, -EINVAL, "port %u (%s): frame size %u (%s) "
-				"needs MTU %u; the port allows MTU %u (frames of %u bytes)",
-				p->port_id, p->driver, cfg->frame_size,
-				wr_stream_size_origin(cfg, origin, sizeof(origin)), need_mtu,
-				p->info.max_mtu, p->info.max_rx_pktlen);
-		p->mtu = (uint16_t)need_mtu;
-		wr_port_note(p, "MTU set to %u for %u-byte frames", p->mtu, cfg->frame_size);
-	}
+	rc = probe_ethdev_mtu(p, cfg, need_mtu, err);
+	if (rc != 0)
+		return rc;
 	/* RX buffers hold a whole frame: QEMU's e1000 cannot split one. */
 	p->rx_mbuf_room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM,
-		(p->mtu ? p->mtu : RTE_ETHER_MTU) + l2 + RX_BUF_EXTRA);
+		RTE_MAX(need_mtu, (uint32_t)RTE_ETHER_MTU) + l2 + RX_BUF_EXTRA);
 	if (p->rx_mbuf_room < p->info.min_rx_bufsize)
 		p->rx_mbuf_room = p->info.min_rx_bufsize;
+	rc = wr_kport_check(p, cfg->frame_size - WR_UNITS_FCS_BYTES, need_mtu,
+		&p->rx_mbuf_room, err);
+	if (rc != 0)
+		return rc;
 	/*
 	 * em programs the buffer size as a power of two at most the room
 	 * (em_rctl_bsize), so a 9018-byte room gets 8192-byte buffers and

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Two processes over memif in either order, and a run that sent nothing:
+a memif client started before its server (or right after it) waits for
+the server's socket and says so, then every frame arrives (checked with
+`wirerate merge` against the other end's JSON); a client with no server
+at all exits 1 naming the socket; a sender whose PMD refused every frame
+(a server no client joined) exits 1 with the reason.
+Usage: test_order.py CASE (see CASES)."""
+import os
+import signal
+import sys
+import time
+
+import cases
+import twoend
+from twoend import Bed, check_pair
+from wrtest import Checker
+
+RECEIVER = ["--tx-ports", "none", "--start-on-rx", "--idle-timeout", "1500ms",
+            "--quiet"]
+SENDER = ["--rx-ports", "none", "--quiet", "--grace", "4s"]
+WAITING = "waiting for the memif server's socket"
+
+
+def memif_vdev(sock, role):
+    return "net_memif0,role=%s,socket=%s,socket-abstract=no" % (role, sock)
+
+
+def finish(c, bed):
+    if c.failed:
+        bed.dump()
+    bed.close()
+    c.done()
+
+
+def pair(c, bed, client_first, gap_s):
+    """Sender (memif server) and receiver (client), the second started
+    gap_s after the first; both end well and nothing is lost."""
+    sock = bed.path("memif.sock")
+    snd_argv = ("a", [memif_vdev(sock, "server")], SENDER + [
+        "--count", "100k", "--rate", "200kpps", "--json", bed.path("snd.json")])
+    rcv_argv = ("b", [memif_vdev(sock, "client")], RECEIVER + [
+        "--json", bed.path("rcv.json")])
+    first, second = (rcv_argv, snd_argv) if client_first else (snd_argv, rcv_argv)
+    p1 = bed.wirerate(*first)
+    time.sleep(gap_s)
+    p2 = bed.wirerate(*second)
+    rcv, snd = (p1, p2) if client_first else (p2, p1)
+    if client_first:
+        c.true(rcv.wait_text(WAITING, 10), "the client says it waits for the server")
+    m = check_pair(c, bed, snd, rcv, exact=True)
+    if m:
+        c.eq(m["totals"]["rx_pkts"], 100000, "the client received every frame")
+
+
+def memif_client_first():
+    """The client 1 s before the server: it waits, then runs."""
+    c, bed = Checker("memif_client_first"), Bed("memif_client_first")
+    pair(c, bed, True, 1.0)
+    finish(c, bed)
+
+
+def memif_server_first():
+    """The client at once after the server: no race."""
+    c, bed = Checker("memif_server_first"), Bed("memif_server_first")
+    pair(c, bed, False, 0.0)
+    finish(c, bed)
+
+
+def memif_no_server():
+    """A client whose server never comes: exit 1 naming the socket."""
+    c, bed = Checker("memif_no_server"), Bed("memif_no_server")
+    sock = bed.path("memif.sock")
+    t0 = time.monotonic()
+    rcv = bed.wirerate("b", [memif_vdev(sock, "client")], RECEIVER)
+    c.eq(rcv.wait(60), 1, "exit code")
+    took = time.monotonic() - t0
+    out = rcv.text()
+    c.true(WAITING in out, "it said it waits")
+    c.true("no memif server's socket %s after 10 s" % sock in out,
+           "the error names the socket: %r" % out[-300:])
+    c.true(10 <= took < 30, "gave up after its timeout (%.1f s)" % took)
+    finish(c, bed)
+
+
+def memif_sent_nothing():
+    """A sender (memif server) no client joins: its PMD refuses every
+    frame; exit 1 saying so, not 0 with 0 frames sent."""
+    c, bed = Checker("memif_sent_nothing"), Bed("memif_sent_nothing")
+    sock = bed.path("memif.sock")
+    snd = bed.wirerate("a", [memif_vdev(sock, "server")], [
+        "--rx-ports", "none", "--duration", "1s", "--json", bed.path("snd.json")])
+    c.eq(snd.wait(60), 1, "exit code")
+    out = snd.text()
+    c.true("port 0 (net_memif) sent no frame: its PMD refused all" in out,
+           "the reason: %r" % out[-300:])
+    doc = twoend.load_json(bed.path("snd.json"))
+    c.true(doc is not None and doc["totals"][0]["tx_pkts"] == 0,
+           "the result is still written, with 0 frames sent")
+    finish(c, bed)
+
+
+CASES = cases.by_name(memif_client_first, memif_server_first, memif_no_server,
+                      memif_sent_nothing)
+
+def before(_name):
+    if os.geteuid() != 0:
+        twoend.skip("needs root (hugepages shared by two processes)")
+    # meson ends a test that outlives its timeout with SIGTERM: clean up too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+
+
+if __name__ == "__main__":
+    cases.main(CASES, before=before, after=twoend.close_all)
