@@ -75,6 +75,9 @@ read_group(const char **p, cpu_set_t *set)
  * --lcores, also "lcores@cpus" (the CPUs are those after @). -1 when the
  * list is not one this reader follows.
  */
+/* The CPUs a lcore list is judged against, instead of this process's. */
+#define APP_CHECK_CPUS_ENV "WR_CHECK_CPUS"
+
 static int
 list_cpus(const char *s, bool lcores_form, cpu_set_t *set)
 {
@@ -183,8 +186,18 @@ app_cpus_check(int argc, char **argv, int dd)
 	int i, n;
 
 	(void)argc;
-	if (sched_getaffinity(0, sizeof(avail), &avail) != 0)
+	if (getenv(APP_CHECK_CPUS_ENV) != NULL) {
+		/* A command meant for another machine (a lab's guest, a
+		 * page's example): judged against that machine's CPUs. */
+		if (list_cpus(getenv(APP_CHECK_CPUS_ENV), false, &avail) != 0) {
+			fprintf(stderr, "wirerate: error: %s=%s: expected a CPU "
+				"list such as 0-3 or 0,2\n", APP_CHECK_CPUS_ENV,
+				getenv(APP_CHECK_CPUS_ENV));
+			return -1;
+		}
+	} else if (sched_getaffinity(0, sizeof(avail), &avail) != 0) {
 		return 0;    /* nothing to judge by: EAL will say */
+	}
 	for (i = 1; i < dd; i += n > 0 ? n : 1) {
 		n = lcore_option(dd, argv, i, &opt, &list);
 		if (n > 0 && check_list(opt, list, &avail) != 0)

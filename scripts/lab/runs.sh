@@ -232,7 +232,7 @@ plan_runs() {
 		args=$(wirerate_args "$tx" "$rx" "$txpci" "$rxpci" "$size" "$cnt" "$rt" "$dur")
 		# No globbing: the words are those the guest's shell will see.
 		set -f
-		"$WR_BIN" check $args || usage_error "scenario run '$name': wirerate refused its options (above)"
+		WR_CHECK_CPUS=0-$((smp - 1)) "$WR_BIN" check $args || usage_error "scenario run '$name': wirerate refused its options (above)"
 		set +f
 		mtu=$((size > 1518 ? size - 18 : 1500))
 		v=${dur%.*}

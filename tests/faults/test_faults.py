@@ -672,6 +672,22 @@ def lcores_beyond_machine():
     ok = subprocess.run([wrtest.WIRERATE, "check", "-l", "%d" % avail[0], "--no-pci",
                          "--", "--duration", "1"], capture_output=True, text=True, timeout=30)
     c.eq((ok.returncode, ok.stderr), (0, ""), "a list of available CPUs passes")
+    # A command for another machine, judged against its CPUs.
+    other = ["check", "-l", "0-%d" % (top + 5), "--no-pci", "--", "--duration", "1"]
+    env = dict(os.environ, WR_CHECK_CPUS="0-%d" % (top + 5))
+    ok = subprocess.run([wrtest.WIRERATE] + other, capture_output=True, text=True,
+                        timeout=30, env=env)
+    c.eq((ok.returncode, ok.stderr), (0, ""), "WR_CHECK_CPUS: the other machine's CPUs")
+    env["WR_CHECK_CPUS"] = "0-%d" % (top + 4)
+    bad = subprocess.run([wrtest.WIRERATE] + other, capture_output=True, text=True,
+                         timeout=30, env=env)
+    c.true(bad.returncode == 2 and "(no CPU %d)" % (top + 5) in bad.stderr,
+           "WR_CHECK_CPUS one short: refused (%r)" % bad.stderr)
+    env["WR_CHECK_CPUS"] = "x"
+    bad = subprocess.run([wrtest.WIRERATE] + other, capture_output=True, text=True,
+                         timeout=30, env=env)
+    c.true(bad.returncode == 2 and "WR_CHECK_CPUS=x" in bad.stderr,
+           "WR_CHECK_CPUS not a list: refused naming it (%r)" % bad.stderr)
     c.done()
 
 
