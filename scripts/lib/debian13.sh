@@ -11,7 +11,7 @@ WR_D13_MIRROR=${WR_D13_MIRROR:-http://deb.debian.org/debian}
 # What the build, the unit and the vdev suites need in the root (the other
 # suites stay on the host's leg).
 WR_D13_PACKAGES=("${WR_BUILD_PACKAGES[@]}" iproute2 gnuplot-nox tcpdump iputils-ping
-	python3-jsonschema tshark tmux procps prometheus python3-prometheus-client)
+	python3-jsonschema python3-scapy tshark tmux procps prometheus python3-prometheus-client)
 WR_D13_MOUNTS=()
 
 # Unmount what wr_d13_mount mounted, innermost first.
