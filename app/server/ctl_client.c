@@ -27,7 +27,10 @@ void
 ctl_client_init(struct ctl_client *cl, int fd, bool authed, uint64_t now_ms,
 		uint64_t auth_wait_ms)
 {
+	static uint64_t nb_accepted;   /* the control thread's only */
+
 	memset(cl, 0, sizeof(*cl));
+	cl->serial = ++nb_accepted;
 	cl->fd = fd;
 	cl->authed = authed;
 	cl->since_ms = now_ms;

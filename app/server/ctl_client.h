@@ -22,6 +22,7 @@
 /* A slot; every field is the control thread's alone. */
 struct ctl_client {
 	int fd;                /* -1: a free slot */
+	uint64_t serial;       /* this connection, unique in the process */
 	bool authed;           /* UNIX socket, or TCP after auth */
 	uint64_t since_ms;     /* accepted at this app_ctl_now_ms() */
 	uint64_t deadline_ms;  /* not authed: closed at this time */

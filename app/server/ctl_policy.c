@@ -86,6 +86,7 @@ ctl_policy_answer(struct app_ctl *c, struct ctl_client *cl, const char *line,
 		rc = authenticate(c, cl, &req);
 	else {
 		msg[0] = '\0';
+		c->caller = cl->serial;
 		code = app_ctl_call(c, req.method, req.params, &result, msg,
 			sizeof(msg));
 		rc = 0;

@@ -48,6 +48,7 @@ struct app_peer {
 	uint16_t cur_tag;
 	uint64_t nb_sessions;
 	char holder[128];           /* OPEN: the sender that holds the session */
+	uint64_t owner;             /* OPEN: its connection (ctl_client serial) */
 	time_t since;               /* OPEN: when it opened (wall clock, s) */
 	struct timespec last_call;  /* the holder's last peer call (monotonic) */
 };
@@ -68,11 +69,10 @@ int app_peer_call(struct app_ctl *c, const char *method, json_t *params,
 		json_t **result, char *msg, size_t len);
 
 /*
- * A session whose holder made no peer call for this long is taken to be
+ * A session whose holder made no peer call for --peer-idle is taken to be
  * left by a sender that went away: a new peer_open may end it. Until
  * then a second peer_open is refused (busy).
  */
-#define APP_PEER_IDLE_S 120
 
 /* Longest wait of a peer method for the main lcore. */
 #define APP_PEER_ANSWER_S 30

@@ -76,14 +76,15 @@ param_str(json_t *params, const char *key)
 	return json_string_value(json_object_get(params, key));
 }
 
-/* Seconds since the session's holder made its last peer call. */
-static long
-idle_s(const struct app_peer *p)
+/* Milliseconds since the session's holder made its last peer call. */
+static uint64_t
+idle_ms(const struct app_peer *p)
 {
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (long)(now.tv_sec - p->last_call.tv_sec);
+	return (uint64_t)((now.tv_sec - p->last_call.tv_sec) * 1000 +
+		(now.tv_nsec - p->last_call.tv_nsec) / 1000000);
 }
 
 /* The refusal of a second sender: who holds the session, since when. */
@@ -96,8 +97,9 @@ busy(struct app_ctl *c, char *msg, size_t len)
 	gmtime_r(&c->peer.since, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	return app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "busy: a peer session is "
-		"held by %s since %s; it ends at its peer_close or after %d s "
-		"without a peer call", c->peer.holder, when, APP_PEER_IDLE_S);
+		"held by %s since %s; it ends at its peer_close or after %.3g s "
+		"without a peer call (--peer-idle)", c->peer.holder, when,
+		(double)c->base->peer_idle_ms / 1e3);
 }
 
 /* peer_open: versions first, then the session's run (its options). */
@@ -135,7 +137,7 @@ m_open(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 			"shutting down" : "run %" PRIu64 " is on: a peer session needs "
 			"the server idle", c->run_id);
 	}
-	if (c->peer.session && idle_s(&c->peer) < APP_PEER_IDLE_S) {
+	if (c->peer.session && idle_ms(&c->peer) < c->base->peer_idle_ms) {
 		pthread_mutex_unlock(&c->lock);
 		free(cfg);
 		return busy(c, msg, len);
@@ -156,6 +158,7 @@ m_open(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	snprintf(c->peer.holder, sizeof(c->peer.holder), "%s",
 		sender != NULL && sender[0] != '\0' ? sender : "a sender");
 	c->peer.since = time(NULL);
+	c->peer.owner = c->caller;
 	snprintf(c->peer.cmdline, sizeof(c->peer.cmdline), "wirerate serve: "
 		"peer_open from a sender");
 	rc = ask(c, APP_PEER_OPEN, out, msg, len);
@@ -271,9 +274,20 @@ app_peer_call(struct app_ctl *c, const char *method, json_t *params,
 
 	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
 		if (strcmp(method, methods[i].name) == 0) {
-			int rc;
+			int rc = 0;
 
 			*result = NULL;
+			/* A session's calls come from the connection that opened
+			 * it: a sender whose session was ended (--peer-idle) and
+			 * taken by another never acts on the new one. */
+			pthread_mutex_lock(&c->lock);
+			if (i > 0 && c->peer.session && c->caller != c->peer.owner)
+				rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "%s: the "
+					"peer session is held by %s on another "
+					"connection", method, c->peer.holder);
+			pthread_mutex_unlock(&c->lock);
+			if (rc != 0)
+				return rc;
 			rc = methods[i].fn(c, params, result, msg, len);
 			if (rc == 0) {
 				pthread_mutex_lock(&c->lock);

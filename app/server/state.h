@@ -42,6 +42,8 @@ enum app_ctl_state {
  */
 struct app_ctl {
 	const struct wr_config *base; /* each run starts from these options */
+	uint64_t caller;              /* the connection whose request is served
+	                               * now (control thread; ctl_client) */
 	bool serve;                   /* wirerate serve: start and shutdown */
 	int listen_fd;
 	int tcp_fd;                   /* --control-listen, or -1 */

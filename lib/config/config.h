@@ -225,6 +225,8 @@ struct wr_config {
 	char peer[PATH_MAX + 8];    /* --peer tcp:HOST:PORT | unix:PATH, "" = none */
 	char peer_token_path[PATH_MAX]; /* --peer-token, "" = none */
 	uint64_t peer_timeout_ms;   /* --peer-timeout: one answer at most */
+	uint64_t peer_idle_ms;      /* --peer-idle: a far end's session ends
+	                             * after so long without a peer call */
 	struct wr_rate peer_rate;   /* --peer-rate: the far end sends too (its
 	                             * 100 %); WR_RATE_NONE: one way */
 	char profile_path[PATH_MAX];/* profile the config came from, "" = none */

@@ -280,6 +280,9 @@ const struct wr_optdesc wr_optab[] = {
 	{ "peer-timeout", REQ, WR_OPT_PEER_TIMEOUT, "T", "longest wait for one answer "
 		"of --peer [5s]\n(a trial's counts: --grace more)", WR_OPTSEC_RUN,
 		WR_PROF_TEST, NULL },
+	{ "peer-idle", REQ, WR_OPT_PEER_IDLE, "T", "wirerate serve: a sender's session "
+		"with no\npeer call for T ends, so another may open\none [120s]",
+		WR_OPTSEC_RUN, WR_PROF_TEST, NULL },
 	{ "repeat", REQ, WR_OPT_REPEAT, "N", "run the traffic phase N times on the same\n"
 		"ports, fresh counters each trial; results\ngain \"trials\" and a \"summary\" "
 		"(median, min,\nmax, 95% CI) [1]", WR_OPTSEC_RUN,

@@ -11,6 +11,7 @@
 
 /* Longest wait for one answer of the far end, by default. */
 #define PEER_TIMEOUT_DEFAULT_MS 5000u
+#define PEER_IDLE_DEFAULT_MS 120000u
 
 void
 wr_opts_peer_defaults(struct wr_config *cfg)
@@ -18,6 +19,7 @@ wr_opts_peer_defaults(struct wr_config *cfg)
 	cfg->peer[0] = '\0';
 	cfg->peer_token_path[0] = '\0';
 	cfg->peer_timeout_ms = PEER_TIMEOUT_DEFAULT_MS;
+	cfg->peer_idle_ms = PEER_IDLE_DEFAULT_MS;
 	cfg->peer_rate.unit = WR_RATE_NONE;
 }
 
@@ -76,6 +78,8 @@ wr_opts_peer(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 		return peer_rate(v, cfg, err);
 	case WR_OPT_PEER_TIMEOUT:
 		return wr_optv_duration("peer-timeout", v, 1, &cfg->peer_timeout_ms, err);
+	case WR_OPT_PEER_IDLE:
+		return wr_optv_duration("peer-idle", v, 1, &cfg->peer_idle_ms, err);
 	default:
 		return 1;
 	}

@@ -115,14 +115,14 @@ class PeerBed(Bed):
             return json.loads(out)[0]["stats64"]
         return stats(self.ra)["rx"]["packets"], stats(self.rb)["tx"]["packets"]
 
-    def serve(self, env=None, name="serve", sends=False):
+    def serve(self, env=None, name="serve", sends=False, extra=()):
         """wirerate serve in B on its veth, TCP on the management address;
         sends: its port sends to A too (both directions)."""
         tx = ["--src-mac", MAC_B, "--dst-mac", MAC_RB, "--src-ip", IP_B, "--dst-ip",
               IP_A] if sends else ["--tx-ports", "none"]
         argv = [twoend.WIRERATE, "serve"] + self.eal("a", [AF % (0, self.vb)]) + [
             "--", "--control", self.sock, "--control-listen", "%s:%d" % (MGMT_B, PORT),
-            "--control-token", self.token, "--quiet"] + tx
+            "--control-token", self.token, "--quiet"] + tx + list(extra)
         argv = ["ip", "netns", "exec", self.nb] + argv
         if env:
             argv = ["env"] + ["%s=%s" % kv for kv in env.items()] + argv
@@ -607,13 +607,54 @@ def peer_protocol():
     c.done()
 
 
+def peer_idle():
+    """--peer-idle at the far end: a sender's session with no peer call
+    for that long ends at the next sender's peer_open; before, the next
+    sender is refused (busy, naming --peer-idle); the first sender's next
+    call is refused and never acts on the second one's session."""
+    c, bed = Checker("peer_idle"), PeerBed("peer_idle")
+    try:
+        bed.serve(extra=["--peer-idle", "2s"])
+        mine = subprocess.run([twoend.WIRERATE, "--version"], capture_output=True,
+                              text=True).stdout.split()[1]
+
+        def opener(who):
+            return {"version": mine, "schema": "wirerate-result/1", "sender": who,
+                    "options": {"size": 64, "tx-ports": "none"}}
+        r1, r2 = Rpc(bed.sock), Rpc(bed.sock)
+        c.true("result" in r1.call("peer_open", opener("first one")), "first open")
+        time.sleep(1.0)
+        e = r2.call("peer_open", opener("second one")).get("error") or {}
+        c.true(e.get("code") == -32000 and "held by first one" in e.get("message", "")
+               and "2 s without a peer call (--peer-idle)" in e.get("message", ""),
+               "idle 1 s of 2: the second refused, busy: %r" % e)
+        time.sleep(1.3)
+        rep = r2.call("peer_open", opener("second one"))
+        c.true("result" in rep, "idle 2.3 s of 2: the second opens: %r" % rep)
+        e = r1.call("peer_trial", {"trial": 1, "frame_size": 64}).get("error") or {}
+        c.true(e.get("code") == -32000 and "held by second one on another connection"
+               in e.get("message", ""), "the first sender's next call refused, not "
+               "taken into the second one's session: %r" % e)
+        c.eq((r2.call("peer_close").get("result") or {}).get("trials"), 0,
+             "the second sender's session closed")
+        r1.close()
+        r2.close()
+        bad = subprocess.run([twoend.WIRERATE, "check", "--no-pci", "--", "--peer-idle",
+                              "0s"], capture_output=True, text=True, timeout=30)
+        c.true(bad.returncode == 2 and "--peer-idle" in bad.stderr,
+               "--peer-idle 0s refused naming it: %r" % bad.stderr)
+    finally:
+        bed.close()
+    c.done()
+
+
 def before(name):
     if not twoend.wrtest.have_netns():
         twoend.skip("no network namespaces (have_netns)")
 
 
 CASES = cases.by_name(peer_protocol, peer_faults, peer_late, peer_killed, peer_ndr,
-                      peer_mlr, peer_both, peer_rate_settle)
+                      peer_mlr, peer_both, peer_rate_settle, peer_idle)
 
 if __name__ == "__main__":
     try:
