@@ -121,12 +121,14 @@ def quiet_eal():
     r = wirerate(eal + ["--log-level=lib.eal:info"] + run)
     c.eq(r.rc, 0, "run with --log-level: exit code")
     c.true("EAL: Detected" in r.out + r.err, "--log-level shows EAL's log")
-    # An EAL option or device EAL refuses is the request: exit 2.
-    for bad in (["-l", "999"], ["--vdev", "net_bogus0"]):
+    # An EAL option or device EAL refuses is the request: exit 2 (a CPU
+    # the machine lacks is refused before EAL, naming it).
+    for bad, says in ((["-l", "999"], "-l 999: CPUs 999 asked, this machine has"),
+                      (["--vdev", "net_bogus0"], "EAL initialisation failed")):
         r = wirerate(["--in-memory", "--file-prefix", pfx, "--no-pci"] + bad +
                      ["--vdev", "net_null0", "--", "--duration", "0.1"])
         c.eq(r.rc, 2, "EAL refuses %r: exit code" % bad)
-        c.true("EAL initialisation failed" in r.err, "says so: %r" % r.err[-200:])
+        c.true(says in r.err, "says so: %r" % r.err[-200:])
     r = wirerate(eal + ["--vdev", "net_null0", "--no-pci", "--", "--tx-ports", "3"])
     c.eq(r.rc, 2, "a port that does not exist: exit code")
     c.true("--tx-ports: port 3 does not exist (1 port probed;" in r.err,
