@@ -22,7 +22,7 @@ except ImportError:
             and "WR_SCAPY_RETRY" not in os.environ:
         os.environ["WR_SCAPY_RETRY"] = "1"
         os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-    print("scapy (python3-scapy) is not installed: skipped")
+    print("SKIP: python3-scapy is not installed (import scapy failed)")
     sys.exit(77)
 
 TOOL = sys.argv[1]
