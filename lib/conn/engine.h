@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The connection engine of one lcore, pure: the TCP core's connections
+ * (lib/tcp) driven by an application (HTTP/1.1 client or server, bulk),
+ * with the books and the latency histograms. IP packets in and out as
+ * byte buffers, time as an argument: the worker on mbufs (lib/datapath)
+ * owns the port, the L2 header and ARP/ND; unit tests run two engines
+ * back to back with no EAL.
+ *
+ * One engine per lcore, one writer: every connection of the engine is
+ * owned by the lcore that calls it. Memory is passed in by the caller
+ * (wr_conn_engine_mem_bytes, allocated at set-up on the port's socket);
+ * nothing is allocated after wr_conn_engine_init.
+ */
+#ifndef WR_CONN_ENGINE_H
+#define WR_CONN_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "measure/hist.h"
+#include "tcp/tuple.h"
+
+/* Which end this engine plays. */
+enum wr_conn_role {
+	WR_CONN_CLIENT = 1,   /* opens connections */
+	WR_CONN_SERVER = 2,   /* listens and answers */
+};
+
+/* What the connections carry. */
+enum wr_conn_app {
+	WR_CONN_APP_HTTP = 1, /* HTTP/1.1 GET and response */
+	WR_CONN_APP_BULK = 2, /* one way, as fast as the windows allow */
+};
+
+/* An engine's configuration, copied by wr_conn_engine_init. */
+struct wr_conn_cfg {
+	uint8_t role;                /* enum wr_conn_role */
+	uint8_t app;                 /* enum wr_conn_app */
+	uint8_t family;              /* enum wr_tcp_family */
+	uint8_t wscale;              /* our window shift, <= 14 */
+	uint16_t mss_bytes;          /* MSS we announce */
+	uint16_t server_port;        /* client: the port it connects to;
+				      * server: the port it listens on */
+	uint8_t laddr[16];           /* our first address (network order) */
+	uint32_t nb_laddrs;          /* client: addresses laddr + i */
+	uint8_t server_addr[16];     /* client: the server's address */
+	uint16_t lport_first;        /* client: source ports [first, last] */
+	uint16_t lport_last;
+	uint32_t rcv_wnd_bytes;      /* receive window we advertise */
+	uint32_t max_open;           /* connections open at once, at most
+				      * (the pool's size) */
+	uint64_t cps;                /* client: connections opened per s,
+				      * 0 = as fast as max_open allows */
+	uint64_t nb_conns;           /* client: connections to open in all,
+				      * 0 = until wr_conn_engine_drain */
+	uint32_t reqs_per_conn;      /* HTTP client: requests on one
+				      * connection (keep-alive), >= 1 */
+	uint64_t resp_body_bytes;    /* HTTP server: body of each answer */
+	uint64_t bulk_bytes;         /* bulk: bytes the client sends on each
+				      * connection, 0 = until drain */
+	uint64_t resp_timeout_us;    /* HTTP client: a response not complete
+				      * this long after its request fails */
+	uint64_t time_wait_us;       /* TIME_WAIT length (2 MSL by default) */
+	uint32_t seed;               /* ISS and payload pattern seed */
+	uint8_t csum_offload;        /* leave TCP/IP checksums to the NIC */
+	uint8_t ttl;                 /* IPv4 TTL / IPv6 hop limit */
+	char path[64];               /* HTTP client: the GET path */
+	char host[64];               /* HTTP client: the Host header */
+};
+
+/* Latency histograms, microseconds, client side. */
+struct wr_conn_lat {
+	struct wr_hist connect_us;  /* SYN sent to SYN,ACK received */
+	struct wr_hist ttfb_us;     /* request sent to first response byte */
+	struct wr_hist ttlb_us;     /* request sent to last response byte */
+};
+
+/*
+ * The books of one engine, written by its lcore only, read by the stats
+ * core (copy and check nb_gen as counter.h does elsewhere). They close:
+ *   client: nb_attempted = nb_completed + nb_failed_* (sum) + nb_open
+ *   client: nb_reqs_sent = nb_resps + nb_reqs_failed + requests in flight
+ *   server: nb_accepted = nb_closed + nb_open
+ * Connections the client could not start (its pool, its source tuples,
+ * its TX buffers) are in nb_unstarted_*, never among the attempted.
+ */
+struct wr_conn_books {
+	uint64_t nb_attempted;          /* SYNs of new connections sent */
+	uint64_t nb_established;
+	uint64_t nb_completed;          /* closed after all their work */
+	uint64_t nb_failed_syn_timeout; /* no answer to the SYN */
+	uint64_t nb_failed_refused;     /* RST in answer to the SYN */
+	uint64_t nb_failed_reset;       /* RST once established */
+	uint64_t nb_failed_rtx_timeout; /* retry bound once established */
+	uint64_t nb_failed_resp_timeout;/* HTTP response too late */
+	uint64_t nb_failed_http;        /* a non-2xx or malformed answer */
+	uint64_t nb_open;               /* open now (SYN sent, not ended) */
+	uint64_t nb_peak_open;
+	uint64_t nb_unstarted_pool;     /* pool full when a start was due */
+	uint64_t nb_unstarted_tuples;   /* no free source tuple */
+	uint64_t nb_unstarted_tx;       /* no TX buffer for the SYN */
+	uint64_t nb_accepted;           /* server: SYNs taken */
+	uint64_t nb_closed;             /* server: ended, any way */
+	uint64_t nb_reqs_sent;
+	uint64_t nb_resps;              /* complete 2xx answers */
+	uint64_t nb_reqs_failed;        /* requests with no good answer */
+	uint64_t nb_reqs_served;        /* server: requests answered */
+	uint64_t nb_l7_tx_bytes;        /* application bytes sent (first
+					 * transmissions only) */
+	uint64_t nb_l7_rx_bytes;        /* application bytes delivered */
+	uint64_t nb_segs_tx;
+	uint64_t nb_segs_rx;
+	uint64_t nb_rtx_rto;            /* segments resent after an RTO */
+	uint64_t nb_rtx_fast;           /* segments resent by fast rtx */
+	uint64_t nb_tx_no_buf;          /* segments the caller had no room
+					 * for (lost; TCP resends them) */
+	uint64_t nb_rx_no_conn;         /* segments for no connection
+					 * (answered by RST as RFC 9293) */
+	uint64_t nb_rx_bad;             /* malformed or bad checksum */
+	uint64_t nb_time_wait;          /* connections in TIME_WAIT now */
+	struct wr_conn_lat lat;
+	uint64_t nb_gen;                /* bumped after each update */
+};
+
+/*
+ * Where the engine writes a packet it sends: buf(ctx, &room) gives a
+ * buffer for one IP packet (room bytes at most) or NULL when there is
+ * none (the segment is lost and counted, nb_tx_no_buf); sent(ctx, len)
+ * hands the packet written in the last buffer to the caller, which adds
+ * the L2 header and queues it.
+ */
+struct wr_conn_emit {
+	uint8_t *(*buf)(void *ctx, size_t *room);
+	void (*sent)(void *ctx, size_t len);
+	void *ctx;
+};
+
+struct wr_conn_engine; /* private; lives in the caller's memory */
+
+/* Bytes of memory an engine of cfg needs (0 for a bad cfg). */
+size_t wr_conn_engine_mem_bytes(const struct wr_conn_cfg *cfg);
+
+/*
+ * Set an engine up in mem (wr_conn_engine_mem_bytes(cfg) bytes, 64-byte
+ * aligned). Returns the engine, or NULL with err filled (-EINVAL) for a
+ * cfg that can't run, naming the field.
+ */
+struct wr_conn_engine *wr_conn_engine_init(void *mem,
+	const struct wr_conn_cfg *cfg, const struct wr_conn_emit *emit,
+	struct wr_error *err);
+
+/*
+ * One received IP packet (IPv4 or IPv6 header first). Returns true when
+ * it was TCP for this engine's address (consumed, counted), false when
+ * the caller should treat it elsewhere. Its answers go out through emit.
+ */
+bool wr_conn_engine_rx(struct wr_conn_engine *e, const uint8_t *pkt,
+	size_t len, uint64_t now_us);
+
+/*
+ * Work due at now_us: expired timers, new connections the rate allows,
+ * output left over. Call once per poll loop turn.
+ */
+void wr_conn_engine_poll(struct wr_conn_engine *e, uint64_t now_us);
+
+/* Open no new connection from now on; the open ones run to their end. */
+void wr_conn_engine_drain(struct wr_conn_engine *e);
+
+/* Whether a drained engine has nothing open (TIME_WAIT not counted). */
+bool wr_conn_engine_idle(const struct wr_conn_engine *e);
+
+/* The books (updated in place by the owning lcore). */
+const struct wr_conn_books *wr_conn_engine_books(
+	const struct wr_conn_engine *e);
+
+#endif /* WR_CONN_ENGINE_H */
