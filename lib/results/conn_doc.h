@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A connection run's figures in the result document: the "connections"
+ * object (docs/results.md), written here alone and read back by report,
+ * compare and history. The caller sums the engines' books over its
+ * lcores (wr_conn_books_sum) and keeps a row per interval.
+ */
+#ifndef WR_RESULTS_CONN_DOC_H
+#define WR_RESULTS_CONN_DOC_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "conn/engine.h"
+
+/* The counters at the end of one interval (cumulative since the start). */
+struct wr_conn_interval {
+	double t_s;                  /* seconds since traffic began */
+	uint64_t nb_attempted;
+	uint64_t nb_completed;
+	uint64_t nb_failed;          /* all classes */
+	uint64_t nb_open;
+	uint64_t nb_resps;
+	uint64_t nb_l7_rx_bytes;
+	uint64_t nb_l7_tx_bytes;
+	uint64_t nb_rtx;             /* RTO and fast */
+};
+
+/* One connection run, as the caller saw it. */
+struct wr_conn_result {
+	const struct wr_conn_cfg *cfg;      /* of the run (one lcore's) */
+	const struct wr_conn_books *books;  /* whole run, all lcores */
+	const struct wr_conn_interval *iv;  /* nb_iv rows, in time order */
+	uint32_t nb_iv;
+	uint32_t nb_lcores;
+	double duration_s;                  /* traffic, first SYN to end */
+	bool drained;                       /* every connection ended before
+					     * the result was written */
+	const char *clock;                  /* the latency clock's label, as
+					     * the frame latency has it */
+};
+
+/*
+ * Put r into the result document doc as its "connections" object, with
+ * the derived rates (CPS, requests/s, goodput) and the books' check.
+ * Returns 0, or a negative errno with err filled.
+ */
+int wr_results_conn_put(json_t *doc, const struct wr_conn_result *r,
+	struct wr_error *err);
+
+#endif /* WR_RESULTS_CONN_DOC_H */
