@@ -18,6 +18,8 @@ Usage: $0 [options] INVENTORY CAMPAIGN
   --wirerate PATH the wirerate program shipped to the hosts and run here for
                   merge and report [build/app/wirerate]
   --ansible ARG   pass ARG to ansible-playbook (repeatable), e.g. -vv
+  --dry-run       check the campaign against the inventory and list the cells
+                  it would run, with both command lines; no host is reached
 Exit status: 0 every cell ran and none missed its goal, 1 a cell failed
 or missed its goal (or the campaign could not finish), 2 bad usage or a
 bad campaign file.
@@ -25,7 +27,7 @@ USAGE
 }
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-results="" extra=()
+results="" extra=() dry=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) usage; exit 0 ;;
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
 		bin=$(realpath -m "$2")
 		extra+=(-e "wr_ship_bin=$bin" -e "wr_local_bin=$bin"); shift 2 ;;
 	--ansible) [ $# -ge 2 ] || { usage >&2; exit 2; }; extra+=("$2"); shift 2 ;;
+	--dry-run) dry=1; shift ;;
 	-*) echo "error: unknown option $1" >&2; usage >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -48,6 +51,15 @@ done
 command -v ansible-playbook >/dev/null ||
 	{ echo "error: ansible-playbook missing (apt-get install ansible-core)" >&2; exit 1; }
 [ -n "$results" ] || results=campaign-results/$(basename "${campaign%.*}")
+# The campaign checked here, every mistake at once, before Ansible starts
+# (by the Python that runs Ansible: the playbook's filters need it).
+py=$(sed -n '1s/^#! *\([^ ]*\).*/\1/p' "$(command -v ansible-playbook)")
+if [ $dry -eq 1 ]; then
+	exec "${py:-python3}" "$root/scripts/campaign/expand.py" "$inventory" "$campaign" \
+		"$(realpath -m "$results")" --list
+fi
+"${py:-python3}" "$root/scripts/campaign/expand.py" "$inventory" "$campaign" \
+	"$(realpath -m "$results")" || exit $?
 mkdir -p "$results" || exit 1
 results=$(cd "$results" && pwd)
 rm -f "$results/campaign-error.txt" "$results/summary.json"

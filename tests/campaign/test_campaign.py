@@ -509,6 +509,56 @@ def expand(jobs):
         return {"error": p.stdout + p.stderr}
 
 
+# A campaign with four mistakes in two cells: each said once, with the
+# close name where there is one.
+MISTAKES = ("cells:\n"
+            "  - {label: a, sender: h1:vet, receiver: h9:veth, count: 9, rte: 1}\n"
+            "  - {label: b, sender: h1:veth, receiver: h2:veth, mode: thruput}\n"
+            "  - {label: c, sender: h1:veth, receiver: h2:veth, count: 9}\n")
+MISTAKE_LINES = [
+    "cells[0] (a): unknown key(s) rte (did you mean rate?)",
+    "cells[0] (a): sender: host h1 has no port 'vet' in wr_ports (it has: badip, l3, "
+    "veth) (did you mean veth?)",
+    "cells[0] (a): receiver: host 'h9' is not in the inventory",
+    "cells[1] (b): mode: 'thruput': expected one of throughput, mlr, loss, b2b, sweep "
+    "(did you mean throughput?)"]
+
+
+def check_all_mistakes(c, d, inv):
+    """campaign.sh names every mistake of the file once, before Ansible."""
+    camp = os.path.join(d, "mistakes.yml")
+    with open(camp, "w") as f:
+        f.write(MISTAKES)
+    p = subprocess.run([CAMPAIGN_SH, "--results", os.path.join(d, "rm"), "--wirerate",
+                        WIRERATE, inv, camp], capture_output=True, text=True, timeout=120)
+    c.eq(p.returncode, 2, "a campaign with 4 mistakes: exit 2")
+    c.true("4 mistakes" in p.stderr, "the count of mistakes said: %s" % p.stderr[-600:])
+    for line in MISTAKE_LINES:
+        c.eq(p.stderr.count(line), 1, "said once: %r" % line)
+    c.eq(p.stderr.count("cells[2]"), 0, "the good cell is not blamed")
+    c.true(not os.path.exists(os.path.join(d, "rm")), "no results directory for a bad campaign")
+
+
+def check_dry_run(c, d, inv):
+    """--dry-run lists the cells and both command lines, reaching no host
+    (the inventory's hosts are TEST-NET addresses: nothing answers there)."""
+    camp = os.path.join(d, "dry.yml")
+    with open(camp, "w") as f:
+        f.write("cells:\n  - {label: x, sender: h1:veth, receiver: h2:veth, count: 10, "
+                "sizes: [64, 1518], repeats: 2}\n")
+    res = os.path.join(d, "rd")
+    p = subprocess.run([CAMPAIGN_SH, "--dry-run", "--results", res, inv, camp],
+                       capture_output=True, text=True, timeout=60)
+    c.eq(p.returncode, 0, "--dry-run of a good campaign: exit 0 (%s)" % p.stderr[-300:])
+    rows = [l for l in p.stdout.splitlines() if not l.startswith(" ")]
+    c.eq([r.split(":")[0] for r in rows],
+         ["1/4 x-64B-r1", "2/4 x-64B-r2", "3/4 x-1518B-r1", "4/4 x-1518B-r2"],
+         "--dry-run: one line per cell, in order")
+    c.eq(p.stdout.count("    sender:   "), 4, "--dry-run: the sender's command of each cell")
+    c.eq(p.stdout.count("--vdev net_null0"), 8, "--dry-run: both ends' ports in the commands")
+    c.true(not os.path.exists(res), "--dry-run writes no results directory")
+
+
 def bad_input():
     """No namespaces needed: the campaign is checked against the inventory
     before any host is reached (the hosts' addresses are never used)."""
@@ -539,6 +589,8 @@ def bad_input():
                            capture_output=True, text=True, timeout=120)
         c.eq(p.returncode, 2, "campaign.sh with a bad campaign: exit 2")
         c.true(BAD[0][1] in p.stderr, "campaign.sh says %r: %s" % (BAD[0][1], p.stderr[-400:]))
+        check_all_mistakes(c, d, inv)
+        check_dry_run(c, d, inv)
         p = subprocess.run([CAMPAIGN_SH, inv], capture_output=True, text=True)
         c.eq(p.returncode, 2, "campaign.sh without CAMPAIGN: exit 2")
         c.true("Usage:" in p.stderr, "usage on bad usage")

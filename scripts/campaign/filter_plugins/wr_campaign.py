@@ -12,6 +12,7 @@
 
 Pure Python on the controller: they read the campaign and the inventory
 and the cells' records (cell.json), they never reach a host."""
+import difflib
 import hashlib
 import ipaddress
 import json
@@ -49,8 +50,43 @@ SEARCH_TRIALS = 20
 RFC2544_SIZES = 7
 
 
+class CampaignError(AnsibleFilterError):
+    """Every mistake of a campaign file, each once: `mistakes` holds the
+    lines "WHERE: WHAT", the message says them all."""
+
+    def __init__(self, mistakes):
+        self.mistakes = list(mistakes)
+        if len(self.mistakes) == 1:
+            msg = "campaign: " + self.mistakes[0]
+        else:
+            msg = "campaign: %d mistakes:\n%s" % (len(self.mistakes), "\n".join(
+                "  " + m for m in self.mistakes))
+        super().__init__(msg)
+
+
+class _Mistake(Exception):
+    """One mistake: stops the check it is found in, not the others."""
+
+
 def _bad(where, msg):
-    raise AnsibleFilterError("campaign: %s: %s" % (where, msg))
+    raise _Mistake("%s: %s" % (where, msg))
+
+
+def _suggest(word, known):
+    """' (did you mean X?)' for the closest of KNOWN, or ''."""
+    near = difflib.get_close_matches(str(word), sorted(known), n=1, cutoff=0.6)
+    return " (did you mean %s?)" % near[0] if near else ""
+
+
+def _collect(mistakes, fn, *args):
+    """fn(*args), its mistake added to MISTAKES; None after a mistake."""
+    try:
+        return fn(*args)
+    except _Mistake as e:
+        mistakes.append(str(e))
+    except CampaignError as e:
+        mistakes.extend(e.mistakes)
+    return None
 
 
 def _slug(label):
@@ -64,12 +100,14 @@ def _endpoint(where, key, spec, hostvars):
              "a name under its wr_ports)" % (key, spec))
     host, port = spec.split(":")
     if host not in hostvars:
-        _bad(where, "%s: host %r is not in the inventory" % (key, host))
+        _bad(where, "%s: host %r is not in the inventory%s" % (
+            key, host, _suggest(host, hostvars)))
     hv = hostvars[host]
     ports = hv.get("wr_ports") or {}
     if port not in ports:
-        _bad(where, "%s: host %s has no port %r in wr_ports (it has: %s)" % (
-            key, host, port, ", ".join(sorted(ports)) or "none"))
+        _bad(where, "%s: host %s has no port %r in wr_ports (it has: %s)%s" % (
+            key, host, port, ", ".join(sorted(ports)) or "none",
+            _suggest(port, ports)))
     p = ports[port]
     if not isinstance(p, dict) or (("pci" in p) == ("vdev" in p)):
         _bad(where, "%s: %s wr_ports.%s: give exactly one of pci or vdev" % (
@@ -369,17 +407,20 @@ def _goal(where, v):
     return {"loss_ratio": x, "text": str(v).strip()}
 
 
-def _check_cell(where, c):
+def _check_keys(where, c):
     unknown = set(c) - CELL_KEYS
     if unknown:
-        _bad(where, "unknown key(s) %s (known: %s)" % (
-            ", ".join(sorted(unknown)), ", ".join(sorted(CELL_KEYS))))
-    for k in ("label", "sender", "receiver"):
-        if k not in c:
-            _bad(where, "%s is missing" % k)
+        _bad(where, "unknown key(s) %s%s (known: %s)" % (
+            ", ".join(sorted(unknown)),
+            "".join(_suggest(k, CELL_KEYS) for k in sorted(unknown)),
+            ", ".join(sorted(CELL_KEYS))))
+
+
+def _check_mode(where, c):
     if "mode" in c:
         if c["mode"] not in MODES:
-            _bad(where, "mode: %r: expected one of %s" % (c["mode"], ", ".join(MODES)))
+            _bad(where, "mode: %r: expected one of %s%s" % (
+                c["mode"], ", ".join(MODES), _suggest(c["mode"], MODES)))
         if "count" in c and "duration" in c:
             _bad(where, "give at most one of count (frames) or duration")
     elif ("count" in c) == ("duration" in c):
@@ -390,12 +431,33 @@ def _check_cell(where, c):
     if "mode" in c and c.get("goal") is not None:
         _bad(where, "goal: a search cell's goal is its search's own verdict "
              "(the NDR found; MLRsearch's goals: goals:)")
+
+
+def _check_numbers(where, c):
     if not isinstance(c["repeats"], int) or c["repeats"] < 1:
         _bad(where, "repeats: %r: expected a whole number >= 1" % (c["repeats"],))
+
+
+def _check_timeout(where, c):
     if "timeout" in c and (not isinstance(c["timeout"], int) or c["timeout"] < 10):
         _bad(where, "timeout: %r: expected whole seconds >= 10" % (c["timeout"],))
-    if not isinstance(c["label"], str) or not c["label"].strip():
+
+
+def _check_label(where, c):
+    if not isinstance(c.get("label"), str) or not c["label"].strip():
         _bad(where, "label: expected non-empty text")
+
+
+def _check_cell(where, c):
+    """Every mistake of one cell's own keys, each once (CampaignError)."""
+    missing = [k for k in ("label", "sender", "receiver") if k not in c]
+    mistakes = ["%s: %s is missing" % (where, k) for k in missing]
+    for check in (_check_keys, _check_mode, _check_numbers, _check_timeout):
+        _collect(mistakes, check, where, c)
+    if "label" not in missing:
+        _collect(mistakes, _check_label, where, c)
+    if mistakes:
+        raise CampaignError(mistakes)
 
 
 def _layered(defaults, raw):
@@ -420,7 +482,8 @@ def _dut(campaign, hostvars):
     if not isinstance(d, dict) or set(d) - {"host", "interfaces", "interval"}:
         _bad("dut", "expected {host: HOST, interfaces: [NAME, ...], interval: T}")
     if d.get("host") not in hostvars:
-        _bad("dut", "host %r is not in the inventory" % (d.get("host"),))
+        _bad("dut", "host %r is not in the inventory%s" % (
+            d.get("host"), _suggest(d.get("host"), hostvars)))
     ifaces = d.get("interfaces")
     if not isinstance(ifaces, list) or not ifaces or not all(
             isinstance(x, str) and re.fullmatch(r"[A-Za-z0-9_.:@-]{1,15}", x) for x in ifaces):
@@ -433,50 +496,73 @@ def _dut(campaign, hostvars):
     return {"host": d["host"], "interfaces": ifaces, "interval_s": every, "wr_dir": wd}
 
 
+def _cell_ends(where, c, hostvars):
+    """The cell's keys and both endpoints checked: every mistake at once."""
+    mistakes = []
+    _collect(mistakes, _check_cell, where, c)
+    ends = [_collect(mistakes, _endpoint, where, k, c[k], hostvars) if k in c else None
+            for k in ("sender", "receiver")]
+    if mistakes:
+        raise CampaignError(mistakes)
+    return ends
+
+
+def _cell_rows(i, raw, defaults, hostvars, results, dut, ids):
+    """One cell of the file: its rows (sizes x repeats)."""
+    where = "cells[%d]" % i
+    if not isinstance(raw, dict):
+        _bad(where, "expected a mapping")
+    c = _layered(defaults, raw)
+    where = "cells[%d] (%s)" % (i, c.get("label", "?"))
+    snd, rcv = _cell_ends(where, c, hostvars)
+    addr = _addressing(where, snd, rcv)
+    out = []
+    for size in _sizes(where, c):
+        for rep in range(1, c["repeats"] + 1):
+            cid = "%s-%dB-r%d" % (_slug(c["label"]), size, rep)
+            if cid in ids:
+                _bad(where, "cell %s appears twice (same label and size)" % cid)
+            ids.add(cid)
+            cell = {"id": cid, "label": c["label"], "size": size, "repeat": rep,
+                    "timeout": _timeout(where, c, size),
+                    # A search's serve ends when its sender has.
+                    "finish_wait_s": 0 if "mode" in c else int(_seconds(
+                        where, "idle_timeout", c["idle_timeout"])) + 5,
+                    "mode": c.get("mode"), "peer": False,
+                    "result_dir": "%s/cells/%s" % (results, cid),
+                    "sender": {"host": snd[0], "port": snd[1]},
+                    "receiver": {"host": rcv[0], "port": rcv[1]},
+                    "goal": _goal(where, c.get("goal"))}
+            if "mode" in c:
+                _peer_commands(where, cell, c, snd, rcv, addr)
+            else:
+                _commands(cell, c, snd, rcv, addr)
+            if dut:
+                cell["dut"] = dict(dut, dir="%s/cells/%s" % (dut["wr_dir"], cid))
+            cell["digest"], cell["defines"] = _digest(c, cell, snd, rcv)
+            out.append(cell)
+    return out
+
+
 def wr_cells(campaign, hostvars, results):
-    """Expand the matrix: cells x sizes x repeats, in file order."""
+    """Expand the matrix: cells x sizes x repeats, in file order. A bad
+    campaign raises CampaignError naming every mistake, each once."""
     if not isinstance(campaign, dict) or not isinstance(campaign.get("cells"), list) \
             or not campaign["cells"]:
-        _bad("file", "expected a mapping with a non-empty list 'cells'")
-    dut = _dut(campaign, hostvars)
+        raise CampaignError(["file: expected a mapping with a non-empty list 'cells'"])
+    mistakes = []
+    dut = _collect(mistakes, _dut, campaign, hostvars)
+    defaults = dict(DEFAULTS)
     if not isinstance(campaign.get("defaults") or {}, dict):
-        _bad("defaults", "expected a mapping of cell keys")
-    defaults = _layered(DEFAULTS, campaign.get("defaults") or {})
+        mistakes.append("defaults: expected a mapping of cell keys")
+    else:
+        defaults = _layered(DEFAULTS, campaign.get("defaults") or {})
     out, ids = [], set()
     for i, raw in enumerate(campaign["cells"]):
-        where = "cells[%d]" % i
-        if not isinstance(raw, dict):
-            _bad(where, "expected a mapping")
-        c = _layered(defaults, raw)
-        where = "cells[%d] (%s)" % (i, c.get("label", "?"))
-        _check_cell(where, c)
-        snd = _endpoint(where, "sender", c["sender"], hostvars)
-        rcv = _endpoint(where, "receiver", c["receiver"], hostvars)
-        addr = _addressing(where, snd, rcv)
-        for size in _sizes(where, c):
-            for rep in range(1, c["repeats"] + 1):
-                cid = "%s-%dB-r%d" % (_slug(c["label"]), size, rep)
-                if cid in ids:
-                    _bad(where, "cell %s appears twice (same label and size)" % cid)
-                ids.add(cid)
-                cell = {"id": cid, "label": c["label"], "size": size, "repeat": rep,
-                        "timeout": _timeout(where, c, size),
-                        # A search's serve ends when its sender has.
-                        "finish_wait_s": 0 if "mode" in c else int(_seconds(
-                            where, "idle_timeout", c["idle_timeout"])) + 5,
-                        "mode": c.get("mode"), "peer": False,
-                        "result_dir": "%s/cells/%s" % (results, cid),
-                        "sender": {"host": snd[0], "port": snd[1]},
-                        "receiver": {"host": rcv[0], "port": rcv[1]},
-                        "goal": _goal(where, c.get("goal"))}
-                if "mode" in c:
-                    _peer_commands(where, cell, c, snd, rcv, addr)
-                else:
-                    _commands(cell, c, snd, rcv, addr)
-                if dut:
-                    cell["dut"] = dict(dut, dir="%s/cells/%s" % (dut["wr_dir"], cid))
-                cell["digest"], cell["defines"] = _digest(c, cell, snd, rcv)
-                out.append(cell)
+        out += _collect(mistakes, _cell_rows, i, raw, defaults, hostvars, results,
+                        dut, ids) or []
+    if mistakes:
+        raise CampaignError(mistakes)
     for n, cell in enumerate(out, 1):
         cell["n"], cell["of"] = n, len(out)
     return out
