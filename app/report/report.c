@@ -64,7 +64,8 @@ usage(FILE *f)
 "  --labels A,B,.. one label per file, in order [the run's --label, else\n"
 "                  DRIVER@HOST]\n"
 "  --title TEXT    [wirerate report]\n"
-"  --pivot METRIC  the figure of the ROW/COLUMN matrix [rx_gbps_l2]\n"
+"  --pivot METRIC  the figure of the ROW/COLUMN matrix [rx_gbps_l2];\n"
+"                  MB/s: the RX L2 rate in 10^6 bytes a second\n"
 "  --csv FILE      also write the per-size table as CSV to FILE\n"
 "  --no-plots      do not run gnuplot\n"
 "  --gnuplot PATH  the gnuplot program [gnuplot]\n"
@@ -93,7 +94,7 @@ bad_pivot(const char *name)
 		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
 			wr_metric_defs[i].name);
 	return app_usage_error("wirerate report", "--pivot %s: not a metric; it takes "
-		"%s", name, list);
+		"%s or %s", name, list, REP_PIVOT_MBYTES_NAME);
 }
 
 static int
@@ -128,7 +129,7 @@ parse_args(int argc, char **argv, struct rep_args *a)
 		case 'n': a->no_plots = true; break;
 		case 'g': a->gnuplot = optarg; break;
 		case 'p':
-			a->pivot = wr_metrics_find(optarg);
+			a->pivot = rep_pivot_find(optarg);
 			if (a->pivot < 0)
 				return bad_pivot(optarg);
 			break;

@@ -39,19 +39,51 @@ decimals(unsigned int id)
 	return 3;
 }
 
+/* A figure times scale with its spread over the trials, p decimals. */
+static void
+fmt_scaled(char *buf, const struct rep_run *r, unsigned int id, double scale,
+		int p)
+{
+	if (!r->m.have[id])
+		snprintf(buf, REP_CELL, "-");
+	else if (r->n > 1)
+		snprintf(buf, REP_CELL, "%.*f [%.*f..%.*f]", p, r->m.v[id] * scale,
+			p, r->lo.v[id] * scale, p, r->hi.v[id] * scale);
+	else
+		snprintf(buf, REP_CELL, "%.*f", p, r->m.v[id] * scale);
+}
+
 /* A figure with its spread over the trials. */
 static void
 fmt_figure(char *buf, const struct rep_run *r, unsigned int id)
 {
-	int p = decimals(id);
+	fmt_scaled(buf, r, id, 1, decimals(id));
+}
 
-	if (!r->m.have[id])
-		snprintf(buf, REP_CELL, "-");
-	else if (r->n > 1)
-		snprintf(buf, REP_CELL, "%.*f [%.*f..%.*f]", p, r->m.v[id], p,
-			r->lo.v[id], p, r->hi.v[id]);
+int
+rep_pivot_find(const char *name)
+{
+	if (strcmp(name, REP_PIVOT_MBYTES_NAME) == 0)
+		return REP_PIVOT_MBYTES;
+	return wr_metrics_find(name);
+}
+
+/* The metric a pivot reads. */
+static unsigned int
+pivot_metric(int pivot)
+{
+	return pivot == REP_PIVOT_MBYTES ? WR_METRIC_RX_GBPS_L2 :
+		(unsigned int)pivot;
+}
+
+/* A pivot's figure of one metric (its own, or MB/s of a Gb/s L2). */
+static void
+fmt_view(char *buf, const struct rep_run *r, unsigned int id, int pivot)
+{
+	if (pivot == REP_PIVOT_MBYTES)
+		fmt_scaled(buf, r, id, 1e9 / 8 / 1e6, 1);
 	else
-		snprintf(buf, REP_CELL, "%.*f", p, r->m.v[id]);
+		fmt_figure(buf, r, id);
 }
 
 /* Rows of kind k in report order. */
@@ -135,9 +167,9 @@ intern(const char **list, unsigned int *n, unsigned int max, const char *name,
  * (TX only) is its TX twin, marked, as the throughput plot shows it.
  */
 static void
-fmt_pivot(char *buf, const struct rep_run *run, unsigned int id)
+fmt_pivot(char *buf, const struct rep_run *run, int pivot)
 {
-	unsigned int tx = id;
+	unsigned int id = pivot_metric(pivot), tx = id;
 
 	if (id == WR_METRIC_RX_MPPS)
 		tx = WR_METRIC_TX_MPPS;
@@ -145,10 +177,10 @@ fmt_pivot(char *buf, const struct rep_run *run, unsigned int id)
 		tx = id - (WR_METRIC_RX_GBPS_L1 - WR_METRIC_TX_GBPS_L1);
 	if (tx == id || !run->m.have[WR_METRIC_RX_MPPS] ||
 			run->m.v[WR_METRIC_RX_MPPS] > 0 || !run->m.have[tx]) {
-		fmt_figure(buf, run, id);
+		fmt_view(buf, run, id, pivot);
 		return;
 	}
-	fmt_figure(buf, run, tx);
+	fmt_view(buf, run, tx, pivot);
 	strncat(buf, " (TX)", REP_CELL - strlen(buf) - 1);
 }
 
@@ -159,7 +191,8 @@ matrix_table(const struct rep *r, int metric, unsigned int size,
 		unsigned int nb_cols, struct rep_doc *doc)
 {
 	struct rep_table *t = rep_table_new(doc, nb_rows, "%s at %u-byte frames "
-		"(label ROW/COLUMN)", wr_metric_defs[metric].label, size);
+		"(label ROW/COLUMN)", metric == REP_PIVOT_MBYTES ? "RX MB/s L2" :
+		wr_metric_defs[metric].label, size);
 	unsigned int i, k;
 
 	if (t == NULL)
@@ -179,12 +212,12 @@ matrix_table(const struct rep *r, int metric, unsigned int size,
 		const char *slash = strchr(run->label, '/');
 		int row, col;
 
-		if (run->frame_size != size || !run->m.have[metric])
+		if (run->frame_size != size || !run->m.have[pivot_metric(metric)])
 			continue;
 		row = intern(rows, &nb_rows, nb_rows, run->label, slash - run->label);
 		col = intern(cols, &nb_cols, nb_cols, slash + 1, strlen(slash + 1));
 		if (row >= 0 && col >= 0)
-			fmt_pivot(t->cell[row][col + 1], run, (unsigned int)metric);
+			fmt_pivot(t->cell[row][col + 1], run, metric);
 	}
 	return 0;
 }

@@ -7,6 +7,18 @@
 
 #include "rep.h"
 #include "rep_doc.h"
+#include "measure/metrics.h"
+
+/*
+ * The matrix's figure (--pivot): a metric id of the metric table, or
+ * REP_PIVOT_MBYTES, the RX L2 rate in MB/s (10^6 bytes a second: the unit
+ * of NIC-model tables), a view of rx_gbps_l2.
+ */
+#define REP_PIVOT_MBYTES WR_METRIC_COUNT
+#define REP_PIVOT_MBYTES_NAME "MB/s"
+
+/* The pivot NAME stands for (a metric's name or "MB/s"), or -1. */
+int rep_pivot_find(const char *name);
 
 /*
  * Fill doc with the runs table, one ROW x COLUMN matrix of metric per

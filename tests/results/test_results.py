@@ -576,6 +576,15 @@ def report_real(c, d):
         ad = json.load(f)
     c.true(abs(float(rows[0]["rx_mpps"]) - ad["summary"]["figures"]["rx_mpps"]["median"])
            < 1e-6, "CSV holds the median")
+    # --pivot MB/s: the same matrix in 10^6 bytes a second, from the
+    # result's own rx_gbps_l2 (median) times 1000 / 8.
+    p = tool(["report", "--pivot", "MB/s", "--no-plots", a, b])
+    c.eq(p.returncode, 0, "report --pivot MB/s: exit 0 (%s)" % p.stderr[-200:])
+    sec = p.stdout.split("## RX MB/s L2 at 64-byte frames (label ROW/COLUMN)")[-1]
+    m = re.search(r"\| ring \| ([0-9.]+) ", sec.split("\n## ")[0])
+    want = ad["summary"]["figures"]["rx_gbps_l2"]["median"] * 1e3 / 8
+    c.true(m is not None and abs(float(m.group(1)) - want) <= 0.05 + 1e-9,
+           "--pivot MB/s: the pair's cell is %.1f MB/s: %r" % (want, sec[:300]))
     with open(os.path.join(out, "plots.dat")) as f:
         data = [ln.split() for ln in f if ln.strip() and not ln.startswith("#")]
     c.eq([r[0] for r in data], ["64", "1518"], "plot data: one point per run")
