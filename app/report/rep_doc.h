@@ -24,6 +24,7 @@ struct rep_table {
 struct rep_doc {
 	const char *title;
 	bool far;                      /* an input is two-ended (--peer) */
+	bool no_wire;                  /* an input has a port with no wire */
 	unsigned int nb_tables;
 	struct rep_table tables[32];   /* kinds, label matrices, environment */
 	unsigned int nb_plots;         /* plots drawn (png and svg) */

@@ -375,8 +375,10 @@ emit(const struct rep *r, const struct rep_args *a)
 
 	memset(&doc, 0, sizeof(doc));
 	doc.title = a->title;
-	for (i = 0; i < r->nb_files; i++)
+	for (i = 0; i < r->nb_files; i++) {
 		doc.far |= wr_metrics_from_far(r->docs[i]);
+		doc.no_wire |= rep_doc_no_wire(r->docs[i]);
+	}
 	if (rep_doc_build(r, a->pivot, &doc) != 0 ||
 			rep_campaign_table(r, &doc) != 0) {
 		fprintf(stderr, "wirerate report: error: no memory for the tables\n");

@@ -9,6 +9,7 @@
 #include <rte_common.h>
 
 #include "base/csv.h"
+#include "base/driver.h"
 #include "measure/metrics.h"
 #include "markup.h"
 #include "rep_doc.h"
@@ -268,10 +269,11 @@ fmt_ports(char *buf, const json_t *doc)
 		const json_t *drv = json_object_get(p, "driver");
 
 		used += (size_t)snprintf(buf + used, REP_CELL - used,
-			"%s%" JSON_INTEGER_FORMAT " %s %s%s%s%s%s MTU %" JSON_INTEGER_FORMAT
+			"%s%" JSON_INTEGER_FORMAT " %s%s %s%s%s%s%s MTU %" JSON_INTEGER_FORMAT
 			" link %" JSON_INTEGER_FORMAT " Mb/s", i ? "; " : "",
 			json_integer_value(json_object_get(p, "port_id")),
 			json_is_string(drv) ? json_string_value(drv) : "?",
+			wr_driver_no_wire(json_string_value(drv)) ? " (no wire)" : "",
 			json_is_string(dev) ? json_string_value(dev) : "",
 			json_is_string(pci) ? " " : "",
 			json_is_string(pci) ? json_string_value(pci) : "",
@@ -415,6 +417,24 @@ md_table(FILE *f, const struct rep_table *t)
 	fputc('\n', f);
 }
 
+bool
+rep_doc_no_wire(const json_t *doc)
+{
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "ports"), i, p)
+		if (wr_driver_no_wire(json_string_value(json_object_get(p,
+				"driver"))))
+			return true;
+	return false;
+}
+
+/* Said once under the title when a port has no wire. */
+#define NO_WIRE_NOTE " Ports marked (no wire) are in memory (ring, null, " \
+	"memif, vhost, virtio-user): their Gb/s is bytes passed in memory, " \
+	"not a line rate to set beside a NIC's."
+
 /* Said once under the title when an input is two-ended. */
 #define FAR_NOTE " A two-ended run (--peer) with no receive port at the " \
 	"sender: RX and loss are the far end's counts."
@@ -427,8 +447,8 @@ rep_doc_markdown(FILE *f, const struct rep_doc *doc)
 	fprintf(f, "# ");
 	md_text(f, doc->title);
 	fprintf(f, "\n\nThroughput sums the ports; loss is lost / sent over the "
-		"streams; latency percentiles are the worst port's.%s\n",
-		doc->far ? FAR_NOTE : "");
+		"streams; latency percentiles are the worst port's.%s%s\n",
+		doc->far ? FAR_NOTE : "", doc->no_wire ? NO_WIRE_NOTE : "");
 	for (i = 0; i < doc->nb_tables; i++)
 		md_table(f, &doc->tables[i]);
 	for (i = 0; i < doc->nb_plots; i++) {
@@ -490,8 +510,8 @@ rep_doc_html(FILE *f, const struct rep_doc *doc)
 		"img { max-width: 100%; }\n</style>\n</head>\n<body>\n<h1>", f);
 	app_markup_text(f, doc->title);
 	fprintf(f, "</h1>\n<p>Throughput sums the ports; loss is lost / sent over "
-		"the streams; latency percentiles are the worst port's.%s</p>\n",
-		doc->far ? FAR_NOTE : "");
+		"the streams; latency percentiles are the worst port's.%s%s</p>\n",
+		doc->far ? FAR_NOTE : "", doc->no_wire ? NO_WIRE_NOTE : "");
 	for (i = 0; i < doc->nb_tables; i++)
 		html_table(f, &doc->tables[i]);
 	for (i = 0; i < doc->nb_plots; i++)

@@ -27,6 +27,9 @@ int rep_pivot_find(const char *name);
  */
 int rep_doc_build(const struct rep *r, int metric, struct rep_doc *doc);
 
+/* Whether a result has a port with no wire (ring, null, memif...). */
+bool rep_doc_no_wire(const json_t *doc);
+
 /* doc as Markdown on f; the plots are referenced by file name. */
 void rep_doc_markdown(FILE *f, const struct rep_doc *doc);
 

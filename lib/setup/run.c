@@ -11,6 +11,7 @@
 #include <rte_malloc.h>
 
 #include "base/cpuinfo.h"
+#include "base/driver.h"
 #include "base/error.h"
 #include "datapath/capture.h"
 #include "portkeep.h"
@@ -53,31 +54,13 @@ wr_run_lat_possible(const struct wr_run *run)
 bool
 wr_run_speed_is_label(const struct wr_port *p)
 {
-	static const char *const virt[] = {
-		"net_vmxnet3", "net_e1000_em", "net_virtio", "net_virtio_user",
-		"net_vhost", "net_ring", "net_null", "net_memif", "net_tap",
-		"net_af_packet", "net_af_xdp", "net_pcap",
-	};
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(virt); i++)
-		if (strcmp(p->driver, virt[i]) == 0)
-			return true;
-	return false;
+	return wr_driver_speed_is_label(p->driver);
 }
 
 bool
 wr_run_port_no_wire(const struct wr_port *p)
 {
-	static const char *const mem[] = {
-		"net_ring", "net_null", "net_memif", "net_vhost", "net_virtio_user",
-	};
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(mem); i++)
-		if (strcmp(p->driver, mem[i]) == 0)
-			return true;
-	return false;
+	return wr_driver_no_wire(p->driver);
 }
 
 const char *
