@@ -7,7 +7,7 @@
 # report`). libsqlite3-dev and libpq-dev: the two stores of `wirerate
 # history` (an SQLite file; a PostgreSQL server through libpq).
 WR_BUILD_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk
-	dpdk-dev libnuma-dev libjansson-dev libsqlite3-dev libpq-dev)
+	dpdk-dev libnuma-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev)
 WR_PACKAGES=("${WR_BUILD_PACKAGES[@]}" iproute2 gnuplot-nox tcpdump iperf3 iputils-ping)
 # Only the test suites need these: a real Prometheus server for the
 # prometheus_scrape case (~20 MB download, ~12 s to install here) and the
