@@ -174,6 +174,20 @@ sent(struct wr_tcp_conn *c, uint32_t len, bool fin, uint64_t now_us)
 }
 
 /*
+ * Limited transmit (RFC 3042 2): the first and second duplicate ACKs each
+ * let one new segment go past cwnd (which does not change), so that a
+ * small window still gets the three duplicates of fast retransmit.
+ */
+static uint32_t
+limited_transmit_bytes(const struct wr_tcp_conn *c)
+{
+	if ((c->flags & WR_TCP_F_IN_RECOVERY) || c->nb_dupacks == 0 ||
+		c->nb_dupacks > 2)
+		return 0;
+	return (uint32_t)c->nb_dupacks * c->mss_bytes;
+}
+
+/*
  * Send from snd_nxt within min(cwnd, snd_wnd) (RFC 5681 2, RFC 9293
  * 3.8.6.2.1: a short segment only when it ends the data or nothing is in
  * flight); force_bytes > 0 sends that much past a closed window (the
@@ -183,9 +197,10 @@ static void
 push_window(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out,
 	uint32_t force_bytes)
 {
+	uint32_t cwnd = c->cwnd_bytes + limited_transmit_bytes(c);
+
 	while (may_send(c)) {
-		uint32_t wnd = c->cwnd_bytes < c->snd_wnd_bytes ?
-			c->cwnd_bytes : c->snd_wnd_bytes;
+		uint32_t wnd = cwnd < c->snd_wnd_bytes ? cwnd : c->snd_wnd_bytes;
 		uint32_t used = c->snd_nxt - c->snd_una, usable, len;
 		bool fin, rtx = wr_tcp_seq_lt(c->snd_nxt, c->snd_max);
 
