@@ -328,7 +328,9 @@ rto_fail(struct wr_tcp_conn *c, struct wr_tcp_out *out)
 /*
  * RFC 6298 5.4-5.6: retransmit from snd_una, back off; RFC 5681 3.1: cwnd
  * to one segment. With a zero window this is the persist probe (RFC 9293
- * 3.8.6.1): one byte past the window, probing on while the peer answers.
+ * 3.8.6.1): one byte past the window, probing on while the peer answers
+ * (each answer starts the count again: input_ack.c); probes left
+ * unanswered count as retransmissions, and fail at the same bound.
  */
 static void
 rto_expired(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
@@ -336,11 +338,8 @@ rto_expired(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
 	bool persist = wr_tcp_synced(c) && c->snd_wnd_bytes == 0;
 
 	if (!wr_tcp_rto_backoff(c)) {
-		if (!persist) {
-			rto_fail(c, out);
-			return;
-		}
-		c->nb_retries = WR_TCP_RTO_MAX_RETRIES;
+		rto_fail(c, out);
+		return;
 	}
 	c->flags &= (uint8_t)~WR_TCP_F_TIMING;   /* Karn, RFC 6298 3 */
 	if (c->state == WR_TCP_SYN_SENT || c->state == WR_TCP_SYN_RCVD) {
