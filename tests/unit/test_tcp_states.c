@@ -3,11 +3,11 @@
  * Crafted segments through RFC 9293 3.10.7, state by state, for what
  * tests/unit/test_tcp_input.c leaves out: a RST outside the window in
  * every state and a RST in SYN_RCVD, a FIN in every state (a resent FIN
- * ACKed again, a FIN beyond a hole), a SYN in TIME_WAIT, SYN options at
- * their bounds, a segment past the right edge of the window, the
- * sequence space wrapping right after the SYN, and the retry bounds of
- * the SYN,ACK, of the RTO and of unanswered persist probes with their
- * backoff. Every expected value is worked out here from the RFCs.
+ * ACKed again, a FIN beyond a hole), a SYN in SYN_RCVD and in TIME_WAIT,
+ * SYN options at their bounds, a segment past the right edge of the
+ * window, the sequence space wrapping right after the SYN, and the retry
+ * bounds of the SYN,ACK, of the RTO and of unanswered persist probes with
+ * their backoff. Every expected value is worked out here from the RFCs.
  */
 #include "tcp/tcp.h"
 #include "tcp_util.h"
@@ -195,6 +195,36 @@ test_syn_time_wait(void)
 	WR_CHECK_U64(out.nb_segs, 1);
 	WR_CHECK_U64(out.segs[0].flags, WR_TCP_ACK);
 	WR_CHECK_U64(out.segs[0].ack, 5002);
+}
+
+/*
+ * A SYN in SYN_RCVD that is not the peer's first one again (another
+ * sequence number, in the window or not): a challenge ACK, the state
+ * kept (RFC 5961 4.2); the first SYN again gets the SYN,ACK again
+ * (test_tcp_input's test_passive_open).
+ */
+static void
+test_syn_syn_rcvd(void)
+{
+	struct wr_tcp_conn c;
+	struct wr_tcp_out out;
+	struct wr_tcp_seg s;
+	uint32_t rn;
+
+	ttostate(&c, WR_TCP_SYN_RCVD, &rn);
+	s = tseg(rn + 99, 0, WR_TCP_SYN, 0, 65535);
+	wr_tcp_input(&c, &s, 3000, &out);
+	WR_CHECK_U64(c.state, WR_TCP_SYN_RCVD);
+	WR_CHECK_U64(out.nb_segs, 1);
+	WR_CHECK_U64(out.segs[0].flags, WR_TCP_ACK);
+	WR_CHECK_U64(out.segs[0].seq, 1001);
+	WR_CHECK_U64(out.segs[0].ack, 5001);
+	s = tseg(rn + 900000, 0, WR_TCP_SYN, 0, 65535);
+	wr_tcp_input(&c, &s, 3100, &out);
+	WR_CHECK_U64(c.state, WR_TCP_SYN_RCVD);
+	WR_CHECK_U64(out.nb_segs, 1);
+	WR_CHECK_U64(out.segs[0].flags, WR_TCP_ACK);
+	WR_CHECK_U64(out.segs[0].ack, 5001);
 }
 
 /*
@@ -424,6 +454,7 @@ main(void)
 	WR_TEST_RUN(test_fin_syn_rcvd);
 	WR_TEST_RUN(test_fin_beyond_hole);
 	WR_TEST_RUN(test_syn_time_wait);
+	WR_TEST_RUN(test_syn_syn_rcvd);
 	WR_TEST_RUN(test_syn_options);
 	WR_TEST_RUN(test_window_edge);
 	WR_TEST_RUN(test_wrap_at_syn);
