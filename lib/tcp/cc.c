@@ -12,10 +12,9 @@
  * acknowledges no more than the one segment resent starts a go-back
  * (the receiver holds nothing past the hole: resend from snd_una as
  * after an RTO, without waiting for it); and when an ACK leaps past
- * snd_nxt (a go-back reached data the receiver had), cwnd is cut to
- * what is in flight plus a small burst (Linux's tcp_moderate_cwnd), and
- * the duplicates of the resent data still in flight start no false fast
- * retransmit.
+ * snd_nxt (a go-back reached data the receiver had), cwnd is cut to a
+ * small burst (Linux's tcp_moderate_cwnd), and the duplicates of the
+ * resent data still in flight start no false fast retransmit.
  *
  * Congestion avoidance divides once per ACK (acked * SMSS / cwnd, the
  * per-ACK form of RFC 5681 3.1's byte counting): per ACK, not per packet
@@ -181,9 +180,10 @@ wr_tcp_cc_on_dupack(struct wr_tcp_conn *c, struct wr_tcp_out *out)
  * expiry of a series (later ones keep ssthresh: the flight is then one
  * segment) unless in fast recovery (its ssthresh already halved the
  * flight of this loss, and the dup-ACK inflation since then made the
- * flight no measure of the path: Linux's tcp_enter_loss keeps it too), cwnd to the loss window of one SMSS; recovery ends and
- * recover marks the highest sequence sent, so that duplicate ACKs below
- * it start no false fast retransmit (RFC 6582 3.2 step 2, section 4.1).
+ * flight no measure of the path: Linux's tcp_enter_loss keeps it too);
+ * cwnd to the loss window of one SMSS; recovery ends and recover marks
+ * the highest sequence sent, so that duplicate ACKs below it start no
+ * false fast retransmit (RFC 6582 3.2 step 2, section 4.1).
  */
 void
 wr_tcp_cc_on_rto(struct wr_tcp_conn *c)
