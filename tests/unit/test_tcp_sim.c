@@ -3,9 +3,10 @@
  * Two TCP endpoints of lib/tcp over a simulated link: a one-way delay, a
  * bottleneck rate with a small drop-tail queue, and deterministic random
  * drops (a seeded xorshift). A bulk transfer must arrive whole and in
- * order, near the bottleneck's rate, and both ends must close as RFC 9293
- * 3.6 says (the closer in TIME_WAIT for 2 MSL, then CLOSED; the other
- * CLOSED from LAST_ACK).
+ * order, with no stall, at a goodput floor (a share of the bottleneck's
+ * rate, or of the Mathis bound under random loss), and both ends must
+ * close as RFC 9293 3.6 says (the closer in TIME_WAIT for 2 MSL, then
+ * CLOSED; the other CLOSED from LAST_ACK).
  *
  * The checks use what the simulator saw, not the endpoints' own counters
  * alone: bytes are counted by the link as they arrive in order at the
