@@ -3,16 +3,29 @@
  * Congestion control: slow start and congestion avoidance (RFC 5681 3.1),
  * fast retransmit and NewReno fast recovery (RFC 5681 3.2, RFC 6582 3.2),
  * the collapse to one segment after an RTO (RFC 5681 3.1, equation 4).
+ * Limited transmit (RFC 3042) is in output.c.
  *
- * Congestion avoidance divides once per ACK (SMSS * SMSS / cwnd, RFC
- * 5681 3.1 equation 3): per ACK, not per packet sent, and the only
- * division here; byte counting (RFC 3465) would need a counter the
- * 128-byte connection has no room for.
+ * The receiver of a synthetic stream keeps three out-of-order ranges
+ * (conn.h), not every byte: after a burst loss of more than three holes
+ * it has dropped what followed them, and NewReno would repair it one
+ * segment per RTT. Two rules below cope with that: a partial ACK that
+ * acknowledges no more than the one segment resent starts a go-back
+ * (the receiver holds nothing past the hole: resend from snd_una as
+ * after an RTO, without waiting for it); and when an ACK leaps past
+ * snd_nxt (a go-back reached data the receiver had), cwnd is cut to a
+ * small burst (Linux's tcp_moderate_cwnd), and the duplicates of the
+ * resent data still in flight start no false fast retransmit.
+ *
+ * Congestion avoidance divides once per ACK (acked * SMSS / cwnd, the
+ * per-ACK form of RFC 5681 3.1's byte counting): per ACK, not per packet
+ * sent, and the only division here.
  */
 #include "tcp/sm.h"
 
 /* cwnd never grows past this: 1 GB, the largest window (RFC 7323 2.3). */
 #define CC_CWND_MAX_BYTES (1u << 30)
+/* Segments one ACK may release past the flight (Linux's tcp_max_burst). */
+#define CC_MAX_BURST_SEGS 3u
 
 /* RFC 5681 3.1 equation 4: ssthresh = max(FlightSize / 2, 2 * SMSS). */
 static uint32_t
@@ -51,13 +64,39 @@ grow(struct wr_tcp_conn *c, uint32_t acked)
 		/* slow start, RFC 5681 3.1 equation 2 */
 		inc = acked < mss ? acked : mss;
 	} else {
-		/* congestion avoidance, equation 3 */
-		inc = (uint32_t)((uint64_t)mss * mss / c->cwnd_bytes);
+		/* congestion avoidance: RFC 5681 3.1 recommends byte
+		 * counting, one SMSS per cwnd of bytes acknowledged; per
+		 * ACK that is acked * SMSS / cwnd (equation 3 when acked is
+		 * one SMSS), so a delayed ACK of two segments counts two
+		 * (RFC 3465 2.1), at most one SMSS per ACK */
+		inc = (uint32_t)((uint64_t)acked * mss / c->cwnd_bytes);
 		if (inc == 0)
 			inc = 1;
+		if (inc > mss)
+			inc = mss;
 	}
 	c->cwnd_bytes = c->cwnd_bytes + inc > CC_CWND_MAX_BYTES ?
 		CC_CWND_MAX_BYTES : c->cwnd_bytes + inc;
+}
+
+/*
+ * A partial ACK that acknowledges no more than the segment resent: the
+ * receiver kept nothing past the hole (its ranges were full), so the rest
+ * of the window is resent from ack, as after an RTO (RFC 5681 3.1: cwnd
+ * to one SMSS, ssthresh kept; RFC 6582 4.1: recover at snd_max, so that
+ * the duplicate ACKs of the window sent before start no fast
+ * retransmit). NewReno would resend one segment per RTT, or wait for the
+ * RTO.
+ */
+static void
+go_back(struct wr_tcp_conn *c, uint32_t ack)
+{
+	c->snd_una = ack;
+	c->snd_nxt = ack;
+	c->cwnd_bytes = c->mss_bytes;
+	c->recover = c->snd_max;
+	c->nb_dupacks = 0;
+	c->flags &= (uint8_t)~WR_TCP_F_IN_RECOVERY;
 }
 
 /*
@@ -65,7 +104,8 @@ grow(struct wr_tcp_conn *c, uint32_t acked)
  * (RFC 6582 3.2): a full ACK (covering recover) ends it, cwnd to
  * min(ssthresh, FlightSize + SMSS) (step 3, its second option); a partial
  * ACK retransmits the next hole and deflates cwnd by the amount acked,
- * plus one SMSS back if that was at least one SMSS (step 4).
+ * plus one SMSS back if that was at least one SMSS (step 4); a partial
+ * ACK of no more than one SMSS goes back (go_back).
  */
 void
 wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack, struct wr_tcp_out *out)
@@ -84,6 +124,10 @@ wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack, struct wr_tcp_out *out)
 		c->cwnd_bytes = flight < c->ssthresh_bytes ? flight :
 			c->ssthresh_bytes;
 		c->flags &= (uint8_t)~WR_TCP_F_IN_RECOVERY;
+		return;
+	}
+	if (acked <= mss) {
+		go_back(c, ack);
 		return;
 	}
 	/* RFC 6582 3.2 step 4 and section 4: the RTO restarts on the first
@@ -134,17 +178,43 @@ wr_tcp_cc_on_dupack(struct wr_tcp_conn *c, struct wr_tcp_out *out)
 /*
  * The RTO fired with data in flight: RFC 5681 3.1 equation 4 on the first
  * expiry of a series (later ones keep ssthresh: the flight is then one
- * segment), cwnd to the loss window of one SMSS; recovery ends and
- * recover marks the highest sequence sent, so that duplicate ACKs below
- * it start no false fast retransmit (RFC 6582 3.2 step 2, section 4.1).
+ * segment) unless in fast recovery (its ssthresh already halved the
+ * flight of this loss, and the dup-ACK inflation since then made the
+ * flight no measure of the path: Linux's tcp_enter_loss keeps it too);
+ * cwnd to the loss window of one SMSS; recovery ends and recover marks
+ * the highest sequence sent, so that duplicate ACKs below it start no
+ * false fast retransmit (RFC 6582 3.2 step 2, section 4.1).
  */
 void
 wr_tcp_cc_on_rto(struct wr_tcp_conn *c)
 {
-	if (c->nb_retries <= 1)
+	if (c->nb_retries <= 1 && !(c->flags & WR_TCP_F_IN_RECOVERY))
 		c->ssthresh_bytes = half_flight(c);
 	c->cwnd_bytes = c->mss_bytes;
 	c->recover = c->snd_max;
 	c->nb_dupacks = 0;
 	c->flags &= (uint8_t)~WR_TCP_F_IN_RECOVERY;
+}
+
+/*
+ * The ACK passed snd_nxt by leap_bytes (snd_una and snd_nxt are at it
+ * now): a go-back (or an RTO's) reached data the receiver had. A leap of
+ * a few segments changes nothing; a larger one would let the whole cwnd
+ * leave at once, so cwnd goes to a small burst (Linux's
+ * tcp_moderate_cwnd; ssthresh is kept, slow start climbs back). The
+ * resent segments still in flight come back as duplicate ACKs of this
+ * ack, which must start no fast retransmit (as RFC 6582 4.1 after an
+ * RTO): recover just past it.
+ */
+void
+wr_tcp_cc_on_leap(struct wr_tcp_conn *c, uint32_t leap_bytes)
+{
+	uint32_t lim = CC_MAX_BURST_SEGS * c->mss_bytes;
+
+	if (leap_bytes <= lim)
+		return;
+	if (c->cwnd_bytes > lim)
+		c->cwnd_bytes = lim;
+	c->recover = c->snd_una + 1;
+	c->nb_dupacks = 0;
 }

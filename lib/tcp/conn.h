@@ -68,7 +68,8 @@ struct wr_tcp_conn {
 	uint32_t srtt_us;
 	uint32_t rttvar_us;
 	uint32_t rto_us;
-	uint32_t rtt_seq;       /* the segment being timed (Karn's rule) */
+	uint32_t rtt_seq;       /* the segment being timed (Karn's rule);
+				 * before ESTABLISHED, the peer's MSS */
 	uint32_t rtt_start_us;  /* low 32 bits of the clock when it left */
 	/* receive side */
 	uint32_t rcv_nxt;

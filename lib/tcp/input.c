@@ -67,19 +67,18 @@ wr_tcp_accept(struct wr_tcp_conn *c, const struct wr_tcp_cfg *cfg,
 }
 
 /*
- * The peer's SYN options (RFC 9293 3.7.1, RFC 7323 2.2-2.3): the send MSS
- * is the smaller of ours and theirs (536 without the option); window
- * scaling only when both SYNs carry it.
+ * The peer's SYN options (RFC 9293 3.7.1, RFC 7323 2.2-2.3): window
+ * scaling only when both SYNs carry it. The peer's MSS (536 without the
+ * option) waits in rtt_seq (nothing is timed before the handshake ends:
+ * conn.h) until take_mss: until then mss_bytes is ours, which our SYN,ACK
+ * announces (the largest segment we receive, not the peer's).
  */
 static void
 take_syn(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg)
 {
-	uint16_t mss = seg->mss_bytes ? seg->mss_bytes :
-		WR_TCP_MSS_DEFAULT_BYTES;
-
 	c->rcv_nxt = seg->seq + 1;
-	if (mss < c->mss_bytes)
-		c->mss_bytes = mss;
+	c->rtt_seq = seg->mss_bytes ? seg->mss_bytes :
+		WR_TCP_MSS_DEFAULT_BYTES;
 	if (seg->wscale != WR_TCP_WSCALE_NONE) {
 		c->flags |= WR_TCP_F_WSCALE;
 		c->snd_wscale = (uint8_t)(seg->wscale > WR_TCP_WSCALE_MAX ?
@@ -92,6 +91,18 @@ take_syn(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg)
 	/* a SYN's window is never scaled (RFC 7323 2.2) */
 	c->snd_wnd_bytes = seg->wnd_raw;
 	c->snd_wl1 = seg->seq;
+}
+
+/*
+ * The handshake ends: the send MSS is the smaller of ours and the peer's
+ * (RFC 9293 3.7.1), and the initial window follows from it (RFC 5681 3.1).
+ */
+static void
+take_mss(struct wr_tcp_conn *c)
+{
+	if (c->rtt_seq < c->mss_bytes)
+		c->mss_bytes = (uint16_t)c->rtt_seq;
+	wr_tcp_cc_init(c);
 }
 
 /* The reply to a segment for no connection (RFC 9293 3.10.7.1). */
@@ -163,6 +174,7 @@ in_syn_sent(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 		wr_tcp_rto_sample(c, (uint32_t)now_us - c->rtt_start_us);
 	c->nb_retries = 0;
 	c->snd_una = seg->ack;
+	take_mss(c);
 	c->state = WR_TCP_ESTABLISHED;
 	c->flags |= WR_TCP_F_ACK_NOW;
 	out->events |= WR_TCP_EV_ESTABLISHED;
@@ -213,6 +225,7 @@ in_syn_rcvd_ack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 		wr_tcp_rto_sample(c, (uint32_t)now_us - c->rtt_start_us);
 	c->nb_retries = 0;
 	c->snd_una = seg->ack;
+	take_mss(c);
 	c->snd_wnd_bytes = (uint32_t)seg->wnd_raw << c->snd_wscale;
 	c->snd_wl1 = seg->seq;
 	c->state = WR_TCP_ESTABLISHED;
@@ -313,9 +326,12 @@ in_synced(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 	if (c->state == WR_TCP_ESTABLISHED || c->state == WR_TCP_FIN_WAIT_1 ||
 		c->state == WR_TCP_FIN_WAIT_2)
 		wr_tcp_input_text(c, seg, out);
-	if ((seg->flags & WR_TCP_FIN) &&
-		seg->seq + seg->len_bytes == c->rcv_nxt)
+	if (!(seg->flags & WR_TCP_FIN))
+		return;
+	if (seg->seq + seg->len_bytes == c->rcv_nxt)
 		in_fin(c, now_us, out);
+	else if (wr_tcp_seq_gt(seg->seq + seg->len_bytes, c->rcv_nxt))
+		c->flags |= WR_TCP_F_ACK_NOW;   /* beyond a hole: RFC 5681 4.2 */
 }
 
 /*

@@ -174,6 +174,20 @@ sent(struct wr_tcp_conn *c, uint32_t len, bool fin, uint64_t now_us)
 }
 
 /*
+ * Limited transmit (RFC 3042 2): the first and second duplicate ACKs each
+ * let one new segment go past cwnd (which does not change), so that a
+ * small window still gets the three duplicates of fast retransmit.
+ */
+static uint32_t
+limited_transmit_bytes(const struct wr_tcp_conn *c)
+{
+	if ((c->flags & WR_TCP_F_IN_RECOVERY) || c->nb_dupacks == 0 ||
+		c->nb_dupacks > 2)
+		return 0;
+	return (uint32_t)c->nb_dupacks * c->mss_bytes;
+}
+
+/*
  * Send from snd_nxt within min(cwnd, snd_wnd) (RFC 5681 2, RFC 9293
  * 3.8.6.2.1: a short segment only when it ends the data or nothing is in
  * flight); force_bytes > 0 sends that much past a closed window (the
@@ -183,9 +197,10 @@ static void
 push_window(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out,
 	uint32_t force_bytes)
 {
+	uint32_t cwnd = c->cwnd_bytes + limited_transmit_bytes(c);
+
 	while (may_send(c)) {
-		uint32_t wnd = c->cwnd_bytes < c->snd_wnd_bytes ?
-			c->cwnd_bytes : c->snd_wnd_bytes;
+		uint32_t wnd = cwnd < c->snd_wnd_bytes ? cwnd : c->snd_wnd_bytes;
 		uint32_t used = c->snd_nxt - c->snd_una, usable, len;
 		bool fin, rtx = wr_tcp_seq_lt(c->snd_nxt, c->snd_max);
 
@@ -313,7 +328,9 @@ rto_fail(struct wr_tcp_conn *c, struct wr_tcp_out *out)
 /*
  * RFC 6298 5.4-5.6: retransmit from snd_una, back off; RFC 5681 3.1: cwnd
  * to one segment. With a zero window this is the persist probe (RFC 9293
- * 3.8.6.1): one byte past the window, probing on while the peer answers.
+ * 3.8.6.1): one byte past the window, probing on while the peer answers
+ * (each answer starts the count again: input_ack.c); probes left
+ * unanswered count as retransmissions, and fail at the same bound.
  */
 static void
 rto_expired(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
@@ -321,11 +338,8 @@ rto_expired(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
 	bool persist = wr_tcp_synced(c) && c->snd_wnd_bytes == 0;
 
 	if (!wr_tcp_rto_backoff(c)) {
-		if (!persist) {
-			rto_fail(c, out);
-			return;
-		}
-		c->nb_retries = WR_TCP_RTO_MAX_RETRIES;
+		rto_fail(c, out);
+		return;
 	}
 	c->flags &= (uint8_t)~WR_TCP_F_TIMING;   /* Karn, RFC 6298 3 */
 	if (c->state == WR_TCP_SYN_SENT || c->state == WR_TCP_SYN_RCVD) {

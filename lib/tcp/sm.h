@@ -86,5 +86,6 @@ void wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack,
 	struct wr_tcp_out *out);
 void wr_tcp_cc_on_dupack(struct wr_tcp_conn *c, struct wr_tcp_out *out);
 void wr_tcp_cc_on_rto(struct wr_tcp_conn *c);
+void wr_tcp_cc_on_leap(struct wr_tcp_conn *c, uint32_t leap_bytes);
 
 #endif /* WR_TCP_SM_H */

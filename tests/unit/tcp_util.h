@@ -57,4 +57,52 @@ testab(struct wr_tcp_conn *c, uint32_t iss, uint32_t irs, uint16_t mss,
 	wr_tcp_input(c, &s, 1000, out);
 }
 
+/*
+ * A connection (ISS 1000, IRS 5000) brought to state st by segments, as
+ * RFC 9293 3.6's figures go (SYN_RCVD: a passive open; the others
+ * active); *rcv_nxt is where the peer's next byte is.
+ */
+static inline void
+ttostate(struct wr_tcp_conn *c, uint8_t st, uint32_t *rcv_nxt)
+{
+	struct wr_tcp_cfg cfg = tcfg(1000, 0);
+	struct wr_tcp_out out;
+	struct wr_tcp_seg s;
+
+	*rcv_nxt = 5001;
+	if (st == WR_TCP_SYN_RCVD) {           /* passive: the peer's SYN */
+		s = tseg(5000, 0, WR_TCP_SYN, 0, 65535);
+		s.mss_bytes = 1460;
+		wr_tcp_accept(c, &cfg, &s, 0, &out);
+		return;
+	}
+	testab(c, 1000, 5000, 1460, 65535, 0, &out);
+	if (st == WR_TCP_CLOSE_WAIT || st == WR_TCP_LAST_ACK) {
+		s = tseg(5001, 1001, WR_TCP_FIN | WR_TCP_ACK, 0, 65535);
+		wr_tcp_input(c, &s, 2000, &out);
+		*rcv_nxt = 5002;
+		if (st == WR_TCP_LAST_ACK)
+			wr_tcp_close(c, 2100, &out);
+		return;
+	}
+	if (st == WR_TCP_ESTABLISHED)
+		return;
+	wr_tcp_close(c, 2000, &out);            /* FIN_WAIT_1 */
+	if (st == WR_TCP_CLOSING) {
+		s = tseg(5001, 1001, WR_TCP_FIN | WR_TCP_ACK, 0, 65535);
+		wr_tcp_input(c, &s, 2100, &out);
+		*rcv_nxt = 5002;
+		return;
+	}
+	if (st == WR_TCP_FIN_WAIT_1)
+		return;
+	s = tseg(5001, 1002, WR_TCP_ACK, 0, 65535);
+	wr_tcp_input(c, &s, 2100, &out);       /* FIN_WAIT_2 */
+	if (st == WR_TCP_TIME_WAIT) {
+		s = tseg(5001, 1002, WR_TCP_FIN | WR_TCP_ACK, 0, 65535);
+		wr_tcp_input(c, &s, 2200, &out);
+		*rcv_nxt = 5002;
+	}
+}
+
 #endif /* WR_TEST_TCP_UTIL_H */

@@ -6,7 +6,13 @@
  *   tcp_wire_tool build SRC SPORT DST DPORT SEQ ACK FLAGS WND MSS WSCALE
  *                       LEN OFF SEED sw|offload   -> the packet in hex
  *   tcp_wire_tool parse HEX                        -> key=value lines
+ *   tcp_wire_tool listen ISS MSS WSCALE HEX...     -> a line per packet
  * Addresses are IPv4 or IPv6 text; WSCALE -1 for none.
+ *
+ * listen: a passive connection (wr_tcp_listen's configuration: iss, our
+ * MSS and shift, a 64 KB window) takes the packets in order, the first
+ * through wr_tcp_accept; for each, a line "STATE HEX,HEX..." (or "STATE
+ * -"): the state after it and the frames wire.c builds of its answers.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tcp/tcp.h"
 #include "tcp/wire.h"
 
 static int
@@ -89,6 +96,66 @@ tool_parse(const char *hex)
 	return 0;
 }
 
+/* The frames of out's segments on tuple t, hex, comma-separated. */
+static void
+print_out(const struct wr_tcp_tuple *t, const struct wr_tcp_out *out)
+{
+	static uint8_t buf[70000];
+	struct wr_tcp_tx tx;
+	uint32_t i;
+	int n, k;
+
+	if (out->nb_segs == 0)
+		printf("-");
+	for (i = 0; i < out->nb_segs; i++) {
+		memset(&tx, 0, sizeof(tx));
+		tx.tuple = t;
+		tx.seg = &out->segs[i];
+		tx.pattern_seed = 1;
+		tx.ttl = 64;
+		tx.csum_mode = WR_TCP_CSUM_SW;
+		n = wr_tcp_wire_build(&tx, buf, sizeof(buf));
+		printf("%s", i > 0 ? "," : "");
+		for (k = 0; k < n; k++)
+			printf("%02x", buf[k]);
+	}
+	printf("\n");
+}
+
+static int
+tool_listen(int argc, char **argv)
+{
+	static uint8_t buf[70000];
+	struct wr_tcp_cfg cfg;
+	struct wr_tcp_conn c;
+	struct wr_tcp_out out;
+	struct wr_tcp_rx rx;
+	int i, ws = atoi(argv[4]);
+	size_t n, k;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.iss = (uint32_t)strtoul(argv[2], NULL, 0);
+	cfg.mss_bytes = (uint16_t)strtoul(argv[3], NULL, 0);
+	cfg.wscale = (uint8_t)(ws < 0 ? 0 : ws);
+	cfg.rcv_wnd_bytes = 65535;
+	for (i = 5; i < argc; i++) {
+		n = strlen(argv[i]) / 2;
+		for (k = 0; k < n && k < sizeof(buf); k++)
+			sscanf(argv[i] + 2 * k, "%2hhx", &buf[k]);
+		if (wr_tcp_wire_parse(buf, n, &rx) != 0 ||
+			!wr_tcp_wire_csum_ok(buf, n))
+			return 1;
+		if (i == 5)
+			wr_tcp_accept(&c, &cfg, &rx.seg, (uint64_t)i * 1000,
+				&out);
+		else
+			wr_tcp_input(&c, &rx.seg, (uint64_t)i * 1000, &out);
+		printf("%u ", c.state);
+		print_out(&rx.tuple, &out);
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -96,6 +163,9 @@ main(int argc, char **argv)
 		return tool_build(argv + 2);
 	if (argc == 3 && strcmp(argv[1], "parse") == 0)
 		return tool_parse(argv[2]);
-	fprintf(stderr, "usage: tcp_wire_tool build ... | parse HEX\n");
+	if (argc >= 6 && strcmp(argv[1], "listen") == 0)
+		return tool_listen(argc, argv);
+	fprintf(stderr, "usage: tcp_wire_tool build ... | parse HEX | "
+		"listen ISS MSS WSCALE HEX...\n");
 	return 2;
 }

@@ -60,8 +60,9 @@ test_congestion_avoidance(void)
 }
 
 /*
- * Fast retransmit and NewReno (RFC 5681 3.2, RFC 6582 3.2): MSS 1000,
- * segments 1001..7001 out, 2001 and 4001 lost; three duplicate ACKs.
+ * Fast retransmit and NewReno (RFC 5681 3.2, RFC 6582 3.2) with limited
+ * transmit (RFC 3042): MSS 1000, segments 1001..7001 out, 2001 and 4001
+ * lost; three duplicate ACKs.
  */
 static void
 test_newreno(void)
@@ -77,33 +78,41 @@ test_newreno(void)
 	wr_tcp_input(&c, &s, 2000, &out);
 	WR_CHECK_U64(out.nb_segs, 2);                /* cwnd 5000 */
 	WR_CHECK_U64(c.snd_max, 7001);
-	for (i = 0; i < 3; i++)
+	/* RFC 3042: the first two duplicates each send one new segment,
+	 * cwnd unchanged */
+	for (i = 0; i < 2; i++) {
 		wr_tcp_input(&c, &s, 3000, &out);
-	/* ssthresh = max(5000 / 2, 2 * 1000), cwnd = ssthresh + 3 SMSS */
-	WR_CHECK_U64(c.ssthresh_bytes, 2500);
-	WR_CHECK_U64(c.cwnd_bytes, 5500);
-	WR_CHECK_U64(c.recover, 7001);
+		WR_CHECK_U64(out.nb_segs, 1);
+		WR_CHECK_U64(out.nb_rtx_segs, 0);
+		WR_CHECK_U64(out.segs[0].seq, 7001 + (uint32_t)i * 1000);
+		WR_CHECK_U64(c.cwnd_bytes, 5000);
+	}
+	wr_tcp_input(&c, &s, 3000, &out);
+	/* ssthresh = max(7000 / 2, 2 * 1000), cwnd = ssthresh + 3 SMSS */
+	WR_CHECK_U64(c.ssthresh_bytes, 3500);
+	WR_CHECK_U64(c.cwnd_bytes, 6500);
+	WR_CHECK_U64(c.recover, 9001);
 	WR_CHECK_U64(out.nb_segs, 1);
 	WR_CHECK_U64(out.nb_rtx_segs, 1);
 	WR_CHECK_U64(out.segs[0].seq, 2001);
 	WR_CHECK_U64(out.segs[0].len_bytes, 1000);
 	WR_CHECK_U64(out.segs[0].stream_off, 1000);
-	/* partial ACK: resend 4001, cwnd 5500 - 2000 + 1000; 3000 in
-	 * flight leaves room for one new segment */
+	/* partial ACK: resend 4001, cwnd 6500 - 2000 + 1000; 5000 in
+	 * flight leaves no room for a new segment */
 	s = tseg(5001, 4001, WR_TCP_ACK, 0, 65535);
 	wr_tcp_input(&c, &s, 4000, &out);
-	WR_CHECK_U64(c.cwnd_bytes, 4500);
-	WR_CHECK_U64(out.nb_segs, 2);
+	WR_CHECK_U64(c.cwnd_bytes, 5500);
+	WR_CHECK_U64(out.nb_segs, 1);
 	WR_CHECK_U64(out.nb_rtx_segs, 1);
 	WR_CHECK_U64(out.segs[0].seq, 4001);
-	WR_CHECK_U64(out.segs[1].seq, 7001);
+	WR_CHECK(c.flags & WR_TCP_F_IN_RECOVERY);
 	/* full ACK: cwnd = min(ssthresh, FlightSize + SMSS) = 1000 */
-	s = tseg(5001, 8001, WR_TCP_ACK, 0, 65535);
+	s = tseg(5001, 9001, WR_TCP_ACK, 0, 65535);
 	wr_tcp_input(&c, &s, 5000, &out);
 	WR_CHECK_U64(c.cwnd_bytes, 1000);
 	WR_CHECK(!(c.flags & WR_TCP_F_IN_RECOVERY));
 	WR_CHECK_U64(out.nb_segs, 1);
-	WR_CHECK_U64(out.segs[0].seq, 8001);
+	WR_CHECK_U64(out.segs[0].seq, 9001);
 }
 
 /* RTO: go back to snd_una, cwnd 1 SMSS, back off, Karn (RFC 6298, 5681). */
