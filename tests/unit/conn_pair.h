@@ -61,7 +61,7 @@ struct pair {
 	uint64_t now_us;
 };
 
-static uint64_t
+static inline uint64_t
 pair_rand(uint64_t *s)
 {
 	*s ^= *s << 13;
@@ -70,7 +70,7 @@ pair_rand(uint64_t *s)
 	return *s;
 }
 
-static uint8_t *
+static inline uint8_t *
 pair_buf(void *ctx, size_t *room)
 {
 	struct pair_link *l = ctx;
@@ -82,7 +82,7 @@ pair_buf(void *ctx, size_t *room)
 }
 
 /* The link's own look at a packet (c2s: from the client). */
-static void
+static inline void
 pair_look(struct pair_link *l, const uint8_t *p, size_t len, bool c2s)
 {
 	struct wr_tcp_rx rx;
@@ -118,7 +118,7 @@ pair_look(struct pair_link *l, const uint8_t *p, size_t len, bool c2s)
 	}
 }
 
-static void
+static inline void
 pair_sent(void *ctx, size_t len)
 {
 	struct pair_link *l = ctx;
@@ -135,7 +135,7 @@ pair_sent(void *ctx, size_t len)
 }
 
 /* Deliver what is due on l to e (looked at as it arrives). */
-static void
+static inline void
 pair_deliver(struct pair_link *l, struct wr_conn_engine *e, uint64_t now,
 	bool c2s)
 {
@@ -154,7 +154,7 @@ pair_deliver(struct pair_link *l, struct wr_conn_engine *e, uint64_t now,
 }
 
 /* A configuration: IPv4 10.0.0.1 (client) to 10.0.0.2:80. */
-static void
+static inline void
 pair_cfg(struct wr_conn_cfg *c, uint8_t role, uint8_t app)
 {
 	static const uint8_t a4[2][4] = { { 10, 0, 0, 1 }, { 10, 0, 0, 2 } };
@@ -184,7 +184,7 @@ pair_cfg(struct wr_conn_cfg *c, uint8_t role, uint8_t app)
 }
 
 /* Make both ends IPv6: 2001:db8::1 to 2001:db8::2. */
-static void
+static inline void
 pair_cfg6(struct wr_conn_cfg *c)
 {
 	uint8_t a[16] = { 0x20, 0x01, 0x0d, 0xb8 };
@@ -196,7 +196,7 @@ pair_cfg6(struct wr_conn_cfg *c)
 	memcpy(c->server_addr, a, 16);
 }
 
-static struct wr_conn_engine *
+static inline struct wr_conn_engine *
 pair_engine(const struct wr_conn_cfg *cfg, struct pair_link *out,
 	void **mem)
 {
@@ -211,7 +211,7 @@ pair_engine(const struct wr_conn_cfg *cfg, struct pair_link *out,
 }
 
 /* Set both ends up; false on a failure. */
-static bool
+static inline bool
 pair_init(struct pair *p, const struct wr_conn_cfg *cc,
 	const struct wr_conn_cfg *sc)
 {
@@ -228,7 +228,7 @@ pair_init(struct pair *p, const struct wr_conn_cfg *cc,
 	return p->c2s.ring && p->s2c.ring && p->cli && p->srv;
 }
 
-static void
+static inline void
 pair_free(struct pair *p)
 {
 	free(p->c2s.ring);
@@ -238,7 +238,7 @@ pair_free(struct pair *p)
 }
 
 /* One turn: deliver what is due both ways, poll both, move the clock. */
-static void
+static inline void
 pair_step(struct pair *p)
 {
 	bool busy;
@@ -253,7 +253,7 @@ pair_step(struct pair *p)
 
 /* Run until both ends are idle (the client drained or done) or until
  * limit_us of simulated time passed; whether they became idle. */
-static bool
+static inline bool
 pair_run(struct pair *p, uint64_t limit_us)
 {
 	uint64_t end = p->now_us + limit_us;
@@ -268,7 +268,7 @@ pair_run(struct pair *p, uint64_t limit_us)
 }
 
 /* Step for us of simulated time (TIME_WAIT to end, say). */
-static void
+static inline void
 pair_settle(struct pair *p, uint64_t us)
 {
 	uint64_t end = p->now_us + us;
@@ -278,7 +278,7 @@ pair_settle(struct pair *p, uint64_t us)
 }
 
 /* The client's failures, all classes. */
-static uint64_t
+static inline uint64_t
 pair_failed(const struct wr_conn_books *b)
 {
 	return b->nb_failed_syn_timeout + b->nb_failed_refused +
