@@ -57,6 +57,21 @@ wr_conn_http_init(struct wr_conn_engine *e, struct wr_error *err)
 	return 0;
 }
 
+/* Client: the request queued last is on its way; time it. */
+static void
+request_out(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
+{
+	struct wr_conn_state *st = &e->st[idx];
+
+	st->flags = (uint8_t)((st->flags | WR_CONN_S_REQ_OUT) &
+		~WR_CONN_S_TTFB);
+	st->t0_us = now_us;
+	e->books.nb_reqs_sent++;
+	if (e->cfg.resp_timeout_us)
+		wr_tcp_wheel_arm(&e->app_wheel, idx,
+			now_us + e->cfg.resp_timeout_us);
+}
+
 /* Client: queue the next request of connection idx and send it. */
 static void
 send_request(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
@@ -68,14 +83,19 @@ send_request(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
 	st->base_off = c->tx_sent_bytes + c->app_tx_left_bytes;
 	st->nb_reqs++;
 	c->app_tx_left_bytes += last ? e->req_close_len : e->req_ka_len;
-	st->flags = (uint8_t)((st->flags | WR_CONN_S_REQ_OUT) &
-		~WR_CONN_S_TTFB);
-	st->t0_us = now_us;
-	e->books.nb_reqs_sent++;
-	if (e->cfg.resp_timeout_us)
-		wr_tcp_wheel_arm(&e->app_wheel, idx,
-			now_us + e->cfg.resp_timeout_us);
+	request_out(e, idx, now_us);
 	wr_conn_push(e, idx, now_us);
+}
+
+uint64_t
+wr_conn_app_connect_bytes(struct wr_conn_engine *e, uint32_t idx)
+{
+	if (e->cfg.app != WR_CONN_APP_HTTP)
+		return 0;
+	/* The first request leaves with the handshake's last ACK. */
+	e->st[idx].nb_reqs = 1;
+	e->st[idx].base_off = 0;
+	return e->cfg.reqs_per_conn == 1 ? e->req_close_len : e->req_ka_len;
 }
 
 /* Client: an answer ended (good: 2xx); the next request or the close. */
@@ -225,7 +245,7 @@ wr_conn_app_established(struct wr_conn_engine *e, uint32_t idx,
 	if (e->cfg.app == WR_CONN_APP_BULK)
 		wr_conn_bulk_established(e, idx, now_us);
 	else if (e->cfg.role == WR_CONN_CLIENT)
-		send_request(e, idx, now_us);
+		request_out(e, idx, now_us);    /* queued at the connect */
 }
 
 void

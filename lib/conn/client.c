@@ -73,7 +73,7 @@ start_one(struct wr_conn_engine *e, uint64_t now_us)
 	wr_http_resp_init(&e->st[idx].resp);
 	c = wr_tcp_pool_conn(&e->pool, idx);
 	e->tcfg.iss = wr_conn_next_iss(e);
-	e->tcfg.app_tx_bytes = 0;
+	e->tcfg.app_tx_bytes = wr_conn_app_connect_bytes(e, idx);
 	wr_tcp_connect(c, &e->tcfg, now_us, &e->out);
 	if (!wr_conn_emit_seg(e, idx, NULL, &e->out.segs[0])) {
 		/* nb_tx_no_buf counted it; the start did not happen */

@@ -151,6 +151,8 @@ void wr_conn_app_resp_timeout(struct wr_conn_engine *e, uint32_t idx,
  * pattern (app_http.c). */
 const uint8_t *wr_conn_app_payload(struct wr_conn_engine *e, uint32_t idx,
 	uint64_t off, uint32_t len);
+/* Client: bytes queued at the connect (the first request), noted. */
+uint64_t wr_conn_app_connect_bytes(struct wr_conn_engine *e, uint32_t idx);
 /* Whether a client connection did all its work (completed if so). */
 bool wr_conn_app_done(const struct wr_conn_engine *e, uint32_t idx);
 
