@@ -221,9 +221,76 @@ test_bad_cfg(void)
 	WR_CHECK(wr_conn_engine_init(mem, &c, &em, &err) != NULL);
 }
 
+/* The client opens at cps: the SYNs the link counts over a time. */
+static void
+run_pacing(uint64_t cps, uint64_t span_us)
+{
+	struct wr_conn_cfg cc, sc;
+	uint64_t want = cps * span_us / 1000000;
+
+	pair_cfg(&cc, WR_CONN_CLIENT, WR_CONN_APP_HTTP);
+	pair_cfg(&sc, WR_CONN_SERVER, WR_CONN_APP_HTTP);
+	cc.cps = cps;
+	WR_CHECK(pair_init(&P, &cc, &sc));
+	if (P.cli == NULL || P.srv == NULL)
+		return;
+	/* the first start is due at once: want + 1 in [0, span] */
+	pair_settle(&P, span_us);
+	wr_conn_engine_drain(P.cli);    /* no start after the span */
+	pair_settle(&P, 1000);          /* the SYNs on the way arrive */
+	WR_CHECK(P.c2s.seen.nb_syn >= want && P.c2s.seen.nb_syn <= want + 2);
+	WR_CHECK_U64(wr_conn_engine_books(P.cli)->nb_attempted,
+		P.c2s.seen.nb_syn);
+	pair_free(&P);
+}
+
+static void
+test_pacing(void)
+{
+	run_pacing(1000, 500000);
+	run_pacing(3, 2000000);
+	run_pacing(50000, 200000);
+}
+
+/* wr_conn_books_sum adds every count and merges the histograms. */
+static void
+test_books_sum(void)
+{
+	static struct wr_conn_books a, b, sum;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&sum, 0, sizeof(sum));
+	wr_hist_init(&a.lat.connect_us);
+	wr_hist_init(&a.lat.ttfb_us);
+	wr_hist_init(&a.lat.ttlb_us);
+	b.lat = a.lat;
+	sum.lat = a.lat;
+	a.nb_attempted = 3;
+	b.nb_attempted = 4;
+	a.nb_time_wait = 1;
+	b.nb_time_wait = 2;
+	b.nb_rx_bad = 5;
+	wr_hist_add(&a.lat.connect_us, 10);
+	wr_hist_add(&b.lat.connect_us, 30);
+	wr_hist_add(&b.lat.ttlb_us, 7);
+	wr_conn_books_sum(&sum, &a);
+	wr_conn_books_sum(&sum, &b);
+	WR_CHECK_U64(sum.nb_attempted, 7);
+	WR_CHECK_U64(sum.nb_time_wait, 3);
+	WR_CHECK_U64(sum.nb_rx_bad, 5);
+	WR_CHECK_U64(sum.lat.connect_us.nb, 2);
+	WR_CHECK_U64(sum.lat.connect_us.min, 10);
+	WR_CHECK_U64(sum.lat.connect_us.max, 30);
+	WR_CHECK_U64(sum.lat.ttlb_us.nb, 1);
+	WR_CHECK_U64(sum.lat.ttfb_us.nb, 0);
+}
+
 int
 main(void)
 {
+	WR_TEST_RUN(test_pacing);
+	WR_TEST_RUN(test_books_sum);
 	WR_TEST_RUN(test_http_10k);
 	WR_TEST_RUN(test_http_keepalive);
 	WR_TEST_RUN(test_http_ipv6);
