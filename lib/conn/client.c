@@ -116,3 +116,22 @@ wr_conn_client_poll(struct wr_conn_engine *e, uint64_t now_us)
 		start_one(e, now_us);
 	}
 }
+
+int
+wr_conn_engine_set_rss(struct wr_conn_engine *e,
+	const struct wr_conn_rss *rss, struct wr_error *err)
+{
+	struct wr_tcp_srcport_cfg sc = e->sp.cfg;
+
+	if (e->cfg.role != WR_CONN_CLIENT)
+		return wr_err_usage(err, -EINVAL,
+			"conn: RSS source tuples: for a client only");
+	if (rss == NULL || rss->key == NULL)
+		return wr_err_usage(err, -EINVAL, "conn: RSS: no key");
+	sc.rss_key = rss->key;
+	sc.rss_key_bytes = rss->key_bytes;
+	sc.reta = rss->reta;
+	sc.reta_size = rss->reta_size;
+	sc.queue = rss->queue;
+	return wr_tcp_srcport_init(&e->sp, &sc, err);
+}

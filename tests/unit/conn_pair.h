@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "conn/engine.h"
+#include "tcp/srcport.h"
 #include "tcp/wire.h"
 
 #define PAIR_RING 16384u          /* packets in flight per direction */
@@ -38,6 +39,7 @@ struct pair_seen {
 	uint64_t nb_200;          /* payload starting with "HTTP/1.1 200" */
 	uint64_t nb_pattern_bad;  /* bulk bytes not the sender's pattern */
 	uint64_t nb_bulk_bytes;   /* bulk: highest byte seen, summed */
+	uint64_t nb_rss_bad;      /* SYNs whose reply hashes elsewhere */
 };
 
 struct pair_link {
@@ -49,6 +51,7 @@ struct pair_link {
 	bool cut;                 /* drop everything */
 	bool check_bulk;          /* payload is the pattern of the ISS */
 	bool blind;               /* look at nothing (the benchmark) */
+	const struct wr_conn_rss *rss; /* SYNs' replies must reach its queue */
 	const uint64_t *now_us;
 	struct pair_seen seen;
 	uint32_t iss[PAIR_PORTS]; /* by the client's port: its ISS */
@@ -82,6 +85,23 @@ pair_buf(void *ctx, size_t *room)
 	return l->ring[l->tail % PAIR_RING].data;
 }
 
+/* A SYN seen at the server (tuple: the server's view): its reply, from
+ * the server to the client, must hash to the client's queue. */
+static inline void
+pair_rss_check(struct pair_link *l, const struct wr_tcp_tuple *srv)
+{
+	struct wr_tcp_tuple cli = *srv;
+	uint32_t h;
+
+	memcpy(cli.laddr, srv->raddr, sizeof(cli.laddr));
+	memcpy(cli.raddr, srv->laddr, sizeof(cli.raddr));
+	cli.lport = srv->rport;
+	cli.rport = srv->lport;
+	h = wr_tcp_toeplitz_rx(l->rss->key, l->rss->key_bytes, &cli);
+	if (l->rss->reta[h & (l->rss->reta_size - 1)] != l->rss->queue)
+		l->seen.nb_rss_bad++;
+}
+
 /* The link's own look at a packet (c2s: from the client). */
 static inline void
 pair_look(struct pair_link *l, const uint8_t *p, size_t len, bool c2s)
@@ -100,6 +120,8 @@ pair_look(struct pair_link *l, const uint8_t *p, size_t len, bool c2s)
 		l->seen.nb_syn++;
 		l->iss[cport] = rx.seg.seq;
 		l->end[cport] = 0;
+		if (l->rss != NULL)
+			pair_rss_check(l, &rx.tuple);
 	}
 	if (rx.seg.flags & WR_TCP_RST)
 		l->seen.nb_rst++;

@@ -286,9 +286,45 @@ test_books_sum(void)
 	WR_CHECK_U64(sum.lat.ttfb_us.nb, 0);
 }
 
+/* With RSS, every source tuple's reply reaches the client's queue. */
+static void
+test_rss(void)
+{
+	static const uint8_t key[40] = {
+		0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+		0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+		0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+		0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+		0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+	};
+	static const uint16_t reta[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
+	const struct wr_conn_rss rss = { key, sizeof(key), reta, 8, 2 };
+	struct wr_conn_cfg cc, sc;
+	struct wr_error err;
+	const uint64_t n = 500;
+
+	pair_cfg(&cc, WR_CONN_CLIENT, WR_CONN_APP_HTTP);
+	pair_cfg(&sc, WR_CONN_SERVER, WR_CONN_APP_HTTP);
+	cc.nb_conns = n;
+	WR_CHECK(pair_init(&P, &cc, &sc));
+	if (P.cli == NULL || P.srv == NULL)
+		return;
+	WR_CHECK(wr_conn_engine_set_rss(P.srv, &rss, &err) < 0);
+	WR_CHECK_STR(err.msg, "client");
+	WR_CHECK(wr_conn_engine_set_rss(P.cli, &rss, &err) == 0);
+	P.c2s.rss = &rss;
+	WR_CHECK(pair_run(&P, 10000000));
+	pair_settle(&P, 10000);
+	check_client_books(wr_conn_engine_books(P.cli), n);
+	WR_CHECK_U64(P.c2s.seen.nb_syn, n);
+	WR_CHECK_U64(P.c2s.seen.nb_rss_bad, 0);
+	pair_free(&P);
+}
+
 int
 main(void)
 {
+	WR_TEST_RUN(test_rss);
 	WR_TEST_RUN(test_pacing);
 	WR_TEST_RUN(test_books_sum);
 	WR_TEST_RUN(test_http_10k);
