@@ -20,6 +20,7 @@
 
 #include "common/exitcode.h"
 #include "control.h"
+#include "control_methods.h"
 #include "control_tcp.h"
 #include "ctl_loop.h"
 
@@ -120,6 +121,20 @@ watch_live(struct app_run_watch *w, struct wr_run *run)
 }
 
 int
+app_ctl_call_shared(void *ctx, const char *method, json_t *params,
+		json_t **result, char *msg, size_t len)
+{
+	struct app_ctl *c = ctx;
+	int rc;
+
+	pthread_mutex_lock(&c->call_lock);
+	c->caller = 0;
+	rc = app_ctl_call(c, method, params, result, msg, len);
+	pthread_mutex_unlock(&c->call_lock);
+	return rc;
+}
+
+int
 app_ctl_open(struct app_ctl *c, const struct wr_config *cfg)
 {
 	const char *path = cfg->control_path;
@@ -132,6 +147,7 @@ app_ctl_open(struct app_ctl *c, const struct wr_config *cfg)
 	c->wake_fd[0] = c->wake_fd[1] = -1;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_mutex_init(&c->ports_lock, NULL);
+	pthread_mutex_init(&c->call_lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
 	rc = app_ctl_tcp_open(c, cfg);
 	if (rc != 0)

@@ -22,4 +22,13 @@ int app_ctl_open(struct app_ctl *c, const struct wr_config *cfg);
  */
 void app_ctl_close(struct app_ctl *c, const char *path);
 
+/*
+ * app_ctl_call (control_methods.h) for another thread than the control
+ * socket's (the web page's: app/web, struct app_web_ops): one call at a
+ * time under c->call_lock, as no connection (caller 0). ctx is the
+ * struct app_ctl. The web page never calls the peer_* methods.
+ */
+int app_ctl_call_shared(void *ctx, const char *method, json_t *params,
+		json_t **result, char *msg, size_t len);
+
 #endif /* WR_APP_CONTROL_H */

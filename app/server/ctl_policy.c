@@ -64,6 +64,27 @@ too_long(struct ctl_client *cl)
 	return fail(cl, NULL, WR_RPC_TOO_LONG, msg);
 }
 
+/*
+ * One method for cl: under call_lock (shared with the web page), but
+ * the peer_* methods, which wait for the main lcore and which the page
+ * never calls.
+ */
+static int
+call(struct app_ctl *c, const struct ctl_client *cl, struct wr_rpc_req *req,
+		json_t **result, char *msg, size_t len)
+{
+	bool shared = strncmp(req->method, "peer_", 5) != 0;
+	int code;
+
+	if (shared)
+		pthread_mutex_lock(&c->call_lock);
+	c->caller = cl->serial;
+	code = app_ctl_call(c, req->method, req->params, result, msg, len);
+	if (shared)
+		pthread_mutex_unlock(&c->call_lock);
+	return code;
+}
+
 int
 ctl_policy_answer(struct app_ctl *c, struct ctl_client *cl, const char *line,
 		size_t len)
@@ -86,9 +107,7 @@ ctl_policy_answer(struct app_ctl *c, struct ctl_client *cl, const char *line,
 		rc = authenticate(c, cl, &req);
 	else {
 		msg[0] = '\0';
-		c->caller = cl->serial;
-		code = app_ctl_call(c, req.method, req.params, &result, msg,
-			sizeof(msg));
+		code = call(c, cl, &req, &result, msg, sizeof(msg));
 		rc = 0;
 		if (req.id != NULL)
 			rc = ctl_client_send(cl, code != 0 ?

@@ -21,6 +21,7 @@
 #include "start/cmdline.h"
 #include "start/eal.h"
 #include "start/parse.h"
+#include "web/web.h"
 #include "stats/telemetry.h"
 #include "clock.h"
 #include "control.h"
@@ -121,12 +122,30 @@ serve_runs(struct app_ctl *c)
 	}
 }
 
+/* --web: the page, its calls through the control socket's methods. */
+static int
+start_web(struct app_ctl *c, const struct wr_config *cfg, struct app_web **web)
+{
+	const struct app_web_ops ops = {
+		.call = app_ctl_call_shared, .ctx = c,
+		.token = c->token, .token_len = c->token_len,
+	};
+	int rc = app_web_start(web, cfg, &ops);
+
+	if (rc == 0 && *web != NULL)
+		printf("wirerate: web page on http://%s%s%s:%u/\n",
+			strchr(cfg->web_addr, ':') != NULL ? "[" : "", cfg->web_addr,
+			strchr(cfg->web_addr, ':') != NULL ? "]" : "", cfg->web_port);
+	return rc;
+}
+
 /* EAL up, the socket open, runs until shutdown, everything undone. */
 static int
 serve(int argc, char **argv, const struct wr_config *cfg)
 {
 	static struct app_ctl c;
 	static struct wr_portkeep keep;
+	struct app_web *web = NULL;
 	int n, rc;
 
 	memset(&c, 0, sizeof(c));
@@ -146,11 +165,14 @@ serve(int argc, char **argv, const struct wr_config *cfg)
 		fprintf(stderr, "wirerate: warning: /wirerate/ telemetry commands "
 			"not registered\n");
 	rc = app_ctl_open(&c, cfg);
+	if (rc == 0)
+		rc = start_web(&c, cfg, &web);
 	if (rc == 0) {
 		printf("wirerate: serving on %s\n", cfg->control_path);
 		fflush(stdout);
 		serve_runs(&c);
 	}
+	app_web_stop(web);
 	app_ctl_close(&c, cfg->control_path);
 	json_decref(c.result);
 	free(c.next);

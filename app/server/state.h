@@ -64,6 +64,11 @@ struct app_ctl {
 	 * reads ethdev only when it can take it. */
 	pthread_mutex_t ports_lock;
 
+	/* Held over one method call (control_methods.c) but the peer_*
+	 * ones, which wait: the control thread and the web page's threads
+	 * (--web, app/web) call the methods one at a time. */
+	pthread_mutex_t call_lock;
+
 	pthread_mutex_t lock;
 	pthread_cond_t cond;          /* signalled on next and shutdown */
 	enum app_ctl_state state;
