@@ -16,6 +16,7 @@
 
 #include "base/rpc.h"
 #include "common/exitcode.h"
+#include "web.h"
 #include "web_int.h"
 
 /* Connections at once; one more waits in the kernel's queue. */

@@ -9,29 +9,10 @@
 #ifndef WR_APP_WEB_H
 #define WR_APP_WEB_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
-#include <jansson.h>
-
 #include "config/config.h"
+#include "web_ops.h"
 
 struct app_web;
-
-/* What the server lends the page; it outlives the page. */
-struct app_web_ops {
-	/*
-	 * One JSON-RPC method, as the control socket calls it: fill *result
-	 * (a new reference) or return an enum wr_rpc_code with a message in
-	 * msg (len bytes). Called from the page's threads, one at a time or
-	 * not: the hook serialises what must be.
-	 */
-	int (*call)(void *ctx, const char *method, json_t *params,
-		json_t **result, char *msg, size_t len);
-	void *ctx;
-	const char *token;    /* --control-token's secret, token_len bytes */
-	size_t token_len;
-};
 
 /*
  * Listen on cfg's --web address and serve the page until app_web_stop.

@@ -13,7 +13,9 @@
 
 #include <microhttpd.h>
 
-#include "web.h"
+#include "config/config.h"
+
+#include "web_ops.h"
 
 /* Bytes of one request's body at most; more is refused (413). */
 #define WEB_BODY_MAX (64u << 10)
