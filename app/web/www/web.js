@@ -19,6 +19,10 @@ var wr = {
 window.wrSamples = [];
 window.wrEvents = 0;
 
+// Line colours: port 0 TX, port 0 RX, port 1 TX, ...
+var PALETTE = ["#1f77b4", "#aec7e8", "#d62728", "#ff9896", "#2ca02c", "#98df8a",
+  "#9467bd", "#c5b0d5"];
+
 function $(id) { return document.getElementById(id); }
 
 function cell(tr, text, cls) {
@@ -73,7 +77,9 @@ function chartAdd(interval, ports) {
       var label = "port " + p.port_id + " " + dir.toUpperCase();
       var ds = d.datasets.find(function (x) { return x.label === label; });
       if (!ds) {
-        ds = {label: label, data: [], borderDash: dir === "rx" ? [5, 3] : []};
+        var color = PALETTE[(2 * p.port_id + (dir === "rx" ? 1 : 0)) % PALETTE.length];
+        ds = {label: label, data: [], borderColor: color, backgroundColor: color,
+              borderDash: dir === "rx" ? [5, 3] : []};
         d.datasets.push(ds);
       }
       ds.data.push(p[dir + "_pps"]);
@@ -170,7 +176,14 @@ function connect() {
   wr.source.onmessage = function (ev) {
     var doc = JSON.parse(ev.data);
     window.wrEvents++;
-    if (doc.status) { showLive(doc.status); showRuns(doc.status); }
+    if (doc.status) {
+      // Ports appear with a run (--ring-pairs, --vdev): listed again
+      // whenever the run or its state changes.
+      var key = doc.status.run + " " + doc.status.state;
+      if (key !== wr.portsKey) { wr.portsKey = key; loadPorts(); }
+      showLive(doc.status);
+      showRuns(doc.status);
+    }
     wr.holders = showLeases(doc.leases);
     showHolders();
   };
