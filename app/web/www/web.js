@@ -8,6 +8,7 @@
 
 var wr = {
   token: sessionStorage.getItem("wr_token") || "",
+  lease: sessionStorage.getItem("wr_lease") || "",
   source: null,
   chart: null,
   run: 0,
@@ -49,7 +50,9 @@ function rpc(method, params) {
 
 function setToken(t) {
   wr.token = t;
+  wr.lease = $("lease").value;
   sessionStorage.setItem("wr_token", t);
+  sessionStorage.setItem("wr_lease", wr.lease);
   document.cookie = "wr_token=" + t + "; path=/; SameSite=Strict";
   connect();
   loadPorts();
@@ -193,7 +196,8 @@ function connect() {
 function showHolders() {
   document.querySelectorAll("#ports tbody tr").forEach(function (tr) {
     var id = tr.dataset.port;
-    tr.cells[5].textContent = (wr.holders || {})[id] || "";
+    var h = wr.holders || {};
+    tr.cells[5].textContent = h[id] || h.all || "";
   });
 }
 
@@ -272,7 +276,9 @@ function submitRun(ev) {
     row.classList.remove("bad");
     row.querySelector(".error").textContent = "";
   });
-  rpc("start", formParams()).then(function (r) {
+  var params = formParams();
+  if (wr.lease && params.lease === undefined) params.lease = wr.lease;
+  rpc("start", params).then(function (r) {
     if (r.error) showFormError(r.error.message);
     else $("form-error").textContent = "";
   });
@@ -295,11 +301,12 @@ function loadOptions() {
 
 window.addEventListener("DOMContentLoaded", function () {
   $("token").value = wr.token;
+  $("lease").value = wr.lease;
   $("token-set").onclick = function () { setToken($("token").value); };
   $("add-opt").onclick = function () { addRow("", ""); };
   $("run-form").onsubmit = submitRun;
   $("stop").onclick = function () {
-    rpc("stop").then(function (r) {
+    rpc("stop", wr.lease ? {lease: wr.lease} : {}).then(function (r) {
       $("stop-error").textContent = r.error ? r.error.message : "";
     });
   };
