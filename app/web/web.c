@@ -210,6 +210,7 @@ app_web_start(struct app_web **out, const struct wr_config *cfg,
 		return APP_EXIT_FAILED;
 	w->ops = *ops;
 	w->open = cfg->web_open;
+	snprintf(w->history, sizeof(w->history), "%s", cfg->web_history);
 	pthread_mutex_init(&w->report_lock, NULL);
 	if (web_files_find(w) != 0)
 		fprintf(stderr, "wirerate: warning: --web: the page's files are not "

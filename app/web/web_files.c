@@ -7,7 +7,8 @@
  * /usr/share/javascript: the page needs no network. /run/ID/result.json
  * is the run's result as the result method gives it; /run/ID/report/ is
  * the page `wirerate report` writes of it, made once per run in a
- * private folder removed when the server ends.
+ * private folder removed when the server ends; /history/ the page
+ * `wirerate history html` writes of --web-history's DB.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "base/rpc.h"
+#include "history/history.h"
 #include "report/report.h"
 #include "web_int.h"
 
@@ -188,6 +190,47 @@ send_report(struct app_web *w, struct MHD_Connection *conn, uint64_t id,
 	return send_file(conn, path, type_of(name));
 }
 
+/*
+ * /history/NAME: what `wirerate history html` writes of --web-history's
+ * DB, written again at each visit of the page itself (history.html), so
+ * that it shows what was added since.
+ */
+static enum MHD_Result
+send_history(struct app_web *w, struct MHD_Connection *conn, const char *name)
+{
+	char dir[sizeof(w->tmp) + 16], path[sizeof(dir) + NAME_MAX + 2];
+	char a0[] = "history", a1[] = "html", a2[] = "--out";
+	char *argv[] = { a0, a1, a2, dir, w->history, NULL };
+	int rc = 0;
+
+	if (w->history[0] == '\0')
+		return web_reply_error(conn, MHD_HTTP_NOT_FOUND, WR_RPC_NO_METHOD,
+			"no history here: the server was started without "
+			"--web-history DB");
+	if (!w->open && !web_authed(w, conn, true))
+		return web_reply_error(conn, MHD_HTTP_UNAUTHORIZED, WR_RPC_DENIED,
+			"this server's pages need the token (--web-open lets "
+			"reading go without)");
+	if (name[0] == '\0')
+		name = "history.html";
+	if (name[0] == '.' || strchr(name, '/') != NULL)
+		return web_reply_error(conn, MHD_HTTP_NOT_FOUND, WR_RPC_NO_METHOD,
+			"no such page");
+	snprintf(dir, sizeof(dir), "%s/history", w->tmp);
+	pthread_mutex_lock(&w->report_lock);
+	if (strcmp(name, "history.html") == 0) {
+		mkdir(dir, 0700);
+		rc = app_history_main(5, argv);
+	}
+	pthread_mutex_unlock(&w->report_lock);
+	if (rc != 0)
+		return web_reply_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR,
+			WR_RPC_INTERNAL, "wirerate history html failed on "
+			"--web-history's DB (the server's stderr says why)");
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return send_file(conn, path, type_of(name));
+}
+
 /* /run/ID/...: the run's pages, with the token unless --web-open. */
 static enum MHD_Result
 run_page(struct app_web *w, struct MHD_Connection *conn, const char *url)
@@ -218,6 +261,8 @@ web_files_get(struct app_web *w, struct MHD_Connection *conn, const char *url)
 
 	if (strncmp(url, "/run/", 5) == 0)
 		return run_page(w, conn, url + 5);
+	if (strncmp(url, "/history/", 9) == 0)
+		return send_history(w, conn, url + 9);
 	for (i = 0; i < sizeof(statics) / sizeof(statics[0]); i++) {
 		if (strcmp(url, statics[i].url) != 0)
 			continue;

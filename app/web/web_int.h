@@ -27,6 +27,7 @@ struct app_web {
 	volatile int stopping;        /* live streams end when set */
 	char files[PATH_MAX];         /* the page's files (index.html) */
 	char tmp[64];                 /* result pages, removed at stop */
+	char history[PATH_MAX];       /* --web-history DB, "" = none */
 	pthread_mutex_t report_lock;  /* one result page written at a time */
 };
 

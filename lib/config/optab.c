@@ -272,6 +272,9 @@ const struct wr_optdesc wr_optab[] = {
 	{ "web-open", NO, WR_OPT_WEB_OPEN, NULL, "--web's read-only pages without the "
 		"token\n(changes always need it) [off]", WR_OPTSEC_RUN,
 		WR_PROF_OUTPUT, NULL },
+	{ "web-history", REQ, WR_OPT_WEB_HISTORY, "DB", "--web's page also shows the "
+		"charts of\n`wirerate history html` of DB (an SQLite\nfile or a "
+		"postgresql:// URL) [off]", WR_OPTSEC_RUN, WR_PROF_OUTPUT, NULL },
 	{ "peer", REQ, WR_OPT_PEER, "SPEC", "the far end counts the frames: a wirerate\n"
 		"serve at tcp:HOST:PORT or unix:PATH owning\nthe receiving ports; every "
 		"trial judged on\nits counts (docs/twoended.md) [off]", WR_OPTSEC_RUN,

@@ -65,6 +65,9 @@ wr_opts_serve(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 	case WR_OPT_WEB_OPEN:
 		cfg->web_open = true;
 		return 0;
+	case WR_OPT_WEB_HISTORY:
+		return wr_optv_path("web-history", v, cfg->web_history,
+			sizeof(cfg->web_history), err);
 	default:
 		return 1;
 	}
@@ -84,5 +87,7 @@ wr_opts_serve_check(const struct wr_config *cfg, struct wr_error *err)
 			"--control-token FILE (the page asks for the same secret)");
 	if (cfg->web_open && cfg->web_addr[0] == '\0')
 		return wr_err_usage(err, -EINVAL, "--web-open: only with --web");
+	if (cfg->web_history[0] != '\0' && cfg->web_addr[0] == '\0')
+		return wr_err_usage(err, -EINVAL, "--web-history: only with --web");
 	return 0;
 }

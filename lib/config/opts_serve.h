@@ -2,8 +2,9 @@
 /*
  * Options of the control socket's listeners (docs/api.md, docs/web.md):
  * --control-listen ADDR:PORT (JSON-RPC on TCP), --web [ADDR:]PORT (the
- * web page of wirerate serve, on loopback unless an address is given) and
- * --web-open (its read-only pages without the token). Pure: opts.c
+ * web page of wirerate serve, on loopback unless an address is given),
+ * --web-open (its read-only pages without the token) and --web-history
+ * (its history charts). Pure: opts.c
  * dispatches to these; names and help are in the option table (optab.c).
  */
 #ifndef WR_OPTS_SERVE_H
@@ -24,7 +25,7 @@ int wr_opts_serve(int c, const char *v, struct wr_config *cfg, struct wr_error *
 /*
  * Cross-option rules: --control-listen and --web each need --control
  * PATH and --control-token FILE (neither goes without a token);
- * --web-open only with --web. Returns 0 or -EINVAL with a message.
+ * --web-open and --web-history only with --web. Returns 0 or -EINVAL with a message.
  */
 int wr_opts_serve_check(const struct wr_config *cfg, struct wr_error *err);
 

@@ -10,7 +10,7 @@ screenshot is kept under the build's meson-logs/web/. Through the API:
 bad option values, no token, an unknown token, oversized and malformed
 requests, other methods and paths each get a clear error, nothing
 starts and the server keeps serving; it listens on loopback only.
-Options: --web without a token, a bad address, --web-open alone are
+--web-history: /history/ is `wirerate history html` of the DB. Options: --web without a token, a bad address, --web-open alone are
 refused before EAL (exit 2). Usage: test_web.py CASE."""
 import base64
 import http.client
@@ -352,12 +352,55 @@ def api_bad_input():
     c.done()
 
 
+def history_page():
+    """--web-history DB: /history/ is what `wirerate history html` writes
+    of DB, written again at each visit (two runs added after the server
+    started are on it); without the token it is refused."""
+    c = Checker("history_page")
+    d = tempfile.mkdtemp(prefix="wrwebhist")
+    db = os.path.join(d, "h.db")
+    s = WebServer(extra=["--web-history", db])
+    try:
+        st, text = s.http("GET", "/history/", token=s.token)
+        c.eq(st, 500, "an empty DB: the page says history html failed (%s)" % text[:200])
+        with s.client() as cl:
+            for i in range(2):
+                doc = cl.run(dict(ONE_WAY, rate="20kpps", count=2000 + i,
+                                  label="h%d" % i))
+                with open(os.path.join(d, "r%d.json" % i), "w") as f:
+                    json.dump(doc, f)
+        p = subprocess.run([wrtest.WIRERATE, "history", "add", db] +
+                           [os.path.join(d, "r%d.json" % i) for i in range(2)],
+                           capture_output=True, text=True, timeout=60)
+        c.eq(p.returncode, 0, "history add (%s)" % p.stderr[-200:])
+        out = os.path.join(d, "cli")
+        p = subprocess.run([wrtest.WIRERATE, "history", "html", "--out", out, db],
+                           capture_output=True, text=True, timeout=120)
+        c.eq(p.returncode, 0, "history html (%s)" % p.stderr[-200:])
+        want = open(os.path.join(out, "history.html")).read()
+        st, text = s.http("GET", "/history/", token=s.token)
+        c.eq(st, 200, "/history/ with the token")
+        c.true(text == want, "the page is the CLI's history.html (%d and %d "
+               "bytes)" % (len(text), len(want)))
+        c.true(text.count("<svg") >= 1, "it has the series' charts")
+        st, _ = s.http("GET", "/history/")
+        c.eq(st, 401, "/history/ without the token")
+        st, _ = s.http("GET", "/history/../h.db", token=s.token)
+        c.eq(st, 404, "nothing but the page's files")
+    finally:
+        s.close()
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
 def options_refused():
     """--web and --web-open checked before EAL: exit 2, naming the option."""
     c = Checker("options_refused")
     for extra, word in ((["--control", "/tmp/x.sock", "--web", "9"], "--web needs"),
                         (["--control", "/tmp/x.sock", "--web", "1.2.3:80"], "--web"),
-                        (["--control", "/tmp/x.sock", "--web-open"], "--web-open")):
+                        (["--control", "/tmp/x.sock", "--web-open"], "--web-open"),
+                        (["--control", "/tmp/x.sock", "--web-history", "h.db"],
+                         "--web-history")):
         p = subprocess.run([wrtest.WIRERATE, "serve", "--no-pci", "--"] + extra,
                            capture_output=True, text=True, timeout=30)
         c.eq(p.returncode, 2, "%r: exit code" % extra)
@@ -365,7 +408,7 @@ def options_refused():
     c.done()
 
 
-CASES = cases.by_name(browser_run, api_bad_input, options_refused)
+CASES = cases.by_name(browser_run, api_bad_input, history_page, options_refused)
 
 if __name__ == "__main__":
     cases.main(CASES)
