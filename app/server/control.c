@@ -22,6 +22,7 @@
 #include "control.h"
 #include "control_tcp.h"
 #include "ctl_loop.h"
+#include "leases.h"
 
 /*
  * A socket file already at path: in use (someone answers: refuse), or
@@ -134,6 +135,8 @@ app_ctl_open(struct app_ctl *c, const struct wr_config *cfg)
 	pthread_mutex_init(&c->ports_lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
 	rc = app_ctl_tcp_open(c, cfg);
+	if (rc == 0 && c->serve)
+		rc = app_lease_open(c, cfg->lease_log_path);
 	if (rc != 0)
 		return rc;
 	if (listen_on(c, path) != 0)
@@ -167,6 +170,7 @@ app_ctl_close(struct app_ctl *c, const char *path)
 	}
 	if (c->tcp_fd >= 0)
 		close(c->tcp_fd);
+	app_lease_close(c);
 	c->listen_fd = -1;
 	c->tcp_fd = -1;
 	c->wake_fd[0] = c->wake_fd[1] = -1;

@@ -17,6 +17,7 @@
 #include "control_methods.h"
 #include "control_tcp.h"
 #include "ctl_policy.h"
+#include "leases.h"
 
 /* Tell cl why (an error reply with code and msg) and close it. -1. */
 static int
@@ -87,10 +88,15 @@ ctl_policy_answer(struct app_ctl *c, struct ctl_client *cl, const char *line,
 	else {
 		msg[0] = '\0';
 		c->caller = cl->serial;
+		c->caller_id = req.id;
 		code = app_ctl_call(c, req.method, req.params, &result, msg,
 			sizeof(msg));
+		c->caller_id = NULL;
 		rc = 0;
-		if (req.id != NULL)
+		/* A queued acquire: its reply comes from the lease outbox. */
+		if (code == APP_CTL_DEFERRED)
+			;
+		else if (req.id != NULL)
 			rc = ctl_client_send(cl, code != 0 ?
 				wr_rpc_error(req.id, code, msg) :
 				wr_rpc_result(req.id, result));

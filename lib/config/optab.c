@@ -266,6 +266,10 @@ const struct wr_optdesc wr_optab[] = {
 	{ "control-token", REQ, WR_OPT_CONTROL_TOKEN, "FILE", "the secret a TCP client "
 		"sends first (auth);\nthe file readable by its owner only", WR_OPTSEC_RUN,
 		WR_PROF_OUTPUT, NULL },
+	{ "lease-log", REQ, WR_OPT_LEASE_LOG, "FILE", "serve: append every lease "
+		"event (acquire,\nrenew, release, expire, force, queue) to\nFILE as JSON "
+		"lines (docs/api.md) [off]", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
 	{ "peer", REQ, WR_OPT_PEER, "SPEC", "the far end counts the frames: a wirerate\n"
 		"serve at tcp:HOST:PORT or unix:PATH owning\nthe receiving ports; every "
 		"trial judged on\nits counts (docs/twoended.md) [off]", WR_OPTSEC_RUN,
