@@ -9,10 +9,11 @@
 /*
  * Listen on cfg's --control path (mode 0600; a stale socket nobody
  * answers on is replaced) and, with --control-listen, on TCP with the
- * secret of --control-token; start the control thread. c->watch is set
+ * secret of --control-token; serve: the leases, --lease-log opened
+ * (leases.h); start the control thread. c->watch is set
  * for app_run_all() (c->watch.keep as the caller left it). Returns 0, or
  * the exit code with a message on stderr (2: a token file others can
- * read or that is empty; 1: the machine).
+ * read or that is empty; 1: the machine, a --lease-log not writable).
  */
 int app_ctl_open(struct app_ctl *c, const struct wr_config *cfg);
 

@@ -17,6 +17,7 @@
 #include "control_methods.h"
 #include "control_tcp.h"
 #include "ctl_policy.h"
+#include "leases.h"
 
 /* Tell cl why (an error reply with code and msg) and close it. -1. */
 static int
@@ -79,7 +80,9 @@ call(struct app_ctl *c, const struct ctl_client *cl, struct wr_rpc_req *req,
 	if (shared)
 		pthread_mutex_lock(&c->call_lock);
 	c->caller = cl->serial;
+	c->caller_id = req->id;
 	code = app_ctl_call(c, req->method, req->params, result, msg, len);
+	c->caller_id = NULL;
 	if (shared)
 		pthread_mutex_unlock(&c->call_lock);
 	return code;
@@ -109,7 +112,10 @@ ctl_policy_answer(struct app_ctl *c, struct ctl_client *cl, const char *line,
 		msg[0] = '\0';
 		code = call(c, cl, &req, &result, msg, sizeof(msg));
 		rc = 0;
-		if (req.id != NULL)
+		/* A queued acquire: its reply comes from the lease outbox. */
+		if (code == APP_CTL_DEFERRED)
+			;
+		else if (req.id != NULL)
 			rc = ctl_client_send(cl, code != 0 ?
 				wr_rpc_error(req.id, code, msg) :
 				wr_rpc_result(req.id, result));

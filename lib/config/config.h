@@ -226,6 +226,7 @@ struct wr_config {
 	uint16_t web_port;          /* --web port */
 	bool web_open;              /* --web-open: read-only pages, no token */
 	char web_history[PATH_MAX]; /* --web-history DB, "" = none */
+	char lease_log_path[PATH_MAX]; /* serve's --lease-log, "" = none */
 	char peer[PATH_MAX + 8];    /* --peer tcp:HOST:PORT | unix:PATH, "" = none */
 	char peer_token_path[PATH_MAX]; /* --peer-token, "" = none */
 	uint64_t peer_timeout_ms;   /* --peer-timeout: one answer at most */

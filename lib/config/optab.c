@@ -275,6 +275,10 @@ const struct wr_optdesc wr_optab[] = {
 	{ "web-history", REQ, WR_OPT_WEB_HISTORY, "DB", "--web's page also shows the "
 		"charts of\n`wirerate history html` of DB (an SQLite\nfile or a "
 		"postgresql:// URL) [off]", WR_OPTSEC_RUN, WR_PROF_OUTPUT, NULL },
+	{ "lease-log", REQ, WR_OPT_LEASE_LOG, "FILE", "serve: append every lease "
+		"event (acquire,\nrenew, release, expire, force, queue) to\nFILE as JSON "
+		"lines (docs/api.md) [off]", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
 	{ "peer", REQ, WR_OPT_PEER, "SPEC", "the far end counts the frames: a wirerate\n"
 		"serve at tcp:HOST:PORT or unix:PATH owning\nthe receiving ports; every "
 		"trial judged on\nits counts (docs/twoended.md) [off]", WR_OPTSEC_RUN,

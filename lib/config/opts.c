@@ -297,6 +297,9 @@ opt_results(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 	case WR_OPT_CONTROL_TOKEN:
 		return wr_optv_path("control-token", v, cfg->control_token_path,
 			sizeof(cfg->control_token_path), err);
+	case WR_OPT_LEASE_LOG:
+		return wr_optv_path("lease-log", v, cfg->lease_log_path,
+			sizeof(cfg->lease_log_path), err);
 	case WR_OPT_REPEAT:
 		rc = wr_optv_u64("repeat", v, 1, WR_MAX_REPEAT, &x, err);
 		if (rc == 0)

@@ -29,7 +29,7 @@ import wrtest
 from wrtest import Checker
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_server import Server, pair_ports  # noqa: E402
+from test_server import Server, pair_ports, wirerate  # noqa: E402
 
 ONE_WAY = {"tx-ports": "0", "rx-ports": "1"}
 
@@ -239,18 +239,26 @@ def browser_run():
                "document.getElementById('token-set').click(); true" % json.dumps(s.token))
         with s.client() as cl:
             try:
-                leases = cl.call("leases")
-            except Exception:  # noqa: BLE001 (a server without leases)
-                leases = None
-            if leases is None:
+                cl.call("leases")
+                has_leases = True
+            except wirerate.Error:
+                has_leases = False
+            if not has_leases:
                 c.true(b.wait("document.getElementById('leases-note').textContent"
                               " === 'no leases on this server'"),
                        "no lease method: the page says so")
             else:
-                cl.call("acquire", ports=[0, 1], owner="web-test", reason="browser",
-                        ttl_s=60)
-                c.true(b.wait("document.querySelector('#leases tbody').textContent"
-                              ".indexOf('web-test') >= 0"), "the lease's holder shown")
+                # The page runs under this lease: its secret in the header.
+                got = cl.call("acquire", ports=[0, 1], owner="web-test",
+                              reason="browser", ttl_s=120)
+                b.eval("document.getElementById('lease').value = %s;"
+                       "document.getElementById('token-set').click(); true"
+                       % json.dumps(got["lease"]))
+                row = b.wait("(function () { var r = document.querySelector("
+                             "'#leases tbody tr'); return r && [].map.call(r.cells,"
+                             " function (x) { return x.textContent; }); })()")
+                c.eq(row, ["0, 1", "web-test", "browser", got["until"]],
+                     "the lease table: ports, holder, reason, until")
             b.eval(FILL % json.dumps(dict(ONE_WAY, rate="fast", duration="3s")))
             err = b.wait(ROW_ERROR % "rate", 10)
             c.true(err and "--rate" in err, "a bad --rate shown by its field: %r" % err)
@@ -263,9 +271,14 @@ def browser_run():
             c.eq(len(ports), 2, "the ring pair's ports")
             c.true(b.wait("document.querySelectorAll('#ports tbody tr').length === %d"
                           % len(ports)), "the tester's ports listed")
-            names = b.eval("[].map.call(document.querySelectorAll('#ports tbody tr'),"
-                           " function (r) { return r.cells[1].textContent; })")
-            c.eq(names, [p["name"] for p in ports], "the ports as the ports method names them")
+            rows = b.eval("[].map.call(document.querySelectorAll('#ports tbody tr'),"
+                          " function (r) { return [r.cells[1].textContent,"
+                          " r.cells[5].textContent]; })")
+            c.eq([r[0] for r in rows], [p["name"] for p in ports],
+                 "the ports as the ports method names them")
+            if has_leases:
+                c.eq([r[1] for r in rows], ["web-test", "web-test"],
+                     "each port's holder")
             run = cl.status()["run"]
             c.eq(run, 1, "the form started run 1")
             doc = cl.result(run)["result"]
