@@ -20,8 +20,10 @@
 
 #include "common/exitcode.h"
 #include "control.h"
+#include "control_methods.h"
 #include "control_tcp.h"
 #include "ctl_loop.h"
+#include "leases.h"
 
 /*
  * A socket file already at path: in use (someone answers: refuse), or
@@ -120,6 +122,21 @@ watch_live(struct app_run_watch *w, struct wr_run *run)
 }
 
 int
+app_ctl_call_shared(void *ctx, const char *method, json_t *params,
+		json_t **result, char *msg, size_t len)
+{
+	struct app_ctl *c = ctx;
+	int rc;
+
+	pthread_mutex_lock(&c->call_lock);
+	c->caller = 0;
+	c->caller_id = NULL;  /* an acquire from here cannot wait (wait_s) */
+	rc = app_ctl_call(c, method, params, result, msg, len);
+	pthread_mutex_unlock(&c->call_lock);
+	return rc;
+}
+
+int
 app_ctl_open(struct app_ctl *c, const struct wr_config *cfg)
 {
 	const char *path = cfg->control_path;
@@ -132,8 +149,11 @@ app_ctl_open(struct app_ctl *c, const struct wr_config *cfg)
 	c->wake_fd[0] = c->wake_fd[1] = -1;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_mutex_init(&c->ports_lock, NULL);
+	pthread_mutex_init(&c->call_lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
 	rc = app_ctl_tcp_open(c, cfg);
+	if (rc == 0 && c->serve)
+		rc = app_lease_open(c, cfg->lease_log_path);
 	if (rc != 0)
 		return rc;
 	if (listen_on(c, path) != 0)
@@ -167,6 +187,7 @@ app_ctl_close(struct app_ctl *c, const char *path)
 	}
 	if (c->tcp_fd >= 0)
 		close(c->tcp_fd);
+	app_lease_close(c);
 	c->listen_fd = -1;
 	c->tcp_fd = -1;
 	c->wake_fd[0] = c->wake_fd[1] = -1;

@@ -21,6 +21,7 @@
 #include "run/results.h"
 #include "clock.h"
 #include "control_methods.h"
+#include "leases.h"
 #include "peer.h"
 #include "state.h"
 #include "stats/telemetry.h"
@@ -133,18 +134,29 @@ app_ctl_run_config(struct app_ctl *c, json_t *params, struct wr_config **out,
 		char *msg, size_t len)
 {
 	struct wr_config *cfg = malloc(sizeof(*cfg));
+	json_t *opts = json_copy(params);
 	struct wr_error err;
+	int rc;
 
-	if (cfg == NULL)
+	if (cfg == NULL || opts == NULL) {
+		free(cfg);
+		json_decref(opts);
 		return app_ctl_fail(msg, len, WR_RPC_INTERNAL, "no memory");
+	}
 	*cfg = *c->base;
 	wr_err_clear(&err);
-	if (json_object_get(params, "control") != NULL) {
+	if (json_object_get(params, "control") != NULL ||
+			json_object_get(params, "lease-log") != NULL) {
 		free(cfg);
-		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "--control: the server's "
-			"socket is given when it starts, not per run");
+		json_decref(opts);
+		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "--control, --lease-log: "
+			"the server's, given when it starts, not per run");
 	}
-	if (wr_opts_from_json(params, cfg, &err) != 0) {
+	/* The lease a run goes under is not one of its options. */
+	json_object_del(opts, "lease");
+	rc = wr_opts_from_json(opts, cfg, &err);
+	json_decref(opts);
+	if (rc != 0) {
 		free(cfg);
 		return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "%s", err.msg);
 	}
@@ -157,11 +169,16 @@ app_ctl_run_config(struct app_ctl *c, json_t *params, struct wr_config **out,
 	return 0;
 }
 
-/* The command line a run's result records: its start request. */
+/* The command line a run's result records: its start request (no secret). */
 static void
 record_start(struct app_ctl *c, json_t *params)
 {
-	char *opts = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS);
+	json_t *shown = json_copy(params);
+	char *opts;
+
+	json_object_del(shown, "lease");
+	opts = json_dumps(shown, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(shown);
 
 	snprintf(c->next_cmdline, sizeof(c->next_cmdline), "wirerate serve: "
 		"start %s", opts != NULL ? opts : "{}");
@@ -178,10 +195,13 @@ m_start(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	if (rc != 0)
 		return rc;
 	pthread_mutex_lock(&c->lock);
-	if (busy(c) || c->shutdown) {
+	if (busy(c) || c->shutdown)
 		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, c->shutdown ? "the server "
 			"is shutting down" : "run %" PRIu64 " is %s: stop it or "
 			"wait until it is done", c->run_id, state_names[c->state]);
+	else
+		rc = app_lease_admit(c, params, cfg, msg, len);
+	if (rc != 0) {
 		pthread_mutex_unlock(&c->lock);
 		free(cfg);
 		return rc;
@@ -282,12 +302,13 @@ m_stop(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 {
 	int rc = 0;
 
-	(void)params;
 	pthread_mutex_lock(&c->lock);
 	if (!busy(c))
 		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "no run is running (state %s)",
 			state_names[c->state]);
 	else
+		rc = app_lease_may_drive(c, params, msg, len);
+	if (rc == 0)
 		*c->stop = 1;
 	if (rc == 0)
 		*out = json_pack("{s:I, s:s}", "run", (json_int_t)c->run_id,
@@ -419,9 +440,10 @@ update_parse(json_t *params, struct update_req *u, char *msg, size_t len)
 
 	json_object_foreach(params, key, v)
 		if (strcmp(key, "port") != 0 && strcmp(key, "stream") != 0 &&
-				strcmp(key, "rate") != 0 && strcmp(key, "pause") != 0)
+				strcmp(key, "rate") != 0 && strcmp(key, "pause") != 0 &&
+				strcmp(key, "lease") != 0)
 			return app_ctl_fail(msg, len, WR_RPC_BAD_PARAMS, "\"%s\": update takes "
-				"rate, pause, port and stream", key);
+				"rate, pause, port, stream and lease", key);
 	rc = param_index(params, "port", WR_MAX_PORTS - 1, &u->port, msg, len);
 	if (rc == 0)
 		rc = param_index(params, "stream", WR_MAX_STREAMS - 1, &u->stream, msg, len);
@@ -458,7 +480,7 @@ m_update(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	if (c->run == NULL || c->state != APP_CTL_RUNNING) {
 		rc = app_ctl_fail(msg, len, WR_RPC_BAD_STATE, "no run is running (state %s)",
 			state_names[c->state]);
-	} else {
+	} else if ((rc = app_lease_may_drive(c, params, msg, len)) == 0) {
 		if (u.has_rate)
 			rc = wr_live_rate(c->run, (int)u.port, (int)u.stream, &u.rate, &err);
 		if (rc == 0 && u.pause >= 0)
@@ -486,6 +508,10 @@ static const struct {
 	{ "stop", m_stop, false },
 	{ "result", m_result, true },
 	{ "shutdown", m_shutdown, true },
+	{ "acquire", app_lease_acquire, true },
+	{ "renew", app_lease_renew, true },
+	{ "release", app_lease_release, true },
+	{ "leases", app_lease_list, true },
 };
 
 int
@@ -510,6 +536,6 @@ app_ctl_call(struct app_ctl *c, const char *method, json_t *params,
 		return rc;
 	}
 	return app_ctl_fail(msg, len, WR_RPC_NO_METHOD, "%s: no such method (ports, start, "
-		"status, update, stop, result, shutdown; serve: peer_open, "
-		"peer_trial, peer_end, peer_close)", method);
+		"status, update, stop, result, shutdown; serve: acquire, renew, "
+		"release, leases, peer_open, peer_trial, peer_end, peer_close)", method);
 }

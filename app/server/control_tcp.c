@@ -96,10 +96,10 @@ app_ctl_tcp_open(struct app_ctl *c, const struct wr_config *cfg)
 	int rc;
 
 	c->tcp_fd = -1;
-	if (cfg->control_addr[0] == '\0')
+	if (cfg->control_addr[0] == '\0' && cfg->web_addr[0] == '\0')
 		return 0;
 	rc = read_token(c, cfg->control_token_path);
-	if (rc != 0)
+	if (rc != 0 || cfg->control_addr[0] == '\0')
 		return rc;
 	c->tcp_fd = tcp_listen(cfg->control_addr, cfg->control_port);
 	if (c->tcp_fd < 0) {

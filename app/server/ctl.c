@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * wirerate ctl [--timeout SECONDS] PATH METHOD [key=value...]: one
+ * wirerate ctl [--timeout SECONDS] [--wait SECONDS] PATH METHOD
+ * [key=value...]: one
  * JSON-RPC request to a control socket (a server's or a plain run's
  * --control), its result on stdout as JSON. A value that reads as JSON
  * (2, 0.5, true, [1,2]) is sent as that, anything else as a string:
  * rate=2Mpps, port=0, pause=true. Every wait (connect, send, reply) ends
- * at --timeout. Exit 0 on a result, 1 on an error reply, no server or no
+ * at --timeout; acquire --wait T waits in the server's queue up to T
+ * more (wait_s). Exit 0 on a result, 1 on an error reply, no server or no
  * reply in time, 2 on bad usage.
  */
 #include <errno.h>
@@ -37,21 +39,26 @@ struct ctl_args {
 	char **params;          /* key=value arguments */
 	int nb_params;
 	uint64_t timeout_ms;
+	uint64_t wait_ms;       /* --wait: acquire's wait_s, 0 none */
 };
 
 static int
 usage(FILE *f)
 {
-	fputs("Usage: wirerate ctl [--timeout SECONDS] PATH METHOD [key=value...]\n"
+	fputs("Usage: wirerate ctl [--timeout SECONDS] [--wait SECONDS] PATH METHOD\n"
+		"                    [key=value...]\n"
 		"\nSend one request to the control socket PATH (wirerate serve,\n"
 		"or a run with --control) and print its result as JSON. Methods:\n"
-		"ports, start, status, update, stop, result, shutdown\n"
-		"(docs/api.md). A value that reads as JSON is sent as such, any\n"
-		"other as a string, e.g.:\n"
+		"ports, start, status, update, stop, result, shutdown; serve's\n"
+		"leases: acquire, renew, release, leases (docs/api.md). A value\n"
+		"that reads as JSON is sent as such, any other as a string, e.g.:\n"
 		"  wirerate ctl /run/wr.sock update rate=2Mpps port=0\n"
-		"  wirerate ctl /run/wr.sock update pause=true\n\n"
+		"  wirerate ctl --wait 30m /run/wr.sock acquire ports=all owner=ci\n\n"
 		"  --timeout SECONDS  wait at most this long for the server (connect,\n"
 		"                     send, reply): 10, 2.5s, 500ms; 1ms to 24h [10]\n"
+		"  --wait SECONDS     acquire: wait this long in the server's queue\n"
+		"                     for held ports (wait_s), and as much more for\n"
+		"                     the reply: 30, 10m; 1ms to 24h [0: no wait]\n"
 		"  -h, --help\n"
 		"  --version  wirerate's and DPDK's versions\n\n"
 		"Exit status: 0 a result, 1 an error reply, no server or no reply\n"
@@ -59,19 +66,16 @@ usage(FILE *f)
 	return f == stdout ? APP_EXIT_OK : APP_EXIT_USAGE;
 }
 
-/* --timeout's value into a->timeout_ms; -1 with a message on a bad one. */
+/* --timeout's or --wait's value into *ms; -1 with a message on a bad one. */
 static int
-parse_timeout(const char *s, struct ctl_args *a)
+parse_duration(const char *opt, const char *s, uint64_t *ms)
 {
-	uint64_t ms;
-
-	if (wr_units_parse_duration_ms(s, &ms) != 0 || ms == 0 ||
-			ms > CTL_TIMEOUT_MAX_MS) {
-		fprintf(stderr, "wirerate: error: ctl: --timeout %s: a duration "
-			"of 1ms to 24h is expected (10, 2.5s, 500ms)\n", s);
+	if (wr_units_parse_duration_ms(s, ms) != 0 || *ms == 0 ||
+			*ms > CTL_TIMEOUT_MAX_MS) {
+		fprintf(stderr, "wirerate: error: ctl: --%s %s: a duration "
+			"of 1ms to 24h is expected (10, 2.5s, 500ms)\n", opt, s);
 		return -1;
 	}
-	a->timeout_ms = ms;
 	return 0;
 }
 
@@ -81,28 +85,36 @@ parse_args(int argc, char **argv, struct ctl_args *a)
 {
 	static const struct option opts[] = {
 		{ "timeout", required_argument, NULL, 't' },
+		{ "wait", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	a->timeout_ms = CTL_TIMEOUT_MS;
+	a->wait_ms = 0;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 'h')
 			return usage(stdout);
-		if (c != 't') {
+		if (c != 't' && c != 'w') {
 			fprintf(stderr, "wirerate: error: ctl: %s: no such option, or "
 				"no value after it (see wirerate ctl --help)\n",
 				argv[optind - 1]);
 			return APP_EXIT_USAGE;
 		}
-		if (parse_timeout(optarg, a) != 0)
+		if (parse_duration(c == 't' ? "timeout" : "wait", optarg,
+				c == 't' ? &a->timeout_ms : &a->wait_ms) != 0)
 			return APP_EXIT_USAGE;
 	}
 	if (argc - optind < 2)
 		return usage(stderr);
+	if (a->wait_ms > 0 && strcmp(argv[optind + 1], "acquire") != 0) {
+		fprintf(stderr, "wirerate: error: ctl: --wait goes with acquire, "
+			"not %s\n", argv[optind + 1]);
+		return APP_EXIT_USAGE;
+	}
 	a->path = argv[optind];
 	a->method = argv[optind + 1];
 	a->params = argv + optind + 2;
@@ -262,7 +274,7 @@ static int
 exchange(const struct ctl_args *a, const char *line, json_t **reply,
 		bool *late)
 {
-	uint64_t deadline_ms = app_ctl_now_ms() + a->timeout_ms;
+	uint64_t deadline_ms = app_ctl_now_ms() + a->timeout_ms + a->wait_ms;
 	int fd = connect_to(a->path, a->timeout_ms, late);
 
 	*reply = NULL;
@@ -317,6 +329,9 @@ request_line(const struct ctl_args *a, char **line)
 		json_decref(params);
 		return params == NULL ? APP_EXIT_FAILED : APP_EXIT_USAGE;
 	}
+	if (a->wait_ms > 0)
+		json_object_set_new(params, "wait_s", json_real((double)a->wait_ms /
+			1000.0));
 	req = json_pack("{s:s, s:i, s:s, s:o}", "jsonrpc", "2.0", "id", 1,
 		"method", a->method, "params", params);
 	if (req == NULL) {

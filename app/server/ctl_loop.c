@@ -6,11 +6,13 @@
  * client, so a client that sends fast does not delay the others; replies
  * wait in the client's own buffer (ctl_client.c); deadlines and who
  * gives way are the policy's (ctl_policy.c). epoll_wait sleeps until an
- * event or the next auth deadline, and not at all while lines wait.
+ * event, the next auth deadline or the next lease deadline (leases.h: a
+ * lease's end, a waiter's), and not at all while lines wait.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -21,6 +23,7 @@
 #include "ctl_client.h"
 #include "ctl_loop.h"
 #include "ctl_policy.h"
+#include "leases.h"
 
 /* Client slots: [0, APP_CTL_MAX_CLIENTS) the UNIX socket's, the rest TCP's. */
 #define NB_SLOTS (2 * APP_CTL_MAX_CLIENTS)
@@ -69,12 +72,14 @@ arm(struct loop *l, unsigned int i)
 	l->out_armed[i] = want;
 }
 
-/* Close slot i if its client is still there. Can't fail. */
+/* Close slot i if its client is still there; its waiters leave. */
 static void
 drop(struct loop *l, unsigned int i)
 {
-	if (l->cls[i].fd >= 0)
+	if (l->cls[i].fd >= 0) {
+		app_lease_gone(l->c, l->cls[i].serial, 0);
 		ctl_client_close(&l->cls[i]);
+	}
 	l->out_armed[i] = false;
 }
 
@@ -162,6 +167,42 @@ serve_all(struct loop *l)
 	return more;
 }
 
+/*
+ * The lease replies due (a queued acquire granted or given up), each to
+ * its connection; a grant nobody can receive is released at once.
+ */
+static void
+deliver(struct loop *l)
+{
+	uint64_t serial, lease_id;
+	unsigned int i;
+	char *line;
+
+	while ((line = app_lease_outbox_pop(l->c, &serial, &lease_id)) != NULL) {
+		for (i = 0; i < NB_SLOTS; i++)
+			if (l->cls[i].fd >= 0 && l->cls[i].serial == serial)
+				break;
+		if (i == NB_SLOTS) {
+			free(line);
+			app_lease_gone(l->c, serial, lease_id);
+		} else if (ctl_client_send(&l->cls[i], line) != 0) {
+			app_lease_gone(l->c, serial, lease_id);
+			drop(l, i);
+		} else {
+			arm(l, i);
+		}
+	}
+}
+
+/* The nearer of two waits in ms (-1: none). */
+static int
+nearer(int a, int b)
+{
+	if (a < 0)
+		return b;
+	return b < 0 ? a : RTE_MIN(a, b);
+}
+
 /* Set up the epoll set over c's sockets. 0 or -1. */
 static int
 loop_init(struct loop *l, struct app_ctl *c)
@@ -232,6 +273,9 @@ ctl_loop_thread(void *arg)
 			break;
 		more = serve_all(&l);
 		wait_ms = ctl_policy_expire(tcp, APP_CTL_MAX_CLIENTS, app_ctl_now_ms());
+		/* Leases due now (expiry, waiters), then the replies it made. */
+		wait_ms = nearer(wait_ms, app_lease_tick(l.c, app_ctl_now_ms()));
+		deliver(&l);
 	}
 	for (i = 0; i < NB_SLOTS; i++)
 		drop(&l, i);

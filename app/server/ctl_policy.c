@@ -17,6 +17,7 @@
 #include "control_methods.h"
 #include "control_tcp.h"
 #include "ctl_policy.h"
+#include "leases.h"
 
 /* Tell cl why (an error reply with code and msg) and close it. -1. */
 static int
@@ -64,6 +65,29 @@ too_long(struct ctl_client *cl)
 	return fail(cl, NULL, WR_RPC_TOO_LONG, msg);
 }
 
+/*
+ * One method for cl: under call_lock (shared with the web page), but
+ * the peer_* methods, which wait for the main lcore and which the page
+ * never calls.
+ */
+static int
+call(struct app_ctl *c, const struct ctl_client *cl, struct wr_rpc_req *req,
+		json_t **result, char *msg, size_t len)
+{
+	bool shared = strncmp(req->method, "peer_", 5) != 0;
+	int code;
+
+	if (shared)
+		pthread_mutex_lock(&c->call_lock);
+	c->caller = cl->serial;
+	c->caller_id = req->id;
+	code = app_ctl_call(c, req->method, req->params, result, msg, len);
+	c->caller_id = NULL;
+	if (shared)
+		pthread_mutex_unlock(&c->call_lock);
+	return code;
+}
+
 int
 ctl_policy_answer(struct app_ctl *c, struct ctl_client *cl, const char *line,
 		size_t len)
@@ -86,11 +110,12 @@ ctl_policy_answer(struct app_ctl *c, struct ctl_client *cl, const char *line,
 		rc = authenticate(c, cl, &req);
 	else {
 		msg[0] = '\0';
-		c->caller = cl->serial;
-		code = app_ctl_call(c, req.method, req.params, &result, msg,
-			sizeof(msg));
+		code = call(c, cl, &req, &result, msg, sizeof(msg));
 		rc = 0;
-		if (req.id != NULL)
+		/* A queued acquire: its reply comes from the lease outbox. */
+		if (code == APP_CTL_DEFERRED)
+			;
+		else if (req.id != NULL)
 			rc = ctl_client_send(cl, code != 0 ?
 				wr_rpc_error(req.id, code, msg) :
 				wr_rpc_result(req.id, result));

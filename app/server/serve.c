@@ -21,6 +21,7 @@
 #include "start/cmdline.h"
 #include "start/eal.h"
 #include "start/parse.h"
+#include "web/web.h"
 #include "stats/telemetry.h"
 #include "clock.h"
 #include "control.h"
@@ -46,12 +47,16 @@ usage(void)
 	printf("Usage: wirerate serve [EAL options] -- --control PATH [options]\n"
 		"\nBring EAL and the ports up once and run on request: JSON-RPC\n"
 		"2.0 requests, one per line, on the UNIX socket PATH (mode 0600):\n"
-		"ports, start, status, update, stop, result, shutdown; and\n"
+		"ports, start, status, update, stop, result, shutdown; port\n"
+		"leases: acquire, renew, release, leases (docs/lab-sharing.md;\n"
+		"--lease-log FILE: their audit log); and\n"
 		"peer_open, peer_trial, peer_end, peer_close for a sender's\n"
 		"--peer (docs/api.md, docs/twoended.md). The options after -- are those of a run (wirerate\n"
 		"--help): each run starts from them, then applies the options of\n"
 		"its start request. A port stays up between runs and is set up\n"
-		"again when a run needs it otherwise (queues, descriptors, MTU).\n\n"
+		"again when a run needs it otherwise (queues, descriptors, MTU).\n"
+		"With --web [ADDR:]PORT (and --control-token) a web page too, on\n"
+		"127.0.0.1 unless ADDR is given (docs/web.md).\n\n"
 		"  -h, --help\n"
 		"  --version  wirerate's and DPDK's versions\n\n"
 		"Exit status: 0 shut down as asked, 1 EAL or the socket failed,\n"
@@ -121,12 +126,30 @@ serve_runs(struct app_ctl *c)
 	}
 }
 
+/* --web: the page, its calls through the control socket's methods. */
+static int
+start_web(struct app_ctl *c, const struct wr_config *cfg, struct app_web **web)
+{
+	const struct app_web_ops ops = {
+		.call = app_ctl_call_shared, .ctx = c,
+		.token = c->token, .token_len = c->token_len,
+	};
+	int rc = app_web_start(web, cfg, &ops);
+
+	if (rc == 0 && *web != NULL)
+		printf("wirerate: web page on http://%s%s%s:%u/\n",
+			strchr(cfg->web_addr, ':') != NULL ? "[" : "", cfg->web_addr,
+			strchr(cfg->web_addr, ':') != NULL ? "]" : "", cfg->web_port);
+	return rc;
+}
+
 /* EAL up, the socket open, runs until shutdown, everything undone. */
 static int
 serve(int argc, char **argv, const struct wr_config *cfg)
 {
 	static struct app_ctl c;
 	static struct wr_portkeep keep;
+	struct app_web *web = NULL;
 	int n, rc;
 
 	memset(&c, 0, sizeof(c));
@@ -146,11 +169,14 @@ serve(int argc, char **argv, const struct wr_config *cfg)
 		fprintf(stderr, "wirerate: warning: /wirerate/ telemetry commands "
 			"not registered\n");
 	rc = app_ctl_open(&c, cfg);
+	if (rc == 0)
+		rc = start_web(&c, cfg, &web);
 	if (rc == 0) {
 		printf("wirerate: serving on %s\n", cfg->control_path);
 		fflush(stdout);
 		serve_runs(&c);
 	}
+	app_web_stop(web);
 	app_ctl_close(&c, cfg->control_path);
 	json_decref(c.result);
 	free(c.next);

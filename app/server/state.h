@@ -22,6 +22,8 @@
 #include "setup/run.h"
 #include "peer.h"
 
+struct app_leases;
+
 /*
  * Most clients connected at once on each socket (UNIX, TCP: slots apart);
  * one more on it is told so and closed.
@@ -44,6 +46,7 @@ struct app_ctl {
 	const struct wr_config *base; /* each run starts from these options */
 	uint64_t caller;              /* the connection whose request is served
 	                               * now (control thread; ctl_client) */
+	json_t *caller_id;            /* and that request's id (NULL: none) */
 	bool serve;                   /* wirerate serve: start and shutdown */
 	int listen_fd;
 	int tcp_fd;                   /* --control-listen, or -1 */
@@ -64,6 +67,11 @@ struct app_ctl {
 	 * reads ethdev only when it can take it. */
 	pthread_mutex_t ports_lock;
 
+	/* Held over one method call (control_methods.c) but the peer_*
+	 * ones, which wait: the control thread and the web page's threads
+	 * (--web, app/web) call the methods one at a time. */
+	pthread_mutex_t call_lock;
+
 	pthread_mutex_t lock;
 	pthread_cond_t cond;          /* signalled on next and shutdown */
 	enum app_ctl_state state;
@@ -77,6 +85,9 @@ struct app_ctl {
 	int exit_code;                /* the last run's exit code */
 	bool shutdown;                /* asked to end: no more runs */
 	struct app_peer peer;         /* a sender's far end (peer.h) */
+	struct app_leases *leases;    /* serve: the port leases (leases.h) */
+	uint64_t run_lease_id;        /* the lease the last run started under, 0 */
+	uint64_t run_ports;           /* the ports it uses (base/lease.h mask) */
 };
 
 #endif /* WR_APP_STATE_H */

@@ -30,6 +30,8 @@ enum wr_rpc_code {
 	WR_RPC_TOO_LONG = -32002,        /* a line over WR_RPC_MAX_LINE */
 	WR_RPC_DENIED = -32003,          /* TCP without the token */
 	WR_RPC_MISMATCH = -32004,        /* peer: other version or schema */
+	WR_RPC_HELD = -32005,            /* a port held by another lease */
+	WR_RPC_LEASE_GONE = -32006,      /* the lease given ended or is unknown */
 };
 
 /*

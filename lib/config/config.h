@@ -222,6 +222,11 @@ struct wr_config {
 	char control_addr[48];      /* --control-listen address, "" = none */
 	uint16_t control_port;      /* --control-listen port */
 	char control_token_path[PATH_MAX]; /* --control-token, "" = none */
+	char web_addr[48];          /* --web address, "" = no web page */
+	uint16_t web_port;          /* --web port */
+	bool web_open;              /* --web-open: read-only pages, no token */
+	char web_history[PATH_MAX]; /* --web-history DB, "" = none */
+	char lease_log_path[PATH_MAX]; /* serve's --lease-log, "" = none */
 	char peer[PATH_MAX + 8];    /* --peer tcp:HOST:PORT | unix:PATH, "" = none */
 	char peer_token_path[PATH_MAX]; /* --peer-token, "" = none */
 	uint64_t peer_timeout_ms;   /* --peer-timeout: one answer at most */

@@ -266,6 +266,19 @@ const struct wr_optdesc wr_optab[] = {
 	{ "control-token", REQ, WR_OPT_CONTROL_TOKEN, "FILE", "the secret a TCP client "
 		"sends first (auth);\nthe file readable by its owner only", WR_OPTSEC_RUN,
 		WR_PROF_OUTPUT, NULL },
+	{ "web", REQ, WR_OPT_WEB, "[ADDR:]PORT", "wirerate serve: also serve a web page "
+		"on\nHTTP (docs/web.md), on 127.0.0.1 unless\nADDR is given; needs "
+		"--control-token [off]", WR_OPTSEC_RUN, WR_PROF_OUTPUT, NULL },
+	{ "web-open", NO, WR_OPT_WEB_OPEN, NULL, "--web's read-only pages without the "
+		"token\n(changes always need it) [off]", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
+	{ "web-history", REQ, WR_OPT_WEB_HISTORY, "DB", "--web's page also shows the "
+		"charts of\n`wirerate history html` of DB (an SQLite\nfile or a "
+		"postgresql:// URL) [off]", WR_OPTSEC_RUN, WR_PROF_OUTPUT, NULL },
+	{ "lease-log", REQ, WR_OPT_LEASE_LOG, "FILE", "serve: append every lease "
+		"event (acquire,\nrenew, release, expire, force, queue) to\nFILE as JSON "
+		"lines (docs/api.md) [off]", WR_OPTSEC_RUN,
+		WR_PROF_OUTPUT, NULL },
 	{ "peer", REQ, WR_OPT_PEER, "SPEC", "the far end counts the frames: a wirerate\n"
 		"serve at tcp:HOST:PORT or unix:PATH owning\nthe receiving ports; every "
 		"trial judged on\nits counts (docs/twoended.md) [off]", WR_OPTSEC_RUN,

@@ -16,6 +16,7 @@
 #include "opts_peer.h"
 #include "opts_range.h"
 #include "opts_replay.h"
+#include "opts_serve.h"
 #include "opts_traffic.h"
 #include "opts_values.h"
 
@@ -270,37 +271,6 @@ opt_modes(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 	return rc;
 }
 
-/* --control-listen ADDR:PORT, ADDR an IPv4 address or [IPv6]. */
-static int
-opt_listen(const char *v, struct wr_config *cfg, struct wr_error *err)
-{
-	const char *colon = strrchr(v, ':'), *given = v;
-	char addr[sizeof(cfg->control_addr)];
-	unsigned char bin[16];
-	size_t n = colon != NULL ? (size_t)(colon - v) : 0;
-	uint64_t port;
-	int af = AF_INET;
-
-	if (n >= 2 && v[0] == '[' && v[n - 1] == ']') {
-		af = AF_INET6;
-		v++;
-		n -= 2;
-	}
-	if (colon == NULL || n == 0 || n >= sizeof(addr))
-		return wr_err_usage(err, -EINVAL, "--control-listen %s: expected "
-			"ADDR:PORT, e.g. 127.0.0.1:9400 or [::1]:9400", given);
-	memcpy(addr, v, n);
-	addr[n] = '\0';
-	if (inet_pton(af, addr, bin) != 1)
-		return wr_err_usage(err, -EINVAL, "--control-listen: %s is not an "
-			"IP%s address", addr, af == AF_INET ? "v4" : "v6");
-	if (wr_optv_u64("control-listen", colon + 1, 1, 65535, &port, err) != 0)
-		return -EINVAL;
-	strcpy(cfg->control_addr, addr);
-	cfg->control_port = (uint16_t)port;
-	return 0;
-}
-
 /* Result options: --csv, --csv-streams, --label, --repeat, --warmup. */
 static int
 opt_results(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
@@ -324,11 +294,12 @@ opt_results(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 	case WR_OPT_CONTROL:
 		return wr_optv_path("control", v, cfg->control_path,
 			sizeof(cfg->control_path), err);
-	case WR_OPT_CONTROL_LISTEN:
-		return opt_listen(v, cfg, err);
 	case WR_OPT_CONTROL_TOKEN:
 		return wr_optv_path("control-token", v, cfg->control_token_path,
 			sizeof(cfg->control_token_path), err);
+	case WR_OPT_LEASE_LOG:
+		return wr_optv_path("lease-log", v, cfg->lease_log_path,
+			sizeof(cfg->lease_log_path), err);
 	case WR_OPT_REPEAT:
 		rc = wr_optv_u64("repeat", v, 1, WR_MAX_REPEAT, &x, err);
 		if (rc == 0)
@@ -450,7 +421,7 @@ opt_one(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 	int (*const handlers[])(int, const char *, struct wr_config *, struct wr_error *) = {
 		wr_opts_range, opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
 		opt_results, opt_twoend, opt_stamp, opt_test, wr_opts_methods,
-		wr_opts_traffic, wr_opts_replay, wr_opts_peer,
+		wr_opts_traffic, wr_opts_replay, wr_opts_peer, wr_opts_serve,
 	};
 	unsigned int i;
 	int rc;

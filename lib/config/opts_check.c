@@ -12,6 +12,7 @@
 #include "opts_methods.h"
 #include "optab.h"
 #include "opts_peer.h"
+#include "opts_serve.h"
 #include "opts_range.h"
 #include "opts_replay.h"
 #include "opts_traffic.h"
@@ -121,10 +122,9 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 		rc = wr_opts_peer_check(cfg, err);
 	if (rc != 0)
 		return rc;
-	if (cfg->control_addr[0] != '\0' && (cfg->control_path[0] == '\0' ||
-			cfg->control_token_path[0] == '\0'))
-		return wr_err_usage(err, -EINVAL, "--control-listen needs --control "
-			"PATH and --control-token FILE (TCP never goes without a token)");
+	rc = wr_opts_serve_check(cfg, err);
+	if (rc != 0)
+		return rc;
 	/* A frame count alone runs until it is sent, not for the default time. */
 	if (cfg->count_pkts != 0 && !cfg->duration_set)
 		cfg->duration_ms = 0;

@@ -17,6 +17,9 @@ BAD_STATE = -32000
 RUN_FAILED = -32001
 TOO_LONG = -32002
 DENIED = -32003
+MISMATCH = -32004
+HELD = -32005
+LEASE_GONE = -32006
 
 
 class Error(Exception):
@@ -138,17 +141,55 @@ class Client:
         """State, run id, elapsed time and the live figures."""
         return self.call("status")
 
-    def update(self, rate=None, port=None, stream=None, pause=None):
+    def update(self, rate=None, port=None, stream=None, pause=None,
+               lease=None):
         """Change the running trial: rate (as --rate takes it) for every
-        TX port, one port or one stream; pause (True/False) TX."""
+        TX port, one port or one stream; pause (True/False) TX. lease:
+        the secret of the lease the run started under."""
         params = {k: v for k, v in (("rate", rate), ("port", port),
-                                    ("stream", stream), ("pause", pause))
+                                    ("stream", stream), ("pause", pause),
+                                    ("lease", lease))
                   if v is not None}
         return self.call("update", **params)
 
-    def stop(self):
+    def stop(self, lease=None):
         """End the running trial now; its result is kept."""
-        return self.call("stop")
+        return self.call("stop", **({} if lease is None else {"lease": lease}))
+
+    def acquire(self, ports, owner, reason=None, ttl_s=None, wait_s=None,
+                force=False):
+        """A lease on ports ("all", a port id or a list of them) for
+        owner: the reply, its secret in "lease". wait_s: wait that long
+        in the server's queue (the socket waits as much more)."""
+        params = {k: v for k, v in (("ports", ports), ("owner", owner),
+                                    ("reason", reason), ("ttl_s", ttl_s),
+                                    ("wait_s", wait_s))
+                  if v is not None}
+        if force:
+            params["force"] = True
+        old = self._sock.gettimeout() if self._sock is not None else None
+        if wait_s and old is not None:
+            self._sock.settimeout(old + wait_s)
+        try:
+            return self.call("acquire", **params)
+        finally:
+            if wait_s and old is not None and self._sock is not None:
+                self._sock.settimeout(old)
+
+    def renew(self, lease, ttl_s=None):
+        """The lease of this secret ends ttl_s from now (default its own)."""
+        params = {"lease": lease}
+        if ttl_s is not None:
+            params["ttl_s"] = ttl_s
+        return self.call("renew", **params)
+
+    def release(self, lease):
+        """Give the lease of this secret back; its ports are free."""
+        return self.call("release", lease=lease)
+
+    def leases(self):
+        """Who holds which ports until when, and the queue."""
+        return self.call("leases")
 
     def result(self, run=None):
         """The last run's reply: run, exit_code and the result document."""

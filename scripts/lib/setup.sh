@@ -6,9 +6,13 @@
 # tests and the benchmark add (gnuplot-nox draws the plots of `wirerate
 # report`). libsqlite3-dev and libpq-dev: the two stores of `wirerate
 # history` (an SQLite file; a PostgreSQL server through libpq).
+# libmicrohttpd-dev: the HTTP server of `wirerate serve --web`, whose page
+# draws its charts with Debian's Chart.js (libjs-chart.js, served from
+# /usr/share/javascript: no network at run time).
 WR_BUILD_PACKAGES=(gcc meson ninja-build pkg-config python3 libdpdk-dev dpdk
-	dpdk-dev libnuma-dev libjansson-dev libsqlite3-dev libpq-dev libssl-dev)
-WR_PACKAGES=("${WR_BUILD_PACKAGES[@]}" iproute2 gnuplot-nox tcpdump iperf3 iputils-ping)
+	dpdk-dev libnuma-dev libjansson-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libssl-dev)
+WR_PACKAGES=("${WR_BUILD_PACKAGES[@]}" iproute2 gnuplot-nox tcpdump iperf3 iputils-ping
+	libjs-chart.js)
 # Only the test suites need these: a real Prometheus server for the
 # prometheus_scrape case (~20 MB download, ~12 s to install here) and the
 # client library scripts/wirerate-exporter.py is built on; tshark

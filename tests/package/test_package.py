@@ -106,6 +106,7 @@ def check_installed(c, tmp):
               "/usr/share/wirerate/schema/wirerate-result-1.schema.json",
               "/usr/share/wirerate/profiles/loopback-demo.ini",
               "/usr/share/wirerate/grafana/wirerate-dashboard.json",
+              "/usr/share/wirerate/web/index.html",
               "/lib/systemd/system/wirerate-exporter.service"):
         c.true(os.path.exists(f), "installed: %s" % f)
 

@@ -129,7 +129,8 @@ test_key_errors(void)
 		"key; accepted in [frames]: size, src-mac, dst-mac");
 	expect_error("[output]\nxyzzyplugh = 1\n", 2, "[output] xyzzyplugh = 1: "
 		"unknown key; accepted in [output]: json, checkpoint, csv, csv-streams, label, "
-		"control, control-listen, control-token, plain, quiet");
+		"control, control-listen, control-token, web, web-open, web-history, "
+		"lease-log, plain, quiet");
 	expect_error("[frames]\nduration = 5s\n", 2,
 		"[frames] duration = 5s: duration belongs in section [run]");
 	expect_error("[frames]\nsize = 64\n# again\nsize = 128\n", 4,
