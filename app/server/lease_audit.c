@@ -145,23 +145,22 @@ line_lease(const struct app_leases *a, json_t *o, enum wr_lease_ev ev,
 		json_object_set_new(o, "by", json_string(l->by_owner));
 }
 
-/* The run started under l is stopped: l ended (why). */
-static void
-stop_run(struct app_leases *a, const struct wr_lease *l, const char *why,
-		uint64_t now_ms)
+void
+app_lease_stop_run(struct app_leases *a, uint64_t id, const char *owner,
+		const char *why, uint64_t now_ms)
 {
 	struct app_ctl *c = a->c;
 	json_t *o;
 
-	if (c->run_lease_id != l->id || !(c->state == APP_CTL_QUEUED ||
+	if (c->run_lease_id != id || !(c->state == APP_CTL_QUEUED ||
 			c->state == APP_CTL_RUNNING))
 		return;
 	*c->stop = 1;
 	o = line_of(a, "run_stopped", now_ms);
 	if (o == NULL)
 		return;
-	json_object_set_new(o, "id", json_integer((json_int_t)l->id));
-	json_object_set_new(o, "owner", json_string(l->owner));
+	json_object_set_new(o, "id", json_integer((json_int_t)id));
+	json_object_set_new(o, "owner", json_string(owner));
 	json_object_set_new(o, "run", json_integer((json_int_t)c->run_id));
 	json_object_set_new(o, "why", json_string(why));
 	app_lease_audit(a, o);
@@ -224,8 +223,8 @@ app_lease_event(void *arg, enum wr_lease_ev ev, const struct wr_lease *l,
 		answer_wait(a, ev, l, now_ms);
 	if (ev == WR_LEASE_EV_EXPIRE || ev == WR_LEASE_EV_RELEASE ||
 			ev == WR_LEASE_EV_TAKEN)
-		stop_run(a, l, ev == WR_LEASE_EV_TAKEN ? "force" : ev_names[ev],
-			now_ms);
+		app_lease_stop_run(a, l->id, l->owner, ev == WR_LEASE_EV_TAKEN ?
+			"force" : ev_names[ev], now_ms);
 	if (ev == WR_LEASE_EV_TAKEN) {
 		/* Written with the force line that took it. */
 		if (a->taken != NULL)

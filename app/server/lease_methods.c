@@ -231,7 +231,7 @@ app_lease_acquire(struct app_ctl *c, json_t *params, json_t **out, char *msg,
 	a->taken = json_array();
 	rc = wr_lease_acquire(&a->table, &q.r, now, app_lease_busy(c), &l, &err);
 	if (rc == 0 && q.r.force && (app_lease_busy(c) & q.r.ports) != 0)
-		*c->stop = 1;   /* a run without a lease on the ports taken */
+		app_lease_stop_run(a, 0, "", "force", now);
 	if (rc == 0) {
 		*out = app_lease_json(a, l, true, now);
 		if (*out != NULL && q.r.force)

@@ -110,7 +110,13 @@ void app_lease_audit(struct app_leases *a, json_t *line);
 /* l as acquire's result (secret: with the lease's secret). */
 json_t *app_lease_json(const struct app_leases *a, const struct wr_lease *l,
 		bool secret, uint64_t now_ms);
-/* A reply for wait w queued (stolen line). */
+/*
+ * The run started under lease id (0: without one) is stopped, as stop
+ * does, and run_stopped logged (owner, why); nothing when no such run.
+ */
+void app_lease_stop_run(struct app_leases *a, uint64_t id, const char *owner,
+		const char *why, uint64_t now_ms);
+/* A reply for a waiter queued (stolen line). */
 void app_lease_outbox_push(struct app_leases *a, uint64_t serial,
 		uint64_t lease_id, char *line);
 /* Ports as the API shows them: an array of ids, or "all". */

@@ -391,7 +391,8 @@ def lease_runs():
     nothing started (the run id stays); under the lease it runs and
     balances (the PMD's counts); stop without the lease is refused while
     it runs; a force stops it and the log says run_stopped; a run whose
-    lease expires is stopped within a second of the TTL."""
+    lease expires is stopped within a second of the TTL; a run without a
+    lease holds its ports against acquire, and a force stops it too."""
     c = Checker("lease_runs")
     s, log = lease_server()
     try:
@@ -441,10 +442,19 @@ def lease_runs():
             t = time.monotonic() - t0
             c.true(st in ("done", "failed") and t < 2 + 1.0 + 1.5,
                    "the run under a lease of 2 s ended in %.1f s" % t)
-        stopped = [(ln["owner"], ln["why"]) for ln in logged(log)
+            a.start(dict(ONE_WAY, rate="10kpps", duration="30s"))
+            wait_state(a, ("running",), 20)
+            code, msg = code_of(lambda: a.acquire([1], "frank"))
+            c.true(code == HELD and "without a lease" in msg,
+                   "acquire while a run without a lease uses the port: %r" % msg)
+            a.acquire([1], "frank", force=True)
+            st = wait_state(a, ("done", "failed"), 20)
+            c.true(st in ("done", "failed"), "force stopped the run without "
+                   "a lease (%s)" % st)
+        stopped = [(ln["owner"], ln["id"] == 0, ln["why"]) for ln in logged(log)
                    if ln["event"] == "run_stopped"]
-        c.eq(stopped, [("alice", "force"), ("erin", "expire")],
-             "run_stopped lines")
+        c.eq(stopped, [("alice", False, "force"), ("erin", False, "expire"),
+                       ("", True, "force")], "run_stopped lines")
     finally:
         s.close()
         drop_log(log)
