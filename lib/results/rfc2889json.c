@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdio.h>
+#include <string.h>
 
 #include "rfc2889json.h"
 #include "base/jsonw.h"
@@ -113,4 +114,34 @@ wr_rfc2889_found_json(json_t *o, enum wr_mode mode,
 			json_real(f->fail_pps) : json_null());
 	}
 	wr_json_set(o, "result", x);
+}
+
+int
+wr_rfc2889_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
+{
+	const json_t *o = json_object_get(doc, "rfc2889"), *r, *v;
+	bool cap = strcmp(out->kind->name, "addr-capacity") == 0;
+	unsigned int id = cap ? WR_METRIC_ADDR_CAPACITY : WR_METRIC_LEARN_RATE;
+	const char *key = cap ? "capacity_addresses" : "learning_rate_pps";
+
+	if (!json_is_object(o))
+		return wr_err_usage(err, -EINVAL, "field 'rfc2889' is missing or "
+			"not an object");
+	r = json_object_get(o, "result");
+	if (r == NULL && wr_kind_running(doc))
+		return 0;       /* killed during the search: nothing found yet */
+	if (!json_is_object(r))
+		return wr_err_usage(err, -EINVAL, "field 'rfc2889.result' is "
+			"missing or not an object: the search did not finish");
+	v = json_object_get(r, key);
+	if (json_is_null(v))
+		return 0;       /* even the smallest count or rate failed */
+	if (!json_is_number(v))
+		return wr_err_usage(err, -EINVAL, "field 'rfc2889.result.%s' is "
+			"missing or not a number", key);
+	out->p[0].frame_size = 64;
+	out->p[0].m.have[id] = true;
+	out->p[0].m.v[id] = json_number_value(v);
+	out->nb = 1;
+	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "kinds.h"
 #include "config/config.h"
 
 /* One address trial as recorded. */
@@ -59,5 +60,14 @@ void wr_rfc2889_trial_json(json_t *o, const struct wr_rfc2889_trial_rec *t);
  */
 void wr_rfc2889_found_json(json_t *o, enum wr_mode mode,
 		const struct wr_rfc2889_found *f);
+
+/*
+ * The one point of an addr-capacity or addr-learning result doc (for
+ * compare and report, kinds.h): 64-byte frames, its capacity or its
+ * learning rate; none while the search runs or when it found nothing.
+ * Returns 0 or -EINVAL with err naming the missing field.
+ */
+int wr_rfc2889_points(const json_t *doc, struct wr_points *out,
+		struct wr_error *err);
 
 #endif /* WR_RFC2889JSON_H */

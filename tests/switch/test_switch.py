@@ -170,6 +170,16 @@ def bridge_capacity():
          (True, True, 300, 301), "fdb_max_learned 300: capacity 300")
     check_counters(c, sw, doc, before)
     print("bridge: %d trials, %s" % (len(doc["rfc2889"]["trials"]), r))
+    # compare and report read the mode's results as any other kind.
+    p = subprocess.run([twoend.WIRERATE, "compare", bed.path("open.json"),
+                        bed.path("limited.json")], capture_output=True, text=True)
+    c.eq(p.returncode, 1, "compare 512 -> 300: exit code")
+    c.true(re.search(r"addr_capacity +512 +300 .*regression", p.stdout) is not None,
+           "compare names the regression: %r" % p.stdout)
+    p = subprocess.run([twoend.WIRERATE, "report", bed.path("limited.json")],
+                       capture_output=True, text=True)
+    c.true(p.returncode == 0 and "RFC 2889 5.7 address caching capacity" in p.stdout
+           and "| 64 | 1 | 300" in p.stdout, "report: %r" % p.stdout[:600])
     finish(c, bed, out)
 
 
