@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import cases  # noqa: E402
 import twoend  # noqa: E402
 import wrtest  # noqa: E402
+from capture_model import tshark_fields  # noqa: E402
 from twoend import Bed, sh  # noqa: E402
 from wrtest import Checker  # noqa: E402
 
@@ -186,10 +187,16 @@ def bridge_capacity():
 def bridge_learning():
     """--mode addr-learning on the Linux bridge: 512 addresses learned at
     every rate up to 20000 frames/s (the bridge learns in its receive
-    path); the fdb holds them; the kernel counters agree."""
+    path); the fdb holds them; the kernel counters agree; tshark reads the
+    test frames tcpdump caught on the learning port: EtherType 0x88b5,
+    from the test port, each to an address of the plan."""
     c, bed = Checker("bridge_learning"), Bed("bridge_learning")
     sw = Switch(bed)
     linux_bridge(sw)
+    cap = bed.path("learn.pcap")
+    dump = bed.spawn("tcpdump", ["ip", "netns", "exec", sw.ns_g, "tcpdump", "-U",
+                                 "-i", sw.gen[0], "-w", cap])
+    c.true(dump.wait_text("listening on", 30), "tcpdump ready")
     before = [sw.rx_pkts(i) for i in range(3)]
     rc, out, doc = sw.run(addr_opts(sw, "addr-learning", "512",
                                     "bridge fdb flush dev br0 dynamic",
@@ -204,6 +211,12 @@ def bridge_learning():
     c.eq(len(learned(sw, 0)), 512, "bridge fdb show: 512 on the learning port")
     check_counters(c, sw, doc, before)
     c.true("learning rate:" in out, "the table says the rate: %r" % out[-500:])
+    time.sleep(0.5)
+    dump.stop()
+    rows = tshark_fields(cap, ["eth.type", "eth.src", "eth.dst"])
+    c.eq(len(rows), totals(doc)["test_received"], "tshark: frames at the learning port")
+    c.true(all(r == ["0x88b5", GEN_MACS[1], r[2]] and r[2].startswith(PLAN)
+               for r in rows), "tshark: test frames to plan addresses: %r" % rows[:3])
     finish(c, bed, out)
 
 
