@@ -21,7 +21,7 @@ WR_SAN_DPDK=${WR_SAN_DPDK:-24.11}
 . "$(dirname "$0")/lib/dpdk.sh"
 . "$(dirname "$0")/lib/debian13.sh"
 
-suites=(unit vdev server results twoend campaign faults lab package)  # in $WR_BUILD (gcc)
+suites=(unit vdev server results twoend switch campaign faults lab package)  # in $WR_BUILD (gcc)
 san_suites=(unit vdev faults fuzz sanextra)  # in $WR_SAN_BUILD (clang, sanitizers;
                                       # sanextra: tests/meson.build)
 dpdk_suites=(unit vdev)               # in build-dpdk-SERIES (upstream DPDK)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Result tables of MLRsearch and of latency under load (view_methods.c). */
+/* Result tables of MLRsearch and of latency under load (view_methods.c),
+ * of Y.1564 and of the RFC 2889 address modes. */
 #ifndef WR_APP_VIEW_METHODS_H
 #define WR_APP_VIEW_METHODS_H
 
@@ -15,5 +16,8 @@ void app_view_lat_load(FILE *f, const json_t *results);
 
 /* The --mode y1564 tables of a result's "y1564" (view_y1564.c). */
 void app_view_y1564(FILE *f, const json_t *y);
+
+/* The --mode addr-* tables of a result's "rfc2889" (view_rfc2889.c). */
+void app_view_rfc2889(FILE *f, const json_t *y);
 
 #endif /* WR_APP_VIEW_METHODS_H */

@@ -221,6 +221,11 @@ app_view_mode(FILE *f, json_t *doc)
 	const char *mode = json_string_value(json_object_get(doc, "mode"));
 	json_t *results = json_object_get(doc, "results");
 
+	if (json_object_get(doc, "rfc2889") != NULL) {
+		app_view_rfc2889(f, json_object_get(doc, "rfc2889"));
+		fflush(f);
+		return;
+	}
 	if (json_object_get(doc, "y1564") != NULL) {
 		app_view_y1564(f, json_object_get(doc, "y1564"));
 		fflush(f);

@@ -19,6 +19,7 @@
 #include "pattern.h"
 #include "portip.h"
 #include "range.h"
+#include "rfc2889cfg.h"
 #include "rate.h"
 #include "stream.h"
 
@@ -65,6 +66,8 @@ enum wr_mode {
 	WR_MODE_B2B,         /* RFC 2544 26.4: back-to-back bursts per size */
 	WR_MODE_MLR,         /* MLRsearch (draft-ietf-bmwg-mlrsearch), mlr.h */
 	WR_MODE_Y1564,       /* ITU-T Y.1564 service activation, docs/y1564.md */
+	WR_MODE_ADDR_CAPACITY, /* RFC 2889 5.7: address caching capacity */
+	WR_MODE_ADDR_LEARNING, /* RFC 2889 5.8: address learning rate */
 };
 
 /* Which TX stamps latency may be computed from. */
@@ -265,6 +268,8 @@ struct wr_config {
 	double police_margin;       /* policing step tolerance M, of CIR+EIR */
 	double ses_flr;             /* a second is severely errored above it */
 	bool skip_unmeasured;       /* run although ftd=/fdv= have no figure */
+	/* --mode addr-capacity and addr-learning (docs/rfc2889.md). */
+	struct wr_rfc2889_conf rfc2889;
 };
 
 /* Fill cfg with the documented defaults. This function can't fail. */

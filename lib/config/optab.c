@@ -20,7 +20,7 @@
  * its index. The others list the words of a larger syntax, for completion.
  */
 static const char *const mode_values[] = { "run", "sweep", "throughput",
-	"loss", "b2b", "mlr", "y1564", NULL };
+	"loss", "b2b", "mlr", "y1564", "addr-capacity", "addr-learning", NULL };
 static const char *const stamp_values[] = { "full", "seq", "none", NULL };
 static const char *const latency_values[] = { "auto", "tsc", "off", "sync", NULL };
 static const char *const capture_what_values[] = { "foreign", "seq", "last",
@@ -33,6 +33,7 @@ static const char *const rate_values[] = { "max", NULL };
 static const char *const vary_values[] = { "inc", "random", NULL };
 static const char *const replay_speed_values[] = { "max", NULL };
 static const char *const rx_clock_values[] = { "own", "any", NULL };
+static const char *const addr_plan_values[] = { "random", NULL };
 static const char *const clock_sync_values[] = { "auto", "ptp", "chrony", "none",
 	NULL };
 
@@ -176,7 +177,7 @@ const struct wr_optdesc wr_optab[] = {
 
 	{ "mode", REQ, WR_OPT_MODE, "MODE", "run (one run), sweep (one trial per size),\n"
 		"throughput (RFC 2544 26.1: NDR/PDR search),\nloss (26.3: frame loss rate), "
-		"b2b (26.4:\nback-to-back), mlr (MLRsearch: loads meeting\n--goals, docs/rfc2544.md), y1564 (ITU-T\nY.1564 service activation of the --stream\nservices, docs/y1564.md) [run]", WR_OPTSEC_MODES,
+		"b2b (26.4:\nback-to-back), mlr (MLRsearch: loads meeting\n--goals, docs/rfc2544.md), y1564 (ITU-T\nY.1564 service activation of the --stream\nservices, docs/y1564.md), addr-capacity\n(RFC 2889 5.7: MAC addresses a switch holds),\naddr-learning (5.8: how fast it learns them;\ndocs/rfc2889.md) [run]", WR_OPTSEC_MODES,
 		WR_PROF_TEST, mode_values },
 	{ "sizes", REQ, WR_OPT_SIZES, "LIST", "frame sizes of a mode: 64,512,1518 | "
 		"rfc2544\n(64..1518, 7 sizes) | rfc2544-jumbo (and 9018)\n[--size]",
@@ -387,6 +388,38 @@ const struct wr_optdesc wr_optab[] = {
 		"or none, --latency off); the verdict lists\nthem as not measured and "
 		"judges the rest\n[refused at start]", WR_OPTSEC_MODES,
 		WR_PROF_TEST, NULL },
+	{ "addr-ports", REQ, WR_OPT_ADDR_PORTS, "L,T,M", "--mode addr-*: the "
+		"learning, test and\nmonitoring ports, by their order on the\ncommand "
+		"line, three different ports [0,1,2]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
+	{ "addr-count", REQ, WR_OPT_ADDR_COUNT, "N[-M]", "--mode addr-capacity: "
+		"search the address\ncount in N..M (a single N: only N);\naddr-learning: "
+		"learn M addresses [1-4096]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
+	{ "addr-rate", REQ, WR_OPT_ADDR_RATE, "PPS", "--mode addr-*: rate of the "
+		"test frames, and\nof addr-capacity's learning frames [1000]",
+		WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
+	{ "learn-rates", REQ, WR_OPT_LEARN_RATES, "MIN-MAX", "--mode addr-learning: "
+		"search the learning\nframes' rate in MIN..MAX frames/s (--resolution,"
+		"\n--max-trials) [100-10000]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
+	{ "fdb-reset", REQ, WR_OPT_FDB_RESET, "CMD", "--mode addr-*: shell command "
+		"that empties\nthe switch's address table before each trial\n(e.g. "
+		"'bridge fdb flush dev br0'); it must\nexit 0 [required]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
+	{ "aging", REQ, WR_OPT_AGING, "T", "--mode addr-*: the switch's ageing time; "
+		"a\ntrial longer than it is refused, 0 = not\nchecked [300s]",
+		WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
+	{ "addr-settle", REQ, WR_OPT_ADDR_SETTLE, "T", "--mode addr-*: wait between "
+		"the learning\nand the test frames, and after the test\nframes before "
+		"counting [100ms]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
+	{ "addr-plan", REQ, WR_OPT_ADDR_PLAN, "PLAN", "--mode addr-*: the learned "
+		"source addresses:\nMAC (it and the ones after it) or\nrandom[:SEED] "
+		"(locally administered)\n[02:28:89:00:00:00]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, addr_plan_values },
 	{ "capture", REQ, WR_OPT_CAPTURE, "FILE", "write the frames that explain a bad "
 		"run to\nFILE (pcapng, rte_pcapng; tcpdump -r and\ntshark read it), "
 		"atomically at the end [off]", WR_OPTSEC_CAPTURE,

@@ -13,6 +13,7 @@
 #include "optab.h"
 #include "opts.h"
 #include "opts_methods.h"
+#include "opts_rfc2889.h"
 #include "opts_peer.h"
 #include "opts_range.h"
 #include "opts_replay.h"
@@ -56,6 +57,7 @@ wr_config_defaults(struct wr_config *cfg)
 	cfg->replay.speed = 1.0;
 	cfg->replay.nb_loops = 1;
 	wr_opts_methods_defaults(cfg);
+	wr_opts_rfc2889_defaults(cfg);
 	wr_opts_peer_defaults(cfg);
 }
 
@@ -422,6 +424,7 @@ opt_one(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 		wr_opts_range, opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
 		opt_results, opt_twoend, opt_stamp, opt_test, wr_opts_methods,
 		wr_opts_traffic, wr_opts_replay, wr_opts_peer, wr_opts_serve,
+		wr_opts_rfc2889,
 	};
 	unsigned int i;
 	int rc;

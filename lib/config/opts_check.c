@@ -10,6 +10,7 @@
 #include "opts.h"
 #include "portip.h"
 #include "opts_methods.h"
+#include "opts_rfc2889.h"
 #include "optab.h"
 #include "opts_peer.h"
 #include "opts_serve.h"
@@ -120,6 +121,8 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 		rc = wr_opts_replay_check(cfg, err);
 	if (rc == 0)
 		rc = wr_opts_peer_check(cfg, err);
+	if (rc == 0)
+		rc = wr_opts_rfc2889_check(cfg, err);
 	if (rc != 0)
 		return rc;
 	rc = wr_opts_serve_check(cfg, err);

@@ -48,6 +48,12 @@ const struct wr_metric_def wr_metric_defs[WR_METRIC_COUNT] = {
 		WR_METRIC_HIGHER_BETTER, 5.0, true },
 	[WR_METRIC_B2B_PKTS] = { "b2b_pkts", "b2b frames", "throughput",
 		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	/* A switch's table holds a number of addresses exactly: any fewer is
+	 * a regression. */
+	[WR_METRIC_ADDR_CAPACITY] = { "addr_capacity", "addresses", "throughput",
+		WR_METRIC_HIGHER_BETTER, 0.0, false },
+	[WR_METRIC_LEARN_RATE] = { "learn_rate_pps", "learning fps", "throughput",
+		WR_METRIC_HIGHER_BETTER, 5.0, true },
 };
 
 /* Per-port throughput fields of totals[], in enum order from TX_MPPS. */

@@ -80,6 +80,8 @@ static uint32_t
 calibrates(const struct mode_ctx *m)
 {
 	return m->run->setup.cfg->mode != WR_MODE_Y1564 &&
+		m->run->setup.cfg->mode != WR_MODE_ADDR_CAPACITY &&
+		m->run->setup.cfg->mode != WR_MODE_ADDR_LEARNING &&
 		m->run->setup.cfg->rate.unit == WR_RATE_NONE &&
 		wr_mode_trusted_link_bps(m->run) == 0;
 }
@@ -133,6 +135,11 @@ per_size(const struct mode_ctx *m)
 		return fresh_b2b(m);
 	case WR_MODE_Y1564:
 		return wr_mode_y1564_trials(cfg);
+	case WR_MODE_ADDR_CAPACITY:
+		return 1 + wr_progress_halvings((double)(cfg->rfc2889.max_nb -
+			cfg->rfc2889.min_nb), 1.0);
+	case WR_MODE_ADDR_LEARNING:
+		return fresh_search(cfg);
 	default:
 		return 1;
 	}

@@ -22,7 +22,8 @@ wr_mode_name(enum wr_mode mode)
 		[WR_MODE_RUN] = "run", [WR_MODE_SWEEP] = "sweep",
 		[WR_MODE_THROUGHPUT] = "throughput", [WR_MODE_LOSS] = "loss",
 		[WR_MODE_B2B] = "b2b", [WR_MODE_MLR] = "mlr",
-		[WR_MODE_Y1564] = "y1564",
+		[WR_MODE_Y1564] = "y1564", [WR_MODE_ADDR_CAPACITY] = "addr-capacity",
+		[WR_MODE_ADDR_LEARNING] = "addr-learning",
 	};
 
 	return (unsigned int)mode < RTE_DIM(names) ? names[mode] : "?";
@@ -515,6 +516,12 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 		/* Its services' frame sizes are their own: no size loop. */
 		wr_mode_progress_size(&m, 1, size);
 		rc = wr_mode_y1564(&m);
+		n = 0;
+	} else if (cfg->mode == WR_MODE_ADDR_CAPACITY ||
+			cfg->mode == WR_MODE_ADDR_LEARNING) {
+		/* Its frames are 64 bytes, its own (rfc2889_frame.h). */
+		wr_mode_progress_size(&m, 1, 64);
+		rc = wr_mode_rfc2889(&m);
 		n = 0;
 	}
 	for (i = 0; i < n && rc == 0; i++) {

@@ -140,4 +140,10 @@ int wr_mode_y1564(struct mode_ctx *m);
 /* Trials --mode y1564 runs at most under cfg (mode_y1564.c). */
 uint32_t wr_mode_y1564_trials(const struct wr_config *cfg);
 
+/*
+ * RFC 2889 5.7 or 5.8 (--mode addr-capacity, addr-learning;
+ * mode_rfc2889.c): the doc's "rfc2889". Returns as wr_mode_trial.
+ */
+int wr_mode_rfc2889(struct mode_ctx *m);
+
 #endif /* WR_MODES_INT_H */

@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "kinds.h"
+#include "rfc2889json.h"
 #include "trials.h"
 
 /* Figures of one run object: the document itself, with --repeat medians. */
@@ -475,6 +476,14 @@ const struct wr_kind wr_kinds[] = {
 		IDS(WR_METRIC_NDR_MPPS, WR_METRIC_NDR_GBPS_L1, WR_METRIC_PDR_MPPS,
 		WR_METRIC_LAT_P50, WR_METRIC_LAT_P90, WR_METRIC_LAT_P99,
 		WR_METRIC_LAT_P99_9), mlr_points },
+	{ "addr-capacity", "addr-capacity", "RFC 2889 5.7 address caching "
+		"capacity (addresses the switch held)", false,
+		IDS(WR_METRIC_ADDR_CAPACITY), IDS(WR_METRIC_ADDR_CAPACITY),
+		wr_rfc2889_points },
+	{ "addr-learning", "addr-learning", "RFC 2889 5.8 address learning rate "
+		"(learning frames/s)", false,
+		IDS(WR_METRIC_LEARN_RATE), IDS(WR_METRIC_LEARN_RATE),
+		wr_rfc2889_points },
 };
 const unsigned int wr_nb_kinds = RTE_DIM(wr_kinds);
 

@@ -44,6 +44,11 @@ WR_TEST_PACKAGES+=(python3-scapy)
 # The chronyd Debian's package enables as a service (it would adjust this
 # machine's clock) is stopped and disabled when this installed it.
 WR_TEST_PACKAGES+=(linuxptp chrony)
+# The switch suite (tests/switch) measures RFC 2889 against Open vSwitch:
+# it starts its own ovsdb-server and ovs-vswitchd (netdev datapath), each
+# with its own database and run directory; the service Debian's package
+# enables is stopped and disabled below.
+WR_TEST_PACKAGES+=(openvswitch-switch)
 # The package suite: builds the .deb (dpkg-buildpackage, debhelper),
 # lints it (lintian), installs and removes it.
 WR_PKG_PACKAGES=(debhelper dpkg-dev fakeroot lintian)
@@ -92,10 +97,11 @@ wr_install() {
 # The same holds for openssh-server's sshd (port 22, every address): the
 # campaign suite starts its own, one per namespace; and for chrony's
 # chronyd, which would adjust this machine's clock: the twoend suite
-# starts its own, with -x.
+# starts its own, with -x; and for Open vSwitch: the switch suite starts
+# its own daemons.
 wr_install_test_tools() {
 	local had=() svc pkg
-	for pkg in prometheus openssh-server chrony; do
+	for pkg in prometheus openssh-server chrony openvswitch-switch; do
 		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' &&
 			had+=("$pkg")
 	done
@@ -113,7 +119,8 @@ wr_install_test_tools() {
 	(wr_install "${WR_TEST_PACKAGES[@]}") || rc=$?
 	[ -n "$made" ] && rm -f "$policy"
 	[ $rc -eq 0 ] || exit $rc
-	for svc in prometheus:prometheus ssh:openssh-server chrony:chrony; do
+	for svc in prometheus:prometheus ssh:openssh-server chrony:chrony \
+			openvswitch-switch:openvswitch-switch; do
 		[[ " ${had[*]} " == *" ${svc#*:} "* ]] && continue
 		# systemd, or the init script where no systemd runs.
 		systemctl disable --now "${svc%%:*}" >/dev/null 2>&1 ||

@@ -96,6 +96,53 @@ PREFIX = "wrtest%d" % os.getpid()
 atexit.register(eal.remove_runtime_dir, PREFIX)
 
 
+# IFLA_BR_FDB_MAX_LEARNED (linux/if_link.h, Linux 6.8): iproute2 6.1
+# cannot set it and python3-pyroute2 0.7 does not know it, so a few lines
+# of rtnetlink set and read it, run inside the switch's namespace.
+FDB_MAX_PY = r'''
+import socket, struct, sys
+IFLA_LINKINFO, IFLA_INFO_KIND, IFLA_INFO_DATA, MAX = 18, 1, 2, 49
+def attr(t, v):
+    return struct.pack("HH", len(v) + 4, t) + v + b"\0" * (-len(v) % 4)
+def attrs(b):
+    while len(b) >= 4:
+        n, t = struct.unpack("HH", b[:4])
+        yield t & 0x7fff, b[4:n]
+        b = b[(n + 3) & ~3:]
+def talk(kind, flags, body):
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)
+    s.send(struct.pack("IHHII", 16 + len(body), kind, flags, 1, 0) + body)
+    d = s.recv(65536)
+    s.close()
+    return d
+idx = socket.if_nametoindex(sys.argv[1])
+ifi = struct.pack("BxHiII", 0, 0, idx, 0, 0)
+if len(sys.argv) > 2:
+    info = attr(IFLA_INFO_KIND, b"bridge") + attr(IFLA_INFO_DATA,
+        attr(MAX, struct.pack("I", int(sys.argv[2]))))
+    d = talk(16, 5, ifi + attr(IFLA_LINKINFO, info))
+    err = struct.unpack("i", d[16:20])[0]
+    if err:
+        sys.exit("set: errno %d" % -err)
+d = talk(18, 1, ifi)
+for t, v in attrs(d[32:]):
+    if t == IFLA_LINKINFO:
+        for t2, v2 in attrs(v):
+            if t2 == IFLA_INFO_DATA:
+                for t3, v3 in attrs(v2):
+                    if t3 == MAX:
+                        print(struct.unpack("I", v3)[0])
+'''
+
+
+def have_br_fdb_max_learned(netns, br, value):
+    """Whether the kernel limits bridge br's learned addresses (in netns):
+    fdb_max_learned set to value reads back as value (Linux 6.8)."""
+    p = sh("ip", "netns", "exec", netns, sys.executable, "-c", FDB_MAX_PY, br,
+           str(value), check=False)
+    return p.returncode == 0 and p.stdout.strip() == str(value)
+
+
 def eal_args(vdevs, lcores="0,1", prefix=PREFIX, **kw):
     """EAL options for a private DPDK instance on vdevs: this process's
     prefix, no hugepage files; other prefixes and kw as in eal.eal_args."""

@@ -194,10 +194,11 @@ test_stamp(void)
 	WR_CHECK(PARSE(&c, "--mode", "throughput", "--rx-ports", "none") == -EINVAL);
 	WR_CHECK_STR(err.msg, "--mode throughput with --rx-ports none and no --peer");
 	WR_CHECK_U64(PARSE(&c, "--rx-ports", "none"), 0);
-	/* The mode list comes from the option table: y1564 included. */
+	/* The mode list comes from the option table: y1564 and the RFC 2889
+	 * modes included. */
 	WR_CHECK(PARSE(&c, "--mode", "foo") == -EINVAL);
 	WR_CHECK_STR(err.msg, "--mode foo: expected run, sweep, throughput, loss, b2b, "
-		"mlr or y1564");
+		"mlr, y1564, addr-capacity or addr-learning");
 }
 
 static void

@@ -4,7 +4,8 @@
  * switches whose table holds a known number of addresses (the answer is
  * that number, found in the trials a binary search needs), address plans
  * (distinct, unicast, the same for a seed; bad plans named), the trial's
- * judgement and the ageing bound.
+ * judgement and the ageing bound; the trial frames, byte for byte, and
+ * what their parser takes and refuses.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "methods/rfc2889.h"
 #include "methods/rfc2889_addr.h"
+#include "methods/rfc2889_frame.h"
 #include "wr_test.h"
 
 static struct wr_error err;
@@ -199,6 +201,39 @@ test_judge_aging(void)
 	WR_CHECK_U64(wr_rfc2889_check_aging(&t, 300, &err), (uint64_t)-EINVAL);
 }
 
+static void
+test_frame(void)
+{
+	static const uint8_t dst[6] = { 2, 0, 0, 0, 0x0a, 2 };
+	static const uint8_t src[6] = { 2, 0x28, 0x89, 0, 1, 0x2c };
+	struct wr_r2889_tag t = { .kind = WR_R2889_TEST, .trial = 0x1234,
+		.idx = 300 }, u;
+	uint8_t f[WR_R2889_FRAME_LEN], g[WR_R2889_FRAME_LEN];
+	/* Destination, source, EtherType 88b5, "WR89", kind 2, trial, index. */
+	static const uint8_t want[26] = { 2, 0, 0, 0, 0x0a, 2, 2, 0x28, 0x89, 0,
+		1, 0x2c, 0x88, 0xb5, 'W', 'R', '8', '9', 0, 2, 0x12, 0x34, 0, 0,
+		1, 0x2c };
+	unsigned int i;
+
+	wr_r2889_frame(f, dst, src, &t);
+	WR_CHECK(memcmp(f, want, sizeof(want)) == 0);
+	for (i = sizeof(want); i < sizeof(f); i++)
+		WR_CHECK(f[i] == 0);
+	WR_CHECK(wr_r2889_parse(f, sizeof(f), &u));
+	WR_CHECK(u.kind == WR_R2889_TEST && u.trial == 0x1234 && u.idx == 300);
+	/* Short, another EtherType, another magic, an unknown kind: not ours. */
+	WR_CHECK(!wr_r2889_parse(f, 25, &u));
+	memcpy(g, f, sizeof(g));
+	g[13] = 0xb6;
+	WR_CHECK(!wr_r2889_parse(g, sizeof(g), &u));
+	memcpy(g, f, sizeof(g));
+	g[17] = '0';
+	WR_CHECK(!wr_r2889_parse(g, sizeof(g), &u));
+	memcpy(g, f, sizeof(g));
+	g[19] = 3;
+	WR_CHECK(!wr_r2889_parse(g, sizeof(g), &u));
+}
+
 int
 main(void)
 {
@@ -207,5 +242,6 @@ main(void)
 	WR_TEST_RUN(test_plan);
 	WR_TEST_RUN(test_plan_bad);
 	WR_TEST_RUN(test_judge_aging);
+	WR_TEST_RUN(test_frame);
 	return wr_test_summary();
 }

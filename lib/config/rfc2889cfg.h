@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Configuration of the RFC 2889 address modes (docs/rfc2889.md):
+ * --mode addr-capacity (section 5.7) and addr-learning (5.8). Filled by
+ * opts_rfc2889.c from the option table; read by methods/mode_rfc2889.c.
+ */
+#ifndef WR_RFC2889CFG_H
+#define WR_RFC2889CFG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Longest --fdb-reset command, bytes with its NUL. */
+#define WR_RFC2889_CMD_LEN 1024u
+/* Most addresses one trial learns (--addr-count). */
+#define WR_RFC2889_MAX_ADDRS 1000000u
+
+struct wr_rfc2889_conf {
+	/* Run port indices (the ports' order on the command line). */
+	uint16_t learn_port;	/* sends learning frames, receives test frames */
+	uint16_t test_port;	/* sends the test frames */
+	uint16_t mon_port;	/* counts what the switch floods */
+	uint32_t min_nb;	/* --addr-count: N searched in min_nb..max_nb */
+	uint32_t max_nb;	/* addr-learning: N = max_nb */
+	double addr_pps;	/* --addr-rate: test frames (and 5.7 learning) */
+	double learn_min_pps;	/* --learn-rates: 5.8's search range */
+	double learn_max_pps;
+	char reset_cmd[WR_RFC2889_CMD_LEN]; /* --fdb-reset, "" = none */
+	uint64_t aging_ms;	/* --aging, 0: unknown */
+	uint64_t settle_ms;	/* --addr-settle: learning to test frames */
+	bool plan_random;	/* --addr-plan random[:SEED] */
+	uint8_t plan_base[6];	/* range: the first address */
+	uint64_t plan_seed;	/* random: the key */
+};
+
+#endif /* WR_RFC2889CFG_H */

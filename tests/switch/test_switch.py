@@ -1,0 +1,405 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""RFC 2889's address modes (--mode addr-capacity, addr-learning;
+docs/rfc2889.md) against real switches: the Linux bridge and Open vSwitch
+in a namespace of their own, wirerate's three net_af_packet ports on veth
+pairs in another. What wirerate concluded is checked against what the
+switch says itself (bridge fdb show, its fdb_max_learned, ovs-appctl
+fdb/stats-show), the ports' kernel counters and a marker file the reset
+hook writes. Bad input is refused before any traffic. Root.
+Usage: test_switch.py CASE."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "twoend"))
+import cases  # noqa: E402
+import twoend  # noqa: E402
+import wrtest  # noqa: E402
+from capture_model import tshark_fields  # noqa: E402
+from twoend import Bed, sh  # noqa: E402
+from wrtest import Checker  # noqa: E402
+
+PLAN = "02:28:89:"          # the default --addr-plan's first octets
+GEN_MACS = ("02:00:00:00:0a:01", "02:00:00:00:0a:02", "02:00:00:00:0a:03")
+
+
+
+def af_packet(i, dev):
+    return "net_af_packet%d,iface=%s,framecnt=4096" % (i, dev)
+
+
+class Switch:
+    """A namespace "S" with a switch, another "G" for wirerate, and three
+    veth pairs between them: G's ends are wirerate's ports 0, 1, 2 (the
+    learning, test and monitoring ports), S's ends the switch's ports."""
+
+    def __init__(self, bed):
+        self.bed = bed
+        self.ns_g, self.ns_s = bed.add_netns("G"), bed.add_netns("S")
+        self.gen, self.sw = [], []
+        for i in range(3):
+            g, s = "%sg%d" % (bed.tag, i), "%ss%d" % (bed.tag, i)
+            # Made inside the namespaces: they take their IPv6 off (an
+            # interface moved there keeps this one's, and its router
+            # solicitations would cross the switch).
+            sh("ip", "-n", self.ns_g, "link", "add", g, "type", "veth", "peer",
+               "name", s, "netns", self.ns_s)
+            sh("ip", "-n", self.ns_g, "link", "set", g, "address", GEN_MACS[i],
+               "multicast", "off", "up")
+            sh("ip", "-n", self.ns_s, "link", "set", s, "multicast", "off", "up")
+            self.gen.append(g)
+            self.sw.append(s)
+        self.marker = bed.path("resets")
+
+    def in_s(self, *argv):
+        return sh("ip", "netns", "exec", self.ns_s, *argv)
+
+    def rx_pkts(self, i):
+        """Kernel's count of frames received by wirerate's port i."""
+        out = sh("ip", "-n", self.ns_g, "-s", "-j", "link", "show", "dev",
+                 self.gen[i]).stdout
+        return json.loads(out)[0]["stats64"]["rx"]["packets"]
+
+    def resets(self):
+        if not os.path.exists(self.marker):
+            return 0
+        with open(self.marker) as f:
+            return len(f.read().splitlines())
+
+    def hook(self, cmd):
+        """--fdb-reset: cmd in S, then a line in the marker file."""
+        return "ip netns exec %s %s && echo reset >> %s" % (self.ns_s, cmd, self.marker)
+
+    def run(self, opts, name, timeout=90):
+        """wirerate in G on the three ports; (exit code, output, result)."""
+        path = self.bed.path(name + ".json")
+        p = self.bed.wirerate("a", [af_packet(i, g) for i, g in enumerate(self.gen)],
+                              opts + ["--json", path], netns=self.ns_g, name=name)
+        rc = p.wait(timeout)
+        return rc, p.text(), twoend.load_json(path)
+
+
+def linux_bridge(sw, fdb_max=None):
+    """br0 in S over the three ports; STP off (ports forward at once),
+    multicast snooping off (its router discovery sends IGMP reports)."""
+    sw.in_s("ip", "link", "add", "br0", "type", "bridge", "stp_state", "0",
+            "mcast_snooping", "0")
+    for s in sw.sw:
+        sw.in_s("ip", "link", "set", s, "master", "br0")
+    # No IGMP report from the bridge's own interface on the ports.
+    sw.in_s("ip", "link", "set", "br0", "multicast", "off", "up")
+
+
+def learned(sw, port):
+    """Plan addresses in br0's fdb learned on switch port `port`."""
+    out = sw.in_s("bridge", "-j", "fdb", "show", "br", "br0").stdout
+    return sorted(e["mac"] for e in json.loads(out) if e["mac"].startswith(PLAN) and
+                  e.get("ifname") == sw.sw[port] and "permanent" not in e.get("state", ""))
+
+
+def addr_opts(sw, mode, count, reset, extra=()):
+    return ["--mode", mode, "--addr-count", count, "--addr-rate", "5000",
+            "--addr-settle", "100ms", "--fdb-reset", sw.hook(reset), "--quiet",
+            "--checkpoint", "1s"] + list(extra)
+
+
+def totals(doc):
+    t = doc["rfc2889"]["trials"]
+    return {k: sum(x[k] for x in t) for k in ("test_received", "flooded",
+                                                "learn_flooded", "test_sent")}
+
+
+def check_counters(c, sw, doc, before):
+    """The learning port's and the monitoring port's kernel counters
+    against wirerate's counts of every trial (nothing else is sent on the
+    veths: IPv6 is off, STP is off)."""
+    t = totals(doc)
+    c.eq(sw.rx_pkts(0) - before[0], t["test_received"],
+         "learning port: kernel rx = test frames delivered")
+    c.eq(sw.rx_pkts(2) - before[2], t["flooded"] + t["learn_flooded"],
+         "monitoring port: kernel rx = frames flooded to it")
+    c.eq(sw.resets(), len(doc["rfc2889"]["trials"]), "one reset per trial")
+
+
+def finish(c, bed, out=""):
+    if c.failed:
+        print(out[-3000:])
+        bed.dump()
+    bed.close()
+    c.done()
+
+
+def bridge_capacity():
+    """The Linux bridge without a limit: 512 addresses pass at once (the
+    capacity is at least 512); bridge fdb show then holds exactly the 512
+    plan addresses on the learning port, none elsewhere; the kernel's
+    counters of the learning and monitoring ports match wirerate's. With
+    fdb_max_learned 300 (where the kernel has it), the search finds 300."""
+    c, bed = Checker("bridge_capacity"), Bed("bridge_capacity")
+    sw = Switch(bed)
+    linux_bridge(sw)
+    reset = "bridge fdb flush dev br0 dynamic"
+    before = [sw.rx_pkts(i) for i in range(3)]
+    rc, out, doc = sw.run(addr_opts(sw, "addr-capacity", "64-512", reset), "open")
+    c.eq(rc, 0, "exit code")
+    if doc is None:
+        return finish(c, bed, out)
+    r = doc["rfc2889"]["result"]
+    c.eq((r["found"], r["at_max"], r["capacity_addresses"]), (True, True, 512),
+         "capacity at least 512")
+    got = learned(sw, 0)
+    c.eq(len(got), 512, "bridge fdb show: plan addresses on the learning port")
+    c.eq(len(learned(sw, 1)) + len(learned(sw, 2)), 0, "none on the other ports")
+    check_counters(c, sw, doc, before)
+    if not wrtest.have_br_fdb_max_learned(sw.ns_s, "br0", 300):
+        c.skip("the kernel has no IFLA_BR_FDB_MAX_LEARNED (Linux 6.8): no "
+               "bridge with a limit to find")
+        return finish(c, bed, out)
+    os.unlink(sw.marker)
+    before = [sw.rx_pkts(i) for i in range(3)]
+    rc, out, doc = sw.run(addr_opts(sw, "addr-capacity", "64-512", reset), "limited")
+    c.eq(rc, 0, "limited: exit code")
+    if doc is None:
+        return finish(c, bed, out)
+    r = doc["rfc2889"]["result"]
+    c.eq((r["found"], r["converged"], r["capacity_addresses"], r["fail_addresses"]),
+         (True, True, 300, 301), "fdb_max_learned 300: capacity 300")
+    check_counters(c, sw, doc, before)
+    print("bridge: %d trials, %s" % (len(doc["rfc2889"]["trials"]), r))
+    # compare and report read the mode's results as any other kind.
+    p = subprocess.run([twoend.WIRERATE, "compare", bed.path("open.json"),
+                        bed.path("limited.json")], capture_output=True, text=True)
+    c.eq(p.returncode, 1, "compare 512 -> 300: exit code")
+    c.true(re.search(r"addr_capacity +512 +300 .*regression", p.stdout) is not None,
+           "compare names the regression: %r" % p.stdout)
+    p = subprocess.run([twoend.WIRERATE, "report", bed.path("limited.json")],
+                       capture_output=True, text=True)
+    c.true(p.returncode == 0 and "RFC 2889 5.7 address caching capacity" in p.stdout
+           and "| 64 | 1 | 300" in p.stdout, "report: %r" % p.stdout[:600])
+    finish(c, bed, out)
+
+
+def bridge_learning():
+    """--mode addr-learning on the Linux bridge: 512 addresses learned at
+    every rate up to 20000 frames/s (the bridge learns in its receive
+    path); the fdb holds them; the kernel counters agree; tshark reads the
+    test frames tcpdump caught on the learning port: EtherType 0x88b5,
+    from the test port, each to an address of the plan."""
+    c, bed = Checker("bridge_learning"), Bed("bridge_learning")
+    sw = Switch(bed)
+    linux_bridge(sw)
+    cap = bed.path("learn.pcap")
+    dump = bed.spawn("tcpdump", ["ip", "netns", "exec", sw.ns_g, "tcpdump", "-U",
+                                 "-i", sw.gen[0], "-w", cap])
+    c.true(dump.wait_text("listening on", 30), "tcpdump ready")
+    before = [sw.rx_pkts(i) for i in range(3)]
+    rc, out, doc = sw.run(addr_opts(sw, "addr-learning", "512",
+                                    "bridge fdb flush dev br0 dynamic",
+                                    ["--learn-rates", "1000-20000", "--resolution", "50"]),
+                          "learning")
+    c.eq(rc, 0, "exit code")
+    if doc is None:
+        return finish(c, bed, out)
+    r = doc["rfc2889"]["result"]
+    c.eq((r["found"], r["addresses"]), (True, 512), "a rate found for 512 addresses")
+    c.true(r["learning_rate_pps"] >= 1000, "rate in range: %r" % r)
+    c.eq(len(learned(sw, 0)), 512, "bridge fdb show: 512 on the learning port")
+    check_counters(c, sw, doc, before)
+    c.true("learning rate:" in out, "the table says the rate: %r" % out[-500:])
+    time.sleep(0.5)
+    dump.stop()
+    rows = tshark_fields(cap, ["eth.type", "eth.src", "eth.dst"])
+    c.eq(len(rows), totals(doc)["test_received"], "tshark: frames at the learning port")
+    c.true(all(r == ["0x88b5", GEN_MACS[1], r[2]] and r[2].startswith(PLAN)
+               for r in rows), "tshark: test frames to plan addresses: %r" % rows[:3])
+    finish(c, bed, out)
+
+
+class Ovs:
+    """ovsdb-server and ovs-vswitchd of this test only, in S, with their
+    database, sockets, logs and pid files in the bed's directory."""
+
+    def __init__(self, sw):
+        self.sw, d = sw, sw.bed.path("ovs")
+        os.mkdir(d)
+        self.env = dict(os.environ, OVS_RUNDIR=d, OVS_LOGDIR=d, OVS_DBDIR=d,
+                        OVS_SYSCONFDIR=d)
+        self.db, self.sock = os.path.join(d, "conf.db"), os.path.join(d, "db.sock")
+        self.pids = [os.path.join(d, "ovsdb-server.pid"),
+                     os.path.join(d, "ovs-vswitchd.pid")]
+        subprocess.run(["ovsdb-tool", "create", self.db,
+                        "/usr/share/openvswitch/vswitch.ovsschema"], check=True)
+        self.daemon(["ovsdb-server", self.db, "--remote=punix:" + self.sock,
+                     "--pidfile=" + self.pids[0], "--detach",
+                     "--log-file=" + os.path.join(d, "ovsdb.log")])
+        self.vsctl("--no-wait", "init")
+        self.daemon(["ovs-vswitchd", "unix:" + self.sock, "--pidfile=" + self.pids[1],
+                     "--detach", "--log-file=" + os.path.join(d, "vswitchd.log")])
+        self.ctl = None
+        for _ in range(100):
+            ctl = [f for f in os.listdir(d) if f.startswith("ovs-vswitchd.")
+                   and f.endswith(".ctl")]
+            if ctl:
+                self.ctl = os.path.join(d, ctl[0])
+                break
+            time.sleep(0.1)
+
+    def daemon(self, argv):
+        subprocess.run(["ip", "netns", "exec", self.sw.ns_s] + argv, env=self.env,
+                       check=True, timeout=30)
+
+    def vsctl(self, *args):
+        return subprocess.run(["ovs-vsctl", "--db=unix:" + self.sock, "--timeout=20"] +
+                              list(args), env=self.env, check=True, timeout=30,
+                              capture_output=True, text=True).stdout
+
+    def appctl(self, *args):
+        return subprocess.run(["ovs-appctl", "-t", self.ctl] + list(args),
+                              env=self.env, check=True, timeout=30,
+                              capture_output=True, text=True).stdout
+
+    def stop(self):
+        """Stop both daemons by their pid files, vswitchd first."""
+        for path in reversed(self.pids):
+            try:
+                with open(path) as f:
+                    pid = int(f.read().strip())
+            except (OSError, ValueError):
+                continue
+            os.kill(pid, 15)
+            for _ in range(50):
+                if not os.path.exists("/proc/%d" % pid):
+                    break
+                time.sleep(0.1)
+
+
+def fdb_stats(ovs):
+    """ovs-appctl fdb/stats-show br0 as {words before ':': number(s)}."""
+    out = ovs.appctl("fdb/stats-show", "br0")
+    d = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*(.+?):\s*([\d/]+)\s*$", line)
+        if m:
+            d[m.group(1).strip()] = m.group(2)
+    return d, out
+
+
+def ovs_capacity():
+    """Open vSwitch, netdev datapath, other_config:mac-table-size=300: the
+    capacity found is the table's size less the test port's own entry
+    (OVS learns the test frames' source too, and with a full table evicts
+    a learning port's address for it); fdb/stats-show agrees: after the
+    last trial its current entries are the table's size, and it counted
+    the learning and the evictions the trials made. The reset hook also
+    empties the datapath's flow cache (dpctl/del-flows)."""
+    c, bed = Checker("ovs_capacity"), Bed("ovs_capacity")
+    for tool in ("ovsdb-server", "ovs-vswitchd", "ovs-vsctl", "ovs-appctl", "ovsdb-tool"):
+        if shutil.which(tool) is None:
+            bed.close()
+            wrtest.skip("Open vSwitch is not installed (%s; the package "
+                        "openvswitch-switch, scripts/lib/setup.sh)" % tool)
+    sw = Switch(bed)
+    ovs = Ovs(sw)
+    out = ""
+    try:
+        c.true(ovs.ctl is not None, "ovs-vswitchd control socket")
+        if ovs.ctl is None:
+            return
+        ovs.vsctl("add-br", "br0", "--", "set", "bridge", "br0", "datapath_type=netdev",
+                  "other_config:mac-table-size=300")
+        for s in sw.sw:
+            ovs.vsctl("add-port", "br0", s)
+        sw.in_s("ip", "link", "set", "br0", "multicast", "off", "up")
+        time.sleep(1)
+        ovs.appctl("fdb/flush", "br0")
+        # The table, and the datapath's flow cache: a cached flow of the
+        # trial before would carry a learning frame past the slow path,
+        # which is where OVS learns (or later, from the revalidators).
+        reset = "ovs-appctl -t {0} fdb/flush br0 && ovs-appctl -t {0} dpctl/del-flows".format(
+            ovs.ctl)
+        before = [sw.rx_pkts(i) for i in range(3)]
+        rc, out, doc = sw.run(addr_opts(sw, "addr-capacity", "64-512", reset), "ovs")
+        c.eq(rc, 0, "exit code")
+        if doc is None:
+            return
+        r = doc["rfc2889"]["result"]
+        c.eq((r["found"], r["converged"], r["capacity_addresses"], r["fail_addresses"]),
+             (True, True, 299, 300), "mac-table-size 300: capacity 299")
+        st, text = fdb_stats(ovs)
+        print(text)
+        last = doc["rfc2889"]["trials"][-1]
+        cur = st.get("Current/maximum MAC entries in the table", "")
+        c.eq(cur, "%d/300" % min(300, last["addresses"] + 1),
+             "fdb/stats-show: the last trial's addresses and the test port's")
+        c.eq(int(st.get("Total number of learned MAC entries", "-1")),
+             sum(t["addresses"] for t in doc["rfc2889"]["trials"]) +
+             len(doc["rfc2889"]["trials"]),
+             "fdb/stats-show: learned = every trial's addresses and test port")
+        # Each trial over the table's size evicted what did not fit.
+        c.eq(int(st.get("Total number of evicted MAC entries", "-1")),
+             sum(max(0, t["addresses"] + 1 - 300) for t in doc["rfc2889"]["trials"]),
+             "fdb/stats-show: evicted = what each trial had beyond the table")
+        check_counters(c, sw, doc, before)
+    finally:
+        ovs.stop()
+        finish(c, bed, out)
+
+
+def bad_input():
+    """Each bad input is refused with exit 2, naming the option, before
+    any traffic: the reset hook's marker file is never written."""
+    c = Checker("bad_input")
+    bed = Bed("bad_input")
+    marker = bed.path("marker")
+    hook = "touch " + marker
+    nulls = ["net_null0", "net_null1", "net_null2"]
+    base = ["--mode", "addr-capacity", "--fdb-reset", hook]
+    for opts, msg in (
+            (["--mode", "addr-capacity"], "--mode addr-capacity needs --fdb-reset"),
+            (["--mode", "addr-learning"], "--mode addr-learning needs --fdb-reset"),
+            (base + ["--addr-count", "0"], "--addr-count"),
+            (base + ["--addr-count", "500-100"], "--addr-count 500-100: the largest"),
+            (base + ["--addr-count", "2000000"], "--addr-count"),
+            (base + ["--addr-rate", "0"], "--addr-rate"),
+            (base + ["--learn-rates", "1000-100"], "--learn-rates"),
+            (base + ["--learn-rates", "fast"], "--learn-rates fast"),
+            (base + ["--addr-ports", "0,0,1"], "three different ports"),
+            (base + ["--addr-ports", "0,1"], "--addr-ports 0,1"),
+            (base + ["--addr-plan", "01:00:5e:00:00:01"], "--addr-plan"),
+            (base + ["--aging", "100ms"], "--aging"),
+            (base + ["--fdb-reset", ""], "--fdb-reset")):
+        wrtest.refused(c, nulls, opts, msg)
+    # Found once the ports are known, still before any frame.
+    for vdevs, opts, msg in (
+            (nulls[:2], base, "--addr-ports: the monitoring port is index 2, but "
+             "the run has 2 ports"),
+            (nulls, base + ["--addr-count", "5000", "--addr-rate", "1000",
+                            "--aging", "2s"], "--aging 2.000 s: a trial of 5000 "
+             "addresses takes"),
+            (nulls, base + ["--addr-plan", "02:ff:ff:ff:ff:ff", "--addr-count",
+                            "2"], "--addr-plan: 2 addresses from the base run past"),
+            (nulls, base + ["--rx-ports", "0,1"], "the monitoring port (index 2) "
+             "must receive")):
+        wrtest.refused(c, vdevs, opts, msg)
+    c.true(not os.path.exists(marker), "the reset hook never ran")
+    # A hook that fails is a failed run (1), with what it said.
+    r = wrtest.run(nulls, ["--mode", "addr-capacity", "--fdb-reset", "exit 3",
+                           "--addr-count", "8"])
+    c.eq(r.rc, 1, "failing hook: exit code")
+    c.true("--fdb-reset 'exit 3' exited with 3" in r.err, repr(r.err[-300:]))
+    bed.close()
+    c.done(r)
+
+
+CASES = cases.by_name(bad_input, bridge_capacity, bridge_learning, ovs_capacity)
+
+if __name__ == "__main__":
+    try:
+        cases.main(CASES)
+    finally:
+        twoend.close_all()
