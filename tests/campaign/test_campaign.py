@@ -892,12 +892,17 @@ def bed_signals():
     for sig in (signal.SIGINT, signal.SIGTERM):
         d = tempfile.mkdtemp(prefix="wrbedsig")
         os.rmdir(d)
+        rate = ["--shaper-rate", "5mbit"] if sig == signal.SIGTERM else []
         p = subprocess.Popen(
-            [sys.executable, os.path.join(here, "bed.py"), "up", d],
+            [sys.executable, os.path.join(here, "bed.py"), "up", d] + rate,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
         line = p.stdout.readline()
         c.true(line.startswith("bed up: "), "%s: up: %r" % (sig.name, line))
+        # tc's own word on h1's shaper: the rate asked for, else 20 Mbit/s.
+        q = sh("tc", "-n", "wc%dh1" % (p.pid % 10000), "qdisc", "show", check=False).stdout
+        want = "rate 5Mbit" if rate else "rate 20Mbit"
+        c.true("tbf" in q and want in q, "%s: h1's shaper has %s: %r" % (sig.name, want, q))
         t0 = time.monotonic()
         p.send_signal(sig)
         try:
