@@ -10,8 +10,11 @@ its PidFile, namespaces (with their veth ends), the root-side veth ends,
 memif sockets, the directory. See
 docs/campaigns.md. Standard library only.
 
-  python3 bed.py up DIR     build a bed, write DIR/inventory.yml, stay up
-                            until SIGINT/SIGTERM (for trying the playbook)
+  python3 bed.py up DIR [--shaper-rate RATE]
+                            build a bed, write DIR/inventory.yml, stay up
+                            until SIGINT/SIGTERM (for trying the playbook);
+                            RATE: the tbf's rate on h1's data link, in tc's
+                            units [20mbit]
 """
 import os
 import shutil
@@ -26,7 +29,7 @@ from wrtest import sh  # noqa: E402 (test_campaign.py takes it from here)
 
 SSH_PORT = 2222
 MACS = {"h1": "02:00:00:13:01:01", "h2": "02:00:00:13:02:01"}
-SHAPER = "tbf rate 20mbit burst 32kb latency 50ms"
+SHAPER_RATE = "20mbit"   # the default rate of h1's tbf (tc's units)
 
 
 class Bed:
@@ -36,7 +39,9 @@ class Bed:
 
     HOSTS = ("h1", "h2", "h3")
 
-    def __init__(self, workdir=None, router=False, peer_link=False):
+    def __init__(self, workdir=None, router=False, peer_link=False,
+                 shaper_rate=SHAPER_RATE):
+        self.shaper = "tbf rate %s burst 32kb latency 50ms" % shaper_rate
         self.HOSTS = Bed.HOSTS + (("r",) if router else ())
         self.router, self.peer_link = router, peer_link
         pid = os.getpid()
@@ -100,7 +105,7 @@ class Bed:
                "mtu", "1500", "up")
         if not self.router:
             sh("ip", "netns", "exec", self.ns("h1"), "tc", "qdisc", "add", "dev", a,
-               "root", *SHAPER.split())
+               "root", *self.shaper.split())
         self.data = (a, b)
 
     def _peer_link(self):
@@ -297,9 +302,14 @@ Subsystem sftp /usr/lib/openssh/sftp-server
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] != "up":
+    args = sys.argv[1:]
+    rate = SHAPER_RATE
+    if len(args) == 4 and args[2] == "--shaper-rate":
+        rate = args.pop()
+        args.pop()
+    if len(args) != 2 or args[0] != "up" or not rate[:1].isdigit():
         sys.exit(__doc__)
-    bed = Bed(sys.argv[2])
+    bed = Bed(args[1], shaper_rate=rate)
     stop = []
     # Both by hand: a shell starts a background job with SIGINT ignored,
     # and Python then raises no KeyboardInterrupt for it.

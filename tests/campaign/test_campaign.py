@@ -605,6 +605,7 @@ def bad_input():
             have = ids(got.get(camp, got))
             c.eq(sorted(have) if isinstance(have, list) else have, sorted(want),
                  "config/campaigns/%s.yml cells" % camp)
+        check_mtu_routed(c, conf)
     finally:
         shutil.rmtree(d, ignore_errors=True)
     c.done()
@@ -864,6 +865,24 @@ EXAMPLES = {  # config/campaigns/: campaign -> (inventory, cell ids)
 }
 
 
+def check_mtu_routed(c, conf):
+    """The shipped MTU campaign routes through its DUT lb: every sender
+    resolves lb's address on vm-a's link as its gateway and sends to the
+    receiver's address on lb's other link (campaign.sh --dry-run)."""
+    p = subprocess.run([CAMPAIGN_SH, "--dry-run", os.path.join(conf, "lab-inventory.yml"),
+                        os.path.join(conf, "mtu-1500-vs-9000.yml")],
+                       capture_output=True, text=True, timeout=120)
+    c.eq(p.returncode, 0, "mtu-1500-vs-9000 --dry-run: exit code (%s)" % p.stderr[-300:])
+    lines = [ln.split(":", 1)[1] for ln in p.stdout.splitlines()
+             if ln.strip().startswith(("sender:", "receiver:"))]
+    snd, rcv = lines[0::2], lines[1::2]
+    c.eq(len(snd), 4, "mtu-1500-vs-9000: four senders")
+    c.true(all("--port-ip 0=198.18.0.1/24,gw=198.18.0.254 --dst-ip 198.19.0." in x
+               for x in snd), "mtu-1500-vs-9000: each sender routes through lb: %r" % snd)
+    c.true(all(",gw=198.19.0.254" in x for x in rcv),
+           "mtu-1500-vs-9000: each receiver's gateway is lb: %r" % rcv)
+
+
 def bed_signals():
     """`bed.py up DIR` started in the background (SIGINT ignored, as a
     shell does for a job with &) stops on SIGINT and on SIGTERM within
@@ -873,12 +892,17 @@ def bed_signals():
     for sig in (signal.SIGINT, signal.SIGTERM):
         d = tempfile.mkdtemp(prefix="wrbedsig")
         os.rmdir(d)
+        rate = ["--shaper-rate", "5mbit"] if sig == signal.SIGTERM else []
         p = subprocess.Popen(
-            [sys.executable, os.path.join(here, "bed.py"), "up", d],
+            [sys.executable, os.path.join(here, "bed.py"), "up", d] + rate,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
         line = p.stdout.readline()
         c.true(line.startswith("bed up: "), "%s: up: %r" % (sig.name, line))
+        # tc's own word on h1's shaper: the rate asked for, else 20 Mbit/s.
+        q = sh("tc", "-n", "wc%dh1" % (p.pid % 10000), "qdisc", "show", check=False).stdout
+        want = "rate 5Mbit" if rate else "rate 20Mbit"
+        c.true("tbf" in q and want in q, "%s: h1's shaper has %s: %r" % (sig.name, want, q))
         t0 = time.monotonic()
         p.send_signal(sig)
         try:

@@ -31,8 +31,11 @@
 # "@t EPOCH_S", the cpu and intr lines of /proc/stat, the NET_RX and NET_TX
 # lines of /proc/softirqs, the IFACEs' lines of /proc/interrupts, and per
 # IFACE "@net IFACE rx_packets tx_packets rx_bytes tx_bytes rx_dropped
-# tx_dropped"; `ethtool -S IFACE` where present, once before and once after
-# ("@ethtool IFACE start|end", its lines). files/wr_dut.py reads it.
+# tx_dropped", and "@pid" lines of the DUT's processes (WR_DUT_PIDS, or
+# those of the namespace WR_DUT_NETNS: see dut_pids); once before, where
+# the interfaces' RPS and IRQs run (dut_where), and `ethtool -S IFACE`
+# where present, once before and once after ("@ethtool IFACE start|end",
+# its lines). files/wr_dut.py reads it.
 #
 # --token: the first line of stdin is the campaign's token for a search
 # cell's --peer (CELL_DIR/peer.token, mode 0600: never on a command line).
@@ -204,6 +207,42 @@ dut_sample() {
 		echo "@net $n $(cat "$d/rx_packets" "$d/tx_packets" "$d/rx_bytes" \
 			"$d/tx_bytes" "$d/rx_dropped" "$d/tx_dropped" | tr '\n' ' ')"
 	done
+	dut_pids
+}
+
+# "@pid PID PPID utime stime COMM" (ticks) of each process of the DUT:
+# WR_DUT_PIDS, or every process in the network namespace WR_DUT_NETNS
+# but this sampler and its children.
+dut_pids() {
+	pids=${WR_DUT_PIDS:-}
+	[ -z "${WR_DUT_NETNS:-}" ] || pids=$(ip netns pids "$WR_DUT_NETNS" 2>/dev/null)
+	for p in $pids; do
+		[ "$p" = "$$" ] && continue
+		read -r st < "/proc/$p/stat" 2>/dev/null || continue
+		comm=${st#*(}
+		comm=${comm%)*}
+		# shellcheck disable=SC2086 # the fields after "(comm) "
+		set -- ${st##*) }
+		[ "$2" = "$$" ] && continue
+		ppid=$2
+		shift 11
+		echo "@pid $p $ppid $1 $2 $comm"
+	done
+}
+
+# Where the DUT's interfaces do their work: "@hz TICKS_PER_S", per IFACE
+# "@rps IFACE HEXMASK" (RPS of each RX queue) and "@irqcpu IFACE LIST"
+# (the affinity of each of its IRQs).
+dut_where() {
+	echo "@hz $(getconf CLK_TCK 2>/dev/null || echo 100)"
+	for n in "$@"; do
+		for q in /sys/class/net/"$n"/queues/rx-*/rps_cpus; do
+			[ -r "$q" ] && echo "@rps $n $(cat "$q")"
+		done
+		grep -E "[ -]$n([- ]|\$)" /proc/interrupts | cut -d: -f1 | while read -r irq; do
+			echo "@irqcpu $n $(cat "/proc/irq/$irq/smp_affinity_list" 2>/dev/null)"
+		done
+	done
 }
 
 # ethtool -S of each interface that has it, tagged WHEN.
@@ -317,7 +356,7 @@ dut-start)
 	self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 	mkdir -p "$dir" && cd "$dir" || die "cannot create $dir"
 	stop_pidfile dut.pid
-	dut_ethtool start "$@" > dut.txt
+	{ dut_where "$@"; dut_ethtool start "$@"; } > dut.txt
 	# The sampler in its own session: it outlives this task's SSH session.
 	setsid sh "$self" dut-loop "$every" "$@" >> dut.txt 2>dut.err < /dev/null &
 	echo $! > dut.pid

@@ -55,6 +55,10 @@ def _sample_line(s, w):
         s["intr"] = int(w[1])
     elif w[0] in ("NET_RX:", "NET_TX:"):
         s["softirq"][w[0][:-1]] = sum(int(x) for x in w[1:])
+        s.setdefault("softirq_cpu", {})[w[0][:-1]] = [int(x) for x in w[1:]]
+    elif w[0] == "@pid" and len(w) >= 5:
+        s.setdefault("pids", {})[int(w[1])] = {
+            "ppid": int(w[2]), "ticks": int(w[3]) + int(w[4]), "comm": " ".join(w[5:])}
     elif w[0] == "@irq":
         # "@irq  42:  10  20  IR-PCI-MSI ...  eth0-TxRx-0": counts, then names
         counts = [int(x) for x in w[2:] if x.isdigit()]
