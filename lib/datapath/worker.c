@@ -20,6 +20,7 @@
 
 #include "base/counter.h"
 #include "capture.h"
+#include "connworker.h"
 #include "reflect.h"
 #include "svcq.h"
 #include "txsend.h"
