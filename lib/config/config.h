@@ -16,6 +16,7 @@
 #include "goals.h"
 #include "impair_spec.h"
 #include "mix.h"
+#include "opts_conn.h"
 #include "pattern.h"
 #include "portip.h"
 #include "range.h"
@@ -260,6 +261,8 @@ struct wr_config {
 	double police_margin;       /* policing step tolerance M, of CIR+EIR */
 	double ses_flr;             /* a second is severely errored above it */
 	bool skip_unmeasured;       /* run although ftd=/fdv= have no figure */
+	/* --conn: a run of TCP connections (opts_conn.h, docs/tcp.md). */
+	struct wr_conn_opts conn;
 };
 
 /* Fill cfg with the documented defaults. This function can't fail. */

@@ -35,6 +35,9 @@ static const char *const replay_speed_values[] = { "max", NULL };
 static const char *const rx_clock_values[] = { "own", "any", NULL };
 static const char *const clock_sync_values[] = { "auto", "ptp", "chrony", "none",
 	NULL };
+/* In the order of enum wr_conn_role and wr_conn_app (conncfg.h), from 1. */
+static const char *const conn_values[] = { "client", "server", NULL };
+static const char *const conn_app_values[] = { "http", "bulk", NULL };
 
 const struct wr_optdesc wr_optab[] = {
 	{ "tx-ports", REQ, WR_OPT_TX_PORTS, "LIST", "ports that transmit: 0,1 | 0-3 | all | "
@@ -396,6 +399,63 @@ const struct wr_optdesc wr_optab[] = {
 	{ "capture-snaplen", REQ, WR_OPT_CAPTURE_SNAPLEN, "BYTES", "bytes kept per "
 		"frame, 14..9018 [whole frame]", WR_OPTSEC_CAPTURE,
 		WR_PROF_CAPTURE, NULL },
+
+	{ "conn", REQ, WR_OPT_CONN, "ROLE", "a run of TCP connections instead of "
+		"frames:\nclient (opens them to --conn-server) or\nserver (listens on "
+		"--conn-listen); each port\nof --tx-ports runs one engine from its\n"
+		"--port-ip address (docs/tcp.md) [off]", WR_OPTSEC_CONN,
+		WR_PROF_CONN, conn_values },
+	{ "conn-app", REQ, WR_OPT_CONN_APP, "APP", "what the connections carry: "
+		"http (GET and\nanswer, HTTP/1.1) or bulk (the client sends\nas fast as "
+		"the windows allow) [http]", WR_OPTSEC_CONN,
+		WR_PROF_CONN, conn_app_values },
+	{ "conn-server", REQ, WR_OPT_CONN_SERVER, "ADDR:PORT", "client: the server, "
+		"A.B.C.D:PORT or\n[IPv6]:PORT; its family is the run's\n(required)",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-listen", REQ, WR_OPT_CONN_LISTEN, "N", "server: the TCP port it "
+		"listens on, 1..65535\n[80]", WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-rate", REQ, WR_OPT_CONN_RATE, "N", "client: connections opened per "
+		"second and\nport, 1..1000000000 (k/M/G) [as fast as\n"
+		"--conn-concurrency allows]", WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-concurrency", REQ, WR_OPT_CONN_CONCURRENCY, "N", "connections open "
+		"at once per port (the pool,\nallocated at start), 1..16777216 [10000]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-count", REQ, WR_OPT_CONN_COUNT, "N", "client: connections to open "
+		"in all per port\n(k/M/G), then the run ends [until --duration]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-requests", REQ, WR_OPT_CONN_REQUESTS, "N", "http client: requests "
+		"on each connection\n(keep-alive), 1..1000000 [1]", WR_OPTSEC_CONN,
+		WR_PROF_CONN, NULL },
+	{ "conn-body", REQ, WR_OPT_CONN_BODY, "BYTES", "http server: the body of "
+		"each answer,\n1..1000000000 (k/M/G) [1000]", WR_OPTSEC_CONN,
+		WR_PROF_CONN, NULL },
+	{ "conn-path", REQ, WR_OPT_CONN_PATH, "PATH", "http client: the path of "
+		"each GET, starting\nwith /, at most 63 characters [/]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-host", REQ, WR_OPT_CONN_HOST, "NAME", "http client: the Host "
+		"header, at most 63\ncharacters [--conn-server's address]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-src-ip", REQ, WR_OPT_CONN_SRC_IP, "A-B", "client: source addresses, "
+		"one or a range\n(IPv4, or IPv6 varying in its last 64 bits),\none "
+		"port only [the port's --port-ip]", WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-sport", REQ, WR_OPT_CONN_SPORT, "N-M", "client: source ports, "
+		"1..65535; each address\nwith each port is one 4-tuple [1024-65535]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-bulk", REQ, WR_OPT_CONN_BULK, "BYTES", "bulk client: bytes sent on "
+		"each connection\n(k/M/G), then it closes [until the run ends]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-timeout", REQ, WR_OPT_CONN_TIMEOUT, "T", "http client: an answer "
+		"not complete T after\nits request fails (response timeout) [5s]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-time-wait", REQ, WR_OPT_CONN_TIME_WAIT, "T", "how long a closed "
+		"connection's 4-tuple stays\nin TIME_WAIT, >= 1ms [60s, 2 MSL as Linux]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-mss", REQ, WR_OPT_CONN_MSS, "BYTES", "the MSS announced, "
+		"536..8960 (with --port-ip\nvlan= or IPv6 less: the frame stays within\n"
+		"9018 bytes) [1460, IPv6 1440]", WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-window", REQ, WR_OPT_CONN_WINDOW, "BYTES", "the receive window "
+		"announced (window scale\nas it needs), 1024..1073725440 [262144]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
 };
 
 const size_t wr_optab_len = sizeof(wr_optab) / sizeof(wr_optab[0]);
@@ -413,6 +473,7 @@ static const char *const section_titles[WR_OPTSEC_COUNT] = {
 	[WR_OPTSEC_TWOEND] = ("Two ends (sender and receiver in different processes "
 		"or hosts;\ndocs/testbeds.md)"),
 	[WR_OPTSEC_CAPTURE] = "Capture (docs/accounting.md)",
+	[WR_OPTSEC_CONN] = "Connections (TCP; docs/tcp.md)",
 };
 
 const char *
@@ -426,7 +487,7 @@ static const char *const profsec_names[WR_PROF_COUNT] = {
 	[WR_PROF_LCORES] = "lcores", [WR_PROF_FRAMES] = "frames",
 	[WR_PROF_RUN] = "run", [WR_PROF_TEST] = "test",
 	[WR_PROF_OUTPUT] = "output", [WR_PROF_CAPTURE] = "capture",
-	[WR_PROF_STREAMS] = "streams",
+	[WR_PROF_CONN] = "conn", [WR_PROF_STREAMS] = "streams",
 };
 
 const char *

@@ -12,6 +12,7 @@
 #include "base/units.h"
 #include "optab.h"
 #include "opts.h"
+#include "opts_conn.h"
 #include "opts_methods.h"
 #include "opts_peer.h"
 #include "opts_range.h"
@@ -56,6 +57,7 @@ wr_config_defaults(struct wr_config *cfg)
 	cfg->replay.nb_loops = 1;
 	wr_opts_methods_defaults(cfg);
 	wr_opts_peer_defaults(cfg);
+	wr_opts_conn_defaults(&cfg->conn);
 }
 
 /* Options that set one number: table-driven to keep the switch short. */
@@ -450,7 +452,7 @@ opt_one(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 	int (*const handlers[])(int, const char *, struct wr_config *, struct wr_error *) = {
 		wr_opts_range, opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
 		opt_results, opt_twoend, opt_stamp, opt_test, wr_opts_methods,
-		wr_opts_traffic, wr_opts_replay, wr_opts_peer,
+		wr_opts_traffic, wr_opts_replay, wr_opts_peer, wr_opts_conn,
 	};
 	unsigned int i;
 	int rc;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "opts.h"
+#include "opts_conn.h"
 #include "portip.h"
 #include "opts_methods.h"
 #include "optab.h"
@@ -119,6 +120,8 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 		rc = wr_opts_replay_check(cfg, err);
 	if (rc == 0)
 		rc = wr_opts_peer_check(cfg, err);
+	if (rc == 0)
+		rc = wr_opts_conn_check(cfg, err);
 	if (rc != 0)
 		return rc;
 	if (cfg->control_addr[0] != '\0' && (cfg->control_path[0] == '\0' ||
