@@ -105,6 +105,25 @@ struct wr_conn_engine *wr_conn_engine_init(void *mem,
 	const struct wr_conn_cfg *cfg, const struct wr_conn_emit *emit,
 	struct wr_error *err);
 
+/* The NIC's receive side scaling, for a client's source tuples. */
+struct wr_conn_rss {
+	const uint8_t *key;      /* Toeplitz key, lives as long as the engine */
+	uint32_t key_bytes;
+	const uint16_t *reta;    /* redirection table: queue by hash */
+	uint32_t reta_size;      /* a power of two */
+	uint16_t queue;          /* the queue this engine's lcore reads */
+};
+
+/*
+ * Client: from now on take only source tuples whose replies rss sends to
+ * rss->queue (tcp/srcport.h), so every connection's packets reach the
+ * lcore that owns it. Call after wr_conn_engine_init, before the first
+ * poll. Returns 0, or -EINVAL with err filled (a server, a key too short,
+ * a table that is not a power of two).
+ */
+int wr_conn_engine_set_rss(struct wr_conn_engine *e,
+	const struct wr_conn_rss *rss, struct wr_error *err);
+
 /*
  * One received IP packet (IPv4 or IPv6 header first). Returns true when
  * it was TCP for this engine's address (consumed, counted), false when

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * HTTP/1.1 on the engine's connections (RFC 9112), and the hooks by
+ * which run.c reaches an application (HTTP here, bulk in app_bulk.c).
+ *
+ * Client: on ESTABLISHED the GET goes out (keep-alive while more follow
+ * on the connection, "Connection: close" on the last); the answer is
+ * parsed as it arrives (wr_http_resp_feed), timed (first and last byte),
+ * bounded by resp_timeout_us; after the last answer the client closes
+ * first (TIME_WAIT on its side, docs/tcp.md).
+ *
+ * Server: requests are counted as they arrive (wr_http_req_feed), each
+ * answered by a head and resp_body_bytes of pattern body; it closes when
+ * the client does.
+ *
+ * A segment's payload is named by its stream offset (conn.h): the
+ * client's current request starts at base_off; the server's stream is
+ * answers of resp_bytes each back to back, base_off the start of the one
+ * a segment falls in (moved by whole answers: no division).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "conn/engine_priv.h"
+
+/* Zeros for answer bytes the engine never saw (app_rx). */
+static const uint8_t zeros[256];
+
+int
+wr_conn_http_init(struct wr_conn_engine *e, struct wr_error *err)
+{
+	const struct wr_conn_cfg *cfg = &e->cfg;
+	int n;
+
+	if (cfg->role == WR_CONN_SERVER) {
+		n = wr_http_resp_head_write((char *)e->head, sizeof(e->head),
+			cfg->resp_body_bytes, 1);
+		if (n < 0)
+			return wr_err_usage(err, -EINVAL,
+				"conn: resp_body_bytes %llu: no room for the head",
+				(unsigned long long)cfg->resp_body_bytes);
+		e->head_len = (uint32_t)n;
+		e->resp_bytes = (uint64_t)n + cfg->resp_body_bytes;
+		return 0;
+	}
+	n = wr_http_req_write((char *)e->req_ka, sizeof(e->req_ka),
+		cfg->path, cfg->host, 1);
+	if (n > 0)
+		e->req_ka_len = (uint32_t)n;
+	n = n < 0 ? n : wr_http_req_write((char *)e->req_close,
+		sizeof(e->req_close), cfg->path, cfg->host, 0);
+	if (n < 0)
+		return wr_err_usage(err, -EINVAL,
+			"conn: path and host: a request over %u bytes",
+			WR_CONN_HEAD_MAX_BYTES);
+	e->req_close_len = (uint32_t)n;
+	return 0;
+}
+
+/* Client: the request queued last is on its way; time it. */
+static void
+request_out(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
+{
+	struct wr_conn_state *st = &e->st[idx];
+
+	st->flags = (uint8_t)((st->flags | WR_CONN_S_REQ_OUT) &
+		~WR_CONN_S_TTFB);
+	st->t0_us = now_us;
+	e->books.nb_reqs_sent++;
+	if (e->cfg.resp_timeout_us)
+		wr_tcp_wheel_arm(&e->app_wheel, idx,
+			now_us + e->cfg.resp_timeout_us);
+}
+
+/* Client: queue the next request of connection idx and send it. */
+static void
+send_request(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
+{
+	struct wr_tcp_conn *c = wr_tcp_pool_conn(&e->pool, idx);
+	struct wr_conn_state *st = &e->st[idx];
+	bool last = st->nb_reqs + 1 >= e->cfg.reqs_per_conn;
+
+	st->base_off = c->tx_sent_bytes + c->app_tx_left_bytes;
+	st->nb_reqs++;
+	c->app_tx_left_bytes += last ? e->req_close_len : e->req_ka_len;
+	request_out(e, idx, now_us);
+	wr_conn_push(e, idx, now_us);
+}
+
+uint64_t
+wr_conn_app_connect_bytes(struct wr_conn_engine *e, uint32_t idx)
+{
+	if (e->cfg.app != WR_CONN_APP_HTTP)
+		return 0;
+	/* The first request leaves with the handshake's last ACK. */
+	e->st[idx].nb_reqs = 1;
+	e->st[idx].base_off = 0;
+	return e->cfg.reqs_per_conn == 1 ? e->req_close_len : e->req_ka_len;
+}
+
+/* Client: an answer ended (good: 2xx); the next request or the close. */
+static void
+answer_done(struct wr_conn_engine *e, uint32_t idx, bool good,
+	uint64_t now_us)
+{
+	struct wr_conn_state *st = &e->st[idx];
+
+	wr_tcp_wheel_cancel(&e->app_wheel, idx);
+	wr_hist_add(&e->books.lat.ttlb_us, now_us - st->t0_us);
+	st->flags &= (uint8_t)~WR_CONN_S_REQ_OUT;
+	st->nb_answers++;
+	if (good) {
+		e->books.nb_resps++;
+	} else {
+		e->books.nb_reqs_failed++;
+		st->flags |= WR_CONN_S_HTTP_BAD;
+	}
+	if (st->nb_reqs < e->cfg.reqs_per_conn)
+		send_request(e, idx, now_us);
+	else if (!(st->flags & WR_CONN_S_CLOSING))
+		wr_conn_close(e, idx, now_us);
+}
+
+/* Client: feed len answer bytes (p NULL: bytes never seen, as zeros).
+ * Returns 1 when an answer ended in them, 0 if not, -EBADMSG. */
+static int
+feed(struct wr_conn_engine *e, struct wr_conn_state *st, const uint8_t *p,
+	uint64_t len, bool *good)
+{
+	uint64_t resps0 = e->http.nb_responses, failed0 = e->http.nb_failed;
+	size_t n;
+	int rc = 0;
+
+	while (len > 0 && rc == 0) {
+		n = p != NULL ? len : (len < sizeof(zeros) ? len : sizeof(zeros));
+		rc = wr_http_resp_feed(&st->resp, p != NULL ? p : zeros, n,
+			&e->http);
+		len -= n;
+	}
+	*good = e->http.nb_failed == failed0;
+	return rc < 0 ? rc : e->http.nb_responses != resps0;
+}
+
+/*
+ * Client: nb bytes delivered in order, the first known of them at p. The
+ * others came out of order and were not kept (conn.h): fed as zeros,
+ * which holds while a head fits in an answer's first segment (the bytes
+ * past it are body, skipped by length).
+ */
+static void
+http_client_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
+	uint64_t known, uint64_t nb, uint64_t now_us)
+{
+	struct wr_conn_state *st = &e->st[idx];
+	bool good = true, good2 = true;
+	int rc;
+
+	if ((st->flags & (WR_CONN_S_REQ_OUT | WR_CONN_S_TTFB)) ==
+		WR_CONN_S_REQ_OUT) {
+		st->flags |= WR_CONN_S_TTFB;
+		wr_hist_add(&e->books.lat.ttfb_us, now_us - st->t0_us);
+	}
+	rc = feed(e, st, p, known, &good);
+	if (rc == 0 && nb > known)
+		rc = feed(e, st, NULL, nb - known, &good2);
+	if (rc < 0) {
+		st->flags |= WR_CONN_S_HTTP_BAD;
+		wr_conn_abort(e, idx, WR_CONN_FAIL_HTTP, now_us);
+		return;
+	}
+	if (rc > 0)
+		answer_done(e, idx, good && good2, now_us);
+}
+
+/* Server: count the requests in the bytes, queue an answer for each. */
+static void
+http_server_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
+	uint64_t known, uint64_t now_us)
+{
+	struct wr_conn_state *st = &e->st[idx];
+	struct wr_tcp_conn *c = wr_tcp_pool_conn(&e->pool, idx);
+	uint64_t nb_done = 0;
+
+	if (known == 0 ||
+		wr_http_req_feed(&st->req, p, known, &nb_done) < 0 ||
+		nb_done == 0)
+		return;
+	st->nb_reqs += (uint32_t)nb_done;
+	e->books.nb_reqs_served += nb_done;
+	c->app_tx_left_bytes += nb_done * e->resp_bytes;
+	wr_conn_push(e, idx, now_us);
+}
+
+/* Server: the payload of [off, off + len) of the answers' stream. */
+static const uint8_t *
+server_payload(struct wr_conn_engine *e, struct wr_conn_state *st,
+	uint32_t seed, uint64_t off, uint32_t len)
+{
+	uint64_t r = e->resp_bytes, pos, take, done = 0, b;
+
+	while (off < st->base_off)
+		st->base_off -= r;
+	while (off - st->base_off >= r)
+		st->base_off += r;
+	pos = off - st->base_off;
+	if (pos >= e->head_len && pos + len <= r)
+		return NULL;    /* body only: the pattern itself */
+	for (b = st->base_off; done < len; b += r, pos = 0) {
+		if (pos < e->head_len) {
+			take = e->head_len - pos;
+			take = take < len - done ? take : len - done;
+			memcpy(e->scratch + done, e->head + pos, take);
+			done += take;
+			pos += take;
+		}
+		take = r - pos < len - done ? r - pos : len - done;
+		wr_tcp_pattern_fill(e->scratch + done, seed, b + pos, take);
+		done += take;
+	}
+	return e->scratch;
+}
+
+const uint8_t *
+wr_conn_app_payload(struct wr_conn_engine *e, uint32_t idx, uint64_t off,
+	uint32_t len)
+{
+	struct wr_conn_state *st = &e->st[idx];
+	bool last;
+
+	if (e->cfg.app != WR_CONN_APP_HTTP)
+		return NULL;
+	if (e->cfg.role == WR_CONN_SERVER)
+		return server_payload(e, st,
+			wr_tcp_pool_conn(&e->pool, idx)->iss, off, len);
+	/* Only the current request is ever unacknowledged (its answer
+	 * acknowledged the one before). */
+	last = st->nb_reqs >= e->cfg.reqs_per_conn;
+	return (last ? e->req_close : e->req_ka) + (off - st->base_off);
+}
+
+void
+wr_conn_app_established(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t now_us)
+{
+	if (e->cfg.app == WR_CONN_APP_BULK)
+		wr_conn_bulk_established(e, idx, now_us);
+	else if (e->cfg.role == WR_CONN_CLIENT)
+		request_out(e, idx, now_us);    /* queued at the connect */
+}
+
+void
+wr_conn_app_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
+	uint64_t known, uint64_t nb_bytes, uint64_t now_us)
+{
+	if (e->cfg.app != WR_CONN_APP_HTTP)
+		return;
+	if (e->cfg.role == WR_CONN_CLIENT)
+		http_client_rx(e, idx, p, known, nb_bytes, now_us);
+	else
+		http_server_rx(e, idx, p, known, now_us);
+}
+
+void
+wr_conn_app_peer_fin(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t now_us)
+{
+	struct wr_conn_state *st = &e->st[idx];
+	uint64_t resps0 = e->http.nb_responses;
+	uint64_t failed0 = e->http.nb_failed;
+
+	if (e->cfg.role == WR_CONN_CLIENT && e->cfg.app == WR_CONN_APP_HTTP &&
+		(st->flags & WR_CONN_S_REQ_OUT)) {
+		/* An answer may end with the connection (RFC 9112 6.3). */
+		if (wr_http_resp_eof(&st->resp, &e->http) == 0 &&
+			e->http.nb_responses != resps0) {
+			answer_done(e, idx, e->http.nb_failed == failed0,
+				now_us);
+			if (st->flags & WR_CONN_S_FREE)
+				return;
+		} else {
+			st->fail = WR_CONN_FAIL_HTTP;
+		}
+	}
+	if (!(st->flags & WR_CONN_S_CLOSING))
+		wr_conn_close(e, idx, now_us);
+}
+
+void
+wr_conn_app_resp_timeout(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t now_us)
+{
+	if (e->st[idx].flags & WR_CONN_S_REQ_OUT)
+		wr_conn_abort(e, idx, WR_CONN_FAIL_RESP_TIMEOUT, now_us);
+}
+
+bool
+wr_conn_app_done(const struct wr_conn_engine *e, uint32_t idx)
+{
+	const struct wr_conn_state *st = &e->st[idx];
+
+	if (e->cfg.app == WR_CONN_APP_BULK)
+		return true;    /* ended cleanly: its FIN acked its bytes */
+	return st->nb_answers >= e->cfg.reqs_per_conn;
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A client's new connections: started at cfg.cps (a fixed-point clock,
+ * the interval computed once: no division per start), or as fast as the
+ * pool allows with cps 0, up to nb_conns; each from the next free source
+ * tuple (srcport.h: a tuple still in TIME_WAIT is in the table, so it is
+ * skipped) and a slot of the pool. A start that finds no slot, no tuple
+ * or no TX buffer is counted as unstarted, never as attempted.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "conn/engine_priv.h"
+
+/* How late the pacing clock may fall behind before it skips ahead. */
+#define WR_CONN_LATE_MAX_US 1000000u
+
+int
+wr_conn_client_init(struct wr_conn_engine *e, struct wr_error *err)
+{
+	const struct wr_conn_cfg *cfg = &e->cfg;
+	struct wr_tcp_srcport_cfg sc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.first.family = cfg->family;
+	memcpy(sc.first.laddr, cfg->laddr, sizeof(sc.first.laddr));
+	memcpy(sc.first.raddr, cfg->server_addr, sizeof(sc.first.raddr));
+	sc.first.rport = cfg->server_port;
+	sc.nb_laddrs = cfg->nb_laddrs;
+	sc.lport_first = cfg->lport_first;
+	sc.lport_last = cfg->lport_last;
+	if (cfg->cps > 0)
+		e->ivl_fx = (UINT64_C(1000000) << WR_CONN_FX_SHIFT) / cfg->cps;
+	return wr_tcp_srcport_init(&e->sp, &sc, err);
+}
+
+/* Take a slot and a tuple; the slot's index, or WR_TCP_NIL (counted). */
+static uint32_t
+take_slot(struct wr_conn_engine *e)
+{
+	struct wr_tcp_tuple t;
+	uint32_t idx;
+
+	idx = wr_tcp_pool_alloc(&e->pool);
+	if (idx == WR_TCP_NIL) {
+		e->books.nb_unstarted_pool++;
+		return WR_TCP_NIL;
+	}
+	if (wr_tcp_srcport_next(&e->sp, &e->table, &t,
+			WR_CONN_TUPLE_TRIES) < 0 ||
+		wr_tcp_table_insert(&e->table, idx, &t) < 0) {
+		wr_tcp_pool_free(&e->pool, idx);
+		e->books.nb_unstarted_tuples++;
+		return WR_TCP_NIL;
+	}
+	return idx;
+}
+
+/* Start one connection: its SYN out, or counted as unstarted. */
+static void
+start_one(struct wr_conn_engine *e, uint64_t now_us)
+{
+	struct wr_conn_books *b = &e->books;
+	struct wr_tcp_conn *c;
+	uint32_t idx;
+
+	e->nb_starts++;
+	idx = take_slot(e);
+	if (idx == WR_TCP_NIL)
+		return;
+	memset(&e->st[idx], 0, sizeof(e->st[idx]));
+	e->st[idx].t0_us = now_us;
+	wr_http_resp_init(&e->st[idx].resp);
+	c = wr_tcp_pool_conn(&e->pool, idx);
+	e->tcfg.iss = wr_conn_next_iss(e);
+	e->tcfg.app_tx_bytes = wr_conn_app_connect_bytes(e, idx);
+	wr_tcp_connect(c, &e->tcfg, now_us, &e->out);
+	if (!wr_conn_emit_seg(e, idx, NULL, &e->out.segs[0])) {
+		/* nb_tx_no_buf counted it; the start did not happen */
+		b->nb_tx_no_buf--;
+		b->nb_unstarted_tx++;
+		e->st[idx].flags = WR_CONN_S_ENDED;
+		wr_conn_free(e, idx);
+		return;
+	}
+	e->out.nb_segs = 0;
+	b->nb_attempted++;
+	if (++b->nb_open > b->nb_peak_open)
+		b->nb_peak_open = b->nb_open;
+	wr_conn_run_out(e, idx, 0, false, now_us);
+}
+
+/* Whether one more start is due now (the pacing clock or the pool). */
+static inline bool
+start_due(struct wr_conn_engine *e, uint64_t now_us)
+{
+	if (e->cfg.nb_conns != 0 && e->nb_starts >= e->cfg.nb_conns)
+		return false;
+	if (e->cfg.cps == 0)
+		return e->pool.nb_free > 0;
+	return (e->next_fx >> WR_CONN_FX_SHIFT) <= now_us;
+}
+
+void
+wr_conn_client_poll(struct wr_conn_engine *e, uint64_t now_us)
+{
+	uint32_t n;
+
+	if (e->draining)
+		return;
+	if (e->cfg.cps != 0 && now_us > WR_CONN_LATE_MAX_US +
+		(e->next_fx >> WR_CONN_FX_SHIFT))
+		e->next_fx = (now_us - WR_CONN_LATE_MAX_US) << WR_CONN_FX_SHIFT;
+	for (n = 0; n < WR_CONN_START_BURST && start_due(e, now_us); n++) {
+		e->next_fx += e->ivl_fx;
+		start_one(e, now_us);
+	}
+}
+
+int
+wr_conn_engine_set_rss(struct wr_conn_engine *e,
+	const struct wr_conn_rss *rss, struct wr_error *err)
+{
+	struct wr_tcp_srcport_cfg sc = e->sp.cfg;
+
+	if (e->cfg.role != WR_CONN_CLIENT)
+		return wr_err_usage(err, -EINVAL,
+			"conn: RSS source tuples: for a client only");
+	if (rss == NULL || rss->key == NULL)
+		return wr_err_usage(err, -EINVAL, "conn: RSS: no key");
+	sc.rss_key = rss->key;
+	sc.rss_key_bytes = rss->key_bytes;
+	sc.reta = rss->reta;
+	sc.reta_size = rss->reta_size;
+	sc.queue = rss->queue;
+	return wr_tcp_srcport_init(&e->sp, &sc, err);
+}

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Inside the connection engine (engine.h): the engine's struct, the
+ * per-connection application state and the helpers the engine's files
+ * share (engine.c: set-up, RX and timers; run.c: a TCP call's output;
+ * client.c: opening at a rate; app_http.c, app_bulk.c: the
+ * applications). Not for callers outside lib/conn.
+ */
+#ifndef WR_CONN_ENGINE_PRIV_H
+#define WR_CONN_ENGINE_PRIV_H
+
+#include "conn/engine.h"
+#include "tcp/http.h"
+#include "tcp/pool.h"
+#include "tcp/srcport.h"
+#include "tcp/table.h"
+#include "tcp/tcp.h"
+#include "tcp/wheel.h"
+#include "tcp/wire.h"
+
+/* Timer wheels: 4096 slots of 1.024 ms (4.2 s a round). */
+#define WR_CONN_WHEEL_SLOTS 4096u
+#define WR_CONN_WHEEL_SHIFT 10u
+/* Timers handled per wheel visit (the rest at the next one). */
+#define WR_CONN_FIRED_MAX 64u
+/* Connections a client starts in one poll, at most. */
+#define WR_CONN_START_BURST 64u
+/* Source tuples tried for one start before it counts as unstarted. */
+#define WR_CONN_TUPLE_TRIES 64u
+/* Room for a request or a response head written at set-up. */
+#define WR_CONN_HEAD_MAX_BYTES 256u
+/* The pacing clock's fixed point: microseconds times 2^20. */
+#define WR_CONN_FX_SHIFT 20u
+/* "Until drain": bytes a bulk client has to send (never reached). */
+#define WR_CONN_BULK_ENDLESS_BYTES (UINT64_C(1) << 62)
+/* Largest MSS the engine takes (its scratch segment). */
+#define WR_CONN_MSS_MAX_BYTES 9000u
+
+/* Flags of struct wr_conn_state. */
+enum wr_conn_state_flag {
+	WR_CONN_S_ENDED = 1 << 0,   /* counted as ended in the books */
+	WR_CONN_S_REQ_OUT = 1 << 1, /* a request waits for its answer */
+	WR_CONN_S_TTFB = 1 << 2,    /* its first answer byte was seen */
+	WR_CONN_S_HTTP_BAD = 1 << 3, /* a non-2xx or malformed answer */
+	WR_CONN_S_ESTAB = 1 << 4,   /* reached ESTABLISHED */
+	WR_CONN_S_CLOSING = 1 << 5, /* the app closed its side */
+	WR_CONN_S_TIME_WAIT = 1 << 6, /* in TIME_WAIT, counted there */
+	WR_CONN_S_FREE = 1 << 7,    /* back in the pool */
+};
+
+/*
+ * One connection's application state, by the pool's index: 48 bytes.
+ * Written only by the owning lcore.
+ */
+struct wr_conn_state {
+	struct wr_http_resp resp;  /* client: the answer parser */
+	struct wr_http_req req;    /* server: the request counter */
+	uint32_t nb_reqs;          /* client: requests queued; server:
+				    * requests answered */
+	uint32_t nb_answers;       /* client: answers complete */
+	uint8_t flags;             /* enum wr_conn_state_flag */
+	uint8_t fail;              /* enum wr_tcp_fail, or an app class */
+	uint8_t pad[2];
+	uint64_t t0_us;            /* SYN sent, then the request sent */
+	uint64_t base_off;         /* stream offset of the current request
+				    * (client) or answer (server) */
+};
+
+/* App failure classes beyond enum wr_tcp_fail, in wr_conn_state.fail. */
+enum wr_conn_fail {
+	WR_CONN_FAIL_RESP_TIMEOUT = 16,
+	WR_CONN_FAIL_HTTP = 17,
+};
+
+struct wr_conn_engine {
+	struct wr_conn_cfg cfg;
+	struct wr_conn_emit emit;
+	struct wr_tcp_pool pool;
+	struct wr_tcp_table table;
+	struct wr_tcp_wheel wheel;     /* the TCP timer of each connection */
+	struct wr_tcp_wheel app_wheel; /* client: each answer's deadline */
+	struct wr_tcp_srcport sp;
+	struct wr_conn_state *st;      /* max_open, by the pool's index */
+	uint8_t *scratch;              /* one segment's payload */
+	struct wr_tcp_cfg tcfg;        /* how connections start */
+	struct wr_http_counts http;
+	struct wr_tcp_out out;
+	const uint8_t *rx_p;           /* the segment being received: its new
+					* bytes, rx_known of them */
+	uint32_t rx_known;
+	uint64_t next_fx;              /* next start, us << FX_SHIFT */
+	uint64_t ivl_fx;               /* 1e6 / cps, us << FX_SHIFT */
+	uint64_t nb_starts;            /* starts due so far (all kinds) */
+	uint64_t resp_bytes;           /* server: head + body of an answer */
+	uint32_t iss_next;             /* the next ISS, before mixing */
+	uint32_t req_ka_len;           /* client: keep-alive request bytes */
+	uint32_t req_close_len;        /* client: the last request's bytes */
+	uint32_t head_len;             /* server: answer head bytes */
+	bool draining;
+	bool drain_bulk;               /* bulk senders to stop at the next
+					* poll (drain has no clock) */
+	bool clock_set;                /* the wheels run on the caller's
+					* clock since its first call */
+	uint8_t req_ka[WR_CONN_HEAD_MAX_BYTES];
+	uint8_t req_close[WR_CONN_HEAD_MAX_BYTES];
+	uint8_t head[WR_CONN_HEAD_MAX_BYTES];
+	uint32_t fired[WR_CONN_FIRED_MAX];
+	struct wr_conn_books books;
+};
+
+/* run.c: act on e->out, the output of a TCP call on connection idx
+ * (sent0: its tx_sent_bytes before the call, rto: from a timeout). */
+void wr_conn_run_out(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t sent0, bool rto, uint64_t now_us);
+
+/* run.c: send a RST for an abort and free connection idx. */
+void wr_conn_abort(struct wr_conn_engine *e, uint32_t idx, uint8_t fail,
+	uint64_t now_us);
+
+/* run.c: emit one segment of connection idx (its tuple from the table,
+ * or tuple when not NULL). */
+bool wr_conn_emit_seg(struct wr_conn_engine *e, uint32_t idx,
+	const struct wr_tcp_tuple *tuple, const struct wr_tcp_seg *seg);
+
+/* run.c: give connection idx back (timers, table entry, pool slot). */
+void wr_conn_free(struct wr_conn_engine *e, uint32_t idx);
+
+/* run.c: book the end of connection idx (once) with failure class fail
+ * (0: completed when its work is done). */
+void wr_conn_end(struct wr_conn_engine *e, uint32_t idx, uint8_t fail);
+
+/* client.c: open the connections due at now_us. */
+void wr_conn_client_poll(struct wr_conn_engine *e, uint64_t now_us);
+
+/* client.c: the pacing and the source tuples; 0 or -EINVAL. */
+int wr_conn_client_init(struct wr_conn_engine *e, struct wr_error *err);
+
+/* app_http.c: requests and answer heads written at set-up. */
+int wr_conn_http_init(struct wr_conn_engine *e, struct wr_error *err);
+
+/* The applications' hooks, by role and app (app_http.c, app_bulk.c). */
+void wr_conn_app_established(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t now_us);
+void wr_conn_app_rx(struct wr_conn_engine *e, uint32_t idx,
+	const uint8_t *p, uint64_t known, uint64_t nb_bytes, uint64_t now_us);
+void wr_conn_app_peer_fin(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t now_us);
+void wr_conn_app_resp_timeout(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t now_us);
+/* Payload of a segment: a pointer to its len bytes, or NULL for the
+ * pattern (app_http.c). */
+const uint8_t *wr_conn_app_payload(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t off, uint32_t len);
+/* Client: bytes queued at the connect (the first request), noted. */
+uint64_t wr_conn_app_connect_bytes(struct wr_conn_engine *e, uint32_t idx);
+/* Whether a client connection did all its work (completed if so). */
+bool wr_conn_app_done(const struct wr_conn_engine *e, uint32_t idx);
+
+/* app_bulk.c */
+void wr_conn_bulk_established(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t now_us);
+void wr_conn_bulk_drain(struct wr_conn_engine *e, uint64_t now_us);
+
+/* The ISS of a new connection: a counter from the seed, mixed (RFC 9293
+ * 3.4.1 wants it hard to guess; here it only has to vary). */
+static inline uint32_t
+wr_conn_next_iss(struct wr_conn_engine *e)
+{
+	uint32_t x = e->iss_next++ * 0x9e3779b9u;
+
+	x ^= x >> 16;
+	x *= 0x85ebca6bu;
+	x ^= x >> 13;
+	return x;
+}
+
+/* Close our side of connection idx (the FIN after the data). */
+static inline void
+wr_conn_close(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
+{
+	struct wr_tcp_conn *c = wr_tcp_pool_conn(&e->pool, idx);
+	uint64_t sent0 = c->tx_sent_bytes;
+
+	e->st[idx].flags |= WR_CONN_S_CLOSING;
+	wr_tcp_close(c, now_us, &e->out);
+	wr_conn_run_out(e, idx, sent0, false, now_us);
+}
+
+/* Send what connection idx may after its app queued bytes. */
+static inline void
+wr_conn_push(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
+{
+	struct wr_tcp_conn *c = wr_tcp_pool_conn(&e->pool, idx);
+	uint64_t sent0 = c->tx_sent_bytes;
+
+	wr_tcp_output(c, now_us, &e->out);
+	wr_conn_run_out(e, idx, sent0, false, now_us);
+}
+
+#endif /* WR_CONN_ENGINE_PRIV_H */
