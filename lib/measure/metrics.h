@@ -33,6 +33,12 @@ enum wr_metric_id {
 	WR_METRIC_NDR_GBPS_L1,
 	WR_METRIC_PDR_MPPS,
 	WR_METRIC_B2B_PKTS,
+	/* Figures of a connection run (lib/results/conn_read.c). */
+	WR_METRIC_CONN_CPS,
+	WR_METRIC_CONN_RPS,
+	WR_METRIC_CONN_GOODPUT_GBPS,
+	WR_METRIC_CONN_FAIL_PCT,
+	WR_METRIC_CONN_CONNECT_P99_US,
 	WR_METRIC_COUNT,
 };
 
@@ -44,7 +50,8 @@ enum wr_metric_dir {
 struct wr_metric_def {
 	const char *name;        /* key in summaries, tolerance files, CSV */
 	const char *label;       /* column heading */
-	const char *group;       /* "throughput", "loss", "latency", "cpu" */
+	const char *group;       /* "throughput", "loss", "latency", "cpu",
+	                          * "connections" */
 	enum wr_metric_dir dir;
 	double tol;              /* default tolerance */
 	bool tol_relative;       /* tol is a % change; else absolute, in unit */
