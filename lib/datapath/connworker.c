@@ -111,8 +111,13 @@ connq_rx_ip(struct wr_connq *q, const struct rte_mbuf *m, uint64_t now_us)
 		return false;
 	if (q->learn_dst)
 		q->dst_mac = eth->src_addr;
-	return wr_conn_engine_rx(q->eng, (const uint8_t *)(eth + 1),
-		m->data_len - RTE_ETHER_HDR_LEN, now_us);
+	/* The PMD vouched for the TCP checksum (and IPv4's, when IPv4):
+	 * the engine skips its own sums; else it checks in software. */
+	return wr_conn_engine_rx_csum(q->eng, (const uint8_t *)(eth + 1),
+		m->data_len - RTE_ETHER_HDR_LEN, now_us,
+		(m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_GOOD &&
+		(eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6) ||
+		(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD));
 }
 
 /* What the RX burst counts besides frames and bytes. */

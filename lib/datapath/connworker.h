@@ -66,7 +66,8 @@ struct wr_connq {
 	struct wr_txq *txq;           /* the port's TX queue (registry) */
 	struct wr_rxq *rxq;           /* the port's RX queue (registry) */
 	struct rte_mempool *pool;     /* mbufs for the engine's segments */
-	struct wr_conn_engine *eng;   /* in memory on the port's socket */
+	struct wr_conn_engine *eng;   /* in eng_mem, on the port's socket */
+	void *eng_mem;
 	struct wr_connclock clock;    /* started at launch (wr_connq_start) */
 	struct rte_ether_addr src_mac;
 	struct rte_ether_addr dst_mac; /* the next hop (client) */
