@@ -107,7 +107,8 @@ rx_conn(struct wr_conn_engine *e, uint32_t idx, const struct wr_tcp_rx *rx,
 	struct wr_tcp_conn *c = wr_tcp_pool_conn(&e->pool, idx);
 	const struct wr_tcp_seg *seg = &rx->seg;
 	uint32_t start = seg->seq + ((seg->flags & WR_TCP_SYN) ? 1 : 0);
-	uint32_t skip = c->rcv_nxt - start;
+	/* In SYN_SENT rcv_nxt is not set yet: a SYN,ACK's text is new. */
+	uint32_t skip = c->state == WR_TCP_SYN_SENT ? 0 : c->rcv_nxt - start;
 	uint64_t sent0 = c->tx_sent_bytes;
 
 	if (skip < seg->len_bytes) {

@@ -66,6 +66,10 @@ struct wr_conn_state {
 				    * (client) or answer (server) */
 };
 
+/* The memory per connection docs/tcp.md states counts 48 bytes here. */
+_Static_assert(sizeof(struct wr_conn_state) == 48,
+	"struct wr_conn_state is not 48 bytes");
+
 /* App failure classes beyond enum wr_tcp_fail, in wr_conn_state.fail. */
 enum wr_conn_fail {
 	WR_CONN_FAIL_RESP_TIMEOUT = 16,

@@ -172,6 +172,10 @@ wr_conn_engine_init(void *mem, const struct wr_conn_cfg *cfg,
 		wr_err_usage(err, -EINVAL, "conn: no memory, cfg or emit");
 		return NULL;
 	}
+	if (((uintptr_t)mem & 63) != 0) {
+		wr_err_usage(err, -EINVAL, "conn: memory not 64-byte aligned");
+		return NULL;
+	}
 	if (check_common(cfg, err) < 0 ||
 		(cfg->role == WR_CONN_CLIENT && check_client(cfg, err) < 0))
 		return NULL;

@@ -201,6 +201,36 @@ test_tuples_exhausted(void)
 	pair_free(&P);
 }
 
+/* A server whose pool is full drops the SYN (counted); the client's
+ * SYN comes again after its RTO and the connection completes. */
+static void
+test_server_pool_full(void)
+{
+	struct wr_conn_cfg cc, sc;
+	const struct wr_conn_books *cb, *sb;
+	const uint64_t n = 48;
+
+	/* all SYNs at once, 8 taken a round; the rest come back together
+	 * after 1, 2, 4, 8, 16 s (RFC 6298 backoff): 6 rounds, 31 s */
+	setup(&cc, &sc, n);
+	cc.cps = 0;
+	sc.max_open = 8;
+	WR_CHECK(pair_init(&P, &cc, &sc));
+	if (P.cli == NULL || P.srv == NULL)
+		return;
+	WR_CHECK(pair_run(&P, 60000000));
+	pair_settle(&P, 10000);
+	cb = wr_conn_engine_books(P.cli);
+	sb = wr_conn_engine_books(P.srv);
+	check_closed(cb, sb);
+	WR_CHECK_U64(cb->nb_completed, n);
+	WR_CHECK(sb->nb_unstarted_pool > 0);
+	WR_CHECK_U64(sb->nb_accepted, n);
+	WR_CHECK_U64(P.c2s.seen.nb_syn, n + sb->nb_unstarted_pool);
+	WR_CHECK(sb->nb_peak_open <= 8);
+	pair_free(&P);
+}
+
 /* A segment for no connection, and one with a bad checksum. */
 static void
 test_no_conn_and_bad_csum(void)
@@ -263,6 +293,7 @@ main(void)
 	WR_TEST_RUN(test_refused);
 	WR_TEST_RUN(test_pool_exhausted);
 	WR_TEST_RUN(test_tuples_exhausted);
+	WR_TEST_RUN(test_server_pool_full);
 	WR_TEST_RUN(test_no_conn_and_bad_csum);
 	return wr_test_summary();
 }

@@ -217,6 +217,8 @@ test_bad_cfg(void)
 	WR_CHECK(wr_conn_engine_init(mem, &c, &em, &err) == NULL);
 	WR_CHECK_STR(err.msg, "source ports");
 	c.lport_last = 3000;
+	WR_CHECK(wr_conn_engine_init(mem + 8, &c, &em, &err) == NULL);
+	WR_CHECK_STR(err.msg, "aligned");
 	WR_CHECK(wr_conn_engine_mem_bytes(&c) <= sizeof(mem));
 	WR_CHECK(wr_conn_engine_init(mem, &c, &em, &err) != NULL);
 }
