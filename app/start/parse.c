@@ -19,6 +19,7 @@
 #include "config/opts.h"
 #include "config/profile.h"
 #include "cmdline.h"
+#include "connmem.h"
 #include "parse.h"
 #include "usage.h"
 
@@ -105,6 +106,8 @@ app_parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
 		memcpy(app_argv + 1, argv + dd + 1, sizeof(*app_argv) * (size_t)(nb - 1));
 	rc = parse_app(nb, app_argv, cfg, argv[0]);
 	free(app_argv);
+	if (rc == APP_RUN)
+		rc = app_connmem_check(cfg, dd < argc ? dd : argc, argv);
 	return rc;
 }
 
