@@ -46,7 +46,7 @@ failed_sum(const struct wr_conn_books *b)
 }
 
 /* A row from the books at t_s; a server's attempted are its accepted,
- * its completed those closed. */
+ * its completed those closed, its answers the requests it served. */
 static void
 row_of(const struct wr_conn_books *b, bool server, double t_s,
 		struct wr_conn_interval *r)
@@ -56,7 +56,7 @@ row_of(const struct wr_conn_books *b, bool server, double t_s,
 	r->nb_completed = server ? b->nb_closed : b->nb_completed;
 	r->nb_failed = failed_sum(b);
 	r->nb_open = b->nb_open;
-	r->nb_resps = b->nb_resps;
+	r->nb_resps = server ? b->nb_reqs_served : b->nb_resps;
 	r->nb_l7_rx_bytes = b->nb_l7_rx_bytes;
 	r->nb_l7_tx_bytes = b->nb_l7_tx_bytes;
 	r->nb_rtx = b->nb_rtx_rto + b->nb_rtx_fast;
