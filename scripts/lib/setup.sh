@@ -36,7 +36,7 @@ WR_TEST_PACKAGES+=(python3-scapy)
 # Connections against the kernel's TCP (tests/twoend/test_conn.py): nginx
 # as the server of wirerate's client, h2load and wrk as clients of its
 # server, ethtool to turn TX checksum offload off on the namespace's veth.
-WR_TEST_PACKAGES+=(nginx-light nghttp2-client wrk ethtool tcpdump)
+WR_TEST_PACKAGES+=(nginx-light nghttp2-client wrk ethtool)
 # One-way latency across hosts (docs/testbeds.md): the twoend suite's
 # clocks case reads real clock daemons, each started by the test in its
 # own namespaces with its own config, pid file and socket: linuxptp's

@@ -63,10 +63,10 @@ def probe(c, *tools):
     if not wrtest.have_netns():
         c.skip("this process cannot create a network namespace")
         c.done()
-    missing = [t for t in tools if shutil.which(t) is None]
-    if missing:
-        c.skip("not installed: %s" % ", ".join(missing))
-        c.done()
+    for t in tools:
+        if shutil.which(t) is None:
+            c.skip("not installed: %s" % t)
+            c.done()
 
 
 def make_bed():
