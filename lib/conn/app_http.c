@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * HTTP/1.1 on the engine's connections (RFC 9112), and the hooks by
- * which run.c reaches an application (HTTP here, bulk in app_bulk.c).
+ * HTTP/1.1 on the engine's connections (RFC 9112), reached through the
+ * application hooks of app.c.
  *
  * Client: on ESTABLISHED the GET goes out (keep-alive while more follow
  * on the connection, "Connection: close" on the last); the answer is
@@ -88,10 +88,8 @@ send_request(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
 }
 
 uint64_t
-wr_conn_app_connect_bytes(struct wr_conn_engine *e, uint32_t idx)
+wr_conn_http_connect_bytes(struct wr_conn_engine *e, uint32_t idx)
 {
-	if (e->cfg.app != WR_CONN_APP_HTTP)
-		return 0;
 	/* The first request leaves with the handshake's last ACK. */
 	e->st[idx].nb_reqs = 1;
 	e->st[idx].base_off = 0;
@@ -221,14 +219,12 @@ server_payload(struct wr_conn_engine *e, struct wr_conn_state *st,
 }
 
 const uint8_t *
-wr_conn_app_payload(struct wr_conn_engine *e, uint32_t idx, uint64_t off,
+wr_conn_http_payload(struct wr_conn_engine *e, uint32_t idx, uint64_t off,
 	uint32_t len)
 {
 	struct wr_conn_state *st = &e->st[idx];
 	bool last;
 
-	if (e->cfg.app != WR_CONN_APP_HTTP)
-		return NULL;
 	if (e->cfg.role == WR_CONN_SERVER)
 		return server_payload(e, st,
 			wr_tcp_pool_conn(&e->pool, idx)->iss, off, len);
@@ -239,21 +235,17 @@ wr_conn_app_payload(struct wr_conn_engine *e, uint32_t idx, uint64_t off,
 }
 
 void
-wr_conn_app_established(struct wr_conn_engine *e, uint32_t idx,
+wr_conn_http_established(struct wr_conn_engine *e, uint32_t idx,
 	uint64_t now_us)
 {
-	if (e->cfg.app == WR_CONN_APP_BULK)
-		wr_conn_bulk_established(e, idx, now_us);
-	else if (e->cfg.role == WR_CONN_CLIENT)
+	if (e->cfg.role == WR_CONN_CLIENT)
 		request_out(e, idx, now_us);    /* queued at the connect */
 }
 
 void
-wr_conn_app_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
+wr_conn_http_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
 	uint64_t known, uint64_t nb_bytes, uint64_t now_us)
 {
-	if (e->cfg.app != WR_CONN_APP_HTTP)
-		return;
 	if (e->cfg.role == WR_CONN_CLIENT)
 		http_client_rx(e, idx, p, known, nb_bytes, now_us);
 	else
@@ -261,44 +253,19 @@ wr_conn_app_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
 }
 
 void
-wr_conn_app_peer_fin(struct wr_conn_engine *e, uint32_t idx,
+wr_conn_http_peer_fin(struct wr_conn_engine *e, uint32_t idx,
 	uint64_t now_us)
 {
 	struct wr_conn_state *st = &e->st[idx];
 	uint64_t resps0 = e->http.nb_responses;
 	uint64_t failed0 = e->http.nb_failed;
 
-	if (e->cfg.role == WR_CONN_CLIENT && e->cfg.app == WR_CONN_APP_HTTP &&
-		(st->flags & WR_CONN_S_REQ_OUT)) {
-		/* An answer may end with the connection (RFC 9112 6.3). */
-		if (wr_http_resp_eof(&st->resp, &e->http) == 0 &&
-			e->http.nb_responses != resps0) {
-			answer_done(e, idx, e->http.nb_failed == failed0,
-				now_us);
-			if (st->flags & WR_CONN_S_FREE)
-				return;
-		} else {
-			st->fail = WR_CONN_FAIL_HTTP;
-		}
-	}
-	if (!(st->flags & WR_CONN_S_CLOSING))
-		wr_conn_close(e, idx, now_us);
-}
-
-void
-wr_conn_app_resp_timeout(struct wr_conn_engine *e, uint32_t idx,
-	uint64_t now_us)
-{
-	if (e->st[idx].flags & WR_CONN_S_REQ_OUT)
-		wr_conn_abort(e, idx, WR_CONN_FAIL_RESP_TIMEOUT, now_us);
-}
-
-bool
-wr_conn_app_done(const struct wr_conn_engine *e, uint32_t idx)
-{
-	const struct wr_conn_state *st = &e->st[idx];
-
-	if (e->cfg.app == WR_CONN_APP_BULK)
-		return true;    /* ended cleanly: its FIN acked its bytes */
-	return st->nb_answers >= e->cfg.reqs_per_conn;
+	if (e->cfg.role != WR_CONN_CLIENT || !(st->flags & WR_CONN_S_REQ_OUT))
+		return;
+	/* An answer may end with the connection (RFC 9112 6.3). */
+	if (wr_http_resp_eof(&st->resp, &e->http) == 0 &&
+		e->http.nb_responses != resps0)
+		answer_done(e, idx, e->http.nb_failed == failed0, now_us);
+	else
+		st->fail = WR_CONN_FAIL_HTTP;
 }

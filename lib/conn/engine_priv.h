@@ -2,8 +2,8 @@
 /*
  * Inside the connection engine (engine.h): the engine's struct, the
  * per-connection application state and the helpers the engine's files
- * share (engine.c: set-up, RX and timers; run.c: a TCP call's output;
- * client.c: opening at a rate; app_http.c, app_bulk.c: the
+ * share (setup.c: set-up; engine.c: RX and timers; run.c: a TCP call's
+ * output; client.c: opening at a rate; app.c, app_http.c: the
  * applications). Not for callers outside lib/conn.
  */
 #ifndef WR_CONN_ENGINE_PRIV_H
@@ -141,28 +141,37 @@ int wr_conn_client_init(struct wr_conn_engine *e, struct wr_error *err);
 
 /* app_http.c: requests and answer heads written at set-up. */
 int wr_conn_http_init(struct wr_conn_engine *e, struct wr_error *err);
+/* app_http.c: the HTTP side of app.c's hooks below. */
+uint64_t wr_conn_http_connect_bytes(struct wr_conn_engine *e, uint32_t idx);
+const uint8_t *wr_conn_http_payload(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t off, uint32_t len);
+void wr_conn_http_established(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t now_us);
+void wr_conn_http_rx(struct wr_conn_engine *e, uint32_t idx,
+	const uint8_t *p, uint64_t known, uint64_t nb_bytes, uint64_t now_us);
+void wr_conn_http_peer_fin(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t now_us);
 
-/* The applications' hooks, by role and app (app_http.c, app_bulk.c). */
+/* app.c: the hooks by which run.c reaches the application. */
+/* Client: bytes queued at the connect (HTTP: the first request). */
+uint64_t wr_conn_app_connect_bytes(struct wr_conn_engine *e, uint32_t idx);
+/* Payload of a segment: a pointer to its len bytes, or NULL for the
+ * pattern. */
+const uint8_t *wr_conn_app_payload(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t off, uint32_t len);
 void wr_conn_app_established(struct wr_conn_engine *e, uint32_t idx,
 	uint64_t now_us);
+/* nb_bytes delivered in order, the first known of them at p. */
 void wr_conn_app_rx(struct wr_conn_engine *e, uint32_t idx,
 	const uint8_t *p, uint64_t known, uint64_t nb_bytes, uint64_t now_us);
+/* The peer closed its side: ours follows. */
 void wr_conn_app_peer_fin(struct wr_conn_engine *e, uint32_t idx,
 	uint64_t now_us);
 void wr_conn_app_resp_timeout(struct wr_conn_engine *e, uint32_t idx,
 	uint64_t now_us);
-/* Payload of a segment: a pointer to its len bytes, or NULL for the
- * pattern (app_http.c). */
-const uint8_t *wr_conn_app_payload(struct wr_conn_engine *e, uint32_t idx,
-	uint64_t off, uint32_t len);
-/* Client: bytes queued at the connect (the first request), noted. */
-uint64_t wr_conn_app_connect_bytes(struct wr_conn_engine *e, uint32_t idx);
 /* Whether a client connection did all its work (completed if so). */
 bool wr_conn_app_done(const struct wr_conn_engine *e, uint32_t idx);
-
-/* app_bulk.c */
-void wr_conn_bulk_established(struct wr_conn_engine *e, uint32_t idx,
-	uint64_t now_us);
+/* Bulk clients sending until drain: their FIN now. */
 void wr_conn_bulk_drain(struct wr_conn_engine *e, uint64_t now_us);
 
 /* The ISS of a new connection: a counter from the seed, mixed (RFC 9293

@@ -40,6 +40,8 @@ struct pair_seen {
 	uint64_t nb_pattern_bad;  /* bulk bytes not the sender's pattern */
 	uint64_t nb_bulk_bytes;   /* bulk: highest byte seen, summed */
 	uint64_t nb_rss_bad;      /* SYNs whose reply hashes elsewhere */
+	uint64_t min_reuse_us;    /* shortest time from a port's last packet
+				   * to its next SYN (c2s; 0 while none) */
 };
 
 struct pair_link {
@@ -56,6 +58,7 @@ struct pair_link {
 	struct pair_seen seen;
 	uint32_t iss[PAIR_PORTS]; /* by the client's port: its ISS */
 	uint64_t end[PAIR_PORTS]; /* by the client's port: bulk end seen */
+	uint64_t last_us[PAIR_PORTS]; /* by the client's port: last packet */
 };
 
 struct pair {
@@ -122,7 +125,11 @@ pair_look(struct pair_link *l, const uint8_t *p, size_t len, bool c2s)
 		l->end[cport] = 0;
 		if (l->rss != NULL)
 			pair_rss_check(l, &rx.tuple);
+		if (c2s && l->last_us[cport] != 0 && (l->seen.min_reuse_us == 0 ||
+			*l->now_us - l->last_us[cport] < l->seen.min_reuse_us))
+			l->seen.min_reuse_us = *l->now_us - l->last_us[cport];
 	}
+	l->last_us[cport] = *l->now_us;
 	if (rx.seg.flags & WR_TCP_RST)
 		l->seen.nb_rst++;
 	if (rx.seg.len_bytes >= 4 && memcmp(pl, "GET ", 4) == 0)

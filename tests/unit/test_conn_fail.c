@@ -196,6 +196,10 @@ test_tuples_exhausted(void)
 	WR_CHECK_U64(cb->nb_attempted + cb->nb_unstarted_tuples, n);
 	WR_CHECK_U64(cb->nb_completed, cb->nb_attempted);
 	WR_CHECK_U64(P.c2s.seen.nb_syn, cb->nb_attempted);
+	/* the link saw no port used again before its TIME_WAIT ended */
+	WR_CHECK(P.c2s.seen.min_reuse_us >= cc.time_wait_us);
+	printf("tuples: port reused %llu us after its last packet at least\n",
+		(unsigned long long)P.c2s.seen.min_reuse_us);
 	/* 100 starts over 100 ms, each port busy ~50 ms: about half */
 	WR_CHECK(cb->nb_attempted < n - 20);
 	pair_free(&P);
