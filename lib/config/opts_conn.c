@@ -91,14 +91,14 @@ conn_server(const char *v, struct wr_conn_cfg *c, struct wr_error *err)
 	return 0;
 }
 
-/* The last 64 bits of an IPv6 address, as a number. */
+/* The address's number: IPv4 all 32 bits, IPv6 its last 64. */
 static uint64_t
-low64(const uint8_t *a)
+addr_num(const uint8_t *a, uint8_t family)
 {
 	uint64_t x = 0;
 	unsigned int i;
 
-	for (i = 8; i < 16; i++)
+	for (i = family == 4 ? 0 : 8; i < (family == 4 ? 4u : 16u); i++)
 		x = x << 8 | a[i];
 	return x;
 }
@@ -135,8 +135,8 @@ conn_src_ip(const char *v, struct wr_conn_opts *co, struct wr_error *err)
 	if (fa == 6 && memcmp(first, last, 8) != 0)
 		return wr_err_usage(err, -EINVAL, "--conn-src-ip %s: the addresses "
 			"differ in their first 64 bits; only the last 64 vary", v);
-	lo = fa == 4 ? ntohl(*(const uint32_t *)(const void *)first) : low64(first);
-	hi = fa == 4 ? ntohl(*(const uint32_t *)(const void *)last) : low64(last);
+	lo = addr_num(first, fa);
+	hi = addr_num(last, fa);
 	if (hi < lo)
 		return wr_err_usage(err, -EINVAL, "--conn-src-ip %s: the range runs "
 			"backwards (its last address is below its first)", v);

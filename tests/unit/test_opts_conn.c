@@ -113,6 +113,12 @@ test_ipv6_and_sources(void)
 	inet_pton(AF_INET6, "2001:2::100", a);
 	WR_CHECK(memcmp(p.laddr, a, 16) == 0);
 	WR_CHECK_U64(p.nb_laddrs, 256);
+	/* An IPv4 range across a byte boundary: .250 to .1.5 is 12. */
+	WR_CHECK_U64(PARSE(&c, CLIENT4, "--conn-src-ip", "10.0.0.250-10.0.1.5"),
+		WR_OPTS_RUN);
+	WR_CHECK_U64(k->nb_laddrs, 12);
+	inet_pton(AF_INET, "10.0.0.250", a);
+	WR_CHECK(memcmp(k->laddr, a, 4) == 0);
 }
 
 static void
