@@ -44,8 +44,11 @@ struct wr_conn_result {
 
 /*
  * Put r into the result document doc as its "connections" object, with
- * the derived rates (CPS, requests/s, goodput) and the books' check.
- * Returns 0, or a negative errno with err filled.
+ * the derived rates (CPS, requests/s, goodput) and the books' check
+ * (docs/results.md). Returns 0; -EINVAL with err naming the field for an
+ * r that cannot be written (no cfg or books, a role or app of neither
+ * kind, a duration that is not a time, rows whose t_s does not rise),
+ * doc left as it was; -ENOMEM.
  */
 int wr_results_conn_put(json_t *doc, const struct wr_conn_result *r,
 	struct wr_error *err);

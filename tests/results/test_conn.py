@@ -150,6 +150,17 @@ def conn_compare():
         p = tool(["compare", "--tolerance", "connections=25%", "--tolerance",
                   "conn_failed_pct=0.1", base, worse])
         c.eq(p.returncode, 0, "connections=25%%: exit 0 (%s)" % p.stdout[-300:])
+        # another rate asked: refused, naming the key that allows it
+        bdoc2 = json.loads(json.dumps(bdoc))
+        bdoc2["connections"]["asked"]["cps"] = 20000
+        fast = os.path.join(d, "fast.json")
+        with open(fast, "w") as f:
+            json.dump(bdoc2, f)
+        p = tool(["compare", base, fast])
+        c.eq(p.returncode, 2, "another asked rate: exit 2")
+        c.true("--allow-diff conn_asked" in p.stderr, "names conn_asked: %r" % p.stderr)
+        p = tool(["compare", "--allow-diff", "conn_asked", base, fast])
+        c.eq(p.returncode, 0, "--allow-diff conn_asked: exit 0")
         p = tool(["compare", base, srv])
         c.eq(p.returncode, 2, "client against server: exit 2")
         c.true("conn_client" in p.stderr and "conn_server" in p.stderr,
