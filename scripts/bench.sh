@@ -14,7 +14,8 @@ Usage: $0 [--runs N] [--seconds S] [--cases LIST] [--out DIR]
   --runs N       runs of each program per figure, alternating [5]
   --seconds S    length of each run, >= 2 [3]
   --cases LIST   comma-separated, from tx64,tx1518,rx64,rx1518,stamp,traffic,
-                 ring64,ring1518,rxmemif64,rxmemif1518,replay,scale,stacks [all]
+                 ring64,ring1518,rxmemif64,rxmemif1518,replay,scale,stacks,
+                 nginx [all]
   --out DIR      where bench.json and bench.md go [build-bench]
   --min-share F  repeat a run whose worker thread got less than this share
                  of its CPU (other processes took the rest) [0.5]
@@ -28,7 +29,7 @@ USAGE
 
 runs=5
 seconds=3
-cases=tx64,tx1518,rx64,rx1518,stamp,ring64,ring1518,traffic,rxmemif64,rxmemif1518,replay,scale,stacks
+cases=tx64,tx1518,rx64,rx1518,stamp,ring64,ring1518,traffic,rxmemif64,rxmemif1518,replay,scale,stacks,nginx
 out=
 min_share=0.5
 attempts=3
@@ -53,8 +54,9 @@ WR_BUILD=${WR_BENCH_BUILD:-$WR_ROOT/build-bench}
 out=${out:-$WR_BUILD}
 
 wr_need_root
-# dpdk (in WR_PACKAGES) provides dpdk-testpmd; coreutils provides stdbuf.
-wr_install "${WR_PACKAGES[@]}" coreutils
+# dpdk (in WR_PACKAGES) provides dpdk-testpmd; coreutils provides stdbuf;
+# the nginx case drives nginx and wrk, and ethtool on its veth.
+wr_install "${WR_PACKAGES[@]}" coreutils nginx-light wrk ethtool
 command -v dpdk-testpmd >/dev/null || wr_die "dpdk-testpmd not found (package dpdk)"
 wr_hugepages
 wr_build -Dbuildtype=release -Dwerror=true

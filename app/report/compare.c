@@ -223,7 +223,9 @@ print_table(FILE *f, const struct cmp_args *a, const struct wr_compare *c)
 	if (c->nb_points > 1 || strcmp(c->kind, "run") != 0)
 		fprintf(f, "%s results, %u point(s)\n", c->kind, c->nb_points);
 	for (p = 0; p < c->nb_points; p++) {
-		if (c->points[p].load_pct >= 0 || c->points[p].stream_id >= 0)
+		/* a point not keyed by frame size (a connection run) has size 0 */
+		if (c->points[p].load_pct >= 0 || c->points[p].stream_id >= 0 ||
+				c->points[p].frame_size == 0)
 			fprintf(f, "%s%s\n\n", p ? "\n" : "", c->points[p].name);
 		else
 			fprintf(f, "%s%u-byte frames\n\n", p ? "\n" : "",

@@ -14,6 +14,7 @@
 #include "markup.h"
 #include "rep_doc.h"
 #include "report_fmt.h"
+#include "report_conn.h"
 #include "report_streams.h"
 
 /*
@@ -123,7 +124,10 @@ kind_table(const struct rep *r, const struct wr_kind *k, struct rep_doc *doc)
 		const struct rep_run *run = &r->run[rows[i]];
 
 		snprintf(t->cell[i][0], REP_CELL, "%s", run->label);
-		snprintf(t->cell[i][1], REP_CELL, "%u", run->frame_size);
+		if (k->point_name != NULL)
+			snprintf(t->cell[i][1], REP_CELL, "-");
+		else
+			snprintf(t->cell[i][1], REP_CELL, "%u", run->frame_size);
 		snprintf(t->cell[i][2], REP_CELL, "%u", run->n);
 		if (k->by_load)
 			snprintf(t->cell[i][3], REP_CELL, "%.1f", run->load_pct);
@@ -369,7 +373,8 @@ int
 rep_doc_build(const struct rep *r, int metric, struct rep_doc *doc)
 {
 	if (kind_tables(r, doc) != 0 || matrix_tables(r, metric, doc) != 0 ||
-			rep_stream_tables(r, doc) != 0 || env_table(r, doc) != 0)
+			rep_stream_tables(r, doc) != 0 || rep_conn_tables(r, doc) != 0 ||
+			env_table(r, doc) != 0)
 		return -ENOMEM;
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "methods/modes.h"
 #include "results/result.h"
 #include "stats/telemetry.h"
+#include "connrun.h"
 #include "peer.h"
 #include "results.h"
 #include "run.h"
@@ -381,8 +382,11 @@ app_run_all(const struct wr_config *cfg, const char *cmdline,
 	if (!cfg->quiet)
 		app_view_plan(stdout, run);
 	watch_live(w, run);
-	rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg, stop, doc, ps) :
-		run_mode(run, cfg, stop, doc, ps);
+	if (cfg->conn.cfg.role != 0)
+		rc = app_conn_run(run, cfg, stop, doc);
+	else
+		rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg, stop, doc, ps) :
+			run_mode(run, cfg, stop, doc, ps);
 	json_decref(peer.far);
 	watch_live(w, NULL);
 	watch_ports(w, true);

@@ -2,10 +2,12 @@
 /*
  * The wirerate options parsed before EAL starts, so that their errors
  * come first and alone: defaults, then the --profile file if any, then
- * the command line (and the output files checked). For a run, `wirerate
- * serve` and `wirerate check`; also --version and the signals of a run.
+ * the command line (and the output files checked; a connection run's
+ * pools against the hugepages). For a run, `wirerate serve` and
+ * `wirerate check`; also --version and the signals of a run.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "run/results.h"
 #include "base/wr_version.h"
 #include "config/opts.h"
+#include "config/opts_conn.h"
 #include "config/profile.h"
 #include "cmdline.h"
 #include "parse.h"
@@ -82,6 +85,53 @@ parse_app(int argc, char **argv, struct wr_config *cfg, const char *prog)
 	return APP_RUN;
 }
 
+/* The value of key ("HugePages_Total:") in /proc/meminfo, or 0. */
+static uint64_t
+meminfo(const char *key)
+{
+	char line[256];
+	uint64_t v = 0;
+	size_t n = strlen(key);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, key, n) == 0 &&
+				sscanf(line + n, "%" SCNu64, &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+uint64_t
+app_connmem_avail_bytes(int dd, char **argv)
+{
+	int i;
+
+	for (i = 1; i < dd; i++)
+		if (strcmp(argv[i], "--no-huge") == 0)
+			return meminfo("MemTotal:") * 1024;
+	return meminfo("HugePages_Total:") * meminfo("Hugepagesize:") * 1024;
+}
+
+int
+app_connmem_check(const struct wr_config *cfg, int dd, char **argv)
+{
+	struct wr_error err;
+	uint64_t avail;
+	unsigned int nb_ports = cfg->tx_ports_set ?
+		(unsigned int)__builtin_popcountll(cfg->tx_port_mask) : 1;
+
+	if (cfg->conn.cfg.role == 0)
+		return APP_RUN;
+	avail = app_connmem_avail_bytes(dd, argv);
+	wr_err_clear(&err);
+	if (avail != 0 && wr_opts_conn_mem_check(cfg, nb_ports, avail, &err) != 0)
+		return app_error("wirerate", &err);
+	return APP_RUN;
+}
+
 /*
  * The wirerate options (after the first --, argv[dd]) parsed before EAL
  * starts, so that their errors come first and alone. APP_RUN: run;
@@ -105,6 +155,8 @@ app_parse_before_eal(int argc, char **argv, int dd, struct wr_config *cfg)
 		memcpy(app_argv + 1, argv + dd + 1, sizeof(*app_argv) * (size_t)(nb - 1));
 	rc = parse_app(nb, app_argv, cfg, argv[0]);
 	free(app_argv);
+	if (rc == APP_RUN)
+		rc = app_connmem_check(cfg, dd < argc ? dd : argc, argv);
 	return rc;
 }
 

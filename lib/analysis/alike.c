@@ -33,6 +33,11 @@ const struct wr_alike_key wr_alike_keys[] = {
 		"ports", NULL, "-" },
 	{ "latency", "latency measurement (--latency)", "config.latency", NULL,
 		"auto" },
+	/* A connection run's (histpoints.c keeps them out of other set-ups). */
+	{ "conn_app", "a connection run's application (HTTP, bulk)",
+		"connections.app", NULL, "-" },
+	{ "conn_asked", "what a connection run asked (rate, connections, "
+		"requests per connection, sizes)", "connections.asked", NULL, "-" },
 };
 const unsigned int wr_nb_alike_keys = RTE_DIM(wr_alike_keys);
 

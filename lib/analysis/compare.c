@@ -339,8 +339,10 @@ check_points(const struct wr_points *b, const char *bn, bool b_running,
 
 	if (b->kind->points != c->kind->points)
 		return wr_err_usage(err, -EINVAL, "incomparable results: %s is a %s "
-			"result (%s B), %s a %s result (%s B); compare results of "
-			"one kind", bn, b->kind->name, bs, cn, c->kind->name, cs);
+			"result (%s%s), %s a %s result (%s%s); compare results of "
+			"one kind", bn, b->kind->name, b->kind->point_name ?: bs,
+			b->kind->point_name ? "" : " B", cn, c->kind->name,
+			c->kind->point_name ?: cs, c->kind->point_name ? "" : " B");
 	if ((!c_running && !sizes_within(b, c)) || (!b_running && !sizes_within(c, b)))
 		return wr_err_usage(err, -EINVAL, "incomparable runs: frame size%s %s B "
 			"in %s, %s B in %s (compare runs of the same frame size%s)",

@@ -6,6 +6,7 @@
 
 #include "alike.h"
 #include "histpoints.h"
+#include "results/conn_read.h"
 #include "results/kinds.h"
 
 /* A string at path of doc, or "-": the value a set-up key has when absent. */
@@ -55,6 +56,10 @@ wr_hist_setup(const json_t *doc, const char *name, json_t **setup,
 	json_object_set_new(o, "kind", json_string(kind->points == wr_kinds[0].points ?
 		"run" : kind->name));
 	for (k = 0; k < wr_nb_alike_keys; k++) {
+		/* the set-up of a frame run stays as it was before connections */
+		if (strncmp(wr_alike_keys[k].path, "connections.", 12) == 0 &&
+				!wr_results_conn_is(doc))
+			continue;
 		if (wr_alike_value(doc, name, k, &v, err) != 0) {
 			json_decref(o);
 			return -EINVAL;

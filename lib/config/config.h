@@ -16,6 +16,7 @@
 #include "goals.h"
 #include "impair_spec.h"
 #include "mix.h"
+#include "opts_conn.h"
 #include "pattern.h"
 #include "portip.h"
 #include "range.h"
@@ -270,6 +271,8 @@ struct wr_config {
 	bool skip_unmeasured;       /* run although ftd=/fdv= have no figure */
 	/* --mode addr-capacity and addr-learning (docs/rfc2889.md). */
 	struct wr_rfc2889_conf rfc2889;
+	/* --conn: a run of TCP connections (opts_conn.h, docs/tcp.md). */
+	struct wr_conn_opts conn;
 };
 
 /* Fill cfg with the documented defaults. This function can't fail. */

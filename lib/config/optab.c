@@ -1,14 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The option table (optab.h): names, arguments and help of every option,
- * in --help order. Help lines are at most 52 characters so that with the
- * 22-column option field --help stays within 76 columns.
+ * in --help order; optab_query.c answers questions on it. Help lines are
+ * at most 52 characters so that with the 22-column option field --help
+ * stays within 76 columns.
  */
-#include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
-
 #include "optab.h"
 
 #define REQ required_argument
@@ -36,6 +32,9 @@ static const char *const rx_clock_values[] = { "own", "any", NULL };
 static const char *const addr_plan_values[] = { "random", NULL };
 static const char *const clock_sync_values[] = { "auto", "ptp", "chrony", "none",
 	NULL };
+/* In the order of enum wr_conn_role and wr_conn_app (conncfg.h), from 1. */
+static const char *const conn_values[] = { "client", "server", NULL };
+static const char *const conn_app_values[] = { "http", "bulk", NULL };
 
 const struct wr_optdesc wr_optab[] = {
 	{ "tx-ports", REQ, WR_OPT_TX_PORTS, "LIST", "ports that transmit: 0,1 | 0-3 | all | "
@@ -442,159 +441,66 @@ const struct wr_optdesc wr_optab[] = {
 	{ "capture-snaplen", REQ, WR_OPT_CAPTURE_SNAPLEN, "BYTES", "bytes kept per "
 		"frame, 14..9018 [whole frame]", WR_OPTSEC_CAPTURE,
 		WR_PROF_CAPTURE, NULL },
+
+	{ "conn", REQ, WR_OPT_CONN, "ROLE", "a run of TCP connections instead of "
+		"frames:\nclient (opens them to --conn-server) or\nserver (listens on "
+		"--conn-listen); each port\nof --tx-ports runs one engine from its\n"
+		"--port-ip address (docs/tcp.md) [off]", WR_OPTSEC_CONN,
+		WR_PROF_CONN, conn_values },
+	{ "conn-app", REQ, WR_OPT_CONN_APP, "APP", "what the connections carry: "
+		"http (GET and\nanswer, HTTP/1.1) or bulk (the client sends\nas fast as "
+		"the windows allow) [http]", WR_OPTSEC_CONN,
+		WR_PROF_CONN, conn_app_values },
+	{ "conn-server", REQ, WR_OPT_CONN_SERVER, "ADDR:PORT", "client: the server, "
+		"A.B.C.D:PORT or\n[IPv6]:PORT; its family is the run's\n(required)",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-listen", REQ, WR_OPT_CONN_LISTEN, "N", "server: the TCP port it "
+		"listens on, 1..65535\n[80]", WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-rate", REQ, WR_OPT_CONN_RATE, "N", "client: connections opened per "
+		"second and\nport, 1..1000000000 (k/M/G) [as fast as\n"
+		"--conn-concurrency allows]", WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-concurrency", REQ, WR_OPT_CONN_CONCURRENCY, "N", "connections open "
+		"at once per port (the pool,\nallocated at start), 1..16777216 [10000]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-count", REQ, WR_OPT_CONN_COUNT, "N", "client: connections to open "
+		"in all per port\n(k/M/G), then the run ends [until --duration]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-requests", REQ, WR_OPT_CONN_REQUESTS, "N", "http client: requests "
+		"on each connection\n(keep-alive), 1..1000000 [1]", WR_OPTSEC_CONN,
+		WR_PROF_CONN, NULL },
+	{ "conn-body", REQ, WR_OPT_CONN_BODY, "BYTES", "http server: the body of "
+		"each answer,\n1..1000000000 (k/M/G) [1000]", WR_OPTSEC_CONN,
+		WR_PROF_CONN, NULL },
+	{ "conn-path", REQ, WR_OPT_CONN_PATH, "PATH", "http client: the path of "
+		"each GET, starting\nwith /, at most 63 characters [/]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-host", REQ, WR_OPT_CONN_HOST, "NAME", "http client: the Host "
+		"header, at most 63\ncharacters [--conn-server's address]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-src-ip", REQ, WR_OPT_CONN_SRC_IP, "A-B", "client: source addresses, "
+		"one or a range\n(IPv4, or IPv6 varying in its last 64 bits),\none "
+		"port only [the port's --port-ip]", WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-sport", REQ, WR_OPT_CONN_SPORT, "N-M", "client: source ports, "
+		"1..65535; each address\nwith each port is one 4-tuple [1024-65535]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-bulk", REQ, WR_OPT_CONN_BULK, "BYTES", "bulk client: bytes sent on "
+		"each connection\n(k/M/G), then it closes [until the run ends]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-timeout", REQ, WR_OPT_CONN_TIMEOUT, "T", "http client: an answer "
+		"not complete T after\nits request fails (response timeout) [5s]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-time-wait", REQ, WR_OPT_CONN_TIME_WAIT, "T", "how long a closed "
+		"connection's 4-tuple stays\nin TIME_WAIT, >= 1ms [60s, 2 MSL as Linux]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-mss", REQ, WR_OPT_CONN_MSS, "BYTES", "the MSS announced, "
+		"536..8960 (with --port-ip\nvlan= or IPv6 less: the frame stays within\n"
+		"9018 bytes) [1460, IPv6 1440]", WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-window", REQ, WR_OPT_CONN_WINDOW, "BYTES", "the receive window "
+		"announced (window scale\nas it needs), 1024..1073725440 [262144]",
+		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
 };
 
 const size_t wr_optab_len = sizeof(wr_optab) / sizeof(wr_optab[0]);
 
 _Static_assert(sizeof(wr_optab) / sizeof(wr_optab[0]) <= WR_OPTAB_MAX,
 	"raise WR_OPTAB_MAX");
-
-static const char *const section_titles[WR_OPTSEC_COUNT] = {
-	[WR_OPTSEC_PORTS] = "Ports and placement",
-	[WR_OPTSEC_FRAMES] = "Frames",
-	[WR_OPTSEC_RATE] = "Rate",
-	[WR_OPTSEC_MODES] = "Test modes (docs/rfc2544.md)",
-	[WR_OPTSEC_PROFILE] = "Profile",
-	[WR_OPTSEC_RUN] = "Run length and output",
-	[WR_OPTSEC_TWOEND] = ("Two ends (sender and receiver in different processes "
-		"or hosts;\ndocs/testbeds.md)"),
-	[WR_OPTSEC_CAPTURE] = "Capture (docs/accounting.md)",
-};
-
-const char *
-wr_optab_section_title(enum wr_optab_section s)
-{
-	return (unsigned int)s < WR_OPTSEC_COUNT ? section_titles[s] : "";
-}
-
-static const char *const profsec_names[WR_PROF_COUNT] = {
-	[WR_PROF_NONE] = "", [WR_PROF_PORTS] = "ports",
-	[WR_PROF_LCORES] = "lcores", [WR_PROF_FRAMES] = "frames",
-	[WR_PROF_RUN] = "run", [WR_PROF_TEST] = "test",
-	[WR_PROF_OUTPUT] = "output", [WR_PROF_CAPTURE] = "capture",
-	[WR_PROF_STREAMS] = "streams",
-};
-
-const char *
-wr_optab_profsec_name(enum wr_optab_profsec s)
-{
-	return (unsigned int)s < WR_PROF_COUNT ? profsec_names[s] : "";
-}
-
-int
-wr_optab_value(int id, const char *v)
-{
-	const char *const *w = NULL;
-	size_t i;
-
-	for (i = 0; i < wr_optab_len; i++)
-		if (wr_optab[i].id == id)
-			w = wr_optab[i].values;
-	for (i = 0; w != NULL && w[i] != NULL; i++)
-		if (strcmp(w[i], v) == 0)
-			return (int)i;
-	return -ENOENT;
-}
-
-const char *
-wr_optab_word(int id, int i)
-{
-	const char *const *w = NULL;
-	size_t k;
-
-	for (k = 0; k < wr_optab_len; k++)
-		if (wr_optab[k].id == id)
-			w = wr_optab[k].values;
-	for (k = 0; w != NULL && w[k] != NULL; k++)
-		if ((int)k == i)
-			return w[k];
-	return "?";
-}
-
-void
-wr_optab_values_list(int id, char *buf, size_t n)
-{
-	const char *const *w = NULL;
-	size_t i, len = 0;
-
-	for (i = 0; i < wr_optab_len; i++)
-		if (wr_optab[i].id == id)
-			w = wr_optab[i].values;
-	if (n > 0)
-		buf[0] = '\0';
-	for (i = 0; w != NULL && w[i] != NULL && len < n; i++) {
-		const char *sep = i == 0 ? "" : w[i + 1] == NULL ? " or " : ", ";
-		int k = snprintf(buf + len, n - len, "%s%s", sep, w[i]);
-
-		if (k < 0)
-			break;
-		len += (size_t)k;
-	}
-}
-
-const struct wr_optdesc *
-wr_optab_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < wr_optab_len; i++)
-		if (strcmp(wr_optab[i].name, name) == 0)
-			return &wr_optab[i];
-	return NULL;
-}
-
-void
-wr_optab_getopt(struct option *lo)
-{
-	size_t i;
-
-	for (i = 0; i < wr_optab_len; i++) {
-		lo[i].name = wr_optab[i].name;
-		lo[i].has_arg = wr_optab[i].has_arg;
-		lo[i].flag = NULL;
-		lo[i].val = wr_optab[i].id;
-	}
-	memset(&lo[i], 0, sizeof(lo[i]));
-}
-
-/* Column where help text starts: "  --" + name + " " + arg, padded. */
-#define HELP_COL 22
-
-/* snprintf at *n into buf[len], *n growing as snprintf counts. */
-static void __attribute__((format(printf, 4, 5)))
-append(char *buf, size_t len, int *n, const char *fmt, ...)
-{
-	size_t off = (size_t)*n;
-	va_list ap;
-
-	va_start(ap, fmt);
-	*n += vsnprintf(off < len ? buf + off : NULL, off < len ? len - off : 0, fmt, ap);
-	va_end(ap);
-}
-
-int
-wr_optab_format(const struct wr_optdesc *o, char *buf, size_t len)
-{
-	const char *line = o->help, *nl;
-	int n = 0;
-
-	if (o->help == NULL || o->help[0] == '\0')
-		return -EINVAL;
-	append(buf, len, &n, "  --%s%s%s", o->name, o->arg ? " " : "",
-		o->arg ? o->arg : "");
-	/* A long name gets its help on the next line. */
-	if (n + 1 > HELP_COL)
-		append(buf, len, &n, "\n%*s", HELP_COL, "");
-	else
-		append(buf, len, &n, "%*s", HELP_COL - n, "");
-	for (;;) {
-		nl = strchr(line, '\n');
-		append(buf, len, &n, "%.*s\n", nl ? (int)(nl - line) : (int)strlen(line),
-			line);
-		if (nl == NULL)
-			break;
-		line = nl + 1;
-		append(buf, len, &n, "%*s", HELP_COL, "");
-	}
-	return n;
-}

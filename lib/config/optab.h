@@ -22,6 +22,7 @@ enum wr_optab_section {
 	WR_OPTSEC_RUN,
 	WR_OPTSEC_TWOEND,
 	WR_OPTSEC_CAPTURE,
+	WR_OPTSEC_CONN,
 	WR_OPTSEC_COUNT,
 };
 
@@ -60,6 +61,12 @@ enum wr_optab_id {
 	WR_OPT_CLOCK_SYNC,
 	WR_OPT_ADDR_PORTS, WR_OPT_ADDR_COUNT, WR_OPT_ADDR_RATE, WR_OPT_LEARN_RATES,
 	WR_OPT_FDB_RESET, WR_OPT_AGING, WR_OPT_ADDR_SETTLE, WR_OPT_ADDR_PLAN,
+	WR_OPT_CONN, WR_OPT_CONN_APP, WR_OPT_CONN_SERVER, WR_OPT_CONN_LISTEN,
+	WR_OPT_CONN_RATE, WR_OPT_CONN_CONCURRENCY, WR_OPT_CONN_COUNT,
+	WR_OPT_CONN_REQUESTS, WR_OPT_CONN_BODY, WR_OPT_CONN_PATH, WR_OPT_CONN_HOST,
+	WR_OPT_CONN_SRC_IP, WR_OPT_CONN_SPORT, WR_OPT_CONN_BULK,
+	WR_OPT_CONN_TIMEOUT, WR_OPT_CONN_TIME_WAIT, WR_OPT_CONN_MSS,
+	WR_OPT_CONN_WINDOW,
 };
 
 /*
@@ -76,6 +83,7 @@ enum wr_optab_profsec {
 	WR_PROF_TEST,
 	WR_PROF_OUTPUT,
 	WR_PROF_CAPTURE,
+	WR_PROF_CONN,
 	WR_PROF_STREAMS,
 	WR_PROF_COUNT,
 };
@@ -101,7 +109,7 @@ extern const struct wr_optdesc wr_optab[];
 extern const size_t wr_optab_len;
 
 /* Upper bound on wr_optab_len, for callers' fixed-size getopt tables. */
-#define WR_OPTAB_MAX 128
+#define WR_OPTAB_MAX 160
 
 /* A section's heading in --help ("Ports and placement"). */
 const char *wr_optab_section_title(enum wr_optab_section s);

@@ -12,6 +12,7 @@
 #include "base/units.h"
 #include "optab.h"
 #include "opts.h"
+#include "opts_conn.h"
 #include "opts_methods.h"
 #include "opts_rfc2889.h"
 #include "opts_peer.h"
@@ -59,6 +60,7 @@ wr_config_defaults(struct wr_config *cfg)
 	wr_opts_methods_defaults(cfg);
 	wr_opts_rfc2889_defaults(cfg);
 	wr_opts_peer_defaults(cfg);
+	wr_opts_conn_defaults(&cfg->conn);
 }
 
 /* Options that set one number: table-driven to keep the switch short. */
@@ -424,7 +426,7 @@ opt_one(int c, const char *v, struct wr_config *cfg, struct wr_error *err)
 		wr_opts_range, opt_number, opt_size_flows, opt_time, opt_addr, opt_misc, opt_modes,
 		opt_results, opt_twoend, opt_stamp, opt_test, wr_opts_methods,
 		wr_opts_traffic, wr_opts_replay, wr_opts_peer, wr_opts_serve,
-		wr_opts_rfc2889,
+		wr_opts_rfc2889, wr_opts_conn,
 	};
 	unsigned int i;
 	int rc;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "opts.h"
+#include "opts_conn.h"
 #include "portip.h"
 #include "opts_methods.h"
 #include "opts_rfc2889.h"
@@ -123,6 +124,8 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 		rc = wr_opts_peer_check(cfg, err);
 	if (rc == 0)
 		rc = wr_opts_rfc2889_check(cfg, err);
+	if (rc == 0)
+		rc = wr_opts_conn_check(cfg, err);
 	if (rc != 0)
 		return rc;
 	rc = wr_opts_serve_check(cfg, err);

@@ -20,6 +20,7 @@
 
 #include "base/counter.h"
 #include "capture.h"
+#include "connworker.h"
 #include "reflect.h"
 #include "svcq.h"
 #include "txsend.h"
@@ -262,6 +263,8 @@ wr_worker_main(void *arg)
 		return wr_reflect_main(w);
 	if (w->mode == WR_WORKER_REPLAY)
 		return wr_replay_main(w);
+	if (w->mode == WR_WORKER_CONN)
+		return wr_connq_main(w);
 
 	/* Pacing starts now; the configuration was validated at set-up.
 	 * w->pace_gen is the trial's first generation (trial.c): a live rate

@@ -30,6 +30,7 @@ struct rte_eth_rxtx_callback;
 struct rte_ring;
 struct wr_l3svc_port;
 struct wr_impair_q;
+struct wr_connq;
 
 /* Stream ids are port * WR_MAX_QUEUES + queue of the sender. */
 #define WR_MAX_STREAMS (WR_MAX_PORTS * WR_MAX_QUEUES)
@@ -56,6 +57,9 @@ struct wr_ctl {
 	 * the TX queues' pace_live, even once they are whole; a worker that
 	 * sees a new even value re-inits its pacers from them. */
 	uint64_t pace_gen;
+	/* A connection run's end (connworker.h): open no new connection,
+	 * let the open ones finish. */
+	int conn_drain;
 };
 _Static_assert(WR_MAX_PORTS <= 64, "wr_ctl.tx_paused holds a bit per port");
 
@@ -231,6 +235,8 @@ enum wr_worker_mode {
 	WR_WORKER_GEN = 0,     /* generate on TX queues, count on RX queues */
 	WR_WORKER_REFLECT = 1, /* send each RX queue's frames back (reflect.c) */
 	WR_WORKER_REPLAY = 2,  /* TX queues replay a capture (replay.c) */
+	WR_WORKER_CONN = 3,    /* a connection engine on one port's TX and
+	                        * RX queue (connworker.c) */
 };
 
 struct wr_worker {
@@ -245,6 +251,8 @@ struct wr_worker {
 	struct wr_worker_stats st;
 	uint64_t pace_gen;        /* last ctl->pace_gen applied; own lcore only */
 	bool svc_tx;              /* a TX queue has a svc_ring (set-up's) */
+	/* WR_WORKER_CONN: its engine and queues (set-up's). */
+	struct wr_connq *conn;
 } __rte_cache_aligned;
 
 /*

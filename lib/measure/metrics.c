@@ -54,6 +54,20 @@ const struct wr_metric_def wr_metric_defs[WR_METRIC_COUNT] = {
 		WR_METRIC_HIGHER_BETTER, 0.0, false },
 	[WR_METRIC_LEARN_RATE] = { "learn_rate_pps", "learning fps", "throughput",
 		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	/*
+	 * A connection run: its rates move as frame rates do; failures are
+	 * judged as loss is (absolute points); connect p99 as a latency tail.
+	 */
+	[WR_METRIC_CONN_CPS] = { "conn_cps", "CPS", "connections",
+		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_CONN_RPS] = { "conn_requests_per_s", "requests/s",
+		"connections", WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_CONN_GOODPUT_GBPS] = { "conn_goodput_gbps", "goodput Gb/s",
+		"connections", WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_CONN_FAIL_PCT] = { "conn_failed_pct", "failed %", "loss",
+		WR_METRIC_LOWER_BETTER, 0.01, false },
+	[WR_METRIC_CONN_CONNECT_P99_US] = { "conn_connect_p99_us",
+		"connect p99 us", "latency", WR_METRIC_LOWER_BETTER, 30.0, true },
 };
 
 /* Per-port throughput fields of totals[], in enum order from TX_MPPS. */

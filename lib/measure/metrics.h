@@ -36,6 +36,12 @@ enum wr_metric_id {
 	/* RFC 2889 5.7 and 5.8 (docs/rfc2889.md). */
 	WR_METRIC_ADDR_CAPACITY,
 	WR_METRIC_LEARN_RATE,
+	/* Figures of a connection run (lib/results/conn_read.c). */
+	WR_METRIC_CONN_CPS,
+	WR_METRIC_CONN_RPS,
+	WR_METRIC_CONN_GOODPUT_GBPS,
+	WR_METRIC_CONN_FAIL_PCT,
+	WR_METRIC_CONN_CONNECT_P99_US,
 	WR_METRIC_COUNT,
 };
 
@@ -47,7 +53,8 @@ enum wr_metric_dir {
 struct wr_metric_def {
 	const char *name;        /* key in summaries, tolerance files, CSV */
 	const char *label;       /* column heading */
-	const char *group;       /* "throughput", "loss", "latency", "cpu" */
+	const char *group;       /* "throughput", "loss", "latency", "cpu",
+	                          * "connections" */
 	enum wr_metric_dir dir;
 	double tol;              /* default tolerance */
 	bool tol_relative;       /* tol is a % change; else absolute, in unit */

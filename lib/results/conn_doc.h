@@ -44,10 +44,49 @@ struct wr_conn_result {
 
 /*
  * Put r into the result document doc as its "connections" object, with
- * the derived rates (CPS, requests/s, goodput) and the books' check.
- * Returns 0, or a negative errno with err filled.
+ * the derived rates (CPS, requests/s, goodput) and the books' check
+ * (docs/results.md). Returns 0; -EINVAL with err naming the field for an
+ * r that cannot be written (no cfg or books, a role or app of neither
+ * kind, a duration that is not a time, rows whose t_s does not rise),
+ * doc left as it was; -ENOMEM.
  */
 int wr_results_conn_put(json_t *doc, const struct wr_conn_result *r,
 	struct wr_error *err);
+
+/* Equations of one role, at most. */
+#define WR_CONN_NB_EQ 2u
+
+/*
+ * One equation of the books: left = right (+ the requests in flight,
+ * which the books do not count: their bound is the connections open,
+ * one request at a time on each, and 0 once drained).
+ */
+struct wr_conn_eq {
+	const char *name;       /* "connections", "requests", "accepted" */
+	const char *text;       /* the equation in words */
+	uint64_t left;
+	uint64_t right;
+	bool in_flight;         /* right + a number in [0, in_flight_max] */
+	uint64_t in_flight_max;
+	bool ok;
+};
+
+/* Failed connections of every class. This function can't fail. */
+uint64_t wr_results_conn_failed(const struct wr_conn_books *b);
+
+/*
+ * The equations of r's role into eq (WR_CONN_NB_EQ room): a client's
+ * attempted = completed + failed + open and, for HTTP, requests sent =
+ * answers + failed + in flight; a server's accepted = closed + open.
+ * Returns their number. This function can't fail.
+ */
+unsigned int wr_results_conn_check(const struct wr_conn_result *r,
+		struct wr_conn_eq *eq);
+
+/*
+ * The check as JSON: {"closed": every equation ok, "equations": [...]},
+ * or NULL when out of memory.
+ */
+json_t *wr_results_conn_check_json(const struct wr_conn_result *r);
 
 #endif /* WR_RESULTS_CONN_DOC_H */

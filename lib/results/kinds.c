@@ -8,6 +8,7 @@
 #include <rte_common.h>
 
 #include "base/error.h"
+#include "conn_read.h"
 #include "kinds.h"
 #include "rfc2889json.h"
 #include "trials.h"
@@ -442,6 +443,9 @@ mlr_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 	WR_METRIC_TX_GBPS_L1, WR_METRIC_RX_GBPS_L1, WR_METRIC_RX_GBPS_L2, \
 	WR_METRIC_LOSS_PCT, WR_METRIC_LAT_P50, WR_METRIC_LAT_P99, \
 	WR_METRIC_CYCLES_PER_PKT)
+#define CONN_IDS IDS(WR_METRIC_CONN_CPS, WR_METRIC_CONN_RPS, \
+	WR_METRIC_CONN_GOODPUT_GBPS, WR_METRIC_CONN_FAIL_PCT, \
+	WR_METRIC_CONN_CONNECT_P99_US)
 #define TPUT_IDS IDS(WR_METRIC_NDR_MPPS, WR_METRIC_NDR_GBPS_L1, \
 	WR_METRIC_PDR_MPPS, WR_METRIC_LAT_P50, WR_METRIC_LAT_P99)
 
@@ -484,6 +488,14 @@ const struct wr_kind wr_kinds[] = {
 		"(learning frames/s)", false,
 		IDS(WR_METRIC_LEARN_RATE), IDS(WR_METRIC_LEARN_RATE),
 		wr_rfc2889_points },
+	{ "conn_client", NULL, "Connection runs, client (CPS: connections "
+		"completed per s)", false, CONN_IDS, CONN_IDS,
+		wr_results_conn_client_points, "connections" },
+	{ "conn_server", NULL, "Connection runs, server (CPS: connections "
+		"accepted per s)", false,
+		IDS(WR_METRIC_CONN_CPS, WR_METRIC_CONN_RPS, WR_METRIC_CONN_GOODPUT_GBPS),
+		IDS(WR_METRIC_CONN_CPS, WR_METRIC_CONN_RPS, WR_METRIC_CONN_GOODPUT_GBPS),
+		wr_results_conn_server_points, "connections" },
 };
 const unsigned int wr_nb_kinds = RTE_DIM(wr_kinds);
 
@@ -494,6 +506,8 @@ wr_kind_of(const json_t *doc, struct wr_error *err)
 	const char *m = json_is_string(mode) ? json_string_value(mode) : NULL;
 	unsigned int i;
 
+	if (wr_results_conn_is(doc))
+		return wr_results_conn_kind(doc, err);
 	if (m == NULL || strcmp(m, "run") == 0)
 		return &wr_kinds[json_is_object(json_object_get(doc, "summary")) ? 1 : 0];
 	for (i = 0; i < wr_nb_kinds; i++)
@@ -591,7 +605,9 @@ const char *
 wr_point_name(const struct wr_kind *k, const struct wr_point *p, char *buf,
 		size_t len)
 {
-	if (p->stream_id >= 0)
+	if (k->point_name != NULL)
+		snprintf(buf, len, "%s", k->point_name);
+	else if (p->stream_id >= 0)
 		snprintf(buf, len, "%u B, stream tx%d.%d", p->frame_size,
 			p->stream_id / 16, p->stream_id % 16);
 	else if (k->by_load)

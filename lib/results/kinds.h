@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The kinds of result wirerate writes (a run, a repeated run, and one per
- * test mode: sweep, throughput, loss, b2b, mlr) and their points: one set of
+ * The kinds of result wirerate writes (a run, a repeated run, one per
+ * test mode: sweep, throughput, loss, b2b, mlr, and a connection run) and
+ * their points: one set of
  * figures per frame size (and per offered load for the loss test, and per
  * stream of a single run: its loss), what
  * `wirerate compare` judges and `wirerate report` tabulates and plots.
@@ -52,6 +53,8 @@ struct wr_kind {
 	unsigned int shown[WR_KIND_MAX_COLS];
 	/* Read the points of doc into out. Returns 0 or -EINVAL with err. */
 	int (*points)(const json_t *doc, struct wr_points *out, struct wr_error *err);
+	const char *point_name;  /* the name of its one point, not keyed by
+	                          * frame size (a connection run); NULL: "64 B" */
 };
 
 /* Every point of one result document. */

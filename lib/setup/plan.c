@@ -133,6 +133,64 @@ wr_plan_auto(const struct wr_plan_port *ports, unsigned int nb_ports,
 	return rc;
 }
 
+/* The worker of plan that sends on (port, queue), or NULL. */
+static struct wr_plan_worker *
+tx_owner(struct wr_plan *plan, const struct wr_qref *r)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < plan->nb_workers; i++)
+		for (j = 0; j < plan->w[i].nb_tx; j++)
+			if (plan->w[i].tx[j].port == r->port &&
+					plan->w[i].tx[j].queue == r->queue)
+				return &plan->w[i];
+	return NULL;
+}
+
+/* Move RX queue j of worker from to worker to. */
+static int
+move_rx(struct wr_plan_worker *from, unsigned int j, struct wr_plan_worker *to,
+		struct wr_error *err)
+{
+	if (to->nb_rx == WR_MAX_QPW)
+		return wr_err_usage(err, -EINVAL, "lcore %u would receive on more "
+			"than %u queues: give more lcores", to->lcore, WR_MAX_QPW);
+	to->rx[to->nb_rx++] = from->rx[j];
+	from->nb_rx--;
+	memmove(&from->rx[j], &from->rx[j + 1],
+		(from->nb_rx - j) * sizeof(from->rx[0]));
+	return 0;
+}
+
+int
+wr_plan_pair(struct wr_plan *plan, struct wr_error *err)
+{
+	struct wr_plan_worker *to;
+	unsigned int i, j;
+	int rc;
+
+	for (i = 0; i < plan->nb_workers; i++) {
+		for (j = 0; j < plan->w[i].nb_rx; ) {
+			to = tx_owner(plan, &plan->w[i].rx[j]);
+			if (to == NULL)
+				return wr_err_usage(err, -EINVAL, "port %u rx queue %u "
+					"has no tx queue of the same number: a "
+					"connection run sends and receives on each "
+					"port", plan->w[i].rx[j].port,
+					plan->w[i].rx[j].queue);
+			if (to == &plan->w[i]) {
+				j++;
+				continue;
+			}
+			rc = move_rx(&plan->w[i], j, to, err);
+			if (rc != 0)
+				return rc;
+		}
+	}
+	compact(plan, plan->nb_workers);
+	return 0;
+}
+
 static const struct wr_plan_port *
 find_port(const struct wr_plan_port *ports, unsigned int nb_ports, uint16_t id)
 {

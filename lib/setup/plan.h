@@ -66,6 +66,16 @@ int wr_plan_from_maps(const struct wr_map *maps, unsigned int nb_maps,
 		const struct wr_plan_lcore *lcores, unsigned int nb_lcores,
 		struct wr_plan *plan, struct wr_error *err);
 
+/*
+ * Move each RX queue of plan to the worker that owns the TX queue of the
+ * same port and number, so that one lcore sends and receives both
+ * directions of it (a connection run: docs/tcp.md); workers left with
+ * nothing are dropped. Returns 0, or -EINVAL with a message naming an
+ * RX queue with no such TX queue, or a worker that would hold more than
+ * WR_MAX_QPW RX queues.
+ */
+int wr_plan_pair(struct wr_plan *plan, struct wr_error *err);
+
 /* Queues a worker owns in both directions. This function can't fail. */
 static inline unsigned int
 wr_plan_worker_load(const struct wr_plan_worker *w)

@@ -163,13 +163,22 @@ next_hop(struct wr_run *run, struct resolver *r, uint16_t q, struct wr_error *er
 	uint32_t be;
 	char text[INET6_ADDRSTRLEN];
 
-	wr_port_frame_spec(r->p, cfg, peer, q, cfg->frame_size, &s);
+	if (cfg->conn.cfg.role != 0) {
+		/* A connection client's frames go to its server; a server
+		 * answers the MAC it heard (datapath/connworker.h). */
+		if (cfg->conn.cfg.role != WR_CONN_CLIENT || q != 0)
+			return 1;
+		s.ipv6 = cfg->conn.cfg.family == 6;
+		memcpy(dst, cfg->conn.cfg.server_addr, s.ipv6 ? 16 : 4);
+	} else {
+		wr_port_frame_spec(r->p, cfg, peer, q, cfg->frame_size, &s);
+		be = rte_cpu_to_be_32(s.dst_ip);
+		memcpy(dst, s.ipv6 ? s.dst_ip6 : (const uint8_t *)&be, s.ipv6 ? 16 : 4);
+	}
 	r->ipv6 = s.ipv6;
 	f = s.ipv6 ? &r->pi->v6 : &r->pi->v4;
 	if (!f->set)
 		return 1;   /* no address of the frames' family: the peer's MAC */
-	be = rte_cpu_to_be_32(s.dst_ip);
-	memcpy(dst, s.ipv6 ? s.dst_ip6 : (const uint8_t *)&be, s.ipv6 ? 16 : 4);
 	if (wr_portip_next_hop(f, s.ipv6, dst, r->nh) != 0)
 		return wr_err_usage(err, -EINVAL, "port %u: destination %s is not on "
 			"its link %s/%u and --port-ip gave it no gateway (,gw=ADDR)",

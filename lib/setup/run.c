@@ -20,6 +20,7 @@
 #include "svc.h"
 #include "clockread.h"
 #include "ringpair.h"
+#include "connsetup.h"
 #include "run.h"
 
 bool
@@ -142,6 +143,7 @@ make_plan(struct wr_run *run, struct wr_error *err)
 	struct wr_plan_port pp[WR_MAX_PORTS];
 	struct wr_plan_lcore lc[WR_PLAN_MAX_WORKERS];
 	unsigned int i, nb_lc = 0, lcore;
+	int rc;
 
 	for (i = 0; i < run->setup.nb_ports; i++) {
 		pp[i].port_id = run->setup.ports[i].port_id;
@@ -158,10 +160,14 @@ make_plan(struct wr_run *run, struct wr_error *err)
 		lc[nb_lc].socket = (int)rte_lcore_to_socket_id(lcore);
 		nb_lc++;
 	}
-	if (run->setup.cfg->nb_maps > 0)
-		return wr_plan_from_maps(run->setup.cfg->maps, run->setup.cfg->nb_maps, pp,
-			run->setup.nb_ports, lc, nb_lc, &run->setup.plan, err);
-	return wr_plan_auto(pp, run->setup.nb_ports, lc, nb_lc, &run->setup.plan, err);
+	rc = run->setup.cfg->nb_maps > 0 ?
+		wr_plan_from_maps(run->setup.cfg->maps, run->setup.cfg->nb_maps, pp,
+			run->setup.nb_ports, lc, nb_lc, &run->setup.plan, err) :
+		wr_plan_auto(pp, run->setup.nb_ports, lc, nb_lc, &run->setup.plan, err);
+	/* A connection's two directions on one lcore (connsetup.h). */
+	if (rc == 0 && run->setup.cfg->conn.cfg.role != 0)
+		rc = wr_plan_pair(&run->setup.plan, err);
+	return rc;
 }
 
 static int
@@ -436,6 +442,8 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
 	if (rc == 0)
 		rc = wr_svc_setup(run, err);
 	if (rc == 0)
+		rc = wr_connsetup(run, err);
+	if (rc == 0)
 		rc = wr_replay_setup(run, err);
 	if (rc == 0)
 		rc = capture_setup(run, err);
@@ -594,6 +602,7 @@ wr_setup_destroy(struct wr_run *run)
 	wr_setup_close(run);
 	wr_capture_destroy(run->setup.cap);
 	wr_replay_teardown(run);
+	wr_connsetup_teardown(run);
 	for (i = 0; i < run->setup.plan.nb_workers; i++)
 		rte_free(run->setup.workers[i]);
 	for (i = 0; i < run->setup.q.nb_tx; i++)

@@ -10,6 +10,7 @@
 #include <rte_cycles.h>
 
 #include "collect.h"
+#include "datapath/connworker.h"
 #include "rxpub.h"
 
 /* Longest the stats core waits for the workers' copies (worker.h). */
@@ -29,10 +30,13 @@ wr_rxpub_request(struct wr_run *run)
 	for (i = 0; i < run->setup.plan.nb_workers; i++) {
 		const struct wr_worker *w = run->setup.workers[i];
 
-		if (w == NULL || w->mode != WR_WORKER_GEN)
+		if (w == NULL || (w->mode != WR_WORKER_GEN && w->mode != WR_WORKER_CONN))
 			continue;
-		for (j = 0; j < w->nb_rx; j++) {
-			while (__atomic_load_n(&w->rx[j]->pub_done, __ATOMIC_ACQUIRE) != req) {
+		/* A connection worker publishes its engine's books instead. */
+		for (j = 0; j < (w->mode == WR_WORKER_CONN ? 1u : w->nb_rx); j++) {
+			while (__atomic_load_n(w->mode == WR_WORKER_CONN ?
+					&w->conn->pub_done : &w->rx[j]->pub_done,
+					__ATOMIC_ACQUIRE) != req) {
 				if (rte_rdtsc() > deadline)
 					return false;
 				/* A worker answers within a loop iteration unless

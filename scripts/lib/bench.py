@@ -20,6 +20,9 @@ Cases (one worker core each, lcore 1; lcore 0 is the main/stats lcore):
                   net_null, TX+RX on ring pairs (bench_scale.py)
   stacks          wirerate TX and RX cost of frames inside VXLAN against
                   plain frames of the same size (bench_stacks.py)
+  nginx           connections per second to one nginx: wirerate's client
+                  against wrk, alternating; nginx is the limit
+                  (bench_nginx.py)
 
 Each run is measured over a window of --seconds between two of the
 program's own per-second stats prints, by its own counters and clock:
@@ -50,6 +53,7 @@ import bench_scale
 from eal import eal_args, remove_runtime_dir
 from stats import median_of
 from bench_replay import markdown_replay, replay_cost, summarise_replay
+from bench_nginx import markdown_nginx, nginx_cps
 from bench_stacks import markdown_stacks, stacks_cost, summarise_stacks
 from bench_traffic import markdown_traffic, summarise_traffic, traffic_cost
 
@@ -435,7 +439,7 @@ def env_info(tsc_hz):
 
 CASES = ["tx64", "tx1518", "rx64", "rx1518", "stamp", "ring64", "ring1518",
          "traffic", "rxmemif64", "rxmemif1518", "replay", "scale",
-         "stacks"]
+         "stacks", "nginx"]
 
 
 def main():
@@ -463,7 +467,7 @@ def main():
     res = {"schema": "wirerate-bench/1", "runs": args.runs, "seconds": args.seconds,
            "min_share": args.min_share, "attempts": args.attempts,
            "compare": [], "stamp": None, "ring": [], "traffic": None, "rx_memif": [],
-           "replay": None, "scale": None, "stacks": None}
+           "replay": None, "scale": None, "stacks": None, "nginx": None}
     # What the machine does without us: CPU busy over 2 s before starting.
     q0 = cpu_times()
     time.sleep(2)
@@ -479,6 +483,8 @@ def main():
             res["replay"] = replay_cost(args, log, steady, run_wirerate, fmt_run)
         elif c == "stacks":
             res["stacks"] = stacks_cost(args, log, steady, run_wirerate, fmt_run)
+        elif c == "nginx":
+            res["nginx"] = nginx_cps(args, log)
         elif c.startswith("ring"):
             res["ring"].append(ring(args, int(c[4:]), log))
         elif c.startswith("rxmemif"):
@@ -508,6 +514,8 @@ def main():
     if res["stacks"]:
         summarise_stacks(res["stacks"])
         md += "\n".join(markdown_stacks(res["stacks"])) + "\n"
+    if res["nginx"]:
+        md += "\n".join(markdown_nginx(res["nginx"])) + "\n"
     with open(args.json, "w") as f:
         json.dump(res, f, indent=1)
     with open(args.md, "w") as f:

@@ -37,6 +37,10 @@ WR_TEST_PACKAGES+=(python3-jsonschema)
 # Scapy checks TCP segments built and parsed by lib/tcp/wire.c
 # (tests/unit/test_tcp_wire_scapy.py).
 WR_TEST_PACKAGES+=(python3-scapy)
+# Connections against the kernel's TCP (tests/twoend/test_conn.py): nginx
+# as the server of wirerate's client, h2load and wrk as clients of its
+# server, ethtool to turn TX checksum offload off on the namespace's veth.
+WR_TEST_PACKAGES+=(nginx-light nghttp2-client wrk ethtool)
 # One-way latency across hosts (docs/testbeds.md): the twoend suite's
 # clocks case reads real clock daemons, each started by the test in its
 # own namespaces with its own config, pid file and socket: linuxptp's

@@ -411,6 +411,46 @@ def serve_bad_requests():
     c.done()
 
 
+def serve_conn_start():
+    """start takes a connection run's options as the command line does:
+    each bad connection request refused with the code of a bad option and
+    exactly the message `wirerate check` prints for the same options; the
+    server stays idle and answers."""
+    c = Checker("serve_conn_start")
+    client = {"conn": "client", "port-ip": "0=198.18.0.2/15",
+              "conn-server": "198.19.0.1:80"}
+    bad = [(dict(client, **{"conn-rate": "0"}), "--conn-rate 0: out of range"),
+           (dict(client, **{"conn-sport": "2000-1000"}),
+            "--conn-sport 2000-1000: the range runs backwards"),
+           (dict(client, **{"conn-body": "1k"}),
+            "--conn-body with --conn client"),
+           (dict(client, rate="1Mpps"), "--conn with --rate"),
+           ({"conn": "client", "conn-server": "198.19.0.1:80"},
+            "--conn: port 0 has no IPv4 address"),
+           ({"conn-concurrency": "100"}, "--conn-concurrency needs --conn")]
+    s = Server()
+    try:
+        with s.client() as cl:
+            for params, want in bad:
+                code, msg = code_of(lambda: cl.start(params))
+                argv = []
+                for k, v in params.items():
+                    argv += ["--" + k, v]
+                cli = subprocess.run([wrtest.WIRERATE, "check", "--"] + argv,
+                                     capture_output=True, text=True)
+                c.eq(code, wirerate.client.BAD_PARAMS, "%r: code" % params)
+                c.eq(cli.returncode, 2, "%r: wirerate check exit code" % params)
+                c.true(msg and want in msg, "%r: says %r: %r" % (params, want,
+                                                              msg))
+                c.true(msg and msg in cli.stderr,
+                       "%r: the CLI's message %r in %r" % (params, msg,
+                                                           cli.stderr))
+            c.eq(cl.status()["state"], "idle", "no run started")
+    finally:
+        s.close()
+    c.done()
+
+
 KILLED_CLIENT = """
 import sys, time
 sys.path.insert(0, sys.argv[1])
@@ -1007,7 +1047,8 @@ def ctl_timeout():
 
 
 CASES = cases.by_name(serve_back_to_back, serve_ports_during_setup, serve_eal_ports,
-                      serve_live_rate, serve_bad_requests, serve_client_killed,
+                      serve_live_rate, serve_bad_requests, serve_conn_start,
+                      serve_client_killed,
                       serve_shutdown, serve_memory_flat, control_plain_run,
                       control_update_keeps_clamps, ndr_search_script, serve_tcp_token,
                       serve_tcp_crowd, serve_tcp_fuzz, serve_long_error,

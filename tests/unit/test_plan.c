@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests for plan.c: automatic and explicit lcore plans. */
 #include <errno.h>
+#include <string.h>
 
 #include "config/opts.h"
 #include "setup/plan.h"
@@ -33,6 +34,34 @@ test_tx_rx_split(void)
 	WR_CHECK_U64(plan.nb_workers, 2);
 	WR_CHECK(plan.w[0].nb_tx == 1 && plan.w[0].nb_rx == 0);
 	WR_CHECK(plan.w[1].nb_tx == 0 && plan.w[1].nb_rx == 1);
+}
+
+/* A connection run: each RX queue joins the lcore sending on its number. */
+static void
+test_pair(void)
+{
+	const struct wr_plan_port ports[] = { { 0, 0, 1, 1 }, { 1, 0, 1, 1 } };
+	const struct wr_plan_lcore lc[] = { { 1, 0 }, { 2, 0 }, { 3, 0 }, { 4, 0 } };
+	const struct wr_plan_port rx_only[] = { { 0, 0, 0, 1 } };
+	unsigned int i;
+
+	WR_CHECK_U64(wr_plan_auto(ports, 2, lc, 4, &plan, &err), 0);
+	WR_CHECK_U64(plan.nb_workers, 4);
+	WR_CHECK_U64(wr_plan_pair(&plan, &err), 0);
+	WR_CHECK_U64(plan.nb_workers, 2);
+	for (i = 0; i < 2; i++) {
+		WR_CHECK(plan.w[i].nb_tx == 1 && plan.w[i].nb_rx == 1);
+		WR_CHECK_U64(plan.w[i].tx[0].port, plan.w[i].rx[0].port);
+		WR_CHECK_U64(plan.w[i].tx[0].queue, plan.w[i].rx[0].queue);
+	}
+	/* Already paired: nothing moves. */
+	WR_CHECK_U64(wr_plan_auto(ports, 1, lc, 1, &plan, &err), 0);
+	WR_CHECK_U64(wr_plan_pair(&plan, &err), 0);
+	WR_CHECK(plan.nb_workers == 1 && plan.w[0].nb_rx == 1);
+	/* An RX queue with no TX queue of its number is refused, named. */
+	WR_CHECK_U64(wr_plan_auto(rx_only, 1, lc, 2, &plan, &err), 0);
+	WR_CHECK(wr_plan_pair(&plan, &err) == -EINVAL);
+	WR_CHECK(strstr(err.msg, "port 0 rx queue 0") != NULL);
 }
 
 static void
@@ -118,6 +147,7 @@ main(void)
 {
 	WR_TEST_RUN(test_one_lcore_loopback);
 	WR_TEST_RUN(test_tx_rx_split);
+	WR_TEST_RUN(test_pair);
 	WR_TEST_RUN(test_spread_and_numa);
 	WR_TEST_RUN(test_remote_socket);
 	WR_TEST_RUN(test_more_lcores_than_queues);

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Options of a connection run (docs/tcp.md, "Running connections"):
+ * --conn ROLE makes the run one of TCP connections instead of frames,
+ * the --conn-* options fill the engine's configuration (conncfg.h). Pure:
+ * opts.c dispatches to these; names and help are in the option table
+ * (optab.c).
+ */
+#ifndef WR_OPTS_CONN_H
+#define WR_OPTS_CONN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "conncfg.h"
+
+struct wr_config;
+
+/* Connections open at once, at most (the pool's indices are 32-bit). */
+#define WR_CONN_MAX_OPEN (1u << 24)
+/* Source addresses of one client, at most. */
+#define WR_CONN_MAX_LADDRS (1u << 24)
+/* Largest response body and bulk length of one connection, bytes. */
+#define WR_CONN_MAX_BODY_BYTES 1000000000ULL
+#define WR_CONN_MAX_BULK_BYTES (1ULL << 50)
+/* Largest receive window: 65535 << 14 (RFC 7323 2.3). */
+#define WR_CONN_MAX_WINDOW_BYTES (65535u << 14)
+
+/* Defaults (docs/tcp.md and --help state them). */
+#define WR_CONN_DEFAULT_PORT 80u
+#define WR_CONN_DEFAULT_OPEN 10000u
+#define WR_CONN_DEFAULT_BODY_BYTES 1000u
+#define WR_CONN_DEFAULT_SPORT_FIRST 1024u
+#define WR_CONN_DEFAULT_SPORT_LAST 65535u
+#define WR_CONN_DEFAULT_TIMEOUT_US 5000000u
+#define WR_CONN_DEFAULT_TIME_WAIT_US 60000000u /* 2 MSL, MSL 30 s (Linux) */
+#define WR_CONN_DEFAULT_WINDOW_BYTES 262144u
+#define WR_CONN_DEFAULT_TTL 64u
+
+/*
+ * What the options of a connection run asked. cfg holds every field the
+ * options decide; the per-port ones (laddr, family of a server) are
+ * completed by wr_opts_conn_port_cfg. Written by the parser only.
+ */
+struct wr_conn_opts {
+	struct wr_conn_cfg cfg;     /* role 0: not a connection run */
+	uint64_t given;             /* bit (id - WR_OPT_CONN): option given */
+	bool src_set;               /* --conn-src-ip: cfg.laddr, nb_laddrs */
+	bool host_set;              /* --conn-host given (else the server's
+	                             * address) */
+	bool mss_set;               /* --conn-mss given (else from the family) */
+	uint8_t src_family;         /* --conn-src-ip's family, 4 or 6 */
+};
+
+/* Defaults of these options (not a connection run). Can't fail. */
+void wr_opts_conn_defaults(struct wr_conn_opts *co);
+
+/*
+ * Apply option id with value v. Returns 0, 1 when id is not one of
+ * these, or -EINVAL with a message naming the option and the value.
+ */
+int wr_opts_conn(int id, const char *v, struct wr_config *cfg,
+		struct wr_error *err);
+
+/*
+ * Cross-option rules, once every option is known: a connection run's
+ * options without --conn, options of the other role or application,
+ * frame-only options with --conn, a client without a server, addresses
+ * of the wrong family, ports without a --port-ip address of the run's
+ * family (the ports named by --tx-ports, else port 0), concurrency above
+ * the source tuples. Completes cfg (family, MSS, window shift, Host).
+ * Returns 0 or -EINVAL with a message naming the option.
+ */
+int wr_opts_conn_check(struct wr_config *cfg, struct wr_error *err);
+
+/*
+ * The engine configuration of port port_id (< nb_ports): the options'
+ * cfg with the port's address (laddr, unless --conn-src-ip) and, for a
+ * server, its family. Returns 0, or -EINVAL with a message when the run
+ * is not a connection run or the port has no --port-ip address of the
+ * run's family (exit 2: bad input, before any traffic).
+ */
+int wr_opts_conn_port_cfg(const struct wr_config *cfg, unsigned int port_id,
+		struct wr_conn_cfg *out, struct wr_error *err);
+
+/*
+ * Bytes the TCP core of one port needs for cfg (connection pool, tuple
+ * table, timer links; lib/tcp's own figures): a lower bound of what a
+ * port's engine allocates. Can't fail.
+ */
+uint64_t wr_opts_conn_mem_bytes(const struct wr_conn_cfg *cfg);
+
+/*
+ * Whether nb_ports engines of cfg fit in avail_bytes (the memory EAL may
+ * take, e.g. the hugepages'). Returns 0, or -ENOMEM (class usage) with a
+ * message naming --conn-concurrency and the bytes needed and available.
+ */
+int wr_opts_conn_mem_check(const struct wr_config *cfg, unsigned int nb_ports,
+		uint64_t avail_bytes, struct wr_error *err);
+
+#endif /* WR_OPTS_CONN_H */

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A connection run's life on the stats core (docs/tcp.md): the engines'
+ * books summed over the workers, live (the copies published for the
+ * interval's request) or exact once the workers returned; the drain at
+ * the end (no new connection, the open ones finish); whether every
+ * engine is done. app/run/connrun.c drives these between wr_run_start
+ * and wr_run_stop.
+ */
+#ifndef WR_TRIAL_CONNRUN_H
+#define WR_TRIAL_CONNRUN_H
+
+#include <stdbool.h>
+
+#include "conn/engine.h"
+#include "setup/run.h"
+
+/* Whether run is a connection run (--conn). Can't fail. */
+bool wr_run_is_conn(const struct wr_run *run);
+
+/*
+ * sum = the books of every connection worker: exact once the workers
+ * returned, else the copies published for the last interval's request
+ * (wr_run_tick). Returns false when a worker's copy is missing (sum then
+ * holds what was there). Stats core only.
+ */
+bool wr_run_conn_books(const struct wr_run *run, struct wr_conn_books *sum);
+
+/*
+ * Whether every client engine opened all of its connections
+ * (--conn-count) and has none open, by the last published books; false
+ * without a count, and for a server. Stats core only.
+ */
+bool wr_run_conn_done(const struct wr_run *run);
+
+/* Ask every engine to open no new connection. Can't fail. */
+void wr_run_conn_drain(struct wr_run *run);
+
+/* Whether every drained engine has nothing open. Can't fail. */
+bool wr_run_conn_idle(const struct wr_run *run);
+
+/*
+ * After the workers returned: frames of the connection workers that
+ * were not the engines' (other), that the PMD refused (refused, freed)
+ * and pool refusals. Can't fail.
+ */
+void wr_run_conn_port_counts(const struct wr_run *run, uint64_t *other,
+		uint64_t *refused, uint64_t *alloc_fail);
+
+#endif /* WR_TRIAL_CONNRUN_H */

@@ -1,0 +1,291 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Connections against real TCP stacks (docs/tcp.md): wirerate's port on
+the host end of a veth pair (af_packet), the Linux kernel in a network
+namespace made for the test at the other end, with its own address.
+Client: nginx (Debian) in the namespace, its own config and access log
+in a temporary directory, one worker; every connection of wirerate's
+must be in nginx's access log, and tcpdump on the namespace's end counts
+the SYNs wirerate sent. Server: kernel clients (h2load, wrk) in the
+namespace against wirerate's server; their request counts against the
+server's. Checksum offload is off on the namespace's end: af_packet
+hands the host end the kernel's frames with the TCP checksum not yet
+filled in, which the engine would count as bad.
+Usage: test_conn.py CASE (see CASES)."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+import cases
+import wrtest
+from wrtest import Checker
+
+PID = os.getpid() % 10000
+NS = "wrcn%d" % os.getpid()
+HOST = "wcnh_%d" % PID
+PEER = "wcnp_%d" % PID
+ME, KERNEL = "198.18.0.1", "198.18.0.254"
+SYN_FILTER = "tcp[tcpflags] & tcp-syn != 0 and tcp[tcpflags] & tcp-ack == 0"
+
+NGINX_CONF = """worker_processes 1;
+daemon on;
+pid {d}/nginx.pid;
+error_log {d}/error.log;
+events {{ worker_connections 4096; }}
+http {{
+    access_log {d}/access.log;
+    client_body_temp_path {d}/body;
+    proxy_temp_path {d}/proxy;
+    fastcgi_temp_path {d}/fastcgi;
+    uwsgi_temp_path {d}/uwsgi;
+    scgi_temp_path {d}/scgi;
+    server {{
+        listen {addr}:80;
+        location / {{ return 200 "wirerate\\n"; }}
+    }}
+}}
+"""
+
+
+def ip(*args, check=True):
+    return wrtest.sh("ip", *args, check=check)
+
+
+def nsexec(*argv, check=True, timeout=30):
+    return wrtest.sh("ip", "netns", "exec", NS, *argv, check=check, timeout=timeout)
+
+
+def probe(c, *tools):
+    """Skip (and end) the case when the machine cannot make namespaces or
+    lacks a tool the case drives."""
+    if not wrtest.have_netns():
+        c.skip("this process cannot create a network namespace")
+        c.done()
+    for t in tools:
+        if shutil.which(t) is None:
+            c.skip("not installed: %s" % t)
+            c.done()
+
+
+def make_bed():
+    """One veth pair; the namespace's end has the kernel's address, IPv6
+    off on both ends, TX checksum offload off on the kernel's end."""
+    ip("netns", "add", NS)
+    ip("link", "add", HOST, "type", "veth", "peer", "name", PEER)
+    ip("link", "set", PEER, "netns", NS)
+    wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % HOST)
+    nsexec("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1")
+    ip("link", "set", HOST, "up")
+    ip("-n", NS, "link", "set", "lo", "up")
+    ip("-n", NS, "link", "set", PEER, "up")
+    ip("-n", NS, "addr", "add", KERNEL + "/24", "dev", PEER)
+    nsexec("ethtool", "-K", PEER, "tx", "off")
+
+
+def drop_bed():
+    ip("netns", "del", NS, check=False)
+    ip("link", "del", HOST, check=False)
+
+
+def vdevs():
+    return ["net_af_packet0,iface=%s,qdisc_bypass=0" % HOST]
+
+
+def start_tcpdump(path):
+    """tcpdump writing every TCP frame of the namespace's end to path;
+    returns the process once it listens."""
+    p = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-i", PEER, "-U",
+                          "-w", path, "tcp"], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 10
+    while time.monotonic() < end and not os.path.exists(path):
+        time.sleep(0.05)
+    time.sleep(0.5)
+    return p
+
+
+def stop_tcpdump(p):
+    p.terminate()
+    try:
+        p.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+
+
+def syns(path):
+    """SYNs without ACK in the capture at path, as tcpdump reads them:
+    (all of them, distinct ones). A SYN sent again (RFC 6298: no answer
+    in time, e.g. a kernel that dropped it under load) has the same
+    addresses, ports and sequence number as the first."""
+    p = wrtest.sh("tcpdump", "-nr", path, SYN_FILTER, timeout=60)
+    rows = [l.split() for l in p.stdout.splitlines() if l.strip()]
+    keys = set()
+    for r in rows:
+        seq = [r[i + 1] for i in range(len(r) - 1) if r[i] == "seq"]
+        keys.add((r[2], r[4], seq[0] if seq else None))
+    return len(rows), len(keys)
+
+
+def books(doc):
+    return doc["connections"]["books"] if doc and "connections" in doc else {}
+
+
+def conn_nginx():
+    """10,000 connections of one request each to nginx: all completed;
+    nginx's access log has a line for each; tcpdump counts as many SYNs
+    as wirerate attempted."""
+    c = Checker("conn_nginx")
+    probe(c, "nginx", "tcpdump", "ethtool")
+    n = 10000
+    d = tempfile.mkdtemp(prefix="wrcn")
+    make_bed()
+    td = None
+    try:
+        with open(os.path.join(d, "nginx.conf"), "w") as f:
+            f.write(NGINX_CONF.format(d=d, addr=KERNEL))
+        nsexec("nginx", "-c", os.path.join(d, "nginx.conf"))
+        pcap = os.path.join(d, "syn.pcap")
+        td = start_tcpdump(pcap)
+        r = wrtest.run(vdevs(), [
+            "--port-ip", "0=%s/24" % ME, "--conn", "client", "--conn-server",
+            KERNEL + ":80", "--conn-count", str(n), "--conn-rate", "3000",
+            "--duration", "60", "--plain"], timeout=150)
+        time.sleep(0.5)
+        stop_tcpdump(td)
+        td = None
+        nsexec("nginx", "-c", os.path.join(d, "nginx.conf"), "-s", "stop", check=False)
+        c.eq(r.rc, 0, "exit code (%r)" % r.err[-300:])
+        b = books(r.doc)
+        c.eq(b.get("attempted"), n, "attempted")
+        c.eq(b.get("completed"), n, "completed")
+        c.eq(b.get("open"), 0, "open at the end")
+        c.eq(r.doc and r.doc["connections"]["books_check"].get("closed"), True,
+             "the books close")
+        with open(os.path.join(d, "access.log")) as f:
+            lines = [l for l in f if l.strip()]
+        c.eq(len(lines), n, "lines in nginx's access log")
+        c.eq(len([l for l in lines if '" 200 ' in l]), n, "of them, status 200")
+        got, distinct = syns(pcap)
+        c.eq(distinct, b.get("attempted"), "distinct SYNs tcpdump counted = "
+             "attempted")
+        c.true(0 <= got - distinct <= b.get("rtx_rto_segs", 0), "SYNs sent again "
+               "(%d) are among the RTO retransmits wirerate counted (%s)" % (
+                   got - distinct, b.get("rtx_rto_segs")))
+        print("nginx: attempted %s, completed %s, access log %d lines, SYNs %d "
+              "(%d distinct), RTO retransmits %s" % (
+                  b.get("attempted"), b.get("completed"), len(lines), got,
+                  distinct, b.get("rtx_rto_segs")))
+        c.done(r)
+    finally:
+        if td is not None:
+            stop_tcpdump(td)
+        nsexec("nginx", "-c", os.path.join(d, "nginx.conf"), "-s", "stop", check=False)
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def serve(d, seconds):
+    """wirerate's server on the host end for seconds, in the background;
+    returns the process once its first interval row is out."""
+    path = os.path.join(d, "s.json")
+    out = open(os.path.join(d, "s.out"), "w")
+    argv = [wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + [
+        "--", "--port-ip", "0=%s/24" % ME, "--conn", "server", "--conn-listen",
+        "80", "--duration", str(seconds), "--plain", "--json", path]
+    p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL)
+    end = time.monotonic() + 30
+    while time.monotonic() < end and p.poll() is None:
+        with open(os.path.join(d, "s.out")) as f:
+            if " s  attempted" in f.read():
+                break
+        time.sleep(0.1)
+    return p, path
+
+
+def served_doc(p, path, d):
+    try:
+        p.wait(timeout=90)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    with open(os.path.join(d, "s.out")) as f:
+        out = f.read()
+    doc = wrtest.read_result(path) if os.path.exists(path) else None
+    return p.returncode, out, doc
+
+
+def conn_h2load():
+    """h2load (HTTP/1.1, exactly 20,000 requests on 8 connections) to
+    wirerate's server: all succeeded, and the server served exactly that
+    many."""
+    c = Checker("conn_h2load")
+    probe(c, "h2load", "ethtool")
+    n = 20000
+    d = tempfile.mkdtemp(prefix="wrcn")
+    make_bed()
+    try:
+        p, path = serve(d, 12)
+        h = nsexec("h2load", "--h1", "-n", str(n), "-c", "8", "-t", "1",
+                   "http://%s/" % ME, check=False, timeout=60)
+        rc, out, doc = served_doc(p, path, d)
+        m = re.search(r"requests: (\d+) total, (\d+) started, (\d+) done, (\d+) "
+                      r"succeeded, (\d+) failed, (\d+) errored", h.stdout)
+        c.true(m is not None, "h2load's summary: %r" % h.stdout[-500:])
+        c.eq(rc, 0, "wirerate's exit code (%r)" % out[-300:])
+        b = books(doc)
+        if m:
+            c.eq(int(m.group(4)), n, "h2load: succeeded")
+            c.eq((int(m.group(5)), int(m.group(6))), (0, 0), "h2load: failed, errored")
+            c.eq(b.get("reqs_served"), int(m.group(4)),
+                 "served by wirerate = succeeded in h2load")
+        c.eq(b.get("accepted"), 8, "connections accepted (h2load's -c)")
+        c.eq(b.get("open"), 0, "open at the end")
+        print("h2load: %s; wirerate served %s" % (m and m.group(0), b.get("reqs_served")))
+        c.done(wrtest.Result(rc, out, "", doc))
+    finally:
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def conn_wrk():
+    """wrk (3 s, 8 connections) to wirerate's server: no socket error, no
+    non-2xx; wrk counts the answers it read, so the server served those
+    and at most one more a connection (requests in flight when wrk
+    stopped reading)."""
+    c = Checker("conn_wrk")
+    probe(c, "wrk", "ethtool")
+    d = tempfile.mkdtemp(prefix="wrcn")
+    make_bed()
+    try:
+        p, path = serve(d, 10)
+        w = nsexec("wrk", "-t1", "-c8", "-d3s", "http://%s/" % ME, check=False,
+                   timeout=60)
+        rc, out, doc = served_doc(p, path, d)
+        m = re.search(r"(\d+) requests in", w.stdout)
+        c.true(m is not None, "wrk's summary: %r" % w.stdout[-500:])
+        c.true("Socket errors" not in w.stdout, "wrk: no socket error")
+        c.true("Non-2xx" not in w.stdout, "wrk: no non-2xx answer")
+        c.eq(rc, 0, "wirerate's exit code (%r)" % out[-300:])
+        b = books(doc)
+        served = b.get("reqs_served", -1)
+        if m:
+            got = int(m.group(1))
+            c.true(got > 0, "wrk read answers")
+            c.true(got <= served <= got + 8, "served %d: wrk's %d plus at most one "
+                   "in flight per connection" % (served, got))
+        c.eq(b.get("open"), 0, "open at the end")
+        print("wrk: %s requests; wirerate served %s" % (m and m.group(1), served))
+        c.done(wrtest.Result(rc, out, "", doc))
+    finally:
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+CASES = cases.by_name(conn_nginx, conn_h2load, conn_wrk)
+
+if __name__ == "__main__":
+    cases.main(CASES)
