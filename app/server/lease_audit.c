@@ -32,14 +32,25 @@ static const char *const ev_names[] = {
 	[WR_LEASE_EV_TOLD] = "told",
 };
 
+/*
+ * The wall clock's offset from the monotonic one, read again at each call
+ * but kept while it moved by less than a second: two reads of two clocks
+ * in whole ms differ by one now and then, and the same lease must show
+ * the same end in every answer; a stepped wall clock (NTP, by hand) is
+ * followed.
+ */
 void
 app_lease_clock(struct app_leases *a)
 {
 	struct timespec rt;
+	int64_t off, d;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
-	a->table.wall_offset_ms = (int64_t)rt.tv_sec * 1000 +
-		rt.tv_nsec / 1000000 - (int64_t)app_ctl_now_ms();
+	off = (int64_t)rt.tv_sec * 1000 + rt.tv_nsec / 1000000 -
+		(int64_t)app_ctl_now_ms();
+	d = off - a->table.wall_offset_ms;
+	if (a->table.wall_offset_ms == 0 || d >= 1000 || d <= -1000)
+		a->table.wall_offset_ms = off;
 }
 
 /* A time of the table as JSON text. */
