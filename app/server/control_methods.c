@@ -217,11 +217,25 @@ m_start(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)
 	return 0;
 }
 
-/* One port of the published snapshot: counters and the last rates. */
+/* A latency figure in ns, or null when nothing is known. */
+static json_t *
+lat_or_null(bool known, double ns)
+{
+	return known ? json_real(ns) : json_null();
+}
+
+/*
+ * One port of the published snapshot: counters, the last rates and the
+ * latency of its own frames (last interval while running, the whole run
+ * once done; null when none is known), as the live view shows them.
+ */
 static json_t *
 snap_port_json(const struct wr_snap_port *p)
 {
-	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:f, s:f, s:f}",
+	bool lat = p->lat.samples > 0;
+
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:f, s:f, s:f, "
+		"s:o, s:o, s:o}",
 		"port_id", p->port_id, "tx_pkts", wr_json_u64(p->cnt.tx_pkts),
 		"rx_pkts", wr_json_u64(p->cnt.rx_pkts),
 		"rx_own_pkts", wr_json_u64(p->cnt.rx_own_pkts),
@@ -229,7 +243,30 @@ snap_port_json(const struct wr_snap_port *p)
 		"lost_pkts", wr_json_u64(p->lost_pkts),
 		"gap_pkts", wr_json_u64(p->gap_pkts),
 		"tx_pps", p->rates.tx_pps, "rx_pps", p->rates.rx_pps,
-		"tx_l1_bps", p->rates.tx_l1_bps, "rx_l1_bps", p->rates.rx_l1_bps);
+		"tx_l1_bps", p->rates.tx_l1_bps, "rx_l1_bps", p->rates.rx_l1_bps,
+		"lat_p50_ns", lat_or_null(lat, p->lat.p50_ns),
+		"lat_p99_ns", lat_or_null(lat, p->lat.p99_ns),
+		"lat_max_ns", lat_or_null(lat, p->lat.max_ns));
+}
+
+/*
+ * One stream of the snapshot, as the live view's stream lines: counts
+ * since the start (sent read after received: in flight shows as sent and
+ * not received), null where its sender or receiver is not in the run.
+ */
+static json_t *
+snap_stream_json(const struct wr_snap_stream *s)
+{
+	return json_pack("{s:i, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"stream_id", s->stream_id, "name", s->name, "tx_port", s->tx_port,
+		"tx_queue", s->tx_queue,
+		"rx_port", s->rx_known ? json_integer(s->rx_port) : json_null(),
+		"sent_pkts", s->sent_known ? wr_json_u64(s->sent_pkts) : json_null(),
+		"rx_pkts", wr_json_u64(s->rx_pkts),
+		"gap_pkts", wr_json_u64(s->gap_pkts),
+		"late_pkts", wr_json_u64(s->late_pkts),
+		"dup_pkts", wr_json_u64(s->dup_pkts),
+		"lat_mean_ns", lat_or_null(s->lat_valid, s->lat_mean_ns));
 }
 
 /* The live figures, as telemetry publishes them (stats/telemetry.h). */
@@ -237,7 +274,7 @@ static json_t *
 live_json(void)
 {
 	struct wr_snap *s = malloc(sizeof(*s));
-	json_t *o, *ports;
+	json_t *o, *ports, *streams;
 	unsigned int i;
 
 	if (s == NULL)
@@ -246,12 +283,16 @@ live_json(void)
 	ports = json_array();
 	for (i = 0; i < s->nb_ports && ports != NULL; i++)
 		append(ports, snap_port_json(&s->port[i]));
-	o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:o}",
+	streams = json_array();
+	for (i = 0; i < s->nb_streams && streams != NULL; i++)
+		append(streams, snap_stream_json(&s->stream[i]));
+	o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
 		"state", snap_names[s->state], "trial", (json_int_t)s->trial,
 		"elapsed_ms", (json_int_t)s->elapsed_ms,
 		"duration_ms", (json_int_t)s->duration_ms,
 		"intervals", (json_int_t)s->nb_intervals,
-		"frame_size", (json_int_t)s->frame_size, "ports", ports);
+		"frame_size", (json_int_t)s->frame_size, "ports", ports,
+		"streams", streams);
 	free(s);
 	return o;
 }

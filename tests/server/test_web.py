@@ -200,6 +200,33 @@ ROW_ERROR = """(function () {
   return r ? r.querySelector('.error').textContent : null; })()"""
 
 
+def check_streams(c, b, doc):
+    """The page's streams once the run is done: each stream's counts as
+    the result has them (the whole run), as the terminal's live view
+    lists them; each port's latency p99 as the result's totals."""
+    rows = b.eval("[].map.call(document.querySelectorAll('#live-streams tbody tr'),"
+                  " function (r) { return [].map.call(r.cells, function (x) {"
+                  " return x.textContent; }); })")
+    want = [[str(s["stream_id"]), "tx%d.%d" % (s["tx_port"], s["tx_queue"]),
+             str(s["rx_port"]), str(s["sent_pkts"]), str(s["rx_pkts"]),
+             str(s["gap_pkts"]), str(s["late_pkts"]), str(s["dup_pkts"])]
+            for s in doc["streams"]]
+    got = [[r[0], r[2], r[3], r[4], r[5], r[6], r[7], r[8]] for r in rows]
+    c.true(len(want) > 0 and sorted(got) == sorted(want),
+           "the page's streams are the result's: %r, want %r" % (got, want))
+    ports = b.eval("[].map.call(document.querySelectorAll('#live-ports tbody tr'),"
+                   " function (r) { return [r.cells[0].textContent,"
+                   " r.cells[10].textContent]; })")
+    for t in doc.get("totals", []):
+        lat = (t.get("latency") or {}).get("p99_ns")
+        if lat is None:
+            continue
+        row = [p for p in ports if p[0] == str(t["port_id"])]
+        c.true(row and abs(float(row[0][1]) - lat / 1e3) <= 0.005 + 1e-9,
+               "port %d's latency p99 on the page: %r, the result's %.2f us" % (
+                   t["port_id"], row, lat / 1e3))
+
+
 def check_rates(c, samples, doc, run):
     """Every interval the page was told of equals the result's sample of
     that interval, port by port (the same figure, printed to the digit)."""
@@ -283,6 +310,7 @@ def browser_run():
             c.eq(run, 1, "the form started run 1")
             doc = cl.result(run)["result"]
             check_rates(c, b.eval("window.wrSamples"), doc, run)
+            check_streams(c, b, doc)
             # As text: JavaScript's numbers would round the 64-bit counters.
             text = b.eval("fetch('/run/%d/result.json').then(function (r) {"
                           " return r.text(); })" % run)

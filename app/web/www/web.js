@@ -91,6 +91,26 @@ function chartAdd(interval, ports) {
   wr.chart.update();
 }
 
+// A latency in ns as us with 2 decimals, "-" when none is known.
+function us(ns) { return ns === null || ns === undefined ? "-" : (ns / 1e3).toFixed(2); }
+
+// The streams as the terminal's live view shows them: counts since the
+// start, sent read after received (in flight shows as sent, not received).
+function showStreams(list) {
+  var body = $("live-streams").tBodies[0];
+  body.innerHTML = "";
+  list.forEach(function (s) {
+    var tr = document.createElement("tr");
+    cell(tr, s.stream_id); cell(tr, s.name || "-", "text");
+    cell(tr, "tx" + s.tx_port + "." + s.tx_queue, "text");
+    cell(tr, s.rx_port === null ? "-" : s.rx_port);
+    cell(tr, s.sent_pkts === null ? "-" : s.sent_pkts); cell(tr, s.rx_pkts);
+    cell(tr, s.gap_pkts); cell(tr, s.late_pkts); cell(tr, s.dup_pkts);
+    cell(tr, us(s.lat_mean_ns));
+    body.appendChild(tr);
+  });
+}
+
 function showLive(st) {
   var live = st.live, body = $("live-ports").tBodies[0];
   $("run-id").textContent = st.run || "-";
@@ -109,8 +129,10 @@ function showLive(st) {
     cell(tr, fmt(p.tx_l1_bps / 1e9, 3)); cell(tr, fmt(p.rx_l1_bps / 1e9, 3));
     cell(tr, p.tx_pkts); cell(tr, p.rx_pkts);
     cell(tr, p.lost_pkts); cell(tr, p.missing_pkts);
+    cell(tr, us(p.lat_p50_ns)); cell(tr, us(p.lat_p99_ns)); cell(tr, us(p.lat_max_ns));
     body.appendChild(tr);
   });
+  showStreams(live.streams || []);
   // A new interval of the running run: recorded once, charted.
   if (st.state === "running" && live.state === "running" &&
       live.intervals > 0 && (st.run !== wr.run || live.intervals !== wr.interval)) {
