@@ -383,6 +383,16 @@ def api_bad_input():
              "still serving over HTTP, nothing started")
         with s.client() as cl:
             c.eq(cl.status()["run"], 0, "the UNIX socket: no run started")
+            # A run on a port another holds, through the page's API: refused
+            # naming the holder, nothing started.
+            cl.call("acquire", ports=[0], owner="someone-else", reason="bench",
+                    ttl_s=60)
+            st, r = s.rpc("start", dict(ONE_WAY, rate="1kpps", duration="1s"),
+                          token=s.token)
+            msg = (r.get("error") or {}).get("message", "")
+            c.true(st >= 400 and "someone-else" in msg,
+                   "a run on a held port: refused naming the holder (%d, %r)" % (st, msg))
+            c.eq(cl.status()["run"], 0, "the held port: no run started")
         ss = wrtest.sh("ss", "-Hltn", "sport = :%d" % s.port).stdout.split()
         c.true("127.0.0.1:%d" % s.port in ss, "--web PORT listens on 127.0.0.1 "
                "only (ss: %r)" % ss)
