@@ -8,22 +8,12 @@ ACKs, RFC 5961), data outside the window, data and a FIN across 2^32, a
 RST at rcv_nxt; IPv4 and IPv6. Exit 0 when all hold, 1 on a mismatch, 77
 (meson's skip) when scapy is not installed.
 Usage: test_tcp_sm_scapy.py TOOL"""
-import os
 import subprocess
 import sys
 
-SYSTEM_PYTHON = "/usr/bin/python3"
-
-try:
-    from scapy.layers.inet import IP, TCP
-    from scapy.layers.inet6 import IPv6
-except ImportError:
-    if sys.executable != SYSTEM_PYTHON and os.path.exists(SYSTEM_PYTHON) \
-            and "WR_SCAPY_RETRY" not in os.environ:
-        os.environ["WR_SCAPY_RETRY"] = "1"
-        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-    print("SKIP: python3-scapy is not installed (import scapy failed)")
-    sys.exit(77)
+import scapy_probe  # noqa: F401  (skips without python3-scapy)
+from scapy.layers.inet import IP, TCP  # noqa: E402
+from scapy.layers.inet6 import IPv6  # noqa: E402
 
 TOOL = sys.argv[1]
 FAILS = []

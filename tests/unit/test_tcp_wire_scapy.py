@@ -6,24 +6,12 @@ recomputes the checksums and reads the options; segments scapy crafts
 by the C parser; malformed ones are refused. Exit 0 when all hold, 1 on a
 mismatch, 77 (meson's skip) when scapy is not installed.
 Usage: test_tcp_wire_scapy.py TOOL"""
-import os
 import subprocess
 import sys
 
-SYSTEM_PYTHON = "/usr/bin/python3"
-
-try:
-    from scapy.layers.inet import IP, TCP
-    from scapy.layers.inet6 import IPv6
-except ImportError:
-    # Debian's python3-scapy lives in the system interpreter; the build may
-    # have found another python3 first (a pyenv): run again under it.
-    if sys.executable != SYSTEM_PYTHON and os.path.exists(SYSTEM_PYTHON) \
-            and "WR_SCAPY_RETRY" not in os.environ:
-        os.environ["WR_SCAPY_RETRY"] = "1"
-        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-    print("SKIP: python3-scapy is not installed (import scapy failed)")
-    sys.exit(77)
+import scapy_probe  # noqa: F401  (skips without python3-scapy)
+from scapy.layers.inet import IP, TCP  # noqa: E402
+from scapy.layers.inet6 import IPv6  # noqa: E402
 
 TOOL = sys.argv[1]
 FAILS = []
