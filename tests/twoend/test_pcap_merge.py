@@ -185,22 +185,28 @@ def merge_cli():
 
 
 def kernel_compare():
-    """scripts/kernel-compare.sh: iperf3 (TCP, UDP) and wirerate on one
-    veth pair, one table with a figure in every row."""
+    """scripts/kernel-compare.sh: iperf3 (TCP, UDP) and wirerate (UDP
+    frames; TCP to a kernel socket and to wirerate's server, the receiver's
+    byte count equal to the client's, or the script fails) on one veth
+    pair, one table with a figure in every row."""
     if shutil.which("iperf3") is None:
         skip("iperf3 is not installed (scripts/lib/setup.sh installs it)")
     c = Checker("kernel_compare")
     script = os.path.join(os.path.dirname(__file__), "..", "..", "scripts",
                           "kernel-compare.sh")
     env = dict(os.environ, WR_WIRERATE=twoend.WIRERATE)
-    p = subprocess.run(["bash", script, "--duration", "1", "--sizes", "64"],
+    p = subprocess.run(["bash", script, "--duration", "1", "--sizes", "64",
+                        "--conns", "1"],
                        capture_output=True, text=True, timeout=120, env=env)
     print(p.stdout[-3000:], p.stderr[-2000:])
     c.eq(p.returncode, 0, "exit code")
     rows = [l for l in p.stdout.splitlines() if l.startswith("|") and "---" not in l]
     names = [" ".join(x.strip() for x in r.split("|")[1:3]) for r in rows[1:]]
-    for want in ("iperf3 TCP", "iperf3 UDP", "wirerate UDP"):
+    for want in ("iperf3 TCP", "iperf3 UDP", "wirerate UDP", "wirerate TCP"):
         c.true(want in names, "row for %s in %s" % (want, names))
+    paths = [r.split("|")[3].strip() for r in rows[1:]]
+    for want in ("DPDK af_packet -> kernel, 1", "DPDK af_packet -> DPDK, 1"):
+        c.true(want in paths, "row for %s in %s" % (want, paths))
     num = r"^\d+(\.\d+)?$"
     head = [x.strip() for x in rows[0].split("|")[1:-1]]
     c.eq(head[5:7], ["Gbit/s L2", "Gbit/s payload"], "the Gbit/s columns")
