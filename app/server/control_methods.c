@@ -269,6 +269,34 @@ snap_stream_json(const struct wr_snap_stream *s)
 		"lat_mean_ns", lat_or_null(s->lat_valid, s->lat_mean_ns));
 }
 
+/* A connection run's books and rates (null in a frame run). */
+static json_t *
+snap_conn_json(const struct wr_snap_conn *c)
+{
+	if (!c->known)
+		return json_null();
+	return json_pack("{s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+		"s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:f, s:f}",
+		"role", wr_snap_conn_role(c->role), "whole", c->whole,
+		"attempted", wr_json_u64(c->attempted),
+		"established", wr_json_u64(c->established),
+		"completed", wr_json_u64(c->completed),
+		"failed", wr_json_u64(c->failed), "open", wr_json_u64(c->open),
+		"peak_open", wr_json_u64(c->peak_open),
+		"unstarted", wr_json_u64(c->unstarted),
+		"accepted", wr_json_u64(c->accepted),
+		"closed", wr_json_u64(c->closed),
+		"reqs_sent", wr_json_u64(c->reqs_sent),
+		"resps", wr_json_u64(c->resps),
+		"reqs_failed", wr_json_u64(c->reqs_failed),
+		"reqs_served", wr_json_u64(c->reqs_served),
+		"l7_tx_bytes", wr_json_u64(c->l7_tx_bytes),
+		"l7_rx_bytes", wr_json_u64(c->l7_rx_bytes),
+		"rtx_segs", wr_json_u64(c->rtx_segs),
+		"cps", c->cps, "requests_per_s", c->requests_per_s,
+		"goodput_bps", c->goodput_bps);
+}
+
 /* The live figures, as telemetry publishes them (stats/telemetry.h). */
 static json_t *
 live_json(void)
@@ -286,13 +314,13 @@ live_json(void)
 	streams = json_array();
 	for (i = 0; i < s->nb_streams && streams != NULL; i++)
 		append(streams, snap_stream_json(&s->stream[i]));
-	o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
+	o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
 		"state", snap_names[s->state], "trial", (json_int_t)s->trial,
 		"elapsed_ms", (json_int_t)s->elapsed_ms,
 		"duration_ms", (json_int_t)s->duration_ms,
 		"intervals", (json_int_t)s->nb_intervals,
 		"frame_size", (json_int_t)s->frame_size, "ports", ports,
-		"streams", streams);
+		"streams", streams, "conn", snap_conn_json(&s->conn));
 	free(s);
 	return o;
 }

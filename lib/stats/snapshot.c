@@ -156,4 +156,5 @@ wr_snap_build(struct wr_snap *s, const struct wr_run *run,
 		build_port(s, run, p, iv, prev);
 	build_lcores(s, run, iv, prev);
 	s->nb_streams = wr_snap_streams(run, s->stream, RTE_DIM(s->stream));
+	wr_snap_conn(s, run, prev);
 }

@@ -9,9 +9,12 @@
 #ifndef WR_SNAPSHOT_H
 #define WR_SNAPSHOT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "config/conncfg.h"
 #include "config/stream.h"
+#include "conn/engine.h"
 #include "datapath/worker.h"
 #include "measure/cpu.h"
 #include "measure/stats.h"
@@ -72,6 +75,39 @@ struct wr_snap_stream {
 	double lat_mean_ns;
 };
 
+/*
+ * A connection run's books (--conn; known false in a frame run), summed
+ * over its engines from the copies published for the last interval
+ * (whole false when a worker's copy was missing), exact once done. Rates
+ * over the last interval while running, over the whole run once done:
+ * cps counts completed connections (a server: closed), requests_per_s
+ * answers (a server: requests served), goodput both directions' bytes.
+ */
+struct wr_snap_conn {
+	bool known;
+	bool whole;
+	uint8_t role;                   /* enum wr_conn_role */
+	uint64_t attempted;
+	uint64_t established;
+	uint64_t completed;
+	uint64_t failed;                /* every class */
+	uint64_t open;
+	uint64_t peak_open;
+	uint64_t unstarted;             /* the generator's own limits */
+	uint64_t accepted;
+	uint64_t closed;
+	uint64_t reqs_sent;
+	uint64_t resps;
+	uint64_t reqs_failed;
+	uint64_t reqs_served;
+	uint64_t l7_tx_bytes;
+	uint64_t l7_rx_bytes;
+	uint64_t rtx_segs;
+	double cps;
+	double requests_per_s;
+	double goodput_bps;
+};
+
 struct wr_snap_lcore {
 	unsigned int lcore;
 	struct wr_cpu_counters cnt;     /* cumulative */
@@ -97,6 +133,7 @@ struct wr_snap {
 	struct wr_snap_lcore lcore[WR_PLAN_MAX_WORKERS];
 	unsigned int nb_streams;
 	struct wr_snap_stream stream[WR_MAX_STREAMS];
+	struct wr_snap_conn conn;
 };
 
 /*
@@ -116,5 +153,35 @@ void wr_snap_build(struct wr_snap *s, const struct wr_run *run,
  */
 unsigned int wr_snap_streams(const struct wr_run *run, struct wr_snap_stream *out,
 		unsigned int max);
+
+/*
+ * s->conn from run's connection engines (known false in a frame run);
+ * prev as for wr_snap_build. Stats core only; can't fail.
+ */
+void wr_snap_conn(struct wr_snap *s, const struct wr_run *run,
+		const struct wr_snap *prev);
+
+/*
+ * sum = the books of every connection worker: exact once the workers
+ * returned, else the copies published for the last interval's request
+ * (wr_run_tick). Returns false when a worker's copy is missing (sum then
+ * holds what was there). Stats core only.
+ */
+bool wr_run_conn_books(const struct wr_run *run, struct wr_conn_books *sum);
+
+/* "client", "server" or "none" for a wr_snap_conn's role. */
+const char *wr_snap_conn_role(uint8_t role);
+
+/* The connection worker i of run, or NULL (another kind of worker). */
+const struct wr_connq *wr_run_connq(const struct wr_run *run, unsigned int i);
+
+/*
+ * The books of worker i when it is a connection worker: the engine's own
+ * once the workers returned (or before launch), else the copy published
+ * for the last request (NULL while it is not there). NULL for another
+ * worker. Stats core only.
+ */
+const struct wr_conn_books *wr_run_connq_books(const struct wr_run *run,
+		unsigned int i);
 
 #endif /* WR_SNAPSHOT_H */

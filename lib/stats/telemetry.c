@@ -330,6 +330,47 @@ wr_telemetry_progress(const struct wr_progress *p)
 }
 
 /*
+ * /wirerate/conn: a connection run's books and rates (snapshot.h's
+ * wr_snap_conn); "known" 0 in a frame run. Rates in whole units.
+ */
+static int
+cmd_conn(const char *cmd __rte_unused, const char *params __rte_unused,
+		struct rte_tel_data *d)
+{
+	struct wr_snap_conn c;
+
+	pthread_mutex_lock(&snap_lock);
+	memcpy(&c, &published.conn, sizeof(c));
+	pthread_mutex_unlock(&snap_lock);
+	rte_tel_data_start_dict(d);
+	add(d, "known", c.known);
+	if (!c.known)
+		return 0;
+	rte_tel_data_add_dict_string(d, "role", wr_snap_conn_role(c.role));
+	add(d, "whole", c.whole);
+	add(d, "attempted", c.attempted);
+	add(d, "established", c.established);
+	add(d, "completed", c.completed);
+	add(d, "failed", c.failed);
+	add(d, "open", c.open);
+	add(d, "peak_open", c.peak_open);
+	add(d, "unstarted", c.unstarted);
+	add(d, "accepted", c.accepted);
+	add(d, "closed", c.closed);
+	add(d, "reqs_sent", c.reqs_sent);
+	add(d, "resps", c.resps);
+	add(d, "reqs_failed", c.reqs_failed);
+	add(d, "reqs_served", c.reqs_served);
+	add(d, "l7_tx_bytes", c.l7_tx_bytes);
+	add(d, "l7_rx_bytes", c.l7_rx_bytes);
+	add(d, "rtx_segs", c.rtx_segs);
+	add(d, "cps", round_u64(c.cps));
+	add(d, "requests_per_s", round_u64(c.requests_per_s));
+	add(d, "goodput_bps", round_u64(c.goodput_bps));
+	return 0;
+}
+
+/*
  * /wirerate/progress: where a test mode or --repeat stands. Times are
  * computed at the request; left_max_ms is absent while no bound is known.
  */
@@ -381,6 +422,9 @@ wr_telemetry_register(void)
 			"(sent or received)." },
 		{ "/wirerate/stream", cmd_stream, "One stream: sent, received, "
 			"gaps, latency. Parameter: stream id." },
+		{ "/wirerate/conn", cmd_conn, "A connection run's books "
+			"(attempted, completed, failed, open, accepted, closed, "
+			"requests) and rates. No parameters." },
 		{ "/wirerate/progress", cmd_progress, "A test mode's or --repeat's "
 			"size, trial, elapsed time and upper bound of the time left. "
 			"No parameters." },

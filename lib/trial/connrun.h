@@ -14,17 +14,12 @@
 
 #include "conn/engine.h"
 #include "setup/run.h"
+#include "stats/snapshot.h"
 
 /* Whether run is a connection run (--conn). Can't fail. */
 bool wr_run_is_conn(const struct wr_run *run);
 
-/*
- * sum = the books of every connection worker: exact once the workers
- * returned, else the copies published for the last interval's request
- * (wr_run_tick). Returns false when a worker's copy is missing (sum then
- * holds what was there). Stats core only.
- */
-bool wr_run_conn_books(const struct wr_run *run, struct wr_conn_books *sum);
+/* wr_run_conn_books: stats/snapshot.h. */
 
 /*
  * Whether every client engine opened all of its connections
