@@ -184,7 +184,7 @@ conn_summary(const struct wr_run *run, const struct wr_conn_books *b,
 static int
 conn_result(struct wr_run *run, const struct wr_config *cfg,
 		const struct conn_live *l, const struct wr_conn_books *b,
-		double dur_s, bool drained, json_t **keep)
+		double dur_s, bool drained, json_t *far, json_t **keep)
 {
 	struct wr_conn_result r = { &cfg->conn.cfg, b, l->iv, l->nb_iv,
 		wr_run_plan(run)->nb_workers, dur_s, drained, "tsc" };
@@ -197,6 +197,8 @@ conn_result(struct wr_run *run, const struct wr_config *cfg,
 		return 0;
 	doc = wr_result_build_trials(run, NULL, &err);
 	if (doc == NULL || wr_results_conn_put(doc, &r, &err) != 0 ||
+			(far != NULL && json_object_set(json_object_get(doc,
+			"connections"), "far", far) != 0) ||
 			(cfg->json_path[0] != '\0' &&
 			app_write_json(doc, cfg->json_path, &err) != 0)) {
 		app_error("wirerate", &err);
@@ -209,9 +211,35 @@ conn_result(struct wr_run *run, const struct wr_config *cfg,
 	return rc;
 }
 
+/* The far end's books on screen, as the client's summary shows ours. */
+static void
+far_summary(const json_t *far, bool ok)
+{
+	const json_t *b = json_object_get(json_object_get(far, "connections"), "books");
+
+	if (!json_is_object(b))
+		return;
+	printf("far end (%s): accepted %" JSON_INTEGER_FORMAT ", closed %"
+		JSON_INTEGER_FORMAT ", failed %" JSON_INTEGER_FORMAT ", open %"
+		JSON_INTEGER_FORMAT "; requests served %" JSON_INTEGER_FORMAT
+		"; bytes delivered %" JSON_INTEGER_FORMAT ", sent %"
+		JSON_INTEGER_FORMAT "; %s\n",
+		json_string_value(json_object_get(far, "peer")),
+		json_integer_value(json_object_get(b, "accepted")),
+		json_integer_value(json_object_get(b, "closed")),
+		json_integer_value(json_object_get(b, "failed_total")),
+		json_integer_value(json_object_get(b, "open")),
+		json_integer_value(json_object_get(b, "reqs_served")),
+		json_integer_value(json_object_get(b, "l7_rx_bytes")),
+		json_integer_value(json_object_get(b, "l7_tx_bytes")),
+		!json_is_true(json_object_get(far, "judged")) ? "not judged (failures "
+		"or open connections here)" : ok ? "both ends' books agree" :
+		"the books DISAGREE");
+}
+
 int
 app_conn_run(struct wr_run *run, const struct wr_config *cfg,
-		const volatile int *stop, json_t **doc)
+		const volatile int *stop, json_t **doc, struct app_conn_peer *cp)
 {
 	struct conn_live l = { .stop = stop, .show = !cfg->quiet,
 		.server = cfg->conn.cfg.role == WR_CONN_SERVER };
@@ -219,6 +247,8 @@ app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 	struct wr_trial tr;
 	struct wr_error err;
 	enum wr_stop_reason why;
+	json_t *far = NULL;
+	bool far_ok = true;
 	uint64_t t0;
 	double dur_s;
 	bool drained;
@@ -246,8 +276,14 @@ app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 	wr_run_conn_books(run, b);
 	wr_run_close(run);
 	conn_summary(run, b, l.server, dur_s, drained);
-	rc = conn_result(run, cfg, &l, b, dur_s, drained, doc) != 0 ?
-		APP_EXIT_FAILED : APP_EXIT_OK;
+	if (cp != NULL) {
+		far = app_conn_peer_close(cp, b, &far_ok);
+		if (!cfg->quiet)
+			far_summary(far, far_ok);
+	}
+	rc = conn_result(run, cfg, &l, b, dur_s, drained, far, doc) != 0 ||
+		!far_ok ? APP_EXIT_FAILED : APP_EXIT_OK;
+	json_decref(far);
 	if (wr_run_res(run)->mbufs_missing != 0) {
 		fprintf(stderr, "wirerate: error: %" PRIu64 " mbufs were not "
 			"returned to their pools\n", wr_run_res(run)->mbufs_missing);

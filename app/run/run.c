@@ -356,6 +356,7 @@ app_run_all(const struct wr_config *cfg, const char *cmdline,
 {
 	static struct app_peer_session peer;
 	struct app_peer_session *ps = NULL;
+	struct app_conn_peer cpeer, *cp = NULL;
 	struct wr_error err;
 	struct wr_run *run;
 	int rc;
@@ -363,7 +364,13 @@ app_run_all(const struct wr_config *cfg, const char *cmdline,
 	wr_err_clear(&err);
 	run_watch = w;
 	peer.far = NULL;
-	if (cfg->peer[0] != '\0') {
+	if (cfg->peer[0] != '\0' && cfg->conn.cfg.role != 0) {
+		/* The far end's server runs before our first SYN. */
+		rc = app_conn_peer_open(&cpeer, cfg);
+		if (rc != 0)
+			return rc;
+		cp = &cpeer;
+	} else if (cfg->peer[0] != '\0') {
 		/* Before any port comes up: the far end must answer first. */
 		rc = app_peer_open(&peer, cfg);
 		if (rc != 0)
@@ -376,6 +383,8 @@ app_run_all(const struct wr_config *cfg, const char *cmdline,
 	if (rc != 0) {
 		if (ps != NULL)
 			app_peer_close(ps);
+		if (cp != NULL)
+			json_decref(app_conn_peer_close(cp, NULL, &(bool){ false }));
 		json_decref(peer.far);
 		return failed(&err);
 	}
@@ -383,7 +392,7 @@ app_run_all(const struct wr_config *cfg, const char *cmdline,
 		app_view_plan(stdout, run);
 	watch_live(w, run);
 	if (cfg->conn.cfg.role != 0)
-		rc = app_conn_run(run, cfg, stop, doc);
+		rc = app_conn_run(run, cfg, stop, doc, cp);
 	else
 		rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg, stop, doc, ps) :
 			run_mode(run, cfg, stop, doc, ps);

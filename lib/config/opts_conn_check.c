@@ -96,8 +96,8 @@ run_option(const struct wr_config *cfg)
 		return "--replay";
 	if (cfg->reflect)
 		return "--reflect";
-	if (cfg->peer[0] != '\0')
-		return "--peer";
+	if (cfg->peer[0] != '\0' && cfg->conn.cfg.role != WR_CONN_CLIENT)
+		return "--peer (a client's: the far end runs the server)";
 	if (wr_impair_active(&cfg->impair))
 		return "--impair";
 	if (cfg->rx_ports_set)
