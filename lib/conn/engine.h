@@ -150,6 +150,19 @@ void wr_conn_engine_poll(struct wr_conn_engine *e, uint64_t now_us);
 /* Open no new connection from now on; the open ones run to their end. */
 void wr_conn_engine_drain(struct wr_conn_engine *e);
 
+/*
+ * A new trial of a rate search (docs/tcp.md "Connection modes"), on the
+ * owning lcore before its first poll of the trial: every connection still
+ * open is reset and ends as failed (SYN timeout before its handshake,
+ * retransmission timeout after); a drained engine opens again; a client
+ * opens at cps a second from now_us on (its first start at once), its
+ * start count from 0. Connections in TIME_WAIT keep their tuples. The
+ * books go on (a trial's figures are differences). This function can't
+ * fail.
+ */
+void wr_conn_engine_reopen(struct wr_conn_engine *e, uint64_t cps,
+	uint64_t now_us);
+
 /* Whether a drained engine has nothing open (TIME_WAIT not counted). */
 bool wr_conn_engine_idle(const struct wr_conn_engine *e);
 
