@@ -22,7 +22,7 @@ app_view_conn_trial(FILE *f, const struct wr_connrate_trial *t, bool pass)
 		", completed %8" PRIu64 ", failed %6" PRIu64 ", not started %6"
 		PRIu64 "  %s\n", t->cps, t->duration_s, t->nb_attempted,
 		t->nb_completed, t->nb_failed, t->nb_unsent,
-		t->nb_unsent != 0 ? "GENERATOR" : pass ? "pass" : "FAIL");
+		wr_connrate_limited(t) ? "GENERATOR" : pass ? "pass" : "FAIL");
 	fflush(f);
 }
 

@@ -30,7 +30,18 @@ struct connsearch {
 	struct wr_connrate_trial t[WR_SEARCH_MAX_TRIALS];
 	struct wr_conn_books before;
 	struct wr_conn_books after;
+	uint64_t refused0;         /* frames the ports refused before */
 };
+
+/* Frames the connection workers' ports refused so far. */
+static uint64_t
+port_refused(const struct wr_run *run)
+{
+	uint64_t other, refused, alloc;
+
+	wr_run_conn_port_counts(run, &other, &refused, &alloc);
+	return refused;
+}
 
 /* The books of every engine, exact (the workers are stopped). */
 static void
@@ -59,6 +70,7 @@ conn_trial(struct mode_ctx *m, struct connsearch *cs, uint64_t cps,
 	tr.duration_ms = cfg->trial_ms;
 	wr_mode_progress_trial(m, "conn-rate", &tr);
 	books_now(m->run, &cs->before);
+	cs->refused0 = port_refused(m->run);
 	wr_run_conn_rate(m->run, cps);
 	rc = wr_run_trial(m->run, &tr, m->err);
 	if (rc == 0)
@@ -72,6 +84,7 @@ conn_trial(struct mode_ctx *m, struct connsearch *cs, uint64_t cps,
 	wr_run_stop(m->run, why);
 	books_now(m->run, &cs->after);
 	wr_connrate_trial_of(&cs->before, &cs->after, (double)cps, open_s, t);
+	t->nb_tx_refused = port_refused(m->run) - cs->refused0;
 	return why == WR_STOP_SIGNAL ? -EINTR : 0;
 }
 

@@ -36,6 +36,12 @@ wr_connrate_trial_of(const struct wr_conn_books *before,
 	t->nb_syn_rtx = after->nb_rtx_rto - before->nb_rtx_rto;
 }
 
+bool
+wr_connrate_limited(const struct wr_connrate_trial *t)
+{
+	return t->nb_unsent != 0 || t->nb_tx_refused != 0;
+}
+
 uint64_t
 wr_connrate_loss(const struct wr_connrate_trial *t, uint64_t *sent)
 {
@@ -45,14 +51,14 @@ wr_connrate_loss(const struct wr_connrate_trial *t, uint64_t *sent)
 		*sent = 1;
 		return 1;
 	}
-	return t->nb_unsent != 0 ? *sent : t->nb_failed;
+	return wr_connrate_limited(t) ? *sent : t->nb_failed;
 }
 
 json_t *
 wr_connrate_trial_json(const struct wr_connrate_trial *t)
 {
 	return json_pack("{s:s, s:f, s:f, s:f, s:I, s:I, s:I, s:f, s:{s:I, s:I, "
-		"s:I, s:I}, s:I, s:b}",
+		"s:I, s:I}, s:I, s:I, s:b}",
 		"what", "conn-rate", "cps", t->cps, "duration_s", t->duration_s,
 		"achieved_cps", t->duration_s > 0 ?
 			(double)t->nb_attempted / t->duration_s : 0.0,
@@ -66,7 +72,8 @@ wr_connrate_trial_json(const struct wr_connrate_trial *t)
 		"tuples", (json_int_t)t->nb_unsent_tuples,
 		"tx", (json_int_t)t->nb_unsent_tx,
 		"rtx_rto", (json_int_t)t->nb_syn_rtx,
-		"generator_limited", t->nb_unsent != 0);
+		"tx_refused_frames", (json_int_t)t->nb_tx_refused,
+		"generator_limited", wr_connrate_limited(t));
 }
 
 void
@@ -90,7 +97,7 @@ wr_connrate_judge(struct wr_connrate_verdict *v,
 	v->upper = NULL;
 	v->nb_limited = 0;
 	for (i = 0; i < nb; i++) {
-		v->nb_limited += trials[i].nb_unsent != 0;
+		v->nb_limited += wr_connrate_limited(&trials[i]);
 		/* The first trial at the upper bound: the one that set it. */
 		if (v->upper == NULL && v->r.ndr_upper_pps > 0 &&
 				trials[i].cps == v->r.ndr_upper_pps)
@@ -98,7 +105,7 @@ wr_connrate_judge(struct wr_connrate_verdict *v,
 	}
 	if (v->r.ndr_found && v->r.ndr_pps >= v->top_cps)
 		v->limit = WR_CONNRATE_TOP;
-	else if (v->upper != NULL && v->upper->nb_unsent != 0)
+	else if (v->upper != NULL && wr_connrate_limited(v->upper))
 		v->limit = WR_CONNRATE_GENERATOR;
 	else
 		v->limit = WR_CONNRATE_DEVICE;
@@ -109,9 +116,10 @@ static void
 unsent_words(const struct wr_connrate_trial *t, char *buf, size_t len)
 {
 	snprintf(buf, len, "%" PRIu64 " connections not started (pool full %"
-		PRIu64 ", no source tuple %" PRIu64 ", no TX buffer %" PRIu64 ")",
-		t->nb_unsent, t->nb_unsent_pool, t->nb_unsent_tuples,
-		t->nb_unsent_tx);
+		PRIu64 ", no source tuple %" PRIu64 ", no TX buffer %" PRIu64
+		") and %" PRIu64 " frames its port refused", t->nb_unsent,
+		t->nb_unsent_pool, t->nb_unsent_tuples, t->nb_unsent_tx,
+		t->nb_tx_refused);
 }
 
 void

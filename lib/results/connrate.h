@@ -30,6 +30,8 @@ struct wr_connrate_trial {
 	uint64_t nb_unsent_tuples; /* no free source tuple */
 	uint64_t nb_unsent_tx;     /* no TX buffer for the SYN */
 	uint64_t nb_syn_rtx;       /* segments resent after an RTO */
+	uint64_t nb_tx_refused;    /* frames the port refused (freed; TCP
+	                            * resends them): the generator's limit */
 };
 
 /*
@@ -42,11 +44,15 @@ void wr_connrate_trial_of(const struct wr_conn_books *before,
 		const struct wr_conn_books *after, double cps, double duration_s,
 		struct wr_connrate_trial *t);
 
+/* Whether t is the generator's limit: starts it could not make, or
+ * frames its port refused. This function can't fail. */
+bool wr_connrate_limited(const struct wr_connrate_trial *t);
+
 /*
  * What the search (search.h) is told of t: *sent starts due (attempted
- * + unsent, at least 1) and the returned loss. A trial with unsent
- * starts is the generator's limit: it counts as lossy beyond every ratio
- * (all *sent), never as a pass. This function can't fail.
+ * + unsent, at least 1) and the returned loss. A trial that is the
+ * generator's limit (wr_connrate_limited) counts as lossy beyond every
+ * ratio (all *sent), never as a pass. This function can't fail.
  */
 uint64_t wr_connrate_loss(const struct wr_connrate_trial *t, uint64_t *sent);
 

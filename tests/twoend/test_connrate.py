@@ -32,7 +32,11 @@ RT2, SRV = "wcrq_%d" % PID, "wcrs_%d" % PID      # router <-> server
 ME, GW = "198.18.0.1", "198.18.0.254"
 RT_S, SERVER = "198.19.0.254", "198.19.0.1"
 # The device's rate: low enough for a shared 2-CPU machine to keep up.
-LIMIT = 1000
+# A token bucket of BURST lets LIMIT * T + BURST SYNs through in a trial
+# of T s: evenly paced, no SYN is dropped up to LIMIT + BURST / T, 2 %
+# above LIMIT with the 4 s trials of connrate_limit. The burst absorbs
+# 80 ms of a loaded machine's jitter (a worker or a softirq held up).
+LIMIT = 250
 BURST = 20
 
 NGINX_CONF = """worker_processes 1;
@@ -144,7 +148,7 @@ def nft_counts():
 def search_opts(top, trial="2s"):
     return ["--port-ip", "0=%s/24,gw=%s" % (ME, GW), "--conn", "client",
             "--conn-server", SERVER + ":80", "--conn-rate", str(top),
-            "--mode", "conn-rate", "--trial", trial, "--grace", "300ms",
+            "--mode", "conn-rate", "--trial", trial, "--grace", "500ms",
             "--resolution", "1", "--conn-concurrency", "20000",
             "--conn-time-wait", "2s", "--plain"]
 
@@ -166,7 +170,7 @@ def connrate_limit():
     try:
         make_bed(d)
         path = os.path.join(d, "r.json")
-        r = wrtest.run(vdevs(), search_opts(2 * LIMIT) + ["--json", path],
+        r = wrtest.run(vdevs(), search_opts(2 * LIMIT, "4s") + ["--json", path],
                        timeout=170, want_json=False)
         acc, drop = nft_counts()
         c.eq(r.rc, 0, "exit code (%r)" % (r.err[-300:] + r.out[-600:]))
@@ -194,8 +198,14 @@ def connrate_limit():
                "every failed trial counted failed connections")
         with open(os.path.join(d, "access.log")) as f:
             lines = len([l for l in f if '" 200 ' in l])
-        c.eq(lines, completed, "nginx answered every completed connection "
-             "(access log lines with 200)")
+        # A connection nginx answered may still fail: not closed by the
+        # end of its trial's grace.
+        c.true(completed <= lines <= acc, "nginx answered every completed "
+               "connection: completed %d <= access log lines with 200 %d <= "
+               "SYNs the rule accepted %d" % (completed, lines, acc))
+        print("nft: %d SYNs accepted, %d dropped; wirerate: %d attempted, %d "
+              "completed, %d RTO retransmits; nginx: %d answers" % (
+                  acc, drop, attempted, completed, rtx, lines))
         rc, out = tool("report", path)
         c.eq(rc, 0, "report takes it: %s" % out[-300:])
         c.true("max CPS" in out and ("%.1f" % found)[:-2] in out,
