@@ -38,7 +38,8 @@ struct wr_conn_lat {
  *   client: nb_reqs_sent = nb_resps + nb_reqs_failed + requests in flight
  *   server: nb_accepted = nb_closed + nb_open
  * Connections the client could not start (its pool, its source tuples,
- * its TX buffers) are in nb_unstarted_*, never among the attempted.
+ * its TX buffers, its lcore held up) are in nb_unstarted_*, never among
+ * the attempted.
  */
 struct wr_conn_books {
 	uint64_t nb_attempted;          /* SYNs of new connections sent */
@@ -55,6 +56,9 @@ struct wr_conn_books {
 	uint64_t nb_unstarted_pool;     /* pool full when a start was due */
 	uint64_t nb_unstarted_tuples;   /* no free source tuple */
 	uint64_t nb_unstarted_tx;       /* no TX buffer for the SYN */
+	uint64_t nb_unstarted_late;     /* starts skipped: the lcore fell
+					 * more than 1 s behind the rate
+					 * (without a count: never made) */
 	uint64_t nb_accepted;           /* server: SYNs taken */
 	uint64_t nb_closed;             /* server: ended, any way */
 	uint64_t nb_reqs_sent;

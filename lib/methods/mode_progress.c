@@ -156,6 +156,9 @@ wr_mode_progress_begin(struct mode_ctx *m)
 
 	if (cfg->mode == WR_MODE_Y1564)
 		ms = RTE_MAX(cfg->step_ms, cfg->perf_ms);
+	/* A connection trial's drain: up to --grace more. */
+	if (cfg->mode == WR_MODE_CONN_RATE)
+		ms += cfg->grace_ms;
 
 	if (cfg->nb_lat_loads != 0)
 		ms = RTE_MAX(ms, cfg->lat_trial_ms);

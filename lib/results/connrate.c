@@ -11,7 +11,8 @@
 static uint64_t
 unsent_of(const struct wr_conn_books *b)
 {
-	return b->nb_unstarted_pool + b->nb_unstarted_tuples + b->nb_unstarted_tx;
+	return b->nb_unstarted_pool + b->nb_unstarted_tuples +
+		b->nb_unstarted_tx + b->nb_unstarted_late;
 }
 
 void
@@ -32,6 +33,7 @@ wr_connrate_trial_of(const struct wr_conn_books *before,
 	t->nb_unsent_tuples = after->nb_unstarted_tuples -
 		before->nb_unstarted_tuples;
 	t->nb_unsent_tx = after->nb_unstarted_tx - before->nb_unstarted_tx;
+	t->nb_unsent_late = after->nb_unstarted_late - before->nb_unstarted_late;
 	t->nb_unsent = unsent_of(after) - unsent_of(before);
 	t->nb_syn_rtx = after->nb_rtx_rto - before->nb_rtx_rto;
 }
@@ -58,7 +60,7 @@ json_t *
 wr_connrate_trial_json(const struct wr_connrate_trial *t)
 {
 	return json_pack("{s:s, s:f, s:f, s:f, s:I, s:I, s:I, s:f, s:{s:I, s:I, "
-		"s:I, s:I}, s:I, s:I, s:b}",
+		"s:I, s:I, s:I}, s:I, s:I, s:b}",
 		"what", "conn-rate", "cps", t->cps, "duration_s", t->duration_s,
 		"achieved_cps", t->duration_s > 0 ?
 			(double)t->nb_attempted / t->duration_s : 0.0,
@@ -71,6 +73,7 @@ wr_connrate_trial_json(const struct wr_connrate_trial *t)
 		"pool", (json_int_t)t->nb_unsent_pool,
 		"tuples", (json_int_t)t->nb_unsent_tuples,
 		"tx", (json_int_t)t->nb_unsent_tx,
+		"late", (json_int_t)t->nb_unsent_late,
 		"rtx_rto", (json_int_t)t->nb_syn_rtx,
 		"tx_refused_frames", (json_int_t)t->nb_tx_refused,
 		"generator_limited", wr_connrate_limited(t));
@@ -117,9 +120,9 @@ unsent_words(const struct wr_connrate_trial *t, char *buf, size_t len)
 {
 	snprintf(buf, len, "%" PRIu64 " connections not started (pool full %"
 		PRIu64 ", no source tuple %" PRIu64 ", no TX buffer %" PRIu64
-		") and %" PRIu64 " frames its port refused", t->nb_unsent,
-		t->nb_unsent_pool, t->nb_unsent_tuples, t->nb_unsent_tx,
-		t->nb_tx_refused);
+		", held up %" PRIu64 ") and %" PRIu64 " frames its port refused",
+		t->nb_unsent, t->nb_unsent_pool, t->nb_unsent_tuples,
+		t->nb_unsent_tx, t->nb_unsent_late, t->nb_tx_refused);
 }
 
 void

@@ -29,6 +29,7 @@ struct wr_connrate_trial {
 	uint64_t nb_unsent_pool;   /* its pool was full */
 	uint64_t nb_unsent_tuples; /* no free source tuple */
 	uint64_t nb_unsent_tx;     /* no TX buffer for the SYN */
+	uint64_t nb_unsent_late;   /* skipped: its lcore was held up */
 	uint64_t nb_syn_rtx;       /* segments resent after an RTO */
 	uint64_t nb_tx_refused;    /* frames the port refused (freed; TCP
 	                            * resends them): the generator's limit */

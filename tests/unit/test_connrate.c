@@ -88,6 +88,36 @@ test_reopen(void)
 	pair_free(&P);
 }
 
+/*
+ * A client held up 3 s (its lcore, say) catches up 1 s of starts and
+ * skips the other 2 s: those are counted as unstarted (late), so a trial
+ * that ran them short is the generator's limit.
+ */
+static void
+test_late(void)
+{
+	static struct wr_conn_books before;
+	struct wr_conn_cfg cc, sc;
+	struct wr_connrate_trial t;
+
+	pair_cfg(&cc, WR_CONN_CLIENT, WR_CONN_APP_HTTP);
+	pair_cfg(&sc, WR_CONN_SERVER, WR_CONN_APP_HTTP);
+	cc.cps = 1000;
+	WR_CHECK(pair_init(&P, &cc, &sc));
+	if (P.cli == NULL || P.srv == NULL)
+		return;
+	pair_settle(&P, 100000);
+	before = *wr_conn_engine_books(P.cli);
+	P.now_us += 3000000;
+	pair_settle(&P, 100000);
+	wr_connrate_trial_of(&before, wr_conn_engine_books(P.cli), 1000, 3.1, &t);
+	WR_CHECK(t.nb_unsent_late >= 1999 && t.nb_unsent_late <= 2001);
+	WR_CHECK_U64(t.nb_unsent, t.nb_unsent_late);
+	WR_CHECK(t.nb_attempted >= 1099 && t.nb_attempted <= 1101);
+	WR_CHECK(wr_connrate_limited(&t));
+	pair_free(&P);
+}
+
 /* A trial at cps of a device that takes dev_cps and a generator that
  * starts gen_cps at most, for 1 s. */
 static void
@@ -185,6 +215,7 @@ int
 main(void)
 {
 	WR_TEST_RUN(test_reopen);
+	WR_TEST_RUN(test_late);
 	WR_TEST_RUN(test_search);
 	WR_TEST_RUN(test_loss);
 	return wr_test_summary();
