@@ -167,7 +167,8 @@ conn_summary(const struct wr_run *run, const struct wr_conn_books *b,
 			b->nb_failed_refused, b->nb_failed_reset,
 			b->nb_failed_rtx_timeout, b->nb_failed_resp_timeout,
 			b->nb_failed_http, b->nb_open, b->nb_unstarted_pool +
-			b->nb_unstarted_tuples + b->nb_unstarted_tx);
+			b->nb_unstarted_tuples + b->nb_unstarted_tx +
+			b->nb_unstarted_late);
 	printf("requests: sent %" PRIu64 ", answered %" PRIu64 ", failed %"
 		PRIu64 "; %.0f connections/s, %.0f requests/s over %.3f s%s\n",
 		b->nb_reqs_sent, b->nb_resps, b->nb_reqs_failed,

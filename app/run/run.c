@@ -297,6 +297,15 @@ show_progress(const struct wr_progress *p, void *arg)
 	app_progress_trial(&l->prog, p);
 }
 
+static void
+show_conn_trial(const struct wr_connrate_trial *t, bool pass, void *arg)
+{
+	struct live *l = arg;
+
+	app_progress_clear(&l->prog);
+	app_view_conn_trial(stdout, t, pass);
+}
+
 /* A test mode: many trials, a progress line each, a table at the end. */
 static int
 run_mode(struct wr_run *run, const struct wr_config *cfg,
@@ -304,7 +313,7 @@ run_mode(struct wr_run *run, const struct wr_config *cfg,
 {
 	struct live l = { stop, false, false, { 0 }, NULL };
 	struct wr_mode_hooks h = { stop, show_interval, show_trial, &l,
-		show_progress, ps != NULL ? &ps->hooks : NULL };
+		show_progress, ps != NULL ? &ps->hooks : NULL, show_conn_trial };
 	json_t *doc = wr_result_head(run);
 	struct wr_error fail;
 	int rc, code = APP_EXIT_OK;
@@ -391,7 +400,7 @@ app_run_all(const struct wr_config *cfg, const char *cmdline,
 	if (!cfg->quiet)
 		app_view_plan(stdout, run);
 	watch_live(w, run);
-	if (cfg->conn.cfg.role != 0)
+	if (cfg->conn.cfg.role != 0 && cfg->mode == WR_MODE_RUN)
 		rc = app_conn_run(run, cfg, stop, doc, cp);
 	else
 		rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg, stop, doc, ps) :

@@ -26,11 +26,12 @@ is_repeat(const struct wr_progress *p)
 	return strcmp(p->mode, "repeat") == 0;
 }
 
-/* "size 2/7 (128 B), " or nothing for --repeat. */
+/* "size 2/7 (128 B), " or nothing for --repeat and a connection mode
+ * (no frame size: 0). */
 static void
 size_part(const struct wr_progress *p, enum progress_level lv, char *b, size_t n)
 {
-	if (is_repeat(p))
+	if (is_repeat(p) || p->frame_size == 0)
 		b[0] = '\0';
 	else
 		snprintf(b, n, lv == PROGRESS_FULL ? "size %u/%u (%u B), " :

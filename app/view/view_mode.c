@@ -226,6 +226,11 @@ app_view_mode(FILE *f, json_t *doc)
 		fflush(f);
 		return;
 	}
+	if (strcmp(mode, "conn-rate") == 0) {
+		app_view_connrate(f, doc);
+		fflush(f);
+		return;
+	}
 	if (json_object_get(doc, "y1564") != NULL) {
 		app_view_y1564(f, json_object_get(doc, "y1564"));
 		fflush(f);

@@ -17,4 +17,11 @@ void app_view_trial(FILE *f, const struct wr_run *run, const char *what,
 /* The table of a test mode's results, from its JSON document. */
 void app_view_mode(FILE *f, json_t *doc);
 
+/* A finished trial of --mode conn-rate (view_connrate.c). */
+void app_view_conn_trial(FILE *f, const struct wr_connrate_trial *t,
+		bool pass);
+
+/* The table and verdict of a --mode conn-rate result (its doc). */
+void app_view_connrate(FILE *f, const json_t *doc);
+
 #endif /* WR_APP_VIEW_MODE_H */

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "optab.h"
 #include "opts_conn.h"
+#include "opts_connmode.h"
 #include "base/units.h"
 
 /* Bytes around a segment's payload in a frame: Ethernet, FCS, TCP. */
@@ -90,7 +91,7 @@ frame_option(const struct wr_config *cfg)
 static const char *
 run_option(const struct wr_config *cfg)
 {
-	if (cfg->mode != WR_MODE_RUN)
+	if (cfg->mode != WR_MODE_RUN && !wr_opts_connmode_is(cfg->mode))
 		return "--mode";
 	if (cfg->replay.path[0] != '\0')
 		return "--replay";
@@ -234,6 +235,9 @@ wr_opts_conn_check(struct wr_config *cfg, struct wr_error *err)
 	const char *o;
 	int rc;
 
+	rc = wr_opts_connmode_check(cfg, err);
+	if (rc != 0)
+		return rc;
 	if (c->role == 0) {
 		if (co->given != 0)
 			return wr_err_usage(err, -EINVAL, "--%s needs --conn client or "

@@ -38,7 +38,8 @@ struct wr_conn_lat {
  *   client: nb_reqs_sent = nb_resps + nb_reqs_failed + requests in flight
  *   server: nb_accepted = nb_closed + nb_open
  * Connections the client could not start (its pool, its source tuples,
- * its TX buffers) are in nb_unstarted_*, never among the attempted.
+ * its TX buffers, its lcore held up) are in nb_unstarted_*, never among
+ * the attempted.
  */
 struct wr_conn_books {
 	uint64_t nb_attempted;          /* SYNs of new connections sent */
@@ -55,6 +56,9 @@ struct wr_conn_books {
 	uint64_t nb_unstarted_pool;     /* pool full when a start was due */
 	uint64_t nb_unstarted_tuples;   /* no free source tuple */
 	uint64_t nb_unstarted_tx;       /* no TX buffer for the SYN */
+	uint64_t nb_unstarted_late;     /* starts skipped: the lcore fell
+					 * more than 1 s behind the rate
+					 * (without a count: never made) */
 	uint64_t nb_accepted;           /* server: SYNs taken */
 	uint64_t nb_closed;             /* server: ended, any way */
 	uint64_t nb_reqs_sent;
@@ -149,6 +153,19 @@ void wr_conn_engine_poll(struct wr_conn_engine *e, uint64_t now_us);
 
 /* Open no new connection from now on; the open ones run to their end. */
 void wr_conn_engine_drain(struct wr_conn_engine *e);
+
+/*
+ * A new trial of a rate search (docs/tcp.md "Connection modes"), on the
+ * owning lcore before its first poll of the trial: every connection still
+ * open is reset and ends as failed (SYN timeout before its handshake,
+ * retransmission timeout after); a drained engine opens again; a client
+ * opens at cps a second from now_us on (its first start at once), its
+ * start count from 0. Connections in TIME_WAIT keep their tuples. The
+ * books go on (a trial's figures are differences). This function can't
+ * fail.
+ */
+void wr_conn_engine_reopen(struct wr_conn_engine *e, uint64_t cps,
+	uint64_t now_us);
 
 /* Whether a drained engine has nothing open (TIME_WAIT not counted). */
 bool wr_conn_engine_idle(const struct wr_conn_engine *e);

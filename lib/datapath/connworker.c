@@ -209,6 +209,16 @@ connq_turn_end(struct wr_worker *w, struct wr_connq *q)
 		connq_publish(w, q, req);
 }
 
+/* Rare path: a search's trial starts (connworker.h, trial_cps). */
+static __rte_noinline void
+connq_reopen(struct wr_connq *q, uint64_t now_us)
+{
+	wr_conn_engine_reopen(q->eng, q->trial_cps, now_us);
+	q->trial_cps = 0;
+	q->drained = false;
+	wr_counter_set(&q->st.idle, 0);
+}
+
 int
 wr_connq_main(struct wr_worker *w)
 {
@@ -217,7 +227,10 @@ wr_connq_main(struct wr_worker *w)
 	unsigned int work;
 
 	/* Validated at set-up (the TSC runs at more than 1 MHz). */
-	wr_connclock_init(&q->clock, tsc, rte_get_tsc_hz());
+	if (q->clock.mult == 0)
+		wr_connclock_init(&q->clock, tsc, rte_get_tsc_hz());
+	if (q->trial_cps != 0)
+		connq_reopen(q, wr_connclock_us(&q->clock, tsc));
 	while (__atomic_load_n(&w->ctl->rx_stop, __ATOMIC_RELAXED) == 0) {
 		now_us = wr_connclock_us(&q->clock, tsc);
 		if (unlikely(w->svc_tx))

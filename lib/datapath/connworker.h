@@ -68,11 +68,20 @@ struct wr_connq {
 	struct rte_mempool *pool;     /* mbufs for the engine's segments */
 	struct wr_conn_engine *eng;   /* in eng_mem, on the port's socket */
 	void *eng_mem;
-	struct wr_connclock clock;    /* started at launch (wr_connq_start) */
+	struct wr_connclock clock;    /* started at the first launch; later
+	                               * launches (a search's trials) keep it,
+	                               * so the engine's time never goes back */
 	struct rte_ether_addr src_mac;
 	struct rte_ether_addr dst_mac; /* the next hop (client) */
 	bool learn_dst;               /* server: answer the MAC it heard */
 	uint16_t ip_room;             /* IP packet bytes at most (MTU) */
+	/*
+	 * A rate search's next trial: written by the stats core while the
+	 * worker is stopped; > 0: at its next launch the worker reopens its
+	 * engine at this many connections a second (wr_conn_engine_reopen)
+	 * and clears it.
+	 */
+	uint64_t trial_cps;
 
 	/* Private to the worker lcore. */
 	bool drained;                 /* wr_conn_engine_drain called */

@@ -68,6 +68,11 @@ const struct wr_metric_def wr_metric_defs[WR_METRIC_COUNT] = {
 		WR_METRIC_LOWER_BETTER, 0.01, false },
 	[WR_METRIC_CONN_CONNECT_P99_US] = { "conn_connect_p99_us",
 		"connect p99 us", "latency", WR_METRIC_LOWER_BETTER, 30.0, true },
+	/* The maximum connection establishment rate moves as a frame NDR. */
+	[WR_METRIC_CONN_MAX_CPS] = { "conn_max_cps", "max CPS", "connections",
+		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_CONN_MAX_CPS_PDR] = { "conn_max_cps_pdr", "max CPS (PDR)",
+		"connections", WR_METRIC_HIGHER_BETTER, 5.0, true },
 };
 
 /* Per-port throughput fields of totals[], in enum order from TX_MPPS. */

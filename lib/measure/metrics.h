@@ -42,6 +42,9 @@ enum wr_metric_id {
 	WR_METRIC_CONN_GOODPUT_GBPS,
 	WR_METRIC_CONN_FAIL_PCT,
 	WR_METRIC_CONN_CONNECT_P99_US,
+	/* --mode conn-rate (lib/results/connrate.c). */
+	WR_METRIC_CONN_MAX_CPS,
+	WR_METRIC_CONN_MAX_CPS_PDR,
 	WR_METRIC_COUNT,
 };
 

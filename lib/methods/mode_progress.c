@@ -82,6 +82,7 @@ calibrates(const struct mode_ctx *m)
 	return m->run->setup.cfg->mode != WR_MODE_Y1564 &&
 		m->run->setup.cfg->mode != WR_MODE_ADDR_CAPACITY &&
 		m->run->setup.cfg->mode != WR_MODE_ADDR_LEARNING &&
+		m->run->setup.cfg->mode != WR_MODE_CONN_RATE &&
 		m->run->setup.cfg->rate.unit == WR_RATE_NONE &&
 		wr_mode_trusted_link_bps(m->run) == 0;
 }
@@ -139,6 +140,7 @@ per_size(const struct mode_ctx *m)
 		return 1 + wr_progress_halvings((double)(cfg->rfc2889.max_nb -
 			cfg->rfc2889.min_nb), 1.0);
 	case WR_MODE_ADDR_LEARNING:
+	case WR_MODE_CONN_RATE:
 		return fresh_search(cfg);
 	default:
 		return 1;
@@ -154,6 +156,9 @@ wr_mode_progress_begin(struct mode_ctx *m)
 
 	if (cfg->mode == WR_MODE_Y1564)
 		ms = RTE_MAX(cfg->step_ms, cfg->perf_ms);
+	/* A connection trial's drain: up to --grace more. */
+	if (cfg->mode == WR_MODE_CONN_RATE)
+		ms += cfg->grace_ms;
 
 	if (cfg->nb_lat_loads != 0)
 		ms = RTE_MAX(ms, cfg->lat_trial_ms);

@@ -15,6 +15,7 @@
 
 #include "base/error.h"
 #include "measure/progress.h"
+#include "results/connrate.h"
 #include "results/figures.h"
 #include "trial/trial.h"
 
@@ -60,6 +61,9 @@ struct wr_mode_hooks {
 	void *arg;
 	void (*on_progress)(const struct wr_progress *p, void *arg);
 	const struct wr_mode_far *far;  /* NULL: the run receives itself */
+	/* --mode conn-rate: a trial done, passed or not (NULL: not wanted). */
+	void (*on_conn_trial)(const struct wr_connrate_trial *t, bool pass,
+			void *arg);
 };
 
 /* Summarise the last (stopped) trial of run. This function can't fail. */

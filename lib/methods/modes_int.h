@@ -146,4 +146,11 @@ uint32_t wr_mode_y1564_trials(const struct wr_config *cfg);
  */
 int wr_mode_rfc2889(struct mode_ctx *m);
 
+/*
+ * The maximum connection establishment rate of a --conn client (--mode
+ * conn-rate, mode_conn.c): the doc's "conn_rate". Returns as
+ * wr_mode_trial.
+ */
+int wr_mode_conn_rate(struct mode_ctx *m);
+
 #endif /* WR_MODES_INT_H */

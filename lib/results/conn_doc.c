@@ -210,9 +210,10 @@ failed_json(const struct wr_conn_books *b)
 static json_t *
 unstarted_json(const struct wr_conn_books *b)
 {
-	return json_pack("{sIsIsI}", "pool", (json_int_t)b->nb_unstarted_pool,
+	return json_pack("{sIsIsIsI}", "pool", (json_int_t)b->nb_unstarted_pool,
 		"tuples", (json_int_t)b->nb_unstarted_tuples,
-		"tx", (json_int_t)b->nb_unstarted_tx);
+		"tx", (json_int_t)b->nb_unstarted_tx,
+		"late", (json_int_t)b->nb_unstarted_late);
 }
 
 /* Every counter of the books, as the engine keeps them (no nb_ prefix). */

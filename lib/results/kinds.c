@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "conn_read.h"
+#include "connrate.h"
 #include "kinds.h"
 #include "rfc2889json.h"
 #include "trials.h"
@@ -496,6 +497,11 @@ const struct wr_kind wr_kinds[] = {
 		IDS(WR_METRIC_CONN_CPS, WR_METRIC_CONN_RPS, WR_METRIC_CONN_GOODPUT_GBPS),
 		IDS(WR_METRIC_CONN_CPS, WR_METRIC_CONN_RPS, WR_METRIC_CONN_GOODPUT_GBPS),
 		wr_results_conn_server_points, "connections" },
+	{ "conn-rate", "conn-rate", "Maximum connection establishment rate "
+		"(RFC 9693; per port)", false,
+		IDS(WR_METRIC_CONN_MAX_CPS, WR_METRIC_CONN_MAX_CPS_PDR),
+		IDS(WR_METRIC_CONN_MAX_CPS, WR_METRIC_CONN_MAX_CPS_PDR),
+		wr_connrate_points, "connections" },
 };
 const unsigned int wr_nb_kinds = RTE_DIM(wr_kinds);
 

@@ -2,11 +2,14 @@
 /* A connection run's life on the stats core (connrun.h). */
 #include <string.h>
 
+#include <rte_cycles.h>
+
 #include "base/counter.h"
 #include "connrun.h"
 #include "datapath/connworker.h"
 #include "datapath/worker.h"
 #include "stats/snapshot.h"
+#include "setup/svc.h"
 
 bool
 wr_run_is_conn(const struct wr_run *run)
@@ -71,4 +74,34 @@ wr_run_conn_port_counts(const struct wr_run *run, uint64_t *other,
 		*refused += wr_counter_read(&q->st.nb_tx_refused_pkts);
 		*alloc_fail += wr_counter_read(&q->st.nb_alloc_fail);
 	}
+}
+
+void
+wr_run_conn_rate(struct wr_run *run, uint64_t cps)
+{
+	unsigned int i;
+	const struct wr_connq *cq;
+
+	for (i = 0; i < run->setup.plan.nb_workers; i++) {
+		cq = wr_run_connq(run, i);
+		/* Stopped: the worker reads it at its next launch. */
+		if (cq != NULL)
+			run->setup.workers[i]->conn->trial_cps = cps;
+	}
+}
+
+bool
+wr_run_conn_settle(struct wr_run *run, uint64_t ms)
+{
+	const uint64_t hz = rte_get_tsc_hz();
+	const uint64_t end = rte_rdtsc() + ms * (hz / 1000);
+
+	wr_run_conn_drain(run);
+	do {
+		wr_svc_poll(run, false);
+		if (wr_run_conn_idle(run))
+			return true;
+		rte_delay_us_sleep(1000);
+	} while (rte_rdtsc() < end);
+	return wr_run_conn_idle(run);
 }

@@ -35,6 +35,20 @@ void wr_run_conn_drain(struct wr_run *run);
 bool wr_run_conn_idle(const struct wr_run *run);
 
 /*
+ * A rate search's next trial opens at cps connections a second on every
+ * client engine (connworker.h trial_cps): call between trials, with the
+ * workers stopped, before wr_run_start. Can't fail.
+ */
+void wr_run_conn_rate(struct wr_run *run, uint64_t cps);
+
+/*
+ * Drain (wr_run_conn_drain) and wait up to ms for every engine to have
+ * nothing open, answering ARP and NS meanwhile. Returns whether all
+ * ended. Stats core only, workers running.
+ */
+bool wr_run_conn_settle(struct wr_run *run, uint64_t ms);
+
+/*
  * After the workers returned: frames of the connection workers that
  * were not the engines' (other), that the PMD refused (refused, freed)
  * and pool refusals. Can't fail.

@@ -20,6 +20,7 @@
 #include "stats/cputrack.h"
 #include "stats/rxclock.h"
 #include "stats/telemetry.h"
+#include "connrun.h"
 #include "trial.h"
 
 int
@@ -118,7 +119,10 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 	__atomic_store_n(&run->live.ctl.tx_stop, 1, __ATOMIC_RELEASE);
 	run->live.tx_stop_tsc = rte_rdtsc();
 	wr_telemetry_publish(run, NULL, WR_SNAP_STOPPING);
-	if (run->live.launched && run->setup.cfg->grace_ms > 0)
+	/* A connection run's grace is its drain, before the stop (its
+	 * engines open nothing new and the open ones end: connrun.h). */
+	if (run->live.launched && run->setup.cfg->grace_ms > 0 &&
+			!wr_run_is_conn(run))
 		grace(run);
 	__atomic_store_n(&run->live.ctl.rx_stop, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < run->setup.plan.nb_workers; i++)

@@ -41,6 +41,9 @@ WR_TEST_PACKAGES+=(python3-scapy)
 # as the server of wirerate's client, h2load and wrk as clients of its
 # server, ethtool to turn TX checksum offload off on the namespace's veth.
 WR_TEST_PACKAGES+=(nginx-light nghttp2-client wrk ethtool)
+# The connection-rate search against an nftables limit in a router
+# namespace (tests/twoend/test_connrate.py): nft.
+WR_TEST_PACKAGES+=(nftables)
 # One-way latency across hosts (docs/testbeds.md): the twoend suite's
 # clocks case reads real clock daemons, each started by the test in its
 # own namespaces with its own config, pid file and socket: linuxptp's

@@ -216,7 +216,7 @@ test_refused_together(void)
 	REFUSED("--conn with --size: a connection run sends TCP segments", CLIENT4,
 		"--size", "128");
 	REFUSED("--conn with --rate (--conn-rate", CLIENT4, "--rate", "1Mpps");
-	REFUSED("--conn with --mode", CLIENT4, "--mode", "throughput");
+	REFUSED("--mode throughput with --conn", CLIENT4, "--mode", "throughput");
 	REFUSED("--conn with --rx-ports", CLIENT4, "--rx-ports", "1");
 	REFUSED("--conn with --src-ip", CLIENT4, "--src-ip", "10.0.0.1");
 	REFUSED("--conn-concurrency 70000: more than the 64512 source 4-tuples",
