@@ -1,0 +1,431 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Connections through stateful devices (docs/testbeds.md, "Stateful
+devices"): wirerate's client on the host end of a veth pair (af_packet)
+into a router namespace, which reaches one or two server namespaces, each
+with nginx (Debian) on its own veth. The router is the device under test:
+nftables NAT44 (masquerade, conntrack), an nftables DNAT load balancer
+(numgen inc mod 2) over two servers, or HAProxy as an L7 balancer in
+front of two nginx. Every count wirerate keeps is compared with one the
+device or the servers made: nginx's access logs, the router's conntrack
+table and statistics, HAProxy's counters on its stats socket. TX
+checksum offload is off on every kernel end whose frames reach wirerate
+(af_packet would hand over segments without their checksum).
+Usage: test_stateful.py CASE (see CASES)."""
+import os
+import re
+import shutil
+import socket
+import tempfile
+import time
+
+import cases
+import wrtest
+from wrtest import Checker
+
+PID = os.getpid() % 10000
+ROUTER = "wrsfr%d" % os.getpid()
+SERVERS = ["wrsfa%d" % os.getpid(), "wrsfb%d" % os.getpid()]
+HOST, RHOST = "wsfh_%d" % PID, "wsfr_%d" % PID
+# Router end and server end of each server's veth pair.
+RSRV = ["wsfa_%d" % PID, "wsfb_%d" % PID]
+SRV = ["wsfA_%d" % PID, "wsfB_%d" % PID]
+ME, GW = "198.18.0.1", "198.18.0.254"
+SRV_IP = ["198.19.1.1", "198.19.2.1"]
+SRV_GW = ["198.19.1.254", "198.19.2.254"]
+VIP = "198.19.0.10"     # the balancer's address: on no link, routed by GW
+
+NGINX_CONF = """worker_processes 1;
+daemon on;
+pid {d}/nginx.pid;
+error_log {d}/error.log;
+events {{ worker_connections 4096; }}
+http {{
+    log_format wr '$remote_addr $status $connection $connection_requests';
+    access_log {d}/access.log wr;
+    keepalive_requests 100000;
+    client_body_temp_path {d}/body;
+    proxy_temp_path {d}/proxy;
+    fastcgi_temp_path {d}/fastcgi;
+    uwsgi_temp_path {d}/uwsgi;
+    scgi_temp_path {d}/scgi;
+    server {{
+        listen {addr}:80;
+        location / {{ return 200 "wirerate\\n"; }}
+    }}
+}}
+"""
+
+HAPROXY_CONF = """global
+    daemon
+    pidfile {d}/haproxy.pid
+    stats socket {d}/haproxy.sock mode 600 level admin
+    maxconn 8192
+defaults
+    mode http
+    option http-keep-alive
+    timeout connect 5s
+    timeout client 20s
+    timeout server 20s
+frontend fe
+    bind {vip}:80
+    default_backend be
+backend be
+    balance roundrobin
+    server a {a}:80
+    server b {b}:80
+"""
+
+
+def ip(*args, check=True):
+    return wrtest.sh("ip", *args, check=check)
+
+
+def nsexec(ns, *argv, check=True, timeout=30):
+    return wrtest.sh("ip", "netns", "exec", ns, *argv, check=check, timeout=timeout)
+
+
+def probe(c, *tools):
+    """Skip (and end) the case when the machine cannot make namespaces or
+    lacks a tool the case drives."""
+    if not wrtest.have_netns():
+        c.skip("this process cannot create a network namespace")
+        c.done()
+    for t in tools:
+        if shutil.which(t) is None:
+            c.skip("not installed: %s" % t)
+            c.done()
+
+
+def new_ns(ns):
+    ip("netns", "add", ns)
+    nsexec(ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+           "net.ipv6.conf.default.disable_ipv6=1")
+    ip("-n", ns, "link", "set", "lo", "up")
+
+
+def make_bed():
+    """The router namespace on wirerate's veth (GW) and on one veth to
+    each server namespace (SRV_GW), forwarding on; each server has the
+    router as its default gateway. TX checksum offload off on the
+    router's end towards wirerate and on the servers' ends."""
+    new_ns(ROUTER)
+    ip("link", "add", HOST, "type", "veth", "peer", "name", RHOST)
+    ip("link", "set", RHOST, "netns", ROUTER)
+    wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % HOST)
+    ip("link", "set", HOST, "up")
+    ip("-n", ROUTER, "addr", "add", GW + "/24", "dev", RHOST)
+    ip("-n", ROUTER, "link", "set", RHOST, "up")
+    nsexec(ROUTER, "ethtool", "-K", RHOST, "tx", "off")
+    for ns, r, s, addr, gw in zip(SERVERS, RSRV, SRV, SRV_IP, SRV_GW):
+        new_ns(ns)
+        ip("link", "add", r, "type", "veth", "peer", "name", s)
+        ip("link", "set", r, "netns", ROUTER)
+        ip("link", "set", s, "netns", ns)
+        ip("-n", ROUTER, "addr", "add", gw + "/24", "dev", r)
+        ip("-n", ROUTER, "link", "set", r, "up")
+        ip("-n", ns, "addr", "add", addr + "/24", "dev", s)
+        ip("-n", ns, "link", "set", s, "up")
+        ip("-n", ns, "route", "add", "default", "via", gw)
+        nsexec(ns, "ethtool", "-K", s, "tx", "off")
+    nsexec(ROUTER, "sysctl", "-qw", "net.ipv4.ip_forward=1")
+
+
+def drop_bed():
+    for ns in [ROUTER] + SERVERS:
+        ip("netns", "del", ns, check=False)
+    ip("link", "del", HOST, check=False)
+
+
+def vdevs():
+    return ["net_af_packet0,iface=%s,qdisc_bypass=0" % HOST]
+
+
+class Nginx:
+    """nginx in server namespace i, its config, pid and log in d."""
+
+    def __init__(self, d, i):
+        self.ns, self.d = SERVERS[i], os.path.join(d, "nginx%d" % i)
+        os.makedirs(self.d)
+        self.conf = os.path.join(self.d, "nginx.conf")
+        with open(self.conf, "w") as f:
+            f.write(NGINX_CONF.format(d=self.d, addr=SRV_IP[i]))
+        nsexec(self.ns, "nginx", "-c", self.conf)
+
+    def stop(self):
+        nsexec(self.ns, "nginx", "-c", self.conf, "-s", "stop", check=False)
+
+    def log(self):
+        """The access log's lines, split: remote address, status,
+        connection serial, request number on the connection."""
+        path = os.path.join(self.d, "access.log")
+        if not os.path.exists(path):
+            return []
+        with open(path) as f:
+            return [l.split() for l in f if l.strip()]
+
+
+def client(server, n, rate, reqs=1, timeout=120):
+    """wirerate's HTTP client: n connections of reqs GETs each to server
+    (ADDR:PORT) through the router, at rate a second."""
+    return wrtest.run(vdevs(), [
+        "--port-ip", "0=%s/24,gw=%s" % (ME, GW), "--conn", "client",
+        "--conn-server", server, "--conn-count", str(n), "--conn-rate",
+        str(rate), "--conn-requests", str(reqs), "--duration", "60",
+        "--plain"], timeout=timeout)
+
+
+def books(doc):
+    return doc["connections"]["books"] if doc and "connections" in doc else {}
+
+
+def check_client(c, r, n, reqs=1):
+    """wirerate's own books: n connections attempted and completed, none
+    failed or left open, n * reqs good answers; the books close."""
+    c.eq(r.rc, 0, "exit code (%r)" % r.err[-300:])
+    b = books(r.doc)
+    c.eq(b.get("attempted"), n, "attempted")
+    c.eq(b.get("completed"), n, "completed")
+    c.eq(b.get("failed_total"), 0, "failed")
+    c.eq(b.get("open"), 0, "open at the end")
+    c.eq(b.get("resps"), n * reqs, "good answers")
+    c.eq(r.doc and r.doc["connections"]["books_check"].get("closed"), True,
+         "the books close")
+    return b
+
+
+def ct_stats():
+    """The router's conntrack statistics (conntrack -S), summed over CPUs."""
+    p = nsexec(ROUTER, "conntrack", "-S")
+    tot = {}
+    for line in p.stdout.splitlines():
+        for k, v in re.findall(r"(\w+)=(\d+)", line):
+            if k != "cpu":
+                tot[k] = tot.get(k, 0) + int(v)
+    return tot
+
+
+def ct_entries():
+    """The router's conntrack entries of TCP to port 80 (conntrack -L):
+    per entry (state, original source, reply destination)."""
+    p = nsexec(ROUTER, "conntrack", "-L", "-p", "tcp", "--dport", "80",
+               timeout=60)
+    out = []
+    for line in p.stdout.splitlines():
+        f = line.split()
+        src = [x[4:] for x in f if x.startswith("src=")]
+        dst = [x[4:] for x in f if x.startswith("dst=")]
+        if len(f) > 3 and len(src) == 2 and len(dst) == 2:
+            out.append((f[3], src[0], dst[1]))
+    return out
+
+
+def stateful_nat44():
+    """NAT44 with conntrack: nftables masquerade on the router's server
+    side. 3,000 connections of one GET each: all completed; nginx's
+    access log holds 3,000 lines, every one from the NAT's address; the
+    router's conntrack table holds one entry per connection, from
+    wirerate's address, rewritten to the NAT's; its insert_failed and
+    drop (0) equal wirerate's failures."""
+    c = Checker("stateful_nat44")
+    probe(c, "nginx", "nft", "conntrack", "ethtool")
+    n = 3000
+    d = tempfile.mkdtemp(prefix="wrsf")
+    make_bed()
+    ngx = None
+    try:
+        nsexec(ROUTER, "nft", "add table ip wrnat; "
+               "add chain ip wrnat post { type nat hook postrouting priority "
+               "srcnat; policy accept; }; "
+               "add rule ip wrnat post oifname %s masquerade" % RSRV[0])
+        ngx = Nginx(d, 0)
+        st0 = ct_stats()
+        r = client(SRV_IP[0] + ":80", n, 1500)
+        ngx.stop()
+        b = check_client(c, r, n)
+        log = ngx.log()
+        c.eq(len(log), n, "lines in nginx's access log")
+        c.eq(len([l for l in log if l[1] == "200"]), n, "of them, status 200")
+        c.eq(sorted(set(l[0] for l in log)), [SRV_GW[0]],
+             "every request came from the NAT's address")
+        ents = ct_entries()
+        c.eq(len([e for e in ents if e[1] == ME]), n,
+             "conntrack entries from wirerate's address")
+        c.eq(sorted(set(e[2] for e in ents)), [SRV_GW[0]],
+             "every entry's reply goes to the NAT's address")
+        st = ct_stats()
+        lost = {k: st.get(k, 0) - st0.get(k, 0) for k in ("insert_failed", "drop",
+                                                            "early_drop")}
+        c.eq(sum(lost.values()), b.get("failed_total"),
+             "conntrack's insert_failed + drop + early_drop %r = wirerate's "
+             "failures" % lost)
+        states = {}
+        for e in ents:
+            states[e[0]] = states.get(e[0], 0) + 1
+        print("nat44: attempted %s, completed %s, failed %s; access log %d "
+              "lines from %s; conntrack entries %d %r; conntrack -S %r" % (
+                  b.get("attempted"), b.get("completed"), b.get("failed_total"),
+                  len(log), sorted(set(l[0] for l in log)), len(ents), states,
+                  lost))
+        c.done(r)
+    finally:
+        if ngx is not None:
+            ngx.stop()
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def stateful_dnat_lb():
+    """A DNAT load balancer: nftables 'dnat to numgen inc mod 2 map' from
+    a virtual address to two nginx. 3,000 connections: every one reached
+    one of the two (the access logs add up to completed, from wirerate's
+    own address), each got half."""
+    c = Checker("stateful_dnat_lb")
+    probe(c, "nginx", "nft", "ethtool")
+    n = 3000
+    d = tempfile.mkdtemp(prefix="wrsf")
+    make_bed()
+    ngx = []
+    try:
+        nsexec(ROUTER, "nft", "add table ip wrlb; "
+               "add chain ip wrlb pre { type nat hook prerouting priority "
+               "dstnat; policy accept; }; "
+               "add rule ip wrlb pre ip daddr %s tcp dport 80 dnat to numgen "
+               "inc mod 2 map { 0 : %s, 1 : %s }" % (VIP, SRV_IP[0], SRV_IP[1]))
+        ngx = [Nginx(d, i) for i in (0, 1)]
+        r = client(VIP + ":80", n, 1500)
+        for x in ngx:
+            x.stop()
+        b = check_client(c, r, n)
+        logs = [x.log() for x in ngx]
+        counts = [len(l) for l in logs]
+        c.eq(sum(counts), b.get("completed"), "the two access logs add up to "
+             "completed (%r)" % counts)
+        for i, k in enumerate(counts):
+            c.true(abs(2 * k - n) <= 2, "server %d got half: %d of %d" % (i, k, n))
+        c.eq(sorted(set(l[0] for l in logs[0] + logs[1])), [ME],
+             "every request came from wirerate's address (no SNAT)")
+        c.eq(len([l for l in logs[0] + logs[1] if l[1] == "200"]), n, "status 200")
+        print("dnat_lb: attempted %s, completed %s, failed %s; servers %r" % (
+            b.get("attempted"), b.get("completed"), b.get("failed_total"), counts))
+        c.done(r)
+    finally:
+        for x in ngx:
+            x.stop()
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def hap_cmd(sock, cmd):
+    """One command on HAProxy's stats socket; its whole answer."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(10)
+    s.connect(sock)
+    s.sendall((cmd + "\n").encode())
+    out = b""
+    while True:
+        b = s.recv(65536)
+        if not b:
+            break
+        out += b
+    s.close()
+    return out.decode()
+
+
+def hap_info(sock):
+    return dict(l.split(": ", 1) for l in hap_cmd(sock, "show info").splitlines()
+                if ": " in l)
+
+
+def hap_stat(sock):
+    """show stat as {(proxy, server): row}."""
+    lines = [l for l in hap_cmd(sock, "show stat").splitlines() if l.strip()]
+    head = lines[0].lstrip("# ").split(",")
+    rows = {}
+    for l in lines[1:]:
+        row = dict(zip(head, l.split(",")))
+        rows[(row["pxname"], row["svname"])] = row
+    return rows
+
+
+def haproxy_case(name, n, reqs):
+    """HAProxy (HTTP mode, round robin, keep-alive) on the router in front
+    of the two nginx: n connections of reqs GETs each. HAProxy's own
+    counters equal wirerate's: show info CumConns and CumReq (less this
+    test's own commands on the socket), show stat's frontend sessions and
+    requests, the two servers' sessions add up to the requests, each got
+    half; nginx's access logs add up too."""
+    c = Checker(name)
+    probe(c, "nginx", "haproxy", "ethtool")
+    d = tempfile.mkdtemp(prefix="wrsf")
+    make_bed()
+    ngx = []
+    try:
+        ngx = [Nginx(d, i) for i in (0, 1)]
+        conf, sock = os.path.join(d, "haproxy.cfg"), os.path.join(d, "haproxy.sock")
+        with open(conf, "w") as f:
+            f.write(HAPROXY_CONF.format(d=d, vip=GW, a=SRV_IP[0], b=SRV_IP[1]))
+        nsexec(ROUTER, "haproxy", "-f", conf)
+        end = time.monotonic() + 10
+        while not os.path.exists(sock) and time.monotonic() < end:
+            time.sleep(0.05)
+        i0 = hap_info(sock)
+        r = client(GW + ":80", n, 1000, reqs)
+        i1 = hap_info(sock)
+        st = hap_stat(sock)
+        b = check_client(c, r, n, reqs)
+        # Each command on the socket is a connection and a request of
+        # HAProxy's own: the second show info counts itself.
+        conns = int(i1["CumConns"]) - int(i0["CumConns"]) - 1
+        hreqs = int(i1["CumReq"]) - int(i0["CumReq"]) - 1
+        c.eq(conns, b.get("completed"), "HAProxy's CumConns = completed")
+        c.eq(hreqs, b.get("resps"), "HAProxy's CumReq = answers")
+        fe = st.get(("fe", "FRONTEND"), {})
+        c.eq(int(fe.get("stot", -1)), b.get("completed"), "frontend sessions = "
+             "completed")
+        c.eq(int(fe.get("req_tot", -1)), b.get("resps"), "frontend requests = "
+             "answers")
+        c.eq(int(fe.get("hrsp_2xx", -1)), b.get("resps"), "frontend 2xx = answers")
+        srv = [int(st.get(("be", s), {}).get("stot", -1)) for s in ("a", "b")]
+        c.eq(sum(srv), n * reqs, "the two servers' sessions add up to the "
+             "requests (%r)" % srv)
+        for s, k in zip("ab", srv):
+            c.true(abs(2 * k - n * reqs) <= 2, "server %s got half: %d" % (s, k))
+        errs = [int(st.get(("be", "BACKEND"), {}).get(k, -1) or 0)
+                for k in ("econ", "eresp")]
+        c.eq(errs, [0, 0], "backend connection and response errors")
+        for x in ngx:
+            x.stop()
+        logs = [len(x.log()) for x in ngx]
+        c.eq(logs, srv, "nginx's access logs = HAProxy's server sessions")
+        print("%s: attempted %s, completed %s, answers %s; HAProxy CumConns +%d, "
+              "CumReq +%d, frontend stot %s req_tot %s, servers %r, access logs "
+              "%r" % (name, b.get("attempted"), b.get("completed"), b.get("resps"),
+                      conns, hreqs, fe.get("stot"), fe.get("req_tot"), srv, logs))
+        c.done(r)
+    finally:
+        for x in ngx:
+            x.stop()
+        pid = os.path.join(d, "haproxy.pid")
+        if os.path.exists(pid):
+            with open(pid) as f:
+                for p in f.read().split():
+                    wrtest.sh("kill", p, check=False)
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def stateful_haproxy():
+    """HAProxy: 2,000 connections of one GET each."""
+    haproxy_case("stateful_haproxy", 2000, 1)
+
+
+def stateful_haproxy_keepalive():
+    """HAProxy: 500 connections of 8 GETs each (keep-alive)."""
+    haproxy_case("stateful_haproxy_keepalive", 500, 8)
+
+
+CASES = cases.by_name(stateful_nat44, stateful_dnat_lb, stateful_haproxy,
+                      stateful_haproxy_keepalive)
+
+if __name__ == "__main__":
+    cases.main(CASES)
