@@ -14,7 +14,9 @@ Usage: test_stateful.py CASE (see CASES)."""
 import os
 import re
 import shutil
+import signal
 import socket
+import subprocess
 import tempfile
 import time
 
@@ -32,6 +34,7 @@ SRV = ["wsfA_%d" % PID, "wsfB_%d" % PID]
 ME, GW = "198.18.0.1", "198.18.0.254"
 SRV_IP = ["198.19.1.1", "198.19.2.1"]
 SRV_GW = ["198.19.1.254", "198.19.2.254"]
+SRVH = "wsfs_%d" % PID  # a wirerate server's end, in this namespace
 VIP = "198.19.0.10"     # the balancer's address: on no link, routed by GW
 
 NGINX_CONF = """worker_processes 1;
@@ -103,12 +106,16 @@ def new_ns(ns):
     ip("-n", ns, "link", "set", "lo", "up")
 
 
-def make_bed():
+def make_bed(wr_server=False):
     """The router namespace on wirerate's veth (GW) and on one veth to
     each server namespace (SRV_GW), forwarding on; each server has the
     router as its default gateway. TX checksum offload off on the
-    router's end towards wirerate and on the servers' ends."""
+    router's end towards wirerate and on the servers' ends. wr_server:
+    the first server's veth ends in this namespace instead (SRVH, for a
+    wirerate server), and there is no second server."""
     new_ns(ROUTER)
+    if wr_server:
+        wr_server_link()
     ip("link", "add", HOST, "type", "veth", "peer", "name", RHOST)
     ip("link", "set", RHOST, "netns", ROUTER)
     wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % HOST)
@@ -116,7 +123,8 @@ def make_bed():
     ip("-n", ROUTER, "addr", "add", GW + "/24", "dev", RHOST)
     ip("-n", ROUTER, "link", "set", RHOST, "up")
     nsexec(ROUTER, "ethtool", "-K", RHOST, "tx", "off")
-    for ns, r, s, addr, gw in zip(SERVERS, RSRV, SRV, SRV_IP, SRV_GW):
+    for ns, r, s, addr, gw in list(zip(SERVERS, RSRV, SRV, SRV_IP, SRV_GW))[
+            1 if wr_server else 0:]:
         new_ns(ns)
         ip("link", "add", r, "type", "veth", "peer", "name", s)
         ip("link", "set", r, "netns", ROUTER)
@@ -130,10 +138,23 @@ def make_bed():
     nsexec(ROUTER, "sysctl", "-qw", "net.ipv4.ip_forward=1")
 
 
+def wr_server_link():
+    """The router's veth to the first server's address, whose other end
+    (SRVH) stays in this namespace for a wirerate server."""
+    ip("link", "add", RSRV[0], "type", "veth", "peer", "name", SRVH)
+    ip("link", "set", RSRV[0], "netns", ROUTER)
+    wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % SRVH)
+    ip("link", "set", SRVH, "up")
+    ip("-n", ROUTER, "addr", "add", SRV_GW[0] + "/24", "dev", RSRV[0])
+    ip("-n", ROUTER, "link", "set", RSRV[0], "up")
+    nsexec(ROUTER, "ethtool", "-K", RSRV[0], "tx", "off")
+
+
 def drop_bed():
     for ns in [ROUTER] + SERVERS:
         ip("netns", "del", ns, check=False)
-    ip("link", "del", HOST, check=False)
+    for dev in (HOST, SRVH):
+        ip("link", "del", dev, check=False)
 
 
 def vdevs():
@@ -274,6 +295,64 @@ def stateful_nat44():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def nft_counter(table):
+    """The packets of the one counter in the router's nftables table."""
+    p = nsexec(ROUTER, "nft", "list", "table", "ip", table)
+    m = re.search(r"counter packets (\d+)", p.stdout)
+    return int(m.group(1)) if m else None
+
+
+def stateful_fw_refused():
+    """A stateful firewall that refuses new connections above a rate:
+    nftables on the router answers a new connection's SYN by a RST when
+    more than 500 a second arrive (ct state new, limit rate over, reject
+    with tcp reset). 2,000 connections at 1,000 a second: wirerate's
+    refused connections equal the rule's own counter, its completed ones
+    nginx's access log, and nothing failed otherwise."""
+    c = Checker("stateful_fw_refused")
+    probe(c, "nginx", "nft", "ethtool")
+    n = 2000
+    d = tempfile.mkdtemp(prefix="wrsf")
+    make_bed()
+    ngx = None
+    try:
+        nsexec(ROUTER, "nft", "add table ip wrfw; "
+               "add chain ip wrfw fw { type filter hook forward priority filter; "
+               "policy accept; }; "
+               "add rule ip wrfw fw tcp dport 80 ct state new limit rate over "
+               "500/second counter reject with tcp reset")
+        ngx = Nginx(d, 0)
+        r = client(SRV_IP[0] + ":80", n, 1000)
+        ngx.stop()
+        # Refused connections are what the run measured, as lost frames
+        # are in a frame run: the run itself succeeded.
+        c.eq(r.rc, 0, "exit code (%r)" % r.err[-300:])
+        b = books(r.doc)
+        f = b.get("failed", {})
+        rst = nft_counter("wrfw")
+        c.true(rst is not None and 0 < rst < n, "the firewall refused some: %r"
+               % rst)
+        c.eq(f.get("refused"), rst, "refused = the firewall's counter of RSTs")
+        c.eq(b.get("failed_total"), f.get("refused"), "no failure but refused")
+        log = ngx.log()
+        c.eq(len(log), b.get("completed"), "completed = lines in nginx's log")
+        c.eq(b.get("attempted"), n, "attempted")
+        c.eq(b.get("completed", 0) + b.get("failed_total", 0), n,
+             "attempted = completed + refused")
+        c.eq(r.doc and r.doc["connections"]["books_check"].get("closed"), True,
+             "the books close")
+        print("fw_refused: attempted %s, completed %s, refused %s; the rule's "
+              "counter %s; nginx's log %d lines" % (
+                  b.get("attempted"), b.get("completed"), f.get("refused"), rst,
+                  len(log)))
+        c.done(r)
+    finally:
+        if ngx is not None:
+            ngx.stop()
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def stateful_dnat_lb():
     """A DNAT load balancer: nftables 'dnat to numgen inc mod 2 map' from
     a virtual address to two nginx. 3,000 connections: every one reached
@@ -311,6 +390,120 @@ def stateful_dnat_lb():
     finally:
         for x in ngx:
             x.stop()
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def wr_serve(d):
+    """wirerate's HTTP server on SRVH (the first server's address) in the
+    background, its worker on the other CPU than the client's and its own
+    file prefix; returns (process, JSON path) once its first interval
+    row is out."""
+    path, log = os.path.join(d, "s.json"), os.path.join(d, "s.out")
+    argv = [wrtest.WIRERATE] + wrtest.eal_args(
+        ["net_af_packet0,iface=%s,qdisc_bypass=0" % SRVH],
+        prefix="wrsfs%d" % os.getpid(), extra=["--main-lcore", "1"]) + [
+        "--", "--port-ip", "0=%s/24" % SRV_IP[0], "--conn", "server",
+        "--conn-listen", "80", "--duration", "60", "--plain", "--json", path]
+    out = open(log, "w")
+    p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL)
+    end = time.monotonic() + 30
+    while time.monotonic() < end and p.poll() is None:
+        with open(log) as f:
+            text = f.read()
+        if " s  accepted" in text or " s  attempted" in text:
+            break
+        time.sleep(0.1)
+    return p, path
+
+
+def wr_serve_end(p, path):
+    """SIGINT the server, wait for it; (exit code, its result or None)."""
+    if p.poll() is None:
+        p.send_signal(signal.SIGINT)
+    try:
+        p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    return p.returncode, (wrtest.read_result(path) if os.path.exists(path)
+                          else None)
+
+
+def server_syns(pcap):
+    """Distinct (source, destination) of the SYNs without ACK in pcap,
+    as tcpdump reads them."""
+    p = wrtest.sh("tcpdump", "-nr", pcap, "tcp[tcpflags] & tcp-syn != 0 and "
+                  "tcp[tcpflags] & tcp-ack == 0", timeout=60)
+    return set((l.split()[2], l.split()[4].rstrip(":"))
+               for l in p.stdout.splitlines() if l.strip())
+
+
+def stateful_nat44_wr_server():
+    """A wirerate server beyond the NAT44 (a second process, its own file
+    prefix and CPU): it sees every connection from the NAT's address. Its
+    books tie back to the client's through the device's own table:
+    client attempted = conntrack entries from the client's address =
+    distinct SYNs that left the NAT towards the server (tcpdump), each
+    from the NAT's address and the port conntrack gave it = the server's
+    accepted; closed, and requests served = the client's answers."""
+    c = Checker("stateful_nat44_wr_server")
+    probe(c, "nft", "conntrack", "ethtool", "tcpdump")
+    n = 2000
+    d = tempfile.mkdtemp(prefix="wrsf")
+    make_bed(wr_server=True)
+    srv = td = None
+    try:
+        nsexec(ROUTER, "nft", "add table ip wrnat; "
+               "add chain ip wrnat post { type nat hook postrouting priority "
+               "srcnat; policy accept; }; "
+               "add rule ip wrnat post oifname %s masquerade" % RSRV[0])
+        pcap = os.path.join(d, "nat.pcap")
+        td = subprocess.Popen(["ip", "netns", "exec", ROUTER, "tcpdump", "-i",
+                               RSRV[0], "-U", "-w", pcap, "tcp"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        end = time.monotonic() + 10
+        while not os.path.exists(pcap) and time.monotonic() < end:
+            time.sleep(0.05)
+        srv, spath = wr_serve(d)
+        r = client(SRV_IP[0] + ":80", n, 1000)
+        time.sleep(0.5)
+        src, sdoc = wr_serve_end(srv, spath)
+        srv = None
+        td.terminate()
+        td.wait()
+        td = None
+        b = check_client(c, r, n)
+        sb = books(sdoc)
+        c.eq(src, 0, "the server's exit code")
+        ents = [e for e in ct_entries() if e[1] == ME]
+        c.eq(len(ents), n, "conntrack entries from wirerate's client")
+        nat = sorted(set(e[2] for e in ents))
+        c.eq(nat, [SRV_GW[0]], "every entry rewritten to the NAT's address")
+        syns = server_syns(pcap)
+        c.eq(len(syns), n, "distinct SYNs from the NAT to the server (tcpdump)")
+        c.eq(sorted(set(x[0].rsplit(".", 1)[0] for x in syns)), [SRV_GW[0]],
+             "every SYN the server got came from the NAT's address")
+        c.eq(sb.get("accepted"), n, "the server accepted every connection")
+        c.eq(sb.get("closed"), b.get("completed"), "the server closed "
+             "as many as the client completed")
+        c.eq(sb.get("open"), 0, "open on the server at the end")
+        c.eq(sb.get("reqs_served"), b.get("resps"), "requests served = "
+             "answers the client got")
+        print("nat44 + wirerate server: client attempted %s completed %s; "
+              "conntrack %d entries to %r; SYNs at the server %d; server "
+              "accepted %s closed %s served %s" % (
+                  b.get("attempted"), b.get("completed"), len(ents), nat,
+                  len(syns), sb.get("accepted"), sb.get("closed"),
+                  sb.get("reqs_served")))
+        c.done(r)
+    finally:
+        if srv is not None:
+            wr_serve_end(srv, os.path.join(d, "s.json"))
+        if td is not None:
+            td.terminate()
+            td.wait()
         drop_bed()
         shutil.rmtree(d, ignore_errors=True)
 
@@ -424,8 +617,9 @@ def stateful_haproxy_keepalive():
     haproxy_case("stateful_haproxy_keepalive", 500, 8)
 
 
-CASES = cases.by_name(stateful_nat44, stateful_dnat_lb, stateful_haproxy,
-                      stateful_haproxy_keepalive)
+CASES = cases.by_name(stateful_nat44, stateful_nat44_wr_server, stateful_fw_refused,
+                      stateful_dnat_lb,
+                      stateful_haproxy, stateful_haproxy_keepalive)
 
 if __name__ == "__main__":
     cases.main(CASES)
