@@ -11,6 +11,7 @@ table and statistics, HAProxy's counters on its stats socket. TX
 checksum offload is off on every kernel end whose frames reach wirerate
 (af_packet would hand over segments without their checksum).
 Usage: test_stateful.py CASE (see CASES)."""
+import json
 import os
 import re
 import shutil
@@ -185,14 +186,14 @@ class Nginx:
             return [l.split() for l in f if l.strip()]
 
 
-def client(server, n, rate, reqs=1, timeout=120):
+def client(server, n, rate, reqs=1, timeout=120, extra=(), duration=60):
     """wirerate's HTTP client: n connections of reqs GETs each to server
     (ADDR:PORT) through the router, at rate a second."""
     return wrtest.run(vdevs(), [
         "--port-ip", "0=%s/24,gw=%s" % (ME, GW), "--conn", "client",
         "--conn-server", server, "--conn-count", str(n), "--conn-rate",
-        str(rate), "--conn-requests", str(reqs), "--duration", "60",
-        "--plain"], timeout=timeout)
+        str(rate), "--conn-requests", str(reqs), "--duration", str(duration),
+        "--plain"] + list(extra), timeout=timeout)
 
 
 def books(doc):
@@ -293,6 +294,87 @@ def stateful_nat44():
             ngx.stop()
         drop_bed()
         shutil.rmtree(d, ignore_errors=True)
+
+
+def stateful_nat44_src_range():
+    """NAT44 with four client addresses on the link (--conn-src-ip
+    198.18.0.10-198.18.0.13): the router must resolve each by ARP to send
+    the replies, so wirerate's port answers ARP for its source range. 500
+    source ports (--conn-sport 1024-1523) on each: the NAT maps the four
+    onto its one address, rewriting the source ports that collide. 2,000
+    connections: all completed; the router's
+    neighbour table holds the four addresses at wirerate's MAC; conntrack
+    holds entries from each, all rewritten to the NAT's address, on
+    distinct NAT tuples, some with a new port; nginx's log holds 2,000
+    lines from the NAT's address."""
+    c = Checker("stateful_nat44_src_range")
+    probe(c, "nginx", "nft", "conntrack", "ethtool")
+    n, srcs = 2000, ["198.18.0.%d" % i for i in range(10, 14)]
+    d = tempfile.mkdtemp(prefix="wrsf")
+    make_bed()
+    ngx = None
+    try:
+        nsexec(ROUTER, "nft", "add table ip wrnat; "
+               "add chain ip wrnat post { type nat hook postrouting priority "
+               "srcnat; policy accept; }; "
+               "add rule ip wrnat post oifname %s masquerade" % RSRV[0])
+        ngx = Nginx(d, 0)
+        r = client(SRV_IP[0] + ":80", n, 1000, extra=[
+            "--conn-src-ip", "%s-%s" % (srcs[0], srcs[-1]),
+            "--conn-sport", "1024-1523", "--conn-concurrency", "2000"],
+            duration=20)
+        ngx.stop()
+        b = check_client(c, r, n)
+        mac = r.doc and [p["mac"].lower() for p in r.doc["ports"]
+                         if p["port_id"] == 0][0]
+        neigh = json.loads(nsexec(ROUTER, "ip", "-j", "neigh", "show", "dev",
+                                  RHOST).stdout or "[]")
+        got = sorted(e["dst"] for e in neigh if e.get("lladdr") == mac)
+        c.true(set(srcs) <= set(got), "the router resolved the four source "
+               "addresses to wirerate's MAC %s: %r" % (mac, neigh))
+        ents = ct_entries_ports()
+        per = {a: len([e for e in ents if e[0] == a]) for a in srcs}
+        # A new connection may take over the NAT tuple of one in
+        # TIME_WAIT (the kernel then drops the old entry): at most n.
+        c.true(all(k > 0 for k in per.values()) and sum(per.values()) <= n,
+               "conntrack entries from each source address: %r" % per)
+        c.eq(sorted(set(e[2] for e in ents)), [SRV_GW[0]],
+             "every entry rewritten to the NAT's address")
+        moved = len([e for e in ents if e[1] != e[3]])
+        c.true(moved > 0, "the NAT gave colliding source ports a new one (%d)"
+               % moved)
+        c.eq(len(set((e[2], e[3]) for e in ents)), len(ents),
+             "the NAT's tuples are distinct")
+        log = ngx.log()
+        c.eq(len(log), n, "lines in nginx's access log")
+        c.eq(sorted(set(l[0] for l in log)), [SRV_GW[0]],
+             "every request came from the NAT's address")
+        print("nat44_src_range: attempted %s, completed %s; conntrack per "
+              "source %r, %d ports rewritten; router's neighbours %r" % (
+                  b.get("attempted"), b.get("completed"), per, moved, got))
+        c.done(r)
+    finally:
+        if ngx is not None:
+            ngx.stop()
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def ct_entries_ports():
+    """The router's conntrack entries to port 80: (original source,
+    original source port, reply destination, reply destination port)."""
+    p = nsexec(ROUTER, "conntrack", "-L", "-p", "tcp", "--dport", "80",
+               timeout=60)
+    out = []
+    for line in p.stdout.splitlines():
+        f = line.split()
+        src = [x[4:] for x in f if x.startswith("src=")]
+        dst = [x[4:] for x in f if x.startswith("dst=")]
+        sport = [x[6:] for x in f if x.startswith("sport=")]
+        dport = [x[6:] for x in f if x.startswith("dport=")]
+        if len(src) == 2 and len(dst) == 2 and len(sport) == 2 and len(dport) == 2:
+            out.append((src[0], sport[0], dst[1], dport[1]))
+    return out
 
 
 def nft_counter(table):
@@ -617,7 +699,8 @@ def stateful_haproxy_keepalive():
     haproxy_case("stateful_haproxy_keepalive", 500, 8)
 
 
-CASES = cases.by_name(stateful_nat44, stateful_nat44_wr_server, stateful_fw_refused,
+CASES = cases.by_name(stateful_nat44, stateful_nat44_src_range, stateful_nat44_wr_server,
+                      stateful_fw_refused,
                       stateful_dnat_lb,
                       stateful_haproxy, stateful_haproxy_keepalive)
 
