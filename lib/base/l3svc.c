@@ -55,7 +55,38 @@ learn6(struct svc_rx *r, const uint8_t *ip6, const struct rte_ether_addr *mac)
 	r->v->nb.mac = *mac;
 }
 
-/* The ARP reply to a request (RFC 826: swap, fill in the port's MAC). */
+/* Is ip (host order) the port's IPv4 address or one of its more? */
+static bool
+own4(const struct wr_l3svc_port *p, uint32_t ip)
+{
+	return ip == p->ip4 || ip - p->more_ip4 < p->nb_more;
+}
+
+/* The last 64 bits of an IPv6 address (network order) as a number. */
+static uint64_t
+low64(const uint8_t *a)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 8; i < 16; i++)
+		v = v << 8 | a[i];
+	return v;
+}
+
+/* Is ip6 the port's IPv6 address or one of its more? */
+static bool
+own6(const struct wr_l3svc_port *p, const uint8_t *ip6)
+{
+	return memcmp(ip6, p->ip6, 16) == 0 || (p->nb_more != 0 &&
+		memcmp(ip6, p->more_ip6, 8) == 0 &&
+		low64(ip6) - low64(p->more_ip6) < p->nb_more);
+}
+
+/*
+ * The ARP reply to a request (RFC 826: swap, fill in the port's MAC); the
+ * address asked for is the one answered (the port's, or one of its more).
+ */
 static int
 arp_reply(struct svc_rx *r, const struct rte_arp_hdr *req)
 {
@@ -68,7 +99,7 @@ arp_reply(struct svc_rx *r, const struct rte_arp_hdr *req)
 	rep.arp_data.arp_tha = req->arp_data.arp_sha;
 	rep.arp_data.arp_tip = req->arp_data.arp_sip;
 	rep.arp_data.arp_sha = r->p->mac;
-	rep.arp_data.arp_sip = rte_cpu_to_be_32(r->p->ip4);
+	rep.arp_data.arp_sip = req->arp_data.arp_tip;
 	l2 = wr_l3svc_put_l2(r->p, r->out, &req->arp_data.arp_sha, RTE_ETHER_TYPE_ARP);
 	memcpy(r->out + l2, &rep, sizeof(rep));
 	r->v->reply_len = wr_l3svc_pad(r->out, l2 + (uint32_t)sizeof(rep));
@@ -97,15 +128,15 @@ rx_arp(struct svc_rx *r)
 	sip = rte_be_to_cpu_32(a.arp_data.arp_sip);
 	tip = rte_be_to_cpu_32(a.arp_data.arp_tip);
 	/* Another VLAN, a port without IPv4, or another host claiming ours. */
-	if (!r->vlan_ok || !r->p->has_ip4 || sip == r->p->ip4)
+	if (!r->vlan_ok || !r->p->has_ip4 || own4(r->p, sip))
 		return verdict(r, WR_L3SVC_NOT_OURS);
-	if (tip != r->p->ip4 && (sip != tip || sip == 0))
+	if (!own4(r->p, tip) && (sip != tip || sip == 0))
 		return verdict(r, WR_L3SVC_NOT_OURS);
 	/* For the port, or a neighbour's gratuitous ARP: it tells its MAC. */
 	if (sip != 0)
 		learn4(r, sip, &a.arp_data.arp_sha);
 	verdict(r, WR_L3SVC_OURS);
-	if (tip == r->p->ip4 && op == RTE_ARP_OP_REQUEST)
+	if (own4(r->p, tip) && op == RTE_ARP_OP_REQUEST)
 		return arp_reply(r, &a);
 	return 0;
 }
@@ -278,7 +309,8 @@ nd_read(const struct rte_ipv6_hdr *ip, uint32_t plen, struct nd_rx *nd)
 		rte_is_unicast_ether_addr(&nd->lla);
 }
 
-/* Answer an NS for the port's address with an NA (RFC 4861 7.2.4). */
+/* Answer an NS for the port's address (or one of its more) with an NA
+ * (RFC 4861 7.2.4). */
 static int
 rx_ns(struct svc_rx *r, const struct nd_rx *nd)
 {
@@ -293,13 +325,13 @@ rx_ns(struct svc_rx *r, const struct nd_rx *nd)
 	/* Duplicate address detection carries no SLLA (RFC 4861 7.1.1). */
 	if (dad && nd->has_lla)
 		return verdict(r, WR_L3SVC_MALFORMED);
-	if (!r->vlan_ok || !r->p->has_ip6 || memcmp(nd->msg.target, r->p->ip6, 16) != 0)
+	if (!r->vlan_ok || !r->p->has_ip6 || !own6(r->p, nd->msg.target))
 		return verdict(r, WR_L3SVC_NOT_OURS);
 	verdict(r, WR_L3SVC_OURS);
 	if (!room(r, RTE_ETHER_HDR_LEN + 4 + sizeof(*nd->ip) + WR_ND_LEN))
 		return -ENOSPC;
 	na.flags = RTE_BE32(WR_ND_NA_OVERRIDE);
-	memcpy(na.target, r->p->ip6, 16);
+	memcpy(na.target, nd->msg.target, 16);
 	if (!dad) {
 		na.flags = RTE_BE32(WR_ND_NA_OVERRIDE | WR_ND_NA_SOLICITED);
 		dst = (const uint8_t *)&nd->ip->src_addr;

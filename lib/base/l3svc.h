@@ -41,6 +41,16 @@ struct wr_l3svc_port {
 	bool has_ip6;
 	uint32_t ip4;       /* host byte order */
 	uint8_t ip6[16];    /* network byte order */
+	/*
+	 * More addresses the port answers ARP and neighbour solicitations
+	 * for (a connection client's --conn-src-ip range), in the family of
+	 * has_ip4 or has_ip6: nb_more addresses from more_ip4 (host byte
+	 * order) up, or from more_ip6 with its last 64 bits counting up.
+	 * 0: none. Replies still come from ip4 / ip6 at the IP layer.
+	 */
+	uint32_t nb_more;
+	uint32_t more_ip4;
+	uint8_t more_ip6[16];
 };
 
 /* What a received frame is to the port. */

@@ -17,6 +17,7 @@
 #include "conncfg.h"
 
 struct wr_config;
+struct wr_l3svc_port;
 
 /* Connections open at once, at most (the pool's indices are 32-bit). */
 #define WR_CONN_MAX_OPEN (1u << 24)
@@ -84,6 +85,14 @@ int wr_opts_conn_check(struct wr_config *cfg, struct wr_error *err);
  */
 int wr_opts_conn_port_cfg(const struct wr_config *cfg, unsigned int port_id,
 		struct wr_conn_cfg *out, struct wr_error *err);
+
+/*
+ * Add a connection client's --conn-src-ip range to what its port answers
+ * ARP and neighbour solicitations for (svc's nb_more), so that a router
+ * or a host on the link can send the replies to those addresses. Nothing
+ * for a server, a frame run or a client without --conn-src-ip. Can't fail.
+ */
+void wr_opts_conn_svc(const struct wr_config *cfg, struct wr_l3svc_port *svc);
 
 /*
  * Bytes the TCP core of one port needs for cfg (connection pool, tuple

@@ -14,6 +14,7 @@
 #include "optab.h"
 #include "opts_conn.h"
 #include "opts_connmode.h"
+#include "base/l3svc.h"
 #include "base/units.h"
 
 /* Bytes around a segment's payload in a frame: Ethernet, FCS, TCP. */
@@ -291,4 +292,21 @@ wr_opts_conn_port_cfg(const struct wr_config *cfg, unsigned int port_id,
 		out->nb_laddrs = 1;
 	}
 	return 0;
+}
+
+void
+wr_opts_conn_svc(const struct wr_config *cfg, struct wr_l3svc_port *svc)
+{
+	const struct wr_conn_cfg *c = &cfg->conn.cfg;
+	uint32_t a;
+
+	if (c->role != WR_CONN_CLIENT || !cfg->conn.src_set)
+		return;
+	svc->nb_more = c->nb_laddrs;
+	if (c->family == 4) {
+		memcpy(&a, c->laddr, 4);
+		svc->more_ip4 = ntohl(a);
+	} else {
+		memcpy(svc->more_ip6, c->laddr, 16);
+	}
 }

@@ -9,6 +9,7 @@
 #include <rte_mbuf.h>
 
 #include "base/l3svc.h"
+#include "config/opts_conn.h"
 #include "config/portip.h"
 #include "resolve.h"
 #include "run.h"
@@ -284,6 +285,7 @@ wr_resolve_run(struct wr_run *run, struct wr_error *err)
 
 		wr_portip_svc(&cfg->port_ip[p->port_id],
 			cfg->src_mac_set ? &cfg->src_mac : &p->mac, &r.svc[i]);
+		wr_opts_conn_svc(cfg, &r.svc[i]);
 		r.p = p;
 		r.me = r.svc[i];
 		announce(&r);

@@ -10,6 +10,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "config/opts_conn.h"
 #include "config/portip.h"
 #include "datapath/svcq.h"
 #include "run.h"
@@ -109,6 +110,7 @@ wr_svc_setup(struct wr_run *run, struct wr_error *err)
 			continue;
 		wr_portip_svc(&cfg->port_ip[port->port_id],
 			cfg->src_mac_set ? &cfg->src_mac : &port->mac, &s->port[p]);
+		wr_opts_conn_svc(cfg, &s->port[p]);
 		s->rx_self[p] = !port->rx;
 		rc = setup_port(run, s, p);
 		if (rc != 0)

@@ -41,9 +41,13 @@ WR_TEST_PACKAGES+=(python3-scapy)
 # as the server of wirerate's client, h2load and wrk as clients of its
 # server, ethtool to turn TX checksum offload off on the namespace's veth.
 WR_TEST_PACKAGES+=(nginx-light nghttp2-client wrk ethtool)
-# The connection-rate search against an nftables limit in a router
-# namespace (tests/twoend/test_connrate.py): nft.
-WR_TEST_PACKAGES+=(nftables)
+# Connections through stateful devices (tests/twoend/test_stateful.py,
+# test_connrate.py, test_conncap.py): nftables for NAT44, a DNAT balancer
+# and rate limits in a router namespace, conntrack to read its table and
+# statistics, HAProxy as an L7 balancer (started by the test with its own
+# config, pid file and stats socket; the service Debian's package enables
+# is stopped and disabled below).
+WR_TEST_PACKAGES+=(nftables conntrack haproxy)
 # One-way latency across hosts (docs/testbeds.md): the twoend suite's
 # clocks case reads real clock daemons, each started by the test in its
 # own namespaces with its own config, pid file and socket: linuxptp's
@@ -104,11 +108,11 @@ wr_install() {
 # The same holds for openssh-server's sshd (port 22, every address): the
 # campaign suite starts its own, one per namespace; and for chrony's
 # chronyd, which would adjust this machine's clock: the twoend suite
-# starts its own, with -x; and for Open vSwitch: the switch suite starts
-# its own daemons.
+# starts its own, with -x; for Open vSwitch: the switch suite starts
+# its own daemons; and for HAProxy: the twoend suite starts its own.
 wr_install_test_tools() {
 	local had=() svc pkg
-	for pkg in prometheus openssh-server chrony openvswitch-switch; do
+	for pkg in prometheus openssh-server chrony openvswitch-switch haproxy; do
 		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' &&
 			had+=("$pkg")
 	done
@@ -127,7 +131,7 @@ wr_install_test_tools() {
 	[ -n "$made" ] && rm -f "$policy"
 	[ $rc -eq 0 ] || exit $rc
 	for svc in prometheus:prometheus ssh:openssh-server chrony:chrony \
-			openvswitch-switch:openvswitch-switch; do
+			openvswitch-switch:openvswitch-switch haproxy:haproxy; do
 		[[ " ${had[*]} " == *" ${svc#*:} "* ]] && continue
 		# systemd, or the init script where no systemd runs.
 		systemctl disable --now "${svc%%:*}" >/dev/null 2>&1 ||

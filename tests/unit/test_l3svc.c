@@ -403,6 +403,49 @@ test_ns(void)
 	check_silent(&p, ns_req, sizeof(ns_req), WR_L3SVC_NOT_OURS);
 }
 
+/*
+ * A connection client's source range (nb_more): ARP and NS for an address
+ * in it are answered, for that address; one just outside it is not.
+ */
+static void
+test_more_addrs(void)
+{
+	static const uint8_t want_arp[60] = {
+		PEER_MAC, OUR_MAC, 0x08, 0x06,
+		0x00, 0x01, 0x08, 0x00, 0x06, 0x04, 0x00, 0x02, OUR_MAC,
+		0xc6, 0x12, 0x00, 0x01, PEER_MAC, 0xc6, 0x12, 0x00, 0xfe,
+	};
+	struct wr_l3svc_port p;
+	struct wr_l3svc_verdict v;
+	uint8_t out[128];
+
+	port_ours(&p);
+	p.ip4 = 0xc6120063;          /* the port: 198.18.0.99, 2001:db8::63 */
+	p.ip6[15] = 0x63;
+	check_silent(&p, arp_req, sizeof(arp_req), WR_L3SVC_NOT_OURS);
+	check_silent(&p, ns_req, sizeof(ns_req), WR_L3SVC_NOT_OURS);
+	p.nb_more = 4;               /* 198.18.0.0-3, 2001:db8::0-3 */
+	p.more_ip4 = 0xc6120000;
+	memcpy(p.more_ip6, our_ip6, 16);
+	p.more_ip6[15] = 0;
+	WR_CHECK_U64(handle(&p, arp_req, sizeof(arp_req), out, sizeof(out), &v), 0);
+	WR_CHECK_U64(v.cls, WR_L3SVC_OURS);
+	WR_CHECK_U64(v.reply_len, 60);
+	WR_CHECK(memcmp(out, want_arp, sizeof(want_arp)) == 0);
+	WR_CHECK_U64(handle(&p, ns_req, sizeof(ns_req), out, sizeof(out), &v), 0);
+	WR_CHECK_U64(v.cls, WR_L3SVC_OURS);
+	WR_CHECK_U64(v.reply_len, 86);
+	WR_CHECK(memcmp(out + 62, our_ip6, 16) == 0);   /* the target asked */
+	WR_CHECK(ICMP6_OK(out, 14));
+	p.more_ip4 = 0xc6120002;     /* 198.18.0.2-5, 2001:db8::2-5 */
+	p.more_ip6[15] = 2;
+	check_silent(&p, arp_req, sizeof(arp_req), WR_L3SVC_NOT_OURS);
+	check_silent(&p, ns_req, sizeof(ns_req), WR_L3SVC_NOT_OURS);
+	p.more_ip6[15] = 0;          /* another /64 */
+	p.more_ip6[7] = 1;
+	check_silent(&p, ns_req, sizeof(ns_req), WR_L3SVC_NOT_OURS);
+}
+
 /* DAD (source ::): the NA goes to all nodes, without S (RFC 4861 7.2.4). */
 static void
 test_ns_dad(void)
@@ -529,5 +572,6 @@ main(void)
 	WR_TEST_RUN(test_ns_dad);
 	WR_TEST_RUN(test_ns_malformed);
 	WR_TEST_RUN(test_nd_builders);
+	WR_TEST_RUN(test_more_addrs);
 	return wr_test_summary();
 }
