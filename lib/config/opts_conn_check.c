@@ -90,7 +90,7 @@ frame_option(const struct wr_config *cfg)
 static const char *
 run_option(const struct wr_config *cfg)
 {
-	if (cfg->mode != WR_MODE_RUN)
+	if (cfg->mode != WR_MODE_RUN && cfg->mode != WR_MODE_CONN_CAPACITY)
 		return "--mode";
 	if (cfg->replay.path[0] != '\0')
 		return "--replay";
