@@ -18,6 +18,7 @@
 #include "setup/svc.h"
 #include "trial/connrun.h"
 #include "trial/trial.h"
+#include "conncap.h"
 #include "connrun.h"
 #include "results.h"
 
@@ -35,6 +36,8 @@ struct conn_live {
 	uint32_t nb_iv;
 	uint32_t cap_iv;
 	struct wr_conn_interval prev;
+	struct wr_conncap *cap;     /* --mode conn-capacity, else NULL */
+	struct wr_run *run;         /* the run, to drain it (cap) */
 };
 
 static uint64_t
@@ -113,11 +116,14 @@ conn_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 		if (l->show)
 			row_show(&r, &l->prev);
 		l->prev = r;
+		if (l->cap != NULL && app_conncap_interval(l->run,
+				l->cap, b, iv->t_s, *l->stop != 0, l->show))
+			l->end = 1;
 	}
 	free(b);
 	if (*l->stop != 0)
 		l->end = 1;
-	if (wr_run_conn_done(run)) {
+	if (l->cap == NULL && wr_run_conn_done(run)) {
 		l->by_count = true;
 		l->end = 1;
 	}
@@ -129,14 +135,17 @@ conn_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
  * answering ARP and NS meanwhile. Returns whether all ended.
  */
 static bool
-conn_drain(struct wr_run *run, const struct wr_config *cfg)
+conn_drain(struct wr_run *run, const struct wr_config *cfg, bool release)
 {
 	const uint64_t hz = rte_get_tsc_hz();
 	uint64_t ms = RTE_MAX(cfg->grace_ms, (uint64_t)CONN_DRAIN_MIN_MS) +
 		cfg->conn.cfg.resp_timeout_us / 1000;
 	const uint64_t end = rte_rdtsc() + ms * (hz / 1000);
 
-	wr_run_conn_drain(run);
+	if (release)
+		wr_run_conn_release(run);
+	else
+		wr_run_conn_drain(run);
 	while (rte_rdtsc() < end) {
 		wr_svc_poll(run, false);
 		if (wr_run_conn_idle(run))
@@ -195,11 +204,14 @@ conn_result(struct wr_run *run, const struct wr_config *cfg,
 
 	wr_err_clear(&err);
 	if (cfg->json_path[0] == '\0' && keep == NULL)
-		return 0;
+		return l->cap != NULL ? app_conncap_report(l->cap, b, cfg, NULL,
+			&err) : 0;
 	doc = wr_result_build_trials(run, NULL, &err);
 	if (doc == NULL || wr_results_conn_put(doc, &r, &err) != 0 ||
 			(far != NULL && json_object_set(json_object_get(doc,
 			"connections"), "far", far) != 0) ||
+			(l->cap != NULL && app_conncap_report(l->cap, b, cfg, doc,
+			&err) != 0) ||
 			(cfg->json_path[0] != '\0' &&
 			app_write_json(doc, cfg->json_path, &err) != 0)) {
 		app_error("wirerate", &err);
@@ -245,6 +257,7 @@ app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 	struct conn_live l = { .stop = stop, .show = !cfg->quiet,
 		.server = cfg->conn.cfg.role == WR_CONN_SERVER };
 	struct wr_conn_books *b = calloc(1, sizeof(*b));
+	struct wr_conncap cap;
 	struct wr_trial tr;
 	struct wr_error err;
 	enum wr_stop_reason why;
@@ -268,9 +281,16 @@ app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 		free(b);
 		return app_error("wirerate", &err);
 	}
+	if (cfg->mode == WR_MODE_CONN_CAPACITY) {
+		app_conncap_init(&cap, cfg);
+		l.cap = &cap;
+		l.run = run;
+	}
 	t0 = rte_rdtsc();
 	why = wr_run_wait(run, &l.end, conn_interval, &l);
-	drained = conn_drain(run, cfg);
+	drained = l.cap != NULL && app_conncap_finish(run, l.cap, cfg, t0,
+		l.show);
+	drained = drained || conn_drain(run, cfg, l.cap != NULL);
 	dur_s = (double)(rte_rdtsc() - t0) / (double)rte_get_tsc_hz();
 	wr_run_stop(run, l.by_count ? WR_STOP_COUNT : *stop != 0 ?
 		WR_STOP_SIGNAL : why);

@@ -22,6 +22,7 @@
 #include "methods/modes.h"
 #include "results/result.h"
 #include "stats/telemetry.h"
+#include "config/opts_connmode.h"
 #include "connrun.h"
 #include "peer.h"
 #include "results.h"
@@ -400,7 +401,7 @@ app_run_all(const struct wr_config *cfg, const char *cmdline,
 	if (!cfg->quiet)
 		app_view_plan(stdout, run);
 	watch_live(w, run);
-	if (cfg->conn.cfg.role != 0 && cfg->mode == WR_MODE_RUN)
+	if (cfg->conn.cfg.role != 0 && !wr_opts_connmode_is(cfg->mode))
 		rc = app_conn_run(run, cfg, stop, doc, cp);
 	else
 		rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg, stop, doc, ps) :

@@ -71,6 +71,7 @@ enum wr_mode {
 	WR_MODE_ADDR_LEARNING, /* RFC 2889 5.8: address learning rate */
 	WR_MODE_CONN_RATE,   /* RFC 9693: maximum connection establishment
 	                      * rate of a --conn client, docs/tcp.md */
+	WR_MODE_CONN_CAPACITY, /* RFC 9693 7: connections held, docs/conncap.md */
 };
 
 /* Which TX stamps latency may be computed from. */

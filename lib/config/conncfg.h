@@ -52,6 +52,12 @@ struct wr_conn_cfg {
 	uint32_t seed;               /* ISS and payload pattern seed */
 	uint8_t csum_offload;        /* leave TCP/IP checksums to the NIC */
 	uint8_t ttl;                 /* IPv4 TTL / IPv6 hop limit */
+	uint8_t hold;                /* HTTP client: hold each connection
+				      * idle after its first answer until
+				      * the drain (conn/hold.c) */
+	uint64_t syn_timeout_us;     /* client: a SYN not answered this long
+				      * fails the connection (once, with no
+				      * RST), 0 = TCP's retry bound */
 	char path[64];               /* HTTP client: the GET path */
 	char host[64];               /* HTTP client: the Host header */
 };

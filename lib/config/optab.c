@@ -17,7 +17,7 @@
  */
 static const char *const mode_values[] = { "run", "sweep", "throughput",
 	"loss", "b2b", "mlr", "y1564", "addr-capacity", "addr-learning",
-	"conn-rate", NULL };
+	"conn-rate", "conn-capacity", NULL };
 static const char *const stamp_values[] = { "full", "seq", "none", NULL };
 static const char *const latency_values[] = { "auto", "tsc", "off", "sync", NULL };
 static const char *const capture_what_values[] = { "foreign", "seq", "last",
@@ -177,7 +177,7 @@ const struct wr_optdesc wr_optab[] = {
 
 	{ "mode", REQ, WR_OPT_MODE, "MODE", "run (one run), sweep (one trial per size),\n"
 		"throughput (RFC 2544 26.1: NDR/PDR search),\nloss (26.3: frame loss rate), "
-		"b2b (26.4:\nback-to-back), mlr (MLRsearch: loads meeting\n--goals, docs/rfc2544.md), y1564 (ITU-T\nY.1564 service activation of the --stream\nservices, docs/y1564.md), addr-capacity\n(RFC 2889 5.7: MAC addresses a switch holds),\naddr-learning (5.8: how fast it learns them;\ndocs/rfc2889.md), conn-rate (with --conn client:\nthe highest connection rate without a failure,\nup to --conn-rate; docs/tcp.md) [run]", WR_OPTSEC_MODES,
+		"b2b (26.4:\nback-to-back), mlr (MLRsearch: loads meeting\n--goals, docs/rfc2544.md), y1564 (ITU-T\nY.1564 service activation of the --stream\nservices, docs/y1564.md), addr-capacity\n(RFC 2889 5.7: MAC addresses a switch holds),\naddr-learning (5.8: how fast it learns them;\ndocs/rfc2889.md), conn-rate (with --conn client:\nthe highest connection rate without a failure,\nup to --conn-rate; docs/tcp.md), conn-capacity\n(with --conn client: RFC 9693 7, connections a\nstateful device holds, docs/conncap.md) [run]", WR_OPTSEC_MODES,
 		WR_PROF_TEST, mode_values },
 	{ "sizes", REQ, WR_OPT_SIZES, "LIST", "frame sizes of a mode: 64,512,1518 | "
 		"rfc2544\n(64..1518, 7 sizes) | rfc2544-jumbo (and 9018)\n[--size]",

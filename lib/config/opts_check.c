@@ -9,6 +9,7 @@
 
 #include "opts.h"
 #include "opts_conn.h"
+#include "opts_conncap.h"
 #include "portip.h"
 #include "opts_methods.h"
 #include "opts_rfc2889.h"
@@ -113,6 +114,8 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 	unsigned int i;
 	int rc = check_twoend(cfg, err);
 
+	if (rc == 0)
+		rc = wr_opts_conncap_check(cfg, err);
 	if (rc == 0)
 		rc = check_judge(cfg, err);
 

@@ -92,7 +92,8 @@ frame_option(const struct wr_config *cfg)
 static const char *
 run_option(const struct wr_config *cfg)
 {
-	if (cfg->mode != WR_MODE_RUN && !wr_opts_connmode_is(cfg->mode))
+	if (cfg->mode != WR_MODE_RUN && !wr_opts_connmode_is(cfg->mode) &&
+			cfg->mode != WR_MODE_CONN_CAPACITY)
 		return "--mode";
 	if (cfg->replay.path[0] != '\0')
 		return "--replay";

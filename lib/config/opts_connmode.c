@@ -28,10 +28,11 @@ wr_opts_connmode_check(const struct wr_config *cfg, struct wr_error *err)
 	const char *m = mode_word(cfg->mode);
 
 	if (!wr_opts_connmode_is(cfg->mode)) {
-		if (c->role != 0 && cfg->mode != WR_MODE_RUN)
+		if (c->role != 0 && cfg->mode != WR_MODE_RUN &&
+				cfg->mode != WR_MODE_CONN_CAPACITY)
 			return wr_err_usage(err, -EINVAL, "--mode %s with --conn: "
-				"not a mode of connections (--mode conn-rate is; "
-				"docs/tcp.md)", m);
+				"not a mode of connections (--mode conn-rate and "
+				"conn-capacity are; docs/tcp.md)", m);
 		return 0;
 	}
 	if (c->role == 0)

@@ -101,6 +101,8 @@ void
 wr_conn_app_resp_timeout(struct wr_conn_engine *e, uint32_t idx,
 	uint64_t now_us)
 {
+	if (wr_conn_hold_syn_timeout(e, idx))
+		return;
 	if (e->st[idx].flags & WR_CONN_S_REQ_OUT)
 		wr_conn_abort(e, idx, WR_CONN_FAIL_RESP_TIMEOUT, now_us);
 }

@@ -87,6 +87,14 @@ send_request(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
 	wr_conn_push(e, idx, now_us);
 }
 
+void
+wr_conn_http_send_last(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t now_us)
+{
+	e->st[idx].nb_reqs = e->cfg.reqs_per_conn - 1;
+	send_request(e, idx, now_us);
+}
+
 uint64_t
 wr_conn_http_connect_bytes(struct wr_conn_engine *e, uint32_t idx)
 {
@@ -107,14 +115,17 @@ answer_done(struct wr_conn_engine *e, uint32_t idx, bool good,
 	wr_hist_add(&e->books.lat.ttlb_us, now_us - st->t0_us);
 	st->flags &= (uint8_t)~WR_CONN_S_REQ_OUT;
 	st->nb_answers++;
+	wr_conn_hold_answer(e, idx, good);
 	if (good) {
 		e->books.nb_resps++;
 	} else {
 		e->books.nb_reqs_failed++;
 		st->flags |= WR_CONN_S_HTTP_BAD;
 	}
-	if (st->nb_reqs < e->cfg.reqs_per_conn)
-		send_request(e, idx, now_us);
+	if (st->nb_reqs < e->cfg.reqs_per_conn) {
+		if (!wr_conn_hold_take(e, idx))
+			send_request(e, idx, now_us);
+	}
 	else if (!(st->flags & WR_CONN_S_CLOSING))
 		wr_conn_close(e, idx, now_us);
 }

@@ -70,6 +70,9 @@ start_one(struct wr_conn_engine *e, uint64_t now_us)
 		return;
 	memset(&e->st[idx], 0, sizeof(e->st[idx]));
 	e->st[idx].t0_us = now_us;
+	if (e->cfg.syn_timeout_us != 0)
+		wr_tcp_wheel_arm(&e->app_wheel, idx,
+			now_us + e->cfg.syn_timeout_us);
 	wr_http_resp_init(&e->st[idx].resp);
 	c = wr_tcp_pool_conn(&e->pool, idx);
 	e->tcfg.iss = wr_conn_next_iss(e);

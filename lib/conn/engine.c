@@ -213,6 +213,8 @@ wr_conn_engine_poll(struct wr_conn_engine *e, uint64_t now_us)
 	}
 	if (e->cfg.role == WR_CONN_CLIENT)
 		wr_conn_client_poll(e, now_us);
+	if (__builtin_expect(e->releasing, 0))
+		wr_conn_hold_release(e, now_us);
 	e->books.nb_gen++;
 }
 
@@ -222,6 +224,16 @@ wr_conn_engine_drain(struct wr_conn_engine *e)
 	e->draining = true;
 	if (e->cfg.role == WR_CONN_CLIENT && e->cfg.app == WR_CONN_APP_BULK)
 		e->drain_bulk = true;
+}
+
+void
+wr_conn_engine_release(struct wr_conn_engine *e)
+{
+	e->draining = true;
+	if (e->cfg.hold && !e->release_asked) {
+		e->release_asked = true;
+		e->releasing = true;
+	}
 }
 
 bool

@@ -78,6 +78,12 @@ struct wr_conn_books {
 					 * (answered by RST as RFC 9293) */
 	uint64_t nb_rx_bad;             /* malformed or bad checksum */
 	uint64_t nb_time_wait;          /* connections in TIME_WAIT now */
+	uint64_t nb_held;               /* hold: idle after their first
+					 * answer, held now */
+	uint64_t nb_held_peak;          /* hold: the most held at once */
+	uint64_t nb_hold_checks_ok;     /* hold: held ones whose check
+					 * request (sent at the drain) got
+					 * a 2xx answer */
 	struct wr_conn_lat lat;
 	uint64_t nb_gen;                /* bumped after each update */
 };
@@ -151,7 +157,10 @@ bool wr_conn_engine_rx_csum(struct wr_conn_engine *e, const uint8_t *pkt,
  */
 void wr_conn_engine_poll(struct wr_conn_engine *e, uint64_t now_us);
 
-/* Open no new connection from now on; the open ones run to their end. */
+/*
+ * Open no new connection from now on; the open ones run to their end
+ * (with cfg.hold, the held ones stay held until wr_conn_engine_release).
+ */
 void wr_conn_engine_drain(struct wr_conn_engine *e);
 
 /*
@@ -166,6 +175,13 @@ void wr_conn_engine_drain(struct wr_conn_engine *e);
  */
 void wr_conn_engine_reopen(struct wr_conn_engine *e, uint64_t cps,
 	uint64_t now_us);
+
+/*
+ * The drain, and with cfg.hold the release: no connection is held from
+ * now on; each held one sends its check request (Connection: close),
+ * WR_CONN_START_BURST of them per poll, and closes after the answer.
+ */
+void wr_conn_engine_release(struct wr_conn_engine *e);
 
 /* Whether a drained engine has nothing open (TIME_WAIT not counted). */
 bool wr_conn_engine_idle(const struct wr_conn_engine *e);

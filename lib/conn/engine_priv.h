@@ -60,7 +60,8 @@ struct wr_conn_state {
 	uint32_t nb_answers;       /* client: answers complete */
 	uint8_t flags;             /* enum wr_conn_state_flag */
 	uint8_t fail;              /* enum wr_tcp_fail, or an app class */
-	uint8_t pad[2];
+	uint8_t hold;              /* enum wr_conn_hold (client, cfg.hold) */
+	uint8_t pad;
 	uint64_t t0_us;            /* SYN sent, then the request sent */
 	uint64_t base_off;         /* stream offset of the current request
 				    * (client) or answer (server) */
@@ -69,6 +70,13 @@ struct wr_conn_state {
 /* The memory per connection docs/tcp.md states counts 48 bytes here. */
 _Static_assert(sizeof(struct wr_conn_state) == 48,
 	"struct wr_conn_state is not 48 bytes");
+
+/* Where a held connection is (hold.c). */
+enum wr_conn_hold {
+	WR_CONN_HOLD_NONE = 0,
+	WR_CONN_HOLD_HELD,     /* idle after its first answer */
+	WR_CONN_HOLD_CHECK,    /* released: its check request is out */
+};
 
 /* App failure classes beyond enum wr_tcp_fail, in wr_conn_state.fail. */
 enum wr_conn_fail {
@@ -103,6 +111,11 @@ struct wr_conn_engine {
 	bool draining;
 	bool drain_bulk;               /* bulk senders to stop at the next
 					* poll (drain has no clock) */
+	bool release_asked;            /* hold: wr_conn_engine_release was
+					* called: no connection is held now */
+	bool releasing;                /* hold: releasing the held ones,
+					* from release_next on */
+	uint32_t release_next;
 	bool clock_set;                /* the wheels run on the caller's
 					* clock since its first call */
 	uint8_t req_ka[WR_CONN_HEAD_MAX_BYTES];
@@ -151,6 +164,24 @@ void wr_conn_http_rx(struct wr_conn_engine *e, uint32_t idx,
 	const uint8_t *p, uint64_t known, uint64_t nb_bytes, uint64_t now_us);
 void wr_conn_http_peer_fin(struct wr_conn_engine *e, uint32_t idx,
 	uint64_t now_us);
+
+/* app_http.c: queue and send the last request of connection idx. */
+void wr_conn_http_send_last(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t now_us);
+
+/* hold.c: after an answer that leaves requests to send: true when
+ * connection idx is now held (counted), false to send the next one. */
+bool wr_conn_hold_take(struct wr_conn_engine *e, uint32_t idx);
+/* hold.c: the answer of connection idx's request ended (good: 2xx). */
+void wr_conn_hold_answer(struct wr_conn_engine *e, uint32_t idx, bool good);
+/* hold.c: connection idx ends; a held one leaves the books' count. */
+void wr_conn_hold_end(struct wr_conn_engine *e, uint32_t idx);
+/* hold.c: release up to WR_CONN_START_BURST held connections. */
+void wr_conn_hold_release(struct wr_conn_engine *e, uint64_t now_us);
+/* hold.c: connection idx's deadline fired before ESTABLISHED: with
+ * cfg.syn_timeout_us it fails as a SYN timeout, freed with no RST.
+ * Returns true when it did. */
+bool wr_conn_hold_syn_timeout(struct wr_conn_engine *e, uint32_t idx);
 
 /* app.c: the hooks by which run.c reaches the application. */
 /* Client: bytes queued at the connect (HTTP: the first request). */

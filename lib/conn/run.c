@@ -101,6 +101,7 @@ wr_conn_end(struct wr_conn_engine *e, uint32_t idx, uint8_t fail)
 		return;
 	st->flags |= WR_CONN_S_ENDED;
 	b->nb_open--;
+	wr_conn_hold_end(e, idx);
 	if (e->cfg.role == WR_CONN_SERVER) {
 		b->nb_closed++;
 		return;
@@ -186,6 +187,8 @@ on_established(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
 
 	e->books.nb_established++;
 	st->flags |= WR_CONN_S_ESTAB;
+	if (e->cfg.syn_timeout_us != 0)
+		wr_tcp_wheel_cancel(&e->app_wheel, idx);
 	if (e->cfg.role == WR_CONN_CLIENT)
 		wr_hist_add(&e->books.lat.connect_us, now_us - st->t0_us);
 	wr_conn_app_established(e, idx, now_us);

@@ -195,11 +195,16 @@ connq_turn_end(struct wr_worker *w, struct wr_connq *q)
 {
 	uint64_t req = __atomic_load_n(&w->ctl->pub_req, __ATOMIC_ACQUIRE);
 	uint64_t idle;
+	int drain = __atomic_load_n(&w->ctl->conn_drain, __ATOMIC_RELAXED);
 
-	if (unlikely(__atomic_load_n(&w->ctl->conn_drain, __ATOMIC_RELAXED) != 0)) {
+	if (unlikely(drain != 0)) {
 		if (!q->drained) {
 			wr_conn_engine_drain(q->eng);
 			q->drained = true;
+		}
+		if (drain > 1 && !q->released) {
+			wr_conn_engine_release(q->eng);
+			q->released = true;
 		}
 		idle = wr_conn_engine_idle(q->eng);
 		if (q->st.idle != idle)

@@ -85,6 +85,7 @@ struct wr_connq {
 
 	/* Private to the worker lcore. */
 	bool drained;                 /* wr_conn_engine_drain called */
+	bool released;                /* wr_conn_engine_release called */
 	uint16_t nb_cache;            /* mbufs left in cache[] (from the top) */
 	uint16_t nb_out;              /* segments waiting in out[] */
 	struct rte_mbuf *cur;         /* the buffer the engine writes into */

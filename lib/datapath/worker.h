@@ -57,8 +57,9 @@ struct wr_ctl {
 	 * the TX queues' pace_live, even once they are whole; a worker that
 	 * sees a new even value re-inits its pacers from them. */
 	uint64_t pace_gen;
-	/* A connection run's end (connworker.h): open no new connection,
-	 * let the open ones finish. */
+	/* A connection run's end (connworker.h): 1: open no new connection,
+	 * let the open ones finish; 2: and release the held ones
+	 * (wr_conn_engine_release). */
 	int conn_drain;
 };
 _Static_assert(WR_MAX_PORTS <= 64, "wr_ctl.tx_paused holds a bit per port");

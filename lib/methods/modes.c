@@ -25,6 +25,7 @@ wr_mode_name(enum wr_mode mode)
 		[WR_MODE_Y1564] = "y1564", [WR_MODE_ADDR_CAPACITY] = "addr-capacity",
 		[WR_MODE_ADDR_LEARNING] = "addr-learning",
 		[WR_MODE_CONN_RATE] = "conn-rate",
+		[WR_MODE_CONN_CAPACITY] = "conn-capacity",
 	};
 
 	return (unsigned int)mode < RTE_DIM(names) ? names[mode] : "?";

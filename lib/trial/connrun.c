@@ -44,6 +44,12 @@ wr_run_conn_drain(struct wr_run *run)
 	__atomic_store_n(&run->live.ctl.conn_drain, 1, __ATOMIC_RELEASE);
 }
 
+void
+wr_run_conn_release(struct wr_run *run)
+{
+	__atomic_store_n(&run->live.ctl.conn_drain, 2, __ATOMIC_RELEASE);
+}
+
 bool
 wr_run_conn_idle(const struct wr_run *run)
 {

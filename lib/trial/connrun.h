@@ -31,6 +31,10 @@ bool wr_run_conn_done(const struct wr_run *run);
 /* Ask every engine to open no new connection. Can't fail. */
 void wr_run_conn_drain(struct wr_run *run);
 
+/* The drain, and every engine that holds connections (--mode
+ * conn-capacity) releases them. Can't fail. */
+void wr_run_conn_release(struct wr_run *run);
+
 /* Whether every drained engine has nothing open. Can't fail. */
 bool wr_run_conn_idle(const struct wr_run *run);
 

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* --mode conn-capacity on the stats core (conncap.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rte_cycles.h>
+
+#include "config/opts_conncap.h"
+#include "stats/rxpub.h"
+#include "trial/connrun.h"
+#include "conncap.h"
+
+/* The check's wait, at least (ms), as a connection run's drain. */
+#define CONNCAP_CHECK_MIN_MS 2000u
+/* How often the settle and the check read the books (us). */
+#define CONNCAP_POLL_US 10000u
+
+void
+app_conncap_init(struct wr_conncap *c, const struct wr_config *cfg)
+{
+	const struct wr_conn_cfg *cc = &cfg->conn.cfg;
+
+	/* A handshake ends within the SYN timeout, a first answer within
+	 * the response timeout, and a second for the books to show it. */
+	wr_conncap_init(c, cc->nb_conns, (double)(cc->syn_timeout_us +
+		cc->resp_timeout_us) / 1e6 + 1.0);
+}
+
+/* Do what a step asked and say it. */
+static void
+apply(struct wr_run *run, const struct wr_conncap *c,
+	enum wr_conncap_act act, bool show)
+{
+	if (act == WR_CONNCAP_DRAIN) {
+		wr_run_conn_drain(run);
+		if (show)
+			printf("capacity: opening stopped at %.1f s (%s); waiting for "
+				"the handshakes under way\n", c->t_stop_s,
+				wr_conncap_why_name(c->why));
+	} else if (act == WR_CONNCAP_RELEASE) {
+		wr_run_conn_release(run);
+		if (show)
+			printf("capacity: %" PRIu64 " connections held%s; checking "
+				"each with one more request\n", c->capacity,
+				c->settled ? "" : " (some still opening at the "
+				"settle's limit)");
+	}
+	if (show)
+		fflush(stdout);
+}
+
+bool
+app_conncap_interval(struct wr_run *run, struct wr_conncap *c,
+	const struct wr_conn_books *b, double t_s, bool stop, bool show)
+{
+	enum wr_conncap_act act;
+
+	if (c->phase != WR_CONNCAP_FILL)
+		return true;
+	act = wr_conncap_step(c, b, t_s, stop);
+	apply(run, c, act, show);
+	return act != WR_CONNCAP_WAIT;
+}
+
+/* Seconds since t0. */
+static double
+since_s(uint64_t t0)
+{
+	return (double)(rte_rdtsc() - t0) / (double)rte_get_tsc_hz();
+}
+
+bool
+app_conncap_finish(struct wr_run *run, struct wr_conncap *c,
+	const struct wr_config *cfg, uint64_t t0_tsc, bool show)
+{
+	double check_s = (double)(RTE_MAX(cfg->grace_ms,
+		(uint64_t)CONNCAP_CHECK_MIN_MS) * 1000 +
+		cfg->conn.cfg.resp_timeout_us) / 1e6;
+	struct wr_conn_books *b = malloc(sizeof(*b));
+	enum wr_conncap_act act;
+	double t_release = 0.0;
+	bool done = false;
+
+	if (b == NULL)
+		return false;
+	for (;;) {
+		if (wr_rxpub_request(run) && wr_run_conn_books(run, b)) {
+			act = wr_conncap_step(c, b, since_s(t0_tsc), true);
+			apply(run, c, act, show);
+			if (act == WR_CONNCAP_RELEASE)
+				t_release = since_s(t0_tsc);
+			if (act == WR_CONNCAP_END) {
+				done = true;
+				break;
+			}
+		}
+		if (c->phase == WR_CONNCAP_CHECK &&
+				since_s(t0_tsc) - t_release > check_s)
+			break;
+		if (c->phase == WR_CONNCAP_SETTLE && since_s(t0_tsc) -
+				c->t_stop_s > c->settle_max_s + check_s)
+			break;
+		rte_delay_us_sleep(CONNCAP_POLL_US);
+	}
+	free(b);
+	return done;
+}
+
+int
+app_conncap_report(const struct wr_conncap *c,
+	const struct wr_conn_books *b, const struct wr_config *cfg,
+	json_t *doc, struct wr_error *err)
+{
+	struct wr_conncap_doc d;
+
+	if (c->phase >= WR_CONNCAP_CHECK)
+		printf("capacity: %" PRIu64 " connections held (opening ended by "
+			"%s after %" PRIu64 " attempted, %" PRIu64 " failed); check: %"
+			PRIu64 " of %" PRIu64 " answered\n", c->capacity,
+			wr_conncap_why_name(c->why), c->attempted, c->failed,
+			b->nb_hold_checks_ok, c->capacity);
+	else
+		printf("capacity: not found (the run ended in its %s)\n",
+			c->phase == WR_CONNCAP_FILL ? "fill" : "settle");
+	if (doc == NULL)
+		return 0;
+	wr_conncap_doc(c, b, cfg->conn.cfg.cps, cfg->conn.cfg.syn_timeout_us, &d);
+	return wr_results_conncap_put(doc, &d, err);
+}

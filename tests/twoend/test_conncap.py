@@ -1,0 +1,292 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Connection table capacity (--mode conn-capacity, docs/conncap.md)
+against Linux conntrack: wirerate's client on the host end of a veth
+pair (af_packet), a router namespace that forwards to a server namespace
+(nginx, one worker, keep-alive long enough to hold every connection),
+nftables in the router dropping what conntrack could not track
+(`ct state invalid drop` in forward; the ct rules make conntrack track).
+net.netfilter.nf_conntrack_max is a global sysctl: it is saved, set for
+the run and restored. The router's conntrack counts (nf_conntrack_count,
+`conntrack -S`) are the independent figures.
+Usage: test_conncap.py CASE (see CASES)."""
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+import cases
+import wrtest
+from wrtest import Checker
+
+PID = os.getpid() % 10000
+RT = "wrccr%d" % os.getpid()           # the router
+SV = "wrccs%d" % os.getpid()           # the server
+HOST = "wcch_%d" % PID                 # wirerate's end
+RH = "wccr_%d" % PID                   # the router's end towards it
+RS = "wccq_%d" % PID                   # the router's end towards nginx
+SP = "wccs_%d" % PID                   # nginx's end
+ME, GW = "198.18.0.1", "198.18.0.254"
+SRV, SGW = "198.19.0.1", "198.19.0.254"
+CT_MAX = "/proc/sys/net/netfilter/nf_conntrack_max"
+
+NGINX_CONF = """worker_processes 1;
+worker_rlimit_nofile 65536;
+daemon on;
+pid {d}/nginx.pid;
+error_log {d}/error.log;
+events {{ worker_connections 20000; }}
+http {{
+    access_log {d}/access.log;
+    keepalive_timeout 600s;
+    keepalive_requests 100000;
+    client_body_temp_path {d}/body;
+    proxy_temp_path {d}/proxy;
+    fastcgi_temp_path {d}/fastcgi;
+    uwsgi_temp_path {d}/uwsgi;
+    scgi_temp_path {d}/scgi;
+    server {{
+        listen {addr}:80 backlog=4096;
+        location / {{ return 200 "wirerate\\n"; }}
+    }}
+}}
+"""
+
+NFT = """table inet wrcc {
+    chain wrforward {
+        type filter hook forward priority 0; policy drop;
+        ct state invalid drop
+        ct state { new, established, related } accept
+    }
+}
+"""
+
+
+def ip(*args, check=True):
+    return wrtest.sh("ip", *args, check=check)
+
+
+def nsx(ns, *argv, check=True, timeout=30):
+    return wrtest.sh("ip", "netns", "exec", ns, *argv, check=check,
+                     timeout=timeout)
+
+
+def probe(c):
+    """Skip (and end) the case without namespaces, the tools, or a
+    conntrack whose table size this process may set."""
+    if not wrtest.have_netns():
+        c.skip("this process cannot create a network namespace")
+        c.done()
+    for t in ("nginx", "nft", "conntrack", "ethtool"):
+        if shutil.which(t) is None:
+            c.skip("not installed: %s" % t)
+            c.done()
+    if not os.path.exists(CT_MAX):
+        c.skip("no %s: a kernel without conntrack" % CT_MAX)
+        c.done()
+
+
+def make_bed(d):
+    """wirerate's veth into the router, the router's veth into the
+    server; forwarding and nftables with conntrack in the router;
+    TIME_WAIT of 1 s in its conntrack, so that closed entries leave
+    soon; checksum offload off where frames reach af_packet."""
+    for ns in (RT, SV):
+        ip("netns", "add", ns)
+    ip("link", "add", HOST, "type", "veth", "peer", "name", RH)
+    ip("link", "add", RS, "type", "veth", "peer", "name", SP)
+    ip("link", "set", RH, "netns", RT)
+    ip("link", "set", RS, "netns", RT)
+    ip("link", "set", SP, "netns", SV)
+    wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % HOST)
+    ip("link", "set", HOST, "up")
+    for ns in (RT, SV):
+        nsx(ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1")
+        ip("-n", ns, "link", "set", "lo", "up")
+    ip("-n", RT, "addr", "add", GW + "/24", "dev", RH)
+    ip("-n", RT, "addr", "add", SGW + "/24", "dev", RS)
+    ip("-n", SV, "addr", "add", SRV + "/24", "dev", SP)
+    for ns, dev in ((RT, RH), (RT, RS), (SV, SP)):
+        ip("-n", ns, "link", "set", dev, "up")
+        nsx(ns, "ethtool", "-K", dev, "tx", "off")
+    ip("-n", SV, "route", "add", "default", "via", SGW)
+    nsx(RT, "sysctl", "-qw", "net.ipv4.ip_forward=1")
+    path = os.path.join(d, "rules.nft")
+    with open(path, "w") as f:
+        f.write(NFT)
+    nsx(RT, "nft", "-f", path)
+    nsx(RT, "sysctl", "-qw",
+        "net.netfilter.nf_conntrack_tcp_timeout_time_wait=1")
+    with open(os.path.join(d, "nginx.conf"), "w") as f:
+        f.write(NGINX_CONF.format(d=d, addr=SRV))
+    nsx(SV, "nginx", "-c", os.path.join(d, "nginx.conf"))
+
+
+def drop_bed(d):
+    nsx(SV, "nginx", "-c", os.path.join(d, "nginx.conf"), "-s", "stop",
+        check=False)
+    for ns in (RT, SV):
+        ip("netns", "del", ns, check=False)
+    ip("link", "del", HOST, check=False)
+
+
+def ct_count():
+    """The router's conntrack entries now (its own namespace's count),
+    after a listing (`conntrack -L` frees the entries whose timeout
+    passed, which the kernel's collector may reach only later)."""
+    nsx(RT, "conntrack", "-L", check=False)
+    return int(nsx(RT, "cat", "/proc/sys/net/netfilter/nf_conntrack_count")
+               .stdout.strip())
+
+
+def ct_stats():
+    """`conntrack -S` in the router, summed over its CPUs."""
+    out = nsx(RT, "conntrack", "-S").stdout
+    tot = {}
+    for line in out.splitlines():
+        for kv in line.split():
+            k, _, v = kv.partition("=")
+            if v.isdigit() and k != "cpu":
+                tot[k] = tot.get(k, 0) + int(v)
+    return tot
+
+
+class CtMax:
+    """nf_conntrack_max set to n while in the block, restored after."""
+
+    def __init__(self, n):
+        self.n, self.old = n, None
+
+    def __enter__(self):
+        with open(CT_MAX) as f:
+            self.old = f.read().strip()
+        with open(CT_MAX, "w") as f:
+            f.write(str(self.n))
+        return self
+
+    def __exit__(self, *exc):
+        with open(CT_MAX, "w") as f:
+            f.write(self.old)
+
+
+def vdevs():
+    return ["net_af_packet0,iface=%s,qdisc_bypass=0" % HOST]
+
+
+def opts(extra):
+    return ["--port-ip", "0=%s/24,gw=%s" % (ME, GW), "--conn", "client",
+            "--conn-server", SRV + ":80", "--mode", "conn-capacity",
+            "--conn-concurrency", "20000", "--interval", "0.2", "--plain",
+            "--duration", "60"] + extra
+
+
+def cap_of(doc):
+    return doc.get("capacity", {}) if doc else {}
+
+
+def conncap_conntrack():
+    """With nf_conntrack_max N = 2000, the capacity found is N within
+    1 %; every held connection answers its check; the SYNs conntrack
+    dropped for a full table are the failures wirerate counted, two each
+    (the SYN and its one retry); conntrack's count falls back to 0 as
+    the checked connections close."""
+    c = Checker("conncap_conntrack")
+    probe(c)
+    n = 2000
+    d = tempfile.mkdtemp(prefix="wrcc")
+    try:
+        make_bed(d)
+        before = ct_stats()
+        with CtMax(n):
+            r = wrtest.run(vdevs(), opts(["--conn-rate", "1000"]), timeout=120)
+        after = ct_stats()
+        c.eq(r.rc, 0, "exit code (%r)" % r.err[-300:])
+        cap = cap_of(r.doc)
+        got = cap.get("connections")
+        c.eq(cap.get("ended_by"), "failure", "the fill ended at a failure")
+        c.true(got is not None and abs(got - n) <= n // 100,
+               "capacity %r within 1 %% of nf_conntrack_max %d" % (got, n))
+        c.eq(cap.get("check", {}).get("answered"), got,
+             "every held connection answered its check")
+        failed = cap.get("failed_syn", -1)
+        c.eq(cap.get("failed"), failed, "every failure a SYN's")
+        drops = sum(after.get(k, 0) - before.get(k, 0)
+                    for k in ("drop", "insert_failed", "early_drop"))
+        c.eq(drops, 2 * failed, "conntrack's drops (drop, insert_failed, "
+             "early_drop) = 2 x the connections wirerate counted failed")
+        left = -1
+        end = time.monotonic() + 15
+        while time.monotonic() < end:
+            left = ct_count()
+            if left == 0:
+                break
+            time.sleep(0.5)
+        c.eq(left, 0, "conntrack's count after the closes")
+        print("conntrack max %d: capacity %r, attempted %r, failed %r; "
+              "conntrack drops %d; count after %d" % (
+                  n, got, cap.get("attempted"), failed, drops, left))
+        c.done(r)
+    finally:
+        drop_bed(d)
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def conncap_killed():
+    """SIGINT during the fill: the result is written, labelled (ended by
+    a stop, the run's stop reason), valid, and the connections held by
+    then are checked and closed."""
+    c = Checker("conncap_killed")
+    probe(c)
+    d = tempfile.mkdtemp(prefix="wrcc")
+    try:
+        make_bed(d)
+        with CtMax(2000):
+            r = wrtest.run_and_signal(vdevs(), opts(["--conn-rate", "500"]),
+                                      2.5, sig=signal.SIGINT, timeout=60)
+        c.true(r.doc is not None, "a result was written (read_result "
+               "checked it against its schema)")
+        cap = cap_of(r.doc)
+        c.eq(cap.get("ended_by"), "stopped", "ended by the stop")
+        c.eq(r.doc and r.doc.get("stop_reason"), "signal", "stop_reason")
+        held = cap.get("connections") or 0
+        c.true(0 < held < 2000, "held some, fewer than the table: %r" % held)
+        c.eq(cap.get("check", {}).get("answered"), held,
+             "the held ones answered their check")
+        c.done(r)
+    finally:
+        drop_bed(d)
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def conncap_bad():
+    """Bad input, exit 2 before EAL: the capacity mode without a client,
+    with a server, with bulk; a rate below 1; a ceiling above the
+    concurrency."""
+    c = Checker("conncap_bad")
+    base = ["--port-ip", "0=%s/24" % ME]
+    srv = ["--conn-server", SRV + ":80"]
+    bad = [
+        (["--mode", "conn-capacity"], "needs --conn client"),
+        (["--conn", "server", "--mode", "conn-capacity"], "needs --conn client"),
+        (["--conn", "client"] + srv + ["--mode", "conn-capacity",
+         "--conn-app", "bulk"], "--conn-app bulk"),
+        (["--conn", "client"] + srv + ["--mode", "conn-capacity",
+         "--conn-rate", "0"], "conn-rate"),
+        (["--conn", "client"] + srv + ["--mode", "conn-capacity",
+         "--conn-count", "5000", "--conn-concurrency", "100"],
+         "--conn-concurrency 100"),
+    ]
+    r = None
+    for o, want in bad:
+        r = wrtest.run(["net_null0"], base + o, timeout=30, want_json=False)
+        c.eq(r.rc, 2, "%s: exit code" % " ".join(o))
+        c.true(want in r.err, "%s: says %r: %r" % (" ".join(o), want, r.err))
+        c.true("EAL:" not in r.out + r.err, "%s: no EAL output" % " ".join(o))
+    c.done(r)
+
+
+CASES = cases.by_name(conncap_conntrack, conncap_killed, conncap_bad)
+
+if __name__ == "__main__":
+    cases.main(CASES)
