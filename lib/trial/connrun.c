@@ -33,7 +33,8 @@ books_of(const struct wr_run *run, const struct wr_connq *q)
 }
 
 bool
-wr_run_conn_books(const struct wr_run *run, struct wr_conn_books *sum)
+wr_run_conn_books(const struct wr_run *run, uint8_t role,
+		struct wr_conn_books *sum)
 {
 	const struct wr_conn_books *b;
 	const struct wr_connq *q;
@@ -46,7 +47,7 @@ wr_run_conn_books(const struct wr_run *run, struct wr_conn_books *sum)
 	wr_hist_init(&sum->lat.ttlb_us);
 	for (i = 0; i < run->setup.plan.nb_workers; i++) {
 		q = connq(run, i);
-		if (q == NULL)
+		if (q == NULL || (role != 0 && q->role != role))
 			continue;
 		b = books_of(run, q);
 		if (b == NULL)
@@ -69,7 +70,7 @@ wr_run_conn_done(const struct wr_run *run)
 		return false;
 	for (i = 0; i < run->setup.plan.nb_workers; i++) {
 		q = connq(run, i);
-		if (q == NULL)
+		if (q == NULL || q->role != WR_CONN_CLIENT)
 			continue;
 		b = books_of(run, q);
 		if (b == NULL || b->nb_attempted < cc->nb_conns || b->nb_open != 0)

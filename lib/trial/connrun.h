@@ -19,17 +19,19 @@
 bool wr_run_is_conn(const struct wr_run *run);
 
 /*
- * sum = the books of every connection worker: exact once the workers
- * returned, else the copies published for the last interval's request
- * (wr_run_tick). Returns false when a worker's copy is missing (sum then
- * holds what was there). Stats core only.
+ * sum = the books of every connection worker of role (enum
+ * wr_conn_role; 0: every worker): exact once the workers returned, else
+ * the copies published for the last interval's request (wr_run_tick).
+ * Returns false when a worker's copy is missing (sum then holds what was
+ * there). Stats core only.
  */
-bool wr_run_conn_books(const struct wr_run *run, struct wr_conn_books *sum);
+bool wr_run_conn_books(const struct wr_run *run, uint8_t role,
+		struct wr_conn_books *sum);
 
 /*
  * Whether every client engine opened all of its connections
  * (--conn-count) and has none open, by the last published books; false
- * without a count, and for a server. Stats core only.
+ * without a count, and for a run of servers only. Stats core only.
  */
 bool wr_run_conn_done(const struct wr_run *run);
 
