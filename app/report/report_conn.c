@@ -110,7 +110,8 @@ check_table(const struct rep_run *run, const json_t *c, struct rep_doc *doc)
 	size_t k;
 
 	t = rep_table_new(doc, (unsigned int)json_array_size(eqs),
-		"Books check of %s: the books %s", run->label,
+		"Books check of %s (%s): the books %s", run->label,
+		json_string_value(json_object_get(c, "role")) ?: "?",
 		json_is_true(json_object_get(chk, "closed")) ? "close" :
 		"do NOT close");
 	if (t == NULL)
@@ -161,9 +162,11 @@ latency_table(const struct rep_run *run, const json_t *c, struct rep_doc *doc)
 	struct rep_table *t;
 	unsigned int i, j;
 
-	t = rep_table_new(doc, RTE_DIM(phases), "Connection latency of %s "
-		"(clock: %s; connect: SYN to SYN,ACK; ttfb, ttlb: request to the "
-		"answer's first, last byte)", run->label, clock ?: "not given");
+	t = rep_table_new(doc, RTE_DIM(phases), "Connection latency of %s, "
+		"%s (clock: %s; connect: SYN to SYN,ACK; ttfb, ttlb: request to the "
+		"answer's first, last byte)", run->label,
+		json_string_value(json_object_get(c, "role")) ?: "?",
+		clock ?: "not given");
 	if (t == NULL)
 		return -ENOMEM;
 	for (i = 0; i < RTE_DIM(head); i++)
@@ -179,24 +182,30 @@ latency_table(const struct rep_run *run, const json_t *c, struct rep_doc *doc)
 	return 0;
 }
 
+/* The objects of one file: the run's, and a run of both roles' server. */
+static const char *const conn_keys[] = { "connections", "connections_server" };
+
 int
 rep_conn_tables(const struct rep *r, struct rep_doc *doc)
 {
 	const struct rep_run *run;
 	const json_t *c;
-	unsigned int k;
+	unsigned int k, i;
 
 	for (k = 0; k < r->nb_runs; k++) {
 		run = &r->run[r->order[k]];
-		c = json_object_get(run->doc, "connections");
-		if (!json_is_object(c))
-			continue;
-		if (doc->nb_tables + CONN_TABLES + OTHER_TABLES >
-				RTE_DIM(doc->tables))
-			break;
-		if (books_table(run, c, doc) != 0 || check_table(run, c, doc) != 0 ||
-				latency_table(run, c, doc) != 0)
-			return -ENOMEM;
+		for (i = 0; i < RTE_DIM(conn_keys); i++) {
+			c = json_object_get(run->doc, conn_keys[i]);
+			if (!json_is_object(c))
+				continue;
+			if (doc->nb_tables + CONN_TABLES + OTHER_TABLES >
+					RTE_DIM(doc->tables))
+				return 0;
+			if (books_table(run, c, doc) != 0 ||
+					check_table(run, c, doc) != 0 ||
+					latency_table(run, c, doc) != 0)
+				return -ENOMEM;
+		}
 	}
 	return 0;
 }

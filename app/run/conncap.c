@@ -85,7 +85,7 @@ app_conncap_finish(struct wr_run *run, struct wr_conncap *c,
 	if (b == NULL)
 		return false;
 	for (;;) {
-		if (wr_rxpub_request(run) && wr_run_conn_books(run, b)) {
+		if (wr_rxpub_request(run) && wr_run_conn_books(run, 0, b)) {
 			act = wr_conncap_step(c, b, since_s(t0_tsc), true);
 			apply(run, c, act, show);
 			if (act == WR_CONNCAP_RELEASE)

@@ -25,17 +25,25 @@
 /* How long the drain waits for open connections, at least (ms). */
 #define CONN_DRAIN_MIN_MS 2000u
 
+/* One role's rows: a run of both roles has a client side and a server's. */
+struct conn_side {
+	uint8_t role;               /* enum wr_conn_role */
+	struct wr_conn_cfg cfg;     /* a port's of this role, for the result */
+	struct wr_conn_books *books;
+	struct wr_conn_interval *iv;
+	uint32_t nb_iv;
+	uint32_t cap_iv;
+	struct wr_conn_interval prev;
+};
+
 /* The run's rows and what ends it; the stats core's. */
 struct conn_live {
 	const volatile int *stop;   /* a signal */
 	int end;                    /* non-zero: wr_run_wait returns */
 	bool show;
 	bool by_count;              /* ended: the count was done */
-	bool server;
-	struct wr_conn_interval *iv;
-	uint32_t nb_iv;
-	uint32_t cap_iv;
-	struct wr_conn_interval prev;
+	unsigned int nb_sides;      /* 2: client and server ports */
+	struct conn_side side[2];
 	struct wr_conncap *cap;     /* --mode conn-capacity, else NULL */
 	struct wr_run *run;         /* the run, to drain it (cap) */
 };
@@ -66,15 +74,16 @@ row_of(const struct wr_conn_books *b, bool server, double t_s,
 }
 
 static void
-row_show(const struct wr_conn_interval *r, const struct wr_conn_interval *p)
+row_show(const struct wr_conn_interval *r, const struct wr_conn_interval *p,
+		const char *who)
 {
 	double dt = r->t_s - p->t_s;
 
 	if (dt <= 0.0)
 		return;
-	printf("%7.1f s  attempted %10" PRIu64 "  completed %10" PRIu64
+	printf("%s%7.1f s  attempted %10" PRIu64 "  completed %10" PRIu64
 		"  failed %8" PRIu64 "  open %8" PRIu64 "  CPS %10.0f  req/s %10.0f"
-		"  goodput %8.3f Mb/s\n", r->t_s, r->nb_attempted, r->nb_completed,
+		"  goodput %8.3f Mb/s\n", who, r->t_s, r->nb_attempted, r->nb_completed,
 		r->nb_failed, r->nb_open,
 		(double)(r->nb_attempted - p->nb_attempted) / dt,
 		(double)(r->nb_resps - p->nb_resps) / dt,
@@ -85,7 +94,7 @@ row_show(const struct wr_conn_interval *r, const struct wr_conn_interval *p)
 
 /* Keep row r; false when no memory (the row is then only shown). */
 static bool
-row_keep(struct conn_live *l, const struct wr_conn_interval *r)
+row_keep(struct conn_side *l, const struct wr_conn_interval *r)
 {
 	struct wr_conn_interval *n;
 
@@ -100,22 +109,36 @@ row_keep(struct conn_live *l, const struct wr_conn_interval *r)
 	return true;
 }
 
-/* wr_run_wait's interval: a row, and the end when the count is done. */
+/* The label of side d's rows and summary: empty for a run of one role. */
+static const char *
+side_label(const struct conn_live *l, const struct conn_side *d)
+{
+	if (l->nb_sides < 2)
+		return "";
+	return d->role == WR_CONN_SERVER ? "server " : "client ";
+}
+
+/* wr_run_wait's interval: a row a side, and the end when the count is done. */
 static void
 conn_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 {
 	struct conn_live *l = arg;
 	struct wr_conn_books *b = malloc(sizeof(*b));
 	struct wr_conn_interval r;
+	struct conn_side *d;
+	unsigned int k;
 
 	if (b == NULL)
 		return;
-	if (wr_run_conn_books(run, b)) {
-		row_of(b, l->server, iv->t_s, &r);
-		row_keep(l, &r);
+	for (k = 0; k < l->nb_sides; k++) {
+		d = &l->side[k];
+		if (!wr_run_conn_books(run, l->nb_sides > 1 ? d->role : 0, b))
+			continue;
+		row_of(b, d->role == WR_CONN_SERVER, iv->t_s, &r);
+		row_keep(d, &r);
 		if (l->show)
-			row_show(&r, &l->prev);
-		l->prev = r;
+			row_show(&r, &d->prev, side_label(l, d));
+		d->prev = r;
 		if (l->cap != NULL && app_conncap_interval(l->run,
 				l->cap, b, iv->t_s, *l->stop != 0, l->show))
 			l->end = 1;
@@ -157,63 +180,87 @@ conn_drain(struct wr_run *run, const struct wr_config *cfg, bool release)
 
 /* The books on screen: the run's totals and how they close. */
 static void
-conn_summary(const struct wr_run *run, const struct wr_conn_books *b,
-		bool server, double dur_s, bool drained)
+conn_summary(const struct wr_conn_books *b, bool server, const char *who,
+		double dur_s, bool drained)
 {
-	uint64_t other, refused, alloc;
-
 	if (server)
-		printf("connections: accepted %" PRIu64 ", closed %" PRIu64
-			", open %" PRIu64 ", requests served %" PRIu64 "\n",
+		printf("%sconnections: accepted %" PRIu64 ", closed %" PRIu64
+			", open %" PRIu64 ", requests served %" PRIu64 "\n", who,
 			b->nb_accepted, b->nb_closed, b->nb_open, b->nb_reqs_served);
 	else
-		printf("connections: attempted %" PRIu64 ", completed %" PRIu64
+		printf("%sconnections: attempted %" PRIu64 ", completed %" PRIu64
 			", failed %" PRIu64 " (SYN timeout %" PRIu64 ", refused %"
 			PRIu64 ", reset %" PRIu64 ", retransmission timeout %" PRIu64
 			", response timeout %" PRIu64 ", HTTP %" PRIu64 "), open %"
-			PRIu64 "; not started %" PRIu64 "\n", b->nb_attempted,
+			PRIu64 "; not started %" PRIu64 "\n", who, b->nb_attempted,
 			b->nb_completed, failed_sum(b), b->nb_failed_syn_timeout,
 			b->nb_failed_refused, b->nb_failed_reset,
 			b->nb_failed_rtx_timeout, b->nb_failed_resp_timeout,
 			b->nb_failed_http, b->nb_open, b->nb_unstarted_pool +
 			b->nb_unstarted_tuples + b->nb_unstarted_tx +
 			b->nb_unstarted_late);
-	printf("requests: sent %" PRIu64 ", answered %" PRIu64 ", failed %"
+	printf("%srequests: sent %" PRIu64 ", answered %" PRIu64 ", failed %"
 		PRIu64 "; %.0f connections/s, %.0f requests/s over %.3f s%s\n",
-		b->nb_reqs_sent, b->nb_resps, b->nb_reqs_failed,
+		who, b->nb_reqs_sent, b->nb_resps, b->nb_reqs_failed,
 		dur_s > 0 ? (double)(server ? b->nb_accepted : b->nb_attempted) / dur_s : 0.0,
 		dur_s > 0 ? (double)(server ? b->nb_reqs_served : b->nb_resps) / dur_s : 0.0,
 		dur_s, drained ? "" : " (not drained: some still open)");
+}
+
+/* The frames of the connection ports that were not connections'. */
+static void
+frames_summary(const struct wr_run *run)
+{
+	uint64_t other, refused, alloc;
+
 	wr_run_conn_port_counts(run, &other, &refused, &alloc);
 	printf("frames: %" PRIu64 " refused by the port (freed; TCP resends), %"
 		PRIu64 " pool refusals, %" PRIu64 " received not TCP of ours\n",
 		refused, alloc, other);
 }
 
-/* The result: the run's document with its "connections" object. */
+/* Side d's object in doc: "connections", or "connections_server" for
+ * the server side of a run of both roles (docs/results.md). */
+static int
+side_put(json_t *doc, const struct wr_run *run, const struct conn_live *l,
+		const struct conn_side *d, double dur_s, bool drained,
+		struct wr_error *err)
+{
+	struct wr_conn_result r = { &d->cfg, d->books, d->iv, d->nb_iv,
+		wr_run_plan(run)->nb_workers, dur_s, drained, "tsc" };
+
+	return wr_results_conn_put_as(doc, l->nb_sides > 1 &&
+		d->role == WR_CONN_SERVER ? "connections_server" : "connections",
+		&r, err);
+}
+
+/* The result: the run's document with its "connections" object(s). */
 static int
 conn_result(struct wr_run *run, const struct wr_config *cfg,
-		const struct conn_live *l, const struct wr_conn_books *b,
-		double dur_s, bool drained, json_t *far, json_t **keep)
+		const struct conn_live *l, double dur_s, bool drained,
+		json_t *far, json_t **keep)
 {
-	struct wr_conn_result r = { &cfg->conn.cfg, b, l->iv, l->nb_iv,
-		wr_run_plan(run)->nb_workers, dur_s, drained, "tsc" };
 	struct wr_error err;
 	json_t *doc;
+	unsigned int k;
 	int rc = 0;
 
 	wr_err_clear(&err);
 	if (cfg->json_path[0] == '\0' && keep == NULL)
-		return l->cap != NULL ? app_conncap_report(l->cap, b, cfg, NULL,
-			&err) : 0;
+		return l->cap != NULL ? app_conncap_report(l->cap,
+			l->side[0].books, cfg, NULL, &err) : 0;
 	doc = wr_result_build_trials(run, NULL, &err);
-	if (doc == NULL || wr_results_conn_put(doc, &r, &err) != 0 ||
-			(far != NULL && json_object_set(json_object_get(doc,
-			"connections"), "far", far) != 0) ||
-			(l->cap != NULL && app_conncap_report(l->cap, b, cfg, doc,
-			&err) != 0) ||
-			(cfg->json_path[0] != '\0' &&
-			app_write_json(doc, cfg->json_path, &err) != 0)) {
+	if (doc == NULL)
+		rc = -1;
+	for (k = 0; rc == 0 && k < l->nb_sides; k++)
+		rc = side_put(doc, run, l, &l->side[k], dur_s, drained, &err);
+	if (rc == 0 && far != NULL)
+		rc = json_object_set(json_object_get(doc, "connections"), "far", far);
+	if (rc == 0 && l->cap != NULL)
+		rc = app_conncap_report(l->cap, l->side[0].books, cfg, doc, &err);
+	if (rc == 0 && cfg->json_path[0] != '\0')
+		rc = app_write_json(doc, cfg->json_path, &err);
+	if (rc != 0) {
 		app_error("wirerate", &err);
 		rc = -1;
 	}
@@ -222,6 +269,59 @@ conn_result(struct wr_run *run, const struct wr_config *cfg,
 	else
 		json_decref(doc);
 	return rc;
+}
+
+/* The sides of cfg's run: one role, or client and server ports. */
+static int
+sides_init(struct conn_live *l, const struct wr_config *cfg,
+		struct wr_error *err)
+{
+	const struct wr_conn_opts *co = &cfg->conn;
+	unsigned int k;
+
+	l->nb_sides = wr_opts_conn_both(co) ? 2 : 1;
+	l->side[0].role = co->cfg.role;
+	l->side[0].cfg = co->cfg;
+	if (l->nb_sides == 2) {
+		l->side[1].role = WR_CONN_SERVER;
+		if (wr_opts_conn_port_cfg(cfg, (unsigned int)__builtin_ctzll(
+				co->server_ports), &l->side[1].cfg, err) != 0)
+			return -EINVAL;
+	}
+	for (k = 0; k < l->nb_sides; k++) {
+		l->side[k].books = calloc(1, sizeof(struct wr_conn_books));
+		if (l->side[k].books == NULL)
+			return wr_err_env(err, -ENOMEM, "no memory for the books");
+	}
+	return 0;
+}
+
+static void
+sides_free(struct conn_live *l)
+{
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		free(l->side[k].iv);
+		free(l->side[k].books);
+	}
+}
+
+/* After the run: each side's books on screen, then the frames. */
+static void
+sides_summary(const struct wr_run *run, struct conn_live *l, double dur_s,
+		bool drained)
+{
+	struct conn_side *d;
+	unsigned int k;
+
+	for (k = 0; k < l->nb_sides; k++) {
+		d = &l->side[k];
+		wr_run_conn_books(run, l->nb_sides > 1 ? d->role : 0, d->books);
+		conn_summary(d->books, d->role == WR_CONN_SERVER,
+			side_label(l, d), dur_s, drained);
+	}
+	frames_summary(run);
 }
 
 /* The far end's books on screen, as the client's summary shows ours. */
@@ -254,31 +354,28 @@ int
 app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 		const volatile int *stop, json_t **doc, struct app_conn_peer *cp)
 {
-	struct conn_live l = { .stop = stop, .show = !cfg->quiet,
-		.server = cfg->conn.cfg.role == WR_CONN_SERVER };
-	struct wr_conn_books *b = calloc(1, sizeof(*b));
+	struct conn_live l = { .stop = stop, .show = !cfg->quiet };
 	struct wr_conncap cap;
+	json_t *far = NULL;
+	bool far_ok = true;
 	struct wr_trial tr;
 	struct wr_error err;
 	enum wr_stop_reason why;
-	json_t *far = NULL;
-	bool far_ok = true;
 	uint64_t t0;
 	double dur_s;
 	bool drained;
 	int rc;
 
 	wr_err_clear(&err);
-	if (b == NULL) {
-		wr_err_env(&err, -ENOMEM, "no memory for the books");
-		return app_error("wirerate", &err);
+	rc = sides_init(&l, cfg, &err);
+	if (rc == 0) {
+		wr_trial_from_config(cfg, &tr);
+		rc = wr_run_trial(run, &tr, &err);
 	}
-	wr_trial_from_config(cfg, &tr);
-	rc = wr_run_trial(run, &tr, &err);
 	if (rc == 0)
 		rc = wr_run_start(run, &err);
 	if (rc != 0) {
-		free(b);
+		sides_free(&l);
 		return app_error("wirerate", &err);
 	}
 	if (cfg->mode == WR_MODE_CONN_CAPACITY) {
@@ -294,15 +391,14 @@ app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 	dur_s = (double)(rte_rdtsc() - t0) / (double)rte_get_tsc_hz();
 	wr_run_stop(run, l.by_count ? WR_STOP_COUNT : *stop != 0 ?
 		WR_STOP_SIGNAL : why);
-	wr_run_conn_books(run, b);
+	sides_summary(run, &l, dur_s, drained);
 	wr_run_close(run);
-	conn_summary(run, b, l.server, dur_s, drained);
 	if (cp != NULL) {
-		far = app_conn_peer_close(cp, b, &far_ok);
+		far = app_conn_peer_close(cp, l.side[0].books, &far_ok);
 		if (!cfg->quiet)
 			far_summary(far, far_ok);
 	}
-	rc = conn_result(run, cfg, &l, b, dur_s, drained, far, doc) != 0 ||
+	rc = conn_result(run, cfg, &l, dur_s, drained, far, doc) != 0 ||
 		!far_ok ? APP_EXIT_FAILED : APP_EXIT_OK;
 	json_decref(far);
 	if (wr_run_res(run)->mbufs_missing != 0) {
@@ -310,7 +406,6 @@ app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 			"returned to their pools\n", wr_run_res(run)->mbufs_missing);
 		rc = APP_EXIT_FAILED;
 	}
-	free(l.iv);
-	free(b);
+	sides_free(&l);
 	return rc;
 }

@@ -446,7 +446,8 @@ const struct wr_optdesc wr_optab[] = {
 	{ "conn", REQ, WR_OPT_CONN, "ROLE", "a run of TCP connections instead of "
 		"frames:\nclient (opens them to --conn-server) or\nserver (listens on "
 		"--conn-listen); each port\nof --tx-ports runs one engine from its\n"
-		"--port-ip address (docs/tcp.md) [off]", WR_OPTSEC_CONN,
+		"--port-ip address; or by port, e.g.\n0=client,1=server: both in one run\n"
+		"(docs/tcp.md) [off]", WR_OPTSEC_CONN,
 		WR_PROF_CONN, conn_values },
 	{ "conn-app", REQ, WR_OPT_CONN_APP, "APP", "what the connections carry: "
 		"http (GET and\nanswer, HTTP/1.1) or bulk (the client sends\nas fast as "

@@ -26,6 +26,7 @@ wr_opts_conn_defaults(struct wr_conn_opts *co)
 	memset(co, 0, sizeof(*co));
 	c->app = WR_CONN_APP_HTTP;
 	c->server_port = WR_CONN_DEFAULT_PORT;
+	co->listen_port = WR_CONN_DEFAULT_PORT;
 	c->max_open = WR_CONN_DEFAULT_OPEN;
 	c->reqs_per_conn = 1;
 	c->resp_body_bytes = WR_CONN_DEFAULT_BODY_BYTES;
@@ -215,8 +216,6 @@ static int
 conn_number(int id, const char *v, struct wr_conn_cfg *c, struct wr_error *err)
 {
 	switch (id) {
-	case WR_OPT_CONN_LISTEN:
-		return WR_OPTV_UINT("conn-listen", v, 1, 65535, &c->server_port, err);
 	case WR_OPT_CONN_RATE:
 		return wr_optv_u64("conn-rate", v, 1, 1000000000, &c->cps, err);
 	case WR_OPT_CONN_CONCURRENCY:
@@ -250,7 +249,15 @@ conn_other(int id, const char *v, struct wr_conn_opts *co, struct wr_error *err)
 	struct wr_conn_cfg *c = &co->cfg;
 
 	switch (id) {
-	case WR_OPT_CONN: return conn_word(id, "conn", v, &c->role, err);
+	case WR_OPT_CONN:
+		if (strchr(v, '=') != NULL)
+			return wr_opts_conn_roles(v, co, err);
+		co->role_ports = co->server_ports = 0;
+		return conn_word(id, "conn", v, &c->role, err);
+	case WR_OPT_CONN_LISTEN:
+		co->listen_set = true;
+		return WR_OPTV_UINT("conn-listen", v, 1, 65535, &co->listen_port,
+			err);
 	case WR_OPT_CONN_APP: return conn_word(id, "conn-app", v, &c->app, err);
 	case WR_OPT_CONN_SERVER: return conn_server(v, c, err);
 	case WR_OPT_CONN_PATH:

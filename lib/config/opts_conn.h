@@ -53,6 +53,12 @@ struct wr_conn_opts {
 	                             * address) */
 	bool mss_set;               /* --conn-mss given (else from the family) */
 	uint8_t src_family;         /* --conn-src-ip's family, 4 or 6 */
+	bool listen_set;            /* --conn-listen given: listen_port */
+	uint16_t listen_port;       /* a server's port (cfg.server_port is
+	                             * the client's target in a run of both) */
+	uint64_t role_ports;        /* --conn P=ROLE,...: the ports named
+	                             * (0: --conn ROLE, every port alike) */
+	uint64_t server_ports;      /* of role_ports: those of a server */
 };
 
 /* Defaults of these options (not a connection run). Can't fail. */
@@ -93,6 +99,30 @@ int wr_opts_conn_port_cfg(const struct wr_config *cfg, unsigned int port_id,
  * for a server, a frame run or a client without --conn-src-ip. Can't fail.
  */
 void wr_opts_conn_svc(const struct wr_config *cfg, struct wr_l3svc_port *svc);
+
+/*
+ * --conn P=ROLE[,P=ROLE...] (opts_conn_roles.c): each port's role into
+ * co->role_ports and server_ports; cfg.role is client when any port is
+ * one, else server. Returns 0 or -EINVAL naming the value.
+ */
+int wr_opts_conn_roles(const char *v, struct wr_conn_opts *co,
+		struct wr_error *err);
+
+/* Whether the run has client and server ports both. Can't fail. */
+bool wr_opts_conn_both(const struct wr_conn_opts *co);
+
+/* The role of port port_id in a connection run (0: not one). */
+uint8_t wr_opts_conn_port_role(const struct wr_config *cfg,
+		unsigned int port_id);
+
+/*
+ * The rules of --conn P=ROLE,...: the ports it names are the run's
+ * (--tx-ports, when given, names the same; else set from them); in a run
+ * of both roles, --conn-server is the address of a server port and
+ * --conn-listen, when given, its port. Returns 0 or -EINVAL naming the
+ * option.
+ */
+int wr_opts_conn_roles_check(struct wr_config *cfg, struct wr_error *err);
 
 /*
  * Bytes the TCP core of one port needs for cfg (connection pool, tuple

@@ -119,7 +119,8 @@ check_roles(const struct wr_conn_opts *co, struct wr_error *err)
 {
 	const struct wr_conn_cfg *c = &co->cfg;
 	bool client = c->role == WR_CONN_CLIENT;
-	uint64_t wrong = co->given & (client ? SERVER_ONLY : CLIENT_ONLY);
+	uint64_t wrong = wr_opts_conn_both(co) ? 0 :
+		co->given & (client ? SERVER_ONLY : CLIENT_ONLY);
 	const char *app = wr_optab_word(WR_OPT_CONN_APP, c->app - 1);
 
 	if (wrong != 0)
@@ -158,19 +159,19 @@ check_ports(const struct wr_config *cfg, uint8_t f, struct wr_error *err)
 	for (p = 0; p < WR_MAX_PORTS; p++) {
 		if ((m >> p & 1) == 0)
 			continue;
-		n++;
+		n += wr_opts_conn_port_role(cfg, p) == WR_CONN_CLIENT;
 		if (!(f == 4 ? cfg->port_ip[p].v4.set : cfg->port_ip[p].v6.set))
 			return wr_err_usage(err, -EINVAL, "--conn: port %u has no "
 				"IPv%u address; give it one with --port-ip %u=ADDR/LEN "
 				"(a connection starts from its port's address)", p,
 				f, p);
 	}
-	if (n == 0)
+	if (m == 0)
 		return wr_err_usage(err, -EINVAL, "--conn with --tx-ports none: no "
 			"port runs the connections");
 	if (n > 1 && cfg->conn.src_set)
-		return wr_err_usage(err, -EINVAL, "--conn-src-ip with %u ports: the "
-			"addresses are one port's; give one port with --tx-ports", n);
+		return wr_err_usage(err, -EINVAL, "--conn-src-ip with %u ports: "
+			"the addresses are one port's; give one client port", n);
 	return 0;
 }
 
@@ -254,10 +255,14 @@ wr_opts_conn_check(struct wr_config *cfg, struct wr_error *err)
 		return wr_err_usage(err, -EINVAL, "--conn with %s: a connection run "
 			"sends TCP segments, not test frames (docs/tcp.md)", o);
 	rc = check_roles(co, err);
+	if (rc == 0)
+		rc = wr_opts_conn_roles_check(cfg, err);
 	if (rc != 0)
 		return rc;
-	if (c->role == WR_CONN_SERVER)
+	if (c->role == WR_CONN_SERVER) {
 		c->family = server_family(cfg);
+		c->server_port = co->listen_port;
+	}
 	rc = check_ports(cfg, c->family, err);
 	if (rc == 0)
 		rc = check_sizes(cfg, err);
@@ -277,8 +282,9 @@ wr_opts_conn_port_cfg(const struct wr_config *cfg, unsigned int port_id,
 {
 	const struct wr_conn_cfg *c = &cfg->conn.cfg;
 	const struct wr_portip_fam *f;
+	uint8_t role = wr_opts_conn_port_role(cfg, port_id);
 
-	if (c->role == 0 || port_id >= WR_MAX_PORTS)
+	if (role == 0)
 		return wr_err_usage(err, -EINVAL, "port %u: not a port of a "
 			"connection run", port_id);
 	f = c->family == 4 ? &cfg->port_ip[port_id].v4 : &cfg->port_ip[port_id].v6;
@@ -287,7 +293,10 @@ wr_opts_conn_port_cfg(const struct wr_config *cfg, unsigned int port_id,
 			"address; give it one with --port-ip %u=ADDR/LEN", port_id,
 			c->family, port_id);
 	*out = *c;
-	if (!cfg->conn.src_set) {
+	out->role = role;
+	if (role != c->role)   /* a server port of a run of both */
+		out->server_port = cfg->conn.listen_port;
+	if (!cfg->conn.src_set || role == WR_CONN_SERVER) {
 		memset(out->laddr, 0, sizeof(out->laddr));
 		memcpy(out->laddr, f->addr, c->family == 4 ? 4 : 16);
 		out->nb_laddrs = 1;

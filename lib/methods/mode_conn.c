@@ -47,7 +47,7 @@ port_refused(const struct wr_run *run)
 static void
 books_now(struct wr_run *run, struct wr_conn_books *b)
 {
-	wr_run_conn_books(run, b);
+	wr_run_conn_books(run, 0, b);
 }
 
 /*

@@ -443,6 +443,13 @@ int
 wr_results_conn_put(json_t *doc, const struct wr_conn_result *r,
 		struct wr_error *err)
 {
+	return wr_results_conn_put_as(doc, "connections", r, err);
+}
+
+int
+wr_results_conn_put_as(json_t *doc, const char *key,
+		const struct wr_conn_result *r, struct wr_error *err)
+{
 	json_t *o;
 
 	if (check_input(doc, r, err) != 0)
@@ -468,7 +475,7 @@ wr_results_conn_put(json_t *doc, const struct wr_conn_result *r,
 		return wr_err_env(err, -ENOMEM, "connections: no memory");
 	}
 	/* jansson releases o when it cannot take it */
-	if (json_object_set_new(doc, "connections", o) != 0)
+	if (json_object_set_new(doc, key, o) != 0)
 		return wr_err_env(err, -ENOMEM, "connections: no memory");
 	return 0;
 }

@@ -53,6 +53,13 @@ struct wr_conn_result {
 int wr_results_conn_put(json_t *doc, const struct wr_conn_result *r,
 	struct wr_error *err);
 
+/*
+ * wr_results_conn_put under key: "connections", or "connections_server"
+ * for the server ports of a run of both roles (docs/results.md).
+ */
+int wr_results_conn_put_as(json_t *doc, const char *key,
+	const struct wr_conn_result *r, struct wr_error *err);
+
 /* Equations of one role, at most. */
 #define WR_CONN_NB_EQ 2u
 

@@ -51,7 +51,7 @@ connq_macs(struct wr_connq *q, const struct wr_run *run, const struct wr_port *p
 	const struct wr_config *cfg = run->setup.cfg;
 
 	q->src_mac = cfg->src_mac_set ? cfg->src_mac : p->mac;
-	q->learn_dst = cfg->conn.cfg.role == WR_CONN_SERVER;
+	q->learn_dst = q->role == WR_CONN_SERVER;
 	if (cfg->dst_mac_set)
 		q->dst_mac = cfg->dst_mac;
 	else if (p->nh[0].resolved)
@@ -86,6 +86,7 @@ connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
 	q->txq = w->tx[0];
 	q->rxq = w->rx[0];
 	q->ip_room = p->mtu != 0 ? p->mtu : RTE_ETHER_MTU;
+	q->role = cc.role;
 	connq_macs(q, run, p);
 	rc = connq_memory(q, p, &cc, err);
 	if (rc != 0)

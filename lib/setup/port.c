@@ -245,6 +245,24 @@ probe_pools(struct wr_port *p, const struct wr_config *cfg)
 		cfg->replay.path[0] == '\0' && !wr_portip_any(&cfg->port_ip[p->port_id]);
 }
 
+/*
+ * A ring pair's end has MAC 0 (the ring PMD sets none), and ARP refuses
+ * a sender of MAC 0: --port-ip on a pair (a connection client and server
+ * back to back) needs another. A locally administered one by port id.
+ */
+static void
+ring_pair_mac(struct wr_port *p)
+{
+	if (!rte_is_zero_ether_addr(&p->mac) || !wr_port_is_ring_pair(p->port_id))
+		return;
+	p->mac.addr_bytes[0] = 0x02;
+	p->mac.addr_bytes[4] = (uint8_t)(p->port_id >> 8);
+	p->mac.addr_bytes[5] = (uint8_t)p->port_id;
+	wr_port_note(p, "MAC 0 from the ring PMD: 02:00:00:00:%02x:%02x used "
+		"(ARP refuses a sender of MAC 0)", p->mac.addr_bytes[4],
+		p->mac.addr_bytes[5]);
+}
+
 int
 wr_port_probe(struct wr_port *p, uint16_t port_id, bool tx, bool rx,
 		const struct wr_config *cfg, struct wr_error *err)
@@ -263,6 +281,7 @@ wr_port_probe(struct wr_port *p, uint16_t port_id, bool tx, bool rx,
 	rte_eth_dev_get_name_by_port(port_id, p->name);
 	p->socket = rte_eth_dev_socket_id(port_id);
 	rte_eth_macaddr_get(port_id, &p->mac);
+	ring_pair_mac(p);
 	wr_devinfo_read(&p->info, p->driver, "/sys", &p->dev);
 	rc = probe_queues(p, cfg, err);
 	if (rc != 0)

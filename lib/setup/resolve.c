@@ -167,7 +167,8 @@ next_hop(struct wr_run *run, struct resolver *r, uint16_t q, struct wr_error *er
 	if (cfg->conn.cfg.role != 0) {
 		/* A connection client's frames go to its server; a server
 		 * answers the MAC it heard (datapath/connworker.h). */
-		if (cfg->conn.cfg.role != WR_CONN_CLIENT || q != 0)
+		if (wr_opts_conn_port_role(cfg, r->p->port_id) != WR_CONN_CLIENT ||
+				q != 0)
 			return 1;
 		s.ipv6 = cfg->conn.cfg.family == 6;
 		memcpy(dst, cfg->conn.cfg.server_addr, s.ipv6 ? 16 : 4);

@@ -32,8 +32,10 @@ wr_run_connq_books(const struct wr_run *run, unsigned int i)
 }
 
 bool
-wr_run_conn_books(const struct wr_run *run, struct wr_conn_books *sum)
+wr_run_conn_books(const struct wr_run *run, uint8_t role,
+		struct wr_conn_books *sum)
 {
+	const struct wr_connq *q;
 	const struct wr_conn_books *b;
 	unsigned int i;
 	bool whole = true;
@@ -43,7 +45,8 @@ wr_run_conn_books(const struct wr_run *run, struct wr_conn_books *sum)
 	wr_hist_init(&sum->lat.ttfb_us);
 	wr_hist_init(&sum->lat.ttlb_us);
 	for (i = 0; i < run->setup.plan.nb_workers; i++) {
-		if (wr_run_connq(run, i) == NULL)
+		q = wr_run_connq(run, i);
+		if (q == NULL || (role != 0 && q->role != role))
 			continue;
 		b = wr_run_connq_books(run, i);
 		if (b == NULL)
@@ -106,7 +109,7 @@ wr_snap_conn(struct wr_snap *s, const struct wr_run *run, const struct wr_snap *
 	if (c->role == 0)
 		return;
 	c->known = true;
-	c->whole = wr_run_conn_books(run, &sum);
+	c->whole = wr_run_conn_books(run, 0, &sum);
 	conn_counts(c, &sum);
 	/* Rates over the last interval while running, the whole run once done. */
 	if (p == NULL || s->state == WR_SNAP_DONE) {

@@ -162,12 +162,14 @@ void wr_snap_conn(struct wr_snap *s, const struct wr_run *run,
 		const struct wr_snap *prev);
 
 /*
- * sum = the books of every connection worker: exact once the workers
- * returned, else the copies published for the last interval's request
- * (wr_run_tick). Returns false when a worker's copy is missing (sum then
- * holds what was there). Stats core only.
+ * sum = the books of every connection worker of role (enum
+ * wr_conn_role; 0: every worker): exact once the workers returned, else
+ * the copies published for the last interval's request (wr_run_tick).
+ * Returns false when a worker's copy is missing (sum then holds what was
+ * there). Stats core only.
  */
-bool wr_run_conn_books(const struct wr_run *run, struct wr_conn_books *sum);
+bool wr_run_conn_books(const struct wr_run *run, uint8_t role,
+		struct wr_conn_books *sum);
 
 /* "client", "server" or "none" for a wr_snap_conn's role. */
 const char *wr_snap_conn_role(uint8_t role);

@@ -29,7 +29,7 @@ wr_run_conn_done(const struct wr_run *run)
 		return false;
 	for (i = 0; i < run->setup.plan.nb_workers; i++) {
 		q = wr_run_connq(run, i);
-		if (q == NULL)
+		if (q == NULL || q->role != WR_CONN_CLIENT)
 			continue;
 		b = wr_run_connq_books(run, i);
 		if (b == NULL || b->nb_attempted < cc->nb_conns || b->nb_open != 0)

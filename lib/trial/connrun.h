@@ -19,12 +19,12 @@
 /* Whether run is a connection run (--conn). Can't fail. */
 bool wr_run_is_conn(const struct wr_run *run);
 
-/* wr_run_conn_books: stats/snapshot.h. */
+/* wr_run_conn_books (by role): stats/snapshot.h. */
 
 /*
  * Whether every client engine opened all of its connections
  * (--conn-count) and has none open, by the last published books; false
- * without a count, and for a server. Stats core only.
+ * without a count, and for a run of servers only. Stats core only.
  */
 bool wr_run_conn_done(const struct wr_run *run);
 

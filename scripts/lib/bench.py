@@ -23,6 +23,9 @@ Cases (one worker core each, lcore 1; lcore 0 is the main/stats lcore):
   nginx           connections per second to one nginx: wirerate's client
                   against wrk, alternating; nginx is the limit
                   (bench_nginx.py)
+  conn_cps        wirerate's HTTP client and server back to back in one
+                  process over a net_ring pair: CPS, failures, cycles a
+                  connection (bench_conn.py)
 
 Each run is measured over a window of --seconds between two of the
 program's own per-second stats prints, by its own counters and clock:
@@ -54,6 +57,7 @@ from eal import eal_args, remove_runtime_dir
 from stats import median_of
 from bench_replay import markdown_replay, replay_cost, summarise_replay
 from bench_nginx import markdown_nginx, nginx_cps
+from bench_conn import conn_cps, markdown_conn
 from bench_stacks import markdown_stacks, stacks_cost, summarise_stacks
 from bench_traffic import markdown_traffic, summarise_traffic, traffic_cost
 
@@ -439,7 +443,7 @@ def env_info(tsc_hz):
 
 CASES = ["tx64", "tx1518", "rx64", "rx1518", "stamp", "ring64", "ring1518",
          "traffic", "rxmemif64", "rxmemif1518", "replay", "scale",
-         "stacks", "nginx"]
+         "stacks", "nginx", "conn_cps"]
 
 
 def main():
@@ -467,7 +471,8 @@ def main():
     res = {"schema": "wirerate-bench/1", "runs": args.runs, "seconds": args.seconds,
            "min_share": args.min_share, "attempts": args.attempts,
            "compare": [], "stamp": None, "ring": [], "traffic": None, "rx_memif": [],
-           "replay": None, "scale": None, "stacks": None, "nginx": None}
+           "replay": None, "scale": None, "stacks": None, "nginx": None,
+           "conn_cps": None}
     # What the machine does without us: CPU busy over 2 s before starting.
     q0 = cpu_times()
     time.sleep(2)
@@ -485,6 +490,8 @@ def main():
             res["stacks"] = stacks_cost(args, log, steady, run_wirerate, fmt_run)
         elif c == "nginx":
             res["nginx"] = nginx_cps(args, log)
+        elif c == "conn_cps":
+            res["conn_cps"] = conn_cps(args, log)
         elif c.startswith("ring"):
             res["ring"].append(ring(args, int(c[4:]), log))
         elif c.startswith("rxmemif"):
@@ -516,6 +523,8 @@ def main():
         md += "\n".join(markdown_stacks(res["stacks"])) + "\n"
     if res["nginx"]:
         md += "\n".join(markdown_nginx(res["nginx"])) + "\n"
+    if res["conn_cps"]:
+        md += "\n".join(markdown_conn(res["conn_cps"])) + "\n"
     with open(args.json, "w") as f:
         json.dump(res, f, indent=1)
     with open(args.md, "w") as f:

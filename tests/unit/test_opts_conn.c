@@ -269,6 +269,45 @@ test_json(void)
 	json_decref(o);
 }
 
+/* Both roles by port: each port's role and configuration. */
+static void
+test_both_roles(void)
+{
+	static struct wr_config c;
+	struct wr_conn_cfg p;
+	uint8_t a[16] = { 0 };
+
+	WR_CHECK_U64(PARSE(&c, "--conn", "0=client,1=server", "--port-ip",
+		"0=198.18.0.2/15", "--port-ip", "1=198.19.0.1/15",
+		"--conn-server", "198.19.0.1:8080", "--conn-rate", "1k",
+		"--conn-body", "500", "--conn-src-ip", "198.18.1.1-198.18.1.4"),
+		WR_OPTS_RUN);
+	WR_CHECK(wr_opts_conn_both(&c.conn));
+	WR_CHECK_U64(c.tx_port_mask, 3);
+	WR_CHECK_U64(wr_opts_conn_port_role(&c, 0), WR_CONN_CLIENT);
+	WR_CHECK_U64(wr_opts_conn_port_role(&c, 1), WR_CONN_SERVER);
+	WR_CHECK_U64(wr_opts_conn_port_role(&c, 2), 0);
+	WR_CHECK_U64(wr_opts_conn_port_cfg(&c, 0, &p, &err), 0);
+	WR_CHECK_U64(p.role, WR_CONN_CLIENT);
+	WR_CHECK_U64(p.server_port, 8080);
+	WR_CHECK_U64(p.nb_laddrs, 4);
+	WR_CHECK_U64(wr_opts_conn_port_cfg(&c, 1, &p, &err), 0);
+	WR_CHECK_U64(p.role, WR_CONN_SERVER);
+	/* The server listens where the client connects, from its address. */
+	WR_CHECK_U64(p.server_port, 8080);
+	WR_CHECK_U64(p.nb_laddrs, 1);
+	WR_CHECK_U64(p.resp_body_bytes, 500);
+	inet_pton(AF_INET, "198.19.0.1", a);
+	WR_CHECK(memcmp(p.laddr, a, 16) == 0);
+	WR_CHECK(wr_opts_conn_port_cfg(&c, 2, &p, &err) == -EINVAL);
+	/* --conn client again: every port alike. */
+	WR_CHECK_U64(PARSE(&c, "--conn", "0=server", "--conn", "server",
+		"--port-ip", "0=198.19.0.1/15", "--conn-listen", "81"), WR_OPTS_RUN);
+	WR_CHECK(!wr_opts_conn_both(&c.conn));
+	WR_CHECK_U64(c.conn.role_ports, 0);
+	WR_CHECK_U64(c.conn.cfg.server_port, 81);
+}
+
 int
 main(void)
 {
@@ -280,5 +319,6 @@ main(void)
 	WR_TEST_RUN(test_refused_together);
 	WR_TEST_RUN(test_memory);
 	WR_TEST_RUN(test_json);
+	WR_TEST_RUN(test_both_roles);
 	return wr_test_summary();
 }

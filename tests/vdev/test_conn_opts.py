@@ -19,6 +19,9 @@ CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
 CLIENT = ["--conn", "client", "--port-ip", "0=198.18.0.2/15",
           "--conn-server", "198.19.0.1:80"]
 SERVER = ["--conn", "server", "--port-ip", "0=198.19.0.1/15"]
+# Both roles in one run: port 0 the client, port 1 the server.
+BOTH = ["--conn", "0=client,1=server", "--port-ip", "0=198.18.0.2/15",
+        "--port-ip", "1=198.19.0.1/15", "--conn-server", "198.19.0.1:80"]
 
 # (options, what the message must say): each refused with exit 2.
 BAD = [
@@ -54,6 +57,21 @@ BAD = [
      "more than the 64512 source 4-tuples"),
     (CLIENT + ["--conn-server", "198.19.0.1:0"], "--conn-server 198.19.0.1:0: "
      "the port 0 is not 1..65535"),
+    (BOTH + ["--conn", "0=client,0=server"],
+     "--conn 0=client,0=server: port 0 is named twice"),
+    (BOTH + ["--conn", "0=client,1=proxy"],
+     "--conn 0=client,1=proxy: 1=proxy is not PORT=client or PORT=server"),
+    (BOTH + ["--conn", "0=client,99=server"],
+     "--conn 0=client,99=server: 99=server is not PORT=client"),
+    (BOTH + ["--conn-server", "198.19.0.9:80"], "--conn-server: with client "
+     "and server ports in one run, it names a server port's --port-ip"),
+    (BOTH + ["--tx-ports", "0"], "--tx-ports and --conn name other ports"),
+    (BOTH + ["--conn-listen", "8080"], "--conn-listen 8080: the client "
+     "connects to port 80 (--conn-server)"),
+    (BOTH[:4] + ["--conn-server", "198.18.0.2:80"],
+     "--conn: port 1 has no IPv4 address"),
+    (BOTH + ["--conn-src-ip", "2001:2::1"],
+     "--conn-src-ip: IPv6 addresses towards the IPv4 --conn-server"),
 ]
 
 
@@ -143,13 +161,18 @@ def conn_opts_memory():
 
 def conn_opts_check():
     """`wirerate check` accepts a client and a server command line, IPv4
-    and IPv6, and the shipped connection profiles."""
+    and IPv6, both roles by port (--conn 0=client,1=server, each role
+    its own options), and the shipped connection profiles."""
     c = Checker("conn_opts_check")
     good = [CLIENT + ["--conn-rate", "10k", "--conn-count", "1M"],
             SERVER + ["--conn-body", "1M", "--conn-listen", "8080"],
             ["--conn", "client", "--port-ip", "0=2001:2::2/64", "--conn-server",
              "[2001:2::1]:80", "--conn-src-ip", "2001:2::100-2001:2::1ff"],
-            CLIENT + ["--conn-app", "bulk", "--conn-bulk", "100M"]]
+            CLIENT + ["--conn-app", "bulk", "--conn-bulk", "100M"],
+            BOTH + ["--conn-rate", "1k", "--conn-body", "500"],
+            BOTH + ["--conn-listen", "80", "--conn-count", "10"],
+            ["--conn", "0=server,1=server", "--port-ip", "0=198.19.0.1/15",
+             "--port-ip", "1=198.19.0.2/15", "--conn-listen", "8080"]]
     r = None
     for opts in good:
         r = wirerate(["check", "--"] + opts)

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""A client port and a server port in one run (--conn 0=client,1=server,
+docs/tcp.md) over a net_ring pair: every connection accounted for on
+both sides, and the PMD's own frame counters against the segments the
+engines sent and received. Usage: test_conn_both.py CASE."""
+import os
+import re
+import subprocess
+import tempfile
+
+import cases
+import wrtest
+from wrtest import Checker
+
+CONNS = 20000
+BOTH = ["--ring-pairs", "1", "--conn", "0=client,1=server",
+        "--port-ip", "0=198.18.0.2/15", "--port-ip", "1=198.19.0.1/15",
+        "--conn-server", "198.19.0.1:80"]
+
+
+def run_both(opts, timeout=120):
+    """One run of BOTH + opts on three lcores (the main one and one
+    worker a port; the two workers share the second CPU when the machine
+    has two). Returns wrtest.Result with the parsed JSON."""
+    eal = wrtest.eal_args([])
+    eal = ["--lcores", "0@0,1@1,2@%d" % min(2, os.cpu_count() - 1)] + eal[2:]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        argv = [wrtest.WIRERATE] + eal + ["--"] + BOTH + list(opts) + [
+            "--json", path]
+        p = subprocess.run(argv, capture_output=True, text=True,
+                           timeout=timeout, stdin=subprocess.DEVNULL)
+        doc = wrtest.read_result(path) if os.path.exists(path) else None
+        prefix = eal[eal.index("--file-prefix") + 1]
+        wrtest.eal.remove_runtime_dir(prefix)
+    return wrtest.Result(p.returncode, p.stdout, p.stderr, doc)
+
+
+def conn_both_ring():
+    """20,000 one-request HTTP connections from port 0's client to port
+    1's server over a net_ring pair: the client attempted = completed,
+    the server accepted = closed = the client's completed, requests =
+    answers = requests served; each port's PMD counters (nic_ipackets)
+    equal the segments its engine received plus the ARP frames of
+    --port-ip, the PMDs' nic_opackets the segments the engines sent less
+    those the ports refused (a full ring; TCP resends them), and one
+    port's sent frames are the other's received. Paced at 5,000 a second
+    so that two workers sharing one CPU do not overflow the rings."""
+    c = Checker("conn_both_ring")
+    r = run_both(["--conn-count", str(CONNS), "--conn-concurrency", "30000",
+                  "--conn-rate", "5000", "--conn-body", "100", "--quiet"])
+    c.eq(r.rc, 0, "exit code: %r" % r.err[-2000:])
+    if r.doc is None:
+        c.done(r)
+    cl, sv = r.doc.get("connections"), r.doc.get("connections_server")
+    c.true(cl is not None and sv is not None, "both sides in the result")
+    if cl is None or sv is None:
+        c.done(r)
+    c.eq((cl["role"], sv["role"]), ("client", "server"), "roles")
+    b, s = cl["books"], sv["books"]
+    c.eq(b["attempted"], CONNS, "client attempted")
+    c.eq(b["completed"], CONNS, "client completed")
+    c.eq(b["failed_total"], 0, "client failed")
+    c.eq(s["accepted"], CONNS, "server accepted = client completed")
+    c.eq(s["closed"], CONNS, "server closed")
+    c.eq((b["reqs_sent"], b["resps"]), (CONNS, CONNS), "requests = answers")
+    c.eq(s["reqs_served"], CONNS, "server served")
+    c.true(cl["books_check"]["closed"] and sv["books_check"]["closed"],
+           "both books close")
+    tot = {t["port_id"]: t for t in r.doc["totals"]}
+    for port, bk in ((0, b), (1, s)):
+        t = tot[port]
+        c.eq(t["nic_ipackets"], bk["rx_segs"] + t["rx_service_pkts"],
+             "port %d: PMD ipackets = segments received + ARP received" % port)
+    m = re.search(r"frames: (\d+) refused by the port", r.out)
+    c.true(m is not None, "the frames the ports refused on screen")
+    refused = int(m.group(1)) if m else 0
+    c.eq(sum(t["nic_opackets"] - t["tx_service_pkts"] for t in tot.values()),
+         b["tx_segs"] + s["tx_segs"] - refused,
+         "PMD opackets = segments sent less those the ports refused")
+    c.eq(tot[0]["nic_opackets"] - tot[0]["tx_service_pkts"],
+         tot[1]["nic_ipackets"] - tot[1]["rx_service_pkts"], "ring: 0 to 1")
+    c.eq(tot[1]["nic_opackets"] - tot[1]["tx_service_pkts"],
+         tot[0]["nic_ipackets"] - tot[0]["rx_service_pkts"], "ring: 1 to 0")
+    c.true(b["tx_segs"] >= 4 * CONNS and s["tx_segs"] >= 4 * CONNS,
+           "at least 4 segments each way a connection")
+    c.true("client connections: attempted %d" % CONNS in r.out and
+           "server connections: accepted %d" % CONNS in r.out,
+           "both books on screen: %r" % r.out[-1500:])
+    c.done(r)
+
+
+CASES = cases.by_name(conn_both_ring)
+
+if __name__ == "__main__":
+    cases.main(CASES)
