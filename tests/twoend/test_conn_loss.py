@@ -209,7 +209,77 @@ def conn_bulk_tbf():
         shutil.rmtree(d, ignore_errors=True)
 
 
-CASES = cases.by_name(conn_bulk_tbf)
+NFT_RULES = """table inet {t} {{
+    chain in {{
+        type filter hook input priority 0;
+        ip saddr {me} tcp dport {port} numgen random mod 100 < 1 counter drop
+    }}
+}}
+"""
+
+
+def nft_drops(table):
+    """Packets the numgen rule dropped: its own counter (nft list)."""
+    out = nsexec("nft", "list", "table", "inet", table).stdout
+    m = re.search(r"counter packets (\d+) bytes \d+ drop", out)
+    if m is None:
+        raise RuntimeError("nft: no counter in %r" % out)
+    return int(m.group(1))
+
+
+def conn_bulk_drop():
+    """4 bulk connections of 2 MB while nftables drops 1 % of wirerate's
+    segments at random in the namespace's input chain: every connection
+    ends, completed or failed with a class, none open at the end; the
+    books close; each connection the receiver saw end by a FIN read
+    exactly 2 MB, and they are as many as wirerate completed; every
+    segment nft dropped is among wirerate's retransmits."""
+    c = Checker("conn_bulk_drop")
+    probe(c, "ethtool", "nft")
+    n, nbytes = 4, 2000000
+    table = "wrcl%d" % (os.getpid() % 10000)
+    d = tempfile.mkdtemp(prefix="wrcl")
+    make_bed()
+    rp = None
+    try:
+        rules = os.path.join(d, "drop.nft")
+        with open(rules, "w") as f:
+            f.write(NFT_RULES.format(t=table, me=ME, port=BULK_PORT))
+        nsexec("nft", "-f", rules)
+        rp, path = start_receiver(d)
+        r = bulk(n, nbytes)
+        time.sleep(0.3)
+        drops = nft_drops(table)
+        rows = received(path)
+        c.eq(r.rc, 0, "exit code (%r)" % r.err[-300:])
+        b = books(r.doc)
+        c.eq(b.get("attempted"), n, "attempted")
+        c.eq(b.get("open"), 0, "open at the end: none hangs")
+        check_books(c, b)
+        c.eq(r.doc and r.doc["connections"]["books_check"].get("closed"), True,
+             "the result says the books close")
+        whole = [x for x in rows if x["end"] == "fin"]
+        c.eq(len(whole), b.get("completed"), "connections the receiver saw end "
+             "by a FIN = completed")
+        c.eq([x["bytes"] for x in whole], [nbytes] * len(whole),
+             "bytes the receiver read on each")
+        rtx = b.get("rtx_rto_segs", 0) + b.get("rtx_fast_segs", 0)
+        c.true(drops > 0, "nft dropped segments (%d)" % drops)
+        c.true(rtx >= drops, "retransmits (%d) cover nft's drops (%d)" % (rtx, drops))
+        print("drop: completed %s, failed %s, nft drops %d, retransmits %d (RTO "
+              "%s, fast %s), longest wait between two reads %.3f s" % (
+                  b.get("completed"), b.get("failed"), drops, rtx,
+                  b.get("rtx_rto_segs"), b.get("rtx_fast_segs"),
+                  max([x["gap"] for x in rows] or [0])))
+        c.done(r)
+    finally:
+        if rp is not None:
+            stop(rp)
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+CASES = cases.by_name(conn_bulk_tbf, conn_bulk_drop)
 
 if __name__ == "__main__":
     cases.main(CASES)
