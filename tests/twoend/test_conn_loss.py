@@ -279,7 +279,88 @@ def conn_bulk_drop():
         shutil.rmtree(d, ignore_errors=True)
 
 
-CASES = cases.by_name(conn_bulk_tbf, conn_bulk_drop)
+def children(pid):
+    """The PIDs of pid's children (/proc), nginx's workers for its master."""
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def kill_nginx(p):
+    """SIGKILL to nginx's workers, then to its master (p, which this case
+    started), by their PIDs."""
+    for w in children(p.pid):
+        try:
+            os.kill(w, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    stop(p)
+
+
+def conn_server_killed():
+    """An HTTP run at 400 connections a second to nginx, nginx killed
+    (SIGKILL, workers and master) 2 s in: the connections after it fail
+    as refused (the kernel answers their SYN by RST), none open at the
+    end, the books close exactly (connections and requests), the result
+    is written and valid, and the run exits 0 (failures of the device
+    are figures, not a failed run)."""
+    c = Checker("conn_server_killed")
+    probe(c, "nginx", "ethtool")
+    d = tempfile.mkdtemp(prefix="wrcl")
+    make_bed()
+    ng = None
+    try:
+        conf = os.path.join(d, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write(NGINX_CONF.format(d=d, addr=KERNEL).replace("daemon on;",
+                                                                 "daemon off;"))
+        ng = subprocess.Popen(["ip", "netns", "exec", NS, "nginx", "-c", conf],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.5)
+        path = os.path.join(d, "r.json")
+        argv = [wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + [
+            "--", "--port-ip", "0=%s/24" % ME, "--conn", "client", "--conn-server",
+            KERNEL + ":80", "--conn-rate", "400", "--duration", "5",
+            "--conn-timeout", "1s", "--plain", "--json", path]
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, stdin=subprocess.DEVNULL)
+        time.sleep(4)
+        kill_nginx(ng)
+        ng = None
+        try:
+            out, err = p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        c.eq(p.returncode, 0, "exit code (%r)" % err[-300:])
+        c.true(os.path.exists(path), "the result is written")
+        doc = wrtest.read_result(path) if os.path.exists(path) else None
+        b = books(doc)
+        f = b.get("failed", {})
+        with open(os.path.join(d, "access.log")) as lf:
+            logged = len([l for l in lf if '" 200 ' in l])
+        c.true(b.get("completed", 0) > 0, "completed before the kill")
+        c.true(f.get("refused", 0) > 0, "failed as refused after the kill")
+        c.eq(b.get("open"), 0, "open at the end")
+        check_books(c, b)
+        c.eq(b.get("resps"), b.get("completed"), "answers = completed (one GET each)")
+        c.true(b.get("completed", 0) <= logged, "completed (%s) among nginx's "
+               "logged answers (%d)" % (b.get("completed"), logged))
+        c.eq(doc and doc["connections"]["books_check"].get("closed"), True,
+             "the result says the books close")
+        print("killed: attempted %s, completed %s, failed %s, nginx logged %d" % (
+            b.get("attempted"), b.get("completed"), f, logged))
+        c.done(wrtest.Result(p.returncode, out, err, doc))
+    finally:
+        if ng is not None:
+            kill_nginx(ng)
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+CASES = cases.by_name(conn_bulk_tbf, conn_bulk_drop, conn_server_killed)
 
 if __name__ == "__main__":
     cases.main(CASES)
