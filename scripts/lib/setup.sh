@@ -41,6 +41,10 @@ WR_TEST_PACKAGES+=(python3-scapy)
 # as the server of wirerate's client, h2load and wrk as clients of its
 # server, ethtool to turn TX checksum offload off on the namespace's veth.
 WR_TEST_PACKAGES+=(nginx-light nghttp2-client wrk ethtool)
+# HTTP through a load balancer (tests/campaign/test_lb.py, campaign_http_lb):
+# HAProxy in the bed's DUT namespace in front of nginx, its own config and
+# stats socket (the Debian service's default config serves nothing).
+WR_TEST_PACKAGES+=(haproxy)
 # One-way latency across hosts (docs/testbeds.md): the twoend suite's
 # clocks case reads real clock daemons, each started by the test in its
 # own namespaces with its own config, pid file and socket: linuxptp's

@@ -14,6 +14,8 @@ CumReq, CumConns), HAProxy's CPU time is above zero in each cell, and the
 report's Connections table has both cells and the ratio row."""
 import os
 import re
+import shutil
+import sys
 
 import cases
 from test_campaign import campaign, cell_doc, check_balance, in_bed, load
@@ -118,6 +120,11 @@ def http_runs(c, bed):
 
 
 def http_lb():
+    # Installed by scripts/test.sh: their absence is a failure of the set-up.
+    for tool in ("haproxy", "nginx"):
+        if shutil.which(tool) is None:
+            print("FAIL: %s is not installed (scripts/test.sh installs it)" % tool)
+            sys.exit(1)
     in_bed("campaign_http_lb", short, http_runs, http=True, mtu=9000)
 
 
