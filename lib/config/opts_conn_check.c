@@ -194,7 +194,7 @@ static int
 check_sizes(struct wr_config *cfg, struct wr_error *err)
 {
 	struct wr_conn_cfg *c = &cfg->conn.cfg;
-	unsigned int ip = c->family == 4 ? 20 : 40, max_mss;
+	unsigned int ip = c->family == 4 ? 20 : 40, max_mss, frame;
 	uint64_t tuples = (uint64_t)c->nb_laddrs * (c->lport_last - c->lport_first + 1u);
 	unsigned int p = __builtin_ctzll(run_ports(cfg));
 
@@ -206,6 +206,15 @@ check_sizes(struct wr_config *cfg, struct wr_error *err)
 		return wr_err_usage(err, -EINVAL, "--conn-mss %u: over %u, the most "
 			"an IPv%u frame of %u bytes carries", c->mss_bytes, max_mss,
 			c->family, WR_FRAME_MAX_SIZE);
+	/*
+	 * A jumbo MSS needs jumbo frames: the ports' MTU check and RX buffers
+	 * follow the frame size, as for --size (a segment that the ring or an
+	 * mbuf cannot hold would be cut, and the connection would stall).
+	 */
+	frame = c->mss_bytes + ip + FRAME_AROUND_BYTES +
+		(cfg->port_ip[p].vlan_id != 0 ? 4 : 0);
+	if (frame > RTE_ETHER_MAX_LEN && frame > cfg->frame_size)
+		cfg->frame_size = frame;
 	for (c->wscale = 0; (c->rcv_wnd_bytes >> c->wscale) > 65535; c->wscale++)
 		;
 	if (c->role == WR_CONN_CLIENT && c->max_open > tuples)

@@ -42,11 +42,12 @@ WR_TEST_PACKAGES+=(python3-scapy)
 # server, ethtool to turn TX checksum offload off on the namespace's veth.
 WR_TEST_PACKAGES+=(nginx-light nghttp2-client wrk ethtool)
 # Connections through stateful devices (tests/twoend/test_stateful.py,
-# test_connrate.py, test_conncap.py): nftables for NAT44, a DNAT balancer
-# and rate limits in a router namespace, conntrack to read its table and
-# statistics, HAProxy as an L7 balancer (started by the test with its own
-# config, pid file and stats socket; the service Debian's package enables
-# is stopped and disabled below).
+# test_connrate.py, test_conncap.py) and HTTP through a load balancer in
+# the campaign bed's DUT namespace (tests/campaign/test_lb.py): nftables
+# for NAT44, a DNAT balancer and rate limits in a router namespace,
+# conntrack to read its table and statistics, HAProxy as an L7 balancer
+# (started by the tests with its own config, pid file and stats socket;
+# the service Debian's package enables is stopped and disabled below).
 WR_TEST_PACKAGES+=(nftables conntrack haproxy)
 # One-way latency across hosts (docs/testbeds.md): the twoend suite's
 # clocks case reads real clock daemons, each started by the test in its

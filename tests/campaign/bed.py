@@ -7,15 +7,21 @@ memif between two processes of h3 ("same host"); with peer_link, a
 management veth h1 <-> h2 for a search cell's --peer. Everything is private to
 one Bed and removed by Bed.close(), whatever happened: sshd by the PID in
 its PidFile, namespaces (with their veth ends), the root-side veth ends,
-memif sockets, the directory. See
-docs/campaigns.md. Standard library only.
+memif sockets, the directory. With dut=True a fourth namespace `dut`
+routes between h1 and h2 (bed_dut.py: addresses, routes, a management
+bridge every host reaches), and with http=True HAProxy on it balances
+HTTP to nginx on h2. See docs/campaigns.md. Standard library only.
 
-  python3 bed.py up DIR [--shaper-rate RATE]
+  python3 bed.py up DIR [--shaper-rate RATE] [--dut] [--mtu MTU] [--http]
                             build a bed, write DIR/inventory.yml, stay up
                             until SIGINT/SIGTERM (for trying the playbook);
                             RATE: the tbf's rate on h1's data link, in tc's
-                            units [20mbit]
+                            units [20mbit]; --dut: the routed DUT namespace
+                            between h1 and h2 (not shaped); MTU: its data
+                            links' MTU [1500]; --http: HAProxy on dut in
+                            front of nginx on h2 (implies --dut)
 """
+import json
 import os
 import shutil
 import signal
@@ -26,6 +32,7 @@ import time
 # Also run by hand (bed.py up DIR): the shared test helpers' folder.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from wrtest import sh  # noqa: E402 (test_campaign.py takes it from here)
+from bed_dut import RoutedDut  # noqa: E402
 
 SSH_PORT = 2222
 MACS = {"h1": "02:00:00:13:01:01", "h2": "02:00:00:13:02:01"}
@@ -38,11 +45,13 @@ class Bed:
     its bridge (h1 d1 = r ra, r rb = h2 d2), not shaped."""
 
     HOSTS = ("h1", "h2", "h3")
+    MACS = MACS
 
     def __init__(self, workdir=None, router=False, peer_link=False,
-                 shaper_rate=SHAPER_RATE):
+                 shaper_rate=SHAPER_RATE, dut=False, mtu=1500, http=False):
         self.shaper = "tbf rate %s burst 32kb latency 50ms" % shaper_rate
-        self.HOSTS = Bed.HOSTS + (("r",) if router else ())
+        dut = dut or http
+        self.HOSTS = Bed.HOSTS + (("r",) if router else ()) + (("dut",) if dut else ())
         self.router, self.peer_link = router, peer_link
         pid = os.getpid()
         self.tag = "wc%d" % (pid % 10000)
@@ -55,6 +64,8 @@ class Bed:
         self.more_ports, self.host_env, self.more_vars = {}, {}, {}
         self.addr = {h: "%s.%d" % (self.net, 4 * i + 2) for i, h in
                      enumerate(self.HOSTS)}
+        self.dut = RoutedDut(self, mtu) if dut else None
+        self.want_http = http
 
     def path(self, leaf):
         return os.path.join(self.dir, leaf)
@@ -69,11 +80,16 @@ class Bed:
         sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", self.path("hostkey"))
         for i, h in enumerate(self.HOSTS):
             self._host(i, h)
-        self._data_link()
-        if self.peer_link:
+        if self.dut:
+            self.dut.up()
+        else:
+            self._data_link()
+        if self.peer_link and not self.dut:
             self._peer_link()
         for h in self.HOSTS:
             self.start_sshd(h)
+        if self.want_http:
+            self.dut.start_http()
         self.write_inventory()
 
     def _host(self, i, h):
@@ -194,8 +210,11 @@ Subsystem sftp /usr/lib/openssh/sftp-server
             "h2": {"veth": {"vdev": afp % self.data[1], "mac": MACS["h2"]}},
             "h3": {"memif-rcv": {"vdev": memif % "server"},
                    "memif-snd": {"vdev": memif % "client"}},
-            "r": {},
+            "r": {}, "dut": {},
         }
+        if self.dut:
+            ports["h1"].pop("veth")
+            ports["h2"].pop("veth")
         lines = ["all:", "  vars:",
                  "    ansible_port: %d" % SSH_PORT,
                  "    ansible_user: root",
@@ -214,7 +233,10 @@ Subsystem sftp /usr/lib/openssh/sftp-server
             for name, p in dict(ports[h], **self.more_ports.get(h, {})).items():
                 lines.append("        %s:" % name)
                 lines += ["          %s: '%s'" % kv for kv in sorted(p.items())]
-            lines += ["      %s: '%s'" % kv for kv in sorted(self.more_vars.get(h, {}).items())]
+            # Lists and mappings as JSON (YAML's flow style), the rest quoted.
+            lines += ["      %s: %s" % (k, json.dumps(v) if isinstance(v, (dict, list))
+                                       else "'%s'" % v)
+                      for k, v in sorted(self.more_vars.get(h, {}).items())]
             if h in self.host_env:
                 lines.append("      wr_host_env:")
                 lines += ["        %s: '%s'" % kv for kv in sorted(self.host_env[h].items())]
@@ -303,13 +325,20 @@ Subsystem sftp /usr/lib/openssh/sftp-server
 
 def main():
     args = sys.argv[1:]
-    rate = SHAPER_RATE
-    if len(args) == 4 and args[2] == "--shaper-rate":
-        rate = args.pop()
-        args.pop()
-    if len(args) != 2 or args[0] != "up" or not rate[:1].isdigit():
+    opts = {"--shaper-rate": SHAPER_RATE, "--mtu": "1500"}
+    flags = {f: f in args for f in ("--dut", "--http")}
+    args = [a for a in args if a not in flags]
+    for k in opts:
+        if k in args[:-1]:
+            i = args.index(k)
+            opts[k] = args.pop(i + 1)
+            args.pop(i)
+    rate, mtu = opts["--shaper-rate"], opts["--mtu"]
+    if len(args) != 2 or args[0] != "up" or not rate[:1].isdigit() or \
+            not mtu.isdigit() or not 68 <= int(mtu) <= 9000:
         sys.exit(__doc__)
-    bed = Bed(args[1], shaper_rate=rate)
+    bed = Bed(args[1], shaper_rate=rate, dut=flags["--dut"], mtu=int(mtu),
+              http=flags["--http"])
     stop = []
     # Both by hand: a shell starts a background job with SIGINT ignored,
     # and Python then raises no KeyboardInterrupt for it.

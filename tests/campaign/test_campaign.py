@@ -280,16 +280,16 @@ def check_prometheus(c, bed):
     return targets
 
 
-def in_bed(name, text, run, router=False, setup=None):
-    """Case NAME: a bed (setup(bed) before it is up), CAMPAIGN.yml = text
-    (or text(bed)), run(c, bed); whatever happens the bed is removed and
-    checked gone."""
+def in_bed(name, text, run, router=False, setup=None, **bed_kw):
+    """Case NAME: a bed (setup(bed) before it is up; bed_kw: more of Bed's
+    arguments), CAMPAIGN.yml = text (or text(bed)), run(c, bed); whatever
+    happens the bed is removed and checked gone."""
     c = Checker(name)
     why = probe()
     if why:
         print("SKIP: " + why)
         sys.exit(SKIP)
-    bed = Bed(router=router)
+    bed = Bed(router=router, **bed_kw)
     try:
         if setup is not None:
             setup(bed)

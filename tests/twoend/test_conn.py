@@ -187,6 +187,34 @@ def conn_nginx():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def conn_jumbo_mss():
+    """A jumbo --conn-mss sets the port up for jumbo frames, as --size
+    would: the kernel interface's MTU 1500 refused naming the command
+    that raises it; at MTU 9000, af_packet's default ring slots refused
+    naming the framesz and blocksz to add; both exit 2 before traffic."""
+    c = Checker("conn_jumbo_mss")
+    probe(c, "ethtool")
+    make_bed()
+    try:
+        opts = ["--port-ip", "0=%s/24" % ME, "--conn", "client", "--conn-server",
+                KERNEL + ":80", "--conn-count", "1", "--conn-mss", "8960",
+                "--duration", "1", "--plain"]
+        r = wrtest.run(vdevs(), opts, timeout=60)
+        c.eq(r.rc, 2, "MTU 1500: exit code (%r)" % r.err[-300:])
+        c.true("has MTU 1500" in r.err and "ip link set dev %s mtu 9000" % HOST in r.err,
+               "names the interface's MTU and the command: %r" % r.err[-300:])
+        c.true(r.doc is None or not books(r.doc).get("attempted"), "no connection tried")
+        ip("link", "set", HOST, "mtu", "9000")
+        ip("-n", NS, "link", "set", PEER, "mtu", "9000")
+        r = wrtest.run(vdevs(), opts, timeout=60)
+        c.eq(r.rc, 2, "default ring: exit code (%r)" % r.err[-300:])
+        c.true("framesz=12288,blocksz=12288" in r.err,
+               "names the ring's arguments: %r" % r.err[-300:])
+        c.done(r)
+    finally:
+        drop_bed()
+
+
 def serve(d, seconds):
     """wirerate's server on the host end for seconds, in the background;
     returns the process once its first interval row is out."""
@@ -285,7 +313,7 @@ def conn_wrk():
         shutil.rmtree(d, ignore_errors=True)
 
 
-CASES = cases.by_name(conn_nginx, conn_h2load, conn_wrk)
+CASES = cases.by_name(conn_nginx, conn_h2load, conn_wrk, conn_jumbo_mss)
 
 if __name__ == "__main__":
     cases.main(CASES)

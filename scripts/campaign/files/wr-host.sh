@@ -25,17 +25,20 @@
 #   wr-host.sh dut-prepare WR_DIR
 #   wr-host.sh dut-start CELL_DIR INTERVAL_S IFACE...
 #   wr-host.sh dut-stop CELL_DIR
+#   wr-host.sh dut-mtu MTU IFACE...
 #
 # dut-start samples the DUT (any Linux host: sh, cat, grep, date, sleep)
 # every INTERVAL_S until dut-stop, which prints every sample on stdout:
 # "@t EPOCH_S", the cpu and intr lines of /proc/stat, the NET_RX and NET_TX
 # lines of /proc/softirqs, the IFACEs' lines of /proc/interrupts, and per
 # IFACE "@net IFACE rx_packets tx_packets rx_bytes tx_bytes rx_dropped
-# tx_dropped", and "@pid" lines of the DUT's processes (WR_DUT_PIDS, or
-# those of the namespace WR_DUT_NETNS: see dut_pids); once before, where
+# tx_dropped", and "@pid" lines of the DUT's processes (WR_DUT_PIDS, those
+# named WR_DUT_PROCESS, or those of the namespace WR_DUT_NETNS: see
+# dut_pids); once before, where
 # the interfaces' RPS and IRQs run (dut_where), and `ethtool -S IFACE`
 # where present, once before and once after ("@ethtool IFACE start|end",
-# its lines). files/wr_dut.py reads it.
+# its lines). files/wr_dut.py reads it. dut-mtu sets the MTU of the
+# DUT's IFACEs (ip link set dev IFACE mtu MTU) before a cell of dut: mtu.
 #
 # --token: the first line of stdin is the campaign's token for a search
 # cell's --peer (CELL_DIR/peer.token, mode 0600: never on a command line).
@@ -211,10 +214,13 @@ dut_sample() {
 }
 
 # "@pid PID PPID utime stime COMM" (ticks) of each process of the DUT:
-# WR_DUT_PIDS, or every process in the network namespace WR_DUT_NETNS
-# but this sampler and its children.
+# WR_DUT_PIDS, the processes whose name (comm) is WR_DUT_PROCESS, or
+# every process in the network namespace WR_DUT_NETNS but this sampler
+# and its children.
 dut_pids() {
 	pids=${WR_DUT_PIDS:-}
+	[ -z "${WR_DUT_PROCESS:-}" ] || pids=$(grep -lx "$WR_DUT_PROCESS" /proc/[0-9]*/comm \
+		2>/dev/null | cut -d/ -f3)
 	[ -z "${WR_DUT_NETNS:-}" ] || pids=$(ip netns pids "$WR_DUT_NETNS" 2>/dev/null)
 	for p in $pids; do
 		[ "$p" = "$$" ] && continue
@@ -368,6 +374,15 @@ dut-loop)
 	for sig in INT TERM; do trap 'dut_sample "$@"; exit 0' $sig; done
 	while :; do dut_sample "$@"; sleep "$every"; done
 	;;
+dut-mtu)
+	[ $# -ge 2 ] || die "dut-mtu MTU IFACE..."
+	mtu=$1
+	shift
+	for n in "$@"; do
+		ip link set dev "$n" mtu "$mtu" || die "cannot set MTU $mtu on $n"
+	done
+	echo "MTU $mtu on $*"
+	;;
 dut-stop)
 	[ $# -eq 1 ] || die "dut-stop CELL_DIR"
 	cd "$1" || die "no $1"
@@ -380,6 +395,6 @@ dut-stop)
 	;;
 *)
 	die "unknown command '$cmd' (prepare, restore, rcv-start, rcv-finish, snd-run," \
-		"dut-prepare, dut-start, dut-stop)"
+		"dut-prepare, dut-start, dut-stop, dut-mtu)"
 	;;
 esac

@@ -16,7 +16,9 @@ one local step per cell and one at the end, so that each costs one task.
 
 With a DUT observer (the campaign's `dut:`), cell also keeps the DUT's
 samples (dut.txt) and figures (dut.json, wr_dut.py), and summary adds the
-DUT table to the report.
+DUT table to the report. A connection cell (conn:) has no receiver: its
+client's figures are in cell.json's "conn" and the report's Connections
+table (wr_conn_record.py).
 
 Standard library only. Files are written atomically (rename), so an
 interrupted controller leaves whole files or none."""
@@ -26,6 +28,7 @@ import re
 import subprocess
 import sys
 
+import wr_conn_record
 import wr_dut
 
 
@@ -109,9 +112,12 @@ def observe(t, d):
         if not ran(res) or res["rc"] != 0:
             return "DUT observer %s failed on %s: %s" % (step, host, tail(res))
     write(os.path.join(d, "dut.txt"), t["dut"]["stdout"] + "\n")
-    figures = wr_dut.analyze(*wr_dut.parse(t["dut"]["stdout"]))
+    samples, ethtool = wr_dut.parse(t["dut"]["stdout"])
+    figures = wr_dut.analyze(samples, ethtool)
     if figures is None:
         return "DUT observer on %s: fewer than two samples" % host
+    if cell["dut"].get("process"):
+        figures["processes"] = wr_conn_record.processes(t["dut"]["stdout"], samples)
     write(os.path.join(d, "dut.json"), json.dumps(figures, indent=1) + "\n")
     return None
 
@@ -188,6 +194,23 @@ def search_goal(fig):
     return g
 
 
+def record_conn(t, d):
+    """A connection cell: it ran when its client did (and the DUT's MTU
+    was set) and completed connections; its goal: the connections that
+    may fail. Returns (why not ran, goal, figures)."""
+    cell, fig = t["cell"], None
+    why = "; ".join(t.get("unprepared") or []) or unreachable(
+        t["snd"], "sender", cell["sender"]["host"])
+    mtu = t.get("dut_mtu") or {}
+    if not why and ran(mtu) and mtu["rc"] != 0:
+        why = "DUT's MTU not set: %s" % tail(mtu)
+    if not why and (not ran(t["snd"]) or t["snd"]["rc"] != 0):
+        why = "client failed (exit %s): %s" % (t["snd"].get("rc"), tail(t["snd"]))
+    if not why:
+        fig, why = wr_conn_record.result(d)
+    return why, wr_conn_record.goal(cell.get("goal"), fig if not why else None), fig
+
+
 def record_search(t, d):
     """A search cell (mode:, --peer): it ran when both ends did and the
     sender's result (with the far end's counts) is whole; its goal is the
@@ -218,15 +241,17 @@ def record(wirerate):
     write(os.path.join(d, "snd.log"), str(t["snd"].get("stderr", "")) + "\n")
     write(os.path.join(d, "rcv.log"), "%s\n%s\n" % (t["rec"].get("stdout", ""),
                                                   t["fin"].get("stderr", "")))
-    merged, fig = None, None
-    if cell.get("peer"):
+    merged, fig, conn = None, None, None
+    if cell.get("conn"):
+        why, goal, conn = record_conn(t, d)
+    elif cell.get("peer"):
         why, goal, fig = record_search(t, d)
     else:
         merged, merge_out = merge(wirerate, d)
         why = verdict(t, merged, merge_out)
-    if why is None and t["rec"].get("rc") == 0:
+    if why is None and (t["rec"].get("rc") == 0 or cell.get("conn")):
         why = observe(t, d)
-    if not cell.get("peer"):
+    if not cell.get("peer") and not cell.get("conn"):
         goal = judge(cell.get("goal"), merged if why is None else None)
     doc = {"schema": "wirerate-cell/2", "cell": cell["id"], "label": cell["label"],
            "frame_size": cell["size"], "repeat": cell["repeat"],
@@ -237,16 +262,18 @@ def record(wirerate):
            "status": status(why, goal),
            "merged": "merged.json" if merged is not None else None,
            "mode": cell.get("mode"), "result": "snd.json" if fig else None,
-           "search": fig}
+           "search": fig, "kind": "conn" if cell.get("conn") else "frames",
+           "conn": conn}
     write(os.path.join(d, "cell.json"), json.dumps(doc, indent=1) + "\n")
     line = "cell %d/%d %s: %s" % (cell["n"], cell["of"], cell["id"], doc["status"])
-    if fig is not None:
+    if fig is not None or conn is not None:
         line += ": " + goal["why"]
     if merged is not None:
         tot = merged["totals"]
         line += ": sent %d, received %d, lost %d" % (tot["sent_pkts"], tot["rx_pkts"],
                                                      tot["lost_pkts"])
-    tell = why or (goal["why"] if goal["met"] is False and fig is None else "")
+    tell = why or (goal["why"] if goal["met"] is False and fig is None and
+                   conn is None else "")
     print(line + (" (%s)" % tell if tell else ""))
     return 0
 
@@ -319,9 +346,15 @@ def summary(wirerate, results, title, dirs):
         os.unlink(os.path.join(results, ".ship.tgz.b64"))
     ran = ran_now(results)
     cells = [(d, read_cell(d)) for d in dirs]
-    have = [os.path.join(d, "cell.json") for d, c in cells if c is not None]
+    # Connection cells have their own table (sections): not wirerate's report.
+    have = [os.path.join(d, "cell.json") for d, c in cells
+            if c is not None and c.get("kind") != "conn"]
     rc_report = 1
-    if have:
+    if not have and any(c for _, c in cells):
+        os.makedirs(os.path.join(results, "report"), exist_ok=True)
+        write(os.path.join(results, "report", "report.md"), "# %s\n" % title)
+        rc_report = 0
+    elif have:
         p = subprocess.run([wirerate, "report", "--out", os.path.join(results, "report"),
                             "--title", title] + have, capture_output=True, text=True)
         rc_report = p.returncode
@@ -364,8 +397,11 @@ def sections(report, cells, reused):
     except OSError:
         print("no report written")
         return
-    print(campaign_table(md))
-    more = [x for x in (dut_table(md, cells), reused_line(reused)) if x]
+    if "## Campaign" in md:
+        print(campaign_table(md))
+    frames = [(d, c) for d, c in cells if c is None or c.get("kind") != "conn"]
+    more = [x for x in (dut_table(md, frames), wr_conn_record.table(cells),
+                        reused_line(reused)) if x]
     if more:
         write(report, md.rstrip("\n") + "\n\n" + "\n".join(more))
         print("\n" + "\n".join(more).rstrip())

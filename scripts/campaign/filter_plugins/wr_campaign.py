@@ -19,12 +19,15 @@ import json
 import os
 import re
 import shlex
+import sys
 
 from ansible.errors import AnsibleFilterError
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wr_conn  # noqa: E402  (connection cells)
 
 CELL_KEYS = {"label", "sender", "receiver", "sizes", "mtus", "count", "duration",
              "rate", "idle_timeout", "grace", "repeats", "latency", "timeout",
-             "sender_options", "receiver_options", "goal", "mode"}
+             "sender_options", "receiver_options", "goal", "mode", "conn"}
 # A search cell (mode:) runs two-ended through --peer: the receiver is a
 # `wirerate serve` on its host, the sender's method judges every trial on
 # its counts. Its keys, each the wirerate option of the same name.
@@ -386,7 +389,8 @@ def _digest(c, cell, snd, rcv):
                 "reach": [str(hv.get(k)) for k in ("ansible_host", "ansible_port")]}
     what = {"cell": c, "size": cell["size"], "repeat": cell["repeat"],
             "timeout": cell["timeout"], "snd_cmd": cell["sender"]["cmd"],
-            "rcv_cmd": cell["receiver"]["cmd"], "snd": end(snd), "rcv": end(rcv),
+            "rcv_cmd": cell["receiver"]["cmd"], "snd": end(snd),
+            "rcv": end(rcv) if len(rcv) == 4 else list(rcv),
             "dut": cell.get("dut")}
     text = json.dumps(what, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest(), what
@@ -450,7 +454,8 @@ def _check_label(where, c):
 
 def _check_cell(where, c):
     """Every mistake of one cell's own keys, each once (CampaignError)."""
-    missing = [k for k in ("label", "sender", "receiver") if k not in c]
+    missing = [k for k in ("label", "sender") + (() if "conn" in c else ("receiver",))
+               if k not in c]
     mistakes = ["%s: %s is missing" % (where, k) for k in missing]
     for check in (_check_keys, _check_mode, _check_numbers, _check_timeout):
         _collect(mistakes, check, where, c)
@@ -479,12 +484,13 @@ def _dut(campaign, hostvars):
         return None
     if isinstance(d, str):
         d = {"host": d}
-    if not isinstance(d, dict) or set(d) - {"host", "interfaces", "interval"}:
-        _bad("dut", "expected {host: HOST, interfaces: [NAME, ...], interval: T}")
+    if not isinstance(d, dict) or set(d) - {"host", "interfaces", "interval", "process", "mtu"}:
+        _bad("dut", "expected {host: HOST, interfaces: [NAME, ...], interval: T, "
+             "process: NAME, mtu: BOOL}")
     if d.get("host") not in hostvars:
         _bad("dut", "host %r is not in the inventory%s" % (
             d.get("host"), _suggest(d.get("host"), hostvars)))
-    ifaces = d.get("interfaces")
+    ifaces = d.get("interfaces", hostvars[d["host"]].get("wr_dut_interfaces"))
     if not isinstance(ifaces, list) or not ifaces or not all(
             isinstance(x, str) and re.fullmatch(r"[A-Za-z0-9_.:@-]{1,15}", x) for x in ifaces):
         _bad("dut", "interfaces: %r: expected a list of the DUT's interface names "
@@ -493,7 +499,10 @@ def _dut(campaign, hostvars):
     if not 0.05 <= every <= 10:
         _bad("dut", "interval: %r: expected 50ms..10s" % (d.get("interval"),))
     wd = _wr_dir(hostvars[d["host"]])
-    return {"host": d["host"], "interfaces": ifaces, "interval_s": every, "wr_dir": wd}
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{0,15}", str(d.get("process", ""))):
+        _bad("dut", "process: %r: expected a process name (its comm)" % (d["process"],))
+    return {"host": d["host"], "interfaces": ifaces, "interval_s": every, "wr_dir": wd,
+            "process": d.get("process", ""), "mtu": d.get("mtu") is True}
 
 
 def _cell_ends(where, c, hostvars):
@@ -502,6 +511,11 @@ def _cell_ends(where, c, hostvars):
     _collect(mistakes, _check_cell, where, c)
     ends = [_collect(mistakes, _endpoint, where, k, c[k], hostvars) if k in c else None
             for k in ("sender", "receiver")]
+    if "conn" in c and ends[0] is not None:
+        try:
+            ends[1] = wr_conn.check(c, ends[0][2], hostvars)
+        except wr_conn.ConnMistake as e:
+            mistakes.append("%s: %s" % (where, e))
     if mistakes:
         raise CampaignError(mistakes)
     return ends
@@ -515,7 +529,7 @@ def _cell_rows(i, raw, defaults, hostvars, results, dut, ids):
     c = _layered(defaults, raw)
     where = "cells[%d] (%s)" % (i, c.get("label", "?"))
     snd, rcv = _cell_ends(where, c, hostvars)
-    addr = _addressing(where, snd, rcv)
+    addr = None if "conn" in c else _addressing(where, snd, rcv)
     out = []
     for size in _sizes(where, c):
         for rep in range(1, c["repeats"] + 1):
@@ -531,9 +545,13 @@ def _cell_rows(i, raw, defaults, hostvars, results, dut, ids):
                     "mode": c.get("mode"), "peer": False,
                     "result_dir": "%s/cells/%s" % (results, cid),
                     "sender": {"host": snd[0], "port": snd[1]},
-                    "receiver": {"host": rcv[0], "port": rcv[1]},
-                    "goal": _goal(where, c.get("goal"))}
-            if "mode" in c:
+                    "receiver": {"host": rcv[0], "port": rcv[1]} if addr is not None
+                    else {"host": rcv[1] or snd[0], "port": rcv[0]},
+                    "conn": addr is None, "goal": _goal(where, c.get("goal"))}
+            if addr is None:
+                wr_conn.commands(cell, c, snd, rcv[0], len(ids) - 1,
+                                 (_wr_dir, _eal, _port_ip))
+            elif "mode" in c:
                 _peer_commands(where, cell, c, snd, rcv, addr)
             else:
                 _commands(cell, c, snd, rcv, addr)
