@@ -69,6 +69,7 @@ enum wr_mode {
 	WR_MODE_Y1564,       /* ITU-T Y.1564 service activation, docs/y1564.md */
 	WR_MODE_ADDR_CAPACITY, /* RFC 2889 5.7: address caching capacity */
 	WR_MODE_ADDR_LEARNING, /* RFC 2889 5.8: address learning rate */
+	WR_MODE_MESH,        /* RFC 2889 5.1, 5.2: meshed forwarding */
 };
 
 /* Which TX stamps latency may be computed from. */

@@ -82,6 +82,7 @@ calibrates(const struct mode_ctx *m)
 	return m->run->setup.cfg->mode != WR_MODE_Y1564 &&
 		m->run->setup.cfg->mode != WR_MODE_ADDR_CAPACITY &&
 		m->run->setup.cfg->mode != WR_MODE_ADDR_LEARNING &&
+		m->run->setup.cfg->mode != WR_MODE_MESH &&
 		m->run->setup.cfg->rate.unit == WR_RATE_NONE &&
 		wr_mode_trusted_link_bps(m->run) == 0;
 }
@@ -140,6 +141,9 @@ per_size(const struct mode_ctx *m)
 			cfg->rfc2889.min_nb), 1.0);
 	case WR_MODE_ADDR_LEARNING:
 		return fresh_search(cfg);
+	case WR_MODE_MESH:
+		return cfg->rfc2889.mesh_max_pps > cfg->rfc2889.mesh_min_pps ?
+			fresh_search(cfg) : 1;
 	default:
 		return 1;
 	}

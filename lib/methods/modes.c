@@ -23,7 +23,7 @@ wr_mode_name(enum wr_mode mode)
 		[WR_MODE_THROUGHPUT] = "throughput", [WR_MODE_LOSS] = "loss",
 		[WR_MODE_B2B] = "b2b", [WR_MODE_MLR] = "mlr",
 		[WR_MODE_Y1564] = "y1564", [WR_MODE_ADDR_CAPACITY] = "addr-capacity",
-		[WR_MODE_ADDR_LEARNING] = "addr-learning",
+		[WR_MODE_ADDR_LEARNING] = "addr-learning", [WR_MODE_MESH] = "mesh",
 	};
 
 	return (unsigned int)mode < RTE_DIM(names) ? names[mode] : "?";
@@ -522,6 +522,10 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 		/* Its frames are 64 bytes, its own (rfc2889_frame.h). */
 		wr_mode_progress_size(&m, 1, 64);
 		rc = wr_mode_rfc2889(&m);
+		n = 0;
+	} else if (cfg->mode == WR_MODE_MESH) {
+		wr_mode_progress_size(&m, 1, 64);
+		rc = wr_mode_mesh(&m);
 		n = 0;
 	}
 	for (i = 0; i < n && rc == 0; i++) {
