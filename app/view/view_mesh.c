@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The --mode mesh tables of a result's "rfc2889" object (RFC 2889 5.1,
- * 5.2; docs/rfc2889.md): one line per trial, the ports and the pairs of
- * the last trial, then what the trials found.
+ * 5.2, 5.5; docs/rfc2889.md): one line per trial, the ports and the pairs
+ * of the last trial (and 5.5's verdicts), then what the trials found.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -34,6 +34,23 @@ trials(FILE *f, const json_t *y)
 		fprintf(f, "%12.0f %12.0f %12.0f %10.0f %14.0f %s\n",
 			num(t, "offered_pps"), num(t, "sent"), num(t, "received"),
 			num(t, "lost"), num(t, "forwarding_rate_pps"), verdict(t));
+}
+
+/* RFC 2889 5.5's verdicts of trial t, when it has them. */
+static void
+congestion(FILE *f, const json_t *t)
+{
+	const json_t *g = json_object_get(t, "congestion");
+
+	if (g == NULL)
+		return;
+	fprintf(f, "head-of-line blocking: %s (uncongested flow 0>3 lost %.0f of "
+		"%.0f)\n", json_is_true(json_object_get(g, "head_of_line_blocking")) ?
+		"yes" : "no", num(g, "uncongested_lost"), num(g, "uncongested_sent"));
+	fprintf(f, "back pressure: %s (congested flows to port 2 lost %.0f of %.0f; "
+		"transmit refused %.0f)\n", json_is_true(json_object_get(g,
+		"back_pressure")) ? "yes" : "no", num(g, "congested_lost"),
+		num(g, "congested_sent"), num(g, "tx_refused"));
 }
 
 /* The ports and pairs of trial t. */
@@ -72,6 +89,7 @@ app_view_mesh(FILE *f, const json_t *y)
 	if (n > 0) {
 		fprintf(f, "last trial, by port and by pair:\n");
 		detail(f, json_array_get(t, n - 1));
+		congestion(f, json_array_get(t, n - 1));
 	}
 	if (r == NULL) {
 		fprintf(f, "no result: the trials did not finish\n");

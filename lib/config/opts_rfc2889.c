@@ -43,7 +43,8 @@ opt_pattern(const char *v, struct wr_rfc2889_conf *r, struct wr_error *err)
 {
 	static const char *const names[] = { [WR_MESH_FULL] = "full",
 		[WR_MESH_ONE_TO_MANY] = "one-to-many",
-		[WR_MESH_MANY_TO_ONE] = "many-to-one" };
+		[WR_MESH_MANY_TO_ONE] = "many-to-one",
+		[WR_MESH_CONGESTION] = "congestion" };
 	unsigned int i;
 
 	for (i = 0; i < RTE_DIM(names); i++) {
@@ -53,7 +54,7 @@ opt_pattern(const char *v, struct wr_rfc2889_conf *r, struct wr_error *err)
 		}
 	}
 	return wr_err_usage(err, -EINVAL, "--mesh-pattern %s: expected full, "
-		"one-to-many or many-to-one", v);
+		"one-to-many, many-to-one or congestion", v);
 }
 
 /* "PPS" (one trial) or "MIN-MAX" (a search), frames/s per port. */

@@ -145,8 +145,10 @@ send_due(const struct wr_mesh_io *io, unsigned int s, struct sender *x,
 
 	n = due_frames(io, s, x, RTE_MIN(due, x->total), b);
 	tx = n ? rte_eth_tx_burst(io->port_id[s], 0, b, (uint16_t)n) : 0;
-	if (tx < n)
+	if (tx < n) {
 		rte_pktmbuf_free_bulk(&b[tx], n - tx);
+		c->tx_refused[s] += n - tx;
+	}
 	for (i = 0; i < tx; i++) {
 		d = p->dst[s][(x->next + i) % p->nb_dst[s]];
 		x->seq[d]++;

@@ -20,7 +20,7 @@ wr_mesh_doc(json_t *doc, const struct wr_config *cfg, unsigned int nb,
 		return NULL;
 	}
 	wr_json_set(o, "section", json_string(r->mesh_pattern == WR_MESH_FULL ?
-		"5.1" : "5.2"));
+		"5.1" : r->mesh_pattern == WR_MESH_CONGESTION ? "5.5" : "5.2"));
 	wr_json_set(o, "pattern", json_string(wr_mesh_pattern_name(r->mesh_pattern)));
 	for (i = 0; i < nb; i++) {
 		p = json_object();
@@ -60,7 +60,26 @@ port_json(const struct wr_mesh_trial_rec *t, unsigned int i)
 	wr_json_set(x, "stray", json_integer((json_int_t)sum.stray_pkts));
 	wr_json_set(x, "learn_sent", json_integer((json_int_t)t->c->learn_sent[i]));
 	wr_json_set(x, "other_received", json_integer((json_int_t)t->c->other_rx[i]));
+	wr_json_set(x, "tx_refused", json_integer((json_int_t)t->c->tx_refused[i]));
 	wr_json_set(x, "forwarding_rate_pps", json_real(sum.fwd_pps));
+	return x;
+}
+
+/* The verdicts of 5.5 of a congestion trial's counts c. */
+static json_t *
+congestion_json(const struct wr_mesh_counts *c)
+{
+	struct wr_mesh_congestion g;
+	json_t *x = json_object();
+
+	wr_mesh_congestion(c, &g);
+	wr_json_set(x, "uncongested_sent", json_integer((json_int_t)g.uncongested_sent_pkts));
+	wr_json_set(x, "uncongested_lost", json_integer((json_int_t)g.uncongested_lost_pkts));
+	wr_json_set(x, "congested_sent", json_integer((json_int_t)g.congested_sent_pkts));
+	wr_json_set(x, "congested_lost", json_integer((json_int_t)g.congested_lost_pkts));
+	wr_json_set(x, "tx_refused", json_integer((json_int_t)g.refused_pkts));
+	wr_json_set(x, "head_of_line_blocking", json_boolean(g.hol_blocking));
+	wr_json_set(x, "back_pressure", json_boolean(g.back_pressure));
 	return x;
 }
 
@@ -115,6 +134,8 @@ wr_mesh_trial_json(json_t *o, const struct wr_mesh_trial_rec *t)
 	wr_json_set(x, "pass", json_boolean(t->pass));
 	wr_json_set(x, "ports", ports);
 	wr_json_set(x, "pairs", pairs_json(t));
+	if (t->congestion)
+		wr_json_set(x, "congestion", congestion_json(t->c));
 	json_array_append_new(json_object_get(o, "trials"), x);
 }
 

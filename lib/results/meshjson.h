@@ -26,6 +26,7 @@ struct wr_mesh_trial_rec {
 	double send_s;		/* first to last frame sent */
 	double reset_s;		/* the --fdb-reset command's time, 0: none */
 	bool pass;		/* no pair lost a frame */
+	bool congestion;	/* 5.5: the verdicts too */
 };
 
 /* What the trials found. */

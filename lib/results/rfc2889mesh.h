@@ -37,6 +37,7 @@ int wr_mesh_plan_make(struct wr_mesh_plan *p, enum wr_mesh_pattern pattern,
 		unsigned int nb, struct wr_error *err);
 
 /* Whether port s sends to port d in plan p. This function can't fail. */
+
 bool wr_mesh_pair(const struct wr_mesh_plan *p, unsigned int s, unsigned int d);
 
 /* Name of a pattern, as --mesh-pattern takes it. Can't fail. */
@@ -54,6 +55,8 @@ struct wr_mesh_counts {
 	uint64_t stray[WR_MESH_MAX_PORTS][WR_MESH_MAX_PORTS];
 	uint64_t learn_sent[WR_MESH_MAX_PORTS];	/* learning frames sent */
 	uint64_t other_rx[WR_MESH_MAX_PORTS];	/* any other frame received */
+	uint64_t tx_refused[WR_MESH_MAX_PORTS];	/* frames its transmit refused
+						 * (sent again later) */
 	uint64_t send_tsc;	/* first frame to last frame sent, TSC */
 };
 
@@ -84,5 +87,27 @@ void wr_mesh_port_sum(const struct wr_mesh_plan *p,
  * This function can't fail.
  */
 bool wr_mesh_pass(const struct wr_mesh_plan *p, const struct wr_mesh_counts *c);
+
+/*
+ * RFC 2889 5.5 (congestion control, --mesh-pattern congestion): ports 0
+ * and 1 overload port 2; port 0 also sends to port 3, which nothing
+ * congests. As 5.5.4 reports them: head-of-line blocking is frame loss
+ * on the uncongested flow (0 -> 3); back pressure, the congested port's
+ * flows losing no frame while the senders were held back (their transmit
+ * refused frames: flow control, or a link that would take no more).
+ */
+struct wr_mesh_congestion {
+	uint64_t uncongested_sent_pkts;	/* pair 0 -> 3 */
+	uint64_t uncongested_lost_pkts;
+	uint64_t congested_sent_pkts;	/* pairs 0 -> 2 and 1 -> 2 */
+	uint64_t congested_lost_pkts;
+	uint64_t refused_pkts;		/* ports 0 and 1's transmit refusals */
+	bool hol_blocking;
+	bool back_pressure;
+};
+
+/* The verdicts of 5.5 from c (a congestion plan's). Can't fail. */
+void wr_mesh_congestion(const struct wr_mesh_counts *c,
+		struct wr_mesh_congestion *g);
 
 #endif /* WR_RFC2889_MESH_H */

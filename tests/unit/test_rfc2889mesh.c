@@ -2,7 +2,8 @@
 /*
  * RFC 2889 meshed forwarding (--mode mesh), pure parts: the pairs of each
  * pattern, the refusal of too few or too many ports, each pair's loss
- * and the verdict, a port's sums and forwarding rate, the mesh frame
+ * and the verdict, a port's sums and forwarding rate, the verdicts of
+ * congestion control (5.5), the mesh frame
  * byte for byte (its pair) and the point compare and report read from
  * the result's object.
  */
@@ -40,6 +41,11 @@ test_plans(void)
 	WR_CHECK_STR(err.msg, "--mode mesh: 1 ports; a meshed trial needs 2 to 16");
 	WR_CHECK(wr_mesh_plan_make(&p, WR_MESH_FULL, 17, &err) == -EINVAL);
 	WR_CHECK_STR(wr_mesh_pattern_name(WR_MESH_MANY_TO_ONE), "many-to-one");
+	WR_CHECK_U64(wr_mesh_plan_make(&p, WR_MESH_CONGESTION, 4, &err), 0);
+	WR_CHECK(p.nb_dst[0] == 2 && p.dst[0][0] == 2 && p.dst[0][1] == 3 &&
+		p.nb_dst[1] == 1 && p.dst[1][0] == 2 && p.nb_dst[2] == 0 && p.nb_dst[3] == 0);
+	WR_CHECK(wr_mesh_plan_make(&p, WR_MESH_CONGESTION, 5, &err) == -EINVAL);
+	WR_CHECK_STR(err.msg, "--mesh-pattern congestion: 5 ports; it needs 4");
 }
 
 static void
@@ -71,6 +77,36 @@ test_counts(void)
 	c.rx[2][1] = 101;	/* a duplicate: no loss, never below 0 */
 	WR_CHECK_U64(wr_mesh_lost(&c, 2, 1), 0);
 	WR_CHECK(wr_mesh_pass(&p, &c));
+}
+
+/* 5.5: the uncongested flow's loss is head-of-line blocking; no loss on
+ * the congested port with refused transmits is back pressure. */
+static void
+test_congestion(void)
+{
+	static struct wr_mesh_counts c;
+	struct wr_mesh_congestion g;
+
+	memset(&c, 0, sizeof(c));
+	c.sent[0][2] = c.sent[0][3] = 1000;
+	c.sent[1][2] = 2000;
+	c.rx[0][2] = 700;
+	c.rx[1][2] = 1400;
+	c.rx[0][3] = 1000;
+	wr_mesh_congestion(&c, &g);
+	WR_CHECK_U64(g.congested_lost_pkts, 900);
+	WR_CHECK(!g.hol_blocking && !g.back_pressure);
+	c.rx[0][3] = 990;
+	wr_mesh_congestion(&c, &g);
+	WR_CHECK(g.hol_blocking && g.uncongested_lost_pkts == 10);
+	c.rx[0][2] = 1000;
+	c.rx[1][2] = 2000;
+	c.tx_refused[1] = 5;
+	wr_mesh_congestion(&c, &g);
+	WR_CHECK(g.back_pressure && g.refused_pkts == 5);
+	c.tx_refused[1] = 0;	/* no loss, nobody held back: not shown */
+	wr_mesh_congestion(&c, &g);
+	WR_CHECK(!g.back_pressure);
 }
 
 static void
@@ -117,6 +153,7 @@ main(void)
 {
 	WR_TEST_RUN(test_plans);
 	WR_TEST_RUN(test_counts);
+	WR_TEST_RUN(test_congestion);
 	WR_TEST_RUN(test_frame);
 	WR_TEST_RUN(test_points);
 	return wr_test_summary();
