@@ -20,4 +20,7 @@ void app_view_y1564(FILE *f, const json_t *y);
 /* The --mode addr-* tables of a result's "rfc2889" (view_rfc2889.c). */
 void app_view_rfc2889(FILE *f, const json_t *y);
 
+/* The --mode mesh tables of a result's "rfc2889" (view_mesh.c). */
+void app_view_mesh(FILE *f, const json_t *y);
+
 #endif /* WR_APP_VIEW_METHODS_H */

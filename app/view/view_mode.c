@@ -222,7 +222,10 @@ app_view_mode(FILE *f, json_t *doc)
 	json_t *results = json_object_get(doc, "results");
 
 	if (json_object_get(doc, "rfc2889") != NULL) {
-		app_view_rfc2889(f, json_object_get(doc, "rfc2889"));
+		if (json_object_get(json_object_get(doc, "rfc2889"), "pattern") != NULL)
+			app_view_mesh(f, json_object_get(doc, "rfc2889"));
+		else
+			app_view_rfc2889(f, json_object_get(doc, "rfc2889"));
 		fflush(f);
 		return;
 	}

@@ -72,6 +72,7 @@ enum wr_mode {
 	WR_MODE_CONN_RATE,   /* RFC 9693: maximum connection establishment
 	                      * rate of a --conn client, docs/tcp.md */
 	WR_MODE_CONN_CAPACITY, /* RFC 9693 7: connections held, docs/conncap.md */
+	WR_MODE_MESH,        /* RFC 2889 5.1, 5.2: meshed forwarding */
 };
 
 /* Which TX stamps latency may be computed from. */

@@ -17,7 +17,7 @@
  */
 static const char *const mode_values[] = { "run", "sweep", "throughput",
 	"loss", "b2b", "mlr", "y1564", "addr-capacity", "addr-learning",
-	"conn-rate", "conn-capacity", NULL };
+	"conn-rate", "conn-capacity", "mesh", NULL };
 static const char *const stamp_values[] = { "full", "seq", "none", NULL };
 static const char *const latency_values[] = { "auto", "tsc", "off", "sync", NULL };
 static const char *const capture_what_values[] = { "foreign", "seq", "last",
@@ -31,6 +31,8 @@ static const char *const vary_values[] = { "inc", "random", NULL };
 static const char *const replay_speed_values[] = { "max", NULL };
 static const char *const rx_clock_values[] = { "own", "any", NULL };
 static const char *const addr_plan_values[] = { "random", NULL };
+static const char *const mesh_pattern_values[] = { "full", "one-to-many",
+	"many-to-one", "congestion", NULL };
 static const char *const clock_sync_values[] = { "auto", "ptp", "chrony", "none",
 	NULL };
 /* In the order of enum wr_conn_role and wr_conn_app (conncfg.h), from 1. */
@@ -177,7 +179,7 @@ const struct wr_optdesc wr_optab[] = {
 
 	{ "mode", REQ, WR_OPT_MODE, "MODE", "run (one run), sweep (one trial per size),\n"
 		"throughput (RFC 2544 26.1: NDR/PDR search),\nloss (26.3: frame loss rate), "
-		"b2b (26.4:\nback-to-back), mlr (MLRsearch: loads meeting\n--goals, docs/rfc2544.md), y1564 (ITU-T\nY.1564 service activation of the --stream\nservices, docs/y1564.md), addr-capacity\n(RFC 2889 5.7: MAC addresses a switch holds),\naddr-learning (5.8: how fast it learns them;\ndocs/rfc2889.md), conn-rate (with --conn client:\nthe highest connection rate without a failure,\nup to --conn-rate; docs/tcp.md), conn-capacity\n(with --conn client: RFC 9693 7, connections a\nstateful device holds, docs/conncap.md) [run]", WR_OPTSEC_MODES,
+		"b2b (26.4:\nback-to-back), mlr (MLRsearch, docs/rfc2544.md),\ny1564 (ITU-T Y.1564, docs/y1564.md),\naddr-capacity (RFC 2889 5.7: MAC addresses a\nswitch holds), addr-learning (5.8: how fast\nit learns them), mesh (5.1, 5.2: ports talking\nto each other; docs/rfc2889.md), conn-rate\n(--conn client: the highest connection rate\nwithout a failure), conn-capacity (--conn\nclient: connections a stateful device holds;\ndocs/tcp.md) [run]", WR_OPTSEC_MODES,
 		WR_PROF_TEST, mode_values },
 	{ "sizes", REQ, WR_OPT_SIZES, "LIST", "frame sizes of a mode: 64,512,1518 | "
 		"rfc2544\n(64..1518, 7 sizes) | rfc2544-jumbo (and 9018)\n[--size]",
@@ -412,14 +414,23 @@ const struct wr_optdesc wr_optab[] = {
 		"a\ntrial longer than it is refused, 0 = not\nchecked [300s]",
 		WR_OPTSEC_MODES,
 		WR_PROF_TEST, NULL },
-	{ "addr-settle", REQ, WR_OPT_ADDR_SETTLE, "T", "--mode addr-*: wait between "
-		"the learning\nand the test frames, and after the test\nframes before "
-		"counting [100ms]", WR_OPTSEC_MODES,
+	{ "addr-settle", REQ, WR_OPT_ADDR_SETTLE, "T", "--mode addr-*, mesh: wait "
+		"between the\nlearning and the test frames, and after the\ntest frames "
+		"before counting [100ms]", WR_OPTSEC_MODES,
 		WR_PROF_TEST, NULL },
 	{ "addr-plan", REQ, WR_OPT_ADDR_PLAN, "PLAN", "--mode addr-*: the learned "
 		"source addresses:\nMAC (it and the ones after it) or\nrandom[:SEED] "
 		"(locally administered)\n[02:28:89:00:00:00]", WR_OPTSEC_MODES,
 		WR_PROF_TEST, addr_plan_values },
+	{ "mesh-pattern", REQ, WR_OPT_MESH_PATTERN, "P", "--mode mesh: full (every "
+		"port to every\nother, RFC 2889 5.1), one-to-many (the first\nport to "
+		"the others), many-to-one (the\nothers to the first; 5.2) or congestion\n(5.5: "
+		"ports 0 and 1 overload port 2,\nport 0 also sends to port 3) [full]",
+		WR_OPTSEC_MODES, WR_PROF_TEST, mesh_pattern_values },
+	{ "mesh-rate", REQ, WR_OPT_MESH_RATE, "PPS[-MAX]", "--mode mesh: frames/s "
+		"each port sends: one\ntrial, or MIN-MAX: the throughput searched\n"
+		"(--resolution, --max-trials) [1000]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 	{ "capture", REQ, WR_OPT_CAPTURE, "FILE", "write the frames that explain a bad "
 		"run to\nFILE (pcapng, rte_pcapng; tcpdump -r and\ntshark read it), "
 		"atomically at the end [off]", WR_OPTSEC_CAPTURE,

@@ -32,6 +32,51 @@ wr_opts_rfc2889_defaults(struct wr_config *cfg)
 	r->aging_ms = 300000;
 	r->settle_ms = 100;
 	memcpy(r->plan_base, base, sizeof(base));
+	r->mesh_pattern = WR_MESH_FULL;
+	r->mesh_min_pps = 1000;
+	r->mesh_max_pps = 1000;
+}
+
+/* "full", "one-to-many" or "many-to-one". */
+static int
+opt_pattern(const char *v, struct wr_rfc2889_conf *r, struct wr_error *err)
+{
+	static const char *const names[] = { [WR_MESH_FULL] = "full",
+		[WR_MESH_ONE_TO_MANY] = "one-to-many",
+		[WR_MESH_MANY_TO_ONE] = "many-to-one",
+		[WR_MESH_CONGESTION] = "congestion" };
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(names); i++) {
+		if (strcmp(v, names[i]) == 0) {
+			r->mesh_pattern = (enum wr_mesh_pattern)i;
+			return 0;
+		}
+	}
+	return wr_err_usage(err, -EINVAL, "--mesh-pattern %s: expected full, "
+		"one-to-many, many-to-one or congestion", v);
+}
+
+/* "PPS" (one trial) or "MIN-MAX" (a search), frames/s per port. */
+static int
+opt_mesh_rate(const char *v, struct wr_rfc2889_conf *r, struct wr_error *err)
+{
+	char *end;
+	double lo = strtod(v, &end), hi = lo;
+
+	if (end != v && *end == '-') {
+		v = end + 1;
+		hi = strtod(v, &end);
+		if (end != v && *end == '\0' && !(hi > lo))
+			return wr_err_usage(err, -EINVAL, "--mesh-rate %g-%g: the "
+				"largest rate must be above the smallest", lo, hi);
+	}
+	if (end == v || *end != '\0' || !(lo >= 1) || hi > ADDR_MAX_PPS)
+		return wr_err_usage(err, -EINVAL, "--mesh-rate: expected PPS or "
+			"MIN-MAX, frames/s per port from 1 to %g", ADDR_MAX_PPS);
+	r->mesh_min_pps = lo;
+	r->mesh_max_pps = hi;
+	return 0;
 }
 
 /* "L,T,M": three run port indices. */
@@ -150,6 +195,8 @@ wr_opts_rfc2889(int c, const char *v, struct wr_config *cfg, struct wr_error *er
 	case WR_OPT_ADDR_SETTLE:
 		return wr_optv_duration("addr-settle", v, 0, &r->settle_ms, err);
 	case WR_OPT_ADDR_PLAN: return opt_plan(v, r, err);
+	case WR_OPT_MESH_PATTERN: return opt_pattern(v, r, err);
+	case WR_OPT_MESH_RATE: return opt_mesh_rate(v, r, err);
 	default:
 		return 1;
 	}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Configuration of the RFC 2889 address modes (docs/rfc2889.md):
- * --mode addr-capacity (section 5.7) and addr-learning (5.8). Filled by
+ * --mode addr-capacity (section 5.7), addr-learning (5.8) and mesh
+ * (5.1, 5.2). Filled by
  * opts_rfc2889.c from the option table; read by methods/mode_rfc2889.c.
  */
 #ifndef WR_RFC2889CFG_H
@@ -14,6 +15,14 @@
 #define WR_RFC2889_CMD_LEN 1024u
 /* Most addresses one trial learns (--addr-count). */
 #define WR_RFC2889_MAX_ADDRS 1000000u
+
+/* --mesh-pattern: who sends to whom (RFC 2889 5.1, 5.2). */
+enum wr_mesh_pattern {
+	WR_MESH_FULL,		/* 5.1: every port to every other */
+	WR_MESH_ONE_TO_MANY,	/* 5.2: the first port to every other */
+	WR_MESH_MANY_TO_ONE,	/* 5.2: every other port to the first */
+	WR_MESH_CONGESTION,	/* 5.5: ports 0, 1 overload 2; 0 also to 3 */
+};
 
 struct wr_rfc2889_conf {
 	/* Run port indices (the ports' order on the command line). */
@@ -31,6 +40,10 @@ struct wr_rfc2889_conf {
 	bool plan_random;	/* --addr-plan random[:SEED] */
 	uint8_t plan_base[6];	/* range: the first address */
 	uint64_t plan_seed;	/* random: the key */
+	/* --mode mesh (5.1, 5.2) */
+	enum wr_mesh_pattern mesh_pattern;	/* --mesh-pattern */
+	double mesh_min_pps;	/* --mesh-rate: per sending port; equal to */
+	double mesh_max_pps;	/* mesh_max_pps: one trial, else a search */
 };
 
 #endif /* WR_RFC2889CFG_H */

@@ -54,6 +54,10 @@ const struct wr_metric_def wr_metric_defs[WR_METRIC_COUNT] = {
 		WR_METRIC_HIGHER_BETTER, 0.0, false },
 	[WR_METRIC_LEARN_RATE] = { "learn_rate_pps", "learning fps", "throughput",
 		WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_MESH_FWD_PPS] = { "mesh_fwd_pps", "forwarding fps",
+		"throughput", WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_MESH_TPUT_PPS] = { "mesh_throughput_pps", "port fps",
+		"throughput", WR_METRIC_HIGHER_BETTER, 5.0, true },
 	/*
 	 * A connection run: its rates move as frame rates do; failures are
 	 * judged as loss is (absolute points); connect p99 as a latency tail.

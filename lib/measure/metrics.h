@@ -36,6 +36,9 @@ enum wr_metric_id {
 	/* RFC 2889 5.7 and 5.8 (docs/rfc2889.md). */
 	WR_METRIC_ADDR_CAPACITY,
 	WR_METRIC_LEARN_RATE,
+	/* RFC 2889 5.1, 5.2: forwarding rate in all, throughput per port. */
+	WR_METRIC_MESH_FWD_PPS,
+	WR_METRIC_MESH_TPUT_PPS,
 	/* Figures of a connection run (lib/results/conn_read.c). */
 	WR_METRIC_CONN_CPS,
 	WR_METRIC_CONN_RPS,

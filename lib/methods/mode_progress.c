@@ -83,6 +83,7 @@ calibrates(const struct mode_ctx *m)
 		m->run->setup.cfg->mode != WR_MODE_ADDR_CAPACITY &&
 		m->run->setup.cfg->mode != WR_MODE_ADDR_LEARNING &&
 		m->run->setup.cfg->mode != WR_MODE_CONN_RATE &&
+		m->run->setup.cfg->mode != WR_MODE_MESH &&
 		m->run->setup.cfg->rate.unit == WR_RATE_NONE &&
 		wr_mode_trusted_link_bps(m->run) == 0;
 }
@@ -142,6 +143,9 @@ per_size(const struct mode_ctx *m)
 	case WR_MODE_ADDR_LEARNING:
 	case WR_MODE_CONN_RATE:
 		return fresh_search(cfg);
+	case WR_MODE_MESH:
+		return cfg->rfc2889.mesh_max_pps > cfg->rfc2889.mesh_min_pps ?
+			fresh_search(cfg) : 1;
 	default:
 		return 1;
 	}

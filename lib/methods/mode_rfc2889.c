@@ -40,13 +40,8 @@ struct r2889_ctx {
 	json_t *obj;			/* the doc's "rfc2889" */
 };
 
-/*
- * Run the --fdb-reset command under /bin/sh, its output to our stderr
- * (stdout may carry the result). Returns 0, or a negative errno with err
- * set when it could not start or did not exit 0.
- */
-static int
-run_reset(const char *cmd, struct wr_error *err)
+int
+wr_mode_fdb_reset(const char *cmd, struct wr_error *err)
 {
 	char sh[] = "/bin/sh", dash_c[] = "-c", *argv[4];
 	posix_spawn_file_actions_t fa;
@@ -168,7 +163,7 @@ trial(struct r2889_ctx *x, uint32_t nb, double learn_pps, bool *pass,
 	wr_mode_trial_at(WR_R2889_FRAME_LEN + 4, learn_pps,
 		(uint64_t)(wr_rfc2889_trial_s(&tm) * 1e3), &t);
 	wr_mode_progress_trial(m, "address", &t);
-	rc = run_reset(x->rc->reset_cmd, m->err);
+	rc = wr_mode_fdb_reset(x->rc->reset_cmd, m->err);
 	if (rc != 0)
 		return rc;
 	t1 = rte_rdtsc();

@@ -153,4 +153,17 @@ int wr_mode_rfc2889(struct mode_ctx *m);
  */
 int wr_mode_conn_rate(struct mode_ctx *m);
 
+/*
+ * Run the --fdb-reset command cmd under /bin/sh, its output to our
+ * stderr (stdout may carry the result; mode_rfc2889.c). Returns 0, or a
+ * negative errno with err set when it could not start or did not exit 0.
+ */
+int wr_mode_fdb_reset(const char *cmd, struct wr_error *err);
+
+/*
+ * RFC 2889 5.1 or 5.2 (--mode mesh; mode_mesh.c): the doc's "rfc2889".
+ * Returns as wr_mode_trial.
+ */
+int wr_mode_mesh(struct mode_ctx *m);
+
 #endif /* WR_MODES_INT_H */

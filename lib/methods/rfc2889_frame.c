@@ -11,6 +11,8 @@
 #define OFF_KIND 18u
 #define OFF_TRIAL 20u
 #define OFF_IDX 22u
+#define OFF_SRC 26u
+#define OFF_DST 27u
 
 static void
 put_be(uint8_t *p, uint32_t v, unsigned int n)
@@ -44,6 +46,8 @@ wr_r2889_frame(uint8_t *buf, const uint8_t dst[6], const uint8_t src[6],
 	put_be(buf + OFF_KIND, (uint32_t)t->kind, 2);
 	put_be(buf + OFF_TRIAL, t->trial, 2);
 	put_be(buf + OFF_IDX, t->idx, 4);
+	buf[OFF_SRC] = t->src_port;
+	buf[OFF_DST] = t->dst_port;
 }
 
 bool
@@ -51,14 +55,17 @@ wr_r2889_parse(const uint8_t *buf, uint32_t len, struct wr_r2889_tag *t)
 {
 	uint32_t kind;
 
-	if (len < OFF_IDX + 4 || get_be(buf + OFF_TYPE, 2) != WR_R2889_ETHERTYPE ||
+	if (len < OFF_DST + 1 || get_be(buf + OFF_TYPE, 2) != WR_R2889_ETHERTYPE ||
 			get_be(buf + OFF_MAGIC, 4) != R2889_MAGIC)
 		return false;
 	kind = get_be(buf + OFF_KIND, 2);
-	if (kind != WR_R2889_LEARN && kind != WR_R2889_TEST)
+	if (kind != WR_R2889_LEARN && kind != WR_R2889_TEST &&
+			kind != WR_R2889_MESH)
 		return false;
 	t->kind = (enum wr_r2889_kind)kind;
 	t->trial = (uint16_t)get_be(buf + OFF_TRIAL, 2);
 	t->idx = get_be(buf + OFF_IDX, 4);
+	t->src_port = buf[OFF_SRC];
+	t->dst_port = buf[OFF_DST];
 	return true;
 }

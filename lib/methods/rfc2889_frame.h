@@ -3,7 +3,8 @@
  * The frames of the RFC 2889 address trials (5.7, 5.8): 60 bytes before
  * the FCS (64 on the wire), destination and source MAC, the local
  * experimental EtherType 0x88b5 (IEEE 802), then a small header: a
- * magic, the kind of frame, the trial's number and the frame's index.
+ * magic, the kind of frame, the trial's number and the frame's index
+ * (and for --mode mesh, the pair of ports it belongs to).
  * A switch forwards them by MAC alone; the receiver tells ours from any
  * other frame, and a frame of an earlier trial from this one's. Pure.
  */
@@ -21,13 +22,17 @@
 enum wr_r2889_kind {
 	WR_R2889_LEARN = 1,	/* learning port -> the test port's MAC */
 	WR_R2889_TEST = 2,	/* test port -> a learned address */
+	WR_R2889_MESH = 3,	/* --mode mesh: port src -> port dst */
 };
 
 /* What a frame says about itself. */
 struct wr_r2889_tag {
 	enum wr_r2889_kind kind;
 	uint16_t trial;		/* the trial's number, wraps */
-	uint32_t idx;		/* the address's index in the plan */
+	uint32_t idx;		/* the address's index in the plan; mesh:
+				 * the frame's number in its pair */
+	uint8_t src_port;	/* mesh: the sender's and the receiver's */
+	uint8_t dst_port;	/* indices among the run's ports */
 };
 
 /*

@@ -11,6 +11,7 @@
 #include "conn_read.h"
 #include "connrate.h"
 #include "kinds.h"
+#include "meshjson.h"
 #include "rfc2889json.h"
 #include "trials.h"
 
@@ -489,6 +490,10 @@ const struct wr_kind wr_kinds[] = {
 		"(learning frames/s)", false,
 		IDS(WR_METRIC_LEARN_RATE), IDS(WR_METRIC_LEARN_RATE),
 		wr_rfc2889_points },
+	{ "mesh", "mesh", "RFC 2889 5.1/5.2 meshed forwarding (frames/s received "
+		"in all; throughput per port)", false,
+		IDS(WR_METRIC_MESH_FWD_PPS, WR_METRIC_MESH_TPUT_PPS),
+		IDS(WR_METRIC_MESH_FWD_PPS, WR_METRIC_MESH_TPUT_PPS), wr_mesh_points },
 	{ "conn_client", NULL, "Connection runs, client (CPS: connections "
 		"completed per s)", false, CONN_IDS, CONN_IDS,
 		wr_results_conn_client_points, "connections" },

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""RFC 2889's address modes (--mode addr-capacity, addr-learning;
-docs/rfc2889.md) against real switches: the Linux bridge and Open vSwitch
+"""RFC 2889's address modes (--mode addr-capacity, addr-learning) and
+meshed forwarding (--mode mesh; docs/rfc2889.md) against real switches: the Linux bridge and Open vSwitch
 in a namespace of their own, wirerate's three net_af_packet ports on veth
 pairs in another. What wirerate concluded is checked against what the
 switch says itself (bridge fdb show, its fdb_max_learned, ovs-appctl
@@ -25,7 +25,7 @@ from twoend import Bed, sh  # noqa: E402
 from wrtest import Checker  # noqa: E402
 
 PLAN = "02:28:89:"          # the default --addr-plan's first octets
-GEN_MACS = ("02:00:00:00:0a:01", "02:00:00:00:0a:02", "02:00:00:00:0a:03")
+GEN_MACS = tuple("02:00:00:00:0a:%02x" % (i + 1) for i in range(16))
 
 
 
@@ -34,15 +34,16 @@ def af_packet(i, dev):
 
 
 class Switch:
-    """A namespace "S" with a switch, another "G" for wirerate, and three
-    veth pairs between them: G's ends are wirerate's ports 0, 1, 2 (the
-    learning, test and monitoring ports), S's ends the switch's ports."""
+    """A namespace "S" with a switch, another "G" for wirerate, and n
+    (3) veth pairs between them: G's ends are wirerate's ports 0, 1, 2...
+    (the learning, test and monitoring ports of the address modes), S's
+    ends the switch's ports."""
 
-    def __init__(self, bed):
+    def __init__(self, bed, n=3):
         self.bed = bed
         self.ns_g, self.ns_s = bed.add_netns("G"), bed.add_netns("S")
         self.gen, self.sw = [], []
-        for i in range(3):
+        for i in range(n):
             g, s = "%sg%d" % (bed.tag, i), "%ss%d" % (bed.tag, i)
             # Made inside the namespaces: they take their IPv6 off (an
             # interface moved there keeps this one's, and its router
@@ -64,6 +65,13 @@ class Switch:
         out = sh("ip", "-n", self.ns_g, "-s", "-j", "link", "show", "dev",
                  self.gen[i]).stdout
         return json.loads(out)[0]["stats64"]["rx"]["packets"]
+
+    def sw_pkts(self, i):
+        """Kernel's (rx, tx) frames of the switch's port i."""
+        out = sh("ip", "-n", self.ns_s, "-s", "-j", "link", "show", "dev",
+                 self.sw[i]).stdout
+        st = json.loads(out)[0]["stats64"]
+        return st["rx"]["packets"], st["tx"]["packets"]
 
     def resets(self):
         if not os.path.exists(self.marker):
@@ -220,6 +228,159 @@ def bridge_learning():
     finish(c, bed, out)
 
 
+def mesh_opts(rate, extra=()):
+    return ["--mode", "mesh", "--mesh-rate", rate, "--trial", "1s",
+            "--addr-settle", "200ms", "--quiet", "--checkpoint", "1s"] + list(extra)
+
+
+def check_pairs(c, doc, pattern, n, what):
+    """Every trial: the pattern's pairs, each balanced exactly (sent =
+    received + lost), the ports' sums the pairs' sums."""
+    rule = {"full": lambda a, b: True, "one-to-many": lambda a, b: a == 0,
+            "many-to-one": lambda a, b: b == 0,
+            "congestion": lambda a, b: (a, b) in ((0, 2), (0, 3), (1, 2))}[pattern]
+    want = sorted((a, b) for a in range(n) for b in range(n) if a != b and rule(a, b))
+    for t in doc["rfc2889"]["trials"]:
+        pairs = t["pairs"]
+        c.eq(sorted((x["src"], x["dst"]) for x in pairs), want,
+             "%s: the pairs of %s" % (what, pattern))
+        c.true(all(x["sent"] == x["received"] + x["lost"] and x["sent"] > 0
+                   for x in pairs), "%s: every pair sent = received + lost: %r"
+               % (what, pairs))
+        for p in t["ports"]:
+            i = p["index"]
+            c.eq((p["sent"], p["received"], p["lost"]),
+                 (sum(x["sent"] for x in pairs if x["src"] == i),
+                  sum(x["received"] for x in pairs if x["dst"] == i),
+                  sum(x["lost"] for x in pairs if x["src"] == i)),
+                 "%s: port %d's sums" % (what, i))
+
+
+def check_port_counters(c, sw, doc, before, what):
+    """Each switch port's kernel counters against what wirerate counted
+    over every trial: rx = the frames its wirerate port sent (learning
+    frames too), tx = the frames that port received (ours to it, ours
+    flooded to it, any other)."""
+    for i in range(len(sw.sw)):
+        ps = [p for t in doc["rfc2889"]["trials"] for p in t["ports"] if p["index"] == i]
+        rx, tx = sw.sw_pkts(i)
+        c.eq(rx - before[i][0], sum(p["sent"] + p["learn_sent"] for p in ps),
+             "%s: switch port %d rx = frames wirerate's port %d sent" % (what, i, i))
+        c.eq(tx - before[i][1], sum(p["received"] + p["stray"] + p["other_received"]
+                                    for p in ps),
+             "%s: switch port %d tx = frames wirerate's port %d received" % (what, i, i))
+
+
+def bridge_mesh():
+    """--mode mesh over 4 ports of the Linux bridge: fully meshed (5.1)
+    at 2000 frames/s per port for 1 s, then one-to-many (5.2). Every pair
+    of the pattern is counted exactly (sent = received + lost), nothing is
+    lost, and each bridge port's kernel rx and tx counters equal what
+    wirerate sent from and received at that port. The table names the
+    forwarding rate; report reads it."""
+    c, bed = Checker("bridge_mesh"), Bed("bridge_mesh")
+    sw = Switch(bed, 4)
+    linux_bridge(sw)
+    out = ""
+    for pattern, rate in (("full", "2000"), ("one-to-many", "3000")):
+        before = [sw.sw_pkts(i) for i in range(4)]
+        rc, out, doc = sw.run(mesh_opts(rate, ["--mesh-pattern", pattern]), pattern)
+        c.eq(rc, 0, "%s: exit code" % pattern)
+        if doc is None:
+            return finish(c, bed, out)
+        o = doc["rfc2889"]
+        c.eq((o["section"], o["pattern"], len(o["ports"]), len(o["trials"])),
+             ("5.1" if pattern == "full" else "5.2", pattern, 4, 1), pattern)
+        t = o["trials"][0]
+        c.eq((t["pass"], t["lost"]), (True, 0), "%s: nothing lost" % pattern)
+        c.eq([p["sent"] for p in t["ports"]],
+             [int(rate) if pattern == "full" or i == 0 else 0 for i in range(4)],
+             "%s: each sending port sent its rate for 1 s" % pattern)
+        c.true(o["result"]["forwarding_rate_pps"] > 0.5 * int(rate) * (
+            4 if pattern == "full" else 1), "%s: forwarding rate %r" % (pattern, o["result"]))
+        check_pairs(c, doc, pattern, 4, pattern)
+        check_port_counters(c, sw, doc, before, pattern)
+    c.true("forwarding rate:" in out and "3>2" not in out,
+           "one-to-many's table: %r" % out[-800:])
+    p = subprocess.run([twoend.WIRERATE, "report", bed.path("full.json")],
+                       capture_output=True, text=True)
+    c.true(p.returncode == 0 and "RFC 2889 5.1/5.2 meshed forwarding" in p.stdout,
+           "report: %r" % p.stdout[:600])
+    finish(c, bed, out)
+
+
+def tc_dropped(sw, dev):
+    out = sw.in_s("tc", "-s", "-j", "qdisc", "show", "dev", dev).stdout
+    return sum(q.get("drops", 0) for q in json.loads(out) if q.get("kind") == "tbf")
+
+
+def bridge_mesh_search():
+    """--mode mesh --mesh-pattern many-to-one over 4 ports of the Linux
+    bridge whose port to wirerate's port 0 is a tbf of 1 Mbit/s (about
+    2000 frames of 60 bytes a second): the throughput search finds a rate
+    per port under a third of it and over a tenth; every trial's pairs
+    balance exactly; the frames lost in all trials are the frames the tbf
+    dropped (tc -s qdisc), and the bridge ports' kernel counters agree."""
+    c, bed = Checker("bridge_mesh_search"), Bed("bridge_mesh_search")
+    sw = Switch(bed, 4)
+    linux_bridge(sw)
+    sw.in_s("tc", "qdisc", "add", "dev", sw.sw[0], "root", "tbf", "rate", "1mbit",
+            "burst", "2kb", "latency", "20ms")
+    before = [sw.sw_pkts(i) for i in range(4)]
+    drops = tc_dropped(sw, sw.sw[0])
+    rc, out, doc = sw.run(mesh_opts("100-3000", ["--mesh-pattern", "many-to-one",
+                                                 "--resolution", "10"]), "search")
+    c.eq(rc, 0, "exit code")
+    if doc is None:
+        return finish(c, bed, out)
+    r = doc["rfc2889"]["result"]
+    c.true(r["search"] and r["found"] and 200 <= r["throughput_pps"] <= 700,
+           "throughput per port under the tbf's third: %r" % r)
+    check_pairs(c, doc, "many-to-one", 4, "search")
+    lost = sum(t["lost"] for t in doc["rfc2889"]["trials"])
+    c.true(lost > 0, "some trial lost frames")
+    c.eq(tc_dropped(sw, sw.sw[0]) - drops, lost, "tbf dropped = frames lost")
+    check_port_counters(c, sw, doc, before, "search")
+    c.true("throughput:" in out, "the table says the throughput: %r" % out[-500:])
+    print("mesh search: %d trials, %r" % (len(doc["rfc2889"]["trials"]), r))
+    finish(c, bed, out)
+
+
+def bridge_congestion():
+    """--mesh-pattern congestion (RFC 2889 5.5) over 4 ports of the Linux
+    bridge whose port to wirerate's port 2 is a tbf of 1 Mbit/s (about
+    2000 frames/s): ports 0 and 1 at 2000 frames/s offer port 2 3000
+    frames/s (half of port 0's and all of port 1's); port 0's other half
+    goes to port 3. The congested flows lose exactly the frames the tbf
+    dropped; the uncongested flow loses none: no head-of-line blocking
+    (the bridge queues per output port), and no back pressure. (A switch
+    with head-of-line blocking: unit rfc2889mesh judges its counts.)"""
+    c, bed = Checker("bridge_congestion"), Bed("bridge_congestion")
+    sw = Switch(bed, 4)
+    linux_bridge(sw)
+    sw.in_s("tc", "qdisc", "add", "dev", sw.sw[2], "root", "tbf", "rate", "1mbit",
+            "burst", "2kb", "latency", "20ms")
+    before = [sw.sw_pkts(i) for i in range(4)]
+    drops = tc_dropped(sw, sw.sw[2])
+    rc, out, doc = sw.run(mesh_opts("2000", ["--mesh-pattern", "congestion"]), "nohol")
+    c.eq(rc, 0, "exit code")
+    if doc is None:
+        return finish(c, bed, out)
+    o = doc["rfc2889"]
+    c.eq((o["section"], o["pattern"]), ("5.5", "congestion"), "section")
+    check_pairs(c, doc, "congestion", 4, "congestion")
+    g = o["trials"][0]["congestion"]
+    c.true(g["congested_lost"] > 0, "the congested port lost frames: %r" % g)
+    c.eq(tc_dropped(sw, sw.sw[2]) - drops, g["congested_lost"],
+         "tbf dropped = the congested flows' loss")
+    c.eq((g["uncongested_lost"], g["head_of_line_blocking"], g["back_pressure"]),
+         (0, False, False), "Linux bridge: no head-of-line blocking: %r" % g)
+    c.true(g["uncongested_sent"] >= 990, "the uncongested flow sent: %r" % g)
+    check_port_counters(c, sw, doc, before, "congestion")
+    c.true("head-of-line blocking: no" in out, "table: %r" % out[-600:])
+    finish(c, bed, out)
+
+
 class Ovs:
     """ovsdb-server and ovs-vswitchd of this test only, in S, with their
     database, sockets, logs and pid files in the bed's directory."""
@@ -372,7 +533,13 @@ def bad_input():
             (base + ["--addr-ports", "0,1"], "--addr-ports 0,1"),
             (base + ["--addr-plan", "01:00:5e:00:00:01"], "--addr-plan"),
             (base + ["--aging", "100ms"], "--aging"),
-            (base + ["--fdb-reset", ""], "--fdb-reset")):
+            (base + ["--fdb-reset", ""], "--fdb-reset"),
+            (["--mode", "mesh", "--mesh-pattern", "star"],
+             "--mesh-pattern star: expected full, one-to-many, many-to-one or congestion"),
+            (["--mode", "mesh", "--mesh-rate", "0"], "--mesh-rate: expected PPS"),
+            (["--mode", "mesh", "--mesh-rate", "500-100"],
+             "--mesh-rate 500-100: the largest rate must be above"),
+            (["--mode", "mesh", "--mesh-rate", "fast"], "--mesh-rate: expected")):
         wrtest.refused(c, nulls, opts, msg)
     # Found once the ports are known, still before any frame.
     for vdevs, opts, msg in (
@@ -384,7 +551,14 @@ def bad_input():
             (nulls, base + ["--addr-plan", "02:ff:ff:ff:ff:ff", "--addr-count",
                             "2"], "--addr-plan: 2 addresses from the base run past"),
             (nulls, base + ["--rx-ports", "0,1"], "the monitoring port (index 2) "
-             "must receive")):
+             "must receive"),
+            (nulls[:1], ["--mode", "mesh"], "--mode mesh: 1 ports; a meshed "
+             "trial needs 2 to 16 ports"),
+            (nulls, ["--mode", "mesh", "--mesh-pattern", "congestion"],
+             "--mesh-pattern congestion: 3 ports; it needs 4"),
+            (nulls, ["--mode", "mesh", "--mesh-pattern", "many-to-one",
+                     "--rx-ports", "1,2"], "--mode mesh --mesh-pattern "
+             "many-to-one: port 0 must receive")):
         wrtest.refused(c, vdevs, opts, msg)
     c.true(not os.path.exists(marker), "the reset hook never ran")
     # A hook that fails is a failed run (1), with what it said.
@@ -396,7 +570,8 @@ def bad_input():
     c.done(r)
 
 
-CASES = cases.by_name(bad_input, bridge_capacity, bridge_learning, ovs_capacity)
+CASES = cases.by_name(bad_input, bridge_capacity, bridge_learning, ovs_capacity,
+                      bridge_mesh, bridge_mesh_search, bridge_congestion)
 
 if __name__ == "__main__":
     try:

@@ -230,7 +230,7 @@ test_frame(void)
 	g[17] = '0';
 	WR_CHECK(!wr_r2889_parse(g, sizeof(g), &u));
 	memcpy(g, f, sizeof(g));
-	g[19] = 3;
+	g[19] = 4;
 	WR_CHECK(!wr_r2889_parse(g, sizeof(g), &u));
 }
 

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The --mode mesh tables of a result's "rfc2889" object (RFC 2889 5.1,
+ * 5.2, 5.5; docs/rfc2889.md): one line per trial, the ports and the pairs
+ * of the last trial (and 5.5's verdicts), then what the trials found.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "view_methods.h"
+
+static double
+num(const json_t *o, const char *k)
+{
+	return json_number_value(json_object_get(o, k));
+}
+
+static const char *
+verdict(const json_t *t)
+{
+	return json_is_true(json_object_get(t, "pass")) ? "pass" : "LOSS";
+}
+
+/* The trials, one line each. */
+static void
+trials(FILE *f, const json_t *y)
+{
+	const json_t *t;
+	size_t i;
+
+	fprintf(f, "%12s %12s %12s %10s %14s %s\n", "offered pps", "sent",
+		"received", "lost", "forwarding pps", "verdict");
+	json_array_foreach(json_object_get(y, "trials"), i, t)
+		fprintf(f, "%12.0f %12.0f %12.0f %10.0f %14.0f %s\n",
+			num(t, "offered_pps"), num(t, "sent"), num(t, "received"),
+			num(t, "lost"), num(t, "forwarding_rate_pps"), verdict(t));
+}
+
+/* RFC 2889 5.5's verdicts of trial t, when it has them. */
+static void
+congestion(FILE *f, const json_t *t)
+{
+	const json_t *g = json_object_get(t, "congestion");
+
+	if (g == NULL)
+		return;
+	fprintf(f, "head-of-line blocking: %s (uncongested flow 0>3 lost %.0f of "
+		"%.0f)\n", json_is_true(json_object_get(g, "head_of_line_blocking")) ?
+		"yes" : "no", num(g, "uncongested_lost"), num(g, "uncongested_sent"));
+	fprintf(f, "back pressure: %s (congested flows to port 2 lost %.0f of %.0f; "
+		"transmit refused %.0f)\n", json_is_true(json_object_get(g,
+		"back_pressure")) ? "yes" : "no", num(g, "congested_lost"),
+		num(g, "congested_sent"), num(g, "tx_refused"));
+}
+
+/* The ports and pairs of trial t. */
+static void
+detail(FILE *f, const json_t *t)
+{
+	const json_t *x;
+	size_t i;
+
+	fprintf(f, "%6s %12s %12s %10s %10s %14s\n", "port", "sent", "received",
+		"lost", "stray", "forwarding pps");
+	json_array_foreach(json_object_get(t, "ports"), i, x)
+		fprintf(f, "%6.0f %12.0f %12.0f %10.0f %10.0f %14.0f\n",
+			num(x, "index"), num(x, "sent"), num(x, "received"),
+			num(x, "lost"), num(x, "stray"), num(x, "forwarding_rate_pps"));
+	fprintf(f, "%6s %12s %12s %10s %10s\n", "pair", "sent", "received",
+		"lost", "stray");
+	json_array_foreach(json_object_get(t, "pairs"), i, x)
+		fprintf(f, "%3.0f>%-2.0f %12.0f %12.0f %10.0f %10.0f\n",
+			num(x, "src"), num(x, "dst"), num(x, "sent"),
+			num(x, "received"), num(x, "lost"), num(x, "stray"));
+}
+
+void
+app_view_mesh(FILE *f, const json_t *y)
+{
+	const json_t *r = json_object_get(y, "result");
+	const json_t *t = json_object_get(y, "trials");
+	size_t n = json_array_size(t);
+
+	fprintf(f, "\nRFC 2889 %s: %s meshed forwarding over %zu ports\n",
+		json_string_value(json_object_get(y, "section")),
+		json_string_value(json_object_get(y, "pattern")),
+		json_array_size(json_object_get(y, "ports")));
+	trials(f, y);
+	if (n > 0) {
+		fprintf(f, "last trial, by port and by pair:\n");
+		detail(f, json_array_get(t, n - 1));
+		congestion(f, json_array_get(t, n - 1));
+	}
+	if (r == NULL) {
+		fprintf(f, "no result: the trials did not finish\n");
+		return;
+	}
+	if (json_is_true(json_object_get(r, "search"))) {
+		if (!json_is_true(json_object_get(r, "found")))
+			fprintf(f, "throughput not found: even the lowest rate lost "
+				"frames\n");
+		else
+			fprintf(f, "throughput: %.0f frames/s per port%s%s\n",
+				num(r, "throughput_pps"),
+				json_is_true(json_object_get(r, "at_max")) ? " (at "
+				"least: the highest rate tried passed)" : "",
+				json_is_true(json_object_get(r, "converged")) ? "" :
+				" (not resolved: trial cap)");
+	}
+	if (json_is_number(json_object_get(r, "forwarding_rate_pps")))
+		fprintf(f, "forwarding rate: %.0f frames/s in all\n",
+			num(r, "forwarding_rate_pps"));
+}
