@@ -98,7 +98,12 @@ wr_install() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	wr_log "installing: ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >/dev/null || wr_die "apt-get update failed"
+	# Once per script: the lists do not change within a run (a fresh
+	# machine's CI used to read them four times).
+	if [ -z "${WR_APT_UPDATED-}" ]; then
+		apt-get update -q >/dev/null || wr_die "apt-get update failed"
+		export WR_APT_UPDATED=1
+	fi
 	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
 		wr_die "apt-get install ${missing[*]} failed"
 }
