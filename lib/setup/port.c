@@ -258,9 +258,8 @@ ring_pair_mac(struct wr_port *p)
 	p->mac.addr_bytes[0] = 0x02;
 	p->mac.addr_bytes[4] = (uint8_t)(p->port_id >> 8);
 	p->mac.addr_bytes[5] = (uint8_t)p->port_id;
-	wr_port_note(p, "MAC 0 from the ring PMD: 02:00:00:00:%02x:%02x used "
-		"(ARP refuses a sender of MAC 0)", p->mac.addr_bytes[4],
-		p->mac.addr_bytes[5]);
+	wr_port_note(p, "the ring PMD's MAC 0: 02:00:00:00:%02x:%02x used (ARP "
+		"needs one)", p->mac.addr_bytes[4], p->mac.addr_bytes[5]);
 }
 
 int
