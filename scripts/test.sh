@@ -46,15 +46,21 @@ Usage: $0                 suites ${suites[*]}, then in the sanitizer
                           WR_D13_ROOT [$WR_D13_ROOT]) with its gcc, DPDK
                           and tshark; this tree built there into
                           build-debian13 [unit vdev]
-The sanitizer and DPDK legs leave out the cases of suite long (a
-wall-clock span by design; tests/meson.build): the plain build runs them.
-Opt-in suites: soak (WR_SOAK_S seconds [600]). Fuzzing time per target:
-WR_FUZZ_SECONDS [$WR_FUZZ_SECONDS].
+       $0 long            the cases of suite long, in the plain build
+The default run (CI) leaves out the cases of suite long (over 30 s, and
+checked by a shorter case too; tests/meson.build long_tests, docs/ci.md):
+'$0 long' runs them, and '$0 SUITE...' runs them with their suites. The
+sanitizer leg also leaves out the cases of suite nosan (rate-sensitive,
+kernel beds; san_skip_tests). Each run ends with scripts/ci-budget.py:
+it fails when a case of the run outside suite long took more than
+WR_CASE_BUDGET_S [60] seconds. Opt-in suites: soak (WR_SOAK_S seconds
+[600]). Fuzzing time per target: WR_FUZZ_SECONDS [$WR_FUZZ_SECONDS].
 USAGE
 }
 
 plain=1
 san=1
+all_cases=0   # 1: the named suites' long cases too (not CI's default run)
 if [ $# -gt 0 ]; then
 	case $1 in
 	-h|--help) usage; exit 0 ;;
@@ -64,23 +70,26 @@ if [ $# -gt 0 ]; then
 	debian13) plain=0; san=0; dpdk_legs=(); shift
 		d13_suites=(unit vdev); [ $# -eq 0 ] || d13_suites=("$@") ;;
 	-*) usage >&2; exit 2 ;;
-	*) suites=("$@"); san=0; dpdk_legs=() ;;
+	*) suites=("$@"); san=0; dpdk_legs=(); all_cases=1 ;;
 	esac
 fi
 
 # Run suites in a build directory; returns meson's status.
-# run_suites DIR [--no-long] SUITE...: --no-long leaves out the cases of
-# suite long (tests/meson.build: a wall-clock span by design), which the
-# plain build runs.
+# run_suites DIR [--no-long] [--no-san] SUITE...: --no-long leaves out the
+# cases of suite long (tests/meson.build long_tests: `scripts/test.sh long`
+# runs them), --no-san those of suite nosan (san_skip_tests: the plain
+# build runs them).
 run_suites() {
-	local dir=$1 s args=() rc=0 what
+	local dir=$1 s args=() rc=0 what not=""
 	shift
-	what=$*
-	if [ "${1-}" = --no-long ]; then
+	while [ "${1-}" = --no-long ] || [ "${1-}" = --no-san ]; do
+		case $1 in
+		--no-long) args+=(--no-suite long); not+=", long" ;;
+		--no-san) args+=(--no-suite nosan); not+=", nosan" ;;
+		esac
 		shift
-		args+=(--no-suite long)
-		what="$* (not the long cases: the plain build runs them)"
-	fi
+	done
+	what=$*${not:+ (not the cases of suites ${not#, })}
 	for s in "$@"; do args+=(--suite "$s"); done
 	wr_log "$dir: $what"
 	sync    # the build's writes too (see below)
@@ -261,7 +270,11 @@ if [ $plain -eq 1 ]; then
 	mark "plain build"
 	[ $san -eq 0 ] || san_bg_start
 	[[ " ${suites[*]} " != *" package "* ]] || pkg_bg_start
-	run_suites "$WR_BUILD" "${suites[@]}" || rc=1
+	if [ $all_cases -eq 1 ]; then
+		run_suites "$WR_BUILD" "${suites[@]}" || rc=1
+	else
+		run_suites "$WR_BUILD" --no-long "${suites[@]}" || rc=1
+	fi
 	if [ -n "$pkg_bg" ]; then
 		wait "$pkg_bg"
 		rm -rf "$WR_PKG_PREBUILT" "$WR_PKG_PREBUILT.log"
@@ -276,7 +289,7 @@ if [ $san -eq 1 ]; then
 		leg_san
 	fi
 	mark "sanitizer build${san_bg:+ (what remained of it)}"
-	run_suites "$WR_SAN_BUILD" --no-long "${san_suites[@]}" || rc=1
+	run_suites "$WR_SAN_BUILD" --no-long --no-san "${san_suites[@]}" || rc=1
 	mark "sanitizer suites"
 	dirs+=("$WR_SAN_BUILD")
 fi
@@ -293,5 +306,7 @@ wr_log "where the time went (docs/ci.md):"
 printf '  %s\n' "${times[@]}"
 python3 "$(dirname "$0")/ci-times.py" "${dirs[@]}"
 summary "${dirs[@]}" || rc=1
+# The per-case budget, so that CI's time holds as suites arrive.
+python3 "$(dirname "$0")/ci-budget.py" --limit "${WR_CASE_BUDGET_S:-60}" "${dirs[@]}" || rc=1
 set -e
 exit $rc

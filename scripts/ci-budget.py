@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""CI's time budget per case: reads each build directory's
+meson-logs/testlog.json (what meson measured, not what the case says of
+itself) and fails (exit 1) when a case outside suite long took more than
+the limit, naming it, so that CI stays within its budget as suites arrive.
+A case that must take longer goes into suite long (tests/meson.build
+long_tests, run by `scripts/test.sh long`), or, where nothing shorter
+checks what it checks, into LIMITS below with its own limit and why
+(docs/ci.md). Prints the cases nearest their limit. scripts/test.sh runs
+this at the end of every run; tests/ci_budget_selftest.py proves it fails.
+
+Usage: ci-budget.py [--limit SECONDS] BUILD_DIR..."""
+import json
+import os
+import re
+import sys
+
+# Cases of CI with a limit of their own: nothing shorter checks what they
+# check, and the time is their set-up's.
+LIMITS = {
+    # dpkg-buildpackage: a whole second build and its unit suite (164 s of
+    # 189 s in the last clean-clone run); WR_SAN_BG=1 moves the build
+    # beside the suites.
+    "deb_install": 300,
+    # The campaign's one run through every kind of cell, a host
+    # unreachable, an interrupt and the resume: three campaigns over SSH
+    # on one bed (102 s).
+    "campaign_end_to_end": 150,
+    # Binding and restoring PCI ports on a fake sysfs: two campaigns and
+    # an interrupted one (64 s).
+    "campaign_binding": 100,
+    # Every option through --help, the man page, completion and profiles:
+    # the longest unit case, run beside the others (33 s under the
+    # sanitizers, 43 s on a loaded machine).
+    "optab_docs": 120,
+}
+
+
+def cases(d):
+    """(case, suites, seconds, result) of each case of D's last test run."""
+    try:
+        lines = open(os.path.join(d, "meson-logs", "testlog.json")).read().splitlines()
+    except OSError:
+        return None
+    out = []
+    for line in lines:
+        r = json.loads(line)
+        # "project:suite+suite / case" (newer meson also has a field).
+        m = re.match(r"[^:]*:([^ ]+) / (.*)", r["name"])
+        suites = set(r.get("suite") or [])
+        if m:
+            suites |= set(m.group(1).split("+"))
+            case = m.group(2)
+        else:
+            case = r["name"]
+        out.append((case, suites, r["duration"], r["result"]))
+    return out
+
+
+def main(argv):
+    limit = 60.0
+    if len(argv) > 1 and argv[0] == "--limit":
+        limit, argv = float(argv[1]), argv[2:]
+    if not argv or argv[0].startswith("-"):
+        print(__doc__)
+        return 0 if argv and argv[0] in ("-h", "--help") else 2
+    over, near, seen = [], [], 0
+    for d in argv:
+        got = cases(d)
+        if got is None:
+            continue
+        for case, suites, dur, result in got:
+            if "long" in suites or result == "SKIP":
+                continue
+            seen += 1
+            own = LIMITS.get(case, limit)
+            where = "%s (%s, %s)" % (case, ",".join(sorted(suites)), os.path.basename(d))
+            if dur > own:
+                over.append((dur, own, where))
+            elif dur > own / 2:
+                near.append((dur, own, where))
+    print("case budget: %d cases outside suite long, limit %.0f s each "
+          "(own limits: %s)" % (seen, limit,
+                                ", ".join("%s %d s" % kv for kv in sorted(LIMITS.items()))))
+    for dur, own, where in sorted(near, reverse=True)[:10]:
+        print("  %6.1f s of %3.0f s  %s" % (dur, own, where))
+    for dur, own, where in sorted(over, reverse=True):
+        print("OVER BUDGET %6.1f s > %.0f s  %s" % (dur, own, where))
+    if over:
+        print("FAIL: %d case(s) over the budget: shorten them, or move them "
+              "into suite long (tests/meson.build long_tests) and list them in "
+              "docs/ci.md" % len(over))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
