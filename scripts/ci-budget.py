@@ -10,7 +10,11 @@ checks what it checks, into LIMITS below with its own limit and why
 (docs/ci.md). Prints the cases nearest their limit. scripts/test.sh runs
 this at the end of every run; tests/ci_budget_selftest.py proves it fails.
 
-Usage: ci-budget.py [--limit SECONDS] BUILD_DIR..."""
+With --total SECONDS it also fails when the case time of one build's run
+outside suite long is over SECONDS (the suites' sum; the run's share of
+CI's 30 minutes); without, it prints that sum.
+
+Usage: ci-budget.py [--limit SECONDS] [--total SECONDS] BUILD_DIR..."""
 import json
 import os
 import re
@@ -59,17 +63,22 @@ def cases(d):
 
 
 def main(argv):
-    limit = 60.0
-    if len(argv) > 1 and argv[0] == "--limit":
-        limit, argv = float(argv[1]), argv[2:]
+    limit, total = 60.0, None
+    while len(argv) > 1 and argv[0] in ("--limit", "--total"):
+        if argv[0] == "--limit":
+            limit = float(argv[1])
+        else:
+            total = float(argv[1])
+        argv = argv[2:]
     if not argv or argv[0].startswith("-"):
         print(__doc__)
         return 0 if argv and argv[0] in ("-h", "--help") else 2
-    over, near, seen = [], [], 0
+    over, near, seen, sums = [], [], 0, []
     for d in argv:
         got = cases(d)
         if got is None:
             continue
+        sums.append((d, sum(dur for _, suites, dur, _ in got if "long" not in suites)))
         for case, suites, dur, result in got:
             if "long" in suites or result == "SKIP":
                 continue
@@ -87,12 +96,20 @@ def main(argv):
         print("  %6.1f s of %3.0f s  %s" % (dur, own, where))
     for dur, own, where in sorted(over, reverse=True):
         print("OVER BUDGET %6.1f s > %.0f s  %s" % (dur, own, where))
+    rc = 0
     if over:
         print("FAIL: %d case(s) over the budget: shorten them, or move them "
               "into suite long (tests/meson.build long_tests) and list them in "
               "docs/ci.md" % len(over))
-        return 1
-    return 0
+        rc = 1
+    for d, secs in sums:
+        print("case time outside suite long: %.0f s (%s)%s" % (
+            secs, d, "" if total is None else " of %.0f s" % total))
+        if total is not None and secs > total:
+            print("FAIL: %s's cases took %.0f s, over the total budget of "
+                  "%.0f s" % (d, secs, total))
+            rc = 1
+    return rc
 
 
 if __name__ == "__main__":

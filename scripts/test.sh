@@ -53,7 +53,8 @@ checked by a shorter case too; tests/meson.build long_tests, docs/ci.md):
 sanitizer leg also leaves out the cases of suite nosan (rate-sensitive,
 kernel beds; san_skip_tests). Each run ends with scripts/ci-budget.py:
 it fails when a case of the run outside suite long took more than
-WR_CASE_BUDGET_S [60] seconds. Opt-in suites: soak (WR_SOAK_S seconds
+WR_CASE_BUDGET_S [60] seconds (and with WR_CI_TOTAL_BUDGET_S, when one
+build's cases took more than that in all). Opt-in suites: soak (WR_SOAK_S seconds
 [600]). Fuzzing time per target: WR_FUZZ_SECONDS [$WR_FUZZ_SECONDS].
 USAGE
 }
@@ -307,6 +308,8 @@ printf '  %s\n' "${times[@]}"
 python3 "$(dirname "$0")/ci-times.py" "${dirs[@]}"
 summary "${dirs[@]}" || rc=1
 # The per-case budget, so that CI's time holds as suites arrive.
-python3 "$(dirname "$0")/ci-budget.py" --limit "${WR_CASE_BUDGET_S:-60}" "${dirs[@]}" || rc=1
+# WR_CI_TOTAL_BUDGET_S: also a limit on each build's case time in all.
+python3 "$(dirname "$0")/ci-budget.py" --limit "${WR_CASE_BUDGET_S:-60}" \
+	${WR_CI_TOTAL_BUDGET_S:+--total "$WR_CI_TOTAL_BUDGET_S"} "${dirs[@]}" || rc=1
 set -e
 exit $rc

@@ -2,8 +2,9 @@
 """scripts/ci-budget.py on crafted meson test logs: exit 0 when every case
 outside suite long is within the limit, and exit 1, naming the case, when
 one is over it (a plain case over 60 s, a case with its own limit over
-that, a case over a lower --limit); a case of suite long, or a skipped
-one, is never over.
+that, a case over a lower --limit), or when the cases outside suite long
+took more than --total; a case of suite long, or a skipped one, is never
+over.
 
 usage: ci_budget_selftest.py CI_BUDGET_PY
 """
@@ -40,6 +41,10 @@ CASES = {
     "own_limit": ([("wirerate:package / deb_install", 250.0, "OK")], [], 0, ""),
     "own_limit_over": ([("wirerate:package / deb_install", 301.0, "OK")], [], 1,
                        "deb_install (package, b)"),
+    "total": ([("wirerate:vdev / a", 50.0, "OK"), ("wirerate:vdev / b", 50.0, "OK")],
+              ["--total", "100"], 1, "over the total budget of 100 s"),
+    "total_long": ([("wirerate:vdev+long / a", 50.0, "OK")], ["--total", "50"], 0,
+                   "case time outside suite long: 5 s"),
     "lower_limit": ([("wirerate:vdev / stacks_pcap", 31.0, "OK")], ["--limit", "30"], 1,
                     "stacks_pcap (vdev, b)"),
 }
