@@ -7,6 +7,7 @@
 #include <rte_cycles.h>
 
 #include "config/opts_conncap.h"
+#include "results/result.h"
 #include "stats/rxpub.h"
 #include "trial/connrun.h"
 #include "conncap.h"
@@ -105,6 +106,31 @@ app_conncap_finish(struct wr_run *run, struct wr_conncap *c,
 	}
 	free(b);
 	return done;
+}
+
+void
+app_conncap_checkpoint(struct wr_run *run, const struct wr_conncap *c,
+	const struct wr_conn_books *b, json_t **keep)
+{
+	const struct wr_config *cfg = wr_run_cfg(run);
+	struct wr_conncap_doc d;
+	struct wr_error err;
+	json_t *o;
+
+	if (cfg->json_path[0] == '\0' || cfg->checkpoint_ms == 0)
+		return;
+	o = json_object();
+	wr_conncap_doc(c, b, cfg->conn.cfg.cps, cfg->conn.cfg.syn_timeout_us,
+		&d);
+	d.running = true;
+	d.held_now = b->nb_held;
+	if (o == NULL || wr_results_conncap_put(o, &d, &err) != 0) {
+		json_decref(o);
+		return;
+	}
+	wr_result_checkpoint_keep(run, o);
+	json_decref(*keep);
+	*keep = o;
 }
 
 int

@@ -35,6 +35,16 @@ bool app_conncap_interval(struct wr_run *run, struct wr_conncap *c,
 bool app_conncap_finish(struct wr_run *run, struct wr_conncap *c,
 	const struct wr_config *cfg, uint64_t t0_tsc, bool show);
 
+/*
+ * At an interval of the fill, with --json and --checkpoint: *keep (the
+ * "capacity" object so far, held_now the count held at b) replaced and merged into the checkpoint written now, so a
+ * run killed during the fill leaves a labelled partial result. Stats
+ * core only; *keep is the caller's to free after
+ * wr_result_checkpoint_keep(run, NULL). No memory: no checkpoint.
+ */
+void app_conncap_checkpoint(struct wr_run *run, const struct wr_conncap *c,
+	const struct wr_conn_books *b, json_t **keep);
+
 /* The summary line and the result's "capacity" object (doc may be
  * NULL: only the line). Returns 0 or -ENOMEM with err filled. */
 int app_conncap_report(const struct wr_conncap *c,

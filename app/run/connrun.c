@@ -46,6 +46,7 @@ struct conn_live {
 	struct conn_side side[2];
 	struct wr_conncap *cap;     /* --mode conn-capacity, else NULL */
 	struct wr_run *run;         /* the run, to drain it (cap) */
+	json_t *ckpt;               /* cap: merged into each checkpoint */
 };
 
 static uint64_t
@@ -142,6 +143,8 @@ conn_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 		if (l->cap != NULL && app_conncap_interval(l->run,
 				l->cap, b, iv->t_s, *l->stop != 0, l->show))
 			l->end = 1;
+		if (l->cap != NULL)
+			app_conncap_checkpoint(l->run, l->cap, b, &l->ckpt);
 	}
 	free(b);
 	if (*l->stop != 0)
@@ -385,6 +388,8 @@ app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 	}
 	t0 = rte_rdtsc();
 	why = wr_run_wait(run, &l.end, conn_interval, &l);
+	wr_result_checkpoint_keep(run, NULL);
+	json_decref(l.ckpt);
 	drained = l.cap != NULL && app_conncap_finish(run, l.cap, cfg, t0,
 		l.show);
 	drained = drained || conn_drain(run, cfg, l.cap != NULL);

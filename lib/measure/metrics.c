@@ -77,6 +77,18 @@ const struct wr_metric_def wr_metric_defs[WR_METRIC_COUNT] = {
 		WR_METRIC_HIGHER_BETTER, 5.0, true },
 	[WR_METRIC_CONN_MAX_CPS_PDR] = { "conn_max_cps_pdr", "max CPS (PDR)",
 		"connections", WR_METRIC_HIGHER_BETTER, 5.0, true },
+	/*
+	 * A table's capacity is a count the device sets: 1 % covers the
+	 * connections of the last interval of the fill; the checks answered
+	 * likewise; the failures when it was read are shown, judged loosely.
+	 */
+	[WR_METRIC_CONN_CAPACITY] = { "conn_capacity", "capacity",
+		"connections", WR_METRIC_HIGHER_BETTER, 1.0, true },
+	[WR_METRIC_CONN_CAPACITY_ANSWERED] = { "conn_capacity_answered",
+		"checks answered", "connections", WR_METRIC_HIGHER_BETTER, 1.0,
+		true },
+	[WR_METRIC_CONN_CAPACITY_FAILED] = { "conn_capacity_failed",
+		"failed", "connections", WR_METRIC_LOWER_BETTER, 100.0, true },
 };
 
 /* Per-port throughput fields of totals[], in enum order from TX_MPPS. */

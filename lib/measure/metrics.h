@@ -48,6 +48,10 @@ enum wr_metric_id {
 	/* --mode conn-rate (lib/results/connrate.c). */
 	WR_METRIC_CONN_MAX_CPS,
 	WR_METRIC_CONN_MAX_CPS_PDR,
+	/* --mode conn-capacity (lib/results/conncap_read.c). */
+	WR_METRIC_CONN_CAPACITY,
+	WR_METRIC_CONN_CAPACITY_ANSWERED,
+	WR_METRIC_CONN_CAPACITY_FAILED,
 	WR_METRIC_COUNT,
 };
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "conn_read.h"
+#include "conncap_read.h"
 
 bool
 wr_results_conn_is(const json_t *doc)
@@ -60,8 +61,15 @@ wr_results_conn_role(const json_t *doc, struct wr_error *err)
 const struct wr_kind *
 wr_results_conn_kind(const json_t *doc, struct wr_error *err)
 {
-	const char *role = wr_results_conn_role(doc, err);
+	const char *role;
 	unsigned int i;
+
+	/* A capacity run's, also as written during its fill (no
+	 * "connections" yet). */
+	for (i = 0; wr_conncap_is(doc) && i < wr_nb_kinds; i++)
+		if (wr_kinds[i].points == wr_conncap_points)
+			return &wr_kinds[i];
+	role = wr_results_conn_role(doc, err);
 
 	for (i = 0; role != NULL && i < wr_nb_kinds; i++)
 		if (wr_kinds[i].points == (strcmp(role, "client") == 0 ?

@@ -25,7 +25,8 @@ bool wr_results_conn_is(const json_t *doc);
  */
 const char *wr_results_conn_role(const json_t *doc, struct wr_error *err);
 
-/* The kind of a connection run's result doc (its role's), or NULL with err. */
+/* The kind of a connection run's result doc (conn-capacity's when it
+ * has "capacity", else its role's), or NULL with err. */
 const struct wr_kind *wr_results_conn_kind(const json_t *doc,
 		struct wr_error *err);
 

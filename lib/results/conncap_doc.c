@@ -43,6 +43,8 @@ wr_results_conncap_put(json_t *doc, const struct wr_conncap_doc *d,
 	wr_json_set(o, "failed", wr_json_u64(d->failed));
 	wr_json_set(o, "failed_syn", wr_json_u64(d->failed_syn));
 	wr_json_set(o, "held_peak", wr_json_u64(d->held_peak));
+	if (d->running)
+		wr_json_set(o, "held_now", wr_json_u64(d->held_now));
 	wr_json_set(o, "check", check_json(d));
 	return 0;
 }

@@ -29,6 +29,8 @@ struct wr_conncap_doc {
 	uint64_t failed_syn;       /* SYN timeouts and refusals */
 	uint64_t held_peak;
 	uint64_t checks_ok;        /* held ones whose check got a 2xx */
+	bool running;              /* read during the fill (a checkpoint) */
+	uint64_t held_now;         /* held at that reading (running) */
 };
 
 /* Put d into doc as "capacity". Returns 0, or -ENOMEM with err filled. */

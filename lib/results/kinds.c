@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "conn_read.h"
+#include "conncap_read.h"
 #include "connrate.h"
 #include "kinds.h"
 #include "meshjson.h"
@@ -507,6 +508,11 @@ const struct wr_kind wr_kinds[] = {
 		IDS(WR_METRIC_CONN_MAX_CPS, WR_METRIC_CONN_MAX_CPS_PDR),
 		IDS(WR_METRIC_CONN_MAX_CPS, WR_METRIC_CONN_MAX_CPS_PDR),
 		wr_connrate_points, "connections" },
+	{ "conn-capacity", NULL, "Connection table capacity "
+		"(RFC 9693 7; connections held, their checks answered)", false,
+		IDS(WR_METRIC_CONN_CAPACITY, WR_METRIC_CONN_CAPACITY_ANSWERED),
+		IDS(WR_METRIC_CONN_CAPACITY, WR_METRIC_CONN_CAPACITY_ANSWERED,
+		WR_METRIC_CONN_CAPACITY_FAILED), wr_conncap_points, "capacity" },
 };
 const unsigned int wr_nb_kinds = RTE_DIM(wr_kinds);
 
@@ -517,7 +523,7 @@ wr_kind_of(const json_t *doc, struct wr_error *err)
 	const char *m = json_is_string(mode) ? json_string_value(mode) : NULL;
 	unsigned int i;
 
-	if (wr_results_conn_is(doc))
+	if (wr_results_conn_is(doc) || wr_conncap_is(doc))
 		return wr_results_conn_kind(doc, err);
 	if (m == NULL || strcmp(m, "run") == 0)
 		return &wr_kinds[json_is_object(json_object_get(doc, "summary")) ? 1 : 0];

@@ -219,7 +219,92 @@ def conn_history():
     c.done()
 
 
-CASES = cases.by_name(conn_report, conn_compare, conn_history)
+def capacity_doc(c, d, name, held, answered, failed, running=False):
+    """A client's crafted result with the "capacity" object of a
+    conn-capacity run (docs/conncap.md): held, answered, failed as given;
+    running: as written during the fill (stop_reason running, found
+    false, held_now held). (path, doc)"""
+    path, doc = crafted(c, d, name)
+    doc["capacity"] = {
+        "rfc": "RFC 9693 7", "phase": "fill" if running else "done",
+        "ended_by": "none" if running else "failure", "found": not running,
+        "connections": None if running else held, "settled": not running,
+        "ceiling": 20000, "rate_cps": 1000, "syn_timeout_s": 2.5,
+        "fill_s": 0.0 if running else 4.6, "attempted": held + failed,
+        "failed": failed, "failed_syn": failed, "held_peak": held,
+        "check": {"held": 0 if running else held, "answered": answered,
+                  "all_answered": not running and answered == held}}
+    if running:
+        doc["capacity"]["held_now"] = held
+        doc["stop_reason"] = "running"
+        doc["complete"] = False
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    wrtest.validate(doc, path)
+    return path, doc
+
+
+def conncap_report():
+    """report: a capacity run's table (capacity, checks answered, failed
+    as in the file's "capacity"); a file written during the fill shows
+    the count held so far, marked INCOMPLETE."""
+    c = Checker("conncap_report")
+    d = tempfile.mkdtemp()
+    try:
+        path, _ = capacity_doc(c, d, "cap", 1987, 1985, 2613)
+        part, _ = capacity_doc(c, d, "part", 1234, 0, 0, running=True)
+        p = tool(["report", path, part])
+        c.eq(p.returncode, 0, "report exit 0: %s" % p.stderr.strip())
+        md = p.stdout
+        c.true("Connection table capacity" in md, "the capacity table: %r"
+               % md[-800:])
+        row = md_row(md, "net_ring@lab1")
+        c.true(row is not None and [float(x) for x in row[3:6]] ==
+               [1987, 1985, 2613], "capacity, checks answered, failed as "
+               "in the file: %r" % row)
+        prow = md_row(md, "net_ring@lab1 (INCOMPLETE)")
+        c.true(prow is not None and float(prow[3]) == 1234 and
+               prow[4] == "-", "the partial file: held so far, no check, "
+               "INCOMPLETE: %r" % prow)
+    finally:
+        shutil.rmtree(d)
+    c.done()
+
+
+def conncap_compare():
+    """compare: a capacity 5 % lower is a regression naming conn_capacity;
+    0.5 % lower passes (1 %); fewer checks answered names
+    conn_capacity_answered; a capacity run is not judged against a plain
+    client run (exit 2)."""
+    c = Checker("conncap_compare")
+    d = tempfile.mkdtemp()
+    try:
+        base, _ = capacity_doc(c, d, "base", 2000, 2000, 600)
+        near, _ = capacity_doc(c, d, "near", 1990, 1990, 610)
+        low, _ = capacity_doc(c, d, "low", 1900, 1900, 700)
+        evict, _ = capacity_doc(c, d, "evict", 2000, 1500, 600)
+        plain, _ = crafted(c, d, "plain")
+        p = tool(["compare", base, near])
+        c.eq(p.returncode, 0, "-0.5 %%: exit 0 (%s)" % p.stdout[-400:])
+        p = tool(["compare", base, low])
+        c.eq(p.returncode, 1, "-5 %%: exit 1 (%s)" % p.stdout[-400:])
+        c.true(re.search(r"REGRESSION.*conn_capacity \(-5\.00%\)", p.stdout)
+               is not None, "names conn_capacity -5.00%%: %r" % p.stdout[-400:])
+        p = tool(["compare", base, evict])
+        c.eq(p.returncode, 1, "fewer answered: exit 1")
+        c.true("conn_capacity_answered" in p.stdout,
+               "names conn_capacity_answered: %r" % p.stdout[-400:])
+        p = tool(["compare", "--tolerance", "connections=6%", base, low])
+        c.eq(p.returncode, 0, "connections=6%%: exit 0 (%s)" % p.stdout[-300:])
+        p = tool(["compare", base, plain])
+        c.eq(p.returncode, 2, "capacity against a plain client run: exit 2")
+    finally:
+        shutil.rmtree(d)
+    c.done()
+
+
+CASES = cases.by_name(conn_report, conn_compare, conn_history,
+                      conncap_report, conncap_compare)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -259,6 +259,76 @@ def conncap_killed():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def kill_when_held(opts, least, timeout=40):
+    """Start wirerate with --json; SIGKILL it once the file it rewrites
+    during the fill shows at least `least` connections held; return that
+    file's doc (checked against the schema) and its path's text."""
+    d = tempfile.mkdtemp(prefix="wrccj")
+    path = os.path.join(d, "r.json")
+    argv = [wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + ["--"] + opts + [
+        "--json", path]
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and p.poll() is None:
+        doc = wrtest.load_json(path)
+        if doc and cap_of(doc).get("held_now", 0) >= least:
+            break
+        time.sleep(0.05)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    return d, path
+
+
+def conncap_checkpoint():
+    """SIGKILL during the fill: the file written during the run is a
+    valid result labelled running, its "capacity" in phase fill with the
+    count held so far; that count is at most the router's conntrack
+    entries and nginx's answered first requests (both still counting
+    what the killed run held); report and compare read it as an
+    INCOMPLETE capacity."""
+    c = Checker("conncap_checkpoint")
+    probe(c)
+    d = tempfile.mkdtemp(prefix="wrcc")
+    jd = None
+    try:
+        make_bed(d)
+        with CtMax(2000):
+            jd, path = kill_when_held(opts(["--conn-rate", "500",
+                                            "--checkpoint", "0.2"]), 200)
+            ct = ct_count()
+        doc = wrtest.load_json(path)
+        c.true(doc is not None, "a valid result was left (schema)")
+        cap = cap_of(doc)
+        held = cap.get("held_now", -1)
+        c.eq(doc and doc.get("stop_reason"), "running", "stop_reason")
+        c.eq(cap.get("phase"), "fill", "written during the fill")
+        c.eq(cap.get("found"), False, "no capacity found yet")
+        c.true(200 <= held <= ct, "held so far %r: at least 200, at most "
+               "the router's conntrack entries %d" % (held, ct))
+        with open(os.path.join(d, "access.log")) as f:
+            gets = sum(1 for _ in f)
+        c.true(held <= gets, "held %r <= nginx's answered GETs %d"
+               % (held, gets))
+        p = subprocess.run([wrtest.WIRERATE, "report", path],
+                           capture_output=True, text=True, timeout=30)
+        c.eq(p.returncode, 0, "report reads it: %s" % p.stderr[-300:])
+        c.true("INCOMPLETE" in p.stdout and str(held) in p.stdout,
+               "report: INCOMPLETE, held %d: %r" % (held, p.stdout[-600:]))
+        p = subprocess.run([wrtest.WIRERATE, "compare", path, path],
+                           capture_output=True, text=True, timeout=30)
+        c.eq(p.returncode, 0, "compare reads it: %s" % p.stderr[-300:])
+        c.true("conn_capacity" in p.stdout, "compare judges conn_capacity")
+        print("killed at %d held; conntrack %d, nginx GETs %d" % (
+            held, ct, gets))
+        c.done()
+    finally:
+        drop_bed(d)
+        shutil.rmtree(d, ignore_errors=True)
+        if jd is not None:
+            shutil.rmtree(jd, ignore_errors=True)
+
+
 def conncap_bad():
     """Bad input, exit 2 before EAL: the capacity mode without a client,
     with a server, with bulk; a rate below 1; a ceiling above the
@@ -286,7 +356,8 @@ def conncap_bad():
     c.done(r)
 
 
-CASES = cases.by_name(conncap_conntrack, conncap_killed, conncap_bad)
+CASES = cases.by_name(conncap_conntrack, conncap_killed, conncap_checkpoint,
+                      conncap_bad)
 
 if __name__ == "__main__":
     cases.main(CASES)
