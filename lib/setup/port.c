@@ -19,6 +19,7 @@
 #include "port.h"
 #include "port_int.h"
 #include "ringpair.h"
+#include "vport.h"
 
 #define EM_RX_FREE_THRESH 32u  /* below this every em RX burst costs a VM exit */
 /*
@@ -154,7 +155,7 @@ probe_ethdev_mtu(struct wr_port *p, const struct wr_config *cfg, uint32_t need_m
 	uint32_t overhead, allowed = port_max_mtu(p, &overhead);
 	char origin[64];
 
-	if (need_mtu <= RTE_ETHER_MTU || wr_kport_copies(p))
+	if (need_mtu <= RTE_ETHER_MTU || wr_kport_copies(p) || wr_vport_memif(p))
 		return 0;
 	if (need_mtu > allowed)
 		return wr_err_usage(err, -EINVAL, "port %u (%s): frame size %u (%s) "
@@ -190,6 +191,8 @@ probe_mtu(struct wr_port *p, const struct wr_config *cfg, struct wr_error *err)
 		p->rx_mbuf_room = p->info.min_rx_bufsize;
 	rc = wr_kport_check(p, cfg->frame_size - WR_UNITS_FCS_BYTES, need_mtu,
 		&p->rx_mbuf_room, err);
+	if (rc == 0)
+		rc = wr_vport_check(p, cfg, err);
 	if (rc != 0)
 		return rc;
 	/*
