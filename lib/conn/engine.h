@@ -125,9 +125,9 @@ struct wr_conn_rss {
 };
 
 /*
- * Client: while busy, start no new connection (the caller's TX waits on
- * frames the port refused); its pacing clock keeps running. Others:
- * no effect. This function can't fail.
+ * Client: while busy, start no new connection and release no held one
+ * (the caller's TX waits on frames the port refused); its pacing clock
+ * keeps running. Others: no effect. This function can't fail.
  */
 void wr_conn_engine_tx_busy(struct wr_conn_engine *e, bool busy);
 
