@@ -124,7 +124,7 @@ wr_conn_client_poll(struct wr_conn_engine *e, uint64_t now_us)
 {
 	uint32_t n;
 
-	if (e->draining)
+	if (e->draining || e->tx_busy)
 		return;
 	if (e->cfg.cps != 0 && now_us > WR_CONN_LATE_MAX_US +
 		(e->next_fx >> WR_CONN_FX_SHIFT))
@@ -133,6 +133,12 @@ wr_conn_client_poll(struct wr_conn_engine *e, uint64_t now_us)
 		e->next_fx += e->ivl_fx;
 		start_one(e, now_us);
 	}
+}
+
+void
+wr_conn_engine_tx_busy(struct wr_conn_engine *e, bool busy)
+{
+	e->tx_busy = busy;
 }
 
 int

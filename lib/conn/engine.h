@@ -125,6 +125,13 @@ struct wr_conn_rss {
 };
 
 /*
+ * Client: while busy, start no new connection and release no held one
+ * (the caller's TX waits on frames the port refused); its pacing clock
+ * keeps running. Others: no effect. This function can't fail.
+ */
+void wr_conn_engine_tx_busy(struct wr_conn_engine *e, bool busy);
+
+/*
  * Client: from now on take only source tuples whose replies rss sends to
  * rss->queue (tcp/srcport.h), so every connection's packets reach the
  * lcore that owns it. Call after wr_conn_engine_init, before the first

@@ -109,6 +109,7 @@ struct wr_conn_engine {
 	uint32_t req_close_len;        /* client: the last request's bytes */
 	uint32_t head_len;             /* server: answer head bytes */
 	bool draining;
+	bool tx_busy;                  /* frames refused wait: no start */
 	bool drain_bulk;               /* bulk senders to stop at the next
 					* poll (drain has no clock) */
 	bool release_asked;            /* hold: wr_conn_engine_release was

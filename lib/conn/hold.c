@@ -51,6 +51,9 @@ wr_conn_hold_release(struct wr_conn_engine *e, uint64_t now_us)
 	struct wr_conn_state *st;
 	uint32_t n = 0, idx;
 
+	/* Frames the port refused wait (wr_conn_engine_tx_busy): not now. */
+	if (e->tx_busy)
+		return;
 	for (idx = e->release_next; idx < e->cfg.max_open &&
 			n < WR_CONN_START_BURST; idx++) {
 		st = &e->st[idx];

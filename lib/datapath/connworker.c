@@ -6,6 +6,8 @@
  * (counter.h), the books on request. No lock, no atomic read-modify-
  * write, no print, no division per packet.
  */
+#include <string.h>
+
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
@@ -26,15 +28,26 @@ connq_refill(struct wr_connq *q)
 	return 0;
 }
 
-/* Rare path: free and count what the PMD did not take. */
+/*
+ * Rare path: what the PMD did not take waits at the front of out[] for
+ * the next burst; past WR_CONNQ_KEEP the newest are freed and counted.
+ */
 static __rte_noinline void
 connq_refused(struct wr_connq *q, uint16_t sent)
 {
-	rte_pktmbuf_free_bulk(q->out + sent, q->nb_out - sent);
-	wr_counter_add(&q->st.nb_tx_refused_pkts, q->nb_out - sent);
+	uint16_t left = q->nb_out - sent, keep = RTE_MIN(left, WR_CONNQ_KEEP);
+
+	if (left > keep) {
+		rte_pktmbuf_free_bulk(q->out + sent + keep, left - keep);
+		wr_counter_add(&q->st.nb_tx_refused_pkts, left - keep);
+	}
+	if (sent != 0)
+		memmove(q->out, q->out + sent, keep * sizeof(q->out[0]));
+	wr_counter_add(&q->st.nb_tx_kept_pkts, keep);
+	q->nb_out = keep;
 }
 
-/* Send what waits in out[]; the refused frames are freed and counted. */
+/* Send what waits in out[]; the refused frames wait for the next one. */
 static inline void
 connq_flush(struct wr_connq *q)
 {
@@ -51,7 +64,8 @@ connq_flush(struct wr_connq *q)
 	wr_counter_add(&q->txq->st.nb_pkts, sent);
 	if (unlikely(sent < q->nb_out))
 		connq_refused(q, sent);
-	q->nb_out = 0;
+	else
+		q->nb_out = 0;
 }
 
 /* emit.buf: the top of the cache, past room for the L2 header. */
@@ -84,7 +98,7 @@ connq_sent(void *ctx, size_t len)
 	m->data_len = (uint16_t)(len + RTE_ETHER_HDR_LEN);
 	m->pkt_len = m->data_len;
 	q->out[q->nb_out++] = m;
-	if (unlikely(q->nb_out == WR_CONNQ_TX_BURST))
+	if (unlikely(q->nb_out == WR_CONNQ_OUT))
 		connq_flush(q);
 }
 
@@ -241,6 +255,8 @@ wr_connq_main(struct wr_worker *w)
 		if (unlikely(w->svc_tx))
 			wr_svcq_poll_tx(w);
 		work = connq_rx(q, now_us, tsc);
+		/* Frames still waiting: no new connection this turn. */
+		wr_conn_engine_tx_busy(q->eng, q->nb_out != 0);
 		wr_conn_engine_poll(q->eng, now_us);
 		work += q->nb_out;
 		connq_flush(q);
@@ -252,6 +268,12 @@ wr_connq_main(struct wr_worker *w)
 	if (q->nb_cache != 0)
 		rte_pktmbuf_free_bulk(q->cache, q->nb_cache);
 	q->nb_cache = 0;
+	/* Still refused at the end: freed, counted as refused. */
+	if (q->nb_out != 0) {
+		rte_pktmbuf_free_bulk(q->out, q->nb_out);
+		wr_counter_add(&q->st.nb_tx_refused_pkts, q->nb_out);
+		q->nb_out = 0;
+	}
 	return 0;
 }
 

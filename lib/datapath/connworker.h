@@ -39,11 +39,23 @@ struct wr_worker;
 #define WR_CONNQ_TX_BURST 32u
 
 /*
+ * Frames the PMD refused that wait in out[] for the next turn's burst (a
+ * full ring: the peer's lcore was late) instead of being freed at once;
+ * only those past this many are freed and counted as refused. A frame
+ * freed costs its connection an RTO (1 s for a SYN, RFC 6298 2.1); one
+ * kept costs a turn. While any wait the client starts no connection.
+ */
+#define WR_CONNQ_KEEP 1024u
+#define WR_CONNQ_OUT (WR_CONNQ_KEEP + WR_CONNQ_TX_BURST)
+
+/*
  * Port-level counts of a connection worker, written only by its lcore
  * (counter.h). The engine's books count segments; these count frames.
- * A frame the PMD refused is freed here and counted in nb_tx_refused_pkts
- * only: the engine believes it sent, so TCP resends it as for a loss on
- * the wire (its nb_tx_no_buf counts only segments it had no buffer for).
+ * A frame the PMD refused is kept for the next burst (WR_CONNQ_KEEP);
+ * past that, or still waiting at the run's end, it is freed here and
+ * counted in nb_tx_refused_pkts only: the engine believes it sent, so TCP
+ * resends it as for a loss on the wire (its nb_tx_no_buf counts only
+ * segments it had no buffer for).
  */
 struct wr_connq_stats {
 	uint64_t nb_rx_tcp_pkts;     /* frames the engine took */
@@ -52,6 +64,7 @@ struct wr_connq_stats {
 	uint64_t nb_tx_pkts;         /* frames the PMD took */
 	uint64_t nb_tx_bytes;        /* their bytes, FCS included */
 	uint64_t nb_tx_refused_pkts; /* built, not taken by the PMD: freed */
+	uint64_t nb_tx_kept_pkts;    /* refused once, kept for the next burst */
 	uint64_t nb_alloc_fail;      /* bulk allocations the pool refused */
 	uint64_t idle;               /* 1: drained and nothing open (after
 	                              * wr_ctl.conn_drain), else 0 */
@@ -88,10 +101,11 @@ struct wr_connq {
 	bool drained;                 /* wr_conn_engine_drain called */
 	bool released;                /* wr_conn_engine_release called */
 	uint16_t nb_cache;            /* mbufs left in cache[] (from the top) */
-	uint16_t nb_out;              /* segments waiting in out[] */
+	uint16_t nb_out;              /* segments waiting in out[]: those
+	                               * refused first, in their order */
 	struct rte_mbuf *cur;         /* the buffer the engine writes into */
 	struct rte_mbuf *cache[WR_CONNQ_CACHE];
-	struct rte_mbuf *out[WR_CONNQ_TX_BURST];
+	struct rte_mbuf *out[WR_CONNQ_OUT];
 
 	struct wr_connq_stats st;
 	/*

@@ -13,7 +13,9 @@
 #include "base/error.h"
 #include "base/units.h"
 #include "config/portip.h"
+#include "config/opts_conn.h"
 #include "datapath/capture.h"
+#include "datapath/connworker.h"
 #include "datapath/svcq.h"
 #include "kport.h"
 #include "port.h"
@@ -222,6 +224,10 @@ probe_pools(struct wr_port *p, const struct wr_config *cfg)
 	/* --port-ip: service frames held on a ring, replies on another. */
 	if (wr_portip_any(&cfg->port_ip[p->port_id]))
 		held += 2u * WR_SVCQ_RING_SLOTS;
+
+	/* A connection worker keeps frames the PMD refused (connworker.h). */
+	if (wr_opts_conn_port_role(cfg, p->port_id) != 0)
+		held += WR_CONNQ_KEEP;
 
 	p->rx_rings_per_q = is_driver(p, "net_vmxnet3") ? 2 : 1;
 	/* Ring, pending burst and the one in hand, two lcore caches. */

@@ -26,6 +26,9 @@ Cases (one worker core each, lcore 1; lcore 0 is the main/stats lcore):
   conn_cps        wirerate's HTTP client and server back to back in one
                   process over a net_ring pair: CPS, failures, cycles a
                   connection (bench_conn.py)
+  conn_hold       1 M connections held (--mode conn-capacity, client and
+                  server in one process): peak RSS and hugepages, bytes
+                  a connection (bench_hold.py)
 
 Each run is measured over a window of --seconds between two of the
 program's own per-second stats prints, by its own counters and clock:
@@ -58,6 +61,7 @@ from stats import median_of
 from bench_replay import markdown_replay, replay_cost, summarise_replay
 from bench_nginx import markdown_nginx, nginx_cps
 from bench_conn import conn_cps, markdown_conn
+from bench_hold import conn_hold, markdown_hold
 from bench_stacks import markdown_stacks, stacks_cost, summarise_stacks
 from bench_traffic import markdown_traffic, summarise_traffic, traffic_cost
 
@@ -443,7 +447,7 @@ def env_info(tsc_hz):
 
 CASES = ["tx64", "tx1518", "rx64", "rx1518", "stamp", "ring64", "ring1518",
          "traffic", "rxmemif64", "rxmemif1518", "replay", "scale",
-         "stacks", "nginx", "conn_cps"]
+         "stacks", "nginx", "conn_cps", "conn_hold"]
 
 
 def main():
@@ -472,7 +476,7 @@ def main():
            "min_share": args.min_share, "attempts": args.attempts,
            "compare": [], "stamp": None, "ring": [], "traffic": None, "rx_memif": [],
            "replay": None, "scale": None, "stacks": None, "nginx": None,
-           "conn_cps": None}
+           "conn_cps": None, "conn_hold": None}
     # What the machine does without us: CPU busy over 2 s before starting.
     q0 = cpu_times()
     time.sleep(2)
@@ -492,6 +496,8 @@ def main():
             res["nginx"] = nginx_cps(args, log)
         elif c == "conn_cps":
             res["conn_cps"] = conn_cps(args, log)
+        elif c == "conn_hold":
+            res["conn_hold"] = conn_hold(args, log)
         elif c.startswith("ring"):
             res["ring"].append(ring(args, int(c[4:]), log))
         elif c.startswith("rxmemif"):
@@ -525,6 +531,8 @@ def main():
         md += "\n".join(markdown_nginx(res["nginx"])) + "\n"
     if res["conn_cps"]:
         md += "\n".join(markdown_conn(res["conn_cps"])) + "\n"
+    if res["conn_hold"]:
+        md += "\n".join(markdown_hold(res["conn_hold"])) + "\n"
     with open(args.json, "w") as f:
         json.dump(res, f, indent=1)
     with open(args.md, "w") as f:
