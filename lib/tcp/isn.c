@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include <openssl/evp.h>
+#include <rte_byteorder.h>
 
 #include "tcp/isn.h"
 
@@ -35,13 +36,17 @@ sipround(uint64_t v[4])
 	v[2] = rotl(v[2], 32);
 }
 
-/* 8 bytes at p, little-endian as SipHash reads its input. */
+/* n bytes (8 at most) at p, little-endian as SipHash reads its input. */
 static inline uint64_t
 le64_at(const uint8_t *p, size_t n)
 {
 	uint64_t x = 0;
 	size_t i;
 
+	if (n == 8) {
+		memcpy(&x, p, 8);
+		return rte_le_to_cpu_64(x);
+	}
 	for (i = 0; i < n; i++)
 		x |= (uint64_t)p[i] << (8 * i);
 	return x;
