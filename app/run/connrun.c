@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A connection run (connrun.h): start the engines, a row per interval
- * (attempted, completed, failed, open, CPS, requests/s, goodput), the
+ * and role (the live view, view/live_conn.h: CPS, open, completed,
+ * failed, requests/s, goodput, retransmits), the
  * drain (no new connection; the open ones get up to the drain's grace,
  * then count as open), the books on screen and in the result.
  */
@@ -9,6 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 
@@ -18,6 +20,7 @@
 #include "setup/svc.h"
 #include "trial/connrun.h"
 #include "trial/trial.h"
+#include "view/live_conn.h"
 #include "conncap.h"
 #include "connrun.h"
 #include "results.h"
@@ -41,6 +44,7 @@ struct conn_live {
 	const volatile int *stop;   /* a signal */
 	int end;                    /* non-zero: wr_run_wait returns */
 	bool show;
+	bool in_place;              /* rows in place: a terminal */
 	bool by_count;              /* ended: the count was done */
 	unsigned int nb_sides;      /* 2: client and server ports */
 	struct conn_side side[2];
@@ -74,25 +78,6 @@ row_of(const struct wr_conn_books *b, bool server, double t_s,
 	r->nb_rtx = b->nb_rtx_rto + b->nb_rtx_fast;
 }
 
-static void
-row_show(const struct wr_conn_interval *r, const struct wr_conn_interval *p,
-		const char *who)
-{
-	double dt = r->t_s - p->t_s;
-
-	if (dt <= 0.0)
-		return;
-	printf("%s%7.1f s  attempted %10" PRIu64 "  completed %10" PRIu64
-		"  failed %8" PRIu64 "  open %8" PRIu64 "  CPS %10.0f  req/s %10.0f"
-		"  goodput %8.3f Mb/s\n", who, r->t_s, r->nb_attempted, r->nb_completed,
-		r->nb_failed, r->nb_open,
-		(double)(r->nb_attempted - p->nb_attempted) / dt,
-		(double)(r->nb_resps - p->nb_resps) / dt,
-		(double)(r->nb_l7_rx_bytes - p->nb_l7_rx_bytes +
-		r->nb_l7_tx_bytes - p->nb_l7_tx_bytes) * 8e-6 / dt);
-	fflush(stdout);
-}
-
 /* Keep row r; false when no memory (the row is then only shown). */
 static bool
 row_keep(struct conn_side *l, const struct wr_conn_interval *r)
@@ -110,7 +95,14 @@ row_keep(struct conn_side *l, const struct wr_conn_interval *r)
 	return true;
 }
 
-/* The label of side d's rows and summary: empty for a run of one role. */
+/* The role of side d's rows. */
+static const char *
+side_role(const struct conn_side *d)
+{
+	return d->role == WR_CONN_SERVER ? "server" : "client";
+}
+
+/* The label of side d's summary: empty for a run of one role. */
 static const char *
 side_label(const struct conn_live *l, const struct conn_side *d)
 {
@@ -125,9 +117,10 @@ conn_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 {
 	struct conn_live *l = arg;
 	struct wr_conn_books *b = malloc(sizeof(*b));
-	struct wr_conn_interval r;
+	struct wr_conn_interval r[2];
+	struct app_view_conn_side vs[2] = { { 0 }, { 0 } };
 	struct conn_side *d;
-	unsigned int k;
+	unsigned int k, n = 0, of[2] = { 0, 0 };
 
 	if (b == NULL)
 		return;
@@ -135,11 +128,10 @@ conn_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 		d = &l->side[k];
 		if (!wr_run_conn_books(run, l->nb_sides > 1 ? d->role : 0, b))
 			continue;
-		row_of(b, d->role == WR_CONN_SERVER, iv->t_s, &r);
-		row_keep(d, &r);
-		if (l->show)
-			row_show(&r, &d->prev, side_label(l, d));
-		d->prev = r;
+		row_of(b, d->role == WR_CONN_SERVER, iv->t_s, &r[n]);
+		row_keep(d, &r[n]);
+		vs[n] = (struct app_view_conn_side){ side_role(d), &r[n], &d->prev };
+		of[n++] = k;
 		if (l->cap != NULL && app_conncap_interval(l->run,
 				l->cap, b, iv->t_s, *l->stop != 0, l->show))
 			l->end = 1;
@@ -147,6 +139,10 @@ conn_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 			app_conncap_checkpoint(l->run, l->cap, b, &l->ckpt);
 	}
 	free(b);
+	if (l->show)
+		app_view_conn_interval(stdout, vs, n, l->in_place);
+	for (k = 0; k < n; k++)
+		l->side[of[k]].prev = r[k];
 	if (*l->stop != 0)
 		l->end = 1;
 	if (l->cap == NULL && wr_run_conn_done(run)) {
@@ -181,35 +177,6 @@ conn_drain(struct wr_run *run, const struct wr_config *cfg, bool release)
 	return false;
 }
 
-/* The books on screen: the run's totals and how they close. */
-static void
-conn_summary(const struct wr_conn_books *b, bool server, const char *who,
-		double dur_s, bool drained)
-{
-	if (server)
-		printf("%sconnections: accepted %" PRIu64 ", closed %" PRIu64
-			", open %" PRIu64 ", requests served %" PRIu64 "\n", who,
-			b->nb_accepted, b->nb_closed, b->nb_open, b->nb_reqs_served);
-	else
-		printf("%sconnections: attempted %" PRIu64 ", completed %" PRIu64
-			", failed %" PRIu64 " (SYN timeout %" PRIu64 ", refused %"
-			PRIu64 ", reset %" PRIu64 ", retransmission timeout %" PRIu64
-			", response timeout %" PRIu64 ", HTTP %" PRIu64 "), open %"
-			PRIu64 "; not started %" PRIu64 "\n", who, b->nb_attempted,
-			b->nb_completed, failed_sum(b), b->nb_failed_syn_timeout,
-			b->nb_failed_refused, b->nb_failed_reset,
-			b->nb_failed_rtx_timeout, b->nb_failed_resp_timeout,
-			b->nb_failed_http, b->nb_open, b->nb_unstarted_pool +
-			b->nb_unstarted_tuples + b->nb_unstarted_tx +
-			b->nb_unstarted_late);
-	printf("%srequests: sent %" PRIu64 ", answered %" PRIu64 ", failed %"
-		PRIu64 "; %.0f connections/s, %.0f requests/s over %.3f s%s\n",
-		who, b->nb_reqs_sent, b->nb_resps, b->nb_reqs_failed,
-		dur_s > 0 ? (double)(server ? b->nb_accepted : b->nb_attempted) / dur_s : 0.0,
-		dur_s > 0 ? (double)(server ? b->nb_reqs_served : b->nb_resps) / dur_s : 0.0,
-		dur_s, drained ? "" : " (not drained: some still open)");
-}
-
 /* The frames of the connection ports that were not connections'. */
 static void
 frames_summary(const struct wr_run *run)
@@ -218,7 +185,7 @@ frames_summary(const struct wr_run *run)
 
 	wr_run_conn_port_counts(run, &other, &refused, &alloc);
 	printf("frames: %" PRIu64 " refused by the port (freed; TCP resends), %"
-		PRIu64 " pool refusals, %" PRIu64 " received not TCP of ours\n",
+		PRIu64 " pool refusals,\n  %" PRIu64 " received not TCP of ours\n",
 		refused, alloc, other);
 }
 
@@ -310,20 +277,28 @@ sides_free(struct conn_live *l)
 	}
 }
 
-/* After the run: each side's books on screen, then the frames. */
+/* After the run: each side's row over the whole run and its books on
+ * screen, then the frames. */
 static void
 sides_summary(const struct wr_run *run, struct conn_live *l, double dur_s,
 		bool drained)
 {
+	struct wr_conn_interval r[2];
+	struct app_view_conn_side vs[2];
 	struct conn_side *d;
 	unsigned int k;
 
 	for (k = 0; k < l->nb_sides; k++) {
 		d = &l->side[k];
 		wr_run_conn_books(run, l->nb_sides > 1 ? d->role : 0, d->books);
-		conn_summary(d->books, d->role == WR_CONN_SERVER,
-			side_label(l, d), dur_s, drained);
+		row_of(d->books, d->role == WR_CONN_SERVER, dur_s, &r[k]);
+		vs[k] = (struct app_view_conn_side){ side_role(d), &r[k], &r[k] };
 	}
+	app_view_conn_total(stdout, vs, l->nb_sides, dur_s);
+	for (k = 0; k < l->nb_sides; k++)
+		app_view_conn_books(stdout, l->side[k].books,
+			l->side[k].role == WR_CONN_SERVER,
+			side_label(l, &l->side[k]), dur_s, drained);
 	frames_summary(run);
 }
 
@@ -357,7 +332,8 @@ int
 app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 		const volatile int *stop, json_t **doc, struct app_conn_peer *cp)
 {
-	struct conn_live l = { .stop = stop, .show = !cfg->quiet };
+	struct conn_live l = { .stop = stop, .show = !cfg->quiet,
+		.in_place = isatty(STDOUT_FILENO) && !cfg->plain };
 	struct wr_conncap cap;
 	json_t *far = NULL;
 	bool far_ok = true;
@@ -385,6 +361,7 @@ app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 		app_conncap_init(&cap, cfg);
 		l.cap = &cap;
 		l.run = run;
+		l.in_place = false;    /* its own lines between the rows */
 	}
 	t0 = rte_rdtsc();
 	why = wr_run_wait(run, &l.end, conn_interval, &l);

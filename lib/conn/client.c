@@ -34,11 +34,11 @@ wr_conn_client_init(struct wr_conn_engine *e, struct wr_error *err)
 	return wr_tcp_srcport_init(&e->sp, &sc, err);
 }
 
-/* Take a slot and a tuple; the slot's index, or WR_TCP_NIL (counted). */
+/* Take a slot and a tuple (into t); the slot's index, or WR_TCP_NIL
+ * (counted). */
 static uint32_t
-take_slot(struct wr_conn_engine *e)
+take_slot(struct wr_conn_engine *e, struct wr_tcp_tuple *t)
 {
-	struct wr_tcp_tuple t;
 	uint32_t idx;
 
 	idx = wr_tcp_pool_alloc(&e->pool);
@@ -46,9 +46,9 @@ take_slot(struct wr_conn_engine *e)
 		e->books.nb_unstarted_pool++;
 		return WR_TCP_NIL;
 	}
-	if (wr_tcp_srcport_next(&e->sp, &e->table, &t,
+	if (wr_tcp_srcport_next(&e->sp, &e->table, t,
 			WR_CONN_TUPLE_TRIES) < 0 ||
-		wr_tcp_table_insert(&e->table, idx, &t) < 0) {
+		wr_tcp_table_insert(&e->table, idx, t) < 0) {
 		wr_tcp_pool_free(&e->pool, idx);
 		e->books.nb_unstarted_tuples++;
 		return WR_TCP_NIL;
@@ -61,11 +61,12 @@ static void
 start_one(struct wr_conn_engine *e, uint64_t now_us)
 {
 	struct wr_conn_books *b = &e->books;
+	struct wr_tcp_tuple t;
 	struct wr_tcp_conn *c;
 	uint32_t idx;
 
 	e->nb_starts++;
-	idx = take_slot(e);
+	idx = take_slot(e, &t);
 	if (idx == WR_TCP_NIL)
 		return;
 	memset(&e->st[idx], 0, sizeof(e->st[idx]));
@@ -75,7 +76,7 @@ start_one(struct wr_conn_engine *e, uint64_t now_us)
 			now_us + e->cfg.syn_timeout_us);
 	wr_http_resp_init(&e->st[idx].resp);
 	c = wr_tcp_pool_conn(&e->pool, idx);
-	e->tcfg.iss = wr_conn_next_iss(e);
+	e->tcfg.iss = wr_conn_next_iss(e, &t, now_us);
 	e->tcfg.app_tx_bytes = wr_conn_app_connect_bytes(e, idx);
 	wr_tcp_connect(c, &e->tcfg, now_us, &e->out);
 	if (!wr_conn_emit_seg(e, idx, NULL, &e->out.segs[0])) {

@@ -19,6 +19,7 @@ clock_start(struct wr_conn_engine *e, uint64_t now_us)
 	e->wheel.cur_tick = now_us >> WR_CONN_WHEEL_SHIFT;
 	e->app_wheel.cur_tick = now_us >> WR_CONN_WHEEL_SHIFT;
 	e->next_fx = now_us << WR_CONN_FX_SHIFT;
+	wr_tcp_isn_clock(&e->isn, now_us);
 }
 
 /* A big-endian 32-bit read of 4 address bytes. */
@@ -88,7 +89,7 @@ rx_accept(struct wr_conn_engine *e, const struct wr_tcp_rx *rx,
 	memset(&e->st[idx], 0, sizeof(e->st[idx]));
 	wr_http_req_init(&e->st[idx].req);
 	e->st[idx].t0_us = now_us;
-	e->tcfg.iss = wr_conn_next_iss(e);
+	e->tcfg.iss = wr_conn_next_iss(e, &rx->tuple, now_us);
 	e->tcfg.app_tx_bytes = 0;
 	b->nb_accepted++;
 	if (++b->nb_open > b->nb_peak_open)

@@ -11,6 +11,7 @@
 
 #include "conn/engine.h"
 #include "tcp/http.h"
+#include "tcp/isn.h"
 #include "tcp/pool.h"
 #include "tcp/srcport.h"
 #include "tcp/table.h"
@@ -104,7 +105,7 @@ struct wr_conn_engine {
 	uint64_t ivl_fx;               /* 1e6 / cps, us << FX_SHIFT */
 	uint64_t nb_starts;            /* starts due so far (all kinds) */
 	uint64_t resp_bytes;           /* server: head + body of an answer */
-	uint32_t iss_next;             /* the next ISS, before mixing */
+	struct wr_tcp_isn isn;         /* ISS key and clock (tcp/isn.h) */
 	uint32_t req_ka_len;           /* client: keep-alive request bytes */
 	uint32_t req_close_len;        /* client: the last request's bytes */
 	uint32_t head_len;             /* server: answer head bytes */
@@ -206,17 +207,14 @@ bool wr_conn_app_done(const struct wr_conn_engine *e, uint32_t idx);
 /* Bulk clients sending until drain: their FIN now. */
 void wr_conn_bulk_drain(struct wr_conn_engine *e, uint64_t now_us);
 
-/* The ISS of a new connection: a counter from the seed, mixed (RFC 9293
- * 3.4.1 wants it hard to guess; here it only has to vary). */
+/* The ISS of a new connection on tuple t at now_us: RFC 6528
+ * (tcp/isn.h), above the ISS of an earlier one on the same tuple, also
+ * of an earlier run. */
 static inline uint32_t
-wr_conn_next_iss(struct wr_conn_engine *e)
+wr_conn_next_iss(const struct wr_conn_engine *e, const struct wr_tcp_tuple *t,
+	uint64_t now_us)
 {
-	uint32_t x = e->iss_next++ * 0x9e3779b9u;
-
-	x ^= x >> 16;
-	x *= 0x85ebca6bu;
-	x ^= x >> 13;
-	return x;
+	return wr_tcp_isn_of(&e->isn, t, now_us);
 }
 
 /* Close our side of connection idx (the FIN after the data). */

@@ -189,7 +189,7 @@ wr_conn_engine_init(void *mem, const struct wr_conn_cfg *cfg,
 	e->tcfg.rcv_wnd_bytes = cfg->rcv_wnd_bytes;
 	e->tcfg.mss_bytes = cfg->mss_bytes;
 	e->tcfg.wscale = cfg->wscale;
-	e->iss_next = cfg->seed;
+	wr_tcp_isn_key_init(&e->isn, WR_TCP_ISN_BOOT_ID);
 	if (init_parts(e, mem, &l, err) < 0)
 		return NULL;
 	if (cfg->app == WR_CONN_APP_HTTP && wr_conn_http_init(e, err) < 0)

@@ -228,7 +228,7 @@ def serve(d, seconds):
     end = time.monotonic() + 30
     while time.monotonic() < end and p.poll() is None:
         with open(os.path.join(d, "s.out")) as f:
-            if " s  attempted" in f.read():
+            if "counts since start" in f.read():
                 break
         time.sleep(0.1)
     return p, path

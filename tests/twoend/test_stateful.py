@@ -494,7 +494,7 @@ def wr_serve(d):
     while time.monotonic() < end and p.poll() is None:
         with open(log) as f:
             text = f.read()
-        if " s  accepted" in text or " s  attempted" in text:
+        if "counts since start" in text:
             break
         time.sleep(0.1)
     return p, path
