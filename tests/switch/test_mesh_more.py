@@ -189,6 +189,9 @@ def bridge_mfr():
            "MFR within what the tbf passes: %r" % mfr)
     c.true(any(t["offered_pps"] > 2600 for t in trials),
            "a load above the tbf's rate was offered")
+    print("mfr: trials (offered, port 1 rate) %r, tbf passed %d dropped %d, %r" % (
+        [(t["offered_pps"], p["forwarding_rate_pps"]) for t, p in zip(trials, p1)],
+        sent - sent0, drops - drops0, mfr))
     finish(c, bed, out)
 
 
