@@ -16,12 +16,17 @@
 /* Most addresses one trial learns (--addr-count). */
 #define WR_RFC2889_MAX_ADDRS 1000000u
 
-/* --mesh-pattern: who sends to whom (RFC 2889 5.1, 5.2). */
+/* --mesh-pattern: who sends to whom (RFC 2889 5.1 to 5.5). */
 enum wr_mesh_pattern {
 	WR_MESH_FULL,		/* 5.1: every port to every other */
 	WR_MESH_ONE_TO_MANY,	/* 5.2: the first port to every other */
 	WR_MESH_MANY_TO_ONE,	/* 5.2: every other port to the first */
 	WR_MESH_CONGESTION,	/* 5.5: ports 0, 1 overload 2; 0 also to 3 */
+	WR_MESH_UNIDIR,		/* 5.4: each port of the first half to each
+				 * of the second, one way only */
+	WR_MESH_MULTI_DEVICE,	/* 5.3: each port of the first half (one
+				 * switch) to each of the second (the other
+				 * switch), both ways */
 };
 
 struct wr_rfc2889_conf {

@@ -19,6 +19,7 @@
 #include "modes_int.h"
 #include "rfc2889_frame.h"
 #include "rfc2889_meshio.h"
+#include "results/fwdjson.h"
 #include "results/meshjson.h"
 #include "results/result.h"
 
@@ -32,6 +33,7 @@ struct mesh_ctx {
 	struct wr_mesh_plan plan;
 	struct wr_mesh_io io;
 	struct wr_mesh_counts c;	/* the last trial's (~6 kB) */
+	struct wr_fwd_max mfr;		/* 5.6: each port's, over the trials */
 	json_t *obj;			/* the doc's "rfc2889" */
 };
 
@@ -109,6 +111,7 @@ trial(struct mesh_ctx *x, double pps, bool *pass, double *fwd_pps)
 		for (d = 0; d < x->plan.nb_ports; d++)
 			rx += x->c.rx[s_][d];
 	*fwd_pps = rec.send_s > 0 ? (double)rx / rec.send_s : 0.0;
+	wr_fwd_max_add(&x->mfr, &x->plan, &x->c, rec.send_s, pps);
 	wr_mesh_trial_json(x->obj, &rec);
 	/* A crash from now on loses no finished trial (docs/results.md). */
 	wr_result_checkpoint_keep(m->run, m->doc);
@@ -167,6 +170,7 @@ run_mesh(struct mesh_ctx *x)
 	x->obj = wr_mesh_doc(x->m->doc, x->m->run->setup.cfg, x->plan.nb_ports, macs);
 	if (x->obj == NULL)
 		return wr_err_env(x->m->err, -ENOMEM, "no memory");
+	wr_fwd_max_init(&x->mfr, x->plan.nb_ports);
 	if (x->rc->mesh_max_pps > x->rc->mesh_min_pps) {
 		rc = search(x, &f);
 	} else {
@@ -175,8 +179,11 @@ run_mesh(struct mesh_ctx *x)
 			x->rc->mesh_min_pps);
 		rc = trial(x, x->rc->mesh_min_pps, &pass, &f.fwd_pps);
 	}
-	if (rc == 0)
+	if (rc == 0) {
 		wr_mesh_found_json(x->obj, &f);
+		if (wr_fwd_max_json(x->obj, &x->mfr) != 0)
+			return wr_err_env(x->m->err, -ENOMEM, "no memory");
+	}
 	return rc;
 }
 

@@ -19,8 +19,7 @@ wr_mesh_doc(json_t *doc, const struct wr_config *cfg, unsigned int nb,
 		json_decref(ports);
 		return NULL;
 	}
-	wr_json_set(o, "section", json_string(r->mesh_pattern == WR_MESH_FULL ?
-		"5.1" : r->mesh_pattern == WR_MESH_CONGESTION ? "5.5" : "5.2"));
+	wr_json_set(o, "section", json_string(wr_mesh_section(r->mesh_pattern)));
 	wr_json_set(o, "pattern", json_string(wr_mesh_pattern_name(r->mesh_pattern)));
 	for (i = 0; i < nb; i++) {
 		p = json_object();

@@ -4,6 +4,28 @@
 
 #include "rfc2889mesh.h"
 
+/*
+ * Whether s sends to d in pattern over nb ports (not congestion). The
+ * halves of 5.3 and 5.4: ports 0 .. nb/2-1 and nb/2 .. nb-1.
+ */
+static bool
+pattern_pair(enum wr_mesh_pattern pattern, unsigned int nb, unsigned int s,
+		unsigned int d)
+{
+	bool cross = (s < nb / 2) != (d < nb / 2);
+
+	switch (pattern) {
+	case WR_MESH_ONE_TO_MANY: return s == 0 && d != 0;
+	case WR_MESH_MANY_TO_ONE: return d == 0 && s != 0;
+	case WR_MESH_UNIDIR: return cross && s < nb / 2;
+	case WR_MESH_MULTI_DEVICE: return cross;
+	case WR_MESH_FULL:
+	case WR_MESH_CONGESTION:
+		break;
+	}
+	return s != d;
+}
+
 int
 wr_mesh_plan_make(struct wr_mesh_plan *p, enum wr_mesh_pattern pattern,
 		unsigned int nb, struct wr_error *err)
@@ -13,6 +35,11 @@ wr_mesh_plan_make(struct wr_mesh_plan *p, enum wr_mesh_pattern pattern,
 	if (nb < 2 || nb > WR_MESH_MAX_PORTS)
 		return wr_err_usage(err, -EINVAL, "--mode mesh: %u ports; a meshed "
 			"trial needs 2 to %u ports", nb, WR_MESH_MAX_PORTS);
+	if ((pattern == WR_MESH_UNIDIR || pattern == WR_MESH_MULTI_DEVICE) &&
+			nb % 2 != 0)
+		return wr_err_usage(err, -EINVAL, "--mesh-pattern %s: %u ports; "
+			"it needs an even number (two halves)",
+			wr_mesh_pattern_name(pattern), nb);
 	if (pattern == WR_MESH_CONGESTION && nb != 4)
 		return wr_err_usage(err, -EINVAL, "--mesh-pattern congestion: %u "
 			"ports; it needs 4 (two senders, the congested and the "
@@ -29,14 +56,10 @@ wr_mesh_plan_make(struct wr_mesh_plan *p, enum wr_mesh_pattern pattern,
 		p->dst[1][0] = 2;
 		return 0;
 	}
-	for (s = 0; s < nb; s++) {
-		for (d = 0; d < nb; d++) {
-			if (s == d || (pattern == WR_MESH_ONE_TO_MANY && s != 0) ||
-					(pattern == WR_MESH_MANY_TO_ONE && d != 0))
-				continue;
-			p->dst[s][p->nb_dst[s]++] = (uint8_t)d;
-		}
-	}
+	for (s = 0; s < nb; s++)
+		for (d = 0; d < nb; d++)
+			if (pattern_pair(pattern, nb, s, d))
+				p->dst[s][p->nb_dst[s]++] = (uint8_t)d;
 	return 0;
 }
 
@@ -61,6 +84,22 @@ wr_mesh_pattern_name(enum wr_mesh_pattern pattern)
 	case WR_MESH_ONE_TO_MANY: return "one-to-many";
 	case WR_MESH_MANY_TO_ONE: return "many-to-one";
 	case WR_MESH_CONGESTION: return "congestion";
+	case WR_MESH_UNIDIR: return "unidirectional";
+	case WR_MESH_MULTI_DEVICE: return "multi-device";
+	}
+	return "?";
+}
+
+const char *
+wr_mesh_section(enum wr_mesh_pattern pattern)
+{
+	switch (pattern) {
+	case WR_MESH_FULL: return "5.1";
+	case WR_MESH_ONE_TO_MANY:
+	case WR_MESH_MANY_TO_ONE: return "5.2";
+	case WR_MESH_MULTI_DEVICE: return "5.3";
+	case WR_MESH_UNIDIR: return "5.4";
+	case WR_MESH_CONGESTION: return "5.5";
 	}
 	return "?";
 }

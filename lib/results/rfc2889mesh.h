@@ -29,9 +29,12 @@ struct wr_mesh_plan {
 
 /*
  * Plan p of pattern over nb ports: full, every port to every other; one-
- * to-many, port 0 to every other; many-to-one, every other to port 0.
- * Returns 0, or -EINVAL with err set (usage, naming --mode mesh) when nb
- * is outside 2..WR_MESH_MAX_PORTS.
+ * to-many, port 0 to every other; many-to-one, every other to port 0;
+ * unidirectional, each port of the first half to each of the second;
+ * multi-device, the same both ways. Returns 0, or -EINVAL with err set
+ * (usage, naming --mode mesh or the pattern) when nb is outside
+ * 2..WR_MESH_MAX_PORTS, odd for the halves' patterns, or not 4 for
+ * congestion.
  */
 int wr_mesh_plan_make(struct wr_mesh_plan *p, enum wr_mesh_pattern pattern,
 		unsigned int nb, struct wr_error *err);
@@ -42,6 +45,9 @@ bool wr_mesh_pair(const struct wr_mesh_plan *p, unsigned int s, unsigned int d);
 
 /* Name of a pattern, as --mesh-pattern takes it. Can't fail. */
 const char *wr_mesh_pattern_name(enum wr_mesh_pattern pattern);
+
+/* The RFC 2889 section of a pattern ("5.1" .. "5.5"). Can't fail. */
+const char *wr_mesh_section(enum wr_mesh_pattern pattern);
 
 /*
  * The counts of one trial, by [sender][receiver]. Written only by the

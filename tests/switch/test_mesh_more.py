@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""More of RFC 2889's meshed forwarding (--mode mesh; docs/rfc2889.md)
+against the Linux bridge: unidirectional traffic (5.4, --mesh-pattern
+unidirectional) over four ports of one bridge, and multiple devices
+(5.3, --mesh-pattern multi-device) over two bridges in two namespaces
+joined by one veth. Every pair is counted exactly (sent = received +
+lost) and compared with the kernel's counters of the switch ports (and
+of the link between the bridges). Root.
+Usage: test_mesh_more.py CASE."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import test_switch as ts  # noqa: E402
+from test_switch import Switch, linux_bridge, mesh_opts  # noqa: E402
+import cases  # noqa: E402
+from twoend import Bed, sh  # noqa: E402
+from wrtest import Checker  # noqa: E402
+
+
+def finish(c, bed, out=""):
+    if c.failed:
+        print(out[-3000:])
+        bed.dump()
+    bed.close()
+    c.done()
+
+
+def want_pairs(pattern, n):
+    """The pairs of a halves' pattern over n ports (the RFC's halves)."""
+    h = n // 2
+    return sorted((a, b) for a in range(n) for b in range(n)
+                  if (a < h) != (b < h) and (pattern == "multi-device" or a < h))
+
+
+def check_trials(c, doc, pattern, n, rate):
+    """Every trial: the pattern's pairs, each exact and lossless, each
+    sending port's frames its rate for 1 s."""
+    o = doc["rfc2889"]
+    c.eq((o["section"], o["pattern"], len(o["ports"]), len(o["trials"])),
+         ("5.3" if pattern == "multi-device" else "5.4", pattern, n, 1), pattern)
+    t = o["trials"][0]
+    pairs = t["pairs"]
+    c.eq(sorted((x["src"], x["dst"]) for x in pairs), want_pairs(pattern, n),
+         "%s: the pairs" % pattern)
+    c.true(all(x["sent"] == x["received"] + x["lost"] and x["sent"] > 0
+               and x["stray"] == 0 for x in pairs),
+           "%s: every pair sent = received + lost, nothing flooded: %r"
+           % (pattern, pairs))
+    c.eq((t["pass"], t["lost"]), (True, 0), "%s: nothing lost" % pattern)
+    senders = {a for a, _ in want_pairs(pattern, n)}
+    c.eq([p["sent"] for p in t["ports"]],
+         [rate if i in senders else 0 for i in range(n)],
+         "%s: each sending port sent its rate for 1 s" % pattern)
+
+
+def bridge_unidir():
+    """--mesh-pattern unidirectional (RFC 2889 5.4) over 4 ports of the
+    Linux bridge at 2000 frames/s per sending port: ports 0 and 1 each
+    send to ports 2 and 3, nothing the other way; every pair exact and
+    lossless; each bridge port's kernel rx and tx counters equal what
+    wirerate sent from and received at its port."""
+    c, bed = Checker("bridge_unidir"), Bed("bridge_unidir")
+    sw = Switch(bed, 4)
+    linux_bridge(sw)
+    before = [sw.sw_pkts(i) for i in range(4)]
+    rc, out, doc = sw.run(mesh_opts("2000", ["--mesh-pattern", "unidirectional"]),
+                          "unidir")
+    c.eq(rc, 0, "exit code")
+    if doc is None:
+        return finish(c, bed, out)
+    check_trials(c, doc, "unidirectional", 4, 2000)
+    t = doc["rfc2889"]["trials"][0]
+    c.eq([p["received"] for p in t["ports"]], [0, 0, 2000, 2000],
+         "the second half received every frame, the first none")
+    ts.check_port_counters(c, sw, doc, before, "unidirectional")
+    c.true("forwarding rate:" in out, "the table: %r" % out[-600:])
+    finish(c, bed, out)
+
+
+class TwoSwitches(Switch):
+    """Switch's namespaces G and S, with a third T: the switch ports of
+    wirerate's ports 0, 1 in S (bridge br0), of 2, 3 in T (bridge br1),
+    and one veth between S and T, a port of each bridge (RFC 2889 5.3's
+    two devices and the link between them)."""
+
+    def __init__(self, bed):
+        super().__init__(bed, 4)
+        self.ns_t = bed.add_netns("T")
+        for s in self.sw[2:]:
+            sh("ip", "-n", self.ns_s, "link", "set", s, "netns", self.ns_t)
+            sh("ip", "-n", self.ns_t, "link", "set", s, "multicast", "off", "up")
+        self.ns_of = [self.ns_s, self.ns_s, self.ns_t, self.ns_t]
+        self.trunk = ("%sla" % bed.tag, "%slb" % bed.tag)
+        sh("ip", "-n", self.ns_s, "link", "add", self.trunk[0], "type", "veth",
+           "peer", "name", self.trunk[1], "netns", self.ns_t)
+        for ns, br, ports in ((self.ns_s, "br0", self.sw[:2] + [self.trunk[0]]),
+                              (self.ns_t, "br1", self.sw[2:] + [self.trunk[1]])):
+            sh("ip", "-n", ns, "link", "add", br, "type", "bridge", "stp_state",
+               "0", "mcast_snooping", "0")
+            for s in ports:
+                sh("ip", "-n", ns, "link", "set", s, "multicast", "off", "master",
+                   br, "up")
+            sh("ip", "-n", ns, "link", "set", br, "multicast", "off", "up")
+
+    def sw_pkts(self, i):
+        return self.link_pkts(self.ns_of[i], self.sw[i])
+
+    def link_pkts(self, ns, dev):
+        """Kernel's (rx, tx) frames of dev in namespace ns."""
+        out = sh("ip", "-n", ns, "-s", "-j", "link", "show", "dev", dev).stdout
+        st = json.loads(out)[0]["stats64"]
+        return st["rx"]["packets"], st["tx"]["packets"]
+
+
+def bridges_multi():
+    """--mesh-pattern multi-device (RFC 2889 5.3) over two Linux bridges
+    in two namespaces joined by one veth, wirerate's ports 0, 1 on the
+    first and 2, 3 on the second, 2000 frames/s per port: each port sends
+    to both ports of the other bridge; every pair exact and lossless; the
+    bridge ports' kernel counters equal wirerate's counts, and the link
+    between the bridges carried, each way, exactly the frames that cross
+    it (the pairs' frames from that side and the learning frames, which
+    are broadcast)."""
+    c, bed = Checker("bridges_multi"), Bed("bridges_multi")
+    sw = TwoSwitches(bed)
+    before = [sw.sw_pkts(i) for i in range(4)]
+    link0 = sw.link_pkts(sw.ns_s, sw.trunk[0])
+    rc, out, doc = sw.run(mesh_opts("2000", ["--mesh-pattern", "multi-device"]),
+                          "multi")
+    c.eq(rc, 0, "exit code")
+    if doc is None:
+        return finish(c, bed, out)
+    check_trials(c, doc, "multi-device", 4, 2000)
+    ts.check_port_counters(c, sw, doc, before, "multi-device")
+    ports = doc["rfc2889"]["trials"][0]["ports"]
+    link = sw.link_pkts(sw.ns_s, sw.trunk[0])
+    c.eq(link[1] - link0[1], sum(p["sent"] + p["learn_sent"] for p in ports[:2]),
+         "link S->T tx = frames of ports 0, 1 (pairs and learning)")
+    c.eq(link[0] - link0[0], sum(p["sent"] + p["learn_sent"] for p in ports[2:]),
+         "link T->S rx = frames of ports 2, 3 (pairs and learning)")
+    c.eq([p["received"] for p in ports], [2000] * 4,
+         "every port received its two senders' 1000 frames each")
+    finish(c, bed, out)
+
+
+def tbf_sent(sw, dev):
+    """(frames passed, frames dropped) by dev's tbf (tc -s qdisc)."""
+    out = sw.in_s("tc", "-s", "-j", "qdisc", "show", "dev", dev).stdout
+    q = [q for q in json.loads(out) if q.get("kind") == "tbf"][0]
+    return q["packets"], q["drops"]
+
+
+def bridge_mfr():
+    """RFC 2889 5.6's maximum forwarding rate: two ports of the Linux
+    bridge, unidirectional, the bridge's port to wirerate's port 1 a tbf
+    of 1 Mbit/s (about 2080 frames of 60 bytes a second); a search over
+    1000-4000 frames/s, 3 trials, loads above what the tbf passes
+    included. Every pair exact; the frames lost are the tbf's drops; the
+    frames received at port 1 (and the learning frame flooded to it) are
+    the frames the tbf passed; port 1's MFR is the highest forwarding rate
+    of the trials, within what the tbf passes (its rate and its burst)."""
+    c, bed = Checker("bridge_mfr"), Bed("bridge_mfr")
+    sw = Switch(bed, 2)
+    linux_bridge(sw)
+    sw.in_s("tc", "qdisc", "add", "dev", sw.sw[1], "root", "tbf", "rate", "1mbit",
+            "burst", "2kb", "latency", "20ms")
+    sent0, drops0 = tbf_sent(sw, sw.sw[1])
+    rc, out, doc = sw.run(mesh_opts("1000-4000", [
+        "--mesh-pattern", "unidirectional", "--max-trials", "3"]), "mfr")
+    c.eq(rc, 0, "exit code")
+    if doc is None:
+        return finish(c, bed, out)
+    o = doc["rfc2889"]
+    trials = o["trials"]
+    c.true(all(x["sent"] == x["received"] + x["lost"] for t in trials
+               for x in t["pairs"]), "every pair sent = received + lost")
+    sent, drops = tbf_sent(sw, sw.sw[1])
+    c.eq(drops - drops0, sum(t["lost"] for t in trials), "tbf dropped = frames lost")
+    p1 = [p for t in trials for p in t["ports"] if p["index"] == 1]
+    c.eq(sent - sent0, sum(p["received"] + p["stray"] + p["other_received"]
+                           for p in p1), "tbf passed = frames port 1 received")
+    mfr = o["result"]["max_forwarding_rate"]
+    best = max(p1, key=lambda p: p["forwarding_rate_pps"])
+    c.eq(mfr[1]["mfr_pps"], best["forwarding_rate_pps"],
+         "port 1's MFR is its best trial's forwarding rate")
+    c.true(1500 <= mfr[1]["mfr_pps"] <= 2600 and mfr[0]["mfr_pps"] == 0,
+           "MFR within what the tbf passes: %r" % mfr)
+    c.true(any(t["offered_pps"] > 2600 for t in trials),
+           "a load above the tbf's rate was offered")
+    print("mfr: trials (offered, port 1 rate) %r, tbf passed %d dropped %d, %r" % (
+        [(t["offered_pps"], p["forwarding_rate_pps"]) for t, p in zip(trials, p1)],
+        sent - sent0, drops - drops0, mfr))
+    finish(c, bed, out)
+
+
+CASES = cases.by_name(bridge_unidir, bridges_multi, bridge_mfr)
+
+if __name__ == "__main__":
+    try:
+        cases.main(CASES)
+    finally:
+        ts.twoend.close_all()
