@@ -37,14 +37,15 @@ wr_opts_rfc2889_defaults(struct wr_config *cfg)
 	r->mesh_max_pps = 1000;
 }
 
-/* "full", "one-to-many" or "many-to-one". */
+/* "full", "one-to-many", "many-to-one", "congestion" or "broadcast". */
 static int
 opt_pattern(const char *v, struct wr_rfc2889_conf *r, struct wr_error *err)
 {
 	static const char *const names[] = { [WR_MESH_FULL] = "full",
 		[WR_MESH_ONE_TO_MANY] = "one-to-many",
 		[WR_MESH_MANY_TO_ONE] = "many-to-one",
-		[WR_MESH_CONGESTION] = "congestion" };
+		[WR_MESH_CONGESTION] = "congestion",
+		[WR_MESH_BROADCAST] = "broadcast" };
 	unsigned int i;
 
 	for (i = 0; i < RTE_DIM(names); i++) {
@@ -54,7 +55,7 @@ opt_pattern(const char *v, struct wr_rfc2889_conf *r, struct wr_error *err)
 		}
 	}
 	return wr_err_usage(err, -EINVAL, "--mesh-pattern %s: expected full, "
-		"one-to-many, many-to-one or congestion", v);
+		"one-to-many, many-to-one, congestion or broadcast", v);
 }
 
 /* "PPS" (one trial) or "MIN-MAX" (a search), frames/s per port. */

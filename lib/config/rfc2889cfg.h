@@ -22,6 +22,7 @@ enum wr_mesh_pattern {
 	WR_MESH_ONE_TO_MANY,	/* 5.2: the first port to every other */
 	WR_MESH_MANY_TO_ONE,	/* 5.2: every other port to the first */
 	WR_MESH_CONGESTION,	/* 5.5: ports 0, 1 overload 2; 0 also to 3 */
+	WR_MESH_BROADCAST,	/* 5.10: the first port broadcasts to all */
 };
 
 struct wr_rfc2889_conf {

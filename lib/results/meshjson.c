@@ -3,7 +3,20 @@
 #include <string.h>
 
 #include "meshjson.h"
+#include "meshlat.h"
 #include "base/jsonw.h"
+
+/* The RFC 2889 section of a pattern. */
+static const char *
+section(enum wr_mesh_pattern p)
+{
+	switch (p) {
+	case WR_MESH_FULL: return "5.1";
+	case WR_MESH_CONGESTION: return "5.5";
+	case WR_MESH_BROADCAST: return "5.10";
+	default: return "5.2";
+	}
+}
 
 json_t *
 wr_mesh_doc(json_t *doc, const struct wr_config *cfg, unsigned int nb,
@@ -19,8 +32,7 @@ wr_mesh_doc(json_t *doc, const struct wr_config *cfg, unsigned int nb,
 		json_decref(ports);
 		return NULL;
 	}
-	wr_json_set(o, "section", json_string(r->mesh_pattern == WR_MESH_FULL ?
-		"5.1" : r->mesh_pattern == WR_MESH_CONGESTION ? "5.5" : "5.2"));
+	wr_json_set(o, "section", json_string(section(r->mesh_pattern)));
 	wr_json_set(o, "pattern", json_string(wr_mesh_pattern_name(r->mesh_pattern)));
 	for (i = 0; i < nb; i++) {
 		p = json_object();
@@ -40,6 +52,7 @@ wr_mesh_doc(json_t *doc, const struct wr_config *cfg, unsigned int nb,
 	wr_json_set(o, "settle_s", json_real((double)r->settle_ms / 1e3));
 	wr_json_set(o, "fdb_reset", r->reset_cmd[0] ? json_string(r->reset_cmd) :
 		json_null());
+	wr_json_set(o, "latency_clock", json_string(WR_MESH_LAT_CLOCK));
 	wr_json_set(o, "trials", json_array());
 	wr_json_set(doc, "rfc2889", o);
 	return o;
@@ -62,6 +75,7 @@ port_json(const struct wr_mesh_trial_rec *t, unsigned int i)
 	wr_json_set(x, "other_received", json_integer((json_int_t)t->c->other_rx[i]));
 	wr_json_set(x, "tx_refused", json_integer((json_int_t)t->c->tx_refused[i]));
 	wr_json_set(x, "forwarding_rate_pps", json_real(sum.fwd_pps));
+	wr_json_set(x, "latency", wr_mesh_lat_json(&t->c->lat[i], t->tsc_hz));
 	return x;
 }
 
@@ -108,6 +122,23 @@ pairs_json(const struct wr_mesh_trial_rec *t)
 	return a;
 }
 
+/*
+ * 5.10: the frames the broadcasting port sent (each one counts as sent to
+ * every receiver in "sent") and the receivers.
+ */
+static json_t *
+bcast_json(const struct wr_mesh_trial_rec *t)
+{
+	const struct wr_mesh_plan *p = t->plan;
+	json_t *x = json_object();
+
+	wr_json_set(x, "src", json_integer(0));
+	wr_json_set(x, "frames_sent", json_integer((json_int_t)(p->nb_dst[0] ?
+		t->c->sent[0][p->dst[0][0]] : 0)));
+	wr_json_set(x, "receivers", json_integer(p->nb_dst[0]));
+	return x;
+}
+
 void
 wr_mesh_trial_json(json_t *o, const struct wr_mesh_trial_rec *t)
 {
@@ -136,6 +167,8 @@ wr_mesh_trial_json(json_t *o, const struct wr_mesh_trial_rec *t)
 	wr_json_set(x, "pairs", pairs_json(t));
 	if (t->congestion)
 		wr_json_set(x, "congestion", congestion_json(t->c));
+	if (t->plan->bcast)
+		wr_json_set(x, "broadcast", bcast_json(t));
 	json_array_append_new(json_object_get(o, "trials"), x);
 }
 

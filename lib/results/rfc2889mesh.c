@@ -19,6 +19,7 @@ wr_mesh_plan_make(struct wr_mesh_plan *p, enum wr_mesh_pattern pattern,
 			"uncongested port)", nb);
 	memset(p, 0, sizeof(*p));
 	p->nb_ports = (uint8_t)nb;
+	p->bcast = pattern == WR_MESH_BROADCAST;
 	if (pattern == WR_MESH_CONGESTION) {
 		/* RFC 2889 5.5.2: port 0 sends half to the congested port 2,
 		 * half to the uncongested port 3; port 1 all to port 2. */
@@ -31,7 +32,8 @@ wr_mesh_plan_make(struct wr_mesh_plan *p, enum wr_mesh_pattern pattern,
 	}
 	for (s = 0; s < nb; s++) {
 		for (d = 0; d < nb; d++) {
-			if (s == d || (pattern == WR_MESH_ONE_TO_MANY && s != 0) ||
+			if (s == d || ((pattern == WR_MESH_ONE_TO_MANY ||
+					pattern == WR_MESH_BROADCAST) && s != 0) ||
 					(pattern == WR_MESH_MANY_TO_ONE && d != 0))
 				continue;
 			p->dst[s][p->nb_dst[s]++] = (uint8_t)d;
@@ -61,8 +63,19 @@ wr_mesh_pattern_name(enum wr_mesh_pattern pattern)
 	case WR_MESH_ONE_TO_MANY: return "one-to-many";
 	case WR_MESH_MANY_TO_ONE: return "many-to-one";
 	case WR_MESH_CONGESTION: return "congestion";
+	case WR_MESH_BROADCAST: return "broadcast";
 	}
 	return "?";
+}
+
+void
+wr_mesh_counts_init(struct wr_mesh_counts *c)
+{
+	unsigned int i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < WR_MESH_MAX_PORTS; i++)
+		wr_hist_init(&c->lat[i]);
 }
 
 uint64_t
@@ -84,6 +97,9 @@ wr_mesh_port_sum(const struct wr_mesh_plan *p, const struct wr_mesh_counts *c,
 		sum->rx_pkts += c->rx[o][i];
 		sum->stray_pkts += c->stray[o][i];
 	}
+	/* A broadcast frame is sent once, to every receiver. */
+	if (p->bcast && p->nb_dst[i] > 0)
+		sum->sent_pkts = c->sent[i][p->dst[i][0]];
 	sum->fwd_pps = send_s > 0 ? (double)sum->rx_pkts / send_s : 0.0;
 }
 
