@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The --mode mesh tables of a result's "rfc2889" object (RFC 2889 5.1,
- * 5.2, 5.5; docs/rfc2889.md): one line per trial, the ports and the pairs
- * of the last trial (and 5.5's verdicts), then what the trials found.
+ * 5.2, 5.5, 5.10; docs/rfc2889.md): one line per trial, the ports and the
+ * pairs of the last trial (and 5.5's verdicts), the latency at each port,
+ * then what the trials found.
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "view_methods.h"
 
@@ -74,22 +76,60 @@ detail(FILE *f, const json_t *t)
 			num(x, "received"), num(x, "lost"), num(x, "stray"));
 }
 
+/* The latency at each receiving port of trial t, by the clock of y. */
+static void
+latency(FILE *f, const json_t *y, const json_t *t)
+{
+	const json_t *x, *l;
+	size_t i;
+
+	fprintf(f, "latency, %s:\n", json_string_value(json_object_get(y,
+		"latency_clock")));
+	fprintf(f, "%6s %12s %10s %10s %10s %10s\n", "port", "frames", "min us",
+		"mean us", "p99 us", "max us");
+	json_array_foreach(json_object_get(t, "ports"), i, x) {
+		l = json_object_get(x, "latency");
+		if (num(l, "count") > 0)
+			fprintf(f, "%6.0f %12.0f %10.1f %10.1f %10.1f %10.1f\n",
+				num(x, "index"), num(l, "count"), num(l, "min_ns") / 1e3,
+				num(l, "mean_ns") / 1e3, num(l, "p99_ns") / 1e3,
+				num(l, "max_ns") / 1e3);
+	}
+}
+
+/* RFC 2889 5.10: the broadcast frames of trial t. */
+static void
+broadcast(FILE *f, const json_t *t)
+{
+	const json_t *b = json_object_get(t, "broadcast");
+
+	if (b != NULL)
+		fprintf(f, "broadcast: port %.0f sent %.0f frames, each to %.0f "
+			"ports (a pair's sent counts each one)\n", num(b, "src"),
+			num(b, "frames_sent"), num(b, "receivers"));
+}
+
 void
 app_view_mesh(FILE *f, const json_t *y)
 {
 	const json_t *r = json_object_get(y, "result");
 	const json_t *t = json_object_get(y, "trials");
+	const char *pat = json_string_value(json_object_get(y, "pattern"));
 	size_t n = json_array_size(t);
 
-	fprintf(f, "\nRFC 2889 %s: %s meshed forwarding over %zu ports\n",
+	fprintf(f, "\nRFC 2889 %s: %s %s over %zu ports\n",
 		json_string_value(json_object_get(y, "section")),
-		json_string_value(json_object_get(y, "pattern")),
+		pat != NULL ? pat : "?", pat != NULL && strcmp(pat,
+		"broadcast") == 0 ? "frame forwarding" : "meshed forwarding",
 		json_array_size(json_object_get(y, "ports")));
 	trials(f, y);
 	if (n > 0) {
 		fprintf(f, "last trial, by port and by pair:\n");
 		detail(f, json_array_get(t, n - 1));
 		congestion(f, json_array_get(t, n - 1));
+		broadcast(f, json_array_get(t, n - 1));
+		if (json_object_get(y, "latency_clock") != NULL)
+			latency(f, y, json_array_get(t, n - 1));
 	}
 	if (r == NULL) {
 		fprintf(f, "no result: the trials did not finish\n");

@@ -32,7 +32,8 @@ static const char *const replay_speed_values[] = { "max", NULL };
 static const char *const rx_clock_values[] = { "own", "any", NULL };
 static const char *const addr_plan_values[] = { "random", NULL };
 static const char *const mesh_pattern_values[] = { "full", "one-to-many",
-	"many-to-one", "congestion", "unidirectional", "multi-device", NULL };
+	"many-to-one", "congestion", "unidirectional", "multi-device",
+	"broadcast", NULL };
 static const char *const clock_sync_values[] = { "auto", "ptp", "chrony", "none",
 	NULL };
 /* In the order of enum wr_conn_role and wr_conn_app (conncfg.h), from 1. */
@@ -426,8 +427,9 @@ const struct wr_optdesc wr_optab[] = {
 		"port to every\nother, RFC 2889 5.1), one-to-many (the first\nport to "
 		"the others), many-to-one (the\nothers to the first; 5.2), congestion\n(5.5: "
 		"ports 0 and 1 overload port 2,\nport 0 also sends to port 3),\n"
-		"unidirectional (5.4: each port of the\nfirst half to each of the second) "
-		"or\nmulti-device (5.3: the same both ways,\none switch per half) [full]",
+		"unidirectional (5.4: each port of the\nfirst half to each of the second),\n"
+		"multi-device (5.3: the same both ways,\none switch per half) or broadcast\n"
+		"(5.10: the first port sends broadcast\nframes, every other counts them) [full]",
 		WR_OPTSEC_MODES, WR_PROF_TEST, mesh_pattern_values },
 	{ "mesh-rate", REQ, WR_OPT_MESH_RATE, "PPS[-MAX]", "--mode mesh: frames/s "
 		"each port sends: one\ntrial, or MIN-MAX: the throughput searched\n"

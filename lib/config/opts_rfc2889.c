@@ -46,7 +46,8 @@ opt_pattern(const char *v, struct wr_rfc2889_conf *r, struct wr_error *err)
 		[WR_MESH_MANY_TO_ONE] = "many-to-one",
 		[WR_MESH_CONGESTION] = "congestion",
 		[WR_MESH_UNIDIR] = "unidirectional",
-		[WR_MESH_MULTI_DEVICE] = "multi-device" };
+		[WR_MESH_MULTI_DEVICE] = "multi-device",
+		[WR_MESH_BROADCAST] = "broadcast" };
 	unsigned int i;
 
 	for (i = 0; i < RTE_DIM(names); i++) {
@@ -56,8 +57,8 @@ opt_pattern(const char *v, struct wr_rfc2889_conf *r, struct wr_error *err)
 		}
 	}
 	return wr_err_usage(err, -EINVAL, "--mesh-pattern %s: expected full, "
-		"one-to-many, many-to-one, congestion, unidirectional or "
-		"multi-device", v);
+		"one-to-many, many-to-one, congestion, unidirectional, "
+		"multi-device or broadcast", v);
 }
 
 /* "PPS" (one trial) or "MIN-MAX" (a search), frames/s per port. */

@@ -27,6 +27,7 @@ enum wr_mesh_pattern {
 	WR_MESH_MULTI_DEVICE,	/* 5.3: each port of the first half (one
 				 * switch) to each of the second (the other
 				 * switch), both ways */
+	WR_MESH_BROADCAST,	/* 5.10: the first port broadcasts to all */
 };
 
 struct wr_rfc2889_conf {

@@ -81,7 +81,7 @@ trial(struct mesh_ctx *x, double pps, bool *pass, double *fwd_pps)
 	struct wr_mesh_send s = { .pps = pps, .ms = cfg->trial_ms,
 		.settle_ms = x->rc->settle_ms };
 	struct wr_mesh_trial_rec rec = { .plan = &x->plan, .c = &x->c,
-		.offered_pps = pps,
+		.offered_pps = pps, .tsc_hz = (double)m->run->setup.tsc_hz,
 		.congestion = x->rc->mesh_pattern == WR_MESH_CONGESTION };
 	double hz = (double)m->run->setup.tsc_hz;
 	uint64_t t0 = rte_rdtsc(), rx = 0;

@@ -13,6 +13,7 @@
 #define OFF_IDX 22u
 #define OFF_SRC 26u
 #define OFF_DST 27u
+#define OFF_TSC 28u
 
 static void
 put_be(uint8_t *p, uint32_t v, unsigned int n)
@@ -48,6 +49,8 @@ wr_r2889_frame(uint8_t *buf, const uint8_t dst[6], const uint8_t src[6],
 	put_be(buf + OFF_IDX, t->idx, 4);
 	buf[OFF_SRC] = t->src_port;
 	buf[OFF_DST] = t->dst_port;
+	put_be(buf + OFF_TSC, (uint32_t)(t->tsc >> 32), 4);
+	put_be(buf + OFF_TSC + 4, (uint32_t)t->tsc, 4);
 }
 
 bool
@@ -67,5 +70,7 @@ wr_r2889_parse(const uint8_t *buf, uint32_t len, struct wr_r2889_tag *t)
 	t->idx = get_be(buf + OFF_IDX, 4);
 	t->src_port = buf[OFF_SRC];
 	t->dst_port = buf[OFF_DST];
+	t->tsc = len < OFF_TSC + 8 ? 0 : (uint64_t)get_be(buf + OFF_TSC, 4) << 32 |
+		get_be(buf + OFF_TSC + 4, 4);
 	return true;
 }

@@ -4,7 +4,8 @@
  * the FCS (64 on the wire), destination and source MAC, the local
  * experimental EtherType 0x88b5 (IEEE 802), then a small header: a
  * magic, the kind of frame, the trial's number and the frame's index
- * (and for --mode mesh, the pair of ports it belongs to).
+ * (and for --mode mesh, the pair of ports it belongs to and the TSC
+ * when it was made).
  * A switch forwards them by MAC alone; the receiver tells ours from any
  * other frame, and a frame of an earlier trial from this one's. Pure.
  */
@@ -32,7 +33,9 @@ struct wr_r2889_tag {
 	uint32_t idx;		/* the address's index in the plan; mesh:
 				 * the frame's number in its pair */
 	uint8_t src_port;	/* mesh: the sender's and the receiver's */
-	uint8_t dst_port;	/* indices among the run's ports */
+	uint8_t dst_port;	/* indices among the run's ports; 0xff:
+				 * broadcast, every port but src */
+	uint64_t tsc;		/* mesh: the sender's TSC when it made it */
 };
 
 /*

@@ -21,23 +21,33 @@ struct sender {
 	uint64_t last_tsc;	/* when it last took a frame */
 };
 
-/* Count frame m received at port r. */
+static const uint8_t bcast_mac[WR_ADDR_MAC_LEN] = { 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff };
+
+/* Count frame m received at port r at TSC now. */
 static void
 count_frame(const struct wr_mesh_io *io, unsigned int r, struct rte_mbuf *m,
-		struct wr_mesh_counts *c)
+		uint64_t now, struct wr_mesh_counts *c)
 {
 	struct wr_r2889_tag t;
 
 	if (m->nb_segs != 1 || !wr_r2889_parse(rte_pktmbuf_mtod(m, const uint8_t *),
 			rte_pktmbuf_data_len(m), &t) || t.kind != WR_R2889_MESH ||
 			t.trial != io->trial || t.src_port >= io->plan->nb_ports ||
-			t.dst_port >= io->plan->nb_ports) {
+			(t.dst_port >= io->plan->nb_ports &&
+			!(io->plan->bcast && t.dst_port == WR_MESH_BCAST_DST))) {
 		c->other_rx[r]++;
 		return;
 	}
-	if (t.dst_port == r)
+	if (t.dst_port == r || (t.dst_port == WR_MESH_BCAST_DST &&
+			t.src_port != r)) {
 		c->rx[t.src_port][r]++;
-	else
+		/* A stamp ahead of now (another host's TSC) is no latency. */
+		if (now >= t.tsc)
+			wr_hist_add(&c->lat[r], now - t.tsc);
+	} else if (t.dst_port == WR_MESH_BCAST_DST) {
+		c->other_rx[r]++;	/* its own broadcast, looped back */
+	} else
 		c->stray[t.src_port][t.dst_port]++;
 }
 
@@ -47,14 +57,16 @@ poll_rx(const struct wr_mesh_io *io, struct wr_mesh_counts *c)
 {
 	struct rte_mbuf *b[IO_BURST];
 	unsigned int r, i;
+	uint64_t now;
 	uint16_t q, n;
 
 	for (r = 0; r < io->plan->nb_ports; r++) {
 		for (q = 0; q < io->nb_rxq[r]; q++) {
 			n = rte_eth_rx_burst(io->port_id[r], q, b, IO_BURST);
+			now = n ? rte_rdtsc() : 0;
 			for (i = 0; i < n; i++) {
 				if (c != NULL)
-					count_frame(io, r, b[i], c);
+					count_frame(io, r, b[i], now, c);
 				rte_pktmbuf_free(b[i]);
 			}
 		}
@@ -89,15 +101,13 @@ static int
 send_learning(const struct wr_mesh_io *io, struct wr_mesh_counts *c,
 		struct wr_error *err)
 {
-	static const uint8_t bcast[WR_ADDR_MAC_LEN] = { 0xff, 0xff, 0xff, 0xff,
-		0xff, 0xff };
 	struct wr_r2889_tag t = { .kind = WR_R2889_LEARN, .trial = io->trial };
 	struct rte_mbuf *m;
 	unsigned int s;
 
 	for (s = 0; s < io->plan->nb_ports; s++) {
 		t.src_port = (uint8_t)s;
-		m = make_frame(io, s, bcast, &t);
+		m = make_frame(io, s, bcast_mac, &t);
 		if (m == NULL || rte_eth_tx_burst(io->port_id[s], 0, &m, 1) != 1) {
 			rte_pktmbuf_free(m);
 			return wr_err_fail(err, -EIO, "mesh trial: port %u took no "
@@ -120,11 +130,12 @@ due_frames(const struct wr_mesh_io *io, unsigned int s, struct sender *x,
 	unsigned int n = 0, d;
 
 	memcpy(seq, x->seq, sizeof(seq));
+	t.tsc = rte_rdtsc();
 	while (x->next + n < due && n < IO_BURST) {
 		d = p->dst[s][(x->next + n) % p->nb_dst[s]];
-		t.dst_port = (uint8_t)d;
-		t.idx = seq[d]++;
-		b[n] = make_frame(io, s, io->mac[d], &t);
+		t.dst_port = (uint8_t)(p->bcast ? WR_MESH_BCAST_DST : d);
+		t.idx = p->bcast ? (uint32_t)(x->next + n) : seq[d]++;
+		b[n] = make_frame(io, s, p->bcast ? bcast_mac : io->mac[d], &t);
 		if (b[n] == NULL)
 			break;
 		n++;
@@ -149,7 +160,10 @@ send_due(const struct wr_mesh_io *io, unsigned int s, struct sender *x,
 		rte_pktmbuf_free_bulk(&b[tx], n - tx);
 		c->tx_refused[s] += n - tx;
 	}
-	for (i = 0; i < tx; i++) {
+	for (i = 0; i < tx && p->bcast; i++)	/* each frame to every one */
+		for (d = 0; d < p->nb_dst[s]; d++)
+			c->sent[s][p->dst[s][d]]++;
+	for (i = 0; i < tx && !p->bcast; i++) {
 		d = p->dst[s][(x->next + i) % p->nb_dst[s]];
 		x->seq[d]++;
 		c->sent[s][d]++;
@@ -218,7 +232,7 @@ wr_mesh_io_trial(const struct wr_mesh_io *io, const struct wr_mesh_send *s,
 {
 	int rc;
 
-	memset(c, 0, sizeof(*c));
+	wr_mesh_counts_init(c);
 	rc = send_learning(io, c, err);
 	if (rc == 0)
 		rc = settle(io, s->settle_ms, c);

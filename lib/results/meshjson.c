@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "meshjson.h"
+#include "meshlat.h"
 #include "base/jsonw.h"
 
 json_t *
@@ -39,6 +40,7 @@ wr_mesh_doc(json_t *doc, const struct wr_config *cfg, unsigned int nb,
 	wr_json_set(o, "settle_s", json_real((double)r->settle_ms / 1e3));
 	wr_json_set(o, "fdb_reset", r->reset_cmd[0] ? json_string(r->reset_cmd) :
 		json_null());
+	wr_json_set(o, "latency_clock", json_string(WR_MESH_LAT_CLOCK));
 	wr_json_set(o, "trials", json_array());
 	wr_json_set(doc, "rfc2889", o);
 	return o;
@@ -61,6 +63,7 @@ port_json(const struct wr_mesh_trial_rec *t, unsigned int i)
 	wr_json_set(x, "other_received", json_integer((json_int_t)t->c->other_rx[i]));
 	wr_json_set(x, "tx_refused", json_integer((json_int_t)t->c->tx_refused[i]));
 	wr_json_set(x, "forwarding_rate_pps", json_real(sum.fwd_pps));
+	wr_json_set(x, "latency", wr_mesh_lat_json(&t->c->lat[i], t->tsc_hz));
 	return x;
 }
 
@@ -107,6 +110,23 @@ pairs_json(const struct wr_mesh_trial_rec *t)
 	return a;
 }
 
+/*
+ * 5.10: the frames the broadcasting port sent (each one counts as sent to
+ * every receiver in "sent") and the receivers.
+ */
+static json_t *
+bcast_json(const struct wr_mesh_trial_rec *t)
+{
+	const struct wr_mesh_plan *p = t->plan;
+	json_t *x = json_object();
+
+	wr_json_set(x, "src", json_integer(0));
+	wr_json_set(x, "frames_sent", json_integer((json_int_t)(p->nb_dst[0] ?
+		t->c->sent[0][p->dst[0][0]] : 0)));
+	wr_json_set(x, "receivers", json_integer(p->nb_dst[0]));
+	return x;
+}
+
 void
 wr_mesh_trial_json(json_t *o, const struct wr_mesh_trial_rec *t)
 {
@@ -135,6 +155,8 @@ wr_mesh_trial_json(json_t *o, const struct wr_mesh_trial_rec *t)
 	wr_json_set(x, "pairs", pairs_json(t));
 	if (t->congestion)
 		wr_json_set(x, "congestion", congestion_json(t->c));
+	if (t->plan->bcast)
+		wr_json_set(x, "broadcast", bcast_json(t));
 	json_array_append_new(json_object_get(o, "trials"), x);
 }
 

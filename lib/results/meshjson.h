@@ -25,6 +25,7 @@ struct wr_mesh_trial_rec {
 	double offered_pps;	/* per sending port */
 	double send_s;		/* first to last frame sent */
 	double reset_s;		/* the --fdb-reset command's time, 0: none */
+	double tsc_hz;		/* the latency's clock */
 	bool pass;		/* no pair lost a frame */
 	bool congestion;	/* 5.5: the verdicts too */
 };

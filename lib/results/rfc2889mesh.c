@@ -15,7 +15,8 @@ pattern_pair(enum wr_mesh_pattern pattern, unsigned int nb, unsigned int s,
 	bool cross = (s < nb / 2) != (d < nb / 2);
 
 	switch (pattern) {
-	case WR_MESH_ONE_TO_MANY: return s == 0 && d != 0;
+	case WR_MESH_ONE_TO_MANY:
+	case WR_MESH_BROADCAST: return s == 0 && d != 0;
 	case WR_MESH_MANY_TO_ONE: return d == 0 && s != 0;
 	case WR_MESH_UNIDIR: return cross && s < nb / 2;
 	case WR_MESH_MULTI_DEVICE: return cross;
@@ -46,6 +47,7 @@ wr_mesh_plan_make(struct wr_mesh_plan *p, enum wr_mesh_pattern pattern,
 			"uncongested port)", nb);
 	memset(p, 0, sizeof(*p));
 	p->nb_ports = (uint8_t)nb;
+	p->bcast = pattern == WR_MESH_BROADCAST;
 	if (pattern == WR_MESH_CONGESTION) {
 		/* RFC 2889 5.5.2: port 0 sends half to the congested port 2,
 		 * half to the uncongested port 3; port 1 all to port 2. */
@@ -86,6 +88,7 @@ wr_mesh_pattern_name(enum wr_mesh_pattern pattern)
 	case WR_MESH_CONGESTION: return "congestion";
 	case WR_MESH_UNIDIR: return "unidirectional";
 	case WR_MESH_MULTI_DEVICE: return "multi-device";
+	case WR_MESH_BROADCAST: return "broadcast";
 	}
 	return "?";
 }
@@ -100,8 +103,19 @@ wr_mesh_section(enum wr_mesh_pattern pattern)
 	case WR_MESH_MULTI_DEVICE: return "5.3";
 	case WR_MESH_UNIDIR: return "5.4";
 	case WR_MESH_CONGESTION: return "5.5";
+	case WR_MESH_BROADCAST: return "5.10";
 	}
 	return "?";
+}
+
+void
+wr_mesh_counts_init(struct wr_mesh_counts *c)
+{
+	unsigned int i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < WR_MESH_MAX_PORTS; i++)
+		wr_hist_init(&c->lat[i]);
 }
 
 uint64_t
@@ -123,6 +137,9 @@ wr_mesh_port_sum(const struct wr_mesh_plan *p, const struct wr_mesh_counts *c,
 		sum->rx_pkts += c->rx[o][i];
 		sum->stray_pkts += c->stray[o][i];
 	}
+	/* A broadcast frame is sent once, to every receiver. */
+	if (p->bcast && p->nb_dst[i] > 0)
+		sum->sent_pkts = c->sent[i][p->dst[i][0]];
 	sum->fwd_pps = send_s > 0 ? (double)sum->rx_pkts / send_s : 0.0;
 }
 

@@ -15,14 +15,26 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "measure/hist.h"
 #include "config/rfc2889cfg.h"
 
 /* Ports of a meshed trial: 2 to this many. */
 #define WR_MESH_MAX_PORTS 16u
 
-/* Who sends to whom among nb_ports ports (indices of the run's ports). */
+/*
+ * The receiving port a broadcast frame (5.10) carries: every port but its
+ * sender.
+ */
+#define WR_MESH_BCAST_DST 0xffu
+
+/*
+ * Who sends to whom among nb_ports ports (indices of the run's ports).
+ * With bcast (5.10), each frame of a sender goes to every destination at
+ * once: one frame counts as sent once per destination.
+ */
 struct wr_mesh_plan {
 	uint8_t nb_ports;
+	bool bcast;
 	uint8_t nb_dst[WR_MESH_MAX_PORTS];	/* destinations of each port */
 	uint8_t dst[WR_MESH_MAX_PORTS][WR_MESH_MAX_PORTS];
 };
@@ -31,7 +43,8 @@ struct wr_mesh_plan {
  * Plan p of pattern over nb ports: full, every port to every other; one-
  * to-many, port 0 to every other; many-to-one, every other to port 0;
  * unidirectional, each port of the first half to each of the second;
- * multi-device, the same both ways. Returns 0, or -EINVAL with err set
+ * multi-device, the same both ways; broadcast, port 0 to every other
+ * with bcast set. Returns 0, or -EINVAL with err set
  * (usage, naming --mode mesh or the pattern) when nb is outside
  * 2..WR_MESH_MAX_PORTS, odd for the halves' patterns, or not 4 for
  * congestion.
@@ -64,7 +77,13 @@ struct wr_mesh_counts {
 	uint64_t tx_refused[WR_MESH_MAX_PORTS];	/* frames its transmit refused
 						 * (sent again later) */
 	uint64_t send_tsc;	/* first frame to last frame sent, TSC */
+	/* latency of the frames received at each port, TSC cycles: the
+	 * sender's stamp to the receiving burst, same host */
+	struct wr_hist lat[WR_MESH_MAX_PORTS];
 };
+
+/* Empty c for a new trial. This function can't fail. */
+void wr_mesh_counts_init(struct wr_mesh_counts *c);
 
 /* Frames of pair s->d lost: sent - received, 0 at least. Can't fail. */
 uint64_t wr_mesh_lost(const struct wr_mesh_counts *c, unsigned int s,
@@ -72,7 +91,8 @@ uint64_t wr_mesh_lost(const struct wr_mesh_counts *c, unsigned int s,
 
 /* One port's sums over its pairs. */
 struct wr_mesh_port_sum {
-	uint64_t sent_pkts;	/* frames it sent, every pair */
+	uint64_t sent_pkts;	/* frames it sent, every pair (bcast: each
+				 * frame once) */
 	uint64_t lost_pkts;	/* of those, lost */
 	uint64_t rx_pkts;	/* frames for it received at it */
 	uint64_t stray_pkts;	/* frames for others received at it */

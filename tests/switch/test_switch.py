@@ -535,7 +535,8 @@ def bad_input():
             (base + ["--aging", "100ms"], "--aging"),
             (base + ["--fdb-reset", ""], "--fdb-reset"),
             (["--mode", "mesh", "--mesh-pattern", "star"],
-             "--mesh-pattern star: expected full, one-to-many, many-to-one, congestion, unidirectional or multi-device"),
+             "--mesh-pattern star: expected full, one-to-many, many-to-one, "
+             "congestion, unidirectional, multi-device or broadcast"),
             (["--mode", "mesh", "--mesh-rate", "0"], "--mesh-rate: expected PPS"),
             (["--mode", "mesh", "--mesh-rate", "500-100"],
              "--mesh-rate 500-100: the largest rate must be above"),

@@ -124,6 +124,35 @@ test_frame(void)
 	WR_CHECK(u.kind == WR_R2889_MESH && u.trial == 7 && u.idx == 0x010203 &&
 		u.src_port == 1 && u.dst_port == 3);
 	WR_CHECK(!wr_r2889_parse(f, 27, &u));
+	t.tsc = UINT64_C(0x0102030405060708);
+	wr_r2889_frame(f, dst, src, &t);
+	WR_CHECK(wr_r2889_parse(f, sizeof(f), &u) && u.tsc == t.tsc);
+}
+
+/* 5.10: port 0 to every other; a frame is sent once, lost per receiver. */
+static void
+test_broadcast(void)
+{
+	static struct wr_mesh_counts c;
+	struct wr_mesh_port_sum sum;
+	struct wr_mesh_plan p;
+
+	WR_CHECK(wr_mesh_plan_make(&p, WR_MESH_BROADCAST, 4, &err) == 0);
+	WR_CHECK(p.bcast && p.nb_dst[0] == 3 && p.nb_dst[1] == 0 &&
+		wr_mesh_pair(&p, 0, 3) && !wr_mesh_pair(&p, 1, 0));
+	WR_CHECK(strcmp(wr_mesh_pattern_name(WR_MESH_BROADCAST), "broadcast") == 0);
+	wr_mesh_counts_init(&c);
+	WR_CHECK(c.lat[3].nb == 0 && c.lat[3].min == UINT64_MAX);
+	c.sent[0][1] = c.sent[0][2] = c.sent[0][3] = 100;
+	c.rx[0][1] = c.rx[0][3] = 100;
+	c.rx[0][2] = 90;
+	wr_mesh_port_sum(&p, &c, 0, 1.0, &sum);
+	WR_CHECK(sum.sent_pkts == 100 && sum.lost_pkts == 10);
+	wr_mesh_port_sum(&p, &c, 2, 1.0, &sum);
+	WR_CHECK(sum.rx_pkts == 90 && sum.sent_pkts == 0);
+	WR_CHECK(!wr_mesh_pass(&p, &c));
+	c.rx[0][2] = 100;
+	WR_CHECK(wr_mesh_pass(&p, &c));
 }
 
 static void
@@ -155,6 +184,7 @@ main(void)
 	WR_TEST_RUN(test_counts);
 	WR_TEST_RUN(test_congestion);
 	WR_TEST_RUN(test_frame);
+	WR_TEST_RUN(test_broadcast);
 	WR_TEST_RUN(test_points);
 	return wr_test_summary();
 }
