@@ -100,7 +100,7 @@ start_due(struct wr_conn_engine *e, uint64_t now_us)
 	if (e->cfg.nb_conns != 0 && e->nb_starts >= e->cfg.nb_conns)
 		return false;
 	if (e->cfg.cps == 0)
-		return e->pool.nb_free > 0;
+		return e->pool.nb_free > 0 && e->books.nb_open < e->open_cap;
 	return (e->next_fx >> WR_CONN_FX_SHIFT) <= now_us;
 }
 
@@ -133,6 +133,12 @@ wr_conn_client_poll(struct wr_conn_engine *e, uint64_t now_us)
 		e->next_fx += e->ivl_fx;
 		start_one(e, now_us);
 	}
+}
+
+void
+wr_conn_engine_set_open_cap(struct wr_conn_engine *e, uint32_t cap)
+{
+	e->open_cap = cap == 0 || cap > e->cfg.max_open ? e->cfg.max_open : cap;
 }
 
 int
