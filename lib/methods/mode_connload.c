@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_cycles.h>
 
@@ -30,6 +31,16 @@ struct connload {
 	                         * 0 alone, WR_CONN_CLIENT with a server */
 	bool both;
 };
+
+/* Wall-clock seconds since 1970. */
+static double
+unix_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static double
 since_s(uint64_t t0)
@@ -67,6 +78,8 @@ load_trial(struct mode_ctx *m, struct connload *cl, uint32_t conc,
 	wr_mode_progress_trial(m, "conn-load", &tr);
 	books_now(m->run, cl, &cl->c0, &cl->s0);
 	wr_run_conn_concurrency(m->run, conc);
+	/* Before the first SYN can leave. */
+	x->t0_unix_s = unix_s();
 	rc = wr_run_trial(m->run, &tr, m->err);
 	if (rc == 0)
 		rc = wr_run_start(m->run, m->err);
@@ -77,6 +90,7 @@ load_trial(struct mode_ctx *m, struct connload *cl, uint32_t conc,
 	x->open_s = since_s(t0);
 	x->drained = wr_run_conn_settle(m->run, cfg->grace_ms);
 	x->total_s = since_s(t0);
+	x->t1_unix_s = unix_s();
 	wr_run_stop(m->run, why);
 	books_now(m->run, cl, &cl->c1, &cl->s1);
 	x->conc = conc;

@@ -126,12 +126,14 @@ wr_connload_cell_json(const struct wr_connload_cell *x)
 	const struct wr_conn_books *c = &x->c;
 	uint64_t bytes = c->nb_l7_tx_bytes + c->nb_l7_rx_bytes;
 
-	return json_pack("{s:s, s:s, s:i, s:f, s:f, s:b, s:o, s:o, s:o, s:o, "
+	return json_pack("{s:s, s:s, s:i, s:f, s:f, s:o, s:o, s:b, s:o, s:o, s:o, s:o, "
 		"s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:f, s:f, s:f, s:o, s:o, s:o, "
 		"s:o, s:o, s:b}",
 		"what", "conn-load", "app", x->app == WR_CONN_APP_BULK ? "bulk" :
 			"http", "concurrency", (int)x->conc,
 		"duration_s", x->open_s, "total_s", x->total_s,
+		"start_unix_us", wr_json_u64((uint64_t)(x->t0_unix_s * 1e6)),
+		"end_unix_us", wr_json_u64((uint64_t)(x->t1_unix_s * 1e6)),
 		"drained", x->drained,
 		"attempted", wr_json_u64(c->nb_attempted),
 		"completed", wr_json_u64(c->nb_completed),

@@ -22,6 +22,10 @@ struct wr_connload_cell {
 	uint8_t app;               /* enum wr_conn_app */
 	double open_s;             /* the trial's opening window */
 	double total_s;            /* the window and the drain */
+	double t0_unix_s;          /* wall clock at the start and at the
+	                            * drain's end (s since 1970), to match
+	                            * the trial with other logs */
+	double t1_unix_s;
 	bool drained;              /* nothing open at the drain's end */
 	bool has_server;           /* a run of both roles: s is the
 	                            * server side's books over the trial */
