@@ -307,6 +307,15 @@ show_conn_trial(const struct wr_connrate_trial *t, bool pass, void *arg)
 	app_view_conn_trial(stdout, t, pass);
 }
 
+static void
+show_conn_load(const json_t *cell, void *arg)
+{
+	struct live *l = arg;
+
+	app_progress_clear(&l->prog);
+	app_view_connload_cell(stdout, cell);
+}
+
 /* A test mode: many trials, a progress line each, a table at the end. */
 static int
 run_mode(struct wr_run *run, const struct wr_config *cfg,
@@ -314,7 +323,8 @@ run_mode(struct wr_run *run, const struct wr_config *cfg,
 {
 	struct live l = { stop, false, false, { 0 }, NULL };
 	struct wr_mode_hooks h = { stop, show_interval, show_trial, &l,
-		show_progress, ps != NULL ? &ps->hooks : NULL, show_conn_trial };
+		show_progress, ps != NULL ? &ps->hooks : NULL, show_conn_trial,
+		show_conn_load };
 	json_t *doc = wr_result_head(run);
 	struct wr_error fail;
 	int rc, code = APP_EXIT_OK;

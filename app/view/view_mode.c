@@ -229,6 +229,11 @@ app_view_mode(FILE *f, json_t *doc)
 		fflush(f);
 		return;
 	}
+	if (strcmp(mode, "conn-load") == 0) {
+		app_view_connload(f, doc);
+		fflush(f);
+		return;
+	}
 	if (strcmp(mode, "conn-rate") == 0) {
 		app_view_connrate(f, doc);
 		fflush(f);

@@ -24,4 +24,11 @@ void app_view_conn_trial(FILE *f, const struct wr_connrate_trial *t,
 /* The table and verdict of a --mode conn-rate result (its doc). */
 void app_view_connrate(FILE *f, const json_t *doc);
 
+/* A finished trial of --mode conn-load, its "trials" entry t
+ * (view_connload.c). */
+void app_view_connload_cell(FILE *f, const json_t *t);
+
+/* The table and verdict of a --mode conn-load result (its doc). */
+void app_view_connload(FILE *f, const json_t *doc);
+
 #endif /* WR_APP_VIEW_MODE_H */

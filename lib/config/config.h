@@ -73,6 +73,8 @@ enum wr_mode {
 	                      * rate of a --conn client, docs/tcp.md */
 	WR_MODE_CONN_CAPACITY, /* RFC 9693 7: connections held, docs/conncap.md */
 	WR_MODE_MESH,        /* RFC 2889 5.1, 5.2: meshed forwarding */
+	WR_MODE_CONN_LOAD,   /* requests/s or goodput per concurrency of a
+	                      * --conn client, docs/connload.md */
 };
 
 /* Which TX stamps latency may be computed from. */

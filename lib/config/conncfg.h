@@ -55,6 +55,9 @@ struct wr_conn_cfg {
 	uint8_t hold;                /* HTTP client: hold each connection
 				      * idle after its first answer until
 				      * the drain (conn/hold.c) */
+	uint8_t drain_cut;           /* HTTP client: at the drain, a
+				      * keep-alive connection closes after
+				      * the answer in flight (conn-load) */
 	uint64_t syn_timeout_us;     /* client: a SYN not answered this long
 				      * fails the connection (once, with no
 				      * RST), 0 = TCP's retry bound */

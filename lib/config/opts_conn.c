@@ -10,6 +10,7 @@
 #include "optab.h"
 #include "opts_conn.h"
 #include "opts_values.h"
+#include "opts_connload.h"
 #include "base/units.h"
 #include "tcp/pool.h"
 #include "tcp/table.h"
@@ -218,9 +219,6 @@ conn_number(int id, const char *v, struct wr_conn_cfg *c, struct wr_error *err)
 	switch (id) {
 	case WR_OPT_CONN_RATE:
 		return wr_optv_u64("conn-rate", v, 1, 1000000000, &c->cps, err);
-	case WR_OPT_CONN_CONCURRENCY:
-		return WR_OPTV_UINT("conn-concurrency", v, 1, WR_CONN_MAX_OPEN,
-			&c->max_open, err);
 	case WR_OPT_CONN_COUNT:
 		return wr_optv_u64("conn-count", v, 1, UINT64_MAX, &c->nb_conns, err);
 	case WR_OPT_CONN_REQUESTS:
@@ -260,6 +258,7 @@ conn_other(int id, const char *v, struct wr_conn_opts *co, struct wr_error *err)
 			err);
 	case WR_OPT_CONN_APP: return conn_word(id, "conn-app", v, &c->app, err);
 	case WR_OPT_CONN_SERVER: return conn_server(v, c, err);
+	case WR_OPT_CONN_CONCURRENCY: return wr_opts_connload_conc(v, co, err);
 	case WR_OPT_CONN_PATH:
 		return conn_text("conn-path", v, c->path, sizeof(c->path), err);
 	case WR_OPT_CONN_HOST:

@@ -29,6 +29,9 @@ struct wr_l3svc_port;
 /* Largest receive window: 65535 << 14 (RFC 7323 2.3). */
 #define WR_CONN_MAX_WINDOW_BYTES (65535u << 14)
 
+/* Concurrencies of --mode conn-load (--conn-concurrency A,B,...), at most. */
+#define WR_CONN_LOAD_MAX 16u
+
 /* Defaults (docs/tcp.md and --help state them). */
 #define WR_CONN_DEFAULT_PORT 80u
 #define WR_CONN_DEFAULT_OPEN 10000u
@@ -59,6 +62,9 @@ struct wr_conn_opts {
 	uint64_t role_ports;        /* --conn P=ROLE,...: the ports named
 	                             * (0: --conn ROLE, every port alike) */
 	uint64_t server_ports;      /* of role_ports: those of a server */
+	uint32_t load_conc[WR_CONN_LOAD_MAX]; /* --conn-concurrency's values
+	                             * in order (cfg.max_open: the largest) */
+	uint32_t nb_load_conc;      /* how many; 0: not given */
 };
 
 /* Defaults of these options (not a connection run). Can't fail. */

@@ -14,6 +14,7 @@
 #include "optab.h"
 #include "opts_conn.h"
 #include "opts_connmode.h"
+#include "opts_connload.h"
 #include "base/l3svc.h"
 #include "base/units.h"
 
@@ -279,6 +280,11 @@ wr_opts_conn_check(struct wr_config *cfg, struct wr_error *err)
 		return rc;
 	if (c->role == WR_CONN_CLIENT && !co->host_set)
 		default_host(c);
+	/* conn-load's trials end their keep-alive connections at the drain. */
+	if (cfg->mode == WR_MODE_CONN_LOAD) {
+		c->drain_cut = 1;
+		c->max_open = wr_opts_connload_pool(co);
+	}
 	/* A count of connections ends the run, not the default time. */
 	if (c->nb_conns != 0 && !cfg->duration_set)
 		cfg->duration_ms = 0;

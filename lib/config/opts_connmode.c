@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The test modes of a connection run (opts_connmode.h). */
 #include <errno.h>
+#include <inttypes.h>
 
 #include "optab.h"
 #include "opts_conn.h"
 #include "opts_connmode.h"
+#include "opts_connload.h"
 
 bool
 wr_opts_connmode_is(enum wr_mode mode)
 {
-	return mode == WR_MODE_CONN_RATE;
+	return mode == WR_MODE_CONN_RATE || mode == WR_MODE_CONN_LOAD;
 }
 
 /* The --mode word of mode. */
@@ -27,12 +29,18 @@ wr_opts_connmode_check(const struct wr_config *cfg, struct wr_error *err)
 	const struct wr_conn_cfg *c = &cfg->conn.cfg;
 	const char *m = mode_word(cfg->mode);
 
+	if (cfg->conn.nb_load_conc > 1 && cfg->mode != WR_MODE_CONN_LOAD)
+		return wr_err_usage(err, -EINVAL, "--conn-concurrency with %" PRIu32
+			" values: a list is for --mode conn-load only (one trial a "
+			"value; docs/connload.md)", cfg->conn.nb_load_conc);
+	if (cfg->mode == WR_MODE_CONN_LOAD)
+		return wr_opts_connload_check(cfg, err);
 	if (!wr_opts_connmode_is(cfg->mode)) {
 		if (c->role != 0 && cfg->mode != WR_MODE_RUN &&
 				cfg->mode != WR_MODE_CONN_CAPACITY)
 			return wr_err_usage(err, -EINVAL, "--mode %s with --conn: "
-				"not a mode of connections (--mode conn-rate and "
-				"conn-capacity are; docs/tcp.md)", m);
+				"not a mode of connections (--mode conn-rate, "
+				"conn-capacity and conn-load are; docs/tcp.md)", m);
 		return 0;
 	}
 	if (c->role == 0)

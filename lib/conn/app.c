@@ -112,5 +112,8 @@ wr_conn_app_done(const struct wr_conn_engine *e, uint32_t idx)
 {
 	if (e->cfg.app == WR_CONN_APP_BULK)
 		return true;    /* ended cleanly: its FIN acked its bytes */
+	if (e->cfg.drain_cut && e->draining && e->cfg.role == WR_CONN_CLIENT &&
+			e->st[idx].nb_answers == e->st[idx].nb_reqs)
+		return true;    /* cut at the drain with no answer owed */
 	return e->st[idx].nb_answers >= e->cfg.reqs_per_conn;
 }

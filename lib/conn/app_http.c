@@ -122,7 +122,8 @@ answer_done(struct wr_conn_engine *e, uint32_t idx, bool good,
 		e->books.nb_reqs_failed++;
 		st->flags |= WR_CONN_S_HTTP_BAD;
 	}
-	if (st->nb_reqs < e->cfg.reqs_per_conn) {
+	if (st->nb_reqs < e->cfg.reqs_per_conn &&
+			!(e->draining && e->cfg.drain_cut)) {
 		if (!wr_conn_hold_take(e, idx))
 			send_request(e, idx, now_us);
 	}

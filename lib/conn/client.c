@@ -101,7 +101,7 @@ start_due(struct wr_conn_engine *e, uint64_t now_us)
 	if (e->cfg.nb_conns != 0 && e->nb_starts >= e->cfg.nb_conns)
 		return false;
 	if (e->cfg.cps == 0)
-		return e->pool.nb_free > 0;
+		return e->pool.nb_free > 0 && e->books.nb_open < e->open_cap;
 	return (e->next_fx >> WR_CONN_FX_SHIFT) <= now_us;
 }
 
@@ -140,6 +140,12 @@ void
 wr_conn_engine_tx_busy(struct wr_conn_engine *e, bool busy)
 {
 	e->tx_busy = busy;
+}
+
+void
+wr_conn_engine_set_open_cap(struct wr_conn_engine *e, uint32_t cap)
+{
+	e->open_cap = cap == 0 || cap > e->cfg.max_open ? e->cfg.max_open : cap;
 }
 
 int

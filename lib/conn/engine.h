@@ -184,6 +184,14 @@ void wr_conn_engine_reopen(struct wr_conn_engine *e, uint64_t cps,
 	uint64_t now_us);
 
 /*
+ * A client opening as fast as it may (cps 0) keeps at most cap
+ * connections open from now on (--mode conn-load's concurrency of a
+ * trial); 0 or more than cfg.max_open: max_open. On the owning lcore.
+ * This function can't fail.
+ */
+void wr_conn_engine_set_open_cap(struct wr_conn_engine *e, uint32_t cap);
+
+/*
  * The drain, and with cfg.hold the release: no connection is held from
  * now on; each held one sends its check request (Connection: close),
  * WR_CONN_START_BURST of them per poll, and closes after the answer.

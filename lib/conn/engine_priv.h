@@ -104,6 +104,8 @@ struct wr_conn_engine {
 	uint64_t next_fx;              /* next start, us << FX_SHIFT */
 	uint64_t ivl_fx;               /* 1e6 / cps, us << FX_SHIFT */
 	uint64_t nb_starts;            /* starts due so far (all kinds) */
+	uint32_t open_cap;             /* client at cps 0: open at once, at
+					* most (<= max_open; conn-load) */
 	uint64_t resp_bytes;           /* server: head + body of an answer */
 	struct wr_tcp_isn isn;         /* ISS key and clock (tcp/isn.h) */
 	uint32_t req_ka_len;           /* client: keep-alive request bytes */

@@ -147,6 +147,7 @@ init_parts(struct wr_conn_engine *e, uint8_t *mem, const struct layout *l,
 		e->st[i].flags = WR_CONN_S_FREE;
 	}
 	e->scratch = mem + l->scratch;
+	e->open_cap = n;
 	return 0;
 }
 

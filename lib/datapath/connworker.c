@@ -233,7 +233,10 @@ static __rte_noinline void
 connq_reopen(struct wr_connq *q, uint64_t now_us)
 {
 	wr_conn_engine_reopen(q->eng, q->trial_cps, now_us);
+	if (q->trial_conc != 0)
+		wr_conn_engine_set_open_cap(q->eng, q->trial_conc);
 	q->trial_cps = 0;
+	q->trial_conc = 0;
 	q->drained = false;
 	wr_counter_set(&q->st.idle, 0);
 }
@@ -248,7 +251,7 @@ wr_connq_main(struct wr_worker *w)
 	/* Validated at set-up (the TSC runs at more than 1 MHz). */
 	if (q->clock.mult == 0)
 		wr_connclock_init(&q->clock, tsc, rte_get_tsc_hz());
-	if (q->trial_cps != 0)
+	if (q->trial_cps != 0 || q->trial_conc != 0)
 		connq_reopen(q, wr_connclock_us(&q->clock, tsc));
 	while (__atomic_load_n(&w->ctl->rx_stop, __ATOMIC_RELAXED) == 0) {
 		now_us = wr_connclock_us(&q->clock, tsc);

@@ -96,6 +96,9 @@ struct wr_connq {
 	 * and clears it.
 	 */
 	uint64_t trial_cps;
+	/* The same for --mode conn-load: > 0: reopen at trial_cps (0: the
+	 * engine's) with this many open at once (set_open_cap). */
+	uint32_t trial_conc;
 
 	/* Private to the worker lcore. */
 	bool drained;                 /* wr_conn_engine_drain called */

@@ -143,6 +143,8 @@ per_size(const struct mode_ctx *m)
 	case WR_MODE_ADDR_LEARNING:
 	case WR_MODE_CONN_RATE:
 		return fresh_search(cfg);
+	case WR_MODE_CONN_LOAD:
+		return cfg->conn.nb_load_conc > 0 ? cfg->conn.nb_load_conc : 1;
 	case WR_MODE_MESH:
 		return cfg->rfc2889.mesh_max_pps > cfg->rfc2889.mesh_min_pps ?
 			fresh_search(cfg) : 1;
@@ -161,7 +163,7 @@ wr_mode_progress_begin(struct mode_ctx *m)
 	if (cfg->mode == WR_MODE_Y1564)
 		ms = RTE_MAX(cfg->step_ms, cfg->perf_ms);
 	/* A connection trial's drain: up to --grace more. */
-	if (cfg->mode == WR_MODE_CONN_RATE)
+	if (cfg->mode == WR_MODE_CONN_RATE || cfg->mode == WR_MODE_CONN_LOAD)
 		ms += cfg->grace_ms;
 
 	if (cfg->nb_lat_loads != 0)

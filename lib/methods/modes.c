@@ -25,6 +25,7 @@ wr_mode_name(enum wr_mode mode)
 		[WR_MODE_Y1564] = "y1564", [WR_MODE_ADDR_CAPACITY] = "addr-capacity",
 		[WR_MODE_ADDR_LEARNING] = "addr-learning",
 		[WR_MODE_CONN_RATE] = "conn-rate",
+		[WR_MODE_CONN_LOAD] = "conn-load",
 		[WR_MODE_CONN_CAPACITY] = "conn-capacity",
 		[WR_MODE_MESH] = "mesh",
 	};
@@ -530,6 +531,10 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 		/* Connections, not frames: no size loop. */
 		wr_mode_progress_size(&m, 1, 0);
 		rc = wr_mode_conn_rate(&m);
+		n = 0;
+	} else if (cfg->mode == WR_MODE_CONN_LOAD) {
+		wr_mode_progress_size(&m, 1, 0);
+		rc = wr_mode_conn_load(&m);
 		n = 0;
 	} else if (cfg->mode == WR_MODE_MESH) {
 		wr_mode_progress_size(&m, 1, 64);

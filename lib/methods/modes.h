@@ -64,6 +64,9 @@ struct wr_mode_hooks {
 	/* --mode conn-rate: a trial done, passed or not (NULL: not wanted). */
 	void (*on_conn_trial)(const struct wr_connrate_trial *t, bool pass,
 			void *arg);
+	/* --mode conn-load: a trial done, its "trials" entry (NULL: not
+	 * wanted). */
+	void (*on_conn_load)(const json_t *cell, void *arg);
 };
 
 /* Summarise the last (stopped) trial of run. This function can't fail. */

@@ -154,6 +154,12 @@ int wr_mode_rfc2889(struct mode_ctx *m);
 int wr_mode_conn_rate(struct mode_ctx *m);
 
 /*
+ * --mode conn-load (mode_connload.c): a trial per --conn-concurrency
+ * value; the doc's "conn_load". Returns as wr_mode_conn_rate.
+ */
+int wr_mode_conn_load(struct mode_ctx *m);
+
+/*
  * Run the --fdb-reset command cmd under /bin/sh, its output to our
  * stderr (stdout may carry the result; mode_rfc2889.c). Returns 0, or a
  * negative errno with err set when it could not start or did not exit 0.

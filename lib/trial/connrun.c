@@ -96,6 +96,20 @@ wr_run_conn_rate(struct wr_run *run, uint64_t cps)
 	}
 }
 
+void
+wr_run_conn_concurrency(struct wr_run *run, uint32_t conc)
+{
+	unsigned int i;
+	const struct wr_connq *cq;
+
+	for (i = 0; i < run->setup.plan.nb_workers; i++) {
+		cq = wr_run_connq(run, i);
+		/* Stopped: the worker reads it at its next launch. */
+		if (cq != NULL)
+			run->setup.workers[i]->conn->trial_conc = conc;
+	}
+}
+
 bool
 wr_run_conn_settle(struct wr_run *run, uint64_t ms)
 {

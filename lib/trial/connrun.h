@@ -46,6 +46,14 @@ bool wr_run_conn_idle(const struct wr_run *run);
 void wr_run_conn_rate(struct wr_run *run, uint64_t cps);
 
 /*
+ * --mode conn-load's next trial keeps conc connections open at once on
+ * every client engine (connworker.h trial_conc), opening them as fast as
+ * that allows; every engine (a server's too) opens again after the last
+ * trial's drain. As wr_run_conn_rate: between trials. Can't fail.
+ */
+void wr_run_conn_concurrency(struct wr_run *run, uint32_t conc);
+
+/*
  * Drain (wr_run_conn_drain) and wait up to ms for every engine to have
  * nothing open, answering ARP and NS meanwhile. Returns whether all
  * ended. Stats core only, workers running.

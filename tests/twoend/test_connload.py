@@ -1,0 +1,245 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""--mode conn-load (docs/connload.md): requests/s at fixed concurrencies
+against nginx in a server namespace behind a router namespace (wirerate's
+client on the host end of a veth pair, af_packet), each trial's answers
+counted against nginx's access log lines of its time span; bulk goodput
+per connection count against wirerate's own server port in the same run
+(a net_ring pair), each trial's bytes against the bytes the server
+delivered; bad input refused with exit 2 naming the option.
+Usage: test_connload.py CASE (see CASES)."""
+import os
+import shutil
+import subprocess
+import tempfile
+
+import cases
+import wrtest
+from wrtest import Checker, load_json
+
+PID = os.getpid() % 10000
+RT = "wrclr%d" % os.getpid()      # the router
+SV = "wrcls%d" % os.getpid()      # the server (nginx)
+HOST, PEER = "wclh_%d" % PID, "wclp_%d" % PID    # wirerate <-> router
+RT2, SRV = "wclq_%d" % PID, "wcls_%d" % PID      # router <-> server
+ME, GW = "198.18.0.1", "198.18.0.254"
+RT_S, SERVER = "198.19.0.254", "198.19.0.1"
+CONCS = [1, 4, 16]
+
+# Each answer's time ($msec) and status: a trial's lines are those
+# between its start and end (the result's start_unix_s, end_unix_s).
+NGINX_CONF = """worker_processes 1;
+daemon on;
+pid {d}/nginx.pid;
+error_log {d}/error.log;
+events {{ worker_connections 4096; }}
+http {{
+    log_format t '$msec $status $connection_requests';
+    access_log {d}/access.log t;
+    keepalive_requests 100000;
+    client_body_temp_path {d}/body;
+    proxy_temp_path {d}/proxy;
+    fastcgi_temp_path {d}/fastcgi;
+    uwsgi_temp_path {d}/uwsgi;
+    scgi_temp_path {d}/scgi;
+    server {{
+        listen {addr}:80 backlog=4096;
+        location / {{ return 200 "wirerate\\n"; }}
+    }}
+}}
+"""
+
+
+def ip(*args, check=True):
+    return wrtest.sh("ip", *args, check=check)
+
+
+def ns(name, *argv, check=True, timeout=30):
+    return wrtest.sh("ip", "netns", "exec", name, *argv, check=check,
+                     timeout=timeout)
+
+
+def probe(c, *tools):
+    """Skip (and end) the case when the machine cannot make namespaces or
+    lacks a tool the case drives."""
+    if not wrtest.have_netns():
+        c.skip("this process cannot create a network namespace")
+        c.done()
+    for t in tools:
+        if shutil.which(t) is None:
+            c.skip("not installed: %s" % t)
+            c.done()
+
+
+def make_bed(d):
+    """wirerate | HOST=PEER (router RT) RT2=SRV (server SV, nginx). TX
+    checksum offload off on the kernel's ends (af_packet would hand
+    wirerate segments whose checksum was never filled)."""
+    for n in (RT, SV):
+        ip("netns", "add", n)
+    ip("link", "add", HOST, "type", "veth", "peer", "name", PEER)
+    ip("link", "add", RT2, "type", "veth", "peer", "name", SRV)
+    ip("link", "set", PEER, "netns", RT)
+    ip("link", "set", RT2, "netns", RT)
+    ip("link", "set", SRV, "netns", SV)
+    wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % HOST)
+    for n in (RT, SV):
+        ns(n, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1")
+        ip("-n", n, "link", "set", "lo", "up")
+    ip("link", "set", HOST, "up")
+    for n, dev, addr in ((RT, PEER, GW + "/24"), (RT, RT2, RT_S + "/24"),
+                         (SV, SRV, SERVER + "/24")):
+        ip("-n", n, "addr", "add", addr, "dev", dev)
+        ip("-n", n, "link", "set", dev, "up")
+        ns(n, "ethtool", "-K", dev, "tx", "off")
+    ip("-n", SV, "route", "add", "default", "via", RT_S)
+    ns(RT, "sysctl", "-qw", "net.ipv4.ip_forward=1")
+    with open(os.path.join(d, "nginx.conf"), "w") as f:
+        f.write(NGINX_CONF.format(d=d, addr=SERVER))
+    ns(SV, "nginx", "-c", os.path.join(d, "nginx.conf"))
+
+
+def drop_bed(d):
+    ns(SV, "nginx", "-c", os.path.join(d, "nginx.conf"), "-s", "stop",
+       check=False)
+    for n in (RT, SV):
+        ip("netns", "del", n, check=False)
+    ip("link", "del", HOST, check=False)
+
+
+def access_times(d):
+    """(time, status) of each line of nginx's access log."""
+    out = []
+    with open(os.path.join(d, "access.log")) as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 2:
+                out.append((float(w[0]), w[1]))
+    return out
+
+
+def connload_nginx():
+    """Keep-alive GETs at concurrencies 1, 4 and 16 (2 s each): each
+    trial passes, its books close (sent = answered + failed, nothing
+    open), and its answers equal nginx's access log lines with 200 in its
+    time span; nothing else in the log."""
+    c = Checker("connload_nginx")
+    probe(c, "nginx", "ethtool")
+    d = tempfile.mkdtemp(prefix="wrcl")
+    try:
+        make_bed(d)
+        path = os.path.join(d, "r.json")
+        opts = ["--port-ip", "0=%s/24,gw=%s" % (ME, GW), "--conn", "client",
+                "--conn-server", SERVER + ":80", "--mode", "conn-load",
+                "--conn-concurrency", ",".join(str(k) for k in CONCS),
+                "--conn-requests", "1000", "--trial", "2s", "--grace",
+                "1s", "--plain", "--json", path]
+        r = wrtest.run(["net_af_packet0,iface=%s,qdisc_bypass=0" % HOST],
+                       opts, timeout=60, want_json=False)
+        c.eq(r.rc, 0, "exit code (%r)" % (r.err[-300:] + r.out[-600:]))
+        print(r.out[-1500:])
+        doc = load_json(path) or {}
+        cells = doc.get("conn_load", {}).get("cells", [])
+        c.eq([x.get("concurrency") for x in cells], CONCS, "a trial each")
+        log = access_times(d)
+        c.true(all(s == "200" for _, s in log), "nginx answered 200 only")
+        inside = 0
+        for x in cells:
+            k = x["concurrency"]
+            # nginx's $msec is whole milliseconds, truncated.
+            lines = sum(1 for t, _ in log
+                        if x["start_unix_us"] // 1000 <= round(t * 1000) <=
+                        x["end_unix_us"] // 1000)
+            inside += lines
+            c.true(x["pass"], "concurrency %d passes" % k)
+            c.eq(x["reqs_sent"], x["resps"] + x["reqs_failed"],
+                 "concurrency %d: sent = answered + failed" % k)
+            c.eq(x["open"], 0, "concurrency %d: nothing open" % k)
+            c.true(x["resps"] > 0, "concurrency %d: answers" % k)
+            c.eq(x["resps"], lines, "concurrency %d: answers = nginx's "
+                 "access log lines of the trial's span" % k)
+            print("concurrency %d: %d answers, nginx %d lines, %.0f req/s, "
+                  "TTLB p50 %s us" % (k, x["resps"], lines,
+                                      x["requests_per_s"],
+                                      (x.get("ttlb") or {}).get("p50_us")))
+        c.eq(inside, len(log), "every line of the log in one trial's span")
+        c.done(r)
+    finally:
+        drop_bed(d)
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def connload_bulk_both():
+    """Bulk at 1, 4 and 16 connections (1 s each), client on port 0 and
+    wirerate's server on port 1 of a net_ring pair: in each trial the
+    bytes the client sent equal those the server delivered, the
+    connections the client completed those the server accepted, and
+    none failed."""
+    c = Checker("connload_bulk_both")
+    eal = wrtest.eal_args([])
+    eal = ["--lcores", "0@0,1@1,2@%d" % min(2, os.cpu_count() - 1)] + eal[2:]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        argv = [wrtest.WIRERATE] + eal + [
+            "--", "--ring-pairs", "1", "--conn", "0=client,1=server",
+            "--port-ip", "0=198.18.0.2/15", "--port-ip", "1=198.19.0.1/15",
+            "--conn-server", "198.19.0.1:80", "--conn-app", "bulk",
+            "--mode", "conn-load", "--conn-concurrency",
+            ",".join(str(k) for k in CONCS), "--trial", "1s", "--grace", "3s",
+            "--plain",
+            "--json", path]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=60,
+                           stdin=subprocess.DEVNULL)
+        prefix = eal[eal.index("--file-prefix") + 1]
+        wrtest.eal.remove_runtime_dir(prefix)
+        print(p.stdout[-1200:])
+        c.eq(p.returncode, 0, "exit code (%r)" % p.stderr[-400:])
+        doc = load_json(path) or {}
+    cells = doc.get("conn_load", {}).get("cells", [])
+    c.eq([x.get("concurrency") for x in cells], CONCS, "a trial each")
+    for x in cells:
+        k, s = x["concurrency"], x.get("server") or {}
+        c.true(x["l7_tx_bytes"] > 0, "%d connections: bytes sent" % k)
+        c.eq(s.get("l7_rx_bytes"), x["l7_tx_bytes"], "%d connections: "
+             "bytes the server delivered = bytes sent" % k)
+        c.eq(s.get("accepted"), x["completed"], "%d connections: server "
+             "accepted = client completed" % k)
+        c.eq(x["attempted"], k, "%d connections opened, no more" % k)
+        c.eq(x["failed"]["total"], 0, "%d connections: none failed" % k)
+        c.true(x["pass"], "%d connections: passes" % k)
+    c.done()
+
+
+def connload_bad():
+    """Bad input: exit 2 naming the option, before EAL."""
+    c = Checker("connload_bad")
+    base = ["--port-ip", "0=%s/24" % ME]
+    client = base + ["--conn", "client", "--conn-server", SERVER + ":80"]
+    load = client + ["--mode", "conn-load"]
+    bad = [
+        (base + ["--mode", "conn-load"], "needs --conn client"),
+        (base + ["--conn", "server", "--mode", "conn-load"], "--conn server"),
+        (load + ["--conn-rate", "100"], "--conn-rate with --mode conn-load"),
+        (load + ["--conn-count", "10"], "--conn-count with --mode conn-load"),
+        (load + ["--conn-concurrency", "1,0"], "--conn-concurrency"),
+        (load + ["--conn-concurrency", "1,,4"], "--conn-concurrency"),
+        (load + ["--conn-concurrency", ",".join(["1"] * 17)],
+         "--conn-concurrency"),
+        (client + ["--conn-concurrency", "1,4"], "a list is for --mode "
+         "conn-load only"),
+        (load + ["--peer", "unix:/nonexistent"], "--peer with --mode "
+         "conn-load"),
+    ]
+    for opts, want in bad:
+        r = wrtest.run(["net_null0"], opts, timeout=30, want_json=False)
+        what = " ".join(opts[2:])
+        c.eq(r.rc, 2, "%s: exit 2" % what)
+        c.true(want in r.err, "%s: the message names %r: %r" % (
+            what, want, r.err.strip()[-200:]))
+        c.true("EAL" not in r.out + r.err, "%s: refused before EAL" % what)
+    c.done()
+
+
+CASES = cases.by_name(connload_nginx, connload_bulk_both, connload_bad)
+
+if __name__ == "__main__":
+    cases.main(CASES)
