@@ -47,7 +47,7 @@ wr_opts_connload_conc(const char *v, struct wr_conn_opts *co,
 uint32_t
 wr_opts_connload_pool(const struct wr_conn_opts *co)
 {
-	uint64_t n = co->cfg.max_open;
+	uint64_t n = co->cfg.max_open + WR_CONN_LOAD_TW_SLOTS;
 	uint32_t i;
 
 	for (i = 0; i < co->nb_load_conc; i++)

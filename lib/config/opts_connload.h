@@ -19,10 +19,17 @@ int wr_opts_connload_conc(const char *v, struct wr_conn_opts *co,
 		struct wr_error *err);
 
 /*
- * The pool of a conn-load client: the largest concurrency, and a slot
- * for each connection a drain ends (they stay in TIME_WAIT, holding
- * theirs): the sum of the values more, at most WR_CONN_MAX_OPEN. Can't
- * fail.
+ * Slots for the connections that end within a trial (after
+ * --conn-requests answers): each stays in TIME_WAIT, holding its slot,
+ * for --conn-time-wait.
+ */
+#define WR_CONN_LOAD_TW_SLOTS 65536u
+
+/*
+ * The pool of a conn-load client: the largest concurrency, a slot for
+ * each connection a drain ends (they stay in TIME_WAIT, holding theirs):
+ * the sum of the values more, and WR_CONN_LOAD_TW_SLOTS for those that
+ * end within a trial; at most WR_CONN_MAX_OPEN. Can't fail.
  */
 uint32_t wr_opts_connload_pool(const struct wr_conn_opts *co);
 
