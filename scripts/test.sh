@@ -52,9 +52,10 @@ checked by a shorter case too; tests/meson.build long_tests, docs/ci.md):
 '$0 long' runs them, and '$0 SUITE...' runs them with their suites. The
 sanitizer leg also leaves out the cases of suite nosan (rate-sensitive,
 kernel beds; san_skip_tests). Each run ends with scripts/ci-budget.py:
-it fails when a case of the run outside suite long took more than
-WR_CASE_BUDGET_S [60] seconds (and with WR_CI_TOTAL_BUDGET_S, when one
-build's cases took more than that in all). Opt-in suites: soak (WR_SOAK_S seconds
+it names each case of the run outside suite long that took more than
+WR_CASE_BUDGET_S [60] seconds (and with WR_CI_TOTAL_BUDGET_S, a build
+whose cases took more than that in all); with WR_CASE_BUDGET_STRICT=1
+that fails the run. Opt-in suites: soak (WR_SOAK_S seconds
 [600]). Fuzzing time per target: WR_FUZZ_SECONDS [$WR_FUZZ_SECONDS].
 USAGE
 }
@@ -309,7 +310,15 @@ python3 "$(dirname "$0")/ci-times.py" "${dirs[@]}"
 summary "${dirs[@]}" || rc=1
 # The per-case budget, so that CI's time holds as suites arrive.
 # WR_CI_TOTAL_BUDGET_S: also a limit on each build's case time in all.
-python3 "$(dirname "$0")/ci-budget.py" --limit "${WR_CASE_BUDGET_S:-60}" \
-	${WR_CI_TOTAL_BUDGET_S:+--total "$WR_CI_TOTAL_BUDGET_S"} "${dirs[@]}" || rc=1
+# A case's time is the machine's as much as the case's: over the budget
+# fails the run only with WR_CASE_BUDGET_STRICT=1, else it is printed.
+if ! python3 "$(dirname "$0")/ci-budget.py" --limit "${WR_CASE_BUDGET_S:-60}" \
+	${WR_CI_TOTAL_BUDGET_S:+--total "$WR_CI_TOTAL_BUDGET_S"} "${dirs[@]}"; then
+	if [ "${WR_CASE_BUDGET_STRICT:-0}" = 1 ]; then
+		rc=1
+	else
+		echo "(over the budget: printed, not failed; WR_CASE_BUDGET_STRICT=1 fails it)"
+	fi
+fi
 set -e
 exit $rc
