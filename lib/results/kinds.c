@@ -491,7 +491,7 @@ const struct wr_kind wr_kinds[] = {
 		"(learning frames/s)", false,
 		IDS(WR_METRIC_LEARN_RATE), IDS(WR_METRIC_LEARN_RATE),
 		wr_rfc2889_points },
-	{ "mesh", "mesh", "RFC 2889 5.1/5.2 meshed forwarding (frames/s received "
+	{ "mesh", "mesh", "RFC 2889 5.1-5.5, 5.10 meshed forwarding (frames/s received "
 		"in all; throughput per port)", false,
 		IDS(WR_METRIC_MESH_FWD_PPS, WR_METRIC_MESH_TPUT_PPS),
 		IDS(WR_METRIC_MESH_FWD_PPS, WR_METRIC_MESH_TPUT_PPS), wr_mesh_points },
