@@ -176,6 +176,35 @@ def wire_segments(path):
     return frames, data, again
 
 
+def sender_late(path, bound_s=0.001, timer_s=0.15):
+    """Seconds of the capture at path in which wirerate held an answer
+    from the kernel for longer than bound_s and sent nothing: from the
+    first frame of the kernel's after wirerate's last frame to
+    wirerate's next one, summed over the waits longer than bound_s and
+    shorter than timer_s (a longer one is a retransmission timer's: its
+    floor is 200 ms). Returns (that sum, the span from wirerate's first
+    data segment to its last). Time the sender lost, as tcpdump's clock
+    saw it."""
+    p = wrtest.sh("tcpdump", "-nr", path, "-tt", "tcp port %d" % BULK_PORT,
+                  timeout=60)
+    late, first, last, heard = 0.0, None, None, None
+    for l in p.stdout.splitlines():
+        f = l.split()
+        if len(f) < 3:
+            continue
+        t, mine = float(f[0]), f[2].startswith(ME + ".")
+        if not mine:
+            heard = t if heard is None else heard
+            continue
+        if heard is not None and bound_s < t - heard < timer_s:
+            late += t - heard
+        heard = None
+        if " seq " in l:
+            first = t if first is None else first
+            last = t
+    return late, (last - first) if first is not None else 0.0
+
+
 def tcpdump_lost(p):
     """Frames tcpdump said the kernel dropped before it read them (its
     summary on stderr, once it has ended)."""
@@ -238,13 +267,16 @@ def conn_bulk_tbf():
         if rows and all(x["first"] is not None for x in rows):
             span = max(x["last"] for x in rows) - min(x["first"] for x in rows)
             bps = sum(x["bytes"] for x in rows) * 8 / span
+            late, sending = sender_late(pcap)
             print("tbf: goodput %.2f Mbit/s (payload at the shaper: %.2f), "
                   "the shaper sent %.2f Mbit/s over the same span, longest "
                   "wait between two reads %.3f s, tbf drops %d, data segments "
-                  "%d, retransmits %d (RTO %s, fast %s)" % (
+                  "%d, retransmits %d (RTO %s, fast %s); wirerate sat on an "
+                  "answer over 1 ms for %.3f s of its %.3f s of sending" % (
                       bps / 1e6, GOODPUT_BPS / 1e6, tc_bytes * 8 / span / 1e6,
                       max(x["gap"] for x in rows), drops, data, rtx,
-                      b.get("rtx_rto_segs"), b.get("rtx_fast_segs")))
+                      b.get("rtx_rto_segs"), b.get("rtx_fast_segs"), late,
+                      sending))
         c.done(r)
     finally:
         if td is not None and td.poll() is None:

@@ -360,6 +360,33 @@ test_small_queue(void)
 }
 
 /*
+ * The bed of twoend conn_bulk_tbf in simulated time: 100 Mbit/s, a queue
+ * of 8 frames (its tbf's limit), 4 MB. Its capture shows an RTT of about
+ * 0.2 ms when wirerate's worker has the CPU: 100 us each way. The queue
+ * holds more than the BDP (2.5 KB), so a halved cwnd still keeps it from
+ * running dry: NewReno fills the link within 5 %. The same at 500 us each
+ * way (a BDP of 8 frames, the queue's size). Measured: 99.5 % and
+ * 96.3 %; at 1 ms and 2 ms each way (not asserted) 85.9 % and 73.7 %.
+ * The twoend case does not reach this on a shared machine: docs/tcp.md,
+ * "Against the kernel under loss", says why.
+ */
+static void
+test_bed_tbf(void)
+{
+	static const uint64_t delays_us[] = { 100, 500 };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(delays_us) / sizeof(delays_us[0]); i++) {
+		struct bulk_case bc = { "bed tbf", 100000000, delays_us[i],
+			8 * 1514, 0, 3, 4000000 };
+		double pct = run_bulk(&bc);
+
+		WR_CHECK(sim.ab.nb_queue_drops > 0);
+		WR_CHECK(pct >= 95.0);
+	}
+}
+
+/*
  * Random loss of 1 % each way (fixed seed), 100 Mbit/s, 5 ms: no
  * loss-based TCP fills this link. The reference is the Mathis et al.
  * bound for Reno, MSS / RTT * sqrt(3 / 2) / sqrt(p) (CCR 27(3), 1997;
@@ -413,6 +440,7 @@ main(void)
 {
 	WR_TEST_RUN(test_bulk);
 	WR_TEST_RUN(test_small_queue);
+	WR_TEST_RUN(test_bed_tbf);
 	WR_TEST_RUN(test_random_loss);
 	WR_TEST_RUN(test_lossy);
 	return wr_test_summary();
