@@ -65,8 +65,8 @@ wr_opts_conntear_check(struct wr_config *cfg, struct wr_error *err)
 	c->hold = 1;
 	c->reqs_per_conn = 2;
 	c->syn_timeout_us = WR_CONNCAP_SYN_TIMEOUT_US;
-	if (!GIVEN(co, WR_OPT_CONN_TIMEOUT))
-		c->resp_timeout_us = WR_CONNTEAR_CLOSE_TIMEOUT_US;
+	c->close_timeout_us = GIVEN(co, WR_OPT_CONN_TIMEOUT) ?
+		c->resp_timeout_us : WR_CONNTEAR_CLOSE_TIMEOUT_US;
 	if (!GIVEN(co, WR_OPT_CONN_TIME_WAIT))
 		c->time_wait_us = WR_CONNTEAR_TIME_WAIT_US;
 	return 0;

@@ -15,9 +15,10 @@ struct wr_config;
  * safe rate: the table fills before each trial's closes. */
 #define WR_CONNTEAR_FILL_CPS 1000u
 /* A close not complete this long fails, by default (--conn-timeout):
- * under the first retransmission timeout (1 s, RFC 6298), so a close
- * that lost a segment on the way fails. */
-#define WR_CONNTEAR_CLOSE_TIMEOUT_US 900000u
+ * under the shortest retransmission timeout (tcp/rto.h, 200 ms, as
+ * Linux's), so a close that lost a segment on the way fails rather than
+ * completing late. */
+#define WR_CONNTEAR_CLOSE_TIMEOUT_US 150000u
 /* The client's TIME_WAIT by default (--conn-time-wait): short, so that
  * the slots of a trial's closed connections serve the next fill; the
  * source ports still turn over (tcp/srcport.h). */
@@ -29,7 +30,8 @@ struct wr_config;
  * at least 1) and --conn-count (the connections each trial fills and
  * closes, at most --conn-concurrency) given, no --peer. Sets hold, two
  * requests a connection (the first; the second never sent), the SYN
- * timeout, the close deadline and TIME_WAIT when not given. Returns 0
+ * timeout, the close deadline (--conn-timeout, else 150 ms) and
+ * TIME_WAIT when not given. Returns 0
  * (also for another mode) or -EINVAL naming the option.
  */
 int wr_opts_conntear_check(struct wr_config *cfg, struct wr_error *err);

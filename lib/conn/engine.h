@@ -89,9 +89,9 @@ struct wr_conn_books {
 	uint64_t nb_close_done;         /* of them: FIN acked and the
 					 * peer's FIN received */
 	uint64_t nb_close_failed;       /* of them: RST, FIN not acked, or
-					 * not complete in resp_timeout_us */
+					 * not complete in time */
 	uint64_t nb_close_timeout;      /* of the failed: not complete in
-					 * resp_timeout_us */
+					 * close_timeout_us */
 	uint64_t nb_closing;            /* of them: not ended yet */
 	struct wr_conn_lat lat;
 	uint64_t nb_gen;                /* bumped after each update */
@@ -212,7 +212,8 @@ void wr_conn_engine_release(struct wr_conn_engine *e);
  * rate): the drain, then from the next poll the held connections closed
  * at cps a second (a FIN each, lib/conn/teardown.c), each close complete
  * when the FIN is acknowledged and the peer's FIN received, failed on a
- * RST, on the retry bound, or when not complete within resp_timeout_us.
+ * RST, on the retry bound, or when not complete within close_timeout_us
+ * (0: resp_timeout_us).
  * The closes are in the books' nb_close_*; a closed connection ends as
  * completed or failed in the connection books too. No effect without
  * hold, with cps 0, or after wr_conn_engine_release. Can't fail.

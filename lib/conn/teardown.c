@@ -8,8 +8,9 @@
  * client reaches TIME_WAIT: its FIN was acknowledged and the peer's FIN
  * received (RFC 9293 3.10.7.4, FIN-WAIT-2 or CLOSING). It fails on a
  * RST, when the FIN is not acknowledged within the retry bound, or when
- * the close is not complete within cfg.resp_timeout_us (its deadline on
- * the answers' wheel; the connection is then aborted with a RST). The
+ * the close is not complete within cfg.close_timeout_us (else
+ * resp_timeout_us; its deadline on the answers' wheel; the connection is
+ * then aborted with a RST). The
  * books close: nb_close_attempted = nb_close_done + nb_close_failed +
  * nb_closing.
  */
@@ -54,15 +55,16 @@ static void
 close_one(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
 {
 	struct wr_conn_books *b = &e->books;
+	uint64_t limit_us = e->cfg.close_timeout_us != 0 ?
+		e->cfg.close_timeout_us : e->cfg.resp_timeout_us;
 
 	e->st[idx].hold = WR_CONN_HOLD_CLOSE;
 	b->nb_held--;
 	b->nb_close_attempted++;
 	b->nb_closing++;
 	e->st[idx].t0_us = now_us;
-	if (e->cfg.resp_timeout_us != 0)
-		wr_tcp_wheel_arm(&e->app_wheel, idx,
-			now_us + e->cfg.resp_timeout_us);
+	if (limit_us != 0)
+		wr_tcp_wheel_arm(&e->app_wheel, idx, now_us + limit_us);
 	wr_conn_close(e, idx, now_us);
 }
 

@@ -129,7 +129,7 @@ tear_trial(struct mode_ctx *m, struct teardown *td, uint64_t cps,
 	double fill_s = (double)per_port / WR_CONNTEAR_FILL_CPS +
 		(double)(cc->syn_timeout_us + cc->resp_timeout_us) / 1e6;
 	double close_s = (double)per_port / (double)cps +
-		(double)(cc->resp_timeout_us + cfg->grace_ms * 1000) / 1e6;
+		(double)(cc->close_timeout_us + cfg->grace_ms * 1000) / 1e6;
 	struct wr_trial tr;
 	int rc;
 

@@ -173,7 +173,7 @@ wr_mode_progress_begin(struct mode_ctx *m)
 	if (cfg->mode == WR_MODE_CONN_TEARDOWN)
 		ms = cfg->conn.cfg.nb_conns * 1000 / WR_CONNTEAR_FILL_CPS +
 			cfg->conn.cfg.nb_conns * 1000 / RTE_MAX(cfg->conn.cfg.cps,
-			(uint64_t)1) + cfg->conn.cfg.resp_timeout_us / 1000 +
+			(uint64_t)1) + cfg->conn.cfg.close_timeout_us / 1000 +
 			cfg->grace_ms;
 
 	if (cfg->nb_lat_loads != 0)
