@@ -37,6 +37,8 @@ struct wr_conn_lat {
  *   client: nb_attempted = nb_completed + nb_failed_* (sum) + nb_open
  *   client: nb_reqs_sent = nb_resps + nb_reqs_failed + requests in flight
  *   server: nb_accepted = nb_closed + nb_open
+ *   tear-down: nb_close_attempted = nb_close_done + nb_close_failed +
+ *              nb_closing
  * Connections the client could not start (its pool, its source tuples,
  * its TX buffers, its lcore held up) are in nb_unstarted_*, never among
  * the attempted.
