@@ -316,6 +316,15 @@ show_conn_load(const json_t *cell, void *arg)
 	app_view_connload_cell(stdout, cell);
 }
 
+static void
+show_conn_tear(const json_t *trial, void *arg)
+{
+	struct live *l = arg;
+
+	app_progress_clear(&l->prog);
+	app_view_conntear_trial(stdout, trial);
+}
+
 /* A test mode: many trials, a progress line each, a table at the end. */
 static int
 run_mode(struct wr_run *run, const struct wr_config *cfg,
@@ -324,7 +333,7 @@ run_mode(struct wr_run *run, const struct wr_config *cfg,
 	struct live l = { stop, false, false, { 0 }, NULL };
 	struct wr_mode_hooks h = { stop, show_interval, show_trial, &l,
 		show_progress, ps != NULL ? &ps->hooks : NULL, show_conn_trial,
-		show_conn_load };
+		show_conn_load, show_conn_tear };
 	json_t *doc = wr_result_head(run);
 	struct wr_error fail;
 	int rc, code = APP_EXIT_OK;

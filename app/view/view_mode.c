@@ -234,6 +234,11 @@ app_view_mode(FILE *f, json_t *doc)
 		fflush(f);
 		return;
 	}
+	if (strcmp(mode, "conn-teardown") == 0) {
+		app_view_conntear(f, doc);
+		fflush(f);
+		return;
+	}
 	if (strcmp(mode, "conn-rate") == 0) {
 		app_view_connrate(f, doc);
 		fflush(f);

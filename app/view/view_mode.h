@@ -17,6 +17,11 @@ void app_view_trial(FILE *f, const struct wr_run *run, const char *what,
 /* The table of a test mode's results, from its JSON document. */
 void app_view_mode(FILE *f, json_t *doc);
 
+/* A finished trial of --mode conn-teardown, its "trials" entry, and the
+ * search's table from the result (view_conntear.c). */
+void app_view_conntear_trial(FILE *f, const json_t *t);
+void app_view_conntear(FILE *f, const json_t *doc);
+
 /* A finished trial of --mode conn-rate (view_connrate.c). */
 void app_view_conn_trial(FILE *f, const struct wr_connrate_trial *t,
 		bool pass);

@@ -75,6 +75,8 @@ enum wr_mode {
 	WR_MODE_MESH,        /* RFC 2889 5.1, 5.2: meshed forwarding */
 	WR_MODE_CONN_LOAD,   /* requests/s or goodput per concurrency of a
 	                      * --conn client, docs/connload.md */
+	WR_MODE_CONN_TEARDOWN, /* RFC 9693: connection tear-down rate of a
+	                        * --conn client, docs/connteardown.md */
 };
 
 /* Which TX stamps latency may be computed from. */

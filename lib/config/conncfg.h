@@ -61,6 +61,9 @@ struct wr_conn_cfg {
 	uint64_t syn_timeout_us;     /* client: a SYN not answered this long
 				      * fails the connection (once, with no
 				      * RST), 0 = TCP's retry bound */
+	uint64_t close_timeout_us;   /* client: a close of the tear-down
+				      * pass not complete this long fails
+				      * (conn/teardown.c), 0 = resp_timeout_us */
 	char path[64];               /* HTTP client: the GET path */
 	char host[64];               /* HTTP client: the Host header */
 };

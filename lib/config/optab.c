@@ -17,7 +17,8 @@
  */
 static const char *const mode_values[] = { "run", "sweep", "throughput",
 	"loss", "b2b", "mlr", "y1564", "addr-capacity", "addr-learning",
-	"conn-rate", "conn-capacity", "mesh", "conn-load", NULL };
+	"conn-rate", "conn-capacity", "mesh", "conn-load", "conn-teardown",
+	NULL };
 static const char *const stamp_values[] = { "full", "seq", "none", NULL };
 static const char *const latency_values[] = { "auto", "tsc", "off", "sync", NULL };
 static const char *const capture_what_values[] = { "foreign", "seq", "last",
@@ -180,7 +181,7 @@ const struct wr_optdesc wr_optab[] = {
 
 	{ "mode", REQ, WR_OPT_MODE, "MODE", "run (one run), sweep (one trial per size),\n"
 		"throughput (RFC 2544 26.1: NDR/PDR search),\nloss (26.3: frame loss rate), "
-		"b2b (26.4:\nback-to-back), mlr (MLRsearch, docs/rfc2544.md),\ny1564 (ITU-T Y.1564, docs/y1564.md),\naddr-capacity (RFC 2889 5.7: MAC addresses a\nswitch holds), addr-learning (5.8: how fast\nit learns them), mesh (5.1, 5.2: ports talking\nto each other; docs/rfc2889.md), conn-rate\n(--conn client: the highest connection rate\nwithout a failure), conn-capacity (--conn\nclient: connections a stateful device holds;\ndocs/tcp.md), conn-load (--conn client:\nrequests/s or goodput per --conn-concurrency;\ndocs/connload.md) [run]", WR_OPTSEC_MODES,
+		"b2b (26.4:\nback-to-back), mlr (MLRsearch, docs/rfc2544.md),\ny1564 (ITU-T Y.1564, docs/y1564.md),\naddr-capacity (RFC 2889 5.7: MAC addresses a\nswitch holds), addr-learning (5.8: how fast\nit learns them), mesh (5.1, 5.2: ports talking\nto each other; docs/rfc2889.md), conn-rate\n(--conn client: the highest connection rate\nwithout a failure), conn-capacity (--conn\nclient: connections a stateful device holds;\ndocs/tcp.md), conn-load (--conn client:\nrequests/s or goodput per --conn-concurrency;\ndocs/connload.md), conn-teardown\n(RFC 9693 tear-down) [run]", WR_OPTSEC_MODES,
 		WR_PROF_TEST, mode_values },
 	{ "sizes", REQ, WR_OPT_SIZES, "LIST", "frame sizes of a mode: 64,512,1518 | "
 		"rfc2544\n(64..1518, 7 sizes) | rfc2544-jumbo (and 9018)\n[--size]",

@@ -199,7 +199,7 @@ static int
 opt_mode(const char *v, enum wr_mode *mode, struct wr_error *err)
 {
 	int i = wr_optab_value(WR_OPT_MODE, v);
-	char words[128];
+	char words[192];
 
 	if (i < 0) {
 		wr_optab_values_list(WR_OPT_MODE, words, sizeof(words));

@@ -10,6 +10,7 @@
 #include "opts.h"
 #include "opts_conn.h"
 #include "opts_conncap.h"
+#include "opts_conntear.h"
 #include "portip.h"
 #include "opts_methods.h"
 #include "opts_rfc2889.h"
@@ -116,6 +117,8 @@ wr_opts_check(struct wr_config *cfg, struct wr_error *err)
 
 	if (rc == 0)
 		rc = wr_opts_conncap_check(cfg, err);
+	if (rc == 0)
+		rc = wr_opts_conntear_check(cfg, err);
 	if (rc == 0)
 		rc = check_judge(cfg, err);
 

@@ -11,7 +11,8 @@
 bool
 wr_opts_connmode_is(enum wr_mode mode)
 {
-	return mode == WR_MODE_CONN_RATE || mode == WR_MODE_CONN_LOAD;
+	return mode == WR_MODE_CONN_RATE || mode == WR_MODE_CONN_LOAD ||
+		mode == WR_MODE_CONN_TEARDOWN;
 }
 
 /* The --mode word of mode. */
@@ -35,12 +36,16 @@ wr_opts_connmode_check(const struct wr_config *cfg, struct wr_error *err)
 			"value; docs/connload.md)", cfg->conn.nb_load_conc);
 	if (cfg->mode == WR_MODE_CONN_LOAD)
 		return wr_opts_connload_check(cfg, err);
+	/* opts_conntear.c checks its own (they set the engine's). */
+	if (cfg->mode == WR_MODE_CONN_TEARDOWN)
+		return 0;
 	if (!wr_opts_connmode_is(cfg->mode)) {
 		if (c->role != 0 && cfg->mode != WR_MODE_RUN &&
 				cfg->mode != WR_MODE_CONN_CAPACITY)
 			return wr_err_usage(err, -EINVAL, "--mode %s with --conn: "
 				"not a mode of connections (--mode conn-rate, "
-				"conn-capacity and conn-load are; docs/tcp.md)", m);
+				"conn-capacity, conn-load and conn-teardown are; "
+				"docs/tcp.md)", m);
 		return 0;
 	}
 	if (c->role == 0)

@@ -101,7 +101,8 @@ void
 wr_conn_app_resp_timeout(struct wr_conn_engine *e, uint32_t idx,
 	uint64_t now_us)
 {
-	if (wr_conn_hold_syn_timeout(e, idx))
+	if (wr_conn_hold_syn_timeout(e, idx) ||
+			wr_conn_tear_timeout(e, idx, now_us))
 		return;
 	if (e->st[idx].flags & WR_CONN_S_REQ_OUT)
 		wr_conn_abort(e, idx, WR_CONN_FAIL_RESP_TIMEOUT, now_us);
@@ -112,6 +113,8 @@ wr_conn_app_done(const struct wr_conn_engine *e, uint32_t idx)
 {
 	if (e->cfg.app == WR_CONN_APP_BULK)
 		return true;    /* ended cleanly: its FIN acked its bytes */
+	if (e->st[idx].hold == WR_CONN_HOLD_CLOSE)
+		return true;    /* held, then closed by the tear-down pass */
 	if (e->cfg.drain_cut && e->draining && e->cfg.role == WR_CONN_CLIENT &&
 			e->st[idx].nb_answers == e->st[idx].nb_reqs)
 		return true;    /* cut at the drain with no answer owed */

@@ -194,6 +194,7 @@ wr_conn_engine_reopen(struct wr_conn_engine *e, uint64_t cps, uint64_t now_us)
 	}
 	e->draining = false;
 	e->drain_bulk = false;
+	e->tearing = false;
 	e->nb_starts = 0;
 	if (e->cfg.role != WR_CONN_CLIENT || cps == 0)
 		return;

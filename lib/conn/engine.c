@@ -216,6 +216,8 @@ wr_conn_engine_poll(struct wr_conn_engine *e, uint64_t now_us)
 		wr_conn_client_poll(e, now_us);
 	if (__builtin_expect(e->releasing, 0))
 		wr_conn_hold_release(e, now_us);
+	if (__builtin_expect(e->tearing, 0))
+		wr_conn_tear_poll(e, now_us);
 	e->books.nb_gen++;
 }
 

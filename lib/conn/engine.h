@@ -37,6 +37,8 @@ struct wr_conn_lat {
  *   client: nb_attempted = nb_completed + nb_failed_* (sum) + nb_open
  *   client: nb_reqs_sent = nb_resps + nb_reqs_failed + requests in flight
  *   server: nb_accepted = nb_closed + nb_open
+ *   tear-down: nb_close_attempted = nb_close_done + nb_close_failed +
+ *              nb_closing
  * Connections the client could not start (its pool, its source tuples,
  * its TX buffers, its lcore held up) are in nb_unstarted_*, never among
  * the attempted.
@@ -84,6 +86,15 @@ struct wr_conn_books {
 	uint64_t nb_hold_checks_ok;     /* hold: held ones whose check
 					 * request (sent at the drain) got
 					 * a 2xx answer */
+	uint64_t nb_close_attempted;    /* tear-down: held ones whose FIN
+					 * the close pass sent */
+	uint64_t nb_close_done;         /* of them: FIN acked and the
+					 * peer's FIN received */
+	uint64_t nb_close_failed;       /* of them: RST, FIN not acked, or
+					 * not complete in time */
+	uint64_t nb_close_timeout;      /* of the failed: not complete in
+					 * close_timeout_us */
+	uint64_t nb_closing;            /* of them: not ended yet */
 	struct wr_conn_lat lat;
 	uint64_t nb_gen;                /* bumped after each update */
 };
@@ -197,6 +208,19 @@ void wr_conn_engine_set_open_cap(struct wr_conn_engine *e, uint32_t cap);
  * WR_CONN_START_BURST of them per poll, and closes after the answer.
  */
 void wr_conn_engine_release(struct wr_conn_engine *e);
+
+/*
+ * Client with cfg.hold (--mode conn-teardown, RFC 9693's tear-down
+ * rate): the drain, then from the next poll the held connections closed
+ * at cps a second (a FIN each, lib/conn/teardown.c), each close complete
+ * when the FIN is acknowledged and the peer's FIN received, failed on a
+ * RST, on the retry bound, or when not complete within close_timeout_us
+ * (0: resp_timeout_us).
+ * The closes are in the books' nb_close_*; a closed connection ends as
+ * completed or failed in the connection books too. No effect without
+ * hold, with cps 0, or after wr_conn_engine_release. Can't fail.
+ */
+void wr_conn_engine_teardown(struct wr_conn_engine *e, uint64_t cps);
 
 /* Whether a drained engine has nothing open (TIME_WAIT not counted). */
 bool wr_conn_engine_idle(const struct wr_conn_engine *e);

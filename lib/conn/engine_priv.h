@@ -77,6 +77,8 @@ enum wr_conn_hold {
 	WR_CONN_HOLD_NONE = 0,
 	WR_CONN_HOLD_HELD,     /* idle after its first answer */
 	WR_CONN_HOLD_CHECK,    /* released: its check request is out */
+	WR_CONN_HOLD_CLOSE,    /* teardown.c: its FIN is out, the close
+				* not yet complete */
 };
 
 /* App failure classes beyond enum wr_tcp_fail, in wr_conn_state.fail. */
@@ -120,6 +122,12 @@ struct wr_conn_engine {
 	bool releasing;                /* hold: releasing the held ones,
 					* from release_next on */
 	uint32_t release_next;
+	bool tearing;                  /* teardown.c: the close pass runs,
+					* from tear_next on */
+	bool tear_clock_set;           /* its clock started (first poll) */
+	uint32_t tear_next;
+	uint64_t tear_next_fx;         /* next close, us << FX_SHIFT */
+	uint64_t tear_ivl_fx;          /* 1e6 / the close rate, same unit */
 	bool clock_set;                /* the wheels run on the caller's
 					* clock since its first call */
 	uint8_t req_ka[WR_CONN_HEAD_MAX_BYTES];
@@ -178,14 +186,24 @@ void wr_conn_http_send_last(struct wr_conn_engine *e, uint32_t idx,
 bool wr_conn_hold_take(struct wr_conn_engine *e, uint32_t idx);
 /* hold.c: the answer of connection idx's request ended (good: 2xx). */
 void wr_conn_hold_answer(struct wr_conn_engine *e, uint32_t idx, bool good);
-/* hold.c: connection idx ends; a held one leaves the books' count. */
-void wr_conn_hold_end(struct wr_conn_engine *e, uint32_t idx);
+/* hold.c: connection idx ends with failure class fail (0: completed);
+ * a held one leaves the books' count, a closing one ends its close. */
+void wr_conn_hold_end(struct wr_conn_engine *e, uint32_t idx, uint8_t fail);
 /* hold.c: release up to WR_CONN_START_BURST held connections. */
 void wr_conn_hold_release(struct wr_conn_engine *e, uint64_t now_us);
 /* hold.c: connection idx's deadline fired before ESTABLISHED: with
  * cfg.syn_timeout_us it fails as a SYN timeout, freed with no RST.
  * Returns true when it did. */
 bool wr_conn_hold_syn_timeout(struct wr_conn_engine *e, uint32_t idx);
+
+/* teardown.c: close the held connections due at now_us. */
+void wr_conn_tear_poll(struct wr_conn_engine *e, uint64_t now_us);
+/* teardown.c: the close of connection idx ended (fail 0: complete). */
+void wr_conn_tear_end(struct wr_conn_engine *e, uint32_t idx, uint8_t fail);
+/* teardown.c: connection idx's deadline fired while it closes: aborted,
+ * a failed close (timed out). Returns true when it did. */
+bool wr_conn_tear_timeout(struct wr_conn_engine *e, uint32_t idx,
+	uint64_t now_us);
 
 /* app.c: the hooks by which run.c reaches the application. */
 /* Client: bytes queued at the connect (HTTP: the first request). */

@@ -22,7 +22,7 @@ wr_conn_hold_take(struct wr_conn_engine *e, uint32_t idx)
 {
 	struct wr_conn_books *b = &e->books;
 
-	if (!e->cfg.hold || e->release_asked)
+	if (!e->cfg.hold || e->release_asked || e->tearing)
 		return false;
 	e->st[idx].hold = WR_CONN_HOLD_HELD;
 	if (++b->nb_held > b->nb_held_peak)
@@ -38,10 +38,12 @@ wr_conn_hold_answer(struct wr_conn_engine *e, uint32_t idx, bool good)
 }
 
 void
-wr_conn_hold_end(struct wr_conn_engine *e, uint32_t idx)
+wr_conn_hold_end(struct wr_conn_engine *e, uint32_t idx, uint8_t fail)
 {
 	if (e->st[idx].hold == WR_CONN_HOLD_HELD)
 		e->books.nb_held--;
+	else if (e->st[idx].hold == WR_CONN_HOLD_CLOSE)
+		wr_conn_tear_end(e, idx, fail);
 	e->st[idx].hold = WR_CONN_HOLD_NONE;
 }
 

@@ -101,7 +101,6 @@ wr_conn_end(struct wr_conn_engine *e, uint32_t idx, uint8_t fail)
 		return;
 	st->flags |= WR_CONN_S_ENDED;
 	b->nb_open--;
-	wr_conn_hold_end(e, idx);
 	if (e->cfg.role == WR_CONN_SERVER) {
 		b->nb_closed++;
 		return;
@@ -114,6 +113,7 @@ wr_conn_end(struct wr_conn_engine *e, uint32_t idx, uint8_t fail)
 		fail = WR_CONN_FAIL_HTTP;
 	if (fail == 0 && !wr_conn_app_done(e, idx))
 		fail = st->fail ? st->fail : WR_CONN_FAIL_HTTP;
+	wr_conn_hold_end(e, idx, fail);
 	if (fail == 0)
 		b->nb_completed++;
 	else

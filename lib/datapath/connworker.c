@@ -216,9 +216,13 @@ connq_turn_end(struct wr_worker *w, struct wr_connq *q)
 			wr_conn_engine_drain(q->eng);
 			q->drained = true;
 		}
-		if (drain > 1 && !q->released) {
+		if (drain == 2 && !q->released) {
 			wr_conn_engine_release(q->eng);
 			q->released = true;
+		}
+		if (drain == 3 && !q->torn) {
+			wr_conn_engine_teardown(q->eng, q->trial_close_cps);
+			q->torn = true;
 		}
 		idle = wr_conn_engine_idle(q->eng);
 		if (q->st.idle != idle)
@@ -238,6 +242,7 @@ connq_reopen(struct wr_connq *q, uint64_t now_us)
 	q->trial_cps = 0;
 	q->trial_conc = 0;
 	q->drained = false;
+	q->torn = false;
 	wr_counter_set(&q->st.idle, 0);
 }
 

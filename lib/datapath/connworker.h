@@ -99,10 +99,15 @@ struct wr_connq {
 	/* The same for --mode conn-load: > 0: reopen at trial_cps (0: the
 	 * engine's) with this many open at once (set_open_cap). */
 	uint32_t trial_conc;
+	/* --mode conn-teardown: the trial's close rate (closes/s), written
+	 * as trial_cps is; read when the controller asks the close pass. */
+	uint64_t trial_close_cps;
 
 	/* Private to the worker lcore. */
 	bool drained;                 /* wr_conn_engine_drain called */
 	bool released;                /* wr_conn_engine_release called */
+	bool torn;                    /* wr_conn_engine_teardown called
+	                               * (this trial) */
 	uint16_t nb_cache;            /* mbufs left in cache[] (from the top) */
 	uint16_t nb_out;              /* segments waiting in out[]: those
 	                               * refused first, in their order */

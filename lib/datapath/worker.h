@@ -59,7 +59,8 @@ struct wr_ctl {
 	uint64_t pace_gen;
 	/* A connection run's end (connworker.h): 1: open no new connection,
 	 * let the open ones finish; 2: and release the held ones
-	 * (wr_conn_engine_release). */
+	 * (wr_conn_engine_release); 3: and close the held ones at
+	 * trial_close_cps (wr_conn_engine_teardown). */
 	int conn_drain;
 };
 _Static_assert(WR_MAX_PORTS <= 64, "wr_ctl.tx_paused holds a bit per port");

@@ -89,6 +89,9 @@ const struct wr_metric_def wr_metric_defs[WR_METRIC_COUNT] = {
 		true },
 	[WR_METRIC_CONN_CAPACITY_FAILED] = { "conn_capacity_failed",
 		"failed", "connections", WR_METRIC_LOWER_BETTER, 100.0, true },
+	/* The tear-down rate is a search's answer as conn_max_cps is. */
+	[WR_METRIC_CONN_TEARDOWN_CPS] = { "conn_teardown_cps", "tear-down/s",
+		"connections", WR_METRIC_HIGHER_BETTER, 5.0, true },
 };
 
 /* Per-port throughput fields of totals[], in enum order from TX_MPPS. */

@@ -52,6 +52,8 @@ enum wr_metric_id {
 	WR_METRIC_CONN_CAPACITY,
 	WR_METRIC_CONN_CAPACITY_ANSWERED,
 	WR_METRIC_CONN_CAPACITY_FAILED,
+	/* --mode conn-teardown (lib/results/conntear.c). */
+	WR_METRIC_CONN_TEARDOWN_CPS,
 	WR_METRIC_COUNT,
 };
 

@@ -100,7 +100,8 @@ wr_tolerances_set(struct wr_tolerances *t, const char *setting,
 			"cycles_per_pkt, conn_cps, conn_requests_per_s, "
 			"conn_goodput_gbps, conn_failed_pct, conn_connect_p99_us, "
 			"conn_max_cps, conn_max_cps_pdr, conn_capacity, "
-			"conn_capacity_answered, conn_capacity_failed) "
+			"conn_capacity_answered, conn_capacity_failed, "
+			"conn_teardown_cps) "
 			"or a group (throughput, loss, latency, cpu, connections)",
 			key);
 	}

@@ -9,6 +9,7 @@
 
 #include <rte_cycles.h>
 
+#include "config/opts_conntear.h"
 #include "modes_int.h"
 #include "stats/telemetry.h"
 
@@ -83,6 +84,7 @@ calibrates(const struct mode_ctx *m)
 		m->run->setup.cfg->mode != WR_MODE_ADDR_CAPACITY &&
 		m->run->setup.cfg->mode != WR_MODE_ADDR_LEARNING &&
 		m->run->setup.cfg->mode != WR_MODE_CONN_RATE &&
+		m->run->setup.cfg->mode != WR_MODE_CONN_TEARDOWN &&
 		m->run->setup.cfg->mode != WR_MODE_MESH &&
 		m->run->setup.cfg->rate.unit == WR_RATE_NONE &&
 		wr_mode_trusted_link_bps(m->run) == 0;
@@ -142,6 +144,7 @@ per_size(const struct mode_ctx *m)
 			cfg->rfc2889.min_nb), 1.0);
 	case WR_MODE_ADDR_LEARNING:
 	case WR_MODE_CONN_RATE:
+	case WR_MODE_CONN_TEARDOWN:
 		return fresh_search(cfg);
 	case WR_MODE_CONN_LOAD:
 		return cfg->conn.nb_load_conc > 0 ? cfg->conn.nb_load_conc : 1;
@@ -165,6 +168,13 @@ wr_mode_progress_begin(struct mode_ctx *m)
 	/* A connection trial's drain: up to --grace more. */
 	if (cfg->mode == WR_MODE_CONN_RATE || cfg->mode == WR_MODE_CONN_LOAD)
 		ms += cfg->grace_ms;
+	/* A tear-down trial: its fill, its closes at the top rate, the
+	 * last close's deadline and --grace. */
+	if (cfg->mode == WR_MODE_CONN_TEARDOWN)
+		ms = cfg->conn.cfg.nb_conns * 1000 / WR_CONNTEAR_FILL_CPS +
+			cfg->conn.cfg.nb_conns * 1000 / RTE_MAX(cfg->conn.cfg.cps,
+			(uint64_t)1) + cfg->conn.cfg.close_timeout_us / 1000 +
+			cfg->grace_ms;
 
 	if (cfg->nb_lat_loads != 0)
 		ms = RTE_MAX(ms, cfg->lat_trial_ms);

@@ -28,6 +28,7 @@ wr_mode_name(enum wr_mode mode)
 		[WR_MODE_CONN_LOAD] = "conn-load",
 		[WR_MODE_CONN_CAPACITY] = "conn-capacity",
 		[WR_MODE_MESH] = "mesh",
+		[WR_MODE_CONN_TEARDOWN] = "conn-teardown",
 	};
 
 	return (unsigned int)mode < RTE_DIM(names) ? names[mode] : "?";
@@ -535,6 +536,10 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 	} else if (cfg->mode == WR_MODE_CONN_LOAD) {
 		wr_mode_progress_size(&m, 1, 0);
 		rc = wr_mode_conn_load(&m);
+		n = 0;
+	} else if (cfg->mode == WR_MODE_CONN_TEARDOWN) {
+		wr_mode_progress_size(&m, 1, 0);
+		rc = wr_mode_conn_teardown(&m);
 		n = 0;
 	} else if (cfg->mode == WR_MODE_MESH) {
 		wr_mode_progress_size(&m, 1, 64);

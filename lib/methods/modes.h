@@ -67,6 +67,9 @@ struct wr_mode_hooks {
 	/* --mode conn-load: a trial done, its "trials" entry (NULL: not
 	 * wanted). */
 	void (*on_conn_load)(const json_t *cell, void *arg);
+	/* --mode conn-teardown: a trial done, its "trials" entry (NULL: not
+	 * wanted). */
+	void (*on_conn_tear)(const json_t *trial, void *arg);
 };
 
 /* Summarise the last (stopped) trial of run. This function can't fail. */

@@ -160,6 +160,13 @@ int wr_mode_conn_rate(struct mode_ctx *m);
 int wr_mode_conn_load(struct mode_ctx *m);
 
 /*
+ * --mode conn-teardown (mode_conntear.c): the tear-down rate search, a
+ * fill and a paced close per trial; the doc's "conn_teardown". Returns
+ * as wr_mode_conn_rate.
+ */
+int wr_mode_conn_teardown(struct mode_ctx *m);
+
+/*
  * Run the --fdb-reset command cmd under /bin/sh, its output to our
  * stderr (stdout may carry the result; mode_rfc2889.c). Returns 0, or a
  * negative errno with err set when it could not start or did not exit 0.

@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <math.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <rte_common.h>
 
-#include "base/error.h"
 #include "conn_read.h"
 #include "conncap_read.h"
 #include "connrate.h"
+#include "conntear.h"
 #include "kinds.h"
 #include "meshjson.h"
 #include "rfc2889json.h"
@@ -513,6 +512,9 @@ const struct wr_kind wr_kinds[] = {
 		IDS(WR_METRIC_CONN_CAPACITY, WR_METRIC_CONN_CAPACITY_ANSWERED),
 		IDS(WR_METRIC_CONN_CAPACITY, WR_METRIC_CONN_CAPACITY_ANSWERED,
 		WR_METRIC_CONN_CAPACITY_FAILED), wr_conncap_points, "capacity" },
+	{ "conn-teardown", "conn-teardown", "Connection tear-down rate (RFC 9693; "
+		"closes/s per port)", false, IDS(WR_METRIC_CONN_TEARDOWN_CPS),
+		IDS(WR_METRIC_CONN_TEARDOWN_CPS), wr_conntear_points, "connections" },
 };
 const unsigned int wr_nb_kinds = RTE_DIM(wr_kinds);
 

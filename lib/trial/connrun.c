@@ -97,6 +97,36 @@ wr_run_conn_rate(struct wr_run *run, uint64_t cps)
 }
 
 void
+wr_run_conn_teardown(struct wr_run *run)
+{
+	__atomic_store_n(&run->live.ctl.conn_drain, 3, __ATOMIC_RELEASE);
+}
+
+void
+wr_run_conn_close_rate(struct wr_run *run, uint64_t cps)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->setup.plan.nb_workers; i++)
+		/* Stopped: the worker reads it during its next launch. */
+		if (wr_run_connq(run, i) != NULL)
+			run->setup.workers[i]->conn->trial_close_cps = cps;
+}
+
+unsigned int
+wr_run_conn_clients(const struct wr_run *run)
+{
+	const struct wr_connq *q;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < run->setup.plan.nb_workers; i++) {
+		q = wr_run_connq(run, i);
+		n += q != NULL && q->role == WR_CONN_CLIENT;
+	}
+	return n;
+}
+
+void
 wr_run_conn_concurrency(struct wr_run *run, uint32_t conc)
 {
 	unsigned int i;

@@ -54,6 +54,23 @@ void wr_run_conn_rate(struct wr_run *run, uint64_t cps);
 void wr_run_conn_concurrency(struct wr_run *run, uint32_t conc);
 
 /*
+ * --mode conn-teardown: the drain, and every engine closes its held
+ * connections at the trial's close rate (wr_run_conn_close_rate;
+ * wr_conn_engine_teardown). Workers running. Can't fail.
+ */
+void wr_run_conn_teardown(struct wr_run *run);
+
+/*
+ * --mode conn-teardown's next trial closes at cps a second on every
+ * client engine (connworker.h trial_close_cps): as wr_run_conn_rate,
+ * between trials. Can't fail.
+ */
+void wr_run_conn_close_rate(struct wr_run *run, uint64_t cps);
+
+/* How many client engines the run has. Can't fail. */
+unsigned int wr_run_conn_clients(const struct wr_run *run);
+
+/*
  * Drain (wr_run_conn_drain) and wait up to ms for every engine to have
  * nothing open, answering ARP and NS meanwhile. Returns whether all
  * ended. Stats core only, workers running.

@@ -198,7 +198,7 @@ test_stamp(void)
 	 * modes included. */
 	WR_CHECK(PARSE(&c, "--mode", "foo") == -EINVAL);
 	WR_CHECK_STR(err.msg, "--mode foo: expected run, sweep, throughput, loss, b2b, "
-		"mlr, y1564, addr-capacity, addr-learning, conn-rate, conn-capacity, mesh or conn-load");
+		"mlr, y1564, addr-capacity, addr-learning, conn-rate, conn-capacity, mesh, conn-load or conn-teardown");
 }
 
 static void

@@ -185,7 +185,7 @@ def methods_bad():
         (["--lat-loads", "0,150"], "'150' is not a percentage from 0 to 100"),
         (["--mode", "mlr", "--trial", "1s", "--mlr-initial", "2s"],
          "--mlr-initial 2000ms is longer than --trial 1000ms"),
-        (["--mode", "fast"], "mlr, y1564, addr-capacity, addr-learning, conn-rate, conn-capacity, mesh or conn-load (--help lists what each does)"),
+        (["--mode", "fast"], "mlr, y1564, addr-capacity, addr-learning, conn-rate, conn-capacity, mesh, conn-load or conn-teardown (--help lists what each does)"),
         (["--mode", "sweep", "--sizes", "64,512,64"], "64 is listed twice"),
     ]:
         wrtest.refused(c, ["net_null0"], opts, msg)
