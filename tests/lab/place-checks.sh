@@ -43,8 +43,29 @@ check_place_cell() {
 	fi
 }
 
+# A bad placement or link rate stops the lab with exit 2, naming it,
+# before anything is installed or booted.
+place_bad() {
+	local err rc=0 bad=$work/lab-place-bad
+	rm -rf "$bad"
+	err=$("$lab" --quiet --placement same,elsewhere --bin "$bin" --cache "$work/lab-cache" \
+		--out "$bad" 2>&1) || rc=$?
+	echo "$err" | sed 's/^/# /'
+	check "--placement same,elsewhere: exit 2 (got $rc)" [ "$rc" = 2 ]
+	check "--placement same,elsewhere: the message names it" \
+		grep -q "unknown placement 'elsewhere'" <<<"$err"
+	rc=0
+	err=$("$lab" --quiet --placement different --link-rate 1G --bin "$bin" \
+		--cache "$work/lab-cache" --out "$bad" 2>&1) || rc=$?
+	echo "$err" | sed 's/^/# /'
+	check "--link-rate 1G: exit 2 (got $rc), naming it" \
+		eval '[ "$rc" = 2 ] && grep -q "link-rate .1G." <<<"$err"'
+	check "bad input: nothing booted (no $bad)" [ ! -e "$bad" ]
+}
+
 main_place() {
 	local start rc=0 log=$work/lab-place.log out=$work/lab-place
+	place_bad
 	start=$(date +%s)
 	"$lab" --quiet --placement same,different --nics "$PLACE_MODEL" --link-rate "$LINK_RATE" \
 		--duration 1 --bin "$bin" --cache "$work/lab-cache" --out "$out" --timeout 200 \
