@@ -224,15 +224,16 @@ boot_pair() {
 	return "$rc"
 }
 
-# Guest $1's "LAB:" lines after the first $2; echoes the count.
+# Guest $1's "LAB:" lines after the first $2; echoes the count. The file
+# is read once: counted and printed from the same lines, since it grows.
 progress_of() {
-	local n
-	n=$(grep -c '^LAB: ' "$work/console-$1.log" 2>/dev/null || true)
-	if [ "${n:-0}" -gt "$2" ] && [ "$quiet" -eq 0 ]; then
-		grep '^LAB: ' "$work/console-$1.log" | tr -d '\r' | tail -n +$(($2 + 1)) |
-			sed "s/^LAB: /  guest $1 $(date +%T) /" >&2
+	local lines n=0
+	lines=$(grep '^LAB: ' "$work/console-$1.log" 2>/dev/null | tr -d '\r' || true)
+	[ -z "$lines" ] || n=$(wc -l <<<"$lines")
+	if [ "$n" -gt "$2" ] && [ "$quiet" -eq 0 ]; then
+		tail -n +$(($2 + 1)) <<<"$lines" | sed "s/^LAB: /  guest $1 $(date +%T) /" >&2
 	fi
-	echo "${n:-0}"
+	echo "$n"
 }
 
 # --- results
