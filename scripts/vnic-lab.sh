@@ -15,6 +15,8 @@ readonly PROG=${0##*/}
 . "$LAB_DIR/lab/host.sh"
 # shellcheck source=lab/boot.sh
 . "$LAB_DIR/lab/boot.sh"
+# shellcheck source=lab/place.sh
+. "$LAB_DIR/lab/place.sh"
 
 # Models: QEMU device and the PMD expected to probe it. All carry MTU 9000.
 declare -A NIC_DEVICE=(
@@ -29,8 +31,8 @@ readonly SWEEP_SIZES="64 128 256 512 1024 1280 1518"
 readonly PMDS="bus_pci bus_vdev mempool_ring mempool_stack net_vmxnet3 net_e1000 net_virtio"
 
 # Options (set by parse_args).
-nics="vmxnet3,e1000,e1000e,virtio"
-scenario=""
+nics=""
+scenario="" placement="" link_rate=1gbit
 tx_model="" rx_models="" sizes="" count="" rate="" duration=""
 app=wirerate bin="" rxd=4096
 cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/wirerate-lab"
@@ -41,7 +43,8 @@ declare -A OPT_VAR=([--nics]=nics [--scenario]=scenario [--tx]=tx_model
 	[--rx]=rx_models [--size]=sizes [--sizes]=sizes [--count]=count
 	[--duration]=duration [--rate]=rate [--rxd]=rxd [--accel]=accel
 	[--mem]=mem_mb [--smp]=smp [--timeout]=guest_timeout [--app]=app
-	[--bin]=bin [--cache]=cache_dir [--out]=out_dir)
+	[--bin]=bin [--cache]=cache_dir [--out]=out_dir [--placement]=placement
+	[--link-rate]=link_rate)
 
 usage() {
 	cat <<EOF
@@ -64,6 +67,18 @@ Scenario (one of):
                                (the MTU follows the size: 9018 B = 9000)
   --tx MODEL --rx MODEL[,MODEL...]   a single pair (with --size/--sizes)
 
+Two guests (instead of a scenario):
+  --placement LIST      same,different: guest A sends, guest B runs
+                        wirerate serve (two-ended, --peer); per model of
+                        --nics (default vmxnet3,e1000e) and placement one
+                        NIC in each guest: "same" joins them on one host
+                        bridge, "different" through a veth link shaped to
+                        --link-rate; prints the table model x placement
+                        (MB/s, Mpps at the far end); --duration (3) or
+                        --count, --size, --rate apply to every cell
+  --link-rate RATE      the shaped link of "different", tc's form
+                        (default $link_rate)
+
 Traffic:
   --size N | --sizes "N N ..."  frame size(s) in bytes, FCS included (64)
   --count N             frames per run (default 2048 unless --duration)
@@ -74,8 +89,8 @@ Traffic:
                         the receiver is slower than the sender)
 
 Guest:
-  --nics LIST           NIC models on the hub, comma separated
-                        (default $nics; also e1000-82545em)
+  --nics LIST           NIC models on the hub, comma separated (default
+                        vmxnet3,e1000,e1000e,virtio; also e1000-82545em)
   --accel auto|kvm|tcg  auto uses KVM when /dev/kvm works (default auto)
   --mem MB / --smp N    guest memory and vCPUs (default $mem_mb / $smp)
   --timeout SECS        hard limit for the whole guest run (default: derived)
@@ -148,8 +163,13 @@ check_args() {
 		usage_error "--count and --duration exclude each other"
 	case "$accel" in auto | kvm | tcg) ;; *) usage_error "--accel: auto, kvm or tcg" ;; esac
 	case "$app" in wirerate | testpmd) ;; *) usage_error "--app: wirerate or testpmd" ;; esac
+	if [ -n "$placement" ]; then
+		check_places
+		nics=${nics:-vmxnet3,e1000e}
+	fi
+	nics=${nics:-vmxnet3,e1000,e1000e,virtio}
 	IFS=, read -r -a NICS <<<"$nics"
-	[ "${#NICS[@]}" -ge 2 ] || usage_error "--nics needs at least two models"
+	[ "${#NICS[@]}" -ge 2 ] || [ -n "$placement" ] || usage_error "--nics needs at least two models"
 	for m in "${NICS[@]}"; do
 		[ -n "${NIC_DEVICE[$m]:-}" ] ||
 			usage_error "unknown NIC model '$m' (known: ${!NIC_DEVICE[*]})"
@@ -161,7 +181,7 @@ check_args() {
 		[ -z "$scenario" ] || [ "$scenario" = sweep ] ||
 			usage_error "--tx/--rx go with --scenario sweep only"
 	fi
-	[ -n "$scenario" ] || [ -n "$tx_model" ] || scenario=pairs
+	[ -n "$scenario" ] || [ -n "$tx_model" ] || [ -n "$placement" ] || scenario=pairs
 }
 
 # --- report -----------------------------------------------------------------
@@ -206,6 +226,7 @@ report_tables() {
 	done < <(tail -n +2 "$work/plan.tsv")
 	[ "${#files[@]}" -gt 0 ] || return 0
 	local title="vnic-lab: TX/RX model"
+	[ -z "$placement" ] || title="vnic-lab: model/placement, two guests (far end: wirerate serve)"
 	# The report travels without this script's output: it says it too.
 	[ "$ACCEL_NAME" != tcg ] || title+=", EMULATED (QEMU TCG, no KVM): rates and cycles show the emulator, not the NICs"
 	"$WR_BIN" report --out "$out_dir/report" --no-plots --pivot rx_mpps \
@@ -240,7 +261,7 @@ main() {
 	work=$(mktemp -d /tmp/vnic-lab-work.XXXXXX)
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
-	plan_runs
+	if [ -n "$placement" ]; then plan_places; else plan_runs; fi
 	mkdir -p "$cache_dir" || die "cannot create cache directory $cache_dir"
 	ensure_tools
 	fetch_kernel
@@ -250,6 +271,10 @@ main() {
 	RUN_TIMEOUT=$((120 + MAX_DUR))
 	[ -n "$guest_timeout" ] || guest_timeout=$((90 + NRUNS * (60 + MAX_DUR)))
 	build_initramfs
+	if [ -n "$placement" ]; then
+		run_places || exit 1
+		return 0
+	fi
 	say "booting guest ($ACCEL_NAME, ${NICS[*]}), $NRUNS runs, limit ${guest_timeout}s"
 	local rc=0 ok=0
 	boot_guest || rc=$?

@@ -84,7 +84,12 @@ build_initramfs() {
 	fi
 	cp "$work/runs.list" "$stage/lab/runs.list"
 	printf 'RUN_TIMEOUT=%s\nexport LD_LIBRARY_PATH=%s\n' "$RUN_TIMEOUT" "$pmddir" >"$stage/lab/env"
-	(cd "$stage" && chmod 755 . && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$work/initrd.cpio" ||
+	pack_initramfs "$work/initrd.cpio"
+}
+
+# The staging root as a newc cpio archive in file $1.
+pack_initramfs() {
+	(cd "$stage" && chmod 755 . && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$1" ||
 		die "cpio failed"
 }
 
@@ -92,6 +97,7 @@ build_initramfs() {
 
 qemu_pid=""
 cleanup() {
+	[ -z "${placement:-}" ] || stop_pair
 	if [ -n "$qemu_pid" ] && kill -0 "$qemu_pid" 2>/dev/null; then
 		kill "$qemu_pid" 2>/dev/null || true
 		wait "$qemu_pid" 2>/dev/null || true

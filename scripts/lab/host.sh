@@ -3,7 +3,8 @@
 # guest kernel (from linux-image-amd64, unpacked into the cache) and the
 # accelerator (KVM when it really runs a guest, else TCG).
 # Reads: cache_dir install accel (options), say die (vnic-lab.sh).
-# Sets: busybox_bin, KVER KDIR, ACCEL_NAME ACCEL_ARGS.
+# Sets: busybox_bin, KVER KDIR (vmlinuz, uio, uio_pci_generic and e1000
+# modules), ACCEL_NAME ACCEL_ARGS.
 
 # Install the Debian packages whose commands are missing.
 ensure_tools() {
@@ -56,7 +57,7 @@ fetch_kernel() {
 	fi
 	KVER=${pkg#linux-image-}
 	KDIR=$cache_dir/kernel-$KVER
-	[ -f "$KDIR/vmlinuz" ] && [ -f "$KDIR/uio_pci_generic.ko" ] && return 0
+	[ -f "$KDIR/vmlinuz" ] && [ -f "$KDIR/uio_pci_generic.ko" ] && [ -f "$KDIR/e1000.ko" ] && return 0
 	say "fetching kernel package $pkg"
 	mkdir -p "$cache_dir/deb"
 	debs=("$cache_dir/deb/${pkg}"_*.deb)
@@ -71,12 +72,17 @@ fetch_kernel() {
 	tmp=$(mktemp -d "$cache_dir/kernel.XXXXXX")
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards \
 		"./boot/vmlinuz-$KVER" "./lib/modules/$KVER/kernel/drivers/uio/uio.ko" \
-		"./lib/modules/$KVER/kernel/drivers/uio/uio_pci_generic.ko" ||
+		"./lib/modules/$KVER/kernel/drivers/uio/uio_pci_generic.ko" \
+		"./lib/modules/$KVER/kernel/drivers/net/ethernet/intel/e1000/e1000.ko" ||
 		{ rm -rf "$tmp"; die "unpacking $deb failed"; }
 	mv "$tmp/boot/vmlinuz-$KVER" "$tmp/vmlinuz"
 	mv "$tmp/lib/modules/$KVER/kernel/drivers/uio/"*.ko "$tmp/"
+	# e1000: the management NIC of --placement's guests (peer protocol).
+	mv "$tmp/lib/modules/$KVER/kernel/drivers/net/ethernet/intel/e1000/e1000.ko" "$tmp/"
 	rm -rf "${tmp:?}/boot" "${tmp:?}/lib"
-	# Another lab may have finished first: keep its copy.
+	# Another lab may have finished first: keep its copy (an older cache
+	# without e1000.ko is replaced).
+	[ -f "$KDIR/e1000.ko" ] || rm -rf "$KDIR"
 	mv -T "$tmp" "$KDIR" 2>/dev/null || rm -rf "$tmp"
 	rm -f "$deb"
 }

@@ -10,17 +10,19 @@ readonly COUNT=512
 
 usage() {
 	cat <<USAGE
-Usage: ${0##*/} --lab PATH/vnic-lab.sh --bin WIRERATE --work DIR
+Usage: ${0##*/} --lab PATH/vnic-lab.sh --bin WIRERATE --work DIR [--placement]
 Runs the lab suite; results and the kernel cache go under DIR.
+--placement: the two-guest lab instead (vnic-lab.sh --placement).
 USAGE
 }
 
-lab="" work="" bin=""
+lab="" work="" bin="" place=0
 while [ "$#" -gt 0 ]; do
 	case "$1" in
 	--lab) lab=$2; shift ;;
 	--work) work=$2; shift ;;
 	--bin) bin=$2; shift ;;
+	--placement) place=1 ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "${0##*/}: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -172,5 +174,12 @@ main() {
 	return "$failed"
 }
 
-rm -rf "$work/lab-out" "$work/lab-bad"
-main
+# shellcheck source=place-checks.sh
+. "$(dirname "$0")/place-checks.sh"
+if [ "$place" -eq 1 ]; then
+	rm -rf "$work/lab-place"
+	main_place
+else
+	rm -rf "$work/lab-out" "$work/lab-bad"
+	main
+fi
