@@ -11,6 +11,7 @@
 #include "base/rpc.h"
 #include "common/exitcode.h"
 #include "config/optab.h"
+#include "config/opts_connmode.h"
 #include "connpeer.h"
 
 /* How often the far end's state is asked for while waiting (ms). */
@@ -32,11 +33,18 @@ start_params(const struct wr_config *cfg)
 	const struct wr_conn_cfg *c = &cfg->conn.cfg;
 	char port[8], conc[16];
 
+	json_t *o;
+
 	snprintf(port, sizeof(port), "%u", c->server_port);
 	snprintf(conc, sizeof(conc), "%" PRIu32, c->max_open);
-	return json_pack("{s:s, s:s, s:s, s:s, s:s}", "conn", "server",
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "conn", "server",
 		"conn-app", wr_optab_word(WR_OPT_CONN_APP, c->app - 1),
 		"conn-listen", port, "conn-concurrency", conc, "duration", "0");
+	/* A mode reads the far end's books after each trial: published
+	 * each interval, the shortest keeps that wait short. */
+	if (o != NULL && wr_opts_connmode_is(cfg->mode))
+		json_object_set_new(o, "interval", json_string("100ms"));
+	return o;
 }
 
 /* The far end's status (a new reference), or NULL with err. */
@@ -138,9 +146,8 @@ app_conn_peer_open(struct app_conn_peer *cp, const struct wr_config *cfg)
 	return 0;
 }
 
-/* o[key] as an unsigned count; -1 when absent. */
-static int64_t
-count(const json_t *o, const char *key)
+int64_t
+app_conn_peer_count(const json_t *o, const char *key)
 {
 	const json_t *v = json_object_get(o, key);
 
@@ -165,13 +172,12 @@ check(json_t *checks, const char *name, const char *eq, int64_t left,
 }
 
 /*
- * The far end's books (fb) against ours: each connection the client
- * completed was accepted and closed there, each byte one end sent the
- * other delivered, each answer the client counted served there. Judged
- * only when the client's own books have no failure and nothing open.
+ * Each connection the client completed was accepted and closed there,
+ * each byte one end sent the other delivered, each answer the client
+ * counted served there.
  */
-static bool
-judge(json_t *far, const json_t *fb, const struct wr_conn_books *b)
+bool
+app_conn_peer_judge(json_t *far, const json_t *fb, const struct wr_conn_books *b)
 {
 	json_t *checks = json_array();
 	uint64_t failed = b->nb_failed_syn_timeout + b->nb_failed_refused +
@@ -186,17 +192,17 @@ judge(json_t *far, const json_t *fb, const struct wr_conn_books *b)
 	}
 	json_object_set_new(far, "judged", json_true());
 	ok &= check(checks, "accepted", "far accepted = completed here",
-		count(fb, "accepted"), b->nb_completed);
+		app_conn_peer_count(fb, "accepted"), b->nb_completed);
 	ok &= check(checks, "closed", "far closed = completed here",
-		count(fb, "closed"), b->nb_completed);
+		app_conn_peer_count(fb, "closed"), b->nb_completed);
 	ok &= check(checks, "far_failed", "far failed = 0",
-		count(fb, "failed_total"), 0);
+		app_conn_peer_count(fb, "failed_total"), 0);
 	ok &= check(checks, "served", "far requests served = answers here",
-		count(fb, "reqs_served"), b->nb_resps);
+		app_conn_peer_count(fb, "reqs_served"), b->nb_resps);
 	ok &= check(checks, "bytes_up", "far bytes delivered = bytes sent here",
-		count(fb, "l7_rx_bytes"), b->nb_l7_tx_bytes);
+		app_conn_peer_count(fb, "l7_rx_bytes"), b->nb_l7_tx_bytes);
 	ok &= check(checks, "bytes_down", "far bytes sent = bytes delivered here",
-		count(fb, "l7_tx_bytes"), b->nb_l7_rx_bytes);
+		app_conn_peer_count(fb, "l7_tx_bytes"), b->nb_l7_rx_bytes);
 	return ok;
 }
 
@@ -243,7 +249,7 @@ app_conn_peer_close(struct app_conn_peer *cp, const struct wr_conn_books *ours,
 	} else if (far != NULL) {
 		json_object_set(far, "exit_code", json_object_get(res, "exit_code"));
 		json_object_set(far, "connections", conns);
-		*ok = judge(far, fb, ours) &&
+		*ok = app_conn_peer_judge(far, fb, ours) &&
 			json_integer_value(json_object_get(res, "exit_code")) == 0;
 	}
 	json_decref(res);

@@ -328,12 +328,14 @@ show_conn_tear(const json_t *trial, void *arg)
 /* A test mode: many trials, a progress line each, a table at the end. */
 static int
 run_mode(struct wr_run *run, const struct wr_config *cfg,
-		const volatile int *stop, json_t **keep, struct app_peer_session *ps)
+		const volatile int *stop, json_t **keep, struct app_peer_session *ps,
+		struct app_conn_peer *cp)
 {
 	struct live l = { stop, false, false, { 0 }, NULL };
 	struct wr_mode_hooks h = { stop, show_interval, show_trial, &l,
 		show_progress, ps != NULL ? &ps->hooks : NULL, show_conn_trial,
-		show_conn_load, show_conn_tear };
+		show_conn_load, show_conn_tear, cp != NULL ?
+		app_conn_peer_mode_hooks(cp, !cfg->quiet) : NULL };
 	json_t *doc = wr_result_head(run);
 	struct wr_error fail;
 	int rc, code = APP_EXIT_OK;
@@ -357,6 +359,8 @@ run_mode(struct wr_run *run, const struct wr_config *cfg,
 	linger(run, stop);
 	close_run(run);
 	code = peer_close(ps, code);
+	if (cp != NULL)
+		code = app_conn_peer_mode_end(cp, doc, code);
 	wr_result_mode_end(doc, run, rc);
 	app_view_mode(stdout, doc);
 	if (cfg->json_path[0] != '\0' &&
@@ -424,7 +428,7 @@ app_run_all(const struct wr_config *cfg, const char *cmdline,
 		rc = app_conn_run(run, cfg, stop, doc, cp);
 	else
 		rc = cfg->mode == WR_MODE_RUN ? run_single(run, cfg, stop, doc, ps) :
-			run_mode(run, cfg, stop, doc, ps);
+			run_mode(run, cfg, stop, doc, ps, cp);
 	json_decref(peer.far);
 	watch_live(w, NULL);
 	watch_ports(w, true);

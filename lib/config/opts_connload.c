@@ -74,10 +74,5 @@ wr_opts_connload_check(const struct wr_config *cfg, struct wr_error *err)
 	if (c->nb_conns != 0)
 		return wr_err_usage(err, -EINVAL, "--conn-count with --mode "
 			"conn-load: each trial lasts --trial");
-	if (cfg->peer[0] != '\0')
-		return wr_err_usage(err, -EINVAL, "--peer with --mode conn-load: "
-			"the far end runs the server for a plain --conn client run "
-			"only; start the server there yourself, or run both roles "
-			"here (--conn 0=client,1=server)");
 	return 0;
 }

@@ -34,6 +34,11 @@ wr_opts_connmode_check(const struct wr_config *cfg, struct wr_error *err)
 		return wr_err_usage(err, -EINVAL, "--conn-concurrency with %" PRIu32
 			" values: a list is for --mode conn-load only (one trial a "
 			"value; docs/connload.md)", cfg->conn.nb_load_conc);
+	if (cfg->peer[0] != '\0' && wr_opts_connmode_is(cfg->mode) &&
+			wr_opts_conn_both(&cfg->conn))
+		return wr_err_usage(err, -EINVAL, "--peer with --mode %s and a "
+			"server port here (--conn): the far end runs the server; "
+			"give this run client ports only", m);
 	if (cfg->mode == WR_MODE_CONN_LOAD)
 		return wr_opts_connload_check(cfg, err);
 	/* opts_conntear.c checks its own (they set the engine's). */
@@ -61,10 +66,5 @@ wr_opts_connmode_check(const struct wr_config *cfg, struct wr_error *err)
 	if (c->nb_conns != 0)
 		return wr_err_usage(err, -EINVAL, "--conn-count with --mode %s: "
 			"each trial lasts --trial", m);
-	if (cfg->peer[0] != '\0')
-		return wr_err_usage(err, -EINVAL, "--peer with --mode %s: the far "
-			"end runs the server for a plain --conn client run only; start "
-			"the server there yourself (wirerate serve's start, or "
-			"--conn server)", m);
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include <rte_cycles.h>
 
 #include "modes_int.h"
+#include "results/connload.h"
 #include "results/connrate.h"
 #include "results/result.h"
 #include "trial/connrun.h"
@@ -69,6 +70,9 @@ conn_trial(struct mode_ctx *m, struct connsearch *cs, uint64_t cps,
 	wr_trial_from_config(cfg, &tr);
 	tr.duration_ms = cfg->trial_ms;
 	wr_mode_progress_trial(m, "conn-rate", &tr);
+	rc = wr_mode_conn_far_begin(m);
+	if (rc != 0)
+		return rc;
 	books_now(m->run, &cs->before);
 	cs->refused0 = port_refused(m->run);
 	wr_run_conn_rate(m->run, cps);
@@ -88,15 +92,26 @@ conn_trial(struct mode_ctx *m, struct connsearch *cs, uint64_t cps,
 	return why == WR_STOP_SIGNAL ? -EINTR : 0;
 }
 
-/* Record trial t in the doc's trials, checkpoint, show it. */
-static void
-conn_record(struct mode_ctx *m, const struct wr_connrate_trial *t, bool pass)
+/*
+ * Record trial t in the doc's trials, show it, judge it against the far
+ * end's books (--peer), checkpoint. Returns 0, or a negative errno with
+ * m->err (the far end was lost).
+ */
+static int
+conn_record(struct mode_ctx *m, struct connsearch *cs,
+		const struct wr_connrate_trial *t, bool pass)
 {
+	struct wr_conn_books d;
+	int rc;
+
 	wr_connrate_trial_record(m->trials, t, pass);
-	/* A crash from now on loses no finished trial (docs/results.md). */
-	wr_result_checkpoint_keep(m->run, m->doc);
 	if (m->h->on_conn_trial != NULL)
 		m->h->on_conn_trial(t, pass, m->h->arg);
+	wr_connload_delta(&cs->before, &cs->after, &d);
+	rc = wr_mode_conn_far_judge(m, &d);
+	/* A crash from now on loses no finished trial (docs/results.md). */
+	wr_result_checkpoint_keep(m->run, m->doc);
+	return rc;
 }
 
 /* The verdict of the search so far into the doc's "conn_rate". */
@@ -142,7 +157,9 @@ conn_search(struct mode_ctx *m, struct connsearch *cs)
 		rc = wr_search_report(&cs->s, (double)cps, sent, lost);
 		if (rc != 0)
 			return rc;
-		conn_record(m, t, lost == 0);
+		rc = conn_record(m, cs, t, lost == 0);
+		if (rc != 0)
+			return rc;
 	}
 	return rc < 0 ? rc : 0;
 }

@@ -76,6 +76,9 @@ load_trial(struct mode_ctx *m, struct connload *cl, uint32_t conc,
 	wr_trial_from_config(cfg, &tr);
 	tr.duration_ms = cfg->trial_ms;
 	wr_mode_progress_trial(m, "conn-load", &tr);
+	rc = wr_mode_conn_far_begin(m);
+	if (rc != 0)
+		return rc;
 	books_now(m->run, cl, &cl->c0, &cl->s0);
 	wr_run_conn_concurrency(m->run, conc);
 	/* Before the first SYN can leave. */
@@ -102,18 +105,25 @@ load_trial(struct mode_ctx *m, struct connload *cl, uint32_t conc,
 	return why == WR_STOP_SIGNAL ? -EINTR : 0;
 }
 
-/* Record cell x in the doc's trials, checkpoint, show it. */
-static void
+/*
+ * Record cell x in the doc's trials, show it, judge it against the far
+ * end's books (--peer), checkpoint. Returns 0, or a negative errno with
+ * m->err (the far end was lost).
+ */
+static int
 load_record(struct mode_ctx *m, const struct wr_connload_cell *x)
 {
 	const json_t *o = wr_connload_record(m->trials, x);
+	int rc;
 
 	if (o == NULL)
-		return;
-	/* A crash from now on loses no finished trial (docs/results.md). */
-	wr_result_checkpoint_keep(m->run, m->doc);
+		return 0;
 	if (m->h->on_conn_load != NULL)
 		m->h->on_conn_load(o, m->h->arg);
+	rc = wr_mode_conn_far_judge(m, &x->c);
+	/* A crash from now on loses no finished trial (docs/results.md). */
+	wr_result_checkpoint_keep(m->run, m->doc);
+	return rc;
 }
 
 int
@@ -134,11 +144,11 @@ wr_mode_conn_load(struct mode_ctx *m)
 		m->size_left = nb - i;
 		rc = load_trial(m, cl, co->nb_load_conc > 0 ? co->load_conc[i] :
 			co->cfg.max_open, &cl->cell[i]);
-		if (rc == 0 || rc == -EINTR)
-			load_record(m, &cl->cell[i]);
+		if ((rc == 0 || rc == -EINTR) && load_record(m, &cl->cell[i]) != 0)
+			rc = -EPIPE;
 	}
 	wr_connload_put(m->doc, cl->cell, rc == 0 ? i : i > 0 ?
-		i - (rc != -EINTR) : 0, rc != 0);
+		i - (rc != -EINTR && rc != -EPIPE) : 0, rc != 0);
 	free(cl);
 	if (rc == -EINTR)
 		return wr_err_fail(m->err, -EINTR, "stopped by a signal");

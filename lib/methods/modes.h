@@ -49,6 +49,25 @@ struct wr_mode_far {
 };
 
 /*
+ * --mode conn-rate and conn-load with --peer (app/run/connpeer_mode.c):
+ * the far end's server books, trial by trial. begin: before the trial's
+ * set-up, the far end's books then. judge: after the trial's drain,
+ * with the client's books over the trial (d, its nb_open what is open
+ * here now): the far end's books over the trial go into rec (the
+ * trial's record) as "far", checked against d. Both return 0 (judge:
+ * also when d's failures leave the books unjudged), 1 (judge: the two
+ * ends' books disagree; the method goes on) or a negative errno with
+ * err (the far end was lost: the method stops; the trials before
+ * stand).
+ */
+struct wr_mode_conn_far {
+	int (*begin)(void *arg, struct wr_error *err);
+	int (*judge)(const struct wr_conn_books *d, json_t *rec, void *arg,
+			struct wr_error *err);
+	void *arg;
+};
+
+/*
  * Callbacks into app/: trials done, live intervals, the stop signal, and
  * the progress before each trial (p stays valid and is updated in place
  * until wr_mode_run returns; NULL: not wanted).
@@ -70,6 +89,8 @@ struct wr_mode_hooks {
 	/* --mode conn-teardown: a trial done, its "trials" entry (NULL: not
 	 * wanted). */
 	void (*on_conn_tear)(const json_t *trial, void *arg);
+	/* --mode conn-rate, conn-load: the far end's books (NULL: none). */
+	const struct wr_mode_conn_far *conn_far;
 };
 
 /* Summarise the last (stopped) trial of run. This function can't fail. */

@@ -77,6 +77,16 @@ void wr_mode_progress_size(struct mode_ctx *m, uint32_t idx, uint32_t size);
 void wr_mode_progress_trial(struct mode_ctx *m, const char *what,
 		const struct wr_trial *t);
 
+/*
+ * The far end's books of a connection trial (mode_connfar.c), when
+ * m->h->conn_far is set; else nothing. begin: before the trial. judge:
+ * after it is recorded (the last of m->trials), with the client's books
+ * over it (d). Both return 0 (judge: also when the two ends disagree,
+ * which app/ counts), or a negative errno with m->err.
+ */
+int wr_mode_conn_far_begin(struct mode_ctx *m);
+int wr_mode_conn_far_judge(struct mode_ctx *m, const struct wr_conn_books *d);
+
 /* Trials a throughput search s may still run, at most. Can't fail. */
 uint32_t wr_mode_search_left(const struct wr_search *s);
 

@@ -226,8 +226,6 @@ def connload_bad():
          "--conn-concurrency"),
         (client + ["--conn-concurrency", "1,4"], "a list is for --mode "
          "conn-load only"),
-        (load + ["--peer", "unix:/nonexistent"], "--peer with --mode "
-         "conn-load"),
     ]
     for opts, want in bad:
         r = wrtest.run(["net_null0"], opts, timeout=30, want_json=False)

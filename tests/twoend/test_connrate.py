@@ -279,8 +279,6 @@ def connrate_bad():
          "not a mode of connections"),
         (client + ["--mode", "conn-rate", "--conn-rate", "100",
                    "--conn-count", "10"], "--conn-count"),
-        (client + ["--mode", "conn-rate", "--conn-rate", "100",
-                   "--peer", "unix:/nonexistent"], "--peer with --mode conn-rate"),
     ]
     for opts, want in bad:
         r = wrtest.run(["net_null0"], opts, timeout=30, want_json=False)
