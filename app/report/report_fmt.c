@@ -15,6 +15,7 @@
 #include "rep_doc.h"
 #include "report_fmt.h"
 #include "report_conn.h"
+#include "report_mesh.h"
 #include "report_streams.h"
 
 /*
@@ -374,6 +375,7 @@ rep_doc_build(const struct rep *r, int metric, struct rep_doc *doc)
 {
 	if (kind_tables(r, doc) != 0 || matrix_tables(r, metric, doc) != 0 ||
 			rep_stream_tables(r, doc) != 0 || rep_conn_tables(r, doc) != 0 ||
+			rep_mesh_tables(r, doc) != 0 ||
 			env_table(r, doc) != 0)
 		return -ENOMEM;
 	return 0;

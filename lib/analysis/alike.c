@@ -38,6 +38,11 @@ const struct wr_alike_key wr_alike_keys[] = {
 		"connections.app", NULL, "-" },
 	{ "conn_asked", "what a connection run asked (rate, connections, "
 		"requests per connection, sizes)", "connections.asked", NULL, "-" },
+	/* An RFC 2889 run's (histpoints.c keeps them out of other set-ups). */
+	{ "mesh_pattern", "RFC 2889 mesh pattern (--mesh-pattern)",
+		"rfc2889.pattern", NULL, "-" },
+	{ "rfc2889_ports", "RFC 2889 ports of the run (their indices)",
+		"rfc2889.ports", "index", "-" },
 };
 const unsigned int wr_nb_alike_keys = RTE_DIM(wr_alike_keys);
 

@@ -60,6 +60,9 @@ wr_hist_setup(const json_t *doc, const char *name, json_t **setup,
 		if (strncmp(wr_alike_keys[k].path, "connections.", 12) == 0 &&
 				!wr_results_conn_is(doc))
 			continue;
+		if (strncmp(wr_alike_keys[k].path, "rfc2889.", 8) == 0 &&
+				json_object_get(doc, "rfc2889") == NULL)
+			continue;
 		if (wr_alike_value(doc, name, k, &v, err) != 0) {
 			json_decref(o);
 			return -EINVAL;

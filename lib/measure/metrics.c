@@ -58,6 +58,10 @@ const struct wr_metric_def wr_metric_defs[WR_METRIC_COUNT] = {
 		"throughput", WR_METRIC_HIGHER_BETTER, 5.0, true },
 	[WR_METRIC_MESH_TPUT_PPS] = { "mesh_throughput_pps", "port fps",
 		"throughput", WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_MESH_PORT_FWD_PPS] = { "mesh_port_fwd_pps", "port fwd fps",
+		"throughput", WR_METRIC_HIGHER_BETTER, 5.0, true },
+	[WR_METRIC_MESH_MFR_PPS] = { "mesh_mfr_pps", "port MFR fps",
+		"throughput", WR_METRIC_HIGHER_BETTER, 5.0, true },
 	/*
 	 * A connection run: its rates move as frame rates do; failures are
 	 * judged as loss is (absolute points); connect p99 as a latency tail.

@@ -39,6 +39,9 @@ enum wr_metric_id {
 	/* RFC 2889 5.1, 5.2: forwarding rate in all, throughput per port. */
 	WR_METRIC_MESH_FWD_PPS,
 	WR_METRIC_MESH_TPUT_PPS,
+	/* A port of a mesh run: its forwarding rate, its MFR (5.6). */
+	WR_METRIC_MESH_PORT_FWD_PPS,
+	WR_METRIC_MESH_MFR_PPS,
 	/* Figures of a connection run (lib/results/conn_read.c). */
 	WR_METRIC_CONN_CPS,
 	WR_METRIC_CONN_RPS,

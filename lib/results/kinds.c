@@ -606,36 +606,6 @@ wr_kind_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 	return unique_points(out, err);
 }
 
-unsigned int
-wr_point_judged(const struct wr_kind *k, const struct wr_point *p,
-		const unsigned int **ids)
-{
-	static const unsigned int stream_ids[] = { WR_METRIC_LOSS_PCT };
-
-	if (p->stream_id >= 0) {
-		*ids = stream_ids;
-		return RTE_DIM(stream_ids);
-	}
-	*ids = k->judged;
-	return k->nb_judged;
-}
-
-const char *
-wr_point_name(const struct wr_kind *k, const struct wr_point *p, char *buf,
-		size_t len)
-{
-	if (k->point_name != NULL)
-		snprintf(buf, len, "%s", k->point_name);
-	else if (p->stream_id >= 0)
-		snprintf(buf, len, "%u B, stream tx%d.%d", p->frame_size,
-			p->stream_id / 16, p->stream_id % 16);
-	else if (k->by_load)
-		snprintf(buf, len, "%u B at %g%% load", p->frame_size, p->load_pct);
-	else
-		snprintf(buf, len, "%u B", p->frame_size);
-	return buf;
-}
-
 const struct wr_point *
 wr_points_find(const struct wr_points *pts, const struct wr_point *p)
 {

@@ -179,33 +179,3 @@ wr_mesh_found_json(json_t *o, const struct wr_mesh_found *f)
 		json_real(f->fwd_pps) : json_null());
 	wr_json_set(o, "result", x);
 }
-
-int
-wr_mesh_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
-{
-	const json_t *o = json_object_get(doc, "rfc2889"), *r, *v;
-	struct wr_point *p = &out->p[0];
-
-	if (!json_is_object(o))
-		return wr_err_usage(err, -EINVAL, "field 'rfc2889' is missing or "
-			"not an object");
-	r = json_object_get(o, "result");
-	if (r == NULL && wr_kind_running(doc))
-		return 0;       /* killed during the trials: nothing found yet */
-	if (!json_is_object(r))
-		return wr_err_usage(err, -EINVAL, "field 'rfc2889.result' is "
-			"missing or not an object: the trials did not finish");
-	p->frame_size = 64;
-	v = json_object_get(r, "forwarding_rate_pps");
-	if (json_is_number(v)) {
-		p->m.have[WR_METRIC_MESH_FWD_PPS] = true;
-		p->m.v[WR_METRIC_MESH_FWD_PPS] = json_number_value(v);
-	}
-	v = json_object_get(r, "throughput_pps");
-	if (json_is_number(v)) {
-		p->m.have[WR_METRIC_MESH_TPUT_PPS] = true;
-		p->m.v[WR_METRIC_MESH_TPUT_PPS] = json_number_value(v);
-	}
-	out->nb = 1;
-	return 0;
-}

@@ -56,11 +56,15 @@ void wr_mesh_trial_json(json_t *o, const struct wr_mesh_trial_rec *t);
 /* Set o's "result" from f. This function can't fail. */
 void wr_mesh_found_json(json_t *o, const struct wr_mesh_found *f);
 
+/* A port's point: stream_id = port * WR_MESH_PORT_POINT (meshpoints.c). */
+#define WR_MESH_PORT_POINT 16
+
 /*
- * The one point of a mesh result doc (for compare and report, kinds.h):
- * 64-byte frames, the forwarding rate in all and, from a search, the
- * throughput per port; none while it runs. Returns 0 or -EINVAL with err
- * naming the missing field.
+ * The points of a mesh result doc (for compare and report, kinds.h): the
+ * run's (the forwarding rate in all and, from a search, the throughput
+ * per port), then one per port (its forwarding rate in the trial of the
+ * result, its maximum forwarding rate); none while it runs. Returns 0 or
+ * -EINVAL with err naming the missing or ill-typed field.
  */
 int wr_mesh_points(const json_t *doc, struct wr_points *out,
 		struct wr_error *err);
