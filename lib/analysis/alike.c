@@ -38,6 +38,8 @@ const struct wr_alike_key wr_alike_keys[] = {
 		"connections.app", NULL, "-" },
 	{ "conn_asked", "what a connection run asked (rate, connections, "
 		"requests per connection, sizes)", "connections.asked", NULL, "-" },
+	{ "conn_load", "a conn-load run's concurrencies (--conn-concurrency)",
+		"conn_load.cells", "concurrency", "-" },
 };
 const unsigned int wr_nb_alike_keys = RTE_DIM(wr_alike_keys);
 

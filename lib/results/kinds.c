@@ -11,6 +11,7 @@
 #include "conn_read.h"
 #include "conncap_read.h"
 #include "connrate.h"
+#include "connload_read.h"
 #include "kinds.h"
 #include "meshjson.h"
 #include "rfc2889json.h"
@@ -449,6 +450,9 @@ mlr_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 #define CONN_IDS IDS(WR_METRIC_CONN_CPS, WR_METRIC_CONN_RPS, \
 	WR_METRIC_CONN_GOODPUT_GBPS, WR_METRIC_CONN_FAIL_PCT, \
 	WR_METRIC_CONN_CONNECT_P99_US)
+#define CONNLOAD_IDS IDS(WR_METRIC_CONN_RPS, WR_METRIC_CONN_CPS, \
+	WR_METRIC_CONN_GOODPUT_GBPS, WR_METRIC_CONN_FAIL_PCT, \
+	WR_METRIC_CONN_CONNECT_P99_US)
 #define TPUT_IDS IDS(WR_METRIC_NDR_MPPS, WR_METRIC_NDR_GBPS_L1, \
 	WR_METRIC_PDR_MPPS, WR_METRIC_LAT_P50, WR_METRIC_LAT_P99)
 
@@ -513,6 +517,9 @@ const struct wr_kind wr_kinds[] = {
 		IDS(WR_METRIC_CONN_CAPACITY, WR_METRIC_CONN_CAPACITY_ANSWERED),
 		IDS(WR_METRIC_CONN_CAPACITY, WR_METRIC_CONN_CAPACITY_ANSWERED,
 		WR_METRIC_CONN_CAPACITY_FAILED), wr_conncap_points, "capacity" },
+	{ "conn-load", "conn-load", "Connection load (requests/s or goodput "
+		"at fixed concurrencies)", false, CONNLOAD_IDS, CONNLOAD_IDS,
+		wr_connload_points, NULL, "concurrency" },
 };
 const unsigned int wr_nb_kinds = RTE_DIM(wr_kinds);
 
@@ -602,47 +609,4 @@ wr_kind_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 		out->p[j] = tmp;
 	}
 	return unique_points(out, err);
-}
-
-unsigned int
-wr_point_judged(const struct wr_kind *k, const struct wr_point *p,
-		const unsigned int **ids)
-{
-	static const unsigned int stream_ids[] = { WR_METRIC_LOSS_PCT };
-
-	if (p->stream_id >= 0) {
-		*ids = stream_ids;
-		return RTE_DIM(stream_ids);
-	}
-	*ids = k->judged;
-	return k->nb_judged;
-}
-
-const char *
-wr_point_name(const struct wr_kind *k, const struct wr_point *p, char *buf,
-		size_t len)
-{
-	if (k->point_name != NULL)
-		snprintf(buf, len, "%s", k->point_name);
-	else if (p->stream_id >= 0)
-		snprintf(buf, len, "%u B, stream tx%d.%d", p->frame_size,
-			p->stream_id / 16, p->stream_id % 16);
-	else if (k->by_load)
-		snprintf(buf, len, "%u B at %g%% load", p->frame_size, p->load_pct);
-	else
-		snprintf(buf, len, "%u B", p->frame_size);
-	return buf;
-}
-
-const struct wr_point *
-wr_points_find(const struct wr_points *pts, const struct wr_point *p)
-{
-	unsigned int i;
-
-	for (i = 0; i < pts->nb; i++)
-		if (pts->p[i].frame_size == p->frame_size &&
-				pts->p[i].stream_id == p->stream_id &&
-				fabs(pts->p[i].load_pct - p->load_pct) < 1e-9)
-			return &pts->p[i];
-	return NULL;
 }
