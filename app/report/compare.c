@@ -6,6 +6,7 @@
  * 2 bad input (the message names the file and the field). Optionally
  * writes JUnit XML, one test case per metric. No EAL, no hugepages.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -223,9 +224,11 @@ print_table(FILE *f, const struct cmp_args *a, const struct wr_compare *c)
 	if (c->nb_points > 1 || strcmp(c->kind, "run") != 0)
 		fprintf(f, "%s results, %u point(s)\n", c->kind, c->nb_points);
 	for (p = 0; p < c->nb_points; p++) {
-		/* a point not keyed by frame size (a connection run) has size 0 */
+		/* a point not keyed by frame size (a connection run) has size 0
+		 * or a name of its own ("concurrency 16") */
 		if (c->points[p].load_pct >= 0 || c->points[p].stream_id >= 0 ||
-				c->points[p].frame_size == 0)
+				c->points[p].frame_size == 0 ||
+				!isdigit((unsigned char)c->points[p].name[0]))
 			fprintf(f, "%s%s\n\n", p ? "\n" : "", c->points[p].name);
 		else
 			fprintf(f, "%s%u-byte frames\n\n", p ? "\n" : "",

@@ -115,7 +115,7 @@ kind_table(const struct rep *r, const struct wr_kind *k, struct rep_doc *doc)
 		return -ENOMEM;
 	x = k->by_load ? 4 : 3;
 	t->head[0] = "label";
-	t->head[1] = "frame B";
+	t->head[1] = k->key_name != NULL ? k->key_name : "frame B";
 	t->head[2] = "trials";
 	t->head[3] = "load %";
 	for (c = 0; c < k->nb_shown; c++)

@@ -43,6 +43,8 @@ const struct wr_alike_key wr_alike_keys[] = {
 		"rfc2889.pattern", NULL, "-" },
 	{ "rfc2889_ports", "RFC 2889 ports of the run (their indices)",
 		"rfc2889.ports", "index", "-" },
+	{ "conn_load", "a conn-load run's concurrencies (--conn-concurrency)",
+		"conn_load.cells", "concurrency", "-" },
 };
 const unsigned int wr_nb_alike_keys = RTE_DIM(wr_alike_keys);
 

@@ -10,6 +10,7 @@
 #include "conncap_read.h"
 #include "connrate.h"
 #include "conntear.h"
+#include "connload_read.h"
 #include "kinds.h"
 #include "meshjson.h"
 #include "rfc2889json.h"
@@ -448,6 +449,9 @@ mlr_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 #define CONN_IDS IDS(WR_METRIC_CONN_CPS, WR_METRIC_CONN_RPS, \
 	WR_METRIC_CONN_GOODPUT_GBPS, WR_METRIC_CONN_FAIL_PCT, \
 	WR_METRIC_CONN_CONNECT_P99_US)
+#define CONNLOAD_IDS IDS(WR_METRIC_CONN_RPS, WR_METRIC_CONN_CPS, \
+	WR_METRIC_CONN_GOODPUT_GBPS, WR_METRIC_CONN_FAIL_PCT, \
+	WR_METRIC_CONN_CONNECT_P99_US)
 #define TPUT_IDS IDS(WR_METRIC_NDR_MPPS, WR_METRIC_NDR_GBPS_L1, \
 	WR_METRIC_PDR_MPPS, WR_METRIC_LAT_P50, WR_METRIC_LAT_P99)
 
@@ -515,6 +519,9 @@ const struct wr_kind wr_kinds[] = {
 	{ "conn-teardown", "conn-teardown", "Connection tear-down rate (RFC 9693; "
 		"closes/s per port)", false, IDS(WR_METRIC_CONN_TEARDOWN_CPS),
 		IDS(WR_METRIC_CONN_TEARDOWN_CPS), wr_conntear_points, "connections" },
+	{ "conn-load", "conn-load", "Connection load (requests/s or goodput "
+		"at fixed concurrencies)", false, CONNLOAD_IDS, CONNLOAD_IDS,
+		wr_connload_points, NULL, "concurrency" },
 };
 const unsigned int wr_nb_kinds = RTE_DIM(wr_kinds);
 

@@ -55,6 +55,8 @@ struct wr_kind {
 	int (*points)(const json_t *doc, struct wr_points *out, struct wr_error *err);
 	const char *point_name;  /* the name of its one point, not keyed by
 	                          * frame size (a connection run); NULL: "64 B" */
+	const char *key_name;    /* what frame_size holds when not a size
+	                          * ("concurrency 16"); NULL: a frame size */
 };
 
 /* Every point of one result document. */
@@ -98,7 +100,8 @@ unsigned int wr_point_judged(const struct wr_kind *k, const struct wr_point *p,
 
 /*
  * "64 B", "64 B at 90% load" for a point keyed by load, "64 B, stream
- * tx1.0" for a stream. Returns buf.
+ * tx1.0" for a stream, "concurrency 16" for a kind with a key_name.
+ * Returns buf.
  */
 const char *wr_point_name(const struct wr_kind *k, const struct wr_point *p,
 		char *buf, size_t len);

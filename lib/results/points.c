@@ -36,7 +36,9 @@ const char *
 wr_point_name(const struct wr_kind *k, const struct wr_point *p, char *buf,
 		size_t len)
 {
-	if (k->point_name != NULL)
+	if (k->key_name != NULL)
+		snprintf(buf, len, "%s %u", k->key_name, p->frame_size);
+	else if (k->point_name != NULL)
 		snprintf(buf, len, "%s", k->point_name);
 	else if (p->stream_id >= 0 && k->points == wr_mesh_points)
 		snprintf(buf, len, "%u B, port %d", p->frame_size,

@@ -7,6 +7,7 @@ per connection count against wirerate's own server port in the same run
 (a net_ring pair), each trial's bytes against the bytes the server
 delivered; bad input refused with exit 2 naming the option.
 Usage: test_connload.py CASE (see CASES)."""
+import json
 import os
 import shutil
 import subprocess
@@ -209,6 +210,65 @@ def connload_bulk_both():
     c.done()
 
 
+def connload_report():
+    """A real bulk conn-load run (1 and 4 connections, both roles in one
+    run) in report and compare: report has a row per concurrency with
+    the goodput the JSON holds; compare with itself passes; a copy with
+    the goodput halved is a regression (exit 1) naming the concurrency;
+    a copy with another concurrency list is refused (exit 2)."""
+    c = Checker("connload_report")
+    eal = wrtest.eal_args([])
+    eal = ["--lcores", "0@0,1@1,2@%d" % min(2, os.cpu_count() - 1)] + eal[2:]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        argv = [wrtest.WIRERATE] + eal + [
+            "--", "--ring-pairs", "1", "--conn", "0=client,1=server",
+            "--port-ip", "0=198.18.0.2/15", "--port-ip", "1=198.19.0.1/15",
+            "--conn-server", "198.19.0.1:80", "--conn-app", "bulk",
+            "--mode", "conn-load", "--conn-concurrency", "1,4",
+            "--trial", "1s", "--grace", "3s", "--plain", "--json", path]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=60,
+                           stdin=subprocess.DEVNULL)
+        wrtest.eal.remove_runtime_dir(eal[eal.index("--file-prefix") + 1])
+        c.eq(p.returncode, 0, "exit code (%r)" % p.stderr[-400:])
+        doc = load_json(path) or {}
+        cells = doc.get("conn_load", {}).get("cells", [])
+        c.eq([x.get("concurrency") for x in cells], [1, 4], "a trial each")
+        r = subprocess.run([wrtest.WIRERATE, "report", path],
+                           capture_output=True, text=True, timeout=30)
+        c.eq(r.returncode, 0, "report exit (%r)" % r.stderr[-300:])
+        rows = [ln for ln in r.stdout.splitlines() if ln.startswith("| ")]
+        c.true("| concurrency |" in r.stdout, "report: a concurrency column")
+        for x in cells:
+            want = "| %.3f |" % (x["goodput_bps"] / 1e9)
+            c.true(any(("| %d | 1 |" % x["concurrency"]) in ln and want in ln
+                       for ln in rows), "report: concurrency %d row with "
+                   "goodput %s" % (x["concurrency"], want))
+        q = subprocess.run([wrtest.WIRERATE, "compare", path, path],
+                           capture_output=True, text=True, timeout=30)
+        c.eq(q.returncode, 0, "compare with itself (%r)" % q.stdout[-300:])
+        slow = json.loads(json.dumps(doc))
+        for x in slow["conn_load"]["cells"]:
+            x["goodput_bps"] *= 0.5
+        other = json.loads(json.dumps(doc))
+        other["conn_load"]["cells"][1]["concurrency"] = 16
+        for name, dd in (("slow", slow), ("other", other)):
+            with open(os.path.join(d, name + ".json"), "w") as f:
+                json.dump(dd, f)
+        q = subprocess.run([wrtest.WIRERATE, "compare", path,
+                            os.path.join(d, "slow.json")],
+                           capture_output=True, text=True, timeout=30)
+        c.eq(q.returncode, 1, "planted regression: exit 1")
+        c.true("conn_goodput_gbps at concurrency 4" in q.stdout,
+               "regression named: %r" % q.stdout[-300:])
+        q = subprocess.run([wrtest.WIRERATE, "compare", path,
+                            os.path.join(d, "other.json")],
+                           capture_output=True, text=True, timeout=30)
+        c.eq(q.returncode, 2, "other concurrencies refused: exit 2 (%r)"
+             % q.stderr[-300:])
+    c.done()
+
+
 def connload_bad():
     """Bad input: exit 2 naming the option, before EAL."""
     c = Checker("connload_bad")
@@ -237,7 +297,8 @@ def connload_bad():
     c.done()
 
 
-CASES = cases.by_name(connload_nginx, connload_bulk_both, connload_bad)
+CASES = cases.by_name(connload_nginx, connload_bulk_both, connload_report,
+                      connload_bad)
 
 if __name__ == "__main__":
     cases.main(CASES)
