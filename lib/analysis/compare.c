@@ -343,6 +343,11 @@ check_points(const struct wr_points *b, const char *bn, bool b_running,
 			"one kind", bn, b->kind->name, b->kind->point_name ?: bs,
 			b->kind->point_name ? "" : " B", cn, c->kind->name,
 			c->kind->point_name ?: cs, c->kind->point_name ? "" : " B");
+	if (((!c_running && !sizes_within(b, c)) ||
+			(!b_running && !sizes_within(c, b))) && b->kind->key_name)
+		return wr_err_usage(err, -EINVAL, "incomparable runs: %s list %s "
+			"in %s, %s in %s (compare runs of the same %s list)",
+			b->kind->key_name, bs, bn, cs, cn, b->kind->key_name);
 	if ((!c_running && !sizes_within(b, c)) || (!b_running && !sizes_within(c, b)))
 		return wr_err_usage(err, -EINVAL, "incomparable runs: frame size%s %s B "
 			"in %s, %s B in %s (compare runs of the same frame size%s)",

@@ -266,6 +266,9 @@ def connload_report():
                            capture_output=True, text=True, timeout=30)
         c.eq(q.returncode, 2, "other concurrencies refused: exit 2 (%r)"
              % q.stderr[-300:])
+        c.true("concurrency list" in q.stderr and "frame size" not in q.stderr,
+               "the refusal names the concurrency list, not frame sizes (%r)"
+               % q.stderr[-300:])
     c.done()
 
 
