@@ -97,6 +97,25 @@ latency(FILE *f, const json_t *y, const json_t *t)
 	}
 }
 
+/* RFC 2889 5.6: the forward pressure verdict of result r, when run. */
+static void
+pressure(FILE *f, const json_t *r)
+{
+	const json_t *p = json_object_get(r, "forward_pressure");
+
+	if (p == NULL)
+		return;
+	fprintf(f, "forward pressure: %s (offered %.0f frames/s per port: a gap "
+		"of %.0f bits on %.0f bit/s; legal rate %.0f", json_is_true(
+		json_object_get(p, "found")) ? "yes" : "no", num(p, "offered_pps"),
+		num(p, "gap_bits"), num(p, "link_bps"), num(p, "legal_pps"));
+	if (json_is_integer(json_object_get(p, "port")))
+		fprintf(f, "; port %.0f forwarded %.0f", num(p, "port"), num(
+			json_array_get(json_object_get(p, "ports"), (size_t)num(p,
+			"port")), "forwarding_rate_pps"));
+	fprintf(f, ")\n");
+}
+
 /* RFC 2889 5.10: the broadcast frames of trial t. */
 static void
 broadcast(FILE *f, const json_t *t)
@@ -150,4 +169,5 @@ app_view_mesh(FILE *f, const json_t *y)
 	if (json_is_number(json_object_get(r, "forwarding_rate_pps")))
 		fprintf(f, "forwarding rate: %.0f frames/s in all\n",
 			num(r, "forwarding_rate_pps"));
+	pressure(f, r);
 }

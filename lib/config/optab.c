@@ -436,6 +436,12 @@ const struct wr_optdesc wr_optab[] = {
 		"each port sends: one\ntrial, or MIN-MAX: the throughput searched\n"
 		"(--resolution, --max-trials) [1000]", WR_OPTSEC_MODES,
 		WR_PROF_TEST, NULL },
+	{ "mesh-forward-pressure", REQ, WR_OPT_MESH_FWD_PRESSURE, "BPS", "--mode "
+		"mesh: RFC 2889 5.6 forward\npressure: one trial at the rate of a gap of\n"
+		"88 bit times on a link of BPS (declared:\na virtual link has no wire "
+		"gap); found when\na port forwards above the rate of the legal\n96-bit "
+		"gap; not with --mesh-rate [off]", WR_OPTSEC_MODES,
+		WR_PROF_TEST, NULL },
 	{ "capture", REQ, WR_OPT_CAPTURE, "FILE", "write the frames that explain a bad "
 		"run to\nFILE (pcapng, rte_pcapng; tcpdump -r and\ntshark read it), "
 		"atomically at the end [off]", WR_OPTSEC_CAPTURE,

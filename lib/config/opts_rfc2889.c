@@ -80,6 +80,7 @@ opt_mesh_rate(const char *v, struct wr_rfc2889_conf *r, struct wr_error *err)
 			"MIN-MAX, frames/s per port from 1 to %g", ADDR_MAX_PPS);
 	r->mesh_min_pps = lo;
 	r->mesh_max_pps = hi;
+	r->mesh_rate_set = true;
 	return 0;
 }
 
@@ -201,6 +202,9 @@ wr_opts_rfc2889(int c, const char *v, struct wr_config *cfg, struct wr_error *er
 	case WR_OPT_ADDR_PLAN: return opt_plan(v, r, err);
 	case WR_OPT_MESH_PATTERN: return opt_pattern(v, r, err);
 	case WR_OPT_MESH_RATE: return opt_mesh_rate(v, r, err);
+	case WR_OPT_MESH_FWD_PRESSURE:
+		return wr_optv_u64("mesh-forward-pressure", v, 1000000,
+			1000000000000ULL, &r->fwd_pressure_bps, err);
 	default:
 		return 1;
 	}
@@ -219,6 +223,12 @@ wr_opts_rfc2889_check(const struct wr_config *cfg, struct wr_error *err)
 	const char *mode = cfg->mode == WR_MODE_ADDR_CAPACITY ? "addr-capacity" :
 		"addr-learning";
 
+	if (r->fwd_pressure_bps != 0 && r->mesh_rate_set)
+		return wr_err_usage(err, -EINVAL, "--mesh-forward-pressure sets the "
+			"rate of its one trial: leave out --mesh-rate");
+	if (r->fwd_pressure_bps != 0 && cfg->mode != WR_MODE_MESH)
+		return wr_err_usage(err, -EINVAL, "--mesh-forward-pressure needs "
+			"--mode mesh");
 	if (!addr_mode(cfg->mode))
 		return 0;
 	if (r->reset_cmd[0] == '\0')

@@ -50,6 +50,8 @@ struct wr_rfc2889_conf {
 	enum wr_mesh_pattern mesh_pattern;	/* --mesh-pattern */
 	double mesh_min_pps;	/* --mesh-rate: per sending port; equal to */
 	double mesh_max_pps;	/* mesh_max_pps: one trial, else a search */
+	bool mesh_rate_set;	/* --mesh-rate was given */
+	uint64_t fwd_pressure_bps;	/* --mesh-forward-pressure, 0: off */
 };
 
 #endif /* WR_RFC2889CFG_H */

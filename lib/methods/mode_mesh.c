@@ -34,6 +34,7 @@ struct mesh_ctx {
 	struct wr_mesh_io io;
 	struct wr_mesh_counts c;	/* the last trial's (~6 kB) */
 	struct wr_fwd_max mfr;		/* 5.6: each port's, over the trials */
+	double send_s;			/* the last trial's sending time */
 	json_t *obj;			/* the doc's "rfc2889" */
 };
 
@@ -107,6 +108,7 @@ trial(struct mesh_ctx *x, double pps, bool *pass, double *fwd_pps)
 	*pass = wr_mesh_pass(&x->plan, &x->c);
 	rec.pass = *pass;
 	rec.send_s = (double)x->c.send_tsc / hz;
+	x->send_s = rec.send_s;
 	for (s_ = 0; s_ < x->plan.nb_ports; s_++)
 		for (d = 0; d < x->plan.nb_ports; d++)
 			rx += x->c.rx[s_][d];
@@ -155,6 +157,31 @@ search(struct mesh_ctx *x, struct wr_mesh_found *f)
 	return ret;
 }
 
+/*
+ * 5.6's forward pressure: one trial at the 88-bit gap's rate of the
+ * declared link, judged against the 96-bit gap's rate. Returns as trial.
+ */
+static int
+pressure(struct mesh_ctx *x, struct wr_mesh_found *f)
+{
+	struct wr_fwd_press fp;
+	bool pass;
+	int rc;
+
+	wr_fwd_press_init(&fp, (double)x->rc->fwd_pressure_bps, WR_R2889_FRAME_LEN + 4);
+	x->m->size_left = 1;
+	snprintf(x->m->prog.phase, sizeof(x->m->prog.phase), "%.0f pps (88-bit gap)",
+		fp.offered_pps);
+	rc = trial(x, fp.offered_pps, &pass, &f->fwd_pps);
+	if (rc != 0)
+		return rc;
+	wr_fwd_press_judge(&fp, &x->plan, &x->c, x->send_s);
+	wr_mesh_found_json(x->obj, f);
+	if (wr_fwd_press_json(x->obj, &fp) != 0)
+		return wr_err_env(x->m->err, -ENOMEM, "no memory");
+	return 0;
+}
+
 /* The pool, the doc's object, the trials. Returns as wr_mode_trial. */
 static int
 run_mesh(struct mesh_ctx *x)
@@ -171,7 +198,9 @@ run_mesh(struct mesh_ctx *x)
 	if (x->obj == NULL)
 		return wr_err_env(x->m->err, -ENOMEM, "no memory");
 	wr_fwd_max_init(&x->mfr, x->plan.nb_ports);
-	if (x->rc->mesh_max_pps > x->rc->mesh_min_pps) {
+	if (x->rc->fwd_pressure_bps != 0) {
+		rc = pressure(x, &f);
+	} else if (x->rc->mesh_max_pps > x->rc->mesh_min_pps) {
 		rc = search(x, &f);
 	} else {
 		x->m->size_left = 1;
@@ -180,7 +209,8 @@ run_mesh(struct mesh_ctx *x)
 		rc = trial(x, x->rc->mesh_min_pps, &pass, &f.fwd_pps);
 	}
 	if (rc == 0) {
-		wr_mesh_found_json(x->obj, &f);
+		if (x->rc->fwd_pressure_bps == 0)
+			wr_mesh_found_json(x->obj, &f);
 		if (wr_fwd_max_json(x->obj, &x->mfr) != 0)
 			return wr_err_env(x->m->err, -ENOMEM, "no memory");
 	}

@@ -18,4 +18,14 @@
  */
 int wr_fwd_max_json(json_t *o, const struct wr_fwd_max *m);
 
+/*
+ * Add 5.6's forward pressure trial f as "forward_pressure" to the
+ * "result" of the rfc2889 object o: link_bps, frame_len, gap_bits (88),
+ * legal_gap_bits (96), offered_pps, legal_pps, found, port (the port
+ * furthest above the legal rate, or null) and ports (index,
+ * forwarding_rate_pps, above_legal). Returns 0, -ENOMEM, or -EINVAL
+ * when o has no result.
+ */
+int wr_fwd_press_json(json_t *o, const struct wr_fwd_press *f);
+
 #endif /* WR_FWDJSON_H */

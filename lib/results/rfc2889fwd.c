@@ -52,3 +52,30 @@ wr_fwd_pressure(const struct wr_mesh_plan *p, const struct wr_mesh_counts *c,
 	}
 	return *port >= 0;
 }
+
+void
+wr_fwd_press_init(struct wr_fwd_press *f, double link_bps, unsigned int frame_len)
+{
+	memset(f, 0, sizeof(*f));
+	f->link_bps = link_bps;
+	f->frame_len = frame_len;
+	f->offered_pps = wr_fwd_rate_pps(link_bps, frame_len, WR_FWD_PRESSURE_GAP_BITS);
+	f->legal_pps = wr_fwd_rate_pps(link_bps, frame_len, WR_FWD_GAP_BITS);
+	f->port = -1;
+}
+
+void
+wr_fwd_press_judge(struct wr_fwd_press *f, const struct wr_mesh_plan *p,
+		const struct wr_mesh_counts *c, double send_s)
+{
+	struct wr_mesh_port_sum sum;
+	unsigned int i;
+
+	f->nb_ports = (uint8_t)(p->nb_ports > WR_MESH_MAX_PORTS ?
+		WR_MESH_MAX_PORTS : p->nb_ports);
+	for (i = 0; i < f->nb_ports; i++) {
+		wr_mesh_port_sum(p, c, i, send_s, &sum);
+		f->fwd_pps[i] = sum.fwd_pps;
+	}
+	f->found = wr_fwd_pressure(p, c, send_s, f->legal_pps, &f->port);
+}

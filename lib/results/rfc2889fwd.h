@@ -64,4 +64,30 @@ bool wr_fwd_pressure(const struct wr_mesh_plan *p,
 		const struct wr_mesh_counts *c, double send_s, double legal_pps,
 		int *port);
 
+/* 5.6's forward pressure trial: what was offered and what came out. */
+struct wr_fwd_press {
+	double link_bps;	/* the declared link speed */
+	unsigned int frame_len;	/* bytes, FCS included */
+	double offered_pps;	/* per sending port: the 88-bit gap's rate */
+	double legal_pps;	/* the 96-bit gap's rate */
+	uint8_t nb_ports;
+	double fwd_pps[WR_MESH_MAX_PORTS];	/* each port's forwarding rate */
+	bool found;		/* a port forwarded above legal_pps */
+	int port;		/* the port furthest above it, or -1 */
+};
+
+/*
+ * Fill f's rates for link_bps and frame_len (nothing seen yet). This
+ * function can't fail.
+ */
+void wr_fwd_press_init(struct wr_fwd_press *f, double link_bps,
+		unsigned int frame_len);
+
+/*
+ * Judge the trial of p in c (send_s seconds of sending) into f. This
+ * function can't fail.
+ */
+void wr_fwd_press_judge(struct wr_fwd_press *f, const struct wr_mesh_plan *p,
+		const struct wr_mesh_counts *c, double send_s);
+
 #endif /* WR_RFC2889_FWD_H */

@@ -195,7 +195,58 @@ def bridge_mfr():
     finish(c, bed, out)
 
 
-CASES = cases.by_name(bridge_unidir, bridges_multi, bridge_mfr)
+def bridge_fwd_pressure():
+    """RFC 2889 5.6's forward pressure (--mesh-forward-pressure 1M) on two
+    ports of the Linux bridge, unidirectional: one trial at the rate of an
+    88-bit gap on a declared 1 Mbit/s link (1e6 / 664 bits = 1506 frames
+    of 64 bytes a second; the legal rate is 1e6 / 672 = 1488). The bridge
+    alone forwards every frame: forward pressure found at port 1. With a
+    tbf of 560 kbit/s (about 1170 frames of 60 bytes a second, and its
+    burst) on the bridge's port to port 1: none. Each time the frames
+    port 1 received are the bridge port's kernel tx count (the tbf's
+    passed frames), and the verdict is the kernel's count over the
+    sending time against the legal rate."""
+    c, bed = Checker("bridge_fwd_pressure"), Bed("bridge_fwd_pressure")
+    sw = Switch(bed, 2)
+    linux_bridge(sw)
+    out = ""
+    for name, tbf in (("free", False), ("capped", True)):
+        if tbf:
+            sw.in_s("tc", "qdisc", "add", "dev", sw.sw[1], "root", "tbf", "rate",
+                    "560kbit", "burst", "2kb", "latency", "20ms")
+        tx0 = sw.sw_pkts(1)[1]
+        rc, out, doc = sw.run(["--mode", "mesh", "--mesh-pattern", "unidirectional",
+                               "--mesh-forward-pressure", "1M", "--trial", "1s",
+                               "--addr-settle", "200ms", "--quiet"], name)
+        c.eq(rc, 0, "%s: exit code" % name)
+        if doc is None:
+            return finish(c, bed, out)
+        o = doc["rfc2889"]
+        t = o["trials"][0]
+        f = o["result"]["forward_pressure"]
+        c.true(abs(f["offered_pps"] - 1e6 / 664) < 0.01 and
+               abs(f["legal_pps"] - 1e6 / 672) < 0.01 and
+               (f["gap_bits"], f["legal_gap_bits"], f["frame_len"]) == (88, 96, 64),
+               "%s: the two rates of the declared link: %r" % (name, f))
+        c.eq((len(o["trials"]), t["ports"][0]["sent"]), (1, 1506),
+             "%s: one trial at the 88-bit gap's rate for 1 s" % name)
+        p1 = t["ports"][1]
+        tx = sw.sw_pkts(1)[1] - tx0
+        c.eq(tx, p1["received"] + p1["stray"] + p1["other_received"],
+             "%s: bridge port 1 kernel tx = frames port 1 received" % name)
+        kernel = (tx - p1["stray"] - p1["other_received"]) / t["send_s"]
+        c.eq((f["found"], f["port"]), (kernel > f["legal_pps"],
+                                       1 if kernel > f["legal_pps"] else None),
+             "%s: verdict = kernel count %.1f/s against the legal rate" % (name, kernel))
+        c.eq(f["found"], not tbf, "%s: forward pressure %s" % (
+            name, "found" if not tbf else "not found"))
+        c.true(("forward pressure: %s" % ("no" if tbf else "yes")) in out,
+               "%s: the table: %r" % (name, out[-500:]))
+        print("%s: %r, kernel %.1f/s" % (name, f, kernel))
+    finish(c, bed, out)
+
+
+CASES = cases.by_name(bridge_unidir, bridges_multi, bridge_mfr, bridge_fwd_pressure)
 
 if __name__ == "__main__":
     try:

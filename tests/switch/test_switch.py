@@ -559,7 +559,14 @@ def bad_input():
              "--mesh-pattern congestion: 3 ports; it needs 4"),
             (nulls, ["--mode", "mesh", "--mesh-pattern", "many-to-one",
                      "--rx-ports", "1,2"], "--mode mesh --mesh-pattern "
-             "many-to-one: port 0 must receive")):
+             "many-to-one: port 0 must receive"),
+            (nulls, ["--mode", "mesh", "--mesh-forward-pressure", "1M",
+                     "--mesh-rate", "1000"], "--mesh-forward-pressure sets the "
+             "rate of its one trial: leave out --mesh-rate"),
+            (nulls, ["--mesh-forward-pressure", "1M"],
+             "--mesh-forward-pressure needs --mode mesh"),
+            (nulls, ["--mode", "mesh", "--mesh-forward-pressure", "12"],
+             "mesh-forward-pressure")):
         wrtest.refused(c, vdevs, opts, msg)
     c.true(not os.path.exists(marker), "the reset hook never ran")
     # A hook that fails is a failed run (1), with what it said.

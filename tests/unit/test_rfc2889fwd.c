@@ -65,11 +65,36 @@ test_pressure(void)
 	WR_CHECK(wr_fwd_pressure(&p, &c, 1.0, 14880.952, &port) && port == 1);
 }
 
+/* The trial's record: the two rates of the link, each port, the verdict. */
+static void
+test_press_trial(void)
+{
+	static struct wr_mesh_plan p;
+	static struct wr_mesh_counts c;
+	struct wr_fwd_press f;
+
+	WR_CHECK_U64(wr_mesh_plan_make(&p, WR_MESH_UNIDIR, 2, &err), 0);
+	wr_fwd_press_init(&f, 10e6, 64);
+	WR_CHECK(fabs(f.offered_pps - 15060.241) < 0.01);
+	WR_CHECK(fabs(f.legal_pps - 14880.952) < 0.01);
+	WR_CHECK(!f.found && f.port == -1);
+	memset(&c, 0, sizeof(c));
+	c.sent[0][1] = 15060;
+	c.rx[0][1] = 14000;			/* under the legal rate */
+	wr_fwd_press_judge(&f, &p, &c, 1.0);
+	WR_CHECK(!f.found && f.port == -1 && f.nb_ports == 2);
+	WR_CHECK(f.fwd_pps[1] == 14000 && f.fwd_pps[0] == 0);
+	c.rx[0][1] = 15060;			/* every frame: above it */
+	wr_fwd_press_judge(&f, &p, &c, 1.0);
+	WR_CHECK(f.found && f.port == 1 && f.fwd_pps[1] == 15060);
+}
+
 int
 main(void)
 {
 	WR_TEST_RUN(test_rates);
 	WR_TEST_RUN(test_mfr);
 	WR_TEST_RUN(test_pressure);
+	WR_TEST_RUN(test_press_trial);
 	return wr_test_summary();
 }
