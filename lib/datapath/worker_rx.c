@@ -332,7 +332,7 @@ rx_rare_burst(const struct rx_ctx *c, uint16_t first, uint8_t *why)
  * Aligned to 64 bytes so that where the link puts it does not decide
  * its loop's cost: the same instructions cost 4 % more a frame on
  * all-foreign RX (rx64) at another offset from a 32-byte boundary, on
- * the Intel Xeon of docs/dev/bench.md ("Issue 38").
+ * the Intel Xeon of docs/dev/bench.md ("The worker split").
  */
 static __rte_noinline __rte_aligned(64) void
 rx_rare(const struct rx_ctx *c, uint16_t first)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Issue 15's methods on real packets through the kernel: net_af_packet
+"""The capture, MLRsearch and latency-under-load methods on real packets through the kernel: net_af_packet
 ports on a veth pair between namespaces. --capture on the receiving side
 of a two-process path with the --impair fixture, read back by tshark and
 tcpdump; --mode mlr and latency under load with the fixture's policer as
