@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The user docs point at what exists and show commands that run:
-  - every relative link in docs/*.md and README.md ([text](path)) names a
-    file or folder of the repository;
+  - every relative link in docs/**/*.md (the developers' notes in
+    docs/dev/ too) and README.md ([text](path)) names a file or folder
+    of the repository;
   - every repository file named in them or in the comments of config/
     (lib/..., app/..., tests/..., scripts/..., config/..., docs/...,
     buildtools/..., debian/..., python/...) exists;
@@ -38,7 +39,7 @@ TRAIL = ".,:;)"
 
 def sources(root):
     """The docs' pages and the config files whose comments are read."""
-    pages = sorted(glob.glob(os.path.join(root, "docs", "*.md")))
+    pages = sorted(glob.glob(os.path.join(root, "docs", "**", "*.md"), recursive=True))
     pages.append(os.path.join(root, "README.md"))
     conf = sorted(p for p in glob.glob(os.path.join(root, "config", "**", "*"),
                                        recursive=True)

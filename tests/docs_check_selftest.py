@@ -2,7 +2,7 @@
 """docs_check.py can fail: fixtures with each fault it must find (a
 broken link, a named file that is not there, a private note's name, an
 issue number, a run command line that `wirerate check` refuses, in a
-page and in a config comment) and one without: the first exits 1 naming
+page, in a page of a folder below docs/ and in a config comment) and one without: the first exits 1 naming
 each fault at its line, the second exits 0; a line marked "wrong on
 purpose" is listed as opted out, never as a finding.
 Usage: docs_check_selftest.py DOCS_CHECK WIRERATE"""
@@ -37,6 +37,11 @@ BAD_CONF = """# a profile
 [traffic]
 size = 64
 """
+# A page in a folder below docs/ (the developers' notes, docs/dev/).
+BAD_DEV = """# notes
+See [a page that is not there](gone.md).
+As in issue 9.
+"""
 
 
 def tree(files):
@@ -69,18 +74,20 @@ def main():
     if "opted out (wrong on purpose): docs/a.md:6" not in out:
         fails.append("the opted-out line is not listed:\n%s" % out)
     rc, out = run(check, wirerate, dict(base, **{"docs/a.md": BAD_PAGE,
+                                                  "docs/dev/n.md": BAD_DEV,
                                                   "config/p.ini": BAD_CONF}))
     want = ["docs/a.md:2: link to missing.md", "docs/a.md:3: names lib/nothere.c",
             "docs/a.md:4: names DESIGN.md", "docs/a.md:5: names issue 45",
             "docs/a.md:8: `wirerate check` refuses it: wirerate: error: --szie",
-            "config/p.ini:3: `wirerate check` refuses it"]
+            "config/p.ini:3: `wirerate check` refuses it",
+            "docs/dev/n.md:2: link to gone.md", "docs/dev/n.md:3: names issue 9"]
     if rc != 1:
         fails.append("broken fixture: exit %d, want 1" % rc)
     for w in want:
         if w not in out:
             fails.append("broken fixture: %r not found in:\n%s" % (w, out))
-    if "6 findings" not in out:
-        fails.append("broken fixture: want 6 findings:\n%s" % out)
+    if "8 findings" not in out:
+        fails.append("broken fixture: want 8 findings:\n%s" % out)
     for f in fails:
         print("FAIL " + f)
     print("docs_check_selftest: %d failed" % len(fails))

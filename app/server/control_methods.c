@@ -106,7 +106,7 @@ port_json(const struct app_ctl *c, uint16_t id)
 /*
  * Every ethdev port, read here (the control thread) only while the main
  * lcore sets up or closes none: ethdev's control functions are not safe
- * beside a configure or close of the same port (issue 34.8).
+ * beside a configure or close of the same port.
  */
 static int
 m_ports(struct app_ctl *c, json_t *params, json_t **out, char *msg, size_t len)

@@ -219,6 +219,27 @@ rx_may_matter(const uint8_t *d, uint32_t len)
 }
 
 /*
+ * Bytes of every header the classifiers read (a VLAN tag, IPv6, UDP and
+ * the test header, base/frame.h), with room to spare.
+ */
+#define RX_HDRS_MAX_LEN 128u
+
+/*
+ * The length m is classified by. A chained frame (buffers smaller than
+ * the frame: vhost and virtio's mergeable buffers split a jumbo frame
+ * over several) counts by its whole length, pkt_len, when its first
+ * segment holds every header the classifiers read; else by data_len, so
+ * nothing past the first segment is read.
+ */
+static __rte_always_inline uint32_t
+rx_class_len(const struct rte_mbuf *m)
+{
+	if (likely(m->nb_segs == 1) || m->data_len < RX_HDRS_MAX_LEN)
+		return m->data_len;
+	return m->pkt_len;
+}
+
+/*
  * One frame of the rare path that may matter (rx_may_matter), at d: the
  * whole classification, counted into r and, when why is not NULL
  * (--capture), why it is kept.
@@ -231,7 +252,7 @@ rx_rare_frame(const struct rx_ctx *c, struct rx_tally *r,
 	enum wr_frame_class k;
 	bool odd = false;
 
-	k = wr_frame_classify(d, m->data_len, &fr);
+	k = wr_frame_classify(d, rx_class_len(m), &fr);
 	if (k == WR_FRAME_FOREIGN)
 		k = rx_stack(m, k, &fr);
 	if (k == WR_FRAME_FOREIGN && c->q->svc != NULL &&
@@ -311,7 +332,7 @@ rx_rare_burst(const struct rx_ctx *c, uint16_t first, uint8_t *why)
  * Aligned to 64 bytes so that where the link puts it does not decide
  * its loop's cost: the same instructions cost 4 % more a frame on
  * all-foreign RX (rx64) at another offset from a 32-byte boundary, on
- * the Intel Xeon of docs/dev/bench.md ("Issue 38").
+ * the Intel Xeon of docs/dev/bench.md ("The worker split").
  */
 static __rte_noinline __rte_aligned(64) void
 rx_rare(const struct rx_ctx *c, uint16_t first)

@@ -38,6 +38,23 @@ vdev_arg(const struct wr_port *p, const char *key)
 	return -1;
 }
 
+/*
+ * virtio-user receives a frame larger than one RX buffer over several
+ * (chained mbufs, counted whole) only with mergeable buffers, its
+ * default; with mrg_rxbuf=0 a frame must fit one buffer, and vhost holds
+ * a larger one in its TX ring. The buffers follow --size: a note says
+ * how large a frame they take.
+ */
+static int
+vport_virtio_user(struct wr_port *p)
+{
+	if (p->rx && vdev_arg(p, "mrg_rxbuf") == 0)
+		wr_port_note(p, "net_virtio_user with mrg_rxbuf=0: a received "
+			"frame must fit one RX buffer of %u bytes (sized from "
+			"--size); the peer holds a larger one", p->rx_mbuf_room);
+	return 0;
+}
+
 int
 wr_vport_check(struct wr_port *p, const struct wr_config *cfg, struct wr_error *err)
 {
@@ -45,6 +62,8 @@ wr_vport_check(struct wr_port *p, const struct wr_config *cfg, struct wr_error *
 	char origin[64];
 	long given;
 
+	if (strcmp(p->driver, "net_virtio_user") == 0)
+		return vport_virtio_user(p);
 	if (!wr_vport_memif(p))
 		return 0;
 	given = vdev_arg(p, "bsize");

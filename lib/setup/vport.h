@@ -23,7 +23,9 @@ bool wr_vport_memif(const struct wr_port *p);
  * net_memif port p's ring (its bsize= argument, 2048 by default): a
  * frame spread over several buffers arrives split, late and duplicated
  * (measured with DPDK 22.11: 20000 frames of 9018 bytes sent, 14275
- * counted as sent). Other ports: 0. Returns 0 (a note on p says what
+ * counted as sent). A net_virtio_user port that receives with
+ * mrg_rxbuf=0 gets a note: a frame must fit one of its RX buffers.
+ * Other ports: 0. Returns 0 (a note on p says what
  * the ring holds) or -EINVAL (usage: the message names bsize= and the
  * value to add to both ends' --vdev).
  */

@@ -423,8 +423,8 @@ def arp_requests_pcap(path, target, n=16):
 
 
 def svc_never_dry():
-    """The responder's ports that never run dry keep nothing from ending
-    (issue 34.1): a send-only port with --port-ip on net_null (its RX
+    """The responder's ports that never run dry keep nothing from ending:
+    a send-only port with --port-ip on net_null (its RX
     queue, which the main lcore polls, always has 32 frames) ends by its
     duration and on a signal; an RX port fed ARP requests for its address
     without end (net_pcap, infinite_rx: the workers hand the main lcore

@@ -257,7 +257,7 @@ def stream_compare(c, d, doc):
 
 def check_at_ndr(c, doc):
     """Latency "at the NDR" is the trial at the reported NDR rate, with no
-    loss (issue 22 item 7), and there is none without an NDR; read against
+    loss, and there is none without an NDR; read against
     the search's own trials[]. (The unit test test_search
     test_ndr_trial_pdr holds the case of a clean PDR-stage trial above the
     NDR, which no fixture here makes on demand.)"""

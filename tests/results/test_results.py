@@ -213,8 +213,8 @@ def compare_bad_input():
 
 
 def compare_unlike_real():
-    """Runs of another set-up are refused, exit 2, naming what differs
-    (issue 22 item 3): IMIX against fixed 1518 B frames (both have
+    """Runs of another set-up are refused, exit 2, naming what differs:
+    IMIX against fixed 1518 B frames (both have
     config.frame_size 1518), IPv6 against IPv4, another --rate. A
     deliberate comparison names what it allows; text and JUnit list it."""
     c = Checker("compare_unlike_real")
@@ -486,7 +486,7 @@ def split_trials(doc):
 
 
 def compare_repeat_real():
-    """The gate with --repeat on real runs (issue 22 item 2): three pairs of
+    """The gate with --repeat on real runs: three pairs of
     one configuration stay green; a 15 % regression is caught although one
     of the 5 baseline trials is an outlier that stretches the baseline's
     min..max range over every result trial."""

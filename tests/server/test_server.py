@@ -159,7 +159,7 @@ def serve_back_to_back():
 
 def serve_ports_during_setup():
     """The ports method while runs make their ring pair again (one and two
-    queues in turn: the pair's ports closed and made anew, issue 34.8):
+    queues in turn: the pair's ports closed and made anew):
     each reply lists ports that exist, named with a driver, or says the
     ports are being set up or closed (-32000), never a port half made;
     every run balances; the server stays up with a clean stderr."""
@@ -618,7 +618,7 @@ def control_plain_run():
 
 
 def control_update_keeps_clamps():
-    """A live update keeps what the pacer counted (issue 34.6): 300 Mpps
+    """A live update keeps what the pacer counted: 300 Mpps
     asked of a ring pair (no worker here reaches it: the pacer clamps
     most of the budget), the same rate given again by `wirerate ctl
     update` half way. What the PMD sent plus what the pacer clamped is

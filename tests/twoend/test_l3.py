@@ -501,7 +501,7 @@ def l3_mac_change():
 
 def l3_mac_change_ranges():
     """The same with a field range (--dport 5000-5003): the frames take
-    their MACs from the queue's flow rows, which follow too (issue 34.3:
+    their MACs from the queue's flow rows, which follow too (before,
     they kept the old MAC, 79 % lost)."""
     mac_change("l3_mac_change_ranges", ["--dport", "5000-5003"])
 

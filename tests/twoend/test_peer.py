@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Two ends, one verdict (issue 35, docs/twoended.md): a sender with
+"""Two ends, one verdict (docs/twoended.md): a sender with
 --peer and a `wirerate serve` on the far end that counts its frames trial
 by trial, between two "hosts" (network namespaces) with a Linux router
 namespace and a tbf shaper between them; the far end reached over TCP with

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Issue 15's methods on real packets through the kernel: net_af_packet
+"""The capture, MLRsearch and latency-under-load methods on real packets through the kernel: net_af_packet
 ports on a veth pair between namespaces. --capture on the receiving side
 of a two-process path with the --impair fixture, read back by tshark and
 tcpdump; --mode mlr and latency under load with the fixture's policer as
@@ -276,7 +276,7 @@ def rss_result(c, p, out):
 
 
 def veth_rss_live():
-    """One stream spread over two RX queues (issue 22 item 5): the live
+    """One stream spread over two RX queues: the live
     figures merge the queues' views of it as the final ones do, so no
     interval shows the gaps each queue alone sees (the other queue's
     frames); the kernel's veth counter agrees with what was received."""
@@ -307,7 +307,7 @@ def veth_rss_live():
 
 
 def veth_rss_ranges():
-    """RSS made visible (issue 25): 1024 flows over field ranges (source
+    """RSS made visible: 1024 flows over field ranges (source
     addresses x destination ports) spread by af_packet's fanout hash over
     all four RX queues of the receiver; rx_spread and the summary say so,
     and every frame is accounted for, the kernel's veth counter agreeing."""

@@ -420,7 +420,7 @@ test_median_se(void)
 }
 
 /*
- * Issue 22 item 2: one slow outlier among 5 baseline trials used to
+ * One slow outlier among 5 baseline trials used to
  * stretch the baseline's range down to it, so a 15% drop of every result
  * trial was "inside the spread". Noise is judged from the medians' errors.
  */
@@ -470,7 +470,7 @@ set_cfg(json_t *doc, const char *key, json_t *v)
 }
 
 /*
- * Issue 22 item 3: runs of another set-up are refused (exit 2) naming
+ * Runs of another set-up are refused (exit 2) naming
  * what differs, unless the comparison allows it by name; then the
  * difference is listed with the verdict.
  */
@@ -539,7 +539,7 @@ test_unlike_runs(void)
 
 /*
  * A headline the baseline has and the result lacks is a regression named
- * in the verdict; one that neither has is skipped (issue 22, item 1).
+ * in the verdict; one that neither has is skipped.
  */
 static void
 test_vanished_headline(void)

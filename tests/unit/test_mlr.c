@@ -247,7 +247,7 @@ test_search_generator_short(void)
 }
 
 /*
- * A generator capped below the maximum (issue 22 item 8: line rate or
+ * A generator capped below the maximum (line rate or
  * --rate 100% above what it can offer) on a device that never loses: the
  * shortfall above the cap is loss, so the search moves down and brackets
  * the cap (the load where the shortfall reaches each goal's loss ratio)

@@ -374,7 +374,7 @@ test_clamp_after_stall(void)
 
 /*
  * A live rate change (wr_pace_rerate, worker.c repace) keeps the clamp and
- * stall counts of the rate before (issue 34.6: init erased them), earns
+ * stall counts of the rate before (init erased them), earns
  * at the new rate from then on, and refuses what init refuses, leaving
  * the pacer as it was.
  */

@@ -271,7 +271,7 @@ test_table(void)
 }
 
 /*
- * A next hop's new MAC (issue 34.3: the rows kept the old one): after
+ * A next hop's new MAC (the rows kept the old one): after
  * wr_txflow_set_dst_mac every row, and every image, writes the frame built
  * for its flow with the new destination, byte for byte, checksum valid.
  */

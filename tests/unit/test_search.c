@@ -298,7 +298,7 @@ test_not_monotonic(void)
 /*
  * --pdr on a device whose loss is not monotonic: a PDR-stage trial above
  * the NDR's upper bound is clean. The NDR's trial is the one at the NDR
- * rate, not that highest clean one (issue 22 item 7).
+ * rate, not that highest clean one.
  */
 static void
 test_ndr_trial_pdr(void)

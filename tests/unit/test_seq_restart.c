@@ -41,7 +41,7 @@ test_restart_zero(void)
 }
 
 /*
- * Stray frames of the old numbering are no restart (issue 22 item 6): a
+ * Stray frames of the old numbering are no restart: a
  * duplicate of sequence 0 (--impair dup=100000@0 on 100k frames) and an
  * early frame held back far beyond the window, whether or not frames
  * follow them.

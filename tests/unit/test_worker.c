@@ -66,7 +66,7 @@ test_clock_after_copy(void)
 }
 
 /*
- * A live rate or hold between trials (issue 34.8: answered with the new
+ * A live rate or hold between trials (answered with the new
  * rate, then erased by the next trial's set-up) is refused, with nothing
  * published; while a trial sends it is published (pace_gen 0 -> 2, the
  * queue's pace_live); once the trial stopped, refused again.

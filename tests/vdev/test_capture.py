@@ -188,8 +188,8 @@ def capture_trials():
 
 
 def capture_snaplen():
-    """--capture-snaplen is honoured above the own frame size (issue 22
-    item 9): 1000-byte foreign frames among 64-byte own ones are kept
+    """--capture-snaplen is honoured above the own frame size:
+    1000-byte foreign frames among 64-byte own ones are kept
     whole with a snap length of 1500, cut to 200 with 200 (tshark)."""
     c = Checker("capture_snaplen")
     with tempfile.TemporaryDirectory() as d:

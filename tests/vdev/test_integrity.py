@@ -378,7 +378,7 @@ def xcheck_foreign():
 
 
 def seq_stray_frames():
-    """Stray frames of a stream are no sender restart (issue 22 item 6): a
+    """Stray frames of a stream are no sender restart: a
     duplicate of sequence 0 (the fixture's dup=100000@0 on 100k frames)
     reads dup 1; an early frame replayed 2000 frames late (a pcap file a
     wirerate sender wrote, frame 50 moved after frame 2049) reads late and

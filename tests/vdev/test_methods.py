@@ -102,8 +102,8 @@ def no_latency_keys(obj):
 
 
 def mlr_generator_capped():
-    """MLRsearch with a generator capped below the maximum (issue 22 item
-    8): the fixture's 100 us delay per non-empty poll holds the one worker
+    """MLRsearch with a generator capped below the maximum:
+    the fixture's 100 us delay per non-empty poll holds the one worker
     (TX and RX on one lcore, bursts of 32) to at most 320 kpps, below the
     1 Mpps maximum. A trial still short of its intended load after three
     attempts counts the shortfall as loss, so the search moves down and ends with
@@ -141,7 +141,7 @@ def mlr_generator_capped():
 
 def lat_without_stamps():
     """--stamp seq or none: the frames carry no TX timestamp, so there is no
-    latency figure anywhere (issue 22 item 4): not in totals, streams,
+    latency figure anywhere: not in totals, streams,
     samples, the live view, trials nor latency under load, which says why
     it was skipped."""
     c = Checker("lat_without_stamps")

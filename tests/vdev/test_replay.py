@@ -279,7 +279,7 @@ def replay_ports():
 
 
 def replay_few_frames():
-    """Fewer frames in the file than TX queues (issue 34.2): a queue with
+    """Fewer frames in the file than TX queues: a queue with
     none of the file's frames sends nothing and touches no other queue's
     copies. One frame, two ring pairs of two TX queues each, looped
     without end for 1 s: each port sends queue 0's frame only, the PMDs

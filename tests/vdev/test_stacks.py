@@ -35,7 +35,7 @@ STACKS = {
 # A field tshark gives once in each header of a layer (ip.version is not
 # one: IPv6 has it too). A frame's layers are these fields in the order of
 # their place in the frame, not tshark's frame.protocols, whose wording
-# changes between versions (issue 34: 4.4 names an MPLS frame's chain
+# changes between versions (4.4 names an MPLS frame's chain
 # eth:ethertype:mpls:udp:data, 4.0 eth:ethertype:mpls:ip:udp:data).
 LAYER_FIELDS = {"eth.src": "eth", "ieee8021ad.id": "ieee8021ad", "vlan.id": "vlan",
                 "mpls.label": "mpls", "ip.src": "ip", "ipv6.src": "ipv6",
