@@ -314,6 +314,14 @@ def tc_dropped(sw, dev):
     return sum(q.get("drops", 0) for q in json.loads(out) if q.get("kind") == "tbf")
 
 
+def tc_offered(sw, dev):
+    """Frames offered to dev's tbf so far: those it sent and those it
+    dropped (tc -s qdisc)."""
+    out = sw.in_s("tc", "-s", "-j", "qdisc", "show", "dev", dev).stdout
+    return sum(q.get("packets", 0) + q.get("drops", 0) for q in json.loads(out)
+               if q.get("kind") == "tbf")
+
+
 def bridge_mesh_search():
     """--mode mesh --mesh-pattern many-to-one over 4 ports of the Linux
     bridge whose port to wirerate's port 0 is a tbf of 1 Mbit/s (about
