@@ -5,13 +5,17 @@ client on the host end of a veth pair, af_packet), each trial's answers
 counted against nginx's access log lines of its time span; bulk goodput
 per connection count against wirerate's own server port in the same run
 (a net_ring pair), each trial's bytes against the bytes the server
-delivered; bad input refused with exit 2 naming the option.
+delivered; a run killed (SIGKILL) or stopped (SIGINT) after its first
+trial keeps the finished trials, each still equal to nginx's log; bad
+input refused with exit 2 naming the option.
 Usage: test_connload.py CASE (see CASES)."""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 
 import cases
 import wrtest
@@ -169,6 +173,103 @@ def connload_nginx():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def signal_after_first(d, path, sig):
+    """Run conn-load at 1, 4 and 16 against nginx (2 s trials, a
+    checkpoint a second); send sig once the --json file holds a finished
+    trial; return (exit code, stdout) once it ended."""
+    opts = ["--port-ip", "0=%s/24,gw=%s" % (ME, GW), "--conn", "client",
+            "--conn-server", SERVER + ":80", "--mode", "conn-load",
+            "--conn-concurrency", ",".join(str(k) for k in CONCS),
+            "--conn-requests", "1000", "--trial", "2s", "--grace", "1s",
+            "--checkpoint", "1s", "--plain", "--json", path]
+    eal = wrtest.eal_args(["net_af_packet0,iface=%s,qdisc_bypass=0" % HOST])
+    p = subprocess.Popen([wrtest.WIRERATE] + eal + ["--"] + opts,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL, text=True)
+    end = time.monotonic() + 30
+    while time.monotonic() < end and p.poll() is None:
+        doc = load_json(path)
+        if doc and len(doc.get("trials", [])) >= 1:
+            break
+        time.sleep(0.05)
+    p.send_signal(sig)
+    try:
+        out, _ = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate()
+    if sig == signal.SIGKILL:
+        wrtest.eal.remove_runtime_dir(eal[eal.index("--file-prefix") + 1])
+    return p.returncode, out
+
+
+def connload_killed():
+    """Killed (SIGKILL) and stopped (SIGINT) once the first trial (of
+    three) is written: the --json file is a valid result (schema), the
+    killed one labelled running, the stopped one labelled signal and not
+    passed; both hold the finished trials (not the one cut short), fewer
+    than three, each with answers equal to nginx's access log lines of
+    its span; report reads both, the killed one as INCOMPLETE."""
+    c = Checker("connload_killed")
+    probe(c, "nginx", "ethtool")
+    d = tempfile.mkdtemp(prefix="wrcl")
+    try:
+        make_bed(d)
+        for sig, label in ((signal.SIGKILL, "running"),
+                           (signal.SIGINT, "signal")):
+            name = signal.Signals(sig).name
+            path = os.path.join(d, "%s.json" % name)
+            rc, out = signal_after_first(d, path, sig)
+            print(out[-800:])
+            doc = load_json(path)
+            c.true(doc is not None, "%s: the --json file is there and a "
+                   "valid result" % name)
+            doc = doc or {}
+            c.eq(doc.get("stop_reason"), label, "%s: labelled" % name)
+            c.eq(doc.get("mode"), "conn-load", "%s: mode" % name)
+            load = doc.get("conn_load") or {}
+            trials = doc.get("trials", [])
+            cells = load.get("cells", [])
+            c.true(1 <= len(trials) < len(CONCS), "%s: finished trials "
+                   "kept, not all: %d" % (name, len(trials)))
+            c.eq([x.get("concurrency") for x in cells],
+                 CONCS[:len(trials)], "%s: a cell per finished trial, in "
+                 "order" % name)
+            c.eq(load.get("complete"), False, "%s: not complete" % name)
+            c.eq(load.get("pass"), False, "%s: does not pass" % name)
+            if sig == signal.SIGINT:
+                # As every mode: a stop is not an error.
+                c.eq(rc, 0, "%s: exit code" % name)
+                c.true(all(x["total_s"] >= 2.0 for x in cells),
+                       "%s: no trial cut short kept: %r" % (
+                           name, [x["total_s"] for x in cells]))
+            log = access_times(d)
+            for x in cells:
+                lines = sum(1 for t, _ in log
+                            if x["start_unix_us"] // 1000 <=
+                            round(t * 1000) <= x["end_unix_us"] // 1000)
+                c.true(x["resps"] > 0, "%s: concurrency %d answered" % (
+                    name, x["concurrency"]))
+                c.eq(x["resps"], lines, "%s: concurrency %d: answers = "
+                     "nginx's lines of its span" % (name, x["concurrency"]))
+            p = subprocess.run([wrtest.WIRERATE, "report", path],
+                               capture_output=True, text=True, timeout=30)
+            c.eq(p.returncode, 0, "%s: report reads it (%r)" % (
+                name, p.stderr[-300:]))
+            c.eq("INCOMPLETE" in p.stdout, sig == signal.SIGKILL,
+                 "%s: report says INCOMPLETE of the file written during the "
+                 "run only: %r" % (name, p.stdout[-400:]))
+            print(p.stdout)
+            # The next run's log starts empty.
+            open(os.path.join(d, "access.log"), "w").close()
+            ns(SV, "nginx", "-c", os.path.join(d, "nginx.conf"), "-s",
+               "reopen")
+        c.done()
+    finally:
+        drop_bed(d)
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def connload_bulk_both():
     """Bulk at 1, 4 and 16 connections (1 s each), client on port 0 and
     wirerate's server on port 1 of a net_ring pair: in each trial the
@@ -300,8 +401,8 @@ def connload_bad():
     c.done()
 
 
-CASES = cases.by_name(connload_nginx, connload_bulk_both, connload_report,
-                      connload_bad)
+CASES = cases.by_name(connload_nginx, connload_killed, connload_bulk_both,
+                      connload_report, connload_bad)
 
 if __name__ == "__main__":
     cases.main(CASES)
