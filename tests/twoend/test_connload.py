@@ -11,6 +11,7 @@ input refused with exit 2 naming the option.
 Usage: test_connload.py CASE (see CASES)."""
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -270,6 +271,25 @@ def connload_killed():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def bulk_both(path, concs):
+    """Bulk conn-load at concs (1 s trials), client on port 0 and
+    wirerate's server on port 1 of a net_ring pair, --json path; the
+    completed process."""
+    eal = wrtest.eal_args([])
+    eal = ["--lcores", "0@0,1@1,2@%d" % min(2, os.cpu_count() - 1)] + eal[2:]
+    argv = [wrtest.WIRERATE] + eal + [
+        "--", "--ring-pairs", "1", "--conn", "0=client,1=server",
+        "--port-ip", "0=198.18.0.2/15", "--port-ip", "1=198.19.0.1/15",
+        "--conn-server", "198.19.0.1:80", "--conn-app", "bulk",
+        "--mode", "conn-load", "--conn-concurrency",
+        ",".join(str(k) for k in concs), "--trial", "1s", "--grace", "3s",
+        "--plain", "--json", path]
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+    wrtest.eal.remove_runtime_dir(eal[eal.index("--file-prefix") + 1])
+    return p
+
+
 def connload_bulk_both():
     """Bulk at 1, 4 and 16 connections (1 s each), client on port 0 and
     wirerate's server on port 1 of a net_ring pair: in each trial the
@@ -277,22 +297,9 @@ def connload_bulk_both():
     connections the client completed those the server accepted, and
     none failed."""
     c = Checker("connload_bulk_both")
-    eal = wrtest.eal_args([])
-    eal = ["--lcores", "0@0,1@1,2@%d" % min(2, os.cpu_count() - 1)] + eal[2:]
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "r.json")
-        argv = [wrtest.WIRERATE] + eal + [
-            "--", "--ring-pairs", "1", "--conn", "0=client,1=server",
-            "--port-ip", "0=198.18.0.2/15", "--port-ip", "1=198.19.0.1/15",
-            "--conn-server", "198.19.0.1:80", "--conn-app", "bulk",
-            "--mode", "conn-load", "--conn-concurrency",
-            ",".join(str(k) for k in CONCS), "--trial", "1s", "--grace", "3s",
-            "--plain",
-            "--json", path]
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=60,
-                           stdin=subprocess.DEVNULL)
-        prefix = eal[eal.index("--file-prefix") + 1]
-        wrtest.eal.remove_runtime_dir(prefix)
+        p = bulk_both(path, CONCS)
         print(p.stdout[-1200:])
         c.eq(p.returncode, 0, "exit code (%r)" % p.stderr[-400:])
         doc = load_json(path) or {}
@@ -318,19 +325,9 @@ def connload_report():
     the goodput halved is a regression (exit 1) naming the concurrency;
     a copy with another concurrency list is refused (exit 2)."""
     c = Checker("connload_report")
-    eal = wrtest.eal_args([])
-    eal = ["--lcores", "0@0,1@1,2@%d" % min(2, os.cpu_count() - 1)] + eal[2:]
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "r.json")
-        argv = [wrtest.WIRERATE] + eal + [
-            "--", "--ring-pairs", "1", "--conn", "0=client,1=server",
-            "--port-ip", "0=198.18.0.2/15", "--port-ip", "1=198.19.0.1/15",
-            "--conn-server", "198.19.0.1:80", "--conn-app", "bulk",
-            "--mode", "conn-load", "--conn-concurrency", "1,4",
-            "--trial", "1s", "--grace", "3s", "--plain", "--json", path]
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=60,
-                           stdin=subprocess.DEVNULL)
-        wrtest.eal.remove_runtime_dir(eal[eal.index("--file-prefix") + 1])
+        p = bulk_both(path, [1, 4])
         c.eq(p.returncode, 0, "exit code (%r)" % p.stderr[-400:])
         doc = load_json(path) or {}
         cells = doc.get("conn_load", {}).get("cells", [])
@@ -373,6 +370,68 @@ def connload_report():
     c.done()
 
 
+def connload_history():
+    """Two real bulk conn-load runs (1 and 4 connections) into wirerate
+    history (SQLite): a series per figure and concurrency, each with the
+    two runs' figures as the files hold them (goodput, CPS, failed %,
+    connect p99); no requests/s series (bulk sends none); history check
+    passes; show names each series at its concurrency."""
+    import sqlite3
+    c = Checker("connload_history")
+    with tempfile.TemporaryDirectory() as d:
+        db = os.path.join(d, "h.db")
+        docs = []
+        for i in range(2):
+            path = os.path.join(d, "r%d.json" % i)
+            p = bulk_both(path, [1, 4])
+            c.eq(p.returncode, 0, "run %d exit (%r)" % (i, p.stderr[-300:]))
+            docs.append(load_json(path) or {})
+            q = subprocess.run([wrtest.WIRERATE, "history", "add", "--commit",
+                                "c%d" % i, db, path], capture_output=True,
+                               text=True, timeout=30)
+            c.eq(q.returncode, 0, "add r%d (%r)" % (i, q.stderr[-300:]))
+        con = sqlite3.connect(db)
+        try:
+            rows = con.execute(
+                "SELECT s.metric, s.point, r.commit_id, r.kind, p.value "
+                "FROM points p JOIN series s ON s.id = p.series_id JOIN "
+                "results r ON r.id = p.result_id").fetchall()
+        finally:
+            con.close()
+        got = {(m, pt, cm): (kind, v) for m, pt, cm, kind, v in rows}
+        c.eq({k[0] for k in got}, {"conn_goodput_gbps", "conn_cps",
+                                   "conn_failed_pct", "conn_connect_p99_us"},
+             "the metrics stored (no conn_requests_per_s of bulk)")
+        c.eq(len(got), len(rows), "one point per metric, point and run")
+        for i, doc in enumerate(docs):
+            for x in doc.get("conn_load", {}).get("cells", []):
+                k = x["concurrency"]
+                want = {"conn_goodput_gbps": x["goodput_bps"] / 1e9,
+                        "conn_cps": x["cps"],
+                        "conn_failed_pct": 100.0 * x["failed"]["total"] /
+                        x["attempted"],
+                        "conn_connect_p99_us": x["connect"]["p99_us"]}
+                for m, v in want.items():
+                    kind, have = got.get((m, "concurrency %d" % k,
+                                          "c%d" % i), (None, None))
+                    c.true(kind == "conn-load" and have is not None and
+                           abs(have - v) <= 1e-9 * max(1.0, abs(v)),
+                           "run %d: %s at concurrency %d: %r, the file %r"
+                           % (i, m, k, have, v))
+        q = subprocess.run([wrtest.WIRERATE, "history", "check", db],
+                           capture_output=True, text=True, timeout=30)
+        c.eq(q.returncode, 0, "check: two alike runs (%r)" % q.stdout[-300:])
+        q = subprocess.run([wrtest.WIRERATE, "history", "show", db, "--metric",
+                            "conn_goodput_gbps"], capture_output=True,
+                           text=True, timeout=30)
+        for k in (1, 4):
+            c.true(re.search(r"conn_goodput_gbps at concurrency %d, series "
+                             r"\d+: 2 run" % k, q.stdout) is not None,
+                   "show: a series of 2 runs at concurrency %d: %r" % (
+                       k, q.stdout[-400:]))
+    c.done()
+
+
 def connload_bad():
     """Bad input: exit 2 naming the option, before EAL."""
     c = Checker("connload_bad")
@@ -402,7 +461,7 @@ def connload_bad():
 
 
 CASES = cases.by_name(connload_nginx, connload_killed, connload_bulk_both,
-                      connload_report, connload_bad)
+                      connload_report, connload_history, connload_bad)
 
 if __name__ == "__main__":
     cases.main(CASES)
