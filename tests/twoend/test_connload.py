@@ -16,100 +16,29 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 
 import cases
+import connbed
 import wrtest
+from connbed import GW, ME, SERVER, ns, probe
 from wrtest import Checker, load_json
 
-PID = os.getpid() % 10000
-RT = "wrclr%d" % os.getpid()      # the router
-SV = "wrcls%d" % os.getpid()      # the server (nginx)
-HOST, PEER = "wclh_%d" % PID, "wclp_%d" % PID    # wirerate <-> router
-RT2, SRV = "wclq_%d" % PID, "wcls_%d" % PID      # router <-> server
-ME, GW = "198.18.0.1", "198.18.0.254"
-RT_S, SERVER = "198.19.0.254", "198.19.0.1"
 CONCS = [1, 4, 16]
-
 # Each answer's time ($msec) and status: a trial's lines are those
 # between its start and end (the result's start_unix_s, end_unix_s).
-NGINX_CONF = """worker_processes 1;
-daemon on;
-pid {d}/nginx.pid;
-error_log {d}/error.log;
-events {{ worker_connections 4096; }}
-http {{
-    log_format t '$msec $status $connection_requests';
-    access_log {d}/access.log t;
-    keepalive_requests 100000;
-    client_body_temp_path {d}/body;
-    proxy_temp_path {d}/proxy;
-    fastcgi_temp_path {d}/fastcgi;
-    uwsgi_temp_path {d}/uwsgi;
-    scgi_temp_path {d}/scgi;
-    server {{
-        listen {addr}:80 backlog=4096;
-        location / {{ return 200 "wirerate\\n"; }}
-    }}
-}}
-"""
-
-
-def ip(*args, check=True):
-    return wrtest.sh("ip", *args, check=check)
-
-
-def ns(name, *argv, check=True, timeout=30):
-    return wrtest.sh("ip", "netns", "exec", name, *argv, check=check,
-                     timeout=timeout)
-
-
-def probe(c, *tools):
-    """Skip (and end) the case when the machine cannot make namespaces or
-    lacks a tool the case drives."""
-    if not wrtest.have_netns():
-        c.skip("this process cannot create a network namespace")
-        c.done()
-    for t in tools:
-        if shutil.which(t) is None:
-            c.skip("not installed: %s" % t)
-            c.done()
+BED = connbed.Bed("cl", http="    log_format t '$msec $status "
+                  "$connection_requests';\n"
+                  "    access_log {d}/access.log t;\n"
+                  "    keepalive_requests 100000;\n")
+SV = BED.sv                        # the server (nginx)
 
 
 def make_bed(d):
-    """wirerate | HOST=PEER (router RT) RT2=SRV (server SV, nginx). TX
-    checksum offload off on the kernel's ends (af_packet would hand
-    wirerate segments whose checksum was never filled)."""
-    for n in (RT, SV):
-        ip("netns", "add", n)
-    ip("link", "add", HOST, "type", "veth", "peer", "name", PEER)
-    ip("link", "add", RT2, "type", "veth", "peer", "name", SRV)
-    ip("link", "set", PEER, "netns", RT)
-    ip("link", "set", RT2, "netns", RT)
-    ip("link", "set", SRV, "netns", SV)
-    wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % HOST)
-    for n in (RT, SV):
-        ns(n, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1")
-        ip("-n", n, "link", "set", "lo", "up")
-    ip("link", "set", HOST, "up")
-    for n, dev, addr in ((RT, PEER, GW + "/24"), (RT, RT2, RT_S + "/24"),
-                         (SV, SRV, SERVER + "/24")):
-        ip("-n", n, "addr", "add", addr, "dev", dev)
-        ip("-n", n, "link", "set", dev, "up")
-        ns(n, "ethtool", "-K", dev, "tx", "off")
-    ip("-n", SV, "route", "add", "default", "via", RT_S)
-    ns(RT, "sysctl", "-qw", "net.ipv4.ip_forward=1")
-    with open(os.path.join(d, "nginx.conf"), "w") as f:
-        f.write(NGINX_CONF.format(d=d, addr=SERVER))
-    ns(SV, "nginx", "-c", os.path.join(d, "nginx.conf"))
+    BED.make(d)
 
 
 def drop_bed(d):
-    ns(SV, "nginx", "-c", os.path.join(d, "nginx.conf"), "-s", "stop",
-       check=False)
-    for n in (RT, SV):
-        ip("netns", "del", n, check=False)
-    ip("link", "del", HOST, check=False)
+    BED.drop(d)
 
 
 def access_times(d):
@@ -139,7 +68,7 @@ def connload_nginx():
                 "--conn-concurrency", ",".join(str(k) for k in CONCS),
                 "--conn-requests", "1000", "--trial", "2s", "--grace",
                 "1s", "--plain", "--json", path]
-        r = wrtest.run(["net_af_packet0,iface=%s,qdisc_bypass=0" % HOST],
+        r = wrtest.run(BED.vdevs(),
                        opts, timeout=60, want_json=False)
         c.eq(r.rc, 0, "exit code (%r)" % (r.err[-300:] + r.out[-600:]))
         print(r.out[-1500:])
@@ -183,25 +112,9 @@ def signal_after_first(d, path, sig):
             "--conn-concurrency", ",".join(str(k) for k in CONCS),
             "--conn-requests", "1000", "--trial", "2s", "--grace", "1s",
             "--checkpoint", "1s", "--plain", "--json", path]
-    eal = wrtest.eal_args(["net_af_packet0,iface=%s,qdisc_bypass=0" % HOST])
-    p = subprocess.Popen([wrtest.WIRERATE] + eal + ["--"] + opts,
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         stdin=subprocess.DEVNULL, text=True)
-    end = time.monotonic() + 30
-    while time.monotonic() < end and p.poll() is None:
-        doc = load_json(path)
-        if doc and len(doc.get("trials", [])) >= 1:
-            break
-        time.sleep(0.05)
-    p.send_signal(sig)
-    try:
-        out, _ = p.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        out, _ = p.communicate()
-    if sig == signal.SIGKILL:
-        wrtest.eal.remove_runtime_dir(eal[eal.index("--file-prefix") + 1])
-    return p.returncode, out
+    argv = [wrtest.WIRERATE] + wrtest.eal_args(BED.vdevs()) + ["--"] + opts
+    return connbed.signal_after(argv, path, sig, connbed.trials_done(),
+                                timeout=30)
 
 
 def connload_killed():
@@ -450,13 +363,7 @@ def connload_bad():
         (client + ["--conn-concurrency", "1,4"], "a list is for --mode "
          "conn-load only"),
     ]
-    for opts, want in bad:
-        r = wrtest.run(["net_null0"], opts, timeout=30, want_json=False)
-        what = " ".join(opts[2:])
-        c.eq(r.rc, 2, "%s: exit 2" % what)
-        c.true(want in r.err, "%s: the message names %r: %r" % (
-            what, want, r.err.strip()[-200:]))
-        c.true("EAL" not in r.out + r.err, "%s: refused before EAL" % what)
+    connbed.refused(c, bad)
     c.done()
 
 

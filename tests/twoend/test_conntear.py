@@ -16,11 +16,10 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import tempfile
-import time
 
 import cases
+import connbed
 import test_connrate as bed
 import wrtest
 from wrtest import Checker, load_json
@@ -45,10 +44,7 @@ NFT = """table inet wrct {{
 
 
 def make_bed(d):
-    bed.NFT = NFT
-    bed.LIMIT = LIMIT
-    bed.BURST = BURST
-    bed.make_bed(d)
+    bed.make_bed(d, NFT.format(n=LIMIT, b=BURST))
 
 
 def fin_counts():
@@ -145,25 +141,9 @@ def conntear_killed():
             argv = [wrtest.WIRERATE] + wrtest.eal_args(bed.vdevs()) + \
                 ["--"] + tear_opts(2 * LIMIT, 300) + ["--checkpoint", "1s",
                                                       "--json", path]
-            p = subprocess.Popen(argv, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL,
-                                 stdin=subprocess.DEVNULL)
-            end = time.monotonic() + 60
-            doc = None
-            while time.monotonic() < end and p.poll() is None:
-                doc = load_json(path)
-                if doc and len(doc.get("trials", [])) >= 1:
-                    break
-                time.sleep(0.05)
-            p.send_signal(sig)
-            try:
-                rc = p.wait(30)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                rc = p.wait()
-            if sig == signal.SIGKILL:
-                wrtest.eal.remove_runtime_dir(wrtest.PREFIX)
-            else:
+            rc, _ = connbed.signal_after(argv, path, sig,
+                                         connbed.trials_done())
+            if sig == signal.SIGINT:
                 c.eq(rc, 0, "%s: exit code" % name)
             drop, acc = fin_counts()
             doc = load_json(path)
@@ -220,13 +200,7 @@ def conntear_bad():
         (client + ["--conn-rate", "100", "--conn-count", "10",
                    "--conn-app", "bulk"], "--conn-app bulk"),
     ]
-    for opts, want in bad:
-        r = wrtest.run(["net_null0"], opts, timeout=30, want_json=False)
-        what = " ".join(opts[2:])
-        c.eq(r.rc, 2, "%s: exit 2" % what)
-        c.true(want in r.err, "%s: the message names %r: %r" % (
-            what, want, r.err.strip()[-200:]))
-        c.true("EAL" not in r.out + r.err, "%s: refused before EAL" % what)
+    connbed.refused(c, bad)
     c.done()
 
 
