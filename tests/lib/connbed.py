@@ -154,6 +154,34 @@ def trials_done(n=1):
     return lambda doc: len(doc.get("trials", [])) >= n
 
 
+def check_stopped(c, path, sig, rc, mode):
+    """The checks a mode's run shares once signalled after a finished
+    trial: SIGKILL leaves the file written during the run (labelled
+    running, INCOMPLETE in report), SIGINT the final one (labelled
+    signal, exit 0 as every stopped search); both valid results (schema)
+    of the mode with a finished trial at least, which report reads. The
+    doc ({} when none)."""
+    name = signal.Signals(sig).name
+    if sig == signal.SIGINT:
+        c.eq(rc, 0, "%s: exit code" % name)
+    doc = wrtest.load_json(path)
+    c.true(doc is not None, "%s: the --json file is there and a valid "
+           "result" % name)
+    doc = doc or {}
+    c.eq(doc.get("stop_reason"), "running" if sig == signal.SIGKILL else
+         "signal", "%s: labelled" % name)
+    c.eq(doc.get("mode"), mode, "%s: mode" % name)
+    n = len(doc.get("trials", []))
+    c.true(n >= 1, "%s: finished trials kept: %d" % (name, n))
+    p = subprocess.run([wrtest.WIRERATE, "report", path],
+                       capture_output=True, text=True, timeout=30)
+    c.eq(p.returncode, 0, "%s: report accepts it: %s" % (
+        name, (p.stdout + p.stderr)[-300:]))
+    c.eq("(INCOMPLETE)" in p.stdout, sig == signal.SIGKILL, "%s: report "
+         "labels the file written during the run only INCOMPLETE" % name)
+    return doc
+
+
 def refused(c, bad, skip=2):
     """Each (options, text) of bad: exit 2, the message holds text, before
     EAL (on net_null0). A check names the options past the first skip."""

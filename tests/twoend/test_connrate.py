@@ -156,8 +156,7 @@ def connrate_killed():
     d = tempfile.mkdtemp(prefix="wrcr")
     try:
         make_bed(d)
-        for sig, label in ((signal.SIGKILL, "running"),
-                           (signal.SIGINT, "signal")):
+        for sig in (signal.SIGKILL, signal.SIGINT):
             name = signal.Signals(sig).name
             path = os.path.join(d, "%s.json" % name)
             argv = [wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + ["--"] + \
@@ -167,17 +166,8 @@ def connrate_killed():
             open(os.path.join(d, "access.log"), "w").close()
             rc, _ = connbed.signal_after(argv, path, sig,
                                          connbed.trials_done())
-            if sig == signal.SIGINT:
-                c.eq(rc, 0, "%s: exit code" % name)
-            doc = load_json(path)
-            c.true(doc is not None, "%s: the --json file is there and a "
-                   "valid result" % name)
-            doc = doc or {}
-            c.eq(doc.get("stop_reason"), label, "%s: labelled" % name)
-            c.eq(doc.get("mode"), "conn-rate", "%s: mode" % name)
+            doc = connbed.check_stopped(c, path, sig, rc, "conn-rate")
             trials = doc.get("trials", [])
-            c.true(len(trials) >= 1, "%s: finished trials kept: %d" % (
-                name, len(trials)))
             # A whole trial of 1 s measures 0.998 s; one cut short by
             # the signal sent as the next starts, a few ms.
             c.true(all(t["duration_s"] >= 0.9 for t in trials),
@@ -189,11 +179,6 @@ def connrate_killed():
             # nginx may have answered connections of the trial cut short.
             c.true(0 < kept <= lines, "%s: completed in the kept trials "
                    "(%d) <= nginx's answers (%d)" % (name, kept, lines))
-            rc, out = tool("report", path)
-            c.eq(rc, 0, "%s: report accepts it: %s" % (name, out[-300:]))
-            c.eq("(INCOMPLETE)" in out, sig == signal.SIGKILL,
-                 "%s: report labels the file written during the run only "
-                 "INCOMPLETE" % name)
         c.done()
     finally:
         drop_bed(d)
