@@ -106,8 +106,9 @@ def connrate_peer():
 def conncap_peer():
     """conn-capacity through --peer, a ceiling of 300 the far end holds:
     capacity 300 (ended by the ceiling), every held one answered its
-    check; the far end's books, judged once at the end of the run,
-    accepted and closed 300 and served the requests answered here."""
+    check; the far end's books as the settle ended held 300 open of 300
+    accepted; at the end of the run they accepted and closed 300 and
+    served the requests answered here."""
     c = Checker("conncap_peer")
     tc.probe(c)
     d = tempfile.mkdtemp(prefix="wrpm")
@@ -121,6 +122,12 @@ def conncap_peer():
         c.eq((cap.get("connections"), cap.get("ended_by")), (300, "ceiling"),
              "capacity: the ceiling")
         c.eq(cap.get("check", {}).get("answered"), 300, "checks answered")
+        far = cap.get("far") or {}
+        c.eq((far.get("open"), far.get("accepted"), far.get("ok")),
+             (300, 300, True), "the far end's books as the settle ended: "
+             "300 open of 300 accepted, judged to agree")
+        c.true("holds 300 open of 300 accepted; both ends agree" in out,
+               "the far end's line before the check")
         b, fb = tl.far_books_check(c, doc, 300)
         c.eq(fb.get("reqs_served"), b.get("resps"),
              "served there = answers here")
