@@ -9,8 +9,10 @@
 #include "config/opts_conncap.h"
 #include "results/result.h"
 #include "stats/rxpub.h"
+#include "common/exitcode.h"
 #include "trial/connrun.h"
 #include "conncap.h"
+#include "connpeer.h"
 
 /* The check's wait, at least (ms), as a connection run's drain. */
 #define CONNCAP_CHECK_MIN_MS 2000u
@@ -71,9 +73,24 @@ since_s(uint64_t t0)
 	return (double)(rte_rdtsc() - t0) / (double)rte_get_tsc_hz();
 }
 
+/* The far end's books as the settle ends (app_conn_peer_held). */
+static void
+far_held_read(struct app_conn_peer *cp, const struct wr_conncap *c,
+	const struct wr_conn_books *b, json_t **far_held)
+{
+	struct wr_error err;
+
+	wr_err_clear(&err);
+	*far_held = app_conn_peer_held(cp, c->capacity, b->nb_established,
+		&err);
+	if (*far_held == NULL)
+		app_error("wirerate", &err);
+}
+
 bool
 app_conncap_finish(struct wr_run *run, struct wr_conncap *c,
-	const struct wr_config *cfg, uint64_t t0_tsc, bool show)
+	const struct wr_config *cfg, uint64_t t0_tsc, bool show,
+	struct app_conn_peer *cp, json_t **far_held)
 {
 	double check_s = (double)(RTE_MAX(cfg->grace_ms,
 		(uint64_t)CONNCAP_CHECK_MIN_MS) * 1000 +
@@ -88,6 +105,8 @@ app_conncap_finish(struct wr_run *run, struct wr_conncap *c,
 	for (;;) {
 		if (wr_rxpub_request(run) && wr_run_conn_books(run, 0, b)) {
 			act = wr_conncap_step(c, b, since_s(t0_tsc), true);
+			if (act == WR_CONNCAP_RELEASE && cp != NULL)
+				far_held_read(cp, c, b, far_held);
 			apply(run, c, act, show);
 			if (act == WR_CONNCAP_RELEASE)
 				t_release = since_s(t0_tsc);

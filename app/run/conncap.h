@@ -14,6 +14,8 @@
 #include "methods/conncap.h"
 #include "setup/run.h"
 
+struct app_conn_peer;
+
 /* A capacity run of cfg: the phases' state set up. */
 void app_conncap_init(struct wr_conncap *c, const struct wr_config *cfg);
 
@@ -29,11 +31,14 @@ bool app_conncap_interval(struct wr_run *run, struct wr_conncap *c,
  * After wr_run_wait: the fill's end if not yet (stopped), the settle,
  * the release and the check, polled until nothing is open or their
  * limits pass (the settle's, then the larger of --grace and 2 s plus
- * --conn-timeout). t0_tsc: the run's start. Returns whether nothing is
- * open.
+ * --conn-timeout). t0_tsc: the run's start. With cp (--peer), the far
+ * end's books when the settle ends, before the release, into *far_held
+ * (app_conn_peer_held; NULL with the message on stderr when they could
+ * not be read). Returns whether nothing is open.
  */
 bool app_conncap_finish(struct wr_run *run, struct wr_conncap *c,
-	const struct wr_config *cfg, uint64_t t0_tsc, bool show);
+	const struct wr_config *cfg, uint64_t t0_tsc, bool show,
+	struct app_conn_peer *cp, json_t **far_held);
 
 /*
  * At an interval of the fill, with --json and --checkpoint: *keep (the

@@ -40,9 +40,11 @@ start_params(const struct wr_config *cfg)
 	o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "conn", "server",
 		"conn-app", wr_optab_word(WR_OPT_CONN_APP, c->app - 1),
 		"conn-listen", port, "conn-concurrency", conc, "duration", "0");
-	/* A mode reads the far end's books after each trial: published
-	 * each interval, the shortest keeps that wait short. */
-	if (o != NULL && wr_opts_connmode_is(cfg->mode))
+	/* A mode reads the far end's books after each trial (capacity as
+	 * its settle ends): published each interval, the shortest keeps
+	 * that wait short. */
+	if (o != NULL && (wr_opts_connmode_is(cfg->mode) ||
+			cfg->mode == WR_MODE_CONN_CAPACITY))
 		json_object_set_new(o, "interval", json_string("100ms"));
 	return o;
 }

@@ -39,6 +39,16 @@ struct app_conn_peer {
 int app_conn_peer_open(struct app_conn_peer *cp, const struct wr_config *cfg);
 
 /*
+ * --mode conn-capacity: the far end's books once they hold still with
+ * held connections open there, read when the settle ended (before the
+ * check): {peer, accepted, open, ok}, ok when open = held and accepted
+ * = completed (the client's). A new reference, or NULL with err (lost,
+ * not settled within --peer-timeout, no memory).
+ */
+json_t *app_conn_peer_held(struct app_conn_peer *cp, uint64_t held,
+	uint64_t completed, struct wr_error *err);
+
+/*
  * Stop the far end's server, fetch its result and judge it against ours
  * (the client's books). Returns the result's "far" object (NULL when
  * there is no memory), *ok false when the far end's books disagree with

@@ -7,6 +7,8 @@
  * client's as a plain run's are at its end (app_conn_peer_judge). The
  * books come from the far end's status call (its live "conn" figures,
  * published each interval: the server runs with --interval 100ms).
+ * --mode conn-capacity reads them once, as its settle ends, with the
+ * capacity open there (app_conn_peer_held).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -55,11 +57,13 @@ same_books(const json_t *a, const json_t *b)
 
 /*
  * One status of the far end: its server's books (a new reference) when
- * they are whole and nothing is open there, else *books NULL. Returns 0,
- * or a negative errno with err (lost, or its run has ended).
+ * they are whole and open connections there number open, else *books
+ * NULL. Returns 0, or a negative errno with err (lost, or its run has
+ * ended).
  */
 static int
-far_read(struct app_conn_peer *cp, json_t **books, struct wr_error *err)
+far_read(struct app_conn_peer *cp, int64_t open, json_t **books,
+		struct wr_error *err)
 {
 	const char *state;
 	json_t *st = NULL, *b;
@@ -76,24 +80,25 @@ far_read(struct app_conn_peer *cp, json_t **books, struct wr_error *err)
 	}
 	b = json_object_get(json_object_get(st, "live"), "conn");
 	if (json_is_object(b) && json_is_true(json_object_get(b, "whole")) &&
-			app_conn_peer_count(b, "open") == 0)
+			app_conn_peer_count(b, "open") == open)
 		*books = json_incref(b);
 	json_decref(st);
 	return 0;
 }
 
 /*
- * The far end's books once they hold still (SETTLE_MS, nothing open), a
- * new reference; NULL with err when they do not within --peer-timeout.
+ * The far end's books once they hold still (SETTLE_MS, open connections
+ * open), a new reference; NULL with err when they do not within
+ * --peer-timeout.
  */
 static json_t *
-far_settled(struct app_conn_peer *cp, struct wr_error *err)
+far_settled(struct app_conn_peer *cp, int64_t open, struct wr_error *err)
 {
 	uint64_t end = now_ms() + cp->cfg->peer_timeout_ms, since = 0;
 	json_t *last = NULL, *b;
 
 	for (;;) {
-		if (far_read(cp, &b, err) != 0)
+		if (far_read(cp, open, &b, err) != 0)
 			break;
 		if (b != NULL && last != NULL && same_books(last, b)) {
 			json_decref(b);
@@ -106,9 +111,9 @@ far_settled(struct app_conn_peer *cp, struct wr_error *err)
 		}
 		if (now_ms() >= end) {
 			wr_err_fail(err, -ETIMEDOUT, "--peer %s: the far end's books "
-				"did not settle (connections open there) within "
-				"--peer-timeout (%" PRIu64 " ms)", cp->cfg->peer,
-				cp->cfg->peer_timeout_ms);
+				"did not settle with %" PRId64 " connections open there "
+				"within --peer-timeout (%" PRIu64 " ms)", cp->cfg->peer,
+				open, cp->cfg->peer_timeout_ms);
 			break;
 		}
 		usleep(POLL_MS * 1000u);
@@ -124,7 +129,7 @@ hook_begin(void *arg, struct wr_error *err)
 
 	if (cp->base != NULL)
 		return 0;       /* the last trial's end */
-	cp->base = far_settled(cp, err);
+	cp->base = far_settled(cp, 0, err);
 	return cp->base != NULL ? 0 : -EPIPE;
 }
 
@@ -168,7 +173,7 @@ hook_judge(const struct wr_conn_books *d, json_t *rec, void *arg,
 		struct wr_error *err)
 {
 	struct app_conn_peer *cp = arg;
-	json_t *after = far_settled(cp, err), *far, *fb;
+	json_t *after = far_settled(cp, 0, err), *far, *fb;
 	bool ok;
 
 	if (after == NULL)
@@ -231,4 +236,29 @@ app_conn_peer_mode_end(struct app_conn_peer *cp, json_t *doc, int code)
 		fprintf(stderr, "wirerate: error: --peer %s: the far end's server "
 			"run failed (far.exit_code)\n", peer);
 	return ok && bad == 0 ? code : APP_EXIT_FAILED;
+}
+
+json_t *
+app_conn_peer_held(struct app_conn_peer *cp, uint64_t held,
+		uint64_t completed, struct wr_error *err)
+{
+	json_t *b = far_settled(cp, (int64_t)held, err), *o;
+	int64_t acc, open;
+	bool ok;
+
+	if (b == NULL)
+		return NULL;
+	acc = app_conn_peer_count(b, "accepted");
+	open = app_conn_peer_count(b, "open");
+	json_decref(b);
+	ok = open == (int64_t)held && acc == (int64_t)completed;
+	o = json_pack("{s:s, s:I, s:I, s:b}", "peer", cp->cfg->peer,
+		"accepted", (json_int_t)acc, "open", (json_int_t)open, "ok", ok);
+	if (o == NULL)
+		wr_err_env(err, -ENOMEM, "no memory for the far end's books");
+	else if (!cp->cfg->quiet)
+		printf("  far end (%s): holds %" PRId64 " open of %" PRId64
+			" accepted; %s\n", cp->cfg->peer, open, acc, ok ?
+			"both ends agree" : "the books DISAGREE");
+	return o;
 }

@@ -51,6 +51,8 @@ struct conn_live {
 	struct wr_conncap *cap;     /* --mode conn-capacity, else NULL */
 	struct wr_run *run;         /* the run, to drain it (cap) */
 	json_t *ckpt;               /* cap: merged into each checkpoint */
+	json_t *far_held;           /* cap with --peer: the far end's books
+	                             * as the settle ended (capacity.far) */
 };
 
 static uint64_t
@@ -228,6 +230,9 @@ conn_result(struct wr_run *run, const struct wr_config *cfg,
 		rc = json_object_set(json_object_get(doc, "connections"), "far", far);
 	if (rc == 0 && l->cap != NULL)
 		rc = app_conncap_report(l->cap, l->side[0].books, cfg, doc, &err);
+	if (rc == 0 && l->far_held != NULL)
+		rc = json_object_set(json_object_get(doc, "capacity"), "far",
+			l->far_held);
 	if (rc == 0 && cfg->json_path[0] != '\0')
 		rc = app_write_json(doc, cfg->json_path, &err);
 	if (rc != 0) {
@@ -303,6 +308,21 @@ sides_summary(const struct wr_run *run, struct conn_live *l, double dur_s,
 }
 
 /* The far end's books on screen, as the client's summary shows ours. */
+/* Whether the far end held the capacity found here (capacity.far.ok);
+ * an error on stderr when not, or when it could not be read. */
+static bool
+held_ok(const json_t *fh, const struct wr_config *cfg)
+{
+	if (fh == NULL)
+		return false;       /* app_conn_peer_held said why */
+	if (json_is_true(json_object_get(fh, "ok")))
+		return true;
+	fprintf(stderr, "wirerate: error: --peer %s: the far end's books as "
+		"the settle ended disagree with the capacity held here "
+		"(capacity.far)\n", cfg->peer);
+	return false;
+}
+
 static void
 far_summary(const json_t *far, bool ok)
 {
@@ -335,7 +355,7 @@ app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 	struct conn_live l = { .stop = stop, .show = !cfg->quiet,
 		.in_place = isatty(STDOUT_FILENO) && !cfg->plain };
 	struct wr_conncap cap;
-	json_t *far = NULL;
+	json_t *far = NULL, *far_held = NULL;
 	bool far_ok = true;
 	struct wr_trial tr;
 	struct wr_error err;
@@ -368,7 +388,7 @@ app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 	wr_result_checkpoint_keep(run, NULL);
 	json_decref(l.ckpt);
 	drained = l.cap != NULL && app_conncap_finish(run, l.cap, cfg, t0,
-		l.show);
+		l.show, cp, &far_held);
 	drained = drained || conn_drain(run, cfg, l.cap != NULL);
 	dur_s = (double)(rte_rdtsc() - t0) / (double)rte_get_tsc_hz();
 	wr_run_stop(run, l.by_count ? WR_STOP_COUNT : *stop != 0 ?
@@ -380,9 +400,14 @@ app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 		if (!cfg->quiet)
 			far_summary(far, far_ok);
 	}
+	/* The far end holding the capacity, read before the check. */
+	if (l.cap != NULL && cp != NULL && l.cap->phase >= WR_CONNCAP_CHECK)
+		far_ok = far_ok && held_ok(far_held, cfg);
+	l.far_held = far_held;
 	rc = conn_result(run, cfg, &l, dur_s, drained, far, doc) != 0 ||
 		!far_ok ? APP_EXIT_FAILED : APP_EXIT_OK;
 	json_decref(far);
+	json_decref(far_held);
 	if (wr_run_res(run)->mbufs_missing != 0) {
 		fprintf(stderr, "wirerate: error: %" PRIu64 " mbufs were not "
 			"returned to their pools\n", wr_run_res(run)->mbufs_missing);

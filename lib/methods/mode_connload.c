@@ -106,13 +106,16 @@ load_trial(struct mode_ctx *m, struct connload *cl, uint32_t conc,
 }
 
 /*
- * Record cell x in the doc's trials, show it, judge it against the far
- * end's books (--peer), checkpoint. Returns 0, or a negative errno with
- * m->err (the far end was lost).
+ * Record cell nb - 1 of cells in the doc's trials, show it, judge it
+ * against the far end's books (--peer), checkpoint with the cells so far
+ * (conn_load not complete). Returns 0, or a negative errno with m->err
+ * (the far end was lost).
  */
 static int
-load_record(struct mode_ctx *m, const struct wr_connload_cell *x)
+load_record(struct mode_ctx *m, const struct wr_connload_cell *cells,
+		uint32_t nb)
 {
+	const struct wr_connload_cell *x = &cells[nb - 1];
 	const json_t *o = wr_connload_record(m->trials, x);
 	int rc;
 
@@ -121,7 +124,9 @@ load_record(struct mode_ctx *m, const struct wr_connload_cell *x)
 	if (m->h->on_conn_load != NULL)
 		m->h->on_conn_load(o, m->h->arg);
 	rc = wr_mode_conn_far_judge(m, &x->c);
-	/* A crash from now on loses no finished trial (docs/results.md). */
+	/* A crash from now on loses no finished trial (docs/results.md);
+	 * the end replaces conn_load. */
+	wr_connload_put(m->doc, cells, nb, true);
 	wr_result_checkpoint_keep(m->run, m->doc);
 	return rc;
 }
@@ -144,11 +149,13 @@ wr_mode_conn_load(struct mode_ctx *m)
 		m->size_left = nb - i;
 		rc = load_trial(m, cl, co->nb_load_conc > 0 ? co->load_conc[i] :
 			co->cfg.max_open, &cl->cell[i]);
-		if ((rc == 0 || rc == -EINTR) && load_record(m, &cl->cell[i]) != 0)
+		/* A trial a signal cut short is not a finished one: its
+		 * figures are of a shorter window than --trial. */
+		if (rc == 0 && load_record(m, cl->cell, i + 1) != 0)
 			rc = -EPIPE;
 	}
 	wr_connload_put(m->doc, cl->cell, rc == 0 ? i : i > 0 ?
-		i - (rc != -EINTR && rc != -EPIPE) : 0, rc != 0);
+		i - (rc != -EPIPE) : 0, rc != 0);
 	free(cl);
 	if (rc == -EINTR)
 		return wr_err_fail(m->err, -EINTR, "stopped by a signal");

@@ -17,41 +17,23 @@ import tempfile
 import time
 
 import cases
+import connbed
 import wrtest
+from connbed import GW, ME
+from connbed import ns as nsx
 from wrtest import Checker
 
-PID = os.getpid() % 10000
-RT = "wrccr%d" % os.getpid()           # the router
-SV = "wrccs%d" % os.getpid()           # the server
-HOST = "wcch_%d" % PID                 # wirerate's end
-RH = "wccr_%d" % PID                   # the router's end towards it
-RS = "wccq_%d" % PID                   # the router's end towards nginx
-SP = "wccs_%d" % PID                   # nginx's end
-ME, GW = "198.18.0.1", "198.18.0.254"
-SRV, SGW = "198.19.0.1", "198.19.0.254"
+SRV = connbed.SERVER
+# TIME_WAIT of 1 s in the router's conntrack, so that closed entries
+# leave soon; nginx's keep-alive long enough to hold every connection.
+BED = connbed.Bed("cc", http="    access_log {d}/access.log;\n"
+                  "    keepalive_timeout 600s;\n"
+                  "    keepalive_requests 100000;\n",
+                  top="worker_rlimit_nofile 65536;\n", conns=20000,
+                  rt_sysctls=(
+                      "net.netfilter.nf_conntrack_tcp_timeout_time_wait=1",))
+RT = BED.rt                            # the router
 CT_MAX = "/proc/sys/net/netfilter/nf_conntrack_max"
-
-NGINX_CONF = """worker_processes 1;
-worker_rlimit_nofile 65536;
-daemon on;
-pid {d}/nginx.pid;
-error_log {d}/error.log;
-events {{ worker_connections 20000; }}
-http {{
-    access_log {d}/access.log;
-    keepalive_timeout 600s;
-    keepalive_requests 100000;
-    client_body_temp_path {d}/body;
-    proxy_temp_path {d}/proxy;
-    fastcgi_temp_path {d}/fastcgi;
-    uwsgi_temp_path {d}/uwsgi;
-    scgi_temp_path {d}/scgi;
-    server {{
-        listen {addr}:80 backlog=4096;
-        location / {{ return 200 "wirerate\\n"; }}
-    }}
-}}
-"""
 
 NFT = """table inet wrcc {
     chain wrforward {
@@ -63,72 +45,22 @@ NFT = """table inet wrcc {
 """
 
 
-def ip(*args, check=True):
-    return wrtest.sh("ip", *args, check=check)
-
-
-def nsx(ns, *argv, check=True, timeout=30):
-    return wrtest.sh("ip", "netns", "exec", ns, *argv, check=check,
-                     timeout=timeout)
-
-
 def probe(c):
     """Skip (and end) the case without namespaces, the tools, or a
     conntrack whose table size this process may set."""
-    if not wrtest.have_netns():
-        c.skip("this process cannot create a network namespace")
-        c.done()
-    for t in ("nginx", "nft", "conntrack", "ethtool"):
-        if shutil.which(t) is None:
-            c.skip("not installed: %s" % t)
-            c.done()
+    connbed.probe(c, "nginx", "nft", "conntrack", "ethtool")
     if not os.path.exists(CT_MAX):
         c.skip("no %s: a kernel without conntrack" % CT_MAX)
         c.done()
 
 
 def make_bed(d):
-    """wirerate's veth into the router, the router's veth into the
-    server; forwarding and nftables with conntrack in the router;
-    TIME_WAIT of 1 s in its conntrack, so that closed entries leave
-    soon; checksum offload off where frames reach af_packet."""
-    for ns in (RT, SV):
-        ip("netns", "add", ns)
-    ip("link", "add", HOST, "type", "veth", "peer", "name", RH)
-    ip("link", "add", RS, "type", "veth", "peer", "name", SP)
-    ip("link", "set", RH, "netns", RT)
-    ip("link", "set", RS, "netns", RT)
-    ip("link", "set", SP, "netns", SV)
-    wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % HOST)
-    ip("link", "set", HOST, "up")
-    for ns in (RT, SV):
-        nsx(ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1")
-        ip("-n", ns, "link", "set", "lo", "up")
-    ip("-n", RT, "addr", "add", GW + "/24", "dev", RH)
-    ip("-n", RT, "addr", "add", SGW + "/24", "dev", RS)
-    ip("-n", SV, "addr", "add", SRV + "/24", "dev", SP)
-    for ns, dev in ((RT, RH), (RT, RS), (SV, SP)):
-        ip("-n", ns, "link", "set", dev, "up")
-        nsx(ns, "ethtool", "-K", dev, "tx", "off")
-    ip("-n", SV, "route", "add", "default", "via", SGW)
-    nsx(RT, "sysctl", "-qw", "net.ipv4.ip_forward=1")
-    path = os.path.join(d, "rules.nft")
-    with open(path, "w") as f:
-        f.write(NFT)
-    nsx(RT, "nft", "-f", path)
-    nsx(RT, "sysctl", "-qw",
-        "net.netfilter.nf_conntrack_tcp_timeout_time_wait=1")
-    with open(os.path.join(d, "nginx.conf"), "w") as f:
-        f.write(NGINX_CONF.format(d=d, addr=SRV))
-    nsx(SV, "nginx", "-c", os.path.join(d, "nginx.conf"))
+    """The bed (connbed.Bed), nftables with conntrack in the router."""
+    BED.make(d, NFT)
 
 
 def drop_bed(d):
-    nsx(SV, "nginx", "-c", os.path.join(d, "nginx.conf"), "-s", "stop",
-        check=False)
-    for ns in (RT, SV):
-        ip("netns", "del", ns, check=False)
-    ip("link", "del", HOST, check=False)
+    BED.drop(d)
 
 
 def ct_count():
@@ -171,7 +103,7 @@ class CtMax:
 
 
 def vdevs():
-    return ["net_af_packet0,iface=%s,qdisc_bypass=0" % HOST]
+    return BED.vdevs()
 
 
 def opts(extra):
@@ -267,16 +199,8 @@ def kill_when_held(opts, least, timeout=40):
     path = os.path.join(d, "r.json")
     argv = [wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + ["--"] + opts + [
         "--json", path]
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-    end = time.monotonic() + timeout
-    while time.monotonic() < end and p.poll() is None:
-        doc = wrtest.load_json(path)
-        if doc and cap_of(doc).get("held_now", 0) >= least:
-            break
-        time.sleep(0.05)
-    p.send_signal(signal.SIGKILL)
-    p.wait()
+    connbed.signal_after(argv, path, signal.SIGKILL, lambda doc: cap_of(
+        doc).get("held_now", 0) >= least, timeout=timeout)
     return d, path
 
 
@@ -347,12 +271,7 @@ def conncap_bad():
          "--conn-count", "5000", "--conn-concurrency", "100"],
          "--conn-concurrency 100"),
     ]
-    r = None
-    for o, want in bad:
-        r = wrtest.run(["net_null0"], base + o, timeout=30, want_json=False)
-        c.eq(r.rc, 2, "%s: exit code" % " ".join(o))
-        c.true(want in r.err, "%s: says %r: %r" % (" ".join(o), want, r.err))
-        c.true("EAL:" not in r.out + r.err, "%s: no EAL output" % " ".join(o))
+    r = connbed.refused(c, [(base + o, want) for o, want in bad])
     c.done(r)
 
 

@@ -5,106 +5,40 @@ client on the host end of a veth pair, af_packet), each trial's answers
 counted against nginx's access log lines of its time span; bulk goodput
 per connection count against wirerate's own server port in the same run
 (a net_ring pair), each trial's bytes against the bytes the server
-delivered; bad input refused with exit 2 naming the option.
+delivered; a run killed (SIGKILL) or stopped (SIGINT) after its first
+trial keeps the finished trials, each still equal to nginx's log; bad
+input refused with exit 2 naming the option.
 Usage: test_connload.py CASE (see CASES)."""
 import json
 import os
+import re
 import shutil
+import signal
 import subprocess
 import tempfile
 
 import cases
+import connbed
 import wrtest
+from connbed import GW, ME, SERVER, ns, probe
 from wrtest import Checker, load_json
 
-PID = os.getpid() % 10000
-RT = "wrclr%d" % os.getpid()      # the router
-SV = "wrcls%d" % os.getpid()      # the server (nginx)
-HOST, PEER = "wclh_%d" % PID, "wclp_%d" % PID    # wirerate <-> router
-RT2, SRV = "wclq_%d" % PID, "wcls_%d" % PID      # router <-> server
-ME, GW = "198.18.0.1", "198.18.0.254"
-RT_S, SERVER = "198.19.0.254", "198.19.0.1"
 CONCS = [1, 4, 16]
-
 # Each answer's time ($msec) and status: a trial's lines are those
 # between its start and end (the result's start_unix_s, end_unix_s).
-NGINX_CONF = """worker_processes 1;
-daemon on;
-pid {d}/nginx.pid;
-error_log {d}/error.log;
-events {{ worker_connections 4096; }}
-http {{
-    log_format t '$msec $status $connection_requests';
-    access_log {d}/access.log t;
-    keepalive_requests 100000;
-    client_body_temp_path {d}/body;
-    proxy_temp_path {d}/proxy;
-    fastcgi_temp_path {d}/fastcgi;
-    uwsgi_temp_path {d}/uwsgi;
-    scgi_temp_path {d}/scgi;
-    server {{
-        listen {addr}:80 backlog=4096;
-        location / {{ return 200 "wirerate\\n"; }}
-    }}
-}}
-"""
-
-
-def ip(*args, check=True):
-    return wrtest.sh("ip", *args, check=check)
-
-
-def ns(name, *argv, check=True, timeout=30):
-    return wrtest.sh("ip", "netns", "exec", name, *argv, check=check,
-                     timeout=timeout)
-
-
-def probe(c, *tools):
-    """Skip (and end) the case when the machine cannot make namespaces or
-    lacks a tool the case drives."""
-    if not wrtest.have_netns():
-        c.skip("this process cannot create a network namespace")
-        c.done()
-    for t in tools:
-        if shutil.which(t) is None:
-            c.skip("not installed: %s" % t)
-            c.done()
+BED = connbed.Bed("cl", http="    log_format t '$msec $status "
+                  "$connection_requests';\n"
+                  "    access_log {d}/access.log t;\n"
+                  "    keepalive_requests 100000;\n")
+SV = BED.sv                        # the server (nginx)
 
 
 def make_bed(d):
-    """wirerate | HOST=PEER (router RT) RT2=SRV (server SV, nginx). TX
-    checksum offload off on the kernel's ends (af_packet would hand
-    wirerate segments whose checksum was never filled)."""
-    for n in (RT, SV):
-        ip("netns", "add", n)
-    ip("link", "add", HOST, "type", "veth", "peer", "name", PEER)
-    ip("link", "add", RT2, "type", "veth", "peer", "name", SRV)
-    ip("link", "set", PEER, "netns", RT)
-    ip("link", "set", RT2, "netns", RT)
-    ip("link", "set", SRV, "netns", SV)
-    wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % HOST)
-    for n in (RT, SV):
-        ns(n, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1")
-        ip("-n", n, "link", "set", "lo", "up")
-    ip("link", "set", HOST, "up")
-    for n, dev, addr in ((RT, PEER, GW + "/24"), (RT, RT2, RT_S + "/24"),
-                         (SV, SRV, SERVER + "/24")):
-        ip("-n", n, "addr", "add", addr, "dev", dev)
-        ip("-n", n, "link", "set", dev, "up")
-        ns(n, "ethtool", "-K", dev, "tx", "off")
-    ip("-n", SV, "route", "add", "default", "via", RT_S)
-    ns(RT, "sysctl", "-qw", "net.ipv4.ip_forward=1")
-    with open(os.path.join(d, "nginx.conf"), "w") as f:
-        f.write(NGINX_CONF.format(d=d, addr=SERVER))
-    ns(SV, "nginx", "-c", os.path.join(d, "nginx.conf"))
+    BED.make(d)
 
 
 def drop_bed(d):
-    ns(SV, "nginx", "-c", os.path.join(d, "nginx.conf"), "-s", "stop",
-       check=False)
-    for n in (RT, SV):
-        ip("netns", "del", n, check=False)
-    ip("link", "del", HOST, check=False)
+    BED.drop(d)
 
 
 def access_times(d):
@@ -134,7 +68,7 @@ def connload_nginx():
                 "--conn-concurrency", ",".join(str(k) for k in CONCS),
                 "--conn-requests", "1000", "--trial", "2s", "--grace",
                 "1s", "--plain", "--json", path]
-        r = wrtest.run(["net_af_packet0,iface=%s,qdisc_bypass=0" % HOST],
+        r = wrtest.run(BED.vdevs(),
                        opts, timeout=60, want_json=False)
         c.eq(r.rc, 0, "exit code (%r)" % (r.err[-300:] + r.out[-600:]))
         print(r.out[-1500:])
@@ -169,6 +103,90 @@ def connload_nginx():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def signal_after_first(d, path, sig):
+    """Run conn-load at 1, 4 and 16 against nginx (2 s trials, a
+    checkpoint a second); send sig once the --json file holds a finished
+    trial; return (exit code, stdout) once it ended."""
+    opts = ["--port-ip", "0=%s/24,gw=%s" % (ME, GW), "--conn", "client",
+            "--conn-server", SERVER + ":80", "--mode", "conn-load",
+            "--conn-concurrency", ",".join(str(k) for k in CONCS),
+            "--conn-requests", "1000", "--trial", "2s", "--grace", "1s",
+            "--checkpoint", "1s", "--plain", "--json", path]
+    argv = [wrtest.WIRERATE] + wrtest.eal_args(BED.vdevs()) + ["--"] + opts
+    return connbed.signal_after(argv, path, sig, connbed.trials_done(),
+                                timeout=30)
+
+
+def connload_killed():
+    """Killed (SIGKILL) and stopped (SIGINT) once the first trial (of
+    three) is written: the --json file is a valid result (schema), the
+    killed one labelled running, the stopped one labelled signal and not
+    passed; both hold the finished trials (not the one cut short), fewer
+    than three, each with answers equal to nginx's access log lines of
+    its span; report reads both, the killed one as INCOMPLETE."""
+    c = Checker("connload_killed")
+    probe(c, "nginx", "ethtool")
+    d = tempfile.mkdtemp(prefix="wrcl")
+    try:
+        make_bed(d)
+        for sig in (signal.SIGKILL, signal.SIGINT):
+            name = signal.Signals(sig).name
+            path = os.path.join(d, "%s.json" % name)
+            rc, out = signal_after_first(d, path, sig)
+            print(out[-800:])
+            doc = connbed.check_stopped(c, path, sig, rc, "conn-load")
+            load = doc.get("conn_load") or {}
+            trials = doc.get("trials", [])
+            cells = load.get("cells", [])
+            c.true(1 <= len(trials) < len(CONCS), "%s: finished trials "
+                   "kept, not all: %d" % (name, len(trials)))
+            c.eq([x.get("concurrency") for x in cells],
+                 CONCS[:len(trials)], "%s: a cell per finished trial, in "
+                 "order" % name)
+            c.eq(load.get("complete"), False, "%s: not complete" % name)
+            c.eq(load.get("pass"), False, "%s: does not pass" % name)
+            if sig == signal.SIGINT:
+                c.true(all(x["total_s"] >= 2.0 for x in cells),
+                       "%s: no trial cut short kept: %r" % (
+                           name, [x["total_s"] for x in cells]))
+            log = access_times(d)
+            for x in cells:
+                lines = sum(1 for t, _ in log
+                            if x["start_unix_us"] // 1000 <=
+                            round(t * 1000) <= x["end_unix_us"] // 1000)
+                c.true(x["resps"] > 0, "%s: concurrency %d answered" % (
+                    name, x["concurrency"]))
+                c.eq(x["resps"], lines, "%s: concurrency %d: answers = "
+                     "nginx's lines of its span" % (name, x["concurrency"]))
+            # The next run's log starts empty.
+            open(os.path.join(d, "access.log"), "w").close()
+            ns(SV, "nginx", "-c", os.path.join(d, "nginx.conf"), "-s",
+               "reopen")
+        c.done()
+    finally:
+        drop_bed(d)
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def bulk_both(path, concs):
+    """Bulk conn-load at concs (1 s trials), client on port 0 and
+    wirerate's server on port 1 of a net_ring pair, --json path; the
+    completed process."""
+    eal = wrtest.eal_args([])
+    eal = ["--lcores", "0@0,1@1,2@%d" % min(2, os.cpu_count() - 1)] + eal[2:]
+    argv = [wrtest.WIRERATE] + eal + [
+        "--", "--ring-pairs", "1", "--conn", "0=client,1=server",
+        "--port-ip", "0=198.18.0.2/15", "--port-ip", "1=198.19.0.1/15",
+        "--conn-server", "198.19.0.1:80", "--conn-app", "bulk",
+        "--mode", "conn-load", "--conn-concurrency",
+        ",".join(str(k) for k in concs), "--trial", "1s", "--grace", "3s",
+        "--plain", "--json", path]
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+    wrtest.eal.remove_runtime_dir(eal[eal.index("--file-prefix") + 1])
+    return p
+
+
 def connload_bulk_both():
     """Bulk at 1, 4 and 16 connections (1 s each), client on port 0 and
     wirerate's server on port 1 of a net_ring pair: in each trial the
@@ -176,22 +194,9 @@ def connload_bulk_both():
     connections the client completed those the server accepted, and
     none failed."""
     c = Checker("connload_bulk_both")
-    eal = wrtest.eal_args([])
-    eal = ["--lcores", "0@0,1@1,2@%d" % min(2, os.cpu_count() - 1)] + eal[2:]
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "r.json")
-        argv = [wrtest.WIRERATE] + eal + [
-            "--", "--ring-pairs", "1", "--conn", "0=client,1=server",
-            "--port-ip", "0=198.18.0.2/15", "--port-ip", "1=198.19.0.1/15",
-            "--conn-server", "198.19.0.1:80", "--conn-app", "bulk",
-            "--mode", "conn-load", "--conn-concurrency",
-            ",".join(str(k) for k in CONCS), "--trial", "1s", "--grace", "3s",
-            "--plain",
-            "--json", path]
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=60,
-                           stdin=subprocess.DEVNULL)
-        prefix = eal[eal.index("--file-prefix") + 1]
-        wrtest.eal.remove_runtime_dir(prefix)
+        p = bulk_both(path, CONCS)
         print(p.stdout[-1200:])
         c.eq(p.returncode, 0, "exit code (%r)" % p.stderr[-400:])
         doc = load_json(path) or {}
@@ -217,19 +222,9 @@ def connload_report():
     the goodput halved is a regression (exit 1) naming the concurrency;
     a copy with another concurrency list is refused (exit 2)."""
     c = Checker("connload_report")
-    eal = wrtest.eal_args([])
-    eal = ["--lcores", "0@0,1@1,2@%d" % min(2, os.cpu_count() - 1)] + eal[2:]
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "r.json")
-        argv = [wrtest.WIRERATE] + eal + [
-            "--", "--ring-pairs", "1", "--conn", "0=client,1=server",
-            "--port-ip", "0=198.18.0.2/15", "--port-ip", "1=198.19.0.1/15",
-            "--conn-server", "198.19.0.1:80", "--conn-app", "bulk",
-            "--mode", "conn-load", "--conn-concurrency", "1,4",
-            "--trial", "1s", "--grace", "3s", "--plain", "--json", path]
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=60,
-                           stdin=subprocess.DEVNULL)
-        wrtest.eal.remove_runtime_dir(eal[eal.index("--file-prefix") + 1])
+        p = bulk_both(path, [1, 4])
         c.eq(p.returncode, 0, "exit code (%r)" % p.stderr[-400:])
         doc = load_json(path) or {}
         cells = doc.get("conn_load", {}).get("cells", [])
@@ -272,6 +267,68 @@ def connload_report():
     c.done()
 
 
+def connload_history():
+    """Two real bulk conn-load runs (1 and 4 connections) into wirerate
+    history (SQLite): a series per figure and concurrency, each with the
+    two runs' figures as the files hold them (goodput, CPS, failed %,
+    connect p99); no requests/s series (bulk sends none); history check
+    passes; show names each series at its concurrency."""
+    import sqlite3
+    c = Checker("connload_history")
+    with tempfile.TemporaryDirectory() as d:
+        db = os.path.join(d, "h.db")
+        docs = []
+        for i in range(2):
+            path = os.path.join(d, "r%d.json" % i)
+            p = bulk_both(path, [1, 4])
+            c.eq(p.returncode, 0, "run %d exit (%r)" % (i, p.stderr[-300:]))
+            docs.append(load_json(path) or {})
+            q = subprocess.run([wrtest.WIRERATE, "history", "add", "--commit",
+                                "c%d" % i, db, path], capture_output=True,
+                               text=True, timeout=30)
+            c.eq(q.returncode, 0, "add r%d (%r)" % (i, q.stderr[-300:]))
+        con = sqlite3.connect(db)
+        try:
+            rows = con.execute(
+                "SELECT s.metric, s.point, r.commit_id, r.kind, p.value "
+                "FROM points p JOIN series s ON s.id = p.series_id JOIN "
+                "results r ON r.id = p.result_id").fetchall()
+        finally:
+            con.close()
+        got = {(m, pt, cm): (kind, v) for m, pt, cm, kind, v in rows}
+        c.eq({k[0] for k in got}, {"conn_goodput_gbps", "conn_cps",
+                                   "conn_failed_pct", "conn_connect_p99_us"},
+             "the metrics stored (no conn_requests_per_s of bulk)")
+        c.eq(len(got), len(rows), "one point per metric, point and run")
+        for i, doc in enumerate(docs):
+            for x in doc.get("conn_load", {}).get("cells", []):
+                k = x["concurrency"]
+                want = {"conn_goodput_gbps": x["goodput_bps"] / 1e9,
+                        "conn_cps": x["cps"],
+                        "conn_failed_pct": 100.0 * x["failed"]["total"] /
+                        x["attempted"],
+                        "conn_connect_p99_us": x["connect"]["p99_us"]}
+                for m, v in want.items():
+                    kind, have = got.get((m, "concurrency %d" % k,
+                                          "c%d" % i), (None, None))
+                    c.true(kind == "conn-load" and have is not None and
+                           abs(have - v) <= 1e-9 * max(1.0, abs(v)),
+                           "run %d: %s at concurrency %d: %r, the file %r"
+                           % (i, m, k, have, v))
+        q = subprocess.run([wrtest.WIRERATE, "history", "check", db],
+                           capture_output=True, text=True, timeout=30)
+        c.eq(q.returncode, 0, "check: two alike runs (%r)" % q.stdout[-300:])
+        q = subprocess.run([wrtest.WIRERATE, "history", "show", db, "--metric",
+                            "conn_goodput_gbps"], capture_output=True,
+                           text=True, timeout=30)
+        for k in (1, 4):
+            c.true(re.search(r"conn_goodput_gbps at concurrency %d, series "
+                             r"\d+: 2 run" % k, q.stdout) is not None,
+                   "show: a series of 2 runs at concurrency %d: %r" % (
+                       k, q.stdout[-400:]))
+    c.done()
+
+
 def connload_bad():
     """Bad input: exit 2 naming the option, before EAL."""
     c = Checker("connload_bad")
@@ -290,18 +347,12 @@ def connload_bad():
         (client + ["--conn-concurrency", "1,4"], "a list is for --mode "
          "conn-load only"),
     ]
-    for opts, want in bad:
-        r = wrtest.run(["net_null0"], opts, timeout=30, want_json=False)
-        what = " ".join(opts[2:])
-        c.eq(r.rc, 2, "%s: exit 2" % what)
-        c.true(want in r.err, "%s: the message names %r: %r" % (
-            what, want, r.err.strip()[-200:]))
-        c.true("EAL" not in r.out + r.err, "%s: refused before EAL" % what)
+    connbed.refused(c, bad)
     c.done()
 
 
-CASES = cases.by_name(connload_nginx, connload_bulk_both, connload_report,
-                      connload_bad)
+CASES = cases.by_name(connload_nginx, connload_killed, connload_bulk_both,
+                      connload_report, connload_history, connload_bad)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""--mode conn-load and conn-rate with --peer (docs/connload.md, docs/tcp.md):
+"""--mode conn-load, conn-rate and conn-capacity with --peer (docs/connload.md,
+docs/tcp.md, docs/conncap.md):
 the far end's wirerate serve, in the namespace on its veth end, runs the
 server; after each trial the client reads the far end's own books and
 judges the trial's against its own. Each trial's far books (from the far
@@ -102,6 +103,40 @@ def connrate_peer():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def conncap_peer():
+    """conn-capacity through --peer, a ceiling of 300 the far end holds:
+    capacity 300 (ended by the ceiling), every held one answered its
+    check; the far end's books as the settle ended held 300 open of 300
+    accepted; at the end of the run they accepted and closed 300 and
+    served the requests answered here."""
+    c = Checker("conncap_peer")
+    tc.probe(c)
+    d = tempfile.mkdtemp(prefix="wrpm")
+    try:
+        rc, out, doc = tl.far_run(c, d, [
+            "--mode", "conn-capacity", "--conn-rate", "500", "--conn-count",
+            "300", "--conn-concurrency", "300", "--peer-timeout", "20s",
+            "--plain"])
+        c.eq(rc, 0, "exit code (%s)" % out[-800:])
+        cap = (doc or {}).get("capacity") or {}
+        c.eq((cap.get("connections"), cap.get("ended_by")), (300, "ceiling"),
+             "capacity: the ceiling")
+        c.eq(cap.get("check", {}).get("answered"), 300, "checks answered")
+        far = cap.get("far") or {}
+        c.eq((far.get("open"), far.get("accepted"), far.get("ok")),
+             (300, 300, True), "the far end's books as the settle ended: "
+             "300 open of 300 accepted, judged to agree")
+        c.true("holds 300 open of 300 accepted; both ends agree" in out,
+               "the far end's line before the check")
+        b, fb = tl.far_books_check(c, doc, 300)
+        c.eq(fb.get("reqs_served"), b.get("resps"),
+             "served there = answers here")
+        print(out[-1200:])
+        c.done(wrtest.Result(rc, out, "", doc))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def connpeer_mode_bad():
     """--peer with a server port here in a connection mode: exit 2 naming
     it, before EAL."""
@@ -121,7 +156,7 @@ def connpeer_mode_bad():
 
 
 CASES = cases.by_name(connload_peer_http, connload_peer_bulk, connrate_peer,
-                      connpeer_mode_bad)
+                      conncap_peer, connpeer_mode_bad)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -7,30 +7,27 @@ nftables rule that accepts TCP SYNs of new connections (ct state new) at
 `limit rate N/second` with a small burst and drops the rest. The search
 must find N within 2 %; the rule's own counters (nft list ruleset) are
 the count of SYNs that passed, and nginx's access log the requests it
-answered. A search SIGKILLed after a finished trial keeps its trials in
-the --json file and report says INCOMPLETE. Bad input is refused with
+answered. A search SIGKILLed or stopped (SIGINT) after a finished trial
+keeps its finished trials in the --json file. Bad input is refused with
 exit 2 before any traffic.
 Usage: test_connrate.py CASE (see CASES)."""
-import json
 import os
 import re
 import shutil
 import signal
 import subprocess
 import tempfile
-import time
 
 import cases
+import connbed
 import wrtest
+from connbed import GW, ME, SERVER, ns, probe
 from wrtest import Checker, load_json
 
-PID = os.getpid() % 10000
-RT = "wrcrr%d" % os.getpid()      # the router
-SV = "wrcrs%d" % os.getpid()      # the server (nginx)
-HOST, PEER = "wcrh_%d" % PID, "wcrp_%d" % PID    # wirerate <-> router
-RT2, SRV = "wcrq_%d" % PID, "wcrs_%d" % PID      # router <-> server
-ME, GW = "198.18.0.1", "198.18.0.254"
-RT_S, SERVER = "198.19.0.254", "198.19.0.1"
+BED = connbed.Bed("cr", http="    access_log {d}/access.log;\n",
+                  sv_sysctls=("net.ipv4.tcp_max_syn_backlog=4096",
+                              "net.core.somaxconn=4096"))
+RT = BED.rt                        # the router
 # The device's rate: low enough for a shared 2-CPU machine to keep up.
 # A token bucket of BURST lets LIMIT * T + BURST SYNs through in a trial
 # of T s: evenly paced, no SYN is dropped up to LIMIT + BURST / T, 2 %
@@ -38,25 +35,6 @@ RT_S, SERVER = "198.19.0.254", "198.19.0.1"
 # 80 ms of a loaded machine's jitter (a worker or a softirq held up).
 LIMIT = 250
 BURST = 20
-
-NGINX_CONF = """worker_processes 1;
-daemon on;
-pid {d}/nginx.pid;
-error_log {d}/error.log;
-events {{ worker_connections 4096; }}
-http {{
-    access_log {d}/access.log;
-    client_body_temp_path {d}/body;
-    proxy_temp_path {d}/proxy;
-    fastcgi_temp_path {d}/fastcgi;
-    uwsgi_temp_path {d}/uwsgi;
-    scgi_temp_path {d}/scgi;
-    server {{
-        listen {addr}:80 backlog=4096;
-        location / {{ return 200 "wirerate\\n"; }}
-    }}
-}}
-"""
 
 # New connections' SYNs at LIMIT a second, the rest dropped; counters on
 # both rules.
@@ -70,71 +48,19 @@ NFT = """table inet wrcr {{
 """
 
 
-def ip(*args, check=True):
-    return wrtest.sh("ip", *args, check=check)
-
-
-def ns(name, *argv, check=True, timeout=30):
-    return wrtest.sh("ip", "netns", "exec", name, *argv, check=check,
-                     timeout=timeout)
-
-
-def probe(c, *tools):
-    """Skip (and end) the case when the machine cannot make namespaces or
-    lacks a tool the case drives."""
-    if not wrtest.have_netns():
-        c.skip("this process cannot create a network namespace")
-        c.done()
-    for t in tools:
-        if shutil.which(t) is None:
-            c.skip("not installed: %s" % t)
-            c.done()
-
-
-def make_bed(d):
-    """wirerate | HOST=PEER (router RT) RT2=SRV (server SV, nginx); the
-    rule in RT. TX checksum offload off on the kernel's ends (af_packet
-    would hand wirerate segments whose checksum was never filled)."""
-    for n in (RT, SV):
-        ip("netns", "add", n)
-    ip("link", "add", HOST, "type", "veth", "peer", "name", PEER)
-    ip("link", "add", RT2, "type", "veth", "peer", "name", SRV)
-    ip("link", "set", PEER, "netns", RT)
-    ip("link", "set", RT2, "netns", RT)
-    ip("link", "set", SRV, "netns", SV)
-    wrtest.sh("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % HOST)
-    for n in (RT, SV):
-        ns(n, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1")
-        ip("-n", n, "link", "set", "lo", "up")
-    ip("link", "set", HOST, "up")
-    for n, dev, addr in ((RT, PEER, GW + "/24"), (RT, RT2, RT_S + "/24"),
-                         (SV, SRV, SERVER + "/24")):
-        ip("-n", n, "addr", "add", addr, "dev", dev)
-        ip("-n", n, "link", "set", dev, "up")
-        ns(n, "ethtool", "-K", dev, "tx", "off")
-    ip("-n", SV, "route", "add", "default", "via", RT_S)
-    ns(RT, "sysctl", "-qw", "net.ipv4.ip_forward=1")
-    # nginx's side: no SYN cookies, a queue that holds a burst.
-    ns(SV, "sysctl", "-qw", "net.ipv4.tcp_max_syn_backlog=4096")
-    ns(SV, "sysctl", "-qw", "net.core.somaxconn=4096")
-    with open(os.path.join(d, "nft.conf"), "w") as f:
-        f.write(NFT.format(n=LIMIT, b=BURST))
-    ns(RT, "nft", "-f", os.path.join(d, "nft.conf"))
-    with open(os.path.join(d, "nginx.conf"), "w") as f:
-        f.write(NGINX_CONF.format(d=d, addr=SERVER))
-    ns(SV, "nginx", "-c", os.path.join(d, "nginx.conf"))
+def make_bed(d, nft=None):
+    """The bed (connbed.Bed) with the rule in the router: NFT at LIMIT,
+    or the rules nft. nginx's side: no SYN cookies, a queue that holds a
+    burst."""
+    BED.make(d, NFT.format(n=LIMIT, b=BURST) if nft is None else nft)
 
 
 def drop_bed(d):
-    ns(SV, "nginx", "-c", os.path.join(d, "nginx.conf"), "-s", "stop",
-       check=False)
-    for n in (RT, SV):
-        ip("netns", "del", n, check=False)
-    ip("link", "del", HOST, check=False)
+    BED.drop(d)
 
 
 def vdevs():
-    return ["net_af_packet0,iface=%s,qdisc_bypass=0" % HOST]
+    return BED.vdevs()
 
 
 def nft_counts():
@@ -221,43 +147,38 @@ def connrate_limit():
 
 
 def connrate_killed():
-    """SIGKILL after the first finished trial: the --json file keeps it
-    (the trials nginx saw), labelled running; report says INCOMPLETE."""
+    """SIGKILL, then SIGINT, after the first finished trial: the --json
+    file keeps the finished trials (the trials nginx saw), not the one
+    cut short, labelled running (report says INCOMPLETE), then signal
+    (exit 0, as every stopped search)."""
     c = Checker("connrate_killed")
     probe(c, "nginx", "nft", "ethtool")
     d = tempfile.mkdtemp(prefix="wrcr")
     try:
         make_bed(d)
-        path = os.path.join(d, "r.json")
-        argv = [wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + ["--"] + \
-            search_opts(2 * LIMIT, "1s") + ["--checkpoint", "1s", "--json", path]
-        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        end = time.monotonic() + 60
-        doc = None
-        while time.monotonic() < end and p.poll() is None:
-            doc = load_json(path)
-            if doc and len(doc.get("trials", [])) >= 1:
-                break
-            time.sleep(0.05)
-        p.send_signal(signal.SIGKILL)
-        p.wait()
-        doc = load_json(path)
-        c.true(doc is not None, "the --json file is there and valid JSON")
-        doc = doc or {}
-        c.eq(doc.get("stop_reason"), "running", "labelled running")
-        c.eq(doc.get("mode"), "conn-rate", "mode")
-        trials = doc.get("trials", [])
-        c.true(len(trials) >= 1, "finished trials kept: %d" % len(trials))
-        with open(os.path.join(d, "access.log")) as f:
-            lines = len([l for l in f if '" 200 ' in l])
-        kept = sum(t["completed"] for t in trials)
-        # nginx may have answered connections of the trial killed too.
-        c.true(kept <= lines, "completed in the kept trials (%d) <= nginx's "
-               "answers (%d)" % (kept, lines))
-        rc, out = tool("report", path)
-        c.eq(rc, 0, "report accepts it: %s" % out[-300:])
-        c.true("(INCOMPLETE)" in out, "report labels it incomplete")
+        for sig in (signal.SIGKILL, signal.SIGINT):
+            name = signal.Signals(sig).name
+            path = os.path.join(d, "%s.json" % name)
+            argv = [wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + ["--"] + \
+                search_opts(2 * LIMIT, "1s") + ["--checkpoint", "1s",
+                                                "--json", path]
+            # The log of this run only.
+            open(os.path.join(d, "access.log"), "w").close()
+            rc, _ = connbed.signal_after(argv, path, sig,
+                                         connbed.trials_done())
+            doc = connbed.check_stopped(c, path, sig, rc, "conn-rate")
+            trials = doc.get("trials", [])
+            # A whole trial of 1 s measures 0.998 s; one cut short by
+            # the signal sent as the next starts, a few ms.
+            c.true(all(t["duration_s"] >= 0.9 for t in trials),
+                   "%s: no trial cut short kept: %r" % (
+                       name, [t["duration_s"] for t in trials]))
+            with open(os.path.join(d, "access.log")) as f:
+                lines = len([ln for ln in f if '" 200 ' in ln])
+            kept = sum(t["completed"] for t in trials)
+            # nginx may have answered connections of the trial cut short.
+            c.true(0 < kept <= lines, "%s: completed in the kept trials "
+                   "(%d) <= nginx's answers (%d)" % (name, kept, lines))
         c.done()
     finally:
         drop_bed(d)
@@ -280,13 +201,7 @@ def connrate_bad():
         (client + ["--mode", "conn-rate", "--conn-rate", "100",
                    "--conn-count", "10"], "--conn-count"),
     ]
-    for opts, want in bad:
-        r = wrtest.run(["net_null0"], opts, timeout=30, want_json=False)
-        what = " ".join(opts[2:])
-        c.eq(r.rc, 2, "%s: exit 2" % what)
-        c.true(want in r.err, "%s: the message names %r: %r" % (
-            what, want, r.err.strip()[-200:]))
-        c.true("EAL" not in r.out + r.err, "%s: refused before EAL" % what)
+    connbed.refused(c, bad)
     c.done()
 
 

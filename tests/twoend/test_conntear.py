@@ -8,19 +8,18 @@ close whose FIN the rule dropped is not complete within the close
 deadline (150 ms, under the 200 ms first retransmission): it fails. The
 search must find N within 2 %; the rule's own counters are the FINs it
 let through and dropped, compared with wirerate's completed and failed
-closes; nginx's access log the connections held. A search SIGKILLed
-after a finished trial keeps it. Bad input is refused with exit 2
+closes; nginx's access log the connections held. A search SIGKILLed or
+stopped (SIGINT) after a finished trial keeps it. Bad input is refused with exit 2
 before EAL.
 Usage: test_conntear.py CASE (see CASES)."""
 import os
 import re
 import shutil
 import signal
-import subprocess
 import tempfile
-import time
 
 import cases
+import connbed
 import test_connrate as bed
 import wrtest
 from wrtest import Checker, load_json
@@ -45,10 +44,7 @@ NFT = """table inet wrct {{
 
 
 def make_bed(d):
-    bed.NFT = NFT
-    bed.LIMIT = LIMIT
-    bed.BURST = BURST
-    bed.make_bed(d)
+    bed.make_bed(d, NFT.format(n=LIMIT, b=BURST))
 
 
 def fin_counts():
@@ -128,52 +124,42 @@ def conntear_limit():
 
 
 def conntear_killed():
-    """SIGKILL after the first finished trial (at the top rate, twice
-    the rule's: it fails): the --json file keeps it, labelled running,
-    with its closes as the rule counted them at that time at most; report
-    says INCOMPLETE."""
+    """SIGKILL, then SIGINT (each on a fresh bed), after the first
+    finished trial (at the top rate, twice the rule's: it fails): the
+    --json file keeps it, not the trial cut short, labelled running
+    (report says INCOMPLETE), then signal (exit 0); its closes as the
+    rule counted them at that time at most."""
     c = Checker("conntear_killed")
     bed.probe(c, "nginx", "nft", "ethtool")
-    d = tempfile.mkdtemp(prefix="wrct")
-    try:
-        make_bed(d)
-        path = os.path.join(d, "r.json")
-        argv = [wrtest.WIRERATE] + wrtest.eal_args(bed.vdevs()) + ["--"] + \
-            tear_opts(2 * LIMIT, 300) + ["--checkpoint", "1s", "--json", path]
-        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        end = time.monotonic() + 60
-        doc = None
-        while time.monotonic() < end and p.poll() is None:
-            doc = load_json(path)
-            if doc and len(doc.get("trials", [])) >= 1:
-                break
-            time.sleep(0.05)
-        p.send_signal(signal.SIGKILL)
-        p.wait()
-        drop, acc = fin_counts()
-        doc = load_json(path)
-        c.true(doc is not None, "the --json file is there and valid JSON")
-        doc = doc or {}
-        c.eq(doc.get("stop_reason"), "running", "labelled running")
-        c.eq(doc.get("mode"), "conn-teardown", "mode")
-        trials = doc.get("trials", [])
-        c.true(len(trials) >= 1, "finished trials kept: %d" % len(trials))
-        t = trials[0] if trials else {}
-        c.eq(t.get("held"), 300, "the first trial held 300")
-        c.true(t.get("completed", -1) <= acc and t.get("failed", -1) <= drop,
-               "its closes (%r completed, %r failed) <= the rule's FINs "
-               "accepted %d, dropped %d" % (t.get("completed"),
-                                            t.get("failed"), acc, drop))
-        c.true(t.get("failed", 0) > 0, "at twice the rule's rate closes "
-               "failed: %r" % t.get("failed"))
-        rc, out = bed.tool("report", path)
-        c.eq(rc, 0, "report accepts it: %s" % out[-300:])
-        c.true("(INCOMPLETE)" in out, "report labels it incomplete")
-        c.done()
-    finally:
-        bed.drop_bed(d)
-        shutil.rmtree(d, ignore_errors=True)
+    for sig in (signal.SIGKILL, signal.SIGINT):
+        name = signal.Signals(sig).name
+        d = tempfile.mkdtemp(prefix="wrct")
+        try:
+            make_bed(d)
+            path = os.path.join(d, "r.json")
+            argv = [wrtest.WIRERATE] + wrtest.eal_args(bed.vdevs()) + \
+                ["--"] + tear_opts(2 * LIMIT, 300) + ["--checkpoint", "1s",
+                                                      "--json", path]
+            rc, _ = connbed.signal_after(argv, path, sig,
+                                         connbed.trials_done())
+            drop, acc = fin_counts()
+            doc = connbed.check_stopped(c, path, sig, rc, "conn-teardown")
+            trials = doc.get("trials", [])
+            c.true(all(t.get("held") == 300 for t in trials),
+                   "%s: every kept trial held 300 (none cut short): %r" % (
+                       name, [t.get("held") for t in trials]))
+            t = trials[0] if trials else {}
+            c.true(t.get("completed", -1) <= acc and
+                   t.get("failed", -1) <= drop, "%s: its closes (%r "
+                   "completed, %r failed) <= the rule's FINs accepted %d, "
+                   "dropped %d" % (name, t.get("completed"), t.get("failed"),
+                                   acc, drop))
+            c.true(t.get("failed", 0) > 0, "%s: at twice the rule's rate "
+                   "closes failed: %r" % (name, t.get("failed")))
+        finally:
+            bed.drop_bed(d)
+            shutil.rmtree(d, ignore_errors=True)
+    c.done()
 
 
 def conntear_bad():
@@ -199,13 +185,7 @@ def conntear_bad():
         (client + ["--conn-rate", "100", "--conn-count", "10",
                    "--conn-app", "bulk"], "--conn-app bulk"),
     ]
-    for opts, want in bad:
-        r = wrtest.run(["net_null0"], opts, timeout=30, want_json=False)
-        what = " ".join(opts[2:])
-        c.eq(r.rc, 2, "%s: exit 2" % what)
-        c.true(want in r.err, "%s: the message names %r: %r" % (
-            what, want, r.err.strip()[-200:]))
-        c.true("EAL" not in r.out + r.err, "%s: refused before EAL" % what)
+    connbed.refused(c, bad)
     c.done()
 
 

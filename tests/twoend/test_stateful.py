@@ -23,6 +23,7 @@ import time
 
 import cases
 import wrtest
+from connbed import ip, probe
 from wrtest import Checker
 
 PID = os.getpid() % 10000
@@ -80,24 +81,8 @@ backend be
 """
 
 
-def ip(*args, check=True):
-    return wrtest.sh("ip", *args, check=check)
-
-
 def nsexec(ns, *argv, check=True, timeout=30):
     return wrtest.sh("ip", "netns", "exec", ns, *argv, check=check, timeout=timeout)
-
-
-def probe(c, *tools):
-    """Skip (and end) the case when the machine cannot make namespaces or
-    lacks a tool the case drives."""
-    if not wrtest.have_netns():
-        c.skip("this process cannot create a network namespace")
-        c.done()
-    for t in tools:
-        if shutil.which(t) is None:
-            c.skip("not installed: %s" % t)
-            c.done()
 
 
 def new_ns(ns):
