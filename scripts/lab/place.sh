@@ -176,16 +176,9 @@ start_guest() {
 	net="user,id=mgmt,net=10.0.2.0/24"
 	[ "$g" = a ] || net+=",hostfwd=tcp:127.0.0.1:$PEER_PORT-10.0.2.15:$PEER_PORT"
 	args+=(-netdev "$net" -device "e1000,netdev=mgmt,addr=0x$MGMT_SLOT")
-	: >"$work/console-$g.log"
-	: >"$work/results-$g.txt"
-	in_ns timeout -k 5 "$guest_timeout" qemu-system-x86_64 -nodefaults -machine pc \
-		"${ACCEL_ARGS[@]}" -smp "$smp" -m "$mem_mb" -display none -no-reboot \
-		-chardev "file,id=con,path=$work/console-$g.log" -serial chardev:con \
-		-chardev "file,id=res,path=$work/results-$g.txt" -serial chardev:res \
-		-kernel "$KDIR/vmlinuz" -initrd "$work/initrd-$g.cpio" \
-		-append "console=ttyS0 panic=-1 quiet hugepagesz=2M hugepages=256 tsc=reliable" \
-		"${args[@]}" </dev/null >"$work/qemu-$g.log" 2>&1 &
-	printf -v "qemu_pid_$g" '%s' "$!"
+	QEMU_NICS=("${args[@]}")
+	start_qemu "-$g" in_ns
+	printf -v "qemu_pid_$g" '%s' "$QEMU_PID"
 }
 
 qemu_pid_a="" qemu_pid_b=""
@@ -207,8 +200,8 @@ boot_pair() {
 	start_guest b
 	start_guest a
 	while kill -0 "$qemu_pid_a" 2>/dev/null; do
-		shown_a=$(progress_of a "$shown_a")
-		shown_b=$(progress_of b "$shown_b")
+		shown_a=$(progress_of "$work/console-a.log" "guest a" "$shown_a")
+		shown_b=$(progress_of "$work/console-b.log" "guest b" "$shown_b")
 		sleep 0.5
 	done
 	wait "$qemu_pid_a" || rc=$?
@@ -219,21 +212,9 @@ boot_pair() {
 	while kill -0 "$qemu_pid_b" 2>/dev/null && [ $(($(date +%s) - t0)) -lt 30 ]; do
 		sleep 0.5
 	done
-	progress_of a "$shown_a" >/dev/null
-	progress_of b "$shown_b" >/dev/null
+	progress_of "$work/console-a.log" "guest a" "$shown_a" >/dev/null
+	progress_of "$work/console-b.log" "guest b" "$shown_b" >/dev/null
 	return "$rc"
-}
-
-# Guest $1's "LAB:" lines after the first $2; echoes the count. The file
-# is read once: counted and printed from the same lines, since it grows.
-progress_of() {
-	local lines n=0
-	lines=$(grep '^LAB: ' "$work/console-$1.log" 2>/dev/null | tr -d '\r' || true)
-	[ -z "$lines" ] || n=$(wc -l <<<"$lines")
-	if [ "$n" -gt "$2" ] && [ "$quiet" -eq 0 ]; then
-		tail -n +$(($2 + 1)) <<<"$lines" | sed "s/^LAB: /  guest $1 $(date +%T) /" >&2
-	fi
-	echo "$n"
 }
 
 # --- results

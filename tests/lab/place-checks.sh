@@ -76,21 +76,8 @@ main_place() {
 	check "the table: a row for $PLACE_MODEL, columns same host and different hosts ($LINK_RATE)" \
 		eval 'grep -q "| model *| same host *| different hosts ($LINK_RATE) *|" "$log" &&
 			grep -q "^| $PLACE_MODEL .*MB/s .*Mpps .*MB/s .*Mpps" "$log"'
-	if grep -q "EMULATED" "$log"; then
-		check "report.md carries the EMULATED banner" grep -q "EMULATED" "$out/report/report.md"
-	fi
-	if [ ! -r "$out/summary.tsv" ]; then
-		ok 1 "summary.tsv written"
-	else
-		local -a cols vals
-		local -A row
-		local i
-		IFS=$'\t' read -r -a cols <"$out/summary.tsv"
-		while IFS=$'\t' read -r -a vals; do
-			row=()
-			for i in "${!cols[@]}"; do row[${cols[$i]}]=${vals[$i]:-}; done
-			check_place_cell row
-		done < <(tail -n +2 "$out/summary.tsv")
+	check_emulated "$log" "$out"
+	if check_rows "$out" check_place_cell; then
 		check "both placements reported" [ "$(($(wc -l <"$out/summary.tsv") - 1))" = 2 ]
 	fi
 	echo "1..$n"
