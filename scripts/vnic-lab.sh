@@ -90,8 +90,10 @@ Traffic:
                         the receiver is slower than the sender)
   --tcp BYTES           after each run, a bulk TCP transfer of BYTES from
                         its TX NIC (client) to its RX NIC (server), one
-                        wirerate process: the table's TCP goodput (MB/s
-                        of payload); 0: none (default $TCP_DEFAULT)
+                        wirerate process (--placement: after the cells,
+                        A's NIC of each cell to B's serve, --peer): the
+                        table's TCP goodput (MB/s of payload); 0: none
+                        (default $TCP_DEFAULT)
 
 Guest:
   --nics LIST           NIC models on the hub, comma separated (default
@@ -169,7 +171,6 @@ check_args() {
 	case "$accel" in auto | kvm | tcg) ;; *) usage_error "--accel: auto, kvm or tcg" ;; esac
 	case "$app" in wirerate | testpmd) ;; *) usage_error "--app: wirerate or testpmd" ;; esac
 	[ -z "$tcp_bytes" ] || [ "$app" = wirerate ] || usage_error "--tcp runs wirerate (not --app $app)"
-	[ -z "$tcp_bytes" ] || [ -z "$placement" ] || usage_error "--tcp goes with a scenario, not --placement"
 	[ "$app" != wirerate ] || tcp_bytes=${tcp_bytes:-$TCP_DEFAULT}
 	if [ -n "$placement" ]; then
 		check_places

@@ -92,9 +92,12 @@ check_run() {
 
 # A run's TCP transfer: one bulk connection of tcp_bytes from the TX
 # model's NIC (client) to the RX model's (server), both in one process.
-# The client's bytes against the server's books, and each NIC's PMD
-# counter against the segments its end's engine sent or received (plus
-# the ARP frames of --port-ip); what one PMD sent, the other received.
+# The client's bytes against the server's books; each NIC's PMD counter
+# against the segments its end's engine sent (plus the ARP frames of
+# --port-ip); the segments one PMD sent, the other end received. A PMD's
+# received count holds the segments and, or not, the ARP frames before
+# traffic: QEMU's e1000 delivers them late, on either side of the moment
+# the counters start (seen both ways under TCG).
 check_tcp() {
 	local -n t=$1
 	local name="${t[name]} TCP" tx=${t[tx]} rx=${t[rx]} b=${t[tcp_bytes]} sent=${t[tcp_sent]}
@@ -108,22 +111,18 @@ check_tcp() {
 		[ "${t[tcp_delivered]}" = "$sent" ]
 	check "$name: $tx PMD sent ${t[tcp_client_opackets]} == client's segments ${t[tcp_client_tx_segs]} + ARP ${t[tcp_client_tx_service]}" \
 		sum_is "${t[tcp_client_opackets]}" "${t[tcp_client_tx_segs]}" "${t[tcp_client_tx_service]}"
-	check "$name: $rx PMD received ${t[tcp_server_ipackets]} == server's segments ${t[tcp_server_rx_segs]} + ARP ${t[tcp_server_rx_service]}" \
-		sum_is "${t[tcp_server_ipackets]}" "${t[tcp_server_rx_segs]}" "${t[tcp_server_rx_service]}"
+	check "$name: $rx PMD received ${t[tcp_server_ipackets]}: the server's segments ${t[tcp_server_rx_segs]} + up to ARP ${t[tcp_server_rx_service]}" \
+		within "${t[tcp_server_ipackets]}" "${t[tcp_server_rx_segs]}" "${t[tcp_server_rx_service]}"
 	check "$name: $rx PMD sent ${t[tcp_server_opackets]} == server's segments ${t[tcp_server_tx_segs]} + ARP ${t[tcp_server_tx_service]}" \
 		sum_is "${t[tcp_server_opackets]}" "${t[tcp_server_tx_segs]}" "${t[tcp_server_tx_service]}"
-	check "$name: $tx PMD received ${t[tcp_client_ipackets]} == client's segments ${t[tcp_client_rx_segs]} + ARP ${t[tcp_client_rx_service]}" \
-		sum_is "${t[tcp_client_ipackets]}" "${t[tcp_client_rx_segs]}" "${t[tcp_client_rx_service]}"
-	# ARP aside (the e1000 model delivers what came in its first second
-	# late, after the counters were reset), one PMD's segments sent are
-	# the other's received.
-	local cs cr ss sr
+	check "$name: $tx PMD received ${t[tcp_client_ipackets]}: the client's segments ${t[tcp_client_rx_segs]} + up to ARP ${t[tcp_client_rx_service]}" \
+		within "${t[tcp_client_ipackets]}" "${t[tcp_client_rx_segs]}" "${t[tcp_client_rx_service]}"
+	local cs ss
 	cs=$(minus "${t[tcp_client_opackets]}" "${t[tcp_client_tx_service]}")
-	sr=$(minus "${t[tcp_server_ipackets]}" "${t[tcp_server_rx_service]}")
 	ss=$(minus "${t[tcp_server_opackets]}" "${t[tcp_server_tx_service]}")
-	cr=$(minus "${t[tcp_client_ipackets]}" "${t[tcp_client_rx_service]}")
-	check "$name: segments $tx PMD sent $cs == $rx PMD received $sr; $rx sent $ss == $tx received $cr" \
-		eval 'is_num "$cs" && [ "$cs" = "$sr" ] && is_num "$ss" && [ "$ss" = "$cr" ]'
+	check "$name: segments $tx PMD sent $cs == the server received ${t[tcp_server_rx_segs]}; $rx PMD sent $ss == the client received ${t[tcp_client_rx_segs]}" \
+		eval 'is_num "$cs" && [ "$cs" = "${t[tcp_server_rx_segs]}" ] &&
+			is_num "$ss" && [ "$ss" = "${t[tcp_client_rx_segs]}" ]'
 	check "$name: goodput ${t[tcp_mbps]} MB/s, on the run's line" \
 		eval 'awk -v g="${t[tcp_mbps]}" "BEGIN { exit !(g + 0 > 0) }" &&
 			grep -q "^${t[name]} .* ${t[tcp_mbps]}\$" "$work/lab.log"'
@@ -132,6 +131,11 @@ check_tcp() {
 # minus A B: A - B of two whole numbers, else "-".
 minus() {
 	if is_num "$1" && is_num "$2"; then echo $(($1 - $2)); else echo -; fi
+}
+
+# within A B C: whole numbers with B <= A <= B + C.
+within() {
+	is_num "$1" && is_num "$2" && is_num "$3" && [ "$1" -ge "$2" ] && [ "$1" -le $(($2 + $3)) ]
 }
 
 # sum_is A B C: whole numbers with A == B + C.
@@ -166,8 +170,9 @@ check_emulated() {
 	fi
 }
 
-# Bad input stops the lab before anything is installed or booted, with
-# wirerate's own message (wirerate check) and exit 2.
+# Bad input (a frame size, a TCP transfer's size) stops the lab before
+# anything is installed or booted, with wirerate's own message (wirerate
+# check) and exit 2.
 bad_input() {
 	local err rc=0
 	err=$("$lab" --quiet --nics vmxnet3,e1000 --size 63 --bin "$bin" \
@@ -177,6 +182,14 @@ bad_input() {
 	check "--size 63: wirerate's own message" \
 		grep -q "^wirerate: error: --size 63: out of range" <<<"$err"
 	check "--size 63: nothing booted (no $work/lab-bad)" [ ! -e "$work/lab-bad" ]
+	rc=0
+	err=$("$lab" --quiet --nics vmxnet3,e1000 --tcp 12abc --bin "$bin" \
+		--cache "$work/lab-cache" --out "$work/lab-bad" 2>&1) || rc=$?
+	echo "$err" | sed 's/^/# /'
+	check "--tcp 12abc: exit 2 (got $rc), wirerate's own message, the run named" \
+		eval '[ "$rc" = 2 ] && grep -q "^wirerate: error: --conn-bulk 12abc: " <<<"$err" &&
+			grep -q "run vmxnet3-to-e1000-64: wirerate refused its TCP transfer" <<<"$err"'
+	check "--tcp 12abc: nothing booted (no $work/lab-bad)" [ ! -e "$work/lab-bad" ]
 }
 
 # pick_app, sourced as vnic-lab.sh sources it, with TOP_DIR=$1 and --bin
