@@ -27,13 +27,14 @@ declare -A NIC_DRIVER=(
 	[vmxnet3]=net_vmxnet3 [e1000]=net_e1000_em [e1000e]=net_e1000_em
 	[e1000-82545em]=net_e1000_em [virtio]=net_virtio
 )
+readonly TCP_DEFAULT=2000000
 readonly SWEEP_SIZES="64 128 256 512 1024 1280 1518"
 readonly PMDS="bus_pci bus_vdev mempool_ring mempool_stack net_vmxnet3 net_e1000 net_virtio"
 
 # Options (set by parse_args).
 nics=""
 scenario="" placement="" link_rate=1gbit
-tx_model="" rx_models="" sizes="" count="" rate="" duration=""
+tx_model="" rx_models="" sizes="" count="" rate="" duration="" tcp_bytes=""
 app=wirerate bin="" rxd=4096
 cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/wirerate-lab"
 out_dir="" accel=auto install=1 guest_timeout="" quiet=0 keep_work=0
@@ -44,7 +45,7 @@ declare -A OPT_VAR=([--nics]=nics [--scenario]=scenario [--tx]=tx_model
 	[--duration]=duration [--rate]=rate [--rxd]=rxd [--accel]=accel
 	[--mem]=mem_mb [--smp]=smp [--timeout]=guest_timeout [--app]=app
 	[--bin]=bin [--cache]=cache_dir [--out]=out_dir [--placement]=placement
-	[--link-rate]=link_rate)
+	[--link-rate]=link_rate [--tcp]=tcp_bytes)
 
 usage() {
 	cat <<EOF
@@ -63,7 +64,7 @@ Scenario (one of):
                                from --tx to --rx (default: the first
                                model to the second)
                         FILE:  one run per line, "NAME key=value ...",
-                               keys tx rx size count rate duration
+                               keys tx rx size count rate duration tcp
                                (the MTU follows the size: 9018 B = 9000)
   --tx MODEL --rx MODEL[,MODEL...]   a single pair (with --size/--sizes)
 
@@ -87,6 +88,12 @@ Traffic:
                         (20kpps, 1.5Mpps, 2Gbps, ...)
   --rxd N               RX descriptors per queue (default $rxd: under TCG
                         the receiver is slower than the sender)
+  --tcp BYTES           after each run, a bulk TCP transfer of BYTES from
+                        its TX NIC (client) to its RX NIC (server), one
+                        wirerate process (--placement: after the cells,
+                        A's NIC of each cell to B's serve, --peer): the
+                        table's TCP goodput (MB/s of payload); 0: none
+                        (default $TCP_DEFAULT)
 
 Guest:
   --nics LIST           NIC models on the hub, comma separated (default
@@ -163,6 +170,8 @@ check_args() {
 		usage_error "--count and --duration exclude each other"
 	case "$accel" in auto | kvm | tcg) ;; *) usage_error "--accel: auto, kvm or tcg" ;; esac
 	case "$app" in wirerate | testpmd) ;; *) usage_error "--app: wirerate or testpmd" ;; esac
+	[ -z "$tcp_bytes" ] || [ "$app" = wirerate ] || usage_error "--tcp runs wirerate (not --app $app)"
+	[ "$app" != wirerate ] || tcp_bytes=${tcp_bytes:-$TCP_DEFAULT}
 	if [ -n "$placement" ]; then
 		check_places
 		nics=${nics:-vmxnet3,e1000e}
@@ -187,15 +196,17 @@ check_args() {
 # --- report -----------------------------------------------------------------
 
 # Writes summary.tsv from plan.tsv and each run's files and prints a line a
-# run with its exact counts; returns 1 if a run is missing or failed.
+# run with its exact counts and its TCP goodput; returns 1 if a run or its
+# TCP transfer is missing or failed.
 summarize() {
-	local name tx rx size mtu txpci rxpci rc note i bad=0
-	local -a f names
+	local name tx rx size mtu txpci rxpci tcp rc trc note i bad=0
+	local -a f t names
 	local -A v
 	read -r -a names <<<"$(echo $SUMMARY_FIELDS)"
-	echo name tx rx size mtu accel app rc $SUMMARY_FIELDS note | tr ' ' '\t' >"$out_dir/summary.tsv"
-	printf '%-26s %-8s %-8s %5s %8s %8s %7s\n' run tx rx size sent received lost
-	while IFS=$'\t' read -r name tx rx size mtu txpci rxpci; do
+	echo name tx rx size mtu accel app rc $SUMMARY_FIELDS tcp_bytes tcp_rc $TCP_FIELDS note |
+		tr ' ' '\t' >"$out_dir/summary.tsv"
+	printf '%-26s %-8s %-8s %5s %8s %8s %7s %9s\n' run tx rx size sent received lost "TCP MB/s"
+	while IFS=$'\t' read -r name tx rx size mtu txpci rxpci tcp; do
 		rc=$(cat "$out_dir/$name/rc" 2>/dev/null || echo -)
 		read -r -a f < <(app_extract "$out_dir/$name" "$txpci" "${rxpci%%,*}")
 		for i in "${!names[@]}"; do v[${names[$i]}]=${f[$i]:--}; done
@@ -204,13 +215,22 @@ summarize() {
 		[ "${v[sent]}" != - ] || note+=" no result"
 		[ "${v[tx_driver]}" = "${NIC_DRIVER[$tx]}" ] || note+=" $tx driver ${v[tx_driver]}?"
 		[ "${v[rx_driver]}" = "${NIC_DRIVER[${rx%%,*}]}" ] || note+=" ${rx%%,*} driver ${v[rx_driver]}?"
+		trc=-
+		read -r -a t <<<"$(echo $TCP_FIELDS | sed 's/[^ ]*/-/g')"
+		if [ "$tcp" != - ]; then
+			trc=$(cat "$out_dir/$name.tcp/rc" 2>/dev/null || echo -)
+			read -r -a t < <(tcp_extract "$out_dir/$name.tcp" "$txpci" "${rxpci%%,*}")
+			[ "$trc" = 0 ] || note+=" TCP FAILED (rc $trc)"
+			[ "${t[4]}" = "$tcp" ] || note+=" TCP delivered ${t[4]} of $tcp B"
+		fi
 		[ -z "$note" ] || bad=1
 		{
-			printf '%s\t' "$name" "$tx" "$rx" "$size" "$mtu" "$ACCEL_NAME" "$APP" "$rc" "${f[@]}"
+			printf '%s\t' "$name" "$tx" "$rx" "$size" "$mtu" "$ACCEL_NAME" "$APP" "$rc" "${f[@]}" \
+				"$tcp" "$trc" "${t[@]}"
 			printf '%s\n' "${note# }"
 		} >>"$out_dir/summary.tsv"
-		printf '%-26s %-8s %-8s %5s %8s %8s %7s%s\n' "$name" "$tx" "$rx" "$size" \
-			"${v[sent]}" "${v[received]}" "${v[lost]}" "${note:+  ${note# }}"
+		printf '%-26s %-8s %-8s %5s %8s %8s %7s %9s%s\n' "$name" "$tx" "$rx" "$size" \
+			"${v[sent]}" "${v[received]}" "${v[lost]}" "${t[0]}" "${note:+  ${note# }}"
 	done < <(tail -n +2 "$work/plan.tsv")
 	return "$bad"
 }
@@ -236,12 +256,13 @@ report_tables() {
 }
 
 print_results() {
-	local rc=0
+	local rc=0 what="$((NRUNS - NTCP)) runs"
+	[ "$NTCP" -eq 0 ] || what+=" and $NTCP TCP transfers"
 	echo
 	if [ "$ACCEL_NAME" = tcg ]; then
-		echo "vnic-lab: $NRUNS runs, generator $APP ($APP_BIN), EMULATED (QEMU TCG, no KVM): rates and cycles show the emulator, not the NICs; counts and loss are exact"
+		echo "vnic-lab: $what, generator $APP ($APP_BIN), EMULATED (QEMU TCG, no KVM): rates, TCP goodput and cycles show the emulator, not the NICs; counts and loss are exact"
 	else
-		echo "vnic-lab: $NRUNS runs, generator $APP ($APP_BIN), KVM: rates and cycles are those of QEMU's device models on this host"
+		echo "vnic-lab: $what, generator $APP ($APP_BIN), KVM: rates and cycles are those of QEMU's device models on this host"
 	fi
 	summarize || rc=1
 	report_tables || { say "wirerate report failed on the results"; rc=1; }
@@ -249,7 +270,8 @@ print_results() {
 		echo "(testpmd stand-in: loss = sent - received; RX c/p (summary.tsv) from --record-core-cycles)"
 	else
 		echo "(received: unique sequence numbers; lost = sent - received per stream; per-NIC"
-		echo " cycles per frame and PMD counters in summary.tsv)"
+		echo " cycles per frame and PMD counters in summary.tsv; TCP MB/s: payload the"
+		echo " server delivered a second, one bulk connection TX -> RX after the run)"
 	fi
 	echo "results: $out_dir/summary.tsv$([ ! -d "$out_dir/report" ] || echo ", $out_dir/report/")"
 	return "$rc"

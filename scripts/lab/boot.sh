@@ -117,36 +117,51 @@ boot_guest() {
 		args+=(-netdev "hubport,id=n$i,hubid=0"
 			-device "$dev,netdev=n$i,mac=52:54:00:00:00:$((10 + i)),addr=0x$(printf %x $((4 + i)))$extra")
 	done
-	: >"$work/console.log"
-	: >"$work/results.txt"
-	timeout -k 5 "$guest_timeout" qemu-system-x86_64 -nodefaults -machine pc \
-		"${ACCEL_ARGS[@]}" -smp "$smp" -m "$mem_mb" -display none -no-reboot \
-		-chardev "file,id=con,path=$work/console.log" -serial chardev:con \
-		-chardev "file,id=res,path=$work/results.txt" -serial chardev:res \
-		-kernel "$KDIR/vmlinuz" -initrd "$work/initrd.cpio" \
-		-append "console=ttyS0 panic=-1 quiet hugepagesz=2M hugepages=256 tsc=reliable" \
-		"${args[@]}" </dev/null >"$work/qemu.log" 2>&1 &
-	qemu_pid=$!
+	QEMU_NICS=("${args[@]}")
+	start_qemu ""
+	qemu_pid=$QEMU_PID
 	while kill -0 "$qemu_pid" 2>/dev/null; do
-		shown=$(show_progress "$shown")
+		shown=$(progress_of "$work/console.log" guest "$shown")
 		sleep 0.5
 	done
 	rc=0
 	wait "$qemu_pid" || rc=$?
 	qemu_pid=""
-	show_progress "$shown" >/dev/null
+	progress_of "$work/console.log" guest "$shown" >/dev/null
 	return "$rc"
 }
 
-# Prints the guest's "LAB:" lines after the first $1 of them; echoes the count.
-show_progress() {
-	local n
-	n=$(grep -c '^LAB: ' "$work/console.log" 2>/dev/null || true)
-	if [ "${n:-0}" -gt "$1" ] && [ "$quiet" -eq 0 ]; then
-		grep '^LAB: ' "$work/console.log" | tr -d '\r' | tail -n +$(($1 + 1)) |
-			sed "s/^LAB: /  guest $(date +%T) /" >&2
+# start_qemu SUFFIX [COMMAND...]: boots initrd$SUFFIX.cpio of $work in the
+# background under COMMAND (e.g. the namespace's), with the NICs in
+# QEMU_NICS, the console in console$SUFFIX.log, the results' serial port
+# in results$SUFFIX.txt and QEMU's own messages in qemu$SUFFIX.log; sets
+# QEMU_PID. The whole guest is bounded by guest_timeout.
+start_qemu() {
+	local s=$1
+	shift
+	: >"$work/console$s.log"
+	: >"$work/results$s.txt"
+	"$@" timeout -k 5 "$guest_timeout" qemu-system-x86_64 -nodefaults -machine pc \
+		"${ACCEL_ARGS[@]}" -smp "$smp" -m "$mem_mb" -display none -no-reboot \
+		-chardev "file,id=con,path=$work/console$s.log" -serial chardev:con \
+		-chardev "file,id=res,path=$work/results$s.txt" -serial chardev:res \
+		-kernel "$KDIR/vmlinuz" -initrd "$work/initrd$s.cpio" \
+		-append "console=ttyS0 panic=-1 quiet hugepagesz=2M hugepages=256 tsc=reliable" \
+		"${QEMU_NICS[@]}" </dev/null >"$work/qemu$s.log" 2>&1 &
+	QEMU_PID=$!
+}
+
+# progress_of CONSOLE LABEL SHOWN: the guest's "LAB:" lines in file CONSOLE
+# after the first SHOWN, prefixed with LABEL; echoes the count. The file
+# is read once: counted and printed from the same lines, since it grows.
+progress_of() {
+	local lines n=0
+	lines=$(grep '^LAB: ' "$1" 2>/dev/null | tr -d '\r' || true)
+	[ -z "$lines" ] || n=$(wc -l <<<"$lines")
+	if [ "$n" -gt "$3" ] && [ "$quiet" -eq 0 ]; then
+		tail -n +$(($3 + 1)) <<<"$lines" | sed "s/^LAB: /  $2 $(date +%T) /" >&2
 	fi
-	echo "${n:-0}"
+	echo "$n"
 }
 
 # Splits results.txt (base64 files between markers) into $out_dir/NAME/FILE;

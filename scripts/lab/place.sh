@@ -10,7 +10,7 @@
 # guest on QEMU's user-mode network: A reaches B's serve at 10.0.2.2:PORT,
 # which QEMU forwards to B's 10.0.2.15:PORT.
 # Reads: the options, NICS NIC_DEVICE ACCEL_ARGS KDIR work out_dir smp
-# mem_mb guest_timeout quiet, say die. Sets: PLACES NETNS.
+# mem_mb guest_timeout quiet tcp_bytes, say die. Sets: PLACES NETNS SMP_B.
 
 readonly PEER_PORT=9400 MGMT_SLOT=1f
 declare -A PLACE_NAME=([same]="same host" [different]="different hosts")
@@ -45,15 +45,43 @@ link_bps() {
 cell_pci() { printf '0000:00:%02x.0' $((4 + $1)); }
 cell_mac() { printf '52:54:00:%s:00:%02x' "$1" "$2"; }
 
+# add_run NAME FILE ARGS: a run of guest A, its wirerate options ARGS
+# (ending in --peer-token) checked by wirerate check, added to FILE in work.
+add_run() {
+	set -f
+	WR_CHECK_CPUS=0-$((smp - 1)) "$WR_BIN" check $3 "$work/token" ||
+		usage_error "run $1: wirerate refused its options (above)"
+	set +f
+	printf '%s\twirerate %s /lab/token --json $OUT/result.json\n' "$1" "$3" >>"$work/$2"
+}
+
+# cell_tcp NAME MODEL PLACEMENT K: the cell's TCP transfer (--tcp), NAME.tcp
+# in runs-tcp.list, which follows every cell's frames in runs.list (B's
+# ports are set up for the connection servers once): one bulk connection
+# from A's NIC of the cell (client, 198.18.K.2) to the server that B's
+# serve starts on its NIC of the cell (198.18.K.1, --peer).
+cell_tcp() {
+	local args
+	args="-l 0-1 -n 1 --file-prefix lab -a $(cell_pci "$4") -- --conn client"
+	args+=" --conn-app bulk --port-ip 0=198.18.$4.2/24 --conn-server 198.18.$4.1:$TCP_PORT"
+	args+=" --conn-count 1 --conn-concurrency 1 --conn-bulk $tcp_bytes"
+	args+=" --duration ${TCP_LIMIT_S}s --quiet --label $2/$3"
+	args+=" --peer tcp:10.0.2.2:$PEER_PORT --peer-token"
+	add_run "$1.tcp" runs-tcp.list "$args"
+}
+
 # Writes runs.list (guest A), serve.cmd (guest B) and plan.tsv from the
 # models x placements, each sender's options checked by wirerate check.
+# With --tcp, B's serve gives each of its data NICs an address and a
+# worker (a connection server takes one a port): B gets the vCPUs.
 plan_places() {
-	local i j k=0 name args pcis="" traffic size=${sizes%% *}
+	local i j k=0 name args pcis="" ips="" traffic size=${sizes%% *}
 	size=${size:-64}
 	printf '%s\n' "$(head -c 24 /dev/urandom | base64)" >"$work/token"
 	chmod 600 "$work/token"
 	: >"$work/runs.list"
-	printf 'name\tmodel\tplacement\tsize\tcell\ttx_pci\trx_pci\n' >"$work/plan.tsv"
+	: >"$work/runs-tcp.list"
+	printf 'name\tmodel\tplacement\tsize\tcell\ttx_pci\trx_pci\ttcp\n' >"$work/plan.tsv"
 	if [ -n "$count" ]; then traffic="--count $count"; else traffic="--duration ${duration:-3}s"; fi
 	MAX_DUR=${duration:-3}
 	MAX_DUR=${MAX_DUR%.*}
@@ -64,23 +92,30 @@ plan_places() {
 			args+=" --size $size --dst-mac $(cell_mac 0b "$k") $traffic --grace 2s --quiet"
 			[ -z "$rate" ] || args+=" --rate $rate"
 			args+=" --label ${NICS[$i]}/$j --peer tcp:10.0.2.2:$PEER_PORT --peer-token"
-			set -f
-			WR_CHECK_CPUS=0-$((smp - 1)) "$WR_BIN" check $args "$work/token" ||
-				usage_error "run $name: wirerate refused its options (above)"
-			set +f
-			printf '%s\twirerate %s /lab/token --json $OUT/result.json\n' "$name" "$args" >>"$work/runs.list"
-			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${NICS[$i]}" "$j" "$size" "$k" \
-				"$(cell_pci "$k")" "$(cell_pci "$k")" >>"$work/plan.tsv"
+			add_run "$name" runs.list "$args"
+			[ "$tcp_bytes" = 0 ] || cell_tcp "$name" "${NICS[$i]}" "$j" "$k"
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${NICS[$i]}" "$j" "$size" "$k" \
+				"$(cell_pci "$k")" "$(cell_pci "$k")" "$([ "$tcp_bytes" = 0 ] && echo - || echo "$tcp_bytes")" \
+				>>"$work/plan.tsv"
 			pcis+=" -a $(cell_pci "$k")"
+			ips+=" --port-ip $k=198.18.$k.1/24"
 			k=$((k + 1))
 		done
 	done
-	# The far end: every data NIC of B, counting only; the sender's
-	# peer_open sets its frame size and grace.
-	echo "wirerate serve -l 0-$((smp - 1)) -n 1 --file-prefix lab$pcis -- --control /tmp/wr.sock" \
-		"--control-listen 10.0.2.15:$PEER_PORT --control-token /lab/token --tx-ports none" \
-		"--rxd $rxd --quiet" >"$work/serve.cmd"
-	NRUNS=$k
+	cat "$work/runs-tcp.list" >>"$work/runs.list"
+	# The far end: every data NIC of B, counting only (the sender's
+	# peer_open sets --tx-ports none, its frame size and grace); with
+	# --tcp, an address each for the servers the TCP clients start.
+	SMP_B=$smp
+	if [ "$tcp_bytes" = 0 ]; then
+		ips=" --tx-ports none"
+	elif [ "$SMP_B" -le "$k" ]; then
+		SMP_B=$((k + 1))
+	fi
+	echo "wirerate serve -l 0-$((SMP_B - 1)) -n 1 --file-prefix lab$pcis -- --control /tmp/wr.sock" \
+		"--control-listen 10.0.2.15:$PEER_PORT --control-token /lab/token" \
+		"--rxd $rxd$ips --quiet" >"$work/serve.cmd"
+	NRUNS=$(($(wc -l <"$work/runs.list")))
 }
 
 # --- the host's links
@@ -176,16 +211,11 @@ start_guest() {
 	net="user,id=mgmt,net=10.0.2.0/24"
 	[ "$g" = a ] || net+=",hostfwd=tcp:127.0.0.1:$PEER_PORT-10.0.2.15:$PEER_PORT"
 	args+=(-netdev "$net" -device "e1000,netdev=mgmt,addr=0x$MGMT_SLOT")
-	: >"$work/console-$g.log"
-	: >"$work/results-$g.txt"
-	in_ns timeout -k 5 "$guest_timeout" qemu-system-x86_64 -nodefaults -machine pc \
-		"${ACCEL_ARGS[@]}" -smp "$smp" -m "$mem_mb" -display none -no-reboot \
-		-chardev "file,id=con,path=$work/console-$g.log" -serial chardev:con \
-		-chardev "file,id=res,path=$work/results-$g.txt" -serial chardev:res \
-		-kernel "$KDIR/vmlinuz" -initrd "$work/initrd-$g.cpio" \
-		-append "console=ttyS0 panic=-1 quiet hugepagesz=2M hugepages=256 tsc=reliable" \
-		"${args[@]}" </dev/null >"$work/qemu-$g.log" 2>&1 &
-	printf -v "qemu_pid_$g" '%s' "$!"
+	QEMU_NICS=("${args[@]}")
+	# B's vCPUs (plan_places), seen by start_qemu.
+	[ "$g" = a ] || local smp=$SMP_B
+	start_qemu "-$g" in_ns
+	printf -v "qemu_pid_$g" '%s' "$QEMU_PID"
 }
 
 qemu_pid_a="" qemu_pid_b=""
@@ -207,8 +237,8 @@ boot_pair() {
 	start_guest b
 	start_guest a
 	while kill -0 "$qemu_pid_a" 2>/dev/null; do
-		shown_a=$(progress_of a "$shown_a")
-		shown_b=$(progress_of b "$shown_b")
+		shown_a=$(progress_of "$work/console-a.log" "guest a" "$shown_a")
+		shown_b=$(progress_of "$work/console-b.log" "guest b" "$shown_b")
 		sleep 0.5
 	done
 	wait "$qemu_pid_a" || rc=$?
@@ -219,21 +249,9 @@ boot_pair() {
 	while kill -0 "$qemu_pid_b" 2>/dev/null && [ $(($(date +%s) - t0)) -lt 30 ]; do
 		sleep 0.5
 	done
-	progress_of a "$shown_a" >/dev/null
-	progress_of b "$shown_b" >/dev/null
+	progress_of "$work/console-a.log" "guest a" "$shown_a" >/dev/null
+	progress_of "$work/console-b.log" "guest b" "$shown_b" >/dev/null
 	return "$rc"
-}
-
-# Guest $1's "LAB:" lines after the first $2; echoes the count. The file
-# is read once: counted and printed from the same lines, since it grows.
-progress_of() {
-	local lines n=0
-	lines=$(grep '^LAB: ' "$work/console-$1.log" 2>/dev/null | tr -d '\r' || true)
-	[ -z "$lines" ] || n=$(wc -l <<<"$lines")
-	if [ "$n" -gt "$2" ] && [ "$quiet" -eq 0 ]; then
-		tail -n +$(($2 + 1)) <<<"$lines" | sed "s/^LAB: /  guest $1 $(date +%T) /" >&2
-	fi
-	echo "$n"
 }
 
 # --- results
@@ -262,22 +280,29 @@ run_places() {
 readonly PLACE_FIELDS="sent tx_nic_opackets far_sent far_received far_lost balanced
 far_port_rx far_nic_ipackets far_rx_mpps far_rx_gbps_l2 far_rx_bytes tx_driver
 rx_driver host_from_a host_to_b tc_sent tc_dropped"
+# Then the TCP transfer's (--tcp): extract-tcp-far.jq's.
+readonly PLACE_TCP_FIELDS="tcp_mbps tcp_completed tcp_failed tcp_sent
+far_delivered far_accepted far_closed far_judged far_agree tcp_rtx tcp_tx_segs
+tcp_rx_segs far_rx_segs far_tx_segs tcp_opackets tcp_tx_service tcp_ipackets
+tcp_rx_service tcp_driver tcp_arp_requests"
 
 # summary.tsv, a line a cell, and the table model x placement (MB/s and
-# Mpps at the far end); returns 1 if a cell failed or is missing.
+# Mpps at the far end, the TCP goodput); returns 1 if a cell or its TCP
+# transfer failed or is missing.
 print_places() {
-	local name model place size k txpci rxpci rc note i bad=0 bps
-	local -a f names
-	local -A v cell
+	local name model place size k txpci rxpci tcp rc trc note i bad=0 bps
+	local -a f t names
+	local -A v cell tcpcell
 	read -r -a names <<<"$(echo $PLACE_FIELDS)"
 	bps=$(link_bps)
 	echo
 	echo "vnic-lab: ${#NICS[@]} models x ${#PLACES[@]} placements, two guests (A sends, B: wirerate serve), wirerate $WR_BIN"
 	[ "$ACCEL_NAME" != tcg ] ||
-		echo "EMULATED (QEMU TCG, no KVM): rates show the emulator on this host, not the NICs; counts and loss are exact"
-	echo name model placement size accel rc link_bps $PLACE_FIELDS note | tr ' ' '\t' >"$out_dir/summary.tsv"
-	printf '%-22s %10s %10s %8s %8s  %s\n' run sent far-rx lost MB/s Mpps
-	while IFS=$'\t' read -r name model place size k txpci rxpci; do
+		echo "EMULATED (QEMU TCG, no KVM): rates and TCP goodput show the emulator on this host, not the NICs; counts and loss are exact"
+	echo name model placement size accel rc link_bps $PLACE_FIELDS tcp_bytes tcp_rc \
+		$PLACE_TCP_FIELDS note | tr ' ' '\t' >"$out_dir/summary.tsv"
+	printf '%-22s %10s %10s %8s %8s  %-7s %9s\n' run sent far-rx lost MB/s Mpps "TCP MB/s"
+	while IFS=$'\t' read -r name model place size k txpci rxpci tcp; do
 		rc=$(cat "$out_dir/$name/rc" 2>/dev/null || echo -)
 		f=(- - - - - - - - - - - - -)
 		[ ! -s "$out_dir/$name/result.json" ] ||
@@ -290,41 +315,59 @@ print_places() {
 		[ "$rc" = 0 ] || note="FAILED (rc $rc)"
 		[ "${v[far_received]}" != - ] || note+=" no far-end result"
 		[ "${v[balanced]}" = true ] || note+=" books do not balance"
+		trc=-
+		read -r -a t <<<"$(echo $PLACE_TCP_FIELDS | sed 's/[^ ]*/-/g')"
+		if [ "$tcp" != - ]; then
+			trc=$(cat "$out_dir/$name.tcp/rc" 2>/dev/null || echo -)
+			[ ! -s "$out_dir/$name.tcp/result.json" ] ||
+				read -r -a t < <(jq -r --arg c "$txpci" -f "$LAB_DIR/lab/extract-tcp-far.jq" \
+					"$out_dir/$name.tcp/result.json")
+			[ "$trc" = 0 ] || note+=" TCP FAILED (rc $trc)"
+			[ "${t[4]}" = "$tcp" ] || note+=" TCP: the far end delivered ${t[4]} of $tcp B"
+		fi
+		tcpcell[$model/$place]=${t[0]}
 		[ -z "$note" ] || bad=1
 		cell[$model/$place]=$(awk -v g="${v[far_rx_gbps_l2]}" -v m="${v[far_rx_mpps]}" \
 			'BEGIN { if (g == "-") print "-"; else printf "%.2f MB/s %.4f Mpps", g * 125, m }')
 		{
 			printf '%s\t' "$name" "$model" "$place" "$size" "$ACCEL_NAME" "$rc" \
-				"$([ "$place" = different ] && echo "$bps" || echo -)" "${f[@]}"
+				"$([ "$place" = different ] && echo "$bps" || echo -)" "${f[@]}" \
+				"$tcp" "$trc" "${t[@]}"
 			printf '%s\n' "${note# }"
 		} >>"$out_dir/summary.tsv"
-		printf '%-22s %10s %10s %8s %8s  %s%s\n' "$name" "${v[sent]}" "${v[far_received]}" \
+		printf '%-22s %10s %10s %8s %8s  %-7s %9s%s\n' "$name" "${v[sent]}" "${v[far_received]}" \
 			"${v[far_lost]}" "${cell[$model/$place]% MB/s*}" "$(awk '{print $3}' <<<"${cell[$model/$place]}")" \
-			"${note:+  ${note# }}"
+			"${t[0]}" "${note:+  ${note# }}"
 	done < <(tail -n +2 "$work/plan.tsv")
-	place_table cell
+	place_table cell tcpcell
 	report_tables || { say "wirerate report failed on the results"; bad=1; }
 	echo "(far-rx: frames the far end's serve counted by sequence number; MB/s: its"
-	echo " frames' bytes, FCS included, per second; host counters in summary.tsv)"
+	echo " frames' bytes, FCS included, per second; TCP: payload MB/s of one bulk"
+	echo " connection A -> B's serve after the frames; host counters in summary.tsv)"
 	echo "results: $out_dir/summary.tsv, $out_dir/report/"
 	return "$bad"
 }
 
-# The blog's table: a row per model, a column per placement.
+# The blog's table: a row per model, a column per placement (frames;
+# with --tcp, a TCP goodput column beside each).
 place_table() {
-	local -n c=$1
+	local -n c=$1 tc=$2
 	local m p line
 	echo
 	line=$(printf '| %-8s |' model)
 	for p in "${PLACES[@]}"; do
 		[ "$p" = same ] && line+=$(printf ' %-26s |' "same host") ||
 			line+=$(printf ' %-26s |' "different hosts ($link_rate)")
+		[ "$tcp_bytes" = 0 ] || line+=$(printf ' %-12s |' "TCP MB/s")
 	done
 	echo "$line"
 	echo "$line" | sed 's/[^|]/-/g'
 	for m in "${NICS[@]}"; do
 		line=$(printf '| %-8s |' "$m")
-		for p in "${PLACES[@]}"; do line+=$(printf ' %-26s |' "${c[$m/$p]}"); done
+		for p in "${PLACES[@]}"; do
+			line+=$(printf ' %-26s |' "${c[$m/$p]}")
+			[ "$tcp_bytes" = 0 ] || line+=$(printf ' %-12s |' "${tc[$m/$p]}")
+		done
 		echo "$line"
 	done
 	[ "$ACCEL_NAME" != tcg ] || echo "EMULATED (QEMU TCG): figures of the emulator on this host, not of the NIC models"

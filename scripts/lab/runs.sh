@@ -5,7 +5,7 @@
 # generator is invoked and what its output looks like.
 # Reads: the options and NICS (vnic-lab.sh), TOP_DIR LAB_DIR, say die
 # usage_error. Sets: WR_BIN APP APP_BIN, runs.list and plan.tsv in $work,
-# NRUNS MAX_DUR.
+# NRUNS (guest runs, TCP transfers included) NTCP MAX_DUR.
 
 # The DPDK library directory whose PMD plugins the guest gets (boot.sh).
 system_dpdk_libdir() {
@@ -91,6 +91,40 @@ wirerate_args() {
 	# The label ROW/COLUMN gives wirerate report its TX x RX matrix.
 	args+=" --label $tx/${rx//,/+}"
 	echo "-l 0-$((smp < 3 ? smp - 1 : 2)) -n 1 --file-prefix lab$eal -- $args"
+}
+
+# The TCP transfer beside a run (--tcp, scenario key tcp): one bulk
+# connection from the TX NIC (client) to the first RX NIC (server).
+readonly TCP_CLIENT_IP=198.18.0.2 TCP_SERVER_IP=198.18.0.1 TCP_PORT=5201
+# Its bound: a transfer that has not ended by then is cut (and fails).
+readonly TCP_LIMIT_S=60
+
+# tcp_args TX RX TX_PCI RX_PCI_LIST BYTES -> the command line of the TCP
+# transfer of a run: client and server in one process, a worker each.
+tcp_args() {
+	local tx=$1 rx=${2%%,*} txpci=$3 rxpci=${4%%,*} bytes=$5 c=0 s=1
+	[[ "$txpci" < "$rxpci" ]] || { c=1; s=0; }
+	echo "-l 0-2 -n 1 --file-prefix lab -a $txpci -a $rxpci --" \
+		"--conn $c=client,$s=server --conn-app bulk" \
+		"--port-ip $c=$TCP_CLIENT_IP/24 --port-ip $s=$TCP_SERVER_IP/24" \
+		"--conn-server $TCP_SERVER_IP:$TCP_PORT --conn-count 1 --conn-concurrency 1" \
+		"--conn-bulk $bytes --rxd $rxd --duration ${TCP_LIMIT_S}s --quiet --label $tx/$rx"
+}
+
+# tcp_extract DIR CLIENT_PCI SERVER_PCI -> the TCP_FIELDS of a transfer.
+readonly TCP_FIELDS="tcp_mbps tcp_completed tcp_failed tcp_sent tcp_delivered
+tcp_rtx tcp_client_tx_segs tcp_client_rx_segs tcp_server_tx_segs
+tcp_server_rx_segs tcp_client_opackets tcp_client_tx_service
+tcp_client_ipackets tcp_client_rx_service tcp_server_opackets
+tcp_server_tx_service tcp_server_ipackets tcp_server_rx_service
+tcp_client_driver tcp_server_driver"
+tcp_extract() {
+	if [ -s "$1/result.json" ]; then
+		jq -r --arg c "$2" --arg s "$3" -f "$LAB_DIR/lab/extract-tcp.jq" \
+			"$1/result.json" && return 0
+		say "$1/result.json: unreadable"
+	fi
+	echo $TCP_FIELDS | sed 's/[^ ]*/-/g'
 }
 
 # app_cmd NAME TX_PCI RX_PCI_LIST SIZE COUNT DURATION WIRERATE_ARGS -> the
@@ -196,17 +230,36 @@ pci_of() {
 	return 1
 }
 
+# plan_tcp NAME TX RX TX_PCI RX_PCI_LIST BYTES: the run's TCP transfer,
+# NAME.tcp in runs.list after the run, checked by wirerate check; sets tcp
+# to "-" when there is none (BYTES 0, or the testpmd stand-in).
+plan_tcp() {
+	local args
+	if [ "$6" = 0 ] || [ "$APP" != wirerate ]; then
+		tcp=-
+		return 0
+	fi
+	[ "${3%%,*}" != "$2" ] || usage_error "run $1: tcp: the client and server NICs must differ"
+	[ "$smp" -ge 3 ] || usage_error "run $1: tcp needs --smp 3 (a worker a port)"
+	args=$(tcp_args "$2" "$3" "$4" "$5" "$6")
+	set -f
+	WR_CHECK_CPUS=0-$((smp - 1)) "$WR_BIN" check $args ||
+		usage_error "run $1: wirerate refused its TCP transfer's options (tcp=$6, above)"
+	set +f
+	printf '%s.tcp\twirerate %s --json $OUT/result.json\n' "$1" "$args" >>"$work/runs.list"
+}
+
 # Writes runs.list (guest) and plan.tsv (host) from the scenario rows, each
 # run's options checked by wirerate check (its message, exit 2).
 plan_runs() {
-	local line name kv k v tx rx size mtu cnt rt dur txpci rxpci args
+	local line name kv k v tx rx size mtu cnt rt dur txpci rxpci args tcp
 	: >"$work/runs.list"
 	MAX_DUR=0
-	printf 'name\ttx\trx\tsize\tmtu\ttx_pci\trx_pci\n' >"$work/plan.tsv"
+	printf 'name\ttx\trx\tsize\tmtu\ttx_pci\trx_pci\ttcp\n' >"$work/plan.tsv"
 	while read -r line; do
 		read -r name kv <<<"$line"
 		[[ "$name" =~ ^[A-Za-z0-9._+-]+$ ]] || usage_error "scenario: bad run name '$name'"
-		tx="" rx="" size=${sizes%% *} cnt=$count rt=$rate dur=$duration
+		tx="" rx="" size=${sizes%% *} cnt=$count rt=$rate dur=$duration tcp=$tcp_bytes
 		for k in $kv; do
 			v=${k#*=}
 			case "$k" in
@@ -216,6 +269,7 @@ plan_runs() {
 			count=*) cnt=$v dur="" ;;
 			rate=*) rt=$v ;;
 			duration=*) dur=$v cnt="" ;;
+			tcp=*) tcp=$v ;;
 			*) usage_error "scenario run '$name': unknown key '$k'" ;;
 			esac
 		done
@@ -239,8 +293,11 @@ plan_runs() {
 		[ "$v" = "$dur" ] || v=$((v + 1))
 		[ "${v:-0}" -le "$MAX_DUR" ] || MAX_DUR=$v
 		printf '%s\t%s\n' "$name" "$(app_cmd "$name" "$txpci" "$rxpci" "$size" "$cnt" "$dur" "$args")" >>"$work/runs.list"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tx" "$rx" "$size" "$mtu" "$txpci" "$rxpci" >>"$work/plan.tsv"
+		plan_tcp "$name" "$tx" "$rx" "$txpci" "$rxpci" "$tcp"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$tx" "$rx" "$size" "$mtu" \
+			"$txpci" "$rxpci" "$tcp" >>"$work/plan.tsv"
 	done < <(scenario_rows)
 	NRUNS=$(($(wc -l <"$work/runs.list")))
+	NTCP=$(($(grep -c '^[^[:space:]]*\.tcp'$'\t' "$work/runs.list" || true)))
 	[ "$NRUNS" -gt 0 ] || usage_error "the scenario has no runs"
 }
