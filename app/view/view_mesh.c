@@ -113,6 +113,13 @@ pressure(FILE *f, const json_t *r)
 		fprintf(f, "; port %.0f forwarded %.0f", num(p, "port"), num(
 			json_array_get(json_object_get(p, "ports"), (size_t)num(p,
 			"port")), "forwarding_rate_pps"));
+	if (!json_is_true(json_object_get(p, "held")))
+		fprintf(f, "; the senders fell under the legal rate (%.0f "
+			"frames/s) in each of %.0f trials",
+			num(p, "tx_pps"), num(p, "tries"));
+	else if (num(p, "tries") > 1)
+		fprintf(f, "; %.0f trials, the senders held the rate in the "
+			"last", num(p, "tries"));
 	fprintf(f, ")\n");
 }
 

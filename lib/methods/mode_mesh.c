@@ -159,23 +159,31 @@ search(struct mesh_ctx *x, struct wr_mesh_found *f)
 
 /*
  * 5.6's forward pressure: one trial at the 88-bit gap's rate of the
- * declared link, judged against the 96-bit gap's rate. Returns as trial.
+ * declared link, judged against the 96-bit gap's rate; run again (up to
+ * WR_FWD_PRESS_TRIES in all) while the senders themselves fell under the
+ * legal rate (a busy host), every trial recorded. Returns as trial.
  */
 static int
 pressure(struct mesh_ctx *x, struct wr_mesh_found *f)
 {
 	struct wr_fwd_press fp;
+	unsigned int tries;
 	bool pass;
 	int rc;
 
 	wr_fwd_press_init(&fp, (double)x->rc->fwd_pressure_bps, WR_R2889_FRAME_LEN + 4);
-	x->m->size_left = 1;
-	snprintf(x->m->prog.phase, sizeof(x->m->prog.phase), "%.0f pps (88-bit gap)",
-		fp.offered_pps);
-	rc = trial(x, fp.offered_pps, &pass, &f->fwd_pps);
-	if (rc != 0)
-		return rc;
-	wr_fwd_press_judge(&fp, &x->plan, &x->c, x->send_s);
+	for (tries = 1; tries <= WR_FWD_PRESS_TRIES; tries++) {
+		x->m->size_left = 1;
+		snprintf(x->m->prog.phase, sizeof(x->m->prog.phase),
+			"%.0f pps (88-bit gap)", fp.offered_pps);
+		rc = trial(x, fp.offered_pps, &pass, &f->fwd_pps);
+		if (rc != 0)
+			return rc;
+		wr_fwd_press_judge(&fp, &x->plan, &x->c, x->send_s);
+		fp.tries = tries;
+		if (fp.held)
+			break;
+	}
 	wr_mesh_found_json(x->obj, f);
 	if (wr_fwd_press_json(x->obj, &fp) != 0)
 		return wr_err_env(x->m->err, -ENOMEM, "no memory");

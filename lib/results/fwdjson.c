@@ -54,6 +54,9 @@ wr_fwd_press_json(json_t *o, const struct wr_fwd_press *f)
 	wr_json_set(x, "legal_gap_bits", json_integer(WR_FWD_GAP_BITS));
 	wr_json_set(x, "offered_pps", json_real(f->offered_pps));
 	wr_json_set(x, "legal_pps", json_real(f->legal_pps));
+	wr_json_set(x, "tx_pps", json_real(f->tx_pps));
+	wr_json_set(x, "held", json_boolean(f->held));
+	wr_json_set(x, "tries", json_integer(f->tries));
 	wr_json_set(x, "found", json_boolean(f->found));
 	wr_json_set(x, "port", f->port >= 0 ? json_integer(f->port) : json_null());
 	wr_json_set(x, "ports", a);

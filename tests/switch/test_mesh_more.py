@@ -197,14 +197,18 @@ def bridge_mfr():
 
 def bridge_fwd_pressure():
     """RFC 2889 5.6's forward pressure (--mesh-forward-pressure 1M) on two
-    ports of the Linux bridge, unidirectional: one trial at the rate of an
+    ports of the Linux bridge, unidirectional: a trial at the rate of an
     88-bit gap on a declared 1 Mbit/s link (1e6 / 664 bits = 1506 frames
-    of 64 bytes a second; the legal rate is 1e6 / 672 = 1488). The bridge
-    alone forwards every frame: forward pressure found at port 1. With a
-    tbf of 560 kbit/s (about 1170 frames of 60 bytes a second, and its
-    burst) on the bridge's port to port 1: none. Each time the frames
-    port 1 received are the bridge port's kernel tx count (the tbf's
-    passed frames), and the verdict is the kernel's count over the
+    of 64 bytes a second; the legal rate is 1e6 / 672 = 1488), run again
+    (3 at most) while port 0's own sending rate fell under the legal one
+    (a busy host stretching the trial). The bridge alone forwards every
+    frame: forward pressure found at port 1. With a tbf of 560 kbit/s
+    (about 1170 frames of 60 bytes a second, and its burst) on the
+    bridge's port to port 1: none. Each time the frames port 1 received
+    over every trial are the bridge port's kernel tx count (the tbf's
+    passed frames); every trial but the last fell under the legal rate by
+    its own figures; and the verdict is the kernel's count of the last
+    trial (the kernel's total less the earlier trials' frames) over its
     sending time against the legal rate."""
     c, bed = Checker("bridge_fwd_pressure"), Bed("bridge_fwd_pressure")
     sw = Switch(bed, 2)
@@ -222,19 +226,29 @@ def bridge_fwd_pressure():
         if doc is None:
             return finish(c, bed, out)
         o = doc["rfc2889"]
-        t = o["trials"][0]
+        trials = o["trials"]
+        t = trials[-1]
         f = o["result"]["forward_pressure"]
         c.true(abs(f["offered_pps"] - 1e6 / 664) < 0.01 and
                abs(f["legal_pps"] - 1e6 / 672) < 0.01 and
                (f["gap_bits"], f["legal_gap_bits"], f["frame_len"]) == (88, 96, 64),
                "%s: the two rates of the declared link: %r" % (name, f))
-        c.eq((len(o["trials"]), t["ports"][0]["sent"]), (1, 1506),
-             "%s: one trial at the 88-bit gap's rate for 1 s" % name)
-        p1 = t["ports"][1]
+        c.eq((len(trials), f["held"]), (f["tries"], True),
+             "%s: one trial a try, the last held the rate" % name)
+        c.true(all(x["ports"][0]["sent"] == 1506 for x in trials),
+               "%s: each trial the 88-bit gap's frames for 1 s" % name)
+        c.true(all(x["ports"][0]["sent"] / x["send_s"] <= f["legal_pps"]
+                   for x in trials[:-1]) and
+               t["ports"][0]["sent"] / t["send_s"] > f["legal_pps"],
+               "%s: tried again only while port 0 sent under the legal rate: "
+               "%r" % (name, [(x["ports"][0]["sent"], x["send_s"]) for x in trials]))
+        p1 = [x["ports"][1] for x in trials]
+        got = [p["received"] + p["stray"] + p["other_received"] for p in p1]
         tx = sw.sw_pkts(1)[1] - tx0
-        c.eq(tx, p1["received"] + p1["stray"] + p1["other_received"],
-             "%s: bridge port 1 kernel tx = frames port 1 received" % name)
-        kernel = (tx - p1["stray"] - p1["other_received"]) / t["send_s"]
+        c.eq(tx, sum(got), "%s: bridge port 1 kernel tx = frames port 1 received"
+             % name)
+        last = tx - sum(got[:-1]) - p1[-1]["stray"] - p1[-1]["other_received"]
+        kernel = last / t["send_s"]
         c.eq((f["found"], f["port"]), (kernel > f["legal_pps"],
                                        1 if kernel > f["legal_pps"] else None),
              "%s: verdict = kernel count %.1f/s against the legal rate" % (name, kernel))
