@@ -3,7 +3,8 @@
  * The RFC 2889 results' tables of `wirerate report` (docs/rfc2889.md):
  * for each --mode mesh file its trials, with the congestion verdicts of
  * 5.5, then the ports of the last trial (counts, forwarding rate, the
- * MFR of 5.6 over the trials, the latency of 5.10) and its pairs; for
+ * MFR of 5.6 over the trials, the latency of 5.10) and its pairs, and
+ * the forward pressure trial of 5.6 when run; for
  * each address mode file (5.7, 5.8) its trials. The figures compare
  * judges are in the kind's table (report_fmt.c).
  */
@@ -16,7 +17,7 @@
 
 #include "report_mesh.h"
 
-#define MESH_TABLES 3u
+#define MESH_TABLES 4u
 #define OTHER_TABLES 1u
 
 /* A number of o at key into cell, with decimals; "-" when absent. */
@@ -180,6 +181,41 @@ mesh_pairs(const struct rep_run *run, const json_t *y, const json_t *t,
 	return 0;
 }
 
+/* 5.6's forward pressure of y's result, when run: one row. */
+static int
+mesh_pressure(const struct rep_run *run, const json_t *y, struct rep_doc *doc)
+{
+	static const char *const head[] = { "link bit/s", "offered fps/port",
+		"legal fps", "sender fps", "trials", "port", "port fwd fps",
+		"over legal %", "forward pressure" };
+	const json_t *f = json_object_get(json_object_get(y, "result"),
+		"forward_pressure"), *port;
+	struct rep_table *tb;
+
+	if (!json_is_object(f))
+		return 0;
+	tb = rep_table_new(doc, 1, "RFC 2889 5.6 of %s: forward pressure (a "
+		"gap of %.0f bits, legal %.0f)", run->label, json_number_value(
+		json_object_get(f, "gap_bits")), json_number_value(
+		json_object_get(f, "legal_gap_bits")));
+	if (tb == NULL)
+		return -ENOMEM;
+	heads(tb, head, RTE_DIM(head));
+	num_cell(tb->cell[0][0], f, "link_bps", 0);
+	num_cell(tb->cell[0][1], f, "offered_pps", 1);
+	num_cell(tb->cell[0][2], f, "legal_pps", 1);
+	num_cell(tb->cell[0][3], f, "tx_pps", 1);
+	num_cell(tb->cell[0][4], f, "tries", 0);
+	port = json_object_get(f, "port");
+	num_cell(tb->cell[0][5], f, "port", 0);
+	num_cell(tb->cell[0][6], json_is_integer(port) ? json_array_get(
+		json_object_get(f, "ports"), (size_t)json_integer_value(port)) :
+		NULL, "forwarding_rate_pps", 1);
+	num_cell(tb->cell[0][7], f, "over_legal_pct", 2);
+	yes_cell(tb->cell[0][8], f, "found", "yes", "no");
+	return 0;
+}
+
 /* The trials of an address mode result y (5.7, 5.8). */
 static int
 addr_trials(const struct rep_run *run, const json_t *y, struct rep_doc *doc)
@@ -216,7 +252,7 @@ mesh_tables(const struct rep_run *run, const json_t *y, struct rep_doc *doc)
 	const json_t *trials = json_object_get(y, "trials");
 	const json_t *last = json_array_get(trials, json_array_size(trials) - 1);
 
-	if (mesh_trials(run, y, doc) != 0)
+	if (mesh_trials(run, y, doc) != 0 || mesh_pressure(run, y, doc) != 0)
 		return -ENOMEM;
 	if (last == NULL)
 		return 0;

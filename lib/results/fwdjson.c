@@ -58,6 +58,7 @@ wr_fwd_press_json(json_t *o, const struct wr_fwd_press *f)
 	wr_json_set(x, "held", json_boolean(f->held));
 	wr_json_set(x, "tries", json_integer(f->tries));
 	wr_json_set(x, "found", json_boolean(f->found));
+	wr_json_set(x, "over_legal_pct", json_real(wr_fwd_over_pct(f)));
 	wr_json_set(x, "port", f->port >= 0 ? json_integer(f->port) : json_null());
 	wr_json_set(x, "ports", a);
 	wr_json_set(r, "forward_pressure", x);

@@ -94,6 +94,8 @@ wr_mesh_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 	p->frame_size = json_is_integer(fs) ? (unsigned int)json_integer_value(fs) : 64;
 	set(p, WR_METRIC_MESH_FWD_PPS, json_object_get(r, "forwarding_rate_pps"));
 	set(p, WR_METRIC_MESH_TPUT_PPS, json_object_get(r, "throughput_pps"));
+	set(p, WR_METRIC_MESH_FP_OVER_PCT, json_object_get(json_object_get(r,
+		"forward_pressure"), "over_legal_pct"));
 	out->nb = 1;
 	return port_points(o, r, p->frame_size, out, err);
 }

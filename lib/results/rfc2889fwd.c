@@ -87,3 +87,11 @@ wr_fwd_press_judge(struct wr_fwd_press *f, const struct wr_mesh_plan *p,
 	f->held = f->tx_pps > f->legal_pps;
 	f->found = wr_fwd_pressure(p, c, send_s, f->legal_pps, &f->port);
 }
+
+double
+wr_fwd_over_pct(const struct wr_fwd_press *f)
+{
+	if (f->port < 0 || f->port >= f->nb_ports || f->legal_pps <= 0)
+		return 0.0;
+	return (f->fwd_pps[f->port] / f->legal_pps - 1.0) * 100.0;
+}

@@ -94,6 +94,12 @@ void wr_fwd_press_init(struct wr_fwd_press *f, double link_bps,
 		unsigned int frame_len);
 
 /*
+ * How far the port furthest above f's legal rate forwarded above it, in
+ * % of it; 0 when none did. This function can't fail.
+ */
+double wr_fwd_over_pct(const struct wr_fwd_press *f);
+
+/*
  * Judge the trial of p in c (send_s seconds of sending) into f: each
  * port's forwarding rate, whether the senders held a rate above the
  * legal one (held), the verdict. This function can't fail.

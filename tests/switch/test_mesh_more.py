@@ -7,12 +7,14 @@ joined by one veth. Every pair is counted exactly (sent = received +
 lost) and compared with the kernel's counters of the switch ports (and
 of the link between the bridges). Root.
 Usage: test_mesh_more.py CASE."""
+import copy
 import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_switch as ts  # noqa: E402
+import test_mesh_report as tr  # noqa: E402
 from test_switch import Switch, linux_bridge, mesh_opts  # noqa: E402
 import cases  # noqa: E402
 from twoend import Bed, sh  # noqa: E402
@@ -213,7 +215,7 @@ def bridge_fwd_pressure():
     c, bed = Checker("bridge_fwd_pressure"), Bed("bridge_fwd_pressure")
     sw = Switch(bed, 2)
     linux_bridge(sw)
-    out = ""
+    out, docs = "", {}
     for name, tbf in (("free", False), ("capped", True)):
         if tbf:
             sw.in_s("tc", "qdisc", "add", "dev", sw.sw[1], "root", "tbf", "rate",
@@ -257,7 +259,42 @@ def bridge_fwd_pressure():
         c.true(("forward pressure: %s" % ("no" if tbf else "yes")) in out,
                "%s: the table: %r" % (name, out[-500:]))
         print("%s: %r, kernel %.1f/s" % (name, f, kernel))
+        docs[name] = doc
+    pressure_compare(c, bed, docs)
     finish(c, bed, out)
+
+
+def pressure_compare(c, bed, docs):
+    """report's forward pressure row is the result's; compare judges
+    mesh_fp_over_pct: each run with itself exit 0, the free run's figure
+    raised by 5 points is a regression (exit 1) naming it alone."""
+    for name, doc in docs.items():
+        path = bed.path("%s.json" % name)
+        f = doc["rfc2889"]["result"]["forward_pressure"]
+        p = tr.tool(["report", path])
+        row = tr.rows(p.stdout, "forward pressure (a gap of 88 bits")
+        c.eq(row, [["%.0f" % f["link_bps"], "%.1f" % f["offered_pps"],
+                    "%.1f" % f["legal_pps"], "%.1f" % f["tx_pps"], str(f["tries"]),
+                    "-" if f["port"] is None else str(f["port"]),
+                    "-" if f["port"] is None else
+                    "%.1f" % f["ports"][f["port"]]["forwarding_rate_pps"],
+                    "%.2f" % f["over_legal_pct"], "yes" if f["found"] else "no"]],
+             "%s: report's forward pressure row" % name)
+        p = tr.tool(["compare", path, path])
+        c.true(p.returncode == 0 and "mesh_fp_over_pct" in p.stdout,
+               "%s: compare with itself: exit 0, judged: %r" % (name, p.stdout[-400:]))
+    free = docs["free"]["rfc2889"]["result"]["forward_pressure"]
+    c.true(free["over_legal_pct"] > 0 and
+           docs["capped"]["rfc2889"]["result"]["forward_pressure"][
+               "over_legal_pct"] == 0, "over_legal_pct: > 0 free, 0 capped")
+    worse = copy.deepcopy(docs["free"])
+    worse["rfc2889"]["result"]["forward_pressure"]["over_legal_pct"] += 5
+    p = tr.tool(["compare", bed.path("free.json"), tr.write(bed, "worse.json", worse)])
+    c.eq(p.returncode, 1, "planted: exit 1: %s" % p.stdout[-600:])
+    verdict = [x for x in p.stdout.splitlines() if x.startswith("verdict:")]
+    c.true(len(verdict) == 1 and "mesh_fp_over_pct" in verdict[0] and
+           "mesh_fwd_pps" not in verdict[0] and "port" not in verdict[0],
+           "the verdict names mesh_fp_over_pct alone: %r" % verdict)
 
 
 CASES = cases.by_name(bridge_unidir, bridges_multi, bridge_mfr, bridge_fwd_pressure)
