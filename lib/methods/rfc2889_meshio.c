@@ -33,6 +33,7 @@ count_frame(const struct wr_mesh_io *io, unsigned int r, struct rte_mbuf *m,
 
 	if (m->nb_segs != 1 || !wr_r2889_parse(rte_pktmbuf_mtod(m, const uint8_t *),
 			rte_pktmbuf_data_len(m), &t) || t.kind != WR_R2889_MESH ||
+			rte_pktmbuf_data_len(m) != io->frame_len ||
 			t.trial != io->trial || t.src_port >= io->plan->nb_ports ||
 			(t.dst_port >= io->plan->nb_ports &&
 			!(io->plan->bcast && t.dst_port == WR_MESH_BCAST_DST))) {
@@ -82,17 +83,26 @@ wr_mesh_io_drain(const struct wr_mesh_io *io)
 		poll_rx(io, NULL);
 }
 
-/* A frame of kind from port s to dst carrying t; NULL: no mbuf. */
+/*
+ * A frame of len bytes (at least WR_R2889_FRAME_LEN) from port s to dst
+ * carrying t, zeros after the tag; NULL: no mbuf.
+ */
 static struct rte_mbuf *
 make_frame(const struct wr_mesh_io *io, unsigned int s, const uint8_t *dst,
-		const struct wr_r2889_tag *t)
+		const struct wr_r2889_tag *t, uint16_t len)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(io->pool);
+	uint8_t *p;
 
 	if (m == NULL)
 		return NULL;
-	wr_r2889_frame((uint8_t *)rte_pktmbuf_append(m, WR_R2889_FRAME_LEN),
-		dst, io->mac[s], t);
+	p = (uint8_t *)rte_pktmbuf_append(m, len);
+	if (p == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	wr_r2889_frame(p, dst, io->mac[s], t);
+	memset(p + WR_R2889_FRAME_LEN, 0, len - WR_R2889_FRAME_LEN);
 	return m;
 }
 
@@ -107,7 +117,7 @@ send_learning(const struct wr_mesh_io *io, struct wr_mesh_counts *c,
 
 	for (s = 0; s < io->plan->nb_ports; s++) {
 		t.src_port = (uint8_t)s;
-		m = make_frame(io, s, bcast_mac, &t);
+		m = make_frame(io, s, bcast_mac, &t, WR_R2889_FRAME_LEN);
 		if (m == NULL || rte_eth_tx_burst(io->port_id[s], 0, &m, 1) != 1) {
 			rte_pktmbuf_free(m);
 			return wr_err_fail(err, -EIO, "mesh trial: port %u took no "
@@ -135,7 +145,8 @@ due_frames(const struct wr_mesh_io *io, unsigned int s, struct sender *x,
 		d = p->dst[s][(x->next + n) % p->nb_dst[s]];
 		t.dst_port = (uint8_t)(p->bcast ? WR_MESH_BCAST_DST : d);
 		t.idx = p->bcast ? (uint32_t)(x->next + n) : seq[d]++;
-		b[n] = make_frame(io, s, p->bcast ? bcast_mac : io->mac[d], &t);
+		b[n] = make_frame(io, s, p->bcast ? bcast_mac : io->mac[d], &t,
+			io->frame_len);
 		if (b[n] == NULL)
 			break;
 		n++;

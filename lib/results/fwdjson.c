@@ -4,10 +4,19 @@
 #include "fwdjson.h"
 #include "base/jsonw.h"
 
+/* The result of the size o's trials are at: the last of "results". */
+static json_t *
+size_result(json_t *o)
+{
+	json_t *a = json_object_get(o, "results");
+
+	return json_array_get(a, json_array_size(a) - 1);
+}
+
 int
 wr_fwd_max_json(json_t *o, const struct wr_fwd_max *m)
 {
-	json_t *r = json_object_get(o, "result"), *a, *x;
+	json_t *r = size_result(o), *a, *x;
 	unsigned int i;
 
 	if (r == NULL)
@@ -29,7 +38,7 @@ wr_fwd_max_json(json_t *o, const struct wr_fwd_max *m)
 int
 wr_fwd_press_json(json_t *o, const struct wr_fwd_press *f)
 {
-	json_t *r = json_object_get(o, "result"), *a, *x, *p;
+	json_t *r = size_result(o), *a, *x, *p;
 	unsigned int i;
 
 	if (r == NULL)

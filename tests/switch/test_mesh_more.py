@@ -273,7 +273,7 @@ def pressure_compare(c, bed, docs):
         f = doc["rfc2889"]["result"]["forward_pressure"]
         p = tr.tool(["report", path])
         row = tr.rows(p.stdout, "forward pressure (a gap of 88 bits")
-        c.eq(row, [["%.0f" % f["link_bps"], "%.1f" % f["offered_pps"],
+        c.eq(row, [["64", "%.0f" % f["link_bps"], "%.1f" % f["offered_pps"],
                     "%.1f" % f["legal_pps"], "%.1f" % f["tx_pps"], str(f["tries"]),
                     "-" if f["port"] is None else str(f["port"]),
                     "-" if f["port"] is None else
@@ -288,7 +288,9 @@ def pressure_compare(c, bed, docs):
            docs["capped"]["rfc2889"]["result"]["forward_pressure"][
                "over_legal_pct"] == 0, "over_legal_pct: > 0 free, 0 capped")
     worse = copy.deepcopy(docs["free"])
-    worse["rfc2889"]["result"]["forward_pressure"]["over_legal_pct"] += 5
+    r = worse["rfc2889"]["results"][0]     # compare reads each size's
+    worse["rfc2889"]["result"] = r
+    r["forward_pressure"]["over_legal_pct"] += 5
     p = tr.tool(["compare", bed.path("free.json"), tr.write(bed, "worse.json", worse)])
     c.eq(p.returncode, 1, "planted: exit 1: %s" % p.stdout[-600:])
     verdict = [x for x in p.stdout.splitlines() if x.startswith("verdict:")]
@@ -297,7 +299,66 @@ def pressure_compare(c, bed, docs):
            "the verdict names mesh_fp_over_pct alone: %r" % verdict)
 
 
-CASES = cases.by_name(bridge_unidir, bridges_multi, bridge_mfr, bridge_fwd_pressure)
+def sw_bytes(sw, i):
+    """Kernel's rx bytes of the switch's port i."""
+    out = sh("ip", "-n", sw.ns_s, "-s", "-j", "link", "show", "dev", sw.sw[i]).stdout
+    return json.loads(out)[0]["stats64"]["rx"]["bytes"]
+
+
+def bridge_mesh_sizes():
+    """--mode mesh --sizes 64,512 over 4 ports of the Linux bridge, fully
+    meshed at 1000 frames/s per port: a trial and a result per size, each
+    pair exact and lossless; each bridge port's kernel rx frames and rx
+    bytes equal what wirerate's port sent (every trial frame its size less
+    the FCS, and the 60-byte learning frames), tx frames what it
+    received; report's trials name each trial's size and compare judges
+    each size's points."""
+    c, bed = Checker("bridge_mesh_sizes"), Bed("bridge_mesh_sizes")
+    sw = Switch(bed, 4)
+    linux_bridge(sw)
+    before = [sw.sw_pkts(i) for i in range(4)]
+    bytes0 = [sw_bytes(sw, i) for i in range(4)]
+    rc, out, doc = sw.run(mesh_opts("1000", ["--sizes", "64,512"]), "sizes")
+    c.eq(rc, 0, "exit code")
+    if doc is None:
+        return finish(c, bed, out)
+    o = doc["rfc2889"]
+    c.eq(([t["frame_size"] for t in o["trials"]],
+          [r["frame_size"] for r in o["results"]], o["sizes"]),
+         ([64, 512], [64, 512], [64, 512]), "a trial and a result per size")
+    c.eq(o["result"], o["results"][0], "result: the first size's")
+    ts.check_pairs(c, doc, "full", 4, "sizes")
+    c.true(all((t["pass"], t["lost"]) == (True, 0) for t in o["trials"]),
+           "nothing lost at either size")
+    ts.check_port_counters(c, sw, doc, before, "sizes")
+    for i in range(4):
+        ps = [(t["frame_size"], p) for t in o["trials"] for p in t["ports"]
+              if p["index"] == i]
+        c.eq(sw_bytes(sw, i) - bytes0[i],
+             sum(p["sent"] * (fs - 4) + p["learn_sent"] * 60 for fs, p in ps),
+             "switch port %d rx bytes = wirerate's frames at their sizes" % i)
+        print("port %d: rx bytes %d" % (i, sw_bytes(sw, i) - bytes0[i]))
+    c.true("at 64 B:" in out and "at 512 B:" in out, "the table by size: %r"
+           % out[-600:])
+    p = tr.tool(["report", bed.path("sizes.json")])
+    c.eq([r[1] for r in tr.rows(p.stdout, "over 4 ports, trials")], ["64", "512"],
+         "report: each trial's size")
+    p = tr.tool(["compare", bed.path("sizes.json"), bed.path("sizes.json")])
+    c.true(p.returncode == 0 and all("%d B, port %d" % (fs, i) in p.stdout
+                                     for fs in (64, 512) for i in range(4)),
+           "compare: every port judged at each size: %r" % p.stdout[-800:])
+    worse = copy.deepcopy(doc)
+    worse["rfc2889"]["results"][1]["max_forwarding_rate"][3]["mfr_pps"] *= 0.8
+    p = tr.tool(["compare", bed.path("sizes.json"), tr.write(bed, "w.json", worse)])
+    verdict = [x for x in p.stdout.splitlines() if x.startswith("verdict:")]
+    c.true(p.returncode == 1 and len(verdict) == 1 and
+           "mesh_mfr_pps at 512 B, port 3" in verdict[0] and "64 B" not in verdict[0],
+           "a regression planted at 512 B is named at 512 B alone: %r" % verdict)
+    finish(c, bed, out)
+
+
+CASES = cases.by_name(bridge_unidir, bridges_multi, bridge_mfr, bridge_fwd_pressure,
+                      bridge_mesh_sizes)
 
 if __name__ == "__main__":
     try:

@@ -574,7 +574,10 @@ def bad_input():
             (nulls, ["--mesh-forward-pressure", "1M"],
              "--mesh-forward-pressure needs --mode mesh"),
             (nulls, ["--mode", "mesh", "--mesh-forward-pressure", "12"],
-             "mesh-forward-pressure")):
+             "mesh-forward-pressure"),
+            (nulls, ["--mode", "mesh", "--sizes", "64,2000"], "--mode mesh: "
+             "frame size 2000 (--size, --sizes): its frames are 64 to 1518 "
+             "bytes")):
         wrtest.refused(c, vdevs, opts, msg)
     c.true(not os.path.exists(marker), "the reset hook never ran")
     # A hook that fails is a failed run (1), with what it said.
