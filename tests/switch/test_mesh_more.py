@@ -147,13 +147,6 @@ def bridges_multi():
     finish(c, bed, out)
 
 
-def tbf_sent(sw, dev):
-    """(frames passed, frames dropped) by dev's tbf (tc -s qdisc)."""
-    out = sw.in_s("tc", "-s", "-j", "qdisc", "show", "dev", dev).stdout
-    q = [q for q in json.loads(out) if q.get("kind") == "tbf"][0]
-    return q["packets"], q["drops"]
-
-
 def bridge_mfr():
     """RFC 2889 5.6's maximum forwarding rate: two ports of the Linux
     bridge, unidirectional, the bridge's port to wirerate's port 1 a tbf
@@ -166,9 +159,8 @@ def bridge_mfr():
     c, bed = Checker("bridge_mfr"), Bed("bridge_mfr")
     sw = Switch(bed, 2)
     linux_bridge(sw)
-    sw.in_s("tc", "qdisc", "add", "dev", sw.sw[1], "root", "tbf", "rate", "1mbit",
-            "burst", "2kb", "latency", "20ms")
-    sent0, drops0 = tbf_sent(sw, sw.sw[1])
+    sw.add_tbf(sw.sw[1])
+    sent0, drops0 = ts.tbf_counts(sw, sw.sw[1])
     rc, out, doc = sw.run(mesh_opts("1000-4000", [
         "--mesh-pattern", "unidirectional", "--max-trials", "3"]), "mfr")
     c.eq(rc, 0, "exit code")
@@ -178,7 +170,7 @@ def bridge_mfr():
     trials = o["trials"]
     c.true(all(x["sent"] == x["received"] + x["lost"] for t in trials
                for x in t["pairs"]), "every pair sent = received + lost")
-    sent, drops = tbf_sent(sw, sw.sw[1])
+    sent, drops = ts.tbf_counts(sw, sw.sw[1])
     c.eq(drops - drops0, sum(t["lost"] for t in trials), "tbf dropped = frames lost")
     p1 = [p for t in trials for p in t["ports"] if p["index"] == 1]
     c.eq(sent - sent0, sum(p["received"] + p["stray"] + p["other_received"]
@@ -218,8 +210,7 @@ def bridge_fwd_pressure():
     out, docs = "", {}
     for name, tbf in (("free", False), ("capped", True)):
         if tbf:
-            sw.in_s("tc", "qdisc", "add", "dev", sw.sw[1], "root", "tbf", "rate",
-                    "560kbit", "burst", "2kb", "latency", "20ms")
+            sw.add_tbf(sw.sw[1], "560kbit")
         tx0 = sw.sw_pkts(1)[1]
         rc, out, doc = sw.run(["--mode", "mesh", "--mesh-pattern", "unidirectional",
                                "--mesh-forward-pressure", "1M", "--trial", "1s",

@@ -160,8 +160,7 @@ def mesh_killed():
     linux_bridge(sw)
     # Loads above what a tbf of 1 Mbit/s on the way to port 1 passes lose
     # frames: the search goes on after its first trial.
-    sw.in_s("tc", "qdisc", "add", "dev", sw.sw[1], "root", "tbf", "rate", "1mbit",
-            "burst", "2kb", "latency", "20ms")
+    sw.add_tbf(sw.sw[1])
     before = [sw.sw_pkts(i) for i in range(4)]
     doc, path, p = kill_after(sw, mesh_opts("1000-4000", ["--max-trials", "5"]), 2)
     if not killed_kept(c, doc, 5):

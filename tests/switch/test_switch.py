@@ -79,6 +79,11 @@ class Switch:
         with open(self.marker) as f:
             return len(f.read().splitlines())
 
+    def add_tbf(self, dev, rate="1mbit"):
+        """A tbf of rate (2 kB burst, 20 ms queue) as dev's root qdisc."""
+        self.in_s("tc", "qdisc", "add", "dev", dev, "root", "tbf", "rate", rate,
+                  "burst", "2kb", "latency", "20ms")
+
     def hook(self, cmd):
         """--fdb-reset: cmd in S, then a line in the marker file."""
         return "ip netns exec %s %s && echo reset >> %s" % (self.ns_s, cmd, self.marker)
@@ -314,6 +319,13 @@ def tc_dropped(sw, dev):
     return sum(q.get("drops", 0) for q in json.loads(out) if q.get("kind") == "tbf")
 
 
+def tbf_counts(sw, dev):
+    """(frames passed, frames dropped) by dev's tbf (tc -s qdisc)."""
+    out = sw.in_s("tc", "-s", "-j", "qdisc", "show", "dev", dev).stdout
+    q = [q for q in json.loads(out) if q.get("kind") == "tbf"][0]
+    return q["packets"], q["drops"]
+
+
 def tc_offered(sw, dev):
     """Frames offered to dev's tbf so far: those it sent and those it
     dropped (tc -s qdisc)."""
@@ -332,8 +344,7 @@ def bridge_mesh_search():
     c, bed = Checker("bridge_mesh_search"), Bed("bridge_mesh_search")
     sw = Switch(bed, 4)
     linux_bridge(sw)
-    sw.in_s("tc", "qdisc", "add", "dev", sw.sw[0], "root", "tbf", "rate", "1mbit",
-            "burst", "2kb", "latency", "20ms")
+    sw.add_tbf(sw.sw[0])
     before = [sw.sw_pkts(i) for i in range(4)]
     drops = tc_dropped(sw, sw.sw[0])
     rc, out, doc = sw.run(mesh_opts("100-3000", ["--mesh-pattern", "many-to-one",
@@ -366,8 +377,7 @@ def bridge_congestion():
     c, bed = Checker("bridge_congestion"), Bed("bridge_congestion")
     sw = Switch(bed, 4)
     linux_bridge(sw)
-    sw.in_s("tc", "qdisc", "add", "dev", sw.sw[2], "root", "tbf", "rate", "1mbit",
-            "burst", "2kb", "latency", "20ms")
+    sw.add_tbf(sw.sw[2])
     before = [sw.sw_pkts(i) for i in range(4)]
     drops = tc_dropped(sw, sw.sw[2])
     rc, out, doc = sw.run(mesh_opts("2000", ["--mesh-pattern", "congestion"]), "nohol")
