@@ -10,6 +10,7 @@ Usage: test_mesh_more.py CASE."""
 import copy
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -309,7 +310,8 @@ def bridge_mesh_sizes():
     linux_bridge(sw)
     before = [sw.sw_pkts(i) for i in range(4)]
     bytes0 = [sw_bytes(sw, i) for i in range(4)]
-    rc, out, doc = sw.run(mesh_opts("1000", ["--sizes", "64,512"]), "sizes")
+    opts = [x for x in mesh_opts("1000", ["--sizes", "64,512"]) if x != "--quiet"]
+    rc, out, doc = sw.run(opts, "sizes")
     c.eq(rc, 0, "exit code")
     if doc is None:
         return finish(c, bed, out)
@@ -329,6 +331,10 @@ def bridge_mesh_sizes():
              sum(p["sent"] * (fs - 4) + p["learn_sent"] * 60 for fs, p in ps),
              "switch port %d rx bytes = wirerate's frames at their sizes" % i)
         print("port %d: rx bytes %d" % (i, sw_bytes(sw, i) - bytes0[i]))
+    prog = re.findall(r"^progress: size (\d)/2 \(?(\d+) B\)?, trial (\d+)", out, re.M)
+    c.eq(prog, [(str(i + 1), str(t["frame_size"]), str(i + 1))
+                for i, t in enumerate(o["trials"])],
+         "a progress line before each trial, naming its size: %r" % prog)
     c.true("at 64 B:" in out and "at 512 B:" in out, "the table by size: %r"
            % out[-600:])
     p = tr.tool(["report", bed.path("sizes.json")])
