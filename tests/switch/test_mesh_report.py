@@ -188,7 +188,8 @@ def addr_killed():
     stays valid, labelled running, and keeps every finished trial; the
     learning port's kernel rx (test frames delivered) and the reset hook's
     runs are the kept trials' and at most one trial more (512 addresses);
-    report and compare accept it and say INCOMPLETE."""
+    a progress line came before each trial; report and compare accept it
+    and say INCOMPLETE."""
     c, bed = Checker("addr_killed"), Bed("addr_killed")
     sw = Switch(bed)
     linux_bridge(sw)
@@ -197,15 +198,19 @@ def addr_killed():
                "bridge learns every address, the search ends at once")
         return finish(c, bed)
     before = sw.rx_pkts(0)
-    doc, path, p = kill_after(sw, ts.addr_opts(sw, "addr-capacity", "64-512",
-                                               "bridge fdb flush dev br0 dynamic"), 2)
+    opts = ts.addr_opts(sw, "addr-capacity", "64-512", "bridge fdb flush dev br0 dynamic")
+    doc, path, p = kill_after(sw, [x for x in opts if x != "--quiet"], 2)
     if not killed_kept(c, doc, 20):
         return finish(c, bed, p.text())
+    n = len(doc["rfc2889"]["trials"])
+    prog = [int(x) for x in re.findall(r"^progress: size 1/1 \(?64 B\)?, trial (\d+)",
+                                       p.text(), re.M)]
+    c.true(prog[:n] == list(range(1, n + 1)) and len(prog) <= n + 1,
+           "a progress line before each trial, counting up: %r" % prog)
     kept = ts.totals(doc)["test_received"]
     rx = sw.rx_pkts(0) - before
     c.true(kept <= rx <= kept + 512, "learning port rx %d: the kept trials' "
            "%d and at most one trial more" % (rx, kept))
-    n = len(doc["rfc2889"]["trials"])
     c.true(n <= sw.resets() <= n + 1, "resets %d: one per kept trial, and "
            "the killed one's" % sw.resets())
     r = tool(["report", path])
