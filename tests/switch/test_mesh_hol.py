@@ -17,6 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_switch as ts  # noqa: E402
+import test_mesh_report as tr  # noqa: E402
 from test_switch import Switch, mesh_opts  # noqa: E402
 import cases  # noqa: E402
 from twoend import Bed  # noqa: E402
@@ -89,6 +90,10 @@ def bridge_hol():
            "the input queue dropped the uncongested flow's losses")
     ts.check_port_counters(c, sw, doc, before, "hol")
     c.true("head-of-line blocking: yes" in out, "table: %r" % out[-600:])
+    p = tr.tool(["report", bed.path("hol.json")])
+    c.eq([(r[5], r[8], r[9]) for r in tr.rows(p.stdout, "over 4 ports, trials")],
+         [(str(t["lost"]), "yes", "no")],
+         "report: the trial's loss, head-of-line blocking, no back pressure")
     print("hol: %r; input tbf passed %d dropped %d; port 2 tbf dropped %d" % (
         g, inq[0] - in0[0], inq[1] - in0[1], cong[1] - cong0[1]))
     finish(c, bed, out)

@@ -230,6 +230,17 @@ def bridge_learning():
     c.eq(len(rows), totals(doc)["test_received"], "tshark: frames at the learning port")
     c.true(all(r == ["0x88b5", GEN_MACS[1], r[2]] and r[2].startswith(PLAN)
                for r in rows), "tshark: test frames to plan addresses: %r" % rows[:3])
+    # compare judges learn_rate_pps: with itself it passes, 20 % less fails.
+    worse = bed.path("worse.json")
+    r["learning_rate_pps"] *= 0.8
+    with open(worse, "w") as f:
+        json.dump(doc, f)
+    for other, want in ((bed.path("learning.json"), 0), (worse, 1)):
+        p = subprocess.run([twoend.WIRERATE, "compare", bed.path("learning.json"),
+                            other], capture_output=True, text=True)
+        c.true(p.returncode == want and re.search(
+            r"learn_rate_pps .*%s" % ("regression" if want else "pass"), p.stdout),
+            "compare: exit %d, learn_rate_pps judged: %r" % (want, p.stdout[-400:]))
     finish(c, bed, out)
 
 
