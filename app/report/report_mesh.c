@@ -3,7 +3,8 @@
  * The RFC 2889 results' tables of `wirerate report` (docs/rfc2889.md):
  * for each --mode mesh file its trials, with the congestion verdicts of
  * 5.5, then the ports of the last trial (counts, forwarding rate, the
- * MFR of 5.6 over the trials, the latency of 5.10) and its pairs; for
+ * MFR of 5.6 over the trials, the latency of 5.10) and its pairs, and
+ * the forward pressure trial of 5.6 when run; for
  * each address mode file (5.7, 5.8) its trials. The figures compare
  * judges are in the kind's table (report_fmt.c).
  */
@@ -16,7 +17,7 @@
 
 #include "report_mesh.h"
 
-#define MESH_TABLES 3u
+#define MESH_TABLES 4u
 #define OTHER_TABLES 1u
 
 /* A number of o at key into cell, with decimals; "-" when absent. */
@@ -64,8 +65,8 @@ str(const json_t *o, const char *key)
 static int
 mesh_trials(const struct rep_run *run, const json_t *y, struct rep_doc *doc)
 {
-	static const char *const head[] = { "trial", "offered fps/port", "sent",
-		"received", "lost", "forwarding fps", "verdict",
+	static const char *const head[] = { "trial", "size", "offered fps/port",
+		"sent", "received", "lost", "forwarding fps", "verdict",
 		"head-of-line blocking", "back pressure" };
 	const json_t *trials = json_object_get(y, "trials"), *t, *g;
 	struct rep_table *tb;
@@ -81,16 +82,31 @@ mesh_trials(const struct rep_run *run, const json_t *y, struct rep_doc *doc)
 	json_array_foreach(trials, i, t) {
 		g = json_object_get(t, "congestion");
 		snprintf(tb->cell[i][0], REP_CELL, "%zu", i + 1);
-		num_cell(tb->cell[i][1], t, "offered_pps", 0);
-		num_cell(tb->cell[i][2], t, "sent", 0);
-		num_cell(tb->cell[i][3], t, "received", 0);
-		num_cell(tb->cell[i][4], t, "lost", 0);
-		num_cell(tb->cell[i][5], t, "forwarding_rate_pps", 0);
-		yes_cell(tb->cell[i][6], t, "pass", "pass", "LOSS");
-		yes_cell(tb->cell[i][7], g, "head_of_line_blocking", "yes", "no");
-		yes_cell(tb->cell[i][8], g, "back_pressure", "yes", "no");
+		num_cell(tb->cell[i][1], t, "frame_size", 0);
+		num_cell(tb->cell[i][2], t, "offered_pps", 0);
+		num_cell(tb->cell[i][3], t, "sent", 0);
+		num_cell(tb->cell[i][4], t, "received", 0);
+		num_cell(tb->cell[i][5], t, "lost", 0);
+		num_cell(tb->cell[i][6], t, "forwarding_rate_pps", 0);
+		yes_cell(tb->cell[i][7], t, "pass", "pass", "LOSS");
+		yes_cell(tb->cell[i][8], g, "head_of_line_blocking", "yes", "no");
+		yes_cell(tb->cell[i][9], g, "back_pressure", "yes", "no");
 	}
 	return 0;
+}
+
+/* y's result of trial t's frame size (its "result" in a file without). */
+static const json_t *
+result_of(const json_t *y, const json_t *t)
+{
+	const json_t *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(y, "results"), i, r)
+		if (json_equal(json_object_get(r, "frame_size"),
+				json_object_get(t, "frame_size")))
+			return r;
+	return json_object_get(y, "result");
 }
 
 /* The MFR entry of port idx in result r, or NULL. */
@@ -121,14 +137,15 @@ mesh_ports(const struct rep_run *run, const json_t *y, const json_t *t,
 	size_t i;
 
 	tb = rep_table_new(doc, (unsigned int)json_array_size(ports),
-		"RFC 2889 %s of %s: ports of the last trial; MFR (5.6) over all "
-		"trials; latency by %s", str(y, "section"), run->label,
+		"RFC 2889 %s of %s: ports of the last trial (%.0f B); MFR (5.6) "
+		"over the trials of its size; latency by %s", str(y, "section"),
+		run->label, json_number_value(json_object_get(t, "frame_size")),
 		str(y, "latency_clock"));
 	if (tb == NULL)
 		return -ENOMEM;
 	heads(tb, head, RTE_DIM(head));
 	json_array_foreach(ports, i, x) {
-		m = mfr_of(json_object_get(y, "result"), json_object_get(x, "index"));
+		m = mfr_of(result_of(y, t), json_object_get(x, "index"));
 		l = json_object_get(x, "latency");
 		num_cell(tb->cell[i][0], x, "index", 0);
 		num_cell(tb->cell[i][1], x, "sent", 0);
@@ -180,6 +197,50 @@ mesh_pairs(const struct rep_run *run, const json_t *y, const json_t *t,
 	return 0;
 }
 
+/* 5.6's forward pressure of y's results, when run: a row per size. */
+static int
+mesh_pressure(const struct rep_run *run, const json_t *y, struct rep_doc *doc)
+{
+	static const char *const head[] = { "size", "link bit/s",
+		"offered fps/port", "legal fps", "sender fps", "trials", "port",
+		"port fwd fps", "over legal %", "forward pressure" };
+	const json_t *rs = json_object_get(y, "results"), *r, *f, *port;
+	struct rep_table *tb;
+	unsigned int n = 0;
+	size_t i;
+
+	json_array_foreach(rs, i, r)
+		n += json_is_object(json_object_get(r, "forward_pressure"));
+	if (n == 0)
+		return 0;
+	tb = rep_table_new(doc, n, "RFC 2889 5.6 of %s: forward pressure (a gap "
+		"of 88 bits, legal 96)", run->label);
+	if (tb == NULL)
+		return -ENOMEM;
+	heads(tb, head, RTE_DIM(head));
+	n = 0;
+	json_array_foreach(rs, i, r) {
+		f = json_object_get(r, "forward_pressure");
+		if (!json_is_object(f))
+			continue;
+		num_cell(tb->cell[n][0], r, "frame_size", 0);
+		num_cell(tb->cell[n][1], f, "link_bps", 0);
+		num_cell(tb->cell[n][2], f, "offered_pps", 1);
+		num_cell(tb->cell[n][3], f, "legal_pps", 1);
+		num_cell(tb->cell[n][4], f, "tx_pps", 1);
+		num_cell(tb->cell[n][5], f, "tries", 0);
+		port = json_object_get(f, "port");
+		num_cell(tb->cell[n][6], f, "port", 0);
+		num_cell(tb->cell[n][7], json_is_integer(port) ? json_array_get(
+			json_object_get(f, "ports"), (size_t)json_integer_value(
+			port)) : NULL, "forwarding_rate_pps", 1);
+		num_cell(tb->cell[n][8], f, "over_legal_pct", 2);
+		yes_cell(tb->cell[n][9], f, "found", "yes", "no");
+		n++;
+	}
+	return 0;
+}
+
 /* The trials of an address mode result y (5.7, 5.8). */
 static int
 addr_trials(const struct rep_run *run, const json_t *y, struct rep_doc *doc)
@@ -216,7 +277,7 @@ mesh_tables(const struct rep_run *run, const json_t *y, struct rep_doc *doc)
 	const json_t *trials = json_object_get(y, "trials");
 	const json_t *last = json_array_get(trials, json_array_size(trials) - 1);
 
-	if (mesh_trials(run, y, doc) != 0)
+	if (mesh_trials(run, y, doc) != 0 || mesh_pressure(run, y, doc) != 0)
 		return -ENOMEM;
 	if (last == NULL)
 		return 0;

@@ -30,12 +30,13 @@ trials(FILE *f, const json_t *y)
 	const json_t *t;
 	size_t i;
 
-	fprintf(f, "%12s %12s %12s %10s %14s %s\n", "offered pps", "sent",
-		"received", "lost", "forwarding pps", "verdict");
+	fprintf(f, "%6s %12s %12s %12s %10s %14s %s\n", "size", "offered pps",
+		"sent", "received", "lost", "forwarding pps", "verdict");
 	json_array_foreach(json_object_get(y, "trials"), i, t)
-		fprintf(f, "%12.0f %12.0f %12.0f %10.0f %14.0f %s\n",
-			num(t, "offered_pps"), num(t, "sent"), num(t, "received"),
-			num(t, "lost"), num(t, "forwarding_rate_pps"), verdict(t));
+		fprintf(f, "%6.0f %12.0f %12.0f %12.0f %10.0f %14.0f %s\n",
+			num(t, "frame_size"), num(t, "offered_pps"), num(t, "sent"),
+			num(t, "received"), num(t, "lost"),
+			num(t, "forwarding_rate_pps"), verdict(t));
 }
 
 /* RFC 2889 5.5's verdicts of trial t, when it has them. */
@@ -113,6 +114,13 @@ pressure(FILE *f, const json_t *r)
 		fprintf(f, "; port %.0f forwarded %.0f", num(p, "port"), num(
 			json_array_get(json_object_get(p, "ports"), (size_t)num(p,
 			"port")), "forwarding_rate_pps"));
+	if (!json_is_true(json_object_get(p, "held")))
+		fprintf(f, "; the senders fell under the legal rate (%.0f "
+			"frames/s) in each of %.0f trials",
+			num(p, "tx_pps"), num(p, "tries"));
+	else if (num(p, "tries") > 1)
+		fprintf(f, "; %.0f trials, the senders held the rate in the "
+			"last", num(p, "tries"));
 	fprintf(f, ")\n");
 }
 
@@ -128,13 +136,37 @@ broadcast(FILE *f, const json_t *t)
 			num(b, "frames_sent"), num(b, "receivers"));
 }
 
+/* What the trials of result r's size found; sized: say the size. */
+static void
+found(FILE *f, const json_t *r, bool sized)
+{
+	if (sized)
+		fprintf(f, "at %.0f B:\n", num(r, "frame_size"));
+	if (json_is_true(json_object_get(r, "search"))) {
+		if (!json_is_true(json_object_get(r, "found")))
+			fprintf(f, "throughput not found: even the lowest rate lost "
+				"frames\n");
+		else
+			fprintf(f, "throughput: %.0f frames/s per port%s%s\n",
+				num(r, "throughput_pps"),
+				json_is_true(json_object_get(r, "at_max")) ? " (at "
+				"least: the highest rate tried passed)" : "",
+				json_is_true(json_object_get(r, "converged")) ? "" :
+				" (not resolved: trial cap)");
+	}
+	if (json_is_number(json_object_get(r, "forwarding_rate_pps")))
+		fprintf(f, "forwarding rate: %.0f frames/s in all\n",
+			num(r, "forwarding_rate_pps"));
+	pressure(f, r);
+}
+
 void
 app_view_mesh(FILE *f, const json_t *y)
 {
-	const json_t *r = json_object_get(y, "result");
+	const json_t *r = json_object_get(y, "result"), *rs;
 	const json_t *t = json_object_get(y, "trials");
 	const char *pat = json_string_value(json_object_get(y, "pattern"));
-	size_t n = json_array_size(t);
+	size_t n = json_array_size(t), i;
 
 	fprintf(f, "\nRFC 2889 %s: %s %s over %zu ports\n",
 		json_string_value(json_object_get(y, "section")),
@@ -154,20 +186,9 @@ app_view_mesh(FILE *f, const json_t *y)
 		fprintf(f, "no result: the trials did not finish\n");
 		return;
 	}
-	if (json_is_true(json_object_get(r, "search"))) {
-		if (!json_is_true(json_object_get(r, "found")))
-			fprintf(f, "throughput not found: even the lowest rate lost "
-				"frames\n");
-		else
-			fprintf(f, "throughput: %.0f frames/s per port%s%s\n",
-				num(r, "throughput_pps"),
-				json_is_true(json_object_get(r, "at_max")) ? " (at "
-				"least: the highest rate tried passed)" : "",
-				json_is_true(json_object_get(r, "converged")) ? "" :
-				" (not resolved: trial cap)");
-	}
-	if (json_is_number(json_object_get(r, "forwarding_rate_pps")))
-		fprintf(f, "forwarding rate: %.0f frames/s in all\n",
-			num(r, "forwarding_rate_pps"));
-	pressure(f, r);
+	rs = json_object_get(y, "results");
+	if (json_array_size(rs) == 0)
+		found(f, r, false);
+	json_array_foreach(rs, i, r)
+		found(f, r, json_array_size(rs) > 1);
 }

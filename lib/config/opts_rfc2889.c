@@ -210,6 +210,10 @@ wr_opts_rfc2889(int c, const char *v, struct wr_config *cfg, struct wr_error *er
 	}
 }
 
+/* --mode mesh's frame sizes, FCS included: its tag, an MTU of 1500. */
+#define MESH_MIN_SIZE 64u
+#define MESH_MAX_SIZE 1518u
+
 static bool
 addr_mode(enum wr_mode m)
 {
@@ -222,6 +226,8 @@ wr_opts_rfc2889_check(const struct wr_config *cfg, struct wr_error *err)
 	const struct wr_rfc2889_conf *r = &cfg->rfc2889;
 	const char *mode = cfg->mode == WR_MODE_ADDR_CAPACITY ? "addr-capacity" :
 		"addr-learning";
+	uint32_t size;
+	unsigned int i;
 
 	if (r->fwd_pressure_bps != 0 && r->mesh_rate_set)
 		return wr_err_usage(err, -EINVAL, "--mesh-forward-pressure sets the "
@@ -229,6 +235,14 @@ wr_opts_rfc2889_check(const struct wr_config *cfg, struct wr_error *err)
 	if (r->fwd_pressure_bps != 0 && cfg->mode != WR_MODE_MESH)
 		return wr_err_usage(err, -EINVAL, "--mesh-forward-pressure needs "
 			"--mode mesh");
+	for (i = 0; cfg->mode == WR_MODE_MESH && i < (cfg->nb_sizes ?
+			cfg->nb_sizes : 1); i++) {
+		size = cfg->nb_sizes ? cfg->sizes[i] : cfg->frame_size;
+		if (size < MESH_MIN_SIZE || size > MESH_MAX_SIZE)
+			return wr_err_usage(err, -EINVAL, "--mode mesh: frame size "
+				"%u (--size, --sizes): its frames are %u to %u bytes "
+				"(an MTU of 1500)", size, MESH_MIN_SIZE, MESH_MAX_SIZE);
+	}
 	if (!addr_mode(cfg->mode))
 		return 0;
 	if (r->reset_cmd[0] == '\0')

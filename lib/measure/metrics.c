@@ -62,6 +62,10 @@ const struct wr_metric_def wr_metric_defs[WR_METRIC_COUNT] = {
 		"throughput", WR_METRIC_HIGHER_BETTER, 5.0, true },
 	[WR_METRIC_MESH_MFR_PPS] = { "mesh_mfr_pps", "port MFR fps",
 		"throughput", WR_METRIC_HIGHER_BETTER, 5.0, true },
+	/* Forward pressure breaks IEEE 802.3's gap: more of it is worse; in
+	 * points of %, as loss is. */
+	[WR_METRIC_MESH_FP_OVER_PCT] = { "mesh_fp_over_pct", "fwd pressure %",
+		"throughput", WR_METRIC_LOWER_BETTER, 1.0, false },
 	/*
 	 * A connection run: its rates move as frame rates do; failures are
 	 * judged as loss is (absolute points); connect p99 as a latency tail.

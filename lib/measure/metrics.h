@@ -42,6 +42,8 @@ enum wr_metric_id {
 	/* A port of a mesh run: its forwarding rate, its MFR (5.6). */
 	WR_METRIC_MESH_PORT_FWD_PPS,
 	WR_METRIC_MESH_MFR_PPS,
+	/* 5.6's forward pressure: % above the legal rate, 0 when none. */
+	WR_METRIC_MESH_FP_OVER_PCT,
 	/* Figures of a connection run (lib/results/conn_read.c). */
 	WR_METRIC_CONN_CPS,
 	WR_METRIC_CONN_RPS,

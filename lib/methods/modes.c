@@ -542,7 +542,7 @@ wr_mode_run(struct wr_run *run, const struct wr_mode_hooks *hooks,
 		rc = wr_mode_conn_teardown(&m);
 		n = 0;
 	} else if (cfg->mode == WR_MODE_MESH) {
-		wr_mode_progress_size(&m, 1, 64);
+		/* Its sizes are looped by the method, in one "rfc2889". */
 		rc = wr_mode_mesh(&m);
 		n = 0;
 	}

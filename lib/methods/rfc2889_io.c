@@ -8,26 +8,30 @@
 
 #include "rfc2889_frame.h"
 #include "rfc2889_io.h"
+#include "rfc2889_rx.h"
 
 #define IO_BURST 32u
 /* A port that takes no frame for this long has failed. */
 #define IO_STUCK_S 1.0
 
-/* Counts of one trial while it runs. */
+/* Counts of one trial while it runs, and its receivers. */
 struct io_count {
+	const struct wr_r2889_io *io;
 	struct wr_rfc2889_counts *c;
 	uint64_t *learn_flooded;
+	struct wr_r2889_rx rx;
 };
 
-/* Count one received frame of port role r. */
+/* Count one received frame of port role r (wr_r2889_count_fn). */
 static void
-count_frame(const struct wr_r2889_io *io, unsigned int r, struct rte_mbuf *m,
-		struct io_count *k)
+count_frame(void *arg, unsigned int r, const struct rte_mbuf *m, uint64_t now)
 {
+	struct io_count *k = arg;
 	struct wr_r2889_tag t;
 
+	(void)now;
 	if (m->nb_segs != 1 || !wr_r2889_parse(rte_pktmbuf_mtod(m, const uint8_t *),
-			rte_pktmbuf_data_len(m), &t) || t.trial != io->trial)
+			rte_pktmbuf_data_len(m), &t) || t.trial != k->io->trial)
 		return;
 	if (t.kind == WR_R2889_TEST && r == WR_R2889_PLEARN)
 		k->c->test_rx_pkts++;
@@ -37,33 +41,23 @@ count_frame(const struct wr_r2889_io *io, unsigned int r, struct rte_mbuf *m,
 		(*k->learn_flooded)++;
 }
 
-/* Poll every receive queue of the three ports once; k NULL: drop. */
+/* The receivers of io's three ports, counting into k (NULL: drop). */
 static void
-poll_rx(const struct wr_r2889_io *io, struct io_count *k)
+rx_of(const struct wr_r2889_io *io, struct io_count *k, struct wr_r2889_rx *rx)
 {
-	struct rte_mbuf *b[IO_BURST];
-	unsigned int r, i;
-	uint16_t q, n;
-
-	for (r = 0; r < WR_R2889_NB_PORTS; r++) {
-		for (q = 0; q < io->nb_rxq[r]; q++) {
-			n = rte_eth_rx_burst(io->port_id[r], q, b, IO_BURST);
-			for (i = 0; i < n; i++) {
-				if (k != NULL)
-					count_frame(io, r, b[i], k);
-				rte_pktmbuf_free(b[i]);
-			}
-		}
-	}
+	*rx = (struct wr_r2889_rx){ .nb_ports = WR_R2889_NB_PORTS,
+		.port_id = io->port_id, .nb_rxq = io->nb_rxq, .tsc_hz = io->tsc_hz,
+		.signals = io->signals, .count = k != NULL ? count_frame : NULL,
+		.arg = k };
 }
 
 void
 wr_r2889_io_drain(const struct wr_r2889_io *io)
 {
-	unsigned int i;
+	struct wr_r2889_rx rx;
 
-	for (i = 0; i < 8; i++)
-		poll_rx(io, NULL);
+	rx_of(io, NULL, &rx);
+	wr_r2889_rx_drain(&rx);
 }
 
 /* Frame i of phase kind into m. Returns m, or NULL (no mbuf). */
@@ -137,22 +131,8 @@ send_phase(const struct wr_r2889_io *io, const struct wr_r2889_send *s,
 			return wr_err_fail(err, -EIO, "address trial: port %u took no "
 				"frame for %.0f s (%u of %u sent)", io->port_id[r],
 				IO_STUCK_S, next, s->nb);
-		poll_rx(io, k);
+		wr_r2889_rx_poll(&k->rx);
 	}
-	return 0;
-}
-
-/* Poll the receivers for ms. Returns 0 or -EINTR. */
-static int
-settle(const struct wr_r2889_io *io, uint64_t ms, struct io_count *k)
-{
-	uint64_t end = rte_rdtsc() + ms * io->tsc_hz / 1000;
-
-	do {
-		if (io->signals != NULL && *io->signals != 0)
-			return -EINTR;
-		poll_rx(io, k);
-	} while (rte_rdtsc() < end);
 	return 0;
 }
 
@@ -161,19 +141,20 @@ wr_r2889_io_trial(const struct wr_r2889_io *io,
 		const struct wr_r2889_send *s, struct wr_rfc2889_counts *c,
 		uint64_t *learn_flooded, struct wr_error *err)
 {
-	struct io_count k = { .c = c, .learn_flooded = learn_flooded };
+	struct io_count k = { .io = io, .c = c, .learn_flooded = learn_flooded };
 	int rc;
 
+	rx_of(io, &k, &k.rx);
 	memset(c, 0, sizeof(*c));
 	*learn_flooded = 0;
 	rc = send_phase(io, s, WR_R2889_LEARN, s->learn_pps, &k,
 		&c->learn_sent_pkts, err);
 	if (rc == 0)
-		rc = settle(io, s->settle_ms, &k);
+		rc = wr_r2889_rx_settle(&k.rx, s->settle_ms);
 	if (rc == 0)
 		rc = send_phase(io, s, WR_R2889_TEST, s->test_pps, &k,
 			&c->test_sent_pkts, err);
 	if (rc == 0)
-		rc = settle(io, s->settle_ms, &k);
+		rc = wr_r2889_rx_settle(&k.rx, s->settle_ms);
 	return rc;
 }

@@ -8,6 +8,7 @@
 
 #include "rfc2889_frame.h"
 #include "rfc2889_meshio.h"
+#include "rfc2889_rx.h"
 
 #define IO_BURST 32u
 /* A port that takes no frame for this long has failed. */
@@ -24,15 +25,23 @@ struct sender {
 static const uint8_t bcast_mac[WR_ADDR_MAC_LEN] = { 0xff, 0xff, 0xff, 0xff,
 	0xff, 0xff };
 
-/* Count frame m received at port r at TSC now. */
+/* What counts a trial's frames (wr_r2889_count_fn's arg). */
+struct mesh_count {
+	const struct wr_mesh_io *io;
+	struct wr_mesh_counts *c;
+};
+
+/* Count frame m received at port r at TSC now (wr_r2889_count_fn). */
 static void
-count_frame(const struct wr_mesh_io *io, unsigned int r, struct rte_mbuf *m,
-		uint64_t now, struct wr_mesh_counts *c)
+count_frame(void *arg, unsigned int r, const struct rte_mbuf *m, uint64_t now)
 {
+	const struct wr_mesh_io *io = ((struct mesh_count *)arg)->io;
+	struct wr_mesh_counts *c = ((struct mesh_count *)arg)->c;
 	struct wr_r2889_tag t;
 
 	if (m->nb_segs != 1 || !wr_r2889_parse(rte_pktmbuf_mtod(m, const uint8_t *),
 			rte_pktmbuf_data_len(m), &t) || t.kind != WR_R2889_MESH ||
+			rte_pktmbuf_data_len(m) != io->frame_len ||
 			t.trial != io->trial || t.src_port >= io->plan->nb_ports ||
 			(t.dst_port >= io->plan->nb_ports &&
 			!(io->plan->bcast && t.dst_port == WR_MESH_BCAST_DST))) {
@@ -51,48 +60,45 @@ count_frame(const struct wr_mesh_io *io, unsigned int r, struct rte_mbuf *m,
 		c->stray[t.src_port][t.dst_port]++;
 }
 
-/* Poll every receive queue once; c NULL: drop. */
+/* The receivers of io's ports, counting with k (NULL: drop). */
 static void
-poll_rx(const struct wr_mesh_io *io, struct wr_mesh_counts *c)
+rx_of(const struct wr_mesh_io *io, struct mesh_count *k, struct wr_r2889_rx *rx)
 {
-	struct rte_mbuf *b[IO_BURST];
-	unsigned int r, i;
-	uint64_t now;
-	uint16_t q, n;
-
-	for (r = 0; r < io->plan->nb_ports; r++) {
-		for (q = 0; q < io->nb_rxq[r]; q++) {
-			n = rte_eth_rx_burst(io->port_id[r], q, b, IO_BURST);
-			now = n ? rte_rdtsc() : 0;
-			for (i = 0; i < n; i++) {
-				if (c != NULL)
-					count_frame(io, r, b[i], now, c);
-				rte_pktmbuf_free(b[i]);
-			}
-		}
-	}
+	*rx = (struct wr_r2889_rx){ .nb_ports = io->plan->nb_ports,
+		.port_id = io->port_id, .nb_rxq = io->nb_rxq, .tsc_hz = io->tsc_hz,
+		.signals = io->signals, .count = k != NULL ? count_frame : NULL,
+		.arg = k };
 }
 
 void
 wr_mesh_io_drain(const struct wr_mesh_io *io)
 {
-	unsigned int i;
+	struct wr_r2889_rx rx;
 
-	for (i = 0; i < 8; i++)
-		poll_rx(io, NULL);
+	rx_of(io, NULL, &rx);
+	wr_r2889_rx_drain(&rx);
 }
 
-/* A frame of kind from port s to dst carrying t; NULL: no mbuf. */
+/*
+ * A frame of len bytes (at least WR_R2889_FRAME_LEN) from port s to dst
+ * carrying t, zeros after the tag; NULL: no mbuf.
+ */
 static struct rte_mbuf *
 make_frame(const struct wr_mesh_io *io, unsigned int s, const uint8_t *dst,
-		const struct wr_r2889_tag *t)
+		const struct wr_r2889_tag *t, uint16_t len)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(io->pool);
+	uint8_t *p;
 
 	if (m == NULL)
 		return NULL;
-	wr_r2889_frame((uint8_t *)rte_pktmbuf_append(m, WR_R2889_FRAME_LEN),
-		dst, io->mac[s], t);
+	p = (uint8_t *)rte_pktmbuf_append(m, len);
+	if (p == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	wr_r2889_frame(p, dst, io->mac[s], t);
+	memset(p + WR_R2889_FRAME_LEN, 0, len - WR_R2889_FRAME_LEN);
 	return m;
 }
 
@@ -107,7 +113,7 @@ send_learning(const struct wr_mesh_io *io, struct wr_mesh_counts *c,
 
 	for (s = 0; s < io->plan->nb_ports; s++) {
 		t.src_port = (uint8_t)s;
-		m = make_frame(io, s, bcast_mac, &t);
+		m = make_frame(io, s, bcast_mac, &t, WR_R2889_FRAME_LEN);
 		if (m == NULL || rte_eth_tx_burst(io->port_id[s], 0, &m, 1) != 1) {
 			rte_pktmbuf_free(m);
 			return wr_err_fail(err, -EIO, "mesh trial: port %u took no "
@@ -135,7 +141,8 @@ due_frames(const struct wr_mesh_io *io, unsigned int s, struct sender *x,
 		d = p->dst[s][(x->next + n) % p->nb_dst[s]];
 		t.dst_port = (uint8_t)(p->bcast ? WR_MESH_BCAST_DST : d);
 		t.idx = p->bcast ? (uint32_t)(x->next + n) : seq[d]++;
-		b[n] = make_frame(io, s, p->bcast ? bcast_mac : io->mac[d], &t);
+		b[n] = make_frame(io, s, p->bcast ? bcast_mac : io->mac[d], &t,
+			io->frame_len);
 		if (b[n] == NULL)
 			break;
 		n++;
@@ -177,10 +184,14 @@ send_due(const struct wr_mesh_io *io, unsigned int s, struct sender *x,
 	return 0;
 }
 
-/* Every port's frames at s->pps for s->ms. Returns 0, -EINTR or -EIO. */
+/*
+ * Every port's frames at s->pps for s->ms, rx polled meanwhile. Returns
+ * 0, -EINTR or -EIO.
+ */
 static int
 send_mesh(const struct wr_mesh_io *io, const struct wr_mesh_send *s,
-		struct wr_mesh_counts *c, struct wr_error *err)
+		const struct wr_r2889_rx *rx, struct wr_mesh_counts *c,
+		struct wr_error *err)
 {
 	const struct wr_mesh_plan *p = io->plan;
 	double per_pkt = (double)io->tsc_hz / s->pps;
@@ -206,23 +217,9 @@ send_mesh(const struct wr_mesh_io *io, const struct wr_mesh_send *s,
 			if (rc != 0)
 				return rc;
 		}
-		poll_rx(io, c);
+		wr_r2889_rx_poll(rx);
 	} while (busy > 0);
 	c->send_tsc = now - t0;
-	return 0;
-}
-
-/* Poll the receivers for ms. Returns 0 or -EINTR. */
-static int
-settle(const struct wr_mesh_io *io, uint64_t ms, struct wr_mesh_counts *c)
-{
-	uint64_t end = rte_rdtsc() + ms * io->tsc_hz / 1000;
-
-	do {
-		if (io->signals != NULL && *io->signals != 0)
-			return -EINTR;
-		poll_rx(io, c);
-	} while (rte_rdtsc() < end);
 	return 0;
 }
 
@@ -230,15 +227,18 @@ int
 wr_mesh_io_trial(const struct wr_mesh_io *io, const struct wr_mesh_send *s,
 		struct wr_mesh_counts *c, struct wr_error *err)
 {
+	struct mesh_count k = { .io = io, .c = c };
+	struct wr_r2889_rx rx;
 	int rc;
 
+	rx_of(io, &k, &rx);
 	wr_mesh_counts_init(c);
 	rc = send_learning(io, c, err);
 	if (rc == 0)
-		rc = settle(io, s->settle_ms, c);
+		rc = wr_r2889_rx_settle(&rx, s->settle_ms);
 	if (rc == 0)
-		rc = send_mesh(io, s, c, err);
+		rc = send_mesh(io, s, &rx, c, err);
 	if (rc == 0)
-		rc = settle(io, s->settle_ms, c);
+		rc = wr_r2889_rx_settle(&rx, s->settle_ms);
 	return rc;
 }

@@ -5,7 +5,8 @@
  * (rfc2889_io.h): each port first sends one learning frame (broadcast,
  * from its own MAC), then after a settle wait every port of the plan
  * sends to its destinations in turn at the offered rate, paced by the
- * TSC; every receive queue is polled the whole time and our frames
+ * TSC (frames of io's frame_len, the tag at their start and zeros
+ * after it); every receive queue is polled the whole time and our frames
  * (rfc2889_frame.h, kind mesh, carrying their pair) of this trial are
  * counted by pair and by the port they reached. A slow path of a few
  * hundred thousand frames/s in all: enough for software switches.
@@ -31,6 +32,8 @@ struct wr_mesh_io {
 	uint64_t tsc_hz;
 	const volatile int *signals;		/* non-zero: stop */
 	uint16_t trial;				/* this trial's number */
+	uint16_t frame_len;	/* the trial frames' bytes, FCS excluded (the
+				 * learning frames: WR_R2889_FRAME_LEN) */
 };
 
 /* What one trial sends. */

@@ -4,10 +4,19 @@
 #include "fwdjson.h"
 #include "base/jsonw.h"
 
+/* The result of the size o's trials are at: the last of "results". */
+static json_t *
+size_result(json_t *o)
+{
+	json_t *a = json_object_get(o, "results");
+
+	return json_array_get(a, json_array_size(a) - 1);
+}
+
 int
 wr_fwd_max_json(json_t *o, const struct wr_fwd_max *m)
 {
-	json_t *r = json_object_get(o, "result"), *a, *x;
+	json_t *r = size_result(o), *a, *x;
 	unsigned int i;
 
 	if (r == NULL)
@@ -29,7 +38,7 @@ wr_fwd_max_json(json_t *o, const struct wr_fwd_max *m)
 int
 wr_fwd_press_json(json_t *o, const struct wr_fwd_press *f)
 {
-	json_t *r = json_object_get(o, "result"), *a, *x, *p;
+	json_t *r = size_result(o), *a, *x, *p;
 	unsigned int i;
 
 	if (r == NULL)
@@ -54,7 +63,11 @@ wr_fwd_press_json(json_t *o, const struct wr_fwd_press *f)
 	wr_json_set(x, "legal_gap_bits", json_integer(WR_FWD_GAP_BITS));
 	wr_json_set(x, "offered_pps", json_real(f->offered_pps));
 	wr_json_set(x, "legal_pps", json_real(f->legal_pps));
+	wr_json_set(x, "tx_pps", json_real(f->tx_pps));
+	wr_json_set(x, "held", json_boolean(f->held));
+	wr_json_set(x, "tries", json_integer(f->tries));
 	wr_json_set(x, "found", json_boolean(f->found));
+	wr_json_set(x, "over_legal_pct", json_real(wr_fwd_over_pct(f)));
 	wr_json_set(x, "port", f->port >= 0 ? json_integer(f->port) : json_null());
 	wr_json_set(x, "ports", a);
 	wr_json_set(r, "forward_pressure", x);

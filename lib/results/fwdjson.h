@@ -13,14 +13,14 @@
 #include "rfc2889fwd.h"
 
 /*
- * Add m to the "result" of the rfc2889 object o (wr_mesh_found_json
- * wrote it). Returns 0, or -ENOMEM, or -EINVAL when o has no result.
+ * Add m to the result of the size the rfc2889 object o's trials are at
+ * (the last of its "results", wr_mesh_found_json wrote it). Returns 0, or -ENOMEM, or -EINVAL when o has no result.
  */
 int wr_fwd_max_json(json_t *o, const struct wr_fwd_max *m);
 
 /*
  * Add 5.6's forward pressure trial f as "forward_pressure" to the
- * "result" of the rfc2889 object o: link_bps, frame_len, gap_bits (88),
+ * result of the size the rfc2889 object o's trials are at: link_bps, frame_len, gap_bits (88),
  * legal_gap_bits (96), offered_pps, legal_pps, found, port (the port
  * furthest above the legal rate, or null) and ports (index,
  * forwarding_rate_pps, above_legal). Returns 0, -ENOMEM, or -EINVAL

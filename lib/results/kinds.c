@@ -496,8 +496,10 @@ const struct wr_kind wr_kinds[] = {
 		wr_rfc2889_points },
 	{ "mesh", "mesh", "RFC 2889 5.1-5.5, 5.10 meshed forwarding (frames/s received "
 		"in all; throughput per port)", false,
-		IDS(WR_METRIC_MESH_FWD_PPS, WR_METRIC_MESH_TPUT_PPS),
-		IDS(WR_METRIC_MESH_FWD_PPS, WR_METRIC_MESH_TPUT_PPS), wr_mesh_points },
+		IDS(WR_METRIC_MESH_FWD_PPS, WR_METRIC_MESH_TPUT_PPS,
+			WR_METRIC_MESH_FP_OVER_PCT),
+		IDS(WR_METRIC_MESH_FWD_PPS, WR_METRIC_MESH_TPUT_PPS,
+			WR_METRIC_MESH_FP_OVER_PCT), wr_mesh_points },
 	{ "conn_client", NULL, "Connection runs, client (CPS: connections "
 		"completed per s)", false, CONN_IDS, CONN_IDS,
 		wr_results_conn_client_points, "connections" },

@@ -6,12 +6,24 @@
 #include "meshlat.h"
 #include "base/jsonw.h"
 
+unsigned int
+wr_mesh_nb_sizes(const struct wr_config *cfg)
+{
+	return cfg->nb_sizes ? cfg->nb_sizes : 1;
+}
+
+uint32_t
+wr_mesh_size(const struct wr_config *cfg, unsigned int i)
+{
+	return cfg->nb_sizes ? cfg->sizes[i] : cfg->frame_size;
+}
+
 json_t *
 wr_mesh_doc(json_t *doc, const struct wr_config *cfg, unsigned int nb,
 		const struct rte_ether_addr *macs)
 {
 	const struct wr_rfc2889_conf *r = &cfg->rfc2889;
-	json_t *o = json_object(), *ports = json_array(), *p;
+	json_t *o = json_object(), *ports = json_array(), *p, *sizes;
 	char s[RTE_ETHER_ADDR_FMT_SIZE];
 	unsigned int i;
 
@@ -33,7 +45,11 @@ wr_mesh_doc(json_t *doc, const struct wr_config *cfg, unsigned int nb,
 		json_array_append_new(ports, p);
 	}
 	wr_json_set(o, "ports", ports);
-	wr_json_set(o, "frame_size", json_integer(64));
+	sizes = json_array();
+	for (i = 0; i < wr_mesh_nb_sizes(cfg); i++)
+		json_array_append_new(sizes, json_integer(wr_mesh_size(cfg, i)));
+	wr_json_set(o, "frame_size", json_integer(wr_mesh_size(cfg, 0)));
+	wr_json_set(o, "sizes", sizes);
 	wr_json_set(o, "min_pps", json_real(r->mesh_min_pps));
 	wr_json_set(o, "max_pps", json_real(r->mesh_max_pps));
 	wr_json_set(o, "trial_s", json_real((double)cfg->trial_ms / 1e3));
@@ -42,6 +58,7 @@ wr_mesh_doc(json_t *doc, const struct wr_config *cfg, unsigned int nb,
 		json_null());
 	wr_json_set(o, "latency_clock", json_string(WR_MESH_LAT_CLOCK));
 	wr_json_set(o, "trials", json_array());
+	wr_json_set(o, "results", json_array());
 	wr_json_set(doc, "rfc2889", o);
 	return o;
 }
@@ -142,6 +159,7 @@ wr_mesh_trial_json(json_t *o, const struct wr_mesh_trial_rec *t)
 		lost += sum.lost_pkts;
 		json_array_append_new(ports, port_json(t, i));
 	}
+	wr_json_set(x, "frame_size", json_integer(t->frame_size));
 	wr_json_set(x, "offered_pps", json_real(t->offered_pps));
 	wr_json_set(x, "send_s", json_real(t->send_s));
 	wr_json_set(x, "reset_s", json_real(t->reset_s));
@@ -161,10 +179,11 @@ wr_mesh_trial_json(json_t *o, const struct wr_mesh_trial_rec *t)
 }
 
 void
-wr_mesh_found_json(json_t *o, const struct wr_mesh_found *f)
+wr_mesh_found_json(json_t *o, const struct wr_mesh_found *f, uint32_t size)
 {
 	json_t *x = json_object();
 
+	wr_json_set(x, "frame_size", json_integer(size));
 	wr_json_set(x, "search", json_boolean(f->search));
 	if (f->search) {
 		wr_json_set(x, "found", json_boolean(f->found));
@@ -177,5 +196,7 @@ wr_mesh_found_json(json_t *o, const struct wr_mesh_found *f)
 	}
 	wr_json_set(x, "forwarding_rate_pps", f->fwd_pps > 0 ?
 		json_real(f->fwd_pps) : json_null());
-	wr_json_set(o, "result", x);
+	if (json_object_get(o, "result") == NULL)
+		json_object_set(o, "result", x);
+	json_array_append_new(json_object_get(o, "results"), x);
 }

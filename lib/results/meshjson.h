@@ -22,6 +22,7 @@
 struct wr_mesh_trial_rec {
 	const struct wr_mesh_plan *plan;
 	const struct wr_mesh_counts *c;
+	uint32_t frame_size;	/* bytes, FCS included */
 	double offered_pps;	/* per sending port */
 	double send_s;		/* first to last frame sent */
 	double reset_s;		/* the --fdb-reset command's time, 0: none */
@@ -53,8 +54,16 @@ json_t *wr_mesh_doc(json_t *doc, const struct wr_config *cfg, unsigned int nb,
 /* Append trial t to o's "trials". This function can't fail. */
 void wr_mesh_trial_json(json_t *o, const struct wr_mesh_trial_rec *t);
 
-/* Set o's "result" from f. This function can't fail. */
-void wr_mesh_found_json(json_t *o, const struct wr_mesh_found *f);
+/* The frame sizes of cfg's --mode mesh (--sizes, else --size), the i-th. */
+unsigned int wr_mesh_nb_sizes(const struct wr_config *cfg);
+uint32_t wr_mesh_size(const struct wr_config *cfg, unsigned int i);
+
+/*
+ * Append what the trials at frame size found, f, to o's "results"; the
+ * first size's is o's "result" as well. This function can't fail.
+ */
+void wr_mesh_found_json(json_t *o, const struct wr_mesh_found *f,
+		uint32_t size);
 
 /* A port's point: stream_id = port * WR_MESH_PORT_POINT (meshpoints.c). */
 #define WR_MESH_PORT_POINT 16

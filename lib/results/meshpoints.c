@@ -17,21 +17,35 @@ set(struct wr_point *p, unsigned int id, const json_t *v)
 	}
 }
 
+/* Whether trial t is of size (a trial of a file without sizes is). */
+static bool
+of_size(const json_t *t, unsigned int size)
+{
+	const json_t *fs = json_object_get(t, "frame_size");
+
+	return !json_is_integer(fs) || json_integer_value(fs) == (json_int_t)size;
+}
+
 /*
- * The trial the result's forwarding rate comes from: of a search, the
- * first passing trial at the highest rate that passed (none when none
- * did); of one trial, the last.
+ * The trial result r's forwarding rate comes from, among the trials of
+ * its size: of a search, the first passing trial at the highest rate
+ * that passed (none when none did); of one trial, the last.
  */
 static const json_t *
-result_trial(const json_t *o, const json_t *r)
+result_trial(const json_t *o, const json_t *r, unsigned int size)
 {
 	const json_t *trials = json_object_get(o, "trials"), *t, *best = NULL;
+	bool search = json_is_true(json_object_get(r, "search"));
 	double pps, top = -1.0;
 	size_t i;
 
-	if (!json_is_true(json_object_get(r, "search")))
-		return json_array_get(trials, json_array_size(trials) - 1);
 	json_array_foreach(trials, i, t) {
+		if (!of_size(t, size))
+			continue;
+		if (!search) {
+			best = t;
+			continue;
+		}
 		pps = json_number_value(json_object_get(t, "offered_pps"));
 		if (json_is_true(json_object_get(t, "pass")) && pps > top) {
 			top = pps;
@@ -47,7 +61,7 @@ port_points(const json_t *o, const json_t *r, unsigned int size,
 		struct wr_points *out, struct wr_error *err)
 {
 	const json_t *mfr = json_object_get(r, "max_forwarding_rate"), *x;
-	const json_t *t = result_trial(o, r);
+	const json_t *t = result_trial(o, r, size);
 	struct wr_point *p;
 	json_int_t idx;
 	size_t i;
@@ -75,11 +89,32 @@ port_points(const json_t *o, const json_t *r, unsigned int size,
 	return 0;
 }
 
+/* The run's point of result r at size, then its ports'. */
+static int
+size_points(const json_t *o, const json_t *r, unsigned int size,
+		struct wr_points *out, struct wr_error *err)
+{
+	struct wr_point *p;
+
+	if (out->nb == WR_KIND_MAX_POINTS)
+		return wr_err_usage(err, -EINVAL, "more than %u points",
+			WR_KIND_MAX_POINTS);
+	p = &out->p[out->nb++];
+	p->frame_size = size;
+	set(p, WR_METRIC_MESH_FWD_PPS, json_object_get(r, "forwarding_rate_pps"));
+	set(p, WR_METRIC_MESH_TPUT_PPS, json_object_get(r, "throughput_pps"));
+	set(p, WR_METRIC_MESH_FP_OVER_PCT, json_object_get(json_object_get(r,
+		"forward_pressure"), "over_legal_pct"));
+	return port_points(o, r, size, out, err);
+}
+
 int
 wr_mesh_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 {
-	const json_t *o = json_object_get(doc, "rfc2889"), *r, *fs;
-	struct wr_point *p = &out->p[0];
+	const json_t *o = json_object_get(doc, "rfc2889"), *r, *fs, *rs;
+	unsigned int size;
+	size_t i;
+	int rc;
 
 	if (!json_is_object(o))
 		return wr_err_usage(err, -EINVAL, "field 'rfc2889' is missing or "
@@ -90,10 +125,21 @@ wr_mesh_points(const json_t *doc, struct wr_points *out, struct wr_error *err)
 	if (!json_is_object(r))
 		return wr_err_usage(err, -EINVAL, "field 'rfc2889.result' is "
 			"missing or not an object: the trials did not finish");
-	fs = json_object_get(o, "frame_size");
-	p->frame_size = json_is_integer(fs) ? (unsigned int)json_integer_value(fs) : 64;
-	set(p, WR_METRIC_MESH_FWD_PPS, json_object_get(r, "forwarding_rate_pps"));
-	set(p, WR_METRIC_MESH_TPUT_PPS, json_object_get(r, "throughput_pps"));
-	out->nb = 1;
-	return port_points(o, r, p->frame_size, out, err);
+	out->nb = 0;
+	rs = json_object_get(o, "results");
+	if (!json_is_array(rs) || json_array_size(rs) == 0) {
+		fs = json_object_get(o, "frame_size");
+		size = json_is_integer(fs) ? (unsigned int)json_integer_value(fs) : 64;
+		return size_points(o, r, size, out, err);
+	}
+	json_array_foreach(rs, i, r) {
+		fs = json_object_get(r, "frame_size");
+		if (!json_is_object(r) || !json_is_integer(fs))
+			return wr_err_usage(err, -EINVAL, "field 'rfc2889.results[%zu]"
+				".frame_size' is missing or not an integer", i);
+		rc = size_points(o, r, (unsigned int)json_integer_value(fs), out, err);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
 }

@@ -117,8 +117,9 @@ running_head(const struct wr_run *run)
 /*
  * A checkpoint as a trial ends that saw no interval (a trial shorter than
  * --interval: b2b's bursts, MLRsearch's short trials): the latest reading
- * is that trial's own final one, the last of the finished trials. NULL
- * when there is none (no trial finished yet) or without memory.
+ * is that trial's own final one, the last of the finished trials (an
+ * RFC 2889 mode's: the head and its "rfc2889" alone). NULL when there is
+ * none (no trial finished yet) or without memory.
  */
 static json_t *
 build_after_trial(const struct wr_run *run)
@@ -130,6 +131,14 @@ build_after_trial(const struct wr_run *run)
 	json_t *doc, *acc;
 	unsigned int i;
 
+	/* An RFC 2889 mode's trials are in its "rfc2889", the head holds the rest. */
+	if (!json_is_object(last) && json_array_size(json_object_get(json_object_get(
+			run->live.ckpt_done, "rfc2889"), "trials")) != 0) {
+		doc = running_head(run);
+		if (doc != NULL)
+			add_done(doc, run);
+		return doc;
+	}
 	if (!json_is_object(last))
 		return NULL;
 	doc = running_head(run);
@@ -241,9 +250,14 @@ void
 wr_result_checkpoint_keep(struct wr_run *run, json_t *done)
 {
 	run->live.ckpt_done = done;
-	/* Something to write: an interval, or a finished trial (build_after_trial). */
+	/*
+	 * Something to write: an interval, or a finished trial
+	 * (build_after_trial; an RFC 2889 mode's are in its "rfc2889").
+	 */
 	if (done != NULL && (run->live.nb_intervals != 0 ||
-			json_array_size(json_object_get(done, "trials")) != 0) &&
+			json_array_size(json_object_get(done, "trials")) != 0 ||
+			json_array_size(json_object_get(json_object_get(done,
+			"rfc2889"), "trials")) != 0) &&
 			run->setup.cfg->json_path[0] != '\0' &&
 			run->setup.cfg->checkpoint_ms != 0)
 		checkpoint(run, keep_durable(run));

@@ -70,12 +70,28 @@ wr_fwd_press_judge(struct wr_fwd_press *f, const struct wr_mesh_plan *p,
 {
 	struct wr_mesh_port_sum sum;
 	unsigned int i;
+	double tx;
 
 	f->nb_ports = (uint8_t)(p->nb_ports > WR_MESH_MAX_PORTS ?
 		WR_MESH_MAX_PORTS : p->nb_ports);
+	f->tx_pps = -1.0;
 	for (i = 0; i < f->nb_ports; i++) {
 		wr_mesh_port_sum(p, c, i, send_s, &sum);
 		f->fwd_pps[i] = sum.fwd_pps;
+		tx = send_s > 0 ? (double)sum.sent_pkts / send_s : 0.0;
+		if (p->nb_dst[i] > 0 && (f->tx_pps < 0 || tx < f->tx_pps))
+			f->tx_pps = tx;
 	}
+	if (f->tx_pps < 0)
+		f->tx_pps = 0.0;
+	f->held = f->tx_pps > f->legal_pps;
 	f->found = wr_fwd_pressure(p, c, send_s, f->legal_pps, &f->port);
+}
+
+double
+wr_fwd_over_pct(const struct wr_fwd_press *f)
+{
+	if (f->port < 0 || f->port >= f->nb_ports || f->legal_pps <= 0)
+		return 0.0;
+	return (f->fwd_pps[f->port] / f->legal_pps - 1.0) * 100.0;
 }

@@ -72,9 +72,19 @@ struct wr_fwd_press {
 	double legal_pps;	/* the 96-bit gap's rate */
 	uint8_t nb_ports;
 	double fwd_pps[WR_MESH_MAX_PORTS];	/* each port's forwarding rate */
+	double tx_pps;		/* the slowest sending port's own rate */
+	bool held;		/* every sending port sent above legal_pps */
+	unsigned int tries;	/* trials run to get one held */
 	bool found;		/* a port forwarded above legal_pps */
 	int port;		/* the port furthest above it, or -1 */
 };
+
+/*
+ * Trials a forward pressure run may take: a trial whose senders fell
+ * under the legal rate (the tester, not the switch) says nothing and is
+ * run again, up to this many in all.
+ */
+#define WR_FWD_PRESS_TRIES 3u
 
 /*
  * Fill f's rates for link_bps and frame_len (nothing seen yet). This
@@ -84,8 +94,15 @@ void wr_fwd_press_init(struct wr_fwd_press *f, double link_bps,
 		unsigned int frame_len);
 
 /*
- * Judge the trial of p in c (send_s seconds of sending) into f. This
- * function can't fail.
+ * How far the port furthest above f's legal rate forwarded above it, in
+ * % of it; 0 when none did. This function can't fail.
+ */
+double wr_fwd_over_pct(const struct wr_fwd_press *f);
+
+/*
+ * Judge the trial of p in c (send_s seconds of sending) into f: each
+ * port's forwarding rate, whether the senders held a rate above the
+ * legal one (held), the verdict. This function can't fail.
  */
 void wr_fwd_press_judge(struct wr_fwd_press *f, const struct wr_mesh_plan *p,
 		const struct wr_mesh_counts *c, double send_s);

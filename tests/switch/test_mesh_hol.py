@@ -12,19 +12,16 @@ lost are checked against the two tbfs' drops and the bridge ports'
 kernel counters. The plain bridge (no input stage) shows no head-of-line
 blocking: test_switch.py bridge_congestion. Root.
 Usage: test_mesh_hol.py CASE."""
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_switch as ts  # noqa: E402
+import test_mesh_report as tr  # noqa: E402
 from test_switch import Switch, mesh_opts  # noqa: E402
 import cases  # noqa: E402
 from twoend import Bed  # noqa: E402
 from wrtest import Checker  # noqa: E402
-
-TBF = ("rate", "1mbit", "burst", "2kb", "latency", "20ms")
-
 
 def finish(c, bed, out=""):
     if c.failed:
@@ -52,13 +49,7 @@ class InputQueued(Switch):
                 self.in_s("ip", "link", "set", s, "multicast", "off", "master", br, "up")
             self.in_s("ip", "link", "set", br, "multicast", "off", "up")
         for dev in (self.ia, self.sw[2]):
-            self.in_s("tc", "qdisc", "add", "dev", dev, "root", "tbf", *TBF)
-
-    def tbf(self, dev):
-        """(frames passed, frames dropped) by dev's tbf (tc -s qdisc)."""
-        out = self.in_s("tc", "-s", "-j", "qdisc", "show", "dev", dev).stdout
-        q = [q for q in json.loads(out) if q.get("kind") == "tbf"][0]
-        return q["packets"], q["drops"]
+            self.add_tbf(dev)
 
 
 def bridge_hol():
@@ -74,7 +65,7 @@ def bridge_hol():
     c, bed = Checker("bridge_hol"), Bed("bridge_hol")
     sw = InputQueued(bed)
     before = [sw.sw_pkts(i) for i in range(4)]
-    in0, cong0 = sw.tbf(sw.ia), sw.tbf(sw.sw[2])
+    in0, cong0 = ts.tbf_counts(sw, sw.ia), ts.tbf_counts(sw, sw.sw[2])
     rc, out, doc = sw.run(mesh_opts("3000", ["--mesh-pattern", "congestion"]), "hol")
     c.eq(rc, 0, "exit code")
     if doc is None:
@@ -89,7 +80,7 @@ def bridge_hol():
            "the uncongested flow lost frames: %r" % g)
     c.eq((g["head_of_line_blocking"], g["back_pressure"]), (True, False),
          "input-queued switch: head-of-line blocking: %r" % g)
-    inq, cong = sw.tbf(sw.ia), sw.tbf(sw.sw[2])
+    inq, cong = ts.tbf_counts(sw, sw.ia), ts.tbf_counts(sw, sw.sw[2])
     c.eq((inq[1] - in0[1]) + (cong[1] - cong0[1]), t["lost"],
          "the two tbfs' drops = the frames lost")
     p0 = t["ports"][0]
@@ -99,6 +90,10 @@ def bridge_hol():
            "the input queue dropped the uncongested flow's losses")
     ts.check_port_counters(c, sw, doc, before, "hol")
     c.true("head-of-line blocking: yes" in out, "table: %r" % out[-600:])
+    p = tr.tool(["report", bed.path("hol.json")])
+    c.eq([(r[5], r[8], r[9]) for r in tr.rows(p.stdout, "over 4 ports, trials")],
+         [(str(t["lost"]), "yes", "no")],
+         "report: the trial's loss, head-of-line blocking, no back pressure")
     print("hol: %r; input tbf passed %d dropped %d; port 2 tbf dropped %d" % (
         g, inq[0] - in0[0], inq[1] - in0[1], cong[1] - cong0[1]))
     finish(c, bed, out)

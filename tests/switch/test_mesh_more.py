@@ -7,12 +7,15 @@ joined by one veth. Every pair is counted exactly (sent = received +
 lost) and compared with the kernel's counters of the switch ports (and
 of the link between the bridges). Root.
 Usage: test_mesh_more.py CASE."""
+import copy
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_switch as ts  # noqa: E402
+import test_mesh_report as tr  # noqa: E402
 from test_switch import Switch, linux_bridge, mesh_opts  # noqa: E402
 import cases  # noqa: E402
 from twoend import Bed, sh  # noqa: E402
@@ -145,13 +148,6 @@ def bridges_multi():
     finish(c, bed, out)
 
 
-def tbf_sent(sw, dev):
-    """(frames passed, frames dropped) by dev's tbf (tc -s qdisc)."""
-    out = sw.in_s("tc", "-s", "-j", "qdisc", "show", "dev", dev).stdout
-    q = [q for q in json.loads(out) if q.get("kind") == "tbf"][0]
-    return q["packets"], q["drops"]
-
-
 def bridge_mfr():
     """RFC 2889 5.6's maximum forwarding rate: two ports of the Linux
     bridge, unidirectional, the bridge's port to wirerate's port 1 a tbf
@@ -164,9 +160,8 @@ def bridge_mfr():
     c, bed = Checker("bridge_mfr"), Bed("bridge_mfr")
     sw = Switch(bed, 2)
     linux_bridge(sw)
-    sw.in_s("tc", "qdisc", "add", "dev", sw.sw[1], "root", "tbf", "rate", "1mbit",
-            "burst", "2kb", "latency", "20ms")
-    sent0, drops0 = tbf_sent(sw, sw.sw[1])
+    sw.add_tbf(sw.sw[1])
+    sent0, drops0 = ts.tbf_counts(sw, sw.sw[1])
     rc, out, doc = sw.run(mesh_opts("1000-4000", [
         "--mesh-pattern", "unidirectional", "--max-trials", "3"]), "mfr")
     c.eq(rc, 0, "exit code")
@@ -176,7 +171,7 @@ def bridge_mfr():
     trials = o["trials"]
     c.true(all(x["sent"] == x["received"] + x["lost"] for t in trials
                for x in t["pairs"]), "every pair sent = received + lost")
-    sent, drops = tbf_sent(sw, sw.sw[1])
+    sent, drops = ts.tbf_counts(sw, sw.sw[1])
     c.eq(drops - drops0, sum(t["lost"] for t in trials), "tbf dropped = frames lost")
     p1 = [p for t in trials for p in t["ports"] if p["index"] == 1]
     c.eq(sent - sent0, sum(p["received"] + p["stray"] + p["other_received"]
@@ -197,23 +192,26 @@ def bridge_mfr():
 
 def bridge_fwd_pressure():
     """RFC 2889 5.6's forward pressure (--mesh-forward-pressure 1M) on two
-    ports of the Linux bridge, unidirectional: one trial at the rate of an
+    ports of the Linux bridge, unidirectional: a trial at the rate of an
     88-bit gap on a declared 1 Mbit/s link (1e6 / 664 bits = 1506 frames
-    of 64 bytes a second; the legal rate is 1e6 / 672 = 1488). The bridge
-    alone forwards every frame: forward pressure found at port 1. With a
-    tbf of 560 kbit/s (about 1170 frames of 60 bytes a second, and its
-    burst) on the bridge's port to port 1: none. Each time the frames
-    port 1 received are the bridge port's kernel tx count (the tbf's
-    passed frames), and the verdict is the kernel's count over the
+    of 64 bytes a second; the legal rate is 1e6 / 672 = 1488), run again
+    (3 at most) while port 0's own sending rate fell under the legal one
+    (a busy host stretching the trial). The bridge alone forwards every
+    frame: forward pressure found at port 1. With a tbf of 560 kbit/s
+    (about 1170 frames of 60 bytes a second, and its burst) on the
+    bridge's port to port 1: none. Each time the frames port 1 received
+    over every trial are the bridge port's kernel tx count (the tbf's
+    passed frames); every trial but the last fell under the legal rate by
+    its own figures; and the verdict is the kernel's count of the last
+    trial (the kernel's total less the earlier trials' frames) over its
     sending time against the legal rate."""
     c, bed = Checker("bridge_fwd_pressure"), Bed("bridge_fwd_pressure")
     sw = Switch(bed, 2)
     linux_bridge(sw)
-    out = ""
+    out, docs = "", {}
     for name, tbf in (("free", False), ("capped", True)):
         if tbf:
-            sw.in_s("tc", "qdisc", "add", "dev", sw.sw[1], "root", "tbf", "rate",
-                    "560kbit", "burst", "2kb", "latency", "20ms")
+            sw.add_tbf(sw.sw[1], "560kbit")
         tx0 = sw.sw_pkts(1)[1]
         rc, out, doc = sw.run(["--mode", "mesh", "--mesh-pattern", "unidirectional",
                                "--mesh-forward-pressure", "1M", "--trial", "1s",
@@ -222,19 +220,29 @@ def bridge_fwd_pressure():
         if doc is None:
             return finish(c, bed, out)
         o = doc["rfc2889"]
-        t = o["trials"][0]
+        trials = o["trials"]
+        t = trials[-1]
         f = o["result"]["forward_pressure"]
         c.true(abs(f["offered_pps"] - 1e6 / 664) < 0.01 and
                abs(f["legal_pps"] - 1e6 / 672) < 0.01 and
                (f["gap_bits"], f["legal_gap_bits"], f["frame_len"]) == (88, 96, 64),
                "%s: the two rates of the declared link: %r" % (name, f))
-        c.eq((len(o["trials"]), t["ports"][0]["sent"]), (1, 1506),
-             "%s: one trial at the 88-bit gap's rate for 1 s" % name)
-        p1 = t["ports"][1]
+        c.eq((len(trials), f["held"]), (f["tries"], True),
+             "%s: one trial a try, the last held the rate" % name)
+        c.true(all(x["ports"][0]["sent"] == 1506 for x in trials),
+               "%s: each trial the 88-bit gap's frames for 1 s" % name)
+        c.true(all(x["ports"][0]["sent"] / x["send_s"] <= f["legal_pps"]
+                   for x in trials[:-1]) and
+               t["ports"][0]["sent"] / t["send_s"] > f["legal_pps"],
+               "%s: tried again only while port 0 sent under the legal rate: "
+               "%r" % (name, [(x["ports"][0]["sent"], x["send_s"]) for x in trials]))
+        p1 = [x["ports"][1] for x in trials]
+        got = [p["received"] + p["stray"] + p["other_received"] for p in p1]
         tx = sw.sw_pkts(1)[1] - tx0
-        c.eq(tx, p1["received"] + p1["stray"] + p1["other_received"],
-             "%s: bridge port 1 kernel tx = frames port 1 received" % name)
-        kernel = (tx - p1["stray"] - p1["other_received"]) / t["send_s"]
+        c.eq(tx, sum(got), "%s: bridge port 1 kernel tx = frames port 1 received"
+             % name)
+        last = tx - sum(got[:-1]) - p1[-1]["stray"] - p1[-1]["other_received"]
+        kernel = last / t["send_s"]
         c.eq((f["found"], f["port"]), (kernel > f["legal_pps"],
                                        1 if kernel > f["legal_pps"] else None),
              "%s: verdict = kernel count %.1f/s against the legal rate" % (name, kernel))
@@ -243,10 +251,111 @@ def bridge_fwd_pressure():
         c.true(("forward pressure: %s" % ("no" if tbf else "yes")) in out,
                "%s: the table: %r" % (name, out[-500:]))
         print("%s: %r, kernel %.1f/s" % (name, f, kernel))
+        docs[name] = doc
+    pressure_compare(c, bed, docs)
     finish(c, bed, out)
 
 
-CASES = cases.by_name(bridge_unidir, bridges_multi, bridge_mfr, bridge_fwd_pressure)
+def pressure_compare(c, bed, docs):
+    """report's forward pressure row is the result's; compare judges
+    mesh_fp_over_pct: each run with itself exit 0, the free run's figure
+    raised by 5 points is a regression (exit 1) naming it alone."""
+    for name, doc in docs.items():
+        path = bed.path("%s.json" % name)
+        f = doc["rfc2889"]["result"]["forward_pressure"]
+        p = tr.tool(["report", path])
+        row = tr.rows(p.stdout, "forward pressure (a gap of 88 bits")
+        c.eq(row, [["64", "%.0f" % f["link_bps"], "%.1f" % f["offered_pps"],
+                    "%.1f" % f["legal_pps"], "%.1f" % f["tx_pps"], str(f["tries"]),
+                    "-" if f["port"] is None else str(f["port"]),
+                    "-" if f["port"] is None else
+                    "%.1f" % f["ports"][f["port"]]["forwarding_rate_pps"],
+                    "%.2f" % f["over_legal_pct"], "yes" if f["found"] else "no"]],
+             "%s: report's forward pressure row" % name)
+        p = tr.tool(["compare", path, path])
+        c.true(p.returncode == 0 and "mesh_fp_over_pct" in p.stdout,
+               "%s: compare with itself: exit 0, judged: %r" % (name, p.stdout[-400:]))
+    free = docs["free"]["rfc2889"]["result"]["forward_pressure"]
+    c.true(free["over_legal_pct"] > 0 and
+           docs["capped"]["rfc2889"]["result"]["forward_pressure"][
+               "over_legal_pct"] == 0, "over_legal_pct: > 0 free, 0 capped")
+    worse = copy.deepcopy(docs["free"])
+    r = worse["rfc2889"]["results"][0]     # compare reads each size's
+    worse["rfc2889"]["result"] = r
+    r["forward_pressure"]["over_legal_pct"] += 5
+    p = tr.tool(["compare", bed.path("free.json"), tr.write(bed, "worse.json", worse)])
+    c.eq(p.returncode, 1, "planted: exit 1: %s" % p.stdout[-600:])
+    verdict = [x for x in p.stdout.splitlines() if x.startswith("verdict:")]
+    c.true(len(verdict) == 1 and "mesh_fp_over_pct" in verdict[0] and
+           "mesh_fwd_pps" not in verdict[0] and "port" not in verdict[0],
+           "the verdict names mesh_fp_over_pct alone: %r" % verdict)
+
+
+def sw_bytes(sw, i):
+    """Kernel's rx bytes of the switch's port i."""
+    out = sh("ip", "-n", sw.ns_s, "-s", "-j", "link", "show", "dev", sw.sw[i]).stdout
+    return json.loads(out)[0]["stats64"]["rx"]["bytes"]
+
+
+def bridge_mesh_sizes():
+    """--mode mesh --sizes 64,512 over 4 ports of the Linux bridge, fully
+    meshed at 1000 frames/s per port: a trial and a result per size, each
+    pair exact and lossless; each bridge port's kernel rx frames and rx
+    bytes equal what wirerate's port sent (every trial frame its size less
+    the FCS, and the 60-byte learning frames), tx frames what it
+    received; report's trials name each trial's size and compare judges
+    each size's points."""
+    c, bed = Checker("bridge_mesh_sizes"), Bed("bridge_mesh_sizes")
+    sw = Switch(bed, 4)
+    linux_bridge(sw)
+    before = [sw.sw_pkts(i) for i in range(4)]
+    bytes0 = [sw_bytes(sw, i) for i in range(4)]
+    opts = [x for x in mesh_opts("1000", ["--sizes", "64,512"]) if x != "--quiet"]
+    rc, out, doc = sw.run(opts, "sizes")
+    c.eq(rc, 0, "exit code")
+    if doc is None:
+        return finish(c, bed, out)
+    o = doc["rfc2889"]
+    c.eq(([t["frame_size"] for t in o["trials"]],
+          [r["frame_size"] for r in o["results"]], o["sizes"]),
+         ([64, 512], [64, 512], [64, 512]), "a trial and a result per size")
+    c.eq(o["result"], o["results"][0], "result: the first size's")
+    ts.check_pairs(c, doc, "full", 4, "sizes")
+    c.true(all((t["pass"], t["lost"]) == (True, 0) for t in o["trials"]),
+           "nothing lost at either size")
+    ts.check_port_counters(c, sw, doc, before, "sizes")
+    for i in range(4):
+        ps = [(t["frame_size"], p) for t in o["trials"] for p in t["ports"]
+              if p["index"] == i]
+        c.eq(sw_bytes(sw, i) - bytes0[i],
+             sum(p["sent"] * (fs - 4) + p["learn_sent"] * 60 for fs, p in ps),
+             "switch port %d rx bytes = wirerate's frames at their sizes" % i)
+        print("port %d: rx bytes %d" % (i, sw_bytes(sw, i) - bytes0[i]))
+    prog = re.findall(r"^progress: size (\d)/2 \(?(\d+) B\)?, trial (\d+)", out, re.M)
+    c.eq(prog, [(str(i + 1), str(t["frame_size"]), str(i + 1))
+                for i, t in enumerate(o["trials"])],
+         "a progress line before each trial, naming its size: %r" % prog)
+    c.true("at 64 B:" in out and "at 512 B:" in out, "the table by size: %r"
+           % out[-600:])
+    p = tr.tool(["report", bed.path("sizes.json")])
+    c.eq([r[1] for r in tr.rows(p.stdout, "over 4 ports, trials")], ["64", "512"],
+         "report: each trial's size")
+    p = tr.tool(["compare", bed.path("sizes.json"), bed.path("sizes.json")])
+    c.true(p.returncode == 0 and all("%d B, port %d" % (fs, i) in p.stdout
+                                     for fs in (64, 512) for i in range(4)),
+           "compare: every port judged at each size: %r" % p.stdout[-800:])
+    worse = copy.deepcopy(doc)
+    worse["rfc2889"]["results"][1]["max_forwarding_rate"][3]["mfr_pps"] *= 0.8
+    p = tr.tool(["compare", bed.path("sizes.json"), tr.write(bed, "w.json", worse)])
+    verdict = [x for x in p.stdout.splitlines() if x.startswith("verdict:")]
+    c.true(p.returncode == 1 and len(verdict) == 1 and
+           "mesh_mfr_pps at 512 B, port 3" in verdict[0] and "64 B" not in verdict[0],
+           "a regression planted at 512 B is named at 512 B alone: %r" % verdict)
+    finish(c, bed, out)
+
+
+CASES = cases.by_name(bridge_unidir, bridges_multi, bridge_mfr, bridge_fwd_pressure,
+                      bridge_mesh_sizes)
 
 if __name__ == "__main__":
     try:

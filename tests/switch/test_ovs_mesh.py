@@ -75,8 +75,7 @@ def bridge_broadcast():
     ts.check_port_counters(c, sw, doc, before, "one")
     c.true("broadcast: port 0 sent 2000 frames" in out and "latency, TSC" in out,
            "table: %r" % out[-900:])
-    sw.in_s("tc", "qdisc", "add", "dev", sw.sw[2], "root", "tbf", "rate", "1mbit",
-            "burst", "2kb", "latency", "20ms")
+    sw.add_tbf(sw.sw[2])
     before = [sw.sw_pkts(i) for i in range(4)]
     drops = ts.tc_dropped(sw, sw.sw[2])
     rc, out, doc = sw.run(ts.mesh_opts("500-4000", ["--mesh-pattern", "broadcast",
@@ -184,8 +183,7 @@ def congestion_body(c, sw, ovs):
     its send into the full qdisc fails, and its own tx drop counter stays
     0; printed). OVS sends without waiting on a full queue, so the
     uncongested flow loses nothing: no head-of-line blocking."""
-    sw.in_s("tc", "qdisc", "add", "dev", sw.sw[2], "root", "tbf", "rate", "1mbit",
-            "burst", "2kb", "latency", "20ms")
+    sw.add_tbf(sw.sw[2])
     before = [ovs_pkts(ovs, s) for s in sw.sw]
     kbefore = sw.sw_pkts(2)[1]
     drops = ts.tc_dropped(sw, sw.sw[2])

@@ -79,6 +79,11 @@ class Switch:
         with open(self.marker) as f:
             return len(f.read().splitlines())
 
+    def add_tbf(self, dev, rate="1mbit"):
+        """A tbf of rate (2 kB burst, 20 ms queue) as dev's root qdisc."""
+        self.in_s("tc", "qdisc", "add", "dev", dev, "root", "tbf", "rate", rate,
+                  "burst", "2kb", "latency", "20ms")
+
     def hook(self, cmd):
         """--fdb-reset: cmd in S, then a line in the marker file."""
         return "ip netns exec %s %s && echo reset >> %s" % (self.ns_s, cmd, self.marker)
@@ -225,6 +230,17 @@ def bridge_learning():
     c.eq(len(rows), totals(doc)["test_received"], "tshark: frames at the learning port")
     c.true(all(r == ["0x88b5", GEN_MACS[1], r[2]] and r[2].startswith(PLAN)
                for r in rows), "tshark: test frames to plan addresses: %r" % rows[:3])
+    # compare judges learn_rate_pps: with itself it passes, 20 % less fails.
+    worse = bed.path("worse.json")
+    r["learning_rate_pps"] *= 0.8
+    with open(worse, "w") as f:
+        json.dump(doc, f)
+    for other, want in ((bed.path("learning.json"), 0), (worse, 1)):
+        p = subprocess.run([twoend.WIRERATE, "compare", bed.path("learning.json"),
+                            other], capture_output=True, text=True)
+        c.true(p.returncode == want and re.search(
+            r"learn_rate_pps .*%s" % ("regression" if want else "pass"), p.stdout),
+            "compare: exit %d, learn_rate_pps judged: %r" % (want, p.stdout[-400:]))
     finish(c, bed, out)
 
 
@@ -314,6 +330,13 @@ def tc_dropped(sw, dev):
     return sum(q.get("drops", 0) for q in json.loads(out) if q.get("kind") == "tbf")
 
 
+def tbf_counts(sw, dev):
+    """(frames passed, frames dropped) by dev's tbf (tc -s qdisc)."""
+    out = sw.in_s("tc", "-s", "-j", "qdisc", "show", "dev", dev).stdout
+    q = [q for q in json.loads(out) if q.get("kind") == "tbf"][0]
+    return q["packets"], q["drops"]
+
+
 def tc_offered(sw, dev):
     """Frames offered to dev's tbf so far: those it sent and those it
     dropped (tc -s qdisc)."""
@@ -332,8 +355,7 @@ def bridge_mesh_search():
     c, bed = Checker("bridge_mesh_search"), Bed("bridge_mesh_search")
     sw = Switch(bed, 4)
     linux_bridge(sw)
-    sw.in_s("tc", "qdisc", "add", "dev", sw.sw[0], "root", "tbf", "rate", "1mbit",
-            "burst", "2kb", "latency", "20ms")
+    sw.add_tbf(sw.sw[0])
     before = [sw.sw_pkts(i) for i in range(4)]
     drops = tc_dropped(sw, sw.sw[0])
     rc, out, doc = sw.run(mesh_opts("100-3000", ["--mesh-pattern", "many-to-one",
@@ -366,8 +388,7 @@ def bridge_congestion():
     c, bed = Checker("bridge_congestion"), Bed("bridge_congestion")
     sw = Switch(bed, 4)
     linux_bridge(sw)
-    sw.in_s("tc", "qdisc", "add", "dev", sw.sw[2], "root", "tbf", "rate", "1mbit",
-            "burst", "2kb", "latency", "20ms")
+    sw.add_tbf(sw.sw[2])
     before = [sw.sw_pkts(i) for i in range(4)]
     drops = tc_dropped(sw, sw.sw[2])
     rc, out, doc = sw.run(mesh_opts("2000", ["--mesh-pattern", "congestion"]), "nohol")
@@ -574,7 +595,10 @@ def bad_input():
             (nulls, ["--mesh-forward-pressure", "1M"],
              "--mesh-forward-pressure needs --mode mesh"),
             (nulls, ["--mode", "mesh", "--mesh-forward-pressure", "12"],
-             "mesh-forward-pressure")):
+             "mesh-forward-pressure"),
+            (nulls, ["--mode", "mesh", "--sizes", "64,2000"], "--mode mesh: "
+             "frame size 2000 (--size, --sizes): its frames are 64 to 1518 "
+             "bytes")):
         wrtest.refused(c, vdevs, opts, msg)
     c.true(not os.path.exists(marker), "the reset hook never ran")
     # A hook that fails is a failed run (1), with what it said.

@@ -83,10 +83,15 @@ test_press_trial(void)
 	c.rx[0][1] = 14000;			/* under the legal rate */
 	wr_fwd_press_judge(&f, &p, &c, 1.0);
 	WR_CHECK(!f.found && f.port == -1 && f.nb_ports == 2);
+	WR_CHECK(f.held && f.tx_pps == 15060 && wr_fwd_over_pct(&f) == 0.0);
+	wr_fwd_press_judge(&f, &p, &c, 1.02);	/* the sender fell behind */
+	WR_CHECK(!f.held && fabs(f.tx_pps - 15060 / 1.02) < 0.01);
+	wr_fwd_press_judge(&f, &p, &c, 1.0);
 	WR_CHECK(f.fwd_pps[1] == 14000 && f.fwd_pps[0] == 0);
 	c.rx[0][1] = 15060;			/* every frame: above it */
 	wr_fwd_press_judge(&f, &p, &c, 1.0);
 	WR_CHECK(f.found && f.port == 1 && f.fwd_pps[1] == 15060);
+	WR_CHECK(fabs(wr_fwd_over_pct(&f) - (15060 / f.legal_pps - 1) * 100) < 1e-9);
 }
 
 int
