@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts", "lib"))
@@ -268,6 +269,13 @@ class Checker:
             print("FAIL %s: %s" % (self.name, what))
 
     def done(self, res=None):
+        # Called from a finally block while an exception propagates (a
+        # case's own error): that is a failure, never a pass the exit
+        # below would hide.
+        exc = sys.exc_info()[1]
+        if isinstance(exc, Exception):
+            self.true(False, "the case raised %s" % "".join(
+                traceback.format_exception(type(exc), exc, exc.__traceback__)).strip())
         if self.failed and res is not None:
             print("--- stdout\n%s\n--- stderr\n%s" % (res.out[-3000:], res.err[-3000:]))
         print("%s: %d checks, %d failed" % (self.name, self.nb, self.failed))
