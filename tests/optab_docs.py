@@ -3,7 +3,8 @@
 """Every option of the table (optdump's JSON) is in `wirerate --help`, in
 the man page, completes in bash (with its words or file names), and is
 accepted in its profile section by the real program; the range its help
-states is the one the parser enforces; every subcommand is in the man
+states is the one the parser enforces; a value that is not one of its
+words is refused with every word listed; every subcommand is in the man
 page, completes, and answers --help and --version; neither the man page
 nor the completion names the path the program was built at.
 
@@ -214,6 +215,27 @@ def check_ranges(table, wirerate):
         miss('only %d options state a range in --help' % nb)
 
 
+def check_words(table, wirerate):
+    """A value that is none of an option's words is refused (exit 2,
+    naming the option) with a message that lists every word of the
+    table: a list written by hand falls behind the table."""
+    nb = 0
+    for o in table['options']:
+        if not o['values']:
+            continue
+        nb += 1
+        p = subprocess.run([wirerate, 'check', '--', '--' + o['name'], 'zzbad'],
+                           capture_output=True, text=True)
+        said = p.stderr.split('zzbad', 1)[-1]
+        left = [v for v in o['values']
+                if not re.search(r'\b%s\b' % re.escape(v.rstrip(':')), said)]
+        if p.returncode != 2 or '--' + o['name'] not in p.stderr or left:
+            miss('--%s zzbad: exit %d, the message leaves out %s of its words: %s' % (
+                o['name'], p.returncode, left, p.stderr.strip()))
+    if nb < 10:
+        miss('only %d options take words' % nb)
+
+
 def check_subcommands(table, wirerate):
     version = subprocess.run([wirerate, '--version'], capture_output=True,
                              text=True, check=True).stdout
@@ -238,6 +260,7 @@ def main():
     check_subcommands(table, wirerate)
     check_profiles_doc(table, doc)
     check_ranges(table, wirerate)
+    check_words(table, wirerate)
     print('%d options, %d subcommands, %d misses' %
           (len(table['options']), len(table['subcommands']), len(misses)))
     sys.exit(1 if misses else 0)

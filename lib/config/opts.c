@@ -146,10 +146,13 @@ static int
 opt_latency(const char *v, enum wr_lat_mode *mode, struct wr_error *err)
 {
 	int i = wr_optab_value(WR_OPT_LATENCY, v);
+	char words[64];
 
-	if (i < 0)
-		return wr_err_usage(err, -EINVAL, "--latency %s: expected auto (streams of this "
-			"process), tsc (also other processes on this host) or off", v);
+	if (i < 0) {
+		wr_optab_values_list(WR_OPT_LATENCY, words, sizeof(words));
+		return wr_err_usage(err, -EINVAL, "--latency %s: expected %s (--help says "
+			"what each measures)", v, words);
+	}
 	*mode = (enum wr_lat_mode)i;
 	return 0;
 }
