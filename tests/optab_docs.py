@@ -6,13 +6,15 @@ accepted in its profile section by the real program; the range its help
 states is the one the parser enforces; a value that is not one of its
 words is refused with every word listed; every subcommand is in the man
 page, completes, and answers --help and --version; neither the man page
-nor the completion names the path the program was built at.
+nor the completion names the path the program was built at; README's
+`man -l` names the man page the build writes.
 
 usage: optab_docs.py OPTAB.json WIRERATE MAN_PAGE COMPLETION PROFILES_MD
 Fails (exit 1) listing each miss."""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -97,6 +99,26 @@ def check_man(table, man):
     for s in table['subcommands']:
         if '.SS wirerate %s\n' % s['name'] not in text:
             miss('subcommand %s has no section in the man page' % s['name'])
+
+
+def check_readme_man(man):
+    """README's way to read the man page before installing, `man -l
+    build/PATH`, names the file this build writes (PATH below the build
+    folder, `build` being README's), and `man -l` shows it where man is
+    installed."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    text = open(os.path.join(os.path.dirname(here), 'README.md')).read()
+    m = re.search(r'`man -l ([^`/]+)/([^`]+)`', text)
+    want = os.path.relpath(man, os.path.dirname(os.path.dirname(man)))
+    if not m or m.group(1) != 'build' or m.group(2) != want:
+        miss('README names %s, not build/%s, to read the man page before '
+             'installing' % (m.group(0) if m else 'no `man -l`', want))
+    if shutil.which('man'):
+        p = subprocess.run(['man', '-l', man], capture_output=True, text=True,
+                           env=dict(os.environ, MANPAGER='cat', MANWIDTH='80'))
+        if p.returncode != 0 or not re.search(r'^NAME\n +wirerate +- ', p.stdout, re.M):
+            miss('man -l %s: exit %d, no NAME section: %r' % (
+                man, p.returncode, (p.stderr or p.stdout)[:200]))
 
 
 def run_like(wirerate, name):
@@ -254,6 +276,7 @@ def main():
              (len(table['options']), len(table['subcommands'])))
     check_help(table, wirerate)
     check_man(table, man)
+    check_readme_man(man)
     check_no_build_path(wirerate, man, completion)
     check_completion(table, completion, wirerate)
     check_profile(table, wirerate)
