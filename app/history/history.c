@@ -15,6 +15,7 @@
 
 #include <rte_common.h>
 
+#include "common/badopt.h"
 #include "common/exitcode.h"
 #include "analyse.h"
 #include "history.h"
@@ -140,12 +141,10 @@ parse_args(int argc, char **argv, struct hist_args *a)
 			usage(stdout);
 			return APP_EXIT_OK;
 		}
-		if (c == '?' || parse_opt(c, a) != 0) {
-			if (c == '?')
-				fprintf(stderr, "%s: unknown option or missing value: %s\n",
-					PROG, argv[optind - 1]);
+		if (c == '?')
+			return app_bad_option(PROG, opts, argv[optind - 1]);
+		if (parse_opt(c, a) != 0)
 			return APP_EXIT_USAGE;
-		}
 	}
 	if (argc - optind < 2) {
 		fprintf(stderr, "%s: give a command (add, show, check, plot, html) and "

@@ -758,6 +758,13 @@ def bad_options():
                 (["report", "--labels", "a,b", good], 2, "expected 1 non-empty labels"),
                 (["report", bad], 2, "bad.json: field 'totals' is missing"),
                 (["report", "--pivot", "speed", good], 2, "--pivot speed: not a metric"),
+                (["report", "--pivt", "rx_mpps", good], 2,
+                 "--pivt: unknown option; did you mean --pivot?"),
+                (["report", good, "--pivot"], 2, "--pivot: needs a value"),
+                (["compare", "--tolerence", "rx_mpps=5", good, good], 2,
+                 "--tolerence: unknown option; did you mean --tolerance?"),
+                (["merge", "--jsn", "x", good, good], 2,
+                 "--jsn: unknown option; did you mean --json?"),
                 (["report", "--out", os.path.join(d, "o"), "--gnuplot",
                   "/nonexistent/gnuplot", good], 1, "cannot run /nonexistent/gnuplot")):
             p = tool(args)
