@@ -2,8 +2,9 @@
 /*
  * The command line before EAL sees it. wirerate options given before --
  * (or with no -- at all) are named, with the command line that works; an
- * unknown option close to a wirerate or EAL option gets a "did you mean".
- * Both exit 2 before EAL starts, without EAL's usage text.
+ * unknown option close to a wirerate or EAL option gets a "did you mean",
+ * and one that no supported DPDK's EAL has is refused. All exit 2 before
+ * EAL starts (by `wirerate check` too), without EAL's usage text.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,17 +16,25 @@
 #include "config/opts.h"
 #include "cmdline.h"
 
-/* DPDK 22.11's long EAL options: never mistaken for misspelt ones. */
+/*
+ * The long EAL options of every DPDK wirerate builds against (22.11 to
+ * 25.11: lib/eal/common/eal_options.h, from 25.11 eal_option_list.h):
+ * never mistaken for misspelt ones. One that a version lacks is left to
+ * its EAL; one that none has is refused before EAL starts.
+ */
 static const char *const eal_long[] = {
-	"allow", "base-virtaddr", "block", "create-uio-dev", "file-prefix",
-	"force-max-simd-bitwidth", "help", "huge-dir", "huge-unlink",
-	"huge-worker-stack", "in-memory", "iova-mode", "lcores", "legacy-mem",
-	"log-level", "main-lcore", "match-allocations", "mbuf-pool-ops-name",
+	"allow", "base-virtaddr", "block", "coremask", "create-uio-dev",
+	"driver-path", "file-prefix", "force-max-simd-bitwidth", "help",
+	"huge-dir", "huge-unlink", "huge-worker-stack", "in-memory",
+	"iova-mode", "lcores", "legacy-mem", "log-color", "log-level",
+	"log-timestamp", "main-lcore", "match-allocations",
+	"mbuf-pool-ops-name", "memory-channels", "memory-ranks", "memory-size",
 	"no-hpet", "no-huge", "no-pci", "no-shconf", "no-telemetry",
-	"proc-type", "single-file-segments", "socket-limit", "socket-mem",
-	"syslog", "telemetry", "trace", "trace-bufsz", "trace-dir",
-	"trace-mode", "vdev", "version", "vfio-intr", "vfio-vf-token",
-	"vmware-tsc-map",
+	"numa-limit", "numa-mem", "proc-type", "remap-lcore-ids",
+	"service-corelist", "service-coremask", "single-file-segments",
+	"socket-limit", "socket-mem", "syslog", "telemetry", "trace",
+	"trace-bufsz", "trace-dir", "trace-mode", "vdev", "version",
+	"vfio-intr", "vfio-vf-token", "vmware-tsc-map",
 };
 
 /* Print s for a shell: quoted when it holds anything but plain characters. */
@@ -104,8 +113,9 @@ abbreviates_eal(const char *arg)
 }
 
 /*
- * An unknown long option before -- that is close to a wirerate or an EAL
- * option: say which, and return -1. Anything else is left to EAL.
+ * An unknown long option before --: say which wirerate or EAL option is
+ * close, or that neither has it, and return -1. EAL's own options (and
+ * short ones) are left to EAL.
  */
 static int
 misspelt(const char *arg)
@@ -125,8 +135,11 @@ misspelt(const char *arg)
 	wr_suggest_init(&sg, arg + 2, strcspn(arg + 2, "="));
 	for (i = 0; i < RTE_DIM(eal_long); i++)
 		wr_suggest_try(&sg, eal_long[i]);
-	if (sg.best == NULL)
-		return 0;
+	if (sg.best == NULL) {
+		fprintf(stderr, "wirerate: error: %s: unknown option: no EAL option "
+			"(before --) nor wirerate option (after --; see --help)\n", arg);
+		return -1;
+	}
 	fprintf(stderr, "wirerate: error: %s: unknown option; did you mean --%s? "
 		"(an EAL option: it goes before --)\n", arg, sg.best);
 	return -1;

@@ -648,14 +648,30 @@ def bad_command_lines():
 
 
 def bad_eal_option():
-    """A bad EAL option (before --) is bad usage too, with nothing left."""
+    """A bad EAL option (before --) is bad usage too, with nothing left:
+    one that no EAL has is refused by `wirerate check` and by a run alike,
+    before EAL (no page of EAL's usage); one that EAL refuses for its
+    value fails EAL's initialisation, exit 2."""
     c = Checker("bad_eal_option")
     SEQ[0] += 1
     prefix = "wrf%d_%d" % (os.getpid(), SEQ[0])
+    rest = ["-l", "0,1", "--no-pci", "--file-prefix", prefix, "--bogus-eal", "--",
+            "--duration", "1"]
+    chk = subprocess.run([wrtest.WIRERATE, "check"] + rest, capture_output=True,
+                         text=True, timeout=30, stdin=subprocess.DEVNULL)
+    p = subprocess.run([wrtest.WIRERATE] + rest, capture_output=True, text=True,
+                       timeout=60, stdin=subprocess.DEVNULL)
+    c.eq(chk.returncode, 2, "wirerate check: exit code (stderr %r)" % chk.stderr)
+    c.eq((p.returncode, p.stderr), (2, chk.stderr), "a run says the same")
+    c.true(chk.stderr.startswith("wirerate: error: --bogus-eal: unknown option"),
+           "names it: %r" % chk.stderr)
+    c.true("EAL" in chk.stderr and "EAL common options" not in p.stderr,
+           "before EAL, without its usage: %r" % p.stderr[-300:])
     p = subprocess.run([wrtest.WIRERATE, "-l", "0,1", "--no-pci", "--file-prefix",
-                        prefix, "--bogus-eal", "--", "--duration", "1"],
-                       capture_output=True, text=True, timeout=60)
-    c.eq(p.returncode, 2, "exit code")
+                        prefix, "--proc-type", "bogus", "--", "--duration", "1"],
+                       capture_output=True, text=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+    c.eq(p.returncode, 2, "a value EAL refuses: exit code")
     c.true("EAL initialisation failed" in p.stderr, "says so: %r" % p.stderr[-300:])
     c.done()
 
