@@ -677,8 +677,9 @@ def bad_eal_option():
 
 
 def lcores_beyond_machine():
-    """An lcore list naming CPUs this process cannot run on (-l 0-N past
-    the kernel's affinity mask, -lN, --lcores) is refused by `wirerate
+    """An lcore list or core mask naming CPUs this process cannot run on
+    (-l 0-N past the kernel's affinity mask, -lN, --lcores, -c MASK) is
+    refused by `wirerate
     check` and by a run alike: exit 2 before EAL starts, naming the
     option, the CPUs asked and those the kernel says are available."""
     c = Checker("lcores_beyond_machine")
@@ -689,7 +690,8 @@ def lcores_beyond_machine():
     prefix = "wrlc%d" % os.getpid()
     for eal in (["-l", "0-%d" % (top + 5)], ["-l%d" % top],
                 ["--lcores", "0,%d@%d" % (avail[0], top)],
-                ["--lcores=0-%d" % top]):
+                ["--lcores=0-%d" % top], ["-c", "%#x" % ((1 << (top + 1)) - 1)],
+                ["-c%x" % (1 << top)]):
         rest = eal + ["--no-pci", "--file-prefix", prefix, "--", "--duration", "1"]
         chk = subprocess.run([wrtest.WIRERATE, "check"] + rest, capture_output=True,
                              text=True, timeout=30, stdin=subprocess.DEVNULL)
@@ -697,7 +699,7 @@ def lcores_beyond_machine():
                              text=True, timeout=60, stdin=subprocess.DEVNULL)
         c.eq(chk.returncode, 2, "wirerate check %r (stderr %r)" % (eal, chk.stderr))
         c.eq((run.returncode, run.stderr), (2, chk.stderr), "a run says the same for %r" % eal)
-        opt = eal[0].split("=")[0] if eal[0].startswith("--") else "-l"
+        opt = eal[0].split("=")[0] if eal[0].startswith("--") else eal[0][:2]
         c.true(chk.stderr.startswith("wirerate: error: %s " % opt), "names %s: %r" % (
             opt, chk.stderr))
         c.true(" asked, " in chk.stderr and ("(no CPU %d," % top in chk.stderr or
