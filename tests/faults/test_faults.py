@@ -649,9 +649,10 @@ def bad_command_lines():
 
 def bad_eal_option():
     """A bad EAL option (before --) is bad usage too, with nothing left:
-    one that no EAL has is refused by `wirerate check` and by a run alike,
-    before EAL (no page of EAL's usage); one that EAL refuses for its
-    value fails EAL's initialisation, exit 2."""
+    one that no EAL has, or a word that no option takes, is refused by
+    `wirerate check` and by a run alike, before EAL (no page of EAL's
+    usage); one that EAL refuses for its value fails EAL's
+    initialisation, exit 2."""
     c = Checker("bad_eal_option")
     SEQ[0] += 1
     prefix = "wrf%d_%d" % (os.getpid(), SEQ[0])
@@ -667,6 +668,17 @@ def bad_eal_option():
            "names it: %r" % chk.stderr)
     c.true("EAL" in chk.stderr and "EAL common options" not in p.stderr,
            "before EAL, without its usage: %r" % p.stderr[-300:])
+    # A word no EAL option takes ("-l 0 1" for "-l 0,1"): EAL would leave it
+    # and the run go on without it.
+    rest = ["-l", "0", "1", "--no-pci", "--file-prefix", prefix, "--", "--duration", "1"]
+    chk = subprocess.run([wrtest.WIRERATE, "check"] + rest, capture_output=True,
+                         text=True, timeout=30, stdin=subprocess.DEVNULL)
+    p = subprocess.run([wrtest.WIRERATE] + rest, capture_output=True, text=True,
+                       timeout=60, stdin=subprocess.DEVNULL)
+    c.eq(chk.returncode, 2, "-l 0 1: wirerate check's exit code (stderr %r)" % chk.stderr)
+    c.eq((p.returncode, p.stderr), (2, chk.stderr), "-l 0 1: a run says the same")
+    c.true(chk.stderr.startswith("wirerate: error: 1: a word no option before -- "
+                                 "takes (after -l 0)"), "names it: %r" % chk.stderr)
     p = subprocess.run([wrtest.WIRERATE, "-l", "0,1", "--no-pci", "--file-prefix",
                         prefix, "--proc-type", "bogus", "--", "--duration", "1"],
                        capture_output=True, text=True, timeout=60,
