@@ -153,7 +153,7 @@ subcommand(int argc, char **argv)
 		argv[1] = argv[0];      /* messages name the program */
 		return subs[i].main(argc - 1, argv + 1);
 	}
-	if (argc > 1 && argv[1][0] != '-') {
+	if (argc > 1 && argv[1][0] != '-' && argv[1][0] != '\0') {
 		struct wr_suggest sg;
 		char list[128] = "", near[48] = "";
 		size_t at = 0;

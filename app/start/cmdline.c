@@ -197,6 +197,8 @@ stray_word(int dd, char **argv)
 	int i, opt = 0;     /* the last option's word */
 
 	for (i = 1; i < dd; i++) {
+		if (argv[i][0] == '\0')
+			continue;   /* a script's empty variable: nothing given */
 		if (argv[i][0] == '-' && argv[i][1] != '\0') {
 			opt = i;
 			if (takes_next(argv[i]) && i + 1 < dd)
