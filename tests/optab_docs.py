@@ -3,15 +3,18 @@
 """Every option of the table (optdump's JSON) is in `wirerate --help`, in
 the man page, completes in bash (with its words or file names), and is
 accepted in its profile section by the real program; the range its help
-states is the one the parser enforces; every subcommand is in the man
+states is the one the parser enforces; a value that is not one of its
+words is refused with every word listed; every subcommand is in the man
 page, completes, and answers --help and --version; neither the man page
-nor the completion names the path the program was built at.
+nor the completion names the path the program was built at; README's
+`man -l` names the man page the build writes.
 
 usage: optab_docs.py OPTAB.json WIRERATE MAN_PAGE COMPLETION PROFILES_MD
 Fails (exit 1) listing each miss."""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -96,6 +99,26 @@ def check_man(table, man):
     for s in table['subcommands']:
         if '.SS wirerate %s\n' % s['name'] not in text:
             miss('subcommand %s has no section in the man page' % s['name'])
+
+
+def check_readme_man(man):
+    """README's way to read the man page before installing, `man -l
+    build/PATH`, names the file this build writes (PATH below the build
+    folder, `build` being README's), and `man -l` shows it where man is
+    installed."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    text = open(os.path.join(os.path.dirname(here), 'README.md')).read()
+    m = re.search(r'`man -l ([^`/]+)/([^`]+)`', text)
+    want = os.path.relpath(man, os.path.dirname(os.path.dirname(man)))
+    if not m or m.group(1) != 'build' or m.group(2) != want:
+        miss('README names %s, not build/%s, to read the man page before '
+             'installing' % (m.group(0) if m else 'no `man -l`', want))
+    if shutil.which('man'):
+        p = subprocess.run(['man', '-l', man], capture_output=True, text=True,
+                           env=dict(os.environ, MANPAGER='cat', MANWIDTH='80'))
+        if p.returncode != 0 or not re.search(r'^NAME\n +wirerate +- ', p.stdout, re.M):
+            miss('man -l %s: exit %d, no NAME section: %r' % (
+                man, p.returncode, (p.stderr or p.stdout)[:200]))
 
 
 def run_like(wirerate, name):
@@ -214,6 +237,27 @@ def check_ranges(table, wirerate):
         miss('only %d options state a range in --help' % nb)
 
 
+def check_words(table, wirerate):
+    """A value that is none of an option's words is refused (exit 2,
+    naming the option) with a message that lists every word of the
+    table: a list written by hand falls behind the table."""
+    nb = 0
+    for o in table['options']:
+        if not o['values']:
+            continue
+        nb += 1
+        p = subprocess.run([wirerate, 'check', '--', '--' + o['name'], 'zzbad'],
+                           capture_output=True, text=True)
+        said = p.stderr.split('zzbad', 1)[-1]
+        left = [v for v in o['values']
+                if not re.search(r'\b%s\b' % re.escape(v.rstrip(':')), said)]
+        if p.returncode != 2 or '--' + o['name'] not in p.stderr or left:
+            miss('--%s zzbad: exit %d, the message leaves out %s of its words: %s' % (
+                o['name'], p.returncode, left, p.stderr.strip()))
+    if nb < 10:
+        miss('only %d options take words' % nb)
+
+
 def check_subcommands(table, wirerate):
     version = subprocess.run([wirerate, '--version'], capture_output=True,
                              text=True, check=True).stdout
@@ -232,12 +276,14 @@ def main():
              (len(table['options']), len(table['subcommands'])))
     check_help(table, wirerate)
     check_man(table, man)
+    check_readme_man(man)
     check_no_build_path(wirerate, man, completion)
     check_completion(table, completion, wirerate)
     check_profile(table, wirerate)
     check_subcommands(table, wirerate)
     check_profiles_doc(table, doc)
     check_ranges(table, wirerate)
+    check_words(table, wirerate)
     print('%d options, %d subcommands, %d misses' %
           (len(table['options']), len(table['subcommands']), len(misses)))
     sys.exit(1 if misses else 0)

@@ -15,6 +15,8 @@
 
 #include <rte_common.h>
 
+#include "base/suggest.h"
+#include "common/badopt.h"
 #include "common/exitcode.h"
 #include "analyse.h"
 #include "history.h"
@@ -44,6 +46,44 @@ static const struct hist_opt {
 	{ "out", 'o', "DIR", "plot, html: where the charts and page go [.]" },
 	{ "help", 'h', NULL, "this text" },
 };
+
+/* The commands, in the order messages list them. */
+static const char *const hist_cmds[] = { "add", "show", "check", "plot", "html" };
+
+/* The commands as "a, b or c" into buf. */
+static void
+cmd_list(char *buf, size_t n)
+{
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < RTE_DIM(hist_cmds) && at < n; i++) {
+		int w = snprintf(buf + at, n - at, "%s%s", i == 0 ? "" :
+			i + 1 == RTE_DIM(hist_cmds) ? " or " : ", ", hist_cmds[i]);
+
+		if (w < 0)
+			break;
+		at += (size_t)w;
+	}
+}
+
+/* A word that is not a command: say so, the closest one, and all. */
+static int
+bad_command(const char *cmd)
+{
+	struct wr_suggest sg;
+	char list[64], near[48] = "";
+	size_t i;
+
+	cmd_list(list, sizeof(list));
+	wr_suggest_init(&sg, cmd, strlen(cmd));
+	for (i = 0; i < RTE_DIM(hist_cmds); i++)
+		wr_suggest_try(&sg, hist_cmds[i]);
+	if (sg.best != NULL)
+		snprintf(near, sizeof(near), "did you mean %s? ", sg.best);
+	return app_usage_error(PROG, "%s: not a command; %s(the commands: %s)", cmd,
+		near, list);
+}
 
 static void
 usage(FILE *f)
@@ -140,17 +180,17 @@ parse_args(int argc, char **argv, struct hist_args *a)
 			usage(stdout);
 			return APP_EXIT_OK;
 		}
-		if (c == '?' || parse_opt(c, a) != 0) {
-			if (c == '?')
-				fprintf(stderr, "%s: unknown option or missing value: %s\n",
-					PROG, argv[optind - 1]);
+		if (c == '?')
+			return app_bad_option(PROG, opts, argv[optind - 1]);
+		if (parse_opt(c, a) != 0)
 			return APP_EXIT_USAGE;
-		}
 	}
 	if (argc - optind < 2) {
-		fprintf(stderr, "%s: give a command (add, show, check, plot, html) and "
-			"the DB (see --help)\n", PROG);
-		return APP_EXIT_USAGE;
+		char list[64];
+
+		cmd_list(list, sizeof(list));
+		return app_usage_error(PROG, "give a command (%s) and the DB (see "
+			"--help)", list);
 	}
 	a->cmd = argv[optind];
 	a->db = argv[optind + 1];
@@ -203,18 +243,17 @@ app_history_main(int argc, char **argv)
 	struct hist_args a;
 	struct hist_db db;
 	struct wr_error err;
+	size_t i;
 	int rc;
 
 	rc = parse_args(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
-	if (strcmp(a.cmd, "add") != 0 && strcmp(a.cmd, "show") != 0 &&
-			strcmp(a.cmd, "check") != 0 && strcmp(a.cmd, "plot") != 0 &&
-			strcmp(a.cmd, "html") != 0) {
-		fprintf(stderr, "%s: %s: not a command (add, show, check, plot, html)\n",
-			PROG, a.cmd);
-		return APP_EXIT_USAGE;
-	}
+	for (i = 0; i < RTE_DIM(hist_cmds); i++)
+		if (strcmp(a.cmd, hist_cmds[i]) == 0)
+			break;
+	if (i == RTE_DIM(hist_cmds))
+		return bad_command(a.cmd);
 	if (strcmp(a.cmd, "add") != 0 && a.nb_files != 0) {
 		fprintf(stderr, "%s %s: takes the DB only, not %s\n", PROG, a.cmd, a.files[0]);
 		return APP_EXIT_USAGE;

@@ -15,6 +15,7 @@
 
 #include <rte_common.h>
 
+#include "base/suggest.h"
 #include "common/exitcode.h"
 #include "common/subcmds.h"
 #include "history/history.h"
@@ -121,8 +122,10 @@ early_opts(int argc, char **argv)
 
 /*
  * `wirerate SUBCOMMAND ...`: its main, or --version for any of them (an
- * argument "--version" before any "--"). Returns -1 when argv[1] is no
- * subcommand, else the exit code.
+ * argument "--version" before any "--"). A first word that is neither a
+ * subcommand nor an option (a run starts with EAL's options or --) is
+ * refused, with the closest subcommand. Returns -1 when argv[1] is an
+ * option, else the exit code.
  */
 static int
 subcommand(int argc, char **argv)
@@ -149,6 +152,26 @@ subcommand(int argc, char **argv)
 		}
 		argv[1] = argv[0];      /* messages name the program */
 		return subs[i].main(argc - 1, argv + 1);
+	}
+	if (argc > 1 && argv[1][0] != '-' && argv[1][0] != '\0') {
+		struct wr_suggest sg;
+		char list[128] = "", near[48] = "";
+		size_t at = 0;
+
+		wr_suggest_init(&sg, argv[1], strlen(argv[1]));
+		for (i = 0; i < RTE_DIM(subs); i++) {
+			int w = at < sizeof(list) ? snprintf(list + at, sizeof(list) - at,
+				"%s%s", i == 0 ? "" : i + 1 == RTE_DIM(subs) ? " or " :
+				", ", subs[i].name) : 0;
+
+			wr_suggest_try(&sg, subs[i].name);
+			at += w > 0 ? (size_t)w : 0;
+		}
+		if (sg.best != NULL)
+			snprintf(near, sizeof(near), "; did you mean %s?", sg.best);
+		return app_usage_error("wirerate", "%s: not a subcommand%s (the "
+			"subcommands: %s; a run: wirerate [EAL options] -- [options])",
+			argv[1], near, list);
 	}
 	return -1;
 }

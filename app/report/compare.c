@@ -15,6 +15,7 @@
 
 #include <rte_common.h>
 
+#include "common/badopt.h"
 #include "common/exitcode.h"
 #include "base/csv.h"
 #include "measure/metrics.h"
@@ -156,8 +157,7 @@ parse_args(int argc, char **argv, struct cmp_args *a)
 		case 'J': a->json = optarg; break;
 		case 'q': a->quiet = true; break;
 		default:
-			return app_usage_error(PROG, "%s: unknown option or missing "
-				"value (see wirerate compare --help)", argv[optind - 1]);
+			return app_bad_option(PROG, opts, argv[optind - 1]);
 		}
 	}
 	for (i = 0; i < nb_sets; i++)

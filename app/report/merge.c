@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/badopt.h"
 #include "common/exitcode.h"
 #include "results/merge.h"
 #include "results/result.h"
@@ -100,7 +101,10 @@ print_verdict(FILE *f, const struct wr_merge *m)
 		fprintf(f, "one-way latency: none: %s\n", m->oneway.reason);
 }
 
-/* Parse argv; returns 1 to go on, 0 after --help, -1 on bad usage. */
+/*
+ * Parse argv; returns 1 to go on, 0 after --help, -2 after saying what is
+ * wrong with an option, -1 on other bad usage.
+ */
 static int
 merge_args(int argc, char **argv, const char **paths, const char **out,
 		bool *quiet)
@@ -124,8 +128,10 @@ merge_args(int argc, char **argv, const char **paths, const char **out,
 			*out = optarg;
 		else if (c == 'q')
 			*quiet = true;
-		else
-			return -1;
+		else {
+			app_bad_option(PROG, opts, argv[optind - 1]);
+			return -2;
+		}
 	}
 	if (argc - optind != 2)
 		return -1;
@@ -173,6 +179,8 @@ app_merge_main(int argc, char **argv)
 	int rc;
 
 	rc = merge_args(argc, argv, paths, &out, &quiet);
+	if (rc == -2)
+		return APP_EXIT_USAGE;
 	if (rc < 0)
 		return app_usage_error(PROG, "expected SENDER.json RECEIVER.json "
 			"[--json OUT] [--quiet] (see wirerate merge --help)");

@@ -16,6 +16,7 @@
 
 #include <rte_common.h>
 
+#include "common/badopt.h"
 #include "common/exitcode.h"
 #include "base/csv.h"
 #include "measure/metrics.h"
@@ -136,8 +137,7 @@ parse_args(int argc, char **argv, struct rep_args *a)
 				return bad_pivot(optarg);
 			break;
 		default:
-			return app_usage_error("wirerate report", "%s: unknown option or missing "
-				"value (see wirerate report --help)", argv[optind - 1]);
+			return app_bad_option("wirerate report", opts, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)

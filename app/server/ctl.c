@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "common/badopt.h"
 #include "common/exitcode.h"
 #include "base/units.h"
 #include "clock.h"
@@ -99,9 +100,11 @@ parse_args(int argc, char **argv, struct ctl_args *a)
 		if (c == 'h')
 			return usage(stdout);
 		if (c != 't' && c != 'w') {
-			fprintf(stderr, "wirerate: error: ctl: %s: no such option, or "
-				"no value after it (see wirerate ctl --help)\n",
-				argv[optind - 1]);
+			char msg[256];
+
+			app_bad_option_msg("wirerate ctl", opts, argv[optind - 1], msg,
+				sizeof(msg));
+			fprintf(stderr, "wirerate: error: ctl: %s\n", msg);
 			return APP_EXIT_USAGE;
 		}
 		if (parse_duration(c == 't' ? "timeout" : "wait", optarg,

@@ -2,8 +2,10 @@
 /*
  * The command line before EAL sees it. wirerate options given before --
  * (or with no -- at all) are named, with the command line that works; an
- * unknown option close to a wirerate or EAL option gets a "did you mean".
- * Both exit 2 before EAL starts, without EAL's usage text.
+ * unknown option close to a wirerate or EAL option gets a "did you mean",
+ * one that no supported DPDK's EAL has is refused, and so is a word that
+ * no option takes. All exit 2 before EAL starts (by `wirerate check`
+ * too), without EAL's usage text.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,18 +17,42 @@
 #include "config/opts.h"
 #include "cmdline.h"
 
-/* DPDK 22.11's long EAL options: never mistaken for misspelt ones. */
+/*
+ * The long EAL options of every DPDK wirerate builds against (22.11 to
+ * 25.11: lib/eal/common/eal_options.h, from 25.11 eal_option_list.h):
+ * never mistaken for misspelt ones. One that a version lacks is left to
+ * its EAL; one that none has is refused before EAL starts.
+ */
 static const char *const eal_long[] = {
-	"allow", "base-virtaddr", "block", "create-uio-dev", "file-prefix",
-	"force-max-simd-bitwidth", "help", "huge-dir", "huge-unlink",
-	"huge-worker-stack", "in-memory", "iova-mode", "lcores", "legacy-mem",
-	"log-level", "main-lcore", "match-allocations", "mbuf-pool-ops-name",
+	"allow", "base-virtaddr", "block", "coremask", "create-uio-dev",
+	"driver-path", "file-prefix", "force-max-simd-bitwidth", "help",
+	"huge-dir", "huge-unlink", "huge-worker-stack", "in-memory",
+	"iova-mode", "lcores", "legacy-mem", "log-color", "log-level",
+	"log-timestamp", "main-lcore", "match-allocations",
+	"mbuf-pool-ops-name", "memory-channels", "memory-ranks", "memory-size",
 	"no-hpet", "no-huge", "no-pci", "no-shconf", "no-telemetry",
-	"proc-type", "single-file-segments", "socket-limit", "socket-mem",
-	"syslog", "telemetry", "trace", "trace-bufsz", "trace-dir",
-	"trace-mode", "vdev", "version", "vfio-intr", "vfio-vf-token",
-	"vmware-tsc-map",
+	"numa-limit", "numa-mem", "proc-type", "remap-lcore-ids",
+	"service-corelist", "service-coremask", "single-file-segments",
+	"socket-limit", "socket-mem", "syslog", "telemetry", "trace",
+	"trace-bufsz", "trace-dir", "trace-mode", "vdev", "version",
+	"vfio-intr", "vfio-vf-token", "vmware-tsc-map",
 };
+
+/*
+ * Those that take a value (required or optional) in any of these
+ * versions, and the short ones that do: the next word may be theirs.
+ */
+static const char *const eal_long_value[] = {
+	"allow", "base-virtaddr", "block", "coremask", "driver-path",
+	"file-prefix", "force-max-simd-bitwidth", "huge-dir", "huge-unlink",
+	"huge-worker-stack", "iova-mode", "lcores", "log-color", "log-level",
+	"log-timestamp", "main-lcore", "mbuf-pool-ops-name", "memory-channels",
+	"memory-ranks", "memory-size", "numa-limit", "numa-mem", "proc-type",
+	"remap-lcore-ids", "service-corelist", "service-coremask",
+	"socket-limit", "socket-mem", "syslog", "trace", "trace-bufsz",
+	"trace-dir", "trace-mode", "vdev", "vfio-intr", "vfio-vf-token",
+};
+static const char eal_short_value[] = "abcdlmnrsS";
 
 /* Print s for a shell: quoted when it holds anything but plain characters. */
 static void
@@ -104,8 +130,9 @@ abbreviates_eal(const char *arg)
 }
 
 /*
- * An unknown long option before -- that is close to a wirerate or an EAL
- * option: say which, and return -1. Anything else is left to EAL.
+ * An unknown long option before --: say which wirerate or EAL option is
+ * close, or that neither has it, and return -1. EAL's own options (and
+ * short ones) are left to EAL.
  */
 static int
 misspelt(const char *arg)
@@ -125,11 +152,69 @@ misspelt(const char *arg)
 	wr_suggest_init(&sg, arg + 2, strcspn(arg + 2, "="));
 	for (i = 0; i < RTE_DIM(eal_long); i++)
 		wr_suggest_try(&sg, eal_long[i]);
-	if (sg.best == NULL)
-		return 0;
+	if (sg.best == NULL) {
+		fprintf(stderr, "wirerate: error: %s: unknown option: no EAL option "
+			"(before --) nor wirerate option (after --; see --help)\n", arg);
+		return -1;
+	}
 	fprintf(stderr, "wirerate: error: %s: unknown option; did you mean --%s? "
 		"(an EAL option: it goes before --)\n", arg, sg.best);
 	return -1;
+}
+
+/*
+ * Whether the EAL option at arg may take the next word as its value: a
+ * long one (or an abbreviation) that takes a value, without '=', or
+ * short options ending with one that takes a value.
+ */
+static bool
+takes_next(const char *arg)
+{
+	size_t n, i;
+
+	if (strncmp(arg, "--", 2) == 0) {
+		n = strlen(arg + 2);
+		if (n == 0 || strchr(arg, '=') != NULL)
+			return false;
+		for (i = 0; i < RTE_DIM(eal_long_value); i++)
+			if (strncmp(eal_long_value[i], arg + 2, n) == 0)
+				return true;
+		return false;
+	}
+	for (i = 1; arg[i] != '\0'; i++)
+		if (strchr(eal_short_value, arg[i]) != NULL)
+			return arg[i + 1] == '\0';    /* else the rest is its value */
+	return false;
+}
+
+/*
+ * A word before -- that no option takes ("-l 0 1"): EAL would leave it
+ * and the run go on without it. Say so and return -1.
+ */
+static int
+stray_word(int dd, char **argv)
+{
+	int i, opt = 0;     /* the last option's word */
+
+	for (i = 1; i < dd; i++) {
+		if (argv[i][0] == '\0')
+			continue;   /* a script's empty variable: nothing given */
+		if (argv[i][0] == '-' && argv[i][1] != '\0') {
+			opt = i;
+			if (takes_next(argv[i]) && i + 1 < dd)
+				i++;
+			continue;
+		}
+		fprintf(stderr, "wirerate: error: %s: a word no option before -- "
+			"takes", argv[i]);
+		if (opt > 0)
+			fprintf(stderr, " (after %s%s%s)", argv[opt], opt + 1 < i ?
+				" " : "", opt + 1 < i ? argv[opt + 1] : "");
+		fputs("; a value is one word (-l 0,1), and wirerate options go "
+			"after --\n", stderr);
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -148,5 +233,7 @@ app_cmdline_check(int argc, char **argv, int *dd)
 	for (i = 1; i < *dd; i++)
 		if (misspelt(argv[i]) != 0)
 			return -1;
+	if (stray_word(*dd, argv) != 0)
+		return -1;
 	return app_cpus_check(argc, argv, *dd);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The CPUs an EAL lcore list (-l, --lcores) names, against those this
+ * The CPUs an EAL lcore list (-l, --lcores) or core mask (-c, --coremask)
+ * names, against those this
  * process may run on (its affinity mask: the machine's CPUs, less what a
  * cgroup or taskset keeps from it). A list naming a CPU outside them is
  * refused before EAL starts, naming the option, the CPUs asked and the
@@ -104,6 +105,35 @@ list_cpus(const char *s, bool lcores_form, cpu_set_t *set)
 	}
 }
 
+/* The CPUs of a hexadecimal core mask ("0xff", "ff"); -1 when s is none. */
+static int
+mask_cpus(const char *s, cpu_set_t *set)
+{
+	size_t n, k;
+	int v, b;
+
+	CPU_ZERO(set);
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	n = strlen(s);
+	if (n == 0)
+		return -1;
+	for (k = 0; k < n; k++) {
+		char c = s[n - 1 - k];
+
+		if (!isxdigit((unsigned char)c))
+			return -1;
+		v = isdigit((unsigned char)c) ? c - '0' : tolower((unsigned char)c) - 'a' + 10;
+		for (b = 0; b < 4; b++)
+			if ((v >> b) & 1) {
+				if (4 * k + (size_t)b >= CPU_SETSIZE)
+					return -1;
+				CPU_SET(4 * k + (size_t)b, set);
+			}
+	}
+	return 0;
+}
+
 /* Print set as a list of ranges ("0-1,4"). */
 static void
 put_set(FILE *f, const cpu_set_t *set)
@@ -127,15 +157,33 @@ put_set(FILE *f, const cpu_set_t *set)
 }
 
 /*
- * The lcore list of argv[i] (-l LIST, -lLIST, --lcores LIST,
- * --lcores=LIST) in *list with its option's name in *opt; 0 when
- * argv[i] is no such option.
+ * The lcore list or core mask of argv[i] (-l LIST, -lLIST, --lcores
+ * LIST, --lcores=LIST, -c MASK, -cMASK, --coremask MASK, --coremask=MASK)
+ * in *list with its option's name in *opt; 0 when argv[i] is no such
+ * option.
  */
 static int
 lcore_option(int dd, char **argv, int i, const char **opt, const char **list)
 {
 	const char *a = argv[i];
 
+	if (strcmp(a, "-c") == 0 || strcmp(a, "--coremask") == 0) {
+		if (i + 1 >= dd)
+			return 0;
+		*opt = a;
+		*list = argv[i + 1];
+		return 2;
+	}
+	if (strncmp(a, "-c", 2) == 0 && isxdigit((unsigned char)a[2])) {
+		*opt = "-c";
+		*list = a + 2;
+		return 1;
+	}
+	if (strncmp(a, "--coremask=", 11) == 0) {
+		*opt = "--coremask";
+		*list = a + 11;
+		return 1;
+	}
 	if (strcmp(a, "-l") == 0 || strcmp(a, "--lcores") == 0) {
 		if (i + 1 >= dd)
 			return 0;
@@ -162,7 +210,9 @@ check_list(const char *opt, const char *list, const cpu_set_t *avail)
 {
 	cpu_set_t asked, missing;
 
-	if (list_cpus(list, strcmp(opt, "--lcores") == 0, &asked) != 0)
+	if ((opt[1] == 'c' || strcmp(opt, "--coremask") == 0 ?
+			mask_cpus(list, &asked) :
+			list_cpus(list, strcmp(opt, "--lcores") == 0, &asked)) != 0)
 		return 0;    /* EAL's syntax, EAL's message */
 	CPU_XOR(&missing, &asked, avail);
 	CPU_AND(&missing, &missing, &asked);

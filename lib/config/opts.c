@@ -146,10 +146,13 @@ static int
 opt_latency(const char *v, enum wr_lat_mode *mode, struct wr_error *err)
 {
 	int i = wr_optab_value(WR_OPT_LATENCY, v);
+	char words[64];
 
-	if (i < 0)
-		return wr_err_usage(err, -EINVAL, "--latency %s: expected auto (streams of this "
-			"process), tsc (also other processes on this host) or off", v);
+	if (i < 0) {
+		wr_optab_values_list(WR_OPT_LATENCY, words, sizeof(words));
+		return wr_err_usage(err, -EINVAL, "--latency %s: expected %s (--help says "
+			"what each measures)", v, words);
+	}
 	*mode = (enum wr_lat_mode)i;
 	return 0;
 }
@@ -473,8 +476,8 @@ wr_opts_closest(const char *arg)
 static const struct { const char *name, *hint; } opt_hints[] = {
 	{ "mtu", "the port MTU follows --size (frame size - 18), so "
 		"--size 9018 runs with MTU 9000" },
-	{ "tcp", "wirerate sends UDP frames; "
-		"scripts/kernel-compare.sh runs iperf3 for TCP" },
+	{ "tcp", "TCP connections are --conn client or --conn server "
+		"(docs/tcp.md); scripts/kernel-compare.sh sets them beside iperf3" },
 };
 
 /* The hint for option name (up to '='), or NULL. */
@@ -490,16 +493,31 @@ opt_hint(const char *name)
 	return NULL;
 }
 
-/* How many options name (up to '=') abbreviates. */
+/*
+ * How many options name (up to '=') abbreviates; the first few of them,
+ * as "--a, --b or --c" (", ..." after the fourth), into buf.
+ */
 static unsigned int
-opt_prefix_count(const char *name)
+opt_prefix_count(const char *name, char *buf, size_t size)
 {
-	size_t len = strcspn(name, "="), i;
-	unsigned int n = 0;
+	size_t len = strcspn(name, "="), i, at = 0;
+	const char *names[5];
+	unsigned int n = 0, k;
 
 	for (i = 0; i < wr_optab_len; i++)
-		if (strncmp(wr_optab[i].name, name, len) == 0)
-			n++;
+		if (strncmp(wr_optab[i].name, name, len) == 0 && n++ < 5)
+			names[n - 1] = wr_optab[i].name;
+	buf[0] = '\0';
+	for (k = 0; k < n && k < 4 && at < size; k++) {
+		const char *sep = k == 0 ? "" : k + 1 == n ? " or " : ", ";
+		int w = snprintf(buf + at, size - at, "%s--%s", sep, names[k]);
+
+		if (w < 0)
+			break;
+		at += (size_t)w;
+	}
+	if (n > 4 && at < size)
+		snprintf(buf + at, size - at, ", ...");
 	return n;
 }
 
@@ -512,6 +530,7 @@ static int
 bad_option(const char *arg, struct wr_error *err)
 {
 	const char *near, *hint;
+	char several[160];
 	bool has_arg;
 
 	if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
@@ -520,9 +539,9 @@ bad_option(const char *arg, struct wr_error *err)
 	if (wr_opts_lookup(arg + 2, &has_arg) == 0)
 		return wr_err_usage(err, -EINVAL, "%s: %s (see --help)", arg,
 			has_arg ? "needs a value" : "takes no value");
-	if (opt_prefix_count(arg + 2) > 1)
-		return wr_err_usage(err, -EINVAL, "%s: abbreviates several options; "
-			"write it out (see --help)", arg);
+	if (opt_prefix_count(arg + 2, several, sizeof(several)) > 1)
+		return wr_err_usage(err, -EINVAL, "%s: abbreviates several options "
+			"(%s); write one out (see --help)", arg, several);
 	hint = opt_hint(arg + 2);
 	if (hint != NULL)
 		return wr_err_usage(err, -EINVAL, "%s: unknown option: %s", arg, hint);

@@ -23,7 +23,14 @@ wr_opts_replay(int id, const char *v, struct wr_config *cfg, struct wr_error *er
 			rc->speed = 0;
 			return 0;
 		}
-		return wr_optv_real("replay-speed", v, 0.001, 1000, &rc->speed, err);
+		if (wr_optv_real("replay-speed", v, 0.001, 1000, &rc->speed, err) != 0) {
+			char words[32];
+
+			wr_optab_values_list(WR_OPT_REPLAY_SPEED, words, sizeof(words));
+			return wr_err_usage(err, -EINVAL, "--replay-speed %s: expected a "
+				"number from 0.001 to 1000 or %s", v, words);
+		}
+		return 0;
 	case WR_OPT_REPLAY_LOOP:
 		return WR_OPTV_UINT("replay-loop", v, 0, UINT32_MAX, &rc->nb_loops, err);
 	case WR_OPT_REPLAY_STAMP:

@@ -648,21 +648,50 @@ def bad_command_lines():
 
 
 def bad_eal_option():
-    """A bad EAL option (before --) is bad usage too, with nothing left."""
+    """A bad EAL option (before --) is bad usage too, with nothing left:
+    one that no EAL has, or a word that no option takes, is refused by
+    `wirerate check` and by a run alike, before EAL (no page of EAL's
+    usage); one that EAL refuses for its value fails EAL's
+    initialisation, exit 2."""
     c = Checker("bad_eal_option")
     SEQ[0] += 1
     prefix = "wrf%d_%d" % (os.getpid(), SEQ[0])
+    rest = ["-l", "0,1", "--no-pci", "--file-prefix", prefix, "--bogus-eal", "--",
+            "--duration", "1"]
+    chk = subprocess.run([wrtest.WIRERATE, "check"] + rest, capture_output=True,
+                         text=True, timeout=30, stdin=subprocess.DEVNULL)
+    p = subprocess.run([wrtest.WIRERATE] + rest, capture_output=True, text=True,
+                       timeout=60, stdin=subprocess.DEVNULL)
+    c.eq(chk.returncode, 2, "wirerate check: exit code (stderr %r)" % chk.stderr)
+    c.eq((p.returncode, p.stderr), (2, chk.stderr), "a run says the same")
+    c.true(chk.stderr.startswith("wirerate: error: --bogus-eal: unknown option"),
+           "names it: %r" % chk.stderr)
+    c.true("EAL" in chk.stderr and "EAL common options" not in p.stderr,
+           "before EAL, without its usage: %r" % p.stderr[-300:])
+    # A word no EAL option takes ("-l 0 1" for "-l 0,1"): EAL would leave it
+    # and the run go on without it.
+    rest = ["-l", "0", "1", "--no-pci", "--file-prefix", prefix, "--", "--duration", "1"]
+    chk = subprocess.run([wrtest.WIRERATE, "check"] + rest, capture_output=True,
+                         text=True, timeout=30, stdin=subprocess.DEVNULL)
+    p = subprocess.run([wrtest.WIRERATE] + rest, capture_output=True, text=True,
+                       timeout=60, stdin=subprocess.DEVNULL)
+    c.eq(chk.returncode, 2, "-l 0 1: wirerate check's exit code (stderr %r)" % chk.stderr)
+    c.eq((p.returncode, p.stderr), (2, chk.stderr), "-l 0 1: a run says the same")
+    c.true(chk.stderr.startswith("wirerate: error: 1: a word no option before -- "
+                                 "takes (after -l 0)"), "names it: %r" % chk.stderr)
     p = subprocess.run([wrtest.WIRERATE, "-l", "0,1", "--no-pci", "--file-prefix",
-                        prefix, "--bogus-eal", "--", "--duration", "1"],
-                       capture_output=True, text=True, timeout=60)
-    c.eq(p.returncode, 2, "exit code")
+                        prefix, "--proc-type", "bogus", "--", "--duration", "1"],
+                       capture_output=True, text=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+    c.eq(p.returncode, 2, "a value EAL refuses: exit code")
     c.true("EAL initialisation failed" in p.stderr, "says so: %r" % p.stderr[-300:])
     c.done()
 
 
 def lcores_beyond_machine():
-    """An lcore list naming CPUs this process cannot run on (-l 0-N past
-    the kernel's affinity mask, -lN, --lcores) is refused by `wirerate
+    """An lcore list or core mask naming CPUs this process cannot run on
+    (-l 0-N past the kernel's affinity mask, -lN, --lcores, -c MASK) is
+    refused by `wirerate
     check` and by a run alike: exit 2 before EAL starts, naming the
     option, the CPUs asked and those the kernel says are available."""
     c = Checker("lcores_beyond_machine")
@@ -673,7 +702,8 @@ def lcores_beyond_machine():
     prefix = "wrlc%d" % os.getpid()
     for eal in (["-l", "0-%d" % (top + 5)], ["-l%d" % top],
                 ["--lcores", "0,%d@%d" % (avail[0], top)],
-                ["--lcores=0-%d" % top]):
+                ["--lcores=0-%d" % top], ["-c", "%#x" % ((1 << (top + 1)) - 1)],
+                ["-c%x" % (1 << top)]):
         rest = eal + ["--no-pci", "--file-prefix", prefix, "--", "--duration", "1"]
         chk = subprocess.run([wrtest.WIRERATE, "check"] + rest, capture_output=True,
                              text=True, timeout=30, stdin=subprocess.DEVNULL)
@@ -681,7 +711,7 @@ def lcores_beyond_machine():
                              text=True, timeout=60, stdin=subprocess.DEVNULL)
         c.eq(chk.returncode, 2, "wirerate check %r (stderr %r)" % (eal, chk.stderr))
         c.eq((run.returncode, run.stderr), (2, chk.stderr), "a run says the same for %r" % eal)
-        opt = eal[0].split("=")[0] if eal[0].startswith("--") else "-l"
+        opt = eal[0].split("=")[0] if eal[0].startswith("--") else eal[0][:2]
         c.true(chk.stderr.startswith("wirerate: error: %s " % opt), "names %s: %r" % (
             opt, chk.stderr))
         c.true(" asked, " in chk.stderr and ("(no CPU %d," % top in chk.stderr or

@@ -384,6 +384,19 @@ def history_bad_input():
         c.eq(check_json(c, cj).get("verdict"), "bad-input", "JSON verdict bad-input")
         p = tool(["history", "add", db, os.path.join(d, "good.json")])
         c.eq(p.returncode, 2, "no add to a newer schema")
+        # A misspelt command: the near one and every command, from the
+        # table the program dispatches on.
+        p = tool(["history", "shwo", db])
+        c.eq(p.returncode, 2, "a misspelt command: exit 2")
+        c.true("shwo: not a command; did you mean show?" in p.stderr,
+               "did you mean: %r" % p.stderr[-200:])
+        said = p.stderr.split("the commands:", 1)[-1]
+        for cmd in ("add", "show", "check", "plot", "html"):
+            c.true(re.search(r"\b%s\b" % cmd, said) is not None, "%s listed: %r" % (cmd, said))
+        p = tool(["history", "check", "--jsn", cj, db])
+        c.eq(p.returncode, 2, "a misspelt option: exit 2")
+        c.true("--jsn: unknown option; did you mean --json?" in p.stderr,
+               "did you mean --json: %r" % p.stderr[-200:])
         notdb = write(d, "not.db", "not a database\n" * 100)
         p = tool(["history", "add", notdb, os.path.join(d, "good.json")])
         c.eq(p.returncode, 2, "a file that is no SQLite database: exit 2")

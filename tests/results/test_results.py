@@ -758,11 +758,26 @@ def bad_options():
                 (["report", "--labels", "a,b", good], 2, "expected 1 non-empty labels"),
                 (["report", bad], 2, "bad.json: field 'totals' is missing"),
                 (["report", "--pivot", "speed", good], 2, "--pivot speed: not a metric"),
+                (["report", "--pivt", "rx_mpps", good], 2,
+                 "--pivt: unknown option; did you mean --pivot?"),
+                (["report", good, "--pivot"], 2, "--pivot: needs a value"),
+                (["compare", "--tolerence", "rx_mpps=5", good, good], 2,
+                 "--tolerence: unknown option; did you mean --tolerance?"),
+                (["merge", "--jsn", "x", good, good], 2,
+                 "--jsn: unknown option; did you mean --json?"),
+                (["reprot", good], 2, "reprot: not a subcommand; did you mean "
+                 "report? (the subcommands: "),
                 (["report", "--out", os.path.join(d, "o"), "--gnuplot",
                   "/nonexistent/gnuplot", good], 1, "cannot run /nonexistent/gnuplot")):
             p = tool(args)
             c.eq(p.returncode, rc, "exit code for %s" % args)
             c.true(msg in p.stderr, "message %r in %r" % (msg, p.stderr))
+        # A word that is no subcommand lists them all, as --help's usage.
+        subs = tool(["--help"]).stdout.split("\n")[1].split()[1].split("|")
+        p = tool(["reprot", good])
+        said = p.stderr.split("the subcommands:", 1)[-1]
+        c.true(len(subs) >= 7 and all(re.search(r"\b%s\b" % w, said) for w in subs),
+               "every subcommand of %s listed: %r" % (subs, p.stderr))
         # A wrong --pivot lists what it takes: the metrics docs/results.md names.
         p = tool(["report", "--pivot", "speed", good])
         docs = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs",

@@ -1008,7 +1008,8 @@ def ctl_timed(argv, limit_s):
 def ctl_timeout():
     """wirerate ctl against a socket that accepts and never answers: exit
     1 with the timeout's message within --timeout (1 s) and within its
-    default (10 s); a bad --timeout exits 2 naming it."""
+    default (10 s); a bad --timeout exits 2 naming it, a misspelt one
+    with did-you-mean."""
     c = Checker("ctl_timeout")
     d = tempfile.mkdtemp(prefix="wrctl")
     path = os.path.join(d, "silent.sock")
@@ -1037,6 +1038,9 @@ def ctl_timeout():
             rc, err, t = ctl_timed(["--timeout", bad, path, "status"], 30)
             c.true(rc == 2 and "--timeout %s:" % bad in err,
                    "--timeout %s: exit %s: %r" % (bad, rc, err))
+        rc, err, t = ctl_timed(["--timout", "1", path, "status"], 30)
+        c.true(rc == 2 and "--timout: unknown option; did you mean --timeout?" in err,
+               "--timout: exit %s: %r" % (rc, err))
     finally:
         srv.shutdown(socket.SHUT_RDWR)
         srv.close()

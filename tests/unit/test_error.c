@@ -17,6 +17,7 @@
 #include "base/fileio.h"
 #include "config/opts.h"
 #include "config/rate.h"
+#include "common/badopt.h"
 #include "common/exitcode.h"
 #include "wr_test.h"
 
@@ -161,6 +162,38 @@ test_classes_from_sites(void)
 	WR_CHECK_U64(app_exit_code(&e), APP_EXIT_FAILED);
 }
 
+/* A subcommand's refused option: no value, abbreviation, near name. */
+static void
+test_bad_option(void)
+{
+	static const struct option opts[] = {
+		{ "json", required_argument, NULL, 'j' },
+		{ "jobs", required_argument, NULL, 'J' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "tolerance", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char m[256];
+
+	app_bad_option_msg("wirerate x", opts, "--json", m, sizeof(m));
+	WR_CHECK_STR(m, "--json: needs a value (see wirerate x --help)");
+	app_bad_option_msg("wirerate x", opts, "--qu=1", m, sizeof(m));
+	WR_CHECK_STR(m, "--quiet: takes no value");
+	app_bad_option_msg("wirerate x", opts, "--j", m, sizeof(m));
+	WR_CHECK_STR(m, "--j: abbreviates several options (--json or --jobs); "
+		"write one out");
+	app_bad_option_msg("wirerate x", opts, "--tolerence=5", m, sizeof(m));
+	WR_CHECK_STR(m, "--tolerence=5: unknown option; did you mean --tolerance?");
+	app_bad_option_msg("wirerate x", opts, "--zzzzzzzz", m, sizeof(m));
+	WR_CHECK_STR(m, "--zzzzzzzz: unknown option (see wirerate x --help)");
+	WR_CHECK(strstr(m, "did you mean") == NULL);
+	app_bad_option_msg("wirerate x", opts, "-x", m, sizeof(m));
+	WR_CHECK_STR(m, "-x: unknown option");
+	/* Truncated, still a string. */
+	app_bad_option_msg("wirerate x", opts, "--tolerence", m, 8);
+	WR_CHECK(strlen(m) == 7);
+}
+
 int
 main(void)
 {
@@ -169,5 +202,6 @@ main(void)
 	WR_TEST_RUN(test_utf8_cut);
 	WR_TEST_RUN(test_exit_codes);
 	WR_TEST_RUN(test_classes_from_sites);
+	WR_TEST_RUN(test_bad_option);
 	return wr_test_summary();
 }

@@ -185,11 +185,16 @@ test_stamp(void)
 	WR_CHECK(PARSE(&c, "--mtu", "9000") == -EINVAL);
 	WR_CHECK_STR(err.msg, "--mtu: unknown option: the port MTU follows --size");
 	WR_CHECK(PARSE(&c, "--tcp") == -EINVAL);
-	WR_CHECK_STR(err.msg, "--tcp: unknown option: wirerate sends UDP frames");
+	WR_CHECK_STR(err.msg, "--tcp: unknown option: TCP connections are --conn client "
+		"or --conn server");
 	WR_CHECK(PARSE(&c, "--zzzzzzzzzzzz") == -EINVAL);
 	WR_CHECK_STR(err.msg, "--zzzzzzzzzzzz: unknown option (see --help)");
 	WR_CHECK(PARSE(&c, "--t") == -EINVAL);
-	WR_CHECK_STR(err.msg, "--t: abbreviates several options");
+	WR_CHECK_STR(err.msg, "--t: abbreviates several options (--tx-ports, ");
+	/* An abbreviation of a few options names them. */
+	WR_CHECK(PARSE(&c, "--siz", "64") == -EINVAL);
+	WR_CHECK_STR(err.msg, "--siz: abbreviates several options (--size or --sizes); "
+		"write one out");
 	/* A mode that judges loss needs a receiver, here or at --peer. */
 	WR_CHECK(PARSE(&c, "--mode", "throughput", "--rx-ports", "none") == -EINVAL);
 	WR_CHECK_STR(err.msg, "--mode throughput with --rx-ports none and no --peer");
