@@ -152,6 +152,7 @@ def vhost_refused():
         inv = sdoc.get("invalid", {})
         c.true(inv.get("field") == "stop_reason" and "sent no frame" in
                inv.get("reason", ""), "sender: labelled invalid: %r" % inv)
+        # Checked at each 1 s interval (one tick more when one is early).
         c.true(STALL_S <= sdoc["duration_s"] < STALL_S + 2,
                "sender: stopped %.2f s in" % sdoc["duration_s"])
         c.eq((st["tx_pkts"], st["nic_opackets"]), (0, 0), "sender: sent nothing")
