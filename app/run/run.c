@@ -80,7 +80,8 @@ show_interval(const struct wr_run *run, const struct wr_interval *iv, void *arg)
 
 /*
  * A sending port that sent nothing while its PMD refused every frame
- * offered (a port that never came up, a peer that never connected):
+ * offered (a port that never came up, a peer that never connected), or
+ * one that stalled short of its --count (setup/run.h, WR_RUN_TX_STALL_S):
  * the run failed, whatever else it counted. Says which, on stderr.
  */
 static int
@@ -93,9 +94,15 @@ check_sent(const struct wr_run *run)
 
 	if (res->stop_reason == WR_STOP_SIGNAL || res->total == NULL)
 		return rc;
+	if (res->tx_stall.hit) {
+		fprintf(stderr, "wirerate: error: the run stopped short of its "
+			"--count: %s\n", res->tx_stall.reason);
+		rc = APP_EXIT_FAILED;
+	}
 	for (i = 0; i < wr_run_nb_ports(run); i++) {
 		p = wr_run_port(run, i);
-		if (!p->tx || res->total[i].tx_pkts != 0 ||
+		if (!p->tx || (res->tx_stall.hit && res->tx_stall.pidx == i) ||
+				res->total[i].tx_pkts != 0 ||
 				res->total[i].tx_full_pkts == 0)
 			continue;
 		fprintf(stderr, "wirerate: error: port %u (%s) sent no frame: its PMD "
@@ -225,7 +232,8 @@ run_single(struct wr_run *run, const struct wr_config *cfg,
 	l.prog.in_place = false;
 	wr_progress_begin(&prog, "repeat", 1, rte_rdtsc(), rte_get_tsc_hz());
 	wr_progress_lengths(&prog, (double)tr.duration_ms / 1e3, 0);
-	for (t = 0; t < nb && why != WR_STOP_SIGNAL; t++) {
+	for (t = 0; t < nb && why != WR_STOP_SIGNAL && !wr_run_res(run)->tx_stall.hit;
+			t++) {
 		if (nb > 1)
 			repeat_progress(&l.prog, &prog, &tr, nb - t - 1);
 		rc = peer_trial(ps, run, &tr, false, &err);

@@ -458,6 +458,10 @@ wr_result_build(const struct wr_run *run)
 
 	if (doc != NULL)
 		wr_result_add_trial(doc, run, true);
+	/* A stalled TX port stopped the run short of its count. */
+	if (doc != NULL && run->res.tx_stall.hit)
+		wr_json_set(doc, "invalid", json_pack("{s:s, s:s}", "field",
+			"stop_reason", "reason", run->res.tx_stall.reason));
 	if (doc != NULL && run->setup.cap != NULL)
 		wr_json_set(doc, "capture", wr_result_capture_json(run->setup.cap));
 	return doc;

@@ -29,6 +29,34 @@
 
 struct wr_svc;
 
+/*
+ * A sending port that makes no progress: in a trial that ends by its
+ * --count (no --duration), no frame sent for WR_RUN_TX_STALL_S while its
+ * PMD refused the frames offered (a peer that takes none: a virtio
+ * receiver whose buffers are smaller than the frame, a memif ring nobody
+ * joined). The stats core looks at each interval (trial/txstall.c); the
+ * trial then stops (WR_STOP_ERROR) instead of waiting for ever.
+ */
+#define WR_RUN_TX_STALL_S 5u
+
+/* The stats core's view of one TX port since its last progress. */
+struct wr_tx_watch {
+	uint64_t sent;         /* frames sent at the last progress */
+	uint64_t refused;      /* frames refused at the last progress */
+	uint64_t since_tsc;    /* last progress; 0: the trial's start */
+};
+
+/* Why a trial stopped for a stalled TX port (hit false: it did not). */
+struct wr_tx_stall {
+	bool hit;
+	unsigned int pidx;     /* the port's run index */
+	uint64_t sent;         /* frames it sent in the trial, at the stop */
+	uint64_t asked;        /* frames its --count asked for */
+	uint64_t refused;      /* frames its PMD refused in the trial */
+	double quiet_s;        /* seconds without a frame sent */
+	char reason[384];      /* one sentence: the port, counts, likely cause */
+};
+
 enum wr_stop_reason {
 	WR_STOP_NONE = 0,
 	WR_STOP_DURATION,  /* --duration elapsed */
@@ -216,6 +244,7 @@ struct wr_run_live {
 	uint64_t nb_series_lines;
 	bool series_failed;
 	struct wr_link_watch link[WR_MAX_PORTS]; /* by run port index, stats core */
+	struct wr_tx_watch txw[WR_MAX_PORTS];    /* by run port index, stats core */
 };
 
 /* What results read: final once the trial stopped (and the ports closed). */
@@ -230,6 +259,7 @@ struct wr_run_res {
 	bool closed;
 	uint64_t mbufs_missing;
 	uint64_t nb_stranded_pkts;     /* left in ring pairs, freed at close */
+	struct wr_tx_stall tx_stall;   /* the trial stopped: a TX port stalled */
 };
 
 /*

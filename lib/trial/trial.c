@@ -23,6 +23,7 @@
 #include "setup/svc.h"
 #include "stats/rxclock.h"
 #include "trial.h"
+#include "txstall.h"
 
 #define TICK_US 10000u
 #define DRAIN_IDLE_POLLS 100u
@@ -334,6 +335,8 @@ reset_state(struct wr_run *run)
 	memset(run->live.last, 0, run->setup.nb_ports * sizeof(*run->live.last));
 	memset(run->live.nic, 0, run->setup.nb_ports * sizeof(*run->live.nic));
 	memset(run->res.total, 0, run->setup.nb_ports * sizeof(*run->res.total));
+	memset(run->live.txw, 0, sizeof(run->live.txw));
+	memset(&run->res.tx_stall, 0, sizeof(run->res.tx_stall));
 	for (p = 0; p < run->setup.plan.nb_workers; p++) {
 		memset(&run->setup.workers[p]->st, 0, sizeof(run->setup.workers[p]->st));
 		/* The trial's ctl.pace_gen starts at 0 (below): a live rate
@@ -458,5 +461,7 @@ wr_run_wait(struct wr_run *run, const volatile int *signals,
 			cb(run, iv, arg);
 		if (iv != NULL && run->live.ckpt_ready)
 			wr_result_checkpoint(run);
+		if (iv != NULL && wr_run_tx_stalled(run, now))
+			return WR_STOP_ERROR;
 	}
 }

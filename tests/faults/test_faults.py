@@ -326,6 +326,43 @@ def tx_ring_full():
     c.done()
 
 
+STALL_S = 5  # WR_RUN_TX_STALL_S (lib/setup/run.h, docs/testbeds.md)
+
+
+def tx_ring_stalled():
+    """A --count run (no --duration) into a TX ring nobody reads: the ring
+    takes what it holds, then refuses every frame. The run used to wait
+    for ever; now it stops once STALL_S passed without a frame sent and
+    exits 1 with the reason. Its result says so (stop_reason error,
+    invalid); what it sent is what the ring PMD counted (opackets) and
+    what was left in the ring at close."""
+    c = Checker("tx_ring_stalled")
+    r = Run([], ["--ring-pairs", "1", "--tx-ports", "0", "--rx-ports", "none",
+                 "--count", "5000", "--quiet"]).finish()
+    FAULTS[0] += 1
+    c.true(r.wall < STALL_S + 15, "ended within its bound (%.1f s)" % r.wall)
+    if r.doc:
+        t = r.doc["totals"][0]
+        sent, refused = t["tx_pkts"], t["drops"]["tx_full_pkts"]
+        c.true(0 < sent < 5000 and refused > 0, "sent %d, refused %d" % (sent, refused))
+        c.eq(t["nic_opackets"], sent, "sent = the ring PMD's opackets")
+        c.eq(r.doc["accounting"]["stranded_pkts"], sent, "the ring's frames freed at close")
+        c.eq(r.doc["stop_reason"], "error", "stop_reason")
+        inv = r.doc.get("invalid", {})
+        c.true(inv.get("field") == "stop_reason" and "(%d of 5000 sent)" % sent
+               in inv.get("reason", ""), "labelled invalid: %r" % inv)
+        # Checked at each 1 s interval: the tick that saw the last frame
+        # sent, then STALL_S, and one tick more when a tick comes early.
+        c.true(STALL_S <= r.doc["duration_s"] < STALL_S + 3,
+               "stopped %.2f s in" % r.doc["duration_s"])
+        want = ("the run stopped short of its --count: port 0 (%s) sent no frame "
+                "for" % r.doc["ports"][0]["driver"])
+        c.true(want in r.err and "(%d of 5000 sent)" % sent in r.err,
+               "the reason on stderr: %r" % r.err[-500:])
+    check_clean(c, r, "TX ring stalled", rcs=(1,))
+    c.done()
+
+
 SHAPER = ["tbf", "rate", "20mbit", "burst", "32kb", "latency", "50ms"]
 
 
@@ -932,7 +969,7 @@ CASES = cases.by_name(signal_phases, signal_term_mid_run, signal_grace, double_s
                       tiny_pool, tx_ring_full, short_by_port, rx_no_traffic, svc_never_dry, mode_signal,
                       output_devices, bad_command_lines, bad_eal_option, lcores_beyond_machine,
                       link_down_tap,
-                      link_down_tx, stdout_closed)
+                      link_down_tx, stdout_closed, tx_ring_stalled)
 
 if __name__ == "__main__":
     cases.main(CASES, after=done_summary)
