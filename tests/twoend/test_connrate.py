@@ -7,7 +7,8 @@ nftables rule that accepts TCP SYNs of new connections (ct state new) at
 `limit rate N/second` with a small burst and drops the rest. The search
 must find N within 2 %; the rule's own counters (nft list ruleset) are
 the count of SYNs that passed, and nginx's access log the requests it
-answered. A search SIGKILLed or stopped (SIGINT) after a finished trial
+answered. With --pdr the search finds a rate the token bucket bounds
+from both sides. A search SIGKILLed or stopped (SIGINT) after a finished trial
 keeps its finished trials in the --json file. Bad input is refused with
 exit 2 before any traffic.
 Usage: test_connrate.py CASE (see CASES)."""
@@ -146,6 +147,61 @@ def connrate_limit():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def connrate_pdr():
+    """--pdr 0.2: the highest rate at which at most a fifth of the
+    connections fail, bounded by the rule's token bucket alone. In a trial
+    of T s at R/s above the limit, the rule lets through LIMIT x T + BURST
+    SYNs at least (every one a completed connection) and LIMIT x (T +
+    grace) + BURST at most (a SYN sent again in the grace): a pass needs R
+    <= (LIMIT (T + grace) + BURST) / (0.8 T), and every R <= (LIMIT T +
+    BURST) / (0.8 T) passes. The rate found lies between (less the
+    resolution), above the no-failure rate the plain search finds; the
+    failed connections are no more than the SYNs the rule dropped."""
+    c = Checker("connrate_pdr")
+    probe(c, "nginx", "nft", "ethtool")
+    d = tempfile.mkdtemp(prefix="wrcr")
+    trial, grace, pdr, res = 2.0, 0.5, 0.2, 10
+    try:
+        make_bed(d)
+        path = os.path.join(d, "r.json")
+        opts = search_opts(2 * LIMIT, "2s") + ["--pdr", str(pdr), "--json", path]
+        opts[opts.index("--resolution") + 1] = str(res)
+        # Both searches to their resolution (none cut short by the count).
+        opts += ["--max-trials", "16"]
+        r = wrtest.run(vdevs(), opts, timeout=170, want_json=False)
+        acc, drop = nft_counts()
+        c.eq(r.rc, 0, "exit code (%r)" % (r.err[-300:] + r.out[-600:]))
+        doc = load_json(path) or {}
+        cr = doc.get("conn_rate", {})
+        trials = doc.get("trials", [])
+        found = cr.get("pdr_cps") or 0
+        print(r.out[-1500:])
+        low = (LIMIT * trial + BURST) / ((1 - pdr) * trial)
+        high = (LIMIT * (trial + grace) + BURST) / ((1 - pdr) * trial)
+        c.true(low - res <= found <= high, "PDR rate %.1f/s within the token "
+               "bucket's bounds %.1f-%.1f/s (resolution %d)" % (found, low, high, res))
+        c.eq(sum(t["unsent"]["total"] for t in trials), 0,
+             "no connection left unstarted (the generator kept up)")
+        attempted = sum(t["attempted"] for t in trials)
+        failed = sum(t["failed"] for t in trials)
+        c.true(0 < failed <= drop, "failed connections %d <= SYNs the rule "
+               "dropped %d" % (failed, drop))
+        c.true(attempted <= acc + drop, "every attempt a SYN the rule saw: "
+               "%d <= %d + %d" % (attempted, acc, drop))
+        # A trial over the ratio never passes; one without a failure
+        # always does (the no-failure search and the PDR one alike).
+        for t in trials:
+            if t["attempted"] and t["failed"] > pdr * t["attempted"]:
+                c.true(not t["pass"], "trial at %.0f/s: %d of %d failed, not a "
+                       "pass" % (t["cps"], t["failed"], t["attempted"]))
+            elif t["failed"] == 0 and t["unsent"]["total"] == 0:
+                c.true(t["pass"], "trial at %.0f/s: none failed, a pass" % t["cps"])
+        c.done(r)
+    finally:
+        drop_bed(d)
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def connrate_killed():
     """SIGKILL, then SIGINT, after the first finished trial: the --json
     file keeps the finished trials (the trials nginx saw), not the one
@@ -205,7 +261,7 @@ def connrate_bad():
     c.done()
 
 
-CASES = cases.by_name(connrate_limit, connrate_killed, connrate_bad)
+CASES = cases.by_name(connrate_limit, connrate_pdr, connrate_killed, connrate_bad)
 
 if __name__ == "__main__":
     cases.main(CASES)
