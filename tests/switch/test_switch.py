@@ -115,6 +115,55 @@ def learned(sw, port):
                   e.get("ifname") == sw.sw[port] and "permanent" not in e.get("state", ""))
 
 
+def fdb_monitor(c, bed, sw):
+    """`bridge monitor fdb` in the switch's namespace, ready: it has shown
+    a static entry added for the purpose (and deleted)."""
+    mon = bed.spawn("fdbmon", ["ip", "netns", "exec", sw.ns_s, "stdbuf", "-oL",
+                               "bridge", "monitor", "fdb"])
+    probe_mac = "02:00:5e:ff:ff:01"
+    deadline = time.monotonic() + 10
+    ready = False
+    while not ready and time.monotonic() < deadline:
+        sw.in_s("bridge", "fdb", "replace", probe_mac, "dev", sw.sw[2], "master", "static")
+        ready = mon.wait_text(probe_mac, 0.5)
+    sw.in_s("bridge", "fdb", "del", probe_mac, "dev", sw.sw[2], "master")
+    c.true(ready, "bridge monitor fdb ready")
+    return mon
+
+
+def check_fdb_events(c, sw, mon, doc, limit=None):
+    """The kernel's own learning events (bridge monitor fdb): each trial
+    learned its plan's addresses anew on the learning port after the reset
+    hook's flush (up to the bridge's limit), so the plan addresses' new
+    entries there number the trials' addresses; the flushes show as
+    deletions."""
+    time.sleep(0.3)
+    mon.stop()
+    new = deleted = 0
+    for line in mon.text().splitlines():
+        w = line.split()
+        if not w:
+            continue
+        gone = w[0] == "Deleted"
+        mac = w[1] if gone else w[0]
+        if not mac.startswith(PLAN) or "dev" not in w or w[w.index("dev") + 1] != sw.sw[0]:
+            continue
+        if gone:
+            deleted += 1
+        else:
+            new += 1
+    trials = doc["rfc2889"]["trials"]
+    want = sum(min(t["addresses"], limit or t["addresses"]) for t in trials)
+    print("bridge monitor fdb: %d new plan entries on the learning port, %d deleted; "
+          "%d trials of %r addresses" % (new, deleted, len(trials),
+                                         sorted({t["addresses"] for t in trials})))
+    c.eq(new, want, "bridge monitor fdb: new plan entries on the learning port = "
+         "the trials' addresses")
+    last = min(trials[-1]["addresses"], limit or trials[-1]["addresses"]) if trials else 0
+    c.true(deleted >= want - last, "bridge monitor fdb: each trial's entries flushed "
+           "before the next (%d deleted)" % deleted)
+
+
 def addr_opts(sw, mode, count, reset, extra=()):
     return ["--mode", mode, "--addr-count", count, "--addr-rate", "5000",
             "--addr-settle", "100ms", "--fdb-reset", sw.hook(reset), "--quiet",
@@ -174,6 +223,7 @@ def bridge_capacity():
                "bridge with a limit to find")
         return finish(c, bed, out)
     os.unlink(sw.marker)
+    mon = fdb_monitor(c, bed, sw)
     before = [sw.rx_pkts(i) for i in range(3)]
     rc, out, doc = sw.run(addr_opts(sw, "addr-capacity", "64-512", reset), "limited")
     c.eq(rc, 0, "limited: exit code")
@@ -183,6 +233,7 @@ def bridge_capacity():
     c.eq((r["found"], r["converged"], r["capacity_addresses"], r["fail_addresses"]),
          (True, True, 300, 301), "fdb_max_learned 300: capacity 300")
     check_counters(c, sw, doc, before)
+    check_fdb_events(c, sw, mon, doc, limit=300)
     print("bridge: %d trials, %s" % (len(doc["rfc2889"]["trials"]), r))
     # compare and report read the mode's results as any other kind.
     p = subprocess.run([twoend.WIRERATE, "compare", bed.path("open.json"),
@@ -210,6 +261,7 @@ def bridge_learning():
     dump = bed.spawn("tcpdump", ["ip", "netns", "exec", sw.ns_g, "tcpdump", "-U",
                                  "-i", sw.gen[0], "-w", cap])
     c.true(dump.wait_text("listening on", 30), "tcpdump ready")
+    mon = fdb_monitor(c, bed, sw)
     before = [sw.rx_pkts(i) for i in range(3)]
     rc, out, doc = sw.run(addr_opts(sw, "addr-learning", "512",
                                     "bridge fdb flush dev br0 dynamic",
@@ -224,6 +276,7 @@ def bridge_learning():
     c.eq(len(learned(sw, 0)), 512, "bridge fdb show: 512 on the learning port")
     check_counters(c, sw, doc, before)
     c.true("learning rate:" in out, "the table says the rate: %r" % out[-500:])
+    check_fdb_events(c, sw, mon, doc)
     time.sleep(0.5)
     dump.stop()
     rows = tshark_fields(cap, ["eth.type", "eth.src", "eth.dst"])
