@@ -4,11 +4,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_mempool.h>
 
 #include "base/error.h"
 #include "base/units.h"
@@ -149,6 +151,34 @@ port_max_mtu(const struct wr_port *p, uint32_t *overhead)
 	return pktlen > *overhead ? RTE_MIN(max_mtu, pktlen - *overhead) : 0;
 }
 
+/* XDP_PACKET_HEADROOM of the kernel's uapi (linux/bpf.h). */
+#define XDP_HEADROOM 256u
+
+/*
+ * The largest RX data room net_af_xdp can take: its umem chunk is the
+ * mempool's whole object (header, mbuf, headroom, data room, the pool's
+ * padding), and the kernel takes a chunk of one page at most.
+ */
+static uint32_t
+xdp_max_room(void)
+{
+	uint32_t page = (uint32_t)sysconf(_SC_PAGESIZE);
+	uint32_t room = page;
+
+	while (room > RTE_CACHE_LINE_SIZE && rte_mempool_calc_obj_size(
+			(uint32_t)sizeof(struct rte_mbuf) + RTE_PKTMBUF_HEADROOM + room,
+			0, NULL) > page)
+		room -= RTE_CACHE_LINE_SIZE;
+	return room;
+}
+
+/* The largest frame (FCS included) an XDP RX buffer of ours holds. */
+static uint32_t
+xdp_max_frame(void)
+{
+	return xdp_max_room() - XDP_HEADROOM + WR_UNITS_FCS_BYTES;
+}
+
 /* A jumbo MTU through ethdev (not for PMDs that copy from a kernel interface). */
 static int
 probe_ethdev_mtu(struct wr_port *p, const struct wr_config *cfg, uint32_t need_mtu,
@@ -159,6 +189,18 @@ probe_ethdev_mtu(struct wr_port *p, const struct wr_config *cfg, uint32_t need_m
 
 	if (need_mtu <= RTE_ETHER_MTU || wr_kport_copies(p) || wr_vport_memif(p))
 		return 0;
+	/* The af_xdp PMD's limit is its buffers', ours the page its RX
+	 * buffer must fit (xdp_max_frame); the kernel's XDP on the interface
+	 * takes its own, often less (veth: a page less headroom). */
+	if (strcmp(p->driver, "net_af_xdp") == 0 &&
+			cfg->frame_size > RTE_MIN(allowed + overhead, xdp_max_frame()))
+		return wr_err_usage(err, -EINVAL, "port %u (net_af_xdp): frame size "
+			"%u (%s) is over what an XDP buffer holds here: frames of %u "
+			"bytes at most (the PMD's limit: MTU %u), and the kernel's XDP "
+			"on the interface may take less (a veth with 4 KiB pages: MTU "
+			"3506); af_packet carries jumbo frames", p->port_id,
+			cfg->frame_size, wr_stream_size_origin(cfg, origin, sizeof(origin)),
+			RTE_MIN(allowed + overhead, xdp_max_frame()), allowed);
 	if (need_mtu > allowed)
 		return wr_err_usage(err, -EINVAL, "port %u (%s): frame size %u (%s) "
 			"needs MTU %u; the port allows MTU %u (frames of %u bytes)",
@@ -197,6 +239,17 @@ probe_mtu(struct wr_port *p, const struct wr_config *cfg, struct wr_error *err)
 		rc = wr_vport_check(p, cfg, err);
 	if (rc != 0)
 		return rc;
+	/*
+	 * net_af_xdp: the kernel writes a frame XDP's headroom (256 bytes)
+	 * into the buffer, the umem chunk being the whole mbuf: without it a
+	 * frame over 1792 bytes is dropped on receive (imissed).
+	 */
+	if (is_driver(p, "net_af_xdp") &&
+			p->rx_mbuf_room < cfg->frame_size - WR_UNITS_FCS_BYTES + XDP_HEADROOM) {
+		p->rx_mbuf_room = cfg->frame_size - WR_UNITS_FCS_BYTES + XDP_HEADROOM;
+		wr_port_note(p, "RX buffers of %u bytes: the frame and XDP's %u-byte "
+			"headroom", p->rx_mbuf_room, XDP_HEADROOM);
+	}
 	/*
 	 * em programs the buffer size as a power of two at most the room
 	 * (em_rctl_bsize), so a 9018-byte room gets 8192-byte buffers and
@@ -351,6 +404,16 @@ static int
 desc_err(const struct wr_port *p, const char *dir, uint16_t q, uint16_t nb_desc,
 		int rc, struct wr_error *err)
 {
+	/* net_af_xdp answers -EINVAL for any XDP socket the kernel refused:
+	 * an MTU above what XDP takes on the interface is the usual cause. */
+	if (rc == -EINVAL && strcmp(p->driver, "net_af_xdp") == 0)
+		return wr_err_env(err, rc, "port %u (net_af_xdp): its %s queue %u "
+			"got no XDP socket (%u descriptors): the kernel refused the "
+			"XDP program or socket; the interface's MTU may be above "
+			"what XDP takes there (a veth: about 3500 bytes, whatever "
+			"the port reports) or it has no XDP; the kernel's reason "
+			"is in the EAL log (--log-level=pmd.net.af_xdp:info)",
+			p->port_id, dir, q, nb_desc);
 	if (rc == -EINVAL)
 		return wr_err_usage(err, rc, "--%sd %u: port %u (%s) refused it for "
 			"%s queue %u (see the port's descriptor limits)", dir, nb_desc,

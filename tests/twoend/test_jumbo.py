@@ -11,9 +11,12 @@ qdisc_bypass=0 tc's own counters show every frame went through it.
 memif: two processes, frames that fit one ring buffer (bsize=).
 vhost / virtio-user: two processes, each way, receivers with buffers
 smaller than the frame.
+af_xdp: the largest frames a veth's XDP takes, and the two refusals
+beyond them.
 Usage: test_jumbo.py CASE (see CASES)."""
 import json
 import os
+import re
 import threading
 import time
 
@@ -382,8 +385,76 @@ def jumbo_vhost():
     c.done()
 
 
+# A veth takes XDP only while its peer's MTU leaves a page for the frame
+# and its headroom: 3506 with 4 KiB pages (the kernel's veth_xdp_set).
+XDP_VETH_MTU = 3506
+
+
+def xdp(n=2):
+    return ["net_af_xdp%d,iface=%s,start_queue=0,queue_count=1" % (i, h)
+            for i, h in enumerate(HOST[:n])]
+
+
+def jumbo_af_xdp():
+    """af_xdp on veths of the largest MTU a veth's XDP takes (3506): a
+    9018-byte frame is refused (exit 2) naming the largest frame an XDP
+    buffer holds here; frames of that size go through the router, counted
+    against its own counters; one byte more is refused naming the same
+    size; one byte of MTU more and the kernel refuses the XDP socket: exit
+    1 naming the socket and the MTU, not the descriptors."""
+    c = Checker("jumbo_af_xdp")
+    probe(c)
+    if twoend.hugepages_free() < 128:
+        c.skip("af_xdp zero copy needs hugepage-backed pools")
+        c.done()
+    if not wrtest.have_af_xdp():
+        c.skip("the kernel opens no AF_XDP socket (address family 44)")
+        c.done()
+    make_bed(mtu=XDP_VETH_MTU, host_mtu=XDP_VETH_MTU)
+    r = None
+    try:
+        r = wrtest.run(xdp(), opts())
+        c.eq(r.rc, 2, "9018-byte frames: exit code")
+        m = re.search(r"frames of (\d+) bytes at most", r.err)
+        c.true(m is not None and "af_packet" in r.err and "MTU %d" % XDP_VETH_MTU in r.err,
+               "9018-byte frames: the largest frame, the veth's MTU and af_packet "
+               "named: %r" % r.err[-500:])
+        size = int(m.group(1)) if m else XDP_VETH_MTU + 18
+        c.true(1518 < size <= XDP_VETH_MTU + 18, "the largest frame %d: a jumbo frame "
+               "the veth's MTU carries" % size)
+        before, stats0 = snapshot()
+        r = wrtest.run(xdp(), opts(size=size))
+        c.eq(r.rc, 0, "%d-byte frames: exit code (%s)" % (size, r.err[-300:]))
+        s = r.doc["streams"][0] if r.doc else {}
+        c.eq((s.get("sent_pkts"), s.get("rx_pkts")), (COUNT, COUNT),
+             "%d-byte frames: sent and received" % size)
+        c.eq(forwarded() - before, COUNT, "the router forwarded every frame")
+        rx = link_stats(ROUTER[0])
+        other = rx[0] - stats0[ROUTER[0]][0] - COUNT
+        c.true(0 <= other <= 10 and COUNT * (size - 4) <= rx[1] - stats0[ROUTER[0]][1]
+               <= COUNT * (size - 4) + 100 * other,
+               "the router received %d frames of %d bytes (and %d others)"
+               % (COUNT, size - 4, other))
+        c.true(link_stats(ROUTER[1])[2] - stats0[ROUTER[1]][2] >= COUNT,
+               "the router sent every frame on")
+        r = wrtest.run(xdp(), opts(size=size + 1))
+        c.true(r.rc == 2 and "frames of %d bytes at most" % size in r.err,
+               "%d-byte frames: exit 2 naming %d: %r" % (size + 1, size, r.err[-300:]))
+        for d in ROUTER:
+            nsexec("ip", "link", "set", d, "mtu", str(XDP_VETH_MTU + 1))
+        for h in HOST:
+            ip("link", "set", h, "mtu", str(XDP_VETH_MTU + 1))
+        r = wrtest.run(xdp(), opts(size=size))
+        c.eq(r.rc, 1, "MTU %d: exit code" % (XDP_VETH_MTU + 1))
+        c.true("got no XDP socket" in r.err and "MTU" in r.err and "--rxd" not in r.err,
+               "MTU %d: the XDP socket named, not the descriptors: %r"
+               % (XDP_VETH_MTU + 1, r.err[-400:]))
+    finally:
+        drop_bed()
+    c.done(r)
+
 CASES = cases.by_name(jumbo_af_packet, jumbo_af_packet_errors, jumbo_tap, afp_shaper,
-                      jumbo_memif, jumbo_vhost)
+                      jumbo_memif, jumbo_vhost, jumbo_af_xdp)
 
 if __name__ == "__main__":
     cases.main(CASES)
