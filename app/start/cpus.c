@@ -6,7 +6,8 @@
  * cgroup or taskset keeps from it). A list naming a CPU outside them is
  * refused before EAL starts, naming the option, the CPUs asked and the
  * CPUs available; `wirerate check` says the same. A list this reader does
- * not follow is left to EAL.
+ * not follow is left to EAL. A --main-lcore outside the lcores is refused
+ * too (EAL would refuse it only after taking its hugepages).
  */
 #include <ctype.h>
 #include <sched.h>
@@ -71,25 +72,30 @@ read_group(const char **p, cpu_set_t *set)
 	return 0;
 }
 
-/*
- * The CPUs list s names into set: for -l, ranges and numbers; for
- * --lcores, also "lcores@cpus" (the CPUs are those after @). -1 when the
- * list is not one this reader follows.
- */
 /* The CPUs a lcore list is judged against, instead of this process's. */
 #define APP_CHECK_CPUS_ENV "WR_CHECK_CPUS"
 
+/*
+ * The CPUs list s names into set: for -l, ranges and numbers; for
+ * --lcores, also "lcores@cpus" (the CPUs are those after @). The lcore
+ * ids into lcores when it is not NULL (for -l, the CPUs). -1 when the
+ * list is not one this reader follows.
+ */
 static int
-list_cpus(const char *s, bool lcores_form, cpu_set_t *set)
+list_cpus(const char *s, bool lcores_form, cpu_set_t *set, cpu_set_t *lcores)
 {
 	const char *p = s;
 	cpu_set_t ids;
 
 	CPU_ZERO(set);
+	if (lcores != NULL)
+		CPU_ZERO(lcores);
 	for (;;) {
 		CPU_ZERO(&ids);
 		if ((lcores_form ? read_group(&p, &ids) : read_range(&p, &ids)) != 0)
 			return -1;
+		if (lcores != NULL)
+			CPU_OR(lcores, lcores, &ids);
 		if (lcores_form && *p == '@') {
 			p++;
 			CPU_ZERO(&ids);
@@ -204,16 +210,26 @@ lcore_option(int dd, char **argv, int i, const char **opt, const char **list)
 	return 0;
 }
 
-/* Refuse the list of opt when it names CPUs outside avail. */
+/*
+ * Refuse the list of opt when it names CPUs outside avail; its lcore ids
+ * into lcores (left empty for a list this reader does not follow).
+ */
 static int
-check_list(const char *opt, const char *list, const cpu_set_t *avail)
+check_list(const char *opt, const char *list, const cpu_set_t *avail,
+	   cpu_set_t *lcores)
 {
 	cpu_set_t asked, missing;
+	bool mask = opt[1] == 'c' || strcmp(opt, "--coremask") == 0;
 
-	if ((opt[1] == 'c' || strcmp(opt, "--coremask") == 0 ?
-			mask_cpus(list, &asked) :
-			list_cpus(list, strcmp(opt, "--lcores") == 0, &asked)) != 0)
+	CPU_ZERO(lcores);
+	if ((mask ? mask_cpus(list, &asked) :
+			list_cpus(list, strcmp(opt, "--lcores") == 0, &asked,
+				  lcores)) != 0) {
+		CPU_ZERO(lcores);
 		return 0;    /* EAL's syntax, EAL's message */
+	}
+	if (mask)
+		CPU_OR(lcores, lcores, &asked);
 	CPU_XOR(&missing, &asked, avail);
 	CPU_AND(&missing, &missing, &asked);
 	if (CPU_COUNT(&missing) == 0)
@@ -228,18 +244,59 @@ check_list(const char *opt, const char *list, const cpu_set_t *avail)
 	return -1;
 }
 
+/* The --main-lcore value of argv[i] into *v: 1 or 2 words taken, 0 none. */
+static int
+main_option(int dd, char **argv, int i, const char **v)
+{
+	if (strcmp(argv[i], "--main-lcore") == 0 && i + 1 < dd) {
+		*v = argv[i + 1];
+		return 2;
+	}
+	if (strncmp(argv[i], "--main-lcore=", 13) == 0) {
+		*v = argv[i] + 13;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Refuse a --main-lcore that is not one of the lcores: those of the lcore
+ * option (opt, NULL when none: every CPU of avail is an lcore then).
+ */
+static int
+check_main(const char *main_v, const char *opt, const char *list,
+	   const cpu_set_t *lcores)
+{
+	const char *p = main_v;
+	int m = read_cpu(&p);
+
+	if (m < 0 || *p != '\0' || CPU_COUNT(lcores) == 0 ||
+	    CPU_ISSET(m, lcores))
+		return 0;    /* EAL's syntax, EAL's message; or fine */
+	fprintf(stderr, "wirerate: error: --main-lcore %s: not one of the "
+		"lcores ", main_v);
+	put_set(stderr, lcores);
+	if (opt != NULL)
+		fprintf(stderr, " of %s %s\n", opt, list);
+	else
+		fputs(" (no -l, -c or --lcores: one lcore a CPU this process "
+		      "may run on)\n", stderr);
+	return -1;
+}
+
 int
 app_cpus_check(int argc, char **argv, int dd)
 {
-	const char *opt, *list;
-	cpu_set_t avail;
+	const char *opt, *list, *lopt = NULL, *llist = NULL, *main_v = NULL;
+	cpu_set_t avail, lcores;
 	int i, n;
 
 	(void)argc;
 	if (getenv(APP_CHECK_CPUS_ENV) != NULL) {
 		/* A command meant for another machine (a lab's guest, a
 		 * page's example): judged against that machine's CPUs. */
-		if (list_cpus(getenv(APP_CHECK_CPUS_ENV), false, &avail) != 0) {
+		if (list_cpus(getenv(APP_CHECK_CPUS_ENV), false, &avail,
+			      NULL) != 0) {
 			fprintf(stderr, "wirerate: error: %s=%s: expected a CPU "
 				"list such as 0-3 or 0,2\n", APP_CHECK_CPUS_ENV,
 				getenv(APP_CHECK_CPUS_ENV));
@@ -248,10 +305,18 @@ app_cpus_check(int argc, char **argv, int dd)
 	} else if (sched_getaffinity(0, sizeof(avail), &avail) != 0) {
 		return 0;    /* nothing to judge by: EAL will say */
 	}
+	lcores = avail;
 	for (i = 1; i < dd; i += n > 0 ? n : 1) {
+		n = main_option(dd, argv, i, &main_v);
+		if (n > 0)
+			continue;
 		n = lcore_option(dd, argv, i, &opt, &list);
-		if (n > 0 && check_list(opt, list, &avail) != 0)
+		if (n == 0)
+			continue;
+		if (check_list(opt, list, &avail, &lcores) != 0)
 			return -1;
+		lopt = opt;
+		llist = list;
 	}
-	return 0;
+	return main_v != NULL ? check_main(main_v, lopt, llist, &lcores) : 0;
 }

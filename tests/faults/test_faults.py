@@ -725,12 +725,38 @@ def bad_eal_option():
     c.done()
 
 
+def main_lcore_outside(c, avail, prefix):
+    """--main-lcore naming no lcore of the list (EAL would refuse it after
+    taking hugepages): refused by check and a run, exit 2, before EAL."""
+    lo, n = avail[0], len(avail)
+    for eal, lcores in ((["-l", "%d" % lo, "--main-lcore", "%d" % (lo + 1)], "%d" % lo),
+                        (["--lcores", "0@%d,1@%d" % (lo, lo), "--main-lcore=2"], "0-1"),
+                        (["--main-lcore", "%d" % (max(avail) + 1)], None)):
+        rest = eal + ["--no-pci", "--file-prefix", prefix, "--", "--duration", "1"]
+        chk = subprocess.run([wrtest.WIRERATE, "check"] + rest, capture_output=True,
+                             text=True, timeout=30, stdin=subprocess.DEVNULL)
+        run = subprocess.run([wrtest.WIRERATE] + rest, capture_output=True,
+                             text=True, timeout=60, stdin=subprocess.DEVNULL)
+        c.true(chk.returncode == 2 and chk.stderr.startswith(
+            "wirerate: error: --main-lcore ") and "not one of the lcores" in chk.stderr,
+            "check refuses %r: %r" % (eal, chk.stderr))
+        if lcores is not None:
+            c.true("lcores %s of %s" % (lcores, eal[0]) in chk.stderr,
+                   "names the lcores and their option: %r" % chk.stderr)
+        c.eq((run.returncode, run.stderr), (2, chk.stderr), "a run says the same for %r" % eal)
+    ok = subprocess.run([wrtest.WIRERATE, "check", "-l", "%d" % lo, "--main-lcore", "%d" % lo,
+                         "--no-pci", "--", "--duration", "1"], capture_output=True,
+                        text=True, timeout=30)
+    c.eq((ok.returncode, ok.stderr), (0, ""), "--main-lcore in the list passes (%d CPUs)" % n)
+
+
 def lcores_beyond_machine():
     """An lcore list or core mask naming CPUs this process cannot run on
     (-l 0-N past the kernel's affinity mask, -lN, --lcores, -c MASK) is
     refused by `wirerate
     check` and by a run alike: exit 2 before EAL starts, naming the
-    option, the CPUs asked and those the kernel says are available."""
+    option, the CPUs asked and those the kernel says are available; so is
+    a --main-lcore outside the lcores."""
     c = Checker("lcores_beyond_machine")
     avail = sorted(os.sched_getaffinity(0))
     top = max(avail) + 1                       # a CPU the kernel does not give us
@@ -773,6 +799,7 @@ def lcores_beyond_machine():
                          timeout=30, env=env)
     c.true(bad.returncode == 2 and "(no CPU %d)" % (top + 5) in bad.stderr,
            "WR_CHECK_CPUS one short: refused (%r)" % bad.stderr)
+    main_lcore_outside(c, avail, prefix)
     env["WR_CHECK_CPUS"] = "x"
     bad = subprocess.run([wrtest.WIRERATE] + other, capture_output=True, text=True,
                          timeout=30, env=env)
