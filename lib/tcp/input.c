@@ -24,6 +24,9 @@ conn_init(struct wr_tcp_conn *c, const struct wr_tcp_cfg *cfg)
 	c->rcv_wscale = (uint8_t)(cfg->wscale > WR_TCP_WSCALE_MAX ?
 		WR_TCP_WSCALE_MAX : cfg->wscale);
 	c->app_tx_left_bytes = cfg->app_tx_bytes;
+	/* until the peer's SYN: whether we offer SACK (take_syn) */
+	c->sack_ok = cfg->no_sack ? 0 : 1;
+	c->ooo_last = WR_TCP_OOO_RANGES;
 	wr_tcp_rto_init(c);
 }
 
@@ -68,7 +71,7 @@ wr_tcp_accept(struct wr_tcp_conn *c, const struct wr_tcp_cfg *cfg,
 
 /*
  * The peer's SYN options (RFC 9293 3.7.1, RFC 7323 2.2-2.3): window
- * scaling only when both SYNs carry it. The peer's MSS (536 without the
+ * scaling only when both SYNs carry it, SACK too (RFC 2018 2). The peer's MSS (536 without the
  * option) waits in rtt_seq (nothing is timed before the handshake ends:
  * conn.h) until take_mss: until then mss_bytes is ours, which our SYN,ACK
  * announces (the largest segment we receive, not the peer's).
@@ -77,6 +80,7 @@ static void
 take_syn(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg)
 {
 	c->rcv_nxt = seg->seq + 1;
+	c->sack_ok = c->sack_ok && seg->sack_ok;
 	c->rtt_seq = seg->mss_bytes ? seg->mss_bytes :
 		WR_TCP_MSS_DEFAULT_BYTES;
 	if (seg->wscale != WR_TCP_WSCALE_NONE) {

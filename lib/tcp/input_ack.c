@@ -130,12 +130,30 @@ ooo_add(struct wr_tcp_conn *c, uint32_t s, uint32_t e)
 	r[i].end = e;
 }
 
+/* The latest out-of-order segment began at s: the range now holding it
+ * is the first SACK block (RFC 2018 4; output.c). */
+static void
+ooo_mark(struct wr_tcp_conn *c, uint32_t s)
+{
+	const struct wr_tcp_range *r = c->ooo;
+	unsigned int i;
+
+	c->ooo_last = WR_TCP_OOO_RANGES;
+	for (i = 0; i < WR_TCP_OOO_RANGES && r[i].start != r[i].end; i++) {
+		if (wr_tcp_seq_ge(s, r[i].start) && wr_tcp_seq_lt(s, r[i].end)) {
+			c->ooo_last = (uint8_t)(i & 3);
+			return;
+		}
+	}
+}
+
 /* rcv_nxt moved: take the ranges it reached; returns the bytes gained. */
 static uint32_t
 ooo_pull(struct wr_tcp_conn *c)
 {
 	struct wr_tcp_range *r = c->ooo;
 	uint32_t gained = 0;
+	unsigned int taken = 0;
 
 	while (r[0].start != r[0].end &&
 		wr_tcp_seq_le(r[0].start, c->rcv_nxt)) {
@@ -146,7 +164,12 @@ ooo_pull(struct wr_tcp_conn *c)
 		memmove(&r[0], &r[1], sizeof(r[0]) * (WR_TCP_OOO_RANGES - 1));
 		r[WR_TCP_OOO_RANGES - 1].start = 0;
 		r[WR_TCP_OOO_RANGES - 1].end = 0;
+		taken++;
 	}
+	/* the latest range moved down with the others, or was taken */
+	if (c->ooo_last < WR_TCP_OOO_RANGES)
+		c->ooo_last = c->ooo_last < taken ? WR_TCP_OOO_RANGES :
+			(uint8_t)((c->ooo_last - taken) & 3);
 	return gained;
 }
 
@@ -170,8 +193,10 @@ wr_tcp_input_text(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 	if (wr_tcp_seq_gt(e, wnd_end))
 		e = wnd_end;    /* trim to the window (RFC 9293 3.10.7.4) */
 	if (wr_tcp_seq_gt(s, c->rcv_nxt)) {
-		if (wr_tcp_seq_lt(s, e))
+		if (wr_tcp_seq_lt(s, e)) {
 			ooo_add(c, s, e);
+			ooo_mark(c, s);
+		}
 		c->flags |= WR_TCP_F_ACK_NOW;
 		return;
 	}

@@ -33,6 +33,32 @@ wnd_field(const struct wr_tcp_conn *c, uint8_t flags)
 	return (uint16_t)(w > UINT16_MAX ? UINT16_MAX : w);
 }
 
+/*
+ * SACK blocks for an ACK (RFC 2018 4): the out-of-order ranges, the one
+ * the latest segment went to first, then the others from the lowest.
+ * Three ranges and three blocks (28 bytes of options) always fit: we send
+ * no timestamps.
+ */
+static void
+sack_fill(const struct wr_tcp_conn *c, struct wr_tcp_seg *s)
+{
+	const struct wr_tcp_range *r = c->ooo;
+	unsigned int i, last = c->ooo_last;
+
+	if (last < WR_TCP_OOO_RANGES && r[last].start != r[last].end) {
+		s->sack[0].left = r[last].start;
+		s->sack[0].right = r[last].end;
+		s->nb_sack = 1;
+	}
+	for (i = 0; i < WR_TCP_OOO_RANGES && r[i].start != r[i].end; i++) {
+		if (i == last)
+			continue;
+		s->sack[s->nb_sack].left = r[i].start;
+		s->sack[s->nb_sack].right = r[i].end;
+		s->nb_sack++;
+	}
+}
+
 bool
 wr_tcp_emit(struct wr_tcp_conn *c, struct wr_tcp_out *out, uint32_t seq,
 	uint8_t flags, uint32_t len_bytes)
@@ -60,6 +86,13 @@ wr_tcp_emit(struct wr_tcp_conn *c, struct wr_tcp_out *out, uint32_t seq,
 		s->mss_bytes = c->mss_bytes;
 		if (c->state == WR_TCP_SYN_SENT || (c->flags & WR_TCP_F_WSCALE))
 			s->wscale = c->rcv_wscale;
+		/* RFC 2018 2: offered in a SYN, answered in a SYN,ACK only
+		 * to a SYN that offered it (take_syn) */
+		s->sack_ok = c->sack_ok;
+	} else if ((flags & WR_TCP_ACK) && c->sack_ok && len_bytes == 0) {
+		/* blocks on segments without payload only: an MSS-sized
+		 * one has no room left for them */
+		sack_fill(c, s);
 	}
 	/* the payload's stream offset: tx_sent_bytes is snd_max's */
 	if (len_bytes > 0)

@@ -56,7 +56,7 @@ wr_tcp_rto_backoff(struct wr_tcp_conn *c)
 	uint64_t rto = (uint64_t)c->rto_us * 2;
 
 	c->rto_us = (uint32_t)(rto > WR_TCP_RTO_MAX_US ? WR_TCP_RTO_MAX_US : rto);
-	if (c->nb_retries < UINT8_MAX)
+	if (c->nb_retries <= WR_TCP_RTO_MAX_RETRIES)   /* a 4-bit field */
 		c->nb_retries++;
 	return c->nb_retries <= WR_TCP_RTO_MAX_RETRIES;
 }

@@ -30,6 +30,8 @@
  * 3.8.3's R2, as a count of retransmissions.
  */
 #define WR_TCP_RTO_MAX_RETRIES 8u
+_Static_assert(WR_TCP_RTO_MAX_RETRIES + 1 < 16,
+	"nb_retries is a 4-bit field of struct wr_tcp_conn");
 
 /* RFC 6298 2.1: a connection's timer before any sample. Can't fail. */
 void wr_tcp_rto_init(struct wr_tcp_conn *c);

@@ -27,9 +27,20 @@ enum wr_tcp_flag {
 /* wscale when the segment carries no window scale option. */
 #define WR_TCP_WSCALE_NONE 0xff
 
+/* SACK blocks a segment holds: 4 fit in 40 bytes of options without
+ * timestamps (RFC 2018 3); a parsed segment keeps the first 4. */
+#define WR_TCP_SACK_MAX 4
+
+/* One SACK block (RFC 2018 3): bytes [left, right) were received. */
+struct wr_tcp_sack_blk {
+	uint32_t left;
+	uint32_t right;
+};
+
 /*
  * One segment. wnd_raw is the 16-bit window field as on the wire (not
- * scaled); mss_bytes is 0 without an MSS option. On the receive side
+ * scaled); mss_bytes is 0 without an MSS option; sack_ok and nb_sack
+ * are 0 without SACK-permitted and SACK options. On the receive side
  * stream_off is unused; on the send side it is the application stream
  * offset of the payload's first byte (0 for a segment without payload).
  */
@@ -41,8 +52,10 @@ struct wr_tcp_seg {
 	uint16_t mss_bytes;
 	uint8_t flags;         /* enum wr_tcp_flag */
 	uint8_t wscale;        /* shift, or WR_TCP_WSCALE_NONE */
-	uint8_t pad[2];
+	uint8_t sack_ok;       /* a SACK-permitted option (RFC 2018 2) */
+	uint8_t nb_sack;       /* SACK blocks in sack[] (RFC 2018 3) */
 	uint64_t stream_off;
+	struct wr_tcp_sack_blk sack[WR_TCP_SACK_MAX];
 };
 
 #endif /* WR_TCP_SEG_H */

@@ -82,12 +82,14 @@ struct wr_tcp_cfg {
 	uint32_t rcv_wnd_bytes;   /* receive window we advertise */
 	uint16_t mss_bytes;       /* MSS we announce (our largest segment) */
 	uint8_t wscale;           /* our window shift, at most 14 */
+	uint8_t no_sack;          /* offer no SACK-permitted (RFC 2018) */
 	uint64_t app_tx_bytes;    /* bytes the application will send */
 };
 
 /*
- * Active open (RFC 9293 3.10.1): from CLOSED to SYN_SENT, a SYN with MSS
- * and window scale options in out, the RTO armed. Can't fail.
+ * Active open (RFC 9293 3.10.1): from CLOSED to SYN_SENT, a SYN with MSS,
+ * window scale and (unless cfg->no_sack) SACK-permitted options in out,
+ * the RTO armed. Can't fail.
  */
 void wr_tcp_connect(struct wr_tcp_conn *c, const struct wr_tcp_cfg *cfg,
 	uint64_t now_us, struct wr_tcp_out *out);

@@ -2,7 +2,7 @@
 /*
  * TCP segments on byte buffers (wire.h): IPv4 (RFC 791) and IPv6
  * (RFC 8200) headers, the TCP header and options (RFC 9293 3.1, 3.2;
- * RFC 7323; RFC 2018), the Internet checksum (RFC 1071).
+ * RFC 7323; RFC 2018's SACK-permitted and SACK), the Internet checksum (RFC 1071).
  */
 #include <errno.h>
 #include <string.h>
@@ -143,6 +143,20 @@ opt_len_ok(uint8_t kind, size_t olen)
 	}
 }
 
+/* The blocks of a SACK option at p (its length checked): the first
+ * WR_TCP_SACK_MAX, in the order sent (RFC 2018 3, 4). */
+static void
+take_sack(struct wr_tcp_seg *seg, const uint8_t *p)
+{
+	size_t i, n = ((size_t)p[1] - 2) / 8;
+
+	for (i = 0; i < n && seg->nb_sack < WR_TCP_SACK_MAX; i++) {
+		seg->sack[seg->nb_sack].left = rd32(p + 2 + 8 * i);
+		seg->sack[seg->nb_sack].right = rd32(p + 6 + 8 * i);
+		seg->nb_sack++;
+	}
+}
+
 /* Take one option of kind at p (olen bytes, checked) into rx. */
 static void
 opt_take(struct wr_tcp_rx *rx, uint8_t kind, const uint8_t *p)
@@ -157,9 +171,11 @@ opt_take(struct wr_tcp_rx *rx, uint8_t kind, const uint8_t *p)
 		rx->opt_seen |= WR_TCP_OPT_WSCALE;
 		break;
 	case 4:
+		rx->seg.sack_ok = 1;
 		rx->opt_seen |= WR_TCP_OPT_SACK_OK;
 		break;
 	case 5:
+		take_sack(&rx->seg, p);
 		rx->opt_seen |= WR_TCP_OPT_SACK;
 		break;
 	case 8:
@@ -267,12 +283,46 @@ wr_tcp_pattern_fill(uint8_t *dst, uint32_t seed, uint64_t off, size_t len)
 	}
 }
 
-/* Bytes of the options the builder writes for seg. */
+/* The TCP header's room for options (RFC 9293 3.1: 15 words in all). */
+#define TCP_OPTS_MAX_BYTES 40
+
+/* Bytes of the options the builder writes for seg (SACK-permitted and
+ * SACK each after two NOPs, RFC 2018 appendix A's alignment). */
 static size_t
 opts_bytes(const struct wr_tcp_seg *seg)
 {
+	size_t n = seg->nb_sack > WR_TCP_SACK_MAX ? WR_TCP_SACK_MAX :
+		seg->nb_sack;
+
 	return (seg->mss_bytes != 0 ? 4 : 0) +
-		(seg->wscale != WR_TCP_WSCALE_NONE ? 4 : 0);
+		(seg->wscale != WR_TCP_WSCALE_NONE ? 4 : 0) +
+		(seg->sack_ok ? 4 : 0) + (n > 0 ? 4 + 8 * n : 0);
+}
+
+/* SACK-permitted and the SACK blocks at o (opts_bytes' layout). */
+static void
+build_sack(const struct wr_tcp_seg *seg, uint8_t *o)
+{
+	size_t i, n = seg->nb_sack > WR_TCP_SACK_MAX ? WR_TCP_SACK_MAX :
+		seg->nb_sack;
+
+	if (seg->sack_ok) {
+		o[0] = 1;
+		o[1] = 1;
+		o[2] = 4;
+		o[3] = 2;
+		o += 4;
+	}
+	if (n == 0)
+		return;
+	o[0] = 1;
+	o[1] = 1;
+	o[2] = 5;
+	o[3] = (uint8_t)(2 + 8 * n);
+	for (i = 0; i < n; i++) {
+		wr32(o + 4 + 8 * i, seg->sack[i].left);
+		wr32(o + 8 + 8 * i, seg->sack[i].right);
+	}
 }
 
 size_t
@@ -340,7 +390,9 @@ build_tcp_hdr(const struct wr_tcp_tx *tx, uint8_t *h)
 		o[1] = 3;
 		o[2] = 3;
 		o[3] = seg->wscale;
+		o += 4;
 	}
+	build_sack(seg, o);
 	return doff;
 }
 
@@ -353,6 +405,8 @@ wr_tcp_wire_build(const struct wr_tcp_tx *tx, uint8_t *buf, size_t room)
 	uint8_t *h;
 
 	if (t->family != WR_TCP_IPV4 && t->family != WR_TCP_IPV6)
+		return -EINVAL;
+	if (opts_bytes(tx->seg) > TCP_OPTS_MAX_BYTES)
 		return -EINVAL;
 	total = wr_tcp_wire_len(tx);
 	if (total > 65535)

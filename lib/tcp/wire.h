@@ -27,8 +27,8 @@
 enum wr_tcp_opt_seen {
 	WR_TCP_OPT_MSS = 1 << 0,       /* kind 2, RFC 9293 3.2 */
 	WR_TCP_OPT_WSCALE = 1 << 1,    /* kind 3, RFC 7323 2 */
-	WR_TCP_OPT_SACK_OK = 1 << 2,   /* kind 4, RFC 2018: skipped */
-	WR_TCP_OPT_SACK = 1 << 3,      /* kind 5, RFC 2018: skipped */
+	WR_TCP_OPT_SACK_OK = 1 << 2,   /* kind 4, RFC 2018: seg.sack_ok */
+	WR_TCP_OPT_SACK = 1 << 3,      /* kind 5, RFC 2018: seg.sack[] */
 	WR_TCP_OPT_TS = 1 << 4,        /* kind 8, RFC 7323 3: skipped */
 	WR_TCP_OPT_OTHER = 1 << 5,     /* any other kind: skipped */
 };
@@ -77,9 +77,10 @@ struct wr_tcp_tx {
 	const struct wr_tcp_tuple *tuple;
 	const struct wr_tcp_seg *seg;  /* seq, ack, flags, wnd_raw; an MSS
 					* option if mss_bytes, a window
-					* scale if wscale is not NONE;
-					* len_bytes of payload from
-					* stream_off */
+					* scale if wscale is not NONE,
+					* SACK-permitted if sack_ok, SACK
+					* blocks if nb_sack; len_bytes of
+					* payload from stream_off */
 	const uint8_t *payload;        /* len_bytes bytes, or NULL for the
 					* pattern */
 	uint32_t pattern_seed;         /* the connection's pattern */
@@ -92,7 +93,7 @@ struct wr_tcp_tx {
  * Write the IP header, TCP header with its options and the payload of
  * tx into buf (room bytes). IPv4: no IP options, DF set, ID 0. Returns
  * the bytes written, or -ENOSPC when room is short, -EINVAL for a bad
- * family or a packet over 65535 bytes.
+ * family, options over 40 bytes or a packet over 65535 bytes.
  */
 int wr_tcp_wire_build(const struct wr_tcp_tx *tx, uint8_t *buf,
 	size_t room);

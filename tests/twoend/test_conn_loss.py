@@ -14,7 +14,11 @@ reads: figures wirerate did not make.
   kernel's walk of af_packet's TX ring (docs/tcp.md).
 - conn_bulk_drop: nftables drops 1 % of wirerate's segments at random
   (numgen) in the namespace's input chain;
-- conn_server_killed: nginx killed (SIGKILL) in the middle of an HTTP run.
+- conn_server_killed: nginx killed (SIGKILL) in the middle of an HTTP run;
+- conn_sack_kernel_tx: the kernel sends (nginx's large answers) through a
+  router whose nftables drops 2 % of its segments at random (connbed's
+  bed: a drop on the sending host's own egress is a local drop, which
+  TCP sends again at once and never recovers from).
 Usage: test_conn_loss.py CASE (see CASES)."""
 import json
 import os
@@ -27,6 +31,7 @@ import tempfile
 import time
 
 import cases
+import connbed
 import wrtest
 from wrtest import Checker
 from test_conn import (KERNEL, ME, NGINX_CONF, NS, PEER, books, drop_bed, ip,
@@ -363,6 +368,122 @@ def conn_bulk_drop():
         shutil.rmtree(d, ignore_errors=True)
 
 
+SACK_PORT, SACK_BODY = 8080, 3000000
+SACK_BED = connbed.Bed(
+    "sk", http="""    log_format wrsk '$status $body_bytes_sent $bytes_sent';
+    access_log {d}/access.log wrsk;
+    server {{ listen %s:%d; root {d}/www; }}
+""" % (connbed.SERVER, SACK_PORT))
+SACK_NFT = """table inet wrsk {{
+    chain drops {{
+        type filter hook forward priority 0; policy accept;
+        ip saddr {sv} tcp sport {port} ip length > 100 numgen random mod 100 < 2 counter drop
+    }}
+}}
+"""
+
+
+def sack_acks(path):
+    """wirerate's segments in the capture at path, as tcpdump reads them
+    (-S: absolute numbers): (all of them, those with SACK blocks, those
+    whose blocks all lie above their own ACK number, as RFC 2018 3 says
+    they must)."""
+    p = wrtest.sh("tcpdump", "-nr", path, "-S", "src host %s" % connbed.ME,
+                  timeout=60)
+    n, sack, above = 0, 0, 0
+    for l in p.stdout.splitlines():
+        n += 1
+        m = re.search(r"ack (\d+),.*sack \d+ ((?:\{\d+:\d+\})+)", l)
+        if m is None:
+            continue
+        sack += 1
+        ack = int(m.group(1))
+        blocks = re.findall(r"\{(\d+):(\d+)\}", m.group(2))
+        above += all(0 < (int(a) - ack) % (1 << 32) < (1 << 31) and
+                     0 < (int(b) - int(a)) % (1 << 32) < (1 << 31)
+                     for a, b in blocks)
+    return n, sack, above
+
+
+def nstat(ns, *names):
+    """The namespace's own TCP counters (nstat, absolute, history left
+    alone): {name: value}."""
+    out = connbed.ns(ns, "nstat", "-asz", *names).stdout
+    return {f[0]: int(f[1]) for f in (l.split() for l in out.splitlines())
+            if len(f) >= 2 and f[0] in names}
+
+
+def conn_sack_kernel_tx():
+    """wirerate's HTTP client fetches a 3 MB file from nginx on 2
+    connections while the router drops 2 % of nginx's segments: wirerate
+    offers SACK-permitted, and its ACKs of out-of-order data carry SACK
+    blocks (tcpdump on the router's side to wirerate: blocks above the
+    ACK number); the kernel repairs the losses by SACK recovery (the
+    server namespace's TcpExtTCPSackRecovery moves, TcpExtTCPRenoRecovery
+    does not); every byte arrives (nginx's bytes sent in its log against
+    wirerate's delivered count; each body whole) and the books close."""
+    c = Checker("conn_sack_kernel_tx")
+    probe(c, "nginx", "nft", "tcpdump", "nstat", "ethtool")
+    n, names = 2, ("TcpExtTCPSackRecovery", "TcpExtTCPRenoRecovery",
+                   "TcpRetransSegs")
+    d = tempfile.mkdtemp(prefix="wrsk")
+    bed, pcap, td = SACK_BED, os.path.join(d, "wire.pcap"), None
+    try:
+        os.makedirs(os.path.join(d, "www"))
+        with open(os.path.join(d, "www", "big"), "wb") as f:
+            f.write(os.urandom(SACK_BODY))
+        for x in (d, os.path.join(d, "www"), os.path.join(d, "www", "big")):
+            os.chmod(x, 0o755)   # nginx's worker reads it as its own user
+        bed.make(d, SACK_NFT.format(sv=connbed.SERVER, port=SACK_PORT))
+        td = subprocess.Popen(["ip", "netns", "exec", bed.rt, "tcpdump", "-i",
+                               bed.rh, "-U", "-w", pcap, "tcp"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True)
+        time.sleep(1)
+        r = wrtest.run(bed.vdevs(), [
+            "--port-ip", "0=%s/24,gw=%s" % (connbed.ME, connbed.GW), "--conn",
+            "client", "--conn-server", "%s:%d" % (connbed.SERVER, SACK_PORT),
+            "--conn-path", "/big", "--conn-count", str(n), "--conn-concurrency",
+            str(n), "--conn-timeout", "20s", "--duration", "30", "--plain"],
+            timeout=90)
+        time.sleep(0.3)
+        stop_tcpdump(td)
+        drops = int(re.search(r"counter packets (\d+)", connbed.ns(
+            bed.rt, "nft", "list", "ruleset").stdout).group(1))
+        kern = nstat(bed.sv, *names)
+        with open(os.path.join(d, "access.log")) as f:
+            log = [l.split() for l in f if l.strip()]
+        c.eq(r.rc, 0, "exit code (%r)" % r.err[-300:])
+        b = books(r.doc)
+        c.eq((b.get("attempted"), b.get("completed"), b.get("open")), (n, n, 0),
+             "attempted, completed, open")
+        check_books(c, b)
+        c.eq([(x[0], int(x[1])) for x in log], [("200", SACK_BODY)] * n,
+             "nginx's log: each answer 200 with the whole body")
+        c.eq(b.get("l7_rx_bytes"), sum(int(x[2]) for x in log),
+             "bytes wirerate delivered against the bytes nginx sent")
+        c.true(drops > 0, "the router dropped nginx's segments (%d)" % drops)
+        c.true(kern.get("TcpRetransSegs", 0) >= drops, "the kernel's "
+               "retransmits (%s) cover the drops (%d)" % (
+                   kern.get("TcpRetransSegs"), drops))
+        segs, sack, above = sack_acks(pcap)
+        c.true(sack > 0, "wirerate's ACKs with SACK blocks (%d of %d)" % (
+            sack, segs))
+        c.eq(above, sack, "ACKs whose blocks lie above their ACK number")
+        c.true(kern.get("TcpExtTCPSackRecovery", 0) > 0,
+               "the kernel's SACK recoveries (%s)" % kern)
+        c.eq(kern.get("TcpExtTCPRenoRecovery", 0), 0, "the kernel's NewReno "
+             "recoveries")
+        print("sack: router drops %d, kernel %s, wirerate's segments %d, with "
+              "SACK blocks %d" % (drops, kern, segs, sack))
+        c.done(r)
+    finally:
+        if td is not None and td.poll() is None:
+            stop_tcpdump(td)
+        bed.drop(d)
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def children(pid):
     """The PIDs of pid's children (/proc), nginx's workers for its master."""
     try:
@@ -444,7 +565,8 @@ def conn_server_killed():
         shutil.rmtree(d, ignore_errors=True)
 
 
-CASES = cases.by_name(conn_bulk_tbf, conn_bulk_drop, conn_server_killed)
+CASES = cases.by_name(conn_bulk_tbf, conn_bulk_drop, conn_server_killed,
+                      conn_sack_kernel_tx)
 
 if __name__ == "__main__":
     cases.main(CASES)

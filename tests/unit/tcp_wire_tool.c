@@ -4,10 +4,13 @@
  * scapy checks what the C builder writes and writes what the C parser
  * reads.
  *   tcp_wire_tool build SRC SPORT DST DPORT SEQ ACK FLAGS WND MSS WSCALE
- *                       LEN OFF SEED sw|offload   -> the packet in hex
+ *                       LEN OFF SEED sw|offload [SACK]
+ *                                                  -> the packet in hex
  *   tcp_wire_tool parse HEX                        -> key=value lines
  *   tcp_wire_tool listen ISS MSS WSCALE HEX...     -> a line per packet
- * Addresses are IPv4 or IPv6 text; WSCALE -1 for none.
+ * Addresses are IPv4 or IPv6 text; WSCALE -1 for none. SACK is a comma
+ * list of "ok" (SACK-permitted) and LEFT-RIGHT blocks; parse prints them
+ * as sack_ok=0|1 and sack=LEFT-RIGHT,... ("-" for none).
  *
  * listen: a passive connection (wr_tcp_listen's configuration: iss, our
  * MSS and shift, a 64 KB window) takes the packets in order, the first
@@ -23,6 +26,36 @@
 
 #include "tcp/tcp.h"
 #include "tcp/wire.h"
+
+/* build's SACK argument into seg: "ok" and LEFT-RIGHT items. */
+static int
+take_sack_arg(struct wr_tcp_seg *seg, const char *arg)
+{
+	char item[64];
+	const char *p = arg;
+	size_t len;
+	unsigned long l, r;
+
+	while (*p != '\0') {
+		len = strcspn(p, ",");
+		if (len == 0 || len >= sizeof(item))
+			return -EINVAL;
+		memcpy(item, p, len);
+		item[len] = '\0';
+		p += len + (p[len] == ',' ? 1 : 0);
+		if (strcmp(item, "ok") == 0) {
+			seg->sack_ok = 1;
+			continue;
+		}
+		if (sscanf(item, "%lu-%lu", &l, &r) != 2 ||
+			seg->nb_sack >= WR_TCP_SACK_MAX)
+			return -EINVAL;
+		seg->sack[seg->nb_sack].left = (uint32_t)l;
+		seg->sack[seg->nb_sack].right = (uint32_t)r;
+		seg->nb_sack++;
+	}
+	return 0;
+}
 
 static int
 tool_build(char **a)
@@ -57,6 +90,8 @@ tool_build(char **a)
 	tx.ttl = 64;
 	tx.csum_mode = strcmp(a[13], "offload") == 0 ? WR_TCP_CSUM_OFFLOAD :
 		WR_TCP_CSUM_SW;
+	if (a[14] != NULL && take_sack_arg(&seg, a[14]) != 0)
+		return 2;
 	n = wr_tcp_wire_build(&tx, buf, sizeof(buf));
 	if (n < 0)
 		return 1;
@@ -93,6 +128,11 @@ tool_parse(const char *hex)
 		rx.seg.wscale, rx.seg.len_bytes, rx.payload_off);
 	printf("opts=%u\ncsum_ok=%d\n", rx.opt_seen,
 		wr_tcp_wire_csum_ok(buf, n));
+	printf("sack_ok=%u\nsack=", rx.seg.sack_ok);
+	for (i = 0; i < rx.seg.nb_sack; i++)
+		printf("%s%" PRIu32 "-%" PRIu32, i > 0 ? "," : "",
+			rx.seg.sack[i].left, rx.seg.sack[i].right);
+	printf("%s\n", rx.seg.nb_sack == 0 ? "-" : "");
 	return 0;
 }
 
@@ -159,7 +199,7 @@ tool_listen(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	if (argc == 16 && strcmp(argv[1], "build") == 0)
+	if ((argc == 16 || argc == 17) && strcmp(argv[1], "build") == 0)
 		return tool_build(argv + 2);
 	if (argc == 3 && strcmp(argv[1], "parse") == 0)
 		return tool_parse(argv[2]);
