@@ -199,11 +199,30 @@ side_put(json_t *doc, const struct wr_run *run, const struct conn_live *l,
 		struct wr_error *err)
 {
 	struct wr_conn_result r = { &d->cfg, d->books, d->iv, d->nb_iv,
-		wr_run_plan(run)->nb_workers, dur_s, drained, "tsc" };
+		wr_run_plan(run)->nb_workers, dur_s, drained, "tsc", NULL, 0 };
+	struct wr_conn_queue *qs = calloc(RTE_MAX(r.nb_lcores, 1u), sizeof(*qs));
+	struct wr_conn_queue *n;
+	unsigned int i, lcore;
+	int rc;
 
-	return wr_results_conn_put_as(doc, l->nb_sides > 1 &&
+	if (qs == NULL)
+		return wr_err_env(err, -ENOMEM, "no memory for the queues' books");
+	/* Each worker of this side: its queue pair and its books. */
+	for (i = 0; i < r.nb_lcores; i++) {
+		n = &qs[r.nb_queues];
+		n->books = wr_run_connq_books(run, i);
+		if (n->books != NULL && wr_run_connq_pair(run, i, d->role,
+				&n->port, &n->queue, &lcore)) {
+			n->lcore = lcore;
+			r.nb_queues++;
+		}
+	}
+	r.queues = qs;
+	rc = wr_results_conn_put_as(doc, l->nb_sides > 1 &&
 		d->role == WR_CONN_SERVER ? "connections_server" : "connections",
 		&r, err);
+	free(qs);
+	return rc;
 }
 
 /* The result: the run's document with its "connections" object(s). */
@@ -282,8 +301,35 @@ sides_free(struct conn_live *l)
 	}
 }
 
+/* Each worker's share of side d, when the side has more than one. */
+static void
+queues_summary(const struct wr_run *run, const struct conn_side *d)
+{
+	const struct wr_conn_books *b;
+	unsigned int i, n = 0, lcore;
+	uint16_t port, queue;
+	bool server = d->role == WR_CONN_SERVER;
+
+	for (i = 0; i < wr_run_plan(run)->nb_workers; i++)
+		n += wr_run_connq_pair(run, i, d->role, &port, &queue, &lcore);
+	for (i = 0; n > 1 && i < wr_run_plan(run)->nb_workers; i++) {
+		b = wr_run_connq_books(run, i);
+		if (b == NULL || !wr_run_connq_pair(run, i, d->role, &port,
+				&queue, &lcore))
+			continue;
+		printf("  queue %u.%u (lcore %u): %s %" PRIu64 ", %s %" PRIu64
+			", failed %" PRIu64 ", open %" PRIu64 "; %s %" PRIu64 "\n",
+			port, queue, lcore, server ? "accepted" : "attempted",
+			server ? b->nb_accepted : b->nb_attempted,
+			server ? "closed" : "completed",
+			server ? b->nb_closed : b->nb_completed, failed_sum(b),
+			b->nb_open, server ? "requests served" : "answers",
+			server ? b->nb_reqs_served : b->nb_resps);
+	}
+}
+
 /* After the run: each side's row over the whole run and its books on
- * screen, then the frames. */
+ * screen (each worker's share too), then the frames. */
 static void
 sides_summary(const struct wr_run *run, struct conn_live *l, double dur_s,
 		bool drained)
@@ -300,10 +346,12 @@ sides_summary(const struct wr_run *run, struct conn_live *l, double dur_s,
 		vs[k] = (struct app_view_conn_side){ side_role(d), &r[k], &r[k] };
 	}
 	app_view_conn_total(stdout, vs, l->nb_sides, dur_s);
-	for (k = 0; k < l->nb_sides; k++)
+	for (k = 0; k < l->nb_sides; k++) {
 		app_view_conn_books(stdout, l->side[k].books,
 			l->side[k].role == WR_CONN_SERVER,
 			side_label(l, &l->side[k]), dur_s, drained);
+		queues_summary(run, &l->side[k]);
+	}
 	frames_summary(run);
 }
 

@@ -251,6 +251,24 @@ books_json(const struct wr_conn_books *b)
 	return o;
 }
 
+/* Each queue pair's worker and its books: they add up to "books". */
+static json_t *
+queues_json(const struct wr_conn_result *r)
+{
+	json_t *a = json_array(), *o;
+	uint32_t i;
+
+	for (i = 0; a != NULL && i < r->nb_queues; i++) {
+		o = json_pack("{sIsIsI}", "port", (json_int_t)r->queues[i].port,
+			"queue", (json_int_t)r->queues[i].queue,
+			"lcore", (json_int_t)r->queues[i].lcore);
+		if (o != NULL)
+			wr_json_set(o, "books", books_json(r->queues[i].books));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 /*
  * Whether the application's payload of this end is what it receives:
  * an HTTP client's answers and a bulk server's stream; else what it
@@ -419,6 +437,10 @@ check_input(const json_t *doc, const struct wr_conn_result *r,
 	if (!json_is_object(doc) || r == NULL || r->cfg == NULL || r->books == NULL)
 		return wr_err_usage(err, -EINVAL, "connections: no document, "
 			"configuration or books to write");
+	for (i = 0; i < r->nb_queues; i++)
+		if (r->queues == NULL || r->queues[i].books == NULL)
+			return wr_err_usage(err, -EINVAL, "connections: queue %u of "
+				"%u has no books", i, r->nb_queues);
 	if (r->cfg->role != WR_CONN_CLIENT && r->cfg->role != WR_CONN_SERVER)
 		return wr_err_usage(err, -EINVAL, "connections: role %u is neither "
 			"client nor server", r->cfg->role);
@@ -462,6 +484,8 @@ wr_results_conn_put_as(json_t *doc, const char *key,
 	wr_json_set(o, "duration_s", json_real(r->duration_s));
 	wr_json_set(o, "drained", json_boolean(r->drained));
 	wr_json_set(o, "books", books_json(r->books));
+	if (r->nb_queues > 0)
+		wr_json_set(o, "queues", queues_json(r));
 	wr_json_set(o, "failed_ratio", failed_ratio_json(r));
 	wr_json_set(o, "rates", rates_json(r));
 	wr_json_set(o, "retransmits", rtx_json(r->books));

@@ -28,6 +28,14 @@ struct wr_conn_interval {
 	uint64_t nb_rtx;             /* RTO and fast */
 };
 
+/* One queue pair's worker of a connection port, and its engine's books. */
+struct wr_conn_queue {
+	uint16_t port;
+	uint16_t queue;
+	uint32_t lcore;
+	const struct wr_conn_books *books;
+};
+
 /* One connection run, as the caller saw it. */
 struct wr_conn_result {
 	const struct wr_conn_cfg *cfg;      /* of the run (one lcore's) */
@@ -40,6 +48,9 @@ struct wr_conn_result {
 					     * the result was written */
 	const char *clock;                  /* the latency clock's label, as
 					     * the frame latency has it */
+	const struct wr_conn_queue *queues; /* each worker's, whose books
+					     * add up to books; none: NULL */
+	uint32_t nb_queues;
 };
 
 /*

@@ -32,6 +32,20 @@ wr_run_connq_books(const struct wr_run *run, unsigned int i)
 }
 
 bool
+wr_run_connq_pair(const struct wr_run *run, unsigned int i, uint8_t role,
+		uint16_t *port, uint16_t *queue, unsigned int *lcore)
+{
+	const struct wr_connq *q = wr_run_connq(run, i);
+
+	if (q == NULL || (role != 0 && q->role != role))
+		return false;
+	*port = q->txq->port;
+	*queue = q->txq->queue;
+	*lcore = run->setup.workers[i]->lcore;
+	return true;
+}
+
+bool
 wr_run_conn_books(const struct wr_run *run, uint8_t role,
 		struct wr_conn_books *sum)
 {

@@ -186,4 +186,11 @@ const struct wr_connq *wr_run_connq(const struct wr_run *run, unsigned int i);
 const struct wr_conn_books *wr_run_connq_books(const struct wr_run *run,
 		unsigned int i);
 
+/*
+ * Whether worker i is a connection worker of role (0: any); then its
+ * port, the queue pair it owns and its lcore. This function can't fail.
+ */
+bool wr_run_connq_pair(const struct wr_run *run, unsigned int i, uint8_t role,
+		uint16_t *port, uint16_t *queue, unsigned int *lcore);
+
 #endif /* WR_SNAPSHOT_H */

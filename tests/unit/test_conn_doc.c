@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "conn_craft.h"
 #include "results/kinds.h"
@@ -278,6 +279,50 @@ test_server(void)
 	WR_CHECK(!closes(&res, "accepted", &ok) && !ok);
 }
 
+/* A server on two queue pairs: each worker's books under queues, in
+ * order, absent with none; a queue with no books refused. */
+static void
+test_queues(void)
+{
+	struct wr_conn_books qb[2];
+	struct wr_conn_queue q[2];
+	struct wr_error err;
+	json_t *doc;
+	int rc;
+
+	craft_cfg(&cfg, WR_CONN_SERVER, WR_CONN_APP_HTTP);
+	craft_server_books(&qb[0], 3001);
+	craft_server_books(&qb[1], 5002);
+	craft_server_books(&books, 8003);
+	craft_result(&res, &cfg, &books, NULL);
+	res.nb_iv = 0;
+	doc = put(&res, &rc, &err);
+	WR_CHECK(rc == 0 && at(doc, "connections.queues") == NULL);
+	json_decref(doc);
+	q[0] = (struct wr_conn_queue){ 1, 0, 3, &qb[0] };
+	q[1] = (struct wr_conn_queue){ 1, 1, 5, &qb[1] };
+	res.queues = q;
+	res.nb_queues = 2;
+	doc = put(&res, &rc, &err);
+	WR_CHECK(rc == 0);
+	WR_CHECK_U64(json_array_size(at(doc, "connections.queues")), 2);
+	WR_CHECK_U64(num(doc, "connections.queues[1].port"), 1);
+	WR_CHECK_U64(num(doc, "connections.queues[1].queue"), 1);
+	WR_CHECK_U64(num(doc, "connections.queues[1].lcore"), 5);
+	WR_CHECK_U64(num(doc, "connections.queues[0].books.accepted"), 3001);
+	WR_CHECK_U64(num(doc, "connections.queues[1].books.accepted"), 5002);
+	WR_CHECK_U64(num(doc, "connections.books.accepted"), 8003);
+	json_decref(doc);
+	q[1].books = NULL;
+	wr_err_clear(&err);
+	doc = put(&res, &rc, &err);
+	WR_CHECK(rc == -EINVAL && strstr(err.msg, "queue 1 of 2") != NULL);
+	WR_CHECK(at(doc, "connections") == NULL);
+	json_decref(doc);
+	res.queues = NULL;
+	res.nb_queues = 0;
+}
+
 /* Input the writer refuses, naming it, and leaves the document alone. */
 static void
 test_bad_input(void)
@@ -349,6 +394,7 @@ main(void)
 	WR_TEST_RUN(test_client_off_by_one);
 	WR_TEST_RUN(test_requests);
 	WR_TEST_RUN(test_server);
+	WR_TEST_RUN(test_queues);
 	WR_TEST_RUN(test_bad_input);
 	WR_TEST_RUN(test_read_back);
 	return wr_test_summary();
