@@ -518,7 +518,8 @@ def main():
     cpu1 = cpu_times()
     tsc = next((r["tsc_hz"] for r in res["compare"] + res["ring"] + res["rx_memif"] +
                 [res["stamp"] or {}, res["traffic"] or {}, res["replay"] or {},
-                 res["scale"] or {}, res["stacks"] or {}]
+                 res["scale"] or {}, res["stacks"] or {}, res["conn_cps"] or {},
+                 res["conn_memif"] or {}, res["conn_bulk"] or {}]
                 if r.get("tsc_hz")), 0)
     res["env"] = env_info(tsc)
     res["env"].update({"load_before": load0, "load_after": loadavg(),

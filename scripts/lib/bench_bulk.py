@@ -158,7 +158,7 @@ def conn_bulk(args, log):
         "stateless_per_core_gbps": statistics.median(per_core(r) for r in s),
         "books_close": all(r["books_close"] for r in b),
         "pmd_agree": all(r["pmd_agree"] for r in b + s),
-        "failed_runs": 2 * args.runs - len(b) - len(s)})
+        "failed_runs": 2 * args.runs - len(b) - len(s), "tsc_hz": b[0]["tsc_hz"]})
     out["ratio"] = out["bulk_l2_gbps"] / out["stateless_l2_gbps"]
     out["ratio_per_round_median"] = statistics.median(
         x["l2_gbps"] / y["l2_gbps"] for x, y in pairs) if pairs else None
@@ -189,7 +189,7 @@ def markdown_bulk(t):
                 t["ratio_per_core"]),
             "", "Goal: bulk L2 Gb/s within %d %% of stateless TX (>= %.2f): %s. "
             "%g s a run; bulk books %s (bytes sent = delivered); ring PMD "
-            "frame counts %s; %d runs failed." % (
+            "frame counts %s; runs failed: %d." % (
                 round(100 * (1 - TARGET)), TARGET, "met" if t["met"] else "MISSED",
                 t["seconds"], "close" if t["books_close"] else "DO NOT close",
                 "agree" if t["pmd_agree"] else "DISAGREE", t["failed_runs"])]

@@ -245,7 +245,8 @@ def conn_memif(args, log):
         "ring_cycles_per_conn": median_of(ok_r, "cycles_per_conn"),
         "books_close": all(r["books_close"] for r in ok_m),
         "pmd_agree": all(r["pmd_agree"] for r in ok_m),
-        "failed_runs": len(memif) - len(ok_m) + len(ring) - len(ok_r)})
+        "failed_runs": len(memif) - len(ok_m) + len(ring) - len(ok_r),
+        "tsc_hz": ok_m[0]["tsc_hz"]})
     out["ratio"] = out["cps"] / out["ring_cps"]
     out["ratio_per_round_median"] = statistics.median(m["cps"] / r["cps"] for m, r in pairs) \
         if pairs else None
@@ -283,7 +284,7 @@ def markdown_memif(t):
                 t["ratio"], "%.2f" % rr if rr is not None else "-",
                 t["cycles_ratio"]),
             "", "%g s a run, %d open at most. memif runs: books %s, "
-            "client PMD counters %s with the server's segments; %d runs failed." % (
+            "client PMD counters %s with the server's segments; runs failed: %d." % (
                 t["seconds"], t["max_open"],
                 "close" if t["books_close"] else "DO NOT close",
                 "agree" if t["pmd_agree"] else "DISAGREE", t["failed_runs"])]
