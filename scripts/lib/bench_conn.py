@@ -30,6 +30,7 @@ import signal
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 
 from eal import eal_args, remove_runtime_dir
@@ -37,6 +38,11 @@ from stats import median_of
 
 OPEN = 1000
 HTTP = ["--conn-concurrency", str(OPEN), "--conn-time-wait", "1ms"]
+# The client's workers stop at its end, then it keeps its port open
+# (--linger) until the server has gone: DPDK 22.11's memif can crash the
+# side still polling when its peer disconnects (docs/testbeds.md), so the
+# server, which polls until its SIGINT, must leave first.
+LINGER_S = 10
 REFUSED = re.compile(r"^frames: (\d+) refused by the port", re.M)
 
 
@@ -143,7 +149,9 @@ def run_memif(args, seq):
     """One conn_memif run: the server process first (memif server role,
     --link-timeout 0: its link comes up when the client connects), the
     client once the server's socket exists; the server is stopped (SIGINT)
-    after the client ends. A dict of its figures, or one with "error"."""
+    once the client printed its closing lines (its workers stopped, its
+    port kept open by --linger), then the client leaves when its link
+    goes down. A dict of its figures, or one with "error"."""
     tag = "%d_%d" % (os.getpid(), seq)
     cpu1 = min(1, os.cpu_count() - 1)
     with tempfile.TemporaryDirectory() as d:
@@ -161,26 +169,40 @@ def run_memif(args, seq):
             end = time.monotonic() + 30
             while not os.path.exists(sock) and srv.poll() is None and time.monotonic() < end:
                 time.sleep(0.05)
-            cli = subprocess.run(
+            cli = subprocess.Popen(
                 [args.wirerate, "--lcores", "0@0,1@0"] + ceal[2:] + [
                     "--", "--conn", "client", "--port-ip", "0=198.18.0.2/15",
                     "--conn-server", "198.19.0.1:80",
-                    "--duration", "%gs" % args.seconds] + HTTP + ["--quiet", "--json", cp],
-                capture_output=True, text=True, timeout=args.seconds + 120,
+                    "--duration", "%gs" % args.seconds] + HTTP + [
+                    "--linger", "%ds" % LINGER_S, "--quiet", "--json", cp],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                 stdin=subprocess.DEVNULL)
+            watchdog = threading.Timer(args.seconds + 120, cli.kill)
+            watchdog.start()
+            out_c = ""
+            for line in cli.stdout:
+                out_c += line
+                if line.startswith("frames: "):
+                    break
         finally:
             out_s = stop(srv)
-            remove_runtime_dir("wrbms" + tag)
-            remove_runtime_dir("wrbmc" + tag)
+        try:
+            out_c += cli.communicate(timeout=LINGER_S + 30)[0]
+        except subprocess.TimeoutExpired:
+            cli.kill()
+            out_c += cli.communicate()[0]
+        watchdog.cancel()
+        remove_runtime_dir("wrbms" + tag)
+        remove_runtime_dir("wrbmc" + tag)
         if cli.returncode != 0 or srv.returncode != 0 or \
                 not (os.path.exists(cp) and os.path.exists(sp)):
             return {"error": "client exit %d, server exit %s: %s %s" % (
-                cli.returncode, srv.returncode, cli.stderr[-300:], out_s[-300:])}
+                cli.returncode, srv.returncode, out_c[-300:], out_s[-300:])}
         with open(cp) as f:
             c = json.load(f)
         with open(sp) as f:
             s = json.load(f)
-    return memif_figures(c, s, cli.stdout, out_s)
+    return memif_figures(c, s, out_c, out_s)
 
 
 def conn_cps(args, log):
