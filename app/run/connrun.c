@@ -442,6 +442,14 @@ app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 	wr_run_stop(run, l.by_count ? WR_STOP_COUNT : *stop != 0 ?
 		WR_STOP_SIGNAL : why);
 	sides_summary(run, &l, dur_s, drained);
+	/* --linger: workers stopped, the ports stay open until the peer has
+	 * closed its end (docs/testbeds.md: memif can crash the side still
+	 * polling when its peer leaves). */
+	fflush(stdout);
+	if (cfg->linger_ms != 0 && !wr_run_linger(run, stop) && *stop == 0)
+		fprintf(stderr, "wirerate: note: a link was still up after "
+			"--linger %" PRIu64 " ms; closing the ports anyway\n",
+			cfg->linger_ms);
 	wr_run_close(run);
 	if (cp != NULL) {
 		far = app_conn_peer_close(cp, l.side[0].books, &far_ok);

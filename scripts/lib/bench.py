@@ -26,6 +26,11 @@ Cases (one worker core each, lcore 1; lcore 0 is the main/stats lcore):
   conn_cps        wirerate's HTTP client and server back to back in one
                   process over a net_ring pair: CPS, failures, cycles a
                   connection (bench_conn.py)
+  conn_memif      the same connections between two processes over memif,
+                  alternating with conn_cps runs: both CPS and their ratio
+                  (bench_conn.py)
+  conn_bulk       TCP bulk goodput over a net_ring pair against stateless
+                  TX of 1518-byte frames, alternating (bench_bulk.py)
   conn_hold       1 M connections held (--mode conn-capacity, client and
                   server in one process): peak RSS and hugepages, bytes
                   a connection (bench_hold.py)
@@ -60,7 +65,8 @@ from eal import eal_args, remove_runtime_dir
 from stats import median_of
 from bench_replay import markdown_replay, replay_cost, summarise_replay
 from bench_nginx import markdown_nginx, nginx_cps
-from bench_conn import conn_cps, markdown_conn
+from bench_conn import conn_cps, conn_memif, markdown_conn, markdown_memif
+from bench_bulk import conn_bulk, markdown_bulk
 from bench_hold import conn_hold, markdown_hold
 from bench_stacks import markdown_stacks, stacks_cost, summarise_stacks
 from bench_traffic import markdown_traffic, summarise_traffic, traffic_cost
@@ -447,7 +453,7 @@ def env_info(tsc_hz):
 
 CASES = ["tx64", "tx1518", "rx64", "rx1518", "stamp", "ring64", "ring1518",
          "traffic", "rxmemif64", "rxmemif1518", "replay", "scale",
-         "stacks", "nginx", "conn_cps", "conn_hold"]
+         "stacks", "nginx", "conn_cps", "conn_hold", "conn_memif", "conn_bulk"]
 
 
 def main():
@@ -476,7 +482,8 @@ def main():
            "min_share": args.min_share, "attempts": args.attempts,
            "compare": [], "stamp": None, "ring": [], "traffic": None, "rx_memif": [],
            "replay": None, "scale": None, "stacks": None, "nginx": None,
-           "conn_cps": None, "conn_hold": None}
+           "conn_cps": None, "conn_hold": None, "conn_memif": None,
+           "conn_bulk": None}
     # What the machine does without us: CPU busy over 2 s before starting.
     q0 = cpu_times()
     time.sleep(2)
@@ -498,6 +505,10 @@ def main():
             res["conn_cps"] = conn_cps(args, log)
         elif c == "conn_hold":
             res["conn_hold"] = conn_hold(args, log)
+        elif c == "conn_memif":
+            res["conn_memif"] = conn_memif(args, log)
+        elif c == "conn_bulk":
+            res["conn_bulk"] = conn_bulk(args, log)
         elif c.startswith("ring"):
             res["ring"].append(ring(args, int(c[4:]), log))
         elif c.startswith("rxmemif"):
@@ -507,7 +518,8 @@ def main():
     cpu1 = cpu_times()
     tsc = next((r["tsc_hz"] for r in res["compare"] + res["ring"] + res["rx_memif"] +
                 [res["stamp"] or {}, res["traffic"] or {}, res["replay"] or {},
-                 res["scale"] or {}, res["stacks"] or {}, res["conn_cps"] or {}]
+                 res["scale"] or {}, res["stacks"] or {}, res["conn_cps"] or {},
+                 res["conn_memif"] or {}, res["conn_bulk"] or {}]
                 if r.get("tsc_hz")), 0)
     res["env"] = env_info(tsc)
     res["env"].update({"load_before": load0, "load_after": loadavg(),
@@ -533,6 +545,10 @@ def main():
         md += "\n".join(markdown_conn(res["conn_cps"])) + "\n"
     if res["conn_hold"]:
         md += "\n".join(markdown_hold(res["conn_hold"])) + "\n"
+    if res["conn_memif"]:
+        md += "\n".join(markdown_memif(res["conn_memif"])) + "\n"
+    if res["conn_bulk"]:
+        md += "\n".join(markdown_bulk(res["conn_bulk"])) + "\n"
     with open(args.json, "w") as f:
         json.dump(res, f, indent=1)
     with open(args.md, "w") as f:
