@@ -60,7 +60,11 @@ connq_flush(struct wr_connq *q)
 	for (i = 0; i < sent; i++)
 		bytes += q->out[i]->pkt_len;
 	wr_counter_add(&q->st.nb_tx_pkts, sent);
-	wr_counter_add(&q->st.nb_tx_bytes, bytes + (uint64_t)sent * RTE_ETHER_CRC_LEN);
+	bytes += (uint64_t)sent * RTE_ETHER_CRC_LEN;
+	wr_counter_add(&q->st.nb_tx_bytes, bytes);
+	/* The port's figures: bytes before frames, so that a reader of the
+	 * two never sees frames without their bytes. */
+	wr_counter_add(&q->txq->st.nb_seg_bytes, bytes);
 	wr_counter_add(&q->txq->st.nb_pkts, sent);
 	if (unlikely(sent < q->nb_out))
 		connq_refused(q, sent);

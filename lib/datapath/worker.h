@@ -74,6 +74,9 @@ struct wr_txq_stats {
 	/* --port-ip service replies from svc_ring: never stream frames. */
 	uint64_t nb_service_pkts;      /* taken by rte_eth_tx_burst */
 	uint64_t nb_service_drop_pkts; /* not taken by the PMD; freed */
+	/* Frames of their own sizes (a connection run's segments, counted
+	 * with nb_pkts when seg_bytes is set): their bytes, FCS included. */
+	uint64_t nb_seg_bytes;
 } __rte_cache_aligned;
 
 struct wr_txq {
@@ -96,6 +99,7 @@ struct wr_txq {
 	const struct wr_txvar *var; /* NULL: fixed-size IPv4, nothing varies */
 	const struct wr_mix *mix; /* NULL: every frame has frame_size bytes */
 	bool gated;               /* a burst or poisson pattern: gate decides */
+	bool seg_bytes;           /* sizes vary per frame: bytes in st.nb_seg_bytes */
 
 	/* Private to the owning lcore. */
 	uint64_t next_seq;        /* sequence of the next new frame */
@@ -298,6 +302,8 @@ wr_txq_bytes(const struct wr_txq *q, uint64_t pkts)
 		return wr_replayq_bytes(q->replay, pkts);
 	if (q->mix != NULL)
 		return wr_mix_bytes(q->mix, pkts);
+	if (q->seg_bytes)
+		return wr_counter_read(&q->st.nb_seg_bytes);
 	return pkts * q->frame_size;
 }
 

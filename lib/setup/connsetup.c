@@ -144,6 +144,7 @@ connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
 	w->conn = q;
 	w->mode = WR_WORKER_CONN;
 	q->txq = w->tx[0];
+	q->txq->seg_bytes = true;   /* segments of every size: counted */
 	q->rxq = w->rx[0];
 	q->ip_room = p->mtu != 0 ? p->mtu : RTE_ETHER_MTU;
 	q->role = cc.role;

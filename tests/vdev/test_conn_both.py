@@ -96,8 +96,9 @@ def conn_both_full():
     ring refuses waits for the next burst and the client starts no
     connection meanwhile, so the port frees none (on screen: 0 refused;
     before, thousands, each costing its connection a 1 s RTO), the
-    client's books close with every connection completed, and the PMDs'
-    opackets equal the segments the engines sent."""
+    client's books close with every connection completed, the PMDs'
+    opackets equal the segments the engines sent, and each port's TX
+    bytes the other's RX bytes."""
     c = Checker("conn_both_full")
     r = run_both(["--conn-count", str(CONNS), "--conn-concurrency", "1000",
                   "--conn-time-wait", "1ms", "--conn-body", "100",
@@ -115,6 +116,12 @@ def conn_both_full():
     tot = r.doc["totals"]
     c.eq(sum(t["nic_opackets"] - t["tx_service_pkts"] for t in tot),
          b["tx_segs"] + s["tx_segs"], "PMD opackets = segments sent")
+    # Each port's TX bytes (segments of every size, counted as sent) are
+    # the other port's RX bytes (counted as received), less the --port-ip
+    # service frames it took (ARP, 64 bytes with the FCS).
+    for a, z in ((0, 1), (1, 0)):
+        c.eq(tot[a]["tx_bytes"], tot[z]["rx_bytes"] - 64 * tot[z]["rx_service_pkts"],
+             "port %d's tx_bytes = port %d's rx_bytes, ARP aside" % (a, z))
     c.done(r)
 
 
