@@ -122,6 +122,115 @@ rx_own(struct wr_rxq *q, const struct wr_frame_rx *fr, uint64_t now_tsc,
 }
 
 /*
+ * A run of own frames of one stream within a burst, each the sequence the
+ * stream expects next (the steady case, seq.h): counted in locals, which
+ * stay in registers, and folded into the stream once (rx_run_end), not a
+ * load and a store of a dozen stream fields per frame, each waiting on
+ * the last frame's store. The result is what rx_own would have left:
+ * latency per frame in order (the jitter's recurrence in last and jx16),
+ * the histogram's buckets per frame, sums and extremes at the end.
+ */
+struct rx_run {
+	struct wr_rx_stream *s;   /* the stream; NULL: no run */
+	uint64_t first;           /* sequence of the run's first frame */
+	uint64_t next;            /* the sequence that extends it */
+	uint64_t sum, min, max;   /* of the run's latencies */
+	uint64_t last, jx16;      /* the stream's jitter state, run along */
+	uint32_t sid;             /* s's stream id; UINT32_MAX: none */
+	uint32_t ovf;             /* latencies over the histogram's range */
+};
+
+/*
+ * After rx_own counted a frame of stream sid (so the stream is in the
+ * burst's list): a run from the sequence it expects next, if it is
+ * steady and (with lat) has a delay for the jitter; else no run.
+ */
+static __rte_always_inline void
+rx_run_begin(struct wr_rxq *q, struct rx_run *r, uint16_t sid, bool lat)
+{
+	struct wr_rx_stream *s = &q->streams[sid];
+
+	r->sid = UINT32_MAX;
+	r->s = NULL;
+	if (unlikely(!s->seq.steady) || (lat && unlikely(!s->jitter.have_last)))
+		return;
+	r->s = s;
+	r->sid = sid;
+	r->first = s->seq.next_seq;
+	r->next = r->first;
+	if (lat) {
+		r->sum = 0;
+		r->min = UINT64_MAX;
+		r->max = 0;
+		r->last = s->jitter.last_delay;
+		r->jx16 = s->jitter.jitter_x16;
+		r->ovf = 0;
+	}
+}
+
+/* One frame that extends run r (its sequence is r->next), as rx_own. */
+static __rte_always_inline void
+rx_run_frame(struct wr_rxq *q, struct rx_run *r, uint32_t tsc_lo,
+		uint64_t now_tsc, bool lat)
+{
+	r->next++;
+	if (lat) {
+		const uint64_t v = (uint32_t)((uint32_t)now_tsc - tsc_lo);
+		const uint64_t d = v > r->last ? v - r->last : r->last - v;
+
+		q->lat.counts[wr_hist_bucket(v)]++;
+		r->ovf += v > WR_HIST_MAX_VALUE;
+		r->last = v;
+		r->jx16 += d - ((r->jx16 + 8) >> 4);   /* wr_jitter_update */
+		r->sum += v;   /* < 2^32 a frame, WR_MAX_BURST frames: no wrap */
+		if (v < r->min)
+			r->min = v;
+		if (v > r->max)
+			r->max = v;
+	}
+}
+
+/*
+ * Fold the n frames of run r into its stream and the queue (rx_run_end),
+ * out of line: once per run. Inlined, it cost RX of foreign frames, which
+ * never make a run, 1-4 % a frame (docs/dev/bench.md).
+ */
+static __rte_noinline void
+rx_run_fold(struct wr_rxq *q, struct rx_run *r, uint64_t n, bool lat)
+{
+	struct wr_rx_stream *s = r->s;
+
+	wr_seq_update_run(&s->seq, r->first, n);
+	s->nb_burst_pkts += (uint32_t)n;
+	if (lat) {
+		s->jitter.last_delay = r->last;
+		s->jitter.jitter_x16 = r->jx16;
+		s->lat_sum_tsc += r->sum;
+		s->lat_sum_hi += s->lat_sum_tsc < r->sum;
+		s->nb_lat += n;
+		if (r->min < s->lat_min_tsc)
+			s->lat_min_tsc = r->min;
+		if (r->max > s->lat_max_tsc)
+			s->lat_max_tsc = r->max;
+		q->lat.nb_overflow += r->ovf;
+		wr_hist_pub_note(&q->lat_pub, r->min);
+		wr_hist_pub_note(&q->lat_pub, r->max);
+	}
+}
+
+/* Fold run r, if any, into its stream (rx_run_fold); then it is empty. */
+static __rte_always_inline void
+rx_run_end(struct wr_rxq *q, struct rx_run *r, bool lat)
+{
+	const uint64_t n = r->next - r->first;
+
+	if (r->s == NULL || n == 0)
+		return;
+	rx_run_fold(q, r, n, lat);
+	r->first = r->next;
+}
+
+/*
  * Free a burst: one bulk put into the pool when every mbuf is plain
  * (t->slow_free == 0), else the general rte_pktmbuf_free_bulk.
  */
@@ -354,6 +463,7 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		uint64_t now_tsc, struct rx_tally *t, uint8_t *why, bool lat)
 {
 	const struct rte_mempool *pool = pkts[0]->pool;
+	struct rx_run run;
 	struct rx_sids b;
 	struct wr_frame_rx fr;
 	uint64_t bytes = 0, slow = 0;
@@ -362,6 +472,9 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 	uint16_t i;
 
 	b.nb = 0;
+	run.s = NULL;
+	run.sid = UINT32_MAX;
+	run.first = run.next = 0;
 	for (i = 0; i < nb && i < RX_PREFETCH; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < nb; i++) {
@@ -370,9 +483,20 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		const uint16_t len = m->data_len;
 
 		rx_prefetch(pkts, i, nb);
-		if (unlikely(!wr_frame_own4(wr_rx_data(m, w), len, &fr)) ||
-				unlikely(!rx_own(q, &fr, now_tsc, why ? &odd : NULL, &b, lat)))
+		if (unlikely(!wr_frame_own4(wr_rx_data(m, w), len, &fr)))
 			break;
+		/* Without --capture (no per-frame verdict): runs (rx_run). */
+		if (why == NULL && likely(fr.stream_id == run.sid &&
+				fr.seq == run.next)) {
+			rx_run_frame(q, &run, fr.tsc_lo, now_tsc, lat);
+		} else {
+			if (why == NULL)
+				rx_run_end(q, &run, lat);
+			if (unlikely(!rx_own(q, &fr, now_tsc, why ? &odd : NULL, &b, lat)))
+				break;
+			if (why == NULL)
+				rx_run_begin(q, &run, fr.stream_id, lat);
+		}
 		bytes += len;
 		slow |= wr_rx_not_raw(m, w, pool);
 		own++;
@@ -381,6 +505,8 @@ rx_classify(struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 			t->odd += odd;
 		}
 	}
+	if (why == NULL)
+		rx_run_end(q, &run, lat);
 	t->own += own;
 	t->slow_free |= slow;
 	t->bytes += bytes + (uint64_t)nb * RTE_ETHER_CRC_LEN;

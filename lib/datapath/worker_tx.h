@@ -36,7 +36,8 @@ tx_fill(struct wr_txq *q, uint32_t tsc_lo, uint16_t cap)
 	 * queue's alone (port.c): an mbuf comes back from the PMD's free with
 	 * one reference, one segment and no next (rte_pktmbuf_prefree_seg),
 	 * and every other field TX relies on is the pool's init (data_off,
-	 * no offload flags) or written per frame (data_len, pkt_len).
+	 * no offload flags, and data_len and pkt_len of a fixed-size queue)
+	 * or written per frame (a size mix's lengths).
 	 */
 	if (unlikely(rte_mempool_get_bulk(q->pool, (void **)&q->pending[n], want) != 0)) {
 		wr_counter_add(&q->st.nb_alloc_fail, 1);

@@ -353,6 +353,35 @@ wr_seq_update(struct wr_seq *s, uint64_t seq)
 }
 
 /*
+ * Account nb frames carrying first, first + 1, ..., first + nb - 1 that
+ * arrived in that order, with first == s->next_seq and s->steady set: the
+ * state nb calls of wr_seq_update() would leave (each frame in order sets
+ * its bit and moves the top), in at most WR_SEQ_WINDOW_WORDS + 1 word
+ * operations. For a caller that saw the frames one by one (the RX loop's
+ * run of one stream). This function can't fail.
+ */
+static inline void
+wr_seq_update_run(struct wr_seq *s, uint64_t first, uint64_t nb)
+{
+	unsigned int i, pos, n;
+	uint64_t left = nb < WR_SEQ_WINDOW_BITS ? nb : WR_SEQ_WINDOW_BITS;
+
+	pos = (unsigned int)first & (WR_SEQ_WINDOW_BITS - 1);
+	while (left > 0) {
+		i = pos & 63;
+		n = 64 - i;
+		if (n > left)
+			n = (unsigned int)left;
+		s->window[pos >> 6] |= n == 64 ? UINT64_MAX :
+			((UINT64_C(1) << n) - 1) << i;
+		pos = (pos + n) & (WR_SEQ_WINDOW_BITS - 1);
+		left -= n;
+	}
+	s->next_seq = first + nb;
+	s->nb_rx_pkts += nb;
+}
+
+/*
  * Sequences between first_seq and next_seq - 1 (summed over epochs) not
  * (yet) received: the loss provable from sequence numbers alone, without
  * tail loss. Late frames still on their way reduce it when they arrive.

@@ -34,6 +34,10 @@ tmpl_init(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
 	struct rte_mbuf *m = obj;
 
 	memcpy((uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM, t->bytes, t->len);
+	/* The queue's frame length, which its fixed-size TX path then never
+	 * writes again (datapath/txstamp.h, tx_stamp_new). */
+	m->data_len = (uint16_t)t->len;
+	m->pkt_len = t->len;
 }
 
 static void
