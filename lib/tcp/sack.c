@@ -20,7 +20,8 @@ wr_tcp_sb_mem_bytes(uint32_t nb_sbs, uint32_t nb_conns)
 
 int
 wr_tcp_sb_pool_init(struct wr_tcp_sb_pool *p, void *mem, uint32_t nb_sbs,
-	uint32_t nb_conns, struct wr_error *err)
+	const struct wr_tcp_conn *conns, uint32_t nb_conns,
+	struct wr_error *err)
 {
 	uint32_t i;
 
@@ -32,7 +33,9 @@ wr_tcp_sb_pool_init(struct wr_tcp_sb_pool *p, void *mem, uint32_t nb_sbs,
 	p->free_idx = (uint16_t *)(p->sbs + nb_sbs);
 	p->of_conn = p->free_idx + nb_sbs;
 	p->nb_sbs = nb_sbs;
+	p->conns = conns;
 	p->nb_conns = nb_conns;
+	p->nb_taken = 0;
 	p->nb_refused = 0;
 	for (i = 0; i < nb_sbs; i++)
 		p->free_idx[i] = (uint16_t)(nb_sbs - 1 - i);
@@ -57,6 +60,7 @@ wr_tcp_sb_take(struct wr_tcp_sb_pool *p, uint32_t conn_idx,
 		i = p->free_idx[--p->nb_free];
 		p->of_conn[conn_idx] = i;
 	}
+	p->nb_taken++;
 	sb = &p->sbs[i];
 	memset(sb, 0, sizeof(*sb));
 	sb->high_rxt = snd_una;

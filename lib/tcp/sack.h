@@ -53,9 +53,12 @@ struct wr_tcp_sb_pool {
 	struct wr_tcp_sb *sbs;
 	uint16_t *free_idx;      /* free_idx[0 .. nb_free) are free */
 	uint16_t *of_conn;       /* by connection index: its scoreboard */
+	const struct wr_tcp_conn *conns; /* index 0 (a connection's index
+				  * is its distance from it) */
 	uint32_t nb_sbs;
 	uint32_t nb_free;
 	uint32_t nb_conns;
+	uint64_t nb_taken;       /* takes that got one (SACK recoveries) */
 	uint64_t nb_refused;     /* takes refused: none free (NewReno then) */
 };
 
@@ -64,11 +67,13 @@ size_t wr_tcp_sb_mem_bytes(uint32_t nb_sbs, uint32_t nb_conns);
 
 /*
  * Set the pool up in mem (wr_tcp_sb_mem_bytes bytes, 8-byte aligned):
- * every scoreboard free, no connection holding one. Returns 0, or
+ * every scoreboard free, no connection of conns[0 .. nb_conns) holding
+ * one. Returns 0, or
  * -EINVAL with err filled when nb_sbs is 0 or not below WR_TCP_SB_NONE.
  */
 int wr_tcp_sb_pool_init(struct wr_tcp_sb_pool *p, void *mem,
-	uint32_t nb_sbs, uint32_t nb_conns, struct wr_error *err);
+	uint32_t nb_sbs, const struct wr_tcp_conn *conns, uint32_t nb_conns,
+	struct wr_error *err);
 
 /*
  * Connection conn_idx enters recovery at snd_una: a cleared scoreboard
@@ -81,6 +86,14 @@ struct wr_tcp_sb *wr_tcp_sb_take(struct wr_tcp_sb_pool *p,
 /* The scoreboard conn_idx holds, or NULL. Can't fail. */
 struct wr_tcp_sb *wr_tcp_sb_of(const struct wr_tcp_sb_pool *p,
 	uint32_t conn_idx);
+
+/* The index of connection c, one of the pool's conns. */
+static inline uint32_t
+wr_tcp_sb_conn_idx(const struct wr_tcp_sb_pool *p,
+	const struct wr_tcp_conn *c)
+{
+	return (uint32_t)(c - p->conns);
+}
 
 /* Give back what conn_idx holds (nothing when it holds none). */
 void wr_tcp_sb_give(struct wr_tcp_sb_pool *p, uint32_t conn_idx);

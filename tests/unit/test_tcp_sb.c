@@ -24,7 +24,8 @@ pool(struct wr_tcp_sb_pool *p, uint32_t nb_sbs, uint32_t nb_conns)
 	struct wr_error err;
 
 	WR_CHECK(wr_tcp_sb_mem_bytes(nb_sbs, nb_conns) <= sizeof(mem));
-	WR_CHECK_U64(wr_tcp_sb_pool_init(p, mem, nb_sbs, nb_conns, &err), 0);
+	WR_CHECK_U64(wr_tcp_sb_pool_init(p, mem, nb_sbs, NULL, nb_conns,
+		&err), 0);
 }
 
 /* Four scoreboards for six connections: the fifth take is refused and
@@ -37,8 +38,9 @@ test_pool(void)
 	struct wr_error err;
 	uint32_t i;
 
-	WR_CHECK(wr_tcp_sb_pool_init(&p, mem, 0, 6, &err) < 0);
-	WR_CHECK(wr_tcp_sb_pool_init(&p, mem, WR_TCP_SB_NONE, 6, &err) < 0);
+	WR_CHECK(wr_tcp_sb_pool_init(&p, mem, 0, NULL, 6, &err) < 0);
+	WR_CHECK(wr_tcp_sb_pool_init(&p, mem, WR_TCP_SB_NONE, NULL, 6,
+		&err) < 0);
 	pool(&p, 4, 6);
 	for (i = 0; i < 5; i++) {
 		sb[i] = wr_tcp_sb_take(&p, i, 100 * i);
@@ -51,6 +53,7 @@ test_pool(void)
 	}
 	WR_CHECK(sb[4] == NULL);
 	WR_CHECK_U64(p.nb_refused, 1);
+	WR_CHECK_U64(p.nb_taken, 4);
 	WR_CHECK_U64(p.nb_free, 0);
 	/* a connection that holds one gets the same one, cleared */
 	sb[0]->nb_ranges = 3;
