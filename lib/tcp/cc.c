@@ -109,6 +109,7 @@ sb_enter(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 	if (sb == NULL)
 		return false;
 	wr_tcp_sb_update(sb, c->snd_una, c->snd_max, seg->sack, seg->nb_sack);
+	wr_tcp_sb_round(sb, c->snd_una, c->snd_max);
 	c->ssthresh_bytes = half_flight(c);
 	c->cwnd_bytes = c->ssthresh_bytes;
 	c->recover = c->snd_max;
@@ -150,6 +151,7 @@ void
 wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack, struct wr_tcp_out *out)
 {
 	uint32_t acked = ack - c->snd_una, mss = c->mss_bytes;
+	struct wr_tcp_sb *sb;
 
 	if (!(c->flags & WR_TCP_F_IN_RECOVERY)) {
 		c->nb_dupacks = 0;
@@ -167,9 +169,14 @@ wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack, struct wr_tcp_out *out)
 		return;
 	}
 	/* SACK recovery: a partial ACK changes no window; the scoreboard
-	 * (input_ack.c) and pipe say what goes next (wr_tcp_push) */
-	if (wr_tcp_sb_cur(c, out) != NULL)
+	 * (input_ack.c) and pipe say what goes next (wr_tcp_push). The
+	 * resent segment came back: what left before recovery began and
+	 * is not SACKed is lost (sack.h) */
+	sb = wr_tcp_sb_cur(c, out);
+	if (sb != NULL) {
+		wr_tcp_sb_lose_to(sb, c->recover);
 		return;
+	}
 	if (acked <= mss) {
 		go_back(c, ack);
 		return;

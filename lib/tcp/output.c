@@ -230,19 +230,27 @@ push_sack(struct wr_tcp_conn *c, struct wr_tcp_sb *sb, uint64_t now_us,
 	struct wr_tcp_out *out)
 {
 	uint32_t mss = c->mss_bytes, end = wr_tcp_data_end(c), seq, len;
-	uint32_t pipe = wr_tcp_sb_pipe(sb, c->snd_una, c->snd_max, mss);
+	uint32_t pipe;
 	bool fin;
+
+	if (wr_tcp_sb_rxt_lost(sb, c->snd_una, mss))
+		wr_tcp_sb_round(sb, c->snd_una, c->snd_max);   /* sack.h */
+	pipe = wr_tcp_sb_pipe(sb, c->snd_una, c->snd_max, mss);
 
 	while (pipe + mss <= c->cwnd_bytes) {
 		if (wr_tcp_sb_next(sb, c->snd_una, mss, &seq, &len)) {
-			if (wr_tcp_seq_gt(seq + len, end))
-				len = end - seq;   /* no FIN in a hole */
-			if (!wr_tcp_emit(c, out, seq, WR_TCP_ACK, len))
+			/* a hole that reaches the FIN (lost_to) resends it */
+			fin = (c->flags & WR_TCP_F_FIN_SENT) &&
+				wr_tcp_seq_gt(seq + len, end);
+			if (fin)
+				len = end - seq;
+			if (!wr_tcp_emit(c, out, seq, (uint8_t)(WR_TCP_ACK |
+				(fin ? WR_TCP_FIN : 0)), len))
 				return;
 			out->nb_rtx_segs++;
 			c->flags &= (uint8_t)~WR_TCP_F_TIMING;   /* Karn */
-			wr_tcp_sb_rxt(sb, seq, len);
-			pipe += len;
+			wr_tcp_sb_rxt(sb, seq, len + (fin ? 1 : 0));
+			pipe += len + (fin ? 1 : 0);
 			continue;
 		}
 		if (!may_send(c) || c->snd_nxt != c->snd_max)

@@ -64,6 +64,8 @@ wr_tcp_sb_take(struct wr_tcp_sb_pool *p, uint32_t conn_idx,
 	sb = &p->sbs[i];
 	memset(sb, 0, sizeof(*sb));
 	sb->high_rxt = snd_una;
+	sb->lost_to = snd_una;
+	sb->rxt_mark = snd_una;
 	return sb;
 }
 
@@ -103,6 +105,10 @@ sb_advance(struct wr_tcp_sb *sb, uint32_t snd_una)
 	sb->nb_ranges = n;
 	if (wr_tcp_seq_lt(sb->high_rxt, snd_una))
 		sb->high_rxt = snd_una;
+	if (wr_tcp_seq_lt(sb->lost_to, snd_una))
+		sb->lost_to = snd_una;
+	if (wr_tcp_seq_lt(sb->rxt_mark, snd_una))
+		sb->rxt_mark = snd_una;
 }
 
 /* Insert [s, e) (offsets from una ordered), merging with neighbours. */
@@ -182,20 +188,21 @@ sb_hole(const struct wr_tcp_sb *sb, uint32_t una, uint32_t mss,
 	uint32_t i, uint32_t *hs, uint32_t *he, bool *lost)
 {
 	uint32_t from = wr_tcp_seq_max(sb->high_rxt, una), above = 0, k;
+	uint32_t lost_to = wr_tcp_seq_max(sb->lost_to, una);
 
-	for (; i < sb->nb_ranges; i++) {
+	for (; i <= sb->nb_ranges; i++) {
 		uint32_t s = i == 0 ? una : sb->r[i - 1].end;
-		uint32_t e = sb->r[i].start;
+		uint32_t e = i < sb->nb_ranges ? sb->r[i].start : lost_to;
 
-		if (e - una <= from - una)
-			continue;   /* resent already */
+		if (e - una <= from - una || e - una <= s - una)
+			continue;   /* resent already, or no hole */
 		if (s - una < from - una)
 			s = from;
 		for (k = i; k < sb->nb_ranges; k++)
 			above += sb->r[k].end - sb->r[k].start;
 		*hs = s;
 		*he = e;
-		*lost = above > 2u * mss;
+		*lost = above > 2u * mss || s - una < lost_to - una;
 		return i + 1;
 	}
 	return 0;
@@ -208,13 +215,46 @@ wr_tcp_sb_next(const struct wr_tcp_sb *sb, uint32_t snd_una, uint32_t mss,
 	uint32_t hs, he;
 	bool lost;
 
-	/* SACKed bytes above a hole only shrink further up: the first hole
-	 * not resent is the only candidate */
+	/* SACKed bytes above a hole only shrink further up, and lost_to is
+	 * a bound from below: the first hole not resent is the only
+	 * candidate */
 	if (sb_hole(sb, snd_una, mss, 0, &hs, &he, &lost) == 0 || !lost)
 		return false;
 	*seq = hs;
 	*len = he - hs < mss ? he - hs : mss;
 	return true;
+}
+
+void
+wr_tcp_sb_round(struct wr_tcp_sb *sb, uint32_t snd_una, uint32_t snd_max)
+{
+	sb->high_rxt = snd_una;
+	sb->rxt_mark = snd_max;
+}
+
+bool
+wr_tcp_sb_rxt_lost(const struct wr_tcp_sb *sb, uint32_t snd_una,
+	uint32_t mss)
+{
+	uint32_t i, above = 0, mark = sb->rxt_mark - snd_una;
+
+	if (!wr_tcp_seq_gt(sb->high_rxt, snd_una))
+		return false;
+	for (i = 0; i < sb->nb_ranges; i++) {
+		uint32_t s = sb->r[i].start - snd_una;
+		uint32_t e = sb->r[i].end - snd_una;
+
+		if (e > mark)
+			above += e - (s > mark ? s : mark);
+	}
+	return above > 2u * mss;
+}
+
+void
+wr_tcp_sb_lose_to(struct wr_tcp_sb *sb, uint32_t seq)
+{
+	if (wr_tcp_seq_gt(seq, sb->lost_to))
+		sb->lost_to = seq;
 }
 
 void

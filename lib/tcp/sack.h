@@ -11,7 +11,18 @@
  * blocks report it again) and HighRxt, the end of what was retransmitted.
  * What is simplified against RFC 6675:
  * - IsLost (4) is its byte rule alone: a hole counts as lost when more
- *   than 2 SMSS (DupThresh - 1) above its start were SACKed;
+ *   than 2 SMSS (DupThresh - 1) above its start were SACKed; and, not in
+ *   RFC 6675 (as RACK, RFC 8985, by order of sending rather than time),
+ *   everything not SACKed below lost_to, which the state machine sets
+ *   to where recovery began on a partial ACK (the resent segment came
+ *   back: what left before it and is still missing is lost, also above
+ *   the highest SACKed byte, where our own receiver's three ranges and
+ *   a drop-tail burst leave data that is never SACKed);
+ * - a lost resend (RFC 6675 waits for the RTO): once more than 2 SMSS
+ *   sent after a round of resends began are SACKed while resent data
+ *   is still not acknowledged, a new round begins: HighRxt back to
+ *   snd_una, so the holes go again (a hole resent late in the round
+ *   may go twice);
  * - NextSeg (4) takes rule 1 only (the first lost hole byte above
  *   HighRxt); rules 2 to 4 (new data, rescue retransmissions) are the
  *   state machine's plain sending of new data;
@@ -44,6 +55,9 @@
 /* One scoreboard. */
 struct wr_tcp_sb {
 	uint32_t high_rxt;       /* RFC 6675 HighRxt: resent up to here */
+	uint32_t lost_to;        /* what is not SACKed below is lost */
+	uint32_t rxt_mark;       /* snd_max when this round of resends
+				  * began */
 	uint32_t nb_ranges;
 	struct wr_tcp_range r[WR_TCP_SB_RANGES]; /* SACKed, above snd_una */
 };
@@ -119,6 +133,18 @@ uint32_t wr_tcp_sb_sacked(const struct wr_tcp_sb *sb);
  */
 bool wr_tcp_sb_next(const struct wr_tcp_sb *sb, uint32_t snd_una,
 	uint32_t mss, uint32_t *seq, uint32_t *len);
+
+/* A round of resends begins: HighRxt at snd_una, the mark at snd_max. */
+void wr_tcp_sb_round(struct wr_tcp_sb *sb, uint32_t snd_una,
+	uint32_t snd_max);
+
+/* Whether a resend of the round is lost (see above): a new round is
+ * due. */
+bool wr_tcp_sb_rxt_lost(const struct wr_tcp_sb *sb, uint32_t snd_una,
+	uint32_t mss);
+
+/* What is not SACKed below seq is lost (see above). */
+void wr_tcp_sb_lose_to(struct wr_tcp_sb *sb, uint32_t seq);
 
 /* [seq, seq + len) was resent: HighRxt moves past it. */
 void wr_tcp_sb_rxt(struct wr_tcp_sb *sb, uint32_t seq, uint32_t len);
