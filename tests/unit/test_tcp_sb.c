@@ -6,7 +6,8 @@
  * whose lost segments the test picks, parsed into ranges (merged, cut at
  * snd_una, those below snd_una or past snd_max ignored); the holes
  * resent in order with pipe after each, worked out here from the
- * segments lost; the same windows across 2^32.
+ * segments lost; the same windows across 2^32; lost_to and a new round
+ * of resends (a resend lost).
  */
 #include <string.h>
 
@@ -253,6 +254,50 @@ test_bad_blocks(void)
 	WR_CHECK_U64(sb->r[0].start, una + 3 * MSS);
 }
 
+/* lost_to: the unSACKed bytes below it are lost, also above the
+ * highest SACKed range; a new round once more than 2 SMSS sent after
+ * the round began are SACKed while resent data is unacknowledged. */
+static void
+test_lost_to_round(void)
+{
+	struct wr_tcp_sb_pool p;
+	struct wr_tcp_sack_blk b = { 0u - 500 + MSS, 0u - 500 + 2 * MSS };
+	struct wr_tcp_sb *sb;
+	uint32_t una = 0u - 500, max = una + 6 * MSS, seq, len;
+
+	pool(&p, 1, 1);
+	sb = wr_tcp_sb_take(&p, 0, una);
+	wr_tcp_sb_update(sb, una, max, &b, 1);
+	wr_tcp_sb_round(sb, una, max);
+	WR_CHECK(!wr_tcp_sb_next(sb, una, MSS, &seq, &len));
+	wr_tcp_sb_lose_to(sb, una + 4 * MSS);
+	WR_CHECK(wr_tcp_sb_next(sb, una, MSS, &seq, &len));
+	WR_CHECK_U64(seq, una);
+	wr_tcp_sb_rxt(sb, seq, len);
+	WR_CHECK(wr_tcp_sb_next(sb, una, MSS, &seq, &len));
+	WR_CHECK_U64(seq, una + 2 * MSS);
+	WR_CHECK_U64(len, MSS);
+	wr_tcp_sb_rxt(sb, seq, len);
+	WR_CHECK(wr_tcp_sb_next(sb, una, MSS, &seq, &len));
+	WR_CHECK_U64(seq, una + 3 * MSS);
+	wr_tcp_sb_rxt(sb, seq, len);
+	WR_CHECK(!wr_tcp_sb_next(sb, una, MSS, &seq, &len));
+	/* flight 6, SACKed 1, resent 3 in flight, 4 and 5 not lost */
+	WR_CHECK_U64(wr_tcp_sb_pipe(sb, una, max, MSS), 5 * MSS);
+	/* 2 SMSS sent after the round began SACKed: not yet */
+	b.left = max;
+	b.right = max + 2 * MSS;
+	wr_tcp_sb_update(sb, una, max + 3 * MSS, &b, 1);
+	WR_CHECK(!wr_tcp_sb_rxt_lost(sb, una, MSS));
+	b.right = max + 3 * MSS;
+	wr_tcp_sb_update(sb, una, max + 3 * MSS, &b, 1);
+	WR_CHECK(wr_tcp_sb_rxt_lost(sb, una, MSS));
+	wr_tcp_sb_round(sb, una, max + 3 * MSS);
+	WR_CHECK(!wr_tcp_sb_rxt_lost(sb, una, MSS));
+	WR_CHECK(wr_tcp_sb_next(sb, una, MSS, &seq, &len));
+	WR_CHECK_U64(seq, una);
+}
+
 int
 main(void)
 {
@@ -261,5 +306,6 @@ main(void)
 	WR_TEST_RUN(test_wrap);
 	WR_TEST_RUN(test_lost_rule);
 	WR_TEST_RUN(test_bad_blocks);
+	WR_TEST_RUN(test_lost_to_round);
 	return wr_test_summary();
 }
