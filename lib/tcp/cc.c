@@ -79,6 +79,46 @@ grow(struct wr_tcp_conn *c, uint32_t acked)
 		CC_CWND_MAX_BYTES : c->cwnd_bytes + inc;
 }
 
+/* Give the scoreboard back, if c holds one (recovery ended). */
+static void
+sb_leave(const struct wr_tcp_conn *c, struct wr_tcp_out *out)
+{
+	if (c->sb_use && out->sb_pool != NULL)
+		wr_tcp_sb_give(out->sb_pool,
+			wr_tcp_sb_conn_idx(out->sb_pool, c));
+}
+
+/*
+ * SACK recovery (RFC 6675 5) on the third duplicate ACK, SACK agreed and
+ * a scoreboard free: ssthresh and cwnd to half the flight (no inflation:
+ * pipe counts what is in flight), the first segment resent, the holes
+ * after it by NextSeg in wr_tcp_push as pipe allows. False (NewReno's
+ * recovery then) when no scoreboard is free: the pool counts that.
+ */
+static bool
+sb_enter(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
+	struct wr_tcp_out *out)
+{
+	uint32_t len = wr_tcp_data_end(c) - c->snd_una;
+	struct wr_tcp_sb *sb;
+
+	if (!c->sack_ok || !c->sb_use || out->sb_pool == NULL)
+		return false;
+	sb = wr_tcp_sb_take(out->sb_pool,
+		wr_tcp_sb_conn_idx(out->sb_pool, c), c->snd_una);
+	if (sb == NULL)
+		return false;
+	wr_tcp_sb_update(sb, c->snd_una, c->snd_max, seg->sack, seg->nb_sack);
+	wr_tcp_sb_round(sb, c->snd_una, c->snd_max);
+	c->ssthresh_bytes = half_flight(c);
+	c->cwnd_bytes = c->ssthresh_bytes;
+	c->recover = c->snd_max;
+	c->flags |= WR_TCP_F_IN_RECOVERY;
+	wr_tcp_rtx_first(c, out);
+	wr_tcp_sb_rxt(sb, c->snd_una, len < c->mss_bytes ? len : c->mss_bytes);
+	return true;
+}
+
 /*
  * A partial ACK that acknowledges no more than the segment resent: the
  * receiver kept nothing past the hole (its ranges were full), so the rest
@@ -111,6 +151,7 @@ void
 wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack, struct wr_tcp_out *out)
 {
 	uint32_t acked = ack - c->snd_una, mss = c->mss_bytes;
+	struct wr_tcp_sb *sb;
 
 	if (!(c->flags & WR_TCP_F_IN_RECOVERY)) {
 		c->nb_dupacks = 0;
@@ -124,6 +165,16 @@ wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack, struct wr_tcp_out *out)
 		c->cwnd_bytes = flight < c->ssthresh_bytes ? flight :
 			c->ssthresh_bytes;
 		c->flags &= (uint8_t)~WR_TCP_F_IN_RECOVERY;
+		sb_leave(c, out);
+		return;
+	}
+	/* SACK recovery: a partial ACK changes no window; the scoreboard
+	 * (input_ack.c) and pipe say what goes next (wr_tcp_push). The
+	 * resent segment came back: what left before recovery began and
+	 * is not SACKed is lost (sack.h) */
+	sb = wr_tcp_sb_cur(c, out);
+	if (sb != NULL) {
+		wr_tcp_sb_lose_to(sb, c->recover);
 		return;
 	}
 	if (acked <= mss) {
@@ -154,19 +205,23 @@ wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack, struct wr_tcp_out *out)
  * inflate cwnd by one SMSS (RFC 5681 3.2 step 4).
  */
 void
-wr_tcp_cc_on_dupack(struct wr_tcp_conn *c, struct wr_tcp_out *out)
+wr_tcp_cc_on_dupack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
+	struct wr_tcp_out *out)
 {
 	uint32_t mss = c->mss_bytes;
 
 	if (c->nb_dupacks < UINT8_MAX)
 		c->nb_dupacks++;
 	if (c->flags & WR_TCP_F_IN_RECOVERY) {
-		c->cwnd_bytes += mss;
+		if (wr_tcp_sb_cur(c, out) == NULL)
+			c->cwnd_bytes += mss;
 		return;
 	}
 	if (c->nb_dupacks != 3)
 		return;
 	if (wr_tcp_seq_lt(c->snd_una, c->recover))
+		return;
+	if (sb_enter(c, seg, out))
 		return;
 	c->ssthresh_bytes = half_flight(c);
 	c->recover = c->snd_max;
@@ -183,11 +238,13 @@ wr_tcp_cc_on_dupack(struct wr_tcp_conn *c, struct wr_tcp_out *out)
  * flight no measure of the path: Linux's tcp_enter_loss keeps it too);
  * cwnd to the loss window of one SMSS; recovery ends and recover marks
  * the highest sequence sent, so that duplicate ACKs below it start no
- * false fast retransmit (RFC 6582 3.2 step 2, section 4.1).
+ * false fast retransmit (RFC 6582 3.2 step 2, section 4.1); a SACK
+ * scoreboard is given back (RFC 6675 5.1 would keep it: simplified).
  */
 void
-wr_tcp_cc_on_rto(struct wr_tcp_conn *c)
+wr_tcp_cc_on_rto(struct wr_tcp_conn *c, struct wr_tcp_out *out)
 {
+	sb_leave(c, out);
 	if (c->nb_retries <= 1 && !(c->flags & WR_TCP_F_IN_RECOVERY))
 		c->ssthresh_bytes = half_flight(c);
 	c->cwnd_bytes = c->mss_bytes;

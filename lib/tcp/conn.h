@@ -84,7 +84,7 @@ struct wr_tcp_conn {
 	uint8_t snd_wscale;     /* peer's shift, RFC 7323 2.3 */
 	uint8_t rcv_wscale;     /* our shift */
 	uint8_t flags;          /* WR_TCP_F_* */
-	/* one byte for three fields (flags is full): */
+	/* one byte for four fields (flags is full): */
 	uint8_t nb_retries : 4; /* RTO expiries in a row (backoff exponent),
 				 * at most WR_TCP_RTO_MAX_RETRIES + 1 */
 	uint8_t sack_ok : 1;    /* both SYNs carried SACK-permitted */
@@ -92,6 +92,8 @@ struct wr_tcp_conn {
 				 * out-of-order segment went to (its
 				 * SACK block goes first, RFC 2018 4);
 				 * WR_TCP_OOO_RANGES: none */
+	uint8_t sb_use : 1;     /* may take a SACK scoreboard from the
+				 * pool its calls' out names (sack.h) */
 	uint8_t nb_dupacks;     /* RFC 5681 3.2 */
 	/*
 	 * Application state: a few bytes for an incremental parser (the HTTP

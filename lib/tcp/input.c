@@ -26,6 +26,7 @@ conn_init(struct wr_tcp_conn *c, const struct wr_tcp_cfg *cfg)
 	c->app_tx_left_bytes = cfg->app_tx_bytes;
 	/* until the peer's SYN: whether we offer SACK (take_syn) */
 	c->sack_ok = cfg->no_sack ? 0 : 1;
+	c->sb_use = cfg->sb_use ? 1 : 0;
 	c->ooo_last = WR_TCP_OOO_RANGES;
 	wr_tcp_rto_init(c);
 }

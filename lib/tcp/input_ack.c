@@ -64,6 +64,7 @@ wr_tcp_input_ack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 {
 	uint32_t wnd = (uint32_t)seg->wnd_raw << c->snd_wscale;
 	uint32_t una0 = c->snd_una;
+	struct wr_tcp_sb *sb;
 
 	if (wr_tcp_seq_gt(seg->ack, c->snd_max) || ack_too_old(c, seg->ack)) {
 		/* RFC 9293 3.10.7.4 fifth (ACK of what was not sent) and
@@ -71,10 +72,15 @@ wr_tcp_input_ack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 		c->flags |= WR_TCP_F_ACK_NOW;
 		return false;
 	}
+	/* SACK recovery: the blocks into the scoreboard (RFC 6675 5) */
+	sb = wr_tcp_sb_cur(c, out);
+	if (sb != NULL)
+		wr_tcp_sb_update(sb, wr_tcp_seq_max(seg->ack, c->snd_una),
+			c->snd_max, seg->sack, seg->nb_sack);
 	if (wr_tcp_seq_gt(seg->ack, c->snd_una))
 		ack_new(c, seg->ack, now_us, out);
 	else if (is_dupack(c, seg, wnd))
-		wr_tcp_cc_on_dupack(c, out);
+		wr_tcp_cc_on_dupack(c, seg, out);
 	/* the window update test (conn.h: Linux's, without SND.WL2) */
 	if (wr_tcp_seq_gt(seg->ack, una0) || wr_tcp_seq_gt(seg->seq, c->snd_wl1) ||
 		(seg->seq == c->snd_wl1 && wnd > c->snd_wnd_bytes)) {

@@ -221,6 +221,53 @@ limited_transmit_bytes(const struct wr_tcp_conn *c)
 }
 
 /*
+ * SACK recovery (RFC 6675 5, step (C)): while cwnd - pipe is at least one
+ * SMSS, NextSeg's hole (rule 1) is resent, else new data goes within the
+ * peer's window. pipe is worked out once and then counts what leaves.
+ */
+static void
+push_sack(struct wr_tcp_conn *c, struct wr_tcp_sb *sb, uint64_t now_us,
+	struct wr_tcp_out *out)
+{
+	uint32_t mss = c->mss_bytes, end = wr_tcp_data_end(c), seq, len;
+	uint32_t pipe;
+	bool fin;
+
+	if (wr_tcp_sb_rxt_lost(sb, c->snd_una, mss))
+		wr_tcp_sb_round(sb, c->snd_una, c->snd_max);   /* sack.h */
+	pipe = wr_tcp_sb_pipe(sb, c->snd_una, c->snd_max, mss);
+
+	while (pipe + mss <= c->cwnd_bytes) {
+		if (wr_tcp_sb_next(sb, c->snd_una, mss, &seq, &len)) {
+			/* a hole that reaches the FIN (lost_to) resends it */
+			fin = (c->flags & WR_TCP_F_FIN_SENT) &&
+				wr_tcp_seq_gt(seq + len, end);
+			if (fin)
+				len = end - seq;
+			if (!wr_tcp_emit(c, out, seq, (uint8_t)(WR_TCP_ACK |
+				(fin ? WR_TCP_FIN : 0)), len))
+				return;
+			out->nb_rtx_segs++;
+			c->flags &= (uint8_t)~WR_TCP_F_TIMING;   /* Karn */
+			wr_tcp_sb_rxt(sb, seq, len + (fin ? 1 : 0));
+			pipe += len + (fin ? 1 : 0);
+			continue;
+		}
+		if (!may_send(c) || c->snd_nxt != c->snd_max)
+			return;
+		len = next_seg(c, &fin);
+		if ((len == 0 && !fin) ||
+			c->snd_nxt + len - c->snd_una > c->snd_wnd_bytes)
+			return;
+		if (!wr_tcp_emit(c, out, c->snd_nxt, (uint8_t)(WR_TCP_ACK |
+			(fin ? WR_TCP_FIN : 0)), len))
+			return;
+		sent(c, len, fin, now_us);
+		pipe += len + (fin ? 1 : 0);
+	}
+}
+
+/*
  * Send from snd_nxt within min(cwnd, snd_wnd) (RFC 5681 2, RFC 9293
  * 3.8.6.2.1: a short segment only when it ends the data or nothing is in
  * flight); force_bytes > 0 sends that much past a closed window (the
@@ -231,7 +278,12 @@ push_window(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out,
 	uint32_t force_bytes)
 {
 	uint32_t cwnd = c->cwnd_bytes + limited_transmit_bytes(c);
+	struct wr_tcp_sb *sb = wr_tcp_sb_cur(c, out);
 
+	if (sb != NULL && force_bytes == 0) {
+		push_sack(c, sb, now_us, out);
+		return;
+	}
 	while (may_send(c)) {
 		uint32_t wnd = cwnd < c->snd_wnd_bytes ? cwnd : c->snd_wnd_bytes;
 		uint32_t used = c->snd_nxt - c->snd_una, usable, len;
@@ -384,7 +436,7 @@ rto_expired(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
 		return;
 	}
 	if (!persist && c->snd_una != c->snd_max)
-		wr_tcp_cc_on_rto(c);
+		wr_tcp_cc_on_rto(c, out);
 	c->snd_nxt = c->snd_una;
 	push_window(c, now_us, out, persist ? 1 : 0);
 }

@@ -6,6 +6,7 @@
 #ifndef WR_TCP_SM_H
 #define WR_TCP_SM_H
 
+#include "tcp/sack.h"
 #include "tcp/seq.h"
 #include "tcp/tcp.h"
 
@@ -28,6 +29,19 @@ static inline bool
 wr_tcp_synced(const struct wr_tcp_conn *c)
 {
 	return c->state >= WR_TCP_ESTABLISHED;
+}
+
+/*
+ * The scoreboard c holds (only in SACK recovery: cc.c), or NULL. The
+ * pool is read only when c's cfg had sb_use.
+ */
+static inline struct wr_tcp_sb *
+wr_tcp_sb_cur(const struct wr_tcp_conn *c, const struct wr_tcp_out *out)
+{
+	if (!c->sb_use || out->sb_pool == NULL)
+		return NULL;
+	return wr_tcp_sb_of(out->sb_pool,
+		wr_tcp_sb_conn_idx(out->sb_pool, c));
 }
 
 /* Clear out for a new call. */
@@ -84,8 +98,9 @@ void wr_tcp_input_text(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 void wr_tcp_cc_init(struct wr_tcp_conn *c);
 void wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack,
 	struct wr_tcp_out *out);
-void wr_tcp_cc_on_dupack(struct wr_tcp_conn *c, struct wr_tcp_out *out);
-void wr_tcp_cc_on_rto(struct wr_tcp_conn *c);
+void wr_tcp_cc_on_dupack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
+	struct wr_tcp_out *out);
+void wr_tcp_cc_on_rto(struct wr_tcp_conn *c, struct wr_tcp_out *out);
 void wr_tcp_cc_on_leap(struct wr_tcp_conn *c, uint32_t leap_bytes);
 
 #endif /* WR_TCP_SM_H */

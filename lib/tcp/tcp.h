@@ -20,6 +20,8 @@
 #include "tcp/conn.h"
 #include "tcp/seg.h"
 
+struct wr_tcp_sb_pool;
+
 /* Segments one call may emit. */
 #define WR_TCP_OUT_MAX_SEGS 32
 
@@ -74,6 +76,9 @@ struct wr_tcp_out {
 	uint16_t events;          /* enum wr_tcp_event */
 	bool more;                /* out filled up: call wr_tcp_output again */
 	bool rto_keep;            /* internal: a running RTO is not restarted */
+	/* the caller's: the scoreboard pool of connections whose cfg had
+	 * sb_use (kept by every call; read only for those) */
+	struct wr_tcp_sb_pool *sb_pool;
 };
 
 /* How a connection starts. */
@@ -83,6 +88,8 @@ struct wr_tcp_cfg {
 	uint16_t mss_bytes;       /* MSS we announce (our largest segment) */
 	uint8_t wscale;           /* our window shift, at most 14 */
 	uint8_t no_sack;          /* offer no SACK-permitted (RFC 2018) */
+	uint8_t sb_use;           /* SACK recovery (RFC 6675) from the pool
+				   * in wr_tcp_out.sb_pool */
 	uint64_t app_tx_bytes;    /* bytes the application will send */
 };
 

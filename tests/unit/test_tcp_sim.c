@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tcp/sack.h"
 #include "tcp/tcp.h"
 #include "wr_test.h"
 
@@ -47,6 +48,7 @@ struct sim_ep {
 	struct wr_tcp_conn c;
 	uint64_t timer_ns;
 	uint64_t nb_rtx_segs;
+	uint64_t nb_rtos;         /* timer expiries with data in flight */
 	uint64_t established_ns;
 	uint64_t closed_ns;
 	uint64_t time_wait_ns;
@@ -58,6 +60,7 @@ struct sim {
 	struct sim_link ab, ba;
 	struct sim_ep a, b;
 	struct wr_tcp_cfg cfg_b;
+	struct wr_tcp_sb_pool *pool;   /* a's SACK recovery, or NULL */
 	bool b_open;
 	uint64_t now_ns;
 	uint64_t nb_rx_inorder_bytes;  /* the simulator's own count at b */
@@ -156,6 +159,7 @@ arrive(struct sim *s, struct sim_link *l, struct sim_ep *to,
 	struct wr_tcp_out out;
 	uint64_t before = to->c.nb_rx_delivered_bytes;
 
+	out.sb_pool = s->pool;
 	l->head++;
 	if (to == &s->b && !s->b_open) {
 		s->b_open = true;
@@ -181,6 +185,9 @@ fire(struct sim *s, struct sim_ep *e, struct sim_link *l)
 	struct wr_tcp_out out;
 
 	e->timer_ns = SIM_NONE;
+	if (e->c.snd_una != e->c.snd_max && e->c.snd_wnd_bytes > 0)
+		e->nb_rtos++;
+	out.sb_pool = s->pool;
 	wr_tcp_timeout(&e->c, s->now_ns / 1000, &out);
 	apply(s, e, l, &out);
 }
@@ -242,11 +249,14 @@ sim_start(struct sim *s, uint64_t nb_bytes)
 	ca.mss_bytes = 1460;
 	ca.wscale = 7;
 	ca.app_tx_bytes = nb_bytes;
+	ca.sb_use = s->pool != NULL;
 	s->cfg_b = ca;
+	s->cfg_b.sb_use = 0;
 	s->cfg_b.iss = 12345;
 	s->cfg_b.app_tx_bytes = 0;
 	s->a.timer_ns = SIM_NONE;
 	s->b.timer_ns = SIM_NONE;
+	out.sb_pool = s->pool;
 	wr_tcp_connect(&s->a.c, &ca, 0, &out);
 	apply(s, &s->a, &s->ab, &out);
 	wr_tcp_close(&s->a.c, 0, &out);   /* FIN after the data */
@@ -299,8 +309,10 @@ run_bulk(const struct bulk_case *bc)
 {
 	struct sim *s = &sim;
 	double secs, mbps, ideal = (double)bc->rate_bps / 1e6 * 1460 / 1514;
+	struct wr_tcp_sb_pool *pool = s->pool;
 
 	memset(s, 0, sizeof(*s));
+	s->pool = pool;
 	link_init(&s->ab, bc->rate_bps, bc->delay_us, bc->queue_bytes,
 		bc->drop_ppm, bc->seed);
 	link_init(&s->ba, bc->rate_bps, bc->delay_us, bc->queue_bytes,
@@ -310,10 +322,12 @@ run_bulk(const struct bulk_case *bc)
 	check_done(s, bc->nb_bytes);
 	secs = (double)(s->last_delivery_ns - s->a.established_ns) / 1e9;
 	mbps = (double)bc->nb_bytes * 8 / secs / 1e6;
-	printf("%s: %.1f Mbit/s of %.1f ideal (%.1f %%), %" PRIu64
-		" retransmitted, drops %" PRIu64 " queue + %" PRIu64
-		" random, longest gap %.1f ms\n", bc->name, mbps, ideal,
-		100 * mbps / ideal, s->a.nb_rtx_segs, s->ab.nb_queue_drops,
+	printf("%s%s: %.1f Mbit/s of %.1f ideal (%.1f %%), %" PRIu64
+		" retransmitted, %" PRIu64 " RTOs, drops %" PRIu64
+		" queue + %" PRIu64
+		" random, longest gap %.1f ms\n", s->pool ? "SACK " : "",
+		bc->name, mbps, ideal, 100 * mbps / ideal, s->a.nb_rtx_segs,
+		s->a.nb_rtos, s->ab.nb_queue_drops,
 		s->ab.nb_random_drops + s->ba.nb_random_drops,
 		(double)s->max_gap_ns / 1e6);
 	WR_CHECK(mbps > 0 && mbps <= ideal);
@@ -435,6 +449,92 @@ test_lossy(void)
 	}
 }
 
+/*
+ * SACK recovery against NewReno on the same links: 1 MB at 10 Mbit/s,
+ * 2 ms each way, a 30 KB queue, 2 % random loss each way, seeds 1 to 8
+ * (several losses in one window). Each run whole, in order and closed;
+ * with SACK, the transfers take less time in all and fewer RTOs than
+ * with NewReno (the simulator's clock, a's timer expiries), and the
+ * scoreboard pool is full again at the end. Measured: NewReno 8.51 s
+ * and 5 RTOs, SACK 7.41 s and none.
+ */
+static void
+test_sack_vs_newreno(void)
+{
+	static uint64_t mem[1024];
+	struct wr_tcp_sb_pool pool;
+	struct wr_error err;
+	struct sim *s = &sim;
+	uint64_t seed, nb = 1u << 20, rtos[2] = { 0, 0 }, rtx[2] = { 0, 0 };
+	double secs[2] = { 0, 0 }, t;
+	int sack;
+
+	for (sack = 0; sack < 2; sack++) {
+		for (seed = 1; seed <= 8; seed++) {
+			memset(s, 0, sizeof(*s));
+			if (sack) {
+				WR_CHECK_U64(wr_tcp_sb_pool_init(&pool, mem, 4,
+					&s->a.c, 1, &err), 0);
+				s->pool = &pool;
+			}
+			link_init(&s->ab, 10000000, 2000, 30000, 20000, seed);
+			link_init(&s->ba, 10000000, 2000, 30000, 20000,
+				seed + 100);
+			sim_start(s, nb);
+			sim_run(s, 600000000000ull);
+			check_done(s, nb);
+			WR_CHECK_U64(s->a.c.sack_ok, 1);
+			t = (double)(s->last_delivery_ns -
+				s->a.established_ns) / 1e9;
+			secs[sack] += t;
+			rtos[sack] += s->a.nb_rtos;
+			rtx[sack] += s->a.nb_rtx_segs;
+			if (sack) {
+				WR_CHECK(pool.nb_taken > 0);
+				WR_CHECK_U64(pool.nb_refused, 0);
+				WR_CHECK_U64(pool.nb_free, 4);
+			}
+		}
+		printf("%s: 8 x 1 MB in %.2f s, %" PRIu64 " RTOs, %" PRIu64
+			" retransmitted\n", sack ? "SACK" : "NewReno",
+			secs[sack], rtos[sack], rtx[sack]);
+	}
+	WR_CHECK(secs[1] < secs[0]);
+	WR_CHECK(rtos[1] < rtos[0]);
+}
+
+/*
+ * Many losses in one window: test_bulk's slow start overshoots the queue
+ * by about 70 segments. Both ways on the same link: with SACK, at least
+ * NewReno's goodput and no more RTOs; the pool full again. Measured:
+ * NewReno 75.5 %, 0 RTOs; SACK 85.6 %, 0 RTOs.
+ */
+static void
+test_sack_bulk(void)
+{
+	static uint64_t mem[1024];
+	struct bulk_case bc = { "bulk", 100000000, 5000, 100000, 200, 42,
+		10u << 20 };
+	struct wr_tcp_sb_pool pool;
+	struct wr_error err;
+	double pct[2];
+	uint64_t rtos[2];
+
+	sim.pool = NULL;
+	pct[0] = run_bulk(&bc);
+	rtos[0] = sim.a.nb_rtos;
+	WR_CHECK_U64(wr_tcp_sb_pool_init(&pool, mem, 4, &sim.a.c, 1, &err),
+		0);
+	sim.pool = &pool;
+	pct[1] = run_bulk(&bc);
+	rtos[1] = sim.a.nb_rtos;
+	sim.pool = NULL;
+	WR_CHECK(pool.nb_taken > 0);
+	WR_CHECK_U64(pool.nb_free, 4);
+	WR_CHECK(pct[1] >= pct[0]);
+	WR_CHECK(rtos[1] <= rtos[0]);
+}
+
 int
 main(void)
 {
@@ -443,5 +543,7 @@ main(void)
 	WR_TEST_RUN(test_bed_tbf);
 	WR_TEST_RUN(test_random_loss);
 	WR_TEST_RUN(test_lossy);
+	WR_TEST_RUN(test_sack_vs_newreno);
+	WR_TEST_RUN(test_sack_bulk);
 	return wr_test_summary();
 }

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests for SACK recovery in the state machine (cc.c, output.c,
+ * RFC 6675) with crafted segments: a sender of ten MSS-sized segments
+ * loses segments 0, 2 and 4; the peer's duplicate ACKs carry the SACK
+ * blocks a receiver sends for what arrived (worked out here from the
+ * segments delivered). With a scoreboard the holes are resent in order,
+ * each when pipe allows; with the pool empty the connection recovers as
+ * NewReno (one hole, cwnd inflated) and the refusal is counted. The
+ * scoreboard goes back to the pool on a full ACK, on an RTO and when
+ * the owner gives back a freed connection's: the pool's free count
+ * returns to full.
+ */
+#include <string.h>
+
+#include "tcp/sack.h"
+#include "tcp/seq.h"
+#include "tcp/tcp.h"
+#include "tcp_util.h"
+#include "wr_test.h"
+
+#define MSS 1000u
+#define ISS 0xfffff000u         /* the window straddles 2^32 */
+#define IRS 5000u
+
+static uint64_t mem[1024];
+static struct wr_tcp_conn conns[2];
+static struct wr_tcp_sb_pool pool;
+static struct wr_tcp_out out;
+
+/* The first sequence number of segment s of the window. */
+static uint32_t
+sq(uint32_t s)
+{
+	return ISS + 1 + s * MSS;
+}
+
+/* conns[0] established with SACK agreed, 20 segments to send, cwnd of
+ * ten sent at once; a pool of nb_sbs scoreboards. */
+static void
+setup(uint32_t nb_sbs)
+{
+	struct wr_tcp_cfg cfg = tcfg(ISS, 20 * MSS);
+	struct wr_tcp_seg s = tseg(IRS, ISS + 1, WR_TCP_SYN | WR_TCP_ACK, 0,
+		65535);
+	struct wr_error err;
+	struct wr_tcp_conn *c = &conns[0];
+
+	WR_CHECK(wr_tcp_sb_mem_bytes(nb_sbs, 2) <= sizeof(mem));
+	WR_CHECK_U64(wr_tcp_sb_pool_init(&pool, mem, nb_sbs, conns, 2, &err),
+		0);
+	memset(&out, 0, sizeof(out));
+	out.sb_pool = &pool;
+	cfg.sb_use = 1;
+	s.mss_bytes = MSS;
+	s.sack_ok = 1;
+	wr_tcp_connect(c, &cfg, 0, &out);
+	wr_tcp_input(c, &s, 1000, &out);
+	WR_CHECK_U64(c->state, WR_TCP_ESTABLISHED);
+	WR_CHECK_U64(c->sack_ok, 1);
+	WR_CHECK_U64(out.nb_segs, 4);     /* the initial window */
+	c->cwnd_bytes = 10 * MSS;
+	wr_tcp_output(c, 2000, &out);
+	WR_CHECK_U64(out.nb_segs, 6);
+	WR_CHECK_U64(c->snd_max, sq(10));
+}
+
+/* A duplicate ACK of snd_una after the segments in got (a bit mask) of
+ * the first 16 arrived: the receiver's blocks, the latest segment's
+ * range first, then the others from the lowest (three at most). */
+static void
+dupack(uint32_t got, uint32_t latest)
+{
+	struct wr_tcp_seg s = tseg(IRS + 1, sq(0), WR_TCP_ACK, 0, 65535);
+	struct wr_tcp_sack_blk r[16];
+	unsigned int k, n = 0, i;
+
+	for (k = 1; k < 16; k++) {
+		if (!(got & (1u << k)))
+			continue;
+		if (n > 0 && r[n - 1].right == sq(k)) {
+			r[n - 1].right = sq(k + 1);
+			continue;
+		}
+		r[n].left = sq(k);
+		r[n++].right = sq(k + 1);
+	}
+	for (i = 0; i < n; i++) {
+		if (wr_tcp_seq_ge(sq(latest), r[i].left) &&
+			wr_tcp_seq_lt(sq(latest), r[i].right))
+			s.sack[s.nb_sack++] = r[i];
+	}
+	for (i = 0; i < n && s.nb_sack < 3; i++) {
+		if (!(wr_tcp_seq_ge(sq(latest), r[i].left) &&
+			wr_tcp_seq_lt(sq(latest), r[i].right)))
+			s.sack[s.nb_sack++] = r[i];
+	}
+	wr_tcp_input(&conns[0], &s, 3000, &out);
+}
+
+/* The payload segments of out below max0 (resent): their seqs. */
+static unsigned int
+resent(uint32_t max0, uint32_t *seqs)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < out.nb_segs; i++) {
+		if (out.segs[i].len_bytes > 0 &&
+			wr_tcp_seq_lt(out.segs[i].seq, max0))
+			seqs[n++] = out.segs[i].seq;
+	}
+	return n;
+}
+
+/*
+ * Segments 0, 2 and 4 lost; 1, 3, 5, 6, 7, 8, 9 arrive, each answered by
+ * a duplicate ACK. Limited transmit sends 10 and 11 on the first two.
+ * The third enters recovery: segment 0 again, cwnd and ssthresh half the
+ * flight (6 segments). pipe (flight less SACKed, less lost holes not
+ * resent) lets hole 2 go on the fifth and hole 4 on the sixth; then new
+ * data. Each hole once, in order.
+ */
+static void
+test_holes_in_order(void)
+{
+	static const uint32_t arrive[] = { 1, 3, 5, 6, 7, 8, 9 };
+	uint32_t seqs[WR_TCP_OUT_MAX_SEGS], all[8], got = 0, max0;
+	unsigned int i, n, nb_all = 0;
+	struct wr_tcp_conn *c = &conns[0];
+
+	setup(4);
+	for (i = 0; i < sizeof(arrive) / sizeof(arrive[0]); i++) {
+		got |= 1u << arrive[i];
+		max0 = c->snd_max;
+		dupack(got, arrive[i]);
+		n = resent(max0, seqs);
+		WR_CHECK(nb_all + n <= 8);
+		if (nb_all + n <= 8) {
+			memcpy(&all[nb_all], seqs, n * sizeof(seqs[0]));
+			nb_all += n;
+		}
+		if (i == 1)
+			WR_CHECK_U64(c->snd_max, sq(12));
+		if (i == 2) {
+			WR_CHECK(c->flags & WR_TCP_F_IN_RECOVERY);
+			WR_CHECK_U64(pool.nb_free, 3);
+			WR_CHECK_U64(pool.nb_taken, 1);
+			WR_CHECK_U64(c->ssthresh_bytes, 6 * MSS);
+			WR_CHECK_U64(c->cwnd_bytes, 6 * MSS);
+		}
+	}
+	WR_CHECK_U64(nb_all, 3);
+	WR_CHECK_U64(all[0], sq(0));
+	WR_CHECK_U64(all[1], sq(2));
+	WR_CHECK_U64(all[2], sq(4));
+	/* no inflation in SACK recovery; new data went after the holes */
+	WR_CHECK_U64(c->cwnd_bytes, 6 * MSS);
+	WR_CHECK(wr_tcp_seq_gt(c->snd_max, sq(12)));
+	/* a partial ACK (0 arrived): no go-back, snd_nxt stays; 10 and
+	 * 11, sent before recovery began and not SACKed, are lost now */
+	max0 = c->snd_max;
+	{
+		struct wr_tcp_seg s = tseg(IRS + 1, sq(2), WR_TCP_ACK, 0,
+			65535);
+
+		wr_tcp_input(c, &s, 4000, &out);
+		WR_CHECK(c->flags & WR_TCP_F_IN_RECOVERY);
+		WR_CHECK_U64(resent(max0, seqs), 2);
+		WR_CHECK_U64(seqs[0], sq(10));
+		WR_CHECK_U64(seqs[1], sq(11));
+		WR_CHECK_U64(c->snd_nxt, c->snd_max);
+		/* the full ACK ends recovery: the scoreboard goes back */
+		s.ack = max0;
+		wr_tcp_input(c, &s, 5000, &out);
+		WR_CHECK(!(c->flags & WR_TCP_F_IN_RECOVERY));
+		WR_CHECK_U64(pool.nb_free, 4);
+	}
+	WR_CHECK_U64(pool.nb_refused, 0);
+}
+
+/* Blocks below snd_una or past snd_max are not taken: no hole is resent
+ * for them; an RTO in recovery gives the scoreboard back. */
+static void
+test_bad_blocks_rto(void)
+{
+	struct wr_tcp_conn *c = &conns[0];
+	struct wr_tcp_seg s = tseg(IRS + 1, sq(0), WR_TCP_ACK, 0, 65535);
+	uint32_t seqs[WR_TCP_OUT_MAX_SEGS], max0;
+	unsigned int k;
+
+	setup(1);
+	for (k = 0; k < 3; k++) {
+		s.nb_sack = 2;
+		s.sack[0].left = sq(0) - 3 * MSS;   /* below snd_una */
+		s.sack[0].right = sq(0);
+		s.sack[1].left = sq(5);             /* past snd_max */
+		s.sack[1].right = sq(13);
+		wr_tcp_input(c, &s, 3000, &out);
+	}
+	WR_CHECK(c->flags & WR_TCP_F_IN_RECOVERY);
+	WR_CHECK_U64(pool.nb_free, 0);
+	WR_CHECK_U64(wr_tcp_sb_of(&pool, 0)->nb_ranges, 0);
+	/* more duplicates with the same blocks: nothing resent */
+	max0 = c->snd_max;
+	wr_tcp_input(c, &s, 3100, &out);
+	WR_CHECK_U64(resent(max0, seqs), 0);
+	wr_tcp_timeout(c, 1000000, &out);
+	WR_CHECK(!(c->flags & WR_TCP_F_IN_RECOVERY));
+	WR_CHECK_U64(pool.nb_free, 1);
+	WR_CHECK_U64(resent(max0, seqs), 1);
+	WR_CHECK_U64(seqs[0], sq(0));
+}
+
+/* The pool empty (its one scoreboard held by connection 1): NewReno's
+ * recovery, counted; giving back connection 1's (its free) fills the
+ * pool, and the next recovery of connection 0 takes it. */
+static void
+test_exhausted(void)
+{
+	struct wr_tcp_conn *c = &conns[0];
+	uint32_t seqs[WR_TCP_OUT_MAX_SEGS], got = 0, max0;
+	static const uint32_t arrive[] = { 1, 3, 5, 6, 7 };
+	unsigned int i, nb_rtx = 0;
+
+	setup(1);
+	WR_CHECK(wr_tcp_sb_take(&pool, 1, 0) != NULL);
+	for (i = 0; i < sizeof(arrive) / sizeof(arrive[0]); i++) {
+		got |= 1u << arrive[i];
+		max0 = c->snd_max;
+		dupack(got, arrive[i]);
+		nb_rtx += resent(max0, seqs);
+		if (i == 2) {
+			WR_CHECK_U64(pool.nb_refused, 1);
+			WR_CHECK_U64(c->ssthresh_bytes, 6 * MSS);
+			/* NewReno's inflation: ssthresh + 3 SMSS */
+			WR_CHECK_U64(c->cwnd_bytes, 9 * MSS);
+		}
+	}
+	WR_CHECK(c->flags & WR_TCP_F_IN_RECOVERY);
+	WR_CHECK(wr_tcp_sb_of(&pool, 0) == NULL);
+	WR_CHECK_U64(nb_rtx, 1);     /* one hole per round trip */
+	WR_CHECK_U64(c->cwnd_bytes, 11 * MSS);
+	wr_tcp_sb_give(&pool, 1);    /* connection 1 freed */
+	WR_CHECK_U64(pool.nb_free, 1);
+	/* a full ACK, then a new loss: this time SACK recovery */
+	{
+		struct wr_tcp_seg s = tseg(IRS + 1, c->snd_max, WR_TCP_ACK, 0,
+			65535);
+
+		wr_tcp_input(c, &s, 4000, &out);
+		WR_CHECK(!(c->flags & WR_TCP_F_IN_RECOVERY));
+		WR_CHECK(c->snd_max != c->snd_una);
+		s.ack = c->snd_una;
+		s.nb_sack = 1;
+		s.sack[0].left = c->snd_una + MSS;
+		s.sack[0].right = c->snd_una + 2 * MSS;
+		for (i = 0; i < 3; i++)
+			wr_tcp_input(c, &s, 5000, &out);
+	}
+	WR_CHECK(c->flags & WR_TCP_F_IN_RECOVERY);
+	WR_CHECK(wr_tcp_sb_of(&pool, 0) != NULL);
+	WR_CHECK_U64(pool.nb_taken, 2);
+	WR_CHECK_U64(pool.nb_refused, 1);
+	wr_tcp_sb_give(&pool, 0);    /* connection 0 freed in recovery */
+	WR_CHECK_U64(pool.nb_free, 1);
+}
+
+int
+main(void)
+{
+	WR_TEST_RUN(test_holes_in_order);
+	WR_TEST_RUN(test_bad_blocks_rto);
+	WR_TEST_RUN(test_exhausted);
+	return wr_test_summary();
+}
