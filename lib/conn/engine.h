@@ -74,6 +74,10 @@ struct wr_conn_books {
 	uint64_t nb_segs_rx;
 	uint64_t nb_rtx_rto;            /* segments resent after an RTO */
 	uint64_t nb_rtx_fast;           /* segments resent by fast rtx */
+	uint64_t nb_sack_recoveries;    /* recoveries with a SACK scoreboard
+					 * (RFC 6675) */
+	uint64_t nb_sack_refused;       /* recoveries SACK agreed on that
+					 * found no free scoreboard (NewReno) */
 	uint64_t nb_tx_no_buf;          /* segments the caller had no room
 					 * for (lost; TCP resends them) */
 	uint64_t nb_rx_no_conn;         /* segments for no connection

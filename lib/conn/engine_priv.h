@@ -13,6 +13,7 @@
 #include "tcp/http.h"
 #include "tcp/isn.h"
 #include "tcp/pool.h"
+#include "tcp/sack.h"
 #include "tcp/srcport.h"
 #include "tcp/table.h"
 #include "tcp/tcp.h"
@@ -91,6 +92,7 @@ struct wr_conn_engine {
 	struct wr_conn_cfg cfg;
 	struct wr_conn_emit emit;
 	struct wr_tcp_pool pool;
+	struct wr_tcp_sb_pool sb_pool; /* SACK scoreboards (e->out.sb_pool) */
 	struct wr_tcp_table table;
 	struct wr_tcp_wheel wheel;     /* the TCP timer of each connection */
 	struct wr_tcp_wheel app_wheel; /* client: each answer's deadline */

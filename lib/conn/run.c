@@ -62,6 +62,7 @@ wr_conn_free(struct wr_conn_engine *e, uint32_t idx)
 	wr_tcp_table_delete(&e->table, idx);
 	c->state = WR_TCP_CLOSED;
 	e->st[idx].flags = WR_CONN_S_FREE;
+	wr_tcp_sb_give(&e->sb_pool, idx);
 	wr_tcp_pool_free(&e->pool, idx);
 }
 
@@ -172,10 +173,15 @@ send_out(struct wr_conn_engine *e, uint32_t idx, uint64_t sent0, bool rto)
 
 	for (i = 0; i < out->nb_segs; i++)
 		wr_conn_emit_seg(e, idx, NULL, &out->segs[i]);
-	if (rto)
+	if (rto) {
 		e->books.nb_rtx_rto += out->nb_rtx_segs;
-	else
+	} else if (out->nb_rtx_segs != 0) {
 		e->books.nb_rtx_fast += out->nb_rtx_segs;
+		/* A recovery begins with a fast retransmit: the pool's
+		 * counts of it, into the books the stats core reads. */
+		e->books.nb_sack_recoveries = e->sb_pool.nb_taken;
+		e->books.nb_sack_refused = e->sb_pool.nb_refused;
+	}
 	e->books.nb_l7_tx_bytes += c->tx_sent_bytes - sent0;
 }
 

@@ -14,7 +14,7 @@
 
 /* The regions of an engine's memory, offsets from its start. */
 struct layout {
-	size_t pool, table, wheel, app_wheel, st, scratch, total;
+	size_t pool, table, wheel, app_wheel, st, scratch, sb, total;
 };
 
 /* Whether cfg's fields allow a layout at all (size-bearing ones). */
@@ -24,6 +24,14 @@ cfg_sized(const struct wr_conn_cfg *cfg)
 	return cfg->max_open > 0 && cfg->max_open < (UINT32_C(1) << 31) &&
 		(cfg->family == WR_TCP_IPV4 || cfg->family == WR_TCP_IPV6) &&
 		cfg->mss_bytes >= 64 && cfg->mss_bytes <= WR_CONN_MSS_MAX_BYTES;
+}
+
+/* SACK scoreboards an engine keeps: at most one a connection. */
+static uint32_t
+sb_count(const struct wr_conn_cfg *cfg)
+{
+	return cfg->max_open < WR_TCP_SB_DEFAULT ? cfg->max_open :
+		WR_TCP_SB_DEFAULT;
 }
 
 static void
@@ -40,7 +48,9 @@ layout_of(const struct wr_conn_cfg *cfg, struct layout *l)
 	l->st = l->app_wheel + ALIGN64(wheel);
 	l->scratch = l->st + ALIGN64((size_t)cfg->max_open *
 		sizeof(struct wr_conn_state));
-	l->total = l->scratch + ALIGN64(cfg->mss_bytes);
+	l->sb = l->scratch + ALIGN64(cfg->mss_bytes);
+	l->total = l->sb + ALIGN64(wr_tcp_sb_mem_bytes(sb_count(cfg),
+		cfg->max_open));
 }
 
 size_t
@@ -139,8 +149,15 @@ init_parts(struct wr_conn_engine *e, uint8_t *mem, const struct layout *l,
 	if (rc == 0)
 		rc = wr_tcp_wheel_init(&e->app_wheel, mem + l->app_wheel,
 			WR_CONN_WHEEL_SLOTS, n, WR_CONN_WHEEL_SHIFT, 0, err);
+	if (rc == 0)
+		rc = wr_tcp_sb_pool_init(&e->sb_pool, mem + l->sb,
+			sb_count(&e->cfg), e->pool.conns, n, err);
 	if (rc < 0)
 		return rc;
+	/* SACK recovery (RFC 6675) for every connection whose peer agreed
+	 * to SACK, while a scoreboard is free; NewReno otherwise. */
+	e->out.sb_pool = &e->sb_pool;
+	e->tcfg.sb_use = 1;
 	e->st = (struct wr_conn_state *)(void *)(mem + l->st);
 	for (i = 0; i < n; i++) {
 		memset(&e->st[i], 0, sizeof(e->st[i]));

@@ -244,6 +244,8 @@ books_json(const struct wr_conn_books *b)
 	wr_json_set(o, "rx_segs", wr_json_u64(b->nb_segs_rx));
 	wr_json_set(o, "rtx_rto_segs", wr_json_u64(b->nb_rtx_rto));
 	wr_json_set(o, "rtx_fast_segs", wr_json_u64(b->nb_rtx_fast));
+	wr_json_set(o, "sack_recoveries", wr_json_u64(b->nb_sack_recoveries));
+	wr_json_set(o, "sack_refused", wr_json_u64(b->nb_sack_refused));
 	wr_json_set(o, "tx_no_buf_segs", wr_json_u64(b->nb_tx_no_buf));
 	wr_json_set(o, "rx_no_conn_segs", wr_json_u64(b->nb_rx_no_conn));
 	wr_json_set(o, "rx_bad_segs", wr_json_u64(b->nb_rx_bad));

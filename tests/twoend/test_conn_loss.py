@@ -321,7 +321,8 @@ def conn_bulk_drop():
     ends, completed or failed with a class, none open at the end; the
     books close; each connection the receiver saw end by a FIN read
     exactly 2 MB, and they are as many as wirerate completed; every
-    segment nft dropped is among wirerate's retransmits."""
+    segment nft dropped is among wirerate's retransmits; the kernel agreed
+    to SACK, so fast recoveries took a scoreboard."""
     c = Checker("conn_bulk_drop")
     probe(c, "ethtool", "nft")
     n, nbytes = 4, 2000000
@@ -355,10 +356,16 @@ def conn_bulk_drop():
         c.true(drops["data"] > 0, "nft dropped data segments (%d)" % drops["data"])
         c.true(rtx >= drops["data"], "retransmits (%d) cover nft's drops of data "
                "segments (%d)" % (rtx, drops["data"]))
+        # The kernel's SYN,ACK agreed to SACK: recoveries use a scoreboard.
+        c.true(b.get("sack_recoveries", 0) > 0 and b.get("sack_refused") == 0,
+               "fast recoveries with a SACK scoreboard (%r), none refused (%r)"
+               % (b.get("sack_recoveries"), b.get("sack_refused")))
         print("drop: completed %s, failed %s, nft drops %s, retransmits %d (RTO "
-              "%s, fast %s), longest wait between two reads %.3f s" % (
+              "%s, fast %s, SACK recoveries %s), longest wait between two reads "
+              "%.3f s" % (
                   b.get("completed"), b.get("failed"), drops, rtx,
                   b.get("rtx_rto_segs"), b.get("rtx_fast_segs"),
+                  b.get("sack_recoveries"),
                   max([x["gap"] for x in rows] or [0])))
         c.done(r)
     finally:
