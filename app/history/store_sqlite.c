@@ -94,6 +94,27 @@ static const struct hist_backend sqlite_backend = {
 	.close = sq_close,
 };
 
+/*
+ * WAL mode for a writer. Switching a new file's mode takes its exclusive
+ * lock, and SQLite answers SQLITE_BUSY at once (no busy handler) when
+ * another writer opening the same new file holds it or recovers its WAL
+ * index: tried again every 10 ms, as long as the busy timeout.
+ */
+static int
+sq_wal(struct hist_db *db, struct wr_error *err)
+{
+	int tries = BUSY_TIMEOUT_MS / 10, rc;
+
+	for (;;) {
+		rc = sq_exec(db, "PRAGMA journal_mode=WAL", 0, NULL, NULL, NULL, err);
+		if (rc == 0 || --tries <= 0 ||
+				(sqlite3_errcode(db->h) != SQLITE_BUSY &&
+				 sqlite3_errcode(db->h) != SQLITE_LOCKED))
+			return rc;
+		usleep(10000);
+	}
+}
+
 int
 hist_sqlite_open(struct hist_db *db, const char *path, bool writer,
 		struct wr_error *err)
@@ -117,8 +138,7 @@ hist_sqlite_open(struct hist_db *db, const char *path, bool writer,
 	sqlite3_busy_timeout(h, BUSY_TIMEOUT_MS);
 	/* A reader reads the header only: a file that is no database fails
 	 * here too, and nothing (journal mode, schema) is changed. */
-	if ((writer && sq_exec(db, "PRAGMA journal_mode=WAL", 0, NULL, NULL, NULL,
-			err) != 0) || sq_exec(db, writer ? "PRAGMA foreign_keys=ON" :
+	if ((writer && sq_wal(db, err) != 0) || sq_exec(db, writer ? "PRAGMA foreign_keys=ON" :
 			"SELECT count(*) FROM sqlite_master", 0, NULL, NULL, NULL,
 			err) != 0) {
 		(void)wr_err_usage(err, -EINVAL, "%s: not an SQLite database, or "
