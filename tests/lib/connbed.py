@@ -45,6 +45,17 @@ def ns(name, *argv, check=True, timeout=30):
                      timeout=timeout)
 
 
+def wait_started(p, out_path, timeout=30):
+    """Until wirerate p (output into out_path) printed its first interval
+    row ("counts since start"), ended, or timeout s passed."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and p.poll() is None:
+        with open(out_path) as f:
+            if "counts since start" in f.read():
+                return
+        time.sleep(0.1)
+
+
 def probe(c, *tools):
     """Skip (and end) the case when the machine cannot make namespaces or
     lacks a tool the case drives."""

@@ -20,7 +20,7 @@ import time
 
 import cases
 import wrtest
-from connbed import ip, probe
+from connbed import ip, probe, wait_started
 from wrtest import Checker
 
 PID = os.getpid() % 10000
@@ -210,12 +210,7 @@ def serve(d, seconds):
         "80", "--duration", str(seconds), "--plain", "--json", path]
     p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
                          stdin=subprocess.DEVNULL)
-    end = time.monotonic() + 30
-    while time.monotonic() < end and p.poll() is None:
-        with open(os.path.join(d, "s.out")) as f:
-            if "counts since start" in f.read():
-                break
-        time.sleep(0.1)
+    wait_started(p, os.path.join(d, "s.out"))
     return p, path
 
 

@@ -19,7 +19,7 @@ import time
 
 import cases
 import wrtest
-from connbed import ip, ns, probe
+from connbed import ip, ns, probe, wait_started
 from wrtest import Checker
 
 PID = os.getpid() % 10000
@@ -100,12 +100,7 @@ def conn_queues_tap_h2load():
             "--port-ip", "0=%s/24" % ME, "--conn", "server", "--conn-listen",
             "80", "--txq", "2", "--rxq", "2", "--duration", "10", "--plain"],
             path), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        end = time.monotonic() + 30
-        while time.monotonic() < end and p.poll() is None:
-            with open(os.path.join(d, "s.out")) as f:
-                if "counts since start" in f.read():
-                    break
-            time.sleep(0.1)
+        wait_started(p, os.path.join(d, "s.out"))
         before = nstat()
         h = ns(NS, "h2load", "--h1", "-n", str(n), "-c", str(conns), "-t", "1",
                "http://%s/" % ME, check=False, timeout=60)
