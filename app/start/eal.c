@@ -7,12 +7,14 @@
  * --single-file-segments) are removed.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -64,13 +66,22 @@ app_eal_argv(int *argc, char **argv)
 }
 
 /*
- * The runtime directory's files, listed once EAL is up, so that a quick
- * exit (second signal) can remove them with async-signal-safe calls only.
+ * The runtime directory's files and the hugetlbfs mount points, listed
+ * once EAL is up, so that a quick exit (second signal) can remove them
+ * with async-signal-safe calls only. A hugepage file needs removing too:
+ * --huge-unlink unlinks a segment's file just after creating it, and a
+ * quick exit can fall between the two (memory taken after start-up).
  */
 #define QUICK_MAX_FILES 64u
+#define QUICK_MAX_MOUNTS 8u
 static char quick_dir[PATH_MAX];
 static char quick_files[QUICK_MAX_FILES][PATH_MAX + 256];
 static unsigned int nb_quick_files;
+static char quick_mounts[QUICK_MAX_MOUNTS][512];
+static unsigned int nb_quick_mounts;
+static char quick_prefix[256];   /* "PREFIXmap_" */
+
+static void note_mounts(void);
 
 void
 app_eal_note_files(void)
@@ -81,6 +92,7 @@ app_eal_note_files(void)
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return;
 	snprintf(quick_dir, sizeof(quick_dir), "%s", rte_eal_get_runtime_dir());
+	note_mounts();
 	d = opendir(quick_dir);
 	if (d == NULL)
 		return;
@@ -93,11 +105,51 @@ app_eal_note_files(void)
 	closedir(d);
 }
 
+/* The entry of getdents64(2); glibc has no wrapper before 2.30. */
+struct quick_dirent {
+	unsigned long long ino;
+	long long off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+static bool
+quick_starts(const char *s, const char *prefix)
+{
+	while (*prefix != '\0')
+		if (*s++ != *prefix++)
+			return false;
+	return true;
+}
+
+/* Unlink mount/PREFIXmap_* with system calls only. */
+static void
+quick_remove_hugefiles(const char *mount)
+{
+	_Alignas(8) char buf[4096];
+	struct quick_dirent *e;
+	long n, off;
+	int fd = open(mount, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+		for (off = 0; off < n; off += e->reclen) {
+			e = (struct quick_dirent *)(void *)(buf + off);
+			if (quick_starts(e->name, quick_prefix))
+				unlinkat(fd, e->name, 0);
+		}
+	close(fd);
+}
+
 void
 app_eal_quick_cleanup(void)
 {
 	unsigned int i;
 
+	for (i = 0; i < nb_quick_mounts && quick_prefix[0] != '\0'; i++)
+		quick_remove_hugefiles(quick_mounts[i]);
 	for (i = 0; i < nb_quick_files; i++)
 		unlink(quick_files[i]);
 	if (quick_dir[0] != '\0')
@@ -138,6 +190,26 @@ remove_prefix_hugefiles(const char *prefix)
 		if (sscanf(line, "%*s %511s %63s", mnt, type) == 2 &&
 				strcmp(type, "hugetlbfs") == 0)
 			remove_hugefiles(mnt, prefix);
+	fclose(f);
+}
+
+/* The hugetlbfs mount points and this prefix, for a quick exit. */
+static void
+note_mounts(void)
+{
+	char line[1024], mnt[512], type[64], dir[PATH_MAX];
+	FILE *f = fopen("/proc/mounts", "r");
+
+	snprintf(dir, sizeof(dir), "%s", quick_dir);
+	snprintf(quick_prefix, sizeof(quick_prefix), "%smap_", basename(dir));
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL &&
+			nb_quick_mounts < QUICK_MAX_MOUNTS)
+		if (sscanf(line, "%*s %511s %63s", mnt, type) == 2 &&
+				strcmp(type, "hugetlbfs") == 0)
+			snprintf(quick_mounts[nb_quick_mounts++],
+				sizeof(quick_mounts[0]), "%s", mnt);
 	fclose(f);
 }
 

@@ -30,13 +30,17 @@ int app_eal_init(int argc, char **argv, int *exit_code);
  */
 void app_eal_cleanup(void);
 
-/* Once EAL is up: list the runtime directory for app_eal_quick_cleanup(). */
+/*
+ * Once EAL is up: list the runtime directory and the hugetlbfs mount
+ * points for app_eal_quick_cleanup().
+ */
 void app_eal_note_files(void);
 
 /*
- * Remove the runtime directory listed by app_eal_note_files() with
- * async-signal-safe calls only (for a signal handler about to _exit).
- * Hugepage files need nothing: --huge-unlink, or --in-memory.
+ * Remove this --file-prefix's hugepage files (one can be caught between
+ * its creation and --huge-unlink's unlink) and the runtime directory
+ * listed by app_eal_note_files(), with system calls only (for a signal
+ * handler about to _exit).
  */
 void app_eal_quick_cleanup(void);
 

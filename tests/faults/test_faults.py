@@ -267,6 +267,35 @@ def double_signal():
     c.done()
 
 
+def quick_exit_hugefile():
+    """A quick exit (second signal) while a hugepage file of the run
+    exists unlinked-to-be: the file made here in every hugetlbfs mount
+    stands for a segment caught between its creation and --huge-unlink's
+    unlink. The quick exit removes it with the runtime directory, and
+    keeps the file of a prefix that only begins with the run's."""
+    c = Checker("quick_exit_hugefile")
+    mounts = hugetlbfs_mounts()
+    r = Run([], RING + ["--duration", "0", "--plain", "--interval", "100ms"])
+    c.true(r.wait_line("t=0.2s") is not None, "running")
+    made = [os.path.join(m, r.prefix + "map_77") for m in mounts]
+    other = [os.path.join(m, r.prefix + "0map_1") for m in mounts]
+    for f in made + other:
+        open(f, "w").close()
+    r.signal()
+    r.signal(signal.SIGTERM)
+    FAULTS[0] += 2
+    r.finish(timeout=20)
+    c.eq(r.rc, 1, "a quick exit (stderr %r)" % r.err[-300:])
+    c.true(len(mounts) > 0, "hugetlbfs mounts: %r" % mounts)
+    c.eq([f for f in made if os.path.exists(f)], [], "the run's hugepage file removed")
+    c.eq([f for f in other if os.path.exists(f)], other, "another prefix's file kept")
+    for f in other:
+        if os.path.exists(f):
+            os.unlink(f)
+    check_clean(c, r, "quick exit", rcs=(1,), need_doc=False)
+    c.done()
+
+
 def tiny_pool():
     """Mempool exhaustion: 64-mbuf TX pools into a ring nobody reads
     (exhausted for good), and into a loopback that returns them (exhausted
@@ -993,6 +1022,7 @@ def done_summary():
 
 
 CASES = cases.by_name(signal_phases, signal_term_mid_run, signal_grace, double_signal,
+                      quick_exit_hugefile,
                       tiny_pool, tx_ring_full, short_by_port, rx_no_traffic, svc_never_dry, mode_signal,
                       output_devices, bad_command_lines, bad_eal_option, lcores_beyond_machine,
                       link_down_tap,
