@@ -44,17 +44,42 @@ wr32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-/* The ones' complement sum of len bytes as big-endian words, unfolded. */
-static uint32_t
-sum16(const uint8_t *p, size_t len, uint32_t sum)
+/*
+ * The ones' complement sum of len bytes as big-endian words (RFC 1071),
+ * folded to 16 bits, added to sum. Eight bytes a step in the machine's order:
+ * two 32-bit halves into a 64-bit sum (2^16 = 1 modulo 0xffff, so the
+ * halves' words count the same), folded to 16 bits and swapped to big
+ * endian at the end (RFC 1071 2(B): the sum does not depend on the
+ * order, up to that swap).
+ */
+uint32_t
+wr_tcp_sum16(const uint8_t *p, size_t len, uint32_t sum)
 {
+	uint64_t acc = 0, w;
+	uint16_t h;
 	size_t i;
 
-	for (i = 0; i + 1 < len; i += 2)
-		sum += rd16(p + i);
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	return sum;
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, p + i, sizeof(w));
+		acc += (w & 0xffffffffu) + (w >> 32);
+	}
+	for (; i + 2 <= len; i += 2) {
+		memcpy(&h, p + i, sizeof(h));
+		acc += h;
+	}
+	if (len & 1) {
+		uint8_t last[2] = { p[len - 1], 0 };
+
+		memcpy(&h, last, sizeof(h));
+		acc += h;
+	}
+	while (acc >> 16)
+		acc = (acc & 0xffff) + (acc >> 16);
+	h = (uint16_t)acc;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	h = (uint16_t)(h << 8 | h >> 8);
+#endif
+	return sum + h;
 }
 
 static uint16_t
@@ -71,9 +96,9 @@ static uint32_t
 pseudo_sum(const uint8_t *src, const uint8_t *dst, size_t alen,
 	uint32_t tcp_len)
 {
-	uint32_t sum = sum16(src, alen, 0);
+	uint32_t sum = wr_tcp_sum16(src, alen, 0);
 
-	sum = sum16(dst, alen, sum);
+	sum = wr_tcp_sum16(dst, alen, sum);
 	return sum + IPPROTO_TCP_NUM + (tcp_len >> 16) + (tcp_len & 0xffff);
 }
 
@@ -253,34 +278,11 @@ wr_tcp_wire_csum_ok(const uint8_t *buf, size_t len)
 
 	if (parse_ip(buf, len, &rx, &off, &tlen) != 0)
 		return false;
-	if (rx.tuple.family == WR_TCP_IPV4 && fold(sum16(buf, off, 0)) != 0xffff)
+	if (rx.tuple.family == WR_TCP_IPV4 && fold(wr_tcp_sum16(buf, off, 0)) != 0xffff)
 		return false;
 	alen = rx.tuple.family == WR_TCP_IPV4 ? 4 : 16;
 	sum = pseudo_sum(rx.tuple.raddr, rx.tuple.laddr, alen, (uint32_t)tlen);
-	return fold(sum16(buf + off, tlen, sum)) == 0xffff;
-}
-
-/*
- * Within a run where x >> 8 stays the same, the bytes count up by one:
- * one add per byte, which the compiler vectorises.
- */
-void
-wr_tcp_pattern_fill(uint8_t *dst, uint32_t seed, uint64_t off, size_t len)
-{
-	size_t run, i;
-	uint8_t v;
-
-	while (len > 0) {
-		run = 256 - (((uint32_t)off + seed) & 0xff);
-		if (run > len)
-			run = len;
-		v = wr_tcp_pattern_byte(seed, off);
-		for (i = 0; i < run; i++)
-			dst[i] = (uint8_t)(v + i);
-		dst += run;
-		off += run;
-		len -= run;
-	}
+	return fold(wr_tcp_sum16(buf + off, tlen, sum)) == 0xffff;
 }
 
 /* The TCP header's room for options (RFC 9293 3.1: 15 words in all). */
@@ -350,7 +352,7 @@ build_ip(const struct wr_tcp_tx *tx, uint8_t *p, size_t tcp_len)
 		memcpy(p + 12, t->laddr, 4);
 		memcpy(p + 16, t->raddr, 4);
 		if (tx->csum_mode == WR_TCP_CSUM_SW)
-			wr16(p + 10, (uint16_t)~fold(sum16(p, IP4_HDR_BYTES, 0)));
+			wr16(p + 10, (uint16_t)~fold(wr_tcp_sum16(p, IP4_HDR_BYTES, 0)));
 		return IP4_HDR_BYTES;
 	}
 	memset(p, 0, IP6_HDR_BYTES);
@@ -425,9 +427,17 @@ wr_tcp_wire_build(const struct wr_tcp_tx *tx, uint8_t *buf, size_t room)
 			tx->seg->stream_off, tx->seg->len_bytes);
 	alen = t->family == WR_TCP_IPV4 ? 4 : 16;
 	sum = pseudo_sum(t->laddr, t->raddr, alen, (uint32_t)tcp_len);
-	if (tx->csum_mode == WR_TCP_CSUM_OFFLOAD)
+	if (tx->csum_mode == WR_TCP_CSUM_OFFLOAD) {
 		wr16(h + 16, fold(sum));
+		return (int)total;
+	}
+	sum = wr_tcp_sum16(h, doff, sum);
+	/* doff is even: the payload's first byte is a high one */
+	if (tx->payload != NULL)
+		sum = wr_tcp_sum16(h + doff, tx->seg->len_bytes, sum);
 	else
-		wr16(h + 16, (uint16_t)~fold(sum16(h, tcp_len, sum)));
+		sum += wr_tcp_pattern_sum(tx->pattern_seed,
+			tx->seg->stream_off, tx->seg->len_bytes);
+	wr16(h + 16, (uint16_t)~fold(sum));
 	return (int)total;
 }

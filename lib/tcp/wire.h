@@ -62,6 +62,14 @@ int wr_tcp_wire_parse(const uint8_t *buf, size_t len, struct wr_tcp_rx *rx);
  */
 bool wr_tcp_wire_csum_ok(const uint8_t *buf, size_t len);
 
+/*
+ * The Internet checksum's sum (RFC 1071): sum plus the ones' complement
+ * sum of len bytes read as big-endian 16-bit words (an odd last byte
+ * padded with a zero), folded to 16 bits (at most sum + 0xffff: the
+ * caller folds the total). Any alignment. Can't fail.
+ */
+uint32_t wr_tcp_sum16(const uint8_t *p, size_t len, uint32_t sum);
+
 /* How the builder fills the checksums. */
 enum wr_tcp_csum_mode {
 	/* IPv4 header and TCP checksums computed here */
@@ -121,5 +129,13 @@ wr_tcp_pattern_byte(uint32_t seed, uint64_t k)
  */
 void wr_tcp_pattern_fill(uint8_t *dst, uint32_t seed, uint64_t off,
 	size_t len);
+
+/*
+ * The Internet checksum's sum (as wr_tcp_sum16 adds it) of the len
+ * pattern bytes of the stream of seed from offset off, the first a high
+ * byte: from prefix sums, without reading the bytes (pattern.c). Not
+ * folded: at most about 0x20000 per 32 KB of len. Can't fail.
+ */
+uint32_t wr_tcp_pattern_sum(uint32_t seed, uint64_t off, size_t len);
 
 #endif /* WR_TCP_WIRE_H */

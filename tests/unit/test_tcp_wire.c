@@ -112,11 +112,12 @@ test_round_trips(void)
 	}
 }
 
-/* The fill (by runs) agrees with the byte formula, across the wraps. */
+/* The fill (from a table) agrees with the byte formula, across the wraps
+ * of the offset and of the table. */
 static void
 test_pattern_fill(void)
 {
-	static uint8_t buf[3000];
+	static uint8_t buf[70000];
 	uint64_t s = 5, off, nb_bad = 0;
 	uint32_t seed;
 	size_t len, i;
@@ -125,13 +126,84 @@ test_pattern_fill(void)
 	for (n = 0; n < 2000; n++) {
 		seed = (uint32_t)wr_test_prng(&s);
 		off = n % 2 ? wr_test_prng(&s) : UINT32_MAX - (n % 600);
-		len = (size_t)(wr_test_prng(&s) % sizeof(buf));
+		/* now and then longer than the pattern's table */
+		len = (size_t)(wr_test_prng(&s) % (n % 50 ? 3000 : sizeof(buf)));
 		wr_tcp_pattern_fill(buf, seed, off, len);
 		for (i = 0; i < len; i++) {
 			uint32_t x = (uint32_t)(off + i) + seed;
 
 			nb_bad += buf[i] != (uint8_t)(x + 2 * (x >> 8));
 		}
+	}
+	WR_CHECK_U64(nb_bad, 0);
+}
+
+/* The sum as RFC 1071 defines it: big-endian words, byte by byte. */
+static uint32_t
+ref_sum16(const uint8_t *p, size_t len, uint32_t sum)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	return sum;
+}
+
+static uint16_t
+fold16(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/* The wide sum agrees with the byte-wise one: every alignment, odd and
+ * even lengths, a carried-in sum, all-ones and all-zero bytes. */
+static void
+test_sum16(void)
+{
+	static uint8_t buf[3100];
+	uint64_t s = 11, nb_bad = 0;
+	size_t len, at, i;
+	uint32_t in;
+	int n;
+
+	for (n = 0; n < 20000; n++) {
+		at = (size_t)(wr_test_prng(&s) % 64);
+		len = (size_t)(wr_test_prng(&s) % (n % 10 ? 40 : 3000));
+		in = (uint32_t)(wr_test_prng(&s) % 0x3ffff);
+		for (i = 0; i < len; i++)
+			buf[at + i] = n % 97 == 1 ? 0xff : n % 97 == 2 ? 0 :
+				(uint8_t)wr_test_prng(&s);
+		nb_bad += fold16(wr_tcp_sum16(buf + at, len, in)) !=
+			fold16(ref_sum16(buf + at, len, in));
+	}
+	WR_CHECK_U64(nb_bad, 0);
+	WR_CHECK_U64(fold16(wr_tcp_sum16((const uint8_t *)"\x12\x34\x56", 3, 0)),
+		0x1234 + 0x5600);
+}
+
+/* The pattern's sum from prefix sums agrees with a byte-wise sum of its
+ * bytes: odd and even starts and lengths, runs longer than the table. */
+static void
+test_pattern_sum(void)
+{
+	static uint8_t buf[70000];
+	uint64_t s = 17, off, nb_bad = 0;
+	uint32_t seed;
+	size_t len;
+	int n;
+
+	for (n = 0; n < 3000; n++) {
+		seed = (uint32_t)wr_test_prng(&s);
+		off = n % 2 ? wr_test_prng(&s) : UINT32_MAX - (n % 700);
+		len = (size_t)(wr_test_prng(&s) % (n % 40 ? 9001 : sizeof(buf)));
+		wr_tcp_pattern_fill(buf, seed, off, len);
+		/* ones' complement: 0 and 0xffff are the same number */
+		nb_bad += fold16(wr_tcp_pattern_sum(seed, off, len)) % 0xffff !=
+			fold16(ref_sum16(buf, len, 0)) % 0xffff;
 	}
 	WR_CHECK_U64(nb_bad, 0);
 }
@@ -156,6 +228,8 @@ test_pattern(void)
 			break;
 	WR_CHECK_U64(k, 1000000);
 	test_pattern_fill();
+	test_sum16();
+	test_pattern_sum();
 }
 
 /* Errors: no room, too long, a packet that is not TCP. */
