@@ -351,8 +351,14 @@ build_ip(const struct wr_tcp_tx *tx, uint8_t *p, size_t tcp_len)
 		p[9] = IPPROTO_TCP_NUM;
 		memcpy(p + 12, t->laddr, 4);
 		memcpy(p + 16, t->raddr, 4);
+		/* From the fields, not from p: reading back what was just
+		 * written byte by byte waits for the stores */
 		if (tx->csum_mode == WR_TCP_CSUM_SW)
-			wr16(p + 10, (uint16_t)~fold(wr_tcp_sum16(p, IP4_HDR_BYTES, 0)));
+			wr16(p + 10, (uint16_t)~fold(0x4500u + IP4_HDR_BYTES +
+				(uint32_t)tcp_len + IP4_DF +
+				((uint32_t)tx->ttl << 8 | IPPROTO_TCP_NUM) +
+				wr_tcp_sum16(t->laddr, 4, 0) +
+				wr_tcp_sum16(t->raddr, 4, 0)));
 		return IP4_HDR_BYTES;
 	}
 	memset(p, 0, IP6_HDR_BYTES);
@@ -431,7 +437,13 @@ wr_tcp_wire_build(const struct wr_tcp_tx *tx, uint8_t *buf, size_t room)
 		wr16(h + 16, fold(sum));
 		return (int)total;
 	}
-	sum = wr_tcp_sum16(h, doff, sum);
+	/* The fixed header from the fields (as build_ip), the options
+	 * from h */
+	sum += tx->tuple->lport + tx->tuple->rport +
+		(tx->seg->seq >> 16) + (tx->seg->seq & 0xffff) +
+		(tx->seg->ack >> 16) + (tx->seg->ack & 0xffff) +
+		((uint32_t)(doff >> 2) << 12 | tx->seg->flags) + tx->seg->wnd_raw;
+	sum = wr_tcp_sum16(h + TCP_HDR_BYTES, doff - TCP_HDR_BYTES, sum);
 	/* doff is even: the payload's first byte is a high one */
 	if (tx->payload != NULL)
 		sum = wr_tcp_sum16(h + doff, tx->seg->len_bytes, sum);
