@@ -10,6 +10,7 @@
 
 #include "tcp/wire.h"
 #include "wr_test.h"
+#include "wr_testpkt.h"
 
 /* RFC 1071 sum of a packet's TCP part with its pseudo-header, by hand. */
 static uint16_t
@@ -138,27 +139,6 @@ test_pattern_fill(void)
 	WR_CHECK_U64(nb_bad, 0);
 }
 
-/* The sum as RFC 1071 defines it: big-endian words, byte by byte. */
-static uint32_t
-ref_sum16(const uint8_t *p, size_t len, uint32_t sum)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	return sum;
-}
-
-static uint16_t
-fold16(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
-}
-
 /* The wide sum agrees with the byte-wise one: every alignment, odd and
  * even lengths, a carried-in sum, all-ones and all-zero bytes. */
 static void
@@ -177,11 +157,11 @@ test_sum16(void)
 		for (i = 0; i < len; i++)
 			buf[at + i] = n % 97 == 1 ? 0xff : n % 97 == 2 ? 0 :
 				(uint8_t)wr_test_prng(&s);
-		nb_bad += fold16(wr_tcp_sum16(buf + at, len, in)) !=
-			fold16(ref_sum16(buf + at, len, in));
+		nb_bad += wr_test_fold(wr_tcp_sum16(buf + at, len, in)) !=
+			wr_test_fold(wr_test_sum(buf + at, (uint32_t)len, in));
 	}
 	WR_CHECK_U64(nb_bad, 0);
-	WR_CHECK_U64(fold16(wr_tcp_sum16((const uint8_t *)"\x12\x34\x56", 3, 0)),
+	WR_CHECK_U64(wr_test_fold(wr_tcp_sum16((const uint8_t *)"\x12\x34\x56", 3, 0)),
 		0x1234 + 0x5600);
 }
 
@@ -202,8 +182,8 @@ test_pattern_sum(void)
 		len = (size_t)(wr_test_prng(&s) % (n % 40 ? 9001 : sizeof(buf)));
 		wr_tcp_pattern_fill(buf, seed, off, len);
 		/* ones' complement: 0 and 0xffff are the same number */
-		nb_bad += fold16(wr_tcp_pattern_sum(seed, off, len)) % 0xffff !=
-			fold16(ref_sum16(buf, len, 0)) % 0xffff;
+		nb_bad += wr_test_fold(wr_tcp_pattern_sum(seed, off, len)) % 0xffff !=
+			wr_test_fold(wr_test_sum(buf, (uint32_t)len, 0)) % 0xffff;
 	}
 	WR_CHECK_U64(nb_bad, 0);
 }
