@@ -55,7 +55,10 @@ kernel beds; san_skip_tests). Each run ends with scripts/ci-budget.py:
 it names each case of the run outside suite long that took more than
 WR_CASE_BUDGET_S [60] seconds (and with WR_CI_TOTAL_BUDGET_S, a build
 whose cases took more than that in all); with WR_CASE_BUDGET_STRICT=1
-that fails the run. Opt-in suites: soak (WR_SOAK_S seconds
+that fails the run. The sanitizer build and the package suite's
+dpkg-buildpackage run beside the plain suites in the idle scheduling
+class (WR_SAN_BG [1]; 0: each in line).
+Opt-in suites: soak (WR_SOAK_S seconds
 [600]). Fuzzing time per target: WR_FUZZ_SECONDS [$WR_FUZZ_SECONDS].
 USAGE
 }
@@ -134,10 +137,10 @@ leg_san() {
 # took 2 to 5 minutes of CI's wall time on its own. SCHED_IDLE and the
 # idle I/O class: it gets a CPU only when no case wants one (a waking case
 # preempts it at once), so the cases' rates and timings stay theirs. Its
-# output goes to a file, shown when it ends. Opt-in, WR_SAN_BG=1: by
-# default (0) in line, after the plain suites, until a whole CI run has
-# shown that no rate-sensitive case minds the builds beside it.
-WR_SAN_BG=${WR_SAN_BG:-0}
+# output goes to a file, shown when it ends. On by default since a whole
+# clean-clone run with both builds beside the suites passed every case
+# (docs/ci.md); WR_SAN_BG=0 builds in line, after the plain suites.
+WR_SAN_BG=${WR_SAN_BG:-1}
 san_bg_start() {
 	[ "$WR_SAN_BG" = 1 ] || return 0
 	san_bg_log=$(mktemp /tmp/wirerate-san-build.XXXXXX)
@@ -263,6 +266,16 @@ rc=0
 dirs=()
 san_bg=
 pkg_bg=
+# The background builds do not outlive an interrupted run.
+bg_stop() {
+	local p
+	for p in $san_bg $pkg_bg; do
+		pkill -TERM -P "$p" 2>/dev/null
+		kill "$p" 2>/dev/null
+	done
+	return 0
+}
+trap bg_stop EXIT
 set +e
 if [ $plain -eq 1 ]; then
 	# -O3 as the release build has (GCC warns of some things only when it
