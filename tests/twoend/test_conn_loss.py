@@ -161,16 +161,22 @@ def shaper_counts():
 
 def wire_segments(path):
     """wirerate's segments in the capture at path, as tcpdump reads them:
-    (frames, data segments, data segments sent again). A segment is sent
+    (frames, data segments, segments sent again). A data segment is sent
     again when its data ends at or below the highest sequence its
-    connection had already sent (modulo 2^32)."""
+    connection had already sent (modulo 2^32); a SYN or a FIN without
+    data when the same one (connection, flag, sequence) came before."""
     p = wrtest.sh("tcpdump", "-nr", path, "-S", "src host %s and dst port %d" % (
         ME, BULK_PORT), timeout=60)
-    frames, data, again, top = 0, 0, 0, {}
+    frames, data, again, top, ctl = 0, 0, 0, {}, set()
     for l in p.stdout.splitlines():
         m = re.search(r" IP (\S+) > .*? seq (\d+):(\d+),", l)
         frames += 1 if " IP " in l else 0
         if m is None:
+            m = re.search(r" IP (\S+) > .*? Flags \[([^\]]*)\], seq (\d+),", l)
+            if m and ("S" in m.group(2) or "F" in m.group(2)):
+                key = (m.group(1), "S" in m.group(2), m.group(3))
+                again += key in ctl
+                ctl.add(key)
             continue
         conn, end = m.group(1), int(m.group(3))
         data += 1
@@ -321,23 +327,28 @@ def conn_bulk_drop():
     ends, completed or failed with a class, none open at the end; the
     books close; each connection the receiver saw end by a FIN read
     exactly 2 MB, and they are as many as wirerate completed; every
-    segment nft dropped is among wirerate's retransmits; the kernel agreed
-    to SACK, so fast recoveries took a scoreboard."""
+    segment nft dropped is among wirerate's retransmits, and those are the
+    segments tcpdump saw sent again on the namespace's end (before the
+    input chain), SYNs and FINs included; the kernel agreed to SACK, so
+    fast recoveries took a scoreboard."""
     c = Checker("conn_bulk_drop")
-    probe(c, "ethtool", "nft")
+    probe(c, "ethtool", "nft", "tcpdump")
     n, nbytes = 4, 2000000
     table = "wrcl%d" % (os.getpid() % 10000)
     d = tempfile.mkdtemp(prefix="wrcl")
+    pcap = os.path.join(d, "wire.pcap")
     make_bed()
-    rp = None
+    rp = td = None
     try:
         rules = os.path.join(d, "drop.nft")
         with open(rules, "w") as f:
             f.write(NFT_RULES.format(t=table, me=ME, port=BULK_PORT))
         nsexec("nft", "-f", rules)
         rp, path = start_receiver(d)
+        td = start_tcpdump(pcap)
         r = bulk(n, nbytes)
         time.sleep(0.3)
+        stop_tcpdump(td)
         drops = nft_drops(table)
         rows = received(path)
         c.eq(r.rc, 0, "exit code (%r)" % r.err[-300:])
@@ -356,6 +367,12 @@ def conn_bulk_drop():
         c.true(drops["data"] > 0, "nft dropped data segments (%d)" % drops["data"])
         c.true(rtx >= drops["data"], "retransmits (%d) cover nft's drops of data "
                "segments (%d)" % (rtx, drops["data"]))
+        c.eq(tcpdump_lost(td), 0, "frames tcpdump lost")
+        frames, data, again = wire_segments(pcap)
+        c.eq(rtx, again, "retransmits: wirerate's count against the segments "
+             "tcpdump saw sent again (before nft's drops)")
+        c.eq(frames, b.get("tx_segs"), "frames tcpdump saw wirerate send "
+             "against its count of segments sent")
         # The kernel's SYN,ACK agreed to SACK: recoveries use a scoreboard.
         c.true(b.get("sack_recoveries", 0) > 0 and b.get("sack_refused") == 0,
                "fast recoveries with a SACK scoreboard (%r), none refused (%r)"
@@ -369,6 +386,8 @@ def conn_bulk_drop():
                   max([x["gap"] for x in rows] or [0])))
         c.done(r)
     finally:
+        if td is not None and td.poll() is None:
+            stop_tcpdump(td)
         if rp is not None:
             stop(rp)
         drop_bed()
