@@ -79,6 +79,22 @@ grow(struct wr_tcp_conn *c, uint32_t acked)
 		CC_CWND_MAX_BYTES : c->cwnd_bytes + inc;
 }
 
+/*
+ * SACK recovery ends at a full ACK: NextSeg may have resent holes above
+ * the recovery point, still in flight. recover moves past the highest
+ * resend, so that the duplicates the receiver sends until it arrives
+ * start no second recovery and no second resend of the same hole (RFC
+ * 6582 4's rule, for the resends still in flight).
+ */
+static void
+sb_end_recover(struct wr_tcp_conn *c, const struct wr_tcp_out *out)
+{
+	const struct wr_tcp_sb *sb = wr_tcp_sb_cur(c, out);
+
+	if (sb != NULL && wr_tcp_seq_gt(sb->high_rxt, c->recover))
+		c->recover = sb->high_rxt;
+}
+
 /* Give the scoreboard back, if c holds one (recovery ended). */
 static void
 sb_leave(const struct wr_tcp_conn *c, struct wr_tcp_out *out)
@@ -115,7 +131,8 @@ sb_enter(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 	c->recover = c->snd_max;
 	c->flags |= WR_TCP_F_IN_RECOVERY;
 	wr_tcp_rtx_first(c, out);
-	wr_tcp_sb_rxt(sb, c->snd_una, len < c->mss_bytes ? len : c->mss_bytes);
+	wr_tcp_sb_rxt(sb, c->snd_una, len < c->mss_bytes ? len : c->mss_bytes,
+		c->snd_max);
 	return true;
 }
 
@@ -165,6 +182,7 @@ wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack, struct wr_tcp_out *out)
 		c->cwnd_bytes = flight < c->ssthresh_bytes ? flight :
 			c->ssthresh_bytes;
 		c->flags &= (uint8_t)~WR_TCP_F_IN_RECOVERY;
+		sb_end_recover(c, out);
 		sb_leave(c, out);
 		return;
 	}

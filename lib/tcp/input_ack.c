@@ -45,17 +45,36 @@ ack_new(struct wr_tcp_conn *c, uint32_t ack, uint64_t now_us,
 	}
 }
 
+/* Whether seg carries a SACK block of data above snd_una. */
+static bool
+sacks_above(const struct wr_tcp_conn *c, const struct wr_tcp_seg *seg)
+{
+	unsigned int k;
+
+	for (k = 0; k < seg->nb_sack; k++)
+		if (wr_tcp_seq_gt(seg->sack[k].right, c->snd_una) &&
+			wr_tcp_seq_le(seg->sack[k].right, c->snd_max))
+			return true;
+	return false;
+}
+
 /*
- * RFC 5681 2: a duplicate ACK (same ack, no data, same window, flight).
+ * A duplicate ACK: RFC 5681 2 (same ack, no data, same window, flight);
+ * with SACK agreed, also RFC 6675 2's, whatever the window: an ACK of
+ * snd_una that SACKs data above it (a Linux receiver grows its window
+ * with each out-of-order segment, so its duplicates never repeat one:
+ * the window rule alone left every loss of a slow start to the RTO).
  * Not under a zero window: those are answers to persist probes.
  */
 static bool
 is_dupack(const struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 	uint32_t wnd)
 {
-	return seg->ack == c->snd_una && seg->len_bytes == 0 &&
-		!(seg->flags & (WR_TCP_SYN | WR_TCP_FIN)) &&
-		wnd == c->snd_wnd_bytes && wnd > 0 && c->snd_una != c->snd_max;
+	if (seg->ack != c->snd_una || seg->len_bytes != 0 ||
+		(seg->flags & (WR_TCP_SYN | WR_TCP_FIN)) || wnd == 0 ||
+		c->snd_una == c->snd_max)
+		return false;
+	return wnd == c->snd_wnd_bytes || (c->sack_ok && sacks_above(c, seg));
 }
 
 bool

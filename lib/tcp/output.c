@@ -249,7 +249,8 @@ push_sack(struct wr_tcp_conn *c, struct wr_tcp_sb *sb, uint64_t now_us,
 				return;
 			out->nb_rtx_segs++;
 			c->flags &= (uint8_t)~WR_TCP_F_TIMING;   /* Karn */
-			wr_tcp_sb_rxt(sb, seq, len + (fin ? 1 : 0));
+			wr_tcp_sb_rxt(sb, seq, len + (fin ? 1 : 0),
+				c->snd_max);
 			pipe += len + (fin ? 1 : 0);
 			continue;
 		}

@@ -102,13 +102,34 @@ sb_advance(struct wr_tcp_sb *sb, uint32_t snd_una)
 	}
 	if (n > 0 && wr_tcp_seq_lt(sb->r[0].start, snd_una))
 		sb->r[0].start = snd_una;
-	sb->nb_ranges = n;
+	sb->nb_ranges = (uint16_t)n;
 	if (wr_tcp_seq_lt(sb->high_rxt, snd_una))
 		sb->high_rxt = snd_una;
 	if (wr_tcp_seq_lt(sb->lost_to, snd_una))
 		sb->lost_to = snd_una;
 	if (wr_tcp_seq_lt(sb->rxt_mark, snd_una))
 		sb->rxt_mark = snd_una;
+	if (sb->forgot && wr_tcp_seq_ge(snd_una, sb->forgot_from))
+		sb->forgot = 0;
+}
+
+/* Range [s, e) was forgotten (the scoreboard full). */
+static void
+sb_forget(struct wr_tcp_sb *sb, uint32_t una, uint32_t s)
+{
+	if (!sb->forgot || s - una < sb->forgot_from - una)
+		sb->forgot_from = s;
+	sb->forgot = 1;
+}
+
+/* Range g is kept: if it covers where the forgotten ranges began, the
+ * scoreboard knows that part again. */
+static void
+sb_kept(struct wr_tcp_sb *sb, uint32_t una, const struct wr_tcp_range *g)
+{
+	if (sb->forgot && g->start - una <= sb->forgot_from - una &&
+		sb->forgot_from - una < g->end - una)
+		sb->forgot = 0;
 }
 
 /* Insert [s, e) (offsets from una ordered), merging with neighbours. */
@@ -133,19 +154,24 @@ sb_add(struct wr_tcp_sb *sb, uint32_t una, uint32_t s, uint32_t e)
 			j++;
 		}
 		memmove(&r[i + 1], &r[j], (n - j) * sizeof(r[0]));
-		sb->nb_ranges = n - (j - i - 1);
+		sb->nb_ranges = (uint16_t)(n - (j - i - 1));
+		sb_kept(sb, una, &r[i]);
 		return;
 	}
 	if (n == WR_TCP_SB_RANGES) {
 		/* full: the highest is forgotten (a later block repeats it) */
-		if (i == n)
+		if (i == n) {
+			sb_forget(sb, una, s);
 			return;
+		}
+		sb_forget(sb, una, r[n - 1].start);
 		n--;
 	}
 	memmove(&r[i + 1], &r[i], (n - i) * sizeof(r[0]));
 	r[i].start = s;
 	r[i].end = e;
-	sb->nb_ranges = n + 1;
+	sb->nb_ranges = (uint16_t)(n + 1);
+	sb_kept(sb, una, &r[i]);
 }
 
 void
@@ -189,11 +215,16 @@ sb_hole(const struct wr_tcp_sb *sb, uint32_t una, uint32_t mss,
 {
 	uint32_t from = wr_tcp_seq_max(sb->high_rxt, una), above = 0, k;
 	uint32_t lost_to = wr_tcp_seq_max(sb->lost_to, una);
+	uint32_t cap = sb->forgot ? sb->forgot_from - una : UINT32_MAX;
 
 	for (; i <= sb->nb_ranges; i++) {
 		uint32_t s = i == 0 ? una : sb->r[i - 1].end;
 		uint32_t e = i < sb->nb_ranges ? sb->r[i].start : lost_to;
 
+		if (s - una >= cap)
+			return 0;   /* forgotten: the receiver may hold it */
+		if (e - una > cap)
+			e = sb->forgot_from;
 		if (e - una <= from - una || e - una <= s - una)
 			continue;   /* resent already, or no hole */
 		if (s - una < from - una)
@@ -258,10 +289,12 @@ wr_tcp_sb_lose_to(struct wr_tcp_sb *sb, uint32_t seq)
 }
 
 void
-wr_tcp_sb_rxt(struct wr_tcp_sb *sb, uint32_t seq, uint32_t len)
+wr_tcp_sb_rxt(struct wr_tcp_sb *sb, uint32_t seq, uint32_t len,
+	uint32_t snd_max)
 {
 	if (wr_tcp_seq_gt(seq + len, sb->high_rxt))
 		sb->high_rxt = seq + len;
+	sb->rxt_mark = snd_max;
 }
 
 uint32_t

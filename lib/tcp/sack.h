@@ -9,6 +9,9 @@
  * A scoreboard holds the SACKed ranges above snd_una (sorted, disjoint,
  * at most WR_TCP_SB_RANGES; when full, the highest is forgotten: later
  * blocks report it again) and HighRxt, the end of what was retransmitted.
+ * From the start of the lowest range it forgot, nothing counts lost
+ * (the receiver may hold any of it) until snd_una passes there or a
+ * block covering that start is kept again.
  * What is simplified against RFC 6675:
  * - IsLost (4) is its byte rule alone: a hole counts as lost when more
  *   than 2 SMSS (DupThresh - 1) above its start were SACKed; and, not in
@@ -19,10 +22,11 @@
  *   the highest SACKed byte, where our own receiver's three ranges and
  *   a drop-tail burst leave data that is never SACKed);
  * - a lost resend (RFC 6675 waits for the RTO): once more than 2 SMSS
- *   sent after a round of resends began are SACKed while resent data
- *   is still not acknowledged, a new round begins: HighRxt back to
- *   snd_una, so the holes go again (a hole resent late in the round
- *   may go twice);
+ *   sent after the latest resend are SACKed while resent data is still
+ *   not acknowledged, a new round begins: HighRxt back to snd_una, so
+ *   the holes go again (what left after the latest resend arrived, so
+ *   every resend before it should have: measured from where the round
+ *   began instead, a hole resent late in the round went twice);
  * - NextSeg (4) takes rule 1 only (the first lost hole byte above
  *   HighRxt); rules 2 to 4 (new data, rescue retransmissions) are the
  *   state machine's plain sending of new data;
@@ -56,9 +60,11 @@
 struct wr_tcp_sb {
 	uint32_t high_rxt;       /* RFC 6675 HighRxt: resent up to here */
 	uint32_t lost_to;        /* what is not SACKed below is lost */
-	uint32_t rxt_mark;       /* snd_max when this round of resends
-				  * began */
-	uint32_t nb_ranges;
+	uint32_t rxt_mark;       /* snd_max when the latest resend left
+				  * (or this round began) */
+	uint32_t forgot_from;    /* start of the lowest range forgotten */
+	uint16_t nb_ranges;
+	uint16_t forgot;         /* 1: forgot_from holds */
 	struct wr_tcp_range r[WR_TCP_SB_RANGES]; /* SACKed, above snd_una */
 };
 
@@ -146,8 +152,10 @@ bool wr_tcp_sb_rxt_lost(const struct wr_tcp_sb *sb, uint32_t snd_una,
 /* What is not SACKed below seq is lost (see above). */
 void wr_tcp_sb_lose_to(struct wr_tcp_sb *sb, uint32_t seq);
 
-/* [seq, seq + len) was resent: HighRxt moves past it. */
-void wr_tcp_sb_rxt(struct wr_tcp_sb *sb, uint32_t seq, uint32_t len);
+/* [seq, seq + len) was resent with snd_max at snd_max: HighRxt moves
+ * past it, the mark of the latest resend to snd_max. */
+void wr_tcp_sb_rxt(struct wr_tcp_sb *sb, uint32_t seq, uint32_t len,
+	uint32_t snd_max);
 
 /* RFC 6675 pipe (simplified: see above). */
 uint32_t wr_tcp_sb_pipe(const struct wr_tcp_sb *sb, uint32_t snd_una,

@@ -329,8 +329,9 @@ def conn_bulk_drop():
     exactly 2 MB, and they are as many as wirerate completed; every
     segment nft dropped is among wirerate's retransmits, and those are the
     segments tcpdump saw sent again on the namespace's end (before the
-    input chain), SYNs and FINs included; the kernel agreed to SACK, so
-    fast recoveries took a scoreboard."""
+    input chain), SYNs and FINs included; they are within a fifth of
+    nft's drops (plus 4), at most 8 of them by the RTO; the kernel
+    agreed to SACK, so fast recoveries took a scoreboard."""
     c = Checker("conn_bulk_drop")
     probe(c, "ethtool", "nft", "tcpdump")
     n, nbytes = 4, 2000000
@@ -367,6 +368,16 @@ def conn_bulk_drop():
         c.true(drops["data"] > 0, "nft dropped data segments (%d)" % drops["data"])
         c.true(rtx >= drops["data"], "retransmits (%d) cover nft's drops of data "
                "segments (%d)" % (rtx, drops["data"]))
+        # Few resent for nothing: the kernel's duplicates (each with a
+        # larger window, and SACK blocks) start fast recovery, not the
+        # RTO, and a hole goes again only when its resend was lost. Runs
+        # resent exactly what nft dropped; the bounds leave room for a
+        # tail loss's RTO and a resend overtaken by the TX path's queue.
+        bound = drops["data"] * 6 // 5 + drops["control"] + 4
+        c.true(rtx <= bound, "retransmits (%d) within %d: nft dropped %d data "
+               "segments" % (rtx, bound, drops["data"]))
+        c.true(b.get("rtx_rto_segs", 0) <= 8, "segments resent by the RTO (%r): "
+               "at most 8" % b.get("rtx_rto_segs"))
         c.eq(tcpdump_lost(td), 0, "frames tcpdump lost")
         frames, data, again = wire_segments(pcap)
         c.eq(rtx, again, "retransmits: wirerate's count against the segments "

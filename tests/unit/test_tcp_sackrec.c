@@ -11,6 +11,7 @@
  * the owner gives back a freed connection's: the pool's free count
  * returns to full.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "tcp/sack.h"
@@ -35,10 +36,10 @@ sq(uint32_t s)
 	return ISS + 1 + s * MSS;
 }
 
-/* conns[0] established with SACK agreed, 20 segments to send, cwnd of
- * ten sent at once; a pool of nb_sbs scoreboards. */
+/* conns[0] established, SACK agreed or not, 20 segments to send, cwnd
+ * of ten sent at once; a pool of nb_sbs scoreboards. */
 static void
-setup(uint32_t nb_sbs)
+setup_sack(uint32_t nb_sbs, uint8_t sack_ok)
 {
 	struct wr_tcp_cfg cfg = tcfg(ISS, 20 * MSS);
 	struct wr_tcp_seg s = tseg(IRS, ISS + 1, WR_TCP_SYN | WR_TCP_ACK, 0,
@@ -53,11 +54,11 @@ setup(uint32_t nb_sbs)
 	out.sb_pool = &pool;
 	cfg.sb_use = 1;
 	s.mss_bytes = MSS;
-	s.sack_ok = 1;
+	s.sack_ok = sack_ok;
 	wr_tcp_connect(c, &cfg, 0, &out);
 	wr_tcp_input(c, &s, 1000, &out);
 	WR_CHECK_U64(c->state, WR_TCP_ESTABLISHED);
-	WR_CHECK_U64(c->sack_ok, 1);
+	WR_CHECK_U64(c->sack_ok, sack_ok);
 	WR_CHECK_U64(out.nb_segs, 4);     /* the initial window */
 	c->cwnd_bytes = 10 * MSS;
 	wr_tcp_output(c, 2000, &out);
@@ -65,13 +66,20 @@ setup(uint32_t nb_sbs)
 	WR_CHECK_U64(c->snd_max, sq(10));
 }
 
-/* A duplicate ACK of snd_una after the segments in got (a bit mask) of
- * the first 16 arrived: the receiver's blocks, the latest segment's
- * range first, then the others from the lowest (three at most). */
 static void
-dupack(uint32_t got, uint32_t latest)
+setup(uint32_t nb_sbs)
 {
-	struct wr_tcp_seg s = tseg(IRS + 1, sq(0), WR_TCP_ACK, 0, 65535);
+	setup_sack(nb_sbs, 1);
+}
+
+/* An ACK of snd_una with window wnd after the segments in got (a bit
+ * mask) of the first 16 arrived: the receiver's blocks if sack, the
+ * latest segment's range first, then the others from the lowest (three
+ * at most). */
+static void
+dupack_wnd(uint32_t got, uint32_t latest, uint16_t wnd, bool sack)
+{
+	struct wr_tcp_seg s = tseg(IRS + 1, sq(0), WR_TCP_ACK, 0, wnd);
 	struct wr_tcp_sack_blk r[16];
 	unsigned int k, n = 0, i;
 
@@ -95,7 +103,16 @@ dupack(uint32_t got, uint32_t latest)
 			wr_tcp_seq_lt(sq(latest), r[i].right)))
 			s.sack[s.nb_sack++] = r[i];
 	}
+	if (!sack)
+		s.nb_sack = 0;
 	wr_tcp_input(&conns[0], &s, 3000, &out);
+}
+
+/* A duplicate ACK (dupack_wnd) with the window of the handshake. */
+static void
+dupack(uint32_t got, uint32_t latest)
+{
+	dupack_wnd(got, latest, 65535, true);
 }
 
 /* The payload segments of out below max0 (resent): their seqs. */
@@ -265,9 +282,112 @@ test_exhausted(void)
 	WR_CHECK_U64(pool.nb_free, 1);
 }
 
+/*
+ * Segment 0 lost, 1 to 3 arrive, and the receiver's window grows with
+ * each ACK, as Linux's does with each out-of-order segment. With SACK
+ * agreed those ACKs are duplicates (RFC 6675 2: they SACK new data): the
+ * third resends segment 0. Without SACK (RFC 5681 2: a changed window
+ * is an update, not a duplicate), or with SACK agreed but no block
+ * sent, nothing goes again before the RTO.
+ */
+static void
+test_window_grows(void)
+{
+	uint32_t seqs[WR_TCP_OUT_MAX_SEGS], got, max0;
+	unsigned int k, i, n;
+
+	for (k = 0; k < 3; k++) {
+		setup_sack(4, k != 1);
+		got = 0;
+		n = 0;
+		for (i = 1; i <= 3; i++) {
+			got |= 1u << i;
+			max0 = conns[0].snd_max;
+			dupack_wnd(got, i, (uint16_t)(60000 + 300 * i), k != 2);
+			n += resent(max0, seqs);
+		}
+		WR_CHECK_U64(n, k == 0 ? 1 : 0);
+		WR_CHECK_U64(!!(conns[0].flags & WR_TCP_F_IN_RECOVERY),
+			k == 0);
+		if (k == 0)
+			WR_CHECK_U64(seqs[0], sq(0));
+		WR_CHECK_U64(conns[0].snd_wnd_bytes, 60900);
+		if (k == 0)
+			wr_tcp_sb_give(&pool, 0);
+	}
+}
+
+/* An ACK of ack from the peer with the SACK blocks [l[i], r[i]). */
+static void
+ack_sacks(uint32_t ack, const uint32_t *l, const uint32_t *r,
+	unsigned int n)
+{
+	struct wr_tcp_seg s = tseg(IRS + 1, ack, WR_TCP_ACK, 0, 65535);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		s.sack[i].left = l[i];
+		s.sack[i].right = r[i];
+	}
+	s.nb_sack = (uint8_t)n;
+	wr_tcp_input(&conns[0], &s, 3000, &out);
+}
+
+/*
+ * A hole above the recovery point resent, then recovery ends: segments
+ * 0 and 13 lost. Recovery begins for 0 (recover at segment 12); data
+ * sent in it loses 13, which NextSeg resends. The full ACK (0 back, up
+ * to 13) ends recovery while 13's resend is in flight, and the duplicates
+ * the receiver sends until it arrives SACK only what was sent before it:
+ * no second recovery, no second resend of 13.
+ */
+static void
+test_resend_past_recover(void)
+{
+	struct wr_tcp_conn *c = &conns[0];
+	uint32_t seqs[WR_TCP_OUT_MAX_SEGS], l[2], r[2], max0;
+	unsigned int i, n, nb_13 = 0;
+
+	setup(4);
+	for (i = 0; i < 24 && wr_tcp_seq_lt(c->snd_max, sq(19)); i++) {
+		l[0] = sq(1);
+		r[0] = wr_tcp_seq_lt(c->snd_max, sq(13)) ? c->snd_max : sq(13);
+		l[1] = sq(14);
+		r[1] = c->snd_max;
+		max0 = c->snd_max;
+		ack_sacks(sq(0), l, r, wr_tcp_seq_gt(c->snd_max, sq(14)) ? 2 : 1);
+		n = resent(max0, seqs);
+		while (n-- > 0)
+			nb_13 += seqs[n] == sq(13);
+	}
+	WR_CHECK(c->flags & WR_TCP_F_IN_RECOVERY);
+	WR_CHECK_U64(c->recover, sq(12));
+	WR_CHECK_U64(nb_13, 1);
+	/* 0 back: the ACK covers recover, not 13 */
+	l[0] = sq(14);
+	r[0] = sq(17);
+	ack_sacks(sq(13), l, r, 1);
+	WR_CHECK(!(c->flags & WR_TCP_F_IN_RECOVERY));
+	WR_CHECK_U64(pool.nb_free, 4);
+	/* the duplicates sent before 13's resend arrived */
+	for (i = 0; i < 4; i++) {
+		r[0] = sq(18 + i / 2);
+		max0 = c->snd_max;
+		ack_sacks(sq(13), l, r, 1);
+		n = resent(max0, seqs);
+		while (n-- > 0)
+			nb_13 += seqs[n] == sq(13);
+	}
+	WR_CHECK(!(c->flags & WR_TCP_F_IN_RECOVERY));
+	WR_CHECK_U64(nb_13, 1);
+	WR_CHECK_U64(pool.nb_taken, 1);
+}
+
 int
 main(void)
 {
+	WR_TEST_RUN(test_resend_past_recover);
+	WR_TEST_RUN(test_window_grows);
 	WR_TEST_RUN(test_holes_in_order);
 	WR_TEST_RUN(test_bad_blocks_rto);
 	WR_TEST_RUN(test_exhausted);

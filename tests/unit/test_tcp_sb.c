@@ -7,11 +7,13 @@
  * snd_una, those below snd_una or past snd_max ignored); the holes
  * resent in order with pipe after each, worked out here from the
  * segments lost; the same windows across 2^32; lost_to and a new round
- * of resends (a resend lost).
+ * of resends (a resend lost, judged from the latest resend); a full
+ * scoreboard's forgotten range never counted lost.
  */
 #include <string.h>
 
 #include "tcp/sack.h"
+#include "tcp/seq.h"
 #include "wr_test.h"
 
 #define MSS 1000u
@@ -125,7 +127,7 @@ run_window(uint32_t una)
 		WR_CHECK(wr_tcp_sb_next(sb, una, MSS, &seq, &len));
 		WR_CHECK_U64(seq, una + k * MSS);
 		WR_CHECK_U64(len, MSS);
-		wr_tcp_sb_rxt(sb, seq, len);
+		wr_tcp_sb_rxt(sb, seq, len, max);
 		want_pipe += MSS;
 		WR_CHECK_U64(wr_tcp_sb_pipe(sb, una, max, MSS), want_pipe);
 	}
@@ -145,7 +147,7 @@ run_window(uint32_t una)
 	wr_tcp_sb_update(sb, una, max, b, n);
 	WR_CHECK(wr_tcp_sb_next(sb, una, MSS, &seq, &len));
 	WR_CHECK_U64(seq, una);
-	wr_tcp_sb_rxt(sb, seq, len);
+	wr_tcp_sb_rxt(sb, seq, len, max);
 	WR_CHECK(!wr_tcp_sb_next(sb, una, MSS, &seq, &len));
 	WR_CHECK_U64(wr_tcp_sb_pipe(sb, una, max, MSS), 2 * MSS);
 }
@@ -186,7 +188,7 @@ test_lost_rule(void)
 	WR_CHECK(wr_tcp_sb_next(sb, 1000, MSS, &seq, &len));
 	WR_CHECK_U64(seq, 1000);
 	WR_CHECK_U64(len, MSS);
-	wr_tcp_sb_rxt(sb, seq, len);
+	wr_tcp_sb_rxt(sb, seq, len, max);
 	/* the 300-byte hole between the two ranges has 1 byte above it */
 	WR_CHECK(!wr_tcp_sb_next(sb, 1000, MSS, &seq, &len));
 	b[1].right = 1000 + 6 * MSS;
@@ -273,14 +275,14 @@ test_lost_to_round(void)
 	wr_tcp_sb_lose_to(sb, una + 4 * MSS);
 	WR_CHECK(wr_tcp_sb_next(sb, una, MSS, &seq, &len));
 	WR_CHECK_U64(seq, una);
-	wr_tcp_sb_rxt(sb, seq, len);
+	wr_tcp_sb_rxt(sb, seq, len, max);
 	WR_CHECK(wr_tcp_sb_next(sb, una, MSS, &seq, &len));
 	WR_CHECK_U64(seq, una + 2 * MSS);
 	WR_CHECK_U64(len, MSS);
-	wr_tcp_sb_rxt(sb, seq, len);
+	wr_tcp_sb_rxt(sb, seq, len, max);
 	WR_CHECK(wr_tcp_sb_next(sb, una, MSS, &seq, &len));
 	WR_CHECK_U64(seq, una + 3 * MSS);
-	wr_tcp_sb_rxt(sb, seq, len);
+	wr_tcp_sb_rxt(sb, seq, len, max);
 	WR_CHECK(!wr_tcp_sb_next(sb, una, MSS, &seq, &len));
 	/* flight 6, SACKed 1, resent 3 in flight, 4 and 5 not lost */
 	WR_CHECK_U64(wr_tcp_sb_pipe(sb, una, max, MSS), 5 * MSS);
@@ -298,9 +300,107 @@ test_lost_to_round(void)
 	WR_CHECK_U64(seq, una);
 }
 
+/*
+ * A hole resent late in the round: holes 0 and 2 of six segments (1 and
+ * 3 to 5 SACKed). Hole 0 goes at once, then three new segments, then
+ * hole 2 (its IsLost came later). The new segments SACKed and hole 0's
+ * resend acknowledged (snd_una at hole 2): hole 2's resend left after
+ * them, so nothing says it is lost, and it does not go again. Three
+ * segments sent after it SACKed do say so: a new round, hole 2 again.
+ */
+static void
+test_late_resend(void)
+{
+	struct wr_tcp_sb_pool p;
+	struct wr_tcp_sack_blk b[2] = {
+		{ 1000 + MSS, 1000 + 2 * MSS }, { 1000 + 3 * MSS, 1000 + 6 * MSS },
+	};
+	struct wr_tcp_sb *sb;
+	uint32_t una = 1000, max = una + 6 * MSS, seq, len;
+
+	pool(&p, 1, 1);
+	sb = wr_tcp_sb_take(&p, 0, una);
+	wr_tcp_sb_update(sb, una, max, b, 2);
+	wr_tcp_sb_round(sb, una, max);
+	WR_CHECK(wr_tcp_sb_next(sb, una, MSS, &seq, &len));
+	WR_CHECK_U64(seq, una);
+	wr_tcp_sb_rxt(sb, seq, len, max);
+	WR_CHECK(wr_tcp_sb_next(sb, una, MSS, &seq, &len));
+	WR_CHECK_U64(seq, una + 2 * MSS);
+	max += 3 * MSS;                       /* three new segments */
+	wr_tcp_sb_rxt(sb, seq, len, max);     /* then hole 2 */
+	/* hole 0 back, the new segments SACKed */
+	una += MSS;
+	b[0].left = una + 2 * MSS;
+	b[0].right = max;
+	wr_tcp_sb_update(sb, una, max, b, 1);
+	una += MSS;
+	wr_tcp_sb_update(sb, una, max, b, 1);
+	WR_CHECK(!wr_tcp_sb_rxt_lost(sb, una, MSS));
+	WR_CHECK(!wr_tcp_sb_next(sb, una, MSS, &seq, &len));
+	/* three sent after hole 2's resend SACKed: it was lost */
+	b[0].right = max + 3 * MSS;
+	wr_tcp_sb_update(sb, una, max + 3 * MSS, b, 1);
+	WR_CHECK(wr_tcp_sb_rxt_lost(sb, una, MSS));
+	wr_tcp_sb_round(sb, una, max + 3 * MSS);
+	WR_CHECK(wr_tcp_sb_next(sb, una, MSS, &seq, &len));
+	WR_CHECK_U64(seq, una);
+}
+
+/*
+ * The scoreboard full: nine ranges SACKed (segments 1, 3, ..., 17 of a
+ * window of 20, the even ones lost), the ninth forgotten. lost_to past
+ * them all: holes up to the seventh range go, nothing from the ninth
+ * range's start (the receiver holds it); ACKs that fill the first holes
+ * make room, and when the block that covers that start is kept again,
+ * its hole above counts lost again.
+ */
+static void
+test_forgotten(void)
+{
+	struct wr_tcp_sb_pool p;
+	struct wr_tcp_sack_blk b[9];
+	struct wr_tcp_sb *sb;
+	uint32_t una = 1000, max = una + 20 * MSS, seq, len, k, last = 0;
+
+	pool(&p, 1, 1);
+	sb = wr_tcp_sb_take(&p, 0, una);
+	for (k = 0; k < 9; k++) {
+		b[k].left = una + (2 * k + 1) * MSS;
+		b[k].right = una + (2 * k + 2) * MSS;
+	}
+	wr_tcp_sb_update(sb, una, max, b, 4);
+	wr_tcp_sb_update(sb, una, max, b + 4, 4);
+	wr_tcp_sb_update(sb, una, max, b + 8, 1);
+	WR_CHECK_U64(sb->nb_ranges, WR_TCP_SB_RANGES);
+	WR_CHECK_U64(sb->forgot, 1);
+	WR_CHECK_U64(sb->forgot_from, una + 17 * MSS);
+	wr_tcp_sb_lose_to(sb, max);
+	while (wr_tcp_sb_next(sb, una, MSS, &seq, &len)) {
+		WR_CHECK(wr_tcp_seq_lt(seq + len, una + 17 * MSS + 1));
+		last = seq;
+		wr_tcp_sb_rxt(sb, seq, len, max);
+	}
+	WR_CHECK_U64(last, una + 16 * MSS);
+	/* pipe counts no forgotten byte lost: 3 segments from 17 on */
+	WR_CHECK(wr_tcp_sb_pipe(sb, una, max, MSS) >= 3 * MSS);
+	/* holes 0 and 2 filled: room for the ninth block again */
+	wr_tcp_sb_update(sb, una + 4 * MSS, max, b + 8, 1);
+	WR_CHECK_U64(sb->forgot, 0);
+	WR_CHECK(wr_tcp_sb_next(sb, una + 4 * MSS, MSS, &seq, &len));
+	WR_CHECK_U64(seq, una + 18 * MSS);
+	/* forgotten again, then snd_una past its start: cleared */
+	sb->forgot = 1;
+	sb->forgot_from = una + 17 * MSS;
+	wr_tcp_sb_update(sb, una + 18 * MSS, max, NULL, 0);
+	WR_CHECK_U64(sb->forgot, 0);
+}
+
 int
 main(void)
 {
+	WR_TEST_RUN(test_forgotten);
+	WR_TEST_RUN(test_late_resend);
 	WR_TEST_RUN(test_pool);
 	WR_TEST_RUN(test_holes);
 	WR_TEST_RUN(test_wrap);
