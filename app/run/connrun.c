@@ -77,7 +77,7 @@ row_of(const struct wr_conn_books *b, bool server, double t_s,
 	r->nb_resps = server ? b->nb_reqs_served : b->nb_resps;
 	r->nb_l7_rx_bytes = b->nb_l7_rx_bytes;
 	r->nb_l7_tx_bytes = b->nb_l7_tx_bytes;
-	r->nb_rtx = b->nb_rtx_rto + b->nb_rtx_fast;
+	r->nb_rtx = wr_conn_books_rtx(b);
 }
 
 /* Keep row r; false when no memory (the row is then only shown). */

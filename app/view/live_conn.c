@@ -165,9 +165,11 @@ app_view_conn_books(FILE *f, const struct wr_conn_books *b, bool server,
 	else
 		client_books(f, b, who);
 	fprintf(f, "%srequests: sent %" PRIu64 ", answered %" PRIu64 ", failed %"
-		PRIu64 "; retransmits: RTO %" PRIu64 ", fast %" PRIu64 "\n", who,
-		b->nb_reqs_sent, b->nb_resps, b->nb_reqs_failed, b->nb_rtx_rto,
-		b->nb_rtx_fast);
+		PRIu64 "\n", who, b->nb_reqs_sent, b->nb_resps,
+		b->nb_reqs_failed);
+	fprintf(f, "%sretransmits: RTO %" PRIu64 ", fast %" PRIu64 ", tail "
+		"probe %" PRIu64 "\n", who, b->nb_rtx_rto, b->nb_rtx_fast,
+		b->nb_rtx_probe);
 	fprintf(f, "%s%.0f connections/s, %.0f requests/s over %.3f s%s\n", who,
 		dur_s > 0 ? (double)(server ? b->nb_accepted : b->nb_attempted) /
 		dur_s : 0.0, dur_s > 0 ? (double)(server ? b->nb_reqs_served :

@@ -74,6 +74,10 @@ struct wr_conn_books {
 	uint64_t nb_segs_rx;
 	uint64_t nb_rtx_rto;            /* segments resent after an RTO */
 	uint64_t nb_rtx_fast;           /* segments resent by fast rtx */
+	uint64_t nb_rtx_probe;          /* segments resent as a tail loss
+					 * probe (RFC 8985 7.3) */
+	uint64_t nb_probes;             /* tail loss probes sent (new data
+					 * or a resend) */
 	uint64_t nb_sack_recoveries;    /* recoveries with a SACK scoreboard
 					 * (RFC 6675) */
 	uint64_t nb_sack_refused;       /* recoveries SACK agreed on that
@@ -232,6 +236,14 @@ bool wr_conn_engine_idle(const struct wr_conn_engine *e);
 /* The books (updated in place by the owning lcore). */
 const struct wr_conn_books *wr_conn_engine_books(
 	const struct wr_conn_engine *e);
+
+/* Segments resent, every kind: after an RTO, by fast retransmit and
+ * recovery, as a tail loss probe. */
+static inline uint64_t
+wr_conn_books_rtx(const struct wr_conn_books *b)
+{
+	return b->nb_rtx_rto + b->nb_rtx_fast + b->nb_rtx_probe;
+}
 
 /* sum += b, histograms merged (the stats core adds up its lcores). */
 void wr_conn_books_sum(struct wr_conn_books *sum,

@@ -173,7 +173,10 @@ send_out(struct wr_conn_engine *e, uint32_t idx, uint64_t sent0, bool rto)
 
 	for (i = 0; i < out->nb_segs; i++)
 		wr_conn_emit_seg(e, idx, NULL, &out->segs[i]);
-	if (rto) {
+	if (out->probe) {
+		e->books.nb_probes++;
+		e->books.nb_rtx_probe += out->nb_rtx_segs;
+	} else if (rto) {
 		e->books.nb_rtx_rto += out->nb_rtx_segs;
 	} else if (out->nb_rtx_segs != 0) {
 		e->books.nb_rtx_fast += out->nb_rtx_segs;

@@ -244,6 +244,8 @@ books_json(const struct wr_conn_books *b)
 	wr_json_set(o, "rx_segs", wr_json_u64(b->nb_segs_rx));
 	wr_json_set(o, "rtx_rto_segs", wr_json_u64(b->nb_rtx_rto));
 	wr_json_set(o, "rtx_fast_segs", wr_json_u64(b->nb_rtx_fast));
+	wr_json_set(o, "rtx_probe_segs", wr_json_u64(b->nb_rtx_probe));
+	wr_json_set(o, "tail_probes", wr_json_u64(b->nb_probes));
 	wr_json_set(o, "sack_recoveries", wr_json_u64(b->nb_sack_recoveries));
 	wr_json_set(o, "sack_refused", wr_json_u64(b->nb_sack_refused));
 	wr_json_set(o, "tx_no_buf_segs", wr_json_u64(b->nb_tx_no_buf));
@@ -315,8 +317,8 @@ rates_json(const struct wr_conn_result *r)
 	wr_json_set(o, "goodput_direction", json_string(rx ? "rx" : "tx"));
 	wr_json_set(o, "goodput_bytes_per_s", per_s(good, d));
 	wr_json_set(o, "goodput_bps", per_s(good * 8, d));
-	wr_json_set(o, "rtx_segs_per_s", per_s((double)(b->nb_rtx_rto +
-		b->nb_rtx_fast), d));
+	wr_json_set(o, "rtx_segs_per_s", per_s((double)wr_conn_books_rtx(b),
+		d));
 	return o;
 }
 
@@ -335,9 +337,10 @@ failed_ratio_json(const struct wr_conn_result *r)
 static json_t *
 rtx_json(const struct wr_conn_books *b)
 {
-	return json_pack("{sIsIsI}", "rto_segs", (json_int_t)b->nb_rtx_rto,
+	return json_pack("{sIsIsIsI}", "rto_segs", (json_int_t)b->nb_rtx_rto,
 		"fast_segs", (json_int_t)b->nb_rtx_fast,
-		"total_segs", (json_int_t)(b->nb_rtx_rto + b->nb_rtx_fast));
+		"probe_segs", (json_int_t)b->nb_rtx_probe,
+		"total_segs", (json_int_t)wr_conn_books_rtx(b));
 }
 
 /*

@@ -154,7 +154,7 @@ wr_connload_cell_json(const struct wr_connload_cell *x)
 		"connect", lat_json(&c->lat.connect_us),
 		"ttfb", lat_json(&c->lat.ttfb_us),
 		"ttlb", lat_json(&c->lat.ttlb_us),
-		"rtx_segs", wr_json_u64(c->nb_rtx_rto + c->nb_rtx_fast),
+		"rtx_segs", wr_json_u64(wr_conn_books_rtx(c)),
 		"server", server_json(x),
 		"pass", wr_connload_pass(x));
 }

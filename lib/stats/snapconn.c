@@ -100,7 +100,7 @@ conn_counts(struct wr_snap_conn *c, const struct wr_conn_books *b)
 	c->reqs_served = b->nb_reqs_served;
 	c->l7_tx_bytes = b->nb_l7_tx_bytes;
 	c->l7_rx_bytes = b->nb_l7_rx_bytes;
-	c->rtx_segs = b->nb_rtx_rto + b->nb_rtx_fast;
+	c->rtx_segs = wr_conn_books_rtx(b);
 }
 
 /* (now - before) / s, 0 when s is not positive or the count went back. */

@@ -81,19 +81,22 @@ grow(struct wr_tcp_conn *c, uint32_t acked)
 
 /*
  * SACK recovery ends at a full ACK: NextSeg may have resent holes above
- * the recovery point, still in flight. recover moves past the highest
- * resend, so that the duplicates the receiver sends until it arrives
- * start no second recovery and no second resend of the same hole (RFC
- * 6582 4's rule, for the resends still in flight).
+ * the recovery point, still in flight. recover moves to snd_max as the
+ * latest resend left (RFC 6582 4's rule, for the resends still in
+ * flight): the duplicates the receiver sends until they arrive SACK
+ * only what was sent before them, and start no second recovery and no
+ * second resend of the same hole (wr_tcp_cc_on_dupack).
  */
 static void
 sb_end_recover(struct wr_tcp_conn *c, const struct wr_tcp_out *out)
 {
 	const struct wr_tcp_sb *sb = wr_tcp_sb_cur(c, out);
 
-	if (sb != NULL && wr_tcp_seq_gt(sb->high_rxt, c->recover))
-		c->recover = sb->high_rxt;
+	if (sb != NULL && wr_tcp_seq_gt(sb->rxt_mark, c->recover))
+		c->recover = sb->rxt_mark;
 }
+
+
 
 /* Give the scoreboard back, if c holds one (recovery ended). */
 static void
@@ -182,15 +185,14 @@ wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack, struct wr_tcp_out *out)
 		c->cwnd_bytes = flight < c->ssthresh_bytes ? flight :
 			c->ssthresh_bytes;
 		c->flags &= (uint8_t)~WR_TCP_F_IN_RECOVERY;
-		sb_end_recover(c, out);
-		sb_leave(c, out);
+		sb_end_recover(c, out);   /* input_ack.c gives it back */
 		return;
 	}
 	/* SACK recovery: a partial ACK changes no window; the scoreboard
 	 * (input_ack.c) and pipe say what goes next (wr_tcp_push). The
 	 * resent segment came back: what left before recovery began and
 	 * is not SACKed is lost (sack.h) */
-	sb = wr_tcp_sb_cur(c, out);
+	sb = wr_tcp_sb_rec(c, out);
 	if (sb != NULL) {
 		wr_tcp_sb_lose_to(sb, c->recover);
 		return;
@@ -202,10 +204,10 @@ wr_tcp_cc_on_ack(struct wr_tcp_conn *c, uint32_t ack, struct wr_tcp_out *out)
 	/* RFC 6582 3.2 step 4 and section 4: the RTO restarts on the first
 	 * partial ACK only ("Impatient"), so that a window of many losses
 	 * ends in an RTO and slow start rather than one hole per RTT.
-	 * nb_dupacks at UINT8_MAX marks "first partial ACK seen". */
-	if (c->nb_dupacks == UINT8_MAX)
+	 * nb_dupacks at its largest marks "first partial ACK seen". */
+	if (c->nb_dupacks == WR_TCP_DUPACKS_MAX)
 		out->rto_keep = true;
-	c->nb_dupacks = UINT8_MAX;
+	c->nb_dupacks = WR_TCP_DUPACKS_MAX;
 	c->snd_una = ack;
 	wr_tcp_rtx_first(c, out);
 	c->cwnd_bytes = c->cwnd_bytes > acked ? c->cwnd_bytes - acked : 0;
@@ -228,16 +230,22 @@ wr_tcp_cc_on_dupack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 {
 	uint32_t mss = c->mss_bytes;
 
-	if (c->nb_dupacks < UINT8_MAX)
+	if (c->nb_dupacks < WR_TCP_DUPACKS_MAX)
 		c->nb_dupacks++;
 	if (c->flags & WR_TCP_F_IN_RECOVERY) {
-		if (wr_tcp_sb_cur(c, out) == NULL)
+		if (wr_tcp_sb_rec(c, out) == NULL)
 			c->cwnd_bytes += mss;
 		return;
 	}
 	if (c->nb_dupacks != 3)
 		return;
-	if (wr_tcp_seq_lt(c->snd_una, c->recover))
+	/* RFC 6582 4: duplicates of what was sent before recover start no
+	 * fast retransmit; with a scoreboard, one that SACKs data sent
+	 * after it does (what left before that data, a resend included,
+	 * is missing) */
+	if (wr_tcp_seq_lt(c->snd_una, c->recover) &&
+		(wr_tcp_sb_cur(c, out) == NULL ||
+		!wr_tcp_sacks_past(c, seg, c->recover)))
 		return;
 	if (sb_enter(c, seg, out))
 		return;

@@ -32,6 +32,9 @@ enum wr_tcp_state {
 	WR_TCP_NB_STATES
 };
 
+/* The duplicate ACK count's largest value (it stays there). */
+#define WR_TCP_DUPACKS_MAX 127u
+
 /* Out-of-order ranges a receiver remembers beyond rcv_nxt. */
 #define WR_TCP_OOO_RANGES 3
 
@@ -94,7 +97,10 @@ struct wr_tcp_conn {
 				 * WR_TCP_OOO_RANGES: none */
 	uint8_t sb_use : 1;     /* may take a SACK scoreboard from the
 				 * pool its calls' out names (sack.h) */
-	uint8_t nb_dupacks;     /* RFC 5681 3.2 */
+	uint8_t nb_dupacks : 7; /* RFC 5681 3.2, at most
+				 * WR_TCP_DUPACKS_MAX */
+	uint8_t pto : 1;        /* the timer armed is a tail loss probe's
+				 * (RFC 8985 7), not the RTO */
 	/*
 	 * Application state: a few bytes for an incremental parser (the HTTP
 	 * status line and Content-Length of a later step), owned by the app.

@@ -45,19 +45,6 @@ ack_new(struct wr_tcp_conn *c, uint32_t ack, uint64_t now_us,
 	}
 }
 
-/* Whether seg carries a SACK block of data above snd_una. */
-static bool
-sacks_above(const struct wr_tcp_conn *c, const struct wr_tcp_seg *seg)
-{
-	unsigned int k;
-
-	for (k = 0; k < seg->nb_sack; k++)
-		if (wr_tcp_seq_gt(seg->sack[k].right, c->snd_una) &&
-			wr_tcp_seq_le(seg->sack[k].right, c->snd_max))
-			return true;
-	return false;
-}
-
 /*
  * A duplicate ACK: RFC 5681 2 (same ack, no data, same window, flight);
  * with SACK agreed, also RFC 6675 2's, whatever the window: an ACK of
@@ -74,7 +61,39 @@ is_dupack(const struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 		(seg->flags & (WR_TCP_SYN | WR_TCP_FIN)) || wnd == 0 ||
 		c->snd_una == c->snd_max)
 		return false;
-	return wnd == c->snd_wnd_bytes || (c->sack_ok && sacks_above(c, seg));
+	return wnd == c->snd_wnd_bytes ||
+		(c->sack_ok && wr_tcp_sacks_past(c, seg, c->snd_una));
+}
+
+/*
+ * The scoreboard for seg's blocks: the one c holds, or (SACK agreed, not
+ * in a NewReno recovery, seg SACKs data above snd_una) one from the pool
+ * (sack.h: held from the first such ACK, so that no block is missed).
+ */
+static struct wr_tcp_sb *
+sb_for_blocks(const struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
+	struct wr_tcp_out *out)
+{
+	struct wr_tcp_sb *sb = wr_tcp_sb_cur(c, out);
+
+	if (sb != NULL || out->sb_pool == NULL || !c->sb_use ||
+		!c->sack_ok || (c->flags & WR_TCP_F_IN_RECOVERY) ||
+		!wr_tcp_sacks_past(c, seg, c->snd_una))
+		return sb;
+	return wr_tcp_sb_hold(out->sb_pool,
+		wr_tcp_sb_conn_idx(out->sb_pool, c), c->snd_una);
+}
+
+/* Outside recovery, a scoreboard with nothing SACKed goes back. */
+static void
+sb_release(const struct wr_tcp_conn *c, struct wr_tcp_out *out)
+{
+	const struct wr_tcp_sb *sb = wr_tcp_sb_cur(c, out);
+
+	if (sb != NULL && !(c->flags & WR_TCP_F_IN_RECOVERY) &&
+		sb->nb_ranges == 0 && !sb->forgot)
+		wr_tcp_sb_give(out->sb_pool,
+			wr_tcp_sb_conn_idx(out->sb_pool, c));
 }
 
 bool
@@ -91,8 +110,8 @@ wr_tcp_input_ack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 		c->flags |= WR_TCP_F_ACK_NOW;
 		return false;
 	}
-	/* SACK recovery: the blocks into the scoreboard (RFC 6675 5) */
-	sb = wr_tcp_sb_cur(c, out);
+	/* the blocks into the scoreboard (RFC 6675 5) */
+	sb = sb_for_blocks(c, seg, out);
 	if (sb != NULL)
 		wr_tcp_sb_update(sb, wr_tcp_seq_max(seg->ack, c->snd_una),
 			c->snd_max, seg->sack, seg->nb_sack);
@@ -100,6 +119,7 @@ wr_tcp_input_ack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 		ack_new(c, seg->ack, now_us, out);
 	else if (is_dupack(c, seg, wnd))
 		wr_tcp_cc_on_dupack(c, seg, out);
+	sb_release(c, out);
 	/* the window update test (conn.h: Linux's, without SND.WL2) */
 	if (wr_tcp_seq_gt(seg->ack, una0) || wr_tcp_seq_gt(seg->seq, c->snd_wl1) ||
 		(seg->seq == c->snd_wl1 && wnd > c->snd_wnd_bytes)) {

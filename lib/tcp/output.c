@@ -20,6 +20,7 @@ wr_tcp_out_clear(struct wr_tcp_out *out)
 	out->events = 0;
 	out->more = false;
 	out->rto_keep = false;
+	out->probe = false;
 }
 
 /* The window field: unscaled in a SYN (RFC 7323 2.2), scaled otherwise. */
@@ -279,7 +280,7 @@ push_window(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out,
 	uint32_t force_bytes)
 {
 	uint32_t cwnd = c->cwnd_bytes + limited_transmit_bytes(c);
-	struct wr_tcp_sb *sb = wr_tcp_sb_cur(c, out);
+	struct wr_tcp_sb *sb = wr_tcp_sb_rec(c, out);
 
 	if (sb != NULL && force_bytes == 0) {
 		push_sack(c, sb, now_us, out);
@@ -323,6 +324,48 @@ wr_tcp_push(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
 		wr_tcp_emit(c, out, c->snd_nxt, WR_TCP_ACK, 0);
 }
 
+/*
+ * The tail loss probe's timeout for what is in flight (rto.h), or 0 when
+ * no probe may go (RFC 8985 7.2): SACK agreed (the answer to a probe
+ * tells what arrived), an RTT measured, no recovery and no RTO backoff
+ * under way, a synchronized state.
+ */
+static uint32_t
+pto_us(const struct wr_tcp_conn *c)
+{
+	uint32_t pto = 2 * c->srtt_us;
+
+	if (!c->sack_ok || c->srtt_us == 0 || c->nb_retries != 0 ||
+		(c->flags & WR_TCP_F_IN_RECOVERY) || !wr_tcp_synced(c))
+		return 0;
+	if (pto < WR_TCP_PTO_MIN_US)
+		pto = WR_TCP_PTO_MIN_US;
+	if (wr_tcp_flight_bytes(c) <= c->mss_bytes)
+		pto += WR_TCP_PTO_DELACK_US;
+	return pto < c->rto_us ? pto : 0;
+}
+
+/* The timer of data in flight: persist under a zero window, else the
+ * tail loss probe's when one may go, else the RTO. */
+static void
+arm_flight_timer(struct wr_tcp_conn *c, uint64_t now_us,
+	struct wr_tcp_out *out)
+{
+	uint32_t pto = pto_us(c);
+
+	c->pto = 0;
+	out->timer_us = now_us + c->rto_us;
+	if (c->snd_wnd_bytes == 0 && wr_tcp_synced(c)) {
+		out->timer = WR_TCP_TIMER_PERSIST;
+		return;
+	}
+	out->timer = WR_TCP_TIMER_RTO;
+	if (pto != 0) {
+		c->pto = 1;
+		out->timer_us = now_us + pto;
+	}
+}
+
 void
 wr_tcp_timer_decide(struct wr_tcp_conn *c, uint64_t now_us,
 	struct wr_tcp_out *out, uint32_t una0, bool in_flight0, bool delack0)
@@ -332,20 +375,23 @@ wr_tcp_timer_decide(struct wr_tcp_conn *c, uint64_t now_us,
 		!(c->flags & WR_TCP_F_FIN_SENT));
 
 	if (c->state == WR_TCP_CLOSED || c->state == WR_TCP_LISTEN) {
+		c->pto = 0;
 		out->timer = WR_TCP_TIMER_CANCEL;
-	} else if (c->state == WR_TCP_TIME_WAIT) {
+		return;
+	}
+	if (c->state == WR_TCP_TIME_WAIT)
 		return;   /* armed on entry (and on a resent FIN) */
-	} else if (c->snd_una != c->snd_max) {
+	if (c->snd_una != c->snd_max) {
 		/* RFC 6298 5.1 (start when data leaves and the timer is
 		 * off), 5.3 (restart on an ACK of new data), 5.6; not on
 		 * NewReno's later partial ACKs (RFC 6582 4, "Impatient") */
 		if (!in_flight0 || (!out->rto_keep &&
-			(c->snd_una != una0 || out->nb_rtx_segs > 0))) {
-			out->timer = c->snd_wnd_bytes == 0 && wr_tcp_synced(c) ?
-				WR_TCP_TIMER_PERSIST : WR_TCP_TIMER_RTO;
-			out->timer_us = now_us + c->rto_us;
-		}
-	} else if (c->snd_wnd_bytes == 0 && pending && wr_tcp_synced(c)) {
+			(c->snd_una != una0 || out->nb_rtx_segs > 0)))
+			arm_flight_timer(c, now_us, out);
+		return;
+	}
+	c->pto = 0;
+	if (c->snd_wnd_bytes == 0 && pending && wr_tcp_synced(c)) {
 		out->timer = WR_TCP_TIMER_PERSIST;
 		out->timer_us = now_us + c->rto_us;
 	} else if (c->flags & WR_TCP_F_ACK_DELAYED) {
@@ -384,6 +430,7 @@ wr_tcp_to_closed(struct wr_tcp_conn *c, struct wr_tcp_out *out,
 	uint16_t events, uint8_t fail)
 {
 	c->state = WR_TCP_CLOSED;
+	c->pto = 0;
 	out->events |= (uint16_t)(events | WR_TCP_EV_CLOSED);
 	if (fail != WR_TCP_FAIL_NONE) {
 		out->events |= WR_TCP_EV_FAILED;
@@ -397,6 +444,7 @@ wr_tcp_to_time_wait(struct wr_tcp_conn *c, uint64_t now_us,
 	struct wr_tcp_out *out)
 {
 	c->state = WR_TCP_TIME_WAIT;
+	c->pto = 0;
 	out->events |= WR_TCP_EV_TIME_WAIT;
 	out->timer = WR_TCP_TIMER_TIME_WAIT;
 	out->timer_us = now_us + WR_TCP_TIME_WAIT_US;
@@ -442,6 +490,44 @@ rto_expired(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
 	push_window(c, now_us, out, persist ? 1 : 0);
 }
 
+/*
+ * The tail loss probe (RFC 8985 7.3): one new segment if the peer's
+ * window takes it (cwnd aside), else the last segment sent again; then
+ * the RTO. Its answer ends the wait without the RTO: an ACK of all, or
+ * a duplicate that SACKs the probe, which counts as the third duplicate
+ * (RFC 8985 detects the loss by RACK's times there; the probe stands for
+ * the duplicates a lost tail never gets) and starts recovery.
+ * Simplified: a probe that repaired a loss reduces no cwnd (RFC 8985 7.4
+ * would).
+ */
+static void
+tail_probe(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
+{
+	uint32_t end = wr_tcp_data_end(c), len;
+	bool fin;
+
+	out->probe = true;
+	if (c->nb_dupacks < 2)
+		c->nb_dupacks = 2;
+	if (c->snd_nxt == c->snd_max && may_send(c)) {
+		len = next_seg(c, &fin);
+		if ((len > 0 || fin) &&
+			c->snd_nxt + len - c->snd_una <= c->snd_wnd_bytes) {
+			if (wr_tcp_emit(c, out, c->snd_nxt, (uint8_t)(WR_TCP_ACK |
+				(fin ? WR_TCP_FIN : 0)), len))
+				sent(c, len, fin, now_us);
+			return;
+		}
+	}
+	len = end - c->snd_una < c->mss_bytes ? end - c->snd_una :
+		c->mss_bytes;
+	fin = c->flags & WR_TCP_F_FIN_SENT;
+	c->flags &= (uint8_t)~WR_TCP_F_TIMING;   /* Karn, RFC 6298 3 */
+	if (wr_tcp_emit(c, out, end - len, (uint8_t)(WR_TCP_ACK |
+		(fin ? WR_TCP_FIN : 0)), len))
+		out->nb_rtx_segs++;
+}
+
 void
 wr_tcp_timeout(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
 {
@@ -449,8 +535,17 @@ wr_tcp_timeout(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
 	bool pending = c->app_tx_left_bytes > 0 ||
 		((c->flags & WR_TCP_F_FIN_QUEUED) &&
 		!(c->flags & WR_TCP_F_FIN_SENT));
+	bool pto = c->pto;
 
 	wr_tcp_out_clear(out);
+	c->pto = 0;
+	if (pto && c->snd_una != c->snd_max && wr_tcp_synced(c) &&
+		c->state != WR_TCP_TIME_WAIT) {
+		tail_probe(c, now_us, out);
+		out->timer = WR_TCP_TIMER_RTO;
+		out->timer_us = now_us + c->rto_us;
+		return;
+	}
 	switch (c->state) {
 	case WR_TCP_CLOSED:
 	case WR_TCP_LISTEN:

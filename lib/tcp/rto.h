@@ -21,6 +21,16 @@
  * every loss a second-long stall.
  */
 #define WR_TCP_RTO_MIN_US 200000u
+/*
+ * The tail loss probe's timeout (RFC 8985 7.2): 2 SRTT, at least
+ * WR_TCP_PTO_MIN_US (the engines' timer wheel ticks about every
+ * millisecond, and a worker answers in bursts), plus the worst delayed
+ * ACK (WCDelAckT) when one segment is in flight, and never later than
+ * the RTO.
+ */
+#define WR_TCP_PTO_MIN_US 2000u
+#define WR_TCP_PTO_DELACK_US 200000u
+
 /* RFC 6298 2.5: an upper bound of at least 60 s. */
 #define WR_TCP_RTO_MAX_US 60000000u
 /* RFC 6298 2: the clock granularity G, a microsecond here. */

@@ -46,23 +46,37 @@ wr_tcp_sb_pool_init(struct wr_tcp_sb_pool *p, void *mem, uint32_t nb_sbs,
 }
 
 struct wr_tcp_sb *
-wr_tcp_sb_take(struct wr_tcp_sb_pool *p, uint32_t conn_idx,
+wr_tcp_sb_hold(struct wr_tcp_sb_pool *p, uint32_t conn_idx,
 	uint32_t snd_una)
 {
 	struct wr_tcp_sb *sb;
 	uint16_t i = p->of_conn[conn_idx];
 
-	if (i == WR_TCP_SB_NONE) {
-		if (p->nb_free == 0) {
-			p->nb_refused++;
-			return NULL;
-		}
-		i = p->free_idx[--p->nb_free];
-		p->of_conn[conn_idx] = i;
-	}
-	p->nb_taken++;
+	if (i != WR_TCP_SB_NONE)
+		return &p->sbs[i];
+	if (p->nb_free == 0)
+		return NULL;
+	i = p->free_idx[--p->nb_free];
+	p->of_conn[conn_idx] = i;
 	sb = &p->sbs[i];
 	memset(sb, 0, sizeof(*sb));
+	sb->high_rxt = snd_una;
+	sb->lost_to = snd_una;
+	sb->rxt_mark = snd_una;
+	return sb;
+}
+
+struct wr_tcp_sb *
+wr_tcp_sb_take(struct wr_tcp_sb_pool *p, uint32_t conn_idx,
+	uint32_t snd_una)
+{
+	struct wr_tcp_sb *sb = wr_tcp_sb_hold(p, conn_idx, snd_una);
+
+	if (sb == NULL) {
+		p->nb_refused++;
+		return NULL;
+	}
+	p->nb_taken++;
 	sb->high_rxt = snd_una;
 	sb->lost_to = snd_una;
 	sb->rxt_mark = snd_una;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The SACK sender's scoreboard (RFC 6675 3 and 4), kept apart from the
- * 128-byte connection: a per-lcore pool of scoreboards, one taken by a
- * connection that enters fast recovery with SACK agreed and given back
- * when recovery ends, on an RTO and when the connection is freed. When
- * none is free the connection recovers as NewReno, and that is counted.
+ * 128-byte connection: a per-lcore pool of scoreboards. A connection
+ * with SACK agreed holds one from the first ACK that SACKs data above
+ * snd_una (so that no block is missed: a receiver repeats only its 3 or
+ * 4 latest) until no SACKed range is left outside recovery, an RTO, or
+ * its end. When none is free at a fast retransmit the connection
+ * recovers as NewReno, and that is counted.
  *
  * A scoreboard holds the SACKed ranges above snd_una (sorted, disjoint,
  * at most WR_TCP_SB_RANGES; when full, the highest is forgotten: later
@@ -96,9 +98,18 @@ int wr_tcp_sb_pool_init(struct wr_tcp_sb_pool *p, void *mem,
 	struct wr_error *err);
 
 /*
- * Connection conn_idx enters recovery at snd_una: a cleared scoreboard
- * (HighRxt at snd_una), the one it holds already if any. NULL when none
- * is free, counted in nb_refused. Can't fail.
+ * Connection conn_idx got SACK blocks: the scoreboard it holds, or a
+ * free one cleared (marks at snd_una), not counted. NULL when none is
+ * free. Can't fail.
+ */
+struct wr_tcp_sb *wr_tcp_sb_hold(struct wr_tcp_sb_pool *p,
+	uint32_t conn_idx, uint32_t snd_una);
+
+/*
+ * Connection conn_idx enters recovery at snd_una: the scoreboard it
+ * holds (its ranges kept) or a free one cleared, HighRxt and the marks
+ * at snd_una; counted in nb_taken. NULL when none is free, counted in
+ * nb_refused. Can't fail.
  */
 struct wr_tcp_sb *wr_tcp_sb_take(struct wr_tcp_sb_pool *p,
 	uint32_t conn_idx, uint32_t snd_una);

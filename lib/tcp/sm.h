@@ -32,8 +32,8 @@ wr_tcp_synced(const struct wr_tcp_conn *c)
 }
 
 /*
- * The scoreboard c holds (only in SACK recovery: cc.c), or NULL. The
- * pool is read only when c's cfg had sb_use.
+ * The scoreboard c holds (sack.h says when), or NULL. The pool is read
+ * only when c's cfg had sb_use.
  */
 static inline struct wr_tcp_sb *
 wr_tcp_sb_cur(const struct wr_tcp_conn *c, const struct wr_tcp_out *out)
@@ -42,6 +42,31 @@ wr_tcp_sb_cur(const struct wr_tcp_conn *c, const struct wr_tcp_out *out)
 		return NULL;
 	return wr_tcp_sb_of(out->sb_pool,
 		wr_tcp_sb_conn_idx(out->sb_pool, c));
+}
+
+/* Whether seg SACKs data sent after seq: a block whose end is above seq
+ * and not above snd_max. */
+static inline bool
+wr_tcp_sacks_past(const struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
+	uint32_t seq)
+{
+	unsigned int k;
+
+	for (k = 0; k < seg->nb_sack; k++)
+		if (wr_tcp_seq_gt(seg->sack[k].right, seq) &&
+			wr_tcp_seq_le(seg->sack[k].right, c->snd_max))
+			return true;
+	return false;
+}
+
+/* The scoreboard of c's SACK recovery: the one it holds while in fast
+ * recovery, else NULL. */
+static inline struct wr_tcp_sb *
+wr_tcp_sb_rec(const struct wr_tcp_conn *c, const struct wr_tcp_out *out)
+{
+	if (!(c->flags & WR_TCP_F_IN_RECOVERY))
+		return NULL;
+	return wr_tcp_sb_cur(c, out);
 }
 
 /* Clear out for a new call. */

@@ -76,6 +76,9 @@ struct wr_tcp_out {
 	uint16_t events;          /* enum wr_tcp_event */
 	bool more;                /* out filled up: call wr_tcp_output again */
 	bool rto_keep;            /* internal: a running RTO is not restarted */
+	bool probe;               /* the call sent a tail loss probe (RFC
+				   * 8985 7.3); its resend, if any, is in
+				   * nb_rtx_segs */
 	/* the caller's: the scoreboard pool of connections whose cfg had
 	 * sb_use (kept by every call; read only for those) */
 	struct wr_tcp_sb_pool *sb_pool;
@@ -136,9 +139,10 @@ void wr_tcp_close(struct wr_tcp_conn *c, uint64_t now_us,
 	struct wr_tcp_out *out);
 
 /*
- * The connection's timer fired at now_us: RTO (retransmit from snd_una,
- * back off, fail past the bound), persist probe, delayed ACK or the end
- * of TIME_WAIT, whichever the state says. Can't fail.
+ * The connection's timer fired at now_us: a tail loss probe (one new
+ * segment, or the last one again), RTO (retransmit from snd_una, back
+ * off, fail past the bound), persist probe, delayed ACK or the end of
+ * TIME_WAIT, whichever the state says. Can't fail.
  */
 void wr_tcp_timeout(struct wr_tcp_conn *c, uint64_t now_us,
 	struct wr_tcp_out *out);

@@ -263,7 +263,8 @@ def conn_bulk_tbf():
              "bytes the receiver read on each connection")
         c.eq(sorted(x["end"] for x in rows), ["fin"] * n, "each ended by a FIN")
         c.eq(b.get("l7_tx_bytes"), n * nbytes, "bytes wirerate sent, once each")
-        rtx = b.get("rtx_rto_segs", 0) + b.get("rtx_fast_segs", 0)
+        rtx = (b.get("rtx_rto_segs", 0) + b.get("rtx_fast_segs", 0) +
+               b.get("rtx_probe_segs", 0))
         c.true(drops > 0, "the tbf dropped frames (%d): the queue was the limit" %
                drops)
         c.true(rtx >= drops, "retransmits (%d) cover the tbf's drops (%d)" % (
@@ -282,12 +283,13 @@ def conn_bulk_tbf():
             print("tbf: goodput %.2f Mbit/s (payload at the shaper: %.2f), "
                   "the shaper sent %.2f Mbit/s over the same span, longest "
                   "wait between two reads %.3f s, tbf drops %d, data segments "
-                  "%d, retransmits %d (RTO %s, fast %s); wirerate sat on an "
-                  "answer over 1 ms for %.3f s of its %.3f s of sending" % (
+                  "%d, retransmits %d (RTO %s, fast %s, probe %s); wirerate "
+                  "sat on an answer over 1 ms for %.3f s of its %.3f s of "
+                  "sending" % (
                       bps / 1e6, GOODPUT_BPS / 1e6, tc_bytes * 8 / span / 1e6,
                       max(x["gap"] for x in rows), drops, data, rtx,
-                      b.get("rtx_rto_segs"), b.get("rtx_fast_segs"), late,
-                      sending))
+                      b.get("rtx_rto_segs"), b.get("rtx_fast_segs"),
+                      b.get("rtx_probe_segs"), late, sending))
         c.done(r)
     finally:
         if td is not None and td.poll() is None:
@@ -364,7 +366,8 @@ def conn_bulk_drop():
              "by a FIN = completed")
         c.eq([x["bytes"] for x in whole], [nbytes] * len(whole),
              "bytes the receiver read on each")
-        rtx = b.get("rtx_rto_segs", 0) + b.get("rtx_fast_segs", 0)
+        rtx = (b.get("rtx_rto_segs", 0) + b.get("rtx_fast_segs", 0) +
+               b.get("rtx_probe_segs", 0))
         c.true(drops["data"] > 0, "nft dropped data segments (%d)" % drops["data"])
         c.true(rtx >= drops["data"], "retransmits (%d) cover nft's drops of data "
                "segments (%d)" % (rtx, drops["data"]))
@@ -389,10 +392,11 @@ def conn_bulk_drop():
                "fast recoveries with a SACK scoreboard (%r), none refused (%r)"
                % (b.get("sack_recoveries"), b.get("sack_refused")))
         print("drop: completed %s, failed %s, nft drops %s, retransmits %d (RTO "
-              "%s, fast %s, SACK recoveries %s), longest wait between two reads "
-              "%.3f s" % (
+              "%s, fast %s, probe %s; tail probes %s, SACK recoveries %s), "
+              "longest wait between two reads %.3f s" % (
                   b.get("completed"), b.get("failed"), drops, rtx,
                   b.get("rtx_rto_segs"), b.get("rtx_fast_segs"),
+                  b.get("rtx_probe_segs"), b.get("tail_probes"),
                   b.get("sack_recoveries"),
                   max([x["gap"] for x in rows] or [0])))
         c.done(r)

@@ -75,6 +75,8 @@ craft_client_books(struct wr_conn_books *b, uint64_t n)
 	b->nb_segs_rx = 5 * n;
 	b->nb_rtx_rto = 11;
 	b->nb_rtx_fast = 22;
+	b->nb_rtx_probe = 4;
+	b->nb_probes = 6;
 	for (i = 1; i <= 1000; i++)
 		wr_hist_add(&b->lat.connect_us, i);
 	for (i = 0; i < b->nb_resps; i++) {
@@ -113,7 +115,7 @@ craft_intervals(struct wr_conn_interval iv[2], const struct wr_conn_books *b)
 	iv[1].nb_resps = b->nb_resps;
 	iv[1].nb_l7_rx_bytes = b->nb_l7_rx_bytes;
 	iv[1].nb_l7_tx_bytes = b->nb_l7_tx_bytes;
-	iv[1].nb_rtx = b->nb_rtx_rto + b->nb_rtx_fast;
+	iv[1].nb_rtx = wr_conn_books_rtx(b);
 	iv[0].t_s = CRAFT_DURATION_S / 2;
 	iv[0].nb_attempted = b->nb_attempted / 2;
 	iv[0].nb_completed = b->nb_completed / 2;

@@ -82,7 +82,10 @@ test_client_doc(void)
 	WR_CHECK_U64(num(doc, "connections.books.failed.http"), 6);
 	WR_CHECK_U64(num(doc, "connections.books.unstarted.pool"), 7);
 	WR_CHECK_U64(num(doc, "connections.books.l7_rx_bytes"), 9970000);
-	WR_CHECK_U64(num(doc, "connections.retransmits.total_segs"), 33);
+	WR_CHECK_U64(num(doc, "connections.retransmits.total_segs"), 37);
+	WR_CHECK_U64(num(doc, "connections.retransmits.probe_segs"), 4);
+	WR_CHECK_U64(num(doc, "connections.books.rtx_probe_segs"), 4);
+	WR_CHECK_U64(num(doc, "connections.books.tail_probes"), 6);
 	WR_CHECK_U64(num(doc, "connections.peak_open"), 700);
 	/* 10000 and 9970 connections, 9970 answers of 1000 B in 2 s */
 	WR_CHECK_NEAR(num(doc, "connections.rates.attempted_cps"), 5000, 1e-9);
@@ -146,7 +149,7 @@ test_intervals(void)
 	WR_CHECK_NEAR(num(doc, "connections.intervals[1].completed_cps"), 4985, 1e-9);
 	WR_CHECK_NEAR(num(doc, "connections.intervals[1].goodput_bps"),
 		4985000.0 * 8, 1e-6);
-	WR_CHECK_U64(num(doc, "connections.intervals[1].rtx_segs"), 33);
+	WR_CHECK_U64(num(doc, "connections.intervals[1].rtx_segs"), 37);
 	json_decref(doc);
 	/* no time: no rate (null), the counts as they are */
 	res.duration_s = 0;

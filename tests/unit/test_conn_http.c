@@ -74,8 +74,7 @@ run_http(uint64_t n, uint32_t reqs, int family, uint32_t max_open)
 		WR_CHECK_U64(P.c2s.seen.nb_pkts, 4 * n);
 		WR_CHECK_U64(P.s2c.seen.nb_pkts, 4 * n);
 	}
-	WR_CHECK_U64(cb->nb_rtx_rto + cb->nb_rtx_fast + sb->nb_rtx_rto +
-		sb->nb_rtx_fast, 0);
+	WR_CHECK_U64(wr_conn_books_rtx(cb) + wr_conn_books_rtx(sb), 0);
 	/* latencies: one connect per connection, one ttfb/ttlb a request;
 	 * the link's round trip is 100 us */
 	WR_CHECK_U64(cb->lat.connect_us.nb, n);

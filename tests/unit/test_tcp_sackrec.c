@@ -339,13 +339,15 @@ ack_sacks(uint32_t ack, const uint32_t *l, const uint32_t *r,
  * sent in it loses 13, which NextSeg resends. The full ACK (0 back, up
  * to 13) ends recovery while 13's resend is in flight, and the duplicates
  * the receiver sends until it arrives SACK only what was sent before it:
- * no second recovery, no second resend of 13.
+ * no second recovery, no second resend of 13. If that resend was lost,
+ * duplicates SACK what was sent after it: the third starts recovery and
+ * 13 goes again.
  */
 static void
 test_resend_past_recover(void)
 {
 	struct wr_tcp_conn *c = &conns[0];
-	uint32_t seqs[WR_TCP_OUT_MAX_SEGS], l[2], r[2], max0;
+	uint32_t seqs[WR_TCP_OUT_MAX_SEGS], l[2], r[2], max0, mark = 0;
 	unsigned int i, n, nb_13 = 0;
 
 	setup(4);
@@ -363,15 +365,21 @@ test_resend_past_recover(void)
 	WR_CHECK(c->flags & WR_TCP_F_IN_RECOVERY);
 	WR_CHECK_U64(c->recover, sq(12));
 	WR_CHECK_U64(nb_13, 1);
+	/* snd_max as 13's resend left */
+	if (wr_tcp_sb_of(&pool, 0) != NULL)
+		mark = wr_tcp_sb_of(&pool, 0)->rxt_mark;
+	WR_CHECK(wr_tcp_seq_gt(mark, sq(15)) && wr_tcp_seq_lt(mark, c->snd_max));
 	/* 0 back: the ACK covers recover, not 13 */
 	l[0] = sq(14);
-	r[0] = sq(17);
+	r[0] = sq(15);
 	ack_sacks(sq(13), l, r, 1);
 	WR_CHECK(!(c->flags & WR_TCP_F_IN_RECOVERY));
-	WR_CHECK_U64(pool.nb_free, 4);
-	/* the duplicates sent before 13's resend arrived */
+	/* 14 is still SACKed: the scoreboard stays */
+	WR_CHECK_U64(pool.nb_free, 3);
+	WR_CHECK_U64(c->recover, mark);
+	/* the duplicates of what was sent before 13's resend */
 	for (i = 0; i < 4; i++) {
-		r[0] = sq(18 + i / 2);
+		r[0] = sq(15) + (mark - sq(15)) * (i + 1) / 4;
 		max0 = c->snd_max;
 		ack_sacks(sq(13), l, r, 1);
 		n = resent(max0, seqs);
@@ -381,11 +389,59 @@ test_resend_past_recover(void)
 	WR_CHECK(!(c->flags & WR_TCP_F_IN_RECOVERY));
 	WR_CHECK_U64(nb_13, 1);
 	WR_CHECK_U64(pool.nb_taken, 1);
+	/* 13's resend lost: what was sent after it is SACKed */
+	c->nb_dupacks = 0;
+	for (i = 0; i < 3; i++) {
+		r[0] = mark + (i + 1) * MSS / 2;
+		max0 = c->snd_max;
+		ack_sacks(sq(13), l, r, 1);
+		n = resent(max0, seqs);
+		while (n-- > 0)
+			nb_13 += seqs[n] == sq(13);
+	}
+	WR_CHECK(c->flags & WR_TCP_F_IN_RECOVERY);
+	WR_CHECK_U64(nb_13, 2);
+	WR_CHECK_U64(pool.nb_taken, 2);
+}
+
+/*
+ * Blocks before the third duplicate are kept: segments 0, 2 and 4 lost;
+ * each duplicate SACKs only its newest range (as a receiver with more
+ * ranges than its 3 or 4 blocks ends up doing). The scoreboard, held
+ * from the first, knows 1 and 3: recovery resends 0, 2 and 4, never 1
+ * or 3 (taken at the third duplicate with its one block, it resent all
+ * of 0 to 4).
+ */
+static void
+test_blocks_before_recovery(void)
+{
+	uint32_t seqs[WR_TCP_OUT_MAX_SEGS], l[1], r[1], max0, got = 0;
+	unsigned int i, k, n, j;
+
+	setup(4);
+	for (i = 0; i < 8; i++) {
+		k = i < 3 ? 2 * i + 1 : 7 + i;
+		l[0] = sq(i < 3 ? 1 : 5);
+		r[0] = sq(k + 1);
+		if (i < 3)
+			l[0] = sq(k);
+		max0 = conns[0].snd_max;
+		ack_sacks(sq(0), l, r, 1);
+		n = resent(max0, seqs);
+		while (n-- > 0)
+			for (j = 0; j < 8; j++)
+				if (seqs[n] == sq(j))
+					got |= 1u << j;
+	}
+	WR_CHECK(conns[0].flags & WR_TCP_F_IN_RECOVERY);
+	WR_CHECK_U64(got, 0x15);     /* 0, 2 and 4 resent; not 1 nor 3 */
+	wr_tcp_sb_give(&pool, 0);
 }
 
 int
 main(void)
 {
+	WR_TEST_RUN(test_blocks_before_recovery);
 	WR_TEST_RUN(test_resend_past_recover);
 	WR_TEST_RUN(test_window_grows);
 	WR_TEST_RUN(test_holes_in_order);

@@ -58,10 +58,17 @@ test_pool(void)
 	WR_CHECK_U64(p.nb_refused, 1);
 	WR_CHECK_U64(p.nb_taken, 4);
 	WR_CHECK_U64(p.nb_free, 0);
-	/* a connection that holds one gets the same one, cleared */
+	/* a connection that holds one gets the same one, its ranges kept,
+	 * HighRxt at the new snd_una; holding takes none and counts none */
 	sb[0]->nb_ranges = 3;
 	WR_CHECK(wr_tcp_sb_take(&p, 0, 7) == sb[0]);
-	WR_CHECK_U64(sb[0]->nb_ranges, 0);
+	WR_CHECK_U64(sb[0]->nb_ranges, 3);
+	WR_CHECK_U64(sb[0]->high_rxt, 7);
+	WR_CHECK_U64(p.nb_refused, 1);
+	WR_CHECK_U64(p.nb_taken, 5);
+	WR_CHECK(wr_tcp_sb_hold(&p, 0, 9) == sb[0]);
+	WR_CHECK(wr_tcp_sb_hold(&p, 5, 9) == NULL);
+	WR_CHECK_U64(p.nb_taken, 5);
 	WR_CHECK_U64(p.nb_refused, 1);
 	wr_tcp_sb_give(&p, 2);
 	wr_tcp_sb_give(&p, 2);

@@ -34,9 +34,9 @@ def check_books(c, r, final):
     b, s = r.doc["connections"]["books"], r.doc["connections_server"]["books"]
     want = {
         "client": (b["open"], b["completed"], sum(b["failed"].values()),
-                   b["rtx_rto_segs"] + b["rtx_fast_segs"]),
+                   b["rtx_rto_segs"] + b["rtx_fast_segs"] + b["rtx_probe_segs"]),
         "server": (s["open"], s["closed"], sum(s["failed"].values()),
-                   s["rtx_rto_segs"] + s["rtx_fast_segs"]),
+                   s["rtx_rto_segs"] + s["rtx_fast_segs"] + s["rtx_probe_segs"]),
     }
     for row in final:
         c.eq((row[3], row[4], row[5], row[8]), want[row[1]],
