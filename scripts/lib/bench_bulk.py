@@ -69,6 +69,10 @@ def bulk_figures(doc):
     return {"l2_gbps": 8e-9 * l2 / secs, "goodput_gbps": 8e-9 * s["l7_rx_bytes"] / secs,
             "bytes_sent": b["l7_tx_bytes"], "bytes_delivered": s["l7_rx_bytes"],
             "frames": got, "full_frames": -(-s["l7_rx_bytes"] // MSS),
+            # segments the client sent again: on a lossless ring, tail
+            # loss probes of a window the descheduled server held up
+            "rtx_segs": (b["rtx_rto_segs"] + b["rtx_fast_segs"] +
+                         b.get("rtx_probe_segs", 0)),
             "cycles_per_frame": busy / got if got else None,
             "cycles_per_byte": busy / l2 if l2 else None,
             "server_cycles_per_frame": port_busy(doc, 1) / got if got else None,

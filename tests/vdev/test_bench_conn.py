@@ -70,7 +70,9 @@ def bench_conn_bulk():
     stateless TX, a ring pair each): the bulk client's bytes sent are the
     bytes the server delivered; the L2 bytes behind its Gb/s lie between
     the full-size frames the bytes need and the frames the ring PMD passed
-    (nic_ipackets) at 1518 B each, none more than a handful not full; the
+    (nic_ipackets) at 1518 B each, none more than a handful not full or
+    sent again (the client's books: a tail loss probe may resend the
+    last segment of a window a descheduled server held up); the
     stateless frames counted by the ring PMD were all received as own
     frames; the ratio is that of the medians."""
     c = Checker("bench_conn_bulk")
@@ -85,8 +87,9 @@ def bench_conn_bulk():
     full = b["bytes_delivered"] // bench_bulk.MSS
     c.true(full * bench_bulk.FRAME - 1 <= l2 <= b["frames"] * bench_bulk.FRAME + 1,
            "bulk L2 bytes %.0f within the PMD's %d frames: %r" % (l2, b["frames"], b))
-    c.true(0 <= b["frames"] - b["full_frames"] <= 8,
-           "PMD frames less full-size data frames: %r" % b)
+    c.true(0 <= b["frames"] - b["full_frames"] - b["rtx_segs"] <= 8,
+           "PMD frames less full-size data frames and segments sent "
+           "again: %r" % b)
     c.true(b["books_close"] and b["pmd_agree"], "bulk verdicts: %r" % b)
     c.true(s["frames"] > 0 and s["pmd_agree"], "stateless: %r" % s)
     c.eq(t["ratio"], t["bulk_l2_gbps"] / t["stateless_l2_gbps"], "ratio")
