@@ -96,9 +96,7 @@ sb_end_recover(struct wr_tcp_conn *c, const struct wr_tcp_out *out)
 		c->recover = sb->rxt_mark;
 }
 
-
-
-/* Give the scoreboard back, if c holds one (recovery ended). */
+/* Give the scoreboard back, if c holds one (an RTO: sack.h). */
 static void
 sb_leave(const struct wr_tcp_conn *c, struct wr_tcp_out *out)
 {

@@ -127,7 +127,7 @@ sb_advance(struct wr_tcp_sb *sb, uint32_t snd_una)
 		sb->forgot = 0;
 }
 
-/* Range [s, e) was forgotten (the scoreboard full). */
+/* A range starting at s was forgotten (the scoreboard full). */
 static void
 sb_forget(struct wr_tcp_sb *sb, uint32_t una, uint32_t s)
 {
