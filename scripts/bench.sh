@@ -10,7 +10,7 @@ set -euo pipefail
 usage() {
 	cat <<USAGE
 Usage: $0 [--runs N] [--seconds S] [--cases LIST] [--out DIR]
-       [--min-share F] [--attempts N] [--workers LIST]
+       [--min-share F] [--attempts N] [--workers LIST] [--link KIND]
   --runs N       runs of each program per figure, alternating [5]
   --seconds S    length of each run, >= 2 [3]
   --cases LIST   comma-separated, from tx64,tx1518,rx64,rx1518,stamp,traffic,
@@ -21,8 +21,11 @@ Usage: $0 [--runs N] [--seconds S] [--cases LIST] [--out DIR]
                  of its CPU (other processes took the rest) [0.5]
   --attempts N   tries per run at most, the best share kept [3]
   --workers LIST worker lcore counts of the scale case, e.g. 1,2,4,8,15 [1,2]
+  --link KIND    shared: DPDK's shared libraries, as Debian's package links
+                 them; static: its static libraries in the program
+                 (-Ddpdk_link=static, built in build-bench-static/) [shared]
 Installs what is missing (apt), reserves hugepages, builds a release build
-in build-bench/, then measures. Needs both CPUs: run it on a quiet machine
+in build-bench/ (or build-bench-static/), then measures. Needs both CPUs: run it on a quiet machine
 (the load average before and after is part of the report).
 USAGE
 }
@@ -34,6 +37,7 @@ out=
 min_share=0.5
 attempts=3
 workers=1,2
+link=shared
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=${2:?--runs needs a value}; shift 2 ;;
@@ -43,14 +47,20 @@ while [ $# -gt 0 ]; do
 	--min-share) min_share=${2:?--min-share needs a value}; shift 2 ;;
 	--attempts) attempts=${2:?--attempts needs a value}; shift 2 ;;
 	--workers) workers=${2:?--workers needs a value}; shift 2 ;;
+	--link) link=${2:?--link needs a value}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "--runs $runs: expected a whole number >= 1" >&2; exit 2; }
+case $link in
+shared) bench_dir=build-bench ;;
+static) bench_dir=build-bench-static ;;
+*) echo "--link $link: expected shared or static" >&2; exit 2 ;;
+esac
 
 # A build of its own, release, so the test build's settings never leak in.
-WR_BUILD=${WR_BENCH_BUILD:-$WR_ROOT/build-bench}
+WR_BUILD=${WR_BENCH_BUILD:-$WR_ROOT/$bench_dir}
 out=${out:-$WR_BUILD}
 
 wr_need_root
@@ -59,7 +69,7 @@ wr_need_root
 wr_install "${WR_PACKAGES[@]}" coreutils nginx-light wrk ethtool
 command -v dpdk-testpmd >/dev/null || wr_die "dpdk-testpmd not found (package dpdk)"
 wr_hugepages
-wr_build -Dbuildtype=release -Dwerror=true
+wr_build -Dbuildtype=release -Dwerror=true -Ddpdk_link="$link"
 mkdir -p "$out"
 wr_log "load average now: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 wr_log "benchmark: $runs runs x ${seconds}s per program and case"

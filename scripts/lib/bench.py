@@ -379,11 +379,12 @@ def markdown(res):
     """The tables of docs/dev/bench.md from a summarised result."""
     e = res["env"]
     out = ["Measured %s on %s, %d CPUs (TSC %.3f GHz), %d runs of %g s per "
-           "figure. Load average %s before, %s after; CPUs busy %.0f %% in the "
+           "figure, wirerate linked to DPDK's %s libraries (testpmd: Debian's, "
+           "shared). Load average %s before, %s after; CPUs busy %.0f %% in the "
            "2 s before (others' work), %.0f %% during (one polling worker is "
            "%.0f %%); steal %.1f %%." % (
                e["date"], e["cpu_model"], e["nproc"], e["tsc_hz"] / 1e9, res["runs"],
-               res["seconds"], " ".join("%.2f" % x for x in e["load_before"]),
+               res["seconds"], e["dpdk_link"], " ".join("%.2f" % x for x in e["load_before"]),
                " ".join("%.2f" % x for x in e["load_after"]), e["busy_before_pct"],
                e["busy_during_pct"], 100.0 / e["nproc"], e["steal_pct"]),
            "", "Wall-clock Mpps, median of the runs, and the ratio of the "
@@ -437,7 +438,14 @@ def markdown(res):
     return "\n".join(out) + "\n"
 
 
-def env_info(tsc_hz):
+def dpdk_link(program):
+    """How program links DPDK: "shared" when the loader maps a librte
+    library for it (ldd), "static" when none (-Ddpdk_link=static)."""
+    p = subprocess.run(["ldd", program], capture_output=True, text=True)
+    return "shared" if "librte_" in p.stdout else "static"
+
+
+def env_info(tsc_hz, program):
     model = "unknown"
     with open("/proc/cpuinfo") as f:
         for line in f:
@@ -445,6 +453,7 @@ def env_info(tsc_hz):
                 model = line.split(":", 1)[1].strip()
                 break
     return {"cpu_model": model, "tsc_hz": tsc_hz, "nproc": os.cpu_count(),
+            "dpdk_link": dpdk_link(program),
             "date": time.strftime("%Y-%m-%d %H:%M %Z"),
             "dpdk_package": subprocess.run(
                 ["dpkg-query", "-W", "-f", "${Version}", "dpdk"],
@@ -521,7 +530,7 @@ def main():
                  res["scale"] or {}, res["stacks"] or {}, res["conn_cps"] or {},
                  res["conn_memif"] or {}, res["conn_bulk"] or {}]
                 if r.get("tsc_hz")), 0)
-    res["env"] = env_info(tsc)
+    res["env"] = env_info(tsc, args.wirerate)
     res["env"].update({"load_before": load0, "load_after": loadavg(),
                        "steal_pct": 100.0 * (cpu1[1] - cpu0[1]) / max(1, cpu1[0] - cpu0[0]),
                        "busy_before_pct": busy_pct(q0, cpu0),
