@@ -25,8 +25,9 @@ Usage: $0 [--runs N] [--seconds S] [--cases LIST] [--out DIR]
                  them; static: its static libraries in the program
                  (-Ddpdk_link=static, built in build-bench-static/) [shared]
 Installs what is missing (apt), reserves hugepages, builds a release build
-in build-bench/ (or build-bench-static/), then measures. Needs both CPUs: run it on a quiet machine
-(the load average before and after is part of the report).
+in build-bench/ (or build-bench-static/), then measures. Needs both CPUs:
+run it on a quiet machine (the load average before and after is part of
+the report).
 USAGE
 }
 
