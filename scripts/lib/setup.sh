@@ -176,7 +176,10 @@ wr_build_in() {
 	local dir=$1
 	shift
 	if [ -f "$dir/build.ninja" ]; then
-		meson configure "$dir" "$@" >/dev/null
+		# A directory set up before an option existed knows no such
+		# option until meson reads meson_options.txt again.
+		meson configure "$dir" "$@" >/dev/null 2>&1 ||
+			meson setup --reconfigure "$dir" "$WR_ROOT" "$@" >/dev/null
 	else
 		meson setup "$dir" "$WR_ROOT" "$@" >/dev/null
 	fi || wr_die "meson set-up of $dir failed"
