@@ -414,7 +414,7 @@ def stale(ipv6):
                                 text=True)
         time.sleep(1)
         r = wrtest.run(vdevs(), port_ips(ipv6) + [
-            "--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps", "--duration", "10",
+            "--tx-ports", "0", "--rx-ports", "1", "--rate", "2kpps", "--duration", "6",
             "--plain"] + (["--ipv6", "--size", "84"] if ipv6 else []))
         time.sleep(0.5)
         dump.terminate()
@@ -430,7 +430,7 @@ def stale(ipv6):
             c.eq(len(answers), t1["tx_service_pkts"], "tcpdump saw each answer")
             c.eq(r.doc["streams"][0]["lost_pkts"], 0, "nothing lost")
             wrtest.stream_balance(c, r.doc)
-            print("v%d: the router asked port 1 %d times in 10 s" % (
+            print("v%d: the router asked port 1 %d times in 6 s" % (
                 6 if ipv6 else 4, t1["rx_service_pkts"]))
         c.done(r)
     finally:
@@ -439,7 +439,7 @@ def stale(ipv6):
 
 def l3_stale_v4():
     """The router's neighbour timers made short (reachable 0.5 s, probe
-    after 1 s): over a 10 s trial it re-resolves wirerate's receiving
+    after 1 s): over a 6 s trial it re-resolves wirerate's receiving
     port several times, each request answered (tcpdump sees each answer
     wirerate counts), and no frame is lost; without the responder the
     entry fails after 3 s and traffic stops."""
