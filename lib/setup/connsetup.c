@@ -14,7 +14,9 @@
 #include "connsetup.h"
 #include "datapath/connworker.h"
 #include "datapath/worker.h"
+#include "ringpair.h"
 #include "run.h"
+#include "vport.h"
 
 /* The pool and the engine of q, for port p, on p's socket. */
 static int
@@ -59,11 +61,33 @@ connq_macs(struct wr_connq *q, const struct wr_run *run, const struct wr_port *p
 }
 
 /*
+ * Whether p delivers what its queue n sends to the peer's queue n, and
+ * the peer's queue n to its own: a ring pair, memif. A connection then
+ * stays on the queue pair of the worker that opened or took it, as long
+ * as the far end answers on the queue it received on (wirerate's server
+ * does; docs/tcp.md "On the wire").
+ */
+static bool
+connq_paired(const struct wr_port *p)
+{
+	return wr_port_is_ring_pair(p->port_id) || wr_vport_memif(p);
+}
+
+/* The search modes run one queue pair a port. */
+static bool
+connq_mode_one_pair(enum wr_mode m)
+{
+	return m == WR_MODE_CONN_RATE || m == WR_MODE_CONN_CAPACITY ||
+		m == WR_MODE_CONN_LOAD || m == WR_MODE_CONN_TEARDOWN;
+}
+
+/*
  * Whether both directions of each connection of port p reach the worker
  * that owns it on p's nq queue pairs (docs/tcp.md "On the wire"): one
- * pair always; a server on net_tap, whose kernel end (tun) sends a
- * flow's frames to the queue its symmetric hash picks, the queue its
- * SYN came in on; no client, no other PMD yet.
+ * pair always; a port whose queues are paired with the peer's (a ring
+ * pair, memif), both roles; a server on net_tap, whose kernel end (tun)
+ * sends a flow's frames to the queue its symmetric hash picks, the queue
+ * its SYN came in on; no client there, no other PMD yet.
  */
 static int
 connq_steered(const struct wr_run *run, const struct wr_port *p,
@@ -73,12 +97,22 @@ connq_steered(const struct wr_run *run, const struct wr_port *p,
 
 	if (nq == 1)
 		return 0;
+	if (connq_mode_one_pair(m))
+		return wr_err_usage(err, -EINVAL, "port %u: --mode %s runs on one "
+			"queue pair a port (--txq 1 --rxq 1); several are for a "
+			"connection run of --mode run", p->port_id,
+			m == WR_MODE_CONN_RATE ? "conn-rate" : m == WR_MODE_CONN_LOAD ?
+			"conn-load" : m == WR_MODE_CONN_TEARDOWN ? "conn-teardown" :
+			"conn-capacity");
+	if (connq_paired(p))
+		return 0;
 	if (strcmp(p->driver, "net_tap") != 0)
 		return wr_err_usage(err, -EINVAL, "port %u (%s): a connection run "
 			"on %u queue pairs needs each connection's frames both ways "
 			"on the queue of the worker that owns it; %s gives no such "
-			"steering (a server on net_tap has it: the kernel's tun "
-			"hashes both directions alike); use --txq 1 --rxq 1 on it",
+			"steering (ring pairs and memif pair their queues; a server "
+			"on net_tap has it: the kernel's tun hashes both directions "
+			"alike); use --txq 1 --rxq 1 on it",
 			p->port_id, p->driver, nq, p->driver);
 	if (role == WR_CONN_CLIENT)
 		return wr_err_usage(err, -EINVAL, "port %u (net_tap): a client on "
@@ -87,14 +121,42 @@ connq_steered(const struct wr_run *run, const struct wr_port *p,
 			"that wrote the SYN, so about %u in %u would reach a worker "
 			"that does not own it; a client takes --txq 1 --rxq 1 here "
 			"(a server may take more)", p->port_id, nq, nq - 1, nq);
-	if (m == WR_MODE_CONN_RATE || m == WR_MODE_CONN_CAPACITY ||
-			m == WR_MODE_CONN_LOAD || m == WR_MODE_CONN_TEARDOWN)
-		return wr_err_usage(err, -EINVAL, "port %u: --mode %s runs on one "
-			"queue pair a port (--txq 1 --rxq 1); several are for a "
-			"connection run of --mode run", p->port_id,
-			m == WR_MODE_CONN_RATE ? "conn-rate" : m == WR_MODE_CONN_LOAD ?
-			"conn-load" : m == WR_MODE_CONN_TEARDOWN ? "conn-teardown" :
-			"conn-capacity");
+	return 0;
+}
+
+/* Worker q's part of n shared by nq: the first n % nq one more. */
+static uint64_t
+connq_share(uint64_t n, unsigned int q, unsigned int nq)
+{
+	return n / nq + (q < n % nq ? 1 : 0);
+}
+
+/*
+ * A client on queue pair q of nq: its slice of the source ports and its
+ * part of the connections open at once, the rate and the count, so that
+ * the workers' tuples never meet and their sums are what was asked.
+ */
+static int
+connq_client_part(struct wr_conn_cfg *cc, const struct wr_port *p,
+		unsigned int q, unsigned int nq, struct wr_error *err)
+{
+	uint32_t ports = (uint32_t)cc->lport_last - cc->lport_first + 1u;
+	const char *opt = ports < nq ? "--conn-sport" :
+		cc->max_open < nq ? "--conn-concurrency" :
+		cc->cps != 0 && cc->cps < nq ? "--conn-rate" :
+		cc->nb_conns != 0 && cc->nb_conns < nq ? "--conn-count" : NULL;
+	uint32_t first = cc->lport_first;
+
+	if (opt != NULL)
+		return wr_err_usage(err, -EINVAL, "port %u: %s gives less than one "
+			"for each of the client's %u queue pairs (--txq/--rxq): the "
+			"workers share the source ports, the connections open at "
+			"once, the rate and the count", p->port_id, opt, nq);
+	cc->lport_first = (uint16_t)(first + (uint64_t)ports * q / nq);
+	cc->lport_last = (uint16_t)(first + (uint64_t)ports * (q + 1) / nq - 1);
+	cc->max_open = (uint32_t)connq_share(cc->max_open, q, nq);
+	cc->cps = connq_share(cc->cps, q, nq);
+	cc->nb_conns = connq_share(cc->nb_conns, q, nq);
 	return 0;
 }
 
@@ -135,6 +197,8 @@ connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
 	rc = wr_opts_conn_port_cfg(run->setup.cfg, p->port_id, &cc, err);
 	if (rc == 0)
 		rc = connq_steered(run, p, p->nb_txq, cc.role, err);
+	if (rc == 0 && cc.role == WR_CONN_CLIENT && p->nb_txq > 1)
+		rc = connq_client_part(&cc, p, w->tx[0]->queue, p->nb_txq, err);
 	if (rc != 0)
 		return rc;
 	q = rte_zmalloc_socket("wr_connq", sizeof(*q), RTE_CACHE_LINE_SIZE, p->socket);
@@ -148,6 +212,7 @@ connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
 	q->rxq = w->rx[0];
 	q->ip_room = p->mtu != 0 ? p->mtu : RTE_ETHER_MTU;
 	q->role = cc.role;
+	q->nb_conns = cc.nb_conns;
 	connq_macs(q, run, p);
 	rc = connq_memory(q, p, &cc, err);
 	if (rc != 0)

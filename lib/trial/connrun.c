@@ -32,7 +32,7 @@ wr_run_conn_done(const struct wr_run *run)
 		if (q == NULL || q->role != WR_CONN_CLIENT)
 			continue;
 		b = wr_run_connq_books(run, i);
-		if (b == NULL || b->nb_attempted < cc->nb_conns || b->nb_open != 0)
+		if (b == NULL || b->nb_attempted < q->nb_conns || b->nb_open != 0)
 			return false;
 	}
 	return true;

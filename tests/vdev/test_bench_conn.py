@@ -99,6 +99,69 @@ def bench_conn_bulk():
     c.done()
 
 
+def memif_pair(c, srv, cli, watch=None):
+    """A server process (srv: its lcores and options) and a client
+    process (cli: the same) joined by memif, the client started once the
+    server's socket exists; watch(client), when given, runs once the
+    client has printed its closing lines; then the server gets SIGINT.
+    Ends the case when either exits other than 0. Returns (client's
+    result, server's result, seconds the client took to leave after the
+    server, the client's stderr)."""
+    if wrtest.hugepages_free() < wrtest.eal.HUGEPAGES_MIN:
+        c.skip("memif needs hugepages: fewer than %d free" % wrtest.eal.HUGEPAGES_MIN)
+        c.done()
+    tag = str(os.getpid())
+    with tempfile.TemporaryDirectory() as d:
+        sock, sp, cp = (os.path.join(d, x) for x in ("m.sock", "s.json", "c.json"))
+        seal = wrtest.eal.eal_args([bench_conn.memif_vdev(sock, "server")],
+                                   prefix="wrtls" + tag, huge=True)
+        ceal = wrtest.eal.eal_args([bench_conn.memif_vdev(sock, "client")],
+                                   prefix="wrtlc" + tag, huge=True)
+        proc = subprocess.Popen(
+            [wrtest.WIRERATE, "--lcores", srv[0]] + seal[2:] + ["--"] + srv[1] +
+            ["--json", sp], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, stdin=subprocess.DEVNULL)
+        cli_p = None
+        try:
+            end = time.monotonic() + 30
+            while not os.path.exists(sock) and time.monotonic() < end:
+                time.sleep(0.05)
+            cli_p = subprocess.Popen(
+                [wrtest.WIRERATE, "--lcores", cli[0]] + ceal[2:] + ["--"] + cli[1] +
+                ["--json", cp], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                text=True, stdin=subprocess.DEVNULL)
+            seen = False
+            for line in cli_p.stdout:
+                if line.startswith("frames: "):
+                    seen = True
+                    break
+            c.true(seen, "the client's closing lines")
+            if watch is not None:
+                watch(cli_p)
+        finally:
+            out_s = bench_conn.stop(proc)
+            t0 = time.monotonic()
+            err = ""
+            if cli_p is not None:
+                try:
+                    err = cli_p.communicate(timeout=15)[1]
+                except subprocess.TimeoutExpired:
+                    cli_p.kill()
+                    err = cli_p.communicate()[1]
+            for pfx in ("wrtls", "wrtlc"):
+                wrtest.eal.remove_runtime_dir(pfx + tag)
+        left = time.monotonic() - t0
+        c.eq(proc.returncode, 0, "server exit: %s" % out_s[-1500:])
+        c.eq(cli_p.returncode, 0, "client exit: %s" % err[-1500:])
+        if proc.returncode != 0 or cli_p.returncode != 0:
+            c.done()
+        with open(cp) as f:
+            cd = json.load(f)
+        with open(sp) as f:
+            sd = json.load(f)
+    return cd, sd, left, err
+
+
 def conn_linger_memif():
     """A client connection run over memif with --linger 10s against a
     server in another process: after its closing lines the client keeps
@@ -110,68 +173,23 @@ def conn_linger_memif():
     run in fifteen). The server's own result has accepted = the client's
     completed, the client's memif PMD counted the server's segments."""
     c = Checker("conn_linger_memif")
-    if wrtest.hugepages_free() < wrtest.eal.HUGEPAGES_MIN:
-        c.skip("memif needs hugepages: fewer than %d free" % wrtest.eal.HUGEPAGES_MIN)
-        c.done()
-    tag = str(os.getpid())
-    with tempfile.TemporaryDirectory() as d:
-        sock, sp, cp = (os.path.join(d, x) for x in ("m.sock", "s.json", "c.json"))
-        seal = wrtest.eal.eal_args([bench_conn.memif_vdev(sock, "server")],
-                                   prefix="wrtls" + tag, huge=True)
-        ceal = wrtest.eal.eal_args([bench_conn.memif_vdev(sock, "client")],
-                                   prefix="wrtlc" + tag, huge=True)
-        srv = subprocess.Popen(
-            [wrtest.WIRERATE, "--lcores", "0@0,1@%d" % min(1, os.cpu_count() - 1)] +
-            seal[2:] + ["--", "--conn", "server", "--port-ip", "0=198.19.0.1/15",
-                        "--conn-concurrency", "1000", "--conn-time-wait", "1ms",
-                        "--duration", "0", "--link-timeout", "0", "--quiet",
-                        "--json", sp],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            stdin=subprocess.DEVNULL)
-        cli = None
-        try:
-            end = time.monotonic() + 30
-            while not os.path.exists(sock) and time.monotonic() < end:
-                time.sleep(0.05)
-            cli = subprocess.Popen(
-                [wrtest.WIRERATE, "--lcores", "0@0,1@0"] + ceal[2:] + [
-                    "--", "--conn", "client", "--port-ip", "0=198.18.0.2/15",
-                    "--conn-server", "198.19.0.1:80", "--duration", "1s",
-                    "--conn-concurrency", "1000", "--conn-time-wait", "1ms",
-                    "--linger", "10s", "--quiet", "--json", cp],
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                stdin=subprocess.DEVNULL)
-            seen = False
-            for line in cli.stdout:
-                if line.startswith("frames: "):
-                    seen = True
-                    break
-            c.true(seen, "the client's closing lines")
-            time.sleep(2)
-            c.true(cli.poll() is None, "the client still open 2 s after its "
-                   "closing lines (exit %r)" % cli.poll())
-        finally:
-            out_s = bench_conn.stop(srv)
-            t0 = time.monotonic()
-            if cli is not None:
-                try:
-                    err = cli.communicate(timeout=15)[1]
-                except subprocess.TimeoutExpired:
-                    cli.kill()
-                    err = cli.communicate()[1]
-            for pfx in ("wrtls", "wrtlc"):
-                wrtest.eal.remove_runtime_dir(pfx + tag)
-        left = time.monotonic() - t0
-        c.eq(srv.returncode, 0, "server exit: %s" % out_s[-1500:])
-        c.eq(cli.returncode, 0, "client exit: %s" % err[-1500:])
-        c.true(left < 5, "the client left %.1f s after the server" % left)
-        c.true("--linger" not in err, "no note that --linger ran out: %r" % err)
-        if srv.returncode != 0 or cli.returncode != 0:
-            c.done()
-        with open(cp) as f:
-            cd = json.load(f)
-        with open(sp) as f:
-            sd = json.load(f)
+
+    def still_open(cli):
+        time.sleep(2)
+        c.true(cli.poll() is None, "the client still open 2 s after its "
+               "closing lines (exit %r)" % cli.poll())
+
+    cd, sd, left, err = memif_pair(
+        c, ("0@0,1@%d" % min(1, os.cpu_count() - 1),
+            ["--conn", "server", "--port-ip", "0=198.19.0.1/15",
+             "--conn-concurrency", "1000", "--conn-time-wait", "1ms",
+             "--duration", "0", "--link-timeout", "0", "--quiet"]),
+        ("0@0,1@0", ["--conn", "client", "--port-ip", "0=198.18.0.2/15",
+                     "--conn-server", "198.19.0.1:80", "--duration", "1s",
+                     "--conn-concurrency", "1000", "--conn-time-wait", "1ms",
+                     "--linger", "10s", "--quiet"]), still_open)
+    c.true(left < 5, "the client left %.1f s after the server" % left)
+    c.true("--linger" not in err, "no note that --linger ran out: %r" % err)
     b, sb = cd["connections"]["books"], sd["connections"]["books"]
     c.true(b["completed"] > 0, "connections completed")
     c.eq((b["failed_total"], sb["accepted"], sb["closed"]),
@@ -182,7 +200,46 @@ def conn_linger_memif():
     c.done()
 
 
-CASES = cases.by_name(bench_conn_memif, bench_conn_bulk, conn_linger_memif)
+def conn_queues_memif():
+    """Two queue pairs a side between two processes over memif, whose
+    queue n lands in the peer's queue n: the client's two workers split
+    --conn-count (2,001 and 2,000); the server's worker of each queue
+    accepted exactly what the client's worker of that queue completed and
+    got no segment of a connection it does not own; the client's memif
+    PMD counted, less ARP, the segments of its two workers each way."""
+    c = Checker("conn_queues_memif")
+    n = 4001
+    q2 = ["--txq", "2", "--rxq", "2"]
+    cpu1 = min(1, os.cpu_count() - 1)
+    cd, sd, _, _ = memif_pair(
+        c, ("0@0,1@%d,2@%d" % (cpu1, cpu1),
+            q2 + ["--conn", "server", "--port-ip", "0=198.19.0.1/15",
+                  "--conn-concurrency", "1000", "--conn-time-wait", "1ms",
+                  "--duration", "0", "--link-timeout", "0", "--quiet"]),
+        ("0@0,1@0,2@0", q2 + ["--conn", "client", "--port-ip", "0=198.18.0.2/15",
+                              "--conn-server", "198.19.0.1:80", "--conn-count", str(n),
+                              "--conn-concurrency", "1000", "--conn-time-wait", "1ms",
+                              "--linger", "10s", "--quiet"]))
+    b = cd["connections"]["books"]
+    c.eq((b["attempted"], b["completed"]), (n, n), "client attempted = completed")
+    cq = {q["queue"]: q["books"] for q in cd["connections"]["queues"]}
+    sq = {q["queue"]: q["books"] for q in sd["connections"]["queues"]}
+    c.eq((sorted(cq), sorted(sq)), ([0, 1], [0, 1]), "a worker a queue pair, each side")
+    for k in sorted(set(cq) & set(sq)):
+        c.eq(cq[k]["attempted"], n // 2 + (1 if k < n % 2 else 0),
+             "queue %d: the client's share of --conn-count" % k)
+        c.eq(sq[k]["accepted"], cq[k]["completed"],
+             "queue %d: the server worker accepted its client's" % k)
+        c.eq((cq[k]["rx_no_conn_segs"], sq[k]["rx_no_conn_segs"]), (0, 0),
+             "queue %d: no segment for a connection the worker lacks" % k)
+    t = cd["totals"][0]
+    c.eq((t["nic_opackets"] - t["tx_service_pkts"], t["nic_ipackets"] - t["rx_service_pkts"]),
+         (sum(x["tx_segs"] for x in cq.values()), sum(x["rx_segs"] for x in cq.values())),
+         "client PMD frames sent, received (less ARP) = its workers' segments")
+    c.done()
+
+CASES = cases.by_name(bench_conn_memif, bench_conn_bulk, conn_linger_memif,
+                      conn_queues_memif)
 
 if __name__ == "__main__":
     cases.main(CASES)

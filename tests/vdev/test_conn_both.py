@@ -18,12 +18,15 @@ BOTH = ["--ring-pairs", "1", "--conn", "0=client,1=server",
         "--conn-server", "198.19.0.1:80"]
 
 
-def run_both(opts, timeout=120):
-    """One run of BOTH + opts on three lcores (the main one and one
-    worker a port; the two workers share the second CPU when the machine
-    has two). Returns wrtest.Result with the parsed JSON."""
+def run_both(opts, timeout=120, workers=2):
+    """One run of BOTH + opts on the main lcore and `workers` workers
+    (one a queue pair; on a 2-CPU machine the workers share the second
+    CPU). Returns wrtest.Result with the parsed JSON."""
     eal = wrtest.eal_args([])
-    eal = ["--lcores", "0@0,1@1,2@%d" % min(2, os.cpu_count() - 1)] + eal[2:]
+    cpus = os.cpu_count()
+    place = ["1@1", "2@%d" % min(2, cpus - 1)] if workers == 2 else \
+        ["%d@%d" % (i, (i - 1) % cpus) for i in range(1, workers + 1)]
+    eal = ["--lcores", ",".join(["0@0"] + place)] + eal[2:]
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "r.json")
         argv = [wrtest.WIRERATE] + eal + ["--"] + BOTH + list(opts) + [
@@ -149,7 +152,58 @@ def conn_both_hold():
     c.done(r)
 
 
-CASES = cases.by_name(conn_both_ring, conn_both_full, conn_both_hold)
+def conn_both_queues():
+    """Two queue pairs a port over a net_ring pair, whose queue n feeds
+    the other end's queue n: the client's two workers split --conn-count
+    (5,001 and 5,000) and --conn-concurrency; each client worker's
+    connections all reach the server worker of its queue, whose books
+    match its own (accepted = completed, segments sent one way = received
+    the other), no worker gets a segment of a connection it does not own,
+    and the PMDs' frame counters equal the segments of all the workers.
+    A count too small to share is refused before traffic, naming it."""
+    c = Checker("conn_both_queues")
+    n = 10001
+    r = run_both(["--txq", "2", "--rxq", "2", "--conn-count", str(n),
+                  "--conn-concurrency", "3001", "--conn-rate", "4000",
+                  "--conn-time-wait", "1ms", "--conn-body", "100", "--quiet"],
+                 workers=4)
+    c.eq(r.rc, 0, "exit code: %r" % r.err[-2000:])
+    if r.doc is None:
+        c.done(r)
+    cl, sv = r.doc["connections"], r.doc["connections_server"]
+    c.eq((cl["books"]["attempted"], cl["books"]["completed"]), (n, n),
+         "client attempted = completed")
+    c.eq(sv["books"]["accepted"], n, "server accepted")
+    qs = {(q["port"], q["queue"]): q["books"] for q in cl["queues"] + sv["queues"]}
+    c.eq(sorted(qs), [(0, 0), (0, 1), (1, 0), (1, 1)], "a worker a queue pair")
+    for k in (0, 1):
+        cb, sb = qs[(0, k)], qs[(1, k)]
+        c.eq(cb["attempted"], n // 2 + (1 if k < n % 2 else 0),
+             "queue %d: the client's share of --conn-count" % k)
+        c.eq(cb["completed"], cb["attempted"], "queue %d: all completed" % k)
+        c.eq(sb["accepted"], cb["completed"],
+             "queue %d: the server worker accepted its client's" % k)
+        c.eq(sb["reqs_served"], cb["resps"], "queue %d: served = answered" % k)
+        c.eq((cb["tx_segs"], sb["tx_segs"]), (sb["rx_segs"], cb["rx_segs"]),
+             "queue %d: segments sent one way = received the other" % k)
+        c.eq((cb["rx_no_conn_segs"], sb["rx_no_conn_segs"]), (0, 0),
+             "queue %d: no segment for a connection the worker lacks" % k)
+    tot = {t["port_id"]: t for t in r.doc["totals"]}
+    for port, side in ((0, cl), (1, sv)):
+        c.eq(tot[port]["nic_ipackets"] - tot[port]["rx_service_pkts"],
+             sum(q["books"]["rx_segs"] for q in side["queues"]),
+             "port %d: PMD ipackets less ARP = its workers' segments" % port)
+    c.true(cl["books_check"]["closed"] and sv["books_check"]["closed"],
+           "both books close")
+    bad = run_both(["--txq", "2", "--rxq", "2", "--conn-count", "1"], workers=4)
+    c.eq(bad.rc, 2, "--conn-count 1 on 2 queue pairs: exit 2")
+    c.true("--conn-count" in bad.err and "queue pairs" in bad.err,
+           "the message names the option: %r" % bad.err[-300:])
+    c.done(r)
+
+
+CASES = cases.by_name(conn_both_ring, conn_both_full, conn_both_hold,
+                      conn_both_queues)
 
 if __name__ == "__main__":
     cases.main(CASES)
