@@ -89,6 +89,15 @@ int wr_opts_conn(int id, const char *v, struct wr_config *cfg,
 int wr_opts_conn_check(struct wr_config *cfg, struct wr_error *err);
 
 /*
+ * Whether a client port on nq queue pairs can share c among its nq
+ * workers (lib/setup/connsetup.c): at least one source port, connection
+ * open at once, connection a second (when paced) and connection (when
+ * counted) each. Returns 0, or -EINVAL with err naming the option.
+ */
+int wr_opts_conn_share_check(const struct wr_conn_cfg *c, unsigned int nq,
+	struct wr_error *err);
+
+/*
  * The engine configuration of port port_id (< nb_ports): the options'
  * cfg with the port's address (laddr, unless --conn-src-ip) and, for a
  * server, its family. Returns 0, or -EINVAL with a message when the run

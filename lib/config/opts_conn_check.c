@@ -288,7 +288,27 @@ wr_opts_conn_check(struct wr_config *cfg, struct wr_error *err)
 	/* A count of connections ends the run, not the default time. */
 	if (c->nb_conns != 0 && !cfg->duration_set)
 		cfg->duration_ms = 0;
+	if (c->role == WR_CONN_CLIENT)
+		return wr_opts_conn_share_check(c, cfg->nb_txq, err);
 	return 0;
+}
+
+int
+wr_opts_conn_share_check(const struct wr_conn_cfg *c, unsigned int nq,
+		struct wr_error *err)
+{
+	uint32_t ports = (uint32_t)c->lport_last - c->lport_first + 1u;
+	const char *opt = ports < nq ? "--conn-sport" :
+		c->max_open < nq ? "--conn-concurrency" :
+		c->cps != 0 && c->cps < nq ? "--conn-rate" :
+		c->nb_conns != 0 && c->nb_conns < nq ? "--conn-count" : NULL;
+
+	if (opt == NULL)
+		return 0;
+	return wr_err_usage(err, -EINVAL, "%s gives less than one for each of "
+		"a client port's %u queue pairs (--txq/--rxq): its workers share "
+		"the source ports, the connections open at once, the rate and "
+		"the count", opt, nq);
 }
 
 int

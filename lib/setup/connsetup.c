@@ -137,21 +137,15 @@ connq_share(uint64_t n, unsigned int q, unsigned int nq)
  * the workers' tuples never meet and their sums are what was asked.
  */
 static int
-connq_client_part(struct wr_conn_cfg *cc, const struct wr_port *p,
-		unsigned int q, unsigned int nq, struct wr_error *err)
+connq_client_part(struct wr_conn_cfg *cc, unsigned int q, unsigned int nq,
+		struct wr_error *err)
 {
 	uint32_t ports = (uint32_t)cc->lport_last - cc->lport_first + 1u;
-	const char *opt = ports < nq ? "--conn-sport" :
-		cc->max_open < nq ? "--conn-concurrency" :
-		cc->cps != 0 && cc->cps < nq ? "--conn-rate" :
-		cc->nb_conns != 0 && cc->nb_conns < nq ? "--conn-count" : NULL;
 	uint32_t first = cc->lport_first;
+	int rc = wr_opts_conn_share_check(cc, nq, err);
 
-	if (opt != NULL)
-		return wr_err_usage(err, -EINVAL, "port %u: %s gives less than one "
-			"for each of the client's %u queue pairs (--txq/--rxq): the "
-			"workers share the source ports, the connections open at "
-			"once, the rate and the count", p->port_id, opt, nq);
+	if (rc != 0)
+		return rc;
 	cc->lport_first = (uint16_t)(first + (uint64_t)ports * q / nq);
 	cc->lport_last = (uint16_t)(first + (uint64_t)ports * (q + 1) / nq - 1);
 	cc->max_open = (uint32_t)connq_share(cc->max_open, q, nq);
@@ -198,7 +192,7 @@ connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
 	if (rc == 0)
 		rc = connq_steered(run, p, p->nb_txq, cc.role, err);
 	if (rc == 0 && cc.role == WR_CONN_CLIENT && p->nb_txq > 1)
-		rc = connq_client_part(&cc, p, w->tx[0]->queue, p->nb_txq, err);
+		rc = connq_client_part(&cc, w->tx[0]->queue, p->nb_txq, err);
 	if (rc != 0)
 		return rc;
 	q = rte_zmalloc_socket("wr_connq", sizeof(*q), RTE_CACHE_LINE_SIZE, p->socket);

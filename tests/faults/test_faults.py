@@ -632,6 +632,9 @@ BAD_COMBOS = [
     ["-x"],
     ["--json", "/nonexistent-dir/r.json"],
     ["--csv", "/tmp"],
+    # A client's workers share --conn-count: 1 for 2 queue pairs.
+    ["--conn", "client", "--port-ip", "0=198.18.0.2/15", "--conn-server",
+     "198.18.0.1:80", "--txq", "2", "--rxq", "2", "--conn-count", "1"],
 ]
 # Known only once the ports are probed or up: still before any frame (and
 # beyond `wirerate check`, which starts no port).
