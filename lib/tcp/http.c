@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Incremental HTTP/1.1 (http.h): byte-at-a-time state machines for heads
- * (RFC 9112 4, 5), bodies skipped in bulk by Content-Length (RFC 9112
- * 6.3), by chunks (7.1) or up to the close.
+ * (RFC 9112 4, 5), the rest of a line they do not read skipped in bulk
+ * (memchr), bodies skipped in bulk by Content-Length (RFC 9112 6.3), by
+ * chunks (7.1) or up to the close.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -359,11 +361,32 @@ body_take(struct wr_http_resp *r, size_t len, struct wr_http_counts *c)
 	return n;
 }
 
+/*
+ * The rest of a line at once: up to and with its '\n' (*lf then true), or
+ * all len bytes; *n the bytes taken, counted in *line_bytes as the
+ * byte-at-a-time paths count them (with the '\n', which then resets it):
+ * -EBADMSG past WR_HTTP_LINE_MAX_BYTES.
+ */
+static int
+line_rest(uint16_t *line_bytes, const uint8_t *p, size_t len, size_t *n,
+	bool *lf)
+{
+	const uint8_t *nl = memchr(p, '\n', len);
+
+	*n = nl != NULL ? (size_t)(nl - p) + 1 : len;
+	*lf = nl != NULL;
+	if (*line_bytes + *n > WR_HTTP_LINE_MAX_BYTES)
+		return -EBADMSG;
+	*line_bytes = *lf ? 0 : (uint16_t)(*line_bytes + *n);
+	return 0;
+}
+
 int
 wr_http_resp_feed(struct wr_http_resp *r, const uint8_t *p, size_t len,
 	struct wr_http_counts *c)
 {
-	size_t i = 0;
+	size_t i = 0, n;
+	bool lf;
 	int rc;
 
 	while (i < len) {
@@ -372,6 +395,14 @@ wr_http_resp_feed(struct wr_http_resp *r, const uint8_t *p, size_t len,
 		if (r->state == S_BODY || r->state == S_BODY_EOF ||
 			r->state == S_CHUNK_DATA) {
 			i += body_take(r, len - i, c);
+			continue;
+		}
+		if (r->state == S_LINE_SKIP) {
+			if (line_rest(&r->line_bytes, p + i, len - i, &n, &lf) != 0)
+				return resp_bad(r, c);
+			if (lf)
+				r->state = S_HDR_START;
+			i += n;
 			continue;
 		}
 		if (++r->line_bytes > WR_HTTP_LINE_MAX_BYTES)
@@ -483,12 +514,23 @@ int
 wr_http_req_feed(struct wr_http_req *q, const uint8_t *p, size_t len,
 	uint64_t *nb_done)
 {
-	size_t i;
+	size_t i, n;
+	bool lf;
 	int rc;
 
 	for (i = 0; i < len; i++) {
 		if (q->state == Q_ERROR)
 			return -EBADMSG;
+		if (q->state == Q_LINE) {
+			if (line_rest(&q->line_bytes, p + i, len - i, &n, &lf) != 0) {
+				q->state = Q_ERROR;
+				return -EBADMSG;
+			}
+			if (lf)
+				q->state = Q_HDR_START;
+			i += n - 1;     /* the loop adds the last */
+			continue;
+		}
 		if (++q->line_bytes > WR_HTTP_LINE_MAX_BYTES) {
 			q->state = Q_ERROR;
 			return -EBADMSG;

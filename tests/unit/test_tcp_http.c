@@ -227,6 +227,80 @@ test_writers(void)
 	WR_CHECK_U64(sizeof(struct wr_http_resp), 16);
 }
 
+/*
+ * A head whose skipped header line is line_len bytes (with its CRLF), fed
+ * in pieces of step bytes: its result (0 or -EBADMSG) and responses.
+ */
+static int
+long_line(size_t line_len, size_t step, uint64_t *responses)
+{
+	static uint8_t h[WR_HTTP_LINE_MAX_BYTES + 64];
+	const char *tail = "Content-Length: 0\r\n\r\n";
+	struct wr_http_counts c;
+	struct wr_http_resp r;
+	size_t n = 0, i, k;
+	int rc = 0;
+
+	n += (size_t)sprintf((char *)h, "HTTP/1.1 200 OK\r\nX: ");
+	memset(h + n, 'a', line_len - 5);
+	n += line_len - 5;
+	n += (size_t)sprintf((char *)h + n, "\r\n%s", tail);
+	memset(&c, 0, sizeof(c));
+	wr_http_resp_init(&r);
+	for (i = 0; i < n && rc == 0; i += k) {
+		k = n - i < step ? n - i : step;
+		rc = wr_http_resp_feed(&r, h + i, k, &c);
+	}
+	*responses = c.nb_responses;
+	return rc;
+}
+
+/* A request whose header line is line_len bytes, fed in pieces of step
+ * bytes: its result and requests counted. */
+static int
+long_req_line(size_t line_len, size_t step, uint64_t *done)
+{
+	static uint8_t h[WR_HTTP_LINE_MAX_BYTES + 64];
+	struct wr_http_req q;
+	size_t n = 0, i, k;
+	int rc = 0;
+
+	n += (size_t)sprintf((char *)h, "GET / HTTP/1.1\r\nX: ");
+	memset(h + n, 'a', line_len - 5);
+	n += line_len - 5;
+	n += (size_t)sprintf((char *)h + n, "\r\n\r\n");
+	*done = 0;
+	wr_http_req_init(&q);
+	for (i = 0; i < n && rc == 0; i += k) {
+		k = n - i < step ? n - i : step;
+		rc = wr_http_req_feed(&q, h + i, k, done);
+	}
+	return rc;
+}
+
+/* The line limit counts a skipped line's bytes alike whole, byte by
+ * byte and cut anywhere: WR_HTTP_LINE_MAX_BYTES taken, one more refused;
+ * in a response and in a request. */
+static void
+test_long_line(void)
+{
+	const size_t steps[] = { 1, 7, 100, 4096, sizeof(stream) * 2 };
+	const size_t max = WR_HTTP_LINE_MAX_BYTES;
+	uint64_t nb;
+	size_t i;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		WR_CHECK(long_line(max, steps[i], &nb) == 0);
+		WR_CHECK_U64(nb, 1);
+		WR_CHECK(long_line(max + 1, steps[i], &nb) == -EBADMSG);
+		WR_CHECK_U64(nb, 0);
+		WR_CHECK(long_req_line(max, steps[i], &nb) == 0);
+		WR_CHECK_U64(nb, 1);
+		WR_CHECK(long_req_line(max + 1, steps[i], &nb) == -EBADMSG);
+		WR_CHECK_U64(nb, 0);
+	}
+}
+
 int
 main(void)
 {
@@ -234,6 +308,7 @@ main(void)
 	WR_TEST_RUN(test_byte_by_byte);
 	WR_TEST_RUN(test_malformed);
 	WR_TEST_RUN(test_huge_length);
+	WR_TEST_RUN(test_long_line);
 	WR_TEST_RUN(test_requests);
 	WR_TEST_RUN(test_writers);
 	return wr_test_summary();
