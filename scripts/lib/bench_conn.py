@@ -36,7 +36,7 @@ import time
 from eal import eal_args, remove_runtime_dir
 from stats import median_of
 
-OPEN = 1000
+OPEN = 8000
 HTTP = ["--conn-concurrency", str(OPEN), "--conn-time-wait", "1ms"]
 # The client's workers stop at its end, then it keeps its port open
 # (--linger) until the server has gone: DPDK 22.11's memif can crash the
