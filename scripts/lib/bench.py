@@ -31,6 +31,8 @@ Cases (one worker core each, lcore 1; lcore 0 is the main/stats lcore):
                   (bench_conn.py)
   conn_bulk       TCP bulk goodput over a net_ring pair against stateless
                   TX of 1518-byte frames, alternating (bench_bulk.py)
+  conn_bulk_memif the same between two processes over memif, which copies
+                  each frame's bytes (bench_bulk.py)
   conn_hold       1 M connections held (--mode conn-capacity, client and
                   server in one process): peak RSS and hugepages, bytes
                   a connection (bench_hold.py)
@@ -462,7 +464,8 @@ def env_info(tsc_hz, program):
 
 CASES = ["tx64", "tx1518", "rx64", "rx1518", "stamp", "ring64", "ring1518",
          "traffic", "rxmemif64", "rxmemif1518", "replay", "scale",
-         "stacks", "nginx", "conn_cps", "conn_hold", "conn_memif", "conn_bulk"]
+         "stacks", "nginx", "conn_cps", "conn_hold", "conn_memif", "conn_bulk",
+         "conn_bulk_memif"]
 
 
 def main():
@@ -492,7 +495,7 @@ def main():
            "compare": [], "stamp": None, "ring": [], "traffic": None, "rx_memif": [],
            "replay": None, "scale": None, "stacks": None, "nginx": None,
            "conn_cps": None, "conn_hold": None, "conn_memif": None,
-           "conn_bulk": None}
+           "conn_bulk": None, "conn_bulk_memif": None}
     # What the machine does without us: CPU busy over 2 s before starting.
     q0 = cpu_times()
     time.sleep(2)
@@ -518,6 +521,8 @@ def main():
             res["conn_memif"] = conn_memif(args, log)
         elif c == "conn_bulk":
             res["conn_bulk"] = conn_bulk(args, log)
+        elif c == "conn_bulk_memif":
+            res["conn_bulk_memif"] = conn_bulk(args, log, memif=True)
         elif c.startswith("ring"):
             res["ring"].append(ring(args, int(c[4:]), log))
         elif c.startswith("rxmemif"):
@@ -528,7 +533,8 @@ def main():
     tsc = next((r["tsc_hz"] for r in res["compare"] + res["ring"] + res["rx_memif"] +
                 [res["stamp"] or {}, res["traffic"] or {}, res["replay"] or {},
                  res["scale"] or {}, res["stacks"] or {}, res["conn_cps"] or {},
-                 res["conn_memif"] or {}, res["conn_bulk"] or {}]
+                 res["conn_memif"] or {}, res["conn_bulk"] or {},
+                 res["conn_bulk_memif"] or {}]
                 if r.get("tsc_hz")), 0)
     res["env"] = env_info(tsc, args.wirerate)
     res["env"].update({"load_before": load0, "load_after": loadavg(),
@@ -556,8 +562,9 @@ def main():
         md += "\n".join(markdown_hold(res["conn_hold"])) + "\n"
     if res["conn_memif"]:
         md += "\n".join(markdown_memif(res["conn_memif"])) + "\n"
-    if res["conn_bulk"]:
-        md += "\n".join(markdown_bulk(res["conn_bulk"])) + "\n"
+    for k in ("conn_bulk", "conn_bulk_memif"):
+        if res[k]:
+            md += "\n".join(markdown_bulk(res[k])) + "\n"
     with open(args.json, "w") as f:
         json.dump(res, f, indent=1)
     with open(args.md, "w") as f:

@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import tempfile
 
+import bench_conn
 from eal import eal_args, remove_runtime_dir
 from stats import median_of
 
@@ -116,6 +117,80 @@ def one(args, seq, kind):
     return bulk_figures(doc) if kind == "bulk" else stateless_figures(doc)
 
 
+def memif_bulk_figures(c, s, out_c, out_s):
+    """A bulk run between two processes over memif, from the client's and
+    the server's documents and closing lines. The server's memif counters
+    read 0 once the client has left, so the frames are checked against
+    the client's PMD: its frames sent = its segments less those a full
+    ring refused = the server's segments received, and the same the
+    other way."""
+    b, sb = c["connections"]["books"], s["connections"]["books"]
+    t = c["totals"][0]
+    secs = c["duration_s"]
+    sent = t["nic_opackets"] - t["tx_service_pkts"]
+    ref_c = bench_conn.refused_frames(out_c) or 0
+    ref_s = bench_conn.refused_frames(out_s) or 0
+    busy = port_busy(c, 0)
+    return {"l2_gbps": 8e-9 * t["tx_bytes"] / secs,
+            "goodput_gbps": 8e-9 * sb["l7_rx_bytes"] / secs,
+            "bytes_sent": b["l7_tx_bytes"], "bytes_delivered": sb["l7_rx_bytes"],
+            "frames": sent,
+            "cycles_per_frame": busy / sent if sent else None,
+            "cycles_per_byte": busy / t["tx_bytes"] if t["tx_bytes"] else None,
+            "server_cycles_per_frame": port_busy(s, 0) / sent if sent else None,
+            "books_close": (b["l7_tx_bytes"] == sb["l7_rx_bytes"] > 0 and
+                            b["failed_total"] == 0 and b["completed"] == b["attempted"]
+                            and sb["accepted"] == sb["closed"] == b["completed"]),
+            "pmd_agree": sent == b["tx_segs"] - ref_c == sb["rx_segs"] and
+            t["nic_ipackets"] - t["rx_service_pkts"] == b["rx_segs"] ==
+            sb["tx_segs"] - ref_s,
+            "refused": ref_c + ref_s, "secs": secs, "tsc_hz": c["env"]["tsc_hz"]}
+
+
+def memif_stateless_figures(c, s):
+    """Stateless TX over memif: the sender's (client) and the receiver's
+    (server) documents; lossless: every frame the sender's PMD took is
+    an own frame at the receiver."""
+    t, r = c["totals"][0], s["totals"][0]
+    secs = c["duration_s"]
+    sent = t["nic_opackets"]
+    busy = port_busy(c, 0)
+    return {"l2_gbps": 8e-9 * sent * FRAME / secs, "frames": sent,
+            "cycles_per_frame": busy / sent if sent else None,
+            "cycles_per_byte": busy / (sent * FRAME) if sent else None,
+            "receiver_cycles_per_frame": port_busy(s, 0) / sent if sent else None,
+            "tx_refused": t["drops"]["tx_full_pkts"],
+            "pmd_agree": sent == t["tx_pkts"] == r["rx_own_pkts"] and
+            t["tx_bytes"] == sent * FRAME,
+            "secs": secs, "tsc_hz": c["env"]["tsc_hz"]}
+
+
+def one_memif(args, seq, kind):
+    """One run between two processes over memif (bench_conn.memif_pair):
+    the receiving side (memif server role, its worker on CPU 1) polls
+    until the sender has printed its closing lines; the sender (worker
+    on CPU 0 with both main lcores) lingers until it has gone."""
+    cpu1 = "0@0,1@%d" % min(1, os.cpu_count() - 1)
+    run_s = ["--duration", "%gs" % args.seconds, "--linger", "%ds" % bench_conn.LINGER_S]
+    if kind == "bulk":
+        srv = ["--conn", "server", "--port-ip", "0=198.19.0.1/15", "--conn-app", "bulk",
+               "--duration", "0", "--link-timeout", "0"]
+        cli = ["--conn", "client", "--port-ip", "0=198.18.0.2/15", "--conn-server",
+               "198.19.0.1:80"] + BULK[BULK.index("--conn-app"):] + run_s
+        closing = "frames: "
+    else:
+        srv = ["--tx-ports", "none", "--rx-ports", "0", "--size", str(FRAME),
+               "--duration", "0", "--link-timeout", "0"]
+        cli = ["--tx-ports", "0", "--rx-ports", "none", "--size", str(FRAME)] + run_s
+        closing = "summary over"
+    r = bench_conn.memif_pair(args, "b%d_%d" % (os.getpid(), seq), (cpu1, srv),
+                              ("0@0,1@0", cli), closing)
+    if isinstance(r, str):
+        return {"error": r}
+    return memif_bulk_figures(*r) if kind == "bulk" else \
+        memif_stateless_figures(r[0], r[1])
+
+
 def per_core(r):
     """Gb/s a busy second of the sending worker: TSC Hz over its cycles
     a byte."""
@@ -133,16 +208,20 @@ def fmt(r):
          if "books_close" in r else ""))
 
 
-def conn_bulk(args, log):
-    """--runs rounds of both; the medians, the ratio and every run."""
+def conn_bulk(args, log, memif=False):
+    """--runs rounds of both (over a ring pair in one process, or between
+    two processes over memif); the medians, the ratio and every run."""
     runs = {"bulk": [], "stateless": []}
+    name = "conn_bulk_memif" if memif else "conn_bulk"
     for i in range(args.runs):
         for kind in (("bulk", "stateless") if i % 2 == 0 else ("stateless", "bulk")):
-            runs[kind].append(one(args, i, kind))
-        log("conn_bulk round %d: bulk %s; stateless TX %s" % (
-            i + 1, fmt(runs["bulk"][-1]), fmt(runs["stateless"][-1])))
+            runs[kind].append(one_memif(args, i, kind) if memif else one(args, i, kind))
+        log("%s round %d: bulk %s; stateless TX %s" % (
+            name, i + 1, fmt(runs["bulk"][-1]), fmt(runs["stateless"][-1])))
     ok = {k: [r for r in v if not r.get("error")] for k, v in runs.items()}
-    out = {"runs": runs, "seconds": args.seconds, "mss": MSS, "frame": FRAME}
+    out = {"runs": runs, "seconds": args.seconds, "mss": MSS, "frame": FRAME,
+           "port": "memif, two processes" if memif else "net_ring pair, one process",
+           "case": name}
     if not ok["bulk"] or not ok["stateless"]:
         out["error"] = "bulk %d of %d runs, stateless %d of %d completed" % (
             len(ok["bulk"]), args.runs, len(ok["stateless"]), args.runs)
@@ -173,11 +252,12 @@ def conn_bulk(args, log):
 
 def markdown_bulk(t):
     """The conn_bulk lines of bench.md."""
+    name, port = t.get("case", "conn_bulk"), t.get("port", "net_ring pair, one process")
     if t.get("error"):
-        return ["", "## conn_bulk", "", t["error"]]
+        return ["", "## " + name, "", t["error"]]
     rr = t["ratio_per_round_median"]
-    return ["", "## conn_bulk: TCP bulk against stateless TX, 1518-byte frames, "
-            "net_ring pair, sender on one worker", "",
+    return ["", "## %s: TCP bulk against stateless TX, 1518-byte frames, "
+            "%s, sender on one worker" % (name, port), "",
             "| | L2 Gb/s (median) | goodput Gb/s | sender cyc/frame | sender "
             "cyc/byte | Gb/s a busy second of the sender |",
             "|---|---|---|---|---|---|",
@@ -192,7 +272,7 @@ def markdown_bulk(t):
                 t["ratio"], "%.2f" % rr if rr is not None else "-",
                 t["ratio_per_core"]),
             "", "Goal: bulk L2 Gb/s within %d %% of stateless TX (>= %.2f): %s. "
-            "%g s a run; bulk books %s (bytes sent = delivered); ring PMD "
+            "%g s a run; bulk books %s (bytes sent = delivered); PMD "
             "frame counts %s; runs failed: %d." % (
                 round(100 * (1 - TARGET)), TARGET, "met" if t["met"] else "MISSED",
                 t["seconds"], "close" if t["books_close"] else "DO NOT close",

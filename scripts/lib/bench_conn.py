@@ -125,7 +125,10 @@ def memif_figures(c, s, out_c, out_s):
     pmd = {"client_opackets": tc["nic_opackets"] - tc["tx_service_pkts"],
            "client_ipackets": tc["nic_ipackets"] - tc["rx_service_pkts"],
            "server_rx_segs": sb["rx_segs"], "server_tx_segs": sb["tx_segs"],
-           "client_tx_segs": b["tx_segs"], "client_rx_segs": b["rx_segs"]}
+           "client_tx_segs": b["tx_segs"], "client_rx_segs": b["rx_segs"],
+           # segments a full memif ring refused (freed; TCP sends again
+           # what it must): never on the wire
+           "client_refused": refused[0] or 0, "server_refused": refused[1] or 0}
     return {"cps": done / cl["duration_s"] if cl["duration_s"] > 0 else 0.0,
             "completed": done, "failed": failed_before_end(cl),
             "failed_at_end": b["failed_total"] - failed_before_end(cl),
@@ -138,71 +141,89 @@ def memif_figures(c, s, out_c, out_s):
                             sb["accepted"] == done and sb["closed"] == done and
                             sb["reqs_served"] == b["resps"] == done),
             "pmd_agree": (pmd["client_opackets"] == pmd["server_rx_segs"] and
-                          pmd["client_ipackets"] == pmd["server_tx_segs"] and
+                          pmd["client_ipackets"] == pmd["server_tx_segs"] -
+                          pmd["server_refused"] and
                           pmd["client_ipackets"] == pmd["client_rx_segs"] and
                           pmd["client_opackets"] == pmd["client_tx_segs"] -
-                          (refused[0] or 0)),
+                          pmd["client_refused"]),
             "tsc_hz": c["env"]["tsc_hz"]}
 
 
-def run_memif(args, seq):
-    """One conn_memif run: the server process first (memif server role,
-    --link-timeout 0: its link comes up when the client connects), the
-    client once the server's socket exists; the server is stopped (SIGINT)
-    once the client printed its closing lines (its workers stopped, its
-    port kept open by --linger), then the client leaves when its link
-    goes down. A dict of its figures, or one with "error"."""
-    tag = "%d_%d" % (os.getpid(), seq)
-    cpu1 = min(1, os.cpu_count() - 1)
+def memif_pair(args, tag, srv, cli, closing="frames: "):
+    """Two wirerate processes joined by memif: the server side first
+    (memif server role; srv: its lcores, then its options after "--"),
+    the client side once the server's socket exists (cli: the same). Once
+    the client printed a line starting with `closing` (its workers
+    stopped, its port kept open by --linger; None: once it exits) the
+    server gets SIGINT, then the client leaves when its link goes down.
+    Returns (client doc, server doc, client output, server output), or
+    an error string."""
     with tempfile.TemporaryDirectory() as d:
         sock, sp, cp = (os.path.join(d, x) for x in ("m.sock", "s.json", "c.json"))
         seal = eal_args([memif_vdev(sock, "server")], prefix="wrbms" + tag, huge=True)
         ceal = eal_args([memif_vdev(sock, "client")], prefix="wrbmc" + tag, huge=True)
-        srv = subprocess.Popen(
-            [args.wirerate, "--lcores", "0@0,1@%d" % cpu1] + seal[2:] + [
-                "--", "--conn", "server", "--port-ip", "0=198.19.0.1/15"] + HTTP + [
-                "--conn-body", "100", "--duration", "0", "--link-timeout", "0",
-                "--quiet", "--json", sp],
+        srv_p = subprocess.Popen(
+            [args.wirerate, "--lcores", srv[0]] + seal[2:] + ["--"] + srv[1] +
+            ["--quiet", "--json", sp],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             stdin=subprocess.DEVNULL)
         try:
             end = time.monotonic() + 30
-            while not os.path.exists(sock) and srv.poll() is None and time.monotonic() < end:
+            while not os.path.exists(sock) and srv_p.poll() is None and \
+                    time.monotonic() < end:
                 time.sleep(0.05)
-            cli = subprocess.Popen(
-                [args.wirerate, "--lcores", "0@0,1@0"] + ceal[2:] + [
-                    "--", "--conn", "client", "--port-ip", "0=198.18.0.2/15",
-                    "--conn-server", "198.19.0.1:80",
-                    "--duration", "%gs" % args.seconds] + HTTP + [
-                    "--linger", "%ds" % LINGER_S, "--quiet", "--json", cp],
+            cli_p = subprocess.Popen(
+                [args.wirerate, "--lcores", cli[0]] + ceal[2:] + ["--"] + cli[1] +
+                ["--quiet", "--json", cp],
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                 stdin=subprocess.DEVNULL)
-            watchdog = threading.Timer(args.seconds + 120, cli.kill)
+            watchdog = threading.Timer(args.seconds + 120, cli_p.kill)
             watchdog.start()
             out_c = ""
-            for line in cli.stdout:
+            for line in cli_p.stdout:
                 out_c += line
-                if line.startswith("frames: "):
+                if closing is not None and line.startswith(closing):
                     break
+            if closing is None:
+                cli_p.wait()
         finally:
-            out_s = stop(srv)
+            out_s = stop(srv_p)
         try:
-            out_c += cli.communicate(timeout=LINGER_S + 30)[0]
+            out_c += cli_p.communicate(timeout=LINGER_S + 30)[0]
         except subprocess.TimeoutExpired:
-            cli.kill()
-            out_c += cli.communicate()[0]
+            cli_p.kill()
+            out_c += cli_p.communicate()[0]
         watchdog.cancel()
         remove_runtime_dir("wrbms" + tag)
         remove_runtime_dir("wrbmc" + tag)
-        if cli.returncode != 0 or srv.returncode != 0 or \
+        if cli_p.returncode != 0 or srv_p.returncode != 0 or \
                 not (os.path.exists(cp) and os.path.exists(sp)):
-            return {"error": "client exit %d, server exit %s: %s %s" % (
-                cli.returncode, srv.returncode, out_c[-300:], out_s[-300:])}
+            return "client exit %d, server exit %s: %s %s" % (
+                cli_p.returncode, srv_p.returncode, out_c[-300:], out_s[-300:])
         with open(cp) as f:
             c = json.load(f)
         with open(sp) as f:
             s = json.load(f)
-    return memif_figures(c, s, out_c, out_s)
+    return c, s, out_c, out_s
+
+
+def run_memif(args, seq):
+    """One conn_memif run (memif_pair): the server with --link-timeout 0
+    (its link comes up when the client connects), the client with
+    --linger. A dict of its figures, or one with "error"."""
+    cpu1 = min(1, os.cpu_count() - 1)
+    r = memif_pair(args, "%d_%d" % (os.getpid(), seq),
+                   ("0@0,1@%d" % cpu1,
+                    ["--conn", "server", "--port-ip", "0=198.19.0.1/15"] + HTTP +
+                    ["--conn-body", "100", "--duration", "0", "--link-timeout", "0"]),
+                   ("0@0,1@0",
+                    ["--conn", "client", "--port-ip", "0=198.18.0.2/15",
+                     "--conn-server", "198.19.0.1:80",
+                     "--duration", "%gs" % args.seconds] + HTTP +
+                    ["--linger", "%ds" % LINGER_S]))
+    if isinstance(r, str):
+        return {"error": r}
+    return memif_figures(*r)
 
 
 def conn_cps(args, log):
