@@ -168,8 +168,9 @@ def memif_stateless_figures(c, s):
 def one_memif(args, seq, kind):
     """One run between two processes over memif (bench_conn.memif_pair):
     the receiving side (memif server role, its worker on CPU 1) polls
-    until the sender has printed its closing lines; the sender (worker
-    on CPU 0 with both main lcores) lingers until it has gone."""
+    until the sender has printed its closing lines (bulk) or for 1.5 s
+    after the last frame (stateless); the sender (worker on CPU 0 with
+    both main lcores) lingers until it has gone."""
     cpu1 = "0@0,1@%d" % min(1, os.cpu_count() - 1)
     run_s = ["--duration", "%gs" % args.seconds, "--linger", "%ds" % bench_conn.LINGER_S]
     if kind == "bulk":
@@ -179,10 +180,13 @@ def one_memif(args, seq, kind):
                "198.19.0.1:80"] + BULK[BULK.index("--conn-app"):] + run_s
         closing = "frames: "
     else:
+        # A frame run prints its summary once its ports are closed: the
+        # receiver leaves by itself 1.5 s after the last frame, and the
+        # sender, lingering, once its link is down.
         srv = ["--tx-ports", "none", "--rx-ports", "0", "--size", str(FRAME),
-               "--duration", "0", "--link-timeout", "0"]
+               "--start-on-rx", "--idle-timeout", "1500ms", "--link-timeout", "0"]
         cli = ["--tx-ports", "0", "--rx-ports", "none", "--size", str(FRAME)] + run_s
-        closing = "summary over"
+        closing = None
     r = bench_conn.memif_pair(args, "b%d_%d" % (os.getpid(), seq), (cpu1, srv),
                               ("0@0,1@0", cli), closing)
     if isinstance(r, str):
