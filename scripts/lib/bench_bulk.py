@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The conn_bulk case of bench.py: TCP bulk goodput against stateless TX
-on the same kind of port, alternating run by run, the order flipping
-every round. Both run in one process over a net_ring pair, the sender
-on port 0 (worker lcore 1 on CPU 0, with the main lcore), the receiver
-on port 1 (lcore 2 on CPU 1):
+"""The conn_bulk and conn_bulk_memif cases of bench.py: TCP bulk goodput
+against stateless TX on the same kind of port, alternating run by run,
+the order flipping every round. conn_bulk runs both in one process over
+a net_ring pair, the sender on port 0 (worker lcore 1 on CPU 0, with
+the main lcore), the receiver on port 1 (lcore 2 on CPU 1);
+conn_bulk_memif between two processes over memif (one_memif):
   bulk       wirerate's bulk client (--conn-app bulk, one connection
              sending until the run ends, MSS 1460: 1514-byte frames) to
              its own server; the books must close (the bytes the client
              sent = the bytes delivered at the server, no failure)
   stateless  wirerate TX of 1518-byte test frames (--tx-ports 0
              --rx-ports 1 --size 1518), every frame back as an own frame
-Per run: L2 Gb/s (bulk: the server port's bytes received; stateless:
-the PMD's frames sent times 1518), bulk goodput (the bytes delivered),
+Per run: L2 Gb/s (bulk: the server port's bytes received, over memif
+the client's bytes sent; stateless: the PMD's frames sent times 1518),
+bulk goodput (the bytes delivered),
 and the busy TSC cycles of the sending port's worker per frame and per
 L2 byte (the result's cpu.ports), with Gb/s per busy second of it.
 The ring PMD counts frames, not bytes: its frame counts (nic_opackets,
