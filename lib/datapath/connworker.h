@@ -88,8 +88,6 @@ struct wr_connq {
 	struct rte_ether_addr dst_mac; /* the next hop (client) */
 	bool learn_dst;               /* server: answer the MAC it heard */
 	uint8_t role;                 /* enum wr_conn_role of this port */
-	uint64_t nb_conns;            /* client: its part of --conn-count
-	                               * (0: until the drain) */
 	uint16_t ip_room;             /* IP packet bytes at most (MTU) */
 	/*
 	 * A rate search's next trial: written by the stats core while the
@@ -126,6 +124,10 @@ struct wr_connq {
 	 */
 	uint64_t pub_done;
 	struct wr_conn_books pub[2];
+	/* Set-up's, read by the stats core only (wr_run_conn_done): after
+	 * the worker's fields, which keep their places. */
+	uint64_t nb_conns;            /* client: its part of --conn-count
+	                               * (0: until the drain) */
 };
 
 /*

@@ -228,23 +228,33 @@ test_writers(void)
 }
 
 /*
- * A head whose skipped header line is line_len bytes (with its CRLF), fed
- * in pieces of step bytes: its result (0 or -EBADMSG) and responses.
+ * first, then a header line of line_len bytes (with its CRLF) the parsers
+ * skip, then rest: in a static buffer, its length in *n.
  */
+static const uint8_t *
+long_head(const char *first, const char *rest, size_t line_len, size_t *n)
+{
+	static uint8_t h[WR_HTTP_LINE_MAX_BYTES + 64];
+
+	*n = (size_t)sprintf((char *)h, "%sX: ", first);
+	memset(h + *n, 'a', line_len - 5);
+	*n += line_len - 5;
+	*n += (size_t)sprintf((char *)h + *n, "\r\n%s", rest);
+	return h;
+}
+
+/* A response head with that line, fed in pieces of step bytes: its
+ * result (0 or -EBADMSG) and responses. */
 static int
 long_line(size_t line_len, size_t step, uint64_t *responses)
 {
-	static uint8_t h[WR_HTTP_LINE_MAX_BYTES + 64];
-	const char *tail = "Content-Length: 0\r\n\r\n";
 	struct wr_http_counts c;
 	struct wr_http_resp r;
-	size_t n = 0, i, k;
+	size_t n, i, k;
+	const uint8_t *h = long_head("HTTP/1.1 200 OK\r\n",
+		"Content-Length: 0\r\n\r\n", line_len, &n);
 	int rc = 0;
 
-	n += (size_t)sprintf((char *)h, "HTTP/1.1 200 OK\r\nX: ");
-	memset(h + n, 'a', line_len - 5);
-	n += line_len - 5;
-	n += (size_t)sprintf((char *)h + n, "\r\n%s", tail);
 	memset(&c, 0, sizeof(c));
 	wr_http_resp_init(&r);
 	for (i = 0; i < n && rc == 0; i += k) {
@@ -255,20 +265,16 @@ long_line(size_t line_len, size_t step, uint64_t *responses)
 	return rc;
 }
 
-/* A request whose header line is line_len bytes, fed in pieces of step
- * bytes: its result and requests counted. */
+/* A request with that line, fed in pieces of step bytes: its result and
+ * requests counted. */
 static int
 long_req_line(size_t line_len, size_t step, uint64_t *done)
 {
-	static uint8_t h[WR_HTTP_LINE_MAX_BYTES + 64];
 	struct wr_http_req q;
-	size_t n = 0, i, k;
+	size_t n, i, k;
+	const uint8_t *h = long_head("GET / HTTP/1.1\r\n", "\r\n", line_len, &n);
 	int rc = 0;
 
-	n += (size_t)sprintf((char *)h, "GET / HTTP/1.1\r\nX: ");
-	memset(h + n, 'a', line_len - 5);
-	n += line_len - 5;
-	n += (size_t)sprintf((char *)h + n, "\r\n\r\n");
 	*done = 0;
 	wr_http_req_init(&q);
 	for (i = 0; i < n && rc == 0; i += k) {
