@@ -116,7 +116,8 @@ rx_conn(struct wr_conn_engine *e, uint32_t idx, const struct wr_tcp_rx *rx,
 		e->rx_p = pkt + rx->payload_off + skip;
 		e->rx_known = seg->len_bytes - skip;
 	}
-	wr_tcp_input(c, seg, now_us, &e->out);
+	/* one ACK for the burst's segments: sent at the next poll */
+	wr_tcp_input_batch(c, seg, now_us, &e->out);
 	wr_conn_run_out(e, idx, sent0, false, now_us);
 }
 
@@ -206,6 +207,8 @@ void
 wr_conn_engine_poll(struct wr_conn_engine *e, uint64_t now_us)
 {
 	clock_start(e, now_us);
+	if (e->nb_ack_due != 0)
+		wr_conn_ack_due_flush(e, now_us);
 	poll_tcp_timers(e, now_us);
 	poll_app_timers(e, now_us);
 	if (__builtin_expect(e->drain_bulk, 0)) {

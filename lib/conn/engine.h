@@ -163,7 +163,9 @@ int wr_conn_engine_set_rss(struct wr_conn_engine *e,
 /*
  * One received IP packet (IPv4 or IPv6 header first). Returns true when
  * it was TCP for this engine's address (consumed, counted), false when
- * the caller should treat it elsewhere. Its answers go out through emit.
+ * the caller should treat it elsewhere. Its answers go out through emit;
+ * the ACK of data in order may wait for the next wr_conn_engine_poll, one
+ * for all the segments of the caller's burst (a receiver in bursts).
  */
 bool wr_conn_engine_rx(struct wr_conn_engine *e, const uint8_t *pkt,
 	size_t len, uint64_t now_us);
@@ -178,8 +180,9 @@ bool wr_conn_engine_rx_csum(struct wr_conn_engine *e, const uint8_t *pkt,
 	size_t len, uint64_t now_us, bool csum_checked);
 
 /*
- * Work due at now_us: expired timers, new connections the rate allows,
- * output left over. Call once per poll loop turn.
+ * Work due at now_us: the ACKs the packets since the last poll left due,
+ * expired timers, new connections the rate allows, output left over.
+ * Call once per poll loop turn, after its receive burst.
  */
 void wr_conn_engine_poll(struct wr_conn_engine *e, uint64_t now_us);
 

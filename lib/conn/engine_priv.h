@@ -25,6 +25,8 @@
 #define WR_CONN_WHEEL_SHIFT 10u
 /* Timers handled per wheel visit (the rest at the next one). */
 #define WR_CONN_FIRED_MAX 64u
+/* ACKs a receive burst may leave for its end (then sent at once). */
+#define WR_CONN_ACK_DUE_MAX 64u
 /* Connections a client starts in one poll, at most. */
 #define WR_CONN_START_BURST 64u
 /* Source tuples tried for one start before it counts as unstarted. */
@@ -136,6 +138,10 @@ struct wr_conn_engine {
 	uint8_t req_close[WR_CONN_HEAD_MAX_BYTES];
 	uint8_t head[WR_CONN_HEAD_MAX_BYTES];
 	uint32_t fired[WR_CONN_FIRED_MAX];
+	/* connections whose ACK waits for the end of the receive burst
+	 * (WR_TCP_EV_ACK_DUE): sent at the next poll */
+	uint32_t ack_due[WR_CONN_ACK_DUE_MAX];
+	uint32_t nb_ack_due;
 	struct wr_conn_books books;
 };
 
@@ -143,6 +149,9 @@ struct wr_conn_engine {
  * (sent0: its tx_sent_bytes before the call, rto: from a timeout). */
 void wr_conn_run_out(struct wr_conn_engine *e, uint32_t idx,
 	uint64_t sent0, bool rto, uint64_t now_us);
+
+/* run.c: the ACKs left for the end of the receive burst go now. */
+void wr_conn_ack_due_flush(struct wr_conn_engine *e, uint64_t now_us);
 
 /* run.c: send a RST for an abort and free connection idx. */
 void wr_conn_abort(struct wr_conn_engine *e, uint32_t idx, uint8_t fail,

@@ -225,6 +225,37 @@ on_end(struct wr_conn_engine *e, uint32_t idx, uint16_t ev, uint8_t fail)
 }
 
 void
+wr_conn_ack_due_flush(struct wr_conn_engine *e, uint64_t now_us)
+{
+	uint32_t i, idx, n = e->nb_ack_due;
+	struct wr_tcp_conn *c;
+	uint64_t sent0;
+
+	e->nb_ack_due = 0;
+	for (i = 0; i < n; i++) {
+		idx = e->ack_due[i];
+		c = wr_tcp_pool_conn(&e->pool, idx);
+		if (!(c->flags & WR_TCP_F_ACK_DELAYED))
+			continue;   /* data carried it, or another entry */
+		sent0 = c->tx_sent_bytes;
+		wr_tcp_ack_due(c, now_us, &e->out);
+		wr_conn_run_out(e, idx, sent0, false, now_us);
+	}
+}
+
+/* The ACK of connection idx waits for the end of the receive burst;
+ * a full list goes first. */
+static void
+ack_due_add(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
+{
+	if (e->nb_ack_due != 0 && e->ack_due[e->nb_ack_due - 1] == idx)
+		return;
+	if (e->nb_ack_due == WR_CONN_ACK_DUE_MAX)
+		wr_conn_ack_due_flush(e, now_us);
+	e->ack_due[e->nb_ack_due++] = idx;
+}
+
+void
 wr_conn_run_out(struct wr_conn_engine *e, uint32_t idx, uint64_t sent0,
 	bool rto, uint64_t now_us)
 {
@@ -252,6 +283,8 @@ wr_conn_run_out(struct wr_conn_engine *e, uint32_t idx, uint64_t sent0,
 		wr_tcp_output(c, now_us, &e->out);
 		rto = false;
 	}
+	if (ev & WR_TCP_EV_ACK_DUE)
+		ack_due_add(e, idx, now_us);
 	if (ev & WR_TCP_EV_ESTABLISHED) {
 		on_established(e, idx, now_us);
 		if (is_free(e, idx))

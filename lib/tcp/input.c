@@ -356,15 +356,16 @@ in_syn_rcvd_synack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 	in_synced(c, &t, now_us, out);
 }
 
-void
-wr_tcp_input(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
-	uint64_t now_us, struct wr_tcp_out *out)
+static void
+input(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg, uint64_t now_us,
+	struct wr_tcp_out *out, bool batch)
 {
 	uint32_t una0 = c->snd_una;
 	bool fl0 = c->snd_una != c->snd_max;
 	bool da0 = c->flags & WR_TCP_F_ACK_DELAYED;
 
 	wr_tcp_out_clear(out);
+	out->ack_batch = batch;
 	switch (c->state) {
 	case WR_TCP_CLOSED:
 		reply_rst(seg, out);
@@ -394,4 +395,18 @@ wr_tcp_input(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 		return;
 	wr_tcp_push(c, now_us, out);
 	wr_tcp_timer_decide(c, now_us, out, una0, fl0, da0);
+}
+
+void
+wr_tcp_input(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
+	uint64_t now_us, struct wr_tcp_out *out)
+{
+	input(c, seg, now_us, out, false);
+}
+
+void
+wr_tcp_input_batch(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
+	uint64_t now_us, struct wr_tcp_out *out)
+{
+	input(c, seg, now_us, out, true);
 }

@@ -222,8 +222,10 @@ ooo_pull(struct wr_tcp_conn *c)
  * RFC 9293 3.10.7.4 seventh: the text. In order: counted, rcv_nxt moves
  * and takes what the ranges hold; ACK every second segment (RFC 9293
  * 3.8.6.3, RFC 5681 4.2), at once while our own data is in flight (one
- * timer: conn.h). Out of order: kept as a range, a duplicate ACK at once
- * (RFC 5681 4.2); so is the ACK of a segment that fills a hole.
+ * timer: conn.h); with out->ack_batch the second segment's ACK is left
+ * to the caller's end of burst (WR_TCP_EV_ACK_DUE), one for all of it.
+ * Out of order: kept as a range, a duplicate ACK at once (RFC 5681
+ * 4.2); so is the ACK of a segment that fills a hole.
  */
 void
 wr_tcp_input_text(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
@@ -255,9 +257,12 @@ wr_tcp_input_text(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 	c->nb_rx_delivered_bytes += got;
 	out->nb_delivered_bytes += got;
 	out->events |= WR_TCP_EV_DELIVERED;
-	if (had_ooo || (c->flags & WR_TCP_F_ACK_DELAYED) ||
-		c->snd_una != c->snd_max)
+	if (had_ooo || c->snd_una != c->snd_max)
 		c->flags |= WR_TCP_F_ACK_NOW;
-	else
+	else if (!(c->flags & WR_TCP_F_ACK_DELAYED))
 		c->flags |= WR_TCP_F_ACK_DELAYED;
+	else if (out->ack_batch)
+		out->events |= WR_TCP_EV_ACK_DUE;
+	else
+		c->flags |= WR_TCP_F_ACK_NOW;
 }

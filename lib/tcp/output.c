@@ -21,6 +21,7 @@ wr_tcp_out_clear(struct wr_tcp_out *out)
 	out->more = false;
 	out->rto_keep = false;
 	out->probe = false;
+	out->ack_batch = false;
 }
 
 /* The window field: unscaled in a SYN (RFC 7323 2.2), scaled otherwise. */
@@ -414,6 +415,17 @@ wr_tcp_output(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
 	wr_tcp_out_clear(out);
 	wr_tcp_push(c, now_us, out);
 	wr_tcp_timer_decide(c, now_us, out, una0, fl0, da0);
+}
+
+void
+wr_tcp_ack_due(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
+{
+	if (!(c->flags & WR_TCP_F_ACK_DELAYED) || !wr_tcp_synced(c)) {
+		wr_tcp_out_clear(out);
+		return;
+	}
+	c->flags |= WR_TCP_F_ACK_NOW;
+	wr_tcp_output(c, now_us, out);
 }
 
 void

@@ -53,6 +53,9 @@ enum wr_tcp_event {
 	WR_TCP_EV_RESET = 1 << 4,       /* a RST from the peer was accepted */
 	WR_TCP_EV_FAILED = 1 << 5,      /* see wr_tcp_out.fail */
 	WR_TCP_EV_TIME_WAIT = 1 << 6,   /* entered TIME_WAIT */
+	WR_TCP_EV_ACK_DUE = 1 << 7,     /* wr_tcp_input_batch: an ACK is
+					 * due by the end of the caller's
+					 * receive burst */
 };
 
 /* Why a connection failed. */
@@ -82,6 +85,7 @@ struct wr_tcp_out {
 	/* the caller's: the scoreboard pool of connections whose cfg had
 	 * sb_use (kept by every call; read only for those) */
 	struct wr_tcp_sb_pool *sb_pool;
+	bool ack_batch;           /* internal: wr_tcp_input_batch's call */
 };
 
 /* How a connection starts. */
@@ -124,11 +128,31 @@ void wr_tcp_input(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 	uint64_t now_us, struct wr_tcp_out *out);
 
 /*
+ * wr_tcp_input for a caller that receives in bursts: in-order text past
+ * a first unacknowledged segment leaves the ACK delayed and raises
+ * WR_TCP_EV_ACK_DUE, for the caller to send one ACK for all the segments
+ * of its burst at the burst's end (wr_tcp_ack_due), as a receiver that
+ * coalesces segments does, instead of one ACK every second segment.
+ */
+void wr_tcp_input_batch(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
+	uint64_t now_us, struct wr_tcp_out *out);
+
+/*
  * Send what is allowed now (RFC 9293 3.10.2/3.10.4, RFC 5681): new data
  * from snd_max within min(cwnd, peer's window), MSS-sized, the FIN after
  * the data once the application closed, a pending ACK. Can't fail.
  */
 void wr_tcp_output(struct wr_tcp_conn *c, uint64_t now_us,
+	struct wr_tcp_out *out);
+
+/*
+ * The end of a receive burst in which a segment raised WR_TCP_EV_ACK_DUE
+ * (wr_tcp_out.ack_batch): the ACK still delayed goes now, as in
+ * wr_tcp_output (with data the window allows); nothing when no ACK is
+ * delayed any more (data carried it) or c is not synchronized. Can't
+ * fail.
+ */
+void wr_tcp_ack_due(struct wr_tcp_conn *c, uint64_t now_us,
 	struct wr_tcp_out *out);
 
 /*

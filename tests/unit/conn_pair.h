@@ -40,6 +40,11 @@ struct pair_seen {
 	uint64_t nb_pattern_bad;  /* bulk bytes not the sender's pattern */
 	uint64_t nb_bulk_bytes;   /* bulk: highest byte seen, summed */
 	uint64_t nb_rss_bad;      /* SYNs whose reply hashes elsewhere */
+	uint64_t nb_data;         /* segments with payload */
+	uint64_t nb_pure_acks;    /* ACK alone: no payload, no other flag */
+	uint64_t nb_runs;         /* data segments in a row of one client
+				   * port within one delivery: each run may
+				   * earn one ACK of a receiver in bursts */
 	uint64_t min_reuse_us;    /* shortest time from a port's last packet
 				   * to its next SYN (c2s; 0 while none) */
 };
@@ -59,6 +64,7 @@ struct pair_link {
 	uint32_t iss[PAIR_PORTS]; /* by the client's port: its ISS */
 	uint64_t end[PAIR_PORTS]; /* by the client's port: bulk end seen */
 	uint64_t last_us[PAIR_PORTS]; /* by the client's port: last packet */
+	int32_t run_port;         /* the data run's client port, or -1 */
 };
 
 struct pair {
@@ -130,6 +136,14 @@ pair_look(struct pair_link *l, const uint8_t *p, size_t len, bool c2s)
 			l->seen.min_reuse_us = *l->now_us - l->last_us[cport];
 	}
 	l->last_us[cport] = *l->now_us;
+	if (rx.seg.len_bytes > 0) {
+		l->seen.nb_data++;
+		if (l->run_port != cport)
+			l->seen.nb_runs++;
+		l->run_port = cport;
+	} else if (rx.seg.flags == WR_TCP_ACK) {
+		l->seen.nb_pure_acks++;
+	}
 	if (rx.seg.flags & WR_TCP_RST)
 		l->seen.nb_rst++;
 	if (rx.seg.len_bytes >= 4 && memcmp(pl, "GET ", 4) == 0)
@@ -171,6 +185,7 @@ pair_deliver(struct pair_link *l, struct wr_conn_engine *e, uint64_t now,
 {
 	struct pair_pkt *pk;
 
+	l->run_port = -1;
 	while (l->head != l->tail) {
 		pk = &l->ring[l->head % PAIR_RING];
 		if (pk->at_us > now)

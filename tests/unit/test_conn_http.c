@@ -138,6 +138,12 @@ test_bulk(void)
 	WR_CHECK_U64(sb->nb_l7_rx_bytes, n * bytes);
 	WR_CHECK_U64(sb->nb_accepted, n);
 	WR_CHECK_U64(sb->nb_closed, n);
+	/* The server ACKs once a burst: at most one ACK a run of a
+	 * connection's segments in a delivery, besides the handshake's and
+	 * the close's (one each), not one every second segment. The runs
+	 * are long enough for the two to differ. */
+	WR_CHECK(P.c2s.seen.nb_data >= 4 * P.c2s.seen.nb_runs);
+	WR_CHECK(P.s2c.seen.nb_pure_acks <= P.c2s.seen.nb_runs + 2 * n);
 	pair_free(&P);
 }
 

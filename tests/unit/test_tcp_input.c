@@ -469,6 +469,61 @@ test_delayed_ack(void)
 	WR_CHECK_U64(out.segs[0].ack, 8001);
 }
 
+/*
+ * A receiver in bursts (wr_tcp_input_batch): in-order segments past the
+ * first raise the ACK as due and send none; wr_tcp_ack_due at the end of
+ * the burst sends one ACK for all and stops the delayed-ACK timer; out of
+ * order is ACKed at once as before, and a due ACK that data carried (or
+ * none at all) sends nothing.
+ */
+static void
+test_batch_ack(void)
+{
+	struct wr_tcp_conn c;
+	struct wr_tcp_out out;
+	struct wr_tcp_seg s;
+	uint32_t i;
+
+	testab(&c, 1000, 5000, 1460, 65535, 0, &out);
+	for (i = 0; i < 5; i++) {
+		s = tseg(5001 + 1000 * i, 1001, WR_TCP_ACK, 1000, 65535);
+		wr_tcp_input_batch(&c, &s, 2000 + i, &out);
+		WR_CHECK_U64(out.nb_segs, 0);
+		WR_CHECK_U64(!!(out.events & WR_TCP_EV_ACK_DUE), i > 0);
+	}
+	WR_CHECK_U64(c.rcv_nxt, 10001);
+	wr_tcp_ack_due(&c, 2010, &out);
+	WR_CHECK_U64(out.nb_segs, 1);
+	WR_CHECK_U64(out.segs[0].ack, 10001);
+	WR_CHECK_U64(out.segs[0].len_bytes, 0);
+	WR_CHECK_U64(out.timer, WR_TCP_TIMER_CANCEL);
+	wr_tcp_ack_due(&c, 2011, &out);   /* sent already: nothing */
+	WR_CHECK_U64(out.nb_segs, 0);
+	/* one segment after the ACK: delayed, not due */
+	s = tseg(10001, 1001, WR_TCP_ACK, 1000, 65535);
+	wr_tcp_input_batch(&c, &s, 2020, &out);
+	WR_CHECK_U64(out.nb_segs, 0);
+	WR_CHECK_U64(out.events & WR_TCP_EV_ACK_DUE, 0);
+	WR_CHECK_U64(out.timer, WR_TCP_TIMER_DELACK);
+	/* beyond a hole: a duplicate ACK at once (RFC 5681 4.2) */
+	s = tseg(12001, 1001, WR_TCP_ACK, 1000, 65535);
+	wr_tcp_input_batch(&c, &s, 2030, &out);
+	WR_CHECK_U64(out.nb_segs, 1);
+	WR_CHECK_U64(out.segs[0].ack, 11001);
+	/* the plain call keeps one ACK every second segment */
+	s = tseg(11001, 1001, WR_TCP_ACK, 1000, 65535);
+	wr_tcp_input(&c, &s, 2040, &out);
+	WR_CHECK_U64(out.nb_segs, 1);
+	WR_CHECK_U64(out.segs[0].ack, 13001);
+	s = tseg(13001, 1001, WR_TCP_ACK, 1000, 65535);
+	wr_tcp_input(&c, &s, 2050, &out);
+	WR_CHECK_U64(out.nb_segs, 0);
+	s = tseg(14001, 1001, WR_TCP_ACK, 1000, 65535);
+	wr_tcp_input(&c, &s, 2060, &out);
+	WR_CHECK_U64(out.nb_segs, 1);
+	WR_CHECK_U64(out.events & WR_TCP_EV_ACK_DUE, 0);
+}
+
 /* Both sides' sequence numbers cross 2^32 (RFC 9293 3.4). */
 static void
 test_wrap(void)
@@ -515,6 +570,7 @@ main(void)
 	WR_TEST_RUN(test_out_of_window);
 	WR_TEST_RUN(test_ooo_fill);
 	WR_TEST_RUN(test_delayed_ack);
+	WR_TEST_RUN(test_batch_ack);
 	WR_TEST_RUN(test_wrap);
 	return wr_test_summary();
 }
