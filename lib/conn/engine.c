@@ -207,7 +207,7 @@ void
 wr_conn_engine_poll(struct wr_conn_engine *e, uint64_t now_us)
 {
 	clock_start(e, now_us);
-	if (e->nb_ack_due != 0)
+	if (__builtin_expect(e->nb_ack_due != 0, 0))
 		wr_conn_ack_due_flush(e, now_us);
 	poll_tcp_timers(e, now_us);
 	poll_app_timers(e, now_us);

@@ -138,11 +138,11 @@ struct wr_conn_engine {
 	uint8_t req_close[WR_CONN_HEAD_MAX_BYTES];
 	uint8_t head[WR_CONN_HEAD_MAX_BYTES];
 	uint32_t fired[WR_CONN_FIRED_MAX];
+	struct wr_conn_books books;
 	/* connections whose ACK waits for the end of the receive burst
 	 * (WR_TCP_EV_ACK_DUE): sent at the next poll */
-	uint32_t ack_due[WR_CONN_ACK_DUE_MAX];
 	uint32_t nb_ack_due;
-	struct wr_conn_books books;
+	uint32_t ack_due[WR_CONN_ACK_DUE_MAX];
 };
 
 /* run.c: act on e->out, the output of a TCP call on connection idx

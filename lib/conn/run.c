@@ -244,8 +244,8 @@ wr_conn_ack_due_flush(struct wr_conn_engine *e, uint64_t now_us)
 }
 
 /* The ACK of connection idx waits for the end of the receive burst;
- * a full list goes first. */
-static void
+ * a full list goes first. Out of line: wr_conn_run_out stays small. */
+static __attribute__((noinline)) void
 ack_due_add(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
 {
 	if (e->nb_ack_due != 0 && e->ack_due[e->nb_ack_due - 1] == idx)
@@ -283,7 +283,7 @@ wr_conn_run_out(struct wr_conn_engine *e, uint32_t idx, uint64_t sent0,
 		wr_tcp_output(c, now_us, &e->out);
 		rto = false;
 	}
-	if (ev & WR_TCP_EV_ACK_DUE)
+	if (__builtin_expect(ev & WR_TCP_EV_ACK_DUE, 0))
 		ack_due_add(e, idx, now_us);
 	if (ev & WR_TCP_EV_ESTABLISHED) {
 		on_established(e, idx, now_us);

@@ -356,7 +356,7 @@ in_syn_rcvd_synack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 	in_synced(c, &t, now_us, out);
 }
 
-static void
+static __attribute__((always_inline)) inline void
 input(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg, uint64_t now_us,
 	struct wr_tcp_out *out, bool batch)
 {
