@@ -469,6 +469,20 @@ test_delayed_ack(void)
 	WR_CHECK_U64(out.segs[0].ack, 8001);
 }
 
+/* 1000 bytes of the peer's at seq (its ACK 1001), by the call batch
+ * names. */
+static void
+data_in(struct wr_tcp_conn *c, uint32_t seq, uint64_t now_us, bool batch,
+	struct wr_tcp_out *out)
+{
+	struct wr_tcp_seg s = tseg(seq, 1001, WR_TCP_ACK, 1000, 65535);
+
+	if (batch)
+		wr_tcp_input_batch(c, &s, now_us, out);
+	else
+		wr_tcp_input(c, &s, now_us, out);
+}
+
 /*
  * A receiver in bursts (wr_tcp_input_batch): in-order segments past the
  * first raise the ACK as due and send none; wr_tcp_ack_due at the end of
@@ -481,13 +495,11 @@ test_batch_ack(void)
 {
 	struct wr_tcp_conn c;
 	struct wr_tcp_out out;
-	struct wr_tcp_seg s;
 	uint32_t i;
 
 	testab(&c, 1000, 5000, 1460, 65535, 0, &out);
 	for (i = 0; i < 5; i++) {
-		s = tseg(5001 + 1000 * i, 1001, WR_TCP_ACK, 1000, 65535);
-		wr_tcp_input_batch(&c, &s, 2000 + i, &out);
+		data_in(&c, 5001 + 1000 * i, 2000 + i, true, &out);
 		WR_CHECK_U64(out.nb_segs, 0);
 		WR_CHECK_U64(!!(out.events & WR_TCP_EV_ACK_DUE), i > 0);
 	}
@@ -500,26 +512,22 @@ test_batch_ack(void)
 	wr_tcp_ack_due(&c, 2011, &out);   /* sent already: nothing */
 	WR_CHECK_U64(out.nb_segs, 0);
 	/* one segment after the ACK: delayed, not due */
-	s = tseg(10001, 1001, WR_TCP_ACK, 1000, 65535);
-	wr_tcp_input_batch(&c, &s, 2020, &out);
+	data_in(&c, 10001, 2020, true, &out);
 	WR_CHECK_U64(out.nb_segs, 0);
 	WR_CHECK_U64(out.events & WR_TCP_EV_ACK_DUE, 0);
 	WR_CHECK_U64(out.timer, WR_TCP_TIMER_DELACK);
 	/* beyond a hole: a duplicate ACK at once (RFC 5681 4.2) */
-	s = tseg(12001, 1001, WR_TCP_ACK, 1000, 65535);
-	wr_tcp_input_batch(&c, &s, 2030, &out);
+	data_in(&c, 12001, 2030, true, &out);
 	WR_CHECK_U64(out.nb_segs, 1);
 	WR_CHECK_U64(out.segs[0].ack, 11001);
-	/* the plain call keeps one ACK every second segment */
-	s = tseg(11001, 1001, WR_TCP_ACK, 1000, 65535);
-	wr_tcp_input(&c, &s, 2040, &out);
+	/* the hole filled: at once; then the plain call keeps one ACK
+	 * every second segment */
+	data_in(&c, 11001, 2040, false, &out);
 	WR_CHECK_U64(out.nb_segs, 1);
 	WR_CHECK_U64(out.segs[0].ack, 13001);
-	s = tseg(13001, 1001, WR_TCP_ACK, 1000, 65535);
-	wr_tcp_input(&c, &s, 2050, &out);
+	data_in(&c, 13001, 2050, false, &out);
 	WR_CHECK_U64(out.nb_segs, 0);
-	s = tseg(14001, 1001, WR_TCP_ACK, 1000, 65535);
-	wr_tcp_input(&c, &s, 2060, &out);
+	data_in(&c, 14001, 2060, false, &out);
 	WR_CHECK_U64(out.nb_segs, 1);
 	WR_CHECK_U64(out.events & WR_TCP_EV_ACK_DUE, 0);
 }
