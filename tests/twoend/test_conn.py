@@ -80,9 +80,12 @@ def vdevs():
 
 def start_tcpdump(path):
     """tcpdump writing every TCP frame of the namespace's end to path;
-    returns the process once it listens."""
+    returns the process once it listens. Its kernel buffer (-B, KiB)
+    holds a whole bulk run's frames: on a machine whose CPUs wirerate's
+    polling worker keeps busy, tcpdump may get no CPU until the run
+    ends, and the default 2 MB then overflows ("dropped by kernel")."""
     p = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-i", PEER, "-U",
-                          "-w", path, "tcp"], stdout=subprocess.DEVNULL,
+                          "-B", "65536", "-w", path, "tcp"], stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True)
     end = time.monotonic() + 10
     while time.monotonic() < end and not os.path.exists(path):
