@@ -226,6 +226,21 @@ wr_pace_grant(struct wr_pace *p, uint64_t now_tsc, uint32_t want)
 }
 
 /*
+ * The end of the run at end_tsc (the TSC the stop was given at): earn up
+ * to it as a grant would, sending nothing. A worker taken off its CPU just
+ * before the end never made the late grant that clamps, so the frames it
+ * owed would be missing from sent + clamped + credit; after this call they
+ * are counted (as a stall's when the gap is a stall). Nothing when the
+ * pacer is unpaced or already at or past end_tsc. This function can't fail.
+ */
+static inline void
+wr_pace_settle(struct wr_pace *p, uint64_t end_tsc)
+{
+	if (p->cost != 0 && end_tsc - p->last_tsc <= (uint64_t)INT64_MAX)
+		(void)wr_pace_grant(p, end_tsc, 0);
+}
+
+/*
  * Take sent frames off the budget: the number rte_eth_tx_burst() accepted,
  * at most what the last grant returned (more is a caller bug: the credit
  * then stops at 0 instead of wrapping). This function can't fail.

@@ -115,7 +115,6 @@ wr_replay_main(struct wr_worker *w)
 		work = wr_worker_poll_tx(w, now, replay_burst) + wr_worker_poll_rx(w, now);
 		now = wr_worker_iter_end(w, work, now, rte_rdtsc);
 	}
-	for (i = 0; i < w->nb_tx; i++)
-		wr_txq_drain(w->tx[i]);
+	wr_worker_tx_end(w);
 	return wr_worker_rx_until_stop(w, now);
 }

@@ -85,4 +85,25 @@ wr_txq_drain(struct wr_txq *q)
 	q->nb_pending = 0;
 }
 
+/*
+ * The end of w's TX once it saw ctl->tx_stop: each paced queue's budget
+ * settled up to the stop's TSC (wr_pace_settle: frames owed by a worker
+ * off its CPU at the end count as clamped, not silently missing), then
+ * what is pending freed (wr_txq_drain). Only w's lcore.
+ */
+static inline void
+wr_worker_tx_end(struct wr_worker *w)
+{
+	uint64_t end_tsc;
+	unsigned int i;
+
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	end_tsc = w->ctl->tx_stop_tsc;
+	for (i = 0; i < w->nb_tx; i++) {
+		if (w->tx[i]->paced)
+			wr_pace_settle(&w->tx[i]->pace, end_tsc);
+		wr_txq_drain(w->tx[i]);
+	}
+}
+
 #endif /* WR_TXSEND_H */

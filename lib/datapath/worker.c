@@ -287,8 +287,7 @@ wr_worker_main(void *arg)
 	wr_counter_set(&w->st.loop_sys_ns, thread_sys_ns(&vcs1) - sys0);
 	wr_counter_set(&w->st.loop_nvcsw, vcs1 - vcs0);
 	wr_counter_set(&w->st.loop_tsc, rte_rdtsc() - start);
-	for (i = 0; i < w->nb_tx; i++)
-		wr_txq_drain(w->tx[i]);
+	wr_worker_tx_end(w);
 	return wr_worker_rx_until_stop(w, now);
 }
 

@@ -44,6 +44,9 @@ struct wr_connq;
  */
 struct wr_ctl {
 	int tx_stop;   /* TX workers drain and stop sending */
+	/* The TSC the stop was given at, written before tx_stop (release):
+	 * the pacers settle their budget up to it (wr_worker_tx_end). */
+	uint64_t tx_stop_tsc;
 	int rx_stop;   /* everyone returns */
 	uint64_t pub_req; /* raised once per interval: publish RX state */
 	uint64_t pub_read; /* the last request whose copies the stats core read */

@@ -116,8 +116,9 @@ wr_run_stop(struct wr_run *run, enum wr_stop_reason why)
 	/* The controller reads it (live.c): no update from now on. */
 	__atomic_store_n(&run->live.stopped, true, __ATOMIC_RELEASE);
 	run->res.stop_reason = why;
-	__atomic_store_n(&run->live.ctl.tx_stop, 1, __ATOMIC_RELEASE);
 	run->live.tx_stop_tsc = rte_rdtsc();
+	run->live.ctl.tx_stop_tsc = run->live.tx_stop_tsc;
+	__atomic_store_n(&run->live.ctl.tx_stop, 1, __ATOMIC_RELEASE);
 	wr_telemetry_publish(run, NULL, WR_SNAP_STOPPING);
 	/* A connection run's grace is its drain, before the stop (its
 	 * engines open nothing new and the open ones end: connrun.h). */

@@ -509,6 +509,45 @@ test_stalls(void)
 	check_conservation(&p, sent, now);
 }
 
+/*
+ * The end of a run (wr_pace_settle): a worker off its CPU for the last
+ * 5 ms never grants again, yet the 4968 frames it owed beyond its backlog
+ * are counted as a stall's clamps; a settle at or before the last grant
+ * (the worker saw the stop late) earns nothing; an unpaced pacer settles
+ * to nothing.
+ */
+static void
+test_settle(void)
+{
+	struct wr_pace p;
+	uint64_t now = T0, sent;
+
+	WR_CHECK_U64(pace_make(&p, 1e6, HZ_3G, 32, 0, T0), 0);
+	sent = run_10us_steps(&p, &now, 100);
+	WR_CHECK_U64(sent, 1000);
+	wr_pace_settle(&p, now + 15000000);
+	WR_CHECK_U64(p.nb_clamped_pkts, 5000 - 32);
+	WR_CHECK_U64(p.stall_clamped_pkts, 5000 - 32);
+	WR_CHECK_U64(p.nb_stalls, 1);
+	WR_CHECK_U64(wr_pace_backlog_pkts(&p), 32);
+	check_conservation(&p, sent, now + 15000000);
+	/* Settling again, or before the last call: nothing more. */
+	wr_pace_settle(&p, now + 15000000);
+	wr_pace_settle(&p, now);
+	WR_CHECK_U64(p.nb_clamped_pkts, 5000 - 32);
+	WR_CHECK_U64(p.last_tsc, now + 15000000);
+	/* A settle a few cycles after the last grant: no clamp. */
+	WR_CHECK_U64(pace_make(&p, 1e6, HZ_3G, 32, 0, T0), 0);
+	now = T0;
+	sent = run_10us_steps(&p, &now, 100);
+	wr_pace_settle(&p, now + 3000);
+	WR_CHECK_U64(p.nb_clamped_pkts, 0);
+	check_conservation(&p, sent, now + 3000);
+	WR_CHECK_U64(pace_make(&p, WR_PACE_UNLIMITED, HZ_3G, 32, 0, T0), 0);
+	wr_pace_settle(&p, T0 + HZ_3G);
+	WR_CHECK_U64(p.nb_clamped_pkts, 0);
+}
+
 /* A full TX ring: grants not committed pile up to the cap, then clamp. */
 static void
 test_ring_full(void)
@@ -747,6 +786,7 @@ main(void)
 	WR_TEST_RUN(test_rerate_keeps_counts);
 	WR_TEST_RUN(test_clamp_backlog_and_long_stalls);
 	WR_TEST_RUN(test_stalls);
+	WR_TEST_RUN(test_settle);
 	WR_TEST_RUN(test_ring_full);
 	WR_TEST_RUN(test_partial_commit);
 	WR_TEST_RUN(test_unlimited);

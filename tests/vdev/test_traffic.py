@@ -9,7 +9,9 @@ import math
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
+import time
 
 import cases
 import wrtest
@@ -146,6 +148,77 @@ def mix_rate():
     check_rate(c, ["--mix", "imix", "--rate", "1Gbps"], want, "imix 1 Gbps L1")
     want = 1e9 * 12 / (8 * IMIX_CYCLE_BYTES)
     check_rate(c, ["--mix", "imix", "--rate", "l2:1Gbps"], want, "imix 1 Gbps L2")
+    c.done()
+
+
+# A real-time busy loop on one CPU for at most argv[2] seconds: the worker
+# pinned there is off its CPU (all of it, or all but the kernel's real-time
+# throttle's slices) until it ends or is killed.
+HOG = """
+import os, sys, time
+os.sched_setaffinity(0, {int(sys.argv[1])})
+os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))
+print("on", flush=True)
+end = time.monotonic() + float(sys.argv[2])
+while time.monotonic() < end:
+    pass
+"""
+
+
+def start_hog(cpu, seconds):
+    """The HOG on cpu; None when the kernel refuses real-time scheduling
+    (a capability of the machine, not of wirerate)."""
+    p = subprocess.Popen([sys.executable, "-c", HOG, str(cpu), str(seconds)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.stdout.readline().strip() != "on":
+        p.wait()
+        return None
+    return p
+
+
+def rate_stall_at_end():
+    """A worker off its CPU when the run ends never grants again, yet the
+    frames its pacer owed up to the stop count as clamped after a stall:
+    frames the PMD sent + clamped + backlog = the rate over the run, and
+    the reason says stalled (before, the tail was missing and the reason
+    was that the run ended before the rate settled). The worker (lcore 1)
+    is starved by a real-time busy loop on its CPU from 1 s into a 2 s
+    run until wirerate exits."""
+    c = Checker("rate_stall_at_end")
+    if len(os.sched_getaffinity(0)) < 2:
+        wrtest.skip("one CPU: the worker and the main lcore need two")
+    argv = [wrtest.WIRERATE] + wrtest.eal_args(["net_null0"]) + [
+        "--", "--rx-ports", "none", "--duration", "2", "--rate", "1Mpps", "--quiet"]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        p = subprocess.Popen(argv + ["--json", path], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             stdin=subprocess.DEVNULL)
+        time.sleep(1.0)
+        hog = start_hog(1, 30)
+        if hog is None:
+            p.kill()
+            p.communicate()
+            wrtest.skip("the kernel refuses SCHED_FIFO: no real-time busy loop "
+                        "to take the worker's CPU")
+        out, err = p.communicate(timeout=60)
+        hog.kill()
+        hog.wait()
+        c.eq(p.returncode, 0, "exit code (%s)" % err[-300:])
+        doc = wrtest.read_result(path)
+    t = doc["totals"][0]
+    rate = t["rate"]
+    owed = rate["requested_pps"] * doc["duration_s"]
+    have = t["nic_opackets"] + rate["clamped_pkts"] + rate["backlog_pkts"]
+    c.true(abs(have / owed - 1) < 0.002,
+           "sent %d + clamped %d + backlog %d = %d, the rate over %.4f s is %.0f"
+           % (t["nic_opackets"], rate["clamped_pkts"], rate["backlog_pkts"], have,
+              doc["duration_s"], owed))
+    c.true(t["nic_opackets"] < 0.9 * owed, "the worker was starved: %d of %.0f sent"
+           % (t["nic_opackets"], owed))
+    c.eq(rate["reached"], False, "reached")
+    c.eq(rate["stalls"]["clamped_pkts"], rate["clamped_pkts"], "every clamp a stall's")
+    c.true(rate.get("reason", "").startswith("stalled"), "reason %r" % rate.get("reason"))
     c.done()
 
 
@@ -426,7 +499,8 @@ def tap_tx_only_queues():
     c.done()
 
 
-CASES = cases.by_name(mix_pcap, ipv6_pcap, mix_ring, mix_rate, traffic_bad_inputs,
+CASES = cases.by_name(mix_pcap, ipv6_pcap, mix_ring, mix_rate, rate_stall_at_end,
+                      traffic_bad_inputs,
                       streams_ring, streams_pcap, patterns_ring, streams_bad_inputs,
                       stream_mtu, streams_csv, tap_tx_only_queues)
 
