@@ -24,7 +24,7 @@ import sys
 # scripts/lib/eal.py).
 PROBES = {"which", "geteuid", "hugepages_free", "have_tun", "have_netns",
           "have_af_xdp", "have_ipv6_loopback", "have_link_kind", "have_qdisc",
-          "exists", "have_br_fdb_max_learned"}
+          "exists", "have_br_fdb_max_learned", "have_cpus", "have_rt_sched"}
 
 
 # What names a count wirerate did not make: the PMD's counters in a result,

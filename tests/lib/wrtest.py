@@ -28,6 +28,19 @@ def have_tun():
     return os.path.exists("/dev/net/tun")
 
 
+def have_cpus(*cpus):
+    """Probe: this process may run on each of these CPUs."""
+    return set(cpus) <= os.sched_getaffinity(0)
+
+
+def have_rt_sched():
+    """Probe: the kernel lets this process take the real-time class
+    (SCHED_FIFO): tried in a child, which exits at once."""
+    code = "import os; os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))"
+    return subprocess.run([sys.executable, "-c", code],
+                          capture_output=True).returncode == 0
+
+
 def have_netns():
     """Probe: this process may create a network namespace (root, and a
     kernel with CONFIG_NET_NS): one is made and removed."""
