@@ -44,9 +44,6 @@ struct wr_connq;
  */
 struct wr_ctl {
 	int tx_stop;   /* TX workers drain and stop sending */
-	/* The TSC the stop was given at, written before tx_stop (release):
-	 * the pacers settle their budget up to it (wr_worker_tx_end). */
-	uint64_t tx_stop_tsc;
 	int rx_stop;   /* everyone returns */
 	uint64_t pub_req; /* raised once per interval: publish RX state */
 	uint64_t pub_read; /* the last request whose copies the stats core read */
@@ -65,6 +62,11 @@ struct wr_ctl {
 	 * (wr_conn_engine_release); 3: and close the held ones at
 	 * trial_close_cps (wr_conn_engine_teardown). */
 	int conn_drain;
+	/* The TSC the stop was given at, written before tx_stop (release),
+	 * read once at the end: the pacers settle their budget up to it
+	 * (wr_worker_tx_end). Last, so the fields read every loop stay in
+	 * the first 64 bytes. */
+	uint64_t tx_stop_tsc;
 };
 _Static_assert(WR_MAX_PORTS <= 64, "wr_ctl.tx_paused holds a bit per port");
 
