@@ -201,10 +201,12 @@ def rate_stall_at_end():
                              stdin=subprocess.DEVNULL)
         time.sleep(1.0)
         hog = start_hog(1, 4)
-        out, err = p.communicate(timeout=60)
-        if hog is not None:
-            hog.kill()
-            hog.wait()
+        try:
+            out, err = p.communicate(timeout=60)
+        finally:
+            if hog is not None:
+                hog.kill()
+                hog.wait()
         c.true(hog is not None, "the busy loop took the real-time class")
         c.eq(p.returncode, 0, "exit code (%s)" % err[-300:])
         doc = wrtest.read_result(path)
