@@ -231,13 +231,13 @@ wr_pace_grant(struct wr_pace *p, uint64_t now_tsc, uint32_t want)
  * before the end never made the late grant that clamps, so the frames it
  * owed would be missing from sent + clamped + credit; after this call they
  * are counted (as a stall's when the gap is a stall). Nothing when the
- * pacer is unpaced or already at or past end_tsc. This function can't fail.
+ * pacer is unpaced, or already past end_tsc (a grant earns nothing then:
+ * wr_pace_catch_up). This function can't fail.
  */
 static inline void
 wr_pace_settle(struct wr_pace *p, uint64_t end_tsc)
 {
-	if (p->cost != 0 && end_tsc - p->last_tsc <= (uint64_t)INT64_MAX)
-		(void)wr_pace_grant(p, end_tsc, 0);
+	(void)wr_pace_grant(p, end_tsc, 0);
 }
 
 /*
