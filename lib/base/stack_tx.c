@@ -17,6 +17,7 @@
 #include <rte_udp.h>
 #include <rte_vxlan.h>
 
+#include "cksum.h"
 #include "stack.h"
 
 #define TYPE_TEB 0x6558u  /* transparent Ethernet bridging: GRE, Geneve */
@@ -232,7 +233,7 @@ udp6_cksum(const struct rte_ipv6_hdr *h, const struct rte_udp_hdr *u)
 		RTE_BE16(IPPROTO_UDP);
 	uint16_t ck;
 
-	sum += rte_raw_cksum(u, len);
+	sum = wr_cksum_add(u, len, sum);
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);
 	ck = (uint16_t)~sum;

@@ -14,6 +14,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "base/cksum.h"
 #include "base/frame.h"
 #include "base/pcapread.h"
 #include "base/stack.h"
@@ -37,7 +38,7 @@ udp_cksum(const uint8_t *d, const struct wr_stack_udp *u)
 		__rte_raw_cksum(d + u->ip_off + 12, 8, 0);
 	sum += rte_cpu_to_be_16(IPPROTO_UDP) + len_be;
 	sum = __rte_raw_cksum(d + u->udp_off, 6, sum);
-	sum = __rte_raw_cksum(d + u->udp_off + 8, rte_be_to_cpu_16(len_be) - 8u, sum);
+	sum = wr_cksum_add(d + u->udp_off + 8, rte_be_to_cpu_16(len_be) - 8u, sum);
 	ck = (uint16_t)~__rte_raw_cksum_reduce(sum);
 	return ck == 0 ? 0xffff : ck;
 }

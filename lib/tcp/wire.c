@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/cksum.h"
 #include "tcp/wire.h"
 
 #define IP4_HDR_BYTES 20
@@ -46,36 +47,15 @@ wr32(uint8_t *p, uint32_t v)
 
 /*
  * The ones' complement sum of len bytes as big-endian words (RFC 1071),
- * folded to 16 bits, added to sum. Eight bytes a step in the machine's order:
- * two 32-bit halves into a 64-bit sum (2^16 = 1 modulo 0xffff, so the
- * halves' words count the same), folded to 16 bits and swapped to big
- * endian at the end (RFC 1071 2(B): the sum does not depend on the
+ * folded to 16 bits, added to sum: the machine-order sum (base/cksum.h)
+ * swapped to big endian (RFC 1071 2(B): the sum does not depend on the
  * order, up to that swap).
  */
 uint32_t
 wr_tcp_sum16(const uint8_t *p, size_t len, uint32_t sum)
 {
-	uint64_t acc = 0, w;
-	uint16_t h;
-	size_t i;
+	uint16_t h = (uint16_t)wr_cksum_add(p, len, 0);
 
-	for (i = 0; i + 8 <= len; i += 8) {
-		memcpy(&w, p + i, sizeof(w));
-		acc += (w & 0xffffffffu) + (w >> 32);
-	}
-	for (; i + 2 <= len; i += 2) {
-		memcpy(&h, p + i, sizeof(h));
-		acc += h;
-	}
-	if (len & 1) {
-		uint8_t last[2] = { p[len - 1], 0 };
-
-		memcpy(&h, last, sizeof(h));
-		acc += h;
-	}
-	while (acc >> 16)
-		acc = (acc & 0xffff) + (acc >> 16);
-	h = (uint16_t)acc;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	h = (uint16_t)(h << 8 | h >> 8);
 #endif
