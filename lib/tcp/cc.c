@@ -36,23 +36,45 @@ half_flight(const struct wr_tcp_conn *c)
 	return half > two ? half : two;
 }
 
+/* RFC 5681 3.1: the initial window, by SMSS (equation 3's table). */
+static uint32_t
+initial_window(uint32_t mss)
+{
+	if (mss > 2190)
+		return 2 * mss;
+	if (mss > 1095)
+		return 3 * mss;
+	return 4 * mss;
+}
+
 void
 wr_tcp_cc_init(struct wr_tcp_conn *c)
 {
-	uint32_t mss = c->mss_bytes;
-
-	/* RFC 5681 3.1: IW by SMSS (equation 3's table) */
-	if (mss > 2190)
-		c->cwnd_bytes = 2 * mss;
-	else if (mss > 1095)
-		c->cwnd_bytes = 3 * mss;
-	else
-		c->cwnd_bytes = 4 * mss;
+	c->cwnd_bytes = initial_window(c->mss_bytes);
 	/* "arbitrarily high": the largest window */
 	c->ssthresh_bytes = CC_CWND_MAX_BYTES;
 	c->recover = c->iss;
 	c->nb_dupacks = 0;
 	c->flags &= (uint8_t)~WR_TCP_F_IN_RECOVERY;
+}
+
+/*
+ * RFC 5681 4.1: a sender that has sent nothing for more than an RTO
+ * starts again from at most the restart window, min(IW, cwnd), instead of
+ * sending a whole old window at once into queues that have since filled.
+ * Called with nothing in flight: the idle time counts from the ACK that
+ * left nothing in flight, whose time input_ack.c keeps in rtt_start_us
+ * (free while no segment is timed). ssthresh stays: slow start climbs
+ * back to it. An idle time over 2^32 us (71 minutes) may read short.
+ */
+void
+wr_tcp_cc_on_idle(struct wr_tcp_conn *c, uint64_t now_us)
+{
+	uint32_t rw = initial_window(c->mss_bytes);
+
+	if (c->cwnd_bytes > rw && wr_tcp_synced(c) &&
+		(uint32_t)now_us - c->rtt_start_us > c->rto_us)
+		c->cwnd_bytes = rw;
 }
 
 static void

@@ -73,7 +73,9 @@ struct wr_tcp_conn {
 	uint32_t rto_us;
 	uint32_t rtt_seq;       /* the segment being timed (Karn's rule);
 				 * before ESTABLISHED, the peer's MSS */
-	uint32_t rtt_start_us;  /* low 32 bits of the clock when it left */
+	uint32_t rtt_start_us;  /* low 32 bits of the clock when it left;
+				 * with nothing in flight, of the ACK that
+				 * left nothing (an idle time, cc.c) */
 	/* receive side */
 	uint32_t rcv_nxt;
 	uint32_t rcv_wnd_bytes; /* what we advertise, before scaling */

@@ -38,6 +38,11 @@ ack_new(struct wr_tcp_conn *c, uint32_t ack, uint64_t now_us,
 	c->nb_retries = 0;
 	wr_tcp_cc_on_ack(c, ack, out);
 	c->snd_una = ack;
+	/* nothing left in flight: an idle time may start here (cc.c,
+	 * wr_tcp_cc_on_idle); the timed segment was acked, so the field is
+	 * free */
+	if (ack == c->snd_max)
+		c->rtt_start_us = (uint32_t)now_us;
 	if (wr_tcp_seq_lt(c->snd_nxt, ack)) {
 		/* a go-back reached data the receiver had (cc.c) */
 		wr_tcp_cc_on_leap(c, ack - c->snd_nxt);

@@ -287,6 +287,10 @@ push_window(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out,
 		push_sack(c, sb, now_us, out);
 		return;
 	}
+	if (c->snd_una == c->snd_max) {
+		wr_tcp_cc_on_idle(c, now_us);
+		cwnd = c->cwnd_bytes + limited_transmit_bytes(c);
+	}
 	while (may_send(c)) {
 		uint32_t wnd = cwnd < c->snd_wnd_bytes ? cwnd : c->snd_wnd_bytes;
 		uint32_t used = c->snd_nxt - c->snd_una, usable, len;

@@ -127,5 +127,8 @@ void wr_tcp_cc_on_dupack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 	struct wr_tcp_out *out);
 void wr_tcp_cc_on_rto(struct wr_tcp_conn *c, struct wr_tcp_out *out);
 void wr_tcp_cc_on_leap(struct wr_tcp_conn *c, uint32_t leap_bytes);
+/* Before sending with nothing in flight: the restart window after an
+ * idle time over the RTO (RFC 5681 4.1). */
+void wr_tcp_cc_on_idle(struct wr_tcp_conn *c, uint64_t now_us);
 
 #endif /* WR_TCP_SM_H */

@@ -14,6 +14,7 @@ Usage: test_conn.py CASE (see CASES)."""
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -296,7 +297,149 @@ def conn_wrk():
         shutil.rmtree(d, ignore_errors=True)
 
 
-CASES = cases.by_name(conn_nginx, conn_h2load, conn_wrk, conn_jumbo_mss)
+# The kernel client of conn_idle_restart: ROUND1 requests pipelined and
+# their answers read, "round1 BYTES"; then, once a line comes on stdin
+# (the shaper is in place), 1 s idle and one request more, "round2 BYTES".
+IDLE_CLIENT = r"""
+import re, socket, sys, time
+s = socket.create_connection((sys.argv[1], 80), timeout=20)
+req = b"GET / HTTP/1.1\r\nHost: wirerate\r\n\r\n"
+buf = b""
+def more():
+    global buf
+    b = s.recv(65536)
+    if not b:
+        sys.exit("closed by the server")
+    buf += b
+def answers(n):
+    global buf
+    total = 0
+    for _ in range(n):
+        while b"\r\n\r\n" not in buf:
+            more()
+        head, buf = buf.split(b"\r\n\r\n", 1)
+        if b" 200 " not in head.split(b"\r\n")[0]:
+            sys.exit("status: %r" % head[:40])
+        length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+        while len(buf) < length:
+            more()
+        buf = buf[length:]
+        total += len(head) + 4 + length
+    return total
+s.sendall(req * int(sys.argv[2]))
+print("round1", answers(int(sys.argv[2])), flush=True)
+sys.stdin.readline()
+time.sleep(1.0)
+s.sendall(req)
+print("round2", answers(1), flush=True)
+s.close()
+"""
+
+
+def first_flight(path):
+    """From a capture of one connection (tcpdump -S: absolute sequence
+    numbers): the data segments wirerate sent after the client's request,
+    up to the first client segment that acknowledges any of that answer;
+    and whether such an ACK came."""
+    p = wrtest.sh("tcpdump", "-S", "-nr", path, timeout=60)
+    req = False
+    start = None
+    n = 0
+    for line in p.stdout.splitlines():
+        src = re.search(r" IP ([\d.]+)\.\d+ > ", line)
+        length = re.search(r"length (\d+)", line)
+        if src is None or length is None:
+            continue
+        seq = re.search(r" seq (\d+):", line)
+        ack = re.search(r" ack (\d+),", line)
+        if src.group(1) != ME:
+            if int(length.group(1)) > 0:
+                req = True
+            elif start is not None and ack is not None and \
+                    0 < (int(ack.group(1)) - start) % 2**32 < 2**31:
+                return n, True
+        elif req and seq is not None:
+            if start is None:
+                start = int(seq.group(1))
+            n += 1
+    return n, False
+
+
+def conn_idle_restart():
+    """The restart window after an idle time (RFC 5681 4.1) on a kernel
+    client's keep-alive connection: 30 answers of 32 segments pipelined
+    grow wirerate's window; then the client's ACKs are slowed (a tbf
+    shaper on the namespace's end: 8 kbit/s, a bucket of 120 bytes that
+    passes the 88-byte request and holds the first 54-byte ACK back
+    22 ms), the client idles 1 s (over wirerate's RTO) and asks once
+    more. In tcpdump's capture,
+    the data segments wirerate sent before the first ACK of the answer
+    came back are at most the restart window (3 segments at MSS 1460)
+    and one tail loss probe (its 2 ms timer may fire first); the old
+    window would send all 32. The client must read every byte."""
+    c = Checker("conn_idle_restart")
+    probe(c, "tc", "tcpdump", "ethtool")
+    d = tempfile.mkdtemp(prefix="wrcn")
+    make_bed()
+    cl = td = None
+    try:
+        # an answer of 32 segments at MSS 1460, the last one short
+        body = 32 * 1460 - 200
+        path = os.path.join(d, "s.json")
+        out = open(os.path.join(d, "s.out"), "w")
+        p = subprocess.Popen([wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + [
+            "--", "--port-ip", "0=%s/24" % ME, "--conn", "server", "--conn-listen",
+            "80", "--conn-body", str(body), "--duration", "30", "--plain",
+            "--json", path], stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL)
+        wait_started(p, os.path.join(d, "s.out"))
+        cl = subprocess.Popen(["ip", "netns", "exec", NS, "python3", "-c",
+                               IDLE_CLIENT, ME, "30"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        r1 = cl.stdout.readline().split()
+        pcap = os.path.join(d, "idle.pcap")
+        td = start_tcpdump(pcap)
+        nsexec("tc", "qdisc", "add", "dev", PEER, "root", "tbf", "rate", "8kbit",
+               "burst", "120", "limit", "30000")
+        cl.stdin.write("go\n")
+        cl.stdin.flush()
+        try:
+            rest, err = cl.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            cl.kill()
+            rest, err = cl.communicate()
+        r2 = rest.split()
+        time.sleep(1.5)    # tcpdump hands over its buffer every second
+        stop_tcpdump(td)
+        td = None
+        p.send_signal(signal.SIGINT)     # the client is done: stop early
+        rc, sout, doc = served_doc(p, path, d)
+        c.eq(cl.returncode, 0, "the client's exit code (%r)" % err[-300:])
+        c.true(len(r1) == 2 and r1[0] == "round1" and len(r2) == 2 and
+               r2[0] == "round2", "the client's lines: %r %r" % (r1, r2))
+        n, acked = first_flight(pcap)
+        c.true(acked, "the capture holds the client's first ACK of the last answer")
+        c.true(1 <= n <= 4, "data segments before that ACK: %d, at most the "
+               "restart window (3) and one probe" % n)
+        c.eq(rc, 0, "wirerate's exit code (%r)" % sout[-300:])
+        b = books(doc)
+        if len(r1) == 2 and len(r2) == 2:
+            c.eq(int(r2[1]) * 30, int(r1[1]), "the last answer as long as each "
+                 "of the first 30")
+        c.eq(b.get("reqs_served"), 31, "requests served")
+        print("after 1 s idle: %d data segments before the first ACK; client "
+              "read %s then %s bytes" % (n, r1[1:], r2[1:]))
+        c.done(wrtest.Result(rc, sout, "", doc))
+    finally:
+        if cl is not None and cl.poll() is None:
+            cl.kill()
+        if td is not None:
+            stop_tcpdump(td)
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+CASES = cases.by_name(conn_nginx, conn_h2load, conn_wrk, conn_jumbo_mss,
+                      conn_idle_restart)
 
 if __name__ == "__main__":
     cases.main(CASES)

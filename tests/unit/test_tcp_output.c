@@ -2,7 +2,8 @@
 /*
  * Unit tests for lib/tcp/output.c and cc.c: the send window, slow start,
  * congestion avoidance, fast retransmit and NewReno, the RTO and its
- * retry bound, zero window probes, the FIN after the data. Expected values
+ * retry bound, zero window probes, the FIN after the data, the restart
+ * window after an idle time. Expected values
  * are worked out here from RFC 5681, 6582, 6298 and 9293.
  */
 #include "tcp/tcp.h"
@@ -253,6 +254,43 @@ test_fin_after_data(void)
 	WR_CHECK_U64(c.state, WR_TCP_FIN_WAIT_2);
 }
 
+/*
+ * Restart after an idle time (RFC 5681 4.1): a window grown to four
+ * segments, all acked; new data more than an RTO after that ACK goes out
+ * with the restart window (IW: 3 segments at MSS 1460), at the RTO's end
+ * or earlier with the whole window. ssthresh stays.
+ */
+static void
+test_restart_after_idle(void)
+{
+	struct wr_tcp_conn c, d;
+	struct wr_tcp_out out;
+	struct wr_tcp_seg s;
+	uint64_t acked_us = 3000;
+
+	testab(&c, 1000, 5000, 1460, 65535, 3 * 1460, &out);
+	WR_CHECK_U64(out.nb_segs, 3);
+	s = tseg(5001, 1001 + 3 * 1460, WR_TCP_ACK, 0, 65535);
+	wr_tcp_input(&c, &s, acked_us, &out);
+	WR_CHECK_U64(c.cwnd_bytes, 5840);
+	WR_CHECK_U64(out.nb_segs, 0);
+	d = c;
+	c.app_tx_left_bytes = 10 * 1460;
+	wr_tcp_output(&c, acked_us + c.rto_us + 1, &out);
+	WR_CHECK_U64(out.nb_segs, 3);
+	WR_CHECK_U64(c.cwnd_bytes, 4380);
+	WR_CHECK_U64(c.ssthresh_bytes, d.ssthresh_bytes);
+	/* the restart window grows again as slow start does */
+	s = tseg(5001, 1001 + 4 * 1460, WR_TCP_ACK, 0, 65535);
+	wr_tcp_input(&c, &s, acked_us + c.rto_us + 2000, &out);
+	WR_CHECK_U64(c.cwnd_bytes, 5840);
+	/* not idle for more than the RTO: the whole window */
+	d.app_tx_left_bytes = 10 * 1460;
+	wr_tcp_output(&d, acked_us + d.rto_us, &out);
+	WR_CHECK_U64(out.nb_segs, 4);
+	WR_CHECK_U64(d.cwnd_bytes, 5840);
+}
+
 int
 main(void)
 {
@@ -263,5 +301,6 @@ main(void)
 	WR_TEST_RUN(test_retry_bound);
 	WR_TEST_RUN(test_zero_window);
 	WR_TEST_RUN(test_fin_after_data);
+	WR_TEST_RUN(test_restart_after_idle);
 	return wr_test_summary();
 }
