@@ -9,8 +9,6 @@
  */
 #include <string.h>
 
-#include <rte_ip.h>
-
 #include "base/cksum.h"
 
 /* WR_CKSUM_NO_SIMD: the build without the AVX2 path, as on other CPUs. */
@@ -27,12 +25,6 @@
  */
 #define WR_CKSUM_CHUNK ((size_t)64 << 12)
 
-/*
- * Shorter than this, DPDK's own inline sum (exact to 128 KiB: its total
- * is 32 bits) is the fastest (tests/unit/bench_cksum.c).
- */
-#define WR_CKSUM_SHORT 128
-
 static uint32_t
 fold64(uint64_t acc)
 {
@@ -46,24 +38,14 @@ static uint64_t
 sum_scalar(const uint8_t *p, size_t len)
 {
 	uint64_t acc = 0, w;
-	uint16_t h;
 	size_t i;
 
 	for (i = 0; i + 8 <= len; i += 8) {
 		memcpy(&w, p + i, sizeof(w));
 		acc += (w & 0xffffffffu) + (w >> 32);
 	}
-	for (; i + 2 <= len; i += 2) {
-		memcpy(&h, p + i, sizeof(h));
-		acc += h;
-	}
-	if (len & 1) {
-		uint8_t last[2] = { p[len - 1], 0 };
-
-		memcpy(&h, last, sizeof(h));
-		acc += h;
-	}
-	return acc;
+	/* the last 0 to 7 bytes */
+	return acc + wr_cksum_words(p + i, len - i);
 }
 
 uint32_t
@@ -146,11 +128,8 @@ wr_cksum_have_avx2(void)
 }
 
 uint32_t
-wr_cksum_add(const void *p, size_t len, uint32_t sum)
+wr_cksum_add_long(const void *p, size_t len, uint32_t sum)
 {
-	/* headers and addresses: DPDK's inline sum, no call, no set-up */
-	if (len < WR_CKSUM_SHORT)
-		return sum + fold64(__rte_raw_cksum(p, len, 0));
 	if (!have_avx2)
 		return wr_cksum_add_scalar(p, len, sum);
 	return wr_cksum_add_avx2(p, len, sum);

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "base/cksum.h"
 #include "tcp/wire.h"
 
 #define IP4_HDR_BYTES 20
@@ -43,23 +42,6 @@ wr32(uint8_t *p, uint32_t v)
 	p[1] = (uint8_t)(v >> 16);
 	p[2] = (uint8_t)(v >> 8);
 	p[3] = (uint8_t)v;
-}
-
-/*
- * The ones' complement sum of len bytes as big-endian words (RFC 1071),
- * folded to 16 bits, added to sum: the machine-order sum (base/cksum.h)
- * swapped to big endian (RFC 1071 2(B): the sum does not depend on the
- * order, up to that swap).
- */
-uint32_t
-wr_tcp_sum16(const uint8_t *p, size_t len, uint32_t sum)
-{
-	uint16_t h = (uint16_t)wr_cksum_add(p, len, 0);
-
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	h = (uint16_t)(h << 8 | h >> 8);
-#endif
-	return sum + h;
 }
 
 static uint16_t

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/cksum.h"
 #include "tcp/seg.h"
 #include "tcp/tuple.h"
 
@@ -66,9 +67,20 @@ bool wr_tcp_wire_csum_ok(const uint8_t *buf, size_t len);
  * The Internet checksum's sum (RFC 1071): sum plus the ones' complement
  * sum of len bytes read as big-endian 16-bit words (an odd last byte
  * padded with a zero), folded to 16 bits (at most sum + 0xffff: the
- * caller folds the total). Any alignment. Can't fail.
+ * caller folds the total). Any alignment. Can't fail. The machine-order
+ * sum (base/cksum.h) swapped to big endian (RFC 1071 2(B): the sum does
+ * not depend on the order, up to that swap).
  */
-uint32_t wr_tcp_sum16(const uint8_t *p, size_t len, uint32_t sum);
+static inline uint32_t
+wr_tcp_sum16(const uint8_t *p, size_t len, uint32_t sum)
+{
+	uint16_t h = (uint16_t)wr_cksum_add(p, len, 0);
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	h = (uint16_t)(h << 8 | h >> 8);
+#endif
+	return sum + h;
+}
 
 /* How the builder fills the checksums. */
 enum wr_tcp_csum_mode {

@@ -25,6 +25,7 @@ static const struct {
 	sum_fn fn;
 } fns[] = {
 	{ "wr_cksum_add", wr_cksum_add },
+	{ "wr_cksum_add_long", wr_cksum_add_long },
 	{ "wr_cksum_add_scalar", wr_cksum_add_scalar },
 	{ "wr_cksum_add_avx2", wr_cksum_add_avx2 },
 };
