@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The Internet checksum's sum (RFC 1071) over a buffer, as fast as the CPU
- * allows: 32 bytes a step with AVX2 where the CPU has it (chosen once, at
- * load), eight bytes a step otherwise. The words are the buffer's 16-bit
- * words in memory order, as DPDK's __rte_raw_cksum sums them: a caller
- * that wants big-endian words swaps the folded result's bytes (RFC 1071
- * 2(B)).
+ * allows: under 128 bytes inline; longer, 64 bytes a loop with AVX2 where
+ * the CPU has it (chosen once, at load), eight bytes a step otherwise.
+ * The words are the buffer's 16-bit words in memory order, as DPDK's
+ * __rte_raw_cksum sums them: a caller that wants big-endian words swaps
+ * the folded result's bytes (RFC 1071 2(B)).
  */
 #ifndef WR_BASE_CKSUM_H
 #define WR_BASE_CKSUM_H
@@ -25,12 +25,6 @@
 /* The sum (as wr_cksum_add) of 128 bytes or more: AVX2 where there is. */
 uint32_t wr_cksum_add_long(const void *p, size_t len, uint32_t sum);
 
-/*
- * sum plus the ones' complement sum of the len bytes at p read as 16-bit
- * words in memory order (an odd last byte padded with a zero byte after
- * it), that sum folded to 16 bits first: at most sum + 0xffff, the caller
- * folds the total. Any alignment, any length. Can't fail.
- */
 /* The unfolded sum of the 16-bit words of b[0, len), len under 2^17. */
 static inline uint32_t
 wr_cksum_words(const uint8_t *b, size_t len)
@@ -52,6 +46,12 @@ wr_cksum_words(const uint8_t *b, size_t len)
 	return acc;
 }
 
+/*
+ * sum plus the ones' complement sum of the len bytes at p read as 16-bit
+ * words in memory order (an odd last byte padded with a zero byte after
+ * it), that sum folded to 16 bits first: at most sum + 0xffff, the caller
+ * folds the total. Any alignment, any length. Can't fail.
+ */
 static inline uint32_t
 wr_cksum_add(const void *p, size_t len, uint32_t sum)
 {

@@ -204,16 +204,17 @@ def conn_jumbo_mss():
         drop_bed()
 
 
-def serve(d, seconds):
-    """wirerate's server on the host end for seconds, in the background;
-    returns the process once its first interval row is out."""
+def serve(d, seconds, extra=()):
+    """wirerate's server on the host end for seconds (and options extra),
+    in the background; returns the process once its first interval row is
+    out."""
     path = os.path.join(d, "s.json")
-    out = open(os.path.join(d, "s.out"), "w")
     argv = [wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + [
         "--", "--port-ip", "0=%s/24" % ME, "--conn", "server", "--conn-listen",
-        "80", "--duration", str(seconds), "--plain", "--json", path]
-    p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
-                         stdin=subprocess.DEVNULL)
+        "80", "--duration", str(seconds), "--plain", "--json", path] + list(extra)
+    with open(os.path.join(d, "s.out"), "w") as out:
+        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL)
     wait_started(p, os.path.join(d, "s.out"))
     return p, path
 
@@ -372,27 +373,20 @@ def conn_idle_restart():
     shaper on the namespace's end: 8 kbit/s, a bucket of 120 bytes that
     passes the 88-byte request and holds the first 54-byte ACK back
     22 ms), the client idles 1 s (over wirerate's RTO) and asks once
-    more. In tcpdump's capture,
-    the data segments wirerate sent before the first ACK of the answer
-    came back are at most the restart window (3 segments at MSS 1460)
-    and one tail loss probe (its 2 ms timer may fire first); the old
-    window would send all 32. The client must read every byte."""
+    more. In tcpdump's capture, the data segments wirerate sent before
+    the first ACK of the answer came back are at most the restart window
+    (3 segments at MSS 1460) and one tail loss probe (its 2 ms timer may
+    fire first); the old window would send all 32. The client must read
+    every byte."""
     c = Checker("conn_idle_restart")
     probe(c, "tc", "tcpdump", "ethtool")
     d = tempfile.mkdtemp(prefix="wrcn")
     make_bed()
     cl = td = None
     try:
-        # an answer of 32 segments at MSS 1460, the last one short
-        body = 32 * 1460 - 200
-        path = os.path.join(d, "s.json")
-        out = open(os.path.join(d, "s.out"), "w")
-        p = subprocess.Popen([wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + [
-            "--", "--port-ip", "0=%s/24" % ME, "--conn", "server", "--conn-listen",
-            "80", "--conn-body", str(body), "--duration", "30", "--plain",
-            "--json", path], stdout=out, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL)
-        wait_started(p, os.path.join(d, "s.out"))
+        # an answer of 32 segments at MSS 1460, the last one short; the
+        # server stopped by SIGINT once the client is done
+        p, path = serve(d, 30, ["--conn-body", str(32 * 1460 - 200)])
         cl = subprocess.Popen(["ip", "netns", "exec", NS, "python3", "-c",
                                IDLE_CLIENT, ME, "30"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -437,6 +431,7 @@ def conn_idle_restart():
             stop_tcpdump(td)
         drop_bed()
         shutil.rmtree(d, ignore_errors=True)
+
 
 CASES = cases.by_name(conn_nginx, conn_h2load, conn_wrk, conn_jumbo_mss,
                       conn_idle_restart)
