@@ -135,7 +135,7 @@ engine_rx(struct wr_conn_engine *e, const uint8_t *pkt, size_t len,
 		(rc == 0 && (rx.tuple.family != e->cfg.family ||
 			!addr_ours(e, rx.tuple.laddr))))
 		return false;
-	if (rc < 0 || (!csum_checked && !wr_tcp_wire_csum_ok(pkt, len))) {
+	if (rc < 0 || (!csum_checked && !wr_tcp_wire_csum_ok_rx(pkt, &rx))) {
 		e->books.nb_rx_bad++;
 		goto done;
 	}

@@ -231,20 +231,42 @@ wr_tcp_wire_parse(const uint8_t *buf, size_t len, struct wr_tcp_rx *rx)
 	return 0;
 }
 
+/* The checksums of a packet whose TCP segment is buf[off, off + tlen). */
+static bool
+csum_ok_at(const uint8_t *buf, const struct wr_tcp_tuple *t, size_t off,
+	size_t tlen)
+{
+	size_t alen = t->family == WR_TCP_IPV4 ? 4 : 16;
+	uint32_t sum;
+
+	if (t->family == WR_TCP_IPV4 && fold(wr_tcp_sum16(buf, off, 0)) != 0xffff)
+		return false;
+	sum = pseudo_sum(t->raddr, t->laddr, alen, (uint32_t)tlen);
+	return fold(wr_tcp_sum16(buf + off, tlen, sum)) == 0xffff;
+}
+
 bool
 wr_tcp_wire_csum_ok(const uint8_t *buf, size_t len)
 {
 	struct wr_tcp_rx rx;
-	size_t off, tlen, alen;
-	uint32_t sum;
+	size_t off, tlen;
 
 	if (parse_ip(buf, len, &rx, &off, &tlen) != 0)
 		return false;
-	if (rx.tuple.family == WR_TCP_IPV4 && fold(wr_tcp_sum16(buf, off, 0)) != 0xffff)
-		return false;
-	alen = rx.tuple.family == WR_TCP_IPV4 ? 4 : 16;
-	sum = pseudo_sum(rx.tuple.raddr, rx.tuple.laddr, alen, (uint32_t)tlen);
-	return fold(wr_tcp_sum16(buf + off, tlen, sum)) == 0xffff;
+	return csum_ok_at(buf, &rx.tuple, off, tlen);
+}
+
+bool
+wr_tcp_wire_csum_ok_rx(const uint8_t *buf, const struct wr_tcp_rx *rx)
+{
+	size_t off;
+
+	/* the lengths parse_ip checked */
+	if (rx->tuple.family == WR_TCP_IPV4) {
+		off = (size_t)(buf[0] & 0xf) * 4;
+		return csum_ok_at(buf, &rx->tuple, off, rd16(buf + 2) - off);
+	}
+	return csum_ok_at(buf, &rx->tuple, IP6_HDR_BYTES, rd16(buf + 4));
 }
 
 /* The TCP header's room for options (RFC 9293 3.1: 15 words in all). */

@@ -64,6 +64,12 @@ int wr_tcp_wire_parse(const uint8_t *buf, size_t len, struct wr_tcp_rx *rx);
 bool wr_tcp_wire_csum_ok(const uint8_t *buf, size_t len);
 
 /*
+ * The same for a packet wr_tcp_wire_parse read into rx (0 returned):
+ * its header not read a second time.
+ */
+bool wr_tcp_wire_csum_ok_rx(const uint8_t *buf, const struct wr_tcp_rx *rx);
+
+/*
  * The Internet checksum's sum (RFC 1071): sum plus the ones' complement
  * sum of len bytes read as big-endian 16-bit words (an odd last byte
  * padded with a zero), folded to 16 bits (at most sum + 0xffff: the

@@ -126,8 +126,9 @@ tool_parse(const char *hex)
 	printf("mss=%u\nwscale=%d\nlen=%" PRIu32 "\npayload_off=%" PRIu32 "\n",
 		rx.seg.mss_bytes, rx.seg.wscale == WR_TCP_WSCALE_NONE ? -1 :
 		rx.seg.wscale, rx.seg.len_bytes, rx.payload_off);
+	/* the engine's check: the parsed header not read again */
 	printf("opts=%u\ncsum_ok=%d\n", rx.opt_seen,
-		wr_tcp_wire_csum_ok(buf, n));
+		wr_tcp_wire_csum_ok_rx(buf, &rx));
 	printf("sack_ok=%u\nsack=", rx.seg.sack_ok);
 	for (i = 0; i < rx.seg.nb_sack; i++)
 		printf("%s%" PRIu32 "-%" PRIu32, i > 0 ? "," : "",

@@ -92,7 +92,12 @@ round_trip(const struct wr_tcp_tuple *t, const struct wr_tcp_seg *g,
 	}
 	WR_CHECK(memcmp(buf + rx.payload_off, payload, g->len_bytes) == 0);
 	WR_CHECK(wr_tcp_wire_csum_ok(buf, (size_t)n));
+	WR_CHECK(wr_tcp_wire_csum_ok_rx(buf, &rx));
 	WR_CHECK_U64(ref_tcp_csum(buf, (size_t)n), 0xffff);
+	/* one bit off in the last byte: both checks see it */
+	buf[n - 1] ^= 0x10;
+	WR_CHECK(!wr_tcp_wire_csum_ok(buf, (size_t)n));
+	WR_CHECK(!wr_tcp_wire_csum_ok_rx(buf, &rx));
 }
 
 static void
