@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Incremental HTTP/1.1 (http.h): byte-at-a-time state machines for heads
- * (RFC 9112 4, 5), the rest of a line they do not read skipped in bulk
- * (memchr), bodies skipped in bulk by Content-Length (RFC 9112 6.3), by
- * chunks (7.1) or up to the close.
+ * (RFC 9112 4, 5), a response's header name matched whole when its ':'
+ * is in the same buffer, the rest of a line they do not read skipped in
+ * bulk (memchr), bodies skipped in bulk by Content-Length (RFC 9112 6.3),
+ * by chunks (7.1) or up to the close.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -48,8 +49,12 @@ enum resp_flag {
 };
 
 /* The headers the parser knows, by bit of wr_http_resp.cand. */
-static const char *const hdr_names[] = {
-	"content-length", "transfer-encoding", "connection",
+#define HDR_LEN "content-length"
+#define HDR_TE "transfer-encoding"
+#define HDR_CONN "connection"
+static const char *const hdr_names[] = { HDR_LEN, HDR_TE, HDR_CONN };
+static const size_t hdr_lens[] = {
+	sizeof(HDR_LEN) - 1, sizeof(HDR_TE) - 1, sizeof(HDR_CONN) - 1,
 };
 #define NB_HDRS 3
 #define ALL_HDRS 7
@@ -122,16 +127,12 @@ headers_end(struct wr_http_resp *r, struct wr_http_counts *c)
 	}
 }
 
-/* ':' ends a header name: which value parser, if any. */
+/* The header name hdr_names[i] ended (NB_HDRS: another one): which
+ * value parser, if any. */
 static void
-name_end(struct wr_http_resp *r)
+name_found(struct wr_http_resp *r, unsigned int i)
 {
-	unsigned int i;
-
 	r->state = S_LINE_SKIP;
-	for (i = 0; i < NB_HDRS; i++)
-		if ((r->cand & (1u << i)) && hdr_names[i][r->pos] == '\0')
-			break;
 	r->pos = 0;
 	if (i == 0) {
 		r->state = S_VAL_LEN;
@@ -142,6 +143,54 @@ name_end(struct wr_http_resp *r)
 		r->flags = (uint8_t)((r->flags & ~F_WORD_TE) |
 			(i == 1 ? F_WORD_TE : 0));
 	}
+}
+
+/* ':' ends a header name read byte by byte. */
+static void
+name_end(struct wr_http_resp *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < NB_HDRS; i++)
+		if ((r->cand & (1u << i)) && hdr_names[i][r->pos] == '\0')
+			break;
+	name_found(r, i);
+}
+
+/*
+ * A whole header name and its ':' in p[0, len) at a line's start, matched
+ * at once, as name_byte and name_end would; *n the bytes taken. False,
+ * nothing taken, when the ':' is not there, a '\n' comes first or the
+ * line would pass WR_HTTP_LINE_MAX_BYTES: the byte path decides then.
+ */
+static bool
+name_whole(struct wr_http_resp *r, const uint8_t *p, size_t len, size_t *n)
+{
+	const uint8_t *colon;
+	unsigned int i;
+	size_t m, k;
+
+	if (len == 0 || p[0] == '\r' || p[0] == '\n')
+		return false;
+	colon = memchr(p, ':', len);
+	if (colon == NULL)
+		return false;
+	m = (size_t)(colon - p);
+	if (r->line_bytes + m + 1 > WR_HTTP_LINE_MAX_BYTES ||
+		memchr(p, '\n', m) != NULL)
+		return false;
+	for (i = 0; i < NB_HDRS; i++) {
+		if (hdr_lens[i] != m)
+			continue;
+		for (k = 0; k < m && (char)lower(p[k]) == hdr_names[i][k]; k++)
+			;
+		if (k == m)
+			break;
+	}
+	r->line_bytes = (uint16_t)(r->line_bytes + m + 1);
+	name_found(r, i);
+	*n = m + 1;
+	return true;
 }
 
 /* One byte of a header name. */
@@ -402,6 +451,10 @@ wr_http_resp_feed(struct wr_http_resp *r, const uint8_t *p, size_t len,
 				return resp_bad(r, c);
 			if (lf)
 				r->state = S_HDR_START;
+			i += n;
+			continue;
+		}
+		if (r->state == S_HDR_START && name_whole(r, p + i, len - i, &n)) {
 			i += n;
 			continue;
 		}
