@@ -12,6 +12,7 @@
  * each frame, bulk free. Counters are published once per burst
  * (counter.h).
  */
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -251,10 +252,39 @@ thread_sys_ns(uint64_t *nvcsw)
 		(uint64_t)ru.ru_stime.tv_usec * 1000u;
 }
 
+/*
+ * The time the thread has waited on a run queue, runnable but not given a
+ * CPU, in ns (the second field of /proc/thread-self/schedstat); UINT64_MAX
+ * when the kernel does not say.
+ */
+static uint64_t
+thread_runq_ns(void)
+{
+	unsigned long long run, wait;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	int n;
+
+	if (f == NULL)
+		return UINT64_MAX;
+	n = fscanf(f, "%llu %llu", &run, &wait);
+	fclose(f);
+	return n == 2 ? (uint64_t)wait : UINT64_MAX;
+}
+
+/* Run-queue wait between two thread_runq_ns readings; UINT64_MAX unknown. */
+static uint64_t
+runq_span(uint64_t before, uint64_t after)
+{
+	if (before == UINT64_MAX || after == UINT64_MAX || after < before)
+		return UINT64_MAX;
+	return after - before;
+}
+
 int
 wr_worker_main(void *arg)
 {
 	struct wr_worker *w = arg;
+	uint64_t runq0 = thread_runq_ns();
 	uint64_t vcs0, vcs1, sys0 = thread_sys_ns(&vcs0), cpu0 = thread_cpu_ns();
 	uint64_t now = rte_rdtsc(), start = now;
 	unsigned int i, work;
@@ -286,6 +316,7 @@ wr_worker_main(void *arg)
 	wr_counter_set(&w->st.loop_cpu_ns, thread_cpu_ns() - cpu0);
 	wr_counter_set(&w->st.loop_sys_ns, thread_sys_ns(&vcs1) - sys0);
 	wr_counter_set(&w->st.loop_nvcsw, vcs1 - vcs0);
+	wr_counter_set(&w->st.loop_runq_ns, runq_span(runq0, thread_runq_ns()));
 	wr_counter_set(&w->st.loop_tsc, rte_rdtsc() - start);
 	wr_worker_tx_end(w);
 	return wr_worker_rx_until_stop(w, now);

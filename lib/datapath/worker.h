@@ -237,8 +237,14 @@ struct wr_worker_stats {
 	uint64_t loop_sys_ns;
 	/* Voluntary context switches over the TX loop (ru_nvcsw): a polling
 	 * worker never sleeps on its own, so each is a call that blocked,
-	 * mostly a port holding back TX (a kernel qdisc's back-pressure). */
+	 * mostly a port holding back TX (a kernel qdisc's back-pressure),
+	 * though a page fault can sleep too: the time tells them apart. */
 	uint64_t loop_nvcsw;
+	/* Of the loop's span, the time the thread was runnable but waited
+	 * for a CPU (schedstat's run-queue wait; all time off the CPU when
+	 * the kernel has no schedstat): the rest of the time off the CPU it
+	 * slept in a call. */
+	uint64_t loop_runq_ns;
 } __rte_cache_aligned;
 
 /* What a worker's loop does; decided once, before launch. */

@@ -96,7 +96,7 @@ wr_mode_summarize(const struct wr_run *run, struct wr_trial_summary *s)
 		if (wr_run_rate_check(run, i, &rc) && !rc.reached) {
 			s->rate_reached = false;
 			s->tx_refused |= run->res.total[i].tx_full_pkts != 0 ||
-				rc.nb_blocked != 0;
+				rc.port_blocked;
 		}
 	}
 	summarize_latency(run, s);

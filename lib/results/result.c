@@ -197,6 +197,7 @@ rate_json(const struct wr_run *run, unsigned int p)
 	wr_json_set(o, "clamped_pkts", wr_json_u64(rc.clamped_pkts));
 	wr_json_set(o, "backlog_pkts", wr_json_u64(rc.backlog_pkts));
 	wr_json_set(o, "blocked", wr_json_u64(rc.nb_blocked));
+	wr_json_set(o, "slept_ms", json_real(rc.slept_s * 1e3));
 	wr_json_set(o, "stalls", stalls_json(&rc));
 	wr_json_set(o, "link_bps", wr_json_u64(run->setup.ports[p].rate_link_bps));
 	wr_json_set(o, "reached", json_boolean(rc.reached));

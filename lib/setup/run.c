@@ -461,18 +461,20 @@ wr_setup_create(const struct wr_config *cfg, const char *cmdline,
  * The kernel's side of the TX loop of the worker sending on port index p
  * that it took the most from: the loop time it did not give the thread
  * (span less CPU time, 0 when it got it all) and the time it spent in the
- * thread's context. Both come from that one worker.
+ * thread's context. Both come from that one worker. Over all the port's
+ * workers: their voluntary context switches, and the longest time one
+ * slept in a call (off its CPU, not waiting on a run queue).
  */
 static void
-port_kernel_s(const struct wr_run *run, unsigned int p, double *off_cpu,
-		double *in_kernel, uint64_t *blocked)
+port_kernel_s(const struct wr_run *run, unsigned int p,
+		struct wr_rate_check *out)
 {
 	unsigned int i, j;
-	double off, sys;
+	double off, sys, runq, slept;
 
-	*off_cpu = *in_kernel = 0.0;
 	for (i = 0; i < run->setup.plan.nb_workers; i++) {
 		const struct wr_worker *w = run->setup.workers[i];
+		uint64_t rq = wr_counter_read(&w->st.loop_runq_ns);
 
 		for (j = 0; j < w->nb_tx && w->tx[j]->pidx != p; j++)
 			;
@@ -482,12 +484,31 @@ port_kernel_s(const struct wr_run *run, unsigned int p, double *off_cpu,
 			(double)wr_counter_read(&w->st.loop_cpu_ns) * 1e-9;
 		off = off > 0.0 ? off : 0.0;
 		sys = (double)wr_counter_read(&w->st.loop_sys_ns) * 1e-9;
-		*blocked += wr_counter_read(&w->st.loop_nvcsw);
-		if (off + sys > *off_cpu + *in_kernel) {
-			*off_cpu = off;
-			*in_kernel = sys;
+		runq = rq == UINT64_MAX ? 0.0 : (double)rq * 1e-9;
+		slept = off > runq ? off - runq : 0.0;
+		out->nb_blocked += wr_counter_read(&w->st.loop_nvcsw);
+		if (slept > out->slept_s)
+			out->slept_s = slept;
+		if (off + sys > out->off_cpu_s + out->in_kernel_s) {
+			out->off_cpu_s = off;
+			out->in_kernel_s = sys;
 		}
 	}
+}
+
+/*
+ * The port held the worker back: it blocked in a call, and the time it
+ * slept there accounts for at least half the frames the port fell short
+ * by. A sleep that explains less (a page fault's) leaves the shortfall to
+ * the generator.
+ */
+static bool
+port_blocked(const struct wr_rate_check *rc, double dur)
+{
+	double missing = (rc->requested_pps - rc->achieved_pps) * dur;
+
+	return rc->nb_blocked != 0 &&
+		rc->slept_s * rc->requested_pps >= 0.5 * missing;
 }
 
 /* Add the pacer of one TX queue to a port's rate check. */
@@ -525,7 +546,7 @@ wr_run_rate_check(const struct wr_run *run, unsigned int p,
 		return false;
 	WR_RUN_FOREACH_TXQ_OF(run, p, i, tq)
 		rate_check_queue(run, &tq->pace, out);
-	port_kernel_s(run, p, &out->off_cpu_s, &out->in_kernel_s, &out->nb_blocked);
+	port_kernel_s(run, p, out);
 	out->requested_pps = run->setup.ports[p].rate_pps;
 	out->achieved_pps = dur > 0 ? (double)c->tx_pkts / dur : 0.0;
 	out->shortfall_pct = 100.0 * (1.0 - out->achieved_pps / out->requested_pps);
@@ -535,9 +556,10 @@ wr_run_rate_check(const struct wr_run *run, unsigned int p,
 		out->clamped_pkts == 0;
 	if (out->reached)
 		return true;
+	out->port_blocked = port_blocked(out, dur);
 	if (c->tx_full_pkts != 0)
 		out->reason = "TX ring full: the port did not take frames as fast";
-	else if (out->nb_blocked != 0)
+	else if (out->port_blocked)
 		out->reason = "TX blocked: the port held the worker back "
 			"(back-pressure)";
 	else if (c->tx_alloc_fail != 0)

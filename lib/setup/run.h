@@ -427,6 +427,10 @@ struct wr_rate_check {
 	double catchup_s;          /* shortest backlog window of the queues */
 	uint64_t nb_blocked;       /* times a worker of the port blocked in a
 	                            * call (voluntary context switches) */
+	double slept_s;            /* longest a worker of the port slept in
+	                            * calls (off its CPU, not waiting for one) */
+	bool port_blocked;         /* not reached, and those sleeps account
+	                            * for at least half the frames missing */
 	bool reached;              /* within WR_RUN_RATE_TOLERANCE_PCT, no clamp */
 	const char *reason;        /* when not reached */
 };
