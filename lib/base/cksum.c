@@ -25,14 +25,6 @@
  */
 #define WR_CKSUM_CHUNK ((size_t)64 << 12)
 
-static uint32_t
-fold64(uint64_t acc)
-{
-	while (acc >> 16)
-		acc = (acc & 0xffff) + (acc >> 16);
-	return (uint32_t)acc;
-}
-
 /* The unfolded sum of p[0, len): a 64-bit total of 16-bit words. */
 static uint64_t
 sum_scalar(const uint8_t *p, size_t len)
@@ -51,7 +43,7 @@ sum_scalar(const uint8_t *p, size_t len)
 uint32_t
 wr_cksum_add_scalar(const void *p, size_t len, uint32_t sum)
 {
-	return sum + fold64(sum_scalar(p, len));
+	return sum + wr_cksum_fold(sum_scalar(p, len));
 }
 
 #ifdef WR_CKSUM_X86
@@ -103,7 +95,7 @@ sum_avx2_chunk(const uint8_t *p, size_t len)
 #endif
 
 uint32_t
-wr_cksum_add_avx2(const void *p, size_t len, uint32_t sum)
+wr_cksum_add_long(const void *p, size_t len, uint32_t sum)
 {
 	const uint8_t *b = p;
 	uint64_t acc = 0;
@@ -118,17 +110,11 @@ wr_cksum_add_avx2(const void *p, size_t len, uint32_t sum)
 		b += n;
 		len -= n;
 	}
-	return sum + fold64(acc + sum_scalar(b, len));
+	return sum + wr_cksum_fold(acc + sum_scalar(b, len));
 }
 
 bool
 wr_cksum_have_avx2(void)
 {
 	return have_avx2;
-}
-
-uint32_t
-wr_cksum_add_long(const void *p, size_t len, uint32_t sum)
-{
-	return wr_cksum_add_avx2(p, len, sum);   /* scalar without AVX2 */
 }

@@ -22,8 +22,21 @@
  */
 #define WR_CKSUM_SHORT 128
 
-/* The sum (as wr_cksum_add) of 128 bytes or more: AVX2 where there is. */
+/*
+ * The sum (as wr_cksum_add) of any length, for 128 bytes or more: 64
+ * bytes a loop with AVX2, or the scalar sum where this build or the CPU
+ * has no AVX2 (wr_cksum_have_avx2).
+ */
 uint32_t wr_cksum_add_long(const void *p, size_t len, uint32_t sum);
+
+/* A ones' complement sum folded to 16 bits (RFC 1071 4.1's fold). */
+static inline uint16_t
+wr_cksum_fold(uint64_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
 
 /* The unfolded sum of the 16-bit words of b[0, len), len under 2^17. */
 static inline uint32_t
@@ -68,12 +81,6 @@ wr_cksum_add(const void *p, size_t len, uint32_t sum)
 
 /* The same, eight bytes a step: any CPU. */
 uint32_t wr_cksum_add_scalar(const void *p, size_t len, uint32_t sum);
-
-/*
- * The same, 64 bytes a loop with AVX2, or the scalar sum where this
- * build or the CPU has no AVX2 (wr_cksum_have_avx2).
- */
-uint32_t wr_cksum_add_avx2(const void *p, size_t len, uint32_t sum);
 
 /* Whether wr_cksum_add takes the AVX2 path on this CPU. */
 bool wr_cksum_have_avx2(void);

@@ -44,14 +44,6 @@ wr32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-static uint16_t
-fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
-}
-
 /* The pseudo-header sum: addresses, protocol, TCP length (RFC 9293 3.1,
  * RFC 8200 8.1), both families the same way. */
 static uint32_t
@@ -239,10 +231,11 @@ csum_ok_at(const uint8_t *buf, const struct wr_tcp_tuple *t, size_t off,
 	size_t alen = t->family == WR_TCP_IPV4 ? 4 : 16;
 	uint32_t sum;
 
-	if (t->family == WR_TCP_IPV4 && fold(wr_tcp_sum16(buf, off, 0)) != 0xffff)
+	if (t->family == WR_TCP_IPV4 &&
+			wr_cksum_fold(wr_tcp_sum16(buf, off, 0)) != 0xffff)
 		return false;
 	sum = pseudo_sum(t->raddr, t->laddr, alen, (uint32_t)tlen);
-	return fold(wr_tcp_sum16(buf + off, tlen, sum)) == 0xffff;
+	return wr_cksum_fold(wr_tcp_sum16(buf + off, tlen, sum)) == 0xffff;
 }
 
 bool
@@ -338,7 +331,7 @@ build_ip(const struct wr_tcp_tx *tx, uint8_t *p, size_t tcp_len)
 		/* From the fields, not from p: reading back what was just
 		 * written byte by byte waits for the stores */
 		if (tx->csum_mode == WR_TCP_CSUM_SW)
-			wr16(p + 10, (uint16_t)~fold(0x4500u + IP4_HDR_BYTES +
+			wr16(p + 10, (uint16_t)~wr_cksum_fold(0x4500u + IP4_HDR_BYTES +
 				(uint32_t)tcp_len + IP4_DF +
 				((uint32_t)tx->ttl << 8 | IPPROTO_TCP_NUM) +
 				wr_tcp_sum16(t->laddr, 4, 0) +
@@ -418,7 +411,7 @@ wr_tcp_wire_build(const struct wr_tcp_tx *tx, uint8_t *buf, size_t room)
 	alen = t->family == WR_TCP_IPV4 ? 4 : 16;
 	sum = pseudo_sum(t->laddr, t->raddr, alen, (uint32_t)tcp_len);
 	if (tx->csum_mode == WR_TCP_CSUM_OFFLOAD) {
-		wr16(h + 16, fold(sum));
+		wr16(h + 16, wr_cksum_fold(sum));
 		return (int)total;
 	}
 	/* The fixed header from the fields (as build_ip), the options
@@ -434,6 +427,6 @@ wr_tcp_wire_build(const struct wr_tcp_tx *tx, uint8_t *buf, size_t room)
 	else
 		sum += wr_tcp_pattern_sum(tx->pattern_seed,
 			tx->seg->stream_off, tx->seg->len_bytes);
-	wr16(h + 16, (uint16_t)~fold(sum));
+	wr16(h + 16, (uint16_t)~wr_cksum_fold(sum));
 	return (int)total;
 }

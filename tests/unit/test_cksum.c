@@ -27,7 +27,6 @@ static const struct {
 	{ "wr_cksum_add", wr_cksum_add },
 	{ "wr_cksum_add_long", wr_cksum_add_long },
 	{ "wr_cksum_add_scalar", wr_cksum_add_scalar },
-	{ "wr_cksum_add_avx2", wr_cksum_add_avx2 },
 };
 
 /*
