@@ -5,6 +5,7 @@ tiny mempools, TX rings that stay full, RX ports that see nothing. After
 every run: the exit code, a complete result file or none (never a partial
 or temporary one), every mbuf back, and no hugepage file or runtime
 directory of the run left. Usage: test_faults.py CASE (see CASES)."""
+import atexit
 import concurrent.futures
 import glob
 import json
@@ -756,6 +757,8 @@ def bad_eal_option():
     c = Checker("bad_eal_option")
     SEQ[0] += 1
     prefix = "wrf%d_%d" % (os.getpid(), SEQ[0])
+    # EAL makes the runtime directory before it refuses --proc-type's value
+    atexit.register(wrtest.eal.remove_runtime_dir, prefix)
     rest = ["-l", "0,1", "--no-pci", "--file-prefix", prefix, "--bogus-eal", "--",
             "--duration", "1"]
     chk = subprocess.run([wrtest.WIRERATE, "check"] + rest, capture_output=True,

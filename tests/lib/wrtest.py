@@ -157,9 +157,17 @@ def have_br_fdb_max_learned(netns, br, value):
     return p.returncode == 0 and p.stdout.strip() == str(value)
 
 
+_PREFIXES = {PREFIX}
+
+
 def eal_args(vdevs, lcores="0,1", prefix=PREFIX, **kw):
     """EAL options for a private DPDK instance on vdevs: this process's
-    prefix, no hugepage files; other prefixes and kw as in eal.eal_args."""
+    prefix, no hugepage files; other prefixes and kw as in eal.eal_args.
+    Each prefix's runtime directory goes when this process exits (EAL
+    leaves it, with its telemetry socket, after a kill)."""
+    if prefix and prefix not in _PREFIXES:
+        _PREFIXES.add(prefix)
+        atexit.register(eal.remove_runtime_dir, prefix)
     return eal.eal_args(vdevs, lcores, prefix=prefix, **kw)
 
 
