@@ -88,6 +88,7 @@ struct wr_connq {
 	struct rte_ether_addr dst_mac; /* the next hop (client) */
 	bool learn_dst;               /* server: answer the MAC it heard */
 	uint8_t role;                 /* enum wr_conn_role of this port */
+	bool tx_csum;                 /* the PMD computes TCP checksums */
 	uint16_t ip_room;             /* IP packet bytes at most (MTU) */
 	/*
 	 * A rate search's next trial: written by the stats core while the

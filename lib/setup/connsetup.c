@@ -205,6 +205,8 @@ connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
 	q->txq->seg_bytes = true;   /* segments of every size: counted */
 	q->rxq = w->rx[0];
 	q->ip_room = p->mtu != 0 ? p->mtu : RTE_ETHER_MTU;
+	q->tx_csum = p->tcp_csum_tx;
+	cc.csum_offload = p->tcp_csum_tx;
 	q->role = cc.role;
 	q->nb_conns = cc.nb_conns;
 	connq_macs(q, run, p);

@@ -307,6 +307,24 @@ probe_pools(struct wr_port *p, const struct wr_config *cfg)
 		cfg->replay.path[0] == '\0' && !wr_portip_any(&cfg->port_ip[p->port_id]);
 }
 
+#define RX_CSUM (RTE_ETH_RX_OFFLOAD_TCP_CKSUM | RTE_ETH_RX_OFFLOAD_IPV4_CKSUM)
+#define TX_CSUM (RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM)
+
+/*
+ * A connection port leaves the TCP and IPv4 header checksums of its
+ * segments to the PMD where it offers both (the engine writes the
+ * pseudo-header's sum), and trusts the PMD's check of what it receives
+ * where it offers both.
+ */
+static void
+probe_csum(struct wr_port *p, const struct wr_config *cfg)
+{
+	if (wr_opts_conn_port_role(cfg, p->port_id) == 0)
+		return;
+	p->tcp_csum_tx = (p->info.tx_offload_capa & TX_CSUM) == TX_CSUM;
+	p->tcp_csum_rx = (p->info.rx_offload_capa & RX_CSUM) == RX_CSUM;
+}
+
 /*
  * A ring pair's end has MAC 0 (the ring PMD sets none), and ARP refuses
  * a sender of MAC 0: --port-ip on a pair (a connection client and server
@@ -352,6 +370,7 @@ wr_port_probe(struct wr_port *p, uint16_t port_id, bool tx, bool rx,
 	if (rc != 0)
 		return rc;
 	probe_pools(p, cfg);
+	probe_csum(p, cfg);
 	return 0;
 }
 
@@ -383,6 +402,10 @@ fill_conf(struct wr_port *p, struct rte_eth_conf *conf)
 		conf->rxmode.mtu = p->mtu;
 	if (p->fast_free)
 		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	if (p->tcp_csum_tx)
+		conf->txmode.offloads |= TX_CSUM;
+	if (p->tcp_csum_rx)
+		conf->rxmode.offloads |= RX_CSUM;
 	if (p->nb_rxq > 1 && (p->info.flow_type_rss_offloads &
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP)) != 0) {
 		conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;

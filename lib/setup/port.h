@@ -65,6 +65,11 @@ struct wr_port {
 	uint16_t nb_rxd;
 	uint16_t mtu;                /* 0: left at the PMD default */
 	bool fast_free;              /* RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE on */
+	bool tcp_csum_tx;            /* a connection port: the PMD computes
+	                              * the TCP and IPv4 header checksums of
+	                              * what it sends */
+	bool tcp_csum_rx;            /* a connection port: the PMD checks the
+	                              * TCP and IPv4 checksums it receives */
 	unsigned int rx_rings_per_q; /* descriptor rings per RX queue (vmxnet3: 2) */
 	uint32_t tx_pool_mbufs;      /* per TX queue */
 	uint32_t tx_in_flight;       /* frames the port may hold beyond its TX

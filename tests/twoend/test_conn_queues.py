@@ -82,7 +82,9 @@ def conn_queues_tap_h2load():
     the connections the kernel opened (nstat TcpActiveOpens) and their
     requests served to h2load's succeeded, exactly; no segment reached a
     worker that did not own its connection; each worker's books add up
-    to the run's."""
+    to the run's. The server's TCP and IPv4 checksums are net_tap's
+    offload (the kernel counts no checksum error; a wrong one would fail
+    h2load's requests)."""
     c = Checker("conn_queues_tap_h2load")
     probe(c, "h2load", "nstat")
     if not wrtest.have_tun():
@@ -121,6 +123,11 @@ def conn_queues_tap_h2load():
              "the result's queues")
         opened = after.get("TcpActiveOpens", 0) - before.get("TcpActiveOpens", 0)
         c.eq(opened, conns, "connections the kernel opened (h2load's -c)")
+        port = (doc or {}).get("ports", [{}])[0]
+        c.eq((port.get("tcp_csum_tx_offload"), port.get("tcp_csum_rx_offload")),
+             (True, True), "net_tap's checksum offloads in use, both ways")
+        c.eq(after.get("TcpInCsumErrors", 0) - before.get("TcpInCsumErrors", 0), 0,
+             "segments the kernel found a bad checksum in (the PMD's sums)")
         if m:
             c.eq(int(m.group(4)), n, "h2load: succeeded")
             c.eq((int(m.group(5)), int(m.group(6))), (0, 0), "h2load: failed, errored")
