@@ -50,7 +50,9 @@ struct wr_conn_cfg {
 				      * this long after its request fails */
 	uint64_t time_wait_us;       /* TIME_WAIT length (2 MSL by default) */
 	uint32_t seed;               /* ISS and payload pattern seed */
-	uint8_t csum_offload;        /* leave TCP/IP checksums to the NIC */
+	uint8_t csum_offload;        /* checksums left to the NIC: enum
+				      * wr_tcp_csum_mode (tcp/wire.h), 0:
+				      * none */
 	uint8_t ttl;                 /* IPv4 TTL / IPv6 hop limit */
 	uint8_t hold;                /* HTTP client: hold each connection
 				      * idle after its first answer until

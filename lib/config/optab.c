@@ -40,6 +40,7 @@ static const char *const clock_sync_values[] = { "auto", "ptp", "chrony", "none"
 /* In the order of enum wr_conn_role and wr_conn_app (conncfg.h), from 1. */
 static const char *const conn_values[] = { "client", "server", NULL };
 static const char *const conn_app_values[] = { "http", "bulk", NULL };
+static const char *const conn_csum_values[] = { "auto", "software", NULL };
 
 const struct wr_optdesc wr_optab[] = {
 	{ "tx-ports", REQ, WR_OPT_TX_PORTS, "LIST", "ports that transmit: 0,1 | 0-3 | all | "
@@ -523,6 +524,10 @@ const struct wr_optdesc wr_optab[] = {
 	{ "conn-window", REQ, WR_OPT_CONN_WINDOW, "BYTES", "the receive window "
 		"announced (window scale\nas it needs), 1024..1073725440 [262144]",
 		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+	{ "conn-csum", REQ, WR_OPT_CONN_CSUM, "HOW", "TCP and IPv4 checksums: auto "
+		"(by the PMD\nwhere it offers them, else in software) or\nsoftware "
+		"(always: the CPU's cost counted) [auto]", WR_OPTSEC_CONN,
+		WR_PROF_CONN, conn_csum_values },
 };
 
 const size_t wr_optab_len = sizeof(wr_optab) / sizeof(wr_optab[0]);

@@ -257,6 +257,7 @@ conn_other(int id, const char *v, struct wr_conn_opts *co, struct wr_error *err)
 		return WR_OPTV_UINT("conn-listen", v, 1, 65535, &co->listen_port,
 			err);
 	case WR_OPT_CONN_APP: return conn_word(id, "conn-app", v, &c->app, err);
+	case WR_OPT_CONN_CSUM: return conn_word(id, "conn-csum", v, &co->csum, err);
 	case WR_OPT_CONN_SERVER: return conn_server(v, c, err);
 	case WR_OPT_CONN_CONCURRENCY: return wr_opts_connload_conc(v, co, err);
 	case WR_OPT_CONN_PATH:
@@ -281,7 +282,7 @@ wr_opts_conn(int id, const char *v, struct wr_config *cfg, struct wr_error *err)
 	struct wr_conn_opts *co = &cfg->conn;
 	int rc;
 
-	if (id < WR_OPT_CONN || id > WR_OPT_CONN_WINDOW)
+	if (id < WR_OPT_CONN || id > WR_OPT_CONN_LAST)
 		return 1;
 	rc = conn_number(id, v, &co->cfg, err);
 	if (rc > 0)

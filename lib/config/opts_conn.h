@@ -65,7 +65,12 @@ struct wr_conn_opts {
 	uint32_t load_conc[WR_CONN_LOAD_MAX]; /* --conn-concurrency's values
 	                             * in order (cfg.max_open: the largest) */
 	uint32_t nb_load_conc;      /* how many; 0: not given */
+	uint8_t csum;               /* --conn-csum: 0 (not given) or
+	                             * WR_CONN_CSUM_AUTO, WR_CONN_CSUM_SOFTWARE */
 };
+
+/* --conn-csum's words, as conn_word numbers them (optab.c's order). */
+enum { WR_CONN_CSUM_AUTO = 1, WR_CONN_CSUM_SOFTWARE = 2 };
 
 /* Defaults of these options (not a connection run). Can't fail. */
 void wr_opts_conn_defaults(struct wr_conn_opts *co);

@@ -42,7 +42,7 @@ first_name(uint64_t bits)
 
 	for (i = 0; i < wr_optab_len; i++)
 		if (wr_optab[i].id >= WR_OPT_CONN &&
-				wr_optab[i].id <= WR_OPT_CONN_WINDOW &&
+				wr_optab[i].id <= WR_OPT_CONN_LAST &&
 				(bits & BIT(wr_optab[i].id)) != 0)
 			return wr_optab[i].name;
 	return "?";

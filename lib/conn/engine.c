@@ -159,7 +159,8 @@ bool
 wr_conn_engine_rx(struct wr_conn_engine *e, const uint8_t *pkt, size_t len,
 	uint64_t now_us)
 {
-	return engine_rx(e, pkt, len, now_us, e->cfg.csum_offload != 0);
+	return engine_rx(e, pkt, len, now_us,
+		e->cfg.csum_offload == WR_TCP_CSUM_OFFLOAD);
 }
 
 bool

@@ -174,7 +174,8 @@ bool wr_conn_engine_rx(struct wr_conn_engine *e, const uint8_t *pkt,
  * wr_conn_engine_rx for a caller that knows per packet whether the NIC
  * checked the TCP and IP checksums (csum_checked: the engine skips its
  * own check; false: checked in software). wr_conn_engine_rx takes
- * cfg.csum_offload as that answer for every packet.
+ * cfg.csum_offload == WR_TCP_CSUM_OFFLOAD (both sums left to the NIC) as
+ * that answer for every packet.
  */
 bool wr_conn_engine_rx_csum(struct wr_conn_engine *e, const uint8_t *pkt,
 	size_t len, uint64_t now_us, bool csum_checked);

@@ -36,8 +36,7 @@ wr_conn_emit_seg(struct wr_conn_engine *e, uint32_t idx,
 	tx.tuple = tuple;
 	tx.seg = seg;
 	tx.ttl = e->cfg.ttl;
-	tx.csum_mode = e->cfg.csum_offload ? WR_TCP_CSUM_OFFLOAD :
-		WR_TCP_CSUM_SW;
+	tx.csum_mode = (enum wr_tcp_csum_mode)e->cfg.csum_offload;
 	buf = e->emit.buf(e->emit.ctx, &room);
 	if (buf == NULL)
 		goto no_buf;

@@ -86,13 +86,12 @@ connq_buf(void *ctx, size_t *room)
 }
 
 /* The PMD's checksum offload for segment m: TCP's, and the IPv4
- * header's (the engine wrote the pseudo-header's sum and left the IPv4
- * one 0; no IP options or extension headers). */
+ * header's where the PMD has it (the engine wrote the pseudo-header's
+ * sum; no IP options or extension headers). */
 static inline void
-connq_csum_flags(struct rte_mbuf *m, bool ipv6)
+connq_csum_flags(const struct wr_connq *q, struct rte_mbuf *m, bool ipv6)
 {
-	m->ol_flags = RTE_MBUF_F_TX_TCP_CKSUM | (ipv6 ? RTE_MBUF_F_TX_IPV6 :
-		RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM);
+	m->ol_flags = ipv6 ? q->ol_ipv6 : q->ol_ipv4;
 	m->l2_len = RTE_ETHER_HDR_LEN;
 	m->l3_len = ipv6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
 }
@@ -114,7 +113,7 @@ connq_sent(void *ctx, size_t len)
 	m->data_len = (uint16_t)(len + RTE_ETHER_HDR_LEN);
 	m->pkt_len = m->data_len;
 	if (q->tx_csum)
-		connq_csum_flags(m, (ip[0] >> 4) == 6);
+		connq_csum_flags(q, m, (ip[0] >> 4) == 6);
 	q->out[q->nb_out++] = m;
 	if (unlikely(q->nb_out == WR_CONNQ_OUT))
 		connq_flush(q);

@@ -89,6 +89,8 @@ struct wr_connq {
 	bool learn_dst;               /* server: answer the MAC it heard */
 	uint8_t role;                 /* enum wr_conn_role of this port */
 	bool tx_csum;                 /* the PMD computes TCP checksums */
+	uint64_t ol_ipv4, ol_ipv6;    /* then: an IPv4, IPv6 segment's
+	                               * offload flags */
 	uint16_t ip_room;             /* IP packet bytes at most (MTU) */
 	/*
 	 * A rate search's next trial: written by the stats core while the

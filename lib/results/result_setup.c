@@ -373,6 +373,7 @@ wr_result_port_json(const struct wr_port *p)
 	wr_json_set(o, "setups", wr_json_u64(p->nb_setups));
 	wr_json_set(o, "fast_free", json_boolean(p->fast_free));
 	wr_json_set(o, "tcp_csum_tx_offload", json_boolean(p->tcp_csum_tx));
+	wr_json_set(o, "ipv4_csum_tx_offload", json_boolean(p->ip4_csum_tx));
 	wr_json_set(o, "tcp_csum_rx_offload", json_boolean(p->tcp_csum_rx));
 	wr_json_set(o, "tx_pool_mbufs", wr_json_u64(p->tx_pool_mbufs));
 	wr_json_set(o, "rx_pool_mbufs", wr_json_u64(p->rx_pool_mbufs));

@@ -15,6 +15,7 @@
 #include "datapath/connworker.h"
 #include "datapath/worker.h"
 #include "ringpair.h"
+#include "tcp/wire.h"
 #include "run.h"
 #include "vport.h"
 
@@ -174,6 +175,19 @@ connq_plan_ok(const struct wr_run *run, const struct wr_worker *w,
 		": this lcore got several" : "");
 }
 
+/* The checksums port p's PMD computes: the engine's mode, the mbufs'
+ * offload flags. */
+static void
+connq_csum(struct wr_connq *q, struct wr_conn_cfg *cc, const struct wr_port *p)
+{
+	q->tx_csum = p->tcp_csum_tx;
+	cc->csum_offload = !p->tcp_csum_tx ? WR_TCP_CSUM_SW : p->ip4_csum_tx ?
+		WR_TCP_CSUM_OFFLOAD : WR_TCP_CSUM_OFFLOAD_TCP;
+	q->ol_ipv4 = RTE_MBUF_F_TX_TCP_CKSUM | RTE_MBUF_F_TX_IPV4 |
+		(p->ip4_csum_tx ? RTE_MBUF_F_TX_IP_CKSUM : 0);
+	q->ol_ipv6 = RTE_MBUF_F_TX_TCP_CKSUM | RTE_MBUF_F_TX_IPV6;
+}
+
 /* Worker w as the connection worker of its port's queue pair. */
 static int
 connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
@@ -205,8 +219,7 @@ connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
 	q->txq->seg_bytes = true;   /* segments of every size: counted */
 	q->rxq = w->rx[0];
 	q->ip_room = p->mtu != 0 ? p->mtu : RTE_ETHER_MTU;
-	q->tx_csum = p->tcp_csum_tx;
-	cc.csum_offload = p->tcp_csum_tx;
+	connq_csum(q, &cc, p);
 	q->role = cc.role;
 	q->nb_conns = cc.nb_conns;
 	connq_macs(q, run, p);

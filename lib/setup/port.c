@@ -308,20 +308,26 @@ probe_pools(struct wr_port *p, const struct wr_config *cfg)
 }
 
 #define RX_CSUM (RTE_ETH_RX_OFFLOAD_TCP_CKSUM | RTE_ETH_RX_OFFLOAD_IPV4_CKSUM)
-#define TX_CSUM (RTE_ETH_TX_OFFLOAD_TCP_CKSUM | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM)
 
 /*
- * A connection port leaves the TCP and IPv4 header checksums of its
- * segments to the PMD where it offers both (the engine writes the
- * pseudo-header's sum), and trusts the PMD's check of what it receives
- * where it offers both.
+ * A connection port leaves the TCP checksum of its segments to the PMD
+ * where it offers that (the engine writes the pseudo-header's sum), and
+ * the IPv4 header's too where it offers both; it trusts the PMD's check
+ * of what it receives where it offers both checks. Not on net_virtio:
+ * its peer may be a DPDK vhost port in legacy mode, which hands the
+ * segment on with its checksum never computed.
  */
 static void
 probe_csum(struct wr_port *p, const struct wr_config *cfg)
 {
-	if (wr_opts_conn_port_role(cfg, p->port_id) == 0)
+	uint64_t tx = p->info.tx_offload_capa;
+
+	if (wr_opts_conn_port_role(cfg, p->port_id) == 0 ||
+			cfg->conn.csum == WR_CONN_CSUM_SOFTWARE)
 		return;
-	p->tcp_csum_tx = (p->info.tx_offload_capa & TX_CSUM) == TX_CSUM;
+	p->tcp_csum_tx = (tx & RTE_ETH_TX_OFFLOAD_TCP_CKSUM) != 0 &&
+		!is_driver(p, "net_virtio");
+	p->ip4_csum_tx = p->tcp_csum_tx && (tx & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) != 0;
 	p->tcp_csum_rx = (p->info.rx_offload_capa & RX_CSUM) == RX_CSUM;
 }
 
@@ -403,7 +409,9 @@ fill_conf(struct wr_port *p, struct rte_eth_conf *conf)
 	if (p->fast_free)
 		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	if (p->tcp_csum_tx)
-		conf->txmode.offloads |= TX_CSUM;
+		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
+	if (p->ip4_csum_tx)
+		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM;
 	if (p->tcp_csum_rx)
 		conf->rxmode.offloads |= RX_CSUM;
 	if (p->nb_rxq > 1 && (p->info.flow_type_rss_offloads &

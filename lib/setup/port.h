@@ -66,8 +66,8 @@ struct wr_port {
 	uint16_t mtu;                /* 0: left at the PMD default */
 	bool fast_free;              /* RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE on */
 	bool tcp_csum_tx;            /* a connection port: the PMD computes
-	                              * the TCP and IPv4 header checksums of
-	                              * what it sends */
+	                              * the TCP checksum of what it sends */
+	bool ip4_csum_tx;            /* ... and the IPv4 header's */
 	bool tcp_csum_rx;            /* a connection port: the PMD checks the
 	                              * TCP and IPv4 checksums it receives */
 	unsigned int rx_rings_per_q; /* descriptor rings per RX queue (vmxnet3: 2) */

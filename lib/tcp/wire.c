@@ -330,7 +330,7 @@ build_ip(const struct wr_tcp_tx *tx, uint8_t *p, size_t tcp_len)
 		memcpy(p + 16, t->raddr, 4);
 		/* From the fields, not from p: reading back what was just
 		 * written byte by byte waits for the stores */
-		if (tx->csum_mode == WR_TCP_CSUM_SW)
+		if (tx->csum_mode != WR_TCP_CSUM_OFFLOAD)
 			wr16(p + 10, (uint16_t)~wr_cksum_fold(0x4500u + IP4_HDR_BYTES +
 				(uint32_t)tcp_len + IP4_DF +
 				((uint32_t)tx->ttl << 8 | IPPROTO_TCP_NUM) +
@@ -410,7 +410,7 @@ wr_tcp_wire_build(const struct wr_tcp_tx *tx, uint8_t *buf, size_t room)
 			tx->seg->stream_off, tx->seg->len_bytes);
 	alen = t->family == WR_TCP_IPV4 ? 4 : 16;
 	sum = pseudo_sum(t->laddr, t->raddr, alen, (uint32_t)tcp_len);
-	if (tx->csum_mode == WR_TCP_CSUM_OFFLOAD) {
+	if (tx->csum_mode != WR_TCP_CSUM_SW) {
 		wr16(h + 16, wr_cksum_fold(sum));
 		return (int)total;
 	}

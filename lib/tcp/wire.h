@@ -96,6 +96,9 @@ enum wr_tcp_csum_mode {
 	 * 0, TCP checksum field = the pseudo-header sum, not inverted
 	 * (rte_ipv4_phdr_cksum, rte_ipv6_phdr_cksum) */
 	WR_TCP_CSUM_OFFLOAD,
+	/* the TCP checksum left to the NIC as above, the IPv4 header's
+	 * computed here (a NIC without IPv4 header offload) */
+	WR_TCP_CSUM_OFFLOAD_TCP,
 };
 
 /* What to build. tuple's local end is the source. */

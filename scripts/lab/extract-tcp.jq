@@ -7,6 +7,10 @@
 def port_id($pci): first(.ports[] | select(.name == $pci) | .port_id) // null;
 def total($id): first(.totals[]? | select(.port_id == $id)) // {};
 def port($id): first(.ports[] | select(.port_id == $id)) // {};
+# the checksums the PMD does: TCP's sent, the IPv4 header's sent, both
+# received (docs/tcp.md), as "true,false,true"
+def csum($p): [$p.tcp_csum_tx_offload, $p.ipv4_csum_tx_offload,
+	$p.tcp_csum_rx_offload] | map(tostring) | join(",");
 
 port_id($c) as $ci
 | port_id($s) as $si
@@ -25,7 +29,7 @@ port_id($c) as $ci
 	$cl.books.tx_segs, $cl.books.rx_segs, $sv.books.tx_segs, $sv.books.rx_segs,
 	$ct.nic_opackets, $ct.tx_service_pkts, $ct.nic_ipackets, $ct.rx_service_pkts,
 	$st.nic_opackets, $st.tx_service_pkts, $st.nic_ipackets, $st.rx_service_pkts,
-	port($ci).driver, port($si).driver
+	port($ci).driver, port($si).driver, csum(port($ci)), csum(port($si))
   ]
 | map(if . == null then "-" else tostring end)
 | join(" ")

@@ -117,7 +117,7 @@ tcp_rtx tcp_client_tx_segs tcp_client_rx_segs tcp_server_tx_segs
 tcp_server_rx_segs tcp_client_opackets tcp_client_tx_service
 tcp_client_ipackets tcp_client_rx_service tcp_server_opackets
 tcp_server_tx_service tcp_server_ipackets tcp_server_rx_service
-tcp_client_driver tcp_server_driver"
+tcp_client_driver tcp_server_driver tcp_client_csum tcp_server_csum"
 tcp_extract() {
 	if [ -s "$1/result.json" ]; then
 		jq -r --arg c "$2" --arg s "$3" -f "$LAB_DIR/lab/extract-tcp.jq" \

@@ -6,7 +6,8 @@ of that device with its own address; wirerate runs in the namespace too.
 Server: h2load (the kernel's TCP) against wirerate's server on both
 queues; its request count, and the kernel's own count of the
 connections it opened (nstat), against the books of each worker and
-their sum. Refusals: a client on net_tap with two queue pairs, and a
+their sum; net_tap computing the server's checksums, or not with
+--conn-csum software. Refusals: a client on net_tap with two queue pairs, and a
 server on af_packet with two, exit 2 before traffic naming the PMD.
 Usage: test_conn_queues.py CASE (see CASES)."""
 import json
@@ -124,8 +125,9 @@ def conn_queues_tap_h2load():
         opened = after.get("TcpActiveOpens", 0) - before.get("TcpActiveOpens", 0)
         c.eq(opened, conns, "connections the kernel opened (h2load's -c)")
         port = (doc or {}).get("ports", [{}])[0]
-        c.eq((port.get("tcp_csum_tx_offload"), port.get("tcp_csum_rx_offload")),
-             (True, True), "net_tap's checksum offloads in use, both ways")
+        c.eq([port.get(k) for k in ("tcp_csum_tx_offload", "ipv4_csum_tx_offload",
+                                    "tcp_csum_rx_offload")], [True] * 3,
+             "net_tap's checksum offloads in use, both ways")
         c.eq(after.get("TcpInCsumErrors", 0) - before.get("TcpInCsumErrors", 0), 0,
              "segments the kernel found a bad checksum in (the PMD's sums)")
         if m:
@@ -157,6 +159,60 @@ def conn_queues_tap_h2load():
               "%s" % (m and m.group(0), opened, [
                   (q["books"]["accepted"], q["books"]["reqs_served"]) for q in qs]))
         c.done(wrtest.Result(0 if doc else 1, text, "", doc))
+    finally:
+        if p is not None:
+            p.kill()
+            p.wait()
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def conn_csum_software():
+    """--conn-csum software on net_tap, whose PMD offers the checksums:
+    the result's port says none was left to it, and h2load's requests
+    (2,000 on 4 connections) all succeed, as many as the server served,
+    the kernel counting no checksum error."""
+    c = Checker("conn_csum_software")
+    probe(c, "h2load", "nstat")
+    if not wrtest.have_tun():
+        c.skip("no /dev/net/tun")
+        c.done()
+    n, conns = 2000, 4
+    d = tempfile.mkdtemp(prefix="wrcs")
+    make_tap_bed()
+    p = None
+    try:
+        path, log = os.path.join(d, "s.json"), os.path.join(d, "s.out")
+        with open(log, "w") as out:
+            p = subprocess.Popen(wirerate_argv(["net_tap0,iface=" + TAP], [
+                "--port-ip", "0=%s/24" % ME, "--conn", "server", "--conn-listen",
+                "80", "--conn-csum", "software", "--duration", "5", "--plain"],
+                path), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        wait_started(p, log)
+        before = nstat()
+        h = ns(NS, "h2load", "--h1", "-n", str(n), "-c", str(conns), "-t", "1",
+               "http://%s/" % ME, check=False, timeout=60)
+        after = nstat()
+        p.wait(timeout=60)
+        p = None
+        doc = result(path)
+        port = (doc or {}).get("ports", [{}])[0]
+        c.eq([port.get(k) for k in ("tcp_csum_tx_offload", "ipv4_csum_tx_offload",
+                                    "tcp_csum_rx_offload")], [False] * 3,
+             "no checksum left to net_tap")
+        m = re.search(r"requests: \d+ total, \d+ started, \d+ done, (\d+) "
+                      r"succeeded, (\d+) failed, (\d+) errored", h.stdout)
+        c.true(m is not None, "h2load's summary: %r" % h.stdout[-500:])
+        served = ((doc or {}).get("connections_server") or
+                  (doc or {}).get("connections") or {}).get("books", {})
+        if m:
+            c.eq([int(x) for x in m.groups()], [n, 0, 0], "h2load: succeeded, "
+                 "failed, errored")
+            c.eq(served.get("reqs_served"), n, "requests the server served")
+        c.eq(after.get("TcpInCsumErrors", 0) - before.get("TcpInCsumErrors", 0), 0,
+             "segments the kernel found a bad checksum in")
+        with open(log) as f:
+            c.done(wrtest.Result(0 if doc else 1, f.read(), "", doc))
     finally:
         if p is not None:
             p.kill()
@@ -215,7 +271,7 @@ def conn_queues_refused():
         drop_bed()
 
 
-CASES = cases.by_name(conn_queues_tap_h2load, conn_queues_refused)
+CASES = cases.by_name(conn_queues_tap_h2load, conn_csum_software, conn_queues_refused)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -4,7 +4,7 @@
  * scapy checks what the C builder writes and writes what the C parser
  * reads.
  *   tcp_wire_tool build SRC SPORT DST DPORT SEQ ACK FLAGS WND MSS WSCALE
- *                       LEN OFF SEED sw|offload [SACK]
+ *                       LEN OFF SEED sw|offload|offload-tcp [SACK]
  *                                                  -> the packet in hex
  *   tcp_wire_tool parse HEX                        -> key=value lines
  *   tcp_wire_tool listen ISS MSS WSCALE HEX...     -> a line per packet
@@ -89,6 +89,7 @@ tool_build(char **a)
 	tx.pattern_seed = (uint32_t)strtoul(a[12], NULL, 0);
 	tx.ttl = 64;
 	tx.csum_mode = strcmp(a[13], "offload") == 0 ? WR_TCP_CSUM_OFFLOAD :
+		strcmp(a[13], "offload-tcp") == 0 ? WR_TCP_CSUM_OFFLOAD_TCP :
 		WR_TCP_CSUM_SW;
 	if (a[14] != NULL && take_sack_arg(&seg, a[14]) != 0)
 		return 2;

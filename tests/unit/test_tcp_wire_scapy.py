@@ -112,20 +112,25 @@ def test_c_built():
 
 
 def test_offload():
-    """Offload mode: the pseudo-header sum, as DPDK's NICs expect."""
-    for i, (src, sp, dst, dp, flags, mss, ws, length) in enumerate(SHAPES):
-        raw = c_build(src, sp, dst, dp, 1, 2, flags, 100, mss, ws, length,
-                      0, 3, "offload")
-        p = scapy_pkt(raw)
-        v4 = raw[0] >> 4 == 4
-        hdr = 20 if v4 else 40
-        addrs = raw[12:20] if v4 else raw[8:40]
-        tcp_len = len(raw) - hdr
-        pseudo = addrs + bytes([0, 6]) + tcp_len.to_bytes(2, "big")
-        check(p[TCP].chksum == ones_sum(pseudo),
-              "offload pseudo sum %d" % i)
-        if v4:
-            check(p.chksum == 0, "offload ip checksum %d" % i)
+    """Offload modes: the pseudo-header sum, as DPDK's NICs expect; the
+    IPv4 header's checksum left 0 too, or (offload-tcp) computed."""
+    for mode in ("offload", "offload-tcp"):
+        for i, (src, sp, dst, dp, flags, mss, ws, length) in enumerate(SHAPES):
+            raw = c_build(src, sp, dst, dp, 1, 2, flags, 100, mss, ws, length,
+                          0, 3, mode)
+            p = scapy_pkt(raw)
+            v4 = raw[0] >> 4 == 4
+            hdr = 20 if v4 else 40
+            addrs = raw[12:20] if v4 else raw[8:40]
+            tcp_len = len(raw) - hdr
+            pseudo = addrs + bytes([0, 6]) + tcp_len.to_bytes(2, "big")
+            check(p[TCP].chksum == ones_sum(pseudo),
+                  "%s pseudo sum %d" % (mode, i))
+            if v4:
+                ip_sum, _ = scapy_sums(raw)
+                want = 0 if mode == "offload" else ip_sum
+                check(p.chksum == want, "%s ip checksum %d: %#x, want %#x" %
+                      (mode, i, p.chksum, want))
 
 
 def test_scapy_built():
