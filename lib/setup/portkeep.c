@@ -19,6 +19,9 @@ key_of(const struct wr_port *p, struct wr_portkeep_key *key)
 	key->nb_rxd = p->nb_rxd;
 	key->mtu = p->mtu;
 	key->fast_free = p->fast_free;
+	key->tcp_csum_tx = p->tcp_csum_tx;
+	key->ip4_csum_tx = p->ip4_csum_tx;
+	key->tcp_csum_rx = p->tcp_csum_rx;
 	key->promisc = p->rx;
 	key->rx_rings_per_q = p->rx_rings_per_q;
 	key->rx_pool_mbufs = p->rx_pool_mbufs;
@@ -46,6 +49,9 @@ key_fits(const struct wr_portkeep_key *old, const struct wr_portkeep_key *key,
 	WR_KEY_DIFF(nb_rxd, "RX descriptors")
 	WR_KEY_DIFF(mtu, "MTU (0: default)")
 	WR_KEY_DIFF(fast_free, "MBUF_FAST_FREE")
+	WR_KEY_DIFF(tcp_csum_tx, "TCP checksum offload on TX")
+	WR_KEY_DIFF(ip4_csum_tx, "IPv4 checksum offload on TX")
+	WR_KEY_DIFF(tcp_csum_rx, "checksum offload on RX")
 	WR_KEY_DIFF(rx_rings_per_q, "RX rings per queue")
 	WR_KEY_DIFF(rx_pool_mbufs, "RX pool mbufs")
 	WR_KEY_DIFF(rx_mbuf_room, "RX buffer bytes")

@@ -31,6 +31,7 @@ struct wr_portkeep_key {
 	uint16_t nb_rxd;
 	uint16_t mtu;                 /* 0: the PMD default */
 	bool fast_free;
+	bool tcp_csum_tx, ip4_csum_tx, tcp_csum_rx; /* checksum offloads */
 	bool promisc;                 /* enabled: the port received */
 	unsigned int rx_rings_per_q;
 	uint32_t rx_pool_mbufs;

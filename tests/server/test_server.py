@@ -231,6 +231,45 @@ def serve_eal_ports():
     c.done()
 
 
+def serve_csum_ports():
+    """A net_tap port (its PMD computes and checks checksums) kept between
+    runs only while the run asks for the same offloads: a frame run sets
+    it up without them, a connection server after it sets it up again with
+    them (its notes say why), the next connection server takes it as it
+    is, and one with --conn-csum software sets it up again without."""
+    c = Checker("serve_csum_ports")
+    if not wrtest.have_tun():
+        c.skip("no /dev/net/tun")
+        c.done()
+    tap = "wrcs%d" % (os.getpid() % 100000)
+    s = Server(n=4, vdevs=["net_tap0,iface=" + tap], ports=["--quiet"])
+    conn = {"conn": "server", "port-ip": "0=198.18.0.1/24", "conn-listen": "80",
+            "duration": "0.2"}
+    runs = [("frames", {"tx-ports": "0", "rx-ports": "none", "count": "100"},
+             False, (False, 1), None),
+            ("server", conn, True, (False, 2), "TCP checksum offload on TX 0 -> 1"),
+            ("server again", conn, True, (True, 2), None),
+            ("server, software sums", dict(conn, **{"conn-csum": "software"}),
+             False, (False, 3), "TCP checksum offload on TX 1 -> 0")]
+    try:
+        with s.client() as cl:
+            for what, params, offload, kept, why in runs:
+                doc = cl.run(dict(params))
+                port = doc["ports"][0]
+                c.eq([port.get(k) for k in ("tcp_csum_tx_offload",
+                                            "ipv4_csum_tx_offload",
+                                            "tcp_csum_rx_offload")],
+                     [offload] * 3, "%s: the offloads" % what)
+                c.eq((port.get("kept"), port.get("setups")), kept,
+                     "%s: kept, set-ups" % what)
+                if why:
+                    c.true(any("set up again: " + why in n for n in port["notes"]),
+                           "%s: the notes say why: %r" % (what, port["notes"]))
+    finally:
+        s.close()
+    c.done()
+
+
 def rate_of(sample, port=0):
     return sample["ports"][port]["tx_mpps"] * 1e6
 
@@ -1052,6 +1091,7 @@ def ctl_timeout():
 
 
 CASES = cases.by_name(serve_back_to_back, serve_ports_during_setup, serve_eal_ports,
+                      serve_csum_ports,
                       serve_live_rate, serve_bad_requests, serve_conn_start,
                       serve_client_killed,
                       serve_shutdown, serve_memory_flat, control_plain_run,
