@@ -88,7 +88,7 @@ listen_on(struct app_ctl *c, const char *path)
 	}
 	rc = chmod(path, 0600);
 	if (rc == 0)
-		rc = listen(c->listen_fd, 16);
+		rc = listen(c->listen_fd, CONTROL_BACKLOG);
 	if (rc != 0)
 		fprintf(stderr, "wirerate: error: --control %s: %s\n", path,
 			strerror(errno));

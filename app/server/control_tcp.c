@@ -17,9 +17,6 @@
 #include "common/exitcode.h"
 #include "control_tcp.h"
 
-/* Connections the kernel queues before the control thread accepts them. */
-#define LISTEN_BACKLOG 256
-
 /* The token file's secret into c: 0, or the exit code with a message. */
 static int
 read_token(struct app_ctl *c, const char *path)
@@ -83,7 +80,7 @@ tcp_listen(const char *addr, uint16_t port)
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
 	/* A backlog for bursts: a connection the kernel cannot queue looks
 	 * open to its client long before the control thread sees it. */
-	if (bind(fd, sa, len) != 0 || listen(fd, LISTEN_BACKLOG) != 0) {
+	if (bind(fd, sa, len) != 0 || listen(fd, CONTROL_BACKLOG) != 0) {
 		close(fd);
 		return -1;
 	}

@@ -11,6 +11,13 @@
 #include "state.h"
 
 /*
+ * Connections the kernel queues on a control socket (UNIX or TCP) before
+ * the control thread accepts them: a crowd of clients waits there, not
+ * refused with EAGAIN.
+ */
+#define CONTROL_BACKLOG 256
+
+/*
  * With --control-listen: read the --control-token secret and listen on
  * TCP; c->tcp_fd is -1 without. Returns 0 or the exit code with a
  * message on stderr.

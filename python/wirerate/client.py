@@ -52,6 +52,29 @@ def _options(options, kw):
     return out
 
 
+def _unix_connect(path, timeout):
+    """A UNIX stream socket connected to path, with timeout. A server
+    whose queue of connections not yet accepted is full answers EAGAIN
+    at once (a socket with a timeout does not wait as a blocking one
+    would): tried again until the timeout."""
+    end = time.monotonic() + timeout
+    while True:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(timeout)
+        try:
+            sock.connect(path)
+            return sock
+        except BlockingIOError as e:
+            sock.close()
+            if time.monotonic() >= end:
+                raise Error("%s: %s: the server accepted no connection for "
+                            "%g s" % (path, e, timeout))
+            time.sleep(0.01)
+        except OSError as e:
+            sock.close()
+            raise Error("%s: %s (is wirerate serve running there?)" % (path, e))
+
+
 class Client:
     """A connection to a control socket: path, a UNIX stream socket, or
     address=(host, port) for a server given --control-listen, with token
@@ -63,14 +86,7 @@ class Client:
         if address is not None:
             self._sock = socket.create_connection(address, timeout)
         else:
-            self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            self._sock.settimeout(timeout)
-            try:
-                self._sock.connect(path)
-            except OSError as e:
-                self._sock.close()
-                raise Error("%s: %s (is wirerate serve running there?)" %
-                            (path, e))
+            self._sock = _unix_connect(path, timeout)
         self._buf = b""
         self._id = 0
         if token is not None:

@@ -231,6 +231,62 @@ def serve_eal_ports():
     c.done()
 
 
+def connect_error(path, timeout):
+    """The Python client's error connecting to path, or None."""
+    try:
+        wirerate.Client(path, timeout=timeout).close()
+    except wirerate.client.Error as e:
+        return str(e)
+    return None
+
+
+def client_full_backlog():
+    """The Python client against a control socket whose queue of
+    connections not yet accepted is full (a busy server): it waits, as a
+    blocking connect would, and connects once the server accepts; with no
+    server accepting it gives up after its timeout, saying so. A plain
+    listening socket stands in for the server."""
+    c = Checker("client_full_backlog")
+    d = tempfile.mkdtemp(prefix="wrbacklog")
+    path = os.path.join(d, "s.sock")
+    srv = socket.socket(socket.AF_UNIX)
+    srv.bind(path)
+    srv.listen(1)
+    queued = []
+    try:
+        while True:   # fill the queue: the next connect is refused with EAGAIN
+            k = socket.socket(socket.AF_UNIX)
+            k.setblocking(False)
+            try:
+                k.connect(path)
+            except BlockingIOError:
+                k.close()
+                break
+            queued.append(k)
+        t0 = time.monotonic()
+        msg = connect_error(path, 0.3)
+        c.true(msg and "accepted no connection" in msg and
+               time.monotonic() - t0 >= 0.3, "no server accepting: gave up "
+               "after its timeout: %r" % msg)
+
+        def accept_later():
+            time.sleep(0.3)
+            for _ in range(len(queued) + 1):
+                srv.accept()[0].close()
+        t = threading.Thread(target=accept_later)
+        t.start()
+        try:
+            c.eq(connect_error(path, 10), None, "connected once the server accepted")
+        finally:
+            t.join()
+    finally:
+        for k in queued:
+            k.close()
+        srv.close()
+        shutil.rmtree(d, ignore_errors=True)
+    c.done()
+
+
 def serve_csum_ports():
     """A net_tap port (its PMD computes and checks checksums) kept between
     runs only while the run asks for the same offloads: a frame run sets
@@ -1091,7 +1147,7 @@ def ctl_timeout():
 
 
 CASES = cases.by_name(serve_back_to_back, serve_ports_during_setup, serve_eal_ports,
-                      serve_csum_ports,
+                      serve_csum_ports, client_full_backlog,
                       serve_live_rate, serve_bad_requests, serve_conn_start,
                       serve_client_killed,
                       serve_shutdown, serve_memory_flat, control_plain_run,
