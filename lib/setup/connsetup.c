@@ -15,8 +15,8 @@
 #include "datapath/connworker.h"
 #include "datapath/worker.h"
 #include "ringpair.h"
-#include "tcp/wire.h"
 #include "run.h"
+#include "tcp/wire.h"
 #include "vport.h"
 
 /* The pool and the engine of q, for port p, on p's socket. */

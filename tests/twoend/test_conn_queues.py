@@ -76,6 +76,40 @@ def result(path):
     return wrtest.read_result(path) if os.path.exists(path) else None
 
 
+H2LOAD_SUMMARY = (r"requests: (\d+) total, (\d+) started, (\d+) done, (\d+) "
+                  r"succeeded, (\d+) failed, (\d+) errored")
+CSUM_FIELDS = ("tcp_csum_tx_offload", "ipv4_csum_tx_offload", "tcp_csum_rx_offload")
+
+
+def serve_h2load(d, opts, n, conns, seconds):
+    """wirerate's server on net_tap (the bed made) with opts for seconds,
+    h2load's n requests on conns connections against it: (h2load's
+    summary match or None, its stdout, nstat before and after, the
+    result, wirerate's output). The server is killed if it outlives
+    this."""
+    path, log = os.path.join(d, "s.json"), os.path.join(d, "s.out")
+    with open(log, "w") as out:
+        p = subprocess.Popen(wirerate_argv(["net_tap0,iface=" + TAP], [
+            "--port-ip", "0=%s/24" % ME, "--conn", "server", "--conn-listen",
+            "80", "--duration", str(seconds), "--plain"] + opts, path),
+            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    try:
+        wait_started(p, log)
+        before = nstat()
+        h = ns(NS, "h2load", "--h1", "-n", str(n), "-c", str(conns), "-t", "1",
+               "http://%s/" % ME, check=False, timeout=60)
+        after = nstat()
+        p.wait(timeout=seconds + 80)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    with open(log) as f:
+        text = f.read()
+    return (re.search(H2LOAD_SUMMARY, h.stdout), h.stdout, before, after,
+            result(path), text)
+
+
 def conn_queues_tap_h2load():
     """h2load (exactly 20,000 requests on 16 connections) against
     wirerate's server on net_tap with two queue pairs: all succeeded;
@@ -94,27 +128,10 @@ def conn_queues_tap_h2load():
     n, conns = 20000, 16
     d = tempfile.mkdtemp(prefix="wrcq")
     make_tap_bed()
-    p = None
     try:
-        path = os.path.join(d, "s.json")
-        out = open(os.path.join(d, "s.out"), "w")
-        p = subprocess.Popen(wirerate_argv(["net_tap0,iface=" + TAP], [
-            "--port-ip", "0=%s/24" % ME, "--conn", "server", "--conn-listen",
-            "80", "--txq", "2", "--rxq", "2", "--duration", "10", "--plain"],
-            path), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        wait_started(p, os.path.join(d, "s.out"))
-        before = nstat()
-        h = ns(NS, "h2load", "--h1", "-n", str(n), "-c", str(conns), "-t", "1",
-               "http://%s/" % ME, check=False, timeout=60)
-        after = nstat()
-        p.wait(timeout=90)
-        with open(os.path.join(d, "s.out")) as f:
-            text = f.read()
-        doc = result(path)
-        p = None
-        m = re.search(r"requests: (\d+) total, (\d+) started, (\d+) done, (\d+) "
-                      r"succeeded, (\d+) failed, (\d+) errored", h.stdout)
-        c.true(m is not None, "h2load's summary: %r" % h.stdout[-500:])
+        m, h2out, before, after, doc, text = serve_h2load(
+            d, ["--txq", "2", "--rxq", "2"], n, conns, 10)
+        c.true(m is not None, "h2load's summary: %r" % h2out[-500:])
         c.true("lcore 1: tx0.0 rx0.0" in text and "lcore 2: tx0.1 rx0.1" in text,
                "the plan: queue pair n on worker n (%r)" % text[:600])
         conn = doc["connections"] if doc else {}
@@ -125,8 +142,7 @@ def conn_queues_tap_h2load():
         opened = after.get("TcpActiveOpens", 0) - before.get("TcpActiveOpens", 0)
         c.eq(opened, conns, "connections the kernel opened (h2load's -c)")
         port = (doc or {}).get("ports", [{}])[0]
-        c.eq([port.get(k) for k in ("tcp_csum_tx_offload", "ipv4_csum_tx_offload",
-                                    "tcp_csum_rx_offload")], [True] * 3,
+        c.eq([port.get(k) for k in CSUM_FIELDS], [True] * 3,
              "net_tap's checksum offloads in use, both ways")
         c.eq(after.get("TcpInCsumErrors", 0) - before.get("TcpInCsumErrors", 0), 0,
              "segments the kernel found a bad checksum in (the PMD's sums)")
@@ -160,9 +176,6 @@ def conn_queues_tap_h2load():
                   (q["books"]["accepted"], q["books"]["reqs_served"]) for q in qs]))
         c.done(wrtest.Result(0 if doc else 1, text, "", doc))
     finally:
-        if p is not None:
-            p.kill()
-            p.wait()
         drop_bed()
         shutil.rmtree(d, ignore_errors=True)
 
@@ -180,43 +193,23 @@ def conn_csum_software():
     n, conns = 2000, 4
     d = tempfile.mkdtemp(prefix="wrcs")
     make_tap_bed()
-    p = None
     try:
-        path, log = os.path.join(d, "s.json"), os.path.join(d, "s.out")
-        with open(log, "w") as out:
-            p = subprocess.Popen(wirerate_argv(["net_tap0,iface=" + TAP], [
-                "--port-ip", "0=%s/24" % ME, "--conn", "server", "--conn-listen",
-                "80", "--conn-csum", "software", "--duration", "5", "--plain"],
-                path), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        wait_started(p, log)
-        before = nstat()
-        h = ns(NS, "h2load", "--h1", "-n", str(n), "-c", str(conns), "-t", "1",
-               "http://%s/" % ME, check=False, timeout=60)
-        after = nstat()
-        p.wait(timeout=60)
-        p = None
-        doc = result(path)
+        m, h2out, before, after, doc, text = serve_h2load(
+            d, ["--conn-csum", "software"], n, conns, 5)
         port = (doc or {}).get("ports", [{}])[0]
-        c.eq([port.get(k) for k in ("tcp_csum_tx_offload", "ipv4_csum_tx_offload",
-                                    "tcp_csum_rx_offload")], [False] * 3,
+        c.eq([port.get(k) for k in CSUM_FIELDS], [False] * 3,
              "no checksum left to net_tap")
-        m = re.search(r"requests: \d+ total, \d+ started, \d+ done, (\d+) "
-                      r"succeeded, (\d+) failed, (\d+) errored", h.stdout)
-        c.true(m is not None, "h2load's summary: %r" % h.stdout[-500:])
+        c.true(m is not None, "h2load's summary: %r" % h2out[-500:])
         served = ((doc or {}).get("connections_server") or
                   (doc or {}).get("connections") or {}).get("books", {})
         if m:
-            c.eq([int(x) for x in m.groups()], [n, 0, 0], "h2load: succeeded, "
-                 "failed, errored")
+            c.eq([int(x) for x in m.group(4, 5, 6)], [n, 0, 0], "h2load: "
+                 "succeeded, failed, errored")
             c.eq(served.get("reqs_served"), n, "requests the server served")
         c.eq(after.get("TcpInCsumErrors", 0) - before.get("TcpInCsumErrors", 0), 0,
              "segments the kernel found a bad checksum in")
-        with open(log) as f:
-            c.done(wrtest.Result(0 if doc else 1, f.read(), "", doc))
+        c.done(wrtest.Result(0 if doc else 1, text, "", doc))
     finally:
-        if p is not None:
-            p.kill()
-            p.wait()
         drop_bed()
         shutil.rmtree(d, ignore_errors=True)
 
