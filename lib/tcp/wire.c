@@ -421,9 +421,11 @@ wr_tcp_wire_build(const struct wr_tcp_tx *tx, uint8_t *buf, size_t room)
 		(tx->seg->ack >> 16) + (tx->seg->ack & 0xffff) +
 		((uint32_t)(doff >> 2) << 12 | tx->seg->flags) + tx->seg->wnd_raw;
 	sum = wr_tcp_sum16(h + TCP_HDR_BYTES, doff - TCP_HDR_BYTES, sum);
-	/* doff is even: the payload's first byte is a high one */
+	/* doff is even: the payload's first byte is a high one. The sum
+	 * reads the caller's bytes, not the copy just written: a load from
+	 * a line whose store still waits for it stalls. */
 	if (tx->payload != NULL)
-		sum = wr_tcp_sum16(h + doff, tx->seg->len_bytes, sum);
+		sum = wr_tcp_sum16(tx->payload, tx->seg->len_bytes, sum);
 	else
 		sum += wr_tcp_pattern_sum(tx->pattern_seed,
 			tx->seg->stream_off, tx->seg->len_bytes);
