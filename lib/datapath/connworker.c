@@ -171,8 +171,10 @@ connq_rx_ip(struct wr_connq *q, const struct rte_mbuf *m, uint64_t now_us)
 		(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD));
 }
 
-/* Frames ahead whose data connq_rx prefetches. */
+/* Frames ahead whose data connq_rx prefetches, and whose mbuf headers
+ * (the default burst's all at once). */
 #define CONNQ_RX_PREFETCH 2u
+#define CONNQ_RX_HDRS 32u
 
 /* What the RX burst counts besides frames and bytes. */
 struct connq_tally {
@@ -218,10 +220,12 @@ connq_rx(struct wr_connq *q, uint64_t now_us, uint64_t tsc)
 		return 0;
 	/* The burst's mbufs were written elsewhere (the peer lcore's TX on
 	 * a ring pair, a NIC's DMA): their misses overlap, not one per
-	 * frame in turn. */
-	for (i = 0; i < nb; i++)
+	 * frame in turn (a larger --burst: CONNQ_RX_HDRS ahead). */
+	for (i = 0; i < RTE_MIN(nb, CONNQ_RX_HDRS); i++)
 		rte_prefetch0(pkts[i]);
 	for (i = 0; i < nb; i++) {
+		if (unlikely(i + CONNQ_RX_HDRS < nb))
+			rte_prefetch0(pkts[i + CONNQ_RX_HDRS]);
 		if (i + CONNQ_RX_PREFETCH < nb) {
 			const uint8_t *d = rte_pktmbuf_mtod(pkts[i + CONNQ_RX_PREFETCH],
 				const uint8_t *);
