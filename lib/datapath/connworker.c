@@ -96,8 +96,9 @@ connq_buf(void *ctx, size_t *room)
 	if (unlikely(q->nb_cache == 0) && connq_refill(q) != 0)
 		return NULL;
 	q->cur = q->cache[q->nb_cache - 1];
-	/* The next buffer's headers: written by the next segment (a miss
-	 * when the other lcore freed it), fetched while this one is built. */
+	/* Where the next segment's IP and TCP headers go (a miss when the
+	 * other lcore wrote that buffer last): fetched while this one is
+	 * built. */
 	if (q->nb_cache > 1)
 		rte_prefetch0(rte_pktmbuf_mtod_offset(q->cache[q->nb_cache - 2],
 			void *, RTE_ETHER_HDR_LEN));
