@@ -304,6 +304,31 @@ build_sack(const struct wr_tcp_seg *seg, uint8_t *o)
 	}
 }
 
+/* The ones'-complement sum (unfolded) of the options build_tcp_hdr
+ * writes for seg, from the fields: the bytes just stored into the
+ * buffer's cold line would be read back only once it came. */
+static uint32_t
+opts_sum(const struct wr_tcp_seg *seg)
+{
+	size_t i, n = seg->nb_sack > WR_TCP_SACK_MAX ? WR_TCP_SACK_MAX :
+		seg->nb_sack;
+	uint32_t sum = 0;
+
+	if (seg->mss_bytes != 0)
+		sum += 0x0204u + seg->mss_bytes;
+	if (seg->wscale != WR_TCP_WSCALE_NONE)
+		sum += 0x0103u + (0x0300u | seg->wscale);
+	if (seg->sack_ok)
+		sum += 0x0101u + 0x0402u;
+	if (n == 0)
+		return sum;
+	sum += 0x0101u + (0x0500u | (uint32_t)(2 + 8 * n));
+	for (i = 0; i < n; i++)
+		sum += (seg->sack[i].left >> 16) + (seg->sack[i].left & 0xffff) +
+			(seg->sack[i].right >> 16) + (seg->sack[i].right & 0xffff);
+	return sum;
+}
+
 size_t
 wr_tcp_wire_len(const struct wr_tcp_tx *tx)
 {
@@ -414,13 +439,12 @@ wr_tcp_wire_build(const struct wr_tcp_tx *tx, uint8_t *buf, size_t room)
 		wr16(h + 16, wr_cksum_fold(sum));
 		return (int)total;
 	}
-	/* The fixed header from the fields (as build_ip), the options
-	 * from h */
+	/* The header and its options from the fields (as build_ip) */
 	sum += tx->tuple->lport + tx->tuple->rport +
 		(tx->seg->seq >> 16) + (tx->seg->seq & 0xffff) +
 		(tx->seg->ack >> 16) + (tx->seg->ack & 0xffff) +
 		((uint32_t)(doff >> 2) << 12 | tx->seg->flags) + tx->seg->wnd_raw;
-	sum = wr_tcp_sum16(h + TCP_HDR_BYTES, doff - TCP_HDR_BYTES, sum);
+	sum += opts_sum(tx->seg);
 	/* doff is even: the payload's first byte is a high one. The sum
 	 * reads the caller's bytes, not the copy just written: a load from
 	 * a line whose store still waits for it stalls. */

@@ -53,6 +53,7 @@ static void
 rand_seg(struct wr_tcp_seg *g, uint64_t *s)
 {
 	uint64_t x = wr_test_prng(s);
+	unsigned int i;
 
 	memset(g, 0, sizeof(*g));
 	g->seq = (uint32_t)x;
@@ -65,6 +66,19 @@ rand_seg(struct wr_tcp_seg *g, uint64_t *s)
 		WR_TCP_WSCALE_NONE;
 	g->len_bytes = (uint32_t)((x >> 26) % 3000);
 	g->stream_off = wr_test_prng(s);
+	/* SACK-permitted and 0-4 blocks, as many as the 40 bytes hold */
+	x = wr_test_prng(s);
+	g->sack_ok = x & 1;
+	g->nb_sack = (uint8_t)((x >> 1) % (WR_TCP_SACK_MAX + 1));
+	while (g->nb_sack > 0 && (g->mss_bytes != 0 ? 4 : 0) +
+			(g->wscale != WR_TCP_WSCALE_NONE ? 4 : 0) +
+			(g->sack_ok ? 4 : 0) + 4 + 8 * g->nb_sack > 40)
+		g->nb_sack--;
+	for (i = 0; i < g->nb_sack; i++) {
+		x = wr_test_prng(s);
+		g->sack[i].left = (uint32_t)x;
+		g->sack[i].right = (uint32_t)(x >> 32);
+	}
 }
 
 /* One round trip: what parse reads is what build was given. */
@@ -85,6 +99,10 @@ round_trip(const struct wr_tcp_tuple *t, const struct wr_tcp_seg *g,
 	WR_CHECK(rx.seg.seq == g->seq && rx.seg.ack == g->ack);
 	WR_CHECK(rx.seg.flags == g->flags && rx.seg.wnd_raw == g->wnd_raw);
 	WR_CHECK(rx.seg.mss_bytes == g->mss_bytes && rx.seg.wscale == g->wscale);
+	WR_CHECK(rx.seg.sack_ok == g->sack_ok);
+	WR_CHECK_U64(rx.seg.nb_sack, g->nb_sack);
+	WR_CHECK(memcmp(rx.seg.sack, g->sack,
+		g->nb_sack * sizeof(g->sack[0])) == 0);
 	WR_CHECK_U64(rx.seg.len_bytes, g->len_bytes);
 	if (payload == NULL) {
 		wr_tcp_pattern_fill(want, 1234, g->stream_off, g->len_bytes);
