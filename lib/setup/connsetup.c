@@ -2,6 +2,7 @@
 /* A connection run's workers (connsetup.h). */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,26 +20,79 @@
 #include "tcp/wire.h"
 #include "vport.h"
 
+/* The data room of a segment's mbuf on port p (its MTU's frame). */
+static uint16_t
+connq_room(const struct wr_port *p)
+{
+	uint32_t room = RTE_PKTMBUF_HEADROOM + RTE_ETHER_HDR_LEN +
+		(p->mtu != 0 ? p->mtu : RTE_ETHER_MTU);
+
+	return (uint16_t)RTE_MAX(room, (uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE);
+}
+
+/* The port of connection worker w (one queue pair: connq_plan_ok). */
+static const struct wr_port *
+connq_port(const struct wr_run *run, const struct wr_worker *w)
+{
+	return w == NULL || w->nb_tx == 0 ? NULL :
+		&run->setup.ports[w->tx[0]->pidx];
+}
+
+/* Workers whose ports are on p's socket with p's segment room. */
+static unsigned int
+connq_sharers(const struct wr_run *run, const struct wr_port *p)
+{
+	const struct wr_port *o;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < run->setup.plan.nb_workers; i++) {
+		o = connq_port(run, run->setup.workers[i]);
+		n += o != NULL && o->socket == p->socket &&
+			connq_room(o) == connq_room(p);
+	}
+	return n;
+}
+
+/*
+ * The segments' pool of the workers on p's socket with p's room: one
+ * for them all, WR_CONNSETUP_POOL_MBUFS a worker. An mbuf a worker
+ * receives from another (a ring pair) goes back to this worker's cache
+ * of the pool, and its next segment reuses it while its lines are still
+ * in this CPU's cache; a pool per worker sent it back through the
+ * pool's common ring, every mbuf in turn (tens of MB), each reuse a miss.
+ */
+static struct rte_mempool *
+connq_pool(const struct wr_run *run, const struct wr_port *p)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct rte_mempool *mp;
+
+	snprintf(name, sizeof(name), "wr_conn_%d_%u", p->socket, connq_room(p));
+	mp = rte_mempool_lookup(name);
+	if (mp != NULL)
+		return mp;
+	return rte_pktmbuf_pool_create(name,
+		WR_CONNSETUP_POOL_MBUFS * connq_sharers(run, p), 256, 0,
+		connq_room(p), p->socket);
+}
+
 /* The pool and the engine of q, for port p, on p's socket. */
 static int
-connq_memory(struct wr_connq *q, const struct wr_port *p,
-		const struct wr_conn_cfg *cc, struct wr_error *err)
+connq_memory(struct wr_connq *q, const struct wr_run *run,
+		const struct wr_port *p, const struct wr_conn_cfg *cc,
+		struct wr_error *err)
 {
 	size_t bytes = wr_conn_engine_mem_bytes(cc);
-	char name[RTE_MEMPOOL_NAMESIZE];
-	uint32_t room = RTE_PKTMBUF_HEADROOM + RTE_ETHER_HDR_LEN + q->ip_room;
 
 	if (bytes == 0)
 		return wr_err_usage(err, -EINVAL, "port %u: the connection "
 			"options make no engine", p->port_id);
-	snprintf(name, sizeof(name), "wr_conn_%u_%u", p->port_id, q->txq->queue);
-	q->pool = rte_pktmbuf_pool_create(name, WR_CONNSETUP_POOL_MBUFS, 256, 0,
-		(uint16_t)RTE_MAX(room, (uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE),
-		p->socket);
+	q->pool = connq_pool(run, p);
 	if (q->pool == NULL)
 		return wr_err_env(err, -ENOMEM, "port %u: no memory for %u mbufs "
-			"of connection segments: %s", p->port_id,
-			WR_CONNSETUP_POOL_MBUFS, rte_strerror(rte_errno));
+			"of connection segments on socket %d: %s", p->port_id,
+			WR_CONNSETUP_POOL_MBUFS * connq_sharers(run, p), p->socket,
+			rte_strerror(rte_errno));
 	q->eng_mem = rte_zmalloc_socket("wr_conn_engine", bytes, 64, p->socket);
 	if (q->eng_mem == NULL)
 		return wr_err_env(err, -ENOMEM, "port %u: no memory for the "
@@ -223,7 +277,7 @@ connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
 	q->role = cc.role;
 	q->nb_conns = cc.nb_conns;
 	connq_macs(q, run, p);
-	rc = connq_memory(q, p, &cc, err);
+	rc = connq_memory(q, run, p, &cc, err);
 	if (rc != 0)
 		return rc;
 	wr_connq_emit(q, &emit);
@@ -250,6 +304,21 @@ wr_connsetup(struct wr_run *run, struct wr_error *err)
 	return 0;
 }
 
+/* Whether a worker after worker i still holds pool mp. */
+static bool
+connq_pool_held_after(const struct wr_run *run, unsigned int i,
+	const struct rte_mempool *mp)
+{
+	const struct wr_worker *w;
+
+	while (++i < run->setup.plan.nb_workers) {
+		w = run->setup.workers[i];
+		if (mp != NULL && w != NULL && w->conn != NULL && w->conn->pool == mp)
+			return true;
+	}
+	return false;
+}
+
 void
 wr_connsetup_teardown(struct wr_run *run)
 {
@@ -261,7 +330,9 @@ wr_connsetup_teardown(struct wr_run *run)
 			continue;
 		q = run->setup.workers[i]->conn;
 		rte_free(q->eng_mem);
-		rte_mempool_free(q->pool);
+		/* A shared pool goes with the last worker holding it */
+		if (!connq_pool_held_after(run, i, q->pool))
+			rte_mempool_free(q->pool);
 		rte_free(q);
 		run->setup.workers[i]->conn = NULL;
 	}

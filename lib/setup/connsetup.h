@@ -3,8 +3,10 @@
  * A connection run's workers (--conn, docs/tcp.md): after the plan paired
  * each port's TX and RX queue n on one lcore (plan.h wr_plan_pair), each
  * worker gets a connection engine (conn/engine.h) of its own in memory on its
- * port's NUMA socket, a pool for the engine's segments on that socket,
- * and the MACs its frames carry (datapath/connworker.h).
+ * port's NUMA socket, the pool for the segments of the workers on that
+ * socket (one, so that an mbuf received from another worker is reused
+ * from this one's cache), and the MACs its frames carry
+ * (datapath/connworker.h).
  */
 #ifndef WR_CONNSETUP_H
 #define WR_CONNSETUP_H
@@ -13,7 +15,8 @@
 
 struct wr_run;
 
-/* Mbufs of a connection worker's pool (its TX ring, bursts, cache). */
+/* Mbufs of the segments' pool a connection worker (its TX ring, bursts,
+ * cache). */
 #define WR_CONNSETUP_POOL_MBUFS 16383u
 
 /*
