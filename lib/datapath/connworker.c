@@ -177,6 +177,22 @@ connq_rx_ip(struct wr_connq *q, const struct rte_mbuf *m, uint64_t now_us)
 #define CONNQ_RX_PREFETCH 2u
 #define CONNQ_RX_HDRS 32u
 
+/* The lines of m's frame that the engine reads first: headers and a
+ * short segment's payload whole (its checksum, the request or status
+ * line), at most CONNQ_RX_LINES (m's header is in the cache). */
+#define CONNQ_RX_LINES 4u
+static inline void
+connq_rx_prefetch(const struct rte_mbuf *m)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t off, len = RTE_MIN((uint32_t)m->data_len,
+		CONNQ_RX_LINES * RTE_CACHE_LINE_SIZE);
+
+	rte_prefetch0(d);
+	for (off = RTE_CACHE_LINE_SIZE; off < len; off += RTE_CACHE_LINE_SIZE)
+		rte_prefetch0(d + off);
+}
+
 /* What the RX burst counts besides frames and bytes. */
 struct connq_tally {
 	uint64_t tcp, other, svc, svc_drop;
@@ -227,13 +243,8 @@ connq_rx(struct wr_connq *q, uint64_t now_us, uint64_t tsc)
 	for (i = 0; i < nb; i++) {
 		if (unlikely(i + CONNQ_RX_HDRS < nb))
 			rte_prefetch0(pkts[i + CONNQ_RX_HDRS]);
-		if (i + CONNQ_RX_PREFETCH < nb) {
-			const uint8_t *d = rte_pktmbuf_mtod(pkts[i + CONNQ_RX_PREFETCH],
-				const uint8_t *);
-
-			rte_prefetch0(d);
-			rte_prefetch0(d + RTE_CACHE_LINE_SIZE);
-		}
+		if (i + CONNQ_RX_PREFETCH < nb)
+			connq_rx_prefetch(pkts[i + CONNQ_RX_PREFETCH]);
 		bytes += pkts[i]->pkt_len;
 		if (likely(connq_rx_ip(q, pkts[i], now_us)))
 			t.tcp++;
