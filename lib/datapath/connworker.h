@@ -7,7 +7,8 @@
  * (ARP, NS, echo: svcq.h) or is counted as other and freed; the engine
  * polls its timers and rate; what it emitted leaves in TX bursts. The
  * engine writes IP packets into mbufs this worker takes from its own
- * cache (bulk allocations from the port's connection pool); the worker
+ * cache (bulk allocations from the socket's connection pool, shared by its
+ * workers: connsetup.h); the worker
  * puts the L2 header in front (the next hop's MAC from set-up's
  * resolution, or, for a server, the MAC of the frame it answers). Time
  * is the TSC turned into microseconds with no division (connclock.h).
@@ -78,7 +79,7 @@ struct wr_connq {
 	/* Set-up's, read-only while the worker runs. */
 	struct wr_txq *txq;           /* the port's TX queue (registry) */
 	struct wr_rxq *rxq;           /* the port's RX queue (registry) */
-	struct rte_mempool *pool;     /* mbufs for the engine's segments */
+	struct rte_mempool *pool;     /* mbufs for the segments (shared) */
 	struct wr_conn_engine *eng;   /* in eng_mem, on the port's socket */
 	void *eng_mem;
 	struct wr_connclock clock;    /* started at the first launch; later
