@@ -7,10 +7,10 @@
  * (ARP, NS, echo: svcq.h) or is counted as other and freed; the engine
  * polls its timers and rate; what it emitted leaves in TX bursts. The
  * engine writes IP packets into mbufs this worker takes from its own
- * cache (bulk allocations from the socket's connection pool, shared by its
- * workers: connsetup.h); the worker
- * puts the L2 header in front (the next hop's MAC from set-up's
- * resolution, or, for a server, the MAC of the frame it answers). Time
+ * cache (bulk allocations from the connection pool its socket's workers
+ * share: connsetup.h); the worker puts the L2 header in front (the next
+ * hop's MAC from set-up's resolution, or, for a server, the MAC of the
+ * frame it answers). Time
  * is the TSC turned into microseconds with no division (connclock.h).
  *
  * One queue per port: af_packet, em and vmxnet3 with one queue have no
