@@ -10,8 +10,8 @@
  * cache (bulk allocations from the connection pool its socket's workers
  * share: connsetup.h); the worker puts the L2 header in front (the next
  * hop's MAC from set-up's resolution, or, for a server, the MAC of the
- * frame it answers). Time
- * is the TSC turned into microseconds with no division (connclock.h).
+ * frame it answers). Time is the TSC turned into microseconds with no
+ * division (connclock.h).
  *
  * One queue per port: af_packet, em and vmxnet3 with one queue have no
  * RSS, so one worker owns every connection of its port.

@@ -15,8 +15,8 @@
 
 struct wr_run;
 
-/* Mbufs of the segments' pool a connection worker (its TX ring, bursts,
- * cache). */
+/* Mbufs in the segments' pool for each connection worker sharing it
+ * (its TX ring, bursts, cache). */
 #define WR_CONNSETUP_POOL_MBUFS 16383u
 
 /*
