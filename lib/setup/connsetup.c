@@ -20,12 +20,19 @@
 #include "tcp/wire.h"
 #include "vport.h"
 
+/* The IP packet's room on port p: its MTU. */
+static uint32_t
+connq_ip_room(const struct wr_port *p)
+{
+	return p->mtu != 0 ? p->mtu : RTE_ETHER_MTU;
+}
+
 /* The data room of a segment's mbuf on port p (its MTU's frame). */
 static uint16_t
 connq_room(const struct wr_port *p)
 {
 	uint32_t room = RTE_PKTMBUF_HEADROOM + RTE_ETHER_HDR_LEN +
-		(p->mtu != 0 ? p->mtu : RTE_ETHER_MTU);
+		connq_ip_room(p);
 
 	return (uint16_t)RTE_MAX(room, (uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE);
 }
@@ -272,7 +279,7 @@ connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
 	q->txq = w->tx[0];
 	q->txq->seg_bytes = true;   /* segments of every size: counted */
 	q->rxq = w->rx[0];
-	q->ip_room = p->mtu != 0 ? p->mtu : RTE_ETHER_MTU;
+	q->ip_room = connq_ip_room(p);
 	connq_csum(q, &cc, p);
 	q->role = cc.role;
 	q->nb_conns = cc.nb_conns;

@@ -265,13 +265,19 @@ wr_tcp_wire_csum_ok_rx(const uint8_t *buf, const struct wr_tcp_rx *rx)
 /* The TCP header's room for options (RFC 9293 3.1: 15 words in all). */
 #define TCP_OPTS_MAX_BYTES 40
 
+/* SACK blocks the builder writes for seg (at most WR_TCP_SACK_MAX). */
+static inline size_t
+sack_blocks(const struct wr_tcp_seg *seg)
+{
+	return seg->nb_sack > WR_TCP_SACK_MAX ? WR_TCP_SACK_MAX : seg->nb_sack;
+}
+
 /* Bytes of the options the builder writes for seg (SACK-permitted and
  * SACK each after two NOPs, RFC 2018 appendix A's alignment). */
 static size_t
 opts_bytes(const struct wr_tcp_seg *seg)
 {
-	size_t n = seg->nb_sack > WR_TCP_SACK_MAX ? WR_TCP_SACK_MAX :
-		seg->nb_sack;
+	size_t n = sack_blocks(seg);
 
 	return (seg->mss_bytes != 0 ? 4 : 0) +
 		(seg->wscale != WR_TCP_WSCALE_NONE ? 4 : 0) +
@@ -282,8 +288,7 @@ opts_bytes(const struct wr_tcp_seg *seg)
 static void
 build_sack(const struct wr_tcp_seg *seg, uint8_t *o)
 {
-	size_t i, n = seg->nb_sack > WR_TCP_SACK_MAX ? WR_TCP_SACK_MAX :
-		seg->nb_sack;
+	size_t i, n = sack_blocks(seg);
 
 	if (seg->sack_ok) {
 		o[0] = 1;
@@ -310,8 +315,7 @@ build_sack(const struct wr_tcp_seg *seg, uint8_t *o)
 static uint32_t
 opts_sum(const struct wr_tcp_seg *seg)
 {
-	size_t i, n = seg->nb_sack > WR_TCP_SACK_MAX ? WR_TCP_SACK_MAX :
-		seg->nb_sack;
+	size_t i, n = sack_blocks(seg);
 	uint32_t sum = 0;
 
 	if (seg->mss_bytes != 0)
