@@ -81,7 +81,8 @@ conn_trial(struct mode_ctx *m, struct connsearch *cs, uint64_t cps,
 		rc = wr_run_start(m->run, m->err);
 	if (rc != 0)
 		return rc;
-	t0 = rte_rdtsc();
+	/* The trial's clock (its --trial ends at start_tsc + duration). */
+	t0 = m->run->live.start_tsc;
 	why = wr_run_wait(m->run, m->h->signals, m->h->on_interval, m->h->arg);
 	open_s = (double)(rte_rdtsc() - t0) / (double)rte_get_tsc_hz();
 	wr_run_conn_settle(m->run, cfg->grace_ms);

@@ -88,7 +88,9 @@ load_trial(struct mode_ctx *m, struct connload *cl, uint32_t conc,
 		rc = wr_run_start(m->run, m->err);
 	if (rc != 0)
 		return rc;
-	t0 = rte_rdtsc();
+	/* The trial's clock (its --trial ends at start_tsc + duration), not
+	 * this read after the launch, which would make a whole trial short. */
+	t0 = m->run->live.start_tsc;
 	why = wr_run_wait(m->run, m->h->signals, m->h->on_interval, m->h->arg);
 	x->open_s = since_s(t0);
 	x->drained = wr_run_conn_settle(m->run, cfg->grace_ms);
