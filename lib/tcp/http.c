@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Incremental HTTP/1.1 (http.h): byte-at-a-time state machines for heads
- * (RFC 9112 4, 5), a response's header name matched whole when its ':'
- * is in the same buffer, the rest of a line they do not read skipped in
- * bulk (memchr), bodies skipped in bulk by Content-Length (RFC 9112 6.3),
- * by chunks (7.1) or up to the close.
+ * Incremental HTTP/1.1 (http.h), the response parser: a byte-at-a-time
+ * state machine for heads (RFC 9112 4, 5) with a fast way through what a
+ * buffer holds whole (the status line's version and code, a header name
+ * and its ':', the value of a header it reads, the rest of a line it
+ * does not read: memchr), bodies skipped in bulk by Content-Length (RFC
+ * 9112 6.3), by chunks (7.1) or up to the close. The writers and the
+ * request counter: http_req.c.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "tcp/http.h"
+#include "tcp/http_line.h"
 
 _Static_assert(sizeof(struct wr_http_resp) == 16, "wr_http_resp: 16 bytes");
 
@@ -410,23 +411,60 @@ body_take(struct wr_http_resp *r, size_t len, struct wr_http_counts *c)
 	return n;
 }
 
+/* Whether ch is a decimal digit. */
+static inline bool
+digit(uint8_t ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
 /*
- * The rest of a line at once: up to and with its '\n' (*lf then true), or
- * all len bytes; *n the bytes taken, counted in *line_bytes as the
- * byte-at-a-time paths count them (with the '\n', which then resets it):
- * -EBADMSG past WR_HTTP_LINE_MAX_BYTES.
+ * A status line's "HTTP/1.x NNN" and the byte after the code in p[0,
+ * len) at once, as status_byte would read them; *n the bytes taken.
+ * False, nothing taken, when they are not all there or not all good: the
+ * byte path decides (and finds the error where there is one).
+ */
+static bool
+status_whole(struct wr_http_resp *r, const uint8_t *p, size_t len, size_t *n)
+{
+	uint16_t code;
+
+	if (r->pos != 0 || r->status != 0 || len < 13 ||
+		memcmp(p, version, 7) != 0 || !digit(p[7]) || p[8] != ' ' ||
+		!digit(p[9]) || !digit(p[10]) || !digit(p[11]) ||
+		(p[12] != ' ' && p[12] != '\r' && p[12] != '\n'))
+		return false;
+	code = (uint16_t)((p[9] - '0') * 100 + (p[10] - '0') * 10 + (p[11] - '0'));
+	if (code < 100 || r->line_bytes + 13u > WR_HTTP_LINE_MAX_BYTES)
+		return false;
+	r->status = code;
+	r->pos = 3;
+	r->state = p[12] == '\n' ? S_HDR_START : S_LINE_SKIP;
+	r->line_bytes = p[12] == '\n' ? 0 : (uint16_t)(r->line_bytes + 13);
+	*n = 13;
+	return true;
+}
+
+/*
+ * The value of a Content-Length, Transfer-Encoding or Connection header
+ * line in p[0, len): up to and with its '\n', or all len bytes, each
+ * through len_byte or word_byte as the byte path would; *n the bytes
+ * taken. Returns 0 or -EBADMSG (a bad length, a line too long).
  */
 static int
-line_rest(uint16_t *line_bytes, const uint8_t *p, size_t len, size_t *n,
-	bool *lf)
+value_rest(struct wr_http_resp *r, const uint8_t *p, size_t len, size_t *n)
 {
-	const uint8_t *nl = memchr(p, '\n', len);
+	bool lf, is_len = r->state == S_VAL_LEN;
+	size_t k;
 
-	*n = nl != NULL ? (size_t)(nl - p) + 1 : len;
-	*lf = nl != NULL;
-	if (*line_bytes + *n > WR_HTTP_LINE_MAX_BYTES)
+	if (wr_http_line_rest(&r->line_bytes, p, len, n, &lf) != 0)
 		return -EBADMSG;
-	*line_bytes = *lf ? 0 : (uint16_t)(*line_bytes + *n);
+	for (k = 0; k < *n; k++) {
+		if (!is_len)
+			word_byte(r, p[k]);
+		else if (len_byte(r, p[k]) != 0)
+			return -EBADMSG;
+	}
 	return 0;
 }
 
@@ -447,14 +485,22 @@ wr_http_resp_feed(struct wr_http_resp *r, const uint8_t *p, size_t len,
 			continue;
 		}
 		if (r->state == S_LINE_SKIP) {
-			if (line_rest(&r->line_bytes, p + i, len - i, &n, &lf) != 0)
+			if (wr_http_line_rest(&r->line_bytes, p + i, len - i,
+				&n, &lf) != 0)
 				return resp_bad(r, c);
 			if (lf)
 				r->state = S_HDR_START;
 			i += n;
 			continue;
 		}
-		if (r->state == S_HDR_START && name_whole(r, p + i, len - i, &n)) {
+		if ((r->state == S_HDR_START && name_whole(r, p + i, len - i, &n)) ||
+			(r->state == S_VERSION && status_whole(r, p + i, len - i, &n))) {
+			i += n;
+			continue;
+		}
+		if (r->state == S_VAL_LEN || r->state == S_VAL_WORD) {
+			if (value_rest(r, p + i, len - i, &n) != 0)
+				return resp_bad(r, c);
 			i += n;
 			continue;
 		}
@@ -483,119 +529,4 @@ wr_http_resp_eof(struct wr_http_resp *r, struct wr_http_counts *c)
 	if (r->state == S_ERROR)
 		return -EBADMSG;
 	return resp_bad(r, c);
-}
-
-int
-wr_http_req_write(char *buf, size_t room, const char *path,
-	const char *host, int keep_alive)
-{
-	int n = snprintf(buf, room,
-		"GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: wirerate\r\n"
-		"Accept: */*\r\nConnection: %s\r\n\r\n", path, host,
-		keep_alive ? "keep-alive" : "close");
-
-	return n < 0 || (size_t)n >= room ? -ENOSPC : n;
-}
-
-int
-wr_http_resp_head_write(char *buf, size_t room, uint64_t body_bytes,
-	int keep_alive)
-{
-	int n = snprintf(buf, room,
-		"HTTP/1.1 200 OK\r\nServer: wirerate\r\n"
-		"Content-Type: application/octet-stream\r\n"
-		"Content-Length: %" PRIu64 "\r\nConnection: %s\r\n\r\n",
-		body_bytes, keep_alive ? "keep-alive" : "close");
-
-	return n < 0 || (size_t)n >= room ? -ENOSPC : n;
-}
-
-/* Request counter states. */
-enum req_state {
-	Q_START = 0,    /* before a request line (empty lines skipped) */
-	Q_METHOD,
-	Q_LINE,         /* the rest of a line */
-	Q_HDR_START,
-	Q_END_LF,
-	Q_ERROR,
-};
-
-void
-wr_http_req_init(struct wr_http_req *q)
-{
-	memset(q, 0, sizeof(*q));
-}
-
-/* One byte of a request head; 1 when it ends the head. */
-static int
-req_byte(struct wr_http_req *q, uint8_t ch)
-{
-	switch (q->state) {
-	case Q_START:
-		if (ch == '\r' || ch == '\n')  /* RFC 9112 2.2 */
-			return 0;
-		if (ch < 'A' || ch > 'Z')
-			return -EBADMSG;
-		q->state = Q_METHOD;
-		return 0;
-	case Q_METHOD:
-		if (ch == ' ')
-			q->state = Q_LINE;
-		else if (ch < 'A' || ch > 'Z')
-			return -EBADMSG;
-		return 0;
-	case Q_LINE:
-		if (ch == '\n')
-			q->state = Q_HDR_START;
-		return 0;
-	case Q_HDR_START:
-		if (ch == '\n') {
-			q->state = Q_START;
-			return 1;
-		}
-		q->state = ch == '\r' ? Q_END_LF : Q_LINE;
-		return 0;
-	default:                /* Q_END_LF */
-		if (ch != '\n')
-			return -EBADMSG;
-		q->state = Q_START;
-		return 1;
-	}
-}
-
-int
-wr_http_req_feed(struct wr_http_req *q, const uint8_t *p, size_t len,
-	uint64_t *nb_done)
-{
-	size_t i, n;
-	bool lf;
-	int rc;
-
-	for (i = 0; i < len; i++) {
-		if (q->state == Q_ERROR)
-			return -EBADMSG;
-		if (q->state == Q_LINE) {
-			if (line_rest(&q->line_bytes, p + i, len - i, &n, &lf) != 0) {
-				q->state = Q_ERROR;
-				return -EBADMSG;
-			}
-			if (lf)
-				q->state = Q_HDR_START;
-			i += n - 1;     /* the loop adds the last */
-			continue;
-		}
-		if (++q->line_bytes > WR_HTTP_LINE_MAX_BYTES) {
-			q->state = Q_ERROR;
-			return -EBADMSG;
-		}
-		if (p[i] == '\n')
-			q->line_bytes = 0;
-		rc = req_byte(q, p[i]);
-		if (rc < 0) {
-			q->state = Q_ERROR;
-			return -EBADMSG;
-		}
-		*nb_done += (uint64_t)rc;
-	}
-	return q->state == Q_ERROR ? -EBADMSG : 0;
 }

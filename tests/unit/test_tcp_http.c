@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests for lib/tcp/http.c: a stream of responses shaped as nginx
- * sends them (200 with Content-Length, 404, chunked with extensions and a
- * trailer, one delimited by the close) fed split at every byte position,
- * with counts worked by hand here; malformed status lines; huge and
- * overflowing Content-Length; bad chunk sizes; pipelined requests on the
- * server side; the writers' text.
+ * Unit tests for lib/tcp/http.c and http_req.c: a stream of responses
+ * shaped as nginx sends them (200 with Content-Length, 404, chunked with
+ * extensions and a trailer, one delimited by the close) fed split at
+ * every byte position, with counts worked by hand here; the same stream
+ * mutated, read alike whole and in pieces; malformed status lines; huge
+ * and overflowing Content-Length; bad chunk sizes; pipelined requests on
+ * the server side; the writers' text.
  */
 #include <errno.h>
 
@@ -141,6 +142,83 @@ test_malformed(void)
 		"1\r\nab\r\n");
 	check_bad("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
 		"ffffffffffffffffff\r\n");
+}
+
+/* Feed p[0, n) in pieces of step bytes, then the close: the counts in
+ * c; returns 0, or -EBADMSG when a feed or the close refused. */
+static int
+feed_steps(const uint8_t *p, size_t n, size_t step, struct wr_http_counts *c)
+{
+	struct wr_http_resp r;
+	size_t i, k;
+	int rc = 0;
+
+	memset(c, 0, sizeof(*c));
+	wr_http_resp_init(&r);
+	for (i = 0; i < n && rc == 0; i += k) {
+		k = n - i < step ? n - i : step;
+		rc = wr_http_resp_feed(&r, p + i, k, c);
+	}
+	return rc != 0 ? rc : wr_http_resp_eof(&r, c);
+}
+
+/*
+ * The ways through whole buffers (a status line, a header name or value,
+ * the rest of a line) read what the byte path reads: the stream with 1
+ * to 4 bytes replaced at random (by bytes the grammar cares about) gives
+ * the same answer and counts fed whole, byte by byte and in pieces of 5.
+ */
+static void
+test_whole_as_bytes(void)
+{
+	static const char alphabet[] = " \t\r\n:0123456789HTTP/.chunkedclose"
+		"CONTENT-LENGTHx;";
+	static uint8_t mut[sizeof(stream)];
+	struct wr_http_counts whole, bytes, fives;
+	size_t n = make_stream(), k, nb_bad = 0, nb_refused = 0;
+	uint64_t s = 7;
+	int i, rc;
+
+	for (i = 0; i < 20000; i++) {
+		memcpy(mut, stream, n);
+		for (k = 0; k <= (size_t)(i % 4); k++) {
+			s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* the first 700 bytes: the 200's head and body, the
+			 * 404's head, where most fast ways are */
+			mut[(s >> 33) % 700] = (uint8_t)alphabet[(s >> 20) %
+				(sizeof(alphabet) - 1)];
+		}
+		rc = feed_steps(mut, n, n, &whole);
+		nb_refused += rc != 0;
+		nb_bad += rc != feed_steps(mut, n, 1, &bytes) ||
+			rc != feed_steps(mut, n, 5, &fives) ||
+			memcmp(&whole, &bytes, sizeof(whole)) != 0 ||
+			memcmp(&whole, &fives, sizeof(whole)) != 0;
+	}
+	WR_CHECK_U64(nb_bad, 0);
+	/* the mutations reach the refusals, and not only them */
+	WR_CHECK(nb_refused > 1000 && nb_refused < 19000);
+}
+
+/* A status line without a reason phrase, or ending in a bare '\n'. */
+static void
+test_status_ends(void)
+{
+	const char *h[] = {
+		"HTTP/1.1 204\r\n\r\n",
+		"HTTP/1.1 200\nContent-Length: 2\n\nok",
+		"HTTP/1.0 503 \r\nContent-Length: 0\r\n\r\n",
+	};
+	const uint64_t failed[] = { 0, 0, 1 };
+	struct wr_http_counts c;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		WR_CHECK(feed_steps((const uint8_t *)h[i], strlen(h[i]),
+			strlen(h[i]), &c) == 0);
+		WR_CHECK_U64(c.nb_responses, 1);
+		WR_CHECK_U64(c.nb_failed, failed[i]);
+	}
 }
 
 /* 2^62 - 1 bytes of body accepted; the parser only counts down. */
@@ -313,6 +391,8 @@ main(void)
 	WR_TEST_RUN(test_split_everywhere);
 	WR_TEST_RUN(test_byte_by_byte);
 	WR_TEST_RUN(test_malformed);
+	WR_TEST_RUN(test_whole_as_bytes);
+	WR_TEST_RUN(test_status_ends);
 	WR_TEST_RUN(test_huge_length);
 	WR_TEST_RUN(test_long_line);
 	WR_TEST_RUN(test_requests);
