@@ -150,18 +150,25 @@ entry_match(const struct wr_tcp_table *t, uint32_t idx,
 	}
 }
 
+/* The index keyed by tuple in bucket b (tuple's), or WR_TCP_NIL. */
+static inline uint32_t
+bucket_find(const struct wr_tcp_table *t, uint32_t b,
+	const struct wr_tcp_tuple *tuple)
+{
+	uint32_t idx = t->heads[b];
+
+	while (idx != WR_TCP_NIL && !entry_match(t, idx, tuple))
+		idx = *entry_next(t, idx);
+	return idx;
+}
+
 uint32_t
 wr_tcp_table_lookup(const struct wr_tcp_table *t,
 	const struct wr_tcp_tuple *tuple)
 {
-	uint32_t idx;
-
 	if (tuple->family != t->family)
 		return WR_TCP_NIL;
-	idx = t->heads[tuple_bucket(t, tuple)];
-	while (idx != WR_TCP_NIL && !entry_match(t, idx, tuple))
-		idx = *entry_next(t, idx);
-	return idx;
+	return bucket_find(t, tuple_bucket(t, tuple), tuple);
 }
 
 /* Write tuple k into entry idx, its link set to next. */
@@ -200,9 +207,10 @@ wr_tcp_table_insert(struct wr_tcp_table *t, uint32_t idx,
 		return -EINVAL;
 	if (*entry_next(t, idx) != WR_TCP_TABLE_FREE)
 		return -EBUSY;
-	if (wr_tcp_table_lookup(t, tuple) != WR_TCP_NIL)
-		return -EEXIST;
+	/* one hash for the check and the insert */
 	b = tuple_bucket(t, tuple);
+	if (bucket_find(t, b, tuple) != WR_TCP_NIL)
+		return -EEXIST;
 	entry_store(t, idx, tuple, t->heads[b]);
 	t->heads[b] = idx;
 	t->nb_used++;
