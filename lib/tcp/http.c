@@ -282,7 +282,8 @@ status_byte(struct wr_http_resp *r, uint8_t ch)
 	return 0;
 }
 
-/* One byte of the head (status line and headers). */
+/* One byte of the head (status line and headers; a value goes through
+ * value_rest, which feeds len_byte or word_byte). */
 static int
 head_byte(struct wr_http_resp *r, uint8_t ch, struct wr_http_counts *c)
 {
@@ -313,12 +314,7 @@ head_byte(struct wr_http_resp *r, uint8_t ch, struct wr_http_counts *c)
 		else
 			name_byte(r, ch);
 		return 0;
-	case S_VAL_LEN:
-		return len_byte(r, ch);
-	case S_VAL_WORD:
-		word_byte(r, ch);
-		return 0;
-	default:                /* S_HDR_END_LF */
+	default:                /* S_HDR_END_LF (a header's value: value_rest) */
 		if (ch != '\n')
 			return -EBADMSG;
 		headers_end(r, c);
