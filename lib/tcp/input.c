@@ -252,17 +252,28 @@ our_fin_acked(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
 		wr_tcp_to_closed(c, out, 0, WR_TCP_FAIL_NONE);
 }
 
-/* RFC 9293 3.10.7.4 eighth: the peer's FIN, once in order. */
+/*
+ * RFC 9293 3.10.7.4 eighth: the peer's FIN, once in order. Into
+ * CLOSE_WAIT from a burst (out->ack_batch), none of our data in flight,
+ * its ACK waits for the burst's end as text's does (Linux delays it
+ * there too): an application that closes at the peer's FIN sends its
+ * own FIN with it, one segment, not two.
+ */
 static void
 in_fin(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
 {
 	c->rcv_nxt++;
-	c->flags |= WR_TCP_F_ACK_NOW;
 	out->events |= WR_TCP_EV_PEER_FIN;
 	switch (c->state) {
 	case WR_TCP_SYN_RCVD:
 	case WR_TCP_ESTABLISHED:
 		c->state = WR_TCP_CLOSE_WAIT;
+		if (out->ack_batch && !(c->flags & WR_TCP_F_ACK_NOW) &&
+			c->snd_una == c->snd_max) {
+			c->flags |= WR_TCP_F_ACK_DELAYED;
+			out->events |= WR_TCP_EV_ACK_DUE;
+			return;
+		}
 		break;
 	case WR_TCP_FIN_WAIT_1:
 		if ((c->flags & WR_TCP_F_FIN_SENT) && c->snd_una == c->snd_max)
@@ -276,6 +287,7 @@ in_fin(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
 	default:
 		break;
 	}
+	c->flags |= WR_TCP_F_ACK_NOW;
 }
 
 /* A segment outside the window (RFC 9293 3.10.7.4 first): ACK, drop. */

@@ -377,12 +377,12 @@ build_ip(const struct wr_tcp_tx *tx, uint8_t *p, size_t tcp_len)
 	return IP6_HDR_BYTES;
 }
 
-/* The TCP header and options at h; returns the header length. */
-static size_t
-build_tcp_hdr(const struct wr_tcp_tx *tx, uint8_t *h)
+/* The TCP header and options at h, doff bytes in all (20 and
+ * opts_bytes). */
+static void
+build_tcp_hdr(const struct wr_tcp_tx *tx, uint8_t *h, size_t doff)
 {
 	const struct wr_tcp_seg *seg = tx->seg;
-	size_t doff = TCP_HDR_BYTES + opts_bytes(seg);
 	uint8_t *o = h + TCP_HDR_BYTES;
 
 	memset(h, 0, TCP_HDR_BYTES);
@@ -407,7 +407,6 @@ build_tcp_hdr(const struct wr_tcp_tx *tx, uint8_t *h)
 		o += 4;
 	}
 	build_sack(seg, o);
-	return doff;
 }
 
 int
@@ -420,18 +419,20 @@ wr_tcp_wire_build(const struct wr_tcp_tx *tx, uint8_t *buf, size_t room)
 
 	if (t->family != WR_TCP_IPV4 && t->family != WR_TCP_IPV6)
 		return -EINVAL;
-	if (opts_bytes(tx->seg) > TCP_OPTS_MAX_BYTES)
+	doff = opts_bytes(tx->seg);
+	if (doff > TCP_OPTS_MAX_BYTES)
 		return -EINVAL;
-	total = wr_tcp_wire_len(tx);
+	doff += TCP_HDR_BYTES;
+	ip_len = t->family == WR_TCP_IPV4 ? IP4_HDR_BYTES : IP6_HDR_BYTES;
+	total = ip_len + doff + tx->seg->len_bytes;   /* wr_tcp_wire_len */
 	if (total > 65535)
 		return -EINVAL;
 	if (total > room)
 		return -ENOSPC;
-	ip_len = t->family == WR_TCP_IPV4 ? IP4_HDR_BYTES : IP6_HDR_BYTES;
 	tcp_len = total - ip_len;
 	build_ip(tx, buf, tcp_len);
 	h = buf + ip_len;
-	doff = build_tcp_hdr(tx, h);
+	build_tcp_hdr(tx, h, doff);
 	if (tx->payload != NULL)
 		memcpy(h + doff, tx->payload, tx->seg->len_bytes);
 	else

@@ -532,6 +532,70 @@ test_batch_ack(void)
 	WR_CHECK_U64(out.events & WR_TCP_EV_ACK_DUE, 0);
 }
 
+/*
+ * The peer's FIN in a burst (wr_tcp_input_batch), into CLOSE_WAIT: its
+ * ACK is due at the burst's end, not sent; an application that closes
+ * before then sends one FIN,ACK that carries it (and wr_tcp_ack_due
+ * sends nothing more); one that does not gets the ACK from
+ * wr_tcp_ack_due. A FIN with our data in flight, or one that ends
+ * FIN_WAIT_2, is ACKed at once as before.
+ */
+static void
+test_batch_fin(void)
+{
+	struct wr_tcp_conn c;
+	struct wr_tcp_out out;
+	struct wr_tcp_seg s;
+
+	testab(&c, 1000, 5000, 1460, 65535, 0, &out);
+	s = tseg(5001, 1001, WR_TCP_FIN | WR_TCP_ACK, 0, 65535);
+	wr_tcp_input_batch(&c, &s, 2000, &out);
+	WR_CHECK_U64(c.state, WR_TCP_CLOSE_WAIT);
+	WR_CHECK_U64(c.rcv_nxt, 5002);
+	WR_CHECK_U64(out.nb_segs, 0);
+	WR_CHECK(out.events & WR_TCP_EV_PEER_FIN);
+	WR_CHECK(out.events & WR_TCP_EV_ACK_DUE);
+	wr_tcp_close(&c, 2001, &out);
+	WR_CHECK_U64(c.state, WR_TCP_LAST_ACK);
+	WR_CHECK_U64(out.nb_segs, 1);
+	WR_CHECK_U64(out.segs[0].flags, WR_TCP_FIN | WR_TCP_ACK);
+	WR_CHECK_U64(out.segs[0].ack, 5002);
+	WR_CHECK_U64(out.timer, WR_TCP_TIMER_RTO);
+	wr_tcp_ack_due(&c, 2002, &out);
+	WR_CHECK_U64(out.nb_segs, 0);
+	/* the application keeps the connection open: the ACK at the end */
+	testab(&c, 1000, 5000, 1460, 65535, 0, &out);
+	s = tseg(5001, 1001, WR_TCP_FIN | WR_TCP_ACK, 300, 65535);
+	wr_tcp_input_batch(&c, &s, 2000, &out);
+	WR_CHECK_U64(out.nb_segs, 0);
+	WR_CHECK_U64(out.nb_delivered_bytes, 300);
+	wr_tcp_ack_due(&c, 2001, &out);
+	WR_CHECK_U64(out.nb_segs, 1);
+	WR_CHECK_U64(out.segs[0].flags, WR_TCP_ACK);
+	WR_CHECK_U64(out.segs[0].ack, 5302);
+	WR_CHECK_U64(c.state, WR_TCP_CLOSE_WAIT);
+	/* our data in flight: the ACK at once (RFC 5681 4.2's rule for
+	 * text, kept for the FIN) */
+	testab(&c, 1000, 5000, 1460, 65535, 500, &out);
+	s = tseg(5001, 1001, WR_TCP_FIN | WR_TCP_ACK, 0, 65535);
+	wr_tcp_input_batch(&c, &s, 2000, &out);
+	WR_CHECK_U64(c.state, WR_TCP_CLOSE_WAIT);
+	WR_CHECK_U64(out.nb_segs, 1);
+	WR_CHECK_U64(out.segs[0].ack, 5002);
+	WR_CHECK_U64(out.events & WR_TCP_EV_ACK_DUE, 0);
+	/* FIN_WAIT_2 to TIME_WAIT: nothing follows, the ACK at once */
+	testab(&c, 1000, 5000, 1460, 65535, 0, &out);
+	wr_tcp_close(&c, 2000, &out);
+	s = tseg(5001, 1002, WR_TCP_ACK, 0, 65535);
+	wr_tcp_input_batch(&c, &s, 2100, &out);
+	WR_CHECK_U64(c.state, WR_TCP_FIN_WAIT_2);
+	s = tseg(5001, 1002, WR_TCP_FIN | WR_TCP_ACK, 0, 65535);
+	wr_tcp_input_batch(&c, &s, 2200, &out);
+	WR_CHECK_U64(c.state, WR_TCP_TIME_WAIT);
+	WR_CHECK_U64(out.nb_segs, 1);
+	WR_CHECK_U64(out.segs[0].ack, 5002);
+}
+
 /* Both sides' sequence numbers cross 2^32 (RFC 9293 3.4). */
 static void
 test_wrap(void)
@@ -579,6 +643,7 @@ main(void)
 	WR_TEST_RUN(test_ooo_fill);
 	WR_TEST_RUN(test_delayed_ack);
 	WR_TEST_RUN(test_batch_ack);
+	WR_TEST_RUN(test_batch_fin);
 	WR_TEST_RUN(test_wrap);
 	return wr_test_summary();
 }
