@@ -24,6 +24,15 @@ char **app_eal_argv(int *argc, char **argv);
 int app_eal_init(int argc, char **argv, int *exit_code);
 
 /*
+ * Before EAL: for each af_packet --vdev in argv (before --), whether the
+ * kernel would refuse its sockets the fanout group the PMD takes for
+ * them (another process holds that id for another interface of this
+ * network namespace); if so, says so on stderr and returns 1 (start
+ * again: the id comes from the process id), else 0 (afpacket.c).
+ */
+int app_afpacket_check(int argc, char **argv);
+
+/*
  * rte_eal_cleanup(), then, in a primary process, remove what the EAL left
  * of this --file-prefix: hugepage files (kept with --single-file-segments)
  * and the runtime directory. This function can't fail.

@@ -163,9 +163,13 @@ app_eal_init(int argc, char **argv, int *exit_code)
 {
 	char *log = NULL;
 	size_t len = 0;
-	FILE *mem = start_log(argc, argv, &log, &len);
+	FILE *mem;
 	int n;
 
+	*exit_code = app_afpacket_check(argc, argv);
+	if (*exit_code != APP_EXIT_OK)
+		return -1;
+	mem = start_log(argc, argv, &log, &len);
 	if (mem != NULL)
 		rte_openlog_stream(mem);
 	n = rte_eal_init(argc, argv);

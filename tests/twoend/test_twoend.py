@@ -4,6 +4,7 @@ separate processes over every virtual path this machine offers, checked
 exactly with `wirerate merge`. Each case sets up and removes its own files,
 namespaces and processes. Usage: test_twoend.py CASE (see CASES)."""
 import os
+import re
 import signal
 import struct
 import sys
@@ -352,6 +353,70 @@ def af_packet():
     finish(c, bed)
 
 
+# Run as `python3 -c HOLD IF_X IF_Y ARGV...`: a child takes, on IF_Y, the
+# af_packet fanout group id that this process's id xor IF_X's index makes,
+# as another process's af_packet port would; then ARGV is exec'd in this
+# process (the same id) once the child holds it.
+HOLD = r"""
+import os, socket, struct, sys, time
+x, y, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
+me, ix = os.getpid(), socket.if_nametoindex(x)
+r, w = os.pipe()
+if os.fork() == 0:
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    s.bind((y, 3))
+    # SOL_PACKET, PACKET_FANOUT: hash with defrag and rollover
+    s.setsockopt(263, 18, struct.pack(
+        "I", (me ^ ix) & 0xffff | (0x8000 | 0x1000) << 16))
+    os.write(w, b"1")
+    end = time.monotonic() + 30
+    while os.getppid() == me and time.monotonic() < end:
+        time.sleep(0.05)
+    os._exit(0)
+os.close(w)
+if os.read(r, 1) != b"1":
+    sys.exit("the holder did not take the group")
+os.execv(argv[0], argv)
+"""
+
+
+def af_packet_fanout_taken():
+    """Another process holds, on another interface of the namespace, the
+    af_packet fanout group id the PMD will take (the process id xor the
+    interface's index): the kernel would refuse the port's sockets and
+    the run would find no port. wirerate says so before EAL, exit 1,
+    naming the interface, the id and how it is made; the same command
+    without the holder runs."""
+    c, bed = Checker("af_packet_fanout_taken"), Bed("fanout")
+    ns = bed.add_netns("F")
+    x, y = bed.veth(ns, ns, 1500)
+    ix = int(sh("ip", "netns", "exec", ns, "cat",
+                "/sys/class/net/%s/ifindex" % x).stdout)
+    vdev = "net_af_packet0,iface=%s" % x
+    argv = ([twoend.WIRERATE] + bed.eal("a", [vdev]) + ["--"] + SENDER +
+            ["--duration", "300ms", "--json", bed.path("a.json")])
+    held = bed.spawn("held", ["ip", "netns", "exec", ns, sys.executable, "-c",
+                              HOLD, x, y] + argv)
+    rc = held.wait(60)
+    out = held.text()
+    c.eq(rc, 1, "exit code with the group taken (%r)" % out[-600:])
+    m = re.search(r"--vdev %s: the af_packet PMD's fanout group for %s "
+                  r"\(id (\d+): this process's id (\d+) xor the interface's "
+                  r"index (\d+)\) is held by another process" % (
+                      re.escape(vdev), x), out)
+    c.true(m is not None, "the error names the group: %r" % out[-600:])
+    if m:
+        c.eq(int(m.group(2)), held.p.pid, "the process id named is wirerate's")
+        c.eq(int(m.group(3)), ix, "the interface index named is the kernel's")
+        c.eq(int(m.group(1)), (held.p.pid ^ ix) & 0xffff, "id = pid xor index")
+    c.true("no ports" not in out, "not taken for a missing port")
+    c.true(not os.path.exists(bed.path("a.json")), "no result: no run")
+    free = bed.spawn("free", ["ip", "netns", "exec", ns] + argv)
+    c.eq(free.wait(60), 0, "the same command, the group free: exit 0 (%r)"
+         % free.text()[-600:])
+    finish(c, bed)
+
+
 def af_xdp():
     """net_af_xdp on a veth pair (MTU 1500: veth refuses XDP above a page);
     skipped only where a probe shows the kernel has no AF_XDP sockets."""
@@ -405,7 +470,8 @@ def tap():
 
 # In the order of the meson tests (tests/meson.build registers them from here).
 CASES = {**cases.by_name(memif, memif_reflect, rx_clock_start, rx_clock_idle, vhost,
-                         vhost_reflect, af_packet, af_xdp, tap),
+                         vhost_reflect, af_packet, af_packet_fanout_taken,
+                         af_xdp, tap),
          **test_pcap_merge.CASES, **cases.by_name(vhost_peer_killed),
          **test_veth_methods.CASES}
 
