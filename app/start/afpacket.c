@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -36,19 +37,28 @@ fanout_id(unsigned int ifindex)
 }
 
 /*
- * Whether the kernel refuses our socket on ifindex a place in the
- * group the PMD will ask for. False when it cannot tell (no CAP_NET_RAW,
- * no such interface): the PMD reports those itself.
+ * Whether the kernel refuses our socket on ifindex (named name) a place
+ * in the group the PMD will ask for. False when it cannot tell (no
+ * CAP_NET_RAW, no such interface, the interface down: some kernels
+ * refuse a fanout to a socket that is not running, a refusal that says
+ * nothing of other processes): the PMD reports those itself.
  */
 static bool
-fanout_taken(unsigned int ifindex)
+fanout_taken(unsigned int ifindex, const char *name)
 {
 	struct sockaddr_ll sll;
+	struct ifreq ifr;
 	int fd, arg, rc, err;
 
 	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
 	if (fd < 0)
 		return false;
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, name, strnlen(name, IF_NAMESIZE - 1));
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) != 0 || !(ifr.ifr_flags & IFF_UP)) {
+		close(fd);
+		return false;
+	}
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
 	sll.sll_protocol = htons(ETH_P_ALL);
@@ -97,7 +107,7 @@ check_vdev(const char *v)
 	if (!afpacket_iface(v, name, sizeof(name)))
 		return APP_EXIT_OK;
 	ifindex = if_nametoindex(name);
-	if (ifindex == 0 || !fanout_taken(ifindex))
+	if (ifindex == 0 || !fanout_taken(ifindex, name))
 		return APP_EXIT_OK;
 	fprintf(stderr, "wirerate: error: --vdev %s: the af_packet PMD's "
 		"fanout group for %s (id %u: this process's id %d xor the "
