@@ -25,7 +25,7 @@
 #include "common/exitcode.h"
 #include "eal.h"
 
-/* The PMD's fanout type and flags (its own expression). */
+/* The fanout type and flags the PMD asks for. */
 #define FANOUT_FLAGS (PACKET_FANOUT_HASH | PACKET_FANOUT_FLAG_DEFRAG | \
 	PACKET_FANOUT_FLAG_ROLLOVER)
 
