@@ -12,6 +12,7 @@
 #include <rte_mbuf.h>
 
 #include "config/opts_conn.h"
+#include "connrss.h"
 #include "connsetup.h"
 #include "datapath/connworker.h"
 #include "datapath/worker.h"
@@ -144,16 +145,43 @@ connq_mode_one_pair(enum wr_mode m)
 }
 
 /*
+ * A port whose NIC hashes TCP over addresses and ports (connrss.h): a
+ * server's segments of one connection all reach the worker that took its
+ * SYN; a client needs the key and the table, to take only source ports
+ * whose replies reach its queue, and a hash over the family's TCP.
+ */
+static int
+connq_rss_ok(struct wr_port *p, unsigned int nq, const struct wr_conn_cfg *cc,
+		struct wr_error *err)
+{
+	if (cc->role != WR_CONN_CLIENT)
+		return 0;
+	if (!wr_connrss_covers(p, cc->family == 6))
+		return wr_err_usage(err, -EINVAL, "port %u (%s): a client on %u "
+			"queue pairs needs the NIC's RSS over TCP ports of IPv%u, "
+			"which %s does not offer; use --txq 1 --rxq 1 on it",
+			p->port_id, p->driver, nq, cc->family, p->driver);
+	if (wr_connrss_read(p) != 0)
+		return wr_err_usage(err, -EINVAL, "port %u (%s): a client on %u "
+			"queue pairs takes only source ports whose replies the NIC's "
+			"RSS sends to its worker's queue, and %s; use --txq 1 --rxq 1 "
+			"on it (a server may take more)", p->port_id, p->driver, nq,
+			p->rss.why);
+	return 0;
+}
+
+/*
  * Whether both directions of each connection of port p reach the worker
  * that owns it on p's nq queue pairs (docs/tcp.md "On the wire"): one
  * pair always; a port whose queues are paired with the peer's (a ring
- * pair, memif), both roles; a server on net_tap, whose kernel end (tun)
- * sends a flow's frames to the queue its symmetric hash picks, the queue
- * its SYN came in on; no client there, no other PMD yet.
+ * pair, memif), both roles; a NIC with RSS over TCP ports (connq_rss_ok);
+ * a server on net_tap, whose kernel end (tun) sends a flow's frames to
+ * the queue its symmetric hash picks, the queue its SYN came in on; no
+ * client there, no other PMD.
  */
 static int
-connq_steered(const struct wr_run *run, const struct wr_port *p,
-		unsigned int nq, uint8_t role, struct wr_error *err)
+connq_steered(const struct wr_run *run, struct wr_port *p,
+		unsigned int nq, const struct wr_conn_cfg *cc, struct wr_error *err)
 {
 	enum wr_mode m = run->setup.cfg->mode;
 
@@ -168,15 +196,17 @@ connq_steered(const struct wr_run *run, const struct wr_port *p,
 			"conn-capacity");
 	if (connq_paired(p))
 		return 0;
+	if (p->rss.hf != 0)
+		return connq_rss_ok(p, nq, cc, err);
 	if (strcmp(p->driver, "net_tap") != 0)
 		return wr_err_usage(err, -EINVAL, "port %u (%s): a connection run "
 			"on %u queue pairs needs each connection's frames both ways "
 			"on the queue of the worker that owns it; %s gives no such "
-			"steering (ring pairs and memif pair their queues; a server "
-			"on net_tap has it: the kernel's tun hashes both directions "
-			"alike); use --txq 1 --rxq 1 on it",
-			p->port_id, p->driver, nq, p->driver);
-	if (role == WR_CONN_CLIENT)
+			"steering (ring pairs and memif pair their queues, a NIC "
+			"hashes TCP ports with RSS; a server on net_tap has it: the "
+			"kernel's tun hashes both directions alike); use --txq 1 "
+			"--rxq 1 on it", p->port_id, p->driver, nq, p->driver);
+	if (cc->role == WR_CONN_CLIENT)
 		return wr_err_usage(err, -EINVAL, "port %u (net_tap): a client on "
 			"%u queue pairs: the kernel's tun picks the queue of a "
 			"SYN,ACK by its own hash (a random key), not by the queue "
@@ -194,13 +224,15 @@ connq_share(uint64_t n, unsigned int q, unsigned int nq)
 }
 
 /*
- * A client on queue pair q of nq: its slice of the source ports and its
- * part of the connections open at once, the rate and the count, so that
- * the workers' tuples never meet and their sums are what was asked.
+ * A client on queue pair q of nq: its slice of the source ports (with
+ * RSS, all of them: the hash gives each worker the tuples whose replies
+ * reach it) and its part of the connections open at once, the rate and
+ * the count, so that the workers' tuples never meet and their sums are
+ * what was asked.
  */
 static int
 connq_client_part(struct wr_conn_cfg *cc, unsigned int q, unsigned int nq,
-		struct wr_error *err)
+		bool rss, struct wr_error *err)
 {
 	uint32_t ports = (uint32_t)cc->lport_last - cc->lport_first + 1u;
 	uint32_t first = cc->lport_first;
@@ -208,8 +240,10 @@ connq_client_part(struct wr_conn_cfg *cc, unsigned int q, unsigned int nq,
 
 	if (rc != 0)
 		return rc;
-	cc->lport_first = (uint16_t)(first + (uint64_t)ports * q / nq);
-	cc->lport_last = (uint16_t)(first + (uint64_t)ports * (q + 1) / nq - 1);
+	if (!rss) {
+		cc->lport_first = (uint16_t)(first + (uint64_t)ports * q / nq);
+		cc->lport_last = (uint16_t)(first + (uint64_t)ports * (q + 1) / nq - 1);
+	}
 	cc->max_open = (uint32_t)connq_share(cc->max_open, q, nq);
 	cc->cps = connq_share(cc->cps, q, nq);
 	cc->nb_conns = connq_share(cc->nb_conns, q, nq);
@@ -249,11 +283,28 @@ connq_csum(struct wr_connq *q, struct wr_conn_cfg *cc, const struct wr_port *p)
 	q->ol_ipv6 = RTE_MBUF_F_TX_TCP_CKSUM | RTE_MBUF_F_TX_IPV6;
 }
 
+/* A client on a NIC's RSS (connq_rss_ok): its engine's source tuples. */
+static int
+connq_rss_engine(struct wr_connq *q, const struct wr_port *p,
+		const struct wr_conn_cfg *cc, uint16_t queue, struct wr_error *err)
+{
+	struct wr_conn_rss rss;
+
+	if (cc->role != WR_CONN_CLIENT || p->nb_txq < 2 || !p->rss.read)
+		return 0;
+	rss.key = p->rss.key;
+	rss.key_bytes = p->rss.key_len;
+	rss.reta = p->rss.reta;
+	rss.reta_size = p->rss.reta_size;
+	rss.queue = queue;
+	return wr_conn_engine_set_rss(q->eng, &rss, err);
+}
+
 /* Worker w as the connection worker of its port's queue pair. */
 static int
 connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
 {
-	const struct wr_port *p;
+	struct wr_port *p;
 	struct wr_conn_cfg cc;
 	struct wr_conn_emit emit;
 	struct wr_connq *q;
@@ -265,9 +316,10 @@ connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
 	p = &run->setup.ports[w->tx[0]->pidx];
 	rc = wr_opts_conn_port_cfg(run->setup.cfg, p->port_id, &cc, err);
 	if (rc == 0)
-		rc = connq_steered(run, p, p->nb_txq, cc.role, err);
+		rc = connq_steered(run, p, p->nb_txq, &cc, err);
 	if (rc == 0 && cc.role == WR_CONN_CLIENT && p->nb_txq > 1)
-		rc = connq_client_part(&cc, w->tx[0]->queue, p->nb_txq, err);
+		rc = connq_client_part(&cc, w->tx[0]->queue, p->nb_txq,
+			p->rss.hf != 0, err);
 	if (rc != 0)
 		return rc;
 	q = rte_zmalloc_socket("wr_connq", sizeof(*q), RTE_CACHE_LINE_SIZE, p->socket);
@@ -289,7 +341,9 @@ connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
 		return rc;
 	wr_connq_emit(q, &emit);
 	q->eng = wr_conn_engine_init(q->eng_mem, &cc, &emit, err);
-	return q->eng == NULL ? -EINVAL : 0;
+	if (q->eng == NULL)
+		return -EINVAL;
+	return connq_rss_engine(q, p, &cc, w->tx[0]->queue, err);
 }
 
 int

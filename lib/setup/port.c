@@ -377,6 +377,7 @@ wr_port_probe(struct wr_port *p, uint16_t port_id, bool tx, bool rx,
 		return rc;
 	probe_pools(p, cfg);
 	probe_csum(p, cfg);
+	wr_connrss_probe(p, cfg);
 	return 0;
 }
 
@@ -414,7 +415,9 @@ fill_conf(struct wr_port *p, struct rte_eth_conf *conf)
 		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM;
 	if (p->tcp_csum_rx)
 		conf->rxmode.offloads |= RX_CSUM;
-	if (p->nb_rxq > 1 && (p->info.flow_type_rss_offloads &
+	if (p->rss.hf != 0) {
+		wr_connrss_conf(p, conf);
+	} else if (p->nb_rxq > 1 && (p->info.flow_type_rss_offloads &
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP)) != 0) {
 		conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		conf->rx_adv_conf.rss_conf.rss_hf = p->info.flow_type_rss_offloads &

@@ -17,6 +17,7 @@
 
 #include "base/frame.h"
 #include "config/config.h"
+#include "connrss.h"
 #include "datapath/txvar.h"
 #include "devinfo.h"
 
@@ -78,6 +79,7 @@ struct wr_port {
 	                              * them at the receiver */
 	uint32_t rx_pool_mbufs;      /* per RX queue */
 	uint32_t rx_mbuf_room;       /* data room of RX mbufs, bytes */
+	struct wr_connrss rss;       /* a connection port's RSS (connrss.h) */
 
 	/*
 	 * TX pools per frame size, each mbuf pre-filled with its queue's

@@ -23,6 +23,7 @@ key_of(const struct wr_port *p, struct wr_portkeep_key *key)
 	key->ip4_csum_tx = p->ip4_csum_tx;
 	key->tcp_csum_rx = p->tcp_csum_rx;
 	key->promisc = p->rx;
+	key->conn_rss = p->rss.hf != 0;
 	key->rx_rings_per_q = p->rx_rings_per_q;
 	key->rx_pool_mbufs = p->rx_pool_mbufs;
 	key->rx_mbuf_room = p->rx_mbuf_room;
@@ -52,6 +53,7 @@ key_fits(const struct wr_portkeep_key *old, const struct wr_portkeep_key *key,
 	WR_KEY_DIFF(tcp_csum_tx, "TCP checksum offload on TX")
 	WR_KEY_DIFF(ip4_csum_tx, "IPv4 checksum offload on TX")
 	WR_KEY_DIFF(tcp_csum_rx, "checksum offload on RX")
+	WR_KEY_DIFF(conn_rss, "RSS over TCP ports")
 	WR_KEY_DIFF(rx_rings_per_q, "RX rings per queue")
 	WR_KEY_DIFF(rx_pool_mbufs, "RX pool mbufs")
 	WR_KEY_DIFF(rx_mbuf_room, "RX buffer bytes")

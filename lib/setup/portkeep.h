@@ -33,6 +33,7 @@ struct wr_portkeep_key {
 	bool fast_free;
 	bool tcp_csum_tx, ip4_csum_tx, tcp_csum_rx; /* checksum offloads */
 	bool promisc;                 /* enabled: the port received */
+	bool conn_rss;                /* RSS over TCP (connrss.h) */
 	unsigned int rx_rings_per_q;
 	uint32_t rx_pool_mbufs;
 	uint32_t rx_mbuf_room;
