@@ -46,8 +46,7 @@ take_slot(struct wr_conn_engine *e, struct wr_tcp_tuple *t)
 		e->books.nb_unstarted_pool++;
 		return WR_TCP_NIL;
 	}
-	if (wr_tcp_srcport_next(&e->sp, &e->table, t,
-			WR_CONN_TUPLE_TRIES) < 0 ||
+	if (wr_tcp_srcport_next(&e->sp, &e->table, t, e->tuple_tries) < 0 ||
 		wr_tcp_table_insert(&e->table, idx, t) < 0) {
 		wr_tcp_pool_free(&e->pool, idx);
 		e->books.nb_unstarted_tuples++;
@@ -153,18 +152,29 @@ wr_conn_engine_set_rss(struct wr_conn_engine *e,
 	const struct wr_conn_rss *rss, struct wr_error *err)
 {
 	struct wr_tcp_srcport_cfg sc = e->sp.cfg;
+	uint32_t i, mine = 0;
+	int rc;
 
 	if (e->cfg.role != WR_CONN_CLIENT)
 		return wr_err_usage(err, -EINVAL,
 			"conn: RSS source tuples: for a client only");
-	if (rss == NULL || rss->key == NULL)
-		return wr_err_usage(err, -EINVAL, "conn: RSS: no key");
+	if (rss == NULL || rss->key == NULL || rss->reta == NULL)
+		return wr_err_usage(err, -EINVAL, "conn: RSS: no key or table");
+	for (i = 0; i < rss->reta_size; i++)
+		mine += rss->reta[i] == rss->queue;
+	if (mine == 0)
+		return wr_err_usage(err, -EINVAL, "conn: RSS: the redirection "
+			"table sends nothing to queue %u", rss->queue);
 	sc.rss_key = rss->key;
 	sc.rss_key_bytes = rss->key_bytes;
 	sc.reta = rss->reta;
 	sc.reta_size = rss->reta_size;
 	sc.queue = rss->queue;
-	return wr_tcp_srcport_init(&e->sp, &sc, err);
+	rc = wr_tcp_srcport_init(&e->sp, &sc, err);
+	if (rc == 0)
+		e->tuple_tries = WR_CONN_TUPLE_TRIES *
+			((rss->reta_size + mine - 1) / mine);
+	return rc;
 }
 
 /* Whether connection idx is open: taken, not ended, not in TIME_WAIT. */

@@ -29,7 +29,8 @@
 #define WR_CONN_ACK_DUE_MAX 64u
 /* Connections a client starts in one poll, at most. */
 #define WR_CONN_START_BURST 64u
-/* Source tuples tried for one start before it counts as unstarted. */
+/* Source tuples tried for one start before it counts as unstarted (with
+ * RSS, as many for each tuple of the queue's share). */
 #define WR_CONN_TUPLE_TRIES 64u
 /* Room for a request or a response head written at set-up. */
 #define WR_CONN_HEAD_MAX_BYTES 256u
@@ -99,6 +100,9 @@ struct wr_conn_engine {
 	struct wr_tcp_wheel wheel;     /* the TCP timer of each connection */
 	struct wr_tcp_wheel app_wheel; /* client: each answer's deadline */
 	struct wr_tcp_srcport sp;
+	uint32_t tuple_tries;          /* client: tuples tried for one start
+					* (more with RSS: most reach another
+					* queue) */
 	struct wr_conn_state *st;      /* max_open, by the pool's index */
 	uint8_t *scratch;              /* one segment's payload */
 	struct wr_tcp_cfg tcfg;        /* how connections start */

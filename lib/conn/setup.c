@@ -165,6 +165,7 @@ init_parts(struct wr_conn_engine *e, uint8_t *mem, const struct layout *l,
 	}
 	e->scratch = mem + l->scratch;
 	e->open_cap = n;
+	e->tuple_tries = WR_CONN_TUPLE_TRIES;
 	return 0;
 }
 

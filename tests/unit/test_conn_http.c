@@ -328,10 +328,57 @@ test_rss(void)
 	pair_free(&P);
 }
 
+/*
+ * With RSS, a client's queue may take few tuples: here one entry of 128.
+ * Each start tries 64 tuples for each one the queue's share gives, so
+ * none goes unstarted while tuples are free (64 tries alone leave some);
+ * a table that names no entry for the queue is refused.
+ */
+static void
+test_rss_many(void)
+{
+	static const uint8_t key[40] = {
+		0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+		0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+		0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+		0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+		0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+	};
+	static uint16_t reta[128];
+	static const uint16_t none[4] = { 0, 1, 0, 1 };
+	const struct wr_conn_rss rss = { key, sizeof(key), reta, 128, 5 };
+	const struct wr_conn_rss bad = { key, sizeof(key), none, 4, 2 };
+	const struct wr_conn_books *b;
+	struct wr_conn_cfg cc, sc;
+	struct wr_error err;
+	const uint64_t n = 400;     /* of the 504 tuples whose entry is 77 */
+
+	reta[77] = 5;
+	pair_cfg(&cc, WR_CONN_CLIENT, WR_CONN_APP_HTTP);
+	pair_cfg(&sc, WR_CONN_SERVER, WR_CONN_APP_HTTP);
+	cc.nb_conns = n;
+	WR_CHECK(pair_init(&P, &cc, &sc));
+	if (P.cli == NULL || P.srv == NULL)
+		return;
+	WR_CHECK(wr_conn_engine_set_rss(P.cli, &bad, &err) < 0);
+	WR_CHECK_STR(err.msg, "sends nothing to queue 2");
+	WR_CHECK(wr_conn_engine_set_rss(P.cli, &rss, &err) == 0);
+	P.c2s.rss = &rss;
+	WR_CHECK(pair_run(&P, 10000000));
+	pair_settle(&P, 10000);
+	b = wr_conn_engine_books(P.cli);
+	check_client_books(b, n);
+	WR_CHECK_U64(b->nb_unstarted_tuples, 0);
+	WR_CHECK_U64(P.c2s.seen.nb_syn, n);
+	WR_CHECK_U64(P.c2s.seen.nb_rss_bad, 0);
+	pair_free(&P);
+}
+
 int
 main(void)
 {
 	WR_TEST_RUN(test_rss);
+	WR_TEST_RUN(test_rss_many);
 	WR_TEST_RUN(test_pacing);
 	WR_TEST_RUN(test_books_sum);
 	WR_TEST_RUN(test_http_10k);
