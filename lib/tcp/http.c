@@ -59,6 +59,8 @@ static const size_t hdr_lens[] = {
 };
 #define NB_HDRS 3
 #define ALL_HDRS 7
+/* name_is reads eight bytes at a time: the shortest name has ten. */
+_Static_assert(sizeof(HDR_CONN) - 1 >= 8, "a header name under 8 bytes");
 
 static const char version[] = "HTTP/1.";
 
@@ -159,6 +161,32 @@ name_end(struct wr_http_resp *r)
 }
 
 /*
+ * Whether p[0, m) is name (m >= 8 bytes of lower-case letters and '-') in
+ * any case, eight bytes at a time (the last eight overlapping): a byte
+ * ORed with 0x20 is a given lower-case letter only when it is that letter
+ * in either case; a '-' (bit 6 clear: no 0x20 in the mask) must be equal.
+ */
+static bool
+name_is(const uint8_t *p, size_t m, const char *name)
+{
+	const uint64_t bit6 = UINT64_C(0x4040404040404040);
+	uint64_t x, y;
+	size_t k = 0;
+
+	for (;;) {
+		if (k + 8 > m)
+			k = m - 8;
+		memcpy(&x, p + k, sizeof(x));
+		memcpy(&y, name + k, sizeof(y));
+		if ((x | (y & bit6) >> 1) != y)
+			return false;
+		if (k + 8 >= m)
+			return true;
+		k += 8;
+	}
+}
+
+/*
  * A whole header name and its ':' in p[0, len) at a line's start, matched
  * at once, as name_byte and name_end would; *n the bytes taken. False,
  * nothing taken, when the ':' is not there, a '\n' comes first or the
@@ -169,7 +197,7 @@ name_whole(struct wr_http_resp *r, const uint8_t *p, size_t len, size_t *n)
 {
 	const uint8_t *colon;
 	unsigned int i;
-	size_t m, k;
+	size_t m;
 
 	if (len == 0 || p[0] == '\r' || p[0] == '\n')
 		return false;
@@ -180,14 +208,9 @@ name_whole(struct wr_http_resp *r, const uint8_t *p, size_t len, size_t *n)
 	if (r->line_bytes + m + 1 > WR_HTTP_LINE_MAX_BYTES ||
 		memchr(p, '\n', m) != NULL)
 		return false;
-	for (i = 0; i < NB_HDRS; i++) {
-		if (hdr_lens[i] != m)
-			continue;
-		for (k = 0; k < m && (char)lower(p[k]) == hdr_names[i][k]; k++)
-			;
-		if (k == m)
+	for (i = 0; i < NB_HDRS; i++)
+		if (hdr_lens[i] == m && name_is(p, m, hdr_names[i]))
 			break;
-	}
 	r->line_bytes = (uint16_t)(r->line_bytes + m + 1);
 	name_found(r, i);
 	*n = m + 1;
