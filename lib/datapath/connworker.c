@@ -271,7 +271,14 @@ connq_publish(struct wr_worker *w, struct wr_connq *q, uint64_t req)
 	w->pub_seen = req;
 }
 
-/* End of a turn: drain when asked, say when idle, publish when asked. */
+/*
+ * End of a turn: drain when asked, say when idle, publish when asked.
+ * A server in a run with clients of its own takes no drain (which would
+ * answer a new SYN by RST): a client worker may see the end a little
+ * later and send a burst of SYNs first, and its own server must not
+ * refuse them. It is idle once its clients' connections have all ended
+ * (no more can come from them), and the run ends then.
+ */
 static inline void
 connq_turn_end(struct wr_worker *w, struct wr_connq *q)
 {
@@ -280,7 +287,7 @@ connq_turn_end(struct wr_worker *w, struct wr_connq *q)
 	int drain = __atomic_load_n(&w->ctl->conn_drain, __ATOMIC_RELAXED);
 
 	if (unlikely(drain != 0)) {
-		if (!q->drained) {
+		if (!q->drained && !q->drain_late) {
 			wr_conn_engine_drain(q->eng);
 			q->drained = true;
 		}

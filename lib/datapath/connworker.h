@@ -89,6 +89,9 @@ struct wr_connq {
 	struct rte_ether_addr dst_mac; /* the next hop (client) */
 	bool learn_dst;               /* server: answer the MAC it heard */
 	uint8_t role;                 /* enum wr_conn_role of this port */
+	bool drain_late;              /* a server in a run with clients of
+	                               * its own: it never refuses a SYN at
+	                               * the end (connq_turn_end) */
 	bool tx_csum;                 /* the PMD computes TCP checksums */
 	uint64_t ol_ipv4, ol_ipv6;    /* then: an IPv4, IPv6 segment's
 	                               * offload flags */
@@ -143,8 +146,9 @@ void wr_connq_emit(struct wr_connq *q, struct wr_conn_emit *emit);
 /*
  * The lcore loop of a connection worker (wr_worker_main for
  * WR_WORKER_CONN): runs q's engine on its queues until ctl->rx_stop;
- * drains the engine (no new connection) once ctl->conn_drain is set and
- * says in st.idle when nothing is open. Returns 0.
+ * drains the engine (no new connection) once ctl->conn_drain is set (a
+ * server with drain_late: never) and says in st.idle when nothing is
+ * open. Returns 0.
  */
 int wr_connq_main(struct wr_worker *w);
 

@@ -346,6 +346,20 @@ connq_make(struct wr_run *run, struct wr_worker *w, struct wr_error *err)
 	return connq_rss_engine(q, p, &cc, w->tx[0]->queue, err);
 }
 
+/* The servers of a run with clients of its own drain late (connworker.h). */
+static void
+connq_drain_late(struct wr_run *run)
+{
+	bool clients = false;
+	unsigned int i;
+
+	for (i = 0; i < run->setup.plan.nb_workers; i++)
+		clients = clients || run->setup.workers[i]->conn->role == WR_CONN_CLIENT;
+	for (i = 0; i < run->setup.plan.nb_workers; i++)
+		run->setup.workers[i]->conn->drain_late = clients &&
+			run->setup.workers[i]->conn->role == WR_CONN_SERVER;
+}
+
 int
 wr_connsetup(struct wr_run *run, struct wr_error *err)
 {
@@ -362,6 +376,7 @@ wr_connsetup(struct wr_run *run, struct wr_error *err)
 		if (rc != 0)
 			return rc;
 	}
+	connq_drain_late(run);
 	return 0;
 }
 
