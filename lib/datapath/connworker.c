@@ -271,13 +271,32 @@ connq_publish(struct wr_worker *w, struct wr_connq *q, uint64_t req)
 	w->pub_seen = req;
 }
 
+/* The end ctl->conn_drain asks of q's engine (worker.h), once each. */
+static __rte_noinline void
+connq_drain_as_asked(struct wr_connq *q, int drain)
+{
+	if (!q->drained) {
+		wr_conn_engine_drain(q->eng);
+		q->drained = true;
+	}
+	if (drain == 2 && !q->released) {
+		wr_conn_engine_release(q->eng);
+		q->released = true;
+	}
+	if (drain == 3 && !q->torn) {
+		wr_conn_engine_teardown(q->eng, q->trial_close_cps);
+		q->torn = true;
+	}
+}
+
 /*
  * End of a turn: drain when asked, say when idle, publish when asked.
- * A server in a run with clients of its own takes no drain (which would
- * answer a new SYN by RST): a client worker may see the end a little
- * later and send a burst of SYNs first, and its own server must not
- * refuse them. It is idle once its clients' connections have all ended
- * (no more can come from them), and the run ends then.
+ * A server in a run with clients of its own takes no drain, release or
+ * tear-down (each would answer a new SYN by RST): a client worker may
+ * see the end a little later and send a burst of SYNs first, and its
+ * own server must not refuse them. It is idle once its clients'
+ * connections have all ended (no more can come from them), and the run
+ * ends then.
  */
 static inline void
 connq_turn_end(struct wr_worker *w, struct wr_connq *q)
@@ -287,18 +306,8 @@ connq_turn_end(struct wr_worker *w, struct wr_connq *q)
 	int drain = __atomic_load_n(&w->ctl->conn_drain, __ATOMIC_RELAXED);
 
 	if (unlikely(drain != 0)) {
-		if (!q->drained && !q->drain_late) {
-			wr_conn_engine_drain(q->eng);
-			q->drained = true;
-		}
-		if (drain == 2 && !q->released) {
-			wr_conn_engine_release(q->eng);
-			q->released = true;
-		}
-		if (drain == 3 && !q->torn) {
-			wr_conn_engine_teardown(q->eng, q->trial_close_cps);
-			q->torn = true;
-		}
+		if (!q->drain_late)
+			connq_drain_as_asked(q, drain);
 		idle = wr_conn_engine_idle(q->eng);
 		if (q->st.idle != idle)
 			wr_counter_set(&q->st.idle, idle);
