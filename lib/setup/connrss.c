@@ -61,10 +61,10 @@ rss_fail(struct wr_port *p, int rc, const char *what)
 
 /* The key the NIC hashes with, and that the hash is Toeplitz's. */
 static int
-rss_read_key(struct wr_port *p)
+rss_read_key(struct wr_port *p, const struct rte_eth_dev_info *info)
 {
 	struct rte_eth_rss_conf rc;
-	uint8_t ksize = p->info.hash_key_size;
+	uint8_t ksize = info->hash_key_size;
 	int r;
 
 	if (ksize == 0 || ksize > WR_CONNRSS_KEY_MAX)
@@ -87,16 +87,16 @@ rss_read_key(struct wr_port *p)
 
 /* The redirection table: the queue of each hash's low bits. */
 static int
-rss_read_reta(struct wr_port *p)
+rss_read_reta(struct wr_port *p, const struct rte_eth_dev_info *info)
 {
 	struct rte_eth_rss_reta_entry64 conf[WR_CONNRSS_RETA_MAX / RTE_ETH_RETA_GROUP_SIZE];
-	uint16_t n = p->info.reta_size, i;
+	uint16_t n = info->reta_size, i;
 	int r;
 
 	if (n == 0 || n > WR_CONNRSS_RETA_MAX || (n & (n - 1)) != 0)
 		return rss_fail(p, -ENOTSUP, n == 0 ? "the PMD states no RSS "
 			"redirection table" : "the PMD's RSS redirection table is "
-			"not a power of two of 512 entries at most");
+			"not a power of two of 2048 entries at most");
 	memset(conf, 0, sizeof(conf));
 	for (i = 0; i < n / RTE_ETH_RETA_GROUP_SIZE + (n % RTE_ETH_RETA_GROUP_SIZE != 0); i++)
 		conf[i].mask = UINT64_MAX;
@@ -117,15 +117,21 @@ rss_read_reta(struct wr_port *p)
 int
 wr_connrss_read(struct wr_port *p)
 {
+	struct rte_eth_dev_info info;
 	int rc;
 
 	if (p->rss.read)
 		return 0;
 	if (p->rss.rc != 0)
 		return p->rss.rc;
-	rc = rss_read_key(p);
+	/* Read again: a PMD may size its table only once configured. */
+	rc = rte_eth_dev_info_get(p->port_id, &info);
+	if (rc != 0)
+		return rss_fail(p, rc, "the PMD's device information cannot be "
+			"read again");
+	rc = rss_read_key(p, &info);
 	if (rc == 0)
-		rc = rss_read_reta(p);
+		rc = rss_read_reta(p, &info);
 	if (rc != 0)
 		return rc;
 	p->rss.read = true;

@@ -17,7 +17,7 @@
 #include "config/config.h"
 
 #define WR_CONNRSS_KEY_MAX 64u
-#define WR_CONNRSS_RETA_MAX 512u
+#define WR_CONNRSS_RETA_MAX 2048u
 
 struct wr_port;
 struct rte_eth_conf;
