@@ -417,6 +417,8 @@ app_conn_run(struct wr_run *run, const struct wr_config *cfg,
 	rc = sides_init(&l, cfg, &err);
 	if (rc == 0) {
 		wr_trial_from_config(cfg, &tr);
+		/* A capacity run holds its connections past the count. */
+		tr.conn_count_ends = cfg->mode != WR_MODE_CONN_CAPACITY;
 		rc = wr_run_trial(run, &tr, &err);
 	}
 	if (rc == 0)

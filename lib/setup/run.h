@@ -79,6 +79,10 @@ struct wr_trial {
 	/* Count only: the TX ports send nothing this trial (the far end's
 	 * settle pass for late frames, when it sends too). */
 	bool count_only;
+	/* A connection client's --conn-count: the trial ends as soon as
+	 * every connection asked for has ended (wr_run_conn_done), not at
+	 * the next interval's end. */
+	bool conn_count_ends;
 };
 
 /* One port over one interval. */

@@ -8,6 +8,7 @@
 #include "connrun.h"
 #include "datapath/connworker.h"
 #include "datapath/worker.h"
+#include "stats/rxpub.h"
 #include "stats/snapshot.h"
 #include "setup/svc.h"
 
@@ -36,6 +37,20 @@ wr_run_conn_done(const struct wr_run *run)
 			return false;
 	}
 	return true;
+}
+
+bool
+wr_run_conn_done_now(struct wr_run *run)
+{
+	const struct wr_worker *w;
+	unsigned int i;
+
+	for (i = 0; i < run->setup.plan.nb_workers; i++) {
+		w = run->setup.workers[i];
+		if (w != NULL && w->mode != WR_WORKER_CONN)
+			return false;
+	}
+	return wr_rxpub_request(run) && wr_run_conn_done(run);
 }
 
 void

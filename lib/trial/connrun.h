@@ -28,6 +28,14 @@ bool wr_run_is_conn(const struct wr_run *run);
  */
 bool wr_run_conn_done(const struct wr_run *run);
 
+/*
+ * wr_run_conn_done on books published now (the workers asked for a copy
+ * of their books, as an interval does), for a run whose workers are all
+ * connection workers; false otherwise (a frame worker's copies are read
+ * once an interval) and when a copy did not come in time. Stats core only.
+ */
+bool wr_run_conn_done_now(struct wr_run *run);
+
 /* Ask every engine to open no new connection. Can't fail. */
 void wr_run_conn_drain(struct wr_run *run);
 

@@ -22,6 +22,7 @@
 #include "stats/cputrack.h"
 #include "setup/svc.h"
 #include "stats/rxclock.h"
+#include "connrun.h"
 #include "trial.h"
 #include "txstall.h"
 
@@ -414,7 +415,7 @@ wr_run_trial(struct wr_run *run, const struct wr_trial *t, struct wr_error *err)
 
 /* Why the trial should end now, or WR_STOP_NONE. */
 static enum wr_stop_reason
-should_stop(const struct wr_run *run, uint64_t now, const volatile int *signals)
+should_stop(struct wr_run *run, uint64_t now, const volatile int *signals)
 {
 	uint64_t dur = run->live.trial.duration_ms;
 
@@ -423,6 +424,8 @@ should_stop(const struct wr_run *run, uint64_t now, const volatile int *signals)
 	if (dur != 0 && now - run->live.start_tsc >= dur * (run->setup.tsc_hz / 1000))
 		return WR_STOP_DURATION;
 	if (wr_run_tx_done(run))
+		return WR_STOP_COUNT;
+	if (run->live.trial.conn_count_ends && wr_run_conn_done_now(run))
 		return WR_STOP_COUNT;
 	if (wr_rxclock_idle(run, now))
 		return WR_STOP_IDLE;

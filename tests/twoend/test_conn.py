@@ -92,10 +92,29 @@ def start_tcpdump(path):
     while time.monotonic() < end and not os.path.exists(path):
         time.sleep(0.05)
     time.sleep(0.5)
+    p.wr_path = path
     return p
 
 
-def stop_tcpdump(p):
+def stop_tcpdump(p, quiet_s=1.2, limit_s=15):
+    """Stop tcpdump once its file has not grown for quiet_s: libpcap hands
+    the frames of its ring over a block at a time, a block at least once
+    a second, and a SIGTERM loses those still in the ring. (A run that
+    ends as soon as its connections have ended leaves tcpdump less time
+    than the next interval's end did.) Without the file's path, quiet_s
+    of waiting."""
+    path = getattr(p, "wr_path", None)
+    end = time.monotonic() + limit_s
+    last, since = -1, time.monotonic()
+    while path is not None and time.monotonic() < end:
+        size = os.path.getsize(path) if os.path.exists(path) else 0
+        if size != last:
+            last, since = size, time.monotonic()
+        elif time.monotonic() - since >= quiet_s:
+            break
+        time.sleep(0.1)
+    if path is None:
+        time.sleep(quiet_s)
     p.terminate()
     try:
         p.wait(timeout=10)
