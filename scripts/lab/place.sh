@@ -66,7 +66,10 @@ cell_tcp() {
 	args+=" --conn-app bulk --port-ip 0=198.18.$4.2/24 --conn-server 198.18.$4.1:$TCP_PORT"
 	args+=" --conn-count 1 --conn-concurrency 1 --conn-bulk $tcp_bytes"
 	args+=" --duration ${TCP_LIMIT_S}s --quiet --label $2/$3"
-	args+=" --peer tcp:10.0.2.2:$PEER_PORT --peer-token"
+	# Each transfer's start sets up B's data NICs for its server: under
+	# TCG with two models (four NICs) about 10 s, longer than the default
+	# 5 s --peer-timeout ("the far end's server was not running").
+	args+=" --peer tcp:10.0.2.2:$PEER_PORT --peer-timeout ${TCP_LIMIT_S}s --peer-token"
 	add_run "$1.tcp" runs-tcp.list "$args"
 }
 
