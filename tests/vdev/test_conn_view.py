@@ -3,7 +3,8 @@
 connection run"): a client port and a server port on a net_ring pair
 (test_conn_both.py's bed), rows every interval, piped and on an
 80-column terminal (tmux); the rows' counts against the result's books
-(the JSON), and every line within 80 columns.
+(the JSON), and every line within 80 columns; a --conn-count run that
+ends with its last connection, not at its interval's end.
 Usage: test_conn_view.py CASE."""
 import re
 import shutil
@@ -48,9 +49,9 @@ def check_books(c, r, final):
 def conn_live_plain():
     """Piped: a client and a server row each 200 ms, under a header; the
     whole run's rows equal the result's books, the client's last live row
-    (the run ends once the count is done, between two rows) holds no more; cumulative counts never go back; the
-    completed per interval over its length is the CPS shown; every line
-    fits 80 columns."""
+    (the run ends once the count is done, between two rows) holds no
+    more; cumulative counts never go back; the completed per interval
+    over its length is the CPS shown; every line fits 80 columns."""
     c = Checker("conn_live_plain")
     r = tb.run_both(OPTS + ["--plain"])
     c.eq(r.rc, 0, "exit code: %r" % r.err[-2000:])
@@ -132,7 +133,37 @@ def conn_live_terminal():
     c.done()
 
 
-CASES = cases.by_name(conn_live_plain, conn_live_terminal)
+def conn_count_end():
+    """One bulk connection of 2 MB with --interval 20s: the run ends
+    when the connection has ended, before the first interval's end
+    (it lasted to that end before, and its goodput was 2 MB over 20 s);
+    stop reason "count", no live row; the server delivered every byte,
+    and the goodput is the client's bytes over the run's time."""
+    c = Checker("conn_count_end")
+    size, iv = 2000000, 20
+    r = tb.run_both(["--conn-app", "bulk", "--conn-count", "1",
+                     "--conn-concurrency", "1", "--conn-bulk", str(size),
+                     "--interval", "%ds" % iv, "--duration", "60s", "--plain"])
+    c.eq(r.rc, 0, "exit code: %r" % r.err[-2000:])
+    if r.doc is None:
+        c.done(r)
+    conn, srv = r.doc["connections"], r.doc["connections_server"]
+    c.eq(r.doc.get("stop_reason"), "count", "stop reason")
+    c.eq((conn["books"]["completed"], conn["books"]["failed_total"]), (1, 0),
+         "completed, failed")
+    c.eq(srv["books"]["l7_rx_bytes"], size, "the server delivered every byte")
+    c.true(r.doc["duration_s"] < iv / 2, "the run took %.3f s, less than "
+           "half the %d s interval" % (r.doc["duration_s"], iv))
+    c.eq(rows(r.out.partition("conn: the whole run, after the drain")[0]), [],
+         "no live row: no interval ended")
+    gp = conn["rates"]["goodput_bytes_per_s"] * conn["duration_s"]
+    c.true(abs(gp - size) <= size * 0.01, "goodput %.0f B/s x %.3f s = the "
+           "%d B sent (%.0f)" % (conn["rates"]["goodput_bytes_per_s"],
+                                 conn["duration_s"], size, gp))
+    c.done(r)
+
+
+CASES = cases.by_name(conn_live_plain, conn_live_terminal, conn_count_end)
 
 if __name__ == "__main__":
     cases.main(CASES)
