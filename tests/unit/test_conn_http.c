@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "conn_pair.h"
+#include "rss_key.h"
 #include "wr_test.h"
 
 static struct pair P;
@@ -293,21 +294,12 @@ test_books_sum(void)
 	WR_CHECK_U64(sum.lat.ttfb_us.nb, 0);
 }
 
-/* The RSS key of Microsoft's specification (tcp/srcport.h's vectors). */
-static const uint8_t key[40] = {
-	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
-	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
-	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-};
-
 /* With RSS, every source tuple's reply reaches the client's queue. */
 static void
 test_rss(void)
 {
 	static const uint16_t reta[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
-	const struct wr_conn_rss rss = { key, sizeof(key), reta, 8, 2 };
+	const struct wr_conn_rss rss = { ms_key, sizeof(ms_key), reta, 8, 2 };
 	struct wr_conn_cfg cc, sc;
 	struct wr_error err;
 	const uint64_t n = 500;
@@ -341,8 +333,8 @@ test_rss_many(void)
 {
 	static uint16_t reta[128];
 	static const uint16_t none[4] = { 0, 1, 0, 1 };
-	const struct wr_conn_rss rss = { key, sizeof(key), reta, 128, 5 };
-	const struct wr_conn_rss bad = { key, sizeof(key), none, 4, 2 };
+	const struct wr_conn_rss rss = { ms_key, sizeof(ms_key), reta, 128, 5 };
+	const struct wr_conn_rss bad = { ms_key, sizeof(ms_key), none, 4, 2 };
 	const struct wr_conn_books *b;
 	struct wr_conn_cfg cc, sc;
 	struct wr_error err;
