@@ -422,7 +422,6 @@ def conn_idle_restart():
             cl.kill()
             rest, err = cl.communicate()
         r2 = rest.split()
-        time.sleep(1.5)    # tcpdump hands over its buffer every second
         stop_tcpdump(td)
         td = None
         p.send_signal(signal.SIGINT)     # the client is done: stop early
