@@ -373,7 +373,8 @@ def serve_live_rate():
     builds beside it), 4 runs of 4 passed with samples of 1.73-2.00 Mpps
     at 2 Mpps, every frame short clamped after a stall the kernel
     confirms; one run with another suite running beside it in the same
-    VM failed, 41 of its 1.06 M clamped frames judged CPU bound. Then, in
+    VM failed, 41 of its 1.06 M clamped frames judged CPU bound. A run
+    with stalls the kernel does not account for runs again (once). Then, in
     a second run on the same server at 10 kpps, TX paused and resumed: a
     sample while paused sent nothing, one after sent again. Both runs
     balanced."""
@@ -381,18 +382,16 @@ def serve_live_rate():
     s = Server()
     try:
         with s.client() as cl:
-            cl.start(dict(ONE_WAY, rate="1Mpps", duration="6s",
-                          interval="0.5s"))
-            # The clock status gives is the last sample's: t_a is before
-            # the update, and every sample after the one status gives once
-            # it is done starts after it.
-            t_a = wait_elapsed(cl, 2500)
-            reply = cl.update(rate="2Mpps")
-            t_b = wait_elapsed(cl, 0) + 0.5
-            c.eq([q["pps"] for q in reply["tx_pps"]], [2e6],
-                 "update's reply: the new rate per TX queue")
-            doc = cl.wait(60)["result"]
-            balanced(c, doc, "live run")
+            for attempt in range(LIVE_RATE_ATTEMPTS):
+                doc, t_a, t_b, reply = live_rate_run(cl)
+                c.eq([q["pps"] for q in reply["tx_pps"]], [2e6],
+                     "update's reply: the new rate per TX queue")
+                balanced(c, doc, "live run %d" % attempt)
+                st = doc["totals"][0]["rate"]["stalls"]
+                if wrtest.stalls_confirmed(st) or attempt == LIVE_RATE_ATTEMPTS - 1:
+                    break
+                print("note: live run %d: %s; not the kernel's, so run again"
+                      % (attempt, wrtest.stalls_text(st)))
             live_rate_budget(c, doc, [(0.0, t_a, 1e6), (t_b, 6.0, 2e6)])
             cl.start(dict(ONE_WAY, rate="10kpps", duration="5s",
                           interval="0.5s"))
@@ -413,6 +412,29 @@ def serve_live_rate():
     finally:
         s.close()
     c.done()
+
+
+# A live run whose stalls the kernel does not account for runs again, once
+# (as check_rate in tests/vdev/test_vdev.py): on 2026-12-07 one CI run's
+# worker lost 49 ms with no time off its CPU, in the kernel or stolen by
+# the hypervisor (steal, which this kernel takes out of a thread's CPU
+# time), a pause of the VM its guest cannot see. A stall of wirerate's own
+# would come back in the second run.
+LIVE_RATE_ATTEMPTS = 2
+
+
+def live_rate_run(cl):
+    """1 Mpps for 2.5 s, then 2 Mpps by update, 6 s in all: the result,
+    the trial's clock before the update and after it, the update's
+    reply."""
+    cl.start(dict(ONE_WAY, rate="1Mpps", duration="6s", interval="0.5s"))
+    # The clock status gives is the last sample's: t_a is before the
+    # update, and every sample after the one status gives once it is done
+    # starts after it.
+    t_a = wait_elapsed(cl, 2500)
+    reply = cl.update(rate="2Mpps")
+    t_b = wait_elapsed(cl, 0) + 0.5
+    return cl.wait(60)["result"], t_a, t_b, reply
 
 
 def wait_elapsed(cl, ms):
