@@ -72,6 +72,7 @@ connq_flush(struct wr_connq *q)
 	if (q->nb_out == 0)
 		return;
 	sent = rte_eth_tx_burst(q->txq->port, q->txq->queue, q->out, q->nb_out);
+	q->turn_sent += sent;
 	for (i = 0; i < sent; i++)
 		bytes += q->out[i]->pkt_len;
 	wr_counter_add(&q->st.nb_tx_pkts, sent);
@@ -350,8 +351,11 @@ wr_connq_main(struct wr_worker *w)
 		/* Frames still waiting: no new connection this turn. */
 		wr_conn_engine_tx_busy(q->eng, q->nb_out != 0);
 		wr_conn_engine_poll(q->eng, now_us);
-		work += q->nb_out;
 		connq_flush(q);
+		/* Busy: a frame received or taken by the PMD; a turn that only
+		 * found its frames refused again (the peer behind) is idle. */
+		work += q->turn_sent;
+		q->turn_sent = 0;
 		connq_turn_end(w, q);
 		prev = tsc;
 		tsc = rte_rdtsc();

@@ -118,6 +118,7 @@ struct wr_connq {
 	uint16_t nb_cache;            /* mbufs left in cache[] (from the top) */
 	uint16_t nb_out;              /* segments waiting in out[]: those
 	                               * refused first, in their order */
+	uint32_t turn_sent;           /* segments the PMD took this turn */
 	struct rte_mbuf *cur;         /* the buffer the engine writes into */
 	struct rte_mbuf *cache[WR_CONNQ_CACHE];
 	struct rte_mbuf *out[WR_CONNQ_OUT];
