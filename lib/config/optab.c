@@ -519,8 +519,8 @@ const struct wr_optdesc wr_optab[] = {
 		"connection's 4-tuple stays\nin TIME_WAIT, >= 1ms [60s, 2 MSL as Linux]",
 		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
 	{ "conn-mss", REQ, WR_OPT_CONN_MSS, "BYTES", "the MSS announced, "
-		"536..8960 (with --port-ip\nvlan= or IPv6 less: the frame stays within\n"
-		"9018 bytes) [1460, IPv6 1440]", WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
+		"536..8960 (IPv6\n20 less: the frame stays within 9018 bytes)\n"
+		"[1460, IPv6 1440]", WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
 	{ "conn-window", REQ, WR_OPT_CONN_WINDOW, "BYTES", "the receive window "
 		"announced (window scale\nas it needs), 1024..1073725440 [262144]",
 		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },

@@ -166,6 +166,11 @@ check_ports(const struct wr_config *cfg, uint8_t f, struct wr_error *err)
 				"IPv%u address; give it one with --port-ip %u=ADDR/LEN "
 				"(a connection starts from its port's address)", p,
 				f, p);
+		if (cfg->port_ip[p].vlan_id != 0)
+			return wr_err_usage(err, -EINVAL, "--port-ip %u=...,vlan=%u: "
+				"a connection's frames carry no VLAN tag (its ARP "
+				"would); give the port an untagged address", p,
+				cfg->port_ip[p].vlan_id);
 	}
 	if (m == 0)
 		return wr_err_usage(err, -EINVAL, "--conn with --tx-ports none: no "
@@ -197,10 +202,8 @@ check_sizes(struct wr_config *cfg, struct wr_error *err)
 	struct wr_conn_cfg *c = &cfg->conn.cfg;
 	unsigned int ip = c->family == 4 ? 20 : 40, max_mss, frame;
 	uint64_t tuples = (uint64_t)c->nb_laddrs * (c->lport_last - c->lport_first + 1u);
-	unsigned int p = __builtin_ctzll(run_ports(cfg));
 
-	max_mss = WR_FRAME_MAX_SIZE - FRAME_AROUND_BYTES - ip -
-		(cfg->port_ip[p].vlan_id != 0 ? 4 : 0);
+	max_mss = WR_FRAME_MAX_SIZE - FRAME_AROUND_BYTES - ip;
 	if (!cfg->conn.mss_set)
 		c->mss_bytes = (uint16_t)(1500 - 20 - ip);
 	else if (c->mss_bytes > max_mss)
@@ -212,8 +215,7 @@ check_sizes(struct wr_config *cfg, struct wr_error *err)
 	 * follow the frame size, as for --size (a segment that the ring or an
 	 * mbuf cannot hold would be cut, and the connection would stall).
 	 */
-	frame = c->mss_bytes + ip + FRAME_AROUND_BYTES +
-		(cfg->port_ip[p].vlan_id != 0 ? 4 : 0);
+	frame = c->mss_bytes + ip + FRAME_AROUND_BYTES;
 	if (frame > RTE_ETHER_MAX_LEN && frame > cfg->frame_size)
 		cfg->frame_size = frame;
 	for (c->wscale = 0; (c->rcv_wnd_bytes >> c->wscale) > 65535; c->wscale++)

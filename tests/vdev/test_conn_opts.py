@@ -46,6 +46,8 @@ BAD = [
      "--conn: port 0 has no IPv4 address; give it one with --port-ip 0="),
     (["--conn", "client", "--port-ip", "0=198.18.0.2/15", "--conn-server",
       "[2001:2::1]:80"], "--conn: port 0 has no IPv6 address"),
+    (["--conn", "server", "--port-ip", "0=198.19.0.1/15,vlan=7"],
+     "--port-ip 0=...,vlan=7: a connection's frames carry no VLAN tag"),
     (["--conn-rate", "100"], "--conn-rate needs --conn client or --conn server"),
     (["--conn-listen", "8080"], "--conn-listen needs --conn client or"),
     (CLIENT + ["--size", "128"], "--conn with --size: a connection run sends "
