@@ -161,6 +161,35 @@ def conn_both_hold():
     c.done(r)
 
 
+def conn_both_pool_note():
+    """A client at 5,000 a second with a pool of 1,000 and the default
+    TIME_WAIT (60 s): before traffic a note says the pool holds 17 starts
+    a second once full and names --conn-concurrency 5000 (the 1 s run's
+    starts); the engine then refuses starts for want of a slot (not
+    started, pool) and attempts no more than the pool. With a TIME_WAIT
+    of 100 ms (500 slots held at that rate) no note, and no start is
+    refused."""
+    c = Checker("conn_both_pool_note")
+    base = ["--conn-rate", "5000", "--conn-concurrency", "1000", "--duration", "1s",
+            "--conn-body", "100", "--quiet"]
+    for tw, full in ((None, True), ("100ms", False)):
+        r = run_both(base + (["--conn-time-wait", tw] if tw else []))
+        c.eq(r.rc, 0, "TIME_WAIT %s: exit code: %r" % (tw, r.err[-2000:]))
+        if r.doc is None:
+            c.done(r)
+        b = r.doc["connections"]["books"]
+        said = "holds 17 starts a second once full" in r.err and \
+            "--conn-concurrency 5000 or more" in r.err
+        c.eq((said, b["unstarted"]["pool"] > 0), (full, full),
+             "TIME_WAIT %s: the note, the pool's refusals (%r): %r" % (
+                 tw, b["unstarted"], r.err[-600:]))
+        c.true(b["attempted"] <= 1000 if full else b["attempted"] > 4000,
+               "TIME_WAIT %s: attempted %d" % (tw, b["attempted"]))
+        c.eq(b["attempted"], b["completed"] + b["failed_total"] + b["open"],
+             "TIME_WAIT %s: the books close" % tw)
+    c.done(r)
+
+
 def conn_both_queues():
     """Two queue pairs a port over a net_ring pair, whose queue n feeds
     the other end's queue n: the client's two workers split --conn-count
@@ -212,7 +241,7 @@ def conn_both_queues():
 
 
 CASES = cases.by_name(conn_both_ring, conn_both_full, conn_both_hold,
-                      conn_both_queues)
+                      conn_both_pool_note, conn_both_queues)
 
 if __name__ == "__main__":
     cases.main(CASES)
