@@ -3,10 +3,9 @@
 
 conn_cps: wirerate's HTTP client and server back to back in one process
 (--conn 0=client,1=server over a net_ring pair), one request a
-connection, as fast as the engines go, for --seconds (a run of a fixed
-count ends at the stats tick after its last connection, which caps the
-rate at the count over whole seconds: 200,000 read as 196,000 a second
-where the engines make 480,000). Per run: connections a second (the
+connection, as fast as the engines go, for --seconds (every run the
+same window, whatever the host's speed, where a fixed count would make
+the slow runs longer). Per run: connections a second (the
 client's completed over the run's duration_s, after the drain that
 closes every open connection), failures (must be 0), frames the rings
 refused, and TSC cycles per connection (the busy TSC of the two worker
@@ -55,10 +54,10 @@ def refused_frames(out):
 
 def failed_before_end(cl):
     """The client's failures up to its last stats row before the run's
-    end (the rows' counts are cumulative). Those after it are the drain's:
-    with the server in the same process, both engines drain at the same
-    instant and the draining server answers the SYNs still in flight with
-    RST (refused), up to the connections open at once."""
+    end (the rows' counts are cumulative). Those after it, the drain's,
+    are shown apart (failed_at_end): the servers of a one-process run no
+    longer take the drain (docs/tcp.md, "Both roles in one run"), so
+    that figure stays 0 unless something new refuses the last starts."""
     return cl["intervals"][-1]["failed"] if cl["intervals"] else 0
 
 

@@ -178,10 +178,11 @@ test_bulk_drain(void)
 /*
  * Memory per connection: wr_conn_engine_mem_bytes / max_open for a
  * million connections. The bound: the pool's 132 bytes (conn.h's 128 and
- * a free-list slot), the table's entry (16 bytes IPv4, 40 IPv6) and up
- * to 8 bytes of bucket heads, two timer links of 16 bytes, the app state
- * of 48: 236 bytes IPv4, 260 IPv6; the engine's own few KB spread over
- * the million add less than one byte.
+ * a free-list slot), the table's entry (16 bytes IPv4, 40 IPv6) and its
+ * bucket heads (4 bytes and a little more: a power of two), two timer
+ * links of 16 bytes, the app state of 48, the SACK map's 2: 234 bytes
+ * IPv4, 258 IPv6, and less than three more for the buckets' rounding
+ * and the engine's own few KB spread over the million.
  */
 static void
 test_mem_per_conn(void)
