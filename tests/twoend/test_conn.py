@@ -9,7 +9,9 @@ the SYNs wirerate sent. Server: kernel clients (h2load, wrk) in the
 namespace against wirerate's server; their request counts against the
 server's. Checksum offload is off on the namespace's end: af_packet
 hands the host end the kernel's frames with the TCP checksum not yet
-filled in, which the engine would count as bad.
+filled in, which the engine would count as bad. The IPv6 cases
+(conn_nginx6, conn_h2load6) give the namespace's end an IPv6 address as
+well; each end finds the other by neighbour discovery.
 Usage: test_conn.py CASE (see CASES)."""
 import os
 import re
@@ -195,6 +197,82 @@ def conn_nginx():
         shutil.rmtree(d, ignore_errors=True)
 
 
+ME6, KERNEL6 = "2001:db8:18::1", "2001:db8:18::fe"
+# SYN without ACK in an IPv6 packet with no extension header (tcpdump's
+# tcp[] does not reach past an IPv6 header): TCP's flags at 40 + 13.
+SYN6_FILTER = "ip6 and tcp and (ip6[53] & 0x12) == 0x02"
+
+
+def make_bed6():
+    """make_bed's veth pair with IPv6 on the namespace's end: the kernel's
+    address without duplicate detection, IPv4 and the host end as there."""
+    make_bed()
+    nsexec("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=0")
+    nsexec("sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=0" % PEER)
+    ip("-n", NS, "addr", "add", KERNEL6 + "/64", "dev", PEER, "nodad")
+
+
+def conn_nginx6():
+    """IPv6: 2,000 connections of one request each to nginx listening on
+    the namespace's IPv6 address, wirerate's port finding it by neighbour
+    discovery and answering the kernel's: all completed; nginx's access
+    log has a line for each, from wirerate's IPv6 address; tcpdump counts
+    as many IPv6 SYNs as wirerate attempted; the kernel's neighbour table
+    holds wirerate's address with the port's MAC."""
+    c = Checker("conn_nginx6")
+    probe(c, "nginx", "tcpdump", "ethtool")
+    n = 2000
+    d = tempfile.mkdtemp(prefix="wrcn")
+    make_bed6()
+    td = None
+    conf = os.path.join(d, "nginx.conf")
+    try:
+        with open(conf, "w") as f:
+            f.write(NGINX_CONF.format(d=d, addr="[%s]" % KERNEL6))
+        nsexec("nginx", "-c", conf)
+        pcap = os.path.join(d, "syn.pcap")
+        td = start_tcpdump(pcap)
+        r = wrtest.run(vdevs(), [
+            "--port-ip", "0=%s/64" % ME6, "--conn", "client", "--conn-server",
+            "[%s]:80" % KERNEL6, "--conn-count", str(n), "--conn-rate", "2000",
+            "--duration", "60", "--plain"], timeout=150)
+        time.sleep(0.5)
+        stop_tcpdump(td)
+        td = None
+        neigh = wrtest.sh("ip", "-n", NS, "-6", "neigh", "show", "dev", PEER).stdout
+        mac = wrtest.sh("cat", "/sys/class/net/%s/address" % HOST).stdout.strip()
+        nsexec("nginx", "-c", conf, "-s", "stop", check=False)
+        c.eq(r.rc, 0, "exit code (%r)" % r.err[-300:])
+        b = books(r.doc)
+        c.eq((b.get("attempted"), b.get("completed"), b.get("open")), (n, n, 0),
+             "attempted, completed, open at the end")
+        c.eq(r.doc and r.doc["connections"].get("family"), 6, "the run's family")
+        with open(os.path.join(d, "access.log")) as f:
+            lines = [l for l in f if l.strip()]
+        c.eq(len(lines), n, "lines in nginx's access log")
+        c.eq(len([l for l in lines if l.startswith(ME6 + " ") and '" 200 ' in l]), n,
+             "of them, from %s with status 200" % ME6)
+        got = wrtest.sh("tcpdump", "-nr", pcap, SYN6_FILTER, timeout=60).stdout
+        rows = [l.split() for l in got.splitlines() if l.strip()]
+        distinct = {(x[2], x[4], x[x.index("seq") + 1] if "seq" in x else None)
+                    for x in rows}
+        c.eq(len(distinct), b.get("attempted"), "distinct IPv6 SYNs tcpdump counted = "
+             "attempted")
+        c.true(re.search(r"^%s lladdr %s " % (re.escape(ME6), re.escape(mac)), neigh, re.M)
+               is not None, "the kernel's neighbour entry for %s is the port's MAC %s: %r"
+               % (ME6, mac, neigh))
+        print("nginx over IPv6: attempted %s, completed %s, access log %d lines, "
+              "SYNs %d (%d distinct)" % (b.get("attempted"), b.get("completed"),
+                                         len(lines), len(rows), len(distinct)))
+        c.done(r)
+    finally:
+        if td is not None:
+            stop_tcpdump(td)
+        nsexec("nginx", "-c", conf, "-s", "stop", check=False)
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def conn_jumbo_mss():
     """A jumbo --conn-mss sets the port up for jumbo frames, as --size
     would: the kernel interface's MTU 1500 refused naming the command
@@ -223,13 +301,13 @@ def conn_jumbo_mss():
         drop_bed()
 
 
-def serve(d, seconds, extra=()):
-    """wirerate's server on the host end for seconds (and options extra),
-    in the background; returns the process once its first interval row is
-    out."""
+def serve(d, seconds, extra=(), addr=ME + "/24"):
+    """wirerate's server on the host end, at addr, for seconds (and
+    options extra), in the background; returns the process once its
+    first interval row is out."""
     path = os.path.join(d, "s.json")
     argv = [wrtest.WIRERATE] + wrtest.eal_args(vdevs()) + [
-        "--", "--port-ip", "0=%s/24" % ME, "--conn", "server", "--conn-listen",
+        "--", "--port-ip", "0=%s" % addr, "--conn", "server", "--conn-listen",
         "80", "--duration", str(seconds), "--plain", "--json", path] + list(extra)
     with open(os.path.join(d, "s.out"), "w") as out:
         p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
@@ -277,6 +355,42 @@ def conn_h2load():
         c.eq(b.get("accepted"), 8, "connections accepted (h2load's -c)")
         c.eq(b.get("open"), 0, "open at the end")
         print("h2load: %s; wirerate served %s" % (m and m.group(0), b.get("reqs_served")))
+        c.done(wrtest.Result(rc, out, "", doc))
+    finally:
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def conn_h2load6():
+    """IPv6: h2load in the namespace (HTTP/1.1, exactly 5,000 requests on
+    4 connections) to wirerate's server at its IPv6 address, which the
+    kernel finds by neighbour discovery: all succeeded, the server served
+    exactly that many, on IPv6 connections."""
+    c = Checker("conn_h2load6")
+    probe(c, "h2load", "ethtool")
+    n = 5000
+    d = tempfile.mkdtemp(prefix="wrcn")
+    make_bed6()
+    try:
+        p, path = serve(d, 8, addr=ME6 + "/64")
+        h = nsexec("h2load", "--h1", "-n", str(n), "-c", "4", "-t", "1",
+                   "http://[%s]/" % ME6, check=False, timeout=60)
+        rc, out, doc = served_doc(p, path, d)
+        m = re.search(r"requests: (\d+) total, (\d+) started, (\d+) done, (\d+) "
+                      r"succeeded, (\d+) failed, (\d+) errored", h.stdout)
+        c.true(m is not None, "h2load's summary: %r" % (h.stdout + h.stderr)[-500:])
+        c.eq(rc, 0, "wirerate's exit code (%r)" % out[-300:])
+        b = books(doc)
+        if m:
+            c.eq((int(m.group(4)), int(m.group(5)), int(m.group(6))), (n, 0, 0),
+                 "h2load: succeeded, failed, errored")
+            c.eq(b.get("reqs_served"), int(m.group(4)),
+                 "served by wirerate = succeeded in h2load")
+        c.eq((b.get("accepted"), b.get("open")), (4, 0),
+             "connections accepted (h2load's -c), open at the end")
+        c.eq(doc and doc["connections"].get("family"), 6, "the server's family")
+        print("h2load over IPv6: %s; wirerate served %s" % (
+            m and m.group(0), b.get("reqs_served")))
         c.done(wrtest.Result(rc, out, "", doc))
     finally:
         drop_bed()
@@ -451,7 +565,7 @@ def conn_idle_restart():
         shutil.rmtree(d, ignore_errors=True)
 
 
-CASES = cases.by_name(conn_nginx, conn_h2load, conn_wrk, conn_jumbo_mss,
+CASES = cases.by_name(conn_nginx, conn_nginx6, conn_h2load, conn_h2load6, conn_wrk, conn_jumbo_mss,
                       conn_idle_restart)
 
 if __name__ == "__main__":

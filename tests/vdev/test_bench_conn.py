@@ -43,7 +43,7 @@ def bench_conn_memif():
     c.true(not m.get("error") and not r.get("error"), "both runs: %r" % t)
     if m.get("error") or r.get("error"):
         c.done()
-    c.eq((m["failed"], m["failed_at_end"], r["failed"]), (0, 0, 0),
+    c.eq((m["failed"], m["failed_at_end"], r["failed"], r["failed_at_end"]), (0, 0, 0, 0),
          "failed (memif: at the drain too: the server process outlives it)")
     c.true(m["completed"] > 0, "memif: connections completed")
     c.eq(m["attempted"], m["completed"], "memif: attempted = completed")
