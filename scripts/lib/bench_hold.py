@@ -6,8 +6,8 @@ checked. Prints the connections held (held = attempted, 0 failed), the
 checks answered, the process's peak resident set (VmRSS, sampled every
 0.2 s from /proc) and its hugepages (HugetlbPages: the pools and both
 engines' connection memory live there), and those over the connections
-held, beside the engine's bytes a connection from sizeof (docs/tcp.md,
-"Memory per connection")."""
+held. docs/tcp.md ("Memory per connection") sets them beside the
+engine's bytes a connection from sizeof (unit conn_http)."""
 import json
 import os
 import subprocess
