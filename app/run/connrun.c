@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -406,7 +407,8 @@ static void
 pool_note(const struct wr_config *cfg)
 {
 	const struct wr_conn_cfg *c = &cfg->conn.cfg;
-	uint64_t hold_us = c->time_wait_us, need;
+	uint64_t hold_us = c->time_wait_us;
+	double need;
 	unsigned int p;
 	bool client = false;
 
@@ -416,20 +418,21 @@ pool_note(const struct wr_config *cfg)
 		return;
 	if (cfg->duration_ms != 0 && cfg->duration_ms * 1000 < hold_us)
 		hold_us = cfg->duration_ms * 1000;
-	need = c->cps * hold_us / 1000000;
-	if (c->nb_conns != 0 && c->nb_conns < need)
-		need = c->nb_conns;
-	if (need <= c->max_open)
+	/* In doubles: a rate of 10^9 times a TIME_WAIT of hours. */
+	need = (double)c->cps * (double)hold_us / 1e6;
+	if (c->nb_conns != 0 && (double)c->nb_conns < need)
+		need = (double)c->nb_conns;
+	if (need <= (double)c->max_open)
 		return;
 	fprintf(stderr, "wirerate: note: --conn-rate %" PRIu64 " with a "
 		"TIME_WAIT of %.3g s (--conn-time-wait): a closed connection "
 		"keeps its pool slot that long, so the pool of %u a port "
 		"(--conn-concurrency) holds %.0f starts a second once full; "
 		"the starts it refuses count as not started (pool). Holding "
-		"the rate takes --conn-concurrency %" PRIu64 " or more, or a "
+		"the rate takes --conn-concurrency %.0f or more, or a "
 		"shorter --conn-time-wait\n", c->cps,
 		(double)c->time_wait_us / 1e6, c->max_open,
-		(double)c->max_open * 1e6 / (double)c->time_wait_us, need);
+		(double)c->max_open * 1e6 / (double)c->time_wait_us, ceil(need));
 }
 
 int
