@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +116,45 @@ app_connmem_avail_bytes(int dd, char **argv)
 	return meminfo("HugePages_Total:") * meminfo("Hugepagesize:") * 1024;
 }
 
+/*
+ * A closed connection keeps its pool slot for its TIME_WAIT: a client
+ * whose rate fills the pool within the run starts no more than the pool
+ * over TIME_WAIT a second after that (the rest counted as not started,
+ * pool). Said before EAL (and by `wirerate check`), with what would hold
+ * the rate.
+ */
+static void
+pool_note(const struct wr_config *cfg)
+{
+	const struct wr_conn_cfg *c = &cfg->conn.cfg;
+	uint64_t hold_us = c->time_wait_us;
+	double need;
+	unsigned int p;
+	bool client = false;
+
+	for (p = 0; p < WR_MAX_PORTS; p++)
+		client = client || wr_opts_conn_port_role(cfg, p) == WR_CONN_CLIENT;
+	if (!client || c->cps == 0 || cfg->mode != WR_MODE_RUN)
+		return;
+	if (cfg->duration_ms != 0 && cfg->duration_ms * 1000 < hold_us)
+		hold_us = cfg->duration_ms * 1000;
+	/* In doubles: a rate of 10^9 times a TIME_WAIT of hours. */
+	need = (double)c->cps * (double)hold_us / 1e6;
+	if (c->nb_conns != 0 && (double)c->nb_conns < need)
+		need = (double)c->nb_conns;
+	if (need <= (double)c->max_open)
+		return;
+	fprintf(stderr, "wirerate: note: --conn-rate %" PRIu64 " with a "
+		"TIME_WAIT of %.3g s (--conn-time-wait): a closed connection "
+		"keeps its pool slot that long, so the pool of %u a port "
+		"(--conn-concurrency) holds %.0f starts a second once full; "
+		"the starts it refuses count as not started (pool). Holding "
+		"the rate takes --conn-concurrency %.0f or more, or a "
+		"shorter --conn-time-wait\n", c->cps,
+		(double)c->time_wait_us / 1e6, c->max_open,
+		(double)c->max_open * 1e6 / (double)c->time_wait_us, ceil(need));
+}
+
 int
 app_connmem_check(const struct wr_config *cfg, int dd, char **argv)
 {
@@ -125,6 +165,7 @@ app_connmem_check(const struct wr_config *cfg, int dd, char **argv)
 
 	if (cfg->conn.cfg.role == 0)
 		return APP_RUN;
+	pool_note(cfg);
 	avail = app_connmem_avail_bytes(dd, argv);
 	wr_err_clear(&err);
 	if (avail != 0 && wr_opts_conn_mem_check(cfg, nb_ports, avail, &err) != 0)

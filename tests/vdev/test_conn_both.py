@@ -168,7 +168,7 @@ def conn_both_pool_note():
     starts); the engine then refuses starts for want of a slot (not
     started, pool) and attempts no more than the pool. With a TIME_WAIT
     of 100 ms (500 slots held at that rate) no note, and no start is
-    refused."""
+    refused. `wirerate check` of the first says the same and exits 0."""
     c = Checker("conn_both_pool_note")
     base = ["--conn-rate", "5000", "--conn-concurrency", "1000", "--duration", "1s",
             "--conn-body", "100", "--quiet"]
@@ -187,6 +187,10 @@ def conn_both_pool_note():
                "TIME_WAIT %s: attempted %d" % (tw, b["attempted"]))
         c.eq(b["attempted"], b["completed"] + b["failed_total"] + b["open"],
              "TIME_WAIT %s: the books close" % tw)
+    p = subprocess.run([wrtest.WIRERATE, "check", "--"] + BOTH + base, capture_output=True,
+                       text=True, timeout=30, stdin=subprocess.DEVNULL)
+    c.eq((p.returncode, "holds 17 starts a second once full" in p.stderr), (0, True),
+         "wirerate check: exit 0 and the note: %r" % p.stderr[-600:])
     c.done(r)
 
 
