@@ -125,12 +125,13 @@ def stop_tcpdump(p, quiet_s=1.2, limit_s=15):
         p.wait()
 
 
-def syns(path):
-    """SYNs without ACK in the capture at path, as tcpdump reads them:
-    (all of them, distinct ones). A SYN sent again (RFC 6298: no answer
-    in time, e.g. a kernel that dropped it under load) has the same
-    addresses, ports and sequence number as the first."""
-    p = wrtest.sh("tcpdump", "-nr", path, SYN_FILTER, timeout=60)
+def syns(path, filt=SYN_FILTER):
+    """SYNs without ACK (filt: tcpdump's filter for them) in the capture
+    at path, as tcpdump reads them: (all of them, distinct ones). A SYN
+    sent again (RFC 6298: no answer in time, e.g. a kernel that dropped
+    it under load) has the same addresses, ports and sequence number as
+    the first."""
+    p = wrtest.sh("tcpdump", "-nr", path, filt, timeout=60)
     rows = [l.split() for l in p.stdout.splitlines() if l.strip()]
     keys = set()
     for r in rows:
@@ -143,6 +144,31 @@ def books(doc):
     return doc["connections"]["books"] if doc and "connections" in doc else {}
 
 
+def nginx_run(d, listen, opts):
+    """nginx in the namespace listening on listen (its conf, logs and
+    pid in d), tcpdump on the namespace's end into d/syn.pcap, and
+    wirerate's client (options opts) against it; nginx stays up. Returns
+    (wirerate.Result, the capture's path, nginx's access log lines)."""
+    with open(os.path.join(d, "nginx.conf"), "w") as f:
+        f.write(NGINX_CONF.format(d=d, addr=listen))
+    nsexec("nginx", "-c", os.path.join(d, "nginx.conf"))
+    pcap = os.path.join(d, "syn.pcap")
+    td = start_tcpdump(pcap)
+    try:
+        r = wrtest.run(vdevs(), ["--conn", "client", "--duration", "60", "--plain"] +
+                       opts, timeout=150)
+        time.sleep(0.5)
+    finally:
+        stop_tcpdump(td)
+    with open(os.path.join(d, "access.log")) as f:
+        lines = [l for l in f if l.strip()]
+    return r, pcap, lines
+
+
+def nginx_stop(d):
+    nsexec("nginx", "-c", os.path.join(d, "nginx.conf"), "-s", "stop", check=False)
+
+
 def conn_nginx():
     """10,000 connections of one request each to nginx: all completed;
     nginx's access log has a line for each; tcpdump counts as many SYNs
@@ -152,21 +178,11 @@ def conn_nginx():
     n = 10000
     d = tempfile.mkdtemp(prefix="wrcn")
     make_bed()
-    td = None
     try:
-        with open(os.path.join(d, "nginx.conf"), "w") as f:
-            f.write(NGINX_CONF.format(d=d, addr=KERNEL))
-        nsexec("nginx", "-c", os.path.join(d, "nginx.conf"))
-        pcap = os.path.join(d, "syn.pcap")
-        td = start_tcpdump(pcap)
-        r = wrtest.run(vdevs(), [
-            "--port-ip", "0=%s/24" % ME, "--conn", "client", "--conn-server",
-            KERNEL + ":80", "--conn-count", str(n), "--conn-rate", "3000",
-            "--duration", "60", "--plain"], timeout=150)
-        time.sleep(0.5)
-        stop_tcpdump(td)
-        td = None
-        nsexec("nginx", "-c", os.path.join(d, "nginx.conf"), "-s", "stop", check=False)
+        r, pcap, lines = nginx_run(d, KERNEL, [
+            "--port-ip", "0=%s/24" % ME, "--conn-server", KERNEL + ":80",
+            "--conn-count", str(n), "--conn-rate", "3000"])
+        nginx_stop(d)
         c.eq(r.rc, 0, "exit code (%r)" % r.err[-300:])
         b = books(r.doc)
         c.eq(b.get("attempted"), n, "attempted")
@@ -174,8 +190,6 @@ def conn_nginx():
         c.eq(b.get("open"), 0, "open at the end")
         c.eq(r.doc and r.doc["connections"]["books_check"].get("closed"), True,
              "the books close")
-        with open(os.path.join(d, "access.log")) as f:
-            lines = [l for l in f if l.strip()]
         c.eq(len(lines), n, "lines in nginx's access log")
         c.eq(len([l for l in lines if '" 200 ' in l]), n, "of them, status 200")
         got, distinct = syns(pcap)
@@ -190,9 +204,7 @@ def conn_nginx():
                   distinct, b.get("rtx_rto_segs")))
         c.done(r)
     finally:
-        if td is not None:
-            stop_tcpdump(td)
-        nsexec("nginx", "-c", os.path.join(d, "nginx.conf"), "-s", "stop", check=False)
+        nginx_stop(d)
         drop_bed()
         shutil.rmtree(d, ignore_errors=True)
 
@@ -224,51 +236,33 @@ def conn_nginx6():
     n = 2000
     d = tempfile.mkdtemp(prefix="wrcn")
     make_bed6()
-    td = None
-    conf = os.path.join(d, "nginx.conf")
     try:
-        with open(conf, "w") as f:
-            f.write(NGINX_CONF.format(d=d, addr="[%s]" % KERNEL6))
-        nsexec("nginx", "-c", conf)
-        pcap = os.path.join(d, "syn.pcap")
-        td = start_tcpdump(pcap)
-        r = wrtest.run(vdevs(), [
-            "--port-ip", "0=%s/64" % ME6, "--conn", "client", "--conn-server",
-            "[%s]:80" % KERNEL6, "--conn-count", str(n), "--conn-rate", "2000",
-            "--duration", "60", "--plain"], timeout=150)
-        time.sleep(0.5)
-        stop_tcpdump(td)
-        td = None
+        r, pcap, lines = nginx_run(d, "[%s]" % KERNEL6, [
+            "--port-ip", "0=%s/64" % ME6, "--conn-server", "[%s]:80" % KERNEL6,
+            "--conn-count", str(n), "--conn-rate", "2000"])
         neigh = wrtest.sh("ip", "-n", NS, "-6", "neigh", "show", "dev", PEER).stdout
         mac = wrtest.sh("cat", "/sys/class/net/%s/address" % HOST).stdout.strip()
-        nsexec("nginx", "-c", conf, "-s", "stop", check=False)
+        nginx_stop(d)
         c.eq(r.rc, 0, "exit code (%r)" % r.err[-300:])
         b = books(r.doc)
         c.eq((b.get("attempted"), b.get("completed"), b.get("open")), (n, n, 0),
              "attempted, completed, open at the end")
         c.eq(r.doc and r.doc["connections"].get("family"), 6, "the run's family")
-        with open(os.path.join(d, "access.log")) as f:
-            lines = [l for l in f if l.strip()]
         c.eq(len(lines), n, "lines in nginx's access log")
         c.eq(len([l for l in lines if l.startswith(ME6 + " ") and '" 200 ' in l]), n,
              "of them, from %s with status 200" % ME6)
-        got = wrtest.sh("tcpdump", "-nr", pcap, SYN6_FILTER, timeout=60).stdout
-        rows = [l.split() for l in got.splitlines() if l.strip()]
-        distinct = {(x[2], x[4], x[x.index("seq") + 1] if "seq" in x else None)
-                    for x in rows}
-        c.eq(len(distinct), b.get("attempted"), "distinct IPv6 SYNs tcpdump counted = "
+        got, distinct = syns(pcap, SYN6_FILTER)
+        c.eq(distinct, b.get("attempted"), "distinct IPv6 SYNs tcpdump counted = "
              "attempted")
         c.true(re.search(r"^%s lladdr %s " % (re.escape(ME6), re.escape(mac)), neigh, re.M)
                is not None, "the kernel's neighbour entry for %s is the port's MAC %s: %r"
                % (ME6, mac, neigh))
         print("nginx over IPv6: attempted %s, completed %s, access log %d lines, "
               "SYNs %d (%d distinct)" % (b.get("attempted"), b.get("completed"),
-                                         len(lines), len(rows), len(distinct)))
+                                         len(lines), got, distinct))
         c.done(r)
     finally:
-        if td is not None:
-            stop_tcpdump(td)
-        nsexec("nginx", "-c", conf, "-s", "stop", check=False)
+        nginx_stop(d)
         drop_bed()
         shutil.rmtree(d, ignore_errors=True)
 
