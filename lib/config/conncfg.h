@@ -44,6 +44,8 @@ struct wr_conn_cfg {
 	uint32_t reqs_per_conn;      /* HTTP client: requests on one
 				      * connection (keep-alive), >= 1 */
 	uint64_t resp_body_bytes;    /* HTTP server: body of each answer */
+	uint64_t req_body_bytes;     /* HTTP client: body of each request
+				      * (a POST), 0 = none (a GET) */
 	uint64_t bulk_bytes;         /* bulk: bytes the client sends on each
 				      * connection, 0 = until drain */
 	uint64_t resp_timeout_us;    /* HTTP client: a response not complete

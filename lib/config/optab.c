@@ -497,8 +497,11 @@ const struct wr_optdesc wr_optab[] = {
 	{ "conn-body", REQ, WR_OPT_CONN_BODY, "BYTES", "http server: the body of "
 		"each answer,\n1..1000000000 (k/M/G) [1000]", WR_OPTSEC_CONN,
 		WR_PROF_CONN, NULL },
+	{ "conn-req-body", REQ, WR_OPT_CONN_REQ_BODY, "BYTES", "http client: each "
+		"request a POST with a\nbody of BYTES, 1..1000000000 (k/M/G) [a GET,\n"
+		"no body]", WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
 	{ "conn-path", REQ, WR_OPT_CONN_PATH, "PATH", "http client: the path of "
-		"each GET, starting\nwith /, at most 63 characters [/]",
+		"each request, starting\nwith /, at most 63 characters [/]",
 		WR_OPTSEC_CONN, WR_PROF_CONN, NULL },
 	{ "conn-host", REQ, WR_OPT_CONN_HOST, "NAME", "http client: the Host "
 		"header, at most 63\ncharacters [--conn-server's address]",

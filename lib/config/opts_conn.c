@@ -227,6 +227,9 @@ conn_number(int id, const char *v, struct wr_conn_cfg *c, struct wr_error *err)
 	case WR_OPT_CONN_BODY:
 		return wr_optv_u64("conn-body", v, 1, WR_CONN_MAX_BODY_BYTES,
 			&c->resp_body_bytes, err);
+	case WR_OPT_CONN_REQ_BODY:
+		return wr_optv_u64("conn-req-body", v, 1, WR_CONN_MAX_BODY_BYTES,
+			&c->req_body_bytes, err);
 	case WR_OPT_CONN_BULK:
 		return wr_optv_u64("conn-bulk", v, 1, WR_CONN_MAX_BULK_BYTES,
 			&c->bulk_bytes, err);

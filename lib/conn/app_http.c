@@ -4,17 +4,20 @@
  * application hooks of app.c.
  *
  * Client: on ESTABLISHED the GET goes out (keep-alive while more follow
- * on the connection, "Connection: close" on the last); the answer is
+ * on the connection, "Connection: close" on the last), or a POST and its
+ * req_body_bytes of pattern body (the pattern at the client's stream
+ * offsets, seeded by its ISS, as a bulk sender's); the answer is
  * parsed as it arrives (wr_http_resp_feed), timed (first and last byte),
  * bounded by resp_timeout_us; after the last answer the client closes
  * first (TIME_WAIT on its side, docs/tcp.md).
  *
- * Server: requests are counted as they arrive (wr_http_req_feed), each
- * answered by a head and resp_body_bytes of pattern body; it closes when
- * the client does.
+ * Server: requests are counted as they end, their bodies too
+ * (wr_http_req_feed), each answered by a head and resp_body_bytes of
+ * pattern body; it closes when the client does.
  *
  * A segment's payload is named by its stream offset (conn.h): the
- * client's current request starts at base_off; the server's stream is
+ * client's current request starts at base_off, the ones before it
+ * keep-alive requests of req_ka_bytes each; the server's stream is
  * answers of resp_bytes each back to back, base_off the start of the one
  * a segment falls in (moved by whole answers: no division).
  */
@@ -44,11 +47,13 @@ wr_conn_http_init(struct wr_conn_engine *e, struct wr_error *err)
 		return 0;
 	}
 	n = wr_http_req_write((char *)e->req_ka, sizeof(e->req_ka),
-		cfg->path, cfg->host, 1);
+		cfg->path, cfg->host, 1, cfg->req_body_bytes);
 	if (n > 0)
 		e->req_ka_len = (uint32_t)n;
+	e->req_ka_bytes = e->req_ka_len + cfg->req_body_bytes;
 	n = n < 0 ? n : wr_http_req_write((char *)e->req_close,
-		sizeof(e->req_close), cfg->path, cfg->host, 0);
+		sizeof(e->req_close), cfg->path, cfg->host, 0,
+		cfg->req_body_bytes);
 	if (n < 0)
 		return wr_err_usage(err, -EINVAL,
 			"conn: path and host: a request over %u bytes",
@@ -82,7 +87,8 @@ send_request(struct wr_conn_engine *e, uint32_t idx, uint64_t now_us)
 
 	st->base_off = c->tx_sent_bytes + c->app_tx_left_bytes;
 	st->nb_reqs++;
-	c->app_tx_left_bytes += last ? e->req_close_len : e->req_ka_len;
+	c->app_tx_left_bytes += (last ? e->req_close_len : e->req_ka_len) +
+		e->cfg.req_body_bytes;
 	request_out(e, idx, now_us);
 	wr_conn_push(e, idx, now_us);
 }
@@ -101,7 +107,8 @@ wr_conn_http_connect_bytes(struct wr_conn_engine *e, uint32_t idx)
 	/* The first request leaves with the handshake's last ACK. */
 	e->st[idx].nb_reqs = 1;
 	e->st[idx].base_off = 0;
-	return e->cfg.reqs_per_conn == 1 ? e->req_close_len : e->req_ka_len;
+	return (e->cfg.reqs_per_conn == 1 ? e->req_close_len : e->req_ka_len) +
+		e->cfg.req_body_bytes;
 }
 
 /* Client: an answer ended (good: 2xx); the next request or the close. */
@@ -182,17 +189,22 @@ http_client_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
 		answer_done(e, idx, good && good2, now_us);
 }
 
-/* Server: count the requests in the bytes, queue an answer for each. */
+/*
+ * Server: count the requests that ended in nb bytes, the first known of
+ * them at p (the others, not kept, are body: wr_http_req_skip), queue an
+ * answer for each.
+ */
 static void
 http_server_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
-	uint64_t known, uint64_t now_us)
+	uint64_t known, uint64_t nb, uint64_t now_us)
 {
 	struct wr_conn_state *st = &e->st[idx];
 	struct wr_tcp_conn *c = wr_tcp_pool_conn(&e->pool, idx);
 	uint64_t nb_done = 0;
 
-	if (known == 0 ||
-		wr_http_req_feed(&st->req, p, known, &nb_done) < 0 ||
+	if ((known > 0 && wr_http_req_feed(&st->req, p, known, &nb_done) < 0) ||
+		(nb > known &&
+		wr_http_req_skip(&st->req, nb - known, &nb_done) < 0) ||
 		nb_done == 0)
 		return;
 	st->nb_reqs += (uint32_t)nb_done;
@@ -230,20 +242,60 @@ server_payload(struct wr_conn_engine *e, struct wr_conn_state *st,
 	return e->scratch;
 }
 
+/*
+ * Client: the payload of [off, off + len) of the requests' stream built
+ * in scratch, where it reaches past a head or starts before the current
+ * request (one whose answer came before its whole body was sent).
+ */
+static const uint8_t *
+client_payload(struct wr_conn_engine *e, struct wr_conn_state *st,
+	uint32_t seed, uint64_t off, uint32_t len, bool last)
+{
+	uint64_t b = st->base_off, pos, take, done = 0;
+	const uint8_t *head;
+	uint32_t hl;
+
+	while (off < b)
+		b -= e->req_ka_bytes;
+	for (pos = off - b; done < len; b += hl + e->cfg.req_body_bytes,
+			pos = 0) {
+		head = b == st->base_off && last ? e->req_close : e->req_ka;
+		hl = b == st->base_off && last ? e->req_close_len :
+			e->req_ka_len;
+		if (pos < hl) {
+			take = hl - pos < len - done ? hl - pos : len - done;
+			memcpy(e->scratch + done, head + pos, take);
+			done += take;
+			pos += take;
+		}
+		take = hl + e->cfg.req_body_bytes - pos;
+		take = take < len - done ? take : len - done;
+		wr_tcp_pattern_fill(e->scratch + done, seed, b + pos, take);
+		done += take;
+	}
+	return e->scratch;
+}
+
 const uint8_t *
 wr_conn_http_payload(struct wr_conn_engine *e, uint32_t idx, uint64_t off,
 	uint32_t len)
 {
 	struct wr_conn_state *st = &e->st[idx];
+	uint32_t seed = wr_tcp_pool_conn(&e->pool, idx)->iss;
+	uint64_t pos = off - st->base_off;
+	uint32_t hl;
 	bool last;
 
 	if (e->cfg.role == WR_CONN_SERVER)
-		return server_payload(e, st,
-			wr_tcp_pool_conn(&e->pool, idx)->iss, off, len);
-	/* Only the current request is ever unacknowledged (its answer
-	 * acknowledged the one before). */
+		return server_payload(e, st, seed, off, len);
 	last = st->nb_reqs >= e->cfg.reqs_per_conn;
-	return (last ? e->req_close : e->req_ka) + (off - st->base_off);
+	hl = last ? e->req_close_len : e->req_ka_len;
+	/* The current request's head, or its body (nothing follows it). */
+	if (off >= st->base_off && pos >= hl)
+		return NULL;
+	if (off >= st->base_off && pos + len <= hl)
+		return (last ? e->req_close : e->req_ka) + pos;
+	return client_payload(e, st, seed, off, len, last);
 }
 
 void
@@ -261,7 +313,7 @@ wr_conn_http_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
 	if (e->cfg.role == WR_CONN_CLIENT)
 		http_client_rx(e, idx, p, known, nb_bytes, now_us);
 	else
-		http_server_rx(e, idx, p, known, now_us);
+		http_server_rx(e, idx, p, known, nb_bytes, now_us);
 }
 
 void

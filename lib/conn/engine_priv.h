@@ -33,7 +33,7 @@
  * RSS, as many for each tuple of the queue's share). */
 #define WR_CONN_TUPLE_TRIES 64u
 /* Room for a request or a response head written at set-up. */
-#define WR_CONN_HEAD_MAX_BYTES 256u
+#define WR_CONN_HEAD_MAX_BYTES 384u
 /* The pacing clock's fixed point: microseconds times 2^20. */
 #define WR_CONN_FX_SHIFT 20u
 /* "Until drain": bytes a bulk client has to send (never reached). */
@@ -58,8 +58,10 @@ enum wr_conn_state_flag {
  * Written only by the owning lcore.
  */
 struct wr_conn_state {
-	struct wr_http_resp resp;  /* client: the answer parser */
-	struct wr_http_req req;    /* server: the request counter */
+	union {
+		struct wr_http_resp resp;  /* client: the answer parser */
+		struct wr_http_req req;    /* server: the request parser */
+	};
 	uint32_t nb_reqs;          /* client: requests queued; server:
 				    * requests answered */
 	uint32_t nb_answers;       /* client: answers complete */
@@ -67,6 +69,7 @@ struct wr_conn_state {
 	uint8_t fail;              /* enum wr_tcp_fail, or an app class */
 	uint8_t hold;              /* enum wr_conn_hold (client, cfg.hold) */
 	uint8_t pad;
+	uint32_t pad2;
 	uint64_t t0_us;            /* SYN sent, then the request sent */
 	uint64_t base_off;         /* stream offset of the current request
 				    * (client) or answer (server) */
@@ -118,8 +121,10 @@ struct wr_conn_engine {
 					* most (<= max_open; conn-load) */
 	uint64_t resp_bytes;           /* server: head + body of an answer */
 	struct wr_tcp_isn isn;         /* ISS key and clock (tcp/isn.h) */
-	uint32_t req_ka_len;           /* client: keep-alive request bytes */
-	uint32_t req_close_len;        /* client: the last request's bytes */
+	uint32_t req_ka_len;           /* client: keep-alive request head */
+	uint32_t req_close_len;        /* client: the last request's head */
+	uint64_t req_ka_bytes;         /* client: a keep-alive request, head
+					* and body (cfg.req_body_bytes) */
 	uint32_t head_len;             /* server: answer head bytes */
 	bool draining;
 	bool tx_busy;                  /* frames refused wait: no start */

@@ -158,6 +158,8 @@ asked_json(const struct wr_conn_cfg *c)
 		wr_json_set(o, "conns", bound_json(c->nb_conns));
 		if (c->app == WR_CONN_APP_HTTP) {
 			wr_json_set(o, "reqs_per_conn", wr_json_u64(c->reqs_per_conn));
+			wr_json_set(o, "req_body_bytes",
+				wr_json_u64(c->req_body_bytes));
 			wr_json_set(o, "resp_timeout_us",
 				wr_json_u64(c->resp_timeout_us));
 		} else {

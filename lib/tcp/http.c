@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Incremental HTTP/1.1 (http.h), the response parser: a byte-at-a-time
+ * Incremental HTTP/1.1 (http.h), the message parser: a byte-at-a-time
  * state machine for heads (RFC 9112 4, 5) with a fast way through what a
  * buffer holds whole (the status line's version and code, a header name
  * and its ':', the value of a header it reads, the rest of a line it
  * does not read: memchr), bodies skipped in bulk by Content-Length (RFC
- * 9112 6.3), by chunks (7.1) or up to the close. The writers and the
- * request counter: http_req.c.
+ * 9112 6.3), by chunks (7.1) or up to the close. The same machine reads
+ * requests (F_REQUEST): a request line first, and a body only by
+ * Content-Length or chunks (6.3, item 6). The writers: http_req.c.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -38,6 +39,8 @@ enum resp_state {
 	S_TRAILER_SKIP,
 	S_TRAILER_END_LF,
 	S_ERROR,
+	S_REQ_START,    /* before a request line (empty lines skipped) */
+	S_METHOD,       /* its method, capitals up to a space */
 };
 
 /* Flags of struct wr_http_resp. */
@@ -47,6 +50,7 @@ enum resp_flag {
 	F_CLOSE = 1 << 2,
 	F_DIGITS = 1 << 3,      /* a chunk size has a digit */
 	F_WORD_TE = 1 << 4,     /* S_VAL_WORD looks for "chunked" */
+	F_REQUEST = 1 << 5,     /* requests, not responses (kept across them) */
 };
 
 /* The headers the parser knows, by bit of wr_http_resp.cand. */
@@ -96,27 +100,40 @@ resp_bad(struct wr_http_resp *r, struct wr_http_counts *c)
 	return -EBADMSG;
 }
 
-/* One response complete: count it, wait for the next status line. */
+/* Wait for the next message's first line. */
+static void
+msg_restart(struct wr_http_resp *r)
+{
+	bool req = (r->flags & F_REQUEST) != 0;
+
+	memset(r, 0, sizeof(*r));
+	r->state = req ? S_REQ_START : S_VERSION;
+	r->flags = req ? F_REQUEST : 0;
+}
+
+/* One message complete: count it, wait for the next. */
 static void
 resp_done(struct wr_http_resp *r, struct wr_http_counts *c)
 {
 	c->nb_responses++;
-	if (r->status < 200 || r->status > 299)
+	if (!(r->flags & F_REQUEST) && (r->status < 200 || r->status > 299))
 		c->nb_failed++;
 	if (r->flags & F_CHUNKED)
 		c->nb_chunked++;
-	wr_http_resp_init(r);
+	msg_restart(r);
 }
 
 /* The empty line after the headers: how the body is delimited. */
 static void
 headers_end(struct wr_http_resp *r, struct wr_http_counts *c)
 {
-	if (r->status >= 100 && r->status <= 199) {
+	bool req = (r->flags & F_REQUEST) != 0;
+
+	if (!req && r->status >= 100 && r->status <= 199) {
 		wr_http_resp_init(r);       /* interim: the final one follows */
 		return;
 	}
-	if (r->status == 204 || r->status == 304) {
+	if (!req && (r->status == 204 || r->status == 304)) {
 		resp_done(r, c);
 	} else if (r->flags & F_CHUNKED) {
 		r->state = S_CHUNK_SIZE;
@@ -125,6 +142,8 @@ headers_end(struct wr_http_resp *r, struct wr_http_counts *c)
 		r->state = S_BODY;
 		if (r->left_bytes == 0)
 			resp_done(r, c);
+	} else if (req) {
+		resp_done(r, c);            /* no length: no body */
 	} else {
 		r->state = S_BODY_EOF;
 	}
@@ -305,7 +324,23 @@ status_byte(struct wr_http_resp *r, uint8_t ch)
 	return 0;
 }
 
-/* One byte of the head (status line and headers; a value goes through
+/* One byte of a request line's start: its method and the space. */
+static int
+method_byte(struct wr_http_resp *r, uint8_t ch)
+{
+	if (r->state == S_REQ_START && (ch == '\r' || ch == '\n'))
+		return 0;           /* RFC 9112 2.2 */
+	if (r->state == S_METHOD && ch == ' ') {
+		r->state = S_LINE_SKIP;
+		return 0;
+	}
+	if (ch < 'A' || ch > 'Z')
+		return -EBADMSG;
+	r->state = S_METHOD;
+	return 0;
+}
+
+/* One byte of the head (start line and headers; a value goes through
  * value_rest, which feeds len_byte or word_byte). */
 static int
 head_byte(struct wr_http_resp *r, uint8_t ch, struct wr_http_counts *c)
@@ -314,6 +349,9 @@ head_byte(struct wr_http_resp *r, uint8_t ch, struct wr_http_counts *c)
 	case S_VERSION:
 	case S_CODE:
 		return status_byte(r, ch);
+	case S_REQ_START:
+	case S_METHOD:
+		return method_byte(r, ch);
 	case S_LINE_SKIP:
 		if (ch == '\n')
 			r->state = S_HDR_START;
@@ -527,13 +565,58 @@ wr_http_resp_feed(struct wr_http_resp *r, const uint8_t *p, size_t len,
 			return resp_bad(r, c);
 		if (p[i] == '\n')
 			r->line_bytes = 0;
-		rc = r->state >= S_CHUNK_SIZE ? chunk_byte(r, p[i], c) :
-			head_byte(r, p[i], c);
+		rc = r->state >= S_CHUNK_SIZE && r->state <= S_TRAILER_END_LF ?
+			chunk_byte(r, p[i], c) : head_byte(r, p[i], c);
 		if (rc != 0)
 			return resp_bad(r, c);
 		i++;
 	}
 	return r->state == S_ERROR ? -EBADMSG : 0;
+}
+
+/* Skip len bytes that were not kept: body bytes only. */
+static int
+msg_skip(struct wr_http_resp *r, uint64_t len, struct wr_http_counts *c)
+{
+	size_t n;
+
+	while (len > 0) {
+		if (r->state != S_BODY && r->state != S_BODY_EOF &&
+			r->state != S_CHUNK_DATA)
+			return r->state == S_ERROR ? -EBADMSG : resp_bad(r, c);
+		n = len < SIZE_MAX ? (size_t)len : SIZE_MAX;
+		len -= body_take(r, n, c);
+	}
+	return 0;
+}
+
+void
+wr_http_req_init(struct wr_http_req *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->m.state = S_REQ_START;
+	q->m.flags = F_REQUEST;
+}
+
+int
+wr_http_req_feed(struct wr_http_req *q, const uint8_t *p, size_t len,
+	uint64_t *nb_done)
+{
+	struct wr_http_counts c = { 0 };
+	int rc = wr_http_resp_feed(&q->m, p, len, &c);
+
+	*nb_done += c.nb_responses;
+	return rc;
+}
+
+int
+wr_http_req_skip(struct wr_http_req *q, uint64_t len, uint64_t *nb_done)
+{
+	struct wr_http_counts c = { 0 };
+	int rc = msg_skip(&q->m, len, &c);
+
+	*nb_done += c.nb_responses;
+	return rc;
 }
 
 int

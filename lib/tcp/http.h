@@ -4,7 +4,8 @@
  * buffering: a parser eats bytes in whatever chunks TCP delivers and keeps
  * only a small state, never a copy of a line. Pure: no EAL, no prints.
  *
- * Client: wr_http_req_write writes a GET; a struct wr_http_resp follows
+ * Client: wr_http_req_write writes a GET, or a POST whose body (of a
+ * given length) the caller sends after it; a struct wr_http_resp follows
  * the responses (status line; Content-Length, Transfer-Encoding: chunked
  * and Connection: close recognised; the body skipped by its length, its
  * chunks or the end of the connection) and counts them. The state takes
@@ -12,9 +13,10 @@
  * body length of 64 bits alone takes 8): the caller keeps one per
  * connection beside the pool, by index.
  *
- * Server: a struct wr_http_req counts requests (request line to the
- * empty line; pipelined ones too; GET without a body is what it expects)
- * and wr_http_resp_head_write writes a response head for a body of a
+ * Server: a struct wr_http_req, the same machine started on a request
+ * line, counts requests (pipelined ones too), each complete at the end
+ * of its body (by Content-Length or chunks; none without them), and
+ * wr_http_resp_head_write writes a response head for a body of a
  * configured size, whose bytes are the synthetic pattern (wire.h).
  */
 #ifndef WR_HTTP_H
@@ -70,29 +72,38 @@ int wr_http_resp_eof(struct wr_http_resp *r, struct wr_http_counts *c);
 
 /*
  * Write "GET path HTTP/1.1" with Host and Connection (keep-alive or
- * close) into buf. Returns the bytes written, or -ENOSPC.
+ * close) into buf; with body_bytes above 0 "POST path HTTP/1.1" and its
+ * Content-Length (the body is the caller's to send). Returns the bytes
+ * written, or -ENOSPC.
  */
 int wr_http_req_write(char *buf, size_t room, const char *path,
-	const char *host, int keep_alive);
+	const char *host, int keep_alive, uint64_t body_bytes);
 
-/* A server's request counter: 4 bytes. */
+/* A server's request parser: 16 bytes, the response parser's. */
 struct wr_http_req {
-	uint16_t line_bytes;
-	uint8_t state;          /* private */
-	uint8_t pad;
+	struct wr_http_resp m;  /* private */
 };
 
-/* Start a request counter. */
+/* Start a request parser. */
 void wr_http_req_init(struct wr_http_req *q);
 
 /*
  * Feed len bytes of the request stream; *nb_done is increased by the
- * requests whose head ended in them. Returns 0, or -EBADMSG for a
- * request line that does not start with a method in capitals and a
- * space, or a line over WR_HTTP_LINE_MAX_BYTES (sticky, as above).
+ * requests that ended in them (head and body). Returns 0, or -EBADMSG
+ * for a request line that does not start with a method in capitals and
+ * a space, a line over WR_HTTP_LINE_MAX_BYTES or a bad length or chunk
+ * size (sticky, as above).
  */
 int wr_http_req_feed(struct wr_http_req *q, const uint8_t *p, size_t len,
 	uint64_t *nb_done);
+
+/*
+ * len bytes of the request stream that were not kept (out of order):
+ * taken as body, which they must be (a request's body by its length, or
+ * a chunk's data); *nb_done as above. Returns 0, or -EBADMSG where a head
+ * or chunk framing byte would be among them (sticky).
+ */
+int wr_http_req_skip(struct wr_http_req *q, uint64_t len, uint64_t *nb_done);
 
 /*
  * Write a "200 OK" response head for body_bytes of body, keep-alive or

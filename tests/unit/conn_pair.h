@@ -36,6 +36,8 @@ struct pair_seen {
 	uint64_t nb_syn;          /* SYN without ACK */
 	uint64_t nb_rst;
 	uint64_t nb_get;          /* payload starting with "GET " */
+	uint64_t nb_post;         /* payload starting with "POST " */
+	uint64_t nb_body_bytes;   /* check_body: request body bytes seen */
 	uint64_t nb_200;          /* payload starting with "HTTP/1.1 200" */
 	uint64_t nb_pattern_bad;  /* bulk bytes not the sender's pattern */
 	uint64_t nb_bulk_bytes;   /* bulk: highest byte seen, summed */
@@ -57,6 +59,8 @@ struct pair_link {
 	uint64_t rng;
 	bool cut;                 /* drop everything */
 	bool check_bulk;          /* payload is the pattern of the ISS */
+	bool check_body;          /* so are requests' bodies, after a
+				   * head that starts a segment */
 	bool blind;               /* look at nothing (the benchmark) */
 	const struct wr_conn_rss *rss; /* SYNs' replies must reach its queue */
 	const uint64_t *now_us;
@@ -111,6 +115,26 @@ pair_rss_check(struct pair_link *l, const struct wr_tcp_tuple *srv)
 		l->seen.nb_rss_bad++;
 }
 
+/* check_body: the payload's bytes past a request head (one starting the
+ * segment) must be the client's pattern at their stream offsets. */
+static inline void
+pair_look_body(struct pair_link *l, const uint8_t *pl,
+	const struct wr_tcp_rx *rx, uint16_t cport)
+{
+	uint64_t off = (uint32_t)(rx->seg.seq - l->iss[cport] - 1), j = 0;
+	const uint8_t *end;
+
+	if (rx->seg.len_bytes >= 5 && (memcmp(pl, "POST ", 5) == 0 ||
+		memcmp(pl, "GET ", 4) == 0)) {
+		end = memmem(pl, rx->seg.len_bytes, "\r\n\r\n", 4);
+		j = end == NULL ? rx->seg.len_bytes : (uint64_t)(end - pl) + 4;
+	}
+	l->seen.nb_body_bytes += rx->seg.len_bytes - j;
+	for (; j < rx->seg.len_bytes; j++)
+		if (pl[j] != wr_tcp_pattern_byte(l->iss[cport], off + j))
+			l->seen.nb_pattern_bad++;
+}
+
 /* The link's own look at a packet (c2s: from the client). */
 static inline void
 pair_look(struct pair_link *l, const uint8_t *p, size_t len, bool c2s)
@@ -148,8 +172,12 @@ pair_look(struct pair_link *l, const uint8_t *p, size_t len, bool c2s)
 		l->seen.nb_rst++;
 	if (rx.seg.len_bytes >= 4 && memcmp(pl, "GET ", 4) == 0)
 		l->seen.nb_get++;
+	if (rx.seg.len_bytes >= 5 && memcmp(pl, "POST ", 5) == 0)
+		l->seen.nb_post++;
 	if (rx.seg.len_bytes >= 12 && memcmp(pl, "HTTP/1.1 200", 12) == 0)
 		l->seen.nb_200++;
+	if (l->check_body && rx.seg.len_bytes > 0)
+		pair_look_body(l, pl, &rx, cport);
 	if (!l->check_bulk || rx.seg.len_bytes == 0)
 		return;
 	off = (uint32_t)(rx.seg.seq - l->iss[cport] - 1);

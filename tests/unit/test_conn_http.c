@@ -29,9 +29,11 @@ check_client_books(const struct wr_conn_books *b, uint64_t n)
 		b->nb_open);
 }
 
-/* HTTP, reqs requests per connection, n connections, IPv4 or 6. */
+/* HTTP, reqs requests per connection, n connections, IPv4 or 6; each
+ * request a GET, or a POST of body bytes (the link checks them). */
 static void
-run_http(uint64_t n, uint32_t reqs, int family, uint32_t max_open)
+run_http(uint64_t n, uint32_t reqs, int family, uint32_t max_open,
+	uint64_t body)
 {
 	struct wr_conn_cfg cc, sc;
 	const struct wr_conn_books *cb, *sb;
@@ -46,9 +48,11 @@ run_http(uint64_t n, uint32_t reqs, int family, uint32_t max_open)
 	cc.reqs_per_conn = reqs;
 	cc.max_open = max_open;
 	cc.cps = 200000;
+	cc.req_body_bytes = body;
 	WR_CHECK(pair_init(&P, &cc, &sc));
 	if (P.cli == NULL || P.srv == NULL)
 		return;
+	P.c2s.check_body = true;
 	WR_CHECK(pair_run(&P, 60000000));
 	cb = wr_conn_engine_books(P.cli);
 	sb = wr_conn_engine_books(P.srv);
@@ -66,12 +70,15 @@ run_http(uint64_t n, uint32_t reqs, int family, uint32_t max_open)
 	WR_CHECK_U64(sb->nb_reqs_served, n * reqs);
 	/* what the links saw: no loss, so each once */
 	WR_CHECK_U64(P.c2s.seen.nb_syn, n);
-	WR_CHECK_U64(P.c2s.seen.nb_get, n * reqs);
+	WR_CHECK_U64(P.c2s.seen.nb_get, body > 0 ? 0 : n * reqs);
+	WR_CHECK_U64(P.c2s.seen.nb_post, body > 0 ? n * reqs : 0);
+	WR_CHECK_U64(P.c2s.seen.nb_body_bytes, n * reqs * body);
+	WR_CHECK_U64(P.c2s.seen.nb_pattern_bad, 0);
 	WR_CHECK_U64(P.s2c.seen.nb_200, n * reqs);
 	WR_CHECK_U64(P.c2s.seen.nb_rst + P.s2c.seen.nb_rst, 0);
-	/* one request: SYN, ACK with the GET, FIN, ACK; SYN,ACK, the
-	 * answer, FIN with the ACK of the client's FIN */
-	if (reqs == 1) {
+	/* one request in one segment: SYN, ACK with the request, FIN, ACK;
+	 * SYN,ACK, the answer, FIN with the ACK of the client's FIN */
+	if (reqs == 1 && body < 1000) {
 		WR_CHECK_U64(P.c2s.seen.nb_pkts, 4 * n);
 		WR_CHECK_U64(P.s2c.seen.nb_pkts, 3 * n);
 	}
@@ -96,21 +103,35 @@ run_http(uint64_t n, uint32_t reqs, int family, uint32_t max_open)
 static void
 test_http_10k(void)
 {
-	run_http(10000, 1, 4, 4096);
+	run_http(10000, 1, 4, 4096, 0);
 }
 
 /* Keep-alive: 5 requests on each of 500 connections. */
 static void
 test_http_keepalive(void)
 {
-	run_http(500, 5, 4, 4096);
+	run_http(500, 5, 4, 4096, 0);
 }
 
 /* IPv6: 2,000 connections of 2 requests. */
 static void
 test_http_ipv6(void)
 {
-	run_http(2000, 2, 6, 1024);
+	run_http(2000, 2, 6, 1024, 0);
+}
+
+/*
+ * POST: a 1-byte body on 1,000 connections; 20 kB on each of 3 requests
+ * on 300 connections; 3 MB on 4 connections (IPv6). Every body byte
+ * crosses the link once, as the pattern; the server answers each after
+ * its body.
+ */
+static void
+test_http_post(void)
+{
+	run_http(1000, 1, 4, 4096, 1);
+	run_http(300, 3, 4, 4096, 20000);
+	run_http(4, 1, 6, 16, 3000000);
 }
 
 /* Bulk: 8 connections of 1 MB; the link checks every byte. */
@@ -372,6 +393,7 @@ main(void)
 	WR_TEST_RUN(test_http_10k);
 	WR_TEST_RUN(test_http_keepalive);
 	WR_TEST_RUN(test_http_ipv6);
+	WR_TEST_RUN(test_http_post);
 	WR_TEST_RUN(test_bulk);
 	WR_TEST_RUN(test_bulk_drain);
 	WR_TEST_RUN(test_mem_per_conn);

@@ -256,7 +256,7 @@ test_requests(void)
 
 	for (i = 0; i < 3; i++) {
 		w = wr_http_req_write(req + n, sizeof(req) - n, "/index.html",
-			"10.0.1.1", i < 2);
+			"10.0.1.1", i < 2, 0);
 		WR_CHECK(w > 0);
 		n += (size_t)w;
 	}
@@ -276,6 +276,93 @@ test_requests(void)
 	WR_CHECK_U64(nb, 0);
 }
 
+/*
+ * Requests with bodies, pipelined: a POST of 5 bytes by Content-Length, a
+ * chunked one of 3 + 10 bytes with a trailer, a GET, a POST of 0 bytes;
+ * the body bytes are made of what a head would hold ("GET / HTTP/1.1")
+ * so that a parser reading them as a head would count one more. Split
+ * everywhere, and byte by byte: 4 requests.
+ */
+static void
+test_request_bodies(void)
+{
+	static const char *const reqs[] = {
+		"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\n"
+		"GET /",
+		"POST /b HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+		"3\r\n\r\n\r\na;x=1\r\nGET / HTTP\r\n0\r\nT: v\r\n\r\n",
+		"GET /c HTTP/1.1\r\n\r\n",
+		"POST /d HTTP/1.1\r\ncontent-length: 0\r\n\r\n",
+	};
+	char req[512];
+	size_t ends[4], n = 0, cut, i, nb_bad = 0;
+	struct wr_http_req q;
+	uint64_t nb, want;
+
+	for (i = 0; i < 4; i++) {
+		n += (size_t)sprintf(req + n, "%s", reqs[i]);
+		ends[i] = n;
+	}
+	for (cut = 0; cut <= n; cut++) {
+		for (want = 0, i = 0; i < 4; i++)
+			want += ends[i] <= cut;
+		nb = 0;
+		wr_http_req_init(&q);
+		nb_bad += wr_http_req_feed(&q, (const uint8_t *)req, cut, &nb) != 0;
+		nb_bad += nb != want;
+		nb_bad += wr_http_req_feed(&q, (const uint8_t *)req + cut, n - cut,
+			&nb) != 0;
+		nb_bad += nb != 4;
+	}
+	WR_CHECK_U64(nb_bad, 0);
+	nb = 0;
+	wr_http_req_init(&q);
+	for (i = 0; i < n; i++)
+		WR_CHECK(wr_http_req_feed(&q, (const uint8_t *)req + i, 1, &nb) == 0);
+	WR_CHECK_U64(nb, 4);
+}
+
+/*
+ * Body bytes that were not kept (wr_http_req_skip): a POST's body of 1 GB
+ * skipped in pieces ends it; the next request's head then read; bytes
+ * not kept where a head is due are refused, and stay refused.
+ */
+static void
+test_request_skip(void)
+{
+	static const char post[] =
+		"POST / HTTP/1.1\r\nContent-Length: 1000000000\r\n\r\n";
+	static const char get[] = "GET / HTTP/1.1\r\n\r\n";
+	struct wr_http_req q;
+	uint64_t nb = 0;
+
+	wr_http_req_init(&q);
+	WR_CHECK(wr_http_req_feed(&q, (const uint8_t *)post, sizeof(post) - 1,
+		&nb) == 0);
+	WR_CHECK(wr_http_req_skip(&q, 999999999, &nb) == 0);
+	WR_CHECK_U64(nb, 0);
+	WR_CHECK(wr_http_req_feed(&q, (const uint8_t *)"x", 1, &nb) == 0);
+	WR_CHECK_U64(nb, 1);
+	WR_CHECK(wr_http_req_feed(&q, (const uint8_t *)get, sizeof(get) - 1,
+		&nb) == 0);
+	WR_CHECK_U64(nb, 2);
+	WR_CHECK(wr_http_req_feed(&q, (const uint8_t *)post, sizeof(post) - 1,
+		&nb) == 0);
+	/* the body's last byte and one more: a head byte not kept */
+	WR_CHECK(wr_http_req_skip(&q, 1000000001, &nb) == -EBADMSG);
+	WR_CHECK_U64(nb, 3);
+	WR_CHECK(wr_http_req_feed(&q, (const uint8_t *)get, sizeof(get) - 1,
+		&nb) == -EBADMSG);
+	WR_CHECK_U64(nb, 3);
+	WR_CHECK(wr_http_req_skip(&q, 1, &nb) == -EBADMSG);
+	/* a bad Content-Length in a request */
+	wr_http_req_init(&q);
+	WR_CHECK(wr_http_req_feed(&q, (const uint8_t *)
+		"PUT / HTTP/1.1\r\nContent-Length: 1x\r\n\r\n", 38, &nb) ==
+		-EBADMSG);
+	WR_CHECK_U64(sizeof(struct wr_http_req), 16);
+}
+
 /* The writers' text, and a response head read back by the client. */
 static void
 test_writers(void)
@@ -286,11 +373,18 @@ test_writers(void)
 	static uint8_t body[100000];
 	int n;
 
-	n = wr_http_req_write(buf, sizeof(buf), "/x", "h", 0);
+	n = wr_http_req_write(buf, sizeof(buf), "/x", "h", 0, 0);
 	WR_CHECK_U64(n, strlen(buf));
 	WR_CHECK_STR(buf, "GET /x HTTP/1.1\r\nHost: h\r\n");
 	WR_CHECK_STR(buf, "Connection: close\r\n\r\n");
-	WR_CHECK(wr_http_req_write(buf, 20, "/x", "h", 1) == -ENOSPC);
+	WR_CHECK(strstr(buf, "Content-Length") == NULL);
+	WR_CHECK(wr_http_req_write(buf, 20, "/x", "h", 1, 0) == -ENOSPC);
+	n = wr_http_req_write(buf, sizeof(buf), "/x", "h", 1, 1000000000);
+	WR_CHECK_U64(n, strlen(buf));
+	WR_CHECK_STR(buf, "POST /x HTTP/1.1\r\nHost: h\r\n");
+	WR_CHECK_STR(buf, "Content-Length: 1000000000\r\n");
+	WR_CHECK_STR(buf, "Connection: keep-alive\r\n\r\n");
+	WR_CHECK(wr_http_req_write(buf, 120, "/x", "h", 1, 5) == -ENOSPC);
 	n = wr_http_resp_head_write(buf, sizeof(buf), 100000, 1);
 	WR_CHECK_STR(buf, "HTTP/1.1 200 OK\r\n");
 	WR_CHECK_STR(buf, "Content-Length: 100000\r\n");
@@ -396,6 +490,8 @@ main(void)
 	WR_TEST_RUN(test_huge_length);
 	WR_TEST_RUN(test_long_line);
 	WR_TEST_RUN(test_requests);
+	WR_TEST_RUN(test_request_bodies);
+	WR_TEST_RUN(test_request_skip);
 	WR_TEST_RUN(test_writers);
 	return wr_test_summary();
 }
