@@ -249,6 +249,15 @@ wr_conn_books_rtx(const struct wr_conn_books *b)
 	return b->nb_rtx_rto + b->nb_rtx_fast + b->nb_rtx_probe;
 }
 
+/* A client's starts of its count (nb_conns): each attempted, or not
+ * started for want of a slot, a source tuple or a TX buffer. */
+static inline uint64_t
+wr_conn_books_starts(const struct wr_conn_books *b)
+{
+	return b->nb_attempted + b->nb_unstarted_pool +
+		b->nb_unstarted_tuples + b->nb_unstarted_tx;
+}
+
 /* sum += b, histograms merged (the stats core adds up its lcores). */
 void wr_conn_books_sum(struct wr_conn_books *sum,
 	const struct wr_conn_books *b);

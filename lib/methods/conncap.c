@@ -26,8 +26,7 @@ static uint8_t
 fill_end(const struct wr_conncap *c, const struct wr_conn_books *b,
 	bool stop)
 {
-	uint64_t starts = b->nb_attempted + b->nb_unstarted_pool +
-		b->nb_unstarted_tuples + b->nb_unstarted_tx;
+	uint64_t starts = wr_conn_books_starts(b);
 
 	if (failed_of(b) != 0)
 		return WR_CONNCAP_BY_FAILURE;

@@ -33,7 +33,9 @@ wr_run_conn_done(const struct wr_run *run)
 		if (q == NULL || q->role != WR_CONN_CLIENT)
 			continue;
 		b = wr_run_connq_books(run, i);
-		if (b == NULL || b->nb_attempted < q->nb_conns || b->nb_open != 0)
+		/* a start the pool refused is not made later */
+		if (b == NULL || wr_conn_books_starts(b) < q->nb_conns ||
+			b->nb_open != 0)
 			return false;
 	}
 	return true;

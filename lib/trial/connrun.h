@@ -22,9 +22,11 @@ bool wr_run_is_conn(const struct wr_run *run);
 /* wr_run_conn_books (by role): stats/snapshot.h. */
 
 /*
- * Whether every client engine opened all of its connections
- * (--conn-count) and has none open, by the last published books; false
- * without a count, and for a run of servers only. Stats core only.
+ * Whether every client engine made all of its starts (--conn-count:
+ * attempted, or not started for want of a slot, a tuple or a TX
+ * buffer, wr_conn_books_starts) and has none open, by the last
+ * published books; false without a count, and for a run of servers
+ * only. Stats core only.
  */
 bool wr_run_conn_done(const struct wr_run *run);
 

@@ -161,6 +161,40 @@ def conn_both_hold():
     c.done(r)
 
 
+def conn_both_post():
+    """2,000 connections of 2 POSTs of 64 kB each (--conn-req-body): every
+    request answered (requests sent = answers = the server's served), the
+    bytes the server took in are the client's sent (2 x (head + 64 kB) a
+    connection), the result says what was asked, and the server port's
+    PMD took at least those bytes in frames (its own count, rx_bytes)."""
+    c = Checker("conn_both_post")
+    n, body = 2000, 64000
+    r = run_both(["--conn-count", str(n), "--conn-concurrency", str(n),
+                  "--conn-rate", "2000", "--conn-requests", "2",
+                  "--conn-req-body", "64k", "--conn-time-wait", "1ms",
+                  "--conn-body", "100", "--quiet"])
+    c.eq(r.rc, 0, "exit code: %r" % r.err[-2000:])
+    if r.doc is None:
+        c.done(r)
+    cl, sv = r.doc["connections"], r.doc["connections_server"]
+    b, s = cl["books"], sv["books"]
+    c.eq(cl["asked"].get("req_body_bytes"), body, "asked: req_body_bytes")
+    c.eq((b["attempted"], b["completed"], b["failed_total"]), (n, n, 0),
+         "client attempted, completed, failed")
+    c.eq((b["reqs_sent"], b["resps"], s["reqs_served"]), (2 * n,) * 3,
+         "requests sent = answers = served")
+    c.eq(s["l7_rx_bytes"], b["l7_tx_bytes"], "server took in what the client sent")
+    c.true(2 * n * body < b["l7_tx_bytes"] < 2 * n * (body + 300),
+           "client sent 2 x (head + body) a connection: %d" % b["l7_tx_bytes"])
+    tot = {t["port_id"]: t for t in r.doc["totals"]}
+    c.true(tot[1]["rx_bytes"] >= s["l7_rx_bytes"] + 58 * s["rx_segs"],
+           "server port's PMD rx_bytes %d >= payload + 58 a segment" %
+           tot[1]["rx_bytes"])
+    c.true(cl["books_check"]["closed"] and sv["books_check"]["closed"],
+           "both books close")
+    c.done(r)
+
+
 def conn_both_pool_note():
     """A client at 5,000 a second with a pool of 1,000 and the default
     TIME_WAIT (60 s): before traffic a note says the pool holds 17 starts
@@ -168,7 +202,9 @@ def conn_both_pool_note():
     starts); the engine then refuses starts for want of a slot (not
     started, pool) and attempts no more than the pool. With a TIME_WAIT
     of 100 ms (500 slots held at that rate) no note, and no start is
-    refused. `wirerate check` of the first says the same and exits 0."""
+    refused. `wirerate check` of the first says the same and exits 0.
+    A --conn-count of 3,000 with no --duration into that pool ends within
+    seconds: attempted + not started (pool) = 3,000."""
     c = Checker("conn_both_pool_note")
     base = ["--conn-rate", "5000", "--conn-concurrency", "1000", "--duration", "1s",
             "--conn-body", "100", "--quiet"]
@@ -191,6 +227,23 @@ def conn_both_pool_note():
                        text=True, timeout=30, stdin=subprocess.DEVNULL)
     c.eq((p.returncode, "holds 17 starts a second once full" in p.stderr), (0, True),
          "wirerate check: exit 0 and the note: %r" % p.stderr[-600:])
+    # A count the pool cannot hold ends the run once its starts are made
+    # (until 2026-12-07 it ran on until --duration: the refused starts
+    # were never attempted and the run waited for them).
+    n = 3000
+    r = run_both(["--conn-rate", "5000", "--conn-concurrency", "1000",
+                  "--conn-count", str(n), "--conn-body", "100", "--quiet"],
+                 timeout=30)
+    c.eq(r.rc, 0, "--conn-count %d: exit code: %r" % (n, r.err[-2000:]))
+    if r.doc is None:
+        c.done(r)
+    b = r.doc["connections"]["books"]
+    c.eq(b["attempted"] + b["unstarted"]["pool"], n,
+         "--conn-count %d: attempted + not started (pool) %r" % (n, b["unstarted"]))
+    c.true(b["unstarted"]["pool"] > 0 and b["attempted"] <= 1000,
+           "--conn-count %d: the pool refused starts" % n)
+    c.true(r.doc["duration_s"] < 10, "the run ended with its count: %r s, %r" % (
+        r.doc["duration_s"], r.doc.get("stop_reason")))
     c.done(r)
 
 
@@ -245,7 +298,7 @@ def conn_both_queues():
 
 
 CASES = cases.by_name(conn_both_ring, conn_both_full, conn_both_hold,
-                      conn_both_pool_note, conn_both_queues)
+                      conn_both_post, conn_both_pool_note, conn_both_queues)
 
 if __name__ == "__main__":
     cases.main(CASES)
