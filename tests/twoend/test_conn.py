@@ -144,13 +144,14 @@ def books(doc):
     return doc["connections"]["books"] if doc and "connections" in doc else {}
 
 
-def nginx_run(d, listen, opts):
-    """nginx in the namespace listening on listen (its conf, logs and
-    pid in d), tcpdump on the namespace's end into d/syn.pcap, and
-    wirerate's client (options opts) against it; nginx stays up. Returns
-    (wirerate.Result, the capture's path, nginx's access log lines)."""
+def nginx_run(d, listen, opts, conf=NGINX_CONF):
+    """nginx in the namespace listening on listen (conf, formatted with
+    d and addr; its logs and pid in d), tcpdump on the namespace's end
+    into d/syn.pcap, and wirerate's client (options opts) against it;
+    nginx stays up. Returns (wirerate.Result, the capture's path, nginx's
+    access log lines)."""
     with open(os.path.join(d, "nginx.conf"), "w") as f:
-        f.write(NGINX_CONF.format(d=d, addr=listen))
+        f.write(conf.format(d=d, addr=listen))
     nsexec("nginx", "-c", os.path.join(d, "nginx.conf"))
     pcap = os.path.join(d, "syn.pcap")
     td = start_tcpdump(pcap)
