@@ -79,6 +79,7 @@ test_defaults(void)
 	WR_CHECK_U64(k->max_open, 10000);
 	WR_CHECK_U64(k->nb_conns, 0);
 	WR_CHECK_U64(k->reqs_per_conn, 1);
+	WR_CHECK_U64(k->req_body_bytes, 0);
 	WR_CHECK_STR(k->path, "/");
 	WR_CHECK_STR(k->host, "198.19.0.1");
 	WR_CHECK_U64(k->lport_first, 1024);
@@ -89,6 +90,8 @@ test_defaults(void)
 	WR_CHECK_U64(k->rcv_wnd_bytes, 262144);
 	WR_CHECK_U64(k->wscale, 3);
 	WR_CHECK_U64(c.duration_ms, 10000);
+	WR_CHECK_U64(PARSE(&c, CLIENT4, "--conn-req-body", "1G"), WR_OPTS_RUN);
+	WR_CHECK_U64(k->req_body_bytes, 1000000000);
 }
 
 static void
