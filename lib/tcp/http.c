@@ -150,12 +150,14 @@ headers_end(struct wr_http_resp *r, struct wr_http_counts *c)
 }
 
 /* The header name hdr_names[i] ended (NB_HDRS: another one): which
- * value parser, if any. */
+ * value parser, if any (a request's Connection: none). */
 static void
 name_found(struct wr_http_resp *r, unsigned int i)
 {
 	r->state = S_LINE_SKIP;
 	r->pos = 0;
+	if (i == 2 && (r->flags & F_REQUEST))
+		return;
 	if (i == 0) {
 		r->state = S_VAL_LEN;
 		r->left_bytes = 0;
@@ -233,6 +235,49 @@ name_whole(struct wr_http_resp *r, const uint8_t *p, size_t len, size_t *n)
 	r->line_bytes = (uint16_t)(r->line_bytes + m + 1);
 	name_found(r, i);
 	*n = m + 1;
+	return true;
+}
+
+/*
+ * A request's header line that is neither Content-Length nor
+ * Transfer-Encoding by its first byte in p[0, len): skipped whole as the
+ * rest of a line (a server reads only those two). False, nothing done,
+ * for a response, no byte, or a line that may be one of them or the
+ * end of the head.
+ */
+static inline bool
+req_line_other(struct wr_http_resp *r, const uint8_t *p, size_t len)
+{
+	uint8_t ch;
+
+	if (!(r->flags & F_REQUEST) || len == 0)
+		return false;
+	ch = lower(p[0]);
+	if (ch == 'c' || ch == 't' || ch == '\r' || ch == '\n')
+		return false;
+	r->state = S_LINE_SKIP;
+	return true;
+}
+
+/*
+ * A request line's method and its space in p[0, len) at once, as
+ * method_byte would read them; *n the bytes taken. False, nothing taken,
+ * when they are not all there or not all good, or the line would pass
+ * WR_HTTP_LINE_MAX_BYTES: the byte path decides.
+ */
+static bool
+method_whole(struct wr_http_resp *r, const uint8_t *p, size_t len, size_t *n)
+{
+	size_t k;
+
+	for (k = 0; k < len && k < 16 && p[k] >= 'A' && p[k] <= 'Z'; k++)
+		;
+	if (k == 0 || k == len || p[k] != ' ' ||
+		r->line_bytes + k + 1 > WR_HTTP_LINE_MAX_BYTES)
+		return false;
+	r->state = S_LINE_SKIP;
+	r->line_bytes = (uint16_t)(r->line_bytes + k + 1);
+	*n = k + 1;
 	return true;
 }
 
@@ -550,8 +595,12 @@ wr_http_resp_feed(struct wr_http_resp *r, const uint8_t *p, size_t len,
 			i += n;
 			continue;
 		}
+		if (r->state == S_HDR_START && req_line_other(r, p + i, len - i))
+			continue;
 		if ((r->state == S_HDR_START && name_whole(r, p + i, len - i, &n)) ||
-			(r->state == S_VERSION && status_whole(r, p + i, len - i, &n))) {
+			(r->state == S_VERSION && status_whole(r, p + i, len - i, &n)) ||
+			(r->state == S_REQ_START &&
+			method_whole(r, p + i, len - i, &n))) {
 			i += n;
 			continue;
 		}

@@ -200,6 +200,66 @@ test_whole_as_bytes(void)
 	WR_CHECK(nb_refused > 1000 && nb_refused < 19000);
 }
 
+/* Feed a request stream p[0, n) in pieces of step bytes: its result,
+ * the requests counted in *done. */
+static int
+req_steps(const uint8_t *p, size_t n, size_t step, uint64_t *done)
+{
+	struct wr_http_req q;
+	size_t i, k;
+	int rc = 0;
+
+	*done = 0;
+	wr_http_req_init(&q);
+	for (i = 0; i < n && rc == 0; i += k) {
+		k = n - i < step ? n - i : step;
+		rc = wr_http_req_feed(&q, p + i, k, done);
+	}
+	return rc;
+}
+
+/*
+ * The same for requests (the method, a line skipped by its first byte,
+ * a header name whole): pipelined requests, 1 to 4 bytes replaced at
+ * random, read alike whole, byte by byte and in pieces of 5.
+ */
+static void
+test_req_whole_as_bytes(void)
+{
+	static const char alphabet[] = " \t\r\n:0123456789GETPOST/.chunked"
+		"CONTENT-LENGTHtransfer-encodingx;";
+	static const char req[] =
+		"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 12\r\n"
+		"Connection: keep-alive\r\n\r\nGET / HTTP/1"
+		"PUT /b HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+		"5\r\nGET /\r\n0\r\n\r\n"
+		"GET /c HTTP/1.1\r\nAccept: */*\r\ncookie: x\r\n\r\n"
+		"DELETE /d HTTP/1.1\r\nTE: trailers\r\n\r\n";
+	static uint8_t mut[sizeof(req)];
+	const size_t n = sizeof(req) - 1;
+	size_t k, nb_bad = 0, nb_refused = 0;
+	uint64_t s = 11, whole, bytes, fives;
+	int i, rc;
+
+	WR_CHECK(req_steps((const uint8_t *)req, n, n, &whole) == 0);
+	WR_CHECK_U64(whole, 4);
+	for (i = 0; i < 20000; i++) {
+		memcpy(mut, req, n);
+		for (k = 0; k <= (size_t)(i % 4); k++) {
+			s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+			mut[(s >> 33) % n] = (uint8_t)alphabet[(s >> 20) %
+				(sizeof(alphabet) - 1)];
+		}
+		rc = req_steps(mut, n, n, &whole);
+		nb_refused += rc != 0;
+		nb_bad += rc != req_steps(mut, n, 1, &bytes) ||
+			rc != req_steps(mut, n, 5, &fives) ||
+			whole != bytes || whole != fives;
+	}
+	WR_CHECK_U64(nb_bad, 0);
+	WR_CHECK(nb_refused > 1000 && nb_refused < 19000);
+}
+
 /* A status line without a reason phrase, or ending in a bare '\n'. */
 static void
 test_status_ends(void)
@@ -486,6 +546,7 @@ main(void)
 	WR_TEST_RUN(test_byte_by_byte);
 	WR_TEST_RUN(test_malformed);
 	WR_TEST_RUN(test_whole_as_bytes);
+	WR_TEST_RUN(test_req_whole_as_bytes);
 	WR_TEST_RUN(test_status_ends);
 	WR_TEST_RUN(test_huge_length);
 	WR_TEST_RUN(test_long_line);
