@@ -7,51 +7,17 @@
  * does not read: memchr), bodies skipped in bulk by Content-Length (RFC
  * 9112 6.3), by chunks (7.1) or up to the close. The same machine reads
  * requests (F_REQUEST): a request line first, and a body only by
- * Content-Length or chunks (6.3, item 6). The writers: http_req.c.
+ * Content-Length or chunks (6.3, item 6). The writers and the request
+ * parser's entry points: http_req.c; what both share: http_priv.h.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 
 #include "tcp/http.h"
-#include "tcp/http_line.h"
+#include "tcp/http_priv.h"
 
 _Static_assert(sizeof(struct wr_http_resp) == 16, "wr_http_resp: 16 bytes");
-
-/* Response parser states. */
-enum resp_state {
-	S_VERSION = 0,  /* "HTTP/1.x " */
-	S_CODE,         /* three digits */
-	S_LINE_SKIP,    /* the rest of a line */
-	S_HDR_START,
-	S_NAME,
-	S_VAL_LEN,
-	S_VAL_WORD,     /* Transfer-Encoding or Connection: a word */
-	S_HDR_END_LF,
-	S_BODY,
-	S_BODY_EOF,
-	S_CHUNK_SIZE,
-	S_CHUNK_EXT,
-	S_CHUNK_DATA,
-	S_CHUNK_CR,
-	S_CHUNK_LF,
-	S_TRAILER_START,
-	S_TRAILER_SKIP,
-	S_TRAILER_END_LF,
-	S_ERROR,
-	S_REQ_START,    /* before a request line (empty lines skipped) */
-	S_METHOD,       /* its method, capitals up to a space */
-};
-
-/* Flags of struct wr_http_resp. */
-enum resp_flag {
-	F_HAVE_LEN = 1 << 0,
-	F_CHUNKED = 1 << 1,
-	F_CLOSE = 1 << 2,
-	F_DIGITS = 1 << 3,      /* a chunk size has a digit */
-	F_WORD_TE = 1 << 4,     /* S_VAL_WORD looks for "chunked" */
-	F_REQUEST = 1 << 5,     /* requests, not responses (kept across them) */
-};
 
 /* The headers the parser knows, by bit of wr_http_resp.cand. */
 #define HDR_LEN "content-length"
@@ -68,18 +34,12 @@ _Static_assert(sizeof(HDR_CONN) - 1 >= 8, "a header name under 8 bytes");
 
 static const char version[] = "HTTP/1.";
 
-static inline uint8_t
-lower(uint8_t ch)
-{
-	return ch >= 'A' && ch <= 'Z' ? (uint8_t)(ch + 32) : ch;
-}
-
 static int
 hex_val(uint8_t ch)
 {
 	if (ch >= '0' && ch <= '9')
 		return ch - '0';
-	ch = lower(ch);
+	ch = wr_http_lower(ch);
 	if (ch >= 'a' && ch <= 'f')
 		return ch - 'a' + 10;
 	return -1;
@@ -238,49 +198,6 @@ name_whole(struct wr_http_resp *r, const uint8_t *p, size_t len, size_t *n)
 	return true;
 }
 
-/*
- * A request's header line that is neither Content-Length nor
- * Transfer-Encoding by its first byte in p[0, len): skipped whole as the
- * rest of a line (a server reads only those two). False, nothing done,
- * for a response, no byte, or a line that may be one of them or the
- * end of the head.
- */
-static inline bool
-req_line_other(struct wr_http_resp *r, const uint8_t *p, size_t len)
-{
-	uint8_t ch;
-
-	if (!(r->flags & F_REQUEST) || len == 0)
-		return false;
-	ch = lower(p[0]);
-	if (ch == 'c' || ch == 't' || ch == '\r' || ch == '\n')
-		return false;
-	r->state = S_LINE_SKIP;
-	return true;
-}
-
-/*
- * A request line's method and its space in p[0, len) at once, as
- * method_byte would read them; *n the bytes taken. False, nothing taken,
- * when they are not all there or not all good, or the line would pass
- * WR_HTTP_LINE_MAX_BYTES: the byte path decides.
- */
-static bool
-method_whole(struct wr_http_resp *r, const uint8_t *p, size_t len, size_t *n)
-{
-	size_t k;
-
-	for (k = 0; k < len && k < 16 && p[k] >= 'A' && p[k] <= 'Z'; k++)
-		;
-	if (k == 0 || k == len || p[k] != ' ' ||
-		r->line_bytes + k + 1 > WR_HTTP_LINE_MAX_BYTES)
-		return false;
-	r->state = S_LINE_SKIP;
-	r->line_bytes = (uint16_t)(r->line_bytes + k + 1);
-	*n = k + 1;
-	return true;
-}
-
 /* One byte of a header name. */
 static void
 name_byte(struct wr_http_resp *r, uint8_t ch)
@@ -291,7 +208,7 @@ name_byte(struct wr_http_resp *r, uint8_t ch)
 	for (i = 0; i < NB_HDRS; i++)
 		if ((r->cand & (1u << i)) &&
 			(hdr_names[i][r->pos] == '\0' ||
-			hdr_names[i][r->pos] != (char)lower(ch)))
+			hdr_names[i][r->pos] != (char)wr_http_lower(ch)))
 			r->cand &= (uint8_t)~(1u << i);
 	if (r->cand != 0)
 		r->pos++;
@@ -328,10 +245,10 @@ word_byte(struct wr_http_resp *r, uint8_t ch)
 		return;
 	}
 	/* neither word repeats its first letter: a restart is enough */
-	if (w[r->pos] != '\0' && (char)lower(ch) == w[r->pos])
+	if (w[r->pos] != '\0' && (char)wr_http_lower(ch) == w[r->pos])
 		r->pos++;
 	else if (w[r->pos] != '\0')
-		r->pos = (char)lower(ch) == w[0] ? 1 : 0;
+		r->pos = (char)wr_http_lower(ch) == w[0] ? 1 : 0;
 	if (w[r->pos] == '\0')
 		r->flags |= r->flags & F_WORD_TE ? F_CHUNKED : F_CLOSE;
 }
@@ -369,22 +286,6 @@ status_byte(struct wr_http_resp *r, uint8_t ch)
 	return 0;
 }
 
-/* One byte of a request line's start: its method and the space. */
-static int
-method_byte(struct wr_http_resp *r, uint8_t ch)
-{
-	if (r->state == S_REQ_START && (ch == '\r' || ch == '\n'))
-		return 0;           /* RFC 9112 2.2 */
-	if (r->state == S_METHOD && ch == ' ') {
-		r->state = S_LINE_SKIP;
-		return 0;
-	}
-	if (ch < 'A' || ch > 'Z')
-		return -EBADMSG;
-	r->state = S_METHOD;
-	return 0;
-}
-
 /* One byte of the head (start line and headers; a value goes through
  * value_rest, which feeds len_byte or word_byte). */
 static int
@@ -396,7 +297,7 @@ head_byte(struct wr_http_resp *r, uint8_t ch, struct wr_http_counts *c)
 		return status_byte(r, ch);
 	case S_REQ_START:
 	case S_METHOD:
-		return method_byte(r, ch);
+		return wr_http_method_byte(r, ch);
 	case S_LINE_SKIP:
 		if (ch == '\n')
 			r->state = S_HDR_START;
@@ -595,12 +496,13 @@ wr_http_resp_feed(struct wr_http_resp *r, const uint8_t *p, size_t len,
 			i += n;
 			continue;
 		}
-		if (r->state == S_HDR_START && req_line_other(r, p + i, len - i))
+		if (r->state == S_HDR_START &&
+			wr_http_req_line_other(r, p + i, len - i))
 			continue;
 		if ((r->state == S_HDR_START && name_whole(r, p + i, len - i, &n)) ||
 			(r->state == S_VERSION && status_whole(r, p + i, len - i, &n)) ||
 			(r->state == S_REQ_START &&
-			method_whole(r, p + i, len - i, &n))) {
+			wr_http_method_whole(r, p + i, len - i, &n))) {
 			i += n;
 			continue;
 		}
@@ -623,9 +525,9 @@ wr_http_resp_feed(struct wr_http_resp *r, const uint8_t *p, size_t len,
 	return r->state == S_ERROR ? -EBADMSG : 0;
 }
 
-/* Skip len bytes that were not kept: body bytes only. */
-static int
-msg_skip(struct wr_http_resp *r, uint64_t len, struct wr_http_counts *c)
+int
+wr_http_msg_skip(struct wr_http_resp *r, uint64_t len,
+	struct wr_http_counts *c)
 {
 	size_t n;
 
@@ -637,35 +539,6 @@ msg_skip(struct wr_http_resp *r, uint64_t len, struct wr_http_counts *c)
 		len -= body_take(r, n, c);
 	}
 	return 0;
-}
-
-void
-wr_http_req_init(struct wr_http_req *q)
-{
-	memset(q, 0, sizeof(*q));
-	q->m.state = S_REQ_START;
-	q->m.flags = F_REQUEST;
-}
-
-int
-wr_http_req_feed(struct wr_http_req *q, const uint8_t *p, size_t len,
-	uint64_t *nb_done)
-{
-	struct wr_http_counts c = { 0 };
-	int rc = wr_http_resp_feed(&q->m, p, len, &c);
-
-	*nb_done += c.nb_responses;
-	return rc;
-}
-
-int
-wr_http_req_skip(struct wr_http_req *q, uint64_t len, uint64_t *nb_done)
-{
-	struct wr_http_counts c = { 0 };
-	int rc = msg_skip(&q->m, len, &c);
-
-	*nb_done += c.nb_responses;
-	return rc;
 }
 
 int

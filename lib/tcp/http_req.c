@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * HTTP/1.1 heads written (http.h): a client's request (a GET, or a POST
- * with a body of a given length) and a server's response head. The
- * parser of both directions: http.c.
+ * with a body of a given length) and a server's response head; and a
+ * server's request parser, the message parser of http.c started on a
+ * request line (F_REQUEST).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,7 +11,7 @@
 #include <string.h>
 
 #include "tcp/http.h"
-#include "tcp/http_line.h"
+#include "tcp/http_priv.h"
 
 int
 wr_http_req_write(char *buf, size_t room, const char *path,
@@ -42,4 +43,33 @@ wr_http_resp_head_write(char *buf, size_t room, uint64_t body_bytes,
 		body_bytes, keep_alive ? "keep-alive" : "close");
 
 	return n < 0 || (size_t)n >= room ? -ENOSPC : n;
+}
+
+void
+wr_http_req_init(struct wr_http_req *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->m.state = S_REQ_START;
+	q->m.flags = F_REQUEST;
+}
+
+int
+wr_http_req_feed(struct wr_http_req *q, const uint8_t *p, size_t len,
+	uint64_t *nb_done)
+{
+	struct wr_http_counts c = { 0 };
+	int rc = wr_http_resp_feed(&q->m, p, len, &c);
+
+	*nb_done += c.nb_responses;
+	return rc;
+}
+
+int
+wr_http_req_skip(struct wr_http_req *q, uint64_t len, uint64_t *nb_done)
+{
+	struct wr_http_counts c = { 0 };
+	int rc = wr_http_msg_skip(&q->m, len, &c);
+
+	*nb_done += c.nb_responses;
+	return rc;
 }

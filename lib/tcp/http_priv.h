@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Inside lib/tcp: what the message parser (http.c) and the request
+ * parser's entry points (http_req.c) share: the parser's states and
+ * flags, and the pieces of a line it reads on every message, inline.
+ */
+#ifndef WR_TCP_HTTP_PRIV_H
+#define WR_TCP_HTTP_PRIV_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tcp/http.h"
+
+/* The parser's states. */
+enum resp_state {
+	S_VERSION = 0,  /* "HTTP/1.x " */
+	S_CODE,         /* three digits */
+	S_LINE_SKIP,    /* the rest of a line */
+	S_HDR_START,
+	S_NAME,
+	S_VAL_LEN,
+	S_VAL_WORD,     /* Transfer-Encoding or Connection: a word */
+	S_HDR_END_LF,
+	S_BODY,
+	S_BODY_EOF,
+	S_CHUNK_SIZE,
+	S_CHUNK_EXT,
+	S_CHUNK_DATA,
+	S_CHUNK_CR,
+	S_CHUNK_LF,
+	S_TRAILER_START,
+	S_TRAILER_SKIP,
+	S_TRAILER_END_LF,
+	S_ERROR,
+	S_REQ_START,    /* before a request line (empty lines skipped) */
+	S_METHOD,       /* its method, capitals up to a space */
+};
+
+/* Flags of struct wr_http_resp. */
+enum resp_flag {
+	F_HAVE_LEN = 1 << 0,
+	F_CHUNKED = 1 << 1,
+	F_CLOSE = 1 << 2,
+	F_DIGITS = 1 << 3,      /* a chunk size has a digit */
+	F_WORD_TE = 1 << 4,     /* S_VAL_WORD looks for "chunked" */
+	F_REQUEST = 1 << 5,     /* requests, not responses (kept across them) */
+};
+
+static inline uint8_t
+wr_http_lower(uint8_t ch)
+{
+	return ch >= 'A' && ch <= 'Z' ? (uint8_t)(ch + 32) : ch;
+}
+
+/*
+ * The rest of a line at once: up to and with its '\n' (*lf then true), or
+ * all len bytes; *n the bytes taken, counted in *line_bytes as the
+ * byte-at-a-time paths count them (with the '\n', which then resets it):
+ * -EBADMSG past WR_HTTP_LINE_MAX_BYTES.
+ */
+static inline int
+wr_http_line_rest(uint16_t *line_bytes, const uint8_t *p, size_t len,
+	size_t *n, bool *lf)
+{
+	const uint8_t *nl = memchr(p, '\n', len);
+
+	*n = nl != NULL ? (size_t)(nl - p) + 1 : len;
+	*lf = nl != NULL;
+	if (*line_bytes + *n > WR_HTTP_LINE_MAX_BYTES)
+		return -EBADMSG;
+	*line_bytes = *lf ? 0 : (uint16_t)(*line_bytes + *n);
+	return 0;
+}
+
+/* One byte of a request line's start: its method and the space. */
+static inline int
+wr_http_method_byte(struct wr_http_resp *r, uint8_t ch)
+{
+	if (r->state == S_REQ_START && (ch == '\r' || ch == '\n'))
+		return 0;           /* RFC 9112 2.2 */
+	if (r->state == S_METHOD && ch == ' ') {
+		r->state = S_LINE_SKIP;
+		return 0;
+	}
+	if (ch < 'A' || ch > 'Z')
+		return -EBADMSG;
+	r->state = S_METHOD;
+	return 0;
+}
+
+/*
+ * A request line's method and its space in p[0, len) at once, as
+ * wr_http_method_byte would read them; *n the bytes taken. False,
+ * nothing taken, when they are not all there or not all good, or the
+ * line would pass WR_HTTP_LINE_MAX_BYTES: the byte path decides.
+ */
+static inline bool
+wr_http_method_whole(struct wr_http_resp *r, const uint8_t *p, size_t len,
+	size_t *n)
+{
+	size_t k;
+
+	for (k = 0; k < len && k < 16 && p[k] >= 'A' && p[k] <= 'Z'; k++)
+		;
+	if (k == 0 || k == len || p[k] != ' ' ||
+		r->line_bytes + k + 1 > WR_HTTP_LINE_MAX_BYTES)
+		return false;
+	r->state = S_LINE_SKIP;
+	r->line_bytes = (uint16_t)(r->line_bytes + k + 1);
+	*n = k + 1;
+	return true;
+}
+
+/*
+ * A request's header line that is neither Content-Length nor
+ * Transfer-Encoding by its first byte in p[0, len): skipped whole as the
+ * rest of a line (a server reads only those two). False, nothing done,
+ * for a response, no byte, or a line that may be one of them or the
+ * end of the head.
+ */
+static inline bool
+wr_http_req_line_other(struct wr_http_resp *r, const uint8_t *p, size_t len)
+{
+	uint8_t ch;
+
+	if (!(r->flags & F_REQUEST) || len == 0)
+		return false;
+	ch = wr_http_lower(p[0]);
+	if (ch == 'c' || ch == 't' || ch == '\r' || ch == '\n')
+		return false;
+	r->state = S_LINE_SKIP;
+	return true;
+}
+
+/* Skip len bytes that were not kept (body bytes only, else -EBADMSG:
+ * counted malformed, sticky). */
+int wr_http_msg_skip(struct wr_http_resp *r, uint64_t len,
+	struct wr_http_counts *c);
+
+#endif /* WR_TCP_HTTP_PRIV_H */
