@@ -16,7 +16,7 @@ Usage: $0 [--runs N] [--seconds S] [--cases LIST] [--out DIR]
   --cases LIST   comma-separated, from tx64,tx1518,rx64,rx1518,stamp,traffic,
                  ring64,ring1518,rxmemif64,rxmemif1518,replay,scale,stacks,
                  nginx,conn_cps,conn_hold,conn_memif,conn_bulk,
-                 conn_bulk_memif [all]
+                 conn_bulk_memif,conn_tbf [all]
   --out DIR      where bench.json and bench.md go [build-bench]
   --min-share F  repeat a run whose worker thread got less than this share
                  of its CPU (other processes took the rest) [0.5]
@@ -34,7 +34,7 @@ USAGE
 
 runs=5
 seconds=3
-cases=tx64,tx1518,rx64,rx1518,stamp,ring64,ring1518,traffic,rxmemif64,rxmemif1518,replay,scale,stacks,nginx,conn_cps,conn_hold,conn_memif,conn_bulk,conn_bulk_memif
+cases=tx64,tx1518,rx64,rx1518,stamp,ring64,ring1518,traffic,rxmemif64,rxmemif1518,replay,scale,stacks,nginx,conn_cps,conn_hold,conn_memif,conn_bulk,conn_bulk_memif,conn_tbf
 out=
 min_share=0.5
 attempts=3

@@ -33,6 +33,9 @@ Cases (one worker core each, lcore 1; lcore 0 is the main/stats lcore):
                   TX of 1518-byte frames, alternating (bench_bulk.py)
   conn_bulk_memif the same between two processes over memif, which copies
                   each frame's bytes (bench_bulk.py)
+  conn_tbf        TCP bulk through a tbf of 100 Mbit/s with a queue of 8
+                  frames: wirerate's client beside the kernel's,
+                  alternating, 20 runs each (bench_tbf.py)
   conn_hold       1 M connections held (--mode conn-capacity, client and
                   server in one process): peak RSS and hugepages, bytes
                   a connection (bench_hold.py)
@@ -69,6 +72,7 @@ from bench_replay import markdown_replay, replay_cost, summarise_replay
 from bench_nginx import markdown_nginx, nginx_cps
 from bench_conn import conn_cps, conn_memif, markdown_conn, markdown_memif
 from bench_bulk import conn_bulk, markdown_bulk
+from bench_tbf import conn_tbf, markdown_tbf
 from bench_hold import conn_hold, markdown_hold
 from bench_stacks import markdown_stacks, stacks_cost, summarise_stacks
 from bench_traffic import markdown_traffic, summarise_traffic, traffic_cost
@@ -465,7 +469,7 @@ def env_info(tsc_hz, program):
 CASES = ["tx64", "tx1518", "rx64", "rx1518", "stamp", "ring64", "ring1518",
          "traffic", "rxmemif64", "rxmemif1518", "replay", "scale",
          "stacks", "nginx", "conn_cps", "conn_hold", "conn_memif", "conn_bulk",
-         "conn_bulk_memif"]
+         "conn_bulk_memif", "conn_tbf"]
 
 
 def main():
@@ -495,7 +499,7 @@ def main():
            "compare": [], "stamp": None, "ring": [], "traffic": None, "rx_memif": [],
            "replay": None, "scale": None, "stacks": None, "nginx": None,
            "conn_cps": None, "conn_hold": None, "conn_memif": None,
-           "conn_bulk": None, "conn_bulk_memif": None}
+           "conn_bulk": None, "conn_bulk_memif": None, "conn_tbf": None}
     # What the machine does without us: CPU busy over 2 s before starting.
     q0 = cpu_times()
     time.sleep(2)
@@ -523,6 +527,8 @@ def main():
             res["conn_bulk"] = conn_bulk(args, log)
         elif c == "conn_bulk_memif":
             res["conn_bulk_memif"] = conn_bulk(args, log, memif=True)
+        elif c == "conn_tbf":
+            res["conn_tbf"] = conn_tbf(args, log)
         elif c.startswith("ring"):
             res["ring"].append(ring(args, int(c[4:]), log))
         elif c.startswith("rxmemif"):
@@ -565,6 +571,8 @@ def main():
     for k in ("conn_bulk", "conn_bulk_memif"):
         if res[k]:
             md += "\n".join(markdown_bulk(res[k])) + "\n"
+    if res["conn_tbf"]:
+        md += "\n".join(markdown_tbf(res["conn_tbf"])) + "\n"
     with open(args.json, "w") as f:
         json.dump(res, f, indent=1)
     with open(args.md, "w") as f:
