@@ -10,6 +10,7 @@ import types
 
 import cases
 import wrtest
+from connbed import probe
 from wrtest import Checker
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -24,12 +25,8 @@ def bench_conn_tbf():
     cannot pass the shaper); the RTO counts are numbers; both rows in the
     Markdown; nothing of the bed is left."""
     c = Checker("bench_conn_tbf")
-    for tool in ("tc", "ethtool", "nstat"):
-        if wrtest.sh("which", tool, check=False).returncode != 0:
-            c.skip("no %s on this machine" % tool)
-            c.done()
-    if not wrtest.have_qdisc(bench_tbf.TBF) or \
-            not wrtest.have_link_kind(["type", "ifb"]):
+    probe(c, "tc", "ethtool", "nstat")
+    if not wrtest.have_qdisc(bench_tbf.TBF) or not wrtest.have_link_kind(["type", "ifb"]):
         c.skip("the kernel has no tbf qdisc or no ifb device")
         c.done()
     bench_tbf.RUNS = 1
