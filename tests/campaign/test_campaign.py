@@ -129,12 +129,15 @@ def interrupt_at(bed, marker, *extra):
             sent = True
             break
     # ^C while the next cell runs (repeated: Python drops a KeyboardInterrupt
-    # that lands while Ansible forks a worker, as a terminal's user would).
-    for _ in range(5 if sent else 0):
+    # that lands while Ansible forks a worker or holds the logging lock, as
+    # a terminal's user would). Again after 2 s, not after the run could
+    # have ended: a dropped ^C with an 8 s wait let a short cell finish
+    # (campaign_binding in a clean-clone CI run, 2026-12-07).
+    for _ in range(10 if sent else 0):
         time.sleep(1)
         os.killpg(p.pid, signal.SIGINT)
         try:
-            p.wait(timeout=8)
+            p.wait(timeout=2)
             break
         except subprocess.TimeoutExpired:
             pass
