@@ -12,7 +12,8 @@ of 1514 bytes: 1460 of payload). A run is 2 connections of 2 MB at once.
 Per sender: each run's goodput (the bytes over the receiver's span, first
 read to last), the median, the runs within 5 % of the payload rate the
 shaper lets through (96.43 Mbit/s), and retransmission timeouts
-(wirerate's books; the kernel's TcpExtTCPTimeouts in its namespace)."""
+(wirerate's books; the kernel's TcpExtTCPTimeouts in its namespace). The
+kernel's congestion control is its namespace's default, recorded."""
 import json
 import os
 import re
@@ -202,6 +203,7 @@ def conn_tbf(args, log):
         while time.monotonic() < end and not os.path.exists(path + ".ready"):
             time.sleep(0.05)
         seen = 0
+        cc = ns(NS_S, "sysctl", "-n", "net.ipv4.tcp_congestion_control").stdout.strip()
         for i in range(RUNS):
             order = ["wirerate", "kernel"] if i % 2 == 0 else ["kernel", "wirerate"]
             for k in order:
@@ -221,7 +223,7 @@ def conn_tbf(args, log):
             rp.wait()
         bed_down()
     out = {"case": "conn_tbf", "runs": runs, "shaper_payload_bps": GOODPUT_BPS,
-           "conns": CONNS, "bytes": NBYTES}
+           "conns": CONNS, "bytes": NBYTES, "kernel_cc": cc, "kernel": os.uname().release}
     for k, v in runs.items():
         g = [r["goodput_bps"] for r in v]
         out[k] = {"median_bps": statistics.median(g),
@@ -232,6 +234,7 @@ def conn_tbf(args, log):
 
 
 def markdown_tbf(t):
+    cc = "%s, Linux %s" % (t["kernel_cc"], t["kernel"])
     rows = ["", "### Bulk through a tbf shaper (100 Mbit/s, a queue of 8 frames): "
             "wirerate's TCP beside the kernel's", "",
             "| sender | median goodput | runs within 5 %% of %.2f Mbit/s | runs "
@@ -243,5 +246,5 @@ def markdown_tbf(t):
             k, s["median_bps"] / 1e6, s["within_5pct"], s["rto_runs"], s["whole"],
             s["runs"]))
     return rows + ["", "Each run: %d connections of %d bytes at once; goodput = "
-                   "bytes over the receiver's span (first read to last)." % (
-                       t["conns"], t["bytes"]), ""]
+                   "bytes over the receiver's span (first read to last). The "
+                   "kernel's congestion control: %s." % (t["conns"], t["bytes"], cc), ""]
