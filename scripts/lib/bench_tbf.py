@@ -24,6 +24,7 @@ import tempfile
 import time
 
 from eal import eal_args, remove_runtime_dir
+from tbfbed import GOODPUT_BPS, RECEIVER, TBF
 
 TAG = os.getpid() % 10000
 NS_R, NS_S = "wrbtr%d" % TAG, "wrbts%d" % TAG
@@ -31,44 +32,6 @@ HOST, PEER = "wbth_%d" % TAG, "wbtp_%d" % TAG      # wirerate's link
 KS, KR = "wbks_%d" % TAG, "wbkr_%d" % TAG          # the kernel's link
 ME, RCV, KME, KRCV = "198.18.0.1", "198.18.0.254", "198.20.0.1", "198.20.0.254"
 PORT, CONNS, NBYTES, RUNS = 5201, 2, 2000000, 20
-FRAME, PAYLOAD = 14 + 20 + 20 + 1460, 1460
-SHAPER_BPS = 100e6
-GOODPUT_BPS = SHAPER_BPS * PAYLOAD / FRAME
-TBF = ["tbf", "rate", "100mbit", "burst", "4k", "limit", str(8 * FRAME)]
-
-RECEIVER = r"""
-import json, selectors, socket, sys, time
-port, out = int(sys.argv[1]), sys.argv[2]
-sel = selectors.DefaultSelector()
-ls = socket.socket()
-ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-ls.bind(("0.0.0.0", port))
-ls.listen(64)
-sel.register(ls, selectors.EVENT_READ, None)
-f = open(out, "a")
-open(out + ".ready", "w").close()
-while True:
-    for key, _ in sel.select():
-        if key.data is None:
-            s, _ = ls.accept()
-            s.setblocking(False)
-            sel.register(s, selectors.EVENT_READ, {"bytes": 0, "first": None, "last": None})
-            continue
-        st, s = key.data, key.fileobj
-        try:
-            b = s.recv(1 << 20)
-        except ConnectionResetError:
-            b = b""
-        if b:
-            st["first"] = st["first"] or time.monotonic()
-            st["last"] = time.monotonic()
-            st["bytes"] += len(b)
-            continue
-        sel.unregister(s)
-        s.close()
-        f.write(json.dumps(st) + "\n")
-        f.flush()
-"""
 
 SENDER = r"""
 import socket, sys, threading
@@ -197,7 +160,7 @@ def conn_tbf(args, log):
     bed_up()
     try:
         rp = subprocess.Popen(["ip", "netns", "exec", NS_R, sys.executable, "-c",
-                               RECEIVER, str(PORT), path], stdout=subprocess.DEVNULL,
+                               RECEIVER, "0.0.0.0", str(PORT), path], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
         end = time.monotonic() + 10
         while time.monotonic() < end and not os.path.exists(path + ".ready"):

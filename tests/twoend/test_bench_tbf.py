@@ -16,6 +16,7 @@ from wrtest import Checker
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts", "lib"))
 import bench_tbf  # noqa: E402
+from tbfbed import SHAPER_BPS  # noqa: E402
 
 
 def bench_conn_tbf():
@@ -36,7 +37,7 @@ def bench_conn_tbf():
         r = t["runs"][k][0]
         c.eq((r["error"], r["bytes"]), (None, 2 * 2000000),
              "%s: no error, the receiver read every byte" % k)
-        c.true(0 < r["goodput_bps"] <= bench_tbf.SHAPER_BPS,
+        c.true(0 < r["goodput_bps"] <= SHAPER_BPS,
                "%s: goodput %.2f Mbit/s, above 0 and within the shaper's rate" % (
                    k, r["goodput_bps"] / 1e6))
         c.true(isinstance(r["rto"], int) and r["rto"] >= 0, "%s: RTOs %r" % (k, r["rto"]))

@@ -33,19 +33,23 @@ PEER = "wcnp_%d" % PID
 ME, KERNEL = "198.18.0.1", "198.18.0.254"
 SYN_FILTER = "tcp[tcpflags] & tcp-syn != 0 and tcp[tcpflags] & tcp-ack == 0"
 
-NGINX_CONF = """worker_processes 1;
+# What every nginx of these cases has (formatted with d, the case's
+# directory): one worker, its pid, logs and temporary files in d.
+NGINX_TOP = """worker_processes 1;
 daemon on;
 pid {d}/nginx.pid;
 error_log {d}/error.log;
 events {{ worker_connections 4096; }}
-http {{
-    access_log {d}/access.log;
-    client_body_temp_path {d}/body;
+"""
+NGINX_TEMPS = """    client_body_temp_path {d}/body;
     proxy_temp_path {d}/proxy;
     fastcgi_temp_path {d}/fastcgi;
     uwsgi_temp_path {d}/uwsgi;
     scgi_temp_path {d}/scgi;
-    server {{
+"""
+NGINX_CONF = NGINX_TOP + """http {{
+    access_log {d}/access.log;
+""" + NGINX_TEMPS + """    server {{
         listen {addr}:80;
         location / {{ return 200 "wirerate\\n"; }}
     }}

@@ -20,29 +20,20 @@ import tempfile
 import cases
 import wrtest
 from wrtest import Checker
-from test_conn import (KERNEL, ME, books, drop_bed, make_bed, nginx_run,
-                       nginx_stop, nsexec, probe, serve, served_doc)
+from test_conn import (KERNEL, ME, NGINX_TEMPS, NGINX_TOP, books, drop_bed,
+                       make_bed, nginx_run, nginx_stop, nsexec, probe, serve,
+                       served_doc)
 
 # nginx reads a body whole only where it hands it on: the front server
 # proxies to a back one on the namespace's loopback, which answers. The
 # bodies stay in memory: nginx's workers (nobody) cannot write into the
 # test's directory, and a body they cannot buffer is a 500.
-NGINX_POST_CONF = """worker_processes 1;
-daemon on;
-pid {d}/nginx.pid;
-error_log {d}/error.log;
-events {{ worker_connections 4096; }}
-http {{
+NGINX_POST_CONF = NGINX_TOP + """http {{
     log_format wr '$status $request_length $content_length $connection '
                   '$request_method';
     client_max_body_size 0;
     client_body_buffer_size 16m;
-    client_body_temp_path {d}/body;
-    proxy_temp_path {d}/proxy;
-    fastcgi_temp_path {d}/fastcgi;
-    uwsgi_temp_path {d}/uwsgi;
-    scgi_temp_path {d}/scgi;
-    server {{
+""" + NGINX_TEMPS + """    server {{
         listen {addr}:80;
         access_log {d}/access.log wr;
         location / {{ proxy_pass http://127.0.0.1:8081; }}

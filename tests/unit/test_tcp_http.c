@@ -502,18 +502,10 @@ long_line(size_t line_len, size_t step, uint64_t *responses)
 static int
 long_req_line(size_t line_len, size_t step, uint64_t *done)
 {
-	struct wr_http_req q;
-	size_t n, i, k;
+	size_t n;
 	const uint8_t *h = long_head("GET / HTTP/1.1\r\n", "\r\n", line_len, &n);
-	int rc = 0;
 
-	*done = 0;
-	wr_http_req_init(&q);
-	for (i = 0; i < n && rc == 0; i += k) {
-		k = n - i < step ? n - i : step;
-		rc = wr_http_req_feed(&q, h + i, k, done);
-	}
-	return rc;
+	return req_steps(h, n, step, done);
 }
 
 /* The line limit counts a skipped line's bytes alike whole, byte by
