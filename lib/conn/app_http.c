@@ -13,13 +13,18 @@
  *
  * Server: requests are counted as they end, their bodies too
  * (wr_http_req_feed), each answered by a head and resp_body_bytes of
- * pattern body; it closes when the client does.
+ * pattern body; a request that expects a 100 (Continue) gets one before
+ * its body comes, where every byte sent before it has been acked (else
+ * the client's own wait decides); it closes when the client does.
  *
  * A segment's payload is named by its stream offset (conn.h): the
  * client's current request starts at base_off, the ones before it
  * keep-alive requests of req_ka_bytes each; the server's stream is
  * answers of resp_bytes each back to back, base_off the start of the one
- * a segment falls in (moved by whole answers: no division).
+ * a segment falls in (moved by whole answers: no division). A 100
+ * Continue is sent only when all before it is acked, so none is sent
+ * again but the latest: it lies cont_k answers before base_off while
+ * st->cont is set, and the answers follow it back to back.
  */
 #include <errno.h>
 #include <string.h>
@@ -28,6 +33,10 @@
 
 /* Zeros for answer bytes the engine never saw (app_rx). */
 static const uint8_t zeros[256];
+
+/* The interim answer (RFC 9110 15.2.1). */
+static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
+#define CONT_BYTES (sizeof(cont) - 1)
 
 int
 wr_conn_http_init(struct wr_conn_engine *e, struct wr_error *err)
@@ -190,6 +199,25 @@ http_client_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
 }
 
 /*
+ * Server: queue a 100 Continue, where nothing sent before it waits for
+ * its ACK (then no earlier byte is ever sent again) and no answer or FIN
+ * is queued: the interim at the stream's end, the answers after it.
+ */
+static void
+continue_out(struct wr_conn_engine *e, struct wr_conn_state *st,
+	struct wr_tcp_conn *c)
+{
+	if (c->app_tx_left_bytes != 0 || c->snd_una != c->snd_max ||
+		(c->flags & (WR_TCP_F_FIN_QUEUED | WR_TCP_F_FIN_SENT)))
+		return;
+	st->cont = 1;
+	st->cont_k = 0;
+	st->base_off = c->tx_sent_bytes + CONT_BYTES;
+	c->app_tx_left_bytes = CONT_BYTES;
+	e->books.nb_continues++;
+}
+
+/*
  * Server: count the requests that ended in nb bytes, the first known of
  * them at p (the others, not kept, are body: wr_http_req_skip), queue an
  * answer for each.
@@ -204,13 +232,39 @@ http_server_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
 
 	if ((known > 0 && wr_http_req_feed(&st->req, p, known, &nb_done) < 0) ||
 		(nb > known &&
-		wr_http_req_skip(&st->req, nb - known, &nb_done) < 0) ||
-		nb_done == 0)
+		wr_http_req_skip(&st->req, nb - known, &nb_done) < 0))
 		return;
 	st->nb_reqs += (uint32_t)nb_done;
 	e->books.nb_reqs_served += nb_done;
 	c->app_tx_left_bytes += nb_done * e->resp_bytes;
-	wr_conn_push(e, idx, now_us);
+	if (wr_http_req_continue_due(&st->req))
+		continue_out(e, st, c);
+	if (c->app_tx_left_bytes > 0)
+		wr_conn_push(e, idx, now_us);
+}
+
+/*
+ * Server: base_off to the start of the answer off falls in; or, for an
+ * offset in the latest 100 Continue, to the first answer after it.
+ * Returns the interim's bytes from off to base_off (0: in an answer).
+ * cont_k cannot pass UINT32_MAX answers: the interim is acked long
+ * before (a window is under 2^31 bytes), its place no longer needed.
+ */
+static uint64_t
+server_seek(struct wr_conn_state *st, uint64_t r, uint64_t off)
+{
+	while (off < st->base_off && !(st->cont && st->cont_k == 0)) {
+		st->base_off -= r;
+		st->cont_k -= st->cont;
+	}
+	if (off < st->base_off)
+		return st->base_off - off;
+	while (off - st->base_off >= r) {
+		st->base_off += r;
+		if (st->cont && ++st->cont_k == UINT32_MAX)
+			st->cont = 0;
+	}
+	return 0;
 }
 
 /* Server: the payload of [off, off + len) of the answers' stream. */
@@ -219,14 +273,16 @@ server_payload(struct wr_conn_engine *e, struct wr_conn_state *st,
 	uint32_t seed, uint64_t off, uint32_t len)
 {
 	uint64_t r = e->resp_bytes, pos, take, done = 0, b;
+	uint64_t in_cont = server_seek(st, r, off);
 
-	while (off < st->base_off)
-		st->base_off -= r;
-	while (off - st->base_off >= r)
-		st->base_off += r;
 	pos = off - st->base_off;
-	if (pos >= e->head_len && pos + len <= r)
+	if (in_cont == 0 && pos >= e->head_len && pos + len <= r)
 		return NULL;    /* body only: the pattern itself */
+	if (in_cont > 0) {
+		done = in_cont < len ? in_cont : len;
+		memcpy(e->scratch, cont + CONT_BYTES - in_cont, done);
+		pos = 0;
+	}
 	for (b = st->base_off; done < len; b += r, pos = 0) {
 		if (pos < e->head_len) {
 			take = e->head_len - pos;

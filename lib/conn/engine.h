@@ -67,6 +67,8 @@ struct wr_conn_books {
 	uint64_t nb_resps;              /* complete 2xx answers */
 	uint64_t nb_reqs_failed;        /* requests with no good answer */
 	uint64_t nb_reqs_served;        /* server: requests answered */
+	uint64_t nb_continues;          /* server: 100 (Continue) answers
+					 * sent (in nb_l7_tx_bytes too) */
 	uint64_t nb_l7_tx_bytes;        /* application bytes sent (first
 					 * transmissions only) */
 	uint64_t nb_l7_rx_bytes;        /* application bytes delivered */

@@ -68,8 +68,9 @@ struct wr_conn_state {
 	uint8_t flags;             /* enum wr_conn_state_flag */
 	uint8_t fail;              /* enum wr_tcp_fail, or an app class */
 	uint8_t hold;              /* enum wr_conn_hold (client, cfg.hold) */
-	uint8_t pad;
-	uint32_t pad2;
+	uint8_t cont;              /* server: a 100 Continue lies cont_k
+				    * answers before base_off (app_http.c) */
+	uint32_t cont_k;
 	uint64_t t0_us;            /* SYN sent, then the request sent */
 	uint64_t base_off;         /* stream offset of the current request
 				    * (client) or answer (server) */

@@ -240,6 +240,7 @@ books_json(const struct wr_conn_books *b)
 		return NULL;
 	wr_json_set(o, "failed", failed_json(b));
 	wr_json_set(o, "unstarted", unstarted_json(b));
+	wr_json_set(o, "continues", wr_json_u64(b->nb_continues));
 	wr_json_set(o, "l7_tx_bytes", wr_json_u64(b->nb_l7_tx_bytes));
 	wr_json_set(o, "l7_rx_bytes", wr_json_u64(b->nb_l7_rx_bytes));
 	wr_json_set(o, "tx_segs", wr_json_u64(b->nb_segs_tx));

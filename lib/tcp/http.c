@@ -19,18 +19,30 @@
 
 _Static_assert(sizeof(struct wr_http_resp) == 16, "wr_http_resp: 16 bytes");
 
-/* The headers the parser knows, by bit of wr_http_resp.cand. */
+/*
+ * The headers the parser knows, by bit of wr_http_resp.cand while a name
+ * is read; then cand holds the index of the one whose value S_VAL_WORD
+ * reads (a word: hdr_words[i], flag hdr_word_flags[i] once found).
+ * Connection only in responses, Expect only in requests (name_found).
+ */
 #define HDR_LEN "content-length"
 #define HDR_TE "transfer-encoding"
 #define HDR_CONN "connection"
-static const char *const hdr_names[] = { HDR_LEN, HDR_TE, HDR_CONN };
+#define HDR_EXPECT "expect"
+static const char *const hdr_names[] = { HDR_LEN, HDR_TE, HDR_CONN,
+	HDR_EXPECT };
 static const size_t hdr_lens[] = {
 	sizeof(HDR_LEN) - 1, sizeof(HDR_TE) - 1, sizeof(HDR_CONN) - 1,
+	sizeof(HDR_EXPECT) - 1,
 };
-#define NB_HDRS 3
-#define ALL_HDRS 7
-/* name_is reads eight bytes at a time: the shortest name has ten. */
-_Static_assert(sizeof(HDR_CONN) - 1 >= 8, "a header name under 8 bytes");
+/* No word repeats its first letter: word_byte's restart relies on it. */
+static const char *const hdr_words[] = { "", "chunked", "close",
+	"100-continue" };
+static const uint8_t hdr_word_flags[] = { 0, F_CHUNKED, F_CLOSE, F_EXPECT };
+#define HDR_I_CONN 2
+#define HDR_I_EXPECT 3
+#define NB_HDRS 4
+#define ALL_HDRS 15
 
 static const char version[] = "HTTP/1.";
 
@@ -93,6 +105,8 @@ headers_end(struct wr_http_resp *r, struct wr_http_counts *c)
 		wr_http_resp_init(r);       /* interim: the final one follows */
 		return;
 	}
+	if (req && (r->flags & F_EXPECT))
+		r->flags |= F_CONTINUE;     /* until the body ends: resp_done */
 	if (!req && (r->status == 204 || r->status == 304)) {
 		resp_done(r, c);
 	} else if (r->flags & F_CHUNKED) {
@@ -110,13 +124,16 @@ headers_end(struct wr_http_resp *r, struct wr_http_counts *c)
 }
 
 /* The header name hdr_names[i] ended (NB_HDRS: another one): which
- * value parser, if any (a request's Connection: none). */
+ * value parser, if any (a request's Connection, a response's Expect:
+ * none). */
 static void
 name_found(struct wr_http_resp *r, unsigned int i)
 {
+	bool req = (r->flags & F_REQUEST) != 0;
+
 	r->state = S_LINE_SKIP;
 	r->pos = 0;
-	if (i == 2 && (r->flags & F_REQUEST))
+	if ((i == HDR_I_CONN && req) || (i == HDR_I_EXPECT && !req))
 		return;
 	if (i == 0) {
 		r->state = S_VAL_LEN;
@@ -124,8 +141,7 @@ name_found(struct wr_http_resp *r, unsigned int i)
 		r->flags &= (uint8_t)~F_HAVE_LEN;
 	} else if (i < NB_HDRS) {
 		r->state = S_VAL_WORD;
-		r->flags = (uint8_t)((r->flags & ~F_WORD_TE) |
-			(i == 1 ? F_WORD_TE : 0));
+		r->cand = (uint8_t)i;
 	}
 }
 
@@ -142,10 +158,11 @@ name_end(struct wr_http_resp *r)
 }
 
 /*
- * Whether p[0, m) is name (m >= 8 bytes of lower-case letters and '-') in
- * any case, eight bytes at a time (the last eight overlapping): a byte
- * ORed with 0x20 is a given lower-case letter only when it is that letter
- * in either case; a '-' (bit 6 clear: no 0x20 in the mask) must be equal.
+ * Whether p[0, m) is name (m bytes of lower-case letters and '-') in any
+ * case, eight bytes at a time (the last eight overlapping) from eight
+ * bytes on: a byte ORed with 0x20 is a given lower-case letter only when
+ * it is that letter in either case; a '-' (bit 6 clear: no 0x20 in the
+ * mask) must be equal.
  */
 static bool
 name_is(const uint8_t *p, size_t m, const char *name)
@@ -154,6 +171,12 @@ name_is(const uint8_t *p, size_t m, const char *name)
 	uint64_t x, y;
 	size_t k = 0;
 
+	if (m < 8) {
+		for (; k < m; k++)
+			if ((p[k] | (name[k] & 0x40) >> 1) != (uint8_t)name[k])
+				return false;
+		return true;
+	}
 	for (;;) {
 		if (k + 8 > m)
 			k = m - 8;
@@ -234,11 +257,12 @@ len_byte(struct wr_http_resp *r, uint8_t ch)
 	return 0;
 }
 
-/* One byte of a Transfer-Encoding or Connection value: find the word. */
+/* One byte of a Transfer-Encoding, Connection or Expect value: find
+ * the word (cand: its header, name_found). */
 static void
 word_byte(struct wr_http_resp *r, uint8_t ch)
 {
-	const char *w = r->flags & F_WORD_TE ? "chunked" : "close";
+	const char *w = hdr_words[r->cand];
 
 	if (ch == '\n') {
 		r->state = S_HDR_START;
@@ -250,7 +274,7 @@ word_byte(struct wr_http_resp *r, uint8_t ch)
 	else if (w[r->pos] != '\0')
 		r->pos = (char)wr_http_lower(ch) == w[0] ? 1 : 0;
 	if (w[r->pos] == '\0')
-		r->flags |= r->flags & F_WORD_TE ? F_CHUNKED : F_CLOSE;
+		r->flags |= hdr_word_flags[r->cand];
 }
 
 /* One byte of the status line's start and its code. */
@@ -449,8 +473,8 @@ status_whole(struct wr_http_resp *r, const uint8_t *p, size_t len, size_t *n)
 }
 
 /*
- * The value of a Content-Length, Transfer-Encoding or Connection header
- * line in p[0, len): up to and with its '\n', or all len bytes, each
+ * The value of a Content-Length, Transfer-Encoding, Connection or Expect
+ * header line in p[0, len): up to and with its '\n', or all len bytes, each
  * through len_byte or word_byte as the byte path would; *n the bytes
  * taken. Returns 0 or -EBADMSG (a bad length, a line too long).
  */

@@ -15,7 +15,9 @@
  *
  * Server: a struct wr_http_req, the same machine started on a request
  * line, counts requests (pipelined ones too), each complete at the end
- * of its body (by Content-Length or chunks; none without them), and
+ * of its body (by Content-Length or chunks; none without them), says
+ * when a request asks for a 100 (Continue) before its body (Expect:
+ * 100-continue, RFC 9110 10.1.1), and
  * wr_http_resp_head_write writes a response head for a body of a
  * configured size, whose bytes are the synthetic pattern (wire.h).
  */
@@ -104,6 +106,14 @@ int wr_http_req_feed(struct wr_http_req *q, const uint8_t *p, size_t len,
  * or chunk framing byte would be among them (sticky).
  */
 int wr_http_req_skip(struct wr_http_req *q, uint64_t len, uint64_t *nb_done);
+
+/*
+ * Whether a 100 (Continue) is due: the head of the request being read
+ * had "Expect: 100-continue" and its body has not all come yet (a
+ * request whose body is there, or that has none, needs none: RFC 9110
+ * 10.1.1). Each due one is reported once; the flag ends with its body.
+ */
+int wr_http_req_continue_due(struct wr_http_req *q);
 
 /*
  * Write a "200 OK" response head for body_bytes of body, keep-alive or

@@ -46,8 +46,11 @@ enum resp_flag {
 	F_CHUNKED = 1 << 1,
 	F_CLOSE = 1 << 2,
 	F_DIGITS = 1 << 3,      /* a chunk size has a digit */
-	F_WORD_TE = 1 << 4,     /* S_VAL_WORD looks for "chunked" */
+	F_EXPECT = 1 << 4,      /* a request's "Expect: 100-continue" */
 	F_REQUEST = 1 << 5,     /* requests, not responses (kept across them) */
+	F_CONTINUE = 1 << 6,    /* its head ended with F_EXPECT and a body
+				 * to come: a 100 Continue is due (until
+				 * the caller takes it, or the body ends) */
 };
 
 static inline uint8_t
@@ -116,9 +119,10 @@ wr_http_method_whole(struct wr_http_resp *r, const uint8_t *p, size_t len,
 }
 
 /*
- * A request's header line that is neither Content-Length nor
- * Transfer-Encoding by its first byte in p[0, len): skipped whole as the
- * rest of a line (a server reads only those two). False, nothing done,
+ * A request's header line that is neither Content-Length,
+ * Transfer-Encoding nor Expect by its first byte in p[0, len): skipped
+ * whole as the rest of a line (a server reads only those three). False,
+ * nothing done,
  * for a response, no byte, or a line that may be one of them or the
  * end of the head.
  */
@@ -130,7 +134,7 @@ wr_http_req_line_other(struct wr_http_resp *r, const uint8_t *p, size_t len)
 	if (!(r->flags & F_REQUEST) || len == 0)
 		return false;
 	ch = wr_http_lower(p[0]);
-	if (ch == 'c' || ch == 't' || ch == '\r' || ch == '\n')
+	if (ch == 'c' || ch == 't' || ch == 'e' || ch == '\r' || ch == '\n')
 		return false;
 	r->state = S_LINE_SKIP;
 	return true;

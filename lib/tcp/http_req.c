@@ -73,3 +73,12 @@ wr_http_req_skip(struct wr_http_req *q, uint64_t len, uint64_t *nb_done)
 	*nb_done += c.nb_responses;
 	return rc;
 }
+
+int
+wr_http_req_continue_due(struct wr_http_req *q)
+{
+	if (!(q->m.flags & F_CONTINUE))
+		return 0;
+	q->m.flags &= (uint8_t)~F_CONTINUE;
+	return 1;
+}

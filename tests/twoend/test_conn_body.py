@@ -11,6 +11,7 @@ af_packet; the kernel in a namespace).
   file on each of its requests, curl a chunked body and a large one; each
   request answered, the server's count equal to theirs.
 Usage: test_conn_body.py CASE (see CASES)."""
+import json
 import os
 import re
 import shutil
@@ -168,7 +169,161 @@ def conn_post_server():
         shutil.rmtree(d, ignore_errors=True)
 
 
-CASES = cases.by_name(conn_nginx_post, conn_post_server)
+# A client of raw sockets in the namespace (argv: address, connections,
+# requests a connection, body bytes, pipelined GETs after each body):
+# each request a POST with "Expect: 100-continue" and its head alone; the
+# bytes that come back must be exactly "HTTP/1.1 100 Continue" and its
+# empty line before it sends the body (and the GETs behind it); then an
+# answer for each, its head parsed, its body read by Content-Length, the
+# next answer's head where that length ends. Every other request does
+# not wait: the body and the GETs follow the head at once, so that the
+# answers can be sent while the interim is not yet acked (a resend of
+# it then comes after theirs). Prints its counts as JSON.
+EXPECT_CLIENT = r"""
+import json, socket, sys
+addr, conns, reqs, body, gets = sys.argv[1], *map(int, sys.argv[2:6])
+CONT = b"HTTP/1.1 100 Continue\r\n\r\n"
+got = {"continues": 0, "answers": 0, "ok": 0, "bytes": 0, "bad": []}
+def read_head(s, buf):
+    while b"\r\n\r\n" not in buf:
+        more = s.recv(65536)
+        if not more:
+            raise EOFError("closed in a head")
+        got["bytes"] += len(more)
+        buf += more
+    i = buf.index(b"\r\n\r\n") + 4
+    return buf[:i], buf[i:]
+def answer(s, buf):
+    head, buf = read_head(s, buf)
+    lines = head.decode("latin-1").split("\r\n")
+    n = [int(l.split(":", 1)[1]) for l in lines
+         if l.lower().startswith("content-length:")][0]
+    while len(buf) < n:
+        more = s.recv(65536)
+        if not more:
+            raise EOFError("closed in a body")
+        got["bytes"] += len(more)
+        buf += more
+    got["answers"] += 1
+    got["ok"] += lines[0].startswith("HTTP/1.1 200 ")
+    return buf[n:]
+for k in range(conns):
+    s = socket.create_connection((addr, 80), timeout=20)
+    buf = b""
+    for r in range(reqs):
+        last = r == reqs - 1 and gets == 0
+        s.sendall(b"POST /%d/%d HTTP/1.1\r\nHost: x\r\nExpect: 100-continue"
+                  b"\r\nContent-Length: %d\r\nConnection: %s\r\n\r\n" % (
+                      k, r, body, b"close" if last else b"keep-alive"))
+        tail = b"".join(b"GET /g HTTP/1.1\r\nHost: x\r\n\r\n"
+                        for _ in range(gets))
+        rest = bytes(range(256)) * (body // 256) + b"x" * (body % 256) + tail
+        if r % 2:
+            s.sendall(rest)
+        head, buf = read_head(s, buf)
+        if head != CONT:
+            got["bad"].append("%d/%d: %r" % (k, r, head[:80]))
+            break
+        got["continues"] += 1
+        if r % 2 == 0:
+            s.sendall(rest)
+        for _ in range(1 + gets):
+            buf = answer(s, buf)
+        if buf:
+            got["bad"].append("%d/%d: %d bytes after the answers" % (k, r, len(buf)))
+            break
+    s.close()
+print(json.dumps(got))
+"""
+
+# Every 2nd of the server's segments whose payload starts with
+# "HTTP/1.1 100" (an interim, alone or with answers behind it), and every
+# 25th of its others with a payload, dropped in the namespace's input:
+# counted by nft, resent by wirerate's TCP.
+CONT_NFT = """table inet wrcont {{
+    chain in {{
+        type filter hook input priority 0;
+        ip saddr {me} tcp sport 80 @ih,0,96 {cont} numgen inc mod 2 == 0 counter drop comment "cont"
+        ip saddr {me} tcp sport 80 @ih,0,96 != {cont} numgen inc mod 25 == 0 counter drop comment "other"
+    }}
+}}
+"""
+
+
+def conn_post_continue():
+    """wirerate's server (answers of 3,000 bytes) to clients that send
+    "Expect: 100-continue": curl, on one connection, 3 POSTs of 50 kB
+    with its own wait for the interim set to 60 s: its verbose output
+    shows a 100 Continue for each, and 200 with the body. Then a client
+    of raw sockets, through nftables dropping every 2nd segment that
+    starts with an interim and every 25th other: 4 connections of 8 POSTs of 2
+    kB, each followed by 2 pipelined GETs; each interim arrives exactly
+    before the body is sent, each answer where the one before ends. The
+    server's count of interims equals what the clients saw, its requests
+    theirs, and its L7 bytes sent what the raw client received plus
+    curl's."""
+    c = Checker("conn_post_continue")
+    probe(c, "curl", "ethtool", "nft")
+    d = tempfile.mkdtemp(prefix="wrcb")
+    make_bed()
+    try:
+        with open(os.path.join(d, "b50k"), "wb") as f:
+            f.write(bytes(range(256)) * 195 + b"x" * 80)
+        with open(os.path.join(d, "drop.nft"), "w") as f:
+            f.write(CONT_NFT.format(me=ME, cont="0x" + b"HTTP/1.1 100".hex()))
+        nsexec("nft", "-f", os.path.join(d, "drop.nft"))
+        p, path = serve(d, 90, ["--conn-body", "3000"])
+        url = "http://%s/" % ME
+        cu = nsexec("curl", "-v", "-s", "-o", "/dev/null", "-o", "/dev/null", "-o",
+                    "/dev/null", "-w", "%{http_code} %{size_header} %{size_download}\\n",
+                    "-H", "Expect: 100-continue", "--expect100-timeout", "60",
+                    "--data-binary", "@" + os.path.join(d, "b50k"), url, url, url,
+                    check=False, timeout=120)
+        conns, reqs, gets = 4, 8, 2
+        raw = nsexec("python3", "-c", EXPECT_CLIENT, ME, str(conns), str(reqs), "2000",
+                     str(gets), check=False, timeout=120)
+        out = nsexec("nft", "list", "table", "inet", "wrcont").stdout
+        drops = {k: int(n) for n, k in re.findall(
+            r'counter packets (\d+) bytes \d+ drop comment "(\w+)"', out)}
+        p.send_signal(signal.SIGINT)
+        rc, sout, doc = served_doc(p, path, d)
+        interims = cu.stderr.count("< HTTP/1.1 100 Continue")
+        rows = [l.split() for l in cu.stdout.split("\n") if l]
+        c.eq((interims, [x[0] for x in rows], [x[2] for x in rows]),
+             (3, ["200"] * 3, ["3000"] * 3),
+             "curl: a 100 Continue for each POST, each answered 200 with "
+             "3,000 bytes (%r)" % cu.stderr[-300:])
+        try:
+            got = json.loads(raw.stdout)
+        except ValueError:
+            got = {}
+        n = conns * reqs
+        c.eq((got.get("continues"), got.get("answers"), got.get("ok"), got.get("bad")),
+             (n, n * (1 + gets), n * (1 + gets), []),
+             "raw client: interims, answers, 200s, misplaced bytes (%r)" % (
+                 raw.stderr[-500:]))
+        c.true(drops.get("cont", 0) > 0 and drops.get("other", 0) > 0,
+               "nft dropped interims and other segments (%r)" % drops)
+        c.eq(rc, 0, "wirerate's exit code (%r)" % sout[-300:])
+        b = books(doc)
+        c.eq(b.get("continues"), 3 + n, "the server's interims = the clients'")
+        c.eq(b.get("reqs_served"), 3 + n * (1 + gets),
+             "served = curl's requests + the raw client's")
+        curl_bytes = sum(int(x[1]) + int(x[2]) for x in rows)
+        c.eq(b.get("l7_tx_bytes"), got.get("bytes", 0) + curl_bytes,
+             "the server's L7 bytes sent = bytes the raw client read + curl's "
+             "heads and bodies")
+        print("100 Continue: curl saw %d, the raw client %s, the server sent %s; "
+              "nft dropped %r; L7 bytes sent %s" % (
+                  interims, got.get("continues"), b.get("continues"), drops,
+                  b.get("l7_tx_bytes")))
+        c.done(wrtest.Result(rc, sout, "", doc))
+    finally:
+        drop_bed()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+CASES = cases.by_name(conn_nginx_post, conn_post_server, conn_post_continue)
 
 if __name__ == "__main__":
     cases.main(CASES)

@@ -383,6 +383,65 @@ test_request_bodies(void)
 }
 
 /*
+ * Expect: 100-continue (RFC 9110 10.1.1): a 100 Continue is due once a
+ * head that asks for it has ended and until its body ends; not for a
+ * request without a body, another expectation or another header. Cut
+ * everywhere: due after the first piece exactly where the cut falls in
+ * such a body; fed byte by byte: due once for each of the two.
+ */
+static void
+test_request_expect(void)
+{
+	static const char *const reqs[] = {
+		"POST /a HTTP/1.1\r\nExpect: 100-continue\r\n"
+		"Content-Length: 5\r\n\r\n", "12345",
+		"PUT /b HTTP/1.1\r\nEXPECT:100-Continue\r\n"
+		"Transfer-Encoding: chunked\r\n\r\n", "3\r\nabc\r\n0\r\n\r\n",
+		"POST /c HTTP/1.1\r\nExpect: 100-continue\r\n"
+		"Content-Length: 0\r\n\r\n", "",
+		"GET /d HTTP/1.1\r\nExpect: 100-continue\r\n\r\n", "",
+		"POST /e HTTP/1.1\r\nExpected: 100-continue\r\n"
+		"Content-Length: 2\r\n\r\n", "xy",
+		"POST /f HTTP/1.1\r\nExpect: 200-ok\r\n"
+		"Content-Length: 2\r\n\r\n", "xy",
+		"POST /g HTTP/1.1\r\nX-Expect: 100-continue\r\n"
+		"Content-Length: 2\r\n\r\n", "xy",
+	};
+	char req[1024];
+	size_t heads[2], bodies[2], n = 0, cut, i, nb_bad = 0, nb_due = 0;
+	struct wr_http_req q;
+	uint64_t nb;
+	int due;
+
+	for (i = 0; i < 14; i++) {
+		n += (size_t)sprintf(req + n, "%s", reqs[i]);
+		if (i < 4)
+			*(i % 2 ? &bodies[i / 2] : &heads[i / 2]) = n;
+	}
+	for (cut = 0; cut <= n; cut++) {
+		due = (cut >= heads[0] && cut < bodies[0]) ||
+			(cut >= heads[1] && cut < bodies[1]);
+		nb = 0;
+		wr_http_req_init(&q);
+		nb_bad += wr_http_req_feed(&q, (const uint8_t *)req, cut, &nb) != 0;
+		nb_bad += wr_http_req_continue_due(&q) != due;
+		nb_bad += wr_http_req_continue_due(&q) != 0;    /* once */
+		nb_bad += wr_http_req_feed(&q, (const uint8_t *)req + cut, n - cut,
+			&nb) != 0;
+		nb_bad += wr_http_req_continue_due(&q) != 0 || nb != 7;
+	}
+	WR_CHECK_U64(nb_bad, 0);
+	nb = 0;
+	wr_http_req_init(&q);
+	for (i = 0; i < n; i++) {
+		WR_CHECK(wr_http_req_feed(&q, (const uint8_t *)req + i, 1, &nb) == 0);
+		nb_due += (size_t)wr_http_req_continue_due(&q);
+	}
+	WR_CHECK_U64(nb_due, 2);
+	WR_CHECK_U64(nb, 7);
+}
+
+/*
  * Body bytes that were not kept (wr_http_req_skip): a POST's body of 1 GB
  * skipped in pieces ends it; the next request's head then read; bytes
  * not kept where a head is due are refused, and stay refused.
@@ -545,6 +604,7 @@ main(void)
 	WR_TEST_RUN(test_requests);
 	WR_TEST_RUN(test_request_bodies);
 	WR_TEST_RUN(test_request_skip);
+	WR_TEST_RUN(test_request_expect);
 	WR_TEST_RUN(test_writers);
 	return wr_test_summary();
 }
