@@ -108,6 +108,7 @@ wr_tcp_input_ack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 	uint32_t wnd = (uint32_t)seg->wnd_raw << c->snd_wscale;
 	uint32_t una0 = c->snd_una;
 	struct wr_tcp_sb *sb;
+	bool probed;
 
 	if (wr_tcp_seq_gt(seg->ack, c->snd_max) || ack_too_old(c, seg->ack)) {
 		/* RFC 9293 3.10.7.4 fifth (ACK of what was not sent) and
@@ -120,9 +121,18 @@ wr_tcp_input_ack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 	if (sb != NULL)
 		wr_tcp_sb_update(sb, wr_tcp_seq_max(seg->ack, c->snd_una),
 			c->snd_max, seg->sack, seg->nb_sack);
-	if (wr_tcp_seq_gt(seg->ack, c->snd_una))
+	if (wr_tcp_seq_gt(seg->ack, c->snd_una)) {
+		probed = c->nb_dupacks >= 2 &&
+			!(c->flags & WR_TCP_F_IN_RECOVERY);
 		ack_new(c, seg->ack, now_us, out);
-	else if (is_dupack(c, seg, wnd))
+		if (probed && c->sack_ok && c->snd_una != c->snd_max &&
+			wr_tcp_sacks_past(c, seg, c->snd_una)) {
+			/* a probe's answer (output.c) that acknowledges new
+			 * data and SACKs above a hole: the third duplicate */
+			c->nb_dupacks = 2;
+			wr_tcp_cc_on_dupack(c, seg, out);
+		}
+	} else if (is_dupack(c, seg, wnd))
 		wr_tcp_cc_on_dupack(c, seg, out);
 	sb_release(c, out);
 	/* the window update test (conn.h: Linux's, without SND.WL2) */

@@ -330,6 +330,17 @@ wr_tcp_push(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
 }
 
 /*
+ * Whether what is in flight is the last data with the FIN: its answer is
+ * the peer's own FIN as soon as its application reads the end, not an
+ * ACK its stack may delay (rto.h).
+ */
+static bool
+data_fin_tail(const struct wr_tcp_conn *c)
+{
+	return (c->flags & WR_TCP_F_FIN_SENT) && wr_tcp_flight_bytes(c) > 1;
+}
+
+/*
  * The tail loss probe's timeout for what is in flight (rto.h), or 0 when
  * no probe may go (RFC 8985 7.2): SACK agreed (the answer to a probe
  * tells what arrived), an RTT measured, no recovery and no RTO backoff
@@ -345,7 +356,7 @@ pto_us(const struct wr_tcp_conn *c)
 		return 0;
 	if (pto < WR_TCP_PTO_MIN_US)
 		pto = WR_TCP_PTO_MIN_US;
-	if (wr_tcp_flight_bytes(c) <= c->mss_bytes)
+	if (wr_tcp_flight_bytes(c) <= c->mss_bytes && !data_fin_tail(c))
 		pto += WR_TCP_PTO_DELACK_US;
 	return pto < c->rto_us ? pto : 0;
 }
@@ -510,7 +521,8 @@ rto_expired(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
  * The tail loss probe (RFC 8985 7.3): one new segment if the peer's
  * window takes it (cwnd aside), else the last segment sent again; then
  * the RTO. Its answer ends the wait without the RTO: an ACK of all, or
- * a duplicate that SACKs the probe, which counts as the third duplicate
+ * a duplicate that SACKs the probe, or an ACK of part of the flight that
+ * SACKs above a hole (input_ack.c), which counts as the third duplicate
  * (RFC 8985 detects the loss by RACK's times there; the probe stands for
  * the duplicates a lost tail never gets) and starts recovery.
  * Simplified: a probe that repaired a loss reduces no cwnd (RFC 8985 7.4

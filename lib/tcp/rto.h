@@ -26,7 +26,11 @@
  * WR_TCP_PTO_MIN_US (the engines' timer wheel ticks about every
  * millisecond, and a worker answers in bursts), plus the worst delayed
  * ACK (WCDelAckT) when one segment is in flight, and never later than
- * the RTO.
+ * the RTO. Not added for the last data with the FIN (a bulk sender's
+ * tail): the peer answers it with its own FIN once its application reads
+ * the end, and a lost tail would otherwise wait for the RTO. An answer
+ * later than the probe costs that segment once more (counted as a
+ * probe's resend).
  */
 #define WR_TCP_PTO_MIN_US 2000u
 #define WR_TCP_PTO_DELACK_US 200000u

@@ -5,9 +5,11 @@
  * probe's timeout (2 SRTT, at least WR_TCP_PTO_MIN_US) for a window in
  * flight instead of the RTO; when it fires, one new segment goes if the
  * peer's window takes it, else the last segment again, and the RTO
- * follows; a duplicate that SACKs the probe starts recovery. Without
+ * follows; a duplicate that SACKs the probe, or an ACK of part of the
+ * flight that SACKs it, starts recovery. Without
  * SACK, with one segment in flight (the probe would come after the RTO)
- * or after the RTO fired, there is no probe.
+ * or after the RTO fired, there is no probe; the last data with the FIN
+ * alone in flight has one.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -171,6 +173,47 @@ test_probe_answer(void)
 	WR_CHECK_U64(conn.nb_retries, 0);
 }
 
+/*
+ * The probe's answer acknowledges part of the flight and SACKs the
+ * probe: of five, 0 and 1 acked, then the probe (4 again), then an ACK of
+ * 2 that SACKs 4: 3 is lost, recovery starts at once (not after the
+ * RTO); an ACK of new data without SACK after it starts none.
+ */
+static void
+test_probe_answer_partial(void)
+{
+	struct wr_tcp_seg a = tseg(IRS + 1, sq(2), WR_TCP_ACK, 0, 65535);
+	uint32_t seq = 0;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		setup(true, 5, 10);
+		a.ack = sq(2);
+		a.nb_sack = 0;
+		wr_tcp_input(&conn, &a, 2500, &out);
+		WR_CHECK_U64(conn.pto, 1);
+		wr_tcp_timeout(&conn, out.timer_us, &out);
+		WR_CHECK(out.probe);
+		WR_CHECK_U64(data_segs(&seq), 1);
+		WR_CHECK_U64(seq, sq(4));
+		a.ack = sq(3);
+		a.nb_sack = k == 0;
+		a.sack[0].left = sq(4);
+		a.sack[0].right = sq(5);
+		wr_tcp_input(&conn, &a, 9000, &out);
+		WR_CHECK_U64(conn.snd_una, sq(3));
+		if (k == 1) {
+			WR_CHECK(!(conn.flags & WR_TCP_F_IN_RECOVERY));
+			WR_CHECK_U64(out.nb_rtx_segs, 0);
+			continue;
+		}
+		WR_CHECK(conn.flags & WR_TCP_F_IN_RECOVERY);
+		WR_CHECK_U64(data_segs(&seq), 1);
+		WR_CHECK_U64(seq, sq(3));
+		WR_CHECK_U64(out.nb_rtx_segs, 1);
+	}
+}
+
 /* No probe without SACK, nor with one segment in flight (2 SRTT plus
  * the delayed ACK's bound passes the RTO): the RTO's timer, and its
  * expiry resends from snd_una. */
@@ -192,12 +235,59 @@ test_no_probe(void)
 	}
 }
 
+/*
+ * The last data with the FIN alone in flight (segment 4 of five, 500
+ * bytes, and the FIN: less than an MSS): the ACK of 0 to 3 arms the probe at 2 SRTT, not
+ * the RTO (no delayed-ACK allowance, rto.h); it resends the tail. The
+ * FIN alone in flight keeps the allowance: the RTO.
+ */
+static void
+test_probe_fin_tail(void)
+{
+	struct wr_tcp_cfg cfg = tcfg(ISS, 4 * MSS + 500);
+	struct wr_tcp_seg s = tseg(IRS, ISS + 1, WR_TCP_SYN | WR_TCP_ACK, 0,
+		65535);
+	struct wr_tcp_seg a = tseg(IRS + 1, sq(4), WR_TCP_ACK, 0, 65535);
+	uint32_t seq = 0, pto;
+
+	memset(&out, 0, sizeof(out));
+	s.mss_bytes = MSS;
+	s.sack_ok = true;
+	wr_tcp_connect(&conn, &cfg, 0, &out);
+	wr_tcp_close(&conn, 0, &out);
+	wr_tcp_input(&conn, &s, 1000, &out);
+	conn.cwnd_bytes = 10 * MSS;
+	wr_tcp_output(&conn, 2000, &out);
+	WR_CHECK_U64(conn.snd_max, sq(4) + 501);   /* the data and the FIN */
+	wr_tcp_input(&conn, &a, 3000, &out);
+	WR_CHECK_U64(conn.snd_una, sq(4));
+	pto = 2 * conn.srtt_us < WR_TCP_PTO_MIN_US ? WR_TCP_PTO_MIN_US :
+		2 * conn.srtt_us;
+	WR_CHECK_U64(out.timer, WR_TCP_TIMER_RTO);
+	WR_CHECK_U64(conn.pto, 1);
+	WR_CHECK_U64(out.timer_us, 3000 + pto);
+	wr_tcp_timeout(&conn, 3000 + pto, &out);
+	WR_CHECK(out.probe);
+	WR_CHECK_U64(data_segs(&seq), 1);
+	WR_CHECK_U64(seq, sq(4));
+	WR_CHECK_U64(out.nb_rtx_segs, 1);
+	/* the data acked, the FIN alone left: the RTO's timer */
+	a.ack = sq(4) + 500;
+	wr_tcp_input(&conn, &a, 3000 + pto + 500, &out);
+	WR_CHECK_U64(conn.snd_una, sq(4) + 500);
+	WR_CHECK_U64(conn.pto, 0);
+	WR_CHECK_U64(out.timer, WR_TCP_TIMER_RTO);
+	WR_CHECK_U64(out.timer_us, 3000 + pto + 500 + conn.rto_us);
+}
+
 int
 main(void)
 {
 	WR_TEST_RUN(test_probe_last);
 	WR_TEST_RUN(test_probe_new);
 	WR_TEST_RUN(test_probe_answer);
+	WR_TEST_RUN(test_probe_answer_partial);
 	WR_TEST_RUN(test_no_probe);
+	WR_TEST_RUN(test_probe_fin_tail);
 	return wr_test_summary();
 }
