@@ -97,18 +97,20 @@ def bed_down():
     sh("ip", "link", "del", HOST, check=False)
 
 
-def new_rows(path, seen, n):
-    """The receiver's lines after the first seen, once n more are there
-    (10 s at most)."""
+def new_rows(path, seen, n, addr):
+    """The receiver's lines after the first seen, once n more from addr
+    are there (10 s at most): (those from addr, how many lines in all,
+    those from another address: a run before this one ended late)."""
     end = time.monotonic() + 10
     rows = []
     while time.monotonic() < end:
         with open(path) as f:
             rows = [json.loads(l) for l in f if l.strip()][seen:]
-        if len(rows) >= n:
+        if sum(r["addr"] == addr for r in rows) >= n:
             break
         time.sleep(0.05)
-    return rows
+    return ([r for r in rows if r["addr"] == addr], len(rows),
+            sum(r["addr"] != addr for r in rows))
 
 
 def goodput_bps(rows):
@@ -171,8 +173,15 @@ def conn_tbf(args, log):
             order = ["wirerate", "kernel"] if i % 2 == 0 else ["kernel", "wirerate"]
             for k in order:
                 rto, err = (run_wirerate if k == "wirerate" else run_kernel)(args, d)
-                rows = new_rows(path, seen, CONNS) if err is None else []
-                seen += len(rows)
+                # a failed run's lines too (its connections may end late),
+                # so that none lands in the next run's
+                rows, nb, stray = new_rows(path, seen, CONNS,
+                                           ME if k == "wirerate" else KME)
+                seen += nb
+                if stray:
+                    err = (err or "") + " %d lines of the other sender's" % stray
+                if err is not None:
+                    rows = []
                 runs[k].append({"goodput_bps": goodput_bps(rows), "rto": rto,
                                 "bytes": sum(r["bytes"] for r in rows), "error": err})
             log("tbf run %d: wirerate %.1f Mbit/s (RTO %s), kernel %.1f Mbit/s "
@@ -186,7 +195,7 @@ def conn_tbf(args, log):
             rp.wait()
         bed_down()
     out = {"case": "conn_tbf", "runs": runs, "shaper_payload_bps": GOODPUT_BPS,
-           "conns": CONNS, "bytes": NBYTES, "kernel_cc": cc, "kernel": os.uname().release}
+           "conns": CONNS, "bytes": NBYTES, "kernel_cc": cc, "kernel_release": os.uname().release}
     for k, v in runs.items():
         g = [r["goodput_bps"] for r in v]
         out[k] = {"median_bps": statistics.median(g),
@@ -197,7 +206,7 @@ def conn_tbf(args, log):
 
 
 def markdown_tbf(t):
-    cc = "%s, Linux %s" % (t["kernel_cc"], t["kernel"])
+    cc = "%s, Linux %s" % (t["kernel_cc"], t["kernel_release"])
     rows = ["", "### Bulk through a tbf shaper (100 Mbit/s, a queue of 8 frames): "
             "wirerate's TCP beside the kernel's", "",
             "| sender | median goodput | runs within 5 %% of %.2f Mbit/s | runs "

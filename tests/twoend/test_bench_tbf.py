@@ -44,7 +44,8 @@ def bench_conn_tbf():
         c.eq(t[k]["whole"], 1, "%s: the run counted whole" % k)
     md = "\n".join(bench_tbf.markdown_tbf(t))
     c.true("| wirerate | " in md and "| kernel | " in md and
-           "congestion control: %s, Linux" % t["kernel_cc"] in md and t["kernel_cc"], md)
+           "congestion control: %s, Linux %s." % (t["kernel_cc"], os.uname().release)
+           in md and t["kernel_cc"], md)
     left = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     c.true(bench_tbf.NS_R not in left and bench_tbf.NS_S not in left,
            "the namespaces are gone: %r" % left)
