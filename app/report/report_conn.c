@@ -43,10 +43,10 @@ static const char *const client_keys[] = {
 	"rx_bad_segs", "time_wait",
 };
 static const char *const server_keys[] = {
-	"accepted", "closed", "open", "peak_open", "reqs_served", "l7_tx_bytes",
-	"l7_rx_bytes", "tx_segs", "rx_segs", "rtx_rto_segs", "rtx_fast_segs",
-	"rtx_probe_segs", "tail_probes", "tx_no_buf_segs", "rx_no_conn_segs",
-	"rx_bad_segs", "time_wait",
+	"accepted", "closed", "open", "peak_open", "reqs_served", "continues",
+	"l7_tx_bytes", "l7_rx_bytes", "tx_segs", "rx_segs", "rtx_rto_segs",
+	"rtx_fast_segs", "rtx_probe_segs", "tail_probes", "tx_no_buf_segs",
+	"rx_no_conn_segs", "rx_bad_segs", "time_wait",
 };
 
 /* Rows of an object of counters (failed, unstarted) named prefix: key. */

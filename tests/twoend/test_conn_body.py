@@ -309,6 +309,9 @@ def conn_post_continue():
         c.eq(b.get("continues"), 3 + n, "the server's interims = the clients'")
         c.eq(b.get("reqs_served"), 3 + n * (1 + gets),
              "served = curl's requests + the raw client's")
+        rep = wrtest.sh(wrtest.WIRERATE, "report", path, check=False)
+        c.true("| continues | %d |" % (3 + n) in rep.stdout,
+               "report: the server's continues row (%r)" % rep.stdout[-400:])
         curl_bytes = sum(int(x[1]) + int(x[2]) for x in rows)
         c.eq(b.get("l7_tx_bytes"), got.get("bytes", 0) + curl_bytes,
              "the server's L7 bytes sent = bytes the raw client read + curl's "
