@@ -178,7 +178,11 @@ def conn_post_server():
 # next answer's head where that length ends. Every other request does
 # not wait: the body and the GETs follow the head at once, so that the
 # answers can be sent while the interim is not yet acked (a resend of
-# it then comes after theirs). Prints its counts as JSON.
+# it then comes after theirs). Then one connection pipelines: a POST
+# with its body and, in the same send, the head of a POST that expects a
+# 100 Continue: that one must get none (an answer was due before it), so
+# the body goes after 0.5 s of silence, as a client's own wait would send
+# it. Prints its counts as JSON.
 EXPECT_CLIENT = r"""
 import json, socket, sys
 addr, conns, reqs, body, gets = sys.argv[1], *map(int, sys.argv[2:6])
@@ -233,6 +237,22 @@ for k in range(conns):
             got["bad"].append("%d/%d: %d bytes after the answers" % (k, r, len(buf)))
             break
     s.close()
+s = socket.create_connection((addr, 80), timeout=20)
+data = bytes(range(256)) * (body // 256) + b"x" * (body % 256)
+head = b"POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n" % body
+s.sendall(head + b"\r\n" + data + head + b"Expect: 100-continue\r\n"
+          b"Connection: close\r\n\r\n")
+buf = answer(s, b"")
+s.settimeout(0.5)
+try:
+    more = s.recv(65536)
+    got["bytes"] += len(more)
+    got["bad"].append("pipelined: %r before the body" % more[:80])
+except socket.timeout:
+    s.settimeout(20)
+    s.sendall(data)
+    buf = answer(s, buf)
+s.close()
 print(json.dumps(got))
 """
 
@@ -258,7 +278,8 @@ def conn_post_continue():
     of raw sockets, through nftables dropping every 2nd segment that
     starts with an interim and every 25th other: 4 connections of 8 POSTs of 2
     kB, each followed by 2 pipelined GETs; each interim arrives exactly
-    before the body is sent, each answer where the one before ends. The
+    before the body is sent, each answer where the one before ends; then
+    a POST pipelined behind another gets no interim. The
     server's count of interims equals what the clients saw, its requests
     theirs, and its L7 bytes sent what the raw client received plus
     curl's."""
@@ -299,7 +320,7 @@ def conn_post_continue():
             got = {}
         n = conns * reqs
         c.eq((got.get("continues"), got.get("answers"), got.get("ok"), got.get("bad")),
-             (n, n * (1 + gets), n * (1 + gets), []),
+             (n, n * (1 + gets) + 2, n * (1 + gets) + 2, []),
              "raw client: interims, answers, 200s, misplaced bytes (%r)" % (
                  raw.stderr[-500:]))
         c.true(drops.get("cont", 0) > 0 and drops.get("other", 0) > 0,
@@ -307,7 +328,7 @@ def conn_post_continue():
         c.eq(rc, 0, "wirerate's exit code (%r)" % sout[-300:])
         b = books(doc)
         c.eq(b.get("continues"), 3 + n, "the server's interims = the clients'")
-        c.eq(b.get("reqs_served"), 3 + n * (1 + gets),
+        c.eq(b.get("reqs_served"), 3 + n * (1 + gets) + 2,
              "served = curl's requests + the raw client's")
         rep = wrtest.sh(wrtest.WIRERATE, "report", path, check=False)
         c.true("| continues | %d |" % (3 + n) in rep.stdout,
