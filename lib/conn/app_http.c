@@ -203,18 +203,19 @@ http_client_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
  * its ACK (then no earlier byte is ever sent again) and no answer or FIN
  * is queued: the interim at the stream's end, the answers after it.
  */
-static void
+static bool
 continue_out(struct wr_conn_engine *e, struct wr_conn_state *st,
 	struct wr_tcp_conn *c)
 {
 	if (c->app_tx_left_bytes != 0 || c->snd_una != c->snd_max ||
 		(c->flags & (WR_TCP_F_FIN_QUEUED | WR_TCP_F_FIN_SENT)))
-		return;
+		return false;
 	st->cont = 1;
 	st->cont_k = 0;
 	st->base_off = c->tx_sent_bytes + CONT_BYTES;
 	c->app_tx_left_bytes = CONT_BYTES;
 	e->books.nb_continues++;
+	return true;
 }
 
 /*
@@ -229,6 +230,7 @@ http_server_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
 	struct wr_conn_state *st = &e->st[idx];
 	struct wr_tcp_conn *c = wr_tcp_pool_conn(&e->pool, idx);
 	uint64_t nb_done = 0;
+	bool queued;
 
 	if ((known > 0 && wr_http_req_feed(&st->req, p, known, &nb_done) < 0) ||
 		(nb > known &&
@@ -237,9 +239,10 @@ http_server_rx(struct wr_conn_engine *e, uint32_t idx, const uint8_t *p,
 	st->nb_reqs += (uint32_t)nb_done;
 	e->books.nb_reqs_served += nb_done;
 	c->app_tx_left_bytes += nb_done * e->resp_bytes;
+	queued = nb_done > 0;
 	if (wr_http_req_continue_due(&st->req))
-		continue_out(e, st, c);
-	if (c->app_tx_left_bytes > 0)
+		queued |= continue_out(e, st, c);
+	if (queued)
 		wr_conn_push(e, idx, now_us);
 }
 

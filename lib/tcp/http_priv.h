@@ -122,9 +122,8 @@ wr_http_method_whole(struct wr_http_resp *r, const uint8_t *p, size_t len,
  * A request's header line that is neither Content-Length,
  * Transfer-Encoding nor Expect by its first byte in p[0, len): skipped
  * whole as the rest of a line (a server reads only those three). False,
- * nothing done,
- * for a response, no byte, or a line that may be one of them or the
- * end of the head.
+ * nothing done, for a response, no byte, or a line that may be one of
+ * them or the end of the head.
  */
 static inline bool
 wr_http_req_line_other(struct wr_http_resp *r, const uint8_t *p, size_t len)

@@ -127,8 +127,9 @@ wr_tcp_input_ack(struct wr_tcp_conn *c, const struct wr_tcp_seg *seg,
 		ack_new(c, seg->ack, now_us, out);
 		if (probed && c->sack_ok && c->snd_una != c->snd_max &&
 			wr_tcp_sacks_past(c, seg, c->snd_una)) {
-			/* a probe's answer (output.c) that acknowledges new
-			 * data and SACKs above a hole: the third duplicate */
+			/* a probe's answer (output.c), or an ACK after two
+			 * duplicates, that acknowledges new data and SACKs
+			 * above a hole: the third duplicate */
 			c->nb_dupacks = 2;
 			wr_tcp_cc_on_dupack(c, seg, out);
 		}

@@ -522,7 +522,8 @@ rto_expired(struct wr_tcp_conn *c, uint64_t now_us, struct wr_tcp_out *out)
  * window takes it (cwnd aside), else the last segment sent again; then
  * the RTO. Its answer ends the wait without the RTO: an ACK of all, or
  * a duplicate that SACKs the probe, or an ACK of part of the flight that
- * SACKs above a hole (input_ack.c), which counts as the third duplicate
+ * SACKs above a hole (input_ack.c; after two duplicates too), which
+ * counts as the third duplicate
  * (RFC 8985 detects the loss by RACK's times there; the probe stands for
  * the duplicates a lost tail never gets) and starts recovery.
  * Simplified: a probe that repaired a loss reduces no cwnd (RFC 8985 7.4

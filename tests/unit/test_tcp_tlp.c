@@ -214,6 +214,35 @@ test_probe_answer_partial(void)
 	}
 }
 
+/*
+ * The same answer after two duplicates, no probe: of five, 0 acked, two
+ * duplicates SACKing 4, then an ACK of 1 that SACKs 4: 2 and 3 are
+ * missing below it, recovery starts and 2 goes again.
+ */
+static void
+test_partial_after_dups(void)
+{
+	struct wr_tcp_seg a = tseg(IRS + 1, sq(1), WR_TCP_ACK, 0, 65535);
+	uint32_t seq = 0;
+	int k;
+
+	setup(true, 5, 10);
+	a.nb_sack = 1;
+	a.sack[0].left = sq(4);
+	a.sack[0].right = sq(5);
+	wr_tcp_input(&conn, &a, 2500, &out);    /* new data: 0 acked */
+	for (k = 0; k < 2; k++)
+		wr_tcp_input(&conn, &a, 2600 + k, &out);
+	WR_CHECK_U64(conn.nb_dupacks, 2);
+	WR_CHECK(!(conn.flags & WR_TCP_F_IN_RECOVERY));
+	a.ack = sq(2);
+	wr_tcp_input(&conn, &a, 2700, &out);
+	WR_CHECK(conn.flags & WR_TCP_F_IN_RECOVERY);
+	WR_CHECK_U64(data_segs(&seq), 1);
+	WR_CHECK_U64(seq, sq(2));
+	WR_CHECK_U64(out.nb_rtx_segs, 1);
+}
+
 /* No probe without SACK, nor with one segment in flight (2 SRTT plus
  * the delayed ACK's bound passes the RTO): the RTO's timer, and its
  * expiry resends from snd_una. */
@@ -287,6 +316,7 @@ main(void)
 	WR_TEST_RUN(test_probe_new);
 	WR_TEST_RUN(test_probe_answer);
 	WR_TEST_RUN(test_probe_answer_partial);
+	WR_TEST_RUN(test_partial_after_dups);
 	WR_TEST_RUN(test_no_probe);
 	WR_TEST_RUN(test_probe_fin_tail);
 	return wr_test_summary();
