@@ -137,6 +137,45 @@ test_probe_new(void)
 	WR_CHECK_U64(conn.pto, 0);
 }
 
+/* a's SACK block: segment 4 (nb 1), or none (nb 0). */
+static void
+sack_4(struct wr_tcp_seg *a, unsigned int nb)
+{
+	a->nb_sack = (uint8_t)nb;
+	a->sack[0].left = sq(4);
+	a->sack[0].right = sq(5);
+}
+
+/* Five segments sent; a (no SACK) at 2500 arms the probe again, which
+ * then resends 4. */
+static void
+probe_after(struct wr_tcp_seg *a)
+{
+	uint32_t seq = 0;
+
+	setup(true, 5, 10);
+	sack_4(a, 0);
+	wr_tcp_input(&conn, a, 2500, &out);
+	WR_CHECK_U64(out.timer, WR_TCP_TIMER_RTO);
+	WR_CHECK_U64(conn.pto, 1);
+	wr_tcp_timeout(&conn, out.timer_us, &out);
+	WR_CHECK(out.probe);
+	WR_CHECK_U64(data_segs(&seq), 1);
+	WR_CHECK_U64(seq, sq(4));
+}
+
+/* Recovery began and resent segment s alone. */
+static void
+check_recovery(uint32_t s)
+{
+	uint32_t seq = 0;
+
+	WR_CHECK(conn.flags & WR_TCP_F_IN_RECOVERY);
+	WR_CHECK_U64(data_segs(&seq), 1);
+	WR_CHECK_U64(seq, sq(s));
+	WR_CHECK_U64(out.nb_rtx_segs, 1);
+}
+
 /*
  * A lost tail: segments 3 and 4 of five. The ACK of 0 to 2 arms the
  * probe again; it resends 4, and its answer, a duplicate SACKing 4,
@@ -146,24 +185,11 @@ static void
 test_probe_answer(void)
 {
 	struct wr_tcp_seg a = tseg(IRS + 1, sq(3), WR_TCP_ACK, 0, 65535);
-	uint32_t seq = 0;
 
-	setup(true, 5, 10);
-	wr_tcp_input(&conn, &a, 2500, &out);
-	WR_CHECK_U64(out.timer, WR_TCP_TIMER_RTO);
-	WR_CHECK_U64(conn.pto, 1);
-	wr_tcp_timeout(&conn, out.timer_us, &out);
-	WR_CHECK(out.probe);
-	WR_CHECK_U64(data_segs(&seq), 1);
-	WR_CHECK_U64(seq, sq(4));
-	a.nb_sack = 1;
-	a.sack[0].left = sq(4);
-	a.sack[0].right = sq(5);
+	probe_after(&a);
+	sack_4(&a, 1);
 	wr_tcp_input(&conn, &a, 9000, &out);
-	WR_CHECK(conn.flags & WR_TCP_F_IN_RECOVERY);
-	WR_CHECK_U64(data_segs(&seq), 1);
-	WR_CHECK_U64(seq, sq(3));
-	WR_CHECK_U64(out.nb_rtx_segs, 1);
+	check_recovery(3);
 	/* the ACK of all ends it */
 	a.nb_sack = 0;
 	a.ack = sq(5);
@@ -183,34 +209,21 @@ static void
 test_probe_answer_partial(void)
 {
 	struct wr_tcp_seg a = tseg(IRS + 1, sq(2), WR_TCP_ACK, 0, 65535);
-	uint32_t seq = 0;
 	int k;
 
 	for (k = 0; k < 2; k++) {
-		setup(true, 5, 10);
 		a.ack = sq(2);
-		a.nb_sack = 0;
-		wr_tcp_input(&conn, &a, 2500, &out);
-		WR_CHECK_U64(conn.pto, 1);
-		wr_tcp_timeout(&conn, out.timer_us, &out);
-		WR_CHECK(out.probe);
-		WR_CHECK_U64(data_segs(&seq), 1);
-		WR_CHECK_U64(seq, sq(4));
+		probe_after(&a);
 		a.ack = sq(3);
-		a.nb_sack = k == 0;
-		a.sack[0].left = sq(4);
-		a.sack[0].right = sq(5);
+		sack_4(&a, k == 0);
 		wr_tcp_input(&conn, &a, 9000, &out);
 		WR_CHECK_U64(conn.snd_una, sq(3));
-		if (k == 1) {
-			WR_CHECK(!(conn.flags & WR_TCP_F_IN_RECOVERY));
-			WR_CHECK_U64(out.nb_rtx_segs, 0);
+		if (k == 0) {
+			check_recovery(3);
 			continue;
 		}
-		WR_CHECK(conn.flags & WR_TCP_F_IN_RECOVERY);
-		WR_CHECK_U64(data_segs(&seq), 1);
-		WR_CHECK_U64(seq, sq(3));
-		WR_CHECK_U64(out.nb_rtx_segs, 1);
+		WR_CHECK(!(conn.flags & WR_TCP_F_IN_RECOVERY));
+		WR_CHECK_U64(out.nb_rtx_segs, 0);
 	}
 }
 
@@ -223,13 +236,10 @@ static void
 test_partial_after_dups(void)
 {
 	struct wr_tcp_seg a = tseg(IRS + 1, sq(1), WR_TCP_ACK, 0, 65535);
-	uint32_t seq = 0;
 	int k;
 
 	setup(true, 5, 10);
-	a.nb_sack = 1;
-	a.sack[0].left = sq(4);
-	a.sack[0].right = sq(5);
+	sack_4(&a, 1);
 	wr_tcp_input(&conn, &a, 2500, &out);    /* new data: 0 acked */
 	for (k = 0; k < 2; k++)
 		wr_tcp_input(&conn, &a, 2600 + k, &out);
@@ -237,10 +247,7 @@ test_partial_after_dups(void)
 	WR_CHECK(!(conn.flags & WR_TCP_F_IN_RECOVERY));
 	a.ack = sq(2);
 	wr_tcp_input(&conn, &a, 2700, &out);
-	WR_CHECK(conn.flags & WR_TCP_F_IN_RECOVERY);
-	WR_CHECK_U64(data_segs(&seq), 1);
-	WR_CHECK_U64(seq, sq(2));
-	WR_CHECK_U64(out.nb_rtx_segs, 1);
+	check_recovery(2);
 }
 
 /* No probe without SACK, nor with one segment in flight (2 SRTT plus
