@@ -3,9 +3,10 @@
 case share: the shaper's settings and the payload rate it lets through,
 and the receiver they both read (a small Python server run in the
 receiving namespace: python3 -c RECEIVER ADDR PORT OUT, which writes a
-JSON line per connection it closes: the sender's address and port,
-its bytes, the times of its first and last read, the longest wait between two reads, how it ended; OUT.ready
-once it listens). Figures the senders did not make."""
+JSON line per connection it closes: the sender's address and port, its
+bytes, the times of its first and last read, the longest wait between
+two reads, how it ended; OUT.ready once it listens). Figures the senders
+did not make."""
 
 SHAPER_BPS = 100 * 1000 * 1000
 # What tbf counts of a full segment: Ethernet header 14 B (no FCS, no
@@ -33,9 +34,9 @@ while True:
         if key.data is None:
             s, peer = ls.accept()
             s.setblocking(False)
-            sel.register(s, selectors.EVENT_READ, {"addr": peer[0], "port": peer[1],
-                         "bytes": 0,
-                         "first": None, "last": None, "gap": 0.0})
+            sel.register(s, selectors.EVENT_READ, {
+                "addr": peer[0], "port": peer[1], "bytes": 0, "first": None,
+                "last": None, "gap": 0.0})
             continue
         st, s = key.data, key.fileobj
         try:

@@ -36,13 +36,13 @@ sq(uint32_t s)
 }
 
 /* Established at 1000 us (an RTT of 1000 us measured on the SYN), SACK
- * agreed or not, nb_segs segments to send: the initial window leaves
- * then (the timer it arms in armed, armed_us), the rest of cwnd_segs at
- * 2000 us. */
+ * agreed or not, nb_bytes to send (and the FIN after them with fin): the
+ * initial window leaves then (the timer it arms in armed, armed_us), the
+ * rest of cwnd_segs at 2000 us. */
 static void
-setup(bool sack, uint32_t nb_segs, uint32_t cwnd_segs)
+setup_bytes(bool sack, uint64_t nb_bytes, uint32_t cwnd_segs, bool fin)
 {
-	struct wr_tcp_cfg cfg = tcfg(ISS, (uint64_t)nb_segs * MSS);
+	struct wr_tcp_cfg cfg = tcfg(ISS, nb_bytes);
 	struct wr_tcp_seg s = tseg(IRS, ISS + 1, WR_TCP_SYN | WR_TCP_ACK, 0,
 		65535);
 
@@ -50,6 +50,8 @@ setup(bool sack, uint32_t nb_segs, uint32_t cwnd_segs)
 	s.mss_bytes = MSS;
 	s.sack_ok = sack;
 	wr_tcp_connect(&conn, &cfg, 0, &out);
+	if (fin)
+		wr_tcp_close(&conn, 0, &out);
 	wr_tcp_input(&conn, &s, 1000, &out);
 	WR_CHECK_U64(conn.state, WR_TCP_ESTABLISHED);
 	WR_CHECK(conn.srtt_us > 0);
@@ -57,6 +59,21 @@ setup(bool sack, uint32_t nb_segs, uint32_t cwnd_segs)
 	armed_us = out.timer_us;
 	conn.cwnd_bytes = cwnd_segs * MSS;
 	wr_tcp_output(&conn, 2000, &out);
+}
+
+/* The same with nb_segs full segments and no FIN. */
+static void
+setup(bool sack, uint32_t nb_segs, uint32_t cwnd_segs)
+{
+	setup_bytes(sack, (uint64_t)nb_segs * MSS, cwnd_segs, false);
+}
+
+/* The probe's timeout for more than one segment in flight (rto.h). */
+static uint32_t
+pto_2srtt(void)
+{
+	return 2 * conn.srtt_us < WR_TCP_PTO_MIN_US ? WR_TCP_PTO_MIN_US :
+		2 * conn.srtt_us;
 }
 
 /* The payload segments out holds: how many, the first one's seq. */
@@ -87,8 +104,7 @@ test_probe_last(void)
 	WR_CHECK_U64(armed, WR_TCP_TIMER_RTO);
 	WR_CHECK_U64(out.timer, WR_TCP_TIMER_KEEP);
 	WR_CHECK_U64(conn.pto, 1);
-	pto = 2 * conn.srtt_us < WR_TCP_PTO_MIN_US ? WR_TCP_PTO_MIN_US :
-		2 * conn.srtt_us;
+	pto = pto_2srtt();
 	WR_CHECK_U64(armed_us, 1000 + pto);
 	WR_CHECK(pto < conn.rto_us);
 	wr_tcp_timeout(&conn, 1000 + pto, &out);
@@ -280,25 +296,14 @@ test_no_probe(void)
 static void
 test_probe_fin_tail(void)
 {
-	struct wr_tcp_cfg cfg = tcfg(ISS, 4 * MSS + 500);
-	struct wr_tcp_seg s = tseg(IRS, ISS + 1, WR_TCP_SYN | WR_TCP_ACK, 0,
-		65535);
 	struct wr_tcp_seg a = tseg(IRS + 1, sq(4), WR_TCP_ACK, 0, 65535);
 	uint32_t seq = 0, pto;
 
-	memset(&out, 0, sizeof(out));
-	s.mss_bytes = MSS;
-	s.sack_ok = true;
-	wr_tcp_connect(&conn, &cfg, 0, &out);
-	wr_tcp_close(&conn, 0, &out);
-	wr_tcp_input(&conn, &s, 1000, &out);
-	conn.cwnd_bytes = 10 * MSS;
-	wr_tcp_output(&conn, 2000, &out);
+	setup_bytes(true, 4 * MSS + 500, 10, true);
 	WR_CHECK_U64(conn.snd_max, sq(4) + 501);   /* the data and the FIN */
 	wr_tcp_input(&conn, &a, 3000, &out);
 	WR_CHECK_U64(conn.snd_una, sq(4));
-	pto = 2 * conn.srtt_us < WR_TCP_PTO_MIN_US ? WR_TCP_PTO_MIN_US :
-		2 * conn.srtt_us;
+	pto = pto_2srtt();
 	WR_CHECK_U64(out.timer, WR_TCP_TIMER_RTO);
 	WR_CHECK_U64(conn.pto, 1);
 	WR_CHECK_U64(out.timer_us, 3000 + pto);
