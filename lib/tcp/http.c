@@ -105,7 +105,7 @@ headers_end(struct wr_http_resp *r, struct wr_http_counts *c)
 		wr_http_resp_init(r);       /* interim: the final one follows */
 		return;
 	}
-	if (req && (r->flags & F_EXPECT))
+	if (req && (r->flags & F_EXPECT) && !(r->flags & F_V10))
 		r->flags |= F_CONTINUE;     /* until the body ends: resp_done */
 	if (!req && (r->status == 204 || r->status == 304)) {
 		resp_done(r, c);
@@ -326,6 +326,9 @@ head_byte(struct wr_http_resp *r, uint8_t ch, struct wr_http_counts *c)
 		if (ch == '\n')
 			r->state = S_HDR_START;
 		return 0;
+	case S_REQ_REST:
+		wr_http_req_line_byte(r, ch);
+		return 0;
 	case S_HDR_START:
 		if (ch == '\r' || ch == '\n') {
 			r->state = S_HDR_END_LF;
@@ -511,11 +514,13 @@ wr_http_resp_feed(struct wr_http_resp *r, const uint8_t *p, size_t len,
 			i += body_take(r, len - i, c);
 			continue;
 		}
-		if (r->state == S_LINE_SKIP) {
+		if (r->state == S_LINE_SKIP || r->state == S_REQ_REST) {
 			if (wr_http_line_rest(&r->line_bytes, p + i, len - i,
 				&n, &lf) != 0)
 				return resp_bad(r, c);
-			if (lf)
+			if (r->state == S_REQ_REST)
+				wr_http_req_line_tail(r, p + i, n);
+			else if (lf)
 				r->state = S_HDR_START;
 			i += n;
 			continue;

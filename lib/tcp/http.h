@@ -110,8 +110,9 @@ int wr_http_req_skip(struct wr_http_req *q, uint64_t len, uint64_t *nb_done);
 /*
  * Whether a 100 (Continue) is due: the head of the request being read
  * had "Expect: 100-continue" and its body has not all come yet (a
- * request whose body is there, or that has none, needs none: RFC 9110
- * 10.1.1). Each due one is reported once; the flag ends with its body.
+ * request whose body is there, or that has none, needs none; nor does
+ * one of HTTP/1.0, whose expectation is ignored: RFC 9110 10.1.1). Each
+ * due one is reported once; the flag ends with its body.
  */
 int wr_http_req_continue_due(struct wr_http_req *q);
 

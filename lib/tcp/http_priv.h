@@ -38,6 +38,7 @@ enum resp_state {
 	S_ERROR,
 	S_REQ_START,    /* before a request line (empty lines skipped) */
 	S_METHOD,       /* its method, capitals up to a space */
+	S_REQ_REST,     /* the rest of a request line: its version read */
 };
 
 /* Flags of struct wr_http_resp. */
@@ -51,6 +52,7 @@ enum resp_flag {
 	F_CONTINUE = 1 << 6,    /* its head ended with F_EXPECT and a body
 				 * to come: a 100 Continue is due (until
 				 * the caller takes it, or the body ends) */
+	F_V10 = 1 << 7,         /* a request line of HTTP/1.0 */
 };
 
 static inline uint8_t
@@ -86,7 +88,8 @@ wr_http_method_byte(struct wr_http_resp *r, uint8_t ch)
 	if (r->state == S_REQ_START && (ch == '\r' || ch == '\n'))
 		return 0;           /* RFC 9112 2.2 */
 	if (r->state == S_METHOD && ch == ' ') {
-		r->state = S_LINE_SKIP;
+		r->state = S_REQ_REST;
+		r->pos = 0;
 		return 0;
 	}
 	if (ch < 'A' || ch > 'Z')
@@ -112,10 +115,55 @@ wr_http_method_whole(struct wr_http_resp *r, const uint8_t *p, size_t len,
 	if (k == 0 || k == len || p[k] != ' ' ||
 		r->line_bytes + k + 1 > WR_HTTP_LINE_MAX_BYTES)
 		return false;
-	r->state = S_LINE_SKIP;
+	r->state = S_REQ_REST;
+	r->pos = 0;
 	r->line_bytes = (uint16_t)(r->line_bytes + k + 1);
 	*n = k + 1;
 	return true;
+}
+
+/*
+ * One byte of a request line after its method: r->pos follows how much
+ * of " HTTP/1.0" (then 10: and its CR) ends the bytes so far; a
+ * mismatch restarts at 0 (a match starts at the space before the
+ * version, which no byte of a target is). At the '\n' the line is
+ * HTTP/1.0 (F_V10) when it ended so, and the headers follow.
+ */
+static inline void
+wr_http_req_line_byte(struct wr_http_resp *r, uint8_t ch)
+{
+	static const char v10[] = " HTTP/1.0";
+
+	if (ch == '\n') {
+		if (r->pos >= sizeof(v10) - 1)
+			r->flags |= F_V10;
+		r->state = S_HDR_START;
+		r->pos = 0;
+	} else if (r->pos < sizeof(v10) - 1 && ch == (uint8_t)v10[r->pos]) {
+		r->pos++;
+	} else if (r->pos == sizeof(v10) - 1 && ch == '\r') {
+		r->pos++;
+	} else {
+		r->pos = 0;
+	}
+}
+
+/*
+ * n bytes of a request line after its method at once (the rest of the
+ * line up to and with its '\n', or all there is: wr_http_line_rest):
+ * only the last 11 can hold the version's match, its CR and the '\n'.
+ */
+static inline void
+wr_http_req_line_tail(struct wr_http_resp *r, const uint8_t *p, size_t n)
+{
+	size_t k = 0;
+
+	if (n > 11) {
+		k = n - 11;
+		r->pos = 0;
+	}
+	for (; k < n; k++)
+		wr_http_req_line_byte(r, p[k]);
 }
 
 /*

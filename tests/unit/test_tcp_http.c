@@ -385,9 +385,11 @@ test_request_bodies(void)
 /*
  * Expect: 100-continue (RFC 9110 10.1.1): a 100 Continue is due once a
  * head that asks for it has ended and until its body ends; not for a
- * request without a body, another expectation or another header. Cut
- * everywhere: due after the first piece exactly where the cut falls in
- * such a body; fed byte by byte: due once for each of the two.
+ * request without a body, another expectation, another header or an
+ * HTTP/1.0 request (whose expectation a server ignores), however its
+ * target reads. Cut everywhere: due after the first piece exactly where
+ * the cut falls in such a body; fed byte by byte: due once for each of
+ * the three.
  */
 static void
 test_request_expect(void)
@@ -397,6 +399,8 @@ test_request_expect(void)
 		"Content-Length: 5\r\n\r\n", "12345",
 		"PUT /b HTTP/1.1\r\nEXPECT:100-Continue\r\n"
 		"Transfer-Encoding: chunked\r\n\r\n", "3\r\nabc\r\n0\r\n\r\n",
+		"POST /HTTP/1.0 HTTP/1.1\r\nExpect: 100-continue\r\n"
+		"Content-Length: 3\r\n\r\n", "abc",
 		"POST /c HTTP/1.1\r\nExpect: 100-continue\r\n"
 		"Content-Length: 0\r\n\r\n", "",
 		"GET /d HTTP/1.1\r\nExpect: 100-continue\r\n\r\n", "",
@@ -406,21 +410,25 @@ test_request_expect(void)
 		"Content-Length: 2\r\n\r\n", "xy",
 		"POST /g HTTP/1.1\r\nX-Expect: 100-continue\r\n"
 		"Content-Length: 2\r\n\r\n", "xy",
+		"POST /h HTTP/1.0\r\nExpect: 100-continue\r\n"
+		"Content-Length: 2\r\n\r\n", "xy",
+		"POST /HHTTP/1.0x?HTTP/1.1 HTTP/1.0\nExpect: 100-continue\n"
+		"Content-Length: 2\n\n", "xy",
 	};
 	char req[1024];
-	size_t heads[2], bodies[2], n = 0, cut, i, nb_bad = 0, nb_due = 0;
+	size_t heads[3], bodies[3], n = 0, cut, i, nb_bad = 0, nb_due = 0;
 	struct wr_http_req q;
 	uint64_t nb;
 	int due;
 
-	for (i = 0; i < 14; i++) {
+	for (i = 0; i < 20; i++) {
 		n += (size_t)sprintf(req + n, "%s", reqs[i]);
-		if (i < 4)
+		if (i < 6)
 			*(i % 2 ? &bodies[i / 2] : &heads[i / 2]) = n;
 	}
 	for (cut = 0; cut <= n; cut++) {
-		due = (cut >= heads[0] && cut < bodies[0]) ||
-			(cut >= heads[1] && cut < bodies[1]);
+		for (due = 0, i = 0; i < 3; i++)
+			due |= cut >= heads[i] && cut < bodies[i];
 		nb = 0;
 		wr_http_req_init(&q);
 		nb_bad += wr_http_req_feed(&q, (const uint8_t *)req, cut, &nb) != 0;
@@ -428,7 +436,7 @@ test_request_expect(void)
 		nb_bad += wr_http_req_continue_due(&q) != 0;    /* once */
 		nb_bad += wr_http_req_feed(&q, (const uint8_t *)req + cut, n - cut,
 			&nb) != 0;
-		nb_bad += wr_http_req_continue_due(&q) != 0 || nb != 7;
+		nb_bad += wr_http_req_continue_due(&q) != 0 || nb != 10;
 	}
 	WR_CHECK_U64(nb_bad, 0);
 	nb = 0;
@@ -437,8 +445,8 @@ test_request_expect(void)
 		WR_CHECK(wr_http_req_feed(&q, (const uint8_t *)req + i, 1, &nb) == 0);
 		nb_due += (size_t)wr_http_req_continue_due(&q);
 	}
-	WR_CHECK_U64(nb_due, 2);
-	WR_CHECK_U64(nb, 7);
+	WR_CHECK_U64(nb_due, 3);
+	WR_CHECK_U64(nb, 10);
 }
 
 /*
