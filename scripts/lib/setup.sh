@@ -74,6 +74,12 @@ WR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WR_BUILD=${WR_BUILD:-$WR_ROOT/build}
 WR_SAN_BUILD=${WR_SAN_BUILD:-$WR_ROOT/build-san}
 WR_FUZZ_SECONDS=${WR_FUZZ_SECONDS:-5}   # per target, suite fuzz (CI; longer: scripts/fuzz.sh)
+# Debian's programs first: what these scripts install (python3-scapy,
+# python3-jsonschema, ...) is the system interpreter's, and a python3
+# found earlier in PATH (a pyenv shim, a virtualenv) has none of it. A
+# pyenv shim also costs about 0.3 s a start, and the suites start a
+# python3 for each of their 800-odd cases (docs/ci.md).
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin${PATH:+:$PATH}
 
 wr_log() { printf '==> %s\n' "$*"; }
 wr_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
