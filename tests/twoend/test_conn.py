@@ -431,33 +431,21 @@ def conn_wrk():
 
 
 # The kernel client of conn_idle_restart: ROUND1 requests pipelined and
-# their answers read, "round1 BYTES"; then, once a line comes on stdin
+# their answers read (tests/lib/rawhttp.py), "round1 BYTES"; then, once a line comes on stdin
 # (the shaper is in place), 1 s idle and one request more, "round2 BYTES".
 IDLE_CLIENT = r"""
-import re, socket, sys, time
+import socket, sys, time
+from rawhttp import Answers
 s = socket.create_connection((sys.argv[1], 80), timeout=20)
+a = Answers(s)
 req = b"GET / HTTP/1.1\r\nHost: wirerate\r\n\r\n"
-buf = b""
-def more():
-    global buf
-    b = s.recv(65536)
-    if not b:
-        sys.exit("closed by the server")
-    buf += b
 def answers(n):
-    global buf
     total = 0
     for _ in range(n):
-        while b"\r\n\r\n" not in buf:
-            more()
-        head, buf = buf.split(b"\r\n\r\n", 1)
-        if b" 200 " not in head.split(b"\r\n")[0]:
-            sys.exit("status: %r" % head[:40])
-        length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
-        while len(buf) < length:
-            more()
-        buf = buf[length:]
-        total += len(head) + 4 + length
+        status, length = a.answer()
+        if b" 200 " not in status:
+            sys.exit("status: %r" % status[:40])
+        total += length
     return total
 s.sendall(req * int(sys.argv[2]))
 print("round1", answers(int(sys.argv[2])), flush=True)

@@ -174,8 +174,8 @@ def conn_post_server():
 # each request a POST with "Expect: 100-continue" and its head alone; the
 # bytes that come back must be exactly "HTTP/1.1 100 Continue" and its
 # empty line before it sends the body (and the GETs behind it); then an
-# answer for each, its head parsed, its body read by Content-Length, the
-# next answer's head where that length ends. Every other request does
+# answer for each (tests/lib/rawhttp.py: the body by Content-Length, the
+# next answer's head where it ends), and nothing after. Every other request does
 # not wait: the body and the GETs follow the head at once, so that the
 # answers can be sent while the interim is not yet acked (a resend of
 # it then comes after theirs). Then one connection pipelines: a POST
@@ -186,35 +186,17 @@ def conn_post_server():
 # ignores it). Prints its counts as JSON.
 EXPECT_CLIENT = r"""
 import json, socket, sys
+from rawhttp import Answers
 addr, conns, reqs, body, gets = sys.argv[1], *map(int, sys.argv[2:6])
 CONT = b"HTTP/1.1 100 Continue\r\n\r\n"
 got = {"continues": 0, "answers": 0, "ok": 0, "bytes": 0, "bad": []}
-def read_head(s, buf):
-    while b"\r\n\r\n" not in buf:
-        more = s.recv(65536)
-        if not more:
-            raise EOFError("closed in a head")
-        got["bytes"] += len(more)
-        buf += more
-    i = buf.index(b"\r\n\r\n") + 4
-    return buf[:i], buf[i:]
-def answer(s, buf):
-    head, buf = read_head(s, buf)
-    lines = head.decode("latin-1").split("\r\n")
-    n = [int(l.split(":", 1)[1]) for l in lines
-         if l.lower().startswith("content-length:")][0]
-    while len(buf) < n:
-        more = s.recv(65536)
-        if not more:
-            raise EOFError("closed in a body")
-        got["bytes"] += len(more)
-        buf += more
+def answer(a):
+    status, _ = a.answer()
     got["answers"] += 1
-    got["ok"] += lines[0].startswith("HTTP/1.1 200 ")
-    return buf[n:]
+    got["ok"] += status.startswith(b"HTTP/1.1 200 ")
 for k in range(conns):
     s = socket.create_connection((addr, 80), timeout=20)
-    buf = b""
+    a = Answers(s)
     for r in range(reqs):
         last = r == reqs - 1 and gets == 0
         s.sendall(b"POST /%d/%d HTTP/1.1\r\nHost: x\r\nExpect: 100-continue"
@@ -225,7 +207,7 @@ for k in range(conns):
         rest = bytes(range(256)) * (body // 256) + b"x" * (body % 256) + tail
         if r % 2:
             s.sendall(rest)
-        head, buf = read_head(s, buf)
+        head = a.head()
         if head != CONT:
             got["bad"].append("%d/%d: %r" % (k, r, head[:80]))
             break
@@ -233,32 +215,33 @@ for k in range(conns):
         if r % 2 == 0:
             s.sendall(rest)
         for _ in range(1 + gets):
-            buf = answer(s, buf)
-        if buf:
-            got["bad"].append("%d/%d: %d bytes after the answers" % (k, r, len(buf)))
+            answer(a)
+        if a.buf:
+            got["bad"].append("%d/%d: %d bytes after the answers" % (k, r, len(a.buf)))
             break
+    got["bytes"] += a.nb_bytes
     s.close()
-def no_interim(s, buf, what):
-    s.settimeout(0.5)
-    try:
-        more = s.recv(65536)
-        got["bytes"] += len(more)
-        got["bad"].append("%s: %r before the body" % (what, more[:80]))
-    except socket.timeout:
-        s.settimeout(20)
+def no_interim(s, a, what):
+    if a.quiet(0.5):
         s.sendall(data)
-        answer(s, buf)
+        answer(a)
+    else:
+        got["bad"].append("%s: %r before the body" % (what, a.buf[:80]))
+    got["bytes"] += a.nb_bytes
     s.close()
 data = bytes(range(256)) * (body // 256) + b"x" * (body % 256)
 head = b"POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n" % body
 s = socket.create_connection((addr, 80), timeout=20)
+a = Answers(s)
 s.sendall(head + b"\r\n" + data + head + b"Expect: 100-continue\r\n"
           b"Connection: close\r\n\r\n")
-no_interim(s, answer(s, b""), "pipelined")
+answer(a)
+no_interim(s, a, "pipelined")
 s = socket.create_connection((addr, 80), timeout=20)
+a = Answers(s)
 s.sendall(head.replace(b"HTTP/1.1", b"HTTP/1.0") +
           b"Expect: 100-continue\r\n\r\n")
-no_interim(s, b"", "HTTP/1.0")
+no_interim(s, a, "HTTP/1.0")
 print(json.dumps(got))
 """
 
