@@ -152,12 +152,23 @@ wr_http_req_line_byte(struct wr_http_resp *r, uint8_t ch)
  * n bytes of a request line after its method at once (the rest of the
  * line up to and with its '\n', or all there is: wr_http_line_rest):
  * only the last 11 can hold the version's match, its CR and the '\n'.
+ * A line whose end is all there (the usual case) is compared at once.
  */
 static inline void
 wr_http_req_line_tail(struct wr_http_resp *r, const uint8_t *p, size_t n)
 {
-	size_t k = 0;
+	static const char v10[] = " HTTP/1.0";
+	const size_t v = sizeof(v10) - 1;
+	size_t k = 0, cr;
 
+	if (n >= v + 2 && p[n - 1] == '\n') {
+		cr = p[n - 2] == '\r';
+		if (memcmp(p + n - 1 - cr - v, v10, v) == 0)
+			r->flags |= F_V10;
+		r->state = S_HDR_START;
+		r->pos = 0;
+		return;
+	}
 	if (n > 11) {
 		k = n - 11;
 		r->pos = 0;
