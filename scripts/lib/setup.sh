@@ -78,7 +78,7 @@ WR_FUZZ_SECONDS=${WR_FUZZ_SECONDS:-5}   # per target, suite fuzz (CI; longer: sc
 # python3-jsonschema, ...) is the system interpreter's, and a python3
 # found earlier in PATH (a pyenv shim, a virtualenv) has none of it. A
 # pyenv shim also costs about 0.3 s a start, and the suites start a
-# python3 for each of their 800-odd cases (docs/ci.md).
+# python3 for each of their cases (docs/ci.md).
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin${PATH:+:$PATH}
 
 wr_log() { printf '==> %s\n' "$*"; }
