@@ -122,6 +122,12 @@ wr_http_method_whole(struct wr_http_resp *r, const uint8_t *p, size_t len,
 	return true;
 }
 
+/* How an HTTP/1.0 request line ends (before its CR or LF), and the
+ * most bytes that can hold it with its CR and LF. */
+#define WR_HTTP_V10 " HTTP/1.0"
+#define WR_HTTP_V10_LEN (sizeof(WR_HTTP_V10) - 1)
+#define WR_HTTP_V10_TAIL (WR_HTTP_V10_LEN + 2)
+
 /*
  * One byte of a request line after its method: r->pos follows how much
  * of " HTTP/1.0" (then 10: and its CR) ends the bytes so far; a
@@ -132,16 +138,15 @@ wr_http_method_whole(struct wr_http_resp *r, const uint8_t *p, size_t len,
 static inline void
 wr_http_req_line_byte(struct wr_http_resp *r, uint8_t ch)
 {
-	static const char v10[] = " HTTP/1.0";
-
 	if (ch == '\n') {
-		if (r->pos >= sizeof(v10) - 1)
+		if (r->pos >= WR_HTTP_V10_LEN)
 			r->flags |= F_V10;
 		r->state = S_HDR_START;
 		r->pos = 0;
-	} else if (r->pos < sizeof(v10) - 1 && ch == (uint8_t)v10[r->pos]) {
+	} else if (r->pos < WR_HTTP_V10_LEN &&
+		ch == (uint8_t)WR_HTTP_V10[r->pos]) {
 		r->pos++;
-	} else if (r->pos == sizeof(v10) - 1 && ch == '\r') {
+	} else if (r->pos == WR_HTTP_V10_LEN && ch == '\r') {
 		r->pos++;
 	} else {
 		r->pos = 0;
@@ -157,20 +162,19 @@ wr_http_req_line_byte(struct wr_http_resp *r, uint8_t ch)
 static inline void
 wr_http_req_line_tail(struct wr_http_resp *r, const uint8_t *p, size_t n)
 {
-	static const char v10[] = " HTTP/1.0";
-	const size_t v = sizeof(v10) - 1;
 	size_t k = 0, cr;
 
-	if (n >= v + 2 && p[n - 1] == '\n') {
+	if (n >= WR_HTTP_V10_TAIL && p[n - 1] == '\n') {
 		cr = p[n - 2] == '\r';
-		if (memcmp(p + n - 1 - cr - v, v10, v) == 0)
+		if (memcmp(p + n - 1 - cr - WR_HTTP_V10_LEN, WR_HTTP_V10,
+			WR_HTTP_V10_LEN) == 0)
 			r->flags |= F_V10;
 		r->state = S_HDR_START;
 		r->pos = 0;
 		return;
 	}
-	if (n > 11) {
-		k = n - 11;
+	if (n > WR_HTTP_V10_TAIL) {
+		k = n - WR_HTTP_V10_TAIL;
 		r->pos = 0;
 	}
 	for (; k < n; k++)
