@@ -42,6 +42,7 @@ LAYER_FIELDS = {"eth.src": "eth", "ieee8021ad.id": "ieee8021ad", "vlan.id": "vla
                 "udp.dstport": "udp", "gre.proto": "gre", "vxlan.vni": "vxlan",
                 "geneve.vni": "geneve"}
 NB = 50
+PORT0 = 10    # the innermost UDP destination port of stacks_pcap's first stream
 
 
 def layers(c, path):
@@ -60,29 +61,28 @@ def layers(c, path):
 
 def tshark_rows(c, path):
     """(frame.len, IPv4 checksum statuses, UDP checksum statuses, UDP
-    payloads, layers) per frame; several occurrences of a field are
-    ';'-joined."""
+    payloads, layers, UDP destination ports) per frame; several
+    occurrences of a field are ';'-joined."""
     rows = tshark(c, path, ["frame.len", "ip.checksum.status", "udp.checksum.status",
-                            "udp.payload"],
+                            "udp.payload", "udp.dstport"],
                   ["-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
                    "-E", "aggregator=;"])
     found = layers(c, path)
     c.eq(len(found), len(rows), "tshark -T pdml and -T fields: as many frames")
     return [(int(r[0]), r[1].split(";") if r[1] else [], r[2].split(";"), r[3].split(";"),
-             lay) for r, lay in zip(rows, found)]
+             lay, r[4].split(";")) for r, lay in zip(rows, found)]
 
 
-def check_pcap(c, path, spec, sizes, nb_frames, chain=None):
-    """Every frame of the capture: one of sizes (FCS included), the
-    layers tshark found the stack's, IPv4 headers good, every UDP checksum
-    over IPv6 good and none bad, our test header in the innermost UDP.
-    chain: the layers of a spec not in STACKS."""
-    rows = tshark_rows(c, path)
+def check_rows(c, rows, spec, sizes, nb_frames, chain=None):
+    """Every frame of rows: one of sizes (FCS included), the layers
+    tshark found the stack's, IPv4 headers good, every UDP checksum over
+    IPv6 good and none bad, our test header in the innermost UDP. chain:
+    the layers of a spec not in STACKS."""
     want = (chain or STACKS[spec]).split()
     c.eq(len(rows), nb_frames, "%s: frames captured" % spec)
     nb_udp6 = sum(1 for a, b in zip(want, want[1:]) if (a, b) == ("ipv6", "udp"))
     bad = {"size": 0, "layers": 0, "ip": 0, "udp": 0, "magic": 0}
-    for flen, ipck, udpck, payload, found in rows:
+    for flen, ipck, udpck, payload, found, _ in rows:
         bad["size"] += flen + 4 not in sizes
         bad["layers"] += found != want
         bad["ip"] += len(ipck) != want.count("ip") or any(s != "1" for s in ipck)
@@ -93,48 +93,81 @@ def check_pcap(c, path, spec, sizes, nb_frames, chain=None):
          "IPv4 checksum, UDP checksum or test header" % spec)
 
 
+def check_pcap(c, path, spec, sizes, nb_frames, chain=None):
+    """check_rows over every frame of the capture at path."""
+    check_rows(c, tshark_rows(c, path), spec, sizes, nb_frames, chain)
+
+
+def stack_streams(sizes, flows):
+    """--stream options: a stream for each stack of STACKS, at its size of
+    sizes, its frames told apart by their innermost UDP destination port
+    (PORT0 + its index)."""
+    return [x for i, (spec, size) in enumerate(zip(STACKS, sizes)) for x in (
+        "--stream", "name=s%d;stack=%s;size=%d;dport=%d%s" % (
+            i, spec, size, PORT0 + i, ";flows=%d" % flows if flows else ""))]
+
+
+def stacks_capture(c, d, name, sizes, flows=0):
+    """Every stack of STACKS, NB frames each at its size of sizes, in one
+    run (a stream a stack, each on its own TX queue: a pcap file each),
+    the files joined into one for tshark: each stack's frames checked
+    (check_rows) apart. Returns (the run, the path, each stack's rows)."""
+    files = [os.path.join(d, "%s-q%d.pcap" % (name, i)) for i in range(len(STACKS))]
+    r = wrtest.run(["net_pcap0," + ",".join("tx_pcap=" + f for f in files)],
+                   ["--rx-ports", "none", "--quiet", "--count", str(NB * len(STACKS))] +
+                   stack_streams(sizes, flows))
+    c.eq(r.rc, 0, "%s: exit code (err %r)" % (name, r.err[-300:]))
+    path = os.path.join(d, name + ".pcap")
+    pcapgen.write_pcap(path, [x for f in files if os.path.exists(f)
+                              for x in pcapgen.read_pcap(f)])
+    rows = tshark_rows(c, path)
+    per = [[x for x in rows if x[5][-1:] == [str(PORT0 + i)]] for i in range(len(STACKS))]
+    c.eq(sum(map(len, per)), len(rows), "%s: every frame one stack's (its "
+         "innermost UDP port)" % name)
+    for spec, size, got in zip(STACKS, sizes, per):
+        check_rows(c, got, spec, {size}, NB)
+    if r.doc is not None:
+        c.eq(r.doc["totals"][0]["nic_opackets"], NB * len(STACKS),
+             "%s: the PMD sent all" % name)
+    return r, path, per
+
+
 def stacks_pcap():
-    """Every supported stack at 1518 bytes, at its smallest size, and with
-    5 flows (the UDP checksum that covers the stamps changes per frame):
-    tshark dissects each frame as the stack says, checksums good."""
+    """Every supported stack at 1518 bytes with 5 flows (the UDP checksum
+    that covers the stamps changes per frame), then at its smallest size:
+    each a stream of one run, tshark dissects each frame as its stack
+    says, checksums good."""
     c = Checker("stacks_pcap")
-    r = None
     with tempfile.TemporaryDirectory() as d:
-        for i, spec in enumerate(STACKS):
-            path = os.path.join(d, "s%d.pcap" % i)
-            r = capture(["--stack", spec, "--size", "1518", "--count", str(NB),
-                         "--flows", "5"], path)
-            c.eq(r.rc, 0, "%s: exit code (err %r)" % (spec, r.err[-300:]))
-            check_pcap(c, path, spec, {1518}, NB)
-            if r.doc is not None:
-                c.eq(r.doc["totals"][0]["nic_opackets"], NB, "%s: the PMD sent all" % spec)
+        stacks_capture(c, d, "1518", [1518] * len(STACKS), flows=5)
+        mins = []
+        for spec in STACKS:
             # The smallest frame the stack allows, as the error for 64 B names it.
             small = wrtest.run(["net_null0"], ["--stack", spec, "--size", "64",
                                                "--count", "1", "--quiet"])
             c.eq(small.rc, 2, "%s: --size 64 refused" % spec)
-            mins = [int(m) for m in re.findall(r"at least (\d+) bytes", small.err)]
-            c.true(len(mins) >= 1, "%s: the error names the minimum (%r)" % (spec, small.err))
-            if mins:
-                path = os.path.join(d, "m%d.pcap" % i)
-                r = capture(["--stack", spec, "--count", str(NB), "--size",
-                             str(mins[0])], path)
-                c.eq(r.rc, 0, "%s: %d B exit code" % (spec, mins[0]))
-                check_pcap(c, path, spec, {mins[0]}, NB)
-            if "mpls" in spec:
-                labels = tshark(c, path, ["mpls.label", "mpls.bottom"], ["-E", "aggregator=;"])
-                c.eq(set(labels), {("100;200", "0;1")}, "%s: labels, bottom of stack" % spec)
-                check_layers_tell(c, d, path, spec)
+            m = re.findall(r"at least (\d+) bytes", small.err)
+            c.true(len(m) >= 1, "%s: the error names the minimum (%r)" % (spec, small.err))
+            mins.append(int(m[0]) if m else 1518)
+        r, path, per = stacks_capture(c, d, "smallest", mins)
+        for spec, got in zip(STACKS, per):
+            if "mpls" not in spec:
+                continue
+            labels = tshark(c, path, ["mpls.label", "mpls.bottom"], ["-Y", "mpls",
+                                                                     "-E", "aggregator=;"])
+            c.eq(set(labels), {("100;200", "0;1")}, "%s: labels, bottom of stack" % spec)
+            check_layers_tell(c, d, path, spec)
     c.done(r)
 
 
 def check_layers_tell(c, d, path, spec):
-    """The layers check tells the MPLS stack's frame (the first captured)
+    """The layers check tells the MPLS stack's frame (the first MPLS one)
     cut here of its IPv4 header, or of its second label and with the
     first one made the bottom, from the stack's."""
-    frames = pcapgen.read_pcap(path)
+    frames = [f for _, f in pcapgen.read_pcap(path) if f[12:14] == b"\x88\x47"]
     if not frames:
         return
-    f = frames[0][1]
+    f = frames[0]
     bottom = f[14:16] + bytes([f[16] | 1]) + f[17:18]
     cut = os.path.join(d, "cut.pcap")
     pcapgen.write_pcap(cut, [(0, f[:22] + f[42:]), (0, f[:14] + bottom + f[22:])])
