@@ -31,7 +31,7 @@ import time
 
 # Also run by hand (bed.py up DIR): the shared test helpers' folder.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from wrtest import sh  # noqa: E402 (test_campaign.py takes it from here)
+from wrtest import sh, stop_pids  # noqa: E402 (test_campaign.py takes sh from here)
 from bed_dut import RoutedDut  # noqa: E402
 
 SSH_PORT = 2222
@@ -182,22 +182,10 @@ Subsystem sftp /usr/lib/openssh/sftp-server
                 pass
         self.sshd[h] = self.pids_seen[h] = int(text.strip())
 
-    def stop_sshd(self, h):
-        """Stop one host's sshd by its PID: the host becomes unreachable."""
-        pid = self.sshd.pop(h, None)
-        if pid is None:
-            return
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except ProcessLookupError:
-            return
-        end = time.monotonic() + 5
-        while time.monotonic() < end:
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                return
-            time.sleep(0.05)
+    def stop_sshd(self, *hosts):
+        """Stop these hosts' sshds (all at once) by their PIDs: the hosts
+        become unreachable."""
+        stop_pids([p for p in (self.sshd.pop(h, None) for h in hosts) if p is not None])
 
     def write_inventory(self):
         """The inventory of this bed: ports as af_packet and memif vdevs."""
@@ -293,15 +281,7 @@ Subsystem sftp /usr/lib/openssh/sftp-server
             for ns in self.netns:
                 out = sh("ip", "netns", "pids", ns, check=False).stdout
                 pids += [int(x) for x in out.split()]
-            for pid in pids:
-                try:
-                    os.kill(pid, sig)
-                except ProcessLookupError:
-                    pass
-            end = time.monotonic() + 3
-            while pids and time.monotonic() < end:
-                pids = [p for p in pids if os.path.exists("/proc/%d" % p)]
-                time.sleep(0.05)
+            stop_pids(pids, sig, timeout=3)
 
     def _close_ssh_masters(self):
         """The controller's SSH connection masters (ControlPersist)."""
@@ -312,8 +292,7 @@ Subsystem sftp /usr/lib/openssh/sftp-server
 
     def close(self):
         self._close_ssh_masters()
-        for h in list(self.sshd):
-            self.stop_sshd(h)
+        self.stop_sshd(*self.sshd)
         self._kill_ns_pids()
         for ns in self.netns:
             sh("ip", "netns", "del", ns, check=False)
@@ -350,12 +329,6 @@ def main():
         while not stop:
             time.sleep(0.1)
     finally:
-        # Every sshd told at once: close() then waits for each in turn.
-        for pid in bed.sshd.values():
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
         bed.close()
 
 

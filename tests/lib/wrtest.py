@@ -171,6 +171,33 @@ def eal_args(vdevs, lcores="0,1", prefix=PREFIX, **kw):
     return eal.eal_args(vdevs, lcores, prefix=prefix, **kw)
 
 
+def pid_gone(pid):
+    """True once process pid has exited: no such process, or a zombie (a
+    daemon that forked away is its init's child, and an init that reaps
+    late keeps it a zombie for seconds)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def stop_pids(pids, sig=signal.SIGTERM, timeout=5):
+    """Send sig to every pid at once, then wait up to timeout s for all of
+    them to be gone (pid_gone). Returns those still there."""
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+    end = time.monotonic() + timeout
+    left = [p for p in pids if not pid_gone(p)]
+    while left and time.monotonic() < end:
+        time.sleep(0.05)
+        left = [p for p in left if not pid_gone(p)]
+    return left
+
+
 def sh(*argv, check=True, timeout=30):
     """Run a short system command; its output on failure."""
     p = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout)

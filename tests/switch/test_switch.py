@@ -514,11 +514,7 @@ class Ovs:
                     pid = int(f.read().strip())
             except (OSError, ValueError):
                 continue
-            os.kill(pid, 15)
-            for _ in range(50):
-                if not os.path.exists("/proc/%d" % pid):
-                    break
-                time.sleep(0.1)
+            wrtest.stop_pids([pid])
 
 
 def fdb_stats(ovs):
